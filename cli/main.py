@@ -1,0 +1,405 @@
+"""The ``ledger`` command: a thin layer over the :mod:`ledger` library."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from cli.options import (
+    Ctx,
+    common,
+    emit,
+    faces,
+    faces_option,
+    pass_ctx,
+    recorded_json,
+    render_mapping,
+    state_for,
+    time_travel,
+)
+
+# Commands that live in their own modules, loaded only when used.
+LAZY: dict[str, tuple[str, str]] = {
+    "crawl": ("cli.crawl", "group"),
+    "yz": ("cli.yearzero", "group"),
+    "dicepool": ("cli.dicepool", "group"),
+    "d100": ("cli.d100", "group"),
+    "d20": ("cli.d20", "group"),
+    "stats": ("cli.stats", "stats"),
+    "query": ("cli.stats", "query"),
+    "warehouse": ("cli.stats", "warehouse"),
+    "simulate": ("cli.stats", "simulate"),
+    "report": ("cli.report", "report"),
+}
+
+
+class LedgerGroup(click.Group):
+    """Loads system command groups on demand; turns refusals into one line."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        lazy = [n for n, (mod, _) in LAZY.items() if importlib.util.find_spec(mod) is not None]
+        return sorted(set(super().list_commands(ctx)) | set(lazy))
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        command = super().get_command(ctx, cmd_name)
+        if command is not None or cmd_name not in LAZY:
+            return command
+        module_name, attr = LAZY[cmd_name]
+        if importlib.util.find_spec(module_name) is None:
+            return None
+        found: click.Command = getattr(importlib.import_module(module_name), attr)
+        return found
+
+    def invoke(self, ctx: click.Context) -> Any:
+        from ledger.errors import LedgerError
+
+        try:
+            return super().invoke(ctx)
+        except LedgerError as e:
+            click.echo(f"error: {e}", err=True)
+            ctx.exit(e.exit_code)
+        finally:
+            obj = ctx.find_object(Ctx)
+            if obj is not None:
+                obj.close()
+
+
+@click.group(cls=LedgerGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--db", envvar="LEDGER_DB", default=None, metavar="PATH|URL",
+              help="Ledger file, or postgresql://user@host:port/db (default: ./campaigns.ledger; env LEDGER_DB).")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
+@click.option("-c", "--campaign", default=None, help="Campaign name (default: the one last recorded to).")
+@click.option("--as", "actor", default=None, metavar="CHARACTER", help="Act as this character.")
+@click.version_option(package_name="campaign-ledger", prog_name="ledger")
+@click.pass_context
+def cli(ctx: click.Context, db: str | None, as_json: bool, campaign: str | None, actor: str | None) -> None:
+    """Keep a tabletop campaign as an append-only, tamper-evident event log.
+
+    Every roll, meal, wound and day is an event. Undo, fork and time-travel
+    any campaign; verify that no roll was edited.
+    """
+    ctx.obj = Ctx(db=db, json=as_json, campaign=campaign, actor=actor)
+
+
+# --- campaigns and characters ------------------------------------------------
+
+
+@cli.command("new")
+@click.argument("system")
+@click.argument("name")
+@click.option("--seed", type=int, default=None, help="Make the campaign's dice reproducible.")
+@click.option("--tables", type=click.Path(dir_okay=False), default=None,
+              help="Your own tables file (TOML) instead of the sample tables.")
+@common
+@pass_ctx
+def new(c: Ctx, system: str, name: str, seed: int | None, tables: str | None) -> None:
+    """Start a campaign NAME of SYSTEM (freeform, crawl, yearzero, dicepool, d100, d20)."""
+    campaign = c.ledger.new_campaign(system, name, seed=seed, tables=tables)
+    emit(c, {"name": campaign.name, "system": campaign.system, "id": campaign.id},
+         f"campaign {campaign.name!r} started ({campaign.system})")
+
+
+@cli.command("campaigns")
+@common
+@pass_ctx
+def campaigns(c: Ctx) -> None:
+    """List the campaigns and forks in this ledger."""
+    book = c.ledger
+    rows = []
+    for camp in book.campaigns():
+        rows.append({"name": camp.name, "system": camp.system, "head": book.head(camp),
+                     "parent": book._by_id[camp.parent_id].name if camp.parent_id else None,
+                     "forked_at": camp.parent_version, "imported": camp.imported})
+
+    def text() -> str:
+        if not rows:
+            return "no campaigns yet; create one with `ledger new SYSTEM NAME`"
+        out = []
+        for r in rows:
+            fork = f"  (fork of {r['parent']} at v{r['forked_at']})" if r["parent"] else ""
+            out.append(f"{r['name']:<24} {r['system']:<9} v{r['head']}{fork}")
+        return "\n".join(out)
+
+    emit(c, rows, text)
+
+
+@cli.group("character")
+def character() -> None:
+    """Manage the campaign's characters."""
+
+
+@character.command("add")
+@click.argument("name")
+@click.option("--attr", "attrs", multiple=True, metavar="KEY=VALUE", help="An attribute (repeatable).")
+@common
+@pass_ctx
+def character_add(c: Ctx, name: str, attrs: tuple[str, ...]) -> None:
+    """Add a character NAME to the campaign."""
+    from ledger.errors import LedgerError
+
+    parsed: dict[str, str] = {}
+    for item in attrs:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise LedgerError(f"--attr {item!r} is not KEY=VALUE; e.g. --attr str=14")
+        parsed[key.strip()] = value.strip()
+    rec = c.ledger.add_character(name, c.campaign, parsed)
+    emit(c, recorded_json(rec), f"{name} joins {rec.campaign.name!r}")
+
+
+# --- dice and notes ----------------------------------------------------------
+
+
+@cli.command("roll")
+@click.argument("notation")
+@faces_option
+@click.option("--label", default="", help="What the roll was for.")
+@common
+@pass_ctx
+def roll(c: Ctx, notation: str, faces: str | None, label: str) -> None:
+    """Roll dice NOTATION: 2d6+1, 4d6kh3, 2d20kl1, 3d6! (exploding), 8d6>=5 (successes)."""
+    from ledger.dice import render
+
+    rec = c.ledger.roll(notation, c.campaign, label=label, faces=_faces(faces), actor=c.actor)
+    result = rec.events[0].result  # type: ignore[attr-defined]
+    who = f"{rec.envelopes[0].actor}: " if rec.envelopes[0].actor else ""
+    emit(c, recorded_json(rec), f"{who}{label + ': ' if label else ''}{render(result)}")
+
+
+def _faces(text: str | None) -> list[int] | None:
+    return faces(text)
+
+
+@cli.command("note")
+@click.argument("text")
+@common
+@pass_ctx
+def note(c: Ctx, text: str) -> None:
+    """Record a journal line."""
+    rec = c.ledger.note(text, c.campaign, actor=c.actor)
+    emit(c, recorded_json(rec), f"noted (v{rec.version})")
+
+
+# --- undo, redo, fork ------------------------------------------------------------
+
+
+@cli.command("undo")
+@click.argument("count", type=int, default=1)
+@common
+@pass_ctx
+def undo(c: Ctx, count: int) -> None:
+    """Retract the last COUNT actions (all the events of each)."""
+    rec = c.ledger.undo(c.campaign, count)
+    emit(c, recorded_json(rec), "\n".join(e.event.summary() for e in rec.envelopes))
+
+
+@cli.command("redo")
+@common
+@pass_ctx
+def redo(c: Ctx) -> None:
+    """Bring back the last undone action."""
+    rec = c.ledger.redo(c.campaign)
+    emit(c, recorded_json(rec), rec.envelopes[0].event.summary())
+
+
+@cli.command("fork")
+@click.argument("new_name")
+@click.option("--at", type=int, default=None, metavar="VERSION", help="Fork at this version (default: head).")
+@click.option("--day", type=int, default=None, help="Fork at the end of this game day.")
+@common
+@pass_ctx
+def fork(c: Ctx, new_name: str, at: int | None, day: int | None) -> None:
+    """Start a branch NEW_NAME sharing this campaign's history up to a point."""
+    from ledger.errors import LedgerError
+
+    if at is not None and day is not None:
+        raise LedgerError("give --at or --day, not both")
+    camp = c.ledger.fork(c.campaign, new_name, at=at, day=day)
+    emit(c, {"name": camp.name, "parent": c.campaign, "at": camp.parent_version},
+         f"forked {camp.name!r} at version {camp.parent_version}")
+
+
+# --- reading the log -----------------------------------------------------------------
+
+
+@cli.command("log")
+@click.option("--all", "show_all", is_flag=True, help="Include undone events (marked).")
+@click.option("--at", type=int, default=None, metavar="VERSION", help="The log as it stood at this version.")
+@common
+@pass_ctx
+def log(c: Ctx, show_all: bool, at: int | None) -> None:
+    """Show the campaign's events, oldest first."""
+    entries = c.ledger.log(c.campaign, show_all=show_all, at=at)
+    data = [{"version": e.version, "action": e.action, "kind": e.kind, "at": e.at, "day": e.day,
+             "actor": e.actor, "summary": e.summary, "undone": e.undone} for e in entries]
+
+    def text() -> str:
+        lines = []
+        for e in entries:
+            mark = " [undone]" if e.undone else ""
+            day = f" d{e.day}" if e.day is not None else ""
+            who = f" {e.actor}:" if e.actor else ""
+            lines.append(f"v{e.version:<5}{day}{who} {e.summary}{mark}")
+        return "\n".join(lines)
+
+    emit(c, data, text)
+
+
+@cli.command("sheet")
+@time_travel
+@common
+@pass_ctx
+def sheet(c: Ctx, at: int | None, day: int | None) -> None:
+    """Show the character sheet (the campaign's state) now, or --at / --day."""
+    state = state_for(c, at, day)
+    system = c.ledger.system(c.ledger.campaign(c.campaign))
+    data = system.sheet(state, c.actor)
+    render = system.render_sheet or render_mapping
+    emit(c, data, lambda: render(data))
+
+
+@cli.command("journal")
+@time_travel
+@common
+@pass_ctx
+def journal(c: Ctx, at: int | None, day: int | None) -> None:
+    """One line per game day (or per action), with notes."""
+    state = state_for(c, at, day)
+    book = c.ledger
+    camp = book.campaign(c.campaign)
+    system = book.system(camp)
+    hook = system.extra.get("journal")
+    if hook is not None:
+        data = hook(state)
+    else:
+        data = []
+        for env in book.effective(camp, state.core.version or None):
+            if env.event.kind in ("campaign.started", "branch.forked"):
+                continue
+            data.append({"version": env.v, "day": env.day, "actor": env.actor, "text": env.event.summary()})
+
+    def text() -> str:
+        out = []
+        for row in data:
+            when = f"day {row['day']}" if row.get("day") is not None else f"v{row.get('version')}"
+            out.append(f"{when:>8}  {row['text']}")
+        return "\n".join(out) or "the journal is empty"
+
+    emit(c, data, text)
+
+
+@cli.command("replay")
+@click.option("--to", type=int, default=None, metavar="VERSION", help="Stop at this version.")
+@common
+@pass_ctx
+def replay(c: Ctx, to: int | None) -> None:
+    """Step through the effective actions, showing what each changed."""
+    book = c.ledger
+    camp = book.campaign(c.campaign)
+    system = book.system(camp)
+    steps = []
+    for group, before, after in book.replay(camp.name, to=to):
+        if before.game is None:
+            changes: dict[str, Any] = {}
+        else:
+            changes = _diff(system.sheet(before, c.actor), system.sheet(after, c.actor))
+        steps.append({"versions": [group[0].v, group[-1].v], "action": group[0].action,
+                      "events": [e.event.summary() for e in group], "changed": changes})
+
+    def text() -> str:
+        out = []
+        for s in steps:
+            lo, hi = s["versions"]
+            span = f"v{lo}" if lo == hi else f"v{lo}-{hi}"
+            out.append(f"{span}: " + "; ".join(s["events"]))
+            for key, (old, new_value) in s["changed"].items():
+                out.append(f"    {key}: {old} -> {new_value}")
+        return "\n".join(out)
+
+    emit(c, steps, text)
+
+
+def _diff(old: dict[str, Any], new_value: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    changes: dict[str, Any] = {}
+    for key in set(old) | set(new_value):
+        a, b = old.get(key), new_value.get(key)
+        if a == b:
+            continue
+        if isinstance(a, dict) and isinstance(b, dict):
+            changes.update(_diff(a, b, f"{prefix}{key}."))
+        else:
+            changes[f"{prefix}{key}"] = (a, b)
+    return dict(sorted(changes.items()))
+
+
+# --- integrity -------------------------------------------------------------------
+
+
+@cli.command("verify")
+@click.option("--all", "every", is_flag=True, help="Verify every campaign in the ledger.")
+@common
+@pass_ctx
+def verify(c: Ctx, every: bool) -> None:
+    """Walk the hash chain; exit non-zero naming the first bad version."""
+    report = c.ledger.verify(c.campaign, every=every)
+    data = {"ok": True, "checked": report.checked, "heads": report.heads}
+    emit(c, data, "\n".join(f"ok  {name}: {n} events, head {report.heads[name][:16]}"
+                            for name, n in report.checked.items()))
+
+
+@cli.command("export")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default="-",
+              help="Write to this file (default: standard output).")
+@common
+@pass_ctx
+def export(c: Ctx, output: str) -> None:
+    """Write the campaign as JSON lines, with its chain hashes."""
+    if output == "-":
+        n = c.ledger.export(sys.stdout.buffer, c.campaign)
+        sys.stdout.flush()
+        return
+    path = Path(output)
+    tmp = path.with_name(path.name + ".part")
+    with tmp.open("wb") as out:
+        n = c.ledger.export(out, c.campaign)
+    tmp.replace(path)
+    emit(c, {"events": n, "file": output}, f"exported {n} events to {output}")
+
+
+@cli.command("import")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--name", default=None, help="Import under this name (default: the exported name).")
+@common
+@pass_ctx
+def import_(c: Ctx, file: str, name: str | None) -> None:
+    """Import a campaign from an export, refusing it if any event was edited."""
+    with open(file, "rb") as data:
+        camp = c.ledger.import_(data, name)
+    head = c.ledger.head(camp)
+    emit(c, {"name": camp.name, "system": camp.system, "head": head},
+         f"imported {camp.name!r} ({camp.system}, {head} events, chain verified)")
+
+
+@cli.command("demo")
+@click.option("--db", "demo_db", default=None, metavar="PATH",
+              help="Where to keep the demo ledger (default: ./demo.ledger).")
+@common
+@pass_ctx
+def demo(c: Ctx, demo_db: str | None) -> None:
+    """Show the main job on the embedded SQLite ledger: sample campaigns, undo, fork, verify."""
+    from cli.demo import run
+
+    run(c, demo_db)
+
+
+def main() -> None:
+    cli(prog_name="ledger")
+
+
+if __name__ == "__main__":
+    main()

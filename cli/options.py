@@ -1,0 +1,158 @@
+"""Shared pieces of the command line: context, options, output.
+
+The CLI is thin: each command parses its arguments, calls the library once
+and renders the result as text or, with ``--json``, as JSON.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import click
+
+if TYPE_CHECKING:
+    from ledger.campaign import Ledger
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+@dataclass
+class Ctx:
+    """What the root group hands every command."""
+
+    db: str | None = None
+    json: bool = False
+    campaign: str | None = None
+    actor: str | None = None
+    _ledger: Any = field(default=None, repr=False)
+
+    @property
+    def ledger(self) -> Ledger:
+        if self._ledger is None:
+            from ledger.campaign import Ledger
+
+            self._ledger = Ledger(self.db)
+        return self._ledger
+
+    def close(self) -> None:
+        if self._ledger is not None:
+            self._ledger.close()
+            self._ledger = None
+
+
+pass_ctx = click.make_pass_decorator(Ctx)
+
+
+def _set_json(ctx: click.Context, _param: click.Parameter, value: bool) -> bool:
+    if value:
+        ctx.find_object(Ctx).json = True  # type: ignore[union-attr]
+    return value
+
+
+def _set_campaign(ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
+    if value is not None:
+        ctx.find_object(Ctx).campaign = value  # type: ignore[union-attr]
+    return value
+
+
+def _set_actor(ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
+    if value is not None:
+        ctx.find_object(Ctx).actor = value  # type: ignore[union-attr]
+    return value
+
+
+def common(f: F) -> F:
+    """``--json``, ``-c`` and ``--as`` accepted after the command too."""
+    f = click.option("--json", "as_json", is_flag=True, expose_value=False, callback=_set_json,
+                     is_eager=True, help="Machine-readable JSON output.")(f)
+    f = click.option("-c", "--campaign", expose_value=False, callback=_set_campaign,
+                     is_eager=True, help="Campaign name (default: the one last recorded to).")(f)
+    f = click.option("--as", "as_actor", expose_value=False, callback=_set_actor, is_eager=True,
+                     metavar="CHARACTER", help="Act as this character.")(f)
+    return f
+
+
+def faces_option(f: F) -> F:
+    """``--faces 3,5,6``: record physical dice instead of rolling."""
+    return click.option(
+        "--faces",
+        metavar="N,N,...",
+        default=None,
+        help="Physical dice: the faces rolled, in the order the dice are rolled "
+        "(re-rolls and explosions included).",
+    )(f)
+
+
+def time_travel(f: F) -> F:
+    """``--at VERSION`` / ``--day D``: show the state as it was then."""
+    f = click.option("--day", type=int, default=None, help="Show the state at the end of game day D.")(f)
+    f = click.option("--at", "at", type=int, default=None, metavar="VERSION",
+                     help="Show the state at this version.")(f)
+    return f
+
+
+def faces(text: str | None) -> list[int] | None:
+    if text is None:
+        return None
+    from ledger.dice import parse_faces
+
+    return parse_faces(text)
+
+
+def emit(ctx: Ctx, data: Any, text: str | Callable[[], str]) -> None:
+    """Print JSON in --json mode, else the text."""
+    if ctx.json:
+        click.echo(json.dumps(data, indent=2, sort_keys=False, default=str))
+    else:
+        click.echo(text() if callable(text) else text)
+
+
+def render_mapping(data: Any, indent: int = 0) -> str:
+    """A plain, readable rendering of a JSON-ready value."""
+    pad = "  " * indent
+    lines: list[str] = []
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if isinstance(value, dict) and value:
+                lines.append(f"{pad}{key}:")
+                lines.append(render_mapping(value, indent + 1))
+            elif isinstance(value, list) and value and isinstance(value[0], dict):
+                lines.append(f"{pad}{key}:")
+                for item in value:
+                    lines.append(render_mapping(item, indent + 1))
+                    lines.append("")
+            elif isinstance(value, list):
+                lines.append(f"{pad}{key}: {', '.join(map(str, value)) if value else '-'}")
+            else:
+                lines.append(f"{pad}{key}: {'-' if value is None else value}")
+        return "\n".join(line for line in lines)
+    return f"{pad}{data}"
+
+
+def state_for(c: Ctx, at: int | None, day: int | None) -> Any:
+    if at is not None and day is not None:
+        from ledger.errors import LedgerError
+
+        raise LedgerError("give --at or --day, not both")
+    return c.ledger.state(c.campaign, at=at, day=day)
+
+
+def fail(message: str, code: int = 1) -> None:
+    click.echo(f"error: {message}", err=True)
+    sys.exit(code)
+
+
+def recorded_json(rec: Any) -> dict[str, Any]:
+    """The JSON form of what a command recorded: campaign, action, version, events."""
+    import msgspec
+
+    return {
+        "campaign": rec.campaign.name,
+        "action": rec.action,
+        "version": rec.version,
+        "events": [json.loads(msgspec.json.encode(e.event)) for e in rec.envelopes],
+    }

@@ -1,0 +1,759 @@
+"""The ledger: campaigns as append-only branches of sealed events.
+
+:class:`Ledger` is the library's entry point. It appends the events a
+command decides in one transaction (retrying when another writer wins the
+race), folds the effective history into state, and implements undo, redo,
+fork, time travel, replay, verify, export and import over the store.
+
+How undo works: an undo or redo is a *reset* event that says "the state is
+now the state at version T". The state at version v is therefore the fold
+of the events after the last reset at or before v, on top of the state at
+that reset's target. Every envelope carries ``last_reset`` so the segments
+to fold are found by a few point reads, and nothing is ever rewritten.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import IO, Any
+
+import msgspec
+
+from ledger import chain
+from ledger.commands import AddCharacter, Command, Note, Roll, check_name, decide_core
+from ledger.dice import Dice, Faces, RandomDice, seeded
+from ledger.errors import (
+    ConflictError,
+    DuplicateNameError,
+    FacesError,
+    ImportFileError,
+    LedgerError,
+    NotALedgerError,
+    NothingToUndoError,
+    TamperError,
+    UnknownCampaignError,
+    VersionError,
+)
+from ledger.events import (
+    FORMAT,
+    RESETS,
+    ActionRedone,
+    ActionUndone,
+    BranchForked,
+    CampaignRegistered,
+    CampaignStarted,
+    Envelope,
+    Event,
+    LedgerCreated,
+    envelope_decoder,
+)
+from ledger.store import Store, VersionConflict, resolve_target
+from ledger.systems import System, get_system
+from projections.core import CampaignState, evolve
+
+REGISTRY = "registry"
+MAX_ATTEMPTS = 50
+EXPORT_FORMAT = "campaign-ledger-export"
+
+
+@dataclass(frozen=True)
+class Campaign:
+    """A campaign (a branch) as the registry knows it."""
+
+    id: str
+    name: str
+    system: str
+    parent_id: str | None = None
+    parent_version: int | None = None
+    imported: bool = False
+    lineage: tuple[tuple[str, int, int | None], ...] = ()
+    """(stream, after version, up to version or None): where each range of
+    this branch's versions is stored, oldest first."""
+
+    def stream_for(self, version: int) -> str:
+        for stream, lo, hi in self.lineage:
+            if version > lo and (hi is None or version <= hi):
+                return stream
+        raise VersionError(f"version {version} is outside campaign {self.name!r}")
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """What one command appended."""
+
+    campaign: Campaign
+    action: str
+    envelopes: list[Envelope[Any]]
+    state: CampaignState
+
+    @property
+    def events(self) -> list[Event]:
+        return [e.event for e in self.envelopes]
+
+    @property
+    def version(self) -> int:
+        return self.envelopes[-1].v
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    version: int
+    action: str
+    kind: str
+    at: str
+    day: int | None
+    actor: str | None
+    summary: str
+    undone: bool
+    event: Event
+    hash: str
+
+
+@dataclass
+class VerifyReport:
+    checked: dict[str, int] = field(default_factory=dict)
+    heads: dict[str, str] = field(default_factory=dict)
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def _new_action() -> str:
+    return uuid.uuid4().hex[:16]
+
+
+class Ledger:
+    """A campaign ledger over one database target (SQLite file or PostgreSQL)."""
+
+    def __init__(self, db: str | None = None) -> None:
+        self.store = Store(resolve_target(db))
+        self._registry_version = 0
+        self._by_name: dict[str, Campaign] = {}
+        self._by_id: dict[str, Campaign] = {}
+        self._registry_hash = chain.GENESIS
+        self._init_registry()
+
+    def close(self) -> None:
+        self.store.close()
+
+    def __enter__(self) -> Ledger:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # --- the registry ---------------------------------------------------------
+
+    def _init_registry(self) -> None:
+        first = self.store.read(REGISTRY, lte=1)
+        if not first:
+            env = Envelope(v=1, campaign=REGISTRY, action=_new_action(), at=_now(),
+                           prev=chain.GENESIS, event=LedgerCreated())
+            raw, _ = chain.seal(env)
+            try:
+                self.store.append([(REGISTRY, 1, "ledger.created", raw)])
+            except VersionConflict:
+                pass  # another process created it first
+            first = self.store.read(REGISTRY, lte=1)
+        try:
+            env = envelope_decoder(None).decode(first[0].state)
+        except msgspec.DecodeError as e:
+            raise NotALedgerError(
+                f"{self.store.describe()} has an unreadable registry ({e}); restore it from a backup"
+            ) from e
+        created = env.event
+        if not isinstance(created, LedgerCreated):
+            raise NotALedgerError(f"{self.store.describe()} is not a campaign-ledger store")
+        if created.format > FORMAT:
+            raise NotALedgerError(
+                f"{self.store.describe()} was written by a newer campaign-ledger "
+                f"(format {created.format}, this one reads up to {FORMAT}); upgrade campaign-ledger"
+            )
+
+    def _refresh(self) -> None:
+        decoder = envelope_decoder(None)
+        for stored in self.store.scan(REGISTRY, gt=self._registry_version):
+            env = decoder.decode(stored.state)
+            self._registry_version = env.v
+            self._registry_hash = env.hash
+            ev = env.event
+            if isinstance(ev, CampaignRegistered):
+                lineage: tuple[tuple[str, int, int | None], ...] = ((ev.campaign_id, 0, None),)
+                if ev.parent_id is not None and ev.parent_version is not None:
+                    parent = self._by_id[ev.parent_id]
+                    cut = ev.parent_version
+                    lineage = tuple(
+                        (s, lo, cut if hi is None or hi > cut else hi)
+                        for s, lo, hi in parent.lineage
+                        if lo < cut
+                    ) + ((ev.campaign_id, cut, None),)
+                c = Campaign(ev.campaign_id, ev.name, ev.system, ev.parent_id,
+                             ev.parent_version, ev.imported, lineage)
+                self._by_name[c.name] = c
+                self._by_id[c.id] = c
+
+    def campaigns(self) -> list[Campaign]:
+        self._refresh()
+        return list(self._by_name.values())
+
+    def campaign(self, name: str | None = None) -> Campaign:
+        """A campaign by name; without one, the campaign last recorded to."""
+        self._refresh()
+        if name is None:
+            return self._last_used()
+        try:
+            return self._by_name[name]
+        except KeyError:
+            raise UnknownCampaignError(name, sorted(self._by_name)) from None
+
+    def _last_used(self) -> Campaign:
+        last = self.store.max_notification_id()
+        if last:
+            for n in self.store.notifications(last, 1):
+                owner = self._by_id.get(str(n.originator_id))
+                if owner is not None:
+                    return owner
+        if self._by_name:
+            return list(self._by_name.values())[-1]
+        raise LedgerError("no campaigns yet; create one with `ledger new SYSTEM NAME`")
+
+    def system(self, campaign: Campaign) -> System:
+        return get_system(campaign.system)
+
+    # --- reading --------------------------------------------------------------
+
+    def _decode(self, campaign: Campaign, raw: bytes) -> Envelope[Any]:
+        return envelope_decoder(campaign.system).decode(raw)
+
+    def head(self, campaign: Campaign) -> int:
+        return self.store.head(campaign.lineage[-1][0])
+
+    def envelope(self, campaign: Campaign, version: int) -> Envelope[Any]:
+        stream = campaign.stream_for(version)
+        rows = self.store.read(stream, gt=version - 1, lte=version)
+        if not rows:
+            raise TamperError(campaign.name, version, "the event is missing")
+        return self._decode(campaign, rows[0].state)
+
+    def stored(self, campaign: Campaign, lo: int = 0, hi: int | None = None) -> Iterator[Any]:
+        """Stored rows for versions lo < v <= hi along the branch's lineage."""
+        for stream, after, upto in campaign.lineage:
+            if hi is not None and hi <= after:
+                break
+            top = upto if hi is None else (hi if upto is None else min(hi, upto))
+            if top is not None and top <= lo:
+                continue
+            yield from self.store.scan(stream, gt=max(lo, after), lte=top)
+
+    def envelopes(self, campaign: Campaign, lo: int = 0, hi: int | None = None) -> Iterator[Envelope[Any]]:
+        decode = envelope_decoder(campaign.system).decode
+        for row in self.stored(campaign, lo, hi):
+            yield decode(row.state)
+
+    def segments(self, campaign: Campaign, version: int) -> list[tuple[int, int]]:
+        """The (after, upto) ranges whose events fold into the state at ``version``."""
+        segs: list[tuple[int, int]] = []
+        v = version
+        while v > 0:
+            env = self.envelope(campaign, v)
+            r = v if isinstance(env.event, RESETS) else env.last_reset
+            if r == 0:
+                segs.append((0, v))
+                break
+            segs.append((r, v))
+            reset = env if r == v else self.envelope(campaign, r)
+            v = reset.event.target
+        segs.reverse()
+        return segs
+
+    def effective(self, campaign: Campaign, version: int | None = None) -> Iterator[Envelope[Any]]:
+        """The events that make the state at ``version`` (head by default), in order."""
+        v = self.head(campaign) if version is None else version
+        for lo, hi in self.segments(campaign, v):
+            yield from self.envelopes(campaign, lo, hi)
+
+    def state(
+        self, campaign: Campaign | str | None = None, *, at: int | None = None, day: int | None = None
+    ) -> CampaignState:
+        """The campaign's state at its head, at a version, or at the end of a game day."""
+        c = campaign if isinstance(campaign, Campaign) else self.campaign(campaign)
+        head = self.head(c)
+        if at is not None and not 1 <= at <= head:
+            raise VersionError(
+                f"version {at} is outside campaign {c.name!r} (versions 1 to {head}); "
+                "see `ledger log --all`"
+            )
+        system = self.system(c)
+        state = CampaignState()
+        for env in self.effective(c, head if at is None else at):
+            if day is not None and env.day is not None and env.day > day:
+                break
+            state = evolve(state, env, system)
+        if day is not None and (state.core.day is None or state.core.day < day):
+            current = state.core.day
+            if current is None:
+                raise VersionError(f"campaign {c.name!r} has no game days; use --at VERSION")
+            raise VersionError(f"campaign {c.name!r} has reached day {current}; use --day 0 to {current}")
+        return state
+
+    def version_at_day(self, campaign: Campaign, day: int) -> int:
+        version = 0
+        for env in self.effective(campaign):
+            if env.day is not None and env.day > day:
+                break
+            version = env.v
+        if version == 0:
+            raise VersionError(f"campaign {campaign.name!r} has no events on or before day {day}")
+        return version
+
+    # --- recording ------------------------------------------------------------
+
+    def execute(
+        self,
+        command: Command,
+        campaign: str | None = None,
+        *,
+        faces: list[int] | None = None,
+        actor: str | None = None,
+    ) -> Recorded:
+        """Decide a command against the current state and append its events.
+
+        With ``faces`` the dice are physical; all of them must be used. On a
+        version conflict the state is read again and the command decided again."""
+
+        c = self.campaign(campaign)
+        system = self.system(c)
+
+        def decide(state: CampaignState, dice: Dice) -> list[Event]:
+            cmd = msgspec.structs.replace(command, actor=self._actor(state, actor or command.actor))
+            events = decide_core(state, cmd, dice)
+            if events is None:
+                events = system.decide(state, cmd, dice)
+            return events
+
+        return self.record(decide, c.name, faces=faces, actor=actor or command.actor)
+
+    def _actor(self, state: CampaignState, wanted: str | None) -> str | None:
+        chars = state.core.characters
+        if wanted is not None:
+            if wanted not in chars:
+                known = ", ".join(chars) if chars else "none yet"
+                raise LedgerError(
+                    f"no character named {wanted!r} in {state.core.name!r} (characters: {known}); "
+                    f"add one with `ledger character add {wanted}`"
+                )
+            return wanted
+        if len(chars) == 1:
+            return chars[0]
+        return state.core.last_actor
+
+    def record(
+        self,
+        decide: Callable[[CampaignState, Dice], list[Event]],
+        campaign: str | None = None,
+        *,
+        faces: list[int] | None = None,
+        actor: str | None = None,
+    ) -> Recorded:
+        """Append what ``decide`` returns for the head state, all or nothing."""
+        c = self.campaign(campaign)
+        for attempt in range(MAX_ATTEMPTS):
+            head = self.head(c)
+            state = self.state(c)
+            dice: Dice
+            if faces is not None:
+                dice = Faces(faces)
+            elif state.core.seed is not None:
+                dice = seeded(state.core.seed, head)
+            else:
+                dice = RandomDice()
+            events = decide(state, dice)
+            if isinstance(dice, Faces):
+                dice.finish()
+            if not events:
+                raise LedgerError("the command changes nothing; nothing was recorded")
+            who = self._actor(state, actor)
+            try:
+                return self._append(c, head, state, events, who)
+            except VersionConflict:
+                time.sleep(random.uniform(0, 0.002 * (attempt + 1)))
+        raise ConflictError(
+            f"campaign {c.name!r} is being written by other processes; "
+            f"gave up after {MAX_ATTEMPTS} attempts, try again"
+        )
+
+    def _append(
+        self,
+        c: Campaign,
+        head: int,
+        state: CampaignState,
+        events: list[Event],
+        actor: str | None,
+        *,
+        action: str | None = None,
+    ) -> Recorded:
+        head_env = self.envelope(c, head) if head else None
+        prev = head_env.hash if head_env else chain.GENESIS
+        last_reset = 0
+        if head_env is not None:
+            last_reset = head_env.v if isinstance(head_env.event, RESETS) else head_env.last_reset
+        action = action or _new_action()
+        system = self.system(c)
+        stream = c.lineage[-1][0]
+        rows, envelopes = [], []
+        at = _now()
+        for i, ev in enumerate(events, start=head + 1):
+            if isinstance(ev, RESETS):
+                last_reset = i
+                state = self.state(c, at=ev.target) if ev.target else CampaignState()
+                day = state.core.day
+            else:
+                probe = Envelope(v=i, campaign=c.id, action=action, at=at, actor=actor,
+                                 last_reset=last_reset, prev=prev, event=ev)
+                state = evolve(state, probe, system)
+                day = state.core.day
+            env = Envelope(v=i, campaign=c.id, action=action, at=at, day=day, actor=actor,
+                           last_reset=last_reset, prev=prev, event=ev)
+            raw, digest = chain.seal(env)
+            env = msgspec.structs.replace(env, hash=digest)
+            rows.append((stream, i, ev.kind, raw))
+            envelopes.append(env)
+            prev = digest
+        self.store.append(rows)
+        return Recorded(c, action, envelopes, state)
+
+    def _register(self, make: Callable[[], tuple[CampaignRegistered, list[tuple[str, int, str, bytes]]]]) -> None:
+        """Append a registry event together with a new stream's first rows."""
+        for attempt in range(MAX_ATTEMPTS):
+            self._refresh()
+            registered, rows = make()
+            if registered.name in self._by_name:
+                raise DuplicateNameError(
+                    f"a campaign named {registered.name!r} exists; choose another name"
+                )
+            env = Envelope(v=self._registry_version + 1, campaign=REGISTRY, action=_new_action(),
+                           at=_now(), prev=self._registry_hash, event=registered)
+            raw, _ = chain.seal(env)
+            try:
+                self.store.append([(REGISTRY, env.v, registered.kind, raw), *rows])
+                self._refresh()
+                return
+            except VersionConflict:
+                time.sleep(random.uniform(0, 0.002 * (attempt + 1)))
+        raise ConflictError("the campaign registry is busy; try again")
+
+    # --- campaigns ------------------------------------------------------------
+
+    def new_campaign(
+        self,
+        system: str,
+        name: str,
+        *,
+        seed: int | None = None,
+        tables: str | None = None,
+        settings: dict[str, Any] | None = None,
+    ) -> Campaign:
+        sysdef = get_system(system)
+        check_name(name, "campaign")
+        table_data: dict[str, Any] = {}
+        source: str | None = None
+        if sysdef.load_tables is not None:
+            table_data, source = sysdef.load_tables(tables)
+        elif tables is not None:
+            raise LedgerError(f"the {system} system has no tables; drop --tables")
+        if seed is not None and not 0 <= seed < 2**63:
+            raise LedgerError(f"--seed {seed} is out of range; use 0 to 2**63-1")
+        cid = str(uuid.uuid4())
+        started = CampaignStarted(name=name, system=system, seed=seed, settings=settings or {},
+                                  tables=table_data, tables_source=source)
+        env = Envelope(v=1, campaign=cid, action=_new_action(), at=_now(), prev=chain.GENESIS,
+                       event=started)
+        raw, _ = chain.seal(env)
+
+        def make() -> tuple[CampaignRegistered, list[tuple[str, int, str, bytes]]]:
+            return (CampaignRegistered(campaign_id=cid, name=name, system=system),
+                    [(cid, 1, started.kind, raw)])
+
+        self._register(make)
+        return self._by_name[name]
+
+    def fork(self, name: str | None, new_name: str, *, at: int | None = None, day: int | None = None) -> Campaign:
+        """A new branch sharing the parent's history up to ``at`` (default: head)."""
+        parent = self.campaign(name)
+        check_name(new_name, "campaign")
+        head = self.head(parent)
+        if day is not None:
+            at = self.version_at_day(parent, day)
+        at = head if at is None else at
+        if not 1 <= at <= head:
+            raise VersionError(
+                f"cannot fork {parent.name!r} at version {at}: its head is version {head}; "
+                f"use --at 1 to {head}"
+            )
+        base = self.envelope(parent, at)
+        cid = str(uuid.uuid4())
+        last_reset = at if isinstance(base.event, RESETS) else base.last_reset
+        env = Envelope(v=at + 1, campaign=cid, action=_new_action(), at=_now(), day=base.day,
+                       last_reset=last_reset, prev=base.hash,
+                       event=BranchForked(name=new_name, parent_id=parent.id,
+                                          parent_name=parent.name, at=at))
+        raw, _ = chain.seal(env)
+
+        def make() -> tuple[CampaignRegistered, list[tuple[str, int, str, bytes]]]:
+            return (CampaignRegistered(campaign_id=cid, name=new_name, system=parent.system,
+                                       parent_id=parent.id, parent_version=at),
+                    [(cid, at + 1, "branch.forked", raw)])
+
+        self._register(make)
+        return self._by_name[new_name]
+
+    # --- core commands ----------------------------------------------------------
+
+    def roll(self, notation: str, campaign: str | None = None, *, label: str = "",
+             faces: list[int] | None = None, actor: str | None = None) -> Recorded:
+        return self.execute(Roll(notation=notation, label=label), campaign, faces=faces, actor=actor)
+
+    def note(self, text: str, campaign: str | None = None, *, actor: str | None = None) -> Recorded:
+        return self.execute(Note(text=text), campaign, actor=actor)
+
+    def add_character(self, name: str, campaign: str | None = None,
+                      attrs: dict[str, str] | None = None) -> Recorded:
+        return self.execute(AddCharacter(name=name, attrs=attrs or {}), campaign, actor=None)
+
+    # --- undo and redo ----------------------------------------------------------
+
+    def _last_effective(self, c: Campaign, v: int) -> Envelope[Any] | None:
+        while v > 0:
+            env = self.envelope(c, v)
+            if isinstance(env.event, RESETS):
+                v = env.event.target
+            elif isinstance(env.event, BranchForked):
+                v -= 1
+            elif isinstance(env.event, CampaignStarted):
+                return None
+            else:
+                return env
+        return None
+
+    def _action_range(self, c: Campaign, last: Envelope[Any]) -> int:
+        first = last.v
+        while first > 1:
+            before = self.envelope(c, first - 1)
+            if before.action != last.action:
+                break
+            first -= 1
+        return first
+
+    def undo(self, campaign: str | None = None, count: int = 1) -> Recorded:
+        """Retract the last ``count`` effective actions (every event of each)."""
+        if count < 1:
+            raise LedgerError(f"undo needs a count of at least 1, got {count}")
+
+        c = self.campaign(campaign)
+
+        def decide(state: CampaignState, _dice: Dice) -> list[Event]:
+            v = self.head(c)
+            events: list[Event] = []
+            for n in range(count):
+                last = self._last_effective(c, v)
+                if last is None:
+                    if n == 0:
+                        raise NothingToUndoError(f"nothing to undo in {c.name!r}")
+                    raise NothingToUndoError(
+                        f"only {n} action(s) to undo in {c.name!r}, not {count}; use `ledger undo {n}`"
+                    )
+                first = self._action_range(c, last)
+                events.append(ActionUndone(undone=last.action, first=first, last=last.v, target=first - 1))
+                v = first - 1
+            return events
+
+        return self.record(decide, c.name)
+
+    def redo(self, campaign: str | None = None) -> Recorded:
+        """Bring back the last undone action (only while nothing new was recorded)."""
+
+        c = self.campaign(campaign)
+
+        def decide(state: CampaignState, _dice: Dice) -> list[Event]:
+            trailing: list[Event] = []
+            v = self.head(c)
+            while v > 0:
+                env = self.envelope(c, v)
+                if not isinstance(env.event, RESETS):
+                    break
+                trailing.append(env.event)
+                v -= 1
+            stack: list[ActionUndone] = []
+            for ev in reversed(trailing):
+                if isinstance(ev, ActionUndone):
+                    stack.append(ev)
+                elif stack:
+                    stack.pop()
+            if not stack:
+                raise NothingToUndoError(f"nothing to redo in {c.name!r}")
+            top = stack[-1]
+            return [ActionRedone(redone=top.undone, target=top.last)]
+
+        return self.record(decide, c.name)
+
+    # --- the log ---------------------------------------------------------------
+
+    def log(self, campaign: str | None = None, *, show_all: bool = False,
+            at: int | None = None) -> list[LogEntry]:
+        c = self.campaign(campaign)
+        head = self.head(c) if at is None else at
+        live = self.segments(c, head)
+        entries = []
+        for env in self.envelopes(c, 0, head):
+            reset = isinstance(env.event, RESETS)
+            effective = any(lo < env.v <= hi for lo, hi in live)
+            if not effective and not show_all:
+                continue
+            entries.append(LogEntry(env.v, env.action, env.event.kind, env.at, env.day, env.actor,
+                                    env.event.summary(), not effective and not reset, env.event,
+                                    env.hash))
+        return entries
+
+    def replay(self, campaign: str | None = None, *, to: int | None = None
+               ) -> Iterator[tuple[list[Envelope[Any]], CampaignState, CampaignState]]:
+        """Each effective action in order: (its events, state before, state after)."""
+        c = self.campaign(campaign)
+        system = self.system(c)
+        state = CampaignState()
+        group: list[Envelope[Any]] = []
+        before = state
+        for env in self.effective(c, to):
+            if group and env.action != group[0].action:
+                yield group, before, state
+                group, before = [], state
+            group.append(env)
+            state = evolve(state, env, system)
+        if group:
+            yield group, before, state
+
+    # --- integrity --------------------------------------------------------------
+
+    def verify(self, campaign: str | None = None, *, every: bool = False) -> VerifyReport:
+        """Walk the chain; raise TamperError at the first bad event."""
+        report = VerifyReport()
+        self._verify_stream("(registry)", REGISTRY, None, 0, chain.GENESIS, report)
+        targets = self.campaigns() if every else [self.campaign(campaign)]
+        for c in targets:
+            after, prev = 0, chain.GENESIS
+            for stream, lo, hi in c.lineage:
+                if stream != c.id:
+                    continue
+                after = lo
+                if lo:
+                    prev = self.envelope(c, lo).hash
+            self._verify_stream(c.name, c.id, c, after, prev, report)
+        return report
+
+    def _verify_stream(self, name: str, stream: str, c: Campaign | None, after: int,
+                       prev: str, report: VerifyReport) -> None:
+        decode = envelope_decoder(c.system if c else None).decode
+        expected = after + 1
+        count = 0
+        for row in self.store.scan(stream):
+            v = row.originator_version
+            if v != expected:
+                raise TamperError(name, expected, f"the event is missing (next stored is {v})")
+            problem = chain.check(row.state)
+            if problem:
+                raise TamperError(name, v, problem)
+            try:
+                env = decode(row.state)
+            except msgspec.DecodeError as e:
+                raise TamperError(name, v, f"the event cannot be read ({e})") from e
+            if env.v != v:
+                raise TamperError(name, v, f"the event says it is version {env.v} (rows moved)")
+            if env.prev != prev:
+                raise TamperError(name, v, "it does not follow the event before it (rows removed, inserted or swapped)")
+            if row.topic != env.event.kind:
+                raise TamperError(name, v, f"stored kind {row.topic!r} differs from the event's")
+            prev = env.hash
+            expected += 1
+            count += 1
+        report.checked[name] = count
+        report.heads[name] = prev
+
+    # --- export and import ----------------------------------------------------
+
+    def export(self, out: IO[bytes], campaign: str | None = None) -> int:
+        """Write a campaign's whole branch as JSON lines; returns the event count."""
+        c = self.campaign(campaign)
+        head = self.head(c)
+        head_env = self.envelope(c, head)
+        header = {"format": EXPORT_FORMAT, "version": FORMAT, "name": c.name, "system": c.system,
+                  "campaign_id": c.id, "head": head, "head_hash": head_env.hash}
+        out.write(json.dumps(header).encode() + b"\n")
+        n = 0
+        for row in self.stored(c):
+            out.write(bytes(row.state) + b"\n")
+            n += 1
+        return n
+
+    def import_(self, data: IO[bytes], name: str | None = None) -> Campaign:
+        """Import an export after verifying its chain; refuses edited files."""
+        lines = iter(data)
+        try:
+            header = json.loads(next(lines))
+        except (StopIteration, ValueError, UnicodeDecodeError) as e:
+            raise ImportFileError("the import file has no export header; use a file from `ledger export`") from e
+        if not isinstance(header, dict) or header.get("format") != EXPORT_FORMAT:
+            raise ImportFileError("the import file is not a campaign-ledger export; use a file from `ledger export`")
+        if not isinstance(header.get("version"), int) or header["version"] > FORMAT:
+            raise ImportFileError(f"the export is from a newer format ({header.get('version')}); upgrade campaign-ledger")
+        system = header.get("system")
+        sysdef = get_system(str(system))
+        new_name = check_name(name or str(header.get("name", "")), "campaign")
+        decode = envelope_decoder(sysdef.name).decode
+        cid = str(uuid.uuid4())
+        rows: list[tuple[str, int, str, bytes]] = []
+        prev, v = chain.GENESIS, 0
+        for line in lines:
+            raw = line.rstrip(b"\r\n")
+            if not raw.strip():
+                continue
+            v += 1
+            problem = chain.check(raw)
+            if problem:
+                raise TamperError(new_name, v, f"import refused: {problem}")
+            try:
+                env = decode(raw)
+            except msgspec.DecodeError as e:
+                raise TamperError(new_name, v, f"import refused: the event cannot be read ({e})") from e
+            if env.v != v or env.prev != prev:
+                raise TamperError(new_name, v, "import refused: events are missing, inserted or reordered")
+            if v == 1 and not isinstance(env.event, CampaignStarted):
+                raise ImportFileError("the export does not start with a campaign start; it is incomplete")
+            rows.append((cid, v, env.event.kind, raw))
+            prev = env.hash
+        if not rows:
+            raise ImportFileError("the import file has no events")
+        if header.get("head") != v or header.get("head_hash") != prev:
+            raise TamperError(new_name, v, "import refused: the file ends before its recorded head (truncated)")
+
+        def make() -> tuple[CampaignRegistered, list[tuple[str, int, str, bytes]]]:
+            return (CampaignRegistered(campaign_id=cid, name=new_name, system=sysdef.name, imported=True), rows)
+
+        self._register(make)
+        return self._by_name[new_name]
+
+
+def parse_faces_option(text: str | None) -> list[int] | None:
+    if text is None:
+        return None
+    from ledger.dice import parse_faces
+
+    return parse_faces(text)
+
+
+__all__ = ["Campaign", "FacesError", "Ledger", "LogEntry", "Recorded", "VerifyReport"]

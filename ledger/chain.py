@@ -1,0 +1,41 @@
+"""The sha256 chain that makes the log tamper-evident.
+
+A stored event is the JSON of its :class:`~ledger.events.Envelope` with the
+``hash`` field last. The hash is sha256 over every byte before ``,"hash":``,
+which include the version, the event's kind and payload, and ``prev`` (the
+hash of the event before it on the branch; a fork's first event names the
+parent's event it continues from). Any edited byte, removed, inserted or
+swapped row breaks either a hash or a ``prev`` link.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from ledger.events import Envelope, encoder
+
+GENESIS = "0" * 64
+_EMPTY_TAIL = b',"hash":""}'
+_TAIL_PREFIX = b',"hash":"'
+_TAIL_LEN = len(_TAIL_PREFIX) + 64 + 2
+
+
+def seal(envelope: Envelope) -> tuple[bytes, str]:
+    """Encode an envelope (its ``hash`` empty) and return (stored bytes, hash)."""
+    raw = encoder.encode(envelope)
+    if not raw.endswith(_EMPTY_TAIL):  # pragma: no cover - programming error
+        raise ValueError("envelope must be sealed with an empty hash")
+    body = raw[: -len(_EMPTY_TAIL)]
+    digest = hashlib.sha256(body).hexdigest()
+    return body + _TAIL_PREFIX + digest.encode() + b'"}', digest
+
+
+def check(state: bytes) -> str | None:
+    """Return the problem with stored bytes, or None when the hash holds."""
+    if len(state) < _TAIL_LEN or state[-_TAIL_LEN:][: len(_TAIL_PREFIX)] != _TAIL_PREFIX:
+        return "stored event has no chain hash at its end"
+    body = state[:-_TAIL_LEN]
+    stored = state[-_TAIL_LEN + len(_TAIL_PREFIX) : -2]
+    if hashlib.sha256(body).hexdigest().encode() != stored:
+        return "hash does not match the stored bytes (the event was edited)"
+    return None

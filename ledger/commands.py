@@ -1,0 +1,69 @@
+"""Commands every campaign accepts, and the core decider.
+
+A command is what a player asks for; ``decide`` turns it into events or
+refuses. Systems define their own commands the same way (``actor`` is filled
+in by the ledger from ``--as`` or the campaign's default character).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import msgspec
+
+from ledger import dice as dice_mod
+from ledger.errors import DuplicateNameError, LedgerError
+from ledger.events import CharacterAdded, Event, Noted, Rolled
+
+NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.'-]{0,63}$")
+
+
+class Command(msgspec.Struct, frozen=True, kw_only=True):
+    actor: str | None = None
+
+
+class Roll(Command, frozen=True):
+    notation: str
+    label: str = ""
+
+
+class Note(Command, frozen=True):
+    text: str
+
+
+class AddCharacter(Command, frozen=True):
+    name: str
+    attrs: dict[str, str] = {}
+
+
+def check_name(name: str, what: str) -> str:
+    if not NAME_RE.match(name):
+        raise LedgerError(
+            f"{what} name {name!r} is not allowed; use 1-64 letters, digits, spaces or _ . ' -"
+            " starting with a letter or digit"
+        )
+    return name
+
+
+def decide_core(state: Any, command: Command, dice: dice_mod.Dice) -> list[Event] | None:
+    """Events for a core command, or None when the command is not a core one."""
+    if isinstance(command, Roll):
+        result = dice_mod.roll(command.notation, dice)
+        label = command.label.strip()
+        if len(label) > 200:
+            raise LedgerError("--label is longer than 200 characters; shorten it")
+        return [Rolled(result=result, label=label, manual=dice.manual)]
+    if isinstance(command, Note):
+        text = command.text.strip()
+        if not text or "\n" in text or len(text) > 500:
+            raise LedgerError("a note is one line of 1 to 500 characters; shorten or split it")
+        return [Noted(text=text)]
+    if isinstance(command, AddCharacter):
+        check_name(command.name, "character")
+        if command.name in state.core.characters:
+            raise DuplicateNameError(
+                f"character {command.name!r} already exists; pick another name"
+            )
+        return [CharacterAdded(name=command.name, attrs=command.attrs)]
+    return None

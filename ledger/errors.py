@@ -1,0 +1,108 @@
+"""One error hierarchy for everything a user can get wrong.
+
+Every message says what was expected, what was got, and how to fix it, on a
+single line. The CLI turns any ``LedgerError`` into a one-line message and a
+non-zero exit; nothing is recorded when one is raised.
+"""
+
+from __future__ import annotations
+
+
+class LedgerError(Exception):
+    """Base class: a refusal that names the problem and the fix."""
+
+    exit_code = 1
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class StoreError(LedgerError):
+    """The database target cannot be opened or written."""
+
+    exit_code = 3
+
+
+class NotALedgerError(StoreError):
+    """The file or database exists but is not a campaign-ledger store."""
+
+
+class UnknownCampaignError(LedgerError):
+    def __init__(self, name: str, known: list[str]) -> None:
+        hint = f"known: {', '.join(known)}" if known else "none exist yet"
+        super().__init__(
+            f"no campaign named {name!r} ({hint}); create it with `ledger new SYSTEM {name}`"
+        )
+        self.name = name
+
+
+class UnknownSystemError(LedgerError):
+    def __init__(self, name: str, known: list[str]) -> None:
+        super().__init__(f"unknown system {name!r}; choose one of: {', '.join(known)}")
+        self.name = name
+
+
+class DuplicateNameError(LedgerError):
+    pass
+
+
+class NotationError(LedgerError):
+    """Dice notation that cannot be parsed or would roll absurdly."""
+
+    def __init__(self, notation: str, problem: str) -> None:
+        super().__init__(
+            f"bad dice notation {notation!r}: {problem} "
+            "(examples: 2d6+1, 4d6kh3, 2d20kl1, 3d6!, 8d6>=5)"
+        )
+        self.notation = notation
+
+
+class FacesError(LedgerError):
+    """Physical dice given with --faces do not fit the roll."""
+
+
+class RuleError(LedgerError):
+    """The rules of the game refuse the command."""
+
+
+class OutOfOrderError(RuleError):
+    """A command given out of the game's fixed order."""
+
+
+class GameOverError(RuleError):
+    """The character is dead or the campaign has ended."""
+
+
+class NothingToUndoError(LedgerError):
+    pass
+
+
+class VersionError(LedgerError):
+    """A version or day outside the campaign's history."""
+
+
+class ConflictError(LedgerError):
+    """Another writer kept winning the race for the same campaign."""
+
+
+class TamperError(LedgerError):
+    """A chain hash does not match: the log or export was edited."""
+
+    exit_code = 4
+
+    def __init__(self, campaign: str, version: int, problem: str) -> None:
+        super().__init__(f"campaign {campaign!r} fails verification at version {version}: {problem}")
+        self.campaign = campaign
+        self.version = version
+
+
+class TableError(LedgerError):
+    """A user's table file is missing, malformed or incomplete."""
+
+
+class ImportFileError(LedgerError):
+    """An import file is malformed."""

@@ -1,0 +1,234 @@
+"""The vocabulary: every fact the ledger can record, as frozen msgspec Structs.
+
+All events form one tagged union (tag field ``kind``). The core events live
+here; each rule system keeps its own in ``ledger/events/<system>.py`` and
+exposes them as ``EVENTS``. A stored event is an :class:`Envelope` around one
+event; the envelope carries the campaign, the branch version, the action id
+(the unit of undo), wall time, game day, actor and the chain hash.
+
+Schema evolution (see docs/schema.md): new fields get defaults, a field's
+type never changes, a tag is never reused or renamed.
+"""
+
+from __future__ import annotations
+
+import importlib
+from functools import cache
+from typing import Any, Generic, TypeVar, Union
+
+import msgspec
+
+FORMAT = 1
+"""Store format version, written once into the registry stream."""
+
+
+class Event(msgspec.Struct, frozen=True, tag_field="kind", kw_only=True):
+    """Base of every event. Subclasses set ``tag=`` to a stable name."""
+
+    def summary(self) -> str:
+        return str(self.__struct_config__.tag)
+
+    @property
+    def kind(self) -> str:
+        return str(self.__struct_config__.tag)
+
+
+# --- the registry stream -------------------------------------------------
+
+
+class LedgerCreated(Event, frozen=True, tag="ledger.created"):
+    format: int = FORMAT
+    application: str = "campaign-ledger"
+
+    def summary(self) -> str:
+        return f"ledger created (format {self.format})"
+
+
+class CampaignRegistered(Event, frozen=True, tag="campaign.registered"):
+    campaign_id: str
+    name: str
+    system: str
+    parent_id: str | None = None
+    parent_version: int | None = None
+    imported: bool = False
+
+    def summary(self) -> str:
+        if self.parent_id:
+            return f"campaign {self.name!r} forked at version {self.parent_version}"
+        return f"campaign {self.name!r} ({self.system}) registered"
+
+
+# --- campaign streams ----------------------------------------------------
+
+
+class CampaignStarted(Event, frozen=True, tag="campaign.started"):
+    name: str
+    system: str
+    seed: int | None = None
+    settings: dict[str, Any] = {}
+    tables: dict[str, Any] = {}
+    tables_source: str | None = None
+
+    def summary(self) -> str:
+        seeded = f", seed {self.seed}" if self.seed is not None else ""
+        return f"campaign {self.name!r} started ({self.system}{seeded})"
+
+
+class BranchForked(Event, frozen=True, tag="branch.forked"):
+    """First event of a fork: history up to ``at`` is read from the parent."""
+
+    name: str
+    parent_id: str
+    parent_name: str
+    at: int
+
+    def summary(self) -> str:
+        return f"forked {self.name!r} from {self.parent_name!r} at version {self.at}"
+
+
+class CharacterAdded(Event, frozen=True, tag="character.added"):
+    name: str
+    attrs: dict[str, str] = {}
+
+    def summary(self) -> str:
+        extra = " ".join(f"{k}={v}" for k, v in self.attrs.items())
+        return f"character {self.name} joins" + (f" ({extra})" if extra else "")
+
+
+class Die(msgspec.Struct, frozen=True, omit_defaults=True):
+    """One physical or random die, in roll order."""
+
+    sides: int
+    face: int
+    kept: bool = True
+    explodes: int | None = None
+    """Index (within its group) of the die whose maximum made this one roll."""
+
+
+class DiceGroup(msgspec.Struct, frozen=True, omit_defaults=True):
+    count: int
+    sides: int
+    dice: tuple[Die, ...]
+    value: int
+    sign: int = 1
+    keep: str | None = None
+    explode: bool = False
+    success: str | None = None
+
+
+class RollResult(msgspec.Struct, frozen=True, omit_defaults=True):
+    notation: str
+    groups: tuple[DiceGroup, ...]
+    modifier: int
+    total: int
+    successes: int | None = None
+
+    def faces(self) -> list[int]:
+        return [d.face for g in self.groups for d in g.dice]
+
+
+class Rolled(Event, frozen=True, tag="dice.rolled"):
+    """A free roll in any campaign (``ledger roll``)."""
+
+    result: RollResult
+    label: str = ""
+    manual: bool = False
+    p_success: float | None = None
+
+    def summary(self) -> str:
+        faces = ",".join(str(f) for f in self.result.faces())
+        label = f" {self.label}:" if self.label else ""
+        how = " (physical dice)" if self.manual else ""
+        return f"rolled{label} {self.result.notation} = {self.result.total} [{faces}]{how}"
+
+
+class Noted(Event, frozen=True, tag="note"):
+    text: str
+
+    def summary(self) -> str:
+        return f"note: {self.text}"
+
+
+class ActionUndone(Event, frozen=True, tag="action.undone"):
+    """Retracts one action: the state returns to that at ``target``."""
+
+    undone: str
+    first: int
+    last: int
+    target: int
+
+    def summary(self) -> str:
+        return f"undo action {self.undone} (versions {self.first}-{self.last})"
+
+
+class ActionRedone(Event, frozen=True, tag="action.redone"):
+    """Retracts an undo: the state returns to that at ``target``."""
+
+    redone: str
+    target: int
+
+    def summary(self) -> str:
+        return f"redo action {self.redone} (back to version {self.target})"
+
+
+RESETS = (ActionUndone, ActionRedone)
+
+CORE_EVENTS: tuple[type[Event], ...] = (
+    LedgerCreated,
+    CampaignRegistered,
+    CampaignStarted,
+    BranchForked,
+    CharacterAdded,
+    Rolled,
+    Noted,
+    ActionUndone,
+    ActionRedone,
+)
+
+
+E = TypeVar("E")
+
+
+class Envelope(msgspec.Struct, Generic[E], frozen=True, kw_only=True):
+    """A stored event. ``hash`` must stay the last field: it covers the bytes
+    before it (see ``ledger.chain``)."""
+
+    v: int
+    campaign: str
+    action: str
+    at: str
+    day: int | None = None
+    actor: str | None = None
+    last_reset: int = 0
+    prev: str
+    event: E
+    hash: str = ""
+
+
+def system_events(system: str) -> tuple[type[Event], ...]:
+    """The event types of one system (its module ``ledger.events.<system>``)."""
+    try:
+        module = importlib.import_module(f"ledger.events.{system}")
+    except ModuleNotFoundError:
+        return ()
+    return tuple(module.EVENTS)
+
+
+def all_event_types() -> tuple[type[Event], ...]:
+    from ledger.systems import system_names
+
+    types = list(CORE_EVENTS)
+    for name in system_names():
+        types.extend(system_events(name))
+    return tuple(types)
+
+
+@cache
+def envelope_decoder(system: str | None) -> msgspec.json.Decoder[Any]:
+    """A decoder for the envelopes of one system's campaigns (built once)."""
+    types = CORE_EVENTS + (system_events(system) if system else ())
+    union = Union[types]  # noqa: UP007 - a runtime union of classes
+    return msgspec.json.Decoder(Envelope[union])  # type: ignore[valid-type]
+
+
+encoder = msgspec.json.Encoder()

@@ -1,0 +1,107 @@
+"""Facts: the rows a system's events contribute to the statistics warehouse.
+
+A system exposes ``SYSTEM.extra["facts"]``: a function from one stored
+envelope to a list of these Structs. The warehouse adds the columns every row
+shares (campaign, branch, version, action, day, actor, wall time, undone) and
+writes each fact to the table named by its class's ``table``. The facts keep
+the warehouse free of any knowledge of event classes.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import msgspec
+
+
+class Fact(msgspec.Struct, frozen=True, kw_only=True):
+    table: ClassVar[str] = ""
+
+
+class DieFace(msgspec.Struct, frozen=True):
+    size: int
+    face: int
+    kept: bool = True
+    reroll_of: int | None = None
+    """Index in the roll's dice of the die this one re-rolls or explodes from."""
+
+
+class RollFact(Fact, frozen=True):
+    """One roll of dice with a purpose (a test, an attack, a terrain roll...)."""
+
+    table: ClassVar[str] = "rolls"
+    purpose: str
+    dice: tuple[DieFace, ...]
+    outcome: str
+    """success, failure, special, critical, fumble, a table result..."""
+    target: int | None = None
+    successes: int | None = None
+    success: bool | None = None
+    pushed: bool = False
+    manual: bool = False
+    p_success: float | None = None
+    """Exact probability of success, computed when the roll was decided."""
+
+
+class MealFact(Fact, frozen=True):
+    table: ClassVar[str] = "meals"
+    food: str
+    health: int = 0
+    energy: int = 0
+    contaminated: bool = False
+
+
+class NightFact(Fact, frozen=True):
+    table: ClassVar[str] = "nights"
+    kind: str
+    health: int = 0
+    energy: int = 0
+    hours: int | None = None
+
+
+class DayFact(Fact, frozen=True):
+    table: ClassVar[str] = "days"
+    day: int
+    ate: bool | None = None
+    hunger_streak: int | None = None
+
+
+class WoundFact(Fact, frozen=True):
+    """Damage (positive) or healing (negative) to a track."""
+
+    table: ClassVar[str] = "wounds"
+    track: str
+    amount: int
+    cause: str
+
+
+class PushFact(Fact, frozen=True):
+    table: ClassVar[str] = "pushes"
+    attribute: str
+    trauma: int
+    gear_damage: int
+    mutation_points: int = 0
+
+
+class ConditionFact(Fact, frozen=True):
+    table: ClassVar[str] = "conditions"
+    condition: str
+    active: bool
+
+
+class RotFact(Fact, frozen=True):
+    table: ClassVar[str] = "rot"
+    change: int
+    total: int
+    permanent: int
+    source: str
+
+
+class DeathFact(Fact, frozen=True):
+    table: ClassVar[str] = "deaths"
+    cause: str
+
+
+FACT_TYPES: tuple[type[Fact], ...] = (
+    RollFact, MealFact, NightFact, DayFact, WoundFact, PushFact, ConditionFact, RotFact, DeathFact,
+)

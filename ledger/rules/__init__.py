@@ -1,0 +1,1 @@
+"""One module per rule system, each exposing ``SYSTEM`` (see ``ledger.systems``)."""

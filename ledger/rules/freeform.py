@@ -1,0 +1,28 @@
+"""``freeform``: any game. Generic rolls, characters and journal notes only."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ledger.dice import Dice
+from ledger.errors import RuleError
+from ledger.events import Event
+from ledger.systems import System
+from projections import freeform as proj
+
+
+def decide(state: Any, command: Any, dice: Dice) -> list[Event]:
+    raise RuleError(
+        f"the freeform system has no command {type(command).__name__}; "
+        "use `ledger roll`, `ledger note` or `ledger character add`"
+    )
+
+
+SYSTEM = System(
+    name="freeform",
+    description="any game: generic dice rolls, characters and notes",
+    initial=proj.initial,
+    evolve=proj.evolve,
+    decide=decide,
+    sheet=proj.sheet,
+)

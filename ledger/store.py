@@ -1,0 +1,240 @@
+"""Where events are kept: the eventsourcing package's recorders.
+
+A SQLite file is the default target (WAL mode); a ``postgresql://`` URL
+selects PostgreSQL. Both use the recorders' unique (stream, version) key for
+optimistic concurrency: an append that loses the race raises
+:class:`VersionConflict`, and nothing of it is written. This module knows
+streams, versions and bytes, never a game.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, unquote, urlparse
+
+from eventsourcing.persistence import (
+    ApplicationRecorder,
+    IntegrityError,
+    Notification,
+    PersistenceError,
+    StoredEvent,
+)
+
+from ledger.errors import NotALedgerError, StoreError
+
+DEFAULT_FILE = "campaigns.ledger"
+EVENTS_TABLE = "ledger_events"
+PAGE = 4096
+
+
+class VersionConflict(Exception):
+    """Another writer appended to the same stream first."""
+
+
+def resolve_target(db: str | None) -> str:
+    """The database target: ``--db``, else ``LEDGER_DB``, else a file here."""
+    return db or os.environ.get("LEDGER_DB") or DEFAULT_FILE
+
+
+def is_postgres(target: str) -> bool:
+    return target.startswith(("postgresql://", "postgres://"))
+
+
+class Store:
+    """Append and read event streams through an eventsourcing recorder."""
+
+    def __init__(self, target: str) -> None:
+        self.target = target
+        self.kind = "postgresql" if is_postgres(target) else "sqlite"
+        self._datastore: Any = None
+        try:
+            if self.kind == "postgresql":
+                self.recorder = self._open_postgres(target)
+            else:
+                self.recorder = self._open_sqlite(target)
+        except PersistenceError as e:
+            raise StoreError(f"cannot open {self.describe()}: {_reason(e)}") from e
+
+    def describe(self) -> str:
+        if self.kind == "postgresql":
+            u = urlparse(self.target)
+            return f"PostgreSQL database {u.path.lstrip('/') or 'postgres'} at {u.hostname}:{u.port or 5432}"
+        return f"ledger file {self.target}"
+
+    # --- opening -------------------------------------------------------------
+
+    def _open_sqlite(self, target: str) -> ApplicationRecorder:
+        from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteDatastore
+
+        path = Path(target)
+        check_sqlite_file(path)
+        self._datastore = SQLiteDatastore(
+            str(path), lock_timeout=30, pool_size=1, originator_id_type="text"
+        )
+        recorder = SQLiteApplicationRecorder(self._datastore, events_table_name=EVENTS_TABLE)
+        try:
+            recorder.create_table()
+        except PersistenceError as e:
+            raise StoreError(f"cannot write {self.describe()}: {_reason(e)}") from e
+        return recorder
+
+    def _open_postgres(self, target: str) -> ApplicationRecorder:
+        import psycopg
+        from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
+
+        u = urlparse(target)
+        query = parse_qs(u.query)
+        schema = query.get("schema", [""])[0]
+        params = {
+            "dbname": unquote(u.path.lstrip("/")) or "postgres",
+            "host": u.hostname or "localhost",
+            "port": u.port or 5432,
+            "user": unquote(u.username or "postgres"),
+            "password": unquote(u.password or ""),
+        }
+        try:
+            with psycopg.connect(**params, connect_timeout=3, autocommit=True) as conn:
+                if schema:
+                    conn.execute(f'CREATE SCHEMA IF NOT EXISTS "{schema}"')
+        except psycopg.Error as e:
+            first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+            raise StoreError(
+                f"cannot reach {self.describe()}: {first}; start the server or fix --db / LEDGER_DB"
+            ) from e
+        self._datastore = PostgresDatastore(
+            **params,
+            connect_timeout=5,
+            pool_size=1,
+            max_overflow=2,
+            lock_timeout=30,
+            schema=schema,
+            originator_id_type="text",
+        )
+        recorder = PostgresApplicationRecorder(self._datastore, events_table_name=EVENTS_TABLE)
+        recorder.create_table()
+        return recorder
+
+    def close(self) -> None:
+        if self._datastore is not None:
+            self._datastore.close()
+            self._datastore = None
+
+    # --- writing and reading -------------------------------------------------
+
+    def append(self, events: Sequence[tuple[str, int, str, bytes]]) -> list[int]:
+        """Append (stream, version, topic, state) rows in one transaction.
+
+        Returns the notification ids. Raises :class:`VersionConflict` when
+        a version is taken; then nothing was written."""
+        stored = [StoredEvent(s, v, t, b) for s, v, t, b in events]
+        try:
+            ids = self.recorder.insert_events(stored)
+        except IntegrityError as e:
+            raise VersionConflict(str(e)) from e
+        except PersistenceError as e:
+            raise StoreError(f"cannot write to {self.describe()}: {_reason(e)}") from e
+        return list(ids or [])
+
+    def read(
+        self,
+        stream: str,
+        *,
+        gt: int | None = None,
+        lte: int | None = None,
+        desc: bool = False,
+        limit: int | None = None,
+    ) -> Sequence[StoredEvent]:
+        try:
+            return self.recorder.select_events(stream, gt=gt, lte=lte, desc=desc, limit=limit)
+        except PersistenceError as e:
+            raise StoreError(f"cannot read {self.describe()}: {_reason(e)}") from e
+
+    def scan(self, stream: str, gt: int = 0, lte: int | None = None) -> Iterator[StoredEvent]:
+        """Every event of a stream in version order, a page at a time."""
+        while True:
+            page = self.read(stream, gt=gt, lte=lte, limit=PAGE)
+            yield from page
+            if len(page) < PAGE:
+                return
+            gt = page[-1].originator_version
+
+    def head(self, stream: str) -> int:
+        last = self.read(stream, desc=True, limit=1)
+        return last[0].originator_version if last else 0
+
+    def notifications(self, start: int, limit: int) -> Sequence[Notification]:
+        """Events of every stream in the order they were recorded."""
+        try:
+            return self.recorder.select_notifications(start, limit)
+        except PersistenceError as e:
+            raise StoreError(f"cannot read {self.describe()}: {_reason(e)}") from e
+
+    def max_notification_id(self) -> int:
+        try:
+            return self.recorder.max_notification_id() or 0
+        except PersistenceError as e:
+            raise StoreError(f"cannot read {self.describe()}: {_reason(e)}") from e
+
+
+def _reason(e: BaseException) -> str:
+    text = str(e).strip() or type(e).__name__
+    low = text.lower()
+    if "readonly" in low or "read-only" in low:
+        return "it is read-only; use a writable file or folder"
+    if "disk is full" in low or "database or disk is full" in low:
+        return "the disk is full; free space and try again (nothing was recorded)"
+    if "locked" in low:
+        return "another process holds it locked; try again"
+    if "unable to open" in low:
+        return "the file cannot be opened; check the path and its folder's permissions"
+    return text.splitlines()[0]
+
+
+_SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def check_sqlite_file(path: Path) -> None:
+    """Refuse, without touching it, a file that is not a ledger."""
+    if path.is_dir():
+        raise NotALedgerError(f"{path} is a folder; give --db a file path")
+    if not path.exists():
+        parent = path.parent if str(path.parent) else Path(".")
+        if not parent.exists():
+            raise StoreError(f"folder {parent} does not exist; create it or choose another --db")
+        if not os.access(parent, os.W_OK):
+            raise StoreError(f"folder {parent} is read-only; choose a writable --db location")
+        return
+    try:
+        with path.open("rb") as f:
+            header = f.read(len(_SQLITE_HEADER))
+    except OSError as e:
+        raise StoreError(f"cannot read {path}: {e.strerror}; check its permissions") from e
+    if not header:
+        return  # an empty file: a new ledger
+    if header != _SQLITE_HEADER:
+        raise NotALedgerError(
+            f"{path} is not a campaign-ledger file (not SQLite); check --db, nothing was changed"
+        )
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            if EVENTS_TABLE in tables:
+                conn.execute(f"SELECT count(*) FROM {EVENTS_TABLE}").fetchone()
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError as e:
+        raise NotALedgerError(
+            f"{path} is damaged or truncated ({e}); restore it from a backup or export, nothing was changed"
+        ) from e
+    if tables and EVENTS_TABLE not in tables:
+        raise NotALedgerError(
+            f"{path} is another application's SQLite database (no {EVENTS_TABLE} table); "
+            "choose another --db, nothing was changed"
+        )
+    if not os.access(path, os.W_OK):
+        raise StoreError(f"{path} is read-only; make it writable or copy it elsewhere")

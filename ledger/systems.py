@@ -1,0 +1,68 @@
+"""The rule systems and what each contributes.
+
+A system is a module ``ledger.rules.<name>`` exposing ``SYSTEM``, a
+:class:`System`. Its events live in ``ledger.events.<name>``, its folds in
+``projections.<name>`` and its commands in ``cli.<name>``. Systems are found
+by name, so a command only imports the system it needs.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ledger.errors import UnknownSystemError
+
+if TYPE_CHECKING:
+    from ledger.dice import Dice
+    from ledger.events import Envelope, Event
+    from projections.core import CampaignState
+
+KNOWN = ("freeform", "crawl", "dicepool", "yearzero", "d100", "d20")
+"""Every system name the ledger knows, in the order they are listed."""
+
+
+@dataclass(frozen=True)
+class System:
+    """What a rule system plugs into the ledger.
+
+    ``initial`` builds the game state from the campaign's start event;
+    ``evolve`` folds one of the system's events into it (pure, never rolls)
+    and returns the state unchanged for events it does not know;
+    ``decide`` turns a command into events given the state and the dice;
+    ``sheet`` projects the state to the JSON-ready dict ``ledger sheet`` prints;
+    ``render_sheet`` turns that dict into terminal text; ``day`` reads the
+    game day from the state (None when the system has no days).
+    """
+
+    name: str
+    description: str
+    initial: Callable[[Any], Any]
+    evolve: Callable[[Any, Event, Envelope[Any]], Any]
+    decide: Callable[[CampaignState, Any, Dice], list[Event]]
+    """Turns one of the system's commands into events, or raises a LedgerError."""
+    sheet: Callable[[CampaignState, str | None], dict[str, Any]]
+    render_sheet: Callable[[dict[str, Any]], str] | None = None
+    day: Callable[[Any], int | None] = lambda _state: None
+    load_tables: Callable[[str | None], tuple[dict[str, Any], str]] | None = None
+    """Reads a user's table file (or the samples when None): (tables, source)."""
+    demo: Callable[..., None] | None = None
+    """Shows the system in ``ledger demo``: (ledger, echo) -> None."""
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+def system_names() -> list[str]:
+    """Names of the systems installed, in the order of :data:`KNOWN`."""
+    return [n for n in KNOWN if importlib.util.find_spec(f"ledger.rules.{n}") is not None]
+
+
+def get_system(name: str) -> System:
+    names = system_names()
+    if name not in names:
+        raise UnknownSystemError(name, names)
+    module = importlib.import_module(f"ledger.rules.{name}")
+    system: System = module.SYSTEM
+    return system

@@ -1,0 +1,81 @@
+"""The campaign state every system shares, and the fold that builds it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+from msgspec.structs import replace
+
+from ledger.events import (
+    BranchForked,
+    CampaignStarted,
+    CharacterAdded,
+    Envelope,
+    Event,
+)
+from ledger.systems import System
+
+
+class CoreState(msgspec.Struct, frozen=True):
+    """What every campaign knows about itself, whatever the system."""
+
+    campaign_id: str = ""
+    name: str = ""
+    system: str = ""
+    seed: int | None = None
+    settings: dict[str, Any] = {}
+    tables: dict[str, Any] = {}
+    characters: tuple[str, ...] = ()
+    attrs: dict[str, dict[str, str]] = {}
+    last_actor: str | None = None
+    version: int = 0
+    day: int | None = None
+    forks: tuple[str, ...] = ()
+
+
+class CampaignState(msgspec.Struct, frozen=True):
+    core: CoreState = CoreState()
+    game: Any = None
+
+
+def _started(core: CoreState, ev: CampaignStarted, env: Envelope[Any]) -> CoreState:
+    return replace(
+        core,
+        campaign_id=env.campaign,
+        name=ev.name,
+        system=ev.system,
+        seed=ev.seed,
+        settings=ev.settings,
+        tables=ev.tables,
+    )
+
+
+def _character(core: CoreState, ev: CharacterAdded, env: Envelope[Any]) -> CoreState:
+    attrs = dict(core.attrs)
+    attrs[ev.name] = dict(ev.attrs)
+    return replace(core, characters=(*core.characters, ev.name), attrs=attrs, last_actor=ev.name)
+
+
+def _forked(core: CoreState, ev: BranchForked, env: Envelope[Any]) -> CoreState:
+    return replace(core, name=ev.name, forks=(*core.forks, ev.name))
+
+
+_CORE = {CampaignStarted: _started, CharacterAdded: _character, BranchForked: _forked}
+
+
+def evolve(state: CampaignState, env: Envelope[Any], system: System) -> CampaignState:
+    """Fold one stored event into the campaign state."""
+    ev: Event = env.event
+    core = state.core
+    handler = _CORE.get(type(ev))
+    if handler is not None:
+        core = handler(core, ev, env)  # type: ignore[operator]
+    game = state.game
+    if isinstance(ev, CampaignStarted):
+        game = system.initial(ev)
+    elif handler is None:
+        game = system.evolve(game, ev, env)
+    actor = env.actor if env.actor is not None else core.last_actor
+    core = replace(core, version=env.v, day=system.day(game), last_actor=actor)
+    return CampaignState(core, game)
