@@ -74,7 +74,7 @@ def evolve(state: CampaignState, env: Envelope[Any], system: System) -> Campaign
     game = state.game
     if isinstance(ev, CampaignStarted):
         game = system.initial(ev)
-    elif handler is None:
+    else:
         game = system.evolve(game, ev, env)
     actor = env.actor if env.actor is not None else core.last_actor
     core = replace(core, version=env.v, day=system.day(game), last_actor=actor)
