@@ -70,8 +70,13 @@ class LedgerGroup(click.Group):
 
 
 @click.group(cls=LedgerGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.option("--db", envvar="LEDGER_DB", default=None, metavar="PATH|URL",
-              help="Ledger file, or postgresql://user@host:port/db (default: ./campaigns.ledger; env LEDGER_DB).")
+@click.option(
+    "--db",
+    envvar="LEDGER_DB",
+    default=None,
+    metavar="PATH|URL",
+    help="Ledger file, or postgresql://user@host:port/db (default: ./campaigns.ledger; env LEDGER_DB).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
 @click.option("-c", "--campaign", default=None, help="Campaign name (default: the one last recorded to).")
 @click.option("--as", "actor", default=None, metavar="CHARACTER", help="Act as this character.")
@@ -93,15 +98,22 @@ def cli(ctx: click.Context, db: str | None, as_json: bool, campaign: str | None,
 @click.argument("system")
 @click.argument("name")
 @click.option("--seed", type=int, default=None, help="Make the campaign's dice reproducible.")
-@click.option("--tables", type=click.Path(dir_okay=False), default=None,
-              help="Your own tables file (TOML) instead of the sample tables.")
+@click.option(
+    "--tables",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Your own tables file (TOML) instead of the sample tables.",
+)
 @common
 @pass_ctx
 def new(c: Ctx, system: str, name: str, seed: int | None, tables: str | None) -> None:
     """Start a campaign NAME of SYSTEM (freeform, crawl, yearzero, dicepool, d100, d20)."""
     campaign = c.ledger.new_campaign(system, name, seed=seed, tables=tables)
-    emit(c, {"name": campaign.name, "system": campaign.system, "id": campaign.id},
-         f"campaign {campaign.name!r} started ({campaign.system})")
+    emit(
+        c,
+        {"name": campaign.name, "system": campaign.system, "id": campaign.id},
+        f"campaign {campaign.name!r} started ({campaign.system})",
+    )
 
 
 @cli.command("campaigns")
@@ -112,9 +124,16 @@ def campaigns(c: Ctx) -> None:
     book = c.ledger
     rows = []
     for camp in book.campaigns():
-        rows.append({"name": camp.name, "system": camp.system, "head": book.head(camp),
-                     "parent": book._by_id[camp.parent_id].name if camp.parent_id else None,
-                     "forked_at": camp.parent_version, "imported": camp.imported})
+        rows.append(
+            {
+                "name": camp.name,
+                "system": camp.system,
+                "head": book.head(camp),
+                "parent": book._by_id[camp.parent_id].name if camp.parent_id else None,
+                "forked_at": camp.parent_version,
+                "imported": camp.imported,
+            }
+        )
 
     def text() -> str:
         if not rows:
@@ -220,8 +239,11 @@ def fork(c: Ctx, new_name: str, at: int | None, day: int | None) -> None:
     if at is not None and day is not None:
         raise LedgerError("give --at or --day, not both")
     camp = c.ledger.fork(c.campaign, new_name, at=at, day=day)
-    emit(c, {"name": camp.name, "parent": c.campaign, "at": camp.parent_version},
-         f"forked {camp.name!r} at version {camp.parent_version}")
+    emit(
+        c,
+        {"name": camp.name, "parent": c.campaign, "at": camp.parent_version},
+        f"forked {camp.name!r} at version {camp.parent_version}",
+    )
 
 
 # --- reading the log -----------------------------------------------------------------
@@ -235,8 +257,19 @@ def fork(c: Ctx, new_name: str, at: int | None, day: int | None) -> None:
 def log(c: Ctx, show_all: bool, at: int | None) -> None:
     """Show the campaign's events, oldest first."""
     entries = c.ledger.log(c.campaign, show_all=show_all, at=at)
-    data = [{"version": e.version, "action": e.action, "kind": e.kind, "at": e.at, "day": e.day,
-             "actor": e.actor, "summary": e.summary, "undone": e.undone} for e in entries]
+    data = [
+        {
+            "version": e.version,
+            "action": e.action,
+            "kind": e.kind,
+            "at": e.at,
+            "day": e.day,
+            "actor": e.actor,
+            "summary": e.summary,
+            "undone": e.undone,
+        }
+        for e in entries
+    ]
 
     def text() -> str:
         lines = []
@@ -308,8 +341,14 @@ def replay(c: Ctx, to: int | None) -> None:
             changes: dict[str, Any] = {}
         else:
             changes = _diff(system.sheet(before, c.actor), system.sheet(after, c.actor))
-        steps.append({"versions": [group[0].v, group[-1].v], "action": group[0].action,
-                      "events": [e.event.summary() for e in group], "changed": changes})
+        steps.append(
+            {
+                "versions": [group[0].v, group[-1].v],
+                "action": group[0].action,
+                "events": [e.event.summary() for e in group],
+                "changed": changes,
+            }
+        )
 
     def text() -> str:
         out = []
@@ -348,13 +387,23 @@ def verify(c: Ctx, every: bool) -> None:
     """Walk the hash chain; exit non-zero naming the first bad version."""
     report = c.ledger.verify(c.campaign, every=every)
     data = {"ok": True, "checked": report.checked, "heads": report.heads}
-    emit(c, data, "\n".join(f"ok  {name}: {n} events, head {report.heads[name][:16]}"
-                            for name, n in report.checked.items()))
+    emit(
+        c,
+        data,
+        "\n".join(
+            f"ok  {name}: {n} events, head {report.heads[name][:16]}" for name, n in report.checked.items()
+        ),
+    )
 
 
 @cli.command("export")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default="-",
-              help="Write to this file (default: standard output).")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, writable=True),
+    default="-",
+    help="Write to this file (default: standard output).",
+)
 @common
 @pass_ctx
 def export(c: Ctx, output: str) -> None:
@@ -381,13 +430,21 @@ def import_(c: Ctx, file: str, name: str | None) -> None:
     with open(file, "rb") as data:
         camp = c.ledger.import_(data, name)
     head = c.ledger.head(camp)
-    emit(c, {"name": camp.name, "system": camp.system, "head": head},
-         f"imported {camp.name!r} ({camp.system}, {head} events, chain verified)")
+    emit(
+        c,
+        {"name": camp.name, "system": camp.system, "head": head},
+        f"imported {camp.name!r} ({camp.system}, {head} events, chain verified)",
+    )
 
 
 @cli.command("demo")
-@click.option("--db", "demo_db", default=None, metavar="PATH",
-              help="Where to keep the demo ledger (default: ./demo.ledger).")
+@click.option(
+    "--db",
+    "demo_db",
+    default=None,
+    metavar="PATH",
+    help="Where to keep the demo ledger (default: ./demo.ledger).",
+)
 @common
 @pass_ctx
 def demo(c: Ctx, demo_db: str | None) -> None:

@@ -67,12 +67,32 @@ def _set_actor(ctx: click.Context, _param: click.Parameter, value: str | None) -
 
 def common(f: F) -> F:
     """``--json``, ``-c`` and ``--as`` accepted after the command too."""
-    f = click.option("--json", "as_json", is_flag=True, expose_value=False, callback=_set_json,
-                     is_eager=True, help="Machine-readable JSON output.")(f)
-    f = click.option("-c", "--campaign", expose_value=False, callback=_set_campaign,
-                     is_eager=True, help="Campaign name (default: the one last recorded to).")(f)
-    f = click.option("--as", "as_actor", expose_value=False, callback=_set_actor, is_eager=True,
-                     metavar="CHARACTER", help="Act as this character.")(f)
+    f = click.option(
+        "--json",
+        "as_json",
+        is_flag=True,
+        expose_value=False,
+        callback=_set_json,
+        is_eager=True,
+        help="Machine-readable JSON output.",
+    )(f)
+    f = click.option(
+        "-c",
+        "--campaign",
+        expose_value=False,
+        callback=_set_campaign,
+        is_eager=True,
+        help="Campaign name (default: the one last recorded to).",
+    )(f)
+    f = click.option(
+        "--as",
+        "as_actor",
+        expose_value=False,
+        callback=_set_actor,
+        is_eager=True,
+        metavar="CHARACTER",
+        help="Act as this character.",
+    )(f)
     return f
 
 
@@ -90,8 +110,9 @@ def faces_option(f: F) -> F:
 def time_travel(f: F) -> F:
     """``--at VERSION`` / ``--day D``: show the state as it was then."""
     f = click.option("--day", type=int, default=None, help="Show the state at the end of game day D.")(f)
-    f = click.option("--at", "at", type=int, default=None, metavar="VERSION",
-                     help="Show the state at this version.")(f)
+    f = click.option(
+        "--at", "at", type=int, default=None, metavar="VERSION", help="Show the state at this version."
+    )(f)
     return f
 
 

@@ -14,6 +14,7 @@ to fold are found by a few point reads, and nothing is ever rewritten.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import time
@@ -125,6 +126,11 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
+def _backoff(attempt: int) -> None:
+    """Random exponential back-off after losing a race, so no writer starves."""
+    time.sleep(random.uniform(0, min(0.2, 0.001 * 2 ** min(attempt, 10))))
+
+
 def _new_action() -> str:
     return uuid.uuid4().hex[:16]
 
@@ -138,6 +144,7 @@ class Ledger:
         self._by_name: dict[str, Campaign] = {}
         self._by_id: dict[str, Campaign] = {}
         self._registry_hash = chain.GENESIS
+        self._heads: dict[str, tuple[int, CampaignState]] = {}
         self._init_registry()
 
     def close(self) -> None:
@@ -154,13 +161,17 @@ class Ledger:
     def _init_registry(self) -> None:
         first = self.store.read(REGISTRY, lte=1)
         if not first:
-            env = Envelope(v=1, campaign=REGISTRY, action=_new_action(), at=_now(),
-                           prev=chain.GENESIS, event=LedgerCreated())
+            env = Envelope(
+                v=1,
+                campaign=REGISTRY,
+                action=_new_action(),
+                at=_now(),
+                prev=chain.GENESIS,
+                event=LedgerCreated(),
+            )
             raw, _ = chain.seal(env)
-            try:
+            with contextlib.suppress(VersionConflict):  # another process created it first
                 self.store.append([(REGISTRY, 1, "ledger.created", raw)])
-            except VersionConflict:
-                pass  # another process created it first
             first = self.store.read(REGISTRY, lte=1)
         try:
             env = envelope_decoder(None).decode(first[0].state)
@@ -189,13 +200,17 @@ class Ledger:
                 if ev.parent_id is not None and ev.parent_version is not None:
                     parent = self._by_id[ev.parent_id]
                     cut = ev.parent_version
-                    lineage = tuple(
-                        (s, lo, cut if hi is None or hi > cut else hi)
-                        for s, lo, hi in parent.lineage
-                        if lo < cut
-                    ) + ((ev.campaign_id, cut, None),)
-                c = Campaign(ev.campaign_id, ev.name, ev.system, ev.parent_id,
-                             ev.parent_version, ev.imported, lineage)
+                    lineage = (
+                        *(
+                            (s, lo, cut if hi is None or hi > cut else hi)
+                            for s, lo, hi in parent.lineage
+                            if lo < cut
+                        ),
+                        (ev.campaign_id, cut, None),
+                    )
+                c = Campaign(
+                    ev.campaign_id, ev.name, ev.system, ev.parent_id, ev.parent_version, ev.imported, lineage
+                )
                 self._by_name[c.name] = c
                 self._by_id[c.id] = c
 
@@ -287,10 +302,11 @@ class Ledger:
         head = self.head(c)
         if at is not None and not 1 <= at <= head:
             raise VersionError(
-                f"version {at} is outside campaign {c.name!r} (versions 1 to {head}); "
-                "see `ledger log --all`"
+                f"version {at} is outside campaign {c.name!r} (versions 1 to {head}); see `ledger log --all`"
             )
         system = self.system(c)
+        if at is None and day is None:
+            return self._head_state(c, head, system)
         state = CampaignState()
         for env in self.effective(c, head if at is None else at):
             if day is not None and env.day is not None and env.day > day:
@@ -301,6 +317,25 @@ class Ledger:
             if current is None:
                 raise VersionError(f"campaign {c.name!r} has no game days; use --at VERSION")
             raise VersionError(f"campaign {c.name!r} has reached day {current}; use --day 0 to {current}")
+        return state
+
+    def _head_state(self, c: Campaign, head: int, system: System) -> CampaignState:
+        """The state at the head, folding only what is new since the last call."""
+        cached = self._heads.get(c.id)
+        if cached is not None and cached[0] <= head:
+            version, state = cached
+            if version == head:
+                return state
+            news = list(self.envelopes(c, version, head))
+            if not any(isinstance(env.event, RESETS) for env in news):
+                for env in news:
+                    state = evolve(state, env, system)
+                self._heads[c.id] = (head, state)
+                return state
+        state = CampaignState()
+        for env in self.effective(c, head):
+            state = evolve(state, env, system)
+        self._heads[c.id] = (head, state)
         return state
 
     def version_at_day(self, campaign: Campaign, day: int) -> int:
@@ -383,7 +418,7 @@ class Ledger:
             try:
                 return self._append(c, head, state, events, who)
             except VersionConflict:
-                time.sleep(random.uniform(0, 0.002 * (attempt + 1)))
+                _backoff(attempt)
         raise ConflictError(
             f"campaign {c.name!r} is being written by other processes; "
             f"gave up after {MAX_ATTEMPTS} attempts, try again"
@@ -415,38 +450,62 @@ class Ledger:
                 state = self.state(c, at=ev.target) if ev.target else CampaignState()
                 day = state.core.day
             else:
-                probe = Envelope(v=i, campaign=c.id, action=action, at=at, actor=actor,
-                                 last_reset=last_reset, prev=prev, event=ev)
+                probe = Envelope(
+                    v=i,
+                    campaign=c.id,
+                    action=action,
+                    at=at,
+                    actor=actor,
+                    last_reset=last_reset,
+                    prev=prev,
+                    event=ev,
+                )
                 state = evolve(state, probe, system)
                 day = state.core.day
-            env = Envelope(v=i, campaign=c.id, action=action, at=at, day=day, actor=actor,
-                           last_reset=last_reset, prev=prev, event=ev)
+            env = Envelope(
+                v=i,
+                campaign=c.id,
+                action=action,
+                at=at,
+                day=day,
+                actor=actor,
+                last_reset=last_reset,
+                prev=prev,
+                event=ev,
+            )
             raw, digest = chain.seal(env)
             env = msgspec.structs.replace(env, hash=digest)
             rows.append((stream, i, ev.kind, raw))
             envelopes.append(env)
             prev = digest
         self.store.append(rows)
+        self._heads[c.id] = (envelopes[-1].v, state)
         return Recorded(c, action, envelopes, state)
 
-    def _register(self, make: Callable[[], tuple[CampaignRegistered, list[tuple[str, int, str, bytes]]]]) -> None:
+    def _register(
+        self, make: Callable[[], tuple[CampaignRegistered, list[tuple[str, int, str, bytes]]]]
+    ) -> None:
         """Append a registry event together with a new stream's first rows."""
         for attempt in range(MAX_ATTEMPTS):
             self._refresh()
             registered, rows = make()
             if registered.name in self._by_name:
-                raise DuplicateNameError(
-                    f"a campaign named {registered.name!r} exists; choose another name"
-                )
-            env = Envelope(v=self._registry_version + 1, campaign=REGISTRY, action=_new_action(),
-                           at=_now(), prev=self._registry_hash, event=registered)
+                raise DuplicateNameError(f"a campaign named {registered.name!r} exists; choose another name")
+            env = Envelope(
+                v=self._registry_version + 1,
+                campaign=REGISTRY,
+                action=_new_action(),
+                at=_now(),
+                prev=self._registry_hash,
+                event=registered,
+            )
             raw, _ = chain.seal(env)
             try:
                 self.store.append([(REGISTRY, env.v, registered.kind, raw), *rows])
                 self._refresh()
                 return
             except VersionConflict:
-                time.sleep(random.uniform(0, 0.002 * (attempt + 1)))
+                _backoff(attempt)
         raise ConflictError("the campaign registry is busy; try again")
 
     # --- campaigns ------------------------------------------------------------
@@ -471,20 +530,29 @@ class Ledger:
         if seed is not None and not 0 <= seed < 2**63:
             raise LedgerError(f"--seed {seed} is out of range; use 0 to 2**63-1")
         cid = str(uuid.uuid4())
-        started = CampaignStarted(name=name, system=system, seed=seed, settings=settings or {},
-                                  tables=table_data, tables_source=source)
-        env = Envelope(v=1, campaign=cid, action=_new_action(), at=_now(), prev=chain.GENESIS,
-                       event=started)
+        started = CampaignStarted(
+            name=name,
+            system=system,
+            seed=seed,
+            settings=settings or {},
+            tables=table_data,
+            tables_source=source,
+        )
+        env = Envelope(v=1, campaign=cid, action=_new_action(), at=_now(), prev=chain.GENESIS, event=started)
         raw, _ = chain.seal(env)
 
         def make() -> tuple[CampaignRegistered, list[tuple[str, int, str, bytes]]]:
-            return (CampaignRegistered(campaign_id=cid, name=name, system=system),
-                    [(cid, 1, started.kind, raw)])
+            return (
+                CampaignRegistered(campaign_id=cid, name=name, system=system),
+                [(cid, 1, started.kind, raw)],
+            )
 
         self._register(make)
         return self._by_name[name]
 
-    def fork(self, name: str | None, new_name: str, *, at: int | None = None, day: int | None = None) -> Campaign:
+    def fork(
+        self, name: str | None, new_name: str, *, at: int | None = None, day: int | None = None
+    ) -> Campaign:
         """A new branch sharing the parent's history up to ``at`` (default: head)."""
         parent = self.campaign(name)
         check_name(new_name, "campaign")
@@ -500,31 +568,52 @@ class Ledger:
         base = self.envelope(parent, at)
         cid = str(uuid.uuid4())
         last_reset = at if isinstance(base.event, RESETS) else base.last_reset
-        env = Envelope(v=at + 1, campaign=cid, action=_new_action(), at=_now(), day=base.day,
-                       last_reset=last_reset, prev=base.hash,
-                       event=BranchForked(name=new_name, parent_id=parent.id,
-                                          parent_name=parent.name, at=at))
+        env = Envelope(
+            v=at + 1,
+            campaign=cid,
+            action=_new_action(),
+            at=_now(),
+            day=base.day,
+            last_reset=last_reset,
+            prev=base.hash,
+            event=BranchForked(name=new_name, parent_id=parent.id, parent_name=parent.name, at=at),
+        )
         raw, _ = chain.seal(env)
 
         def make() -> tuple[CampaignRegistered, list[tuple[str, int, str, bytes]]]:
-            return (CampaignRegistered(campaign_id=cid, name=new_name, system=parent.system,
-                                       parent_id=parent.id, parent_version=at),
-                    [(cid, at + 1, "branch.forked", raw)])
+            return (
+                CampaignRegistered(
+                    campaign_id=cid,
+                    name=new_name,
+                    system=parent.system,
+                    parent_id=parent.id,
+                    parent_version=at,
+                ),
+                [(cid, at + 1, "branch.forked", raw)],
+            )
 
         self._register(make)
         return self._by_name[new_name]
 
     # --- core commands ----------------------------------------------------------
 
-    def roll(self, notation: str, campaign: str | None = None, *, label: str = "",
-             faces: list[int] | None = None, actor: str | None = None) -> Recorded:
+    def roll(
+        self,
+        notation: str,
+        campaign: str | None = None,
+        *,
+        label: str = "",
+        faces: list[int] | None = None,
+        actor: str | None = None,
+    ) -> Recorded:
         return self.execute(Roll(notation=notation, label=label), campaign, faces=faces, actor=actor)
 
     def note(self, text: str, campaign: str | None = None, *, actor: str | None = None) -> Recorded:
         return self.execute(Note(text=text), campaign, actor=actor)
 
-    def add_character(self, name: str, campaign: str | None = None,
-                      attrs: dict[str, str] | None = None) -> Recorded:
+    def add_character(
+        self, name: str, campaign: str | None = None, attrs: dict[str, str] | None = None
+    ) -> Recorded:
         return self.execute(AddCharacter(name=name, attrs=attrs or {}), campaign, actor=None)
 
     # --- undo and redo ----------------------------------------------------------
@@ -570,7 +659,16 @@ class Ledger:
                         f"only {n} action(s) to undo in {c.name!r}, not {count}; use `ledger undo {n}`"
                     )
                 first = self._action_range(c, last)
-                events.append(ActionUndone(undone=last.action, first=first, last=last.v, target=first - 1))
+                first_event = last if first == last.v else self.envelope(c, first)
+                events.append(
+                    ActionUndone(
+                        undone=last.action,
+                        first=first,
+                        last=last.v,
+                        target=first - 1,
+                        what=first_event.event.summary(),
+                    )
+                )
                 v = first - 1
             return events
 
@@ -599,14 +697,15 @@ class Ledger:
             if not stack:
                 raise NothingToUndoError(f"nothing to redo in {c.name!r}")
             top = stack[-1]
-            return [ActionRedone(redone=top.undone, target=top.last)]
+            return [ActionRedone(redone=top.undone, target=top.last, what=top.what)]
 
         return self.record(decide, c.name)
 
     # --- the log ---------------------------------------------------------------
 
-    def log(self, campaign: str | None = None, *, show_all: bool = False,
-            at: int | None = None) -> list[LogEntry]:
+    def log(
+        self, campaign: str | None = None, *, show_all: bool = False, at: int | None = None
+    ) -> list[LogEntry]:
         c = self.campaign(campaign)
         head = self.head(c) if at is None else at
         live = self.segments(c, head)
@@ -616,13 +715,25 @@ class Ledger:
             effective = any(lo < env.v <= hi for lo, hi in live)
             if not effective and not show_all:
                 continue
-            entries.append(LogEntry(env.v, env.action, env.event.kind, env.at, env.day, env.actor,
-                                    env.event.summary(), not effective and not reset, env.event,
-                                    env.hash))
+            entries.append(
+                LogEntry(
+                    env.v,
+                    env.action,
+                    env.event.kind,
+                    env.at,
+                    env.day,
+                    env.actor,
+                    env.event.summary(),
+                    not effective and not reset,
+                    env.event,
+                    env.hash,
+                )
+            )
         return entries
 
-    def replay(self, campaign: str | None = None, *, to: int | None = None
-               ) -> Iterator[tuple[list[Envelope[Any]], CampaignState, CampaignState]]:
+    def replay(
+        self, campaign: str | None = None, *, to: int | None = None
+    ) -> Iterator[tuple[list[Envelope[Any]], CampaignState, CampaignState]]:
         """Each effective action in order: (its events, state before, state after)."""
         c = self.campaign(campaign)
         system = self.system(c)
@@ -647,7 +758,7 @@ class Ledger:
         targets = self.campaigns() if every else [self.campaign(campaign)]
         for c in targets:
             after, prev = 0, chain.GENESIS
-            for stream, lo, hi in c.lineage:
+            for stream, lo, _hi in c.lineage:
                 if stream != c.id:
                     continue
                 after = lo
@@ -656,8 +767,9 @@ class Ledger:
             self._verify_stream(c.name, c.id, c, after, prev, report)
         return report
 
-    def _verify_stream(self, name: str, stream: str, c: Campaign | None, after: int,
-                       prev: str, report: VerifyReport) -> None:
+    def _verify_stream(
+        self, name: str, stream: str, c: Campaign | None, after: int, prev: str, report: VerifyReport
+    ) -> None:
         decode = envelope_decoder(c.system if c else None).decode
         expected = after + 1
         count = 0
@@ -675,7 +787,9 @@ class Ledger:
             if env.v != v:
                 raise TamperError(name, v, f"the event says it is version {env.v} (rows moved)")
             if env.prev != prev:
-                raise TamperError(name, v, "it does not follow the event before it (rows removed, inserted or swapped)")
+                raise TamperError(
+                    name, v, "it does not follow the event before it (rows removed, inserted or swapped)"
+                )
             if row.topic != env.event.kind:
                 raise TamperError(name, v, f"stored kind {row.topic!r} differs from the event's")
             prev = env.hash
@@ -691,8 +805,15 @@ class Ledger:
         c = self.campaign(campaign)
         head = self.head(c)
         head_env = self.envelope(c, head)
-        header = {"format": EXPORT_FORMAT, "version": FORMAT, "name": c.name, "system": c.system,
-                  "campaign_id": c.id, "head": head, "head_hash": head_env.hash}
+        header = {
+            "format": EXPORT_FORMAT,
+            "version": FORMAT,
+            "name": c.name,
+            "system": c.system,
+            "campaign_id": c.id,
+            "head": head,
+            "head_hash": head_env.hash,
+        }
         out.write(json.dumps(header).encode() + b"\n")
         n = 0
         for row in self.stored(c):
@@ -706,11 +827,17 @@ class Ledger:
         try:
             header = json.loads(next(lines))
         except (StopIteration, ValueError, UnicodeDecodeError) as e:
-            raise ImportFileError("the import file has no export header; use a file from `ledger export`") from e
+            raise ImportFileError(
+                "the import file has no export header; use a file from `ledger export`"
+            ) from e
         if not isinstance(header, dict) or header.get("format") != EXPORT_FORMAT:
-            raise ImportFileError("the import file is not a campaign-ledger export; use a file from `ledger export`")
+            raise ImportFileError(
+                "the import file is not a campaign-ledger export; use a file from `ledger export`"
+            )
         if not isinstance(header.get("version"), int) or header["version"] > FORMAT:
-            raise ImportFileError(f"the export is from a newer format ({header.get('version')}); upgrade campaign-ledger")
+            raise ImportFileError(
+                f"the export is from a newer format ({header.get('version')}); upgrade campaign-ledger"
+            )
         system = header.get("system")
         sysdef = get_system(str(system))
         new_name = check_name(name or str(header.get("name", "")), "campaign")
@@ -739,10 +866,15 @@ class Ledger:
         if not rows:
             raise ImportFileError("the import file has no events")
         if header.get("head") != v or header.get("head_hash") != prev:
-            raise TamperError(new_name, v, "import refused: the file ends before its recorded head (truncated)")
+            raise TamperError(
+                new_name, v, "import refused: the file ends before its recorded head (truncated)"
+            )
 
         def make() -> tuple[CampaignRegistered, list[tuple[str, int, str, bytes]]]:
-            return (CampaignRegistered(campaign_id=cid, name=new_name, system=sysdef.name, imported=True), rows)
+            return (
+                CampaignRegistered(campaign_id=cid, name=new_name, system=sysdef.name, imported=True),
+                rows,
+            )
 
         self._register(make)
         return self._by_name[new_name]

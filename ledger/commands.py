@@ -62,8 +62,6 @@ def decide_core(state: Any, command: Command, dice: dice_mod.Dice) -> list[Event
     if isinstance(command, AddCharacter):
         check_name(command.name, "character")
         if command.name in state.core.characters:
-            raise DuplicateNameError(
-                f"character {command.name!r} already exists; pick another name"
-            )
+            raise DuplicateNameError(f"character {command.name!r} already exists; pick another name")
         return [CharacterAdded(name=command.name, attrs=command.attrs)]
     return None

@@ -69,8 +69,7 @@ class Faces(Dice):
         face = self.faces[self.used]
         if not 1 <= face <= sides:
             raise FacesError(
-                f"face {face} (position {self.used + 1}) is not on a d{sides}; "
-                f"use a value from 1 to {sides}"
+                f"face {face} (position {self.used + 1}) is not on a d{sides}; use a value from 1 to {sides}"
             )
         self.used += 1
         return face
@@ -154,7 +153,7 @@ def parse(text: str) -> Formula:
     while pos < len(src):
         m = _TOKEN.match(src, pos)
         if not m or m.end() == pos:
-            raise NotationError(text, f"unexpected {src[pos:pos + 8]!r} at position {pos + 1}")
+            raise NotationError(text, f"unexpected {src[pos : pos + 8]!r} at position {pos + 1}")
         pos = m.end()
         if m.group("op"):
             if not expect_term and m.group("op") in "+-":
@@ -248,10 +247,8 @@ def roll_group(term: Term, dice: Dice) -> DiceGroup:
             for i, d in enumerate(faces)
         ]
     kept_totals = [totals[c] for c in sorted(kept_chains)]
-    if term.success:
-        value = sum(1 for t in kept_totals if _meets(t, term.success))
-    else:
-        value = sum(kept_totals)
+    success = term.success
+    value = sum(1 for t in kept_totals if _meets(t, success)) if success else sum(kept_totals)
     return DiceGroup(
         count=term.count,
         sides=term.sides,

@@ -34,9 +34,7 @@ class NotALedgerError(StoreError):
 class UnknownCampaignError(LedgerError):
     def __init__(self, name: str, known: list[str]) -> None:
         hint = f"known: {', '.join(known)}" if known else "none exist yet"
-        super().__init__(
-            f"no campaign named {name!r} ({hint}); create it with `ledger new SYSTEM {name}`"
-        )
+        super().__init__(f"no campaign named {name!r} ({hint}); create it with `ledger new SYSTEM {name}`")
         self.name = name
 
 
@@ -55,8 +53,7 @@ class NotationError(LedgerError):
 
     def __init__(self, notation: str, problem: str) -> None:
         super().__init__(
-            f"bad dice notation {notation!r}: {problem} "
-            "(examples: 2d6+1, 4d6kh3, 2d20kl1, 3d6!, 8d6>=5)"
+            f"bad dice notation {notation!r}: {problem} (examples: 2d6+1, 4d6kh3, 2d20kl1, 3d6!, 8d6>=5)"
         )
         self.notation = notation
 

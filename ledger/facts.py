@@ -103,5 +103,13 @@ class DeathFact(Fact, frozen=True):
 
 
 FACT_TYPES: tuple[type[Fact], ...] = (
-    RollFact, MealFact, NightFact, DayFact, WoundFact, PushFact, ConditionFact, RotFact, DeathFact,
+    RollFact,
+    MealFact,
+    NightFact,
+    DayFact,
+    WoundFact,
+    PushFact,
+    ConditionFact,
+    RotFact,
+    DeathFact,
 )

@@ -72,9 +72,7 @@ class Store:
 
         path = Path(target)
         check_sqlite_file(path)
-        self._datastore = SQLiteDatastore(
-            str(path), lock_timeout=30, pool_size=1, originator_id_type="text"
-        )
+        self._datastore = SQLiteDatastore(str(path), lock_timeout=30, pool_size=1, originator_id_type="text")
         recorder = SQLiteApplicationRecorder(self._datastore, events_table_name=EVENTS_TABLE)
         try:
             recorder.create_table()

@@ -156,9 +156,14 @@ class ActionUndone(Event, frozen=True, tag="action.undone"):
     first: int
     last: int
     target: int
+    what: str = ""
+    """The undone action's first event, as the log words it."""
 
     def summary(self) -> str:
-        return f"undo action {self.undone} (versions {self.first}-{self.last})"
+        what = f": {self.what}" if self.what else ""
+        return (
+            f"undo v{self.first}-{self.last}{what}" if self.last > self.first else f"undo v{self.first}{what}"
+        )
 
 
 class ActionRedone(Event, frozen=True, tag="action.redone"):
@@ -166,9 +171,11 @@ class ActionRedone(Event, frozen=True, tag="action.redone"):
 
     redone: str
     target: int
+    what: str = ""
 
     def summary(self) -> str:
-        return f"redo action {self.redone} (back to version {self.target})"
+        what = f": {self.what}" if self.what else ""
+        return f"redo{what} (back to version {self.target})"
 
 
 RESETS = (ActionUndone, ActionRedone)
