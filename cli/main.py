@@ -23,37 +23,56 @@ from cli.options import (
     time_travel,
 )
 
-# Commands that live in their own modules, loaded only when used.
-LAZY: dict[str, tuple[str, str]] = {
-    "crawl": ("cli.crawl", "group"),
-    "yz": ("cli.yearzero", "group"),
-    "dicepool": ("cli.dicepool", "group"),
-    "d100": ("cli.d100", "group"),
-    "d20": ("cli.d20", "group"),
-    "stats": ("cli.stats", "stats"),
-    "query": ("cli.stats", "query"),
-    "warehouse": ("cli.stats", "warehouse"),
-    "simulate": ("cli.stats", "simulate"),
-    "report": ("cli.report", "report"),
+# Commands that live in their own modules, loaded only when used:
+# name -> (module, attribute, short help shown by `ledger --help`).
+LAZY: dict[str, tuple[str, str, str]] = {
+    "crawl": ("cli.crawl", "group", "The crawl system: a solo hex-crawl, day by day."),
+    "yz": ("cli.yearzero", "group", "The yearzero system: pushes, trauma, Rot and the Zone."),
+    "dicepool": ("cli.dicepool", "group", "The dicepool system: target numbers, pools, damage staging."),
+    "d100": ("cli.d100", "group", "The d100 system: percentile skills, luck, hit/valor/fatigue points."),
+    "d20": ("cli.d20", "group", "The d20 system: checks, calm points, usage dice, stress and panic."),
+    "stats": ("cli.stats", "stats", "Statistics across campaigns: luck, survival, dice fairness."),
+    "query": ("cli.stats", "query", "Read-only SQL over the statistics warehouse."),
+    "warehouse": ("cli.stats", "warehouse", "Build, rebuild or inspect the statistics warehouse."),
+    "simulate": ("cli.stats", "simulate", "Generate whole campaigns fast, for statistics at scale."),
+    "report": ("cli.report", "report", "Write a campaign report: map, timeline and charts in one HTML file."),
 }
+
+
+def _available(module: str) -> bool:
+    return importlib.util.find_spec(module) is not None
 
 
 class LedgerGroup(click.Group):
     """Loads system command groups on demand; turns refusals into one line."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        lazy = [n for n, (mod, _) in LAZY.items() if importlib.util.find_spec(mod) is not None]
+        lazy = [n for n, (mod, _, _) in LAZY.items() if _available(mod)]
         return sorted(set(super().list_commands(ctx)) | set(lazy))
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         command = super().get_command(ctx, cmd_name)
         if command is not None or cmd_name not in LAZY:
             return command
-        module_name, attr = LAZY[cmd_name]
-        if importlib.util.find_spec(module_name) is None:
+        module_name, attr, _ = LAZY[cmd_name]
+        if not _available(module_name):
             return None
         found: click.Command = getattr(importlib.import_module(module_name), attr)
         return found
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """List commands without importing the lazy ones."""
+        rows = []
+        for name in self.list_commands(ctx):
+            if name in LAZY and name not in self.commands:
+                rows.append((name, LAZY[name][2]))
+                continue
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                rows.append((name, command.get_short_help_str(formatter.width - 6 - len(name))))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
 
     def invoke(self, ctx: click.Context) -> Any:
         from ledger.errors import LedgerError
@@ -397,6 +416,8 @@ def verify(c: Ctx, every: bool) -> None:
 
 
 @cli.command("export")
+@click.argument("kind", required=False, type=click.Choice(["parquet"]))
+@click.argument("directory", required=False, type=click.Path(file_okay=False))
 @click.option(
     "-o",
     "--output",
@@ -406,8 +427,20 @@ def verify(c: Ctx, every: bool) -> None:
 )
 @common
 @pass_ctx
-def export(c: Ctx, output: str) -> None:
-    """Write the campaign as JSON lines, with its chain hashes."""
+def export(c: Ctx, kind: str | None, directory: str | None, output: str) -> None:
+    """Write the campaign as JSON lines, with its chain hashes.
+
+    `ledger export parquet DIR` writes the statistics warehouse's tables as
+    Parquet files instead, partitioned by system."""
+    if kind == "parquet":
+        from ledger.errors import LedgerError
+        from projections.warehouse import export_parquet
+
+        if not directory:
+            raise LedgerError("`ledger export parquet` needs a folder: ledger export parquet DIR")
+        files = export_parquet(c.ledger, directory)
+        emit(c, {"files": files}, lambda: "\n".join(files) or "the warehouse is empty")
+        return
     if output == "-":
         n = c.ledger.export(sys.stdout.buffer, c.campaign)
         sys.stdout.flush()
