@@ -15,14 +15,13 @@ to fold are found by a few point reads, and nothing is ever rewritten.
 from __future__ import annotations
 
 import contextlib
-import json
 import random
 import time
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import msgspec
 
@@ -32,8 +31,6 @@ from ledger.dice import Dice, Faces, RandomDice, seeded
 from ledger.errors import (
     ConflictError,
     DuplicateNameError,
-    FacesError,
-    ImportFileError,
     LedgerError,
     NotALedgerError,
     NothingToUndoError,
@@ -57,6 +54,9 @@ from ledger.events import (
 from ledger.store import Store, VersionConflict, resolve_target
 from ledger.systems import System, get_system
 from projections.core import CampaignState, evolve
+
+if TYPE_CHECKING:
+    from ledger.batch import Batch
 
 REGISTRY = "registry"
 MAX_ATTEMPTS = 50
@@ -100,6 +100,37 @@ class Recorded:
     @property
     def version(self) -> int:
         return self.envelopes[-1].v
+
+
+@dataclass(frozen=True)
+class Tip:
+    """The head of a branch: its version, hash, last reset and state."""
+
+    version: int
+    prev: str
+    last_reset: int
+    state: CampaignState
+
+
+def dice_for(tip: Tip, faces: list[int] | None) -> Dice:
+    """Physical faces, the campaign's seeded dice, or the system CSPRNG."""
+    if faces is not None:
+        return Faces(faces)
+    if tip.state.core.seed is not None:
+        return seeded(tip.state.core.seed, tip.version)
+    return RandomDice()
+
+
+def decide_with_dice(
+    decide: Callable[[CampaignState, Dice], list[Event]], tip: Tip, faces: list[int] | None
+) -> list[Event]:
+    dice = dice_for(tip, faces)
+    events = decide(tip.state, dice)
+    if isinstance(dice, Faces):
+        dice.finish()
+    if not events:
+        raise LedgerError("the command changes nothing; nothing was recorded")
+    return events
 
 
 @dataclass(frozen=True)
@@ -364,6 +395,13 @@ class Ledger:
         version conflict the state is read again and the command decided again."""
 
         c = self.campaign(campaign)
+        decide = self.decider(c, command, actor)
+        return self.record(decide, c.name, faces=faces, actor=actor or command.actor)
+
+    def decider(
+        self, c: Campaign, command: Command, actor: str | None = None
+    ) -> Callable[[CampaignState, Dice], list[Event]]:
+        """The decide function for one command: core commands first, then the system's."""
         system = self.system(c)
 
         def decide(state: CampaignState, dice: Dice) -> list[Event]:
@@ -373,7 +411,7 @@ class Ledger:
                 events = system.decide(state, cmd, dice)
             return events
 
-        return self.record(decide, c.name, faces=faces, actor=actor or command.actor)
+        return decide
 
     def _actor(self, state: CampaignState, wanted: str | None) -> str | None:
         chars = state.core.characters
@@ -400,23 +438,10 @@ class Ledger:
         """Append what ``decide`` returns for the head state, all or nothing."""
         c = self.campaign(campaign)
         for attempt in range(MAX_ATTEMPTS):
-            head = self.head(c)
-            state = self.state(c)
-            dice: Dice
-            if faces is not None:
-                dice = Faces(faces)
-            elif state.core.seed is not None:
-                dice = seeded(state.core.seed, head)
-            else:
-                dice = RandomDice()
-            events = decide(state, dice)
-            if isinstance(dice, Faces):
-                dice.finish()
-            if not events:
-                raise LedgerError("the command changes nothing; nothing was recorded")
-            who = self._actor(state, actor)
+            tip = self.tip(c)
+            events = decide_with_dice(decide, tip, faces)
             try:
-                return self._append(c, head, state, events, who)
+                return self._append(c, tip, events, self._actor(tip.state, actor))
             except VersionConflict:
                 _backoff(attempt)
         raise ConflictError(
@@ -424,34 +449,42 @@ class Ledger:
             f"gave up after {MAX_ATTEMPTS} attempts, try again"
         )
 
-    def _append(
+    def tip(self, c: Campaign) -> Tip:
+        """Where the next event of a campaign goes, and the state it lands on."""
+        head = self.head(c)
+        state = self.state(c)
+        if not head:
+            return Tip(0, chain.GENESIS, 0, state)
+        env = self.envelope(c, head)
+        last_reset = env.v if isinstance(env.event, RESETS) else env.last_reset
+        return Tip(head, env.hash, last_reset, state)
+
+    def seal(
         self,
         c: Campaign,
-        head: int,
-        state: CampaignState,
+        tip: Tip,
         events: list[Event],
         actor: str | None,
         *,
         action: str | None = None,
-    ) -> Recorded:
-        head_env = self.envelope(c, head) if head else None
-        prev = head_env.hash if head_env else chain.GENESIS
-        last_reset = 0
-        if head_env is not None:
-            last_reset = head_env.v if isinstance(head_env.event, RESETS) else head_env.last_reset
+        system: System | None = None,
+    ) -> tuple[list[tuple[str, int, str, bytes]], list[Envelope[Any]], Tip]:
+        """Fold and seal a command's events on top of ``tip``: the rows to store."""
         action = action or _new_action()
-        system = self.system(c)
+        system = system or self.system(c)
         stream = c.lineage[-1][0]
         rows, envelopes = [], []
         at = _now()
-        for i, ev in enumerate(events, start=head + 1):
+        version, prev, last_reset, state = tip.version, tip.prev, tip.last_reset, tip.state
+        for ev in events:
+            version += 1
             if isinstance(ev, RESETS):
-                last_reset = i
+                last_reset = version
                 state = self.state(c, at=ev.target) if ev.target else CampaignState()
                 day = state.core.day
             else:
                 probe = Envelope(
-                    v=i,
+                    v=version,
                     campaign=c.id,
                     action=action,
                     at=at,
@@ -463,7 +496,7 @@ class Ledger:
                 state = evolve(state, probe, system)
                 day = state.core.day
             env = Envelope(
-                v=i,
+                v=version,
                 campaign=c.id,
                 action=action,
                 at=at,
@@ -473,14 +506,26 @@ class Ledger:
                 prev=prev,
                 event=ev,
             )
-            raw, digest = chain.seal(env)
-            env = msgspec.structs.replace(env, hash=digest)
-            rows.append((stream, i, ev.kind, raw))
-            envelopes.append(env)
-            prev = digest
+            raw, prev = chain.seal(env)
+            rows.append((stream, version, ev.kind, raw))
+            envelopes.append(msgspec.structs.replace(env, hash=prev))
+        return rows, envelopes, Tip(version, prev, last_reset, state)
+
+    def _append(self, c: Campaign, tip: Tip, events: list[Event], actor: str | None) -> Recorded:
+        rows, envelopes, after = self.seal(c, tip, events, actor)
         self.store.append(rows)
-        self._heads[c.id] = (envelopes[-1].v, state)
-        return Recorded(c, action, envelopes, state)
+        self._heads[c.id] = (after.version, after.state)
+        return Recorded(c, envelopes[0].action, envelopes, after.state)
+
+    def remember(self, c: Campaign, version: int, state: CampaignState) -> None:
+        """Cache the state at a campaign's head (see ``_head_state``)."""
+        self._heads[c.id] = (version, state)
+
+    def batch(self, campaign: str | None = None) -> Batch:
+        """Record many commands on one campaign in one transaction (simulate, bulk work)."""
+        from ledger.batch import Batch
+
+        return Batch(self, self.campaign(campaign))
 
     def _register(
         self, make: Callable[[], tuple[CampaignRegistered, list[tuple[str, int, str, bytes]]]]
@@ -749,143 +794,25 @@ class Ledger:
         if group:
             yield group, before, state
 
-    # --- integrity --------------------------------------------------------------
+    # --- integrity, export and import (see ledger.integrity) --------------------
 
     def verify(self, campaign: str | None = None, *, every: bool = False) -> VerifyReport:
         """Walk the chain; raise TamperError at the first bad event."""
-        report = VerifyReport()
-        self._verify_stream("(registry)", REGISTRY, None, 0, chain.GENESIS, report)
-        targets = self.campaigns() if every else [self.campaign(campaign)]
-        for c in targets:
-            after, prev = 0, chain.GENESIS
-            for stream, lo, _hi in c.lineage:
-                if stream != c.id:
-                    continue
-                after = lo
-                if lo:
-                    prev = self.envelope(c, lo).hash
-            self._verify_stream(c.name, c.id, c, after, prev, report)
-        return report
+        from ledger.integrity import verify
 
-    def _verify_stream(
-        self, name: str, stream: str, c: Campaign | None, after: int, prev: str, report: VerifyReport
-    ) -> None:
-        decode = envelope_decoder(c.system if c else None).decode
-        expected = after + 1
-        count = 0
-        for row in self.store.scan(stream):
-            v = row.originator_version
-            if v != expected:
-                raise TamperError(name, expected, f"the event is missing (next stored is {v})")
-            problem = chain.check(row.state)
-            if problem:
-                raise TamperError(name, v, problem)
-            try:
-                env = decode(row.state)
-            except msgspec.DecodeError as e:
-                raise TamperError(name, v, f"the event cannot be read ({e})") from e
-            if env.v != v:
-                raise TamperError(name, v, f"the event says it is version {env.v} (rows moved)")
-            if env.prev != prev:
-                raise TamperError(
-                    name, v, "it does not follow the event before it (rows removed, inserted or swapped)"
-                )
-            if row.topic != env.event.kind:
-                raise TamperError(name, v, f"stored kind {row.topic!r} differs from the event's")
-            prev = env.hash
-            expected += 1
-            count += 1
-        report.checked[name] = count
-        report.heads[name] = prev
-
-    # --- export and import ----------------------------------------------------
+        return verify(self, campaign, every=every)
 
     def export(self, out: IO[bytes], campaign: str | None = None) -> int:
         """Write a campaign's whole branch as JSON lines; returns the event count."""
-        c = self.campaign(campaign)
-        head = self.head(c)
-        head_env = self.envelope(c, head)
-        header = {
-            "format": EXPORT_FORMAT,
-            "version": FORMAT,
-            "name": c.name,
-            "system": c.system,
-            "campaign_id": c.id,
-            "head": head,
-            "head_hash": head_env.hash,
-        }
-        out.write(json.dumps(header).encode() + b"\n")
-        n = 0
-        for row in self.stored(c):
-            out.write(bytes(row.state) + b"\n")
-            n += 1
-        return n
+        from ledger.integrity import export
+
+        return export(self, out, campaign)
 
     def import_(self, data: IO[bytes], name: str | None = None) -> Campaign:
         """Import an export after verifying its chain; refuses edited files."""
-        lines = iter(data)
-        try:
-            header = json.loads(next(lines))
-        except (StopIteration, ValueError, UnicodeDecodeError) as e:
-            raise ImportFileError(
-                "the import file has no export header; use a file from `ledger export`"
-            ) from e
-        if not isinstance(header, dict) or header.get("format") != EXPORT_FORMAT:
-            raise ImportFileError(
-                "the import file is not a campaign-ledger export; use a file from `ledger export`"
-            )
-        if not isinstance(header.get("version"), int) or header["version"] > FORMAT:
-            raise ImportFileError(
-                f"the export is from a newer format ({header.get('version')}); upgrade campaign-ledger"
-            )
-        system = header.get("system")
-        sysdef = get_system(str(system))
-        new_name = check_name(name or str(header.get("name", "")), "campaign")
-        decode = envelope_decoder(sysdef.name).decode
-        cid = str(uuid.uuid4())
-        rows: list[tuple[str, int, str, bytes]] = []
-        prev, v = chain.GENESIS, 0
-        for line in lines:
-            raw = line.rstrip(b"\r\n")
-            if not raw.strip():
-                continue
-            v += 1
-            problem = chain.check(raw)
-            if problem:
-                raise TamperError(new_name, v, f"import refused: {problem}")
-            try:
-                env = decode(raw)
-            except msgspec.DecodeError as e:
-                raise TamperError(new_name, v, f"import refused: the event cannot be read ({e})") from e
-            if env.v != v or env.prev != prev:
-                raise TamperError(new_name, v, "import refused: events are missing, inserted or reordered")
-            if v == 1 and not isinstance(env.event, CampaignStarted):
-                raise ImportFileError("the export does not start with a campaign start; it is incomplete")
-            rows.append((cid, v, env.event.kind, raw))
-            prev = env.hash
-        if not rows:
-            raise ImportFileError("the import file has no events")
-        if header.get("head") != v or header.get("head_hash") != prev:
-            raise TamperError(
-                new_name, v, "import refused: the file ends before its recorded head (truncated)"
-            )
+        from ledger.integrity import import_campaign
 
-        def make() -> tuple[CampaignRegistered, list[tuple[str, int, str, bytes]]]:
-            return (
-                CampaignRegistered(campaign_id=cid, name=new_name, system=sysdef.name, imported=True),
-                rows,
-            )
-
-        self._register(make)
-        return self._by_name[new_name]
+        return import_campaign(self, data, name)
 
 
-def parse_faces_option(text: str | None) -> list[int] | None:
-    if text is None:
-        return None
-    from ledger.dice import parse_faces
-
-    return parse_faces(text)
-
-
-__all__ = ["Campaign", "FacesError", "Ledger", "LogEntry", "Recorded", "VerifyReport"]
+__all__ = ["Campaign", "Ledger", "LogEntry", "Recorded", "Tip", "VerifyReport"]

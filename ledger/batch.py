@@ -1,0 +1,89 @@
+"""The bulk path: many commands on one campaign, one transaction.
+
+``ledger simulate`` and bulk work decide and fold commands in memory, seal
+their events, and append them all at once: either every action of the batch
+is recorded or none is. A batch cannot undo (an undo needs the stored
+history); record the batch, then undo.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ledger.errors import ConflictError, LedgerError
+from ledger.store import VersionConflict
+
+if TYPE_CHECKING:
+    from ledger.campaign import Campaign, Ledger, Recorded
+    from ledger.commands import Command
+    from projections.core import CampaignState
+
+
+class Batch:
+    """Commands decided against an in-memory head, appended together on commit."""
+
+    def __init__(self, ledger: Ledger, campaign: Campaign) -> None:
+        self.ledger = ledger
+        self.campaign = campaign
+        self.system = ledger.system(campaign)
+        self.tip = ledger.tip(campaign)
+        self.rows: list[tuple[str, int, str, bytes]] = []
+        self.actions = 0
+
+    def __enter__(self) -> Batch:
+        return self
+
+    def __exit__(self, exc_type: object, *_: object) -> None:
+        if exc_type is None:
+            self.commit()
+        else:
+            self.rows.clear()
+
+    def _check(self, campaign: str | None) -> None:
+        if campaign is not None and campaign != self.campaign.name:
+            raise LedgerError(
+                f"this batch records to {self.campaign.name!r}, not {campaign!r}; open one batch per campaign"
+            )
+
+    def state(self, campaign: str | None = None) -> CampaignState:
+        """The state after everything decided so far in this batch."""
+        self._check(campaign)
+        return self.tip.state
+
+    def execute(
+        self,
+        command: Command,
+        campaign: str | None = None,
+        *,
+        faces: list[int] | None = None,
+        actor: str | None = None,
+    ) -> Recorded:
+        from ledger.campaign import Recorded, decide_with_dice
+
+        self._check(campaign)
+        decide = self.ledger.decider(self.campaign, command, actor)
+        events = decide_with_dice(decide, self.tip, faces)
+        who = self.ledger._actor(self.tip.state, actor or command.actor)
+        rows, envelopes, self.tip = self.ledger.seal(self.campaign, self.tip, events, who, system=self.system)
+        self.rows.extend(rows)
+        self.actions += 1
+        return Recorded(self.campaign, envelopes[0].action, envelopes, self.tip.state)
+
+    def commit(self) -> int:
+        """Append every buffered event in one transaction; returns how many."""
+        if not self.rows:
+            return 0
+        rows, self.rows = self.rows, []
+        try:
+            self.ledger.store.append(rows)
+        except VersionConflict as e:
+            raise ConflictError(
+                f"campaign {self.campaign.name!r} changed while the batch was built; "
+                "nothing of the batch was recorded, run it again"
+            ) from e
+        self.ledger.remember(self.campaign, self.tip.version, self.tip.state)
+        return len(rows)
+
+    def __getattr__(self, name: str) -> Any:
+        # Read-only helpers (campaign lookups, systems) come from the ledger.
+        return getattr(self.ledger, name)
