@@ -25,7 +25,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 import msgspec
 
-from ledger import chain
+from ledger import chain, snapshots
 from ledger.commands import AddCharacter, Command, Note, Roll, check_name, decide_core
 from ledger.dice import Dice, Faces, RandomDice, seeded
 from ledger.errors import (
@@ -331,24 +331,18 @@ class Ledger:
         """The campaign's state at its head, at a version, or at the end of a game day."""
         c = campaign if isinstance(campaign, Campaign) else self.campaign(campaign)
         head = self.head(c)
-        if at is not None and not 1 <= at <= head:
+        system = self.system(c)
+        if day is not None:
+            if at is not None:
+                raise LedgerError("give --at or --day, not both")
+            at = self.version_at_day(c, day)
+        if at is None:
+            return self._head_state(c, head, system)
+        if not 1 <= at <= head:
             raise VersionError(
                 f"version {at} is outside campaign {c.name!r} (versions 1 to {head}); see `ledger log --all`"
             )
-        system = self.system(c)
-        if at is None and day is None:
-            return self._head_state(c, head, system)
-        state = CampaignState()
-        for env in self.effective(c, head if at is None else at):
-            if day is not None and env.day is not None and env.day > day:
-                break
-            state = evolve(state, env, system)
-        if day is not None and (state.core.day is None or state.core.day < day):
-            current = state.core.day
-            if current is None:
-                raise VersionError(f"campaign {c.name!r} has no game days; use --at VERSION")
-            raise VersionError(f"campaign {c.name!r} has reached day {current}; use --day 0 to {current}")
-        return state
+        return self.state_at(c, at, system)
 
     def _head_state(self, c: Campaign, head: int, system: System) -> CampaignState:
         """The state at the head, folding only what is new since the last call."""
@@ -363,20 +357,75 @@ class Ledger:
                     state = evolve(state, env, system)
                 self._heads[c.id] = (head, state)
                 return state
-        state = CampaignState()
-        for env in self.effective(c, head):
-            state = evolve(state, env, system)
+        state = self.state_at(c, head, system) if head else CampaignState()
         self._heads[c.id] = (head, state)
         return state
 
-    def version_at_day(self, campaign: Campaign, day: int) -> int:
-        version = 0
-        for env in self.effective(campaign):
-            if env.day is not None and env.day > day:
+    def state_at(
+        self, c: Campaign, version: int, system: System, *, use_snapshots: bool = True
+    ) -> CampaignState:
+        """The effective state at ``version``: the nearest snapshot, then the
+        events after it; across resets, the state at the reset's target."""
+        plan: list[tuple[int, int]] = []
+        base = CampaignState()
+        v = version
+        while v > 0:
+            env = self.envelope(c, v)
+            reset = v if isinstance(env.event, RESETS) else env.last_reset
+            found = self._snapshot(c, v, reset, system) if use_snapshots else None
+            if found is not None:
+                base = found[1]
+                plan.append((found[0], v))
                 break
+            plan.append((reset, v))
+            if reset == 0:
+                break
+            v = (env if reset == v else self.envelope(c, reset)).event.target
+        state = base
+        keep: list[tuple[str, int, str, bytes]] = []
+        for lo, hi in reversed(plan):
+            for env in self.envelopes(c, lo, hi):
+                state = evolve(state, env, system)
+                if use_snapshots and env.v % snapshots.EVERY == 0:
+                    raw = snapshots.encode(state, env.hash)
+                    if raw is not None:
+                        keep.append((snapshots.key(c.stream_for(env.v), system), env.v, "snapshot", raw))
+        if keep:
+            self.store.put_snapshots(keep)
+        return state
+
+    def _snapshot(self, c: Campaign, v: int, floor: int, system: System) -> tuple[int, CampaignState] | None:
+        """The latest usable snapshot at a version in (floor, v], if any."""
+        for stream, lo, hi in reversed(c.lineage):
+            if lo >= v:
+                continue
+            top = v if hi is None else min(v, hi)
+            row = self.store.snapshot(snapshots.key(stream, system), top)
+            if row is not None and row.originator_version > floor:
+                found = snapshots.decode(row.state)
+                version = row.originator_version
+                if found is not None and found[0] == self.envelope(c, version).hash:
+                    return version, found[1]
+                return None
+            if lo <= floor:
+                return None
+        return None
+
+    def version_at_day(self, campaign: Campaign, day: int) -> int:
+        """The last effective version whose game day is ``day`` or earlier."""
+        version, latest = 0, None
+        for env in self.effective(campaign):
+            if env.day is not None:
+                if env.day > day:
+                    break
+                latest = env.day
             version = env.v
-        if version == 0:
-            raise VersionError(f"campaign {campaign.name!r} has no events on or before day {day}")
+        if latest is None:
+            raise VersionError(f"campaign {campaign.name!r} has no game days; use --at VERSION")
+        if latest < day:
+            raise VersionError(
+                f"campaign {campaign.name!r} has reached day {latest}; use --day 0 to {latest}"
+            )
         return version
 
     # --- recording ------------------------------------------------------------

@@ -14,11 +14,12 @@ from typing import IO, TYPE_CHECKING
 
 import msgspec
 
-from ledger import chain
+from ledger import chain, snapshots
 from ledger.commands import check_name
 from ledger.errors import ImportFileError, TamperError
-from ledger.events import FORMAT, CampaignRegistered, CampaignStarted, envelope_decoder
+from ledger.events import FORMAT, RESETS, CampaignRegistered, CampaignStarted, envelope_decoder
 from ledger.systems import get_system
+from projections.core import CampaignState, evolve
 
 if TYPE_CHECKING:
     from ledger.campaign import Campaign, Ledger, VerifyReport
@@ -43,7 +44,37 @@ def verify(book: Ledger, campaign: str | None = None, *, every: bool = False) ->
             if lo:
                 prev = book.envelope(c, lo).hash
         _verify_stream(book, c.name, c.id, c, after, prev, report)
+        _verify_snapshots(book, c)
     return report
+
+
+def _verify_snapshots(book: Ledger, c: Campaign) -> None:
+    """Re-fold the branch and compare every snapshot of its own versions."""
+    system = book.system(c)
+    head = book.head(c)
+    own = c.lineage[-1][1]
+    if head < snapshots.EVERY or head // snapshots.EVERY * snapshots.EVERY <= own:
+        return
+    state = CampaignState()
+    for env in book.envelopes(c, 0, head):
+        if isinstance(env.event, RESETS):
+            target = env.event.target
+            state = book.state_at(c, target, system, use_snapshots=False) if target else CampaignState()
+        else:
+            state = evolve(state, env, system)
+        if env.v % snapshots.EVERY or env.v <= own:
+            continue
+        row = book.store.snapshot(snapshots.key(c.stream_for(env.v), system), env.v)
+        if row is None or row.originator_version != env.v:
+            continue
+        found = snapshots.decode(row.state)
+        if found is None or found[0] != env.hash or found[1] != state:
+            raise TamperError(
+                c.name,
+                env.v,
+                "the snapshot cached at this version disagrees with the log; the events are intact, "
+                "delete the rows of the ledger_snapshots table (a cache) and verify again",
+            )
 
 
 def _verify_stream(

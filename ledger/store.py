@@ -9,6 +9,7 @@ streams, versions and bytes, never a game.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 from collections.abc import Iterator, Sequence
@@ -28,6 +29,7 @@ from ledger.errors import NotALedgerError, StoreError
 
 DEFAULT_FILE = "campaigns.ledger"
 EVENTS_TABLE = "ledger_events"
+SNAPSHOTS_TABLE = "ledger_snapshots"
 PAGE = 4096
 
 
@@ -68,21 +70,27 @@ class Store:
     # --- opening -------------------------------------------------------------
 
     def _open_sqlite(self, target: str) -> ApplicationRecorder:
-        from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteDatastore
+        from eventsourcing.sqlite import SQLiteAggregateRecorder, SQLiteDatastore
 
         path = Path(target)
         check_sqlite_file(path)
         self._datastore = SQLiteDatastore(str(path), lock_timeout=30, pool_size=1, originator_id_type="text")
-        recorder = SQLiteApplicationRecorder(self._datastore, events_table_name=EVENTS_TABLE)
+        recorder = _bulk_sqlite_recorder()(self._datastore, events_table_name=EVENTS_TABLE)
+        self.snapshots = SQLiteAggregateRecorder(self._datastore, events_table_name=SNAPSHOTS_TABLE)
         try:
             recorder.create_table()
+            self.snapshots.create_table()
         except PersistenceError as e:
             raise StoreError(f"cannot write {self.describe()}: {_reason(e)}") from e
         return recorder
 
     def _open_postgres(self, target: str) -> ApplicationRecorder:
         import psycopg
-        from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
+        from eventsourcing.postgres import (
+            PostgresAggregateRecorder,
+            PostgresApplicationRecorder,
+            PostgresDatastore,
+        )
 
         u = urlparse(target)
         query = parse_qs(u.query)
@@ -114,6 +122,8 @@ class Store:
         )
         recorder = PostgresApplicationRecorder(self._datastore, events_table_name=EVENTS_TABLE)
         recorder.create_table()
+        self.snapshots = PostgresAggregateRecorder(self._datastore, events_table_name=SNAPSHOTS_TABLE)
+        self.snapshots.create_table()
         return recorder
 
     def close(self) -> None:
@@ -160,6 +170,28 @@ class Store:
                 return
             gt = page[-1].originator_version
 
+    # --- snapshots: a cache of folded states, never the truth ------------------
+
+    def put_snapshots(self, rows: Sequence[tuple[str, int, str, bytes]]) -> None:
+        """Store snapshots; one that another process wrote first is skipped."""
+        stored = [StoredEvent(s, v, t, b) for s, v, t, b in rows]
+        try:
+            self.snapshots.insert_events(stored)
+        except IntegrityError:
+            for one in stored:
+                with contextlib.suppress(IntegrityError):
+                    self.snapshots.insert_events([one])
+        except PersistenceError:
+            pass  # a cache that cannot be written (read-only, disk full) is just not used
+
+    def snapshot(self, key: str, lte: int) -> StoredEvent | None:
+        """The latest snapshot under ``key`` at or before version ``lte``."""
+        try:
+            rows = self.snapshots.select_events(key, lte=lte, desc=True, limit=1)
+        except PersistenceError:
+            return None
+        return rows[0] if rows else None
+
     def head(self, stream: str) -> int:
         last = self.read(stream, desc=True, limit=1)
         return last[0].originator_version if last else 0
@@ -176,6 +208,26 @@ class Store:
             return self.recorder.max_notification_id() or 0
         except PersistenceError as e:
             raise StoreError(f"cannot read {self.describe()}: {_reason(e)}") from e
+
+
+def _bulk_sqlite_recorder() -> type:
+    from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteCursor
+
+    class BulkSQLiteRecorder(SQLiteApplicationRecorder):
+        """The SQLite application recorder, inserting a transaction's rows with
+        one ``executemany`` (the stock one issues one ``execute`` per row to
+        collect notification ids, which the ledger does not need)."""
+
+        def _insert_events(
+            self, c: SQLiteCursor, stored_events: Sequence[StoredEvent], **_: Any
+        ) -> Sequence[int] | None:
+            c.executemany(
+                self.insert_events_statement,
+                ((s.originator_id, s.originator_version, s.topic, s.state) for s in stored_events),
+            )
+            return None
+
+    return BulkSQLiteRecorder
 
 
 def _reason(e: BaseException) -> str:
