@@ -16,6 +16,7 @@ from cli.options import (
     emit,
     faces,
     faces_option,
+    key_values,
     pass_ctx,
     recorded_json,
     render_mapping,
@@ -123,11 +124,22 @@ def cli(ctx: click.Context, db: str | None, as_json: bool, campaign: str | None,
     default=None,
     help="Your own tables file (TOML) instead of the sample tables.",
 )
+@click.option(
+    "--setting",
+    "settings",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="A table ruling where players disagree (repeatable; see docs/rulings.md).",
+)
 @common
 @pass_ctx
-def new(c: Ctx, system: str, name: str, seed: int | None, tables: str | None) -> None:
+def new(
+    c: Ctx, system: str, name: str, seed: int | None, tables: str | None, settings: tuple[str, ...]
+) -> None:
     """Start a campaign NAME of SYSTEM (freeform, crawl, yearzero, dicepool, d100, d20)."""
-    campaign = c.ledger.new_campaign(system, name, seed=seed, tables=tables)
+    campaign = c.ledger.new_campaign(
+        system, name, seed=seed, tables=tables, settings=key_values(settings, "--setting")
+    )
     emit(
         c,
         {"name": campaign.name, "system": campaign.system, "id": campaign.id},
@@ -178,15 +190,7 @@ def character() -> None:
 @pass_ctx
 def character_add(c: Ctx, name: str, attrs: tuple[str, ...]) -> None:
     """Add a character NAME to the campaign."""
-    from ledger.errors import LedgerError
-
-    parsed: dict[str, str] = {}
-    for item in attrs:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            raise LedgerError(f"--attr {item!r} is not KEY=VALUE; e.g. --attr str=14")
-        parsed[key.strip()] = value.strip()
-    rec = c.ledger.add_character(name, c.campaign, parsed)
+    rec = c.ledger.add_character(name, c.campaign, key_values(attrs, "--attr"))
     emit(c, recorded_json(rec), f"{name} joins {rec.campaign.name!r}")
 
 

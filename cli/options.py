@@ -177,3 +177,16 @@ def recorded_json(rec: Any) -> dict[str, Any]:
         "version": rec.version,
         "events": [json.loads(msgspec.json.encode(e.event)) for e in rec.envelopes],
     }
+
+
+def key_values(items: tuple[str, ...], option: str) -> dict[str, str]:
+    """``KEY=VALUE`` options as a dict, refusing anything else."""
+    from ledger.errors import LedgerError
+
+    parsed: dict[str, str] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise LedgerError(f"{option} {item!r} is not KEY=VALUE; e.g. {option} name=value")
+        parsed[key.strip()] = value.strip()
+    return parsed

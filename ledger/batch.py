@@ -81,7 +81,7 @@ class Batch:
                 f"campaign {self.campaign.name!r} changed while the batch was built; "
                 "nothing of the batch was recorded, run it again"
             ) from e
-        self.ledger.remember(self.campaign, self.tip.version, self.tip.state)
+        self.ledger.remember(self.campaign, self.tip)
         return len(rows)
 
     def __getattr__(self, name: str) -> Any:

@@ -46,6 +46,7 @@ from ledger.events import (
     BranchForked,
     CampaignRegistered,
     CampaignStarted,
+    CharacterAdded,
     Envelope,
     Event,
     LedgerCreated,
@@ -175,7 +176,7 @@ class Ledger:
         self._by_name: dict[str, Campaign] = {}
         self._by_id: dict[str, Campaign] = {}
         self._registry_hash = chain.GENESIS
-        self._heads: dict[str, tuple[int, CampaignState]] = {}
+        self._heads: dict[str, Tip] = {}
         self._init_registry()
 
     def close(self) -> None:
@@ -288,20 +289,20 @@ class Ledger:
             raise TamperError(campaign.name, version, "the event is missing")
         return self._decode(campaign, rows[0].state)
 
-    def stored(self, campaign: Campaign, lo: int = 0, hi: int | None = None) -> Iterator[Any]:
-        """Stored rows for versions lo < v <= hi along the branch's lineage."""
+    def stored(self, campaign: Campaign, lo: int = 0, hi: int | None = None) -> Iterator[bytes]:
+        """The stored bytes of versions lo < v <= hi along the branch's lineage."""
         for stream, after, upto in campaign.lineage:
             if hi is not None and hi <= after:
                 break
             top = upto if hi is None else (hi if upto is None else min(hi, upto))
             if top is not None and top <= lo:
                 continue
-            yield from self.store.scan(stream, gt=max(lo, after), lte=top)
+            yield from self.store.states(stream, gt=max(lo, after), lte=top)
 
     def envelopes(self, campaign: Campaign, lo: int = 0, hi: int | None = None) -> Iterator[Envelope[Any]]:
         decode = envelope_decoder(campaign.system).decode
-        for row in self.stored(campaign, lo, hi):
-            yield decode(row.state)
+        for raw in self.stored(campaign, lo, hi):
+            yield decode(raw)
 
     def segments(self, campaign: Campaign, version: int) -> list[tuple[int, int]]:
         """The (after, upto) ranges whose events fold into the state at ``version``."""
@@ -330,36 +331,19 @@ class Ledger:
     ) -> CampaignState:
         """The campaign's state at its head, at a version, or at the end of a game day."""
         c = campaign if isinstance(campaign, Campaign) else self.campaign(campaign)
-        head = self.head(c)
         system = self.system(c)
         if day is not None:
             if at is not None:
                 raise LedgerError("give --at or --day, not both")
             at = self.version_at_day(c, day)
         if at is None:
-            return self._head_state(c, head, system)
+            return self.tip(c).state
+        head = self.head(c)
         if not 1 <= at <= head:
             raise VersionError(
                 f"version {at} is outside campaign {c.name!r} (versions 1 to {head}); see `ledger log --all`"
             )
         return self.state_at(c, at, system)
-
-    def _head_state(self, c: Campaign, head: int, system: System) -> CampaignState:
-        """The state at the head, folding only what is new since the last call."""
-        cached = self._heads.get(c.id)
-        if cached is not None and cached[0] <= head:
-            version, state = cached
-            if version == head:
-                return state
-            news = list(self.envelopes(c, version, head))
-            if not any(isinstance(env.event, RESETS) for env in news):
-                for env in news:
-                    state = evolve(state, env, system)
-                self._heads[c.id] = (head, state)
-                return state
-        state = self.state_at(c, head, system) if head else CampaignState()
-        self._heads[c.id] = (head, state)
-        return state
 
     def state_at(
         self, c: Campaign, version: int, system: System, *, use_snapshots: bool = True
@@ -499,14 +483,32 @@ class Ledger:
         )
 
     def tip(self, c: Campaign) -> Tip:
-        """Where the next event of a campaign goes, and the state it lands on."""
+        """Where the next event of a campaign goes, and the state it lands on.
+
+        The tip of each campaign is kept in memory: the next call reads only
+        the events appended since (one query), and folds them on top unless
+        one of them is an undo or redo."""
+        system = self.system(c)
+        cached = self._heads.get(c.id)
+        if cached is not None:
+            news = list(self.envelopes(c, cached.version, None))
+            if not news:
+                return cached
+            if not any(isinstance(env.event, RESETS) for env in news):
+                state = cached.state
+                for env in news:
+                    state = evolve(state, env, system)
+                return self._remember(c, news[-1], state)
         head = self.head(c)
-        state = self.state(c)
         if not head:
-            return Tip(0, chain.GENESIS, 0, state)
-        env = self.envelope(c, head)
+            return Tip(0, chain.GENESIS, 0, CampaignState())
+        return self._remember(c, self.envelope(c, head), self.state_at(c, head, system))
+
+    def _remember(self, c: Campaign, env: Envelope[Any], state: CampaignState) -> Tip:
         last_reset = env.v if isinstance(env.event, RESETS) else env.last_reset
-        return Tip(head, env.hash, last_reset, state)
+        tip = Tip(env.v, env.hash, last_reset, state)
+        self._heads[c.id] = tip
+        return tip
 
     def seal(
         self,
@@ -527,6 +529,7 @@ class Ledger:
         version, prev, last_reset, state = tip.version, tip.prev, tip.last_reset, tip.state
         for ev in events:
             version += 1
+            who = ev.name if isinstance(ev, CharacterAdded) else actor
             if isinstance(ev, RESETS):
                 last_reset = version
                 state = self.state(c, at=ev.target) if ev.target else CampaignState()
@@ -537,7 +540,7 @@ class Ledger:
                     campaign=c.id,
                     action=action,
                     at=at,
-                    actor=actor,
+                    actor=who,
                     last_reset=last_reset,
                     prev=prev,
                     event=ev,
@@ -550,7 +553,7 @@ class Ledger:
                 action=action,
                 at=at,
                 day=day,
-                actor=actor,
+                actor=who,
                 last_reset=last_reset,
                 prev=prev,
                 event=ev,
@@ -563,12 +566,12 @@ class Ledger:
     def _append(self, c: Campaign, tip: Tip, events: list[Event], actor: str | None) -> Recorded:
         rows, envelopes, after = self.seal(c, tip, events, actor)
         self.store.append(rows)
-        self._heads[c.id] = (after.version, after.state)
+        self._heads[c.id] = after
         return Recorded(c, envelopes[0].action, envelopes, after.state)
 
-    def remember(self, c: Campaign, version: int, state: CampaignState) -> None:
-        """Cache the state at a campaign's head (see ``_head_state``)."""
-        self._heads[c.id] = (version, state)
+    def remember(self, c: Campaign, tip: Tip) -> None:
+        """Keep a tip known to be the campaign's head (after a batch commit)."""
+        self._heads[c.id] = tip
 
     def batch(self, campaign: str | None = None) -> Batch:
         """Record many commands on one campaign in one transaction (simulate, bulk work)."""

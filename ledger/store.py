@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
+import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -86,11 +87,7 @@ class Store:
 
     def _open_postgres(self, target: str) -> ApplicationRecorder:
         import psycopg
-        from eventsourcing.postgres import (
-            PostgresAggregateRecorder,
-            PostgresApplicationRecorder,
-            PostgresDatastore,
-        )
+        from eventsourcing.postgres import PostgresAggregateRecorder, PostgresDatastore
 
         u = urlparse(target)
         query = parse_qs(u.query)
@@ -120,10 +117,18 @@ class Store:
             schema=schema,
             originator_id_type="text",
         )
-        recorder = PostgresApplicationRecorder(self._datastore, events_table_name=EVENTS_TABLE)
-        recorder.create_table()
+        recorder = _postgres_recorder()(self._datastore, events_table_name=EVENTS_TABLE)
         self.snapshots = PostgresAggregateRecorder(self._datastore, events_table_name=SNAPSHOTS_TABLE)
-        self.snapshots.create_table()
+        for attempt in range(5):
+            try:
+                recorder.create_table()
+                self.snapshots.create_table()
+                break
+            except PersistenceError:
+                # Another process is creating the same tables and functions.
+                if attempt == 4:
+                    raise
+                time.sleep(0.1 * (attempt + 1))
         return recorder
 
     def close(self) -> None:
@@ -170,6 +175,16 @@ class Store:
                 return
             gt = page[-1].originator_version
 
+    def states(self, stream: str, gt: int = 0, lte: int | None = None) -> Iterator[bytes]:
+        """The stored bytes of a stream's events in version order.
+
+        The hot path of every fold: it streams only the ``state`` column, where
+        :meth:`scan` builds a ``StoredEvent`` per row."""
+        try:
+            yield from self.recorder.select_states(stream, gt, lte)  # type: ignore[attr-defined]
+        except PersistenceError as e:
+            raise StoreError(f"cannot read {self.describe()}: {_reason(e)}") from e
+
     # --- snapshots: a cache of folded states, never the truth ------------------
 
     def put_snapshots(self, rows: Sequence[tuple[str, int, str, bytes]]) -> None:
@@ -210,13 +225,31 @@ class Store:
             raise StoreError(f"cannot read {self.describe()}: {_reason(e)}") from e
 
 
+def _select_states_sql(table: str, gt: int, lte: int | None, mark: str) -> tuple[str, list[Any]]:
+    sql = f"SELECT state FROM {table} WHERE originator_id = {mark} AND originator_version > {mark}"
+    if lte is not None:
+        sql += f" AND originator_version <= {mark}"
+    return sql + " ORDER BY originator_version", [gt] if lte is None else [gt, lte]
+
+
 def _bulk_sqlite_recorder() -> type:
     from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteCursor
 
     class BulkSQLiteRecorder(SQLiteApplicationRecorder):
         """The SQLite application recorder, inserting a transaction's rows with
         one ``executemany`` (the stock one issues one ``execute`` per row to
-        collect notification ids, which the ledger does not need)."""
+        collect notification ids, which the ledger does not need), and reading
+        a stream's states as a stream of bytes."""
+
+        def select_states(self, stream: str, gt: int, lte: int | None) -> Iterator[bytes]:
+            sql, params = _select_states_sql(self.events_table_name, gt, lte, "?")
+            with self.datastore.transaction(commit=False) as c:
+                cursor = c.sqlite_cursor
+                cursor.row_factory = None
+                cursor.execute(sql, [stream, *params])
+                while rows := cursor.fetchmany(PAGE):
+                    for row in rows:
+                        yield row[0]
 
         def _insert_events(
             self, c: SQLiteCursor, stored_events: Sequence[StoredEvent], **_: Any
@@ -228,6 +261,33 @@ def _bulk_sqlite_recorder() -> type:
             return None
 
     return BulkSQLiteRecorder
+
+
+def _postgres_recorder() -> type:
+    from eventsourcing.postgres import PostgresApplicationRecorder
+
+    class LedgerPostgresRecorder(PostgresApplicationRecorder):
+        """The PostgreSQL application recorder, reading a stream's states a page at a time."""
+
+        def select_states(self, stream: str, gt: int, lte: int | None) -> Iterator[bytes]:
+            table = f'"{self.datastore.schema}"."{self.events_table_name}"'
+            while True:
+                sql = (
+                    f"SELECT originator_version, state FROM {table} WHERE originator_id = %s "
+                    "AND originator_version > %s"
+                    + ("" if lte is None else " AND originator_version <= %s")
+                    + f" ORDER BY originator_version LIMIT {PAGE}"
+                )
+                with self.datastore.transaction(commit=False) as curs:
+                    curs.execute(sql, [stream, gt] if lte is None else [stream, gt, lte])
+                    rows = curs.fetchall()
+                for row in rows:
+                    yield bytes(row["state"])
+                if len(rows) < PAGE:
+                    return
+                gt = rows[-1]["originator_version"]
+
+    return LedgerPostgresRecorder
 
 
 def _reason(e: BaseException) -> str:

@@ -59,10 +59,18 @@ def system_names() -> list[str]:
     return [n for n in KNOWN if importlib.util.find_spec(f"ledger.rules.{n}") is not None]
 
 
+_loaded: dict[str, System] = {}
+
+
 def get_system(name: str) -> System:
+    """The system called ``name``, imported on first use."""
+    found = _loaded.get(name)
+    if found is not None:
+        return found
     names = system_names()
     if name not in names:
         raise UnknownSystemError(name, names)
     module = importlib.import_module(f"ledger.rules.{name}")
     system: System = module.SYSTEM
+    _loaded[name] = system
     return system

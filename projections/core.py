@@ -17,7 +17,7 @@ from ledger.events import (
 from ledger.systems import System
 
 
-class CoreState(msgspec.Struct, frozen=True):
+class CoreState(msgspec.Struct, frozen=True, gc=False):
     """What every campaign knows about itself, whatever the system."""
 
     campaign_id: str = ""

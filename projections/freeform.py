@@ -13,8 +13,9 @@ from ledger.events import CampaignStarted, Envelope, Event, Noted, Rolled
 class FreeformState(msgspec.Struct, frozen=True):
     rolls: int = 0
     notes: int = 0
-    last_roll: str | None = None
-    totals: dict[str, list[int]] = {}
+    last_roll: Rolled | None = None
+    tallies: dict[str, tuple[int, int]] = {}
+    """Per character: (rolls, sum of totals)."""
 
 
 def initial(_started: CampaignStarted) -> FreeformState:
@@ -24,9 +25,10 @@ def initial(_started: CampaignStarted) -> FreeformState:
 def evolve(state: FreeformState, event: Event, env: Envelope[Any]) -> FreeformState:
     if isinstance(event, Rolled):
         who = env.actor or "-"
-        totals = dict(state.totals)
-        totals[who] = [*totals.get(who, []), event.result.total]
-        return replace(state, rolls=state.rolls + 1, last_roll=event.summary(), totals=totals)
+        tallies = dict(state.tallies)
+        count, total = tallies.get(who, (0, 0))
+        tallies[who] = (count + 1, total + event.result.total)
+        return replace(state, rolls=state.rolls + 1, last_roll=event, tallies=tallies)
     if isinstance(event, Noted):
         return replace(state, notes=state.notes + 1)
     return state
@@ -36,11 +38,11 @@ def sheet(state: Any, actor: str | None) -> dict[str, Any]:
     game: FreeformState = state.game
     chars = {}
     for name in state.core.characters:
-        rolls = game.totals.get(name, [])
+        count, total = game.tallies.get(name, (0, 0))
         chars[name] = {
             "attrs": state.core.attrs.get(name, {}),
-            "rolls": len(rolls),
-            "average": round(sum(rolls) / len(rolls), 2) if rolls else None,
+            "rolls": count,
+            "average": round(total / count, 2) if count else None,
         }
     return {
         "campaign": state.core.name,
@@ -48,5 +50,5 @@ def sheet(state: Any, actor: str | None) -> dict[str, Any]:
         "characters": chars,
         "rolls": game.rolls,
         "notes": game.notes,
-        "last_roll": game.last_roll,
+        "last_roll": game.last_roll.summary() if game.last_roll else None,
     }

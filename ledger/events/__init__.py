@@ -22,7 +22,7 @@ FORMAT = 1
 """Store format version, written once into the registry stream."""
 
 
-class Event(msgspec.Struct, frozen=True, tag_field="kind", kw_only=True):
+class Event(msgspec.Struct, frozen=True, tag_field="kind", kw_only=True, gc=False):
     """Base of every event. Subclasses set ``tag=`` to a stable name."""
 
     def summary(self) -> str:
@@ -95,7 +95,7 @@ class CharacterAdded(Event, frozen=True, tag="character.added"):
         return f"character {self.name} joins" + (f" ({extra})" if extra else "")
 
 
-class Die(msgspec.Struct, frozen=True, omit_defaults=True):
+class Die(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
     """One physical or random die, in roll order."""
 
     sides: int
@@ -105,7 +105,7 @@ class Die(msgspec.Struct, frozen=True, omit_defaults=True):
     """Index (within its group) of the die whose maximum made this one roll."""
 
 
-class DiceGroup(msgspec.Struct, frozen=True, omit_defaults=True):
+class DiceGroup(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
     count: int
     sides: int
     dice: tuple[Die, ...]
@@ -116,7 +116,7 @@ class DiceGroup(msgspec.Struct, frozen=True, omit_defaults=True):
     success: str | None = None
 
 
-class RollResult(msgspec.Struct, frozen=True, omit_defaults=True):
+class RollResult(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
     notation: str
     groups: tuple[DiceGroup, ...]
     modifier: int
@@ -196,7 +196,7 @@ CORE_EVENTS: tuple[type[Event], ...] = (
 E = TypeVar("E")
 
 
-class Envelope(msgspec.Struct, Generic[E], frozen=True, kw_only=True):
+class Envelope(msgspec.Struct, Generic[E], frozen=True, kw_only=True, gc=False):
     """A stored event. ``hash`` must stay the last field: it covers the bytes
     before it (see ``ledger.chain``)."""
 

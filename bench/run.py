@@ -1,0 +1,245 @@
+"""The benchmark: every figure as a ratio against a baseline measured in the same run.
+
+    python bench/run.py                 # 100,000 and 1,000,000 events, SQLite and PostgreSQL
+    python bench/run.py --sizes 20000   # a quick run
+
+Figures (see docs/performance.md for the targets):
+
+- bulk append: ``ledger import`` of an export (every hash and link checked,
+  one transaction) against the eventsourcing baseline (an ``Application``
+  with an ``Aggregate`` whose methods are decorated with ``@event``, saved at
+  once) and against the limit (raw ``sqlite3`` ``executemany`` of the same
+  JSON bytes in one transaction);
+- replay: folding every projection of the campaign from the store, against
+  the baseline (the aggregate rebuilt by its repository) and the limit (a raw
+  ``SELECT`` + msgspec decode + the same fold in one loop), with peak memory;
+- time travel: the sheet at random versions (snapshots warm) against a full replay;
+- the command line: one recorded action and ``ledger --help`` against
+  ``python -c "import click, msgspec, eventsourcing.sqlite"``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import random
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import tracemalloc
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import msgspec  # noqa: E402
+
+from bench import baseline  # noqa: E402
+from bench.workload import build_campaign  # noqa: E402
+from ledger import Ledger  # noqa: E402
+from ledger.events import envelope_decoder  # noqa: E402
+from projections.core import CampaignState, evolve  # noqa: E402
+
+PG = os.environ.get("LEDGER_BENCH_PG", "postgresql://postgres@127.0.0.1:5432/test")
+
+
+def timed(fn: Callable[[], Any], repeat: int = 1) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        gc.collect()
+        start = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def line(label: str, ours: float, n: int, baseline: float | None, limit: float | None, note: str = "") -> None:
+    rate = f"{n / ours:>11,.0f} ev/s" if n else f"{ours * 1000:>9.1f} ms"
+    parts = [f"{label:<34}{rate}"]
+    if baseline is not None:
+        parts.append(f"x{baseline / ours:6.1f} baseline")
+    if limit is not None:
+        parts.append(f"{limit / ours:5.2f}x limit")
+    if note:
+        parts.append(note)
+    print("  ".join(parts), flush=True)
+
+
+# --- the raw limit -------------------------------------------------------------
+
+
+def limit_append(db: str, rows: list[tuple[str, int, str, bytes]]) -> None:
+    conn = sqlite3.connect(db, isolation_level=None)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS ledger_events (originator_id TEXT, originator_version INTEGER, "
+        "topic TEXT, state BLOB, PRIMARY KEY (originator_id, originator_version))"
+    )
+    conn.execute("BEGIN")
+    conn.executemany("INSERT INTO ledger_events VALUES (?,?,?,?)", rows)
+    conn.execute("COMMIT")
+    conn.close()
+
+
+def limit_replay(db: str, stream: str, system: Any) -> CampaignState:
+    decode = envelope_decoder(system.name).decode
+    conn = sqlite3.connect(db)
+    state = CampaignState()
+    cur = conn.execute(
+        "SELECT state FROM ledger_events WHERE originator_id=? ORDER BY originator_version", (stream,)
+    )
+    for (raw,) in cur:
+        state = evolve(state, decode(raw), system)
+    conn.close()
+    return state
+
+
+# --- runs ---------------------------------------------------------------------
+
+
+def export_lines(path: Path) -> Iterator[bytes]:
+    with path.open("rb") as f:
+        next(f)
+        for raw in f:
+            yield raw.rstrip(b"\n")
+
+
+def bench_size(n: int, tmp: Path, pg: bool) -> None:
+    print(f"\n== {n:,} events ==", flush=True)
+    source = tmp / f"source-{n}.ledger"
+    export = tmp / f"export-{n}.jsonl"
+    t0 = time.perf_counter()
+    with Ledger(str(source)) as book:
+        name = build_campaign(book, n)
+        with export.open("wb") as out:
+            book.export(out, name)
+    print(f"  (workload: {n:,} mixed events built in {time.perf_counter() - t0:.1f}s)", flush=True)
+    raws = list(export_lines(export))
+    decode = envelope_decoder(None)
+
+    # bulk append
+    rows = [("s", i + 1, "k", raw) for i, raw in enumerate(raws)]
+    limit_t = timed(lambda: limit_append(str(tmp / f"limit-{uuid.uuid4().hex}.db"), rows))
+    del rows
+    payloads = [msgspec.json.decode(raw) for raw in raws[: min(n, 200_000)]]
+    scale = n / len(payloads)
+    base_db = str(tmp / f"base-{n}.db")
+    base_t = timed(lambda: baseline.append(base_db, payloads)) * scale
+    del payloads
+    target = str(tmp / f"ours-{n}.ledger")
+
+    def ours_append() -> None:
+        with Ledger(str(tmp / f"append-{uuid.uuid4().hex}.ledger")) as book:
+            book.store.append([("bench", i + 1, "k", raw) for i, raw in enumerate(raws)])
+
+    def ours_import() -> None:
+        with Ledger(target) as book, export.open("rb") as f:
+            book.import_(f, f"imported-{uuid.uuid4().hex[:8]}")
+
+    note = "(baseline timed on 200,000 and scaled)" if scale > 1 else ""
+    line("bulk append (sealed events)", timed(ours_append), n, base_t, limit_t, note)
+    line("import (verify every hash + append)", timed(ours_import), n, base_t, limit_t)
+
+    # replay
+    with Ledger(target) as book:
+        c = book.campaigns()[-1]
+        system = book.system(c)
+        stream = c.lineage[-1][0]
+        ours_t = timed(lambda: book.state_at(c, book.head(c), system, use_snapshots=False))
+        limit_t = timed(lambda: limit_replay(target, stream, system))
+        tracemalloc.start()
+        book.state_at(c, book.head(c), system, use_snapshots=False)
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+    if n <= 200_000:
+        app, agg_id = baseline.append(base_db + ".replay", [decode_payload(r) for r in raws])
+        base_t = timed(lambda: baseline.replay(app, agg_id))
+    else:
+        base_t = None
+    line("replay (all projections)", ours_t, n, base_t, limit_t, f"peak {peak / 2**20:.1f} MiB")
+
+    # time travel
+    with Ledger(target) as book:
+        c = book.campaigns()[-1]
+        system = book.system(c)
+        head = book.head(c)
+        book.state(c)  # warms the snapshots
+        full = timed(lambda: book.state_at(c, head, system, use_snapshots=False))
+        rng = random.Random(1)
+        picks = [rng.randint(1, head) for _ in range(20)]
+        travel = statistics.median(timed(lambda v=v: book.state(c, at=v)) for v in picks)
+    print(f"  {'time travel (sheet at a version)':<34}{travel * 1000:>9.1f} ms  x{full / travel:6.1f} full replay")
+    if pg:
+        bench_postgres(export, n)
+    del raws, decode
+
+
+def decode_payload(raw: bytes) -> dict[str, Any]:
+    return msgspec.json.decode(raw)
+
+
+def bench_postgres(export: Path, n: int) -> None:
+    import psycopg
+
+    schema = f"bench_{uuid.uuid4().hex[:8]}"
+    url = f"{PG}?schema={schema}"
+    try:
+        with Ledger(url) as book, export.open("rb") as f:
+            t_append = timed(lambda: book.import_(f, "pg"))
+            c = book.campaign("pg")
+            system = book.system(c)
+            t_replay = timed(lambda: book.state_at(c, book.head(c), system, use_snapshots=False))
+        line("postgresql bulk append (import)", t_append, n, None, None)
+        line("postgresql replay", t_replay, n, None, None)
+    finally:
+        with psycopg.connect(PG, autocommit=True) as conn:
+            conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+
+
+def bench_cli(tmp: Path) -> None:
+    print("\n== the command line ==", flush=True)
+    exe = Path(sys.executable).with_name("ledger")
+    db = str(tmp / "cli.ledger")
+    env = {**os.environ, "LEDGER_DB": db}
+    subprocess.run([str(exe), "new", "freeform", "Table"], env=env, check=True, capture_output=True)
+
+    def run(args: list[str]) -> float:
+        samples = []
+        for _ in range(15):
+            start = time.perf_counter()
+            subprocess.run(args, env=env, check=True, capture_output=True)
+            samples.append(time.perf_counter() - start)
+        return statistics.median(samples)
+
+    floor = run([sys.executable, "-c", "import click, msgspec, eventsourcing.sqlite"])
+    roll = run([str(exe), "roll", "2d6", "--label", "bench"])
+    helptext = run([str(exe), "--help"])
+    print(f"  {'dependency floor (import only)':<34}{floor * 1000:>9.1f} ms")
+    print(f"  {'ledger roll 2d6 (recorded)':<34}{roll * 1000:>9.1f} ms  {roll / floor:5.2f}x floor")
+    print(f"  {'ledger --help':<34}{helptext * 1000:>9.1f} ms  {helptext / floor:5.2f}x floor")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="100000,1000000", help="comma-separated event counts")
+    parser.add_argument("--no-postgres", action="store_true")
+    parser.add_argument("--no-cli", action="store_true")
+    args = parser.parse_args()
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores")
+    with tempfile.TemporaryDirectory() as tmpdir:
+        tmp = Path(tmpdir)
+        for n in (int(s) for s in args.sizes.split(",")):
+            bench_size(n, tmp, pg=not args.no_postgres)
+        if not args.no_cli:
+            bench_cli(tmp)
+
+
+if __name__ == "__main__":
+    main()
