@@ -397,13 +397,13 @@ class Ledger:
 
     def version_at_day(self, campaign: Campaign, day: int) -> int:
         """The last effective version whose game day is ``day`` or earlier."""
-        version, latest = 0, None
+        version, latest, action = 0, None, None
         for env in self.effective(campaign):
-            if env.day is not None:
-                if env.day > day:
-                    break
+            if env.day is not None and env.day > day and env.action != action:
+                break  # a command whose events cross midnight stays whole
+            if env.day is not None and env.day <= day:
                 latest = env.day
-            version = env.v
+            version, action = env.v, env.action
         if latest is None:
             raise VersionError(f"campaign {campaign.name!r} has no game days; use --at VERSION")
         if latest < day:
@@ -618,6 +618,8 @@ class Ledger:
     ) -> Campaign:
         sysdef = get_system(system)
         check_name(name, "campaign")
+        if settings and sysdef.check_settings is not None:
+            settings = sysdef.check_settings(settings)
         table_data: dict[str, Any] = {}
         source: str | None = None
         if sysdef.load_tables is not None:

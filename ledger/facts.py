@@ -16,6 +16,9 @@ import msgspec
 
 class Fact(msgspec.Struct, frozen=True, kw_only=True):
     table: ClassVar[str] = ""
+    character: str | None = None
+    """Whom the fact is about, when not the envelope's actor (a party-wide
+    midnight check records one fact per character)."""
 
 
 class DieFace(msgspec.Struct, frozen=True):

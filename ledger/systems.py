@@ -49,6 +49,8 @@ class System:
     day: Callable[[Any], int | None] = lambda _state: None
     load_tables: Callable[[str | None], tuple[dict[str, Any], str]] | None = None
     """Reads a user's table file (or the samples when None): (tables, source)."""
+    check_settings: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+    """Validates ``--setting`` values at campaign creation (raises a LedgerError)."""
     demo: Callable[..., None] | None = None
     """Shows the system in ``ledger demo``: (ledger, echo) -> None."""
     extra: Mapping[str, Any] = field(default_factory=dict)
