@@ -125,8 +125,8 @@ def export(book: Ledger, out: IO[bytes], campaign: str | None = None) -> int:
     }
     out.write(json.dumps(header).encode() + b"\n")
     n = 0
-    for row in book.stored(c):
-        out.write(bytes(row.state) + b"\n")
+    for raw in book.stored(c):
+        out.write(bytes(raw) + b"\n")
         n += 1
     return n
 
