@@ -1,0 +1,357 @@
+"""``ledger d100 ...``: the percentile system's commands.
+
+A d100 roll is ONE face from 1 to 100: ``--faces 47`` records a physical 47
+(00 on the percentile dice is 100). Healing dice follow the skill roll:
+``ledger d100 heal firstaid --faces 12,3`` is a 12 on Primeros auxilios, then
+a 3 on the 1d3.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import click
+
+from cli.options import Ctx, common, emit, faces_option, pass_ctx, recorded_json
+from cli.options import faces as parse
+from ledger.errors import LedgerError
+from ledger.events import d100 as ev
+from ledger.rules import d100_commands as cmd
+
+LEVELS = ["success", "special", "critical"]
+
+
+@click.group("d100")
+def group() -> None:
+    """The d100 system: percentile tests, luck, hit/valor/fatigue points, combat rounds.
+
+    Characters join with `ledger d100 character NAME TAM=12 ... skill.Trepar=40`
+    (validated) or `ledger character add NAME --attr TAM=12 ...`.
+    """
+
+
+def _line(event: Any) -> str:
+    if isinstance(event, ev.Tested):
+        mods = f" ({', '.join(event.modifiers)})" if event.modifiers else ""
+        return (
+            f"{event.who}: {event.skill} target {event.target}{mods}: rolled {event.face} -> "
+            f"{event.level.upper()}  [critical <={event.critical_at}, special <={event.special_at}, "
+            f"fumble >={event.fumble_at}; p(success) {event.p_success:.2f}]"
+        )
+    return str(event.summary())
+
+
+def _run(c: Ctx, command: cmd.Command, faces: str | None = None) -> None:
+    rec = c.ledger.execute(command, c.campaign, faces=parse(faces), actor=c.actor)
+    emit(c, recorded_json(rec), lambda: "\n".join(_line(e) for e in rec.events))
+
+
+@group.command("character")
+@click.argument("name")
+@click.argument("values", nargs=-1, metavar="KEY=VALUE...")
+@common
+@pass_ctx
+def character(c: Ctx, name: str, values: tuple[str, ...]) -> None:
+    """Create character NAME: TAM= CON= FUE= INT= EDU= DES= CAR= POD=, skill.NAME=N,
+    and optionally hp= valor= fatigue= luck= instead of the derived values."""
+    chars: dict[str, int] = {}
+    skills: dict[str, int] = {}
+    points: dict[str, int] = {}
+    for item in values:
+        key, sep, raw = item.partition("=")
+        if not sep or not re.fullmatch(r"-?\d{1,4}", raw.strip()):
+            raise LedgerError(f"{item!r} is not KEY=NUMBER; e.g. DES=12 or skill.Trepar=40")
+        value = int(raw)
+        if key.lower().startswith("skill."):
+            skills[key[6:].replace("_", " ").strip()] = value
+        elif key.lower() in ("hp", "valor", "fatigue", "luck"):
+            points[key.lower()] = value
+        else:
+            chars[key.strip().upper()] = value
+    _run(c, cmd.CreateCharacter(name=name, characteristics=chars, skills=skills, points=points))
+
+
+@group.command("test")
+@click.argument("skill")
+@click.option("--target", type=int, default=None, help="The director's target instead of the skill value.")
+@click.option("--double", is_flag=True, help="Easy: the target is doubled.")
+@click.option("--half", is_flag=True, help="Hard: the target is halved (rounded up).")
+@click.option(
+    "--times",
+    type=int,
+    default=None,
+    help="Test a characteristic (TAM...POD) times N; a luck test is `POD --times 4`.",
+)
+@click.option(
+    "--attack",
+    type=click.Choice(["melee", "ranged"]),
+    default=None,
+    help="The roll is an attack (ranged attacks use the DES given up with `steady`).",
+)
+@click.option("--aimed", is_flag=True, help="Aimed attack: half target unless the character aimed first.")
+@click.option(
+    "--luck",
+    "use_luck",
+    is_flag=True,
+    help="Luck declared before rolling: a failure is bought (roll - target) if affordable.",
+)
+@faces_option
+@common
+@pass_ctx
+def test(
+    c: Ctx,
+    skill: str,
+    target: int | None,
+    double: bool,
+    half: bool,
+    times: int | None,
+    attack: str | None,
+    aimed: bool,
+    use_luck: bool,
+    faces: str | None,
+) -> None:
+    """Roll d100 under SKILL (a skill, Idea/Resistencia/..., or a characteristic with --times)."""
+    _run(
+        c,
+        cmd.Test(
+            skill=skill,
+            target=target,
+            double=double,
+            half=half,
+            times=times,
+            attack=attack,
+            aimed=aimed,
+            luck=use_luck,
+        ),
+        faces,
+    )
+
+
+@group.command("luck")
+@common
+@pass_ctx
+def luck(c: Ctx) -> None:
+    """Spend luck (roll minus target) to turn the last failed roll into a success."""
+    _run(c, cmd.SpendLuck())
+
+
+@group.command("refund")
+@common
+@pass_ctx
+def refund(c: Ctx) -> None:
+    """The director returns the luck last spent (the roll was not needed)."""
+    _run(c, cmd.RefundLuck())
+
+
+@group.command("award")
+@click.argument("points", type=int)
+@click.option("--reason", default="", help="Why (a milestone, the end of an adventure...).")
+@common
+@pass_ctx
+def award(c: Ctx, points: int, reason: str) -> None:
+    """The director gives POINTS luck (between adventures, at milestones, as a reward)."""
+    _run(c, cmd.AwardLuck(points=points, reason=reason))
+
+
+@group.command("damage")
+@click.argument("amount", type=int)
+@click.option("--cause", default="wound", help="What caused the wound.")
+@common
+@pass_ctx
+def damage(c: Ctx, amount: int, cause: str) -> None:
+    """The character loses AMOUNT hit points (one wound)."""
+    _run(c, cmd.Damage(amount=amount, cause=cause))
+
+
+@group.command("heal")
+@click.argument("method", type=click.Choice(["firstaid", "medicine"]))
+@click.option("--patient", default=None, help="Who is treated (default: the acting character).")
+@click.option("--wound", type=int, default=None, help="Wound number for first aid (default: the latest).")
+@click.option(
+    "--luck",
+    "use_luck",
+    is_flag=True,
+    help="Luck declared before rolling: a failure is bought (roll - target) if affordable.",
+)
+@faces_option
+@common
+@pass_ctx
+def heal(
+    c: Ctx, method: str, patient: str | None, wound: int | None, use_luck: bool, faces: str | None
+) -> None:
+    """First aid (1d3, once per wound) or medicine (1d6, once a week): skill roll, then the die."""
+    _run(c, cmd.Heal(method=method, patient=patient, wound=wound, luck=use_luck), faces)
+
+
+@group.command("horror")
+@click.argument("amount", type=int)
+@click.option("--cause", default="horror", help="What the character witnessed.")
+@common
+@pass_ctx
+def horror(c: Ctx, amount: int, cause: str) -> None:
+    """The character loses AMOUNT valor points; at 0, panic."""
+    _run(c, cmd.Horror(amount=amount, cause=cause))
+
+
+@group.command("therapy")
+@click.option("--patient", default=None, help="Who is treated (default: the acting character).")
+@click.option(
+    "--luck",
+    "use_luck",
+    is_flag=True,
+    help="Luck declared before rolling: a failure is bought (roll - target) if affordable.",
+)
+@faces_option
+@common
+@pass_ctx
+def therapy(c: Ctx, patient: str | None, use_luck: bool, faces: str | None) -> None:
+    """Psychotherapy: skill roll, then 1d6 valor back; once a day per patient."""
+    _run(c, cmd.Therapy(patient=patient, luck=use_luck), faces)
+
+
+@group.command("fatigue")
+@click.argument("amount", type=int)
+@click.option("--cause", default="exertion", help="Running, lifting, a fatiguing attack...")
+@common
+@pass_ctx
+def fatigue(c: Ctx, amount: int, cause: str) -> None:
+    """The character loses AMOUNT fatigue points; at 0, exhausted."""
+    _run(c, cmd.Fatigue(amount=amount, cause=cause))
+
+
+def _minutes(text: str) -> int:
+    m = re.fullmatch(r"\s*(\d{1,6})\s*(m|min|h|d|w)?\s*", text.lower())
+    if not m:
+        raise LedgerError(f"rest time {text!r} is not understood; use minutes (90) or 2h, 3d, 1w")
+    unit = {"m": 1, "min": 1, None: 1, "h": 60, "d": 1440, "w": 10080}[m.group(2)]
+    return int(m.group(1)) * unit
+
+
+@group.command("rest")
+@click.argument("time")
+@click.option("--all", "everyone", is_flag=True, help="The whole party rests (default: the actor).")
+@faces_option
+@common
+@pass_ctx
+def rest(c: Ctx, time: str, everyone: bool, faces: str | None) -> None:
+    """Rest TIME (minutes, or 2h, 3d, 1w): game time passes and any combat ends.
+
+    1 fatigue per 15 minutes; valor per full day; hit points per full week.
+    """
+    _run(c, cmd.Rest(minutes=_minutes(time), everyone=everyone), faces)
+
+
+@group.command("round")
+@click.option("--run", "option", flag_value="run", help="Run at most (30 m): no actions.")
+@click.option(
+    "--half-run", "option", flag_value="half-run", help="Run half: one action (DES 10-) or two (DES 11+)."
+)
+@click.option(
+    "--act",
+    "actions",
+    multiple=True,
+    metavar="ACTION",
+    help="An action (a skill, Apuntar, Salir...); repeatable.",
+)
+@click.option("--attack", "attacks", multiple=True, metavar="SKILL", help="An attack with SKILL; repeatable.")
+@click.option(
+    "--defend", type=click.Choice(["esquivar", "bloquear"]), default=None, help="How the character defends."
+)
+@click.option("--multi-attack-weapon", is_flag=True, help="The weapon allows several attacks a round.")
+@common
+@pass_ctx
+def round_(
+    c: Ctx,
+    option: str | None,
+    actions: tuple[str, ...],
+    attacks: tuple[str, ...],
+    defend: str | None,
+    multi_attack_weapon: bool,
+) -> None:
+    """Declare the character's intentions for a combat round (costs 1 fatigue).
+
+    Actions by DES: 6-10 two, 11-15 three, 16-18 four; one attack per round.
+    """
+    _run(
+        c,
+        cmd.DeclareRound(
+            option=option or "actions",
+            actions=actions,
+            attacks=attacks,
+            defense=defend,
+            multi_attack_weapon=multi_attack_weapon,
+        ),
+    )
+
+
+@group.command("aim")
+@common
+@pass_ctx
+def aim(c: Ctx) -> None:
+    """Use the declared Apuntar action: the next aimed attack is at its normal target."""
+    _run(c, cmd.Aim())
+
+
+@group.command("steady")
+@click.argument("points", type=int)
+@common
+@pass_ctx
+def steady(c: Ctx, points: int) -> None:
+    """Give up POINTS of DES for +10 each on the next ranged attack (lost if attacked first)."""
+    _run(c, cmd.Steady(points=points))
+
+
+@group.command("dodge")
+@click.option(
+    "--against",
+    type=click.Choice(LEVELS),
+    default=None,
+    help="Success level of the attack (default: the last melee attack recorded).",
+)
+@click.option(
+    "--luck",
+    "use_luck",
+    is_flag=True,
+    help="Luck declared before rolling: a failure is bought (roll - target) if affordable.",
+)
+@faces_option
+@common
+@pass_ctx
+def dodge(c: Ctx, against: str | None, use_luck: bool, faces: str | None) -> None:
+    """Roll Esquivar: an equal or better success level cancels the melee attack."""
+    _run(c, cmd.Dodge(against=against, luck=use_luck), faces)
+
+
+@group.command("endcombat")
+@common
+@pass_ctx
+def endcombat(c: Ctx) -> None:
+    """End the combat (resting also ends it)."""
+    _run(c, cmd.EndCombat())
+
+
+@group.command("odds")
+@click.argument("target", type=int)
+@click.option("--skill", type=int, default=None, help="Skill points for the fumble value (default: TARGET).")
+@common
+@pass_ctx
+def odds(c: Ctx, target: int, skill: int | None) -> None:
+    """Exact chances of each success level for TARGET (no campaign needed)."""
+    from ledger.rules import d100_roll as roll
+
+    counts = roll.chances(target, target if skill is None else skill)
+    data = {
+        "target": target,
+        "skill": target if skill is None else skill,
+        "faces": counts,
+        "p_success": roll.p_success(target, target if skill is None else skill),
+    }
+    emit(
+        c,
+        data,
+        lambda: (
+            "  ".join(f"{k} {v}%" for k, v in reversed(counts.items()))
+            + f"  (success {data['p_success']:.2f})"
+        ),
+    )
