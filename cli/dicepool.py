@@ -1,0 +1,287 @@
+"""``ledger dicepool ...``: tests, attacks, dodges, resistance, initiative, the exchange view."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from cli.options import (
+    Ctx,
+    common,
+    emit,
+    faces_option,
+    pass_ctx,
+    recorded_json,
+    state_for,
+    time_travel,
+)
+from cli.options import faces as parse
+from ledger.events.dicepool import Roll
+from ledger.rules.dicepool_commands import Attack, Dodge, Heal, Initiative, Join, Resist, Test
+from ledger.rules.dicepool_tables import RANGE_CLASSES
+
+group = click.Group(
+    "dicepool",
+    help="The dicepool system: d6 pools against target numbers, rule of six, combat pool, damage staging.",
+)
+
+
+GOALS = {
+    "dicepool.dodged": "dodging clear",
+    "dicepool.resisted": "no wound",
+    "dicepool.attacked": "a hit",
+}
+
+
+def _tn_line(kind: str, roll: Roll) -> str:
+    steps = "".join(f" {m.value:+d} {m.reason}" for m in roll.modifiers)
+    floor = " (floor 2)" if roll.tn == 2 and roll.base_tn + sum(m.value for m in roll.modifiers) < 2 else ""
+    need = f"{roll.needed}+ successes" if roll.needed != 1 else "1+ success"
+    goal = f"{GOALS[kind]}, " if kind in GOALS else ""
+    return f"  TN {roll.base_tn}{steps} = {roll.tn}{floor}; p({goal}{need}) = {roll.p_success:.4f}"
+
+
+def _text(rec: Any) -> str:
+    lines = []
+    for env in rec.envelopes:
+        ev = env.event
+        lines.append(ev.summary())
+        roll = getattr(ev, "roll", None)
+        if isinstance(roll, Roll):
+            lines.append(_tn_line(ev.kind, roll))
+    return "\n".join(lines)
+
+
+def _run(c: Ctx, command: Any, faces: str | None = None) -> None:
+    rec = c.ledger.execute(command, c.campaign, faces=parse(faces), actor=c.actor)
+    emit(c, recorded_json(rec), lambda: _text(rec))
+
+
+dice_option = click.option(
+    "--dice", type=int, default=None, metavar="N", help="Roll N dice instead of the computed pool size."
+)
+pool_option = click.option("--pool", type=int, default=0, metavar="K", help="Combat pool dice to add.")
+
+
+@group.command("join")
+@click.argument("name")
+@click.option(
+    "--attr",
+    "attrs",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="body=4, quickness=5, skill.pistols=5, pool.combat=6, armor=2, weapon=ares_predator (repeatable).",
+)
+@common
+@pass_ctx
+def join(c: Ctx, name: str, attrs: tuple[str, ...]) -> None:
+    """Add a character NAME to the party, checking every --attr against the convention."""
+    from ledger.errors import RuleError
+
+    parsed: dict[str, str] = {}
+    for item in attrs:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise RuleError(f"--attr {item!r} is not KEY=VALUE; e.g. --attr skill.pistols=5")
+        parsed[key.strip()] = value.strip()
+    rec = c.ledger.execute(Join(name=name, attrs=parsed), c.campaign)
+    emit(c, recorded_json(rec), f"{name} joins {rec.campaign.name!r}")
+
+
+@group.command("test")
+@click.argument("skill")
+@click.option("--tn", type=int, required=True, help="Target number set by the GM (never below 2).")
+@pool_option
+@click.option(
+    "--pool-name", default="combat", show_default=True, help="Which pool the --pool dice come from."
+)
+@click.option(
+    "--mod",
+    "mods",
+    multiple=True,
+    metavar="NAME|+N",
+    help="A situational modifier from the table, or a number (repeatable).",
+)
+@dice_option
+@faces_option
+@common
+@pass_ctx
+def test(
+    c: Ctx,
+    skill: str,
+    tn: int,
+    pool: int,
+    pool_name: str,
+    mods: tuple[str, ...],
+    dice: int | None,
+    faces: str | None,
+) -> None:
+    """Test SKILL (or an ATTRIBUTE) at --tn; defaults to a related skill or the attribute."""
+    _run(c, Test(skill=skill, tn=tn, pool=pool, pool_name=pool_name, mods=mods, dice=dice), faces)
+
+
+@group.command("attack")
+@click.option("--skill", default=None, help="Combat skill (default: the weapon's).")
+@pool_option
+@click.option(
+    "--range",
+    "range_",
+    type=click.Choice(RANGE_CLASSES),
+    default=None,
+    help="Range class: short, medium, long, extreme (TN 4, 5, 6, 9).",
+)
+@click.option(
+    "--distance",
+    type=int,
+    default=None,
+    metavar="METERS",
+    help="Distance to the target: the range class comes from the weapon's range table.",
+)
+@click.option(
+    "--scope", type=int, default=0, metavar="L", help="Scope level: moves the range class L closer."
+)
+@click.option(
+    "--mod",
+    "mods",
+    multiple=True,
+    metavar="NAME|+N",
+    help="A situational modifier from the table, or a number (repeatable).",
+)
+@click.option("--weapon", default=None, help="Weapon from the weapons table (default: the character's).")
+@click.option("--target", default=None, metavar="CHARACTER", help="Who is attacked (they dodge and resist).")
+@click.option(
+    "--burst",
+    type=int,
+    default=1,
+    metavar="ROUNDS",
+    help="Rounds fired: +1 power per round, +1 wound level per 3, recoil.",
+)
+@click.option("--damage", default=None, metavar="CODE", help="Damage code instead of the weapon's, e.g. 9L.")
+@click.option("--melee", is_flag=True, help="A melee attack (TN 4, impact armor).")
+@dice_option
+@faces_option
+@common
+@pass_ctx
+def attack(
+    c: Ctx,
+    skill: str | None,
+    pool: int,
+    range_: str | None,
+    distance: int | None,
+    scope: int,
+    mods: tuple[str, ...],
+    weapon: str | None,
+    target: str | None,
+    burst: int,
+    damage: str | None,
+    melee: bool,
+    dice: int | None,
+    faces: str | None,
+) -> None:
+    """Attack: opens an exchange that the target dodges (optional) and resists."""
+    _run(
+        c,
+        Attack(
+            skill=skill,
+            pool=pool,
+            range=range_,
+            distance=distance,
+            scope=scope,
+            mods=mods,
+            weapon=weapon,
+            target=target,
+            burst=burst,
+            damage=damage,
+            melee=melee,
+            dice=dice,
+        ),
+        faces,
+    )
+
+
+@group.command("dodge")
+@click.option("--pool", type=int, required=True, metavar="K", help="Combat pool dice to dodge with.")
+@click.option(
+    "--tn", type=int, default=4, show_default=True, help="Dodge target number (the GM may vary it)."
+)
+@dice_option
+@faces_option
+@common
+@pass_ctx
+def dodge(c: Ctx, pool: int, tn: int, dice: int | None, faces: str | None) -> None:
+    """Dodge the open attack: each success cancels one attacker success."""
+    _run(c, Dodge(pool=pool, tn=tn, dice=dice), faces)
+
+
+@group.command("resist")
+@click.option(
+    "--damage",
+    default=None,
+    metavar="CODE",
+    help="Damage code, e.g. 9L (S suave 1 box, L leve 3, G grave 6, M mortal 10).",
+)
+@click.option("--armor", type=int, default=None, help="Armor rating (default: the character's).")
+@pool_option
+@click.option(
+    "--against", type=int, default=None, metavar="N", help="Attacker successes, when no attack is open."
+)
+@click.option("--stun", is_flag=True, help="Stun damage (the stun track).")
+@dice_option
+@faces_option
+@common
+@pass_ctx
+def resist(
+    c: Ctx,
+    damage: str | None,
+    armor: int | None,
+    pool: int,
+    against: int | None,
+    stun: bool,
+    dice: int | None,
+    faces: str | None,
+) -> None:
+    """Resist damage with Body + pool at TN = power - armor; stages and marks the wound."""
+    _run(c, Resist(damage=damage, armor=armor, pool=pool, against=against, stun=stun, dice=dice), faces)
+
+
+@group.command("initiative")
+@click.option(
+    "--only", multiple=True, metavar="CHARACTER", help="Roll only for these characters (repeatable)."
+)
+@faces_option
+@common
+@pass_ctx
+def initiative(c: Ctx, only: tuple[str, ...], faces: str | None) -> None:
+    """Start a combat turn: Reaction + initiative dice (no rule of six); refresh every pool."""
+    _run(c, Initiative(only=only), faces)
+
+
+@group.command("heal")
+@click.option("--boxes", type=int, required=True, help="Boxes to clear.")
+@click.option(
+    "--track",
+    type=click.Choice(["physical", "stun"]),
+    default="physical",
+    show_default=True,
+    help="Which condition track.",
+)
+@click.option("--reason", default="", help="First aid, rest, a spell...")
+@common
+@pass_ctx
+def heal(c: Ctx, boxes: int, track: str, reason: str) -> None:
+    """Clear boxes from the character's condition monitor."""
+    _run(c, Heal(boxes=boxes, track=track, reason=reason))
+
+
+@group.command("exchange")
+@time_travel
+@common
+@pass_ctx
+def exchange(c: Ctx, at: int | None, day: int | None) -> None:
+    """Show the last exchange: attacker successes, dodged, resisted, staged wound."""
+    from projections.dicepool import exchange_text, exchange_view
+
+    state = state_for(c, at, day)
+    view = exchange_view(state.game.last if state.game is not None else None)
+    emit(c, view, lambda: exchange_text(view) if view else "no exchange yet")

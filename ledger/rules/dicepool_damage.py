@@ -1,0 +1,127 @@
+"""Damage codes, staging and the condition monitor.
+
+A damage code is a power and a wound level in the text's Spanish letters:
+S (suave) 1 box, L (leve) 3, G (grave) 6, M (mortal) 10. The English words
+are accepted by meaning (light = S, moderate = L, serious = G, deadly = M),
+never the English letters: a single letter always means what the text means.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ledger.errors import RuleError
+
+LEVELS = ("S", "L", "G", "M")
+BOXES = {"S": 1, "L": 3, "G": 6, "M": 10}
+NAMES = {"S": "suave", "L": "leve", "G": "grave", "M": "mortal"}
+WORDS = {
+    "s": "S",
+    "suave": "S",
+    "light": "S",
+    "l": "L",
+    "leve": "L",
+    "moderate": "L",
+    "g": "G",
+    "grave": "G",
+    "serious": "G",
+    "m": "M",
+    "mortal": "M",
+    "deadly": "M",
+}
+MONITOR = 10
+"""Boxes on each track (physical and stun)."""
+MAX_POWER = 40
+
+_CODE = re.compile(r"^\s*(?P<power>STR(?:\s*[+-]\s*\d+)?|\d+)\s*-?\s*(?P<level>[A-Za-z]+)\s*$", re.I)
+
+
+@dataclass(frozen=True)
+class DamageCode:
+    power: int
+    level: str
+
+    def __str__(self) -> str:
+        return f"{self.power}{self.level}"
+
+
+def parse_damage(text: str, strength: int | None = None) -> DamageCode:
+    """``9L``, ``6G``, ``STR+2L`` (melee: the attacker's Strength), ``9 moderate``."""
+    m = _CODE.match(text)
+    level = WORDS.get(m.group("level").lower()) if m else None
+    if m is None or level is None:
+        raise RuleError(
+            f"damage code {text!r} is not power + wound level; use e.g. 9L, 6G or STR+1L "
+            "(S suave 1 box, L leve 3, G grave 6, M mortal 10)"
+        )
+    power_text = m.group("power").upper().replace(" ", "")
+    if power_text.startswith("STR"):
+        if strength is None:
+            raise RuleError(
+                f"damage code {text!r} uses the attacker's Strength; give the attacker a strength"
+            )
+        power = strength + int(power_text[3:] or 0)
+    else:
+        power = int(power_text)
+    if not 1 <= power <= MAX_POWER:
+        raise RuleError(f"damage code {text!r} has power {power}; use 1 to {MAX_POWER}")
+    return DamageCode(power, level)
+
+
+def burst(code: DamageCode, rounds: int) -> DamageCode:
+    """A burst of ``rounds``: +1 power per round, +1 level per 3 rounds (capped at M)."""
+    if rounds <= 1:
+        return code
+    return DamageCode(code.power + rounds, stage(code.level, rounds // 3) or "M")
+
+
+def stage(level: str, steps: int) -> str | None:
+    """Move a level ``steps`` up (or down); above M stays M, below S is None."""
+    index = LEVELS.index(level) + steps
+    if index < 0:
+        return None
+    return LEVELS[min(index, len(LEVELS) - 1)]
+
+
+def staging_steps(net: int) -> int:
+    """Every 2 net successes move the level one step, toward whoever is ahead."""
+    return net // 2 if net >= 0 else -((-net) // 2)
+
+
+def box_level(boxes: int) -> str | None:
+    """The wound a track shows: 1-2 boxes S, 3-5 L, 6-9 G, 10 M."""
+    for level in reversed(LEVELS):
+        if boxes >= BOXES[level]:
+            return level
+    return None
+
+
+PENALTY = {None: 0, "S": 1, "L": 2, "G": 3, "M": 3}
+"""TN modifier of a track's wound (the same number comes off initiative)."""
+
+
+def tn_modifier(physical: int, stun: int, worst_only: bool = False) -> int:
+    """Both tracks' penalties add up, or only the worse counts (setting ``wound_modifiers``)."""
+    penalties = (PENALTY[box_level(physical)], PENALTY[box_level(stun)])
+    return max(penalties) if worst_only else sum(penalties)
+
+
+@dataclass(frozen=True)
+class Monitor:
+    physical: int
+    stun: int
+    overflow: int
+
+    def mark(self, track: str, boxes: int) -> Monitor:
+        """Stun past 10 rolls into physical; physical past 10 is overflow."""
+        physical, stun, overflow = self.physical, self.stun, self.overflow
+        if track == "stun":
+            stun += boxes
+            extra = max(0, stun - MONITOR)
+            stun = min(stun, MONITOR)
+            physical += extra
+        else:
+            physical += boxes
+        overflow += max(0, physical - MONITOR)
+        return Monitor(min(physical, MONITOR), stun, overflow)
