@@ -1,0 +1,338 @@
+"""``ledger d20 ...``: the d20 system's commands (creation, checks, combat, stress)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from cli.options import Ctx, common, emit, faces_option, pass_ctx, recorded_json
+from cli.options import faces as parse_faces
+from ledger.errors import LedgerError
+from ledger.rules.d20_commands import (
+    Assign,
+    Attack,
+    Carry,
+    Check,
+    Create,
+    Heal,
+    Panic,
+    Reload,
+    Rest,
+    RollInitiative,
+    Stress,
+    Supply,
+    TakeDamage,
+    Treat,
+    Unjam,
+    Use,
+)
+
+
+@click.group("d20")
+def group() -> None:
+    """The d20 system: a crew in deep space, calm points, usage dice, autofire, panic."""
+
+
+def _run(c: Ctx, command: Any, faces: str | None = None) -> None:
+    rec = c.ledger.execute(command, c.campaign, faces=parse_faces(faces), actor=c.actor)
+    emit(c, recorded_json(rec), lambda: "\n".join(e.event.summary() for e in rec.envelopes))
+
+
+def _pairs(text: str | None) -> dict[str, int] | None:
+    """``fue=14,des=12,...`` as a mapping."""
+    if text is None:
+        return None
+    pairs: dict[str, int] = {}
+    for part in text.split(","):
+        key, sep, value = part.partition("=")
+        if not sep or not value.strip().isdigit():
+            raise LedgerError(f"--assign has {part!r}, not ATTR=VALUE; e.g. --assign fue=14,des=12,...")
+        pairs[key.strip().lower()] = int(value)
+    return pairs
+
+
+def _names(text: str | None) -> tuple[str, ...] | None:
+    if text is None:
+        return None
+    return tuple(p.strip() for p in text.split(",") if p.strip())
+
+
+adv_options = [
+    click.option("--adv", is_flag=True, help="Advantage: roll 2d20, keep the higher."),
+    click.option("--dis", is_flag=True, help="Disadvantage: roll 2d20, keep the lower."),
+]
+push_option = click.option("--push", is_flag=True, help="Spend 1 calm point (PC) for advantage.")
+
+
+def rolls_d20(f: Any) -> Any:
+    for option in reversed(adv_options):
+        f = option(f)
+    return push_option(f)
+
+
+@group.command("create")
+@click.argument("name", required=False)
+@click.option(
+    "--assign",
+    default=None,
+    metavar="fue=N,des=N,...",
+    help="Place the six kept rolls on FUE, DES, CON, INT, SAB, CAR (default: in roll order).",
+)
+@click.option("--class", "cls", default=None, help="Class from the tables (default: the first listed).")
+@click.option(
+    "--talents", default=None, metavar="A,B", help="The two talents (default: the class's first two)."
+)
+@click.option(
+    "--skills",
+    default=None,
+    metavar="A,B,C",
+    help="Three different skills, 1 point each (default: the class's suggested ones).",
+)
+@faces_option
+@common
+@pass_ctx
+def create(
+    c: Ctx,
+    name: str | None,
+    assign: str | None,
+    cls: str | None,
+    talents: str | None,
+    skills: str | None,
+    faces: str | None,
+) -> None:
+    """Create character NAME (or the --as character): seven 3d6, the lowest dropped."""
+    _run(
+        c,
+        Create(name=name, assign=_pairs(assign), cls=cls, talents=_names(talents), skills=_names(skills)),
+        faces,
+    )
+
+
+@group.command("assign")
+@click.argument("values", metavar="fue=N,des=N,...")
+@common
+@pass_ctx
+def assign(c: Ctx, values: str) -> None:
+    """Place the kept rolls anew (only before the character first acts)."""
+    _run(c, Assign(assign=_pairs(values) or {}))
+
+
+@group.command("check")
+@click.argument(
+    "attribute", type=click.Choice(["fue", "des", "con", "int", "sab", "car"], case_sensitive=False)
+)
+@click.option(
+    "--dc", required=True, metavar="N|NAME", help="Difficulty: a number or a name (hard, very-hard...)."
+)
+@click.option("--skill", default=None, help="Add this skill's point (if trained).")
+@click.option(
+    "--ins", "instinct", is_flag=True, help="An instinct (INS) check: add the INS bonus of the level."
+)
+@rolls_d20
+@faces_option
+@common
+@pass_ctx
+def check(
+    c: Ctx,
+    attribute: str,
+    dc: str,
+    skill: str | None,
+    instinct: bool,
+    adv: bool,
+    dis: bool,
+    push: bool,
+    faces: str | None,
+) -> None:
+    """Roll d20 + ATTRIBUTE modifier + skill against --dc (natural 20 succeeds, 1 fumbles)."""
+    _run(
+        c,
+        Check(attribute=attribute, dc=dc, skill=skill, instinct=instinct, adv=adv, dis=dis, push=push),
+        faces,
+    )
+
+
+@group.command("initiative")
+@faces_option
+@common
+@pass_ctx
+def initiative(c: Ctx, faces: str | None) -> None:
+    """Roll initiative: d20 + SAB modifier (also ends being exposed)."""
+    _run(c, RollInitiative(), faces)
+
+
+@group.command("usage")
+@click.argument("resource")
+@faces_option
+@common
+@pass_ctx
+def usage(c: Ctx, resource: str, faces: str | None) -> None:
+    """Use RESOURCE: roll its usage die; 1-2 steps it down, past the d4 it is exhausted."""
+    _run(c, Use(resource=resource), faces)
+
+
+@group.command("supply")
+@click.argument("resource")
+@click.argument("die", metavar="d12|d10|d8|d6|d4")
+@common
+@pass_ctx
+def supply(c: Ctx, resource: str, die: str) -> None:
+    """Resupply (or add) RESOURCE with a fresh usage DIE."""
+    _run(c, Supply(resource=resource, die=die))
+
+
+@group.command("attack")
+@click.option("--weapon", "-w", required=True, help="Weapon from the tables (or unarmed).")
+@click.option("--def", "defense", type=int, required=True, help="The target's DEF.")
+@click.option(
+    "--mode",
+    type=click.Choice(["short", "long", "full"]),
+    default=None,
+    help="Automatic fire: short burst, long burst (advantage, ammo die down, 2x dice), "
+    "full auto (advantage, magazine empty, 3x dice).",
+)
+@click.option(
+    "--range",
+    "band",
+    type=click.Choice(["point-blank", "optimal", "extreme"]),
+    default=None,
+    help="Range band: point-blank gives advantage, extreme disadvantage.",
+)
+@click.option("--distance", type=float, default=None, help="Metres to the target (sets the range band).")
+@click.option(
+    "--cover",
+    type=click.Choice(["none", "partial", "total"]),
+    default=None,
+    help="Target's cover: partial +4 DEF, total cannot be attacked.",
+)
+@click.option("--running", is_flag=True, help="The target runs: +2 DEF.")
+@click.option("--split", type=int, default=1, help="Covering fire: share the damage among this many targets.")
+@rolls_d20
+@faces_option
+@common
+@pass_ctx
+def attack(
+    c: Ctx,
+    weapon: str,
+    defense: int,
+    mode: str | None,
+    band: str | None,
+    distance: float | None,
+    cover: str | None,
+    running: bool,
+    split: int,
+    adv: bool,
+    dis: bool,
+    push: bool,
+    faces: str | None,
+) -> None:
+    """Attack a target: d20 + ATQ (+FUE melee, +DES ranged) against its DEF, then damage."""
+    _run(
+        c,
+        Attack(
+            weapon=weapon,
+            defense=defense,
+            mode=mode,
+            range=band,
+            distance=distance,
+            cover=cover,
+            running=running,
+            split=split,
+            adv=adv,
+            dis=dis,
+            push=push,
+        ),
+        faces,
+    )
+
+
+@group.command("reload")
+@click.option("--weapon", "-w", default=None, help="The emptied weapon (default: the only one).")
+@faces_option
+@common
+@pass_ctx
+def reload(c: Ctx, weapon: str | None, faces: str | None) -> None:
+    """Reload a weapon emptied by full auto: a use of its ammunition (usage die)."""
+    _run(c, Reload(weapon=weapon), faces)
+
+
+@group.command("unjam")
+@click.option("--weapon", "-w", default=None, help="The jammed weapon (default: the only one).")
+@push_option
+@faces_option
+@common
+@pass_ctx
+def unjam(c: Ctx, weapon: str | None, push: bool, faces: str | None) -> None:
+    """Clear a jammed weapon: DES + precision at 14+."""
+    _run(c, Unjam(weapon=weapon, push=push), faces)
+
+
+@group.command("damage")
+@click.argument("amount", type=int)
+@click.option("--cause", default="wound", help="What dealt the damage.")
+@common
+@pass_ctx
+def damage(c: Ctx, amount: int, cause: str) -> None:
+    """Take AMOUNT damage: lose PV and 1 calm point; 0 PV is death."""
+    _run(c, TakeDamage(amount=amount, cause=cause))
+
+
+@group.command("stress")
+@click.argument("difficulty", type=click.Choice(["11", "14", "17", "20"]))
+@rolls_d20
+@faces_option
+@common
+@pass_ctx
+def stress(c: Ctx, difficulty: str, adv: bool, dis: bool, push: bool, faces: str | None) -> None:
+    """INS SAB check at DIFFICULTY; failing loses 1d4/1d6/1d8/1d10 calm points."""
+    _run(c, Stress(difficulty=int(difficulty), adv=adv, dis=dis, push=push), faces)
+
+
+@group.command("panic")
+@faces_option
+@common
+@pass_ctx
+def panic(c: Ctx, faces: str | None) -> None:
+    """Roll on the panic table (due at 0 PC or a fumbled INS SAB), then recover 1d4 PC."""
+    _run(c, Panic(), faces)
+
+
+@group.command("rest")
+@common
+@pass_ctx
+def rest(c: Ctx) -> None:
+    """A day of rest for the crew: PV (not synthetics) and PC back as many as the level."""
+    _run(c, Rest())
+
+
+@group.command("heal")
+@click.option("--on", "target", default=None, help="Who is treated (default: yourself).")
+@click.option("--kit", is_flag=True, help="With a medkit or proper tools: 1d6 instead of 1d4.")
+@push_option
+@faces_option
+@common
+@pass_ctx
+def heal(c: Ctx, target: str | None, kit: bool, push: bool, faces: str | None) -> None:
+    """First aid (INT + precision 14+) or, on a synthetic, repairs (INT + technology 14+)."""
+    _run(c, Heal(target=target, kit=kit, push=push), faces)
+
+
+@group.command("therapy")
+@click.argument("trauma", type=int, default=1)
+@push_option
+@faces_option
+@common
+@pass_ctx
+def therapy(c: Ctx, trauma: int, push: bool, faces: str | None) -> None:
+    """Six months of therapy for trauma number TRAUMA, then INS SAB at 17+ to recover."""
+    _run(c, Treat(trauma=trauma, push=push), faces)
+
+
+@group.command("carry")
+@click.argument("items", nargs=-1, required=True)
+@click.option("--drop", is_flag=True, help="Drop the items instead.")
+@common
+@pass_ctx
+def carry(c: Ctx, items: tuple[str, ...], drop: bool) -> None:
+    """Pick up (or --drop) ITEMS; more objects than FUE is overloaded."""
+    _run(c, Carry(items=items, drop=drop))
