@@ -1,0 +1,261 @@
+"""``ledger crawl ...``: the solo hex-crawl, one command per step of the day."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from cli.options import (
+    Ctx,
+    common,
+    emit,
+    faces_option,
+    pass_ctx,
+    recorded_json,
+    state_for,
+    time_travel,
+)
+from cli.options import faces as parse
+from ledger.commands import Command
+from ledger.rules import crawl_order as order
+from projections import crawl as proj
+from projections.crawl import DIRECTIONS
+
+group = click.Group(
+    "crawl",
+    help="A solo hex-crawl: move, terrain, event, eat, sleep; one hex a day.\n\n"
+    "The day's order is fixed; each command says what comes next.",
+)
+
+
+def _run(c: Ctx, command: Command, faces: str | None = None) -> None:
+    rec = c.ledger.execute(command, c.campaign, faces=parse(faces), actor=c.actor)
+    game: proj.Crawl = rec.state.game
+
+    def text() -> str:
+        lines = [f"  {env.event.summary()}" for env in rec.envelopes]
+        status = (
+            f"day {game.day}  Health {game.health}  Energy {game.energy}  "
+            f"bars {game.bar} fruit {game.fruit} bits {game.bits}"
+        )
+        nxt = order.expected(game)
+        tail = f"next: {' | '.join(nxt)}" if game.alive else "the explorer is dead; the campaign is over"
+        return "\n".join([*lines, status, tail])
+
+    data = recorded_json(rec)
+    data["expected"] = order.expected(game)
+    emit(c, data, text)
+
+
+def _action(name: str, help_text: str) -> Any:
+    """Decorate a command that records one step of the day."""
+
+    def wrap(f: Any) -> Any:
+        f.__doc__ = help_text
+        f = pass_ctx(f)
+        f = common(f)
+        f = faces_option(f)
+        return group.command(name)(f)
+
+    return wrap
+
+
+@_action("move", "Start a new day: walk to the neighbouring hex DIRECTION (n ne se s sw nw).")
+@click.argument("direction", type=click.Choice(list(DIRECTIONS)))
+def move(c: Ctx, direction: str, faces: str | None) -> None:
+    _run(c, order.Move(direction=direction), faces)
+
+
+@_action("terrain", "Roll the terrain of a blank hex (1d6; 3d6 with neighbours in the variant).")
+@click.option(
+    "--choose",
+    default=None,
+    metavar="TERRAIN",
+    help="3d6 variant: the terrain to keep (on a die, or set by two matching neighbours).",
+)
+def terrain(c: Ctx, choose: str | None, faces: str | None) -> None:
+    _run(c, order.Terrain(choose=choose), faces)
+
+
+@_action("event", "Roll the day's event: 2d6 on a new hex; icons, revisits and divine days otherwise.")
+@click.option(
+    "--repeat",
+    type=click.Choice(["shift", "pass"]),
+    default=None,
+    help="On a repeated events/ruins result: take the row above/below, or pass through.",
+)
+def event(c: Ctx, repeat: str | None, faces: str | None) -> None:
+    _run(c, order.Explore(repeat=repeat), faces)
+
+
+@_action("eat", "Eat a ration: bar (+2/+1), fruit (+1/+2) or tavern (town, 3 bits, +10/+4).")
+@click.argument("food", type=click.Choice(["bar", "fruit", "tavern"]))
+def eat(c: Ctx, food: str, faces: str | None) -> None:
+    _run(c, order.Eat(food=food), faces)
+
+
+@_action("sleep", "End the day: sleep wild (+3/+2), in town (+4/+3) or at the hotel (3 bits, +10/+6).")
+@click.argument("where", type=click.Choice(["wild", "town", "hotel"]))
+def sleep(c: Ctx, where: str, faces: str | None) -> None:
+    _run(c, order.Sleep(where=where), faces)
+
+
+@_action("buy", "Buy ITEM from the town's shop (trade comes first in a town).")
+@click.argument("item")
+def buy(c: Ctx, item: str, faces: str | None) -> None:
+    _run(c, order.Buy(item=item), faces)
+
+
+@_action("quest", "Take this town's one quest (1d6 on the quest table).")
+def quest(c: Ctx, faces: str | None) -> None:
+    _run(c, order.Quest(), faces)
+
+
+@_action("fight", "Face the enemy met today; it strikes first (1d6 + its Attack).")
+def fight(c: Ctx, faces: str | None) -> None:
+    _run(c, order.Fight(), faces)
+
+
+@_action("attack", "Basic attack: always hits (bows spend an arrow); then the enemy's turn.")
+@click.option("--weapon", default=None, help="Weapon to use (default: your best).")
+def attack(c: Ctx, weapon: str | None, faces: str | None) -> None:
+    _run(c, order.Attack(weapon=weapon), faces)
+
+
+@_action("technique", "Use technique N (1-7): Energy, a training roll for 1-4, lasting effects for 5-7.")
+@click.argument("number", type=click.IntRange(1, 7))
+def technique(c: Ctx, number: int, faces: str | None) -> None:
+    _run(c, order.Technique(number=number), faces)
+
+
+@_action("escape", "Try to flee: 1d6 above the enemy's ESC; success costs 2 Energy, 2 Health and the day.")
+def escape(c: Ctx, faces: str | None) -> None:
+    _run(c, order.Escape(), faces)
+
+
+@_action("hide", "Hide from God: the day ends with no meal and no sleep.")
+def hide(c: Ctx, faces: str | None) -> None:
+    _run(c, order.Hide(), faces)
+
+
+@_action("loot", "Search a defeated enemy's surroundings (1d6 on the rewards table).")
+def loot(c: Ctx, faces: str | None) -> None:
+    _run(c, order.Loot(), faces)
+
+
+def _projection(name: str, help_text: str) -> Any:
+    def wrap(f: Any) -> Any:
+        f.__doc__ = help_text
+        return group.command(name)(time_travel(common(pass_ctx(f))))
+
+    return wrap
+
+
+@_projection("map", "Draw the hex map: terrain, icons, the path walked and where you stand.")
+@click.option(
+    "--radius",
+    type=click.IntRange(0, 1000),
+    default=None,
+    help="Draw only the hexes within this many steps of the explorer.",
+)
+def map_(c: Ctx, at: int | None, day: int | None, radius: int | None) -> None:
+    state = state_for(c, at, day)
+    emit(c, proj.map_entries(state), lambda: proj.render_map(state, radius))
+
+
+@_projection("hunger", "The hunger streak: current, longest, Health lost to hunger.")
+def hunger(c: Ctx, at: int | None, day: int | None) -> None:
+    data = proj.hunger(state_for(c, at, day))
+    emit(
+        c,
+        data,
+        lambda: (
+            f"day {data['day']}: hunger streak {data['streak']} "
+            f"(longest {data['longest']}), Health lost to hunger {data['lost']}, "
+            f"meals today {data['meals_today']}"
+        ),
+    )
+
+
+@_projection("calendar", "The divine calendar: today, the chapters open and the next one.")
+def calendar(c: Ctx, at: int | None, day: int | None) -> None:
+    data = proj.calendar(state_for(c, at, day))
+
+    def text() -> str:
+        lines = [f"day {data['day']}"]
+        for ch in data["chapters"]:
+            mark = "open" if ch["open"] else ("missed" if ch["day"] <= data["day"] else "")
+            lines.append(f"  day {ch['day']:>2}  chapter {ch['chapter']}  {ch['name']:<20} {mark}")
+        nxt = data["next"]
+        lines.append(
+            f"next: {nxt['name']} on day {nxt['day']} (in {nxt['in_days']} days)"
+            if nxt
+            else "next: no chapter left"
+        )
+        return "\n".join(lines)
+
+    emit(c, data, text)
+
+
+@group.command("autoplay")
+@click.option(
+    "--days", type=click.IntRange(1, 1000), default=10, show_default=True, help="Whole days to play."
+)
+@common
+@pass_ctx
+def autoplay(c: Ctx, days: int) -> None:
+    """Play by the rules with a sensible policy (eat when hungry, rest in towns, flee when losing)."""
+    from ledger.rules.crawl_play import autoplay as play
+
+    before = c.ledger.state(c.campaign).game
+    played = play(c.ledger, c.campaign, days)
+    g: proj.Crawl = c.ledger.state(c.campaign).game
+    data = {
+        "days_played": played,
+        "from_day": before.day,
+        "day": g.day,
+        "alive": g.alive,
+        "health": g.health,
+        "energy": g.energy,
+        "cause_of_death": g.cause,
+    }
+
+    def text() -> str:
+        end = "alive" if g.alive else f"dead ({g.cause})"
+        return (
+            f"played {played} days: day {before.day} -> {g.day}, {end}, Health {g.health} Energy {g.energy}"
+        )
+
+    emit(c, data, text)
+
+
+@group.command("tables")
+@click.argument("file", type=click.Path(dir_okay=False), required=False)
+@common
+@pass_ctx
+def tables(c: Ctx, file: str | None) -> None:
+    """Check a tables FILE (default: the sample tables) and summarise it."""
+    from ledger.rules.crawl_tables import load_tables
+
+    data, source = load_tables(file)
+    summary = {
+        "source": source,
+        "sample": data["sample"],
+        "settings": data["settings"],
+        "terrain": data["terrain"],
+        "enemies": sorted(data["enemies"]),
+        "items": sorted(data["items"]),
+        "shop": {k: v["price"] for k, v in data["shop"].items()},
+        "chapters": {k: v["name"] for k, v in data["chapters"].items()},
+    }
+    emit(
+        c,
+        summary,
+        lambda: (
+            f"{source}: valid crawl tables"
+            + (" (sample content)" if data["sample"] else "")
+            + f"\nterrain: {', '.join(data['terrain'].values())}\n"
+            f"settings: {', '.join(f'{k}={v}' for k, v in data['settings'].items())}"
+        ),
+    )
