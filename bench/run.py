@@ -60,7 +60,9 @@ def timed(fn: Callable[[], Any], repeat: int = 1) -> float:
     return best
 
 
-def line(label: str, ours: float, n: int, baseline: float | None, limit: float | None, note: str = "") -> None:
+def line(
+    label: str, ours: float, n: int, baseline: float | None, limit: float | None, note: str = ""
+) -> None:
     rate = f"{n / ours:>11,.0f} ev/s" if n else f"{ours * 1000:>9.1f} ms"
     parts = [f"{label:<34}{rate}"]
     if baseline is not None:
@@ -122,17 +124,14 @@ def bench_size(n: int, tmp: Path, pg: bool) -> None:
             book.export(out, name)
     print(f"  (workload: {n:,} mixed events built in {time.perf_counter() - t0:.1f}s)", flush=True)
     raws = list(export_lines(export))
-    decode = envelope_decoder(None)
 
     # bulk append
     rows = [("s", i + 1, "k", raw) for i, raw in enumerate(raws)]
     limit_t = timed(lambda: limit_append(str(tmp / f"limit-{uuid.uuid4().hex}.db"), rows))
-    del rows
     payloads = [msgspec.json.decode(raw) for raw in raws[: min(n, 200_000)]]
     scale = n / len(payloads)
     base_db = str(tmp / f"base-{n}.db")
     base_t = timed(lambda: baseline.append(base_db, payloads)) * scale
-    del payloads
     target = str(tmp / f"ours-{n}.ledger")
 
     def ours_append() -> None:
@@ -175,10 +174,11 @@ def bench_size(n: int, tmp: Path, pg: bool) -> None:
         rng = random.Random(1)
         picks = [rng.randint(1, head) for _ in range(20)]
         travel = statistics.median(timed(lambda v=v: book.state(c, at=v)) for v in picks)
-    print(f"  {'time travel (sheet at a version)':<34}{travel * 1000:>9.1f} ms  x{full / travel:6.1f} full replay")
+    print(
+        f"  {'time travel (sheet at a version)':<34}{travel * 1000:>9.1f} ms  x{full / travel:6.1f} full replay"
+    )
     if pg:
         bench_postgres(export, n)
-    del raws, decode
 
 
 def decode_payload(raw: bytes) -> dict[str, Any]:

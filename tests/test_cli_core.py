@@ -10,7 +10,9 @@ from tests.conftest import Session
 
 
 def roll_lines(out: str) -> list[str]:
-    return [line for line in out.splitlines() if " rolled " in line and not (" undo " in line or " redo" in line)]
+    return [
+        line for line in out.splitlines() if " rolled " in line and not (" undo " in line or " redo" in line)
+    ]
 
 
 def test_freeform_session_with_undo_and_redo(ledger_cli: Session) -> None:

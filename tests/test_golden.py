@@ -36,7 +36,10 @@ def test_golden_log_imports_verifies_and_folds(path: Path, tmp_path: Path) -> No
 
 
 def test_freeform_golden_log_reads_as_it_was_played(tmp_path: Path) -> None:
-    with Ledger(str(tmp_path / "g.ledger")) as book, (SAMPLES / "freeform" / "campaign.jsonl").open("rb") as f:
+    with (
+        Ledger(str(tmp_path / "g.ledger")) as book,
+        (SAMPLES / "freeform" / "campaign.jsonl").open("rb") as f,
+    ):
         c = book.import_(f)
         summaries = [e.summary for e in book.log(c.name, show_all=True)]
         assert summaries[9] == "rolled attack: 1d20+2 = 3 [1] (physical dice)"
