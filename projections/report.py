@@ -1,0 +1,471 @@
+"""The campaign report: everything the HTML report shows, folded from the log once.
+
+:func:`build` walks a campaign's whole branch forward a single time, keeping
+the state after every version (states are frozen and share their parts, so
+this is cheap). Undo and redo are resets to an earlier version's state, so the
+state after a reset is simply the one already kept for its target. From those
+states it projects, for every step of the effective history (the end of each
+effective action): the sheet of each character (``SYSTEM.sheet``), the map
+(the crawl's hexes, the yearzero Zone's sectors), the journal, the tracks
+(Health, Energy, attributes, Rot...) and the rolls against their exact
+probability of success (``SYSTEM.extra["facts"]``). The branch's full log,
+with undone actions, resets and forks, and the chain hash of its last event
+come along.
+
+Repeated values (a hex that did not change, a journal line, a sheet that an
+action left alone) are stored once in ``pool`` and referred to by index, so a
+long campaign stays small. :func:`render` turns the data into one
+self-contained HTML page (see ``projections/report_assets``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ledger.events import RESETS, BranchForked, CampaignStarted, Envelope
+from ledger.facts import RollFact
+from ledger.systems import System
+from projections.core import CampaignState, evolve
+
+if TYPE_CHECKING:
+    from ledger.campaign import Campaign, Ledger
+
+ASSETS = Path(__file__).resolve().parent / "report_assets"
+Segments = list[tuple[int, int]]
+
+CRAWL_CAP = 20
+"""The crawl's Health and Energy never exceed this."""
+
+
+@dataclass
+class Pool:
+    """Interned JSON values: each distinct value is kept once, referred to by index."""
+
+    values: list[Any] = field(default_factory=list)
+    index: dict[str, int] = field(default_factory=dict)
+
+    def add(self, value: Any) -> int:
+        key = json.dumps(value, sort_keys=True, default=str)
+        found = self.index.get(key)
+        if found is None:
+            found = self.index[key] = len(self.values)
+            self.values.append(value)
+        return found
+
+
+# --- folding the branch once -------------------------------------------------------------
+
+
+def fold(
+    envelopes: Iterable[Envelope[Any]], system: System
+) -> tuple[dict[int, Envelope[Any]], dict[int, CampaignState]]:
+    """Every envelope of the branch and the effective state after each version.
+
+    One forward pass: an event folds onto the state of the version before it;
+    an undo or redo takes the state kept for its target."""
+    envs: dict[int, Envelope[Any]] = {}
+    states: dict[int, CampaignState] = {0: CampaignState()}
+    previous = CampaignState()
+    for env in envelopes:
+        envs[env.v] = env
+        if isinstance(env.event, RESETS):
+            previous = states[env.event.target]
+        else:
+            previous = evolve(previous, env, system)
+        states[env.v] = previous
+    return envs, states
+
+
+def segments(envs: dict[int, Envelope[Any]], version: int) -> Segments:
+    """The (after, upto] version ranges whose events make the state at ``version``."""
+    segs: Segments = []
+    v = version
+    while v > 0:
+        env = envs[v]
+        r = v if isinstance(env.event, RESETS) else env.last_reset
+        if r == 0:
+            segs.append((0, v))
+            break
+        segs.append((r, v))
+        v = envs[r].event.target
+    segs.reverse()
+    return segs
+
+
+def effective(envs: dict[int, Envelope[Any]], segs: Segments) -> list[Envelope[Any]]:
+    return [envs[v] for lo, hi in segs for v in range(lo + 1, hi + 1)]
+
+
+def version_at_day(history: list[Envelope[Any]], day: int) -> int | None:
+    """The last version whose game day is ``day`` or earlier, an action kept whole
+    (the same rule as ``Ledger.version_at_day``)."""
+    version, latest, action = 0, None, None
+    for env in history:
+        if env.day is not None and env.day > day and env.action != action:
+            break
+        if env.day is not None and env.day <= day:
+            latest = env.day
+        version, action = env.v, env.action
+    return None if latest is None else version
+
+
+def action_ends(history: list[Envelope[Any]]) -> list[Envelope[Any]]:
+    """The last event of each action in an effective history."""
+    ends: list[Envelope[Any]] = []
+    for env in history:
+        if ends and ends[-1].action == env.action:
+            ends[-1] = env
+        else:
+            ends.append(env)
+    return ends
+
+
+# --- what each system shows --------------------------------------------------------------
+
+
+def sheets(system: System, state: CampaignState) -> dict[str, dict[str, Any]]:
+    """One sheet per character (the system picks the actor); the party sheet when none."""
+    names = list(state.core.characters)
+    if not names:
+        return {"": system.sheet(state, None)}
+    out = {name: system.sheet(state, name) for name in names}
+    first = json.dumps(out[names[0]], sort_keys=True, default=str)
+    if all(json.dumps(out[n], sort_keys=True, default=str) == first for n in names[1:]):
+        return {names[0]: out[names[0]]}  # a system with one sheet for everyone (crawl)
+    return out
+
+
+def map_view(system: System, state: CampaignState, pool: Pool) -> Any:
+    """The crawl's hexes (each interned) or the Zone's sectors; None for the rest."""
+    if state.game is None:
+        return None
+    if system.name == "crawl":
+        return pool.add([pool.add(entry) for entry in system.extra["map"](state)])
+    if system.name == "yearzero":
+        from projections.yearzero import split_sector, zone_view
+
+        zone = zone_view(state.game)
+        cells = {n: split_sector(n) for n in zone["sectors"]}
+        zone["cells"] = {n: list(c) for n, c in cells.items() if c is not None}
+        return pool.add(zone)
+    return None
+
+
+def pack(pool: Pool, sheet: dict[str, Any]) -> int:
+    """A sheet as [its keys, its values], each part interned: an action changes a
+    few fields, so consecutive sheets share the rest."""
+    return pool.add([pool.add(list(sheet)), [pool.add(v) for v in sheet.values()]])
+
+
+def sheet_at(data: dict[str, Any], step: dict[str, Any], who: str) -> dict[str, Any]:
+    """The sheet a step shows for one character, unpacked (what the page draws)."""
+    pool = data["pool"]
+    keys, values = pool[step["sheets"][who]]
+    return {k: pool[i] for k, i in zip(pool[keys], values, strict=True)}
+
+
+def map_at(data: dict[str, Any], step: dict[str, Any]) -> Any:
+    """The crawl's hexes or the Zone a step shows (None without a map)."""
+    pool = data["pool"]
+    if step["map"] is None:
+        return None
+    found = pool[step["map"]]
+    return [pool[i] for i in found] if data["map_kind"] == "hex" else found
+
+
+def journal_lines(system: System, state: CampaignState) -> list[dict[str, Any]] | None:
+    hook = system.extra.get("journal")
+    return None if hook is None or state.game is None else list(hook(state))
+
+
+def _meter(value: Any) -> int | None:
+    if isinstance(value, dict) and isinstance(value.get("current"), int):
+        return int(value["current"])
+    return None
+
+
+def tracks_of(system: str, sheet: dict[str, Any]) -> dict[str, tuple[int | None, int | None]]:
+    """The numbers worth drawing over time: name -> (value, maximum)."""
+    found: dict[str, tuple[int | None, int | None]] = {}
+    if system == "crawl":
+        for name in ("health", "energy"):
+            if isinstance(sheet.get(name), int):
+                found[name] = (sheet[name], CRAWL_CAP)
+        found["hunger streak"] = (sheet.get("hunger_streak"), None)
+        found["bits"] = (sheet.get("bits"), None)
+        return found
+    for name, value in sheet.items():
+        current = _meter(value)
+        if current is not None:
+            found[name] = (current, value.get("max"))
+    if system == "yearzero" and isinstance(sheet.get("rot"), dict):
+        found["rot"] = (sheet["rot"].get("total"), None)
+    if system == "dicepool" and isinstance(sheet.get("condition"), dict):
+        cond = sheet["condition"]
+        for name in ("physical", "stun"):
+            found[f"{name} damage"] = (cond.get(name), cond.get("boxes"))
+        for name, value in (sheet.get("pools") or {}).items():
+            current = _meter(value)
+            if current is not None:
+                found[f"{name} pool"] = (current, value.get("max"))
+    return found
+
+
+def charts(system: str, tracks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Which tracks share a chart, with a title for each."""
+
+    def pick(test: Callable[[dict[str, Any]], bool]) -> list[int]:
+        return [i for i, t in enumerate(tracks) if test(t)]
+
+    out: list[dict[str, Any]] = []
+    if system == "crawl":
+        out.append(
+            {"title": "Health and Energy", "series": pick(lambda t: t["name"] in ("health", "energy"))}
+        )
+        out.append(
+            {
+                "title": "Hunger streak (days without a meal)",
+                "series": pick(lambda t: t["name"] == "hunger streak"),
+                "bars": True,
+            }
+        )
+        out.append({"title": "Bits", "series": pick(lambda t: t["name"] == "bits")})
+        return [c for c in out if c["series"]]
+    if system == "yearzero":
+        out.append({"title": "Rot points", "series": pick(lambda t: t["name"] == "rot")})
+    for who in dict.fromkeys(t["character"] for t in tracks):
+        series = pick(lambda t, who=who: t["character"] == who and t["name"] != "rot")
+        title = f"{who}: " if who else ""
+        out.append({"title": title + ", ".join(tracks[i]["name"] for i in series), "series": series})
+    return [c for c in out if c["series"]]
+
+
+# --- rolls against expectation ---------------------------------------------------------
+
+
+def luck_index(successes: float, expected: float, variance: float) -> float | None:
+    """(successes - sum p) / sqrt(sum p(1-p)); None while nothing was uncertain."""
+    return None if variance <= 0 else (successes - expected) / math.sqrt(variance)
+
+
+def rolls(system: System, history: list[Envelope[Any]], step_of: dict[int, int]) -> dict[str, Any]:
+    """Every roll with a probability of success, with running sums and the luck index."""
+    facts = system.extra.get("facts")
+    points: list[dict[str, Any]] = []
+    s = e = var = 0.0
+    per_actor: dict[str, list[float]] = {}
+    for env in history if facts else []:
+        for fact in facts(env):
+            if not isinstance(fact, RollFact) or fact.p_success is None or fact.success is None:
+                continue
+            p = float(fact.p_success)
+            s, e, var = s + fact.success, e + p, var + p * (1 - p)
+            who = fact.character or env.actor or ""
+            acc = per_actor.setdefault(who, [0.0, 0.0, 0.0, 0.0])
+            acc[0] += 1
+            acc[1] += fact.success
+            acc[2] += p
+            acc[3] += p * (1 - p)
+            luck = luck_index(s, e, var)
+            points.append(
+                {
+                    "step": step_of[env.v],
+                    "v": env.v,
+                    "day": env.day,
+                    "who": who,
+                    "purpose": fact.purpose,
+                    "p": round(p, 4),
+                    "ok": bool(fact.success),
+                    "s": s,
+                    "e": round(e, 4),
+                    "sd": round(math.sqrt(var), 4),
+                    "luck": None if luck is None else round(luck, 3),
+                }
+            )
+    actors = [
+        {
+            "who": who,
+            "rolls": int(n),
+            "successes": int(ok),
+            "expected": round(p, 2),
+            "luck": None if (lk := luck_index(ok, p, v)) is None else round(lk, 2),
+        }
+        for who, (n, ok, p, v) in per_actor.items()
+    ]
+    total = luck_index(s, e, var)
+    return {
+        "points": points,
+        "successes": int(s),
+        "expected": round(e, 2),
+        "luck": None if total is None else round(total, 2),
+        "actors": actors,
+    }
+
+
+# --- the branch's log ------------------------------------------------------------------------
+
+
+def log_rows(
+    envs: dict[int, Envelope[Any]], live: Segments, children: list[tuple[str, int]]
+) -> list[dict[str, Any]]:
+    """Every event of the branch: effective, undone (struck), resets and forks marked."""
+    forks_at: dict[int, list[str]] = {}
+    for name, at in children:
+        forks_at.setdefault(at, []).append(name)
+    rows = []
+    for v in sorted(envs):
+        env = envs[v]
+        ev = env.event
+        if isinstance(ev, RESETS):
+            status = "reset"
+        elif isinstance(ev, BranchForked):
+            status = "fork"
+        elif any(lo < v <= hi for lo, hi in live):
+            status = "live"
+        else:
+            status = "undone"
+        rows.append(
+            {
+                "v": v,
+                "day": env.day,
+                "actor": env.actor,
+                "kind": ev.kind,
+                "text": ev.summary(),
+                "status": status,
+                "action": env.action,
+                "forks": forks_at.get(v, []),
+            }
+        )
+    return rows
+
+
+# --- the whole report --------------------------------------------------------------------------
+
+
+def build(book: Ledger, campaign: str | None = None, focus: str | None = None) -> dict[str, Any]:
+    """The report's data for one campaign, JSON-ready; ``focus`` is the character
+    whose sheet the page opens on (default: the first)."""
+    c = book.campaign(campaign)
+    system = book.system(c)
+    envs, states = fold(book.envelopes(c), system)
+    head = max(envs) if envs else 0
+    live = segments(envs, head)
+    history = effective(envs, live)
+    ends = action_ends(history)
+    pool = Pool()
+    steps: list[dict[str, Any]] = []
+    step_of: dict[int, int] = {}
+    raw_tracks: dict[tuple[str, str], dict[str, Any]] = {}
+    hooked = system.extra.get("journal") is not None
+    characters = bool(states[head].core.characters) if envs else False
+    step = 0
+    for env in history:
+        step += env.v > ends[step].v
+        step_of[env.v] = step
+    for i, end in enumerate(ends):
+        state = states[end.v]
+        sheet_map = sheets(system, state) if state.game is not None else {}
+        lines = journal_lines(system, state) if hooked else None
+        steps.append(
+            {
+                "v": end.v,
+                "day": end.day,
+                "what": end.event.summary()
+                if not isinstance(end.event, CampaignStarted)
+                else "campaign started",
+                "actor": end.actor,
+                "sheets": {who: pack(pool, s) for who, s in sheet_map.items()},
+                "map": map_view(system, state, pool),
+                "journal": None if lines is None else [pool.add(row) for row in lines],
+                "segments": segments(envs, end.v),
+            }
+        )
+        for who, s in sheet_map.items():
+            if not who and characters:
+                continue  # the party sheet before anyone joined: not a character's track
+            for name, (value, top) in tracks_of(system.name, s).items():
+                track = raw_tracks.setdefault(
+                    (who, name), {"character": who, "name": name, "max": top, "values": {}}
+                )
+                track["values"][i] = value
+                if top is not None:
+                    track["max"] = max(track["max"] or 0, top)
+    tracks = [{**t, "values": [t["values"].get(i) for i in range(len(steps))]} for t in raw_tracks.values()]
+    children = [(k.name, k.parent_version or 0) for k in book.campaigns() if k.parent_id == c.id]
+    days = sorted({env.day for env in history if env.day is not None})
+    last = envs[head] if envs else None
+    tables = states[head].core.tables if envs else {}
+    return {
+        "format": 1,
+        "campaign": c.name,
+        "system": system.name,
+        "description": system.description,
+        "characters": list(states[head].core.characters) if envs else [],
+        "focus": focus,
+        "parent": _parent(book, c),
+        "steps": steps,
+        "days": {str(d): version_at_day(history, d) for d in days},
+        "pool": pool.values,
+        "tracks": tracks,
+        "charts": charts(system.name, tracks),
+        "rolls": rolls(system, history, step_of),
+        "log": log_rows(envs, live, children),
+        "map_kind": {"crawl": "hex", "yearzero": "zone"}.get(system.name),
+        "meters": {"health": CRAWL_CAP, "energy": CRAWL_CAP} if system.name == "crawl" else {},
+        "terrains": list(tables.get("terrain", {}).values()) if system.name == "crawl" else [],
+        "chain": {
+            "head": head,
+            "hash": last.hash if last else "",
+            "prev": last.prev if last else "",
+            "verify": f"ledger verify -c {c.name}",
+        },
+    }
+
+
+def _parent(book: Ledger, c: Campaign) -> dict[str, Any] | None:
+    if c.parent_id is None:
+        return None
+    parent = next((k for k in book.campaigns() if k.id == c.parent_id), None)
+    return {"name": parent.name if parent else c.parent_id, "at": c.parent_version}
+
+
+# --- the page ------------------------------------------------------------------------------------
+
+
+def embed(data: dict[str, Any]) -> str:
+    """The data as JSON safe inside a <script> element (every "/" escaped, so no
+    "</script>" and no "//" can appear)."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), default=str)
+    return (
+        text.replace("/", "\\/")
+        .replace("<", "\\u003c")
+        .replace("\u2028", "\\u2028")
+        .replace("\u2029", "\\u2029")
+    )
+
+
+def render(data: dict[str, Any]) -> str:
+    """One self-contained HTML page: the template with its style, script and data inlined."""
+    page = (ASSETS / "report.html").read_text(encoding="utf-8")
+    style = (ASSETS / "report.css").read_text(encoding="utf-8")
+    script = (ASSETS / "report.js").read_text(encoding="utf-8")
+    title = f"{data['campaign']} ({data['system']}) - campaign report"
+    parts = {"title": _escape(title), "style": style, "data": embed(data), "script": script}
+    return re.sub(r"\{\{(title|style|data|script)\}\}", lambda m: parts[m.group(1)], page)
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+
+
+def write(book: Ledger, campaign: str | None, out: Path, focus: str | None = None) -> dict[str, Any]:
+    """Build and write the report; returns the data it embeds."""
+    data = build(book, campaign, focus)
+    out.write_text(render(data), encoding="utf-8")
+    return data

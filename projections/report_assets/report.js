@@ -1,0 +1,547 @@
+/* The campaign report: draws the data that the ledger embedded (projections/report.py).
+   Nothing is computed about the game here: every sheet, map and journal of every
+   step was folded from the log; the page only chooses which step to show.
+   The URL fragment picks a step on load: #day=12, #v=140 or #step=30. */
+(function () {
+  "use strict";
+  var t0 = performance.now();
+  var D = JSON.parse(document.getElementById("report-data").textContent);
+  var P = D.pool;
+  var steps = D.steps;
+  var current = -1;
+  var who = null, wanted = D.focus || null; /* the sheet shown; the character the reader asked for */
+  var SQ3 = Math.sqrt(3);
+  var COLORS = ["#b5542d", "#2d6fb5", "#3f8f4e", "#8e44ad", "#d68910", "#16a085", "#7f8c8d", "#c0392b"];
+  var TERRAIN = {
+    prairie: "#c8dc8e", plains: "#c8dc8e", grassland: "#c8dc8e", forest: "#5e9c5a", woods: "#5e9c5a",
+    jungle: "#3f7f4a", hills: "#c9a66b", marsh: "#86b3a4", swamp: "#86b3a4", scrapland: "#a8a196",
+    ruins: "#b59c8a", mountain: "#8e8ea3", mountains: "#8e8ea3", desert: "#e6cf8f", sand: "#e6cf8f",
+    water: "#7fb3d5", lake: "#7fb3d5", sea: "#6aa0c8", tundra: "#d5dde2", snow: "#eef2f5", city: "#b0a8a0"
+  };
+  var SPARE = ["#d8b36a", "#9fc5a8", "#c49bb5", "#a7b8d8", "#d9a48f", "#b8c77a"];
+  var ICONS = {
+    town: '<path d="M-6 1 L0 -6 L6 1 Z" fill="#fff" stroke="#3a2a1a" stroke-width="1.2"/><rect x="-4.5" y="1" width="9" height="6" fill="#fff" stroke="#3a2a1a" stroke-width="1.2"/><rect x="-1.3" y="3" width="2.6" height="4" fill="#3a2a1a"/>',
+    treasure: '<rect x="-6" y="-3" width="12" height="8" rx="1.5" fill="#e0b13a" stroke="#5a3d0a" stroke-width="1.2"/><path d="M-6 0 H6" stroke="#5a3d0a" stroke-width="1.2"/><rect x="-1.2" y="-1" width="2.4" height="3" fill="#5a3d0a"/>',
+    divine: '<path d="M0 -7 L2 -2 L7 -2 L3 1.3 L4.5 6.5 L0 3.4 L-4.5 6.5 L-3 1.3 L-7 -2 L-2 -2 Z" fill="#fff6b0" stroke="#9a7a00" stroke-width="1.1"/>',
+    god: '<path d="M-7 4 L-7 -4 L-3.5 0 L0 -6 L3.5 0 L7 -4 L7 4 Z" fill="#f5d04a" stroke="#6b4e00" stroke-width="1.2"/>',
+    enemy: '<circle r="6.3" fill="#c0392b" stroke="#fff" stroke-width="1.2"/><path d="M0 -3.6 V1.2" stroke="#fff" stroke-width="2" stroke-linecap="round"/><circle cy="3.6" r="1.1" fill="#fff"/>',
+    impassable: '<path d="M-5 -5 L5 5 M5 -5 L-5 5" stroke="#2b2a27" stroke-width="2.4" stroke-linecap="round"/>'
+  };
+  var ICON_NAMES = { town: "town (numbered)", treasure: "treasure", divine: "divine sign", god: "a God", enemy: "waiting enemy", impassable: "impassable" };
+  var ROT = ["#cfe6c4", "#f1de8e", "#f0ad6f", "#dc6f5e", "#a33b3b"];
+
+  function $(id) { return document.getElementById(id); }
+  function esc(s) {
+    return String(s).replace(/[&<>"]/g, function (c) { return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c]; });
+  }
+  function label(key) { return String(key).replace(/_/g, " "); }
+  function fmt(n) { return n === null || n === undefined ? "-" : (Math.round(n * 100) / 100).toString(); }
+  function signed(n) { return n === null || n === undefined ? "-" : (n > 0 ? "+" : "") + n.toFixed(2); }
+  function hasDays() { return Object.keys(D.days).length > 0; }
+  function when(step) {
+    return (step.day !== null && step.day !== undefined ? "day " + step.day + " \u00b7 " : "") + "v" + step.v;
+  }
+
+  /* --- the header and the footer --- */
+  function header() {
+    $("title").textContent = D.campaign;
+    var parent = D.parent ? " \u00b7 forked from " + D.parent.name + " at v" + D.parent.at : "";
+    $("subtitle").textContent = D.system + ": " + D.description + parent;
+    var last = steps[steps.length - 1] || { day: null, v: 0 };
+    var pills = [];
+    if (last.day !== null) pills.push("<b>" + esc(last.day) + "</b> days");
+    pills.push("<b>" + D.chain.head + "</b> events");
+    pills.push("<b>" + steps.length + "</b> actions");
+    if (D.characters.length) pills.push(esc(D.characters.join(", ")));
+    var undone = D.log.filter(function (r) { return r.status === "undone"; }).length;
+    if (undone) pills.push("<b>" + undone + "</b> undone");
+    $("summary").innerHTML = pills.map(function (p) { return '<span class="pill">' + p + "</span>"; }).join("");
+    $("chain").innerHTML =
+      "<div>Chain head: event <b>v" + D.chain.head + "</b>, sha256 <code id=\"head-hash\">" + esc(D.chain.hash) + "</code></div>" +
+      "<div>Each event's hash covers its stored bytes, which include the previous event's hash, so this one hash seals the whole branch. " +
+      "To check it, run <code>" + esc(D.chain.verify) + "</code> on the ledger (it re-hashes every event and prints the head) " +
+      "or import the export with <code>ledger import FILE</code> (refused if any byte was edited); the head it reports must equal the hash above.</div>";
+  }
+
+  /* --- the sheet --- */
+  function meter(cur, max) {
+    var pct = max ? Math.max(0, Math.min(100, 100 * cur / max)) : 0;
+    return '<span class="meter"><span class="bar"><span class="fill' + (pct <= 30 ? " low" : "") + '" style="width:' + pct.toFixed(0) +
+      '%"></span></span><span><span class="val">' + esc(cur) + "</span>/" + esc(max) + "</span></span>";
+  }
+  function value(v, key) {
+    if (v === null || v === undefined) return '<span class="no">-</span>';
+    if (v === true) return '<span class="yes">yes</span>';
+    if (v === false) return '<span class="no">no</span>';
+    if (typeof v === "number" && D.meters[key]) return meter(v, D.meters[key]);
+    if (typeof v !== "object") return '<span class="val">' + esc(v) + "</span>";
+    if (Array.isArray(v)) {
+      if (!v.length) return '<span class="no">none</span>';
+      if (v.every(function (x) { return x === null || typeof x !== "object"; })) {
+        return v.map(function (x) { return '<span class="chip">' + esc(x) + "</span>"; }).join("");
+      }
+      return v.map(function (x) { return '<div class="item">' + value(x, key) + "</div>"; }).join("");
+    }
+    if (typeof v.current === "number" && typeof v.max === "number" && Object.keys(v).length === 2) return meter(v.current, v.max);
+    if (typeof v.text === "string" && typeof v.day === "number") return esc(v.text);
+    var keys = Object.keys(v);
+    if (!keys.length) return '<span class="no">none</span>';
+    return keys.map(function (k) {
+      return '<div class="kv" data-key="' + esc(key + "." + k) + '"><span class="k">' + esc(label(k)) + "</span><span>" + value(v[k], k) + "</span></div>";
+    }).join("");
+  }
+  function sheet(step) {
+    var names = Object.keys(step.sheets);
+    who = names.indexOf(wanted) >= 0 ? wanted : names.indexOf(who) >= 0 ? who : names[0] || null;
+    $("who").innerHTML = names.length > 1 ? names.map(function (n) {
+      return '<button type="button" role="tab" data-who="' + esc(n) + '" aria-selected="' + (n === who) + '">' + esc(n) + "</button>";
+    }).join("") : "";
+    $("sheet-when").textContent = when(step);
+    if (who === null) { $("sheet").innerHTML = '<p class="empty">no sheet yet</p>'; return; }
+    var packed = P[step.sheets[who]], data = {};
+    P[packed[0]].forEach(function (k, j) { data[k] = P[packed[1][j]]; });
+    $("sheet").setAttribute("data-who", who);
+    $("sheet").innerHTML = Object.keys(data).map(function (k) {
+      return '<div class="kv" data-key="' + esc(k) + '"><span class="k">' + esc(label(k)) + "</span><span>" + value(data[k], k) + "</span></div>";
+    }).join("");
+  }
+
+  /* --- the crawl's hex map --- */
+  function centre(q, r, s) { return [1.5 * s * q, SQ3 * s * (r + q / 2)]; }
+  function corners(x, y, s) {
+    var pts = [];
+    for (var i = 0; i < 6; i++) {
+      var a = Math.PI / 3 * i;
+      pts.push((x + s * Math.cos(a)).toFixed(1) + "," + (y + s * Math.sin(a)).toFixed(1));
+    }
+    return pts.join(" ");
+  }
+  var terrainColor = {};
+  D.terrains.forEach(function (t, i) { terrainColor[t] = TERRAIN[t] || SPARE[i % SPARE.length]; });
+  function colorOf(t) {
+    if (!terrainColor[t]) terrainColor[t] = TERRAIN[t] || SPARE[Object.keys(terrainColor).length % SPARE.length];
+    return terrainColor[t];
+  }
+  var hexBox = null;
+  function hexExtent(s) {
+    var xs = [], ys = [];
+    steps.forEach(function (st) {
+      (st.map === null ? [] : P[st.map]).forEach(function (i) { var c = centre(P[i].q, P[i].r, s); xs.push(c[0]); ys.push(c[1]); });
+    });
+    if (!xs.length) return null;
+    var pad = s * 1.3;
+    return [Math.min.apply(null, xs) - pad, Math.min.apply(null, ys) - pad,
+      Math.max.apply(null, xs) - Math.min.apply(null, xs) + 2 * pad, Math.max.apply(null, ys) - Math.min.apply(null, ys) + 2 * pad];
+  }
+  function defs() {
+    return "<defs>" + Object.keys(ICONS).map(function (k) { return '<g id="icon-' + k + '">' + ICONS[k] + "</g>"; }).join("") + "</defs>";
+  }
+  function hexMap(step) {
+    var s = 16;
+    if (!hexBox) hexBox = hexExtent(s);
+    var entries = (step.map === null ? [] : P[step.map]).map(function (i) { return P[i]; });
+    if (!entries.length || !hexBox) { $("map").innerHTML = '<p class="empty">nothing explored yet</p>'; return; }
+    var out = [], marks = [], path = [], here = null;
+    entries.forEach(function (e) {
+      var c = centre(e.q, e.r, s);
+      var cls = e.terrain ? "hex" : "hex unknown";
+      var fill = e.terrain ? ' fill="' + colorOf(e.terrain) + '"' : "";
+      var tip = "(" + e.q + "," + e.r + ") " + (e.terrain || "unexplored") + (e.icon ? ", " + e.icon + (e.number ? " " + e.number : "") : "") +
+        (e.enemy ? ", " + e.enemy : "") + (e.days.length ? ", walked on step " + e.days.join(", ") : "");
+      out.push('<polygon class="' + cls + '"' + fill + ' points="' + corners(c[0], c[1], s - 0.6) + '" data-q="' + e.q + '" data-r="' + e.r +
+        '" data-terrain="' + esc(e.terrain || "") + '" data-icon="' + esc(e.icon || "") + '"' + (e.here ? ' data-here="1"' : "") +
+        "><title>" + esc(tip) + "</title></polygon>");
+      if (e.icon && ICONS[e.icon]) {
+        marks.push('<use href="#icon-' + e.icon + '" x="' + c[0].toFixed(1) + '" y="' + (c[1] - (e.number ? 2 : 0)).toFixed(1) + '"/>');
+      }
+      if (e.number !== null && e.number !== undefined) {
+        marks.push('<text class="hex-num" x="' + c[0].toFixed(1) + '" y="' + (c[1] + 12).toFixed(1) + '">' + esc(e.number) + "</text>");
+      }
+      e.days.forEach(function (d) { path.push([d, c]); });
+      if (e.here) here = c;
+    });
+    path.sort(function (a, b) { return a[0] - b[0]; });
+    var line = path.map(function (p) { return p[1][0].toFixed(1) + "," + p[1][1].toFixed(1); }).join(" ");
+    var dots = path.map(function (p) { return '<circle class="path-dot" r="1.8" cx="' + p[1][0].toFixed(1) + '" cy="' + p[1][1].toFixed(1) + '"/>'; }).join("");
+    var you = here ? '<circle class="here-ring" r="' + (s * 0.78).toFixed(1) + '" cx="' + here[0].toFixed(1) + '" cy="' + here[1].toFixed(1) + '"/>' +
+      '<circle class="here-dot" id="here" r="4" cx="' + here[0].toFixed(1) + '" cy="' + here[1].toFixed(1) + '"/>' : "";
+    $("map").innerHTML = '<svg viewBox="' + hexBox.map(function (n) { return n.toFixed(1); }).join(" ") + '" role="img" aria-label="hex map at ' + esc(when(step)) + '">' +
+      defs() + '<g class="hexes">' + out.join("") + '</g><polyline class="path" points="' + line + '"/>' + dots + "<g>" + marks.join("") + "</g>" + you + "</svg>";
+  }
+  function hexLegend() {
+    var items = Object.keys(terrainColor).map(function (t) { return '<span><i style="background:' + terrainColor[t] + '"></i>' + esc(t) + "</span>"; });
+    items.push('<span><i style="background:#e7e2d6;border-style:dashed"></i>unexplored</span>');
+    Object.keys(ICONS).forEach(function (k) {
+      items.push('<span><svg viewBox="-8 -8 16 16">' + ICONS[k] + "</svg>" + ICON_NAMES[k] + "</span>");
+    });
+    items.push('<span><svg viewBox="-8 -8 16 16"><path d="M-7 0 H7" class="path"/></svg>path walked</span>');
+    items.push('<span><svg viewBox="-8 -8 16 16"><circle r="6" class="here-ring"/><circle r="2.5" class="here-dot"/></svg>you are here</span>');
+    $("legend").innerHTML = items.join("");
+  }
+
+  /* --- the Zone's sectors (yearzero) --- */
+  var zoneBox = null;
+  function zoneExtent() {
+    var cols = [], rows = [];
+    steps.forEach(function (st) {
+      if (st.map === null) return;
+      var z = P[st.map];
+      Object.keys(z.cells).forEach(function (n) { cols.push(z.cells[n][0]); rows.push(z.cells[n][1]); });
+    });
+    if (!cols.length) return null;
+    return [Math.min.apply(null, cols), Math.max.apply(null, cols), Math.min.apply(null, rows), Math.max.apply(null, rows)];
+  }
+  function colName(c) {
+    var n = "";
+    c += 1;
+    while (c) { var m = (c - 1) % 26; n = String.fromCharCode(65 + m) + n; c = Math.floor((c - 1) / 26); }
+    return n;
+  }
+  function zoneMap(step) {
+    if (!zoneBox) zoneBox = zoneExtent();
+    if (step.map === null || !zoneBox) { $("map").innerHTML = '<p class="empty">no sectors yet</p>'; return; }
+    var z = P[step.map], s = 44, m = 22;
+    var c0 = zoneBox[0], c1 = zoneBox[1], r0 = zoneBox[2], r1 = zoneBox[3];
+    var w = (c1 - c0 + 1) * s + m, h = (r1 - r0 + 1) * s + m;
+    var out = [];
+    for (var c = c0; c <= c1; c++) out.push('<text class="tick" x="' + (m + (c - c0 + 0.5) * s) + '" y="14" text-anchor="middle">' + colName(c) + "</text>");
+    for (var r = r0; r <= r1; r++) out.push('<text class="tick" x="10" y="' + (m + (r - r0 + 0.55) * s) + '" text-anchor="middle">' + r + "</text>");
+    for (c = c0; c <= c1; c++) for (r = r0; r <= r1; r++) {
+      out.push('<rect x="' + (m + (c - c0) * s + 1) + '" y="' + (m + (r - r0) * s + 1) + '" width="' + (s - 2) + '" height="' + (s - 2) + '" fill="#efeae0" rx="3"/>');
+    }
+    var centres = {};
+    Object.keys(z.cells).forEach(function (n) {
+      var cell = z.cells[n], sec = z.sectors[n];
+      var x = m + (cell[0] - c0) * s, y = m + (cell[1] - r0) * s;
+      centres[n] = [x + s / 2, y + s / 2];
+      var tip = n + ": Rot level " + sec.rot_level + (sec.explored ? ", explored" : ", entered only") + ", " + sec.visits + " visit(s)";
+      out.push('<rect class="sector' + (sec.explored ? "" : " entered") + '" data-sector="' + esc(n) + '" data-rot="' + sec.rot_level + '"' +
+        (n === z.position ? ' data-here="1"' : "") + ' x="' + (x + 1) + '" y="' + (y + 1) + '" width="' + (s - 2) + '" height="' + (s - 2) +
+        '" rx="3" fill="' + ROT[Math.min(sec.rot_level, ROT.length - 1)] + '"><title>' + esc(tip) + "</title></rect>");
+      out.push('<text class="sector-name" x="' + (x + s / 2) + '" y="' + (y + 13) + '">' + esc(n) + "</text>");
+      out.push('<text class="sector-name" x="' + (x + s / 2) + '" y="' + (y + s - 6) + '">' + (n === z.ark ? "ARK" : "rot " + sec.rot_level) + "</text>");
+    });
+    var line = z.path.filter(function (n) { return centres[n]; }).map(function (n) { return centres[n][0] + "," + centres[n][1]; }).join(" ");
+    out.push('<polyline class="path" points="' + line + '"/>');
+    if (z.position && centres[z.position]) {
+      var p = centres[z.position];
+      out.push('<circle class="here-ring" r="' + (s * 0.42) + '" cx="' + p[0] + '" cy="' + p[1] + '"/><circle class="here-dot" id="here" r="4.5" cx="' + p[0] + '" cy="' + p[1] + '"/>');
+    }
+    $("map").innerHTML = '<svg style="max-width:' + Math.round(w * 1.5) + 'px;margin:auto" viewBox="0 0 ' + w + " " + h + '" role="img" aria-label="the Zone at ' + esc(when(step)) + '">' + out.join("") + "</svg>";
+  }
+  function zoneLegend() {
+    var items = ROT.slice(0, 4).map(function (c, i) { return '<span><i style="background:' + c + '"></i>Rot level ' + i + "</span>"; });
+    items.push('<span><i style="background:#cfe6c4;opacity:.55"></i>entered, not explored</span>');
+    items.push('<span><svg viewBox="-8 -8 16 16"><path d="M-7 0 H7" class="path"/></svg>path of the party</span>');
+    items.push('<span><svg viewBox="-8 -8 16 16"><circle r="6" class="here-ring"/><circle r="2.5" class="here-dot"/></svg>the party</span>');
+    $("legend").innerHTML = items.join("");
+  }
+
+  /* --- charts --- */
+  var X0 = 44, X1 = 510, Y0 = 12, Y1 = 170, W = 520, H = 206;
+  function xScale(n) { return function (i) { return X0 + (n <= 1 ? 0 : (X1 - X0) * i / (n - 1)); }; }
+  function niceStep(v) {
+    var raw = Math.max(v, 1) / 5, p = Math.pow(10, Math.floor(Math.log10(raw))), f = raw / p;
+    return Math.max(1, (f <= 1 ? 1 : f <= 2 ? 2 : f <= 2.5 ? 2.5 : f <= 5 ? 5 : 10) * p);
+  }
+  function niceMax(v) { var st = niceStep(v); return Math.max(st, Math.ceil(v / st) * st); }
+  function stepTicks(n) {
+    var ticks = [], count = Math.min(7, n), seen = {};
+    for (var k = 0; k < count; k++) {
+      var i = n <= 1 ? 0 : Math.round(k * (n - 1) / (count - 1 || 1));
+      if (seen[i]) continue;
+      seen[i] = 1;
+      ticks.push([i, hasDays() && steps[i].day !== null ? String(steps[i].day) : "v" + steps[i].v]);
+    }
+    return ticks;
+  }
+  function frame(yMax, ticksX, xTitle, yTitle) {
+    var y = function (v) { return Y1 - (Y1 - Y0) * v / yMax; };
+    var parts = [];
+    var st = niceStep(yMax);
+    for (var v = 0; v <= yMax + 1e-9; v += st) {
+      parts.push('<line class="gridline" x1="' + X0 + '" x2="' + X1 + '" y1="' + y(v).toFixed(1) + '" y2="' + y(v).toFixed(1) + '"/>');
+      parts.push('<text class="tick" x="' + (X0 - 5) + '" y="' + (y(v) + 3).toFixed(1) + '" text-anchor="end">' + fmt(v) + "</text>");
+    }
+    ticksX.forEach(function (t) {
+      parts.push('<line class="axis" x1="' + t[0].toFixed(1) + '" x2="' + t[0].toFixed(1) + '" y1="' + Y1 + '" y2="' + (Y1 + 4) + '"/>');
+      parts.push('<text class="tick" x="' + t[0].toFixed(1) + '" y="' + (Y1 + 15) + '" text-anchor="middle">' + esc(t[1]) + "</text>");
+    });
+    parts.push('<line class="axis" x1="' + X0 + '" x2="' + X1 + '" y1="' + Y1 + '" y2="' + Y1 + '"/>');
+    parts.push('<line class="axis" x1="' + X0 + '" x2="' + X0 + '" y1="' + Y0 + '" y2="' + Y1 + '"/>');
+    parts.push('<text class="axis-title" x="' + ((X0 + X1) / 2) + '" y="' + (H - 4) + '" text-anchor="middle">' + esc(xTitle) + "</text>");
+    parts.push('<text class="axis-title" transform="rotate(-90)" x="' + (-(Y0 + Y1) / 2) + '" y="11" text-anchor="middle">' + esc(yTitle) + "</text>");
+    return { y: y, svg: parts.join("") };
+  }
+  function trackChart(chart, index) {
+    var series = chart.series.map(function (i) { return D.tracks[i]; });
+    var n = steps.length, x = xScale(n), top = 1;
+    series.forEach(function (t) {
+      if (t.max) top = Math.max(top, t.max);
+      t.values.forEach(function (v) { if (v !== null && v > top) top = v; });
+    });
+    top = niceMax(top);
+    var f = frame(top, stepTicks(n).map(function (t) { return [x(t[0]), t[1]]; }), hasDays() ? "day" : "version", chart.bars ? "days" : "value");
+    var body = [];
+    series.forEach(function (t, k) {
+      var color = COLORS[k % COLORS.length];
+      if (chart.bars) {
+        var bw = Math.max(1, (X1 - X0) / Math.max(n, 1) * 0.9);
+        t.values.forEach(function (v, i) {
+          if (v) body.push('<rect x="' + (x(i) - bw / 2).toFixed(1) + '" y="' + f.y(v).toFixed(1) + '" width="' + bw.toFixed(1) + '" height="' + (Y1 - f.y(v)).toFixed(1) + '" fill="' + color + '" opacity=".8"/>');
+        });
+        return;
+      }
+      var d = "", pen = false;
+      t.values.forEach(function (v, i) {
+        if (v === null) { pen = false; return; }
+        d += (pen ? "L" : "M") + x(i).toFixed(1) + " " + f.y(v).toFixed(1);
+        pen = true;
+      });
+      body.push('<path d="' + d + '" fill="none" stroke="' + color + '" stroke-width="2"/>');
+    });
+    var key = series.map(function (t, k) {
+      return '<span><i style="background:' + COLORS[k % COLORS.length] + '"></i>' + esc(t.name) + (showWho(t, chart) ? " (" + esc(t.character) + ")" : "") + "</span>";
+    }).join("");
+    return '<div class="chart" data-chart="' + index + '"><h3>' + esc(chart.title) + '</h3><svg viewBox="0 0 ' + W + " " + H + '" role="img" aria-label="' + esc(chart.title) + '">' +
+      f.svg + body.join("") + '<line class="cursor" x1="0" x2="0" y1="' + Y0 + '" y2="' + Y1 + '"/></svg><div class="legend">' + key + '</div><div class="now"></div></div>';
+  }
+  function showWho(t, chart) { return D.characters.length > 1 && t.character && chart.title.indexOf(t.character) < 0; }
+  function charts() {
+    if (!D.charts.length) { $("charts").innerHTML = '<p class="empty">this system keeps no tracks to chart</p>'; return; }
+    $("charts").innerHTML = D.charts.map(trackChart).join("");
+  }
+  function moveCursors(i) {
+    var x = xScale(steps.length)(i);
+    document.querySelectorAll("#charts .chart").forEach(function (el) {
+      var line = el.querySelector(".cursor");
+      line.setAttribute("x1", x.toFixed(1));
+      line.setAttribute("x2", x.toFixed(1));
+      var chart = D.charts[+el.getAttribute("data-chart")];
+      el.querySelector(".now").textContent = "at " + when(steps[i]) + ": " + chart.series.map(function (k) {
+        var t = D.tracks[k];
+        return t.name + (showWho(t, chart) ? " (" + t.character + ")" : "") + " " + fmt(t.values[i]);
+      }).join(", ");
+    });
+  }
+
+  /* --- rolls against expectation --- */
+  function rollsChart() {
+    var R = D.rolls, pts = R.points;
+    if (!pts.length) { $("rolls").innerHTML = '<p class="empty">no roll with a probability of success in this campaign</p>'; return; }
+    var n = pts.length, x = function (i) { return X0 + (n <= 1 ? 0 : (X1 - X0) * i / (n - 1)); };
+    var top = niceMax(Math.max(pts[n - 1].s, pts[n - 1].e + pts[n - 1].sd, 1));
+    var ticks = [], count = Math.min(6, n);
+    for (var k = 0; k < count; k++) { var i = Math.round(k * (n - 1) / (count - 1 || 1)); ticks.push([x(i), String(i + 1)]); }
+    var f = frame(top, ticks, "roll number", "successes");
+    var upper = pts.map(function (p, i) { return x(i).toFixed(1) + "," + f.y(p.e + p.sd).toFixed(1); });
+    var lower = pts.map(function (p, i) { return x(i).toFixed(1) + "," + f.y(Math.max(0, p.e - p.sd)).toFixed(1); }).reverse();
+    var exp = pts.map(function (p, i) { return (i ? "L" : "M") + x(i).toFixed(1) + " " + f.y(p.e).toFixed(1); }).join("");
+    var got = pts.map(function (p, i) { return (i ? "L" : "M") + x(i).toFixed(1) + " " + f.y(p.s).toFixed(1); }).join("");
+    var marks = pts.map(function (p, i) {
+      return '<circle r="2.4" cx="' + x(i).toFixed(1) + '" cy="' + f.y(p.s).toFixed(1) + '" fill="' + (p.ok ? "#3f8f4e" : "#c0392b") + '"><title>' +
+        esc("#" + (i + 1) + " " + p.purpose + (p.who ? " (" + p.who + ")" : "") + ": p=" + p.p + ", " + (p.ok ? "success" : "failure") + ", v" + p.v) + "</title></circle>";
+    }).join("");
+    var luckClass = R.luck > 0 ? "pos" : R.luck < 0 ? "neg" : "";
+    var actors = R.actors.length > 1 ? '<table class="mini"><tr><th>who</th><th>rolls</th><th>successes</th><th>expected</th><th>luck</th></tr>' +
+      R.actors.map(function (a) {
+        return "<tr><td>" + esc(a.who || "-") + "</td><td>" + a.rolls + "</td><td>" + a.successes + "</td><td>" + a.expected + "</td><td>" + signed(a.luck) + "</td></tr>";
+      }).join("") + "</table>" : "";
+    $("rolls").innerHTML =
+      '<div><span class="luck ' + luckClass + '" id="luck-total">' + signed(R.luck) + '</span> <span class="muted">luck index over ' + n +
+      " rolls: " + R.successes + " successes where " + R.expected + " were expected</span></div>" +
+      '<div class="chart"><svg viewBox="0 0 ' + W + " " + H + '" role="img" aria-label="successes against expectation">' + f.svg +
+      '<polygon points="' + upper.concat(lower).join(" ") + '" fill="#2d6fb5" opacity=".13"/>' +
+      '<path d="' + exp + '" fill="none" stroke="#2d6fb5" stroke-width="2" stroke-dasharray="5 3"/>' +
+      '<path d="' + got + '" fill="none" stroke="#b5542d" stroke-width="2"/>' + marks +
+      '<line class="cursor" id="roll-cursor" x1="0" x2="0" y1="' + Y0 + '" y2="' + Y1 + '"/></svg>' +
+      '<div class="legend"><span><i style="background:#b5542d"></i>successes so far</span><span><i style="background:#2d6fb5"></i>expected (sum of p), band: one standard deviation</span></div>' +
+      '<div class="now" id="roll-now"></div></div>' +
+      '<p class="muted small">Luck index = (successes - sum of p) / sqrt(sum of p(1-p)), with p the exact probability of success of each roll, recorded when it was rolled. ' +
+      "About 0 is average luck; beyond +2 or -2 is rare.</p>" + actors;
+    rollsX = x;
+  }
+  var rollsX = null;
+  function rollsAt(i) {
+    var pts = D.rolls.points;
+    if (!pts.length) return;
+    var k = -1;
+    while (k + 1 < pts.length && pts[k + 1].step <= i) k++;
+    var cursor = $("roll-cursor");
+    var x = k < 0 ? X0 : rollsX(k);
+    cursor.setAttribute("x1", x.toFixed(1));
+    cursor.setAttribute("x2", x.toFixed(1));
+    $("roll-now").textContent = k < 0 ? "at " + when(steps[i]) + ": no roll yet" :
+      "at " + when(steps[i]) + ": " + (k + 1) + " rolls, " + pts[k].s + " successes, " + fmt(pts[k].e) + " expected, luck index " + signed(pts[k].luck);
+  }
+
+  /* --- journal and log --- */
+  /* The log keeps a window of rows around the current step drawn (a long campaign has
+     thousands of events); "whole log" draws every row. */
+  var BEFORE = 150, AFTER = 60, wholeLog = false;
+  var byV = {};
+  D.log.forEach(function (r, k) { byV[r.v] = k; });
+  function logRow(r, step, action) {
+    var badge = r.status === "undone" ? '<span class="badge undone">undone</span>' : r.status === "reset" ? '<span class="badge reset">' + (r.kind === "action.redone" ? "redo" : "undo") + "</span>" :
+      r.status === "fork" ? '<span class="badge fork">fork</span>' : "";
+    var forks = r.forks.map(function (n) { return '<span class="badge fork">branch ' + esc(n) + " forks here</span>"; }).join("");
+    var cls = "row " + r.status + (r.v > step.v ? " future" : "") + (r.action === action && r.v <= step.v && inSegments(r.v, step.segments) ? " current" : "");
+    return '<div data-v="' + r.v + '" class="' + cls + '"><span class="v">' + r.v + "</span><span>" + (r.day === null ? "" : r.day) + "</span><span>" + esc(r.actor || "") +
+      '</span><span class="text">' + esc(r.text) + "</span><span>" + badge + forks + "</span></div>";
+  }
+  function log() {
+    $("log-more").addEventListener("click", function () { wholeLog = !wholeLog; logAt(steps[current]); });
+  }
+  function inSegments(v, segs) {
+    for (var k = 0; k < segs.length; k++) if (v > segs[k][0] && v <= segs[k][1]) return true;
+    return false;
+  }
+  function logAt(step) {
+    var at = byV[step.v], action = D.log[at].action;
+    var lo = wholeLog ? 0 : Math.max(0, at - BEFORE), hi = wholeLog ? D.log.length : Math.min(D.log.length, at + AFTER + 1);
+    var rows = [];
+    for (var k = lo; k < hi; k++) rows.push(logRow(D.log[k], step, action));
+    var box = $("log");
+    box.innerHTML = '<div class="row head"><span>v</span><span>day</span><span>who</span><span>event</span><span></span></div>' + rows.join("");
+    $("log-more").textContent = wholeLog ? "only around this step" : "whole log (" + D.log.length + " events)";
+    $("log-range").textContent = lo > 0 || hi < D.log.length ? "showing v" + D.log[lo].v + " to v" + D.log[hi - 1].v + " of " + D.log.length + " events" : "";
+    var target = box.querySelector(".row.current");
+    if (target) box.scrollTop = Math.max(0, target.offsetTop - box.clientHeight / 2);
+  }
+  function journal(step) {
+    var items;
+    if (step.journal) {
+      items = step.journal.map(function (i) { var row = P[i]; return [row.day !== undefined && row.day !== null ? "day " + row.day : "v" + row.version, row.text]; });
+    } else {
+      items = D.log.filter(function (r) {
+        return r.v <= step.v && inSegments(r.v, step.segments) && r.kind !== "campaign.started" && r.kind !== "branch.forked";
+      }).map(function (r) { return [r.day !== null ? "day " + r.day : "v" + r.v, (r.actor ? r.actor + ": " : "") + r.text]; });
+    }
+    $("journal-when").textContent = "as of " + when(step);
+    var box = $("journal");
+    box.innerHTML = items.length ? items.map(function (it, k) {
+      return "<li" + (k === items.length - 1 ? ' class="latest"' : "") + '><span class="when">' + esc(it[0]) + "</span><span>" + esc(it[1]) + "</span></li>";
+    }).join("") : '<li class="empty">nothing yet</li>';
+    box.scrollTop = box.scrollHeight;
+  }
+
+  /* --- the timeline --- */
+  function show(i) {
+    i = Math.max(0, Math.min(steps.length - 1, i));
+    if (i === current) return;
+    current = i;
+    var step = steps[i];
+    $("slider").value = i;
+    $("day-input").value = step.day === null ? "" : step.day;
+    $("step-label").innerHTML = "<b>" + esc(when(step)) + "</b> \u00b7 " + esc(step.actor ? step.actor + ": " : "") + esc(step.what) +
+      ' <span class="muted">(' + (i + 1) + " of " + steps.length + ")</span>";
+    sheet(step);
+    if (D.map_kind === "hex") hexMap(step);
+    else if (D.map_kind === "zone") zoneMap(step);
+    journal(step);
+    moveCursors(i);
+    rollsAt(i);
+    logAt(step);
+    var b = document.body;
+    b.setAttribute("data-step", i);
+    b.setAttribute("data-version", step.v);
+    b.setAttribute("data-day", step.day === null ? "" : step.day);
+    b.setAttribute("data-who", who || "");
+  }
+  function stepOfVersion(v) {
+    var k = 0;
+    for (var i = 0; i < steps.length; i++) if (steps[i].v <= v) k = i;
+    return k;
+  }
+  function stepOfDay(day) {
+    var keys = Object.keys(D.days).map(Number).filter(function (d) { return d <= day; });
+    if (!keys.length) return 0;
+    return stepOfVersion(D.days[String(Math.max.apply(null, keys))]);
+  }
+  function dayList() { return Object.keys(D.days).map(Number).sort(function (x, y) { return x - y; }); }
+  /* One day forward: to the end of the current day, or of the next; back: to the end of the day before. */
+  function moveDay(delta) {
+    var day = steps[current].day, days = dayList();
+    if (day === null) { show(delta > 0 ? stepOfDay(days[0]) : 0); return; }
+    if (delta > 0) {
+      var end = stepOfDay(day);
+      if (end > current) { show(end); return; }
+      var later = days.filter(function (d) { return d > day; });
+      show(later.length ? stepOfDay(later[0]) : steps.length - 1);
+    } else {
+      var earlier = days.filter(function (d) { return d < day; });
+      show(earlier.length ? stepOfDay(earlier[earlier.length - 1]) : 0);
+    }
+  }
+  function fromHash() {
+    var h = {};
+    location.hash.replace(/^#/, "").split("&").forEach(function (kv) { var p = kv.split("="); if (p[0]) h[p[0]] = decodeURIComponent(p[1] || ""); });
+    if (h.who) wanted = h.who;
+    if (h.step !== undefined) return +h.step;
+    if (h.v !== undefined) return stepOfVersion(+h.v);
+    if (h.day !== undefined) return stepOfDay(+h.day);
+    return steps.length - 1;
+  }
+  /* #day=5&go=30: open at day 5, then move the slider to day 30 as a reader would
+     (go=N is a day when the campaign has days, else a version; gov=N is always a version). */
+  function moveSlider() {
+    var m = /[#&](go|gov)=(\d+)/.exec(location.hash);
+    if (!m || !steps.length) return;
+    var slider = $("slider");
+    document.body.setAttribute("data-moved-from", current);
+    slider.value = m[1] === "go" && hasDays() ? stepOfDay(+m[2]) : stepOfVersion(+m[2]);
+    slider.dispatchEvent(new Event("input", { bubbles: true }));
+  }
+  function wire() {
+    var slider = $("slider");
+    slider.max = Math.max(0, steps.length - 1);
+    slider.addEventListener("input", function () { show(+slider.value); });
+    $("prev").addEventListener("click", function () { show(current - 1); });
+    $("next").addEventListener("click", function () { show(current + 1); });
+    $("prev-day").addEventListener("click", function () { moveDay(-1); });
+    $("next-day").addEventListener("click", function () { moveDay(1); });
+    if (!hasDays()) { $("prev-day").hidden = true; $("next-day").hidden = true; $("day-jump").hidden = true; }
+    $("day-input").addEventListener("change", function () { if ($("day-input").value !== "") show(stepOfDay(+$("day-input").value)); });
+    $("who").addEventListener("click", function (e) {
+      var name = e.target.getAttribute && e.target.getAttribute("data-who");
+      if (name !== null && name !== undefined) { wanted = name; var i = current; current = -1; show(i); }
+    });
+    document.addEventListener("keydown", function (e) {
+      if (e.target.tagName === "INPUT" && e.target.type === "number") return;
+      if (e.key === "ArrowLeft") show(current - 1);
+      else if (e.key === "ArrowRight") show(current + 1);
+      else if (e.key === "PageUp") moveDay(-1);
+      else if (e.key === "PageDown") moveDay(1);
+      else return;
+      e.preventDefault();
+    });
+    window.addEventListener("hashchange", function () { show(fromHash()); });
+  }
+
+  var phases = [], mark = performance.now();
+  function phase(name, fn) {
+    fn();
+    var now = performance.now();
+    phases.push(name + ":" + (now - mark).toFixed(1));
+    mark = now;
+  }
+  phases.push("parse:" + (mark - t0).toFixed(1));
+  phase("header", header);
+  phase("legend", function () {
+    if (D.map_kind === "hex") hexLegend();
+    else if (D.map_kind === "zone") zoneLegend();
+    else { $("map-card").hidden = true; $("sheet-card").classList.add("wide"); }
+  });
+  phase("charts", charts);
+  phase("rolls", rollsChart);
+  phase("log", log);
+  phase("wire", wire);
+  phase("show", function () { if (steps.length) show(fromHash()); });
+  phase("move", moveSlider);
+  document.body.setAttribute("data-phases", phases.join(" "));
+  document.body.setAttribute("data-script-ms", (performance.now() - t0).toFixed(1));
+  var height = document.body.offsetHeight; /* the first layout belongs to opening the page */
+  document.body.setAttribute("data-height", height);
+  document.body.setAttribute("data-open-ms", performance.now().toFixed(1));
+  document.body.setAttribute("data-ready", "1");
+})();
