@@ -1,0 +1,131 @@
+"""Benchmark: build the statistics warehouse from a large log.
+
+Fills a SQLite ledger with about ``--events`` events (freeform campaigns of
+rolls through the bulk path, plus crawl campaigns played by the autoplayer
+when the crawl system is installed), then measures, in the same run:
+
+* the warehouse rebuilt from the whole log (events per second);
+* DuckDB's own ``read_json`` loading the same events, written as JSON lines,
+  into a table (the yardstick: the goal is at least half its rate);
+* the three most common reports (luck, rolls, survival) on that data.
+
+Usage: ``python bench/bench_warehouse.py [--events 1000000] [--db PATH] [--keep]``.
+Not a test: it prints numbers, it asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import tempfile
+import time
+from pathlib import Path
+
+from ledger import Ledger
+from ledger.commands import AddCharacter, Roll
+from ledger.stats import Scope, luck, plan, rolls, simulate_campaign, survival
+from ledger.systems import system_names
+from projections.warehouse import Warehouse
+
+NOTATIONS = ("1d20>=11", "1d20>=15", "3d6>=5", "5d6>=6", "2d6+1", "4d6kh3", "1d8+2")
+PER_CAMPAIGN = 10_000
+
+
+def fill(book: Ledger, events: int) -> None:
+    """About ``events`` events: a tenth from crawl (if installed), the rest freeform rolls."""
+    start = time.perf_counter()
+    if "crawl" in system_names():
+        target = events // 10
+        run = plan("crawl", max(1, target // 200), 1, prefix="bench-crawl")
+        for name, seed in zip(run.names, run.seeds, strict=True):
+            simulate_campaign(book, "crawl", name, seed, 40)
+            if book.store.max_notification_id() >= target:
+                break
+    rng = random.Random(1)
+    i = 0
+    while book.store.max_notification_id() < events:
+        i += 1
+        name = f"bench-freeform-{i:04d}"
+        book.new_campaign("freeform", name, seed=i)
+        left = events - book.store.max_notification_id()
+        with book.batch(name) as batch:
+            party = ("Ada", "Bram", "Cora")
+            for who in party:
+                batch.execute(AddCharacter(name=who), name)
+            for _ in range(max(1, min(PER_CAMPAIGN, left - 4))):
+                batch.execute(Roll(notation=rng.choice(NOTATIONS)), name, actor=rng.choice(party))
+    took = time.perf_counter() - start
+    print(f"log: {book.store.max_notification_id():,} events written in {took:.1f}s")
+
+
+def json_lines(book: Ledger, path: Path) -> int:
+    """The stored events as JSON lines (what the warehouse reads, byte for byte)."""
+    n, pos, top = 0, 0, book.store.max_notification_id()
+    with path.open("wb") as out:
+        while pos < top:
+            page = book.store.notifications(pos + 1, 50_000)
+            if not page:
+                break
+            for note in page:
+                out.write(bytes(note.state) + b"\n")
+            n += len(page)
+            pos = page[-1].id
+    return n
+
+
+def read_json_rate(path: Path, n: int) -> float:
+    import duckdb
+
+    con = duckdb.connect()
+    columns = (
+        "{'v': 'INTEGER', 'campaign': 'VARCHAR', 'action': 'VARCHAR', 'at': 'VARCHAR', "
+        "'day': 'INTEGER', 'actor': 'VARCHAR', 'last_reset': 'INTEGER', 'prev': 'VARCHAR', "
+        "'event': 'JSON', 'hash': 'VARCHAR'}"
+    )
+    start = time.perf_counter()
+    con.execute(
+        f"CREATE TABLE raw AS SELECT * FROM read_json('{path}', format='newline_delimited', "
+        f"columns={columns})"
+    )
+    took = time.perf_counter() - start
+    got = con.execute("SELECT count(*) FROM raw").fetchone()
+    con.close()
+    print(f"duckdb read_json: {got[0] if got else 0:,} events in {took:.2f}s = {n / took:,.0f} events/s")
+    return n / took
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--events", type=int, default=1_000_000)
+    parser.add_argument("--db", default=None, help="Ledger file (default: a temporary one).")
+    parser.add_argument("--keep", action="store_true", help="Reuse --db if it already holds the events.")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="bench-wh-") as tmp:
+        db = Path(args.db or Path(tmp) / "bench.ledger")
+        if db.exists() and not args.keep:
+            raise SystemExit(f"{db} exists; pass --keep to reuse it or choose another --db")
+        with Ledger(str(db)) as book:
+            if book.store.max_notification_id() < args.events:
+                fill(book, args.events)
+            wh = Warehouse(book, Path(tmp) / "bench.duckdb")
+            start = time.perf_counter()
+            n = wh.rebuild()
+            took = time.perf_counter() - start
+            rate = n / took
+            print(f"warehouse rebuild: {n:,} events in {took:.2f}s = {rate:,.0f} events/s")
+            jsonl = Path(tmp) / "events.jsonl"
+            json_lines(book, jsonl)
+            baseline = read_json_rate(jsonl, n)
+            print(f"warehouse / read_json: {rate / baseline:.2f} (goal: at least 0.5)")
+            con = wh.connect_read_only()
+            for name, report in (("luck", luck), ("rolls", rolls), ("survival", survival)):
+                report(con, Scope())  # warm
+                start = time.perf_counter()
+                report(con, Scope())
+                ms = (time.perf_counter() - start) * 1000
+                print(f"report {name}: {ms:.1f} ms (goal: under 100 ms)")
+            con.close()
+
+
+if __name__ == "__main__":
+    main()

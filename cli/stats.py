@@ -1,0 +1,286 @@
+"""``ledger stats``, ``ledger query``, ``ledger warehouse`` and ``ledger simulate``.
+
+DuckDB is imported only inside the commands that read the warehouse.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import sys
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import click
+
+from cli.options import Ctx, emit, pass_ctx
+from ledger.stats import REPORTS
+
+if TYPE_CHECKING:
+    from projections.warehouse import Warehouse
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+REPORT_NAMES = tuple(REPORTS)
+PROGRESS_FROM = 20_000
+"""Show a progress bar when catching up at least this many events."""
+
+
+def warehouse_option(f: F) -> F:
+    return click.option(
+        "--warehouse",
+        "warehouse_path",
+        metavar="PATH",
+        envvar="LEDGER_WAREHOUSE",
+        default=None,
+        help="The DuckDB warehouse (default: beside a ledger file as FILE.duckdb; "
+        "./ledger-warehouse.duckdb for PostgreSQL; env LEDGER_WAREHOUSE).",
+    )(f)
+
+
+def _json_flag(ctx: click.Context, _param: click.Parameter, value: bool) -> bool:
+    if value:
+        ctx.find_object(Ctx).json = True  # type: ignore[union-attr]
+    return value
+
+
+def _campaign_choice(ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
+    if value is not None:
+        ctx.find_object(Ctx).campaign = value  # type: ignore[union-attr]
+    return value
+
+
+def json_option(f: F) -> F:
+    """``--json`` after the command too."""
+    return click.option(
+        "--json",
+        "as_json",
+        is_flag=True,
+        expose_value=False,
+        callback=_json_flag,
+        is_eager=True,
+        help="Machine-readable JSON output.",
+    )(f)
+
+
+def scope_options(f: F) -> F:
+    """``--json`` and ``-c CAMPAIGN`` (all campaigns when not given)."""
+    f = json_option(f)
+    return click.option(
+        "-c",
+        "--campaign",
+        expose_value=False,
+        callback=_campaign_choice,
+        is_eager=True,
+        help="Only this campaign (default: every campaign).",
+    )(f)
+
+
+def _stderr() -> Any:
+    return sys.stderr
+
+
+def _caught_up(c: Ctx, path: str | None, *, rebuild: bool = False) -> tuple[Warehouse, int]:
+    """The warehouse, brought up to date (with a progress bar for a long backlog)."""
+    from projections.warehouse import Warehouse
+
+    wh = Warehouse(c.ledger, path)
+    top = c.ledger.store.max_notification_id()
+    behind = top if rebuild else top - wh.position()
+    if behind < PROGRESS_FROM:
+        n = wh.rebuild() if rebuild else wh.catch_up()
+        return wh, n
+    label = "rebuilding the warehouse" if rebuild else "updating the warehouse"
+    with click.progressbar(length=behind, label=label, file=_stderr()) as bar:
+        n = wh.rebuild(bar.update) if rebuild else wh.catch_up(bar.update)
+    return wh, n
+
+
+# --- ledger stats ----------------------------------------------------------------------------
+
+
+@click.command("stats")
+@click.option("--character", default=None, help="Only this character's rows.")
+@click.option(
+    "--report",
+    "only",
+    multiple=True,
+    type=click.Choice(REPORT_NAMES),
+    help="Only this report (repeatable; default: all).",
+)
+@warehouse_option
+@scope_options
+@pass_ctx
+def stats(c: Ctx, character: str | None, only: tuple[str, ...], warehouse_path: str | None) -> None:
+    """Campaign statistics: luck index, success rates against expectation, pushes,
+    mulligans, damage per day, hunger, Rot, deaths, survival curve, dice fairness.
+
+    Across every campaign, or one with -c NAME."""
+    from ledger.stats import Scope, render, report
+
+    if c.campaign is not None:
+        c.ledger.campaign(c.campaign)  # refuses an unknown name
+    wh, _ = _caught_up(c, warehouse_path)
+    con = wh.connect_read_only()
+    try:
+        data = report(con, Scope(c.campaign, character), only or None)
+    finally:
+        con.close()
+    emit(c, data, lambda: render(data))
+
+
+# --- ledger query ----------------------------------------------------------------------------
+
+
+@click.command("query")
+@click.argument("sql")
+@click.option("--csv", "as_csv", is_flag=True, help="Output CSV.")
+@click.option("--limit", type=int, default=None, help="Print at most this many rows.")
+@warehouse_option
+@json_option
+@pass_ctx
+def query(c: Ctx, sql: str, as_csv: bool, limit: int | None, warehouse_path: str | None) -> None:
+    """Run read-only SQL over the warehouse (tables: campaigns, events, actions,
+    characters, rolls, dice, meals, nights, days, wounds, pushes, conditions,
+    rot, deaths). Output a table, --json or --csv."""
+    from ledger.stats import format_table
+    from projections.warehouse import run_query
+
+    wh, _ = _caught_up(c, warehouse_path)
+    result = run_query(wh, sql, max_rows=limit)
+    if as_csv:
+        buf = io.StringIO()
+        writer = csv.writer(buf, lineterminator="\n")
+        writer.writerow(result.columns)
+        writer.writerows(result.rows)
+        click.echo(buf.getvalue(), nl=False)
+        return
+    data = [dict(zip(result.columns, row, strict=True)) for row in result.rows]
+    if c.json:
+        click.echo(json.dumps(data, indent=2, default=str))
+        return
+    click.echo(format_table(result.columns, result.rows))
+    click.echo(f"({len(result.rows)} row{'s' if len(result.rows) != 1 else ''})")
+
+
+# --- ledger warehouse ---------------------------------------------------------------------------
+
+
+@click.group("warehouse")
+def warehouse() -> None:
+    """The DuckDB statistics warehouse derived from the log."""
+
+
+@warehouse.command("rebuild")
+@warehouse_option
+@json_option
+@pass_ctx
+def warehouse_rebuild(c: Ctx, warehouse_path: str | None) -> None:
+    """Drop the warehouse and build it again from the whole log."""
+    start = time.perf_counter()
+    wh, n = _caught_up(c, warehouse_path, rebuild=True)
+    took = time.perf_counter() - start
+    rate = n / took if took > 0 else 0.0
+    emit(
+        c,
+        {"path": str(wh.path), "events": n, "seconds": round(took, 3), "events_per_second": round(rate)},
+        f"rebuilt {wh.path} from {n} events in {took:.2f}s ({rate:,.0f} events/s)",
+    )
+
+
+@warehouse.command("status")
+@warehouse_option
+@json_option
+@pass_ctx
+def warehouse_status(c: Ctx, warehouse_path: str | None) -> None:
+    """Where the warehouse is, how far behind the log it is, and its row counts."""
+    from projections.warehouse import Warehouse
+
+    data = Warehouse(c.ledger, warehouse_path).status()
+
+    def text() -> str:
+        if not data["exists"]:
+            return (
+                f"no warehouse at {data['path']} yet; `ledger stats` or `ledger warehouse rebuild` builds it"
+            )
+        if data.get("outdated"):
+            return f"warehouse {data['path']} has an older layout; the next `ledger stats` rebuilds it"
+        lines = [
+            f"warehouse {data['path']}",
+            f"applied up to event {data['position']} of {data['store_position']} "
+            f"({data['behind']} behind) from {data['store']}",
+        ]
+        lines += [f"  {name:<12} {count:>10}" for name, count in data["tables"].items()]
+        return "\n".join(lines)
+
+    emit(c, data, text)
+
+
+# --- ledger simulate ------------------------------------------------------------------------------
+
+
+@click.command("simulate")
+@click.argument("system")
+@click.option("--campaigns", "count", type=int, default=100, show_default=True, help="How many campaigns.")
+@click.option("--seed", type=int, default=None, help="Make the run reproducible (default: random).")
+@click.option(
+    "--days", type=int, default=30, show_default=True, help="Days to play each campaign (systems with days)."
+)
+@click.option("--prefix", default=None, help="Campaign names start with this (default: sim-SYSTEM-SEED).")
+@json_option
+@pass_ctx
+def simulate(c: Ctx, system: str, count: int, seed: int | None, days: int, prefix: str | None) -> None:
+    """Generate whole campaigns of SYSTEM fast, to try statistics at scale
+    (crawl plays with its autoplayer; freeform makes realistic roll streams)."""
+    import secrets
+
+    from ledger.errors import DuplicateNameError, LedgerError
+    from ledger.stats import check_simulator, plan, simulate_campaign
+
+    check_simulator(system)
+    if days < 1:
+        raise LedgerError(f"--days must be at least 1, got {days}")
+    seed = secrets.randbelow(2**31) if seed is None else seed
+    run = plan(system, count, seed, prefix)
+    known = {camp.name for camp in c.ledger.campaigns()}
+    taken = [n for n in run.names if n in known]
+    if taken:
+        raise DuplicateNameError(f"campaign {taken[0]!r} exists already; use another --seed or --prefix")
+    before = c.ledger.store.max_notification_id()
+    start = time.perf_counter()
+    show = not c.json
+    with click.progressbar(
+        list(zip(run.names, run.seeds, strict=True)),
+        label=f"simulating {system}",
+        file=_stderr() if show else io.StringIO(),
+    ) as bar:
+        for name, campaign_seed in bar:
+            simulate_campaign(c.ledger, system, name, campaign_seed, days)
+    took = time.perf_counter() - start
+    events = c.ledger.store.max_notification_id() - before
+    data = {
+        "system": system,
+        "campaigns": count,
+        "seed": seed,
+        "events": events,
+        "seconds": round(took, 3),
+        "first": run.names[0],
+        "last": run.names[-1],
+    }
+    emit(
+        c,
+        data,
+        f"simulated {count} {system} campaigns (seed {seed}): {events} events in {took:.1f}s; "
+        "see `ledger stats`",
+    )
+    sys.stdout.flush()
+
+
+def demo(book: Any, echo: Callable[[str], None]) -> None:
+    """The statistics part of ``ledger demo``: 200 simulated crawl campaigns (made once),
+    then luck, the survival curve, deaths before day 25 and the physical dice check."""
+    from ledger.stats import demo_report
+
+    demo_report(book, lambda line: echo(f"  {line}"))

@@ -1,0 +1,792 @@
+"""Campaign statistics over the warehouse: luck, rates, costs, survival, fair dice.
+
+Every report is a function of a DuckDB connection to the warehouse (see
+``projections.warehouse``) and an optional scope (one campaign, one
+character). Undone rows are left out, except where undoing is the point
+(mulligans) or where the dice were thrown anyway (dice fairness).
+
+The luck index of a set of rolls with known probabilities of success is
+``(successes - sum p) / sqrt(sum p (1 - p))``: how many standard deviations
+the successes ran above (lucky) or below (unlucky) their expectation.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import duckdb
+
+FLAG_P = 0.01
+"""Dice whose chi-square p-value falls below this are flagged unfair."""
+STRONG_P = 0.001
+MAX_LUCK_ROWS = 12
+"""Characters listed in the text report before it shows only the extremes."""
+MIN_EXPECTED = 5
+"""Fewest expected throws per face for the chi-square test to mean anything."""
+
+
+# --- the mathematics ------------------------------------------------------------------
+
+
+def luck_index(successes: float, expected: float, variance: float) -> float | None:
+    """Standard deviations by which ``successes`` beat ``expected`` (None without variance)."""
+    if variance <= 0:
+        return None
+    return (successes - expected) / math.sqrt(variance)
+
+
+def _gamma_series(a: float, x: float) -> float:
+    """Regularized lower incomplete gamma P(a, x) by its power series (x < a + 1)."""
+    term = total = 1.0 / a
+    n = a
+    for _ in range(10_000):
+        n += 1
+        term *= x / n
+        total += term
+        if abs(term) < abs(total) * 1e-15:
+            break
+    return total * math.exp(-x + a * math.log(x) - math.lgamma(a))
+
+
+def _gamma_fraction(a: float, x: float) -> float:
+    """Regularized upper incomplete gamma Q(a, x) by Lentz's continued fraction (x >= a + 1)."""
+    tiny = 1e-300
+    b = x + 1 - a
+    c = 1 / tiny
+    d = 1 / b
+    h = d
+    for i in range(1, 10_000):
+        an = -i * (i - a)
+        b += 2
+        d = an * d + b
+        d = tiny if abs(d) < tiny else d
+        c = b + an / c
+        c = tiny if abs(c) < tiny else c
+        d = 1 / d
+        delta = d * c
+        h *= delta
+        if abs(delta - 1) < 1e-15:
+            break
+    return h * math.exp(-x + a * math.log(x) - math.lgamma(a))
+
+
+def gamma_q(a: float, x: float) -> float:
+    """Regularized upper incomplete gamma function Q(a, x) = 1 - P(a, x)."""
+    if a <= 0:
+        raise ValueError(f"gamma_q needs a > 0, got {a!r}")
+    if x <= 0:
+        return 1.0
+    if x < a + 1:
+        return max(0.0, 1.0 - _gamma_series(a, x))
+    return min(1.0, _gamma_fraction(a, x))
+
+
+def chi2_sf(statistic: float, dof: int) -> float:
+    """P(X >= statistic) for X chi-square distributed with ``dof`` degrees of freedom."""
+    return gamma_q(dof / 2, statistic / 2)
+
+
+@dataclass(frozen=True)
+class Fairness:
+    size: int
+    throws: int
+    counts: tuple[int, ...]
+    chi2: float
+    dof: int
+    p_value: float | None
+    flagged: bool
+    verdict: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "die": f"d{self.size}",
+            "size": self.size,
+            "throws": self.throws,
+            "counts": list(self.counts),
+            "chi2": round(self.chi2, 3),
+            "dof": self.dof,
+            "p_value": None if self.p_value is None else float(f"{self.p_value:.4g}"),
+            "flagged": self.flagged,
+            "verdict": self.verdict,
+        }
+
+
+def fairness(size: int, counts: Sequence[int]) -> Fairness:
+    """Pearson's chi-square test that every face of a d``size`` is equally likely."""
+    throws = sum(counts)
+    expected = throws / size if size else 0
+    chi2 = sum((c - expected) ** 2 / expected for c in counts) if expected else 0.0
+    dof = size - 1
+    if expected < MIN_EXPECTED or dof < 1:
+        need = MIN_EXPECTED * size
+        return Fairness(
+            size,
+            throws,
+            tuple(counts),
+            chi2,
+            dof,
+            None,
+            False,
+            f"too few throws to judge ({throws}; need at least {need})",
+        )
+    p = chi2_sf(chi2, dof)
+    if p < STRONG_P:
+        verdict = "unfair: a fair die gives faces this uneven less than 1 time in 1000"
+    elif p < FLAG_P:
+        verdict = "suspicious: a fair die gives faces this uneven less than 1 time in 100"
+    else:
+        verdict = "consistent with a fair die"
+    return Fairness(size, throws, tuple(counts), chi2, dof, p, p < FLAG_P, verdict)
+
+
+# --- scoping ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Which rows a report reads: one campaign and/or one character, or everything."""
+
+    campaign: str | None = None
+    character: str | None = None
+
+    def where(self, *extra: str, alias: str = "") -> tuple[str, list[Any]]:
+        prefix = f"{alias}." if alias else ""
+        clauses, params = list(extra), []
+        if self.campaign is not None:
+            clauses.append(f"{prefix}campaign = ?")
+            params.append(self.campaign)
+        if self.character is not None:
+            clauses.append(f"{prefix}actor = ?")
+            params.append(self.character)
+        return ("WHERE " + " AND ".join(clauses)) if clauses else "", params
+
+
+def _rows(con: duckdb.DuckDBPyConnection, sql: str, params: list[Any]) -> list[dict[str, Any]]:
+    cur = con.execute(sql, params)
+    names = [d[0] for d in cur.description]
+    return [dict(zip(names, row, strict=True)) for row in cur.fetchall()]
+
+
+def _rate(num: float | None, den: float | None) -> float | None:
+    return round(num / den, 4) if num is not None and den else None
+
+
+def _luck_row(row: dict[str, Any]) -> dict[str, Any]:
+    n, wins, exp, var = row.pop("judged"), row.pop("wins"), row.pop("expected"), row.pop("variance")
+    idx = luck_index(wins or 0, exp or 0, var or 0)
+    row.update(
+        {
+            "judged": n,
+            "successes": wins,
+            "expected": None if exp is None else round(exp, 2),
+            "rate": _rate(wins, n),
+            "expected_rate": _rate(exp, n),
+            "luck": None if idx is None else round(idx, 2),
+        }
+    )
+    return row
+
+
+_JUDGED = """count(*) FILTER (WHERE p_success IS NOT NULL AND success IS NOT NULL) AS judged,
+       sum(success::INTEGER) FILTER (WHERE p_success IS NOT NULL) AS wins,
+       sum(p_success) FILTER (WHERE success IS NOT NULL) AS expected,
+       sum(p_success * (1 - p_success)) FILTER (WHERE success IS NOT NULL) AS variance"""
+
+
+# --- the reports ---------------------------------------------------------------------------------
+
+
+def rolls(con: duckdb.DuckDBPyConnection, scope: Scope) -> list[dict[str, Any]]:
+    """Rolls by system and purpose: how many, success rate against the expected rate, luck."""
+    where, params = scope.where("NOT undone")
+    sql = f"""SELECT system, purpose, count(*) AS rolls, count(*) FILTER (WHERE manual) AS physical,
+       {_JUDGED} FROM rolls {where} GROUP BY system, purpose ORDER BY system, rolls DESC, purpose"""
+    return [_luck_row(r) for r in _rows(con, sql, params)]
+
+
+def luck(con: duckdb.DuckDBPyConnection, scope: Scope) -> dict[str, Any]:
+    """The luck index overall, per campaign and per character (one pass over the rolls)."""
+    where, params = scope.where("NOT undone", "p_success IS NOT NULL", "success IS NOT NULL")
+    found = _rows(
+        con,
+        f"""SELECT grouping(campaign, actor) AS level, campaign, any_value(system) AS system,
+               actor AS character, count(*) AS judged, sum(success::INTEGER) AS wins,
+               sum(p_success) AS expected, sum(p_success * (1 - p_success)) AS variance
+        FROM rolls {where}
+        GROUP BY GROUPING SETS ((), (campaign), (campaign, actor))""",
+        params,
+    )
+    overall = [r for r in found if r["level"] == 3] or [
+        {"level": 3, "judged": 0, "wins": None, "expected": None, "variance": None}
+    ]
+    campaigns = sorted((r for r in found if r["level"] == 1), key=lambda r: r["campaign"])
+    characters = sorted(
+        (r for r in found if r["level"] == 0),
+        key=lambda r: (r["campaign"], r["character"] is None, r["character"] or ""),
+    )
+    for r in found:
+        del r["level"]
+    for r in campaigns:
+        del r["character"]
+    for r in characters:
+        del r["system"]
+    ranked = [_luck_row(r) for r in campaigns]
+    ranked = [r for r in ranked if r["luck"] is not None]
+    top = {k: v for k, v in overall[0].items() if k in ("judged", "wins", "expected", "variance")}
+    return {
+        "overall": _luck_row(top),
+        "characters": [_luck_row(r) for r in characters],
+        "campaigns": len(campaigns),
+        "luckiest": sorted(ranked, key=lambda r: -r["luck"])[:3],
+        "unluckiest": sorted(ranked, key=lambda r: r["luck"])[:3],
+    }
+
+
+def pushes(con: duckdb.DuckDBPyConnection, scope: Scope) -> list[dict[str, Any]]:
+    """Pushed rolls by attribute and what they cost."""
+    where, params = scope.where("NOT undone")
+    sql = f"""SELECT system, attribute, count(*) AS pushes, sum(trauma) AS trauma,
+       sum(gear_damage) AS gear_damage, sum(mutation_points) AS mutation_points
+       FROM pushes {where} GROUP BY system, attribute ORDER BY pushes DESC, attribute"""
+    return _rows(con, sql, params)
+
+
+def mulligans(con: duckdb.DuckDBPyConnection, scope: Scope) -> list[dict[str, Any]]:
+    """Undone rolls by player: how often each one took a roll back."""
+    where, params = scope.where()
+    sql = f"""SELECT actor AS character, count(*) AS rolls, count(*) FILTER (WHERE undone) AS undone
+       FROM rolls {where} GROUP BY actor HAVING count(*) FILTER (WHERE undone) > 0
+       ORDER BY undone DESC, character NULLS LAST"""
+    out = _rows(con, sql, params)
+    for r in out:
+        r["share"] = _rate(r["undone"], r["rolls"])
+    return out
+
+
+def damage(con: duckdb.DuckDBPyConnection, scope: Scope) -> list[dict[str, Any]]:
+    """Damage taken and healed per game day (summed over the campaigns in scope)."""
+    where, params = scope.where("NOT undone", "day IS NOT NULL")
+    sql = f"""SELECT day, count(DISTINCT stream) AS campaigns,
+       coalesce(sum(amount) FILTER (WHERE amount > 0), 0) AS taken,
+       coalesce(-sum(amount) FILTER (WHERE amount < 0), 0) AS healed
+       FROM wounds {where} GROUP BY day ORDER BY day"""
+    return _rows(con, sql, params)
+
+
+def damage_causes(con: duckdb.DuckDBPyConnection, scope: Scope) -> list[dict[str, Any]]:
+    where, params = scope.where("NOT undone", "amount > 0")
+    sql = f"""SELECT cause, count(*) AS wounds, sum(amount) AS taken FROM wounds {where}
+       GROUP BY cause ORDER BY taken DESC, cause LIMIT 10"""
+    return _rows(con, sql, params)
+
+
+def hunger(con: duckdb.DuckDBPyConnection, scope: Scope) -> dict[str, Any]:
+    """Hunger streaks: the longest run of days without eating, per campaign."""
+    where, params = scope.where("NOT undone", "hunger_streak IS NOT NULL")
+    per = _rows(
+        con,
+        f"""SELECT campaign, max(hunger_streak) AS longest,
+        count(*) FILTER (WHERE ate = false) AS hungry_days, count(*) AS days
+        FROM days {where} GROUP BY campaign""",
+        params,
+    )
+    if not per:
+        return {"campaigns": 0}
+    spread: dict[int, int] = {}
+    for r in per:
+        spread[int(r["longest"])] = spread.get(int(r["longest"]), 0) + 1
+    worst = max(per, key=lambda r: (r["longest"], r["campaign"]))
+    return {
+        "campaigns": len(per),
+        "longest": worst["longest"],
+        "longest_in": worst["campaign"],
+        "mean_longest": round(sum(r["longest"] for r in per) / len(per), 2),
+        "hungry_day_share": _rate(sum(r["hungry_days"] for r in per), sum(r["days"] for r in per)),
+        "by_longest": [{"longest": k, "campaigns": v} for k, v in sorted(spread.items())],
+    }
+
+
+def rot(con: duckdb.DuckDBPyConnection, scope: Scope) -> list[dict[str, Any]]:
+    """Rot over time: each campaign's Rot at the end of each day, averaged."""
+    where, params = scope.where("NOT undone", "day IS NOT NULL")
+    sql = f"""WITH last AS (
+         SELECT stream, day, arg_max(total, position) AS total, arg_max(permanent, position) AS permanent,
+                sum(change) FILTER (WHERE change > 0) AS gained
+         FROM rot {where} GROUP BY stream, day)
+       SELECT day, count(*) AS campaigns, round(avg(total), 2) AS mean_rot, max(total) AS max_rot,
+              round(avg(permanent), 2) AS mean_permanent, coalesce(sum(gained), 0) AS gained
+       FROM last GROUP BY day ORDER BY day"""
+    return _rows(con, sql, params)
+
+
+def deaths(con: duckdb.DuckDBPyConnection, scope: Scope) -> list[dict[str, Any]]:
+    """Deaths by day and cause."""
+    where, params = scope.where("NOT undone")
+    sql = f"""SELECT day, cause, count(*) AS deaths FROM deaths {where}
+       GROUP BY day, cause ORDER BY day NULLS LAST, deaths DESC, cause"""
+    return _rows(con, sql, params)
+
+
+def survival(con: duckdb.DuckDBPyConnection, scope: Scope) -> list[dict[str, Any]]:
+    """Kaplan-Meier survival by game day over the campaigns that count days.
+
+    A campaign leaves the curve when its first death happens, or (censored,
+    still alive) after the last day it reached."""
+    where, params = scope.where("NOT e.undone", "e.day IS NOT NULL", alias="e")
+    d_where, d_params = scope.where("NOT undone")
+    sql = f"""WITH reach AS (SELECT e.stream, max(e.day) AS last_day FROM events e {where} GROUP BY e.stream),
+       died AS (SELECT stream, min(day) AS death_day FROM deaths {d_where} GROUP BY stream)
+       SELECT r.last_day, d.death_day FROM reach r LEFT JOIN died d USING (stream)"""
+    lives = con.execute(sql, params + d_params).fetchall()
+    if not lives:
+        return []
+    return kaplan_meier([(death if death is not None else last, death is not None) for last, death in lives])
+
+
+def kaplan_meier(lives: Sequence[tuple[int, bool]]) -> list[dict[str, Any]]:
+    """(day, died) per life -> [{day, at_risk, deaths, survival}] for every day 0..last."""
+    last = max(day for day, _ in lives)
+    deaths_on: dict[int, int] = {}
+    leaving: dict[int, int] = {}
+    for day, died in lives:
+        leaving[day] = leaving.get(day, 0) + 1
+        if died:
+            deaths_on[day] = deaths_on.get(day, 0) + 1
+    at_risk, s, curve = len(lives), 1.0, []
+    for day in range(min(0, min(d for d, _ in lives)), last + 1):
+        dead = deaths_on.get(day, 0)
+        if at_risk:
+            s *= 1 - dead / at_risk
+        curve.append({"day": day, "at_risk": at_risk, "deaths": dead, "survival": round(s, 4)})
+        at_risk -= leaving.get(day, 0)
+    return curve
+
+
+def dice_fairness(con: duckdb.DuckDBPyConnection, scope: Scope) -> list[dict[str, Any]]:
+    """Chi-square per die size over the physical dice entered with ``--faces``
+    (undone rolls included: those dice were thrown all the same)."""
+    if scope.campaign is None and scope.character is None:
+        source, where, params = "dice", "WHERE manual", []
+    else:
+        source = "dice JOIN rolls r USING (roll_id)"
+        where, params = scope.where("manual", alias="r")
+    found = con.execute(
+        f"""SELECT size, face, count(*) FROM {source} {where}
+        GROUP BY size, face ORDER BY size, face""",
+        params,
+    ).fetchall()
+    by_size: dict[int, list[int]] = {}
+    for size, face, n in found:
+        counts = by_size.setdefault(int(size), [0] * int(size))
+        if 1 <= face <= size:
+            counts[face - 1] = int(n)
+    return [fairness(size, counts).as_dict() for size, counts in sorted(by_size.items())]
+
+
+def overview(con: duckdb.DuckDBPyConnection, scope: Scope) -> dict[str, Any]:
+    where, params = scope.where()
+    camps = con.execute(f"SELECT count(DISTINCT campaign), count(*) FROM events {where}", params).fetchone()
+    r_where, r_params = scope.where("NOT undone")
+    n_rolls = con.execute(f"SELECT count(*) FROM rolls {r_where}", r_params).fetchone()
+    return {
+        "campaigns": camps[0] if camps else 0,
+        "events": camps[1] if camps else 0,
+        "rolls": n_rolls[0] if n_rolls else 0,
+    }
+
+
+REPORTS: dict[str, Callable[[Any, Scope], Any]] = {
+    "overview": overview,
+    "rolls": rolls,
+    "luck": luck,
+    "pushes": pushes,
+    "mulligans": mulligans,
+    "damage": damage,
+    "damage_causes": damage_causes,
+    "hunger": hunger,
+    "rot": rot,
+    "deaths": deaths,
+    "survival": survival,
+    "fairness": dice_fairness,
+}
+"""Every report by name, in the order ``ledger stats`` prints them."""
+
+
+def report(
+    con: duckdb.DuckDBPyConnection, scope: Scope | None = None, only: Sequence[str] | None = None
+) -> dict[str, Any]:
+    """The named reports (all by default) for a scope, JSON-ready."""
+    scope = scope or Scope()
+    names = list(only) if only else list(REPORTS)
+    out: dict[str, Any] = {"scope": {"campaign": scope.campaign, "character": scope.character}}
+    for name in names:
+        out[name] = REPORTS[name](con, scope)
+    return out
+
+
+# --- text rendering -------------------------------------------------------------------------------
+
+
+def format_table(headers: Sequence[str], rows: Sequence[Sequence[Any]], max_width: int = 72) -> str:
+    """A plain aligned table; numbers right-aligned, NULL shown as '-'."""
+
+    def cell(v: Any) -> str:
+        if v is None:
+            return "-"
+        if isinstance(v, float):
+            return f"{v:.4g}" if abs(v) < 1e6 else f"{v:.0f}"
+        text = str(v).replace("\n", " ")
+        return text if len(text) <= max_width else text[: max_width - 1] + "…"
+
+    cells = [[cell(v) for v in row] for row in rows]
+    widths = [len(h) for h in headers]
+    for row in cells:
+        widths = [max(w, len(c)) for w, c in zip(widths, row, strict=True)]
+    numeric = [
+        all(isinstance(r[i], int | float) or r[i] is None for r in rows) and bool(rows)
+        for i in range(len(headers))
+    ]
+
+    def line(values: Sequence[str]) -> str:
+        parts = [v.rjust(w) if num else v.ljust(w) for v, w, num in zip(values, widths, numeric, strict=True)]
+        return "  ".join(parts).rstrip()
+
+    out = [line(list(headers)), line(["-" * w for w in widths])]
+    out.extend(line(row) for row in cells)
+    return "\n".join(out)
+
+
+def _dict_table(rows: list[dict[str, Any]], columns: Sequence[str] | None = None) -> str:
+    if not rows:
+        return "  (none)"
+    cols = list(columns or rows[0].keys())
+    return "\n".join(
+        "  " + ln for ln in format_table(cols, [[r.get(c) for c in cols] for r in rows]).splitlines()
+    )
+
+
+def _by_cause(deaths_by_day: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    totals: dict[str, list[int]] = {}
+    for row in deaths_by_day:
+        entry = totals.setdefault(row["cause"], [0, row["day"] if row["day"] is not None else -1])
+        entry[0] += row["deaths"]
+    ranked = sorted(totals.items(), key=lambda kv: (-kv[1][0], kv[0]))
+    out = [{"cause": cause, "deaths": n, "first_day": None if d < 0 else d} for cause, (n, d) in ranked[:10]]
+    if len(ranked) > 10:
+        out.append(
+            {
+                "cause": f"({len(ranked) - 10} other causes)",
+                "deaths": sum(n for _, (n, _) in ranked[10:]),
+                "first_day": None,
+            }
+        )
+    return out
+
+
+def _signed(v: float | None) -> str:
+    return "-" if v is None else f"{v:+.2f}"
+
+
+def _survival_lines(curve: list[dict[str, Any]]) -> list[str]:
+    if not curve:
+        return ["  (no campaign counts days)"]
+    last = curve[-1]["day"]
+    step = max(1, math.ceil((last + 1) / 15))
+    shown = [row for row in curve if row["day"] % step == 0 or row["day"] == last]
+    lines = []
+    for row in shown:
+        bar = "#" * round(row["survival"] * 40)
+        lines.append(f"  day {row['day']:>3}  {row['survival']:6.1%}  {bar}  (at risk {row['at_risk']})")
+    return lines
+
+
+def render(data: dict[str, Any]) -> str:
+    """The report as terminal text."""
+    out: list[str] = []
+    scope = data.get("scope", {})
+    what = " / ".join(f"{k} {v}" for k, v in scope.items() if v) or "all campaigns"
+    ov = data.get("overview")
+    head = f"Statistics: {what}"
+    if ov:
+        head += f" ({ov['campaigns']} campaigns, {ov['events']} events, {ov['rolls']} rolls)"
+    out.append(head)
+    if "luck" in data:
+        lk = data["luck"]
+        o = lk["overall"]
+        out.append("")
+        if not o["judged"]:
+            out.append("Luck: no rolls with a known chance of success yet")
+        else:
+            out.append(
+                f"Luck: {o['successes'] or 0} successes in {o['judged']} rolls, "
+                f"{o['expected'] or 0} expected -> luck index {_signed(o['luck'])} "
+                "(standard deviations above expectation)"
+            )
+        chars = [c for c in lk["characters"] if c["judged"]]
+        columns = ["campaign", "character", "judged", "successes", "expected", "luck"]
+        if chars and len(chars) <= MAX_LUCK_ROWS:
+            out.append(_dict_table(chars, columns))
+        elif chars:
+            ranked = sorted((c for c in chars if c["luck"] is not None), key=lambda c: -c["luck"])
+            half = MAX_LUCK_ROWS // 2
+            out.append(f"  luckiest and unluckiest of {len(chars)} characters:")
+            out.append(_dict_table(ranked[:half] + ranked[-half:], columns))
+    sections: list[tuple[str, str, Callable[[Any], list[str]]]] = [
+        (
+            "rolls",
+            "Rolls against expectation",
+            lambda v: [
+                _dict_table(
+                    v, ["system", "purpose", "rolls", "physical", "judged", "rate", "expected_rate", "luck"]
+                )
+            ],
+        ),
+        ("pushes", "Pushes and their cost", lambda v: [_dict_table(v)]),
+        ("mulligans", "Mulligans (undone rolls) by player", lambda v: [_dict_table(v)]),
+        ("damage", "Damage taken and healed per day", lambda v: [_dict_table(v)]),
+        ("damage_causes", "What did the damage", lambda v: [_dict_table(v)]),
+        (
+            "hunger",
+            "Hunger streaks",
+            lambda v: [_dict_table(v.get("by_longest", []))] if v.get("campaigns") else ["  (none)"],
+        ),
+        ("rot", "Rot over time", lambda v: [_dict_table(v)]),
+        ("deaths", "Deaths by cause (by day: --json)", lambda v: [_dict_table(_by_cause(v))]),
+        ("survival", "Survival by day (Kaplan-Meier)", _survival_lines),
+        (
+            "fairness",
+            "Physical dice fairness (chi-square)",
+            lambda v: [_dict_table(v, ["die", "throws", "chi2", "dof", "p_value", "verdict"])],
+        ),
+    ]
+    for key, title, show in sections:
+        value = data.get(key)
+        if (
+            value is None
+            or (key != "fairness" and not value)
+            or (key == "hunger" and not value.get("campaigns"))
+        ):
+            continue
+        out.append("")
+        out.append(f"{title}:")
+        if key == "hunger":
+            out.append(
+                f"  longest {value['longest']} days ({value['longest_in']}), mean longest "
+                f"{value['mean_longest']}, hungry days {value['hungry_day_share']:.1%}"
+            )
+        if key == "fairness" and not value:
+            out.append("  (no dice entered with --faces)")
+            continue
+        out.extend(show(value))
+    return "\n".join(out)
+
+
+# --- simulation ---------------------------------------------------------------------------------
+
+CHARACTER_NAMES = ("Ada", "Bram", "Cora", "Dov", "Esme", "Finn", "Gala", "Hugo")
+
+
+@dataclass(frozen=True)
+class SimulationPlan:
+    """What ``simulate`` will create: campaign names and their dice seeds."""
+
+    system: str
+    seed: int
+    names: tuple[str, ...]
+    seeds: tuple[int, ...]
+
+
+def plan(system: str, campaigns: int, seed: int, prefix: str | None = None) -> SimulationPlan:
+    import random
+
+    if campaigns < 1:
+        from ledger.errors import LedgerError
+
+        raise LedgerError(f"--campaigns must be at least 1, got {campaigns}")
+    stem = prefix or f"sim-{system}-{seed}"
+    names = tuple(f"{stem}-{i:05d}" for i in range(1, campaigns + 1))
+    seeds = tuple(random.Random(f"{seed}:{system}:{i}").getrandbits(62) for i in range(1, campaigns + 1))
+    return SimulationPlan(system, seed, names, seeds)
+
+
+def simulate_freeform(ledger: Any, name: str, seed: int) -> None:
+    """One freeform campaign of realistic rolls, through the ledger's bulk path.
+
+    A party of one to four characters makes skill checks (``1d20>=T``), pool
+    rolls (``Nd6>=5``), damage and stat rolls, with notes; now and then a player
+    takes a failed roll back (an undo) and plays on. Dice come from the
+    campaign's seed exactly as ``ledger roll`` would draw them; the actions
+    between two undos are appended in one transaction."""
+    import random
+
+    from ledger.commands import AddCharacter, Note, Roll
+
+    rng = random.Random(seed)
+    ledger.new_campaign("freeform", name, seed=seed)
+    party = rng.sample(CHARACTER_NAMES, rng.randint(1, 4))
+    batch = ledger.batch(name)
+    for who in party:
+        batch.execute(AddCharacter(name=who), name)
+    for _ in range(rng.randint(30, 120)):
+        who = rng.choice(party)
+        if rng.random() < 0.08:
+            batch.execute(Note(text=rng.choice(NOTES)), name, actor=who)
+            continue
+        rec = batch.execute(Roll(notation=_pick_roll(rng)), name, actor=who)
+        if rec.events[0].result.successes == 0 and rng.random() < 0.1:
+            batch.commit()
+            ledger.undo(name)
+            batch = ledger.batch(name)
+    batch.commit()
+
+
+NOTES = ("camp for the night", "a stranger at the inn", "the map is wrong", "rain all day")
+
+
+def _pick_roll(rng: Any) -> str:
+    r = rng.random()
+    if r < 0.45:
+        return f"1d20>={rng.randint(8, 18)}"
+    if r < 0.75:
+        return f"{rng.randint(1, 6)}d6>={rng.choice((5, 5, 6))}"
+    if r < 0.95:
+        return rng.choice(("2d6+1", "1d8+2", "1d6", "2d4", "1d10+1"))
+    return "4d6kh3"
+
+
+def simulators() -> list[str]:
+    """The installed systems ``simulate`` can play: freeform and those with an autoplayer."""
+    from ledger.systems import get_system, system_names
+
+    return [n for n in system_names() if n == "freeform" or "autoplay" in get_system(n).extra]
+
+
+def check_simulator(system: str) -> None:
+    """Refuse, before anything is recorded, a system that cannot be simulated."""
+    from ledger.errors import LedgerError
+    from ledger.systems import get_system
+
+    get_system(system)
+    if system not in simulators():
+        raise LedgerError(
+            f"the {system} system has no simulator yet; simulate one of: {', '.join(simulators())}"
+        )
+
+
+def simulate_campaign(ledger: Any, system: str, name: str, seed: int, days: int) -> None:
+    """Create and play one campaign: the system's autoplayer, or the freeform roll stream."""
+    from ledger.systems import get_system
+
+    sysdef = get_system(system)
+    autoplay = sysdef.extra.get("autoplay")
+    if autoplay is not None:
+        ledger.new_campaign(system, name, seed=seed)
+        with ledger.batch(name) as batch:
+            autoplay(batch, name, days)
+    elif system == "freeform":
+        simulate_freeform(ledger, name, seed)
+    else:
+        check_simulator(system)
+
+
+# --- the demo ----------------------------------------------------------------------------------
+
+
+def demo_report(
+    ledger: Any,
+    echo: Callable[[str], None],
+    *,
+    campaigns: int = 200,
+    seed: int = 7,
+    warehouse: str | None = None,
+) -> dict[str, Any]:
+    """The statistics part of ``ledger demo``: simulate crawl campaigns (once) and report
+    luck, the survival curve and how many characters died before day 25."""
+    from ledger.systems import system_names
+    from projections.warehouse import open_warehouse
+
+    if "crawl" in system_names():
+        run = plan("crawl", campaigns, seed)
+        known = {c.name for c in ledger.campaigns()}
+        todo = [(n, s) for n, s in zip(run.names, run.seeds, strict=True) if n not in known]
+        if todo:
+            echo(f"$ ledger simulate crawl --campaigns {campaigns} --seed {seed}")
+            for name, campaign_seed in todo:
+                simulate_campaign(ledger, "crawl", name, campaign_seed, 30)
+    wh = open_warehouse(ledger, warehouse)
+    con = wh.connect_read_only()
+    try:
+        data = report(con, Scope(), ["overview", "luck", "fairness", "survival"])
+        row = con.execute(
+            "SELECT count(DISTINCT stream) FILTER (WHERE day < 25), count(DISTINCT stream) FROM deaths "
+            "WHERE NOT undone AND system = 'crawl'"
+        ).fetchone()
+    finally:
+        con.close()
+    echo("$ ledger stats")
+    ov, lk = data["overview"], data["luck"]["overall"]
+    echo(
+        f"{ov['campaigns']} campaigns, {ov['events']} events, {ov['rolls']} rolls; "
+        f"luck index {_signed(lk['luck'])} over {lk['judged']} rolls with a known chance"
+    )
+    curve = data["survival"]
+    if curve:
+        enough = max(1, curve[0]["at_risk"] // 10)
+        shown = [row for row in curve if row["at_risk"] >= enough]
+        echo("survival by day (Kaplan-Meier):")
+        for line in _survival_lines(shown)[::2]:
+            echo(line)
+    if row and row[1]:
+        echo(f"{row[0]} characters died before facing God on day 25 ({row[1]} deaths in all)")
+    judged = [die for die in data["fairness"] if die["p_value"] is not None]
+    for die in judged:
+        echo(f"physical {die['die']}: {die['throws']} throws, p = {die['p_value']:.3g}, {die['verdict']}")
+    if len(judged) < len(data["fairness"]):
+        echo("other physical dice: too few throws to judge yet")
+    return data
+
+
+# --- luck straight from the log (for sheets) ------------------------------------------------------
+
+
+def luck_from_log(ledger: Any, campaign: str | None = None, character: str | None = None) -> dict[str, Any]:
+    """The luck index of one campaign's effective rolls (undone ones left out), read from
+    the log without the warehouse: cheap enough for a character sheet.
+
+    Counts every roll with a recorded probability of success along the branch's
+    whole history (a fork includes the history it shares with its parent)."""
+    from ledger.events import CORE_EVENTS, Rolled
+    from ledger.facts import RollFact
+    from projections.warehouse import rolled_fact
+
+    camp = ledger.campaign(campaign)
+    hook = ledger.system(camp).extra.get("facts")
+    judged = wins = 0
+    expected = variance = 0.0
+    for env in ledger.effective(camp):
+        if character is not None and env.actor != character:
+            continue
+        ev = env.event
+        if isinstance(ev, Rolled):
+            facts: list[Any] = [rolled_fact(ev)]
+        elif hook is not None and type(ev) not in CORE_EVENTS:
+            facts = hook(env)
+        else:
+            continue
+        for fact in facts:
+            if isinstance(fact, RollFact) and fact.p_success is not None and fact.success is not None:
+                judged += 1
+                wins += int(fact.success)
+                expected += fact.p_success
+                variance += fact.p_success * (1 - fact.p_success)
+    idx = luck_index(wins, expected, variance)
+    return {
+        "judged": judged,
+        "successes": wins,
+        "expected": round(expected, 2),
+        "luck": None if idx is None else round(idx, 2),
+    }

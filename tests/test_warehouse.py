@@ -1,0 +1,309 @@
+"""The DuckDB warehouse: typed tables, incremental catch-up exactly once, undo flags, rebuild, Parquet."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pytest
+
+from ledger import Ledger
+from projections.warehouse import TABLES, Warehouse, export_parquet, warehouse_path
+from tests.conftest import Session
+
+
+def _tables(path: Path) -> dict[str, list[tuple[Any, ...]]]:
+    """Every table's rows, sorted, without wall-clock columns."""
+    con = duckdb.connect(str(path), read_only=True)
+    try:
+        out = {}
+        for table in TABLES:
+            cols = [c for c in table.names if c not in ("recorded_at", "registered_at")]
+            quoted = ", ".join(f'"{c}"' for c in cols)
+            out[table.name] = con.execute(f'SELECT {quoted} FROM "{table.name}" ORDER BY ALL').fetchall()
+        return out
+    finally:
+        con.close()
+
+
+def _count(wh: Warehouse, sql: str) -> Any:
+    con = duckdb.connect(str(wh.path), read_only=True)
+    try:
+        return con.execute(sql).fetchone()[0]  # type: ignore[index]
+    finally:
+        con.close()
+
+
+def _play(book: Ledger, wh: Warehouse, batch: int) -> None:
+    """A freeform session with catch-ups between the moves: rolls, physical dice, undo, redo, a fork."""
+    book.new_campaign("freeform", "keep", seed=11)
+    book.add_character("Ana", "keep")
+    book.add_character("Bo", "keep")
+    wh.catch_up(batch=batch)
+    for i in range(6):
+        book.roll("3d6>=5", "keep", actor="Ana" if i % 2 else "Bo")
+    book.roll("2d6!", "keep", faces=[6, 6, 2, 3], actor="Ana")
+    wh.catch_up(batch=batch)
+    book.undo("keep")
+    book.roll("4d6kh3", "keep", actor="Bo")
+    book.undo("keep", 2)
+    wh.catch_up(batch=batch)
+    book.redo("keep")
+    book.fork("keep", "what-if", at=5)
+    book.roll("1d20>=11", "what-if", actor="Ana")
+    book.undo("what-if")
+    book.note("the bridge holds", "keep")
+    wh.catch_up(batch=batch)
+
+
+def test_rebuild_equals_incremental_table_by_table(book: Ledger, tmp_path: Path) -> None:
+    inc = Warehouse(book, tmp_path / "inc.duckdb")
+    _play(book, inc, batch=3)
+    assert inc.position() == book.store.max_notification_id()
+    fresh = Warehouse(book, tmp_path / "fresh.duckdb")
+    fresh.rebuild()
+    a, b = _tables(inc.path), _tables(fresh.path)
+    for table in TABLES:
+        assert a[table.name] == b[table.name], table.name
+    assert len(a["rolls"]) == 9
+    assert len(a["campaigns"]) == 2
+
+
+def test_undone_flags_match_the_log(book: Ledger, tmp_path: Path) -> None:
+    wh = Warehouse(book, tmp_path / "w.duckdb")
+    _play(book, wh, batch=5)
+    con = duckdb.connect(str(wh.path), read_only=True)
+    for name in ("keep", "what-if"):
+        camp = book.campaign(name)
+        fork_point = camp.parent_version or 0
+        expected = {e.version: e.undone for e in book.log(name, show_all=True) if e.version > fork_point}
+        got = dict(con.execute("SELECT version, undone FROM events WHERE campaign = ?", [name]).fetchall())
+        assert got == expected, name
+    con.close()
+
+
+def test_undoing_a_roll_marks_it_undone_on_the_next_catch_up(tmp_path: Path) -> None:
+    with Ledger(str(tmp_path / "u.ledger")) as book:
+        book.new_campaign("freeform", "c")
+        book.roll("1d20>=11", "c", faces=[4])
+        wh = Warehouse(book)
+        wh.catch_up()
+        assert _count(wh, "SELECT count(*) FROM rolls WHERE NOT undone") == 1
+        book.undo("c")
+        assert _count(wh, "SELECT count(*) FROM rolls WHERE undone") == 0  # not caught up yet
+        wh.catch_up()
+        assert _count(wh, "SELECT count(*) FROM rolls WHERE undone") == 1
+        assert _count(wh, "SELECT count(*) FROM dice JOIN rolls USING (roll_id) WHERE undone") == 1
+        assert _count(wh, "SELECT bool_and(undone) FROM actions WHERE kinds = 'dice.rolled'") is True
+        book.redo("c")
+        wh.catch_up()
+        assert _count(wh, "SELECT count(*) FROM rolls WHERE undone") == 0
+
+
+def test_catch_up_applies_each_event_exactly_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    with Ledger(str(tmp_path / "x.ledger")) as book:
+        book.new_campaign("freeform", "c", seed=2)
+        for _ in range(5):
+            book.roll("2d6", "c")
+        wh = Warehouse(book)
+        assert wh.catch_up() == book.store.max_notification_id()
+        assert wh.catch_up() == 0
+        before = _tables(wh.path)
+        book.roll("1d6>=4", "c")
+        book.undo("c")
+
+        def crash(*_args: Any) -> None:
+            raise RuntimeError("power cut")
+
+        monkeypatch.setattr(Warehouse, "_flag_undone", crash)
+        with pytest.raises(RuntimeError):
+            wh.catch_up()
+        assert _tables(wh.path) == before  # the half-applied batch left nothing behind
+        monkeypatch.undo()
+        wh.catch_up()
+        wh.catch_up()
+        fresh = Warehouse(book, tmp_path / "fresh.duckdb")
+        fresh.rebuild()
+        assert _tables(wh.path) == _tables(fresh.path)
+        assert _count(wh, "SELECT count(*) FROM rolls") == 6
+
+
+def test_roll_rows_carry_dice_and_exact_probability(tmp_path: Path) -> None:
+    with Ledger(str(tmp_path / "r.ledger")) as book:
+        book.new_campaign("freeform", "c")
+        book.roll("3d6>=5", "c", faces=[1, 5, 2])
+        book.roll("2d6!+1", "c", faces=[6, 4, 3])
+        book.roll("4d6kh3", "c", faces=[2, 6, 5, 4])
+        wh = Warehouse(book)
+        wh.catch_up()
+        con = duckdb.connect(str(wh.path), read_only=True)
+        rolls = con.execute(
+            "SELECT purpose, dice_count, outcome, successes, success, manual, p_success "
+            "FROM rolls ORDER BY position"
+        ).fetchall()
+        assert rolls[0][:6] == ("roll", 3, "success", 1, True, True)
+        assert rolls[0][6] == pytest.approx(1 - (4 / 6) ** 3)
+        assert rolls[1][:3] == ("roll", 3, "14")  # 6 explodes into 4, plus 3, plus 1
+        assert rolls[1][6] is None
+        dice = con.execute(
+            "SELECT idx, size, face, kept, reroll_of FROM dice ORDER BY roll_id, idx"
+        ).fetchall()
+        assert dice[3:6] == [(0, 6, 6, True, None), (1, 6, 4, True, 0), (2, 6, 3, True, None)]
+        assert [d[3] for d in dice[6:]] == [False, True, True, True]
+        con.close()
+
+
+def test_fork_rows_belong_to_the_branch_that_recorded_them(tmp_path: Path) -> None:
+    with Ledger(str(tmp_path / "f.ledger")) as book:
+        book.new_campaign("freeform", "main")
+        book.roll("1d6", "main")
+        book.roll("1d6", "main")
+        book.fork("main", "alt", at=2)
+        book.roll("1d6", "alt")
+        wh = Warehouse(book)
+        wh.catch_up()
+        con = duckdb.connect(str(wh.path), read_only=True)
+        assert con.execute(
+            "SELECT campaign, parent_campaign, parent_version FROM campaigns ORDER BY position"
+        ).fetchall() == [("main", None, None), ("alt", "main", 2)]
+        assert con.execute("SELECT campaign, count(*) FROM rolls GROUP BY ALL ORDER BY ALL").fetchall() == [
+            ("alt", 1),
+            ("main", 2),
+        ]
+        con.close()
+
+
+def test_warehouse_path_defaults(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("LEDGER_WAREHOUSE", raising=False)
+    with Ledger(str(tmp_path / "p.ledger")) as book:
+        assert warehouse_path(book) == Path(str(tmp_path / "p.ledger") + ".duckdb")
+        assert warehouse_path(book, "elsewhere.duckdb") == Path("elsewhere.duckdb")
+        monkeypatch.setenv("LEDGER_WAREHOUSE", str(tmp_path / "env.duckdb"))
+        assert warehouse_path(book) == tmp_path / "env.duckdb"
+
+
+@pytest.mark.postgres
+def test_postgres_default_warehouse_path(pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("LEDGER_WAREHOUSE", raising=False)
+    with Ledger(pg_url) as book:
+        assert warehouse_path(book) == Path("ledger-warehouse.duckdb")
+
+
+def test_parquet_export_is_partitioned_by_system_and_readable(tmp_path: Path) -> None:
+    with Ledger(str(tmp_path / "q.ledger")) as book:
+        book.new_campaign("freeform", "c", seed=4)
+        book.add_character("Ana", "c")
+        for _ in range(4):
+            book.roll("2d6>=4", "c")
+        files = export_parquet(book, str(tmp_path / "pq"))
+    assert any("/rolls/system=freeform/" in f for f in files)
+    assert all(f.endswith(".parquet") for f in files)
+    con = duckdb.connect()
+    rows = con.execute(
+        f"SELECT system, count(*) FROM read_parquet('{tmp_path}/pq/rolls/**/*.parquet', "
+        "hive_partitioning=true) GROUP BY system"
+    ).fetchall()
+    assert rows == [("freeform", 4)]
+
+
+def test_cli_warehouse_status_and_rebuild(ledger_cli: Session, db: str) -> None:
+    ledger_cli("new", "freeform", "c")
+    ledger_cli("roll", "2d6")
+    status = ledger_cli("warehouse", "status").output
+    assert "no warehouse" in status
+    out = ledger_cli("warehouse", "rebuild").output
+    assert out.startswith(f"rebuilt {db}.duckdb from 4 events")
+    status = ledger_cli("warehouse", "status").output
+    assert "applied up to event 4 of 4 (0 behind)" in status
+    assert re.search(r"^  rolls +1$", status, re.M)
+
+
+def test_a_damaged_warehouse_file_is_refused_in_one_line(ledger_cli: Session, db: str) -> None:
+    ledger_cli("new", "freeform", "c")
+    Path(db + ".duckdb").write_text("not a database")
+    result = ledger_cli("stats", ok=False)
+    assert result.exit_code == 1
+    assert result.stderr.count("\n") == 1
+    assert "is not a DuckDB database" in result.stderr and "warehouse rebuild" in result.stderr
+
+
+def test_duckdb_is_imported_only_by_commands_that_need_it() -> None:
+    code = (
+        "import sys, cli.main, cli.stats, ledger.stats, projections.warehouse; "
+        "from click.testing import CliRunner; CliRunner().invoke(cli.main.cli, ['--help']); "
+        "print('duckdb' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_a_failing_facts_hook_is_reported_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import projections.warehouse as wmod
+
+    def broken(_env: Any) -> list[Any]:
+        raise KeyError("enemy")
+
+    real = wmod._stream_info
+
+    def with_hook(name: str, system: str) -> wmod.StreamInfo:
+        info = real(name, system)
+        info.facts = broken
+        return info
+
+    monkeypatch.setattr(wmod, "_stream_info", with_hook)
+    monkeypatch.setattr(wmod, "_CORE_TYPES", frozenset())
+    with Ledger(str(tmp_path / "h.ledger")) as book:
+        book.new_campaign("freeform", "c")
+        book.note("hello", "c")
+        wh = Warehouse(book)
+        with pytest.raises(
+            wmod.WarehouseError, match=r"freeform system cannot turn event 1 \(campaign.started\)"
+        ):
+            wh.catch_up()
+        assert wh.position() == 0
+
+
+@pytest.mark.postgres
+def test_stats_from_a_postgres_ledger_use_their_own_warehouse(
+    pg_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LEDGER_WAREHOUSE", str(tmp_path / "pg.duckdb"))
+    session = Session(pg_url)
+    session("simulate", "freeform", "--campaigns", "3", "--seed", "2")
+    data = json.loads(session("stats", "--json").output)
+    assert data["overview"]["campaigns"] == 3
+    assert (tmp_path / "pg.duckdb").exists()
+    status = json.loads(session("warehouse", "status", "--json").output)
+    assert status["behind"] == 0 and status["store"].startswith("PostgreSQL database")
+
+
+def test_a_warehouse_of_an_older_layout_is_rebuilt(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import projections.warehouse as wmod
+
+    with Ledger(str(tmp_path / "o.ledger")) as book:
+        book.new_campaign("freeform", "c")
+        book.roll("2d6", "c")
+        wh = Warehouse(book)
+        wh.catch_up()
+        monkeypatch.setattr(wmod, "SCHEMA", "another-layout")
+        assert wh.status()["outdated"] is True
+        assert wh.catch_up() == book.store.max_notification_id()  # rebuilt from the whole log
+        assert _count(wh, "SELECT value FROM warehouse_meta WHERE key = 'schema'") == "another-layout"
+        assert _count(wh, "SELECT count(*) FROM rolls") == 1
+
+
+def test_a_warehouse_of_another_ledger_is_refused(ledger_cli: Session, db: str, tmp_path: Path) -> None:
+    ledger_cli("new", "freeform", "c")
+    ledger_cli("stats")
+    other = Session(str(tmp_path / "other.ledger"))
+    other("new", "freeform", "d")
+    result = other("stats", "--warehouse", db + ".duckdb", ok=False)
+    assert result.exit_code == 1
+    assert "was built from another ledger" in result.stderr and result.stderr.count("\n") == 1
