@@ -232,14 +232,15 @@ def _fact_enemy(e: ev.EnemyStruck) -> list[Fact]:
     if e.stunned or e.face is None:
         return []
     hit = e.damage > 0
+    # Luck is the explorer's: the enemy's roll "succeeds" for the explorer when it does no harm.
     return [
         RollFact(
             purpose="enemy attack",
             dice=_dice((e.face,)),
             outcome="hit" if hit else "miss",
             target=e.defense,
-            success=hit,
-            p_success=e.p_success,
+            success=not hit,
+            p_success=None if e.p_success is None else 1 - e.p_success,
         ),
         WoundFact(track="health", amount=e.damage, cause=e.foe),
     ]
