@@ -158,6 +158,11 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
+def unreadable(name: str, version: int, error: Exception) -> TamperError:
+    first = str(error).splitlines()[0] if str(error) else type(error).__name__
+    return TamperError(name, version, f"the stored event cannot be read ({first}); run `ledger verify --all`")
+
+
 def _backoff(attempt: int) -> None:
     """Random exponential back-off after losing a race, so no writer starves."""
     time.sleep(random.uniform(0, min(0.2, 0.001 * 2 ** min(attempt, 10))))
@@ -223,7 +228,10 @@ class Ledger:
     def _refresh(self) -> None:
         decoder = envelope_decoder(None)
         for stored in self.store.scan(REGISTRY, gt=self._registry_version):
-            env = decoder.decode(stored.state)
+            try:
+                env = decoder.decode(stored.state)
+            except msgspec.DecodeError as e:
+                raise unreadable("(registry)", stored.originator_version, e) from e
             self._registry_version = env.v
             self._registry_hash = env.hash
             ev = env.event
@@ -276,8 +284,11 @@ class Ledger:
 
     # --- reading --------------------------------------------------------------
 
-    def _decode(self, campaign: Campaign, raw: bytes) -> Envelope[Any]:
-        return envelope_decoder(campaign.system).decode(raw)
+    def _decode(self, campaign: Campaign, raw: bytes, version: int) -> Envelope[Any]:
+        try:
+            return envelope_decoder(campaign.system).decode(raw)
+        except msgspec.DecodeError as e:
+            raise unreadable(campaign.name, version, e) from e
 
     def head(self, campaign: Campaign) -> int:
         return self.store.head(campaign.lineage[-1][0])
@@ -287,7 +298,14 @@ class Ledger:
         rows = self.store.read(stream, gt=version - 1, lte=version)
         if not rows:
             raise TamperError(campaign.name, version, "the event is missing")
-        return self._decode(campaign, rows[0].state)
+        env = self._decode(campaign, rows[0].state, version)
+        if env.v != version:
+            raise TamperError(
+                campaign.name,
+                version,
+                f"the event stored there says it is version {env.v}; run `ledger verify --all`",
+            )
+        return env
 
     def stored(self, campaign: Campaign, lo: int = 0, hi: int | None = None) -> Iterator[bytes]:
         """The stored bytes of versions lo < v <= hi along the branch's lineage."""
@@ -301,8 +319,11 @@ class Ledger:
 
     def envelopes(self, campaign: Campaign, lo: int = 0, hi: int | None = None) -> Iterator[Envelope[Any]]:
         decode = envelope_decoder(campaign.system).decode
-        for raw in self.stored(campaign, lo, hi):
-            yield decode(raw)
+        for v, raw in enumerate(self.stored(campaign, lo, hi), start=lo + 1):
+            try:
+                yield decode(raw)
+            except msgspec.DecodeError as e:
+                raise unreadable(campaign.name, v, e) from e
 
     def segments(self, campaign: Campaign, version: int) -> list[tuple[int, int]]:
         """The (after, upto) ranges whose events fold into the state at ``version``."""
@@ -338,12 +359,19 @@ class Ledger:
             at = self.version_at_day(c, day)
         if at is None:
             return self.tip(c).state
-        head = self.head(c)
-        if not 1 <= at <= head:
-            raise VersionError(
-                f"version {at} is outside campaign {c.name!r} (versions 1 to {head}); see `ledger log --all`"
-            )
+        self._check_version(c, at)
         return self.state_at(c, at, system)
+
+    def _check_version(self, c: Campaign, version: int | None) -> int:
+        """``version`` when it is on the branch (the head when None), else a VersionError."""
+        head = self.head(c)
+        if version is None:
+            return head
+        if not 1 <= version <= head:
+            raise VersionError(
+                f"version {version} is outside campaign {c.name!r} (versions 1 to {head}); see `ledger log --all`"
+            )
+        return version
 
     def state_at(
         self, c: Campaign, version: int, system: System, *, use_snapshots: bool = True
@@ -453,7 +481,7 @@ class Ledger:
                 known = ", ".join(chars) if chars else "none yet"
                 raise LedgerError(
                     f"no character named {wanted!r} in {state.core.name!r} (characters: {known}); "
-                    f"add one with `ledger character add {wanted}`"
+                    f"add one with `ledger character add {wanted if wanted.isprintable() else 'NAME'}`"
                 )
             return wanted
         if len(chars) == 1:
@@ -476,6 +504,12 @@ class Ledger:
             try:
                 return self._append(c, tip, events, self._actor(tip.state, actor))
             except VersionConflict:
+                self._heads.pop(c.id, None)
+                if self.head(c) == tip.version:
+                    # Nobody wrote since we read the head: the stored versions are out of order.
+                    raise TamperError(
+                        c.name, tip.version + 1, "a stored row is out of place; run `ledger verify --all`"
+                    ) from None
                 _backoff(attempt)
         raise ConflictError(
             f"campaign {c.name!r} is being written by other processes; "
@@ -806,7 +840,7 @@ class Ledger:
         self, campaign: str | None = None, *, show_all: bool = False, at: int | None = None
     ) -> list[LogEntry]:
         c = self.campaign(campaign)
-        head = self.head(c) if at is None else at
+        head = self._check_version(c, at)
         live = self.segments(c, head)
         entries = []
         for env in self.envelopes(c, 0, head):
@@ -835,6 +869,7 @@ class Ledger:
     ) -> Iterator[tuple[list[Envelope[Any]], CampaignState, CampaignState]]:
         """Each effective action in order: (its events, state before, state after)."""
         c = self.campaign(campaign)
+        to = self._check_version(c, to)
         system = self.system(c)
         state = CampaignState()
         group: list[Envelope[Any]] = []

@@ -51,16 +51,25 @@ def decide_core(state: Any, command: Command, dice: dice_mod.Dice) -> list[Event
     if isinstance(command, Roll):
         result = dice_mod.roll(command.notation, dice)
         label = command.label.strip()
-        if len(label) > 200:
-            raise LedgerError("--label is longer than 200 characters; shorten it")
+        if len(label) > 200 or not label.isprintable():
+            raise LedgerError("--label must be one printable line of at most 200 characters; shorten it")
         return [Rolled(result=result, label=label, manual=dice.manual)]
     if isinstance(command, Note):
         text = command.text.strip()
-        if not text or "\n" in text or len(text) > 500:
+        if not text or not text.isprintable() or len(text) > 500:
             raise LedgerError("a note is one line of 1 to 500 characters; shorten or split it")
         return [Noted(text=text)]
     if isinstance(command, AddCharacter):
         check_name(command.name, "character")
+        for key, value in command.attrs.items():
+            if (
+                not (key.isprintable() and str(value).isprintable())
+                or len(key) > 64
+                or len(str(value)) > 10_000
+            ):
+                raise LedgerError(
+                    f"--attr {key!r} must be printable text (key up to 64, value up to 10000 characters)"
+                )
         if command.name in state.core.characters:
             raise DuplicateNameError(f"character {command.name!r} already exists; pick another name")
         return [CharacterAdded(name=command.name, attrs=command.attrs)]

@@ -34,7 +34,8 @@ class NotALedgerError(StoreError):
 class UnknownCampaignError(LedgerError):
     def __init__(self, name: str, known: list[str]) -> None:
         hint = f"known: {', '.join(known)}" if known else "none exist yet"
-        super().__init__(f"no campaign named {name!r} ({hint}); create it with `ledger new SYSTEM {name}`")
+        shown = name if name.isprintable() and " " not in name else "NAME"
+        super().__init__(f"no campaign named {name!r} ({hint}); create it with `ledger new SYSTEM {shown}`")
         self.name = name
 
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
-import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -99,15 +98,17 @@ class Store:
             "user": unquote(u.username or "postgres"),
             "password": unquote(u.password or ""),
         }
+        if schema and not schema.replace("_", "").isalnum():
+            raise StoreError(f"schema {schema!r} in --db is not a plain name; use letters, digits and _")
         try:
-            with psycopg.connect(**params, connect_timeout=3, autocommit=True) as conn:
-                if schema:
-                    conn.execute(f'CREATE SCHEMA IF NOT EXISTS "{schema}"')
-        except psycopg.Error as e:
+            setup = psycopg.connect(**params, connect_timeout=3, autocommit=True)
+        except psycopg.OperationalError as e:
             first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
             raise StoreError(
                 f"cannot reach {self.describe()}: {first}; start the server or fix --db / LEDGER_DB"
             ) from e
+        except psycopg.Error as e:
+            raise StoreError(f"cannot open {self.describe()}: {_reason(e)}") from e
         self._datastore = PostgresDatastore(
             **params,
             connect_timeout=5,
@@ -115,20 +116,25 @@ class Store:
             max_overflow=2,
             lock_timeout=30,
             schema=schema,
+            pre_ping=True,
             originator_id_type="text",
         )
         recorder = _postgres_recorder()(self._datastore, events_table_name=EVENTS_TABLE)
         self.snapshots = PostgresAggregateRecorder(self._datastore, events_table_name=SNAPSHOTS_TABLE)
-        for attempt in range(5):
-            try:
-                recorder.create_table()
-                self.snapshots.create_table()
-                break
-            except PersistenceError:
-                # Another process is creating the same tables and functions.
-                if attempt == 4:
-                    raise
-                time.sleep(0.1 * (attempt + 1))
+        # One process at a time creates the schema, types, tables and functions.
+        lock = f"campaign-ledger:{schema or 'public'}"
+        try:
+            with setup:
+                setup.execute("SELECT pg_advisory_lock(hashtext(%s))", (lock,))
+                try:
+                    if schema:
+                        setup.execute(f'CREATE SCHEMA IF NOT EXISTS "{schema}"')
+                    recorder.create_table()
+                    self.snapshots.create_table()
+                finally:
+                    setup.execute("SELECT pg_advisory_unlock(hashtext(%s))", (lock,))
+        except psycopg.Error as e:
+            raise StoreError(f"cannot open {self.describe()}: {_reason(e)}") from e
         return recorder
 
     def close(self) -> None:
@@ -297,6 +303,8 @@ def _reason(e: BaseException) -> str:
         return "it is read-only; use a writable file or folder"
     if "disk is full" in low or "database or disk is full" in low:
         return "the disk is full; free space and try again (nothing was recorded)"
+    if "disk i/o error" in low:
+        return "the disk refused the write (full, over a size limit or failing); free space and try again (nothing was recorded)"
     if "locked" in low:
         return "another process holds it locked; try again"
     if "unable to open" in low:
@@ -320,15 +328,24 @@ def check_sqlite_file(path: Path) -> None:
         return
     try:
         with path.open("rb") as f:
-            header = f.read(len(_SQLITE_HEADER))
+            header = f.read(100)
     except OSError as e:
         raise StoreError(f"cannot read {path}: {e.strerror}; check its permissions") from e
     if not header:
         return  # an empty file: a new ledger
-    if header != _SQLITE_HEADER:
+    if header[: len(_SQLITE_HEADER)] != _SQLITE_HEADER:
         raise NotALedgerError(
             f"{path} is not a campaign-ledger file (not SQLite); check --db, nothing was changed"
         )
+    if not os.access(path, os.W_OK):
+        raise StoreError(f"{path} is read-only; make it writable or copy it elsewhere")
+    folder = path.parent if str(path.parent) else Path(".")
+    if not os.access(folder, os.W_OK):
+        raise StoreError(
+            f"folder {folder} is read-only and the ledger keeps its -wal and -shm files beside {path.name}; "
+            "make the folder writable or copy the ledger elsewhere"
+        )
+    _check_length(path, header)
     try:
         conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
         try:
@@ -346,5 +363,22 @@ def check_sqlite_file(path: Path) -> None:
             f"{path} is another application's SQLite database (no {EVENTS_TABLE} table); "
             "choose another --db, nothing was changed"
         )
-    if not os.access(path, os.W_OK):
-        raise StoreError(f"{path} is read-only; make it writable or copy it elsewhere")
+
+
+def _check_length(path: Path, header: bytes) -> None:
+    """Refuse a file shorter than the pages its header counts (a cut-off copy)."""
+    if len(header) < 100:
+        raise NotALedgerError(
+            f"{path} is truncated (its header is cut off); restore it from a backup or export"
+        )
+    wal = path.with_name(path.name + "-wal")
+    if wal.exists() and wal.stat().st_size > 0:
+        return  # recent pages may still live in the write-ahead log
+    page_size = int.from_bytes(header[16:18], "big")
+    page_size = 65536 if page_size == 1 else page_size
+    pages = int.from_bytes(header[28:32], "big")
+    if pages and path.stat().st_size < page_size * pages:
+        raise NotALedgerError(
+            f"{path} is truncated ({path.stat().st_size} bytes of {page_size * pages}); "
+            "restore it from a backup or export, nothing was changed"
+        )

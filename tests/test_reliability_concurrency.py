@@ -123,15 +123,6 @@ def test_undo_and_roll_racing_keep_one_history(target: str) -> None:
 
 
 @pytest.mark.postgres
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "core bug: Store._open_postgres runs CREATE SCHEMA / CREATE TABLE IF NOT EXISTS unguarded; "
-        "processes opening a fresh database at once fail with 'duplicate key value violates unique "
-        "constraint pg_namespace_nspname_index / pg_type_typname_nsp_index' or 'tuple concurrently "
-        "updated' (and the message says 'cannot reach ... start the server')"
-    ),
-)
 def test_fresh_postgres_store_opened_by_many_at_once(pg_url: str) -> None:
     barrier = threading.Barrier(8)
     errors: list[str] = []

@@ -354,51 +354,22 @@ def _fresh(tmp_path: Path) -> str:
     return db
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "core bug: UnknownCampaignError and Ledger._actor put the raw name in their `ledger new "
-        "SYSTEM NAME` / `ledger character add NAME` hint, so a name with a line break makes a "
-        "two-line error"
-    ),
-)
 @pytest.mark.parametrize("args", [["-c", "a\nb", "log"], ["-c", "Tomb", "--as", "a\nb", "roll", "1d6"]])
 def test_unknown_name_with_a_line_break_stays_one_line(tmp_path: Path, args: list[str]) -> None:
     hr.assert_one_line_error(hr.invoke(_fresh(tmp_path), *args))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "core bug: Ledger.log (--at) and Ledger.replay (--to) do not range-check the version; "
-        "2**63 reaches SQLite and raises OverflowError (a traceback)"
-    ),
-)
 @pytest.mark.parametrize("args", [["log", "--at", str(2**63)], ["replay", "--to", str(2**63)]])
 def test_huge_version_is_refused_in_one_line(tmp_path: Path, args: list[str]) -> None:
     hr.assert_one_line_error(hr.invoke(_fresh(tmp_path), "-c", "Tomb", *args), code=1)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "core bug: `log --at V` / `replay --to V` beyond the head report tampering "
-        "('fails verification ... the event is missing', exit 4) instead of a VersionError"
-    ),
-)
 @pytest.mark.parametrize("args", [["log", "--at", "99"], ["replay", "--to", "99"], ["log", "--at", "-3"]])
 def test_version_outside_the_log_is_a_version_error(tmp_path: Path, args: list[str]) -> None:
     line = hr.assert_one_line_error(hr.invoke(_fresh(tmp_path), "-c", "Tomb", *args), code=1)
     assert "outside campaign" in line
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "core bug: roll labels, character attributes and notes accept control characters "
-        "(line feed, carriage return), so one command can print forged lines into `ledger log`"
-    ),
-)
 @pytest.mark.parametrize(
     "args",
     [

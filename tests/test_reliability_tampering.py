@@ -312,13 +312,6 @@ def test_everyday_commands_on_a_tampered_log_never_crash(tmp_path: Path, kind: s
         assert_no_traceback(db, list(args))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "core bug: an undecodable stored event escapes as msgspec.ValidationError/DecodeError "
-        "from Ledger.envelope()/envelopes() instead of a TamperError"
-    ),
-)
 def test_an_unreadable_stored_event_gives_a_one_line_error(tmp_path: Path) -> None:
     db = str(tmp_path / "t.ledger")
     stream = build(db)
@@ -334,13 +327,6 @@ def test_an_unreadable_stored_event_gives_a_one_line_error(tmp_path: Path) -> No
         assert_no_traceback(db, list(args))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "core bug: Ledger.record() treats every VersionConflict as a race; on a log whose rows "
-        "were moved it retries 50 times (seconds) and then blames 'other processes'"
-    ),
-)
 @pytest.mark.parametrize("kind", ["inserted row", "changed version column"])
 def test_writing_on_moved_rows_is_not_blamed_on_other_writers(tmp_path: Path, kind: str) -> None:
     db = str(tmp_path / "t.ledger")
