@@ -312,11 +312,29 @@ def log(c: Ctx, show_all: bool, at: int | None) -> None:
 @pass_ctx
 def sheet(c: Ctx, at: int | None, day: int | None) -> None:
     """Show the character sheet (the campaign's state) now, or --at / --day."""
+    from ledger.stats import luck_from_log
+
     state = state_for(c, at, day)
-    system = c.ledger.system(c.ledger.campaign(c.campaign))
+    book = c.ledger
+    camp = book.campaign(c.campaign)
+    system = book.system(camp)
     data = system.sheet(state, c.actor)
+    version = at if at is not None else (book.version_at_day(camp, day) if day is not None else None)
+    data["luck"] = luck_from_log(book, camp.name, c.actor, version=version)
     render = system.render_sheet or render_mapping
-    emit(c, data, lambda: render(data))
+
+    def text() -> str:
+        luck = data["luck"]
+        shown = {k: v for k, v in data.items() if k != "luck"} if system.render_sheet is None else data
+        line = ""
+        if luck["judged"]:
+            line = (
+                f"\nluck {luck['luck']:+.2f}: {luck['successes']} successes in {luck['judged']} rolls "
+                f"where {luck['expected']} were expected"
+            )
+        return render(shown) + line
+
+    emit(c, data, text)
 
 
 @cli.command("journal")

@@ -753,7 +753,9 @@ def demo_report(
 # --- luck straight from the log (for sheets) ------------------------------------------------------
 
 
-def luck_from_log(ledger: Any, campaign: str | None = None, character: str | None = None) -> dict[str, Any]:
+def luck_from_log(
+    ledger: Any, campaign: str | None = None, character: str | None = None, *, version: int | None = None
+) -> dict[str, Any]:
     """The luck index of one campaign's effective rolls (undone ones left out), read from
     the log without the warehouse: cheap enough for a character sheet.
 
@@ -767,9 +769,7 @@ def luck_from_log(ledger: Any, campaign: str | None = None, character: str | Non
     hook = ledger.system(camp).extra.get("facts")
     judged = wins = 0
     expected = variance = 0.0
-    for env in ledger.effective(camp):
-        if character is not None and env.actor != character:
-            continue
+    for env in ledger.effective(camp, version):
         ev = env.event
         if isinstance(ev, Rolled):
             facts: list[Any] = [rolled_fact(ev)]
@@ -778,6 +778,8 @@ def luck_from_log(ledger: Any, campaign: str | None = None, character: str | Non
         else:
             continue
         for fact in facts:
+            if character is not None and (getattr(fact, "character", None) or env.actor) != character:
+                continue
             if isinstance(fact, RollFact) and fact.p_success is not None and fact.success is not None:
                 judged += 1
                 wins += int(fact.success)
