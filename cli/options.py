@@ -6,7 +6,6 @@ and renders the result as text or, with ``--json``, as JSON.
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -127,6 +126,8 @@ def faces(text: str | None) -> list[int] | None:
 def emit(ctx: Ctx, data: Any, text: str | Callable[[], str]) -> None:
     """Print JSON in --json mode, else the text."""
     if ctx.json:
+        import json
+
         click.echo(json.dumps(data, indent=2, sort_keys=False, default=str))
     else:
         click.echo(text() if callable(text) else text)
@@ -169,6 +170,8 @@ def fail(message: str, code: int = 1) -> None:
 
 def recorded_json(rec: Any) -> dict[str, Any]:
     """The JSON form of what a command recorded: campaign, action, version, events."""
+    import json
+
     import msgspec
 
     return {

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import random
 import re
-import secrets
 from dataclasses import dataclass
 
 from ledger.errors import FacesError, NotationError
@@ -42,7 +41,7 @@ class RandomDice(Dice):
     """Faces from a ``random.Random`` (seeded) or the system CSPRNG."""
 
     def __init__(self, rng: random.Random | None = None) -> None:
-        self.rng = rng if rng is not None else secrets.SystemRandom()
+        self.rng = rng if rng is not None else random.SystemRandom()
         self.rolled: list[int] = []
 
     def roll(self, sides: int) -> int:

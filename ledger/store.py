@@ -144,19 +144,20 @@ class Store:
 
     # --- writing and reading -------------------------------------------------
 
-    def append(self, events: Sequence[tuple[str, int, str, bytes]]) -> list[int]:
+    def append(self, events: Sequence[tuple[str, int, str, bytes]]) -> None:
         """Append (stream, version, topic, state) rows in one transaction.
 
-        Returns the notification ids. Raises :class:`VersionConflict` when
-        a version is taken; then nothing was written."""
-        stored = [StoredEvent(s, v, t, b) for s, v, t, b in events]
+        Raises :class:`VersionConflict` when a version is taken; then nothing
+        was written."""
         try:
-            ids = self.recorder.insert_events(stored)
+            if hasattr(self.recorder, "insert_rows"):
+                self.recorder.insert_rows(events)
+            else:
+                self.recorder.insert_events([StoredEvent(s, v, t, b) for s, v, t, b in events])
         except IntegrityError as e:
             raise VersionConflict(str(e)) from e
         except PersistenceError as e:
             raise StoreError(f"cannot write to {self.describe()}: {_reason(e)}") from e
-        return list(ids or [])
 
     def read(
         self,
@@ -246,6 +247,11 @@ def _bulk_sqlite_recorder() -> type:
         one ``executemany`` (the stock one issues one ``execute`` per row to
         collect notification ids, which the ledger does not need), and reading
         a stream's states as a stream of bytes."""
+
+        def insert_rows(self, rows: Sequence[tuple[str, int, str, bytes]]) -> None:
+            """Insert (stream, version, topic, state) tuples in one transaction."""
+            with self.datastore.transaction(commit=True) as c:
+                c.executemany(self.insert_events_statement, rows)
 
         def select_states(self, stream: str, gt: int, lte: int | None) -> Iterator[bytes]:
             sql, params = _select_states_sql(self.events_table_name, gt, lte, "?")
