@@ -320,12 +320,12 @@ def sheet(c: Ctx, at: int | None, day: int | None) -> None:
     system = book.system(camp)
     data = system.sheet(state, c.actor)
     version = at if at is not None else (book.version_at_day(camp, day) if day is not None else None)
-    data["luck"] = luck_from_log(book, camp.name, c.actor, version=version)
+    data["luck_index"] = luck_from_log(book, camp.name, c.actor, version=version)
     render = system.render_sheet or render_mapping
 
     def text() -> str:
-        luck = data["luck"]
-        shown = {k: v for k, v in data.items() if k != "luck"} if system.render_sheet is None else data
+        luck = data["luck_index"]
+        shown = {k: v for k, v in data.items() if k != "luck_index"} if system.render_sheet is None else data
         line = ""
         if luck["judged"]:
             line = (

@@ -192,9 +192,9 @@ def test_the_sheet_shows_luck_against_expectation(ledger_cli: Session) -> None:
     ledger_cli("new", "freeform", "L")
     ledger_cli("roll", "4d6>=6", "--faces", "6,6,1,2")
     ledger_cli("roll", "4d6>=6", "--faces", "6,5,1,2")
-    luck = json.loads(ledger_cli("--json", "sheet").output)["luck"]
+    luck = json.loads(ledger_cli("--json", "sheet").output)["luck_index"]
     assert luck["judged"] == 2 and luck["successes"] == 2
     assert luck["expected"] == round(2 * (1 - (5 / 6) ** 4), 2)
     assert luck["luck"] > 0
-    early = json.loads(ledger_cli("--json", "sheet", "--at", "2").output)["luck"]
+    early = json.loads(ledger_cli("--json", "sheet", "--at", "2").output)["luck_index"]
     assert early["judged"] == 1
