@@ -7,6 +7,7 @@ face (1-100) and ``chances(target, skill)`` counts the faces of each level.
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import cache
 
 FUMBLE = "fumble"
 FAILURE = "failure"
@@ -71,6 +72,7 @@ def chances(target: int, skill: int) -> dict[str, int]:
     return counts
 
 
+@cache
 def p_success(target: int, skill: int) -> float:
     """Exact probability that one d100 roll succeeds (any success level)."""
     counts = chances(target, skill)
