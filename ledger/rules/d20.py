@@ -59,6 +59,7 @@ from ledger.rules.d20_crew import (
     skill_points,
 )
 from ledger.rules.d20_dice import usage_after
+from ledger.rules.d20_play import autoplay
 from ledger.rules.d20_tables import ATTRIBUTES, USAGE_DICE, die_sides, load_tables
 from ledger.systems import System
 from projections import d20 as proj
@@ -501,7 +502,7 @@ SYSTEM = System(
     day=proj.day,
     load_tables=load_tables,
     demo=_demo,
-    extra={"facts": _facts},
+    extra={"facts": _facts, "autoplay": autoplay},
 )
 
 __all__ = ["SYSTEM", "decide", "derived", "modifier"]

@@ -4,6 +4,7 @@ exact probability of success, and the usage die."""
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import cache
 from itertools import product
 
 from ledger.dice import Dice
@@ -40,6 +41,7 @@ def keep(faces: tuple[int, ...], mode: str) -> int:
     return faces[0]
 
 
+@cache
 def p_success(modifier: int, target: int, mode: str = NORMAL) -> Fraction:
     """Exact chance of success, enumerating every face (and pair of faces)."""
     count = 2 if mode != NORMAL else 1

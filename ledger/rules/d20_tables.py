@@ -10,8 +10,10 @@ embedded in the campaign's start event, so replay never reads a file.
 
 from __future__ import annotations
 
+import copy
 import re
 import tomllib
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -89,6 +91,12 @@ def _roll_section(data: dict[str, Any], section: str) -> dict[str, Any]:
 
 
 def _read_samples() -> dict[str, Any]:
+    """The sample tables (read once per process; each caller gets its own copy)."""
+    return copy.deepcopy(_parsed_samples())
+
+
+@cache
+def _parsed_samples() -> dict[str, Any]:
     raw: dict[str, Any] = {}
     for section in SECTIONS:
         data = _read(SAMPLES / f"{section}.toml")
