@@ -226,7 +226,11 @@ def warehouse_status(c: Ctx, warehouse_path: str | None) -> None:
 @click.option("--campaigns", "count", type=int, default=100, show_default=True, help="How many campaigns.")
 @click.option("--seed", type=int, default=None, help="Make the run reproducible (default: random).")
 @click.option(
-    "--days", type=int, default=30, show_default=True, help="Days to play each campaign (systems with days)."
+    "--days",
+    type=int,
+    default=30,
+    show_default=True,
+    help="Days (or rounds) to play each campaign; yearzero counts thirds of a day.",
 )
 @click.option("--prefix", default=None, help="Campaign names start with this (default: sim-SYSTEM-SEED).")
 @json_option

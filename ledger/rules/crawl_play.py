@@ -203,7 +203,7 @@ def autoplay(
         g: Crawl = state.game
         if not g.alive or (g.phase == "dawn" and g.day >= target):
             break
-        rng = random.Random(f"{seed}:{state.core.version}")
+        rng = random.Random(f"{seed}:{state.core.version}:policy")
         command = Policy(g, state.core.tables, rng).next()
         rec = ledger.execute(command, campaign)
         if on_action:

@@ -60,7 +60,7 @@ class Autoplayer:
         return game
 
     def rng(self) -> random.Random:
-        return random.Random(f"{self.seed}:{self.state.core.version}")
+        return random.Random(f"{self.seed}:{self.state.core.version}:policy")
 
     def run(self, command: Any, actor: str | None = None) -> Any:
         """Record a command; a refusal (a rule the policy overlooked) plays nothing."""
