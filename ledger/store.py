@@ -279,7 +279,25 @@ def _postgres_recorder() -> type:
     from eventsourcing.postgres import PostgresApplicationRecorder
 
     class LedgerPostgresRecorder(PostgresApplicationRecorder):
-        """The PostgreSQL application recorder, reading a stream's states a page at a time."""
+        """The PostgreSQL application recorder, inserting with ``COPY`` (or one
+        pipelined ``executemany`` for a command's few rows) under the
+        recorder's own table lock, and reading a stream's states a page at a time.
+
+        The stock insert adapts every row to a composite type in Python, which
+        takes minutes for a 100,000-event import."""
+
+        def insert_rows(self, rows: Sequence[tuple[str, int, str, bytes]]) -> None:
+            table = f'"{self.datastore.schema}"."{self.events_table_name}"'
+            columns = "(originator_id, originator_version, topic, state)"
+            with self.datastore.transaction(commit=True) as curs:
+                self._lock_table(curs)
+                self._notify_channel(curs)
+                if len(rows) <= 64:
+                    curs.executemany(f"INSERT INTO {table} {columns} VALUES (%s, %s, %s, %s)", rows)
+                else:
+                    with curs.copy(f"COPY {table} {columns} FROM STDIN") as copy:
+                        for row in rows:
+                            copy.write_row(row)
 
         def select_states(self, stream: str, gt: int, lte: int | None) -> Iterator[bytes]:
             table = f'"{self.datastore.schema}"."{self.events_table_name}"'
