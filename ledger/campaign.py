@@ -408,6 +408,8 @@ class Ledger:
 
     def _snapshot(self, c: Campaign, v: int, floor: int, system: System) -> tuple[int, CampaignState] | None:
         """The latest usable snapshot at a version in (floor, v], if any."""
+        if v < snapshots.EVERY:
+            return None  # none is ever kept this early
         for stream, lo, hi in reversed(c.lineage):
             if lo >= v:
                 continue

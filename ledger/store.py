@@ -73,13 +73,15 @@ class Store:
         from eventsourcing.sqlite import SQLiteAggregateRecorder, SQLiteDatastore
 
         path = Path(target)
-        check_sqlite_file(path)
+        tables = check_sqlite_file(path)
         self._datastore = SQLiteDatastore(str(path), lock_timeout=30, pool_size=1, originator_id_type="text")
         recorder = _bulk_sqlite_recorder()(self._datastore, events_table_name=EVENTS_TABLE)
         self.snapshots = SQLiteAggregateRecorder(self._datastore, events_table_name=SNAPSHOTS_TABLE)
         try:
-            recorder.create_table()
-            self.snapshots.create_table()
+            if EVENTS_TABLE not in tables:
+                recorder.create_table()
+            if SNAPSHOTS_TABLE not in tables:
+                self.snapshots.create_table()
         except PersistenceError as e:
             raise StoreError(f"cannot write {self.describe()}: {_reason(e)}") from e
         return recorder
@@ -339,8 +341,8 @@ def _reason(e: BaseException) -> str:
 _SQLITE_HEADER = b"SQLite format 3\x00"
 
 
-def check_sqlite_file(path: Path) -> None:
-    """Refuse, without touching it, a file that is not a ledger."""
+def check_sqlite_file(path: Path) -> set[str]:
+    """Refuse, without touching it, a file that is not a ledger; return its tables."""
     if path.is_dir():
         raise NotALedgerError(f"{path} is a folder; give --db a file path")
     if not path.exists():
@@ -349,14 +351,14 @@ def check_sqlite_file(path: Path) -> None:
             raise StoreError(f"folder {parent} does not exist; create it or choose another --db")
         if not os.access(parent, os.W_OK):
             raise StoreError(f"folder {parent} is read-only; choose a writable --db location")
-        return
+        return set()
     try:
         with path.open("rb") as f:
             header = f.read(100)
     except OSError as e:
         raise StoreError(f"cannot read {path}: {e.strerror}; check its permissions") from e
     if not header:
-        return  # an empty file: a new ledger
+        return set()  # an empty file: a new ledger
     if header[: len(_SQLITE_HEADER)] != _SQLITE_HEADER:
         raise NotALedgerError(
             f"{path} is not a campaign-ledger file (not SQLite); check --db, nothing was changed"
@@ -387,6 +389,7 @@ def check_sqlite_file(path: Path) -> None:
             f"{path} is another application's SQLite database (no {EVENTS_TABLE} table); "
             "choose another --db, nothing was changed"
         )
+    return tables
 
 
 def _check_length(path: Path, header: bytes) -> None:
