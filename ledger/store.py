@@ -300,6 +300,10 @@ def _postgres_recorder() -> type:
                     with curs.copy(f"COPY {table} {columns} FROM STDIN") as copy:
                         for row in rows:
                             copy.write_row(row)
+            if len(rows) > 10_000:
+                # Fresh statistics, so paged reads of a bulk import use the primary key.
+                with self.datastore.transaction(commit=True) as curs:
+                    curs.execute(f"ANALYZE {table}")
 
         def select_states(self, stream: str, gt: int, lte: int | None) -> Iterator[bytes]:
             table = f'"{self.datastore.schema}"."{self.events_table_name}"'
