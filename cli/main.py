@@ -14,7 +14,6 @@ from cli.options import (
     Ctx,
     common,
     emit,
-    faces,
     faces_option,
     key_values,
     pass_ctx,
@@ -23,6 +22,7 @@ from cli.options import (
     state_for,
     time_travel,
 )
+from cli.options import faces as parse_faces
 
 # Commands that live in their own modules, loaded only when used:
 # name -> (module, attribute, short help shown by `ledger --help`).
@@ -207,14 +207,10 @@ def roll(c: Ctx, notation: str, faces: str | None, label: str) -> None:
     """Roll dice NOTATION: 2d6+1, 4d6kh3, 2d20kl1, 3d6! (exploding), 8d6>=5 (successes)."""
     from ledger.dice import render
 
-    rec = c.ledger.roll(notation, c.campaign, label=label, faces=_faces(faces), actor=c.actor)
+    rec = c.ledger.roll(notation, c.campaign, label=label, faces=parse_faces(faces), actor=c.actor)
     result = rec.events[0].result  # type: ignore[attr-defined]
     who = f"{rec.envelopes[0].actor}: " if rec.envelopes[0].actor else ""
     emit(c, recorded_json(rec), f"{who}{label + ': ' if label else ''}{render(result)}")
-
-
-def _faces(text: str | None) -> list[int] | None:
-    return faces(text)
 
 
 @cli.command("note")

@@ -6,7 +6,6 @@ and renders the result as text or, with ``--json``, as JSON.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -161,11 +160,6 @@ def state_for(c: Ctx, at: int | None, day: int | None) -> Any:
 
         raise LedgerError("give --at or --day, not both")
     return c.ledger.state(c.campaign, at=at, day=day)
-
-
-def fail(message: str, code: int = 1) -> None:
-    click.echo(f"error: {message}", err=True)
-    sys.exit(code)
 
 
 def recorded_json(rec: Any) -> dict[str, Any]:

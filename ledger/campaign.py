@@ -568,32 +568,21 @@ class Ledger:
             who = ev.name if isinstance(ev, CharacterAdded) else actor
             if isinstance(ev, RESETS):
                 last_reset = version
-                state = self.state(c, at=ev.target) if ev.target else CampaignState()
-                day = state.core.day
-            else:
-                probe = Envelope(
-                    v=version,
-                    campaign=c.id,
-                    action=action,
-                    at=at,
-                    actor=who,
-                    last_reset=last_reset,
-                    prev=prev,
-                    event=ev,
-                )
-                state = evolve(state, probe, system)
-                day = state.core.day
             env = Envelope(
                 v=version,
                 campaign=c.id,
                 action=action,
                 at=at,
-                day=day,
                 actor=who,
                 last_reset=last_reset,
                 prev=prev,
                 event=ev,
             )
+            if isinstance(ev, RESETS):
+                state = self.state(c, at=ev.target) if ev.target else CampaignState()
+            else:
+                state = evolve(state, env, system)
+            env = msgspec.structs.replace(env, day=state.core.day)
             raw, prev = chain.seal(env)
             rows.append((stream, version, ev.kind, raw))
             envelopes.append(msgspec.structs.replace(env, hash=prev))

@@ -152,10 +152,7 @@ class Store:
         Raises :class:`VersionConflict` when a version is taken; then nothing
         was written."""
         try:
-            if hasattr(self.recorder, "insert_rows"):
-                self.recorder.insert_rows(events)
-            else:
-                self.recorder.insert_events([StoredEvent(s, v, t, b) for s, v, t, b in events])
+            self.recorder.insert_rows(events)  # type: ignore[attr-defined]
         except IntegrityError as e:
             raise VersionConflict(str(e)) from e
         except PersistenceError as e:
@@ -242,7 +239,7 @@ def _select_states_sql(table: str, gt: int, lte: int | None, mark: str) -> tuple
 
 
 def _bulk_sqlite_recorder() -> type:
-    from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteCursor
+    from eventsourcing.sqlite import SQLiteApplicationRecorder
 
     class BulkSQLiteRecorder(SQLiteApplicationRecorder):
         """The SQLite application recorder, inserting a transaction's rows with
@@ -264,15 +261,6 @@ def _bulk_sqlite_recorder() -> type:
                 while rows := cursor.fetchmany(PAGE):
                     for row in rows:
                         yield row[0]
-
-        def _insert_events(
-            self, c: SQLiteCursor, stored_events: Sequence[StoredEvent], **_: Any
-        ) -> Sequence[int] | None:
-            c.executemany(
-                self.insert_events_statement,
-                ((s.originator_id, s.originator_version, s.topic, s.state) for s in stored_events),
-            )
-            return None
 
     return BulkSQLiteRecorder
 
