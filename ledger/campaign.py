@@ -506,7 +506,6 @@ class Ledger:
             try:
                 return self._append(c, tip, events, self._actor(tip.state, actor))
             except VersionConflict:
-                self._heads.pop(c.id, None)
                 if self.head(c) == tip.version:
                     # Nobody wrote since we read the head: the stored versions are out of order.
                     raise TamperError(
