@@ -53,7 +53,9 @@ def decide_core(state: Any, command: Command, dice: dice_mod.Dice) -> list[Event
         label = command.label.strip()
         if len(label) > 200 or not label.isprintable():
             raise LedgerError("--label must be one printable line of at most 200 characters; shorten it")
-        return [Rolled(result=result, label=label, manual=dice.manual)]
+        return [
+            Rolled(result=result, label=label, manual=dice.manual, p_success=dice_mod.p_any_success(result))
+        ]
     if isinstance(command, Note):
         text = command.text.strip()
         if not text or not text.isprintable() or len(text) > 500:

@@ -275,6 +275,44 @@ def roll(notation: str, dice: Dice) -> RollResult:
     return evaluate(parse(notation), dice)
 
 
+_P_ANY: dict[str, float | None] = {}
+
+
+def p_any_success(result: RollResult) -> float | None:
+    """Exact probability that a success-counting roll (``8d6>=5``) scores at least
+    one success, from its notation; None for a roll that counts no successes or
+    that keeps, drops, explodes or subtracts dice (their odds are not recorded)."""
+    if result.successes is None:
+        return None
+    key = result.notation
+    if key not in _P_ANY:
+        _P_ANY[key] = _p_any(result.groups)
+    return _P_ANY[key]
+
+
+def _p_any(groups: tuple[DiceGroup, ...]) -> float | None:
+    p_none = 1.0
+    for g in groups:
+        if g.keep or g.explode or g.sign < 0:
+            return None
+        if not g.success:
+            continue
+        op = g.success.rstrip("0123456789")
+        target = int(g.success[len(op) :])
+        hits = sum(1 for face in range(1, g.sides + 1) if _COMPARE[op](face, target))
+        p_none *= (1 - hits / g.sides) ** g.count
+    return 1 - p_none
+
+
+_COMPARE = {
+    ">=": lambda a, b: a >= b,
+    "<=": lambda a, b: a <= b,
+    ">": lambda a, b: a > b,
+    "<": lambda a, b: a < b,
+    "=": lambda a, b: a == b,
+}
+
+
 # --- notation: render -----------------------------------------------------
 
 

@@ -5,10 +5,18 @@ envelope to a list of these Structs. The warehouse adds the columns every row
 shares (campaign, branch, version, action, day, actor, wall time, undone) and
 writes each fact to the table named by its class's ``table``. The facts keep
 the warehouse free of any knowledge of event classes.
+
+A system may also declare ``SYSTEM.extra["facts_sql"]``: the same facts as
+:class:`FactQuery` statements DuckDB runs over a whole batch of stored events
+at once, which is how the warehouse builds at the speed of DuckDB rather than
+of a Python loop. The Python function stays the definition (the character
+sheet's luck index and any system without queries use it); a test holds the
+two equal, fact for fact, on every sample and on simulated campaigns.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import ClassVar
 
 import msgspec
@@ -116,3 +124,28 @@ FACT_TYPES: tuple[type[Fact], ...] = (
     RotFact,
     DeathFact,
 )
+
+
+DIE_SQL = "STRUCT(size INTEGER, face INTEGER, kept BOOLEAN, reroll_of INTEGER)"
+"""The SQL type of one element of a roll fact's ``dice`` list (``kept`` NULL means kept)."""
+
+
+@dataclass(frozen=True)
+class FactQuery:
+    """One kind of fact as a DuckDB ``SELECT`` over a batch of stored events.
+
+    The statement reads only the relation ``ev``, one row per stored event of
+    the system's campaigns, with the columns ``position BIGINT`` (the
+    notification id), ``stream VARCHAR``, ``version INTEGER``, ``day
+    INTEGER``, ``actor VARCHAR``, ``kind VARCHAR`` (the event's tag) and
+    ``event JSON`` (the event itself, as stored). It returns ``position``,
+    ``n`` (the fact's index in the list the system's Python ``facts``
+    function returns for that event, so both give the same ids) and the
+    fact's fields by name; a field with a default may be left out. A roll's
+    ``dice`` is a list of :data:`DIE_SQL`.
+    """
+
+    fact: type[Fact]
+    kinds: tuple[str, ...]
+    """The event kinds the statement reads."""
+    sql: str

@@ -224,6 +224,14 @@ class Store:
         except PersistenceError as e:
             raise StoreError(f"cannot read {self.describe()}: {_reason(e)}") from e
 
+    def states_after(self, position: int, limit: int) -> list[tuple[int, str, bytes]]:
+        """Up to ``limit`` (notification id, stream, state) rows after ``position``,
+        in notification order: the lean read the warehouse pages through."""
+        try:
+            return self.recorder.select_states_after(position, limit)  # type: ignore[attr-defined, no-any-return]
+        except PersistenceError as e:
+            raise StoreError(f"cannot read {self.describe()}: {_reason(e)}") from e
+
     def max_notification_id(self) -> int:
         try:
             return self.recorder.max_notification_id() or 0
@@ -261,6 +269,17 @@ def _bulk_sqlite_recorder() -> type:
                 while rows := cursor.fetchmany(PAGE):
                     for row in rows:
                         yield row[0]
+
+        def select_states_after(self, position: int, limit: int) -> list[tuple[int, str, bytes]]:
+            sql = (
+                f"SELECT rowid, originator_id, state FROM {self.events_table_name} "
+                "WHERE rowid > ? ORDER BY rowid LIMIT ?"
+            )
+            with self.datastore.transaction(commit=False) as c:
+                cursor = c.sqlite_cursor
+                cursor.row_factory = None
+                cursor.execute(sql, [position, limit])
+                return cursor.fetchall()  # type: ignore[no-any-return]
 
     return BulkSQLiteRecorder
 
@@ -310,6 +329,17 @@ def _postgres_recorder() -> type:
                 if len(rows) < PAGE:
                     return
                 gt = rows[-1]["originator_version"]
+
+        def select_states_after(self, position: int, limit: int) -> list[tuple[int, str, bytes]]:
+            table = f'"{self.datastore.schema}"."{self.events_table_name}"'
+            sql = (
+                f"SELECT notification_id, originator_id, state FROM {table} "
+                "WHERE notification_id > %s ORDER BY notification_id LIMIT %s"
+            )
+            with self.datastore.transaction(commit=False) as curs:
+                curs.execute(sql, [position, limit])
+                rows = curs.fetchall()
+            return [(r["notification_id"], r["originator_id"], bytes(r["state"])) for r in rows]
 
     return LedgerPostgresRecorder
 

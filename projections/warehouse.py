@@ -24,8 +24,8 @@ import os
 import shutil
 import tempfile
 import typing
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -34,14 +34,12 @@ import msgspec
 from ledger.errors import LedgerError
 from ledger.events import (
     CORE_EVENTS,
-    RESETS,
     CampaignRegistered,
-    CharacterAdded,
     Envelope,
     Rolled,
     envelope_decoder,
 )
-from ledger.facts import FACT_TYPES, DieFace, Fact, RollFact
+from ledger.facts import FACT_TYPES, DieFace, Fact, FactQuery, RollFact
 
 if TYPE_CHECKING:
     import duckdb
@@ -49,7 +47,7 @@ if TYPE_CHECKING:
     from ledger.campaign import Ledger
 
 DEFAULT_PG_WAREHOUSE = "ledger-warehouse.duckdb"
-BATCH = 100_000
+BATCH = 250_000
 REGISTRY = "registry"
 FACTS_PER_EVENT = 1000
 """Ids of fact rows are ``position * FACTS_PER_EVENT + n``: stable across rebuilds."""
@@ -67,6 +65,9 @@ COMMON: tuple[tuple[str, str], ...] = (
     ("undone", "BOOLEAN"),
 )
 """Columns every event-derived row carries (``position`` is the notification id)."""
+
+COMMON_SELECT: tuple[str, ...] = (*(name for name, _ in COMMON[:-1]), "false")
+"""The common columns as selected from a staged page (nothing new is undone)."""
 
 _PY_TO_SQL = {str: "VARCHAR", int: "BIGINT", float: "DOUBLE", bool: "BOOLEAN"}
 
@@ -188,15 +189,41 @@ def warehouse_path(ledger: Ledger, explicit: str | None = None) -> Path:
     return Path(DEFAULT_PG_WAREHOUSE)
 
 
-# --- turning envelopes into rows ------------------------------------------------------
+# --- turning stored events into rows ----------------------------------------------------
+
+ROLLED_SQL = FactQuery(
+    RollFact,
+    ("dice.rolled",),
+    """WITH r AS (
+           SELECT position, json_transform(event, '{"result": {"groups": [{"dice": [{"sides": "INTEGER",
+               "face": "INTEGER", "kept": "BOOLEAN", "explodes": "INTEGER"}]}], "total": "BIGINT",
+               "successes": "INTEGER"}, "manual": "BOOLEAN", "p_success": "DOUBLE"}') AS e
+           FROM ev WHERE kind = 'dice.rolled')
+       SELECT position, 0 AS n, 'roll' AS purpose,
+              flatten(list_transform(e.result.groups, lambda g, i: list_transform(g.dice, lambda d: {
+                  'size': d.sides, 'face': d.face, 'kept': coalesce(d.kept, true),
+                  'reroll_of': d.explodes
+                      + coalesce(list_sum(list_transform(e.result.groups[:i - 1], lambda h: len(h.dice))), 0)
+              }))) AS dice,
+              CASE WHEN e.result.successes IS NULL THEN CAST(e.result.total AS VARCHAR)
+                   WHEN e.result.successes > 0 THEN 'success' ELSE 'failure' END AS outcome,
+              e.result.successes AS successes,
+              e.result.successes > 0 AS success,
+              coalesce(e.manual, false) AS manual,
+              e.p_success AS p_success
+       FROM r""",
+)
+"""A core ``ledger roll`` as a roll fact, in SQL (:func:`rolled_fact` is its Python twin)."""
+
+CORE_FACTS_SQL: tuple[FactQuery, ...] = (ROLLED_SQL,)
 
 
 def rolled_fact(ev: Rolled) -> RollFact:
     """A core ``ledger roll`` as a roll with purpose ``roll``.
 
     Success-counting notation (``8d6>=5``) is a success when at least one die
-    succeeds; its exact probability is recorded when no die is kept, dropped
-    or exploded. Other rolls are successless: their outcome is the total."""
+    succeeds, with the probability recorded when it was rolled. Other rolls
+    are successless: their outcome is the total."""
     result = ev.result
     dice: list[DieFace] = []
     for group in result.groups:
@@ -213,7 +240,6 @@ def rolled_fact(ev: Rolled) -> RollFact:
             p_success=ev.p_success,
         )
     success = result.successes > 0
-    p = ev.p_success if ev.p_success is not None else _p_any_success(ev)
     return RollFact(
         purpose="roll",
         dice=tuple(dice),
@@ -221,42 +247,66 @@ def rolled_fact(ev: Rolled) -> RollFact:
         successes=result.successes,
         success=success,
         manual=ev.manual,
-        p_success=p,
+        p_success=ev.p_success,
     )
 
 
-_P_CACHE: dict[str, float | None] = {}
+def _literal(value: Any) -> str:
+    if value is None:
+        return "NULL"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    return "'" + str(value).replace("'", "''") + "'"
 
 
-def _p_any_success(ev: Rolled) -> float | None:
-    key = ev.result.notation
-    if key not in _P_CACHE:
-        _P_CACHE[key] = _p_from_groups(ev)
-    return _P_CACHE[key]
+def _defaults(cls: type[Fact]) -> dict[str, Any]:
+    fields = cls.__struct_fields__
+    defaults = cls.__struct_defaults__
+    return dict(zip(fields[len(fields) - len(defaults) :], defaults, strict=True))
 
 
-def _p_from_groups(ev: Rolled) -> float | None:
-    p_none = 1.0
-    for g in ev.result.groups:
-        if g.keep or g.explode or g.sign < 0:
-            return None
-        if not g.success:
-            continue
-        op = g.success.rstrip("0123456789")
-        target = int(g.success[len(op) :])
-        hits = sum(1 for f in range(1, g.sides + 1) if _meets(f, op, target))
-        p_none *= (1 - hits / g.sides) ** g.count
-    return 1 - p_none
+_COMMON_NAMES = frozenset(name for name, _ in COMMON)
 
 
-def _meets(value: int, op: str, target: int) -> bool:
-    return {
-        ">=": value >= target,
-        "<=": value <= target,
-        ">": value > target,
-        "<": value < target,
-        "=": value == target,
-    }[op]
+def _insert_facts(con: duckdb.DuckDBPyConnection, query: FactQuery, system: str | None) -> None:
+    """Run one fact query over the staged batch and insert its rows (and a roll's dice)."""
+    where = "" if system is None else f" WHERE system = {_literal(system)}"
+    con.execute(
+        "CREATE OR REPLACE TEMP TABLE fact AS WITH ev AS (SELECT position, stream, version, day, actor, "
+        f"kind, event FROM batch{where}) SELECT * FROM ({query.sql}) q"
+    )
+    given = {name for (name,) in con.execute("SELECT name FROM pragma_table_info('fact')").fetchall()}
+    cls = query.fact
+    defaults = _defaults(cls)
+    table = BY_NAME[cls.table]
+    own = set(cls.__struct_fields__)
+    select = []
+    for name, sql_type in table.columns:
+        if name in ("fact_id", "roll_id"):
+            select.append(f"f.position * {FACTS_PER_EVENT} + f.n")
+        elif name == "dice_count":
+            select.append("len(f.dice)")
+        elif name == "undone" and name not in own:
+            select.append("false")
+        elif name in _COMMON_NAMES and name not in own:
+            select.append(f'b."{name}"')
+        elif name in given:
+            select.append(f'CAST(f."{name}" AS {sql_type})')
+        else:
+            select.append(f"CAST({_literal(defaults[name])} AS {sql_type})")
+    con.execute(
+        f'INSERT INTO "{table.name}" SELECT {", ".join(select)} FROM fact f JOIN batch b USING (position)'
+    )
+    if cls is RollFact or issubclass(cls, RollFact):
+        manual = "f.manual" if "manual" in given else _literal(defaults["manual"])
+        con.execute(
+            f"INSERT INTO dice SELECT roll_id, idx - 1, d.size, d.face, coalesce(d.kept, true), d.reroll_of, "
+            f"manual FROM (SELECT f.position * {FACTS_PER_EVENT} + f.n AS roll_id, {manual} AS manual, "
+            "unnest(f.dice) AS d, generate_subscripts(f.dice, 1) AS idx FROM fact f)"
+        )
+    con.execute("DROP TABLE fact")
 
 
 @dataclass
@@ -264,42 +314,36 @@ class StreamInfo:
     name: str
     system: str
     facts: Callable[[Envelope[Any]], list[Fact]] | None
+    """The system's Python facts, when it declares no SQL ones."""
     decode: Callable[[bytes], Envelope[Any]]
 
 
 def _stream_info(name: str, system: str) -> StreamInfo:
-    from ledger.systems import system_names
+    return StreamInfo(name, system, _python_facts(system), envelope_decoder(system).decode)
 
-    hook = None
-    if system in system_names():
-        from ledger.systems import get_system
 
-        hook = get_system(system).extra.get("facts")
-    return StreamInfo(name, system, hook, envelope_decoder(system).decode)
+def _python_facts(system: str) -> Callable[[Envelope[Any]], list[Fact]] | None:
+    extra = _extra(system)
+    return None if "facts_sql" in extra else extra.get("facts")
+
+
+def _fact_queries(system: str) -> Sequence[FactQuery]:
+    return _extra(system).get("facts_sql", ())  # type: ignore[no-any-return]
+
+
+def _extra(system: str) -> Mapping[str, Any]:
+    from ledger.systems import get_system, system_names
+
+    return get_system(system).extra if system in system_names() else {}
 
 
 _CORE_TYPES = frozenset(CORE_EVENTS)
 _ENCODER = msgspec.json.Encoder()
 
 
-@dataclass
-class Batch:
-    """Rows of one catch-up batch, table by table, and the branches to re-flag."""
-
-    rows: dict[str, list[tuple[Any, ...]]] = field(default_factory=lambda: {t.name: [] for t in TABLES})
-    heads: dict[str, int] = field(default_factory=dict)
-    reset_streams: set[str] = field(default_factory=set)
-    last: int = 0
-    count: int = 0
-
-
-def _at(text: str) -> str:
-    return text[:-1] if text.endswith("Z") else text
-
-
 @dataclass(frozen=True)
 class Layout:
-    """How one kind of fact becomes a row of its table."""
+    """How one kind of fact becomes a row of its table (for facts made in Python)."""
 
     table: Table
     keep: tuple[int, ...] | None
@@ -330,6 +374,37 @@ def _layout(cls: type[Fact]) -> Layout:
 
 LAYOUTS: dict[type[Fact], Layout] = {cls: _layout(cls) for cls in FACT_TYPES}
 _BY_TABLE: dict[str, Layout] = {layout.table.name: layout for layout in LAYOUTS.values()}
+
+
+def _at(text: str) -> str:
+    return text[:-1] if text.endswith("Z") else text
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page of stored events on its way into the warehouse."""
+
+    number: int
+    rows: list[tuple[int, str, bytes]]
+    """(notification id, stream, stored state), in notification order."""
+    states: Path
+    """The states as JSON lines."""
+    positions: Path | None
+    """The notification ids, one per line, when they are not consecutive."""
+
+
+class _Head(msgspec.Struct):
+    v: int
+    campaign: str
+
+
+_HEAD = msgspec.json.Decoder(_Head)
+
+STAGED_COLUMNS = (
+    "{'v': 'INTEGER', 'campaign': 'VARCHAR', 'action': 'VARCHAR', 'at': 'VARCHAR', 'day': 'INTEGER', "
+    "'actor': 'VARCHAR', 'event': 'JSON'}"
+)
+"""The envelope fields the warehouse reads (the chain fields are verify's business)."""
 
 
 class Warehouse:
@@ -439,172 +514,278 @@ class Warehouse:
     def _catch_up(
         self, con: duckdb.DuckDBPyConnection, progress: Callable[[int], None] | None, size: int
     ) -> int:
+        """Apply the pages after the recorded position, reading the next page from the
+        store while DuckDB applies this one."""
+        from concurrent.futures import ThreadPoolExecutor
+
         self._load_streams(con)
         pos = self.position(con)
         top = self.ledger.store.max_notification_id()
         applied = 0
-        with tempfile.TemporaryDirectory(prefix="ledger-wh-") as tmp:
-            while pos < top:
-                notes = self.ledger.store.notifications(pos + 1, size)
-                if not notes:
+        with tempfile.TemporaryDirectory(prefix="ledger-wh-") as tmp, ThreadPoolExecutor(1) as reader:
+            folder = Path(tmp)
+            ahead = reader.submit(self._read_page, pos, size, folder / "0") if pos < top else None
+            while ahead is not None:
+                page = ahead.result()
+                if page is None:
                     break
-                b = self._rows(notes)
-                self._write(con, b, Path(tmp))
-                applied += b.count
-                pos = b.last
+                last = page.rows[-1][0]
+                turn = folder / str(page.number + 1)
+                ahead = (
+                    reader.submit(self._read_page, last, size, turn, page.number + 1) if last < top else None
+                )
+                self._apply(con, page)
+                applied += len(page.rows)
                 if progress is not None:
-                    progress(b.count)
+                    progress(len(page.rows))
         return applied
+
+    def _read_page(self, after: int, size: int, folder: Path, number: int = 0) -> Page | None:
+        """The next page of stored events, written out as JSON lines for DuckDB."""
+        rows = self.ledger.store.states_after(after, size)
+        if not rows:
+            return None
+        folder.mkdir()
+        states = folder / "events.jsonl"
+        states.write_bytes(b"\n".join(r[2] for r in rows) + b"\n")
+        positions = None
+        if rows[-1][0] - rows[0][0] + 1 != len(rows):  # gaps in the notification ids: send them along
+            positions = folder / "positions.csv"
+            positions.write_bytes(b"\n".join(b"%d" % r[0] for r in rows) + b"\n")
+        return Page(number, rows, states, positions)
 
     def _load_streams(self, con: duckdb.DuckDBPyConnection) -> None:
         for stream, name, system in con.execute("SELECT stream, campaign, system FROM campaigns").fetchall():
             if stream not in self._streams:
                 self._streams[stream] = _stream_info(name, system)
 
-    def _rows(self, notes: Sequence[Any]) -> Batch:
-        b = Batch()
-        registry = envelope_decoder(None).decode
-        for n in notes:
-            b.last = n.id
-            b.count += 1
-            stream = str(n.originator_id)
-            if stream == REGISTRY:
-                self._registered(b, n.id, registry(n.state))
-                continue
-            info = self._streams.get(stream)
-            if info is None:
-                continue  # a stream the registry does not name: not a campaign
-            try:
-                env = info.decode(n.state)
-            except msgspec.DecodeError as e:
-                raise WarehouseError(
-                    f"event {n.id} of campaign {info.name!r} cannot be read ({e}); "
-                    f"run `ledger verify -c {info.name}`"
-                ) from e
-            self._event_rows(b, n.id, stream, info, env)
-        return b
+    def _apply(self, con: duckdb.DuckDBPyConnection, page: Page) -> None:
+        """Apply one page of stored events and record its position, in one DuckDB transaction.
 
-    def _registered(self, b: Batch, position: int, env: Envelope[Any]) -> None:
-        ev = env.event
-        if not isinstance(ev, CampaignRegistered):
-            return
-        parent = self._streams.get(ev.parent_id) if ev.parent_id else None
-        b.rows["campaigns"].append(
-            (
-                position,
-                ev.campaign_id,
-                ev.name,
-                ev.system,
-                ev.parent_id,
-                parent.name if parent else None,
-                ev.parent_version,
-                ev.imported,
-                _at(env.at),
-            )
-        )
-        self._streams[ev.campaign_id] = _stream_info(ev.name, ev.system)
-
-    def _event_rows(self, b: Batch, position: int, stream: str, info: StreamInfo, env: Envelope[Any]) -> None:
-        ev = env.event
-        common = (
-            position,
-            stream,
-            info.name,
-            info.system,
-            env.v,
-            env.action,
-            env.day,
-            env.actor,
-            _at(env.at),
-            False,
-        )
-        rows = b.rows
-        rows["events"].append((*common, ev.kind))
-        b.heads[stream] = env.v
-        if isinstance(ev, RESETS):
-            b.reset_streams.add(stream)
-            return
-        facts: list[Fact]
-        if isinstance(ev, Rolled):
-            facts = [rolled_fact(ev)]
-        elif isinstance(ev, CharacterAdded):
-            rows["characters"].append((*common, ev.name, msgspec.json.encode(ev.attrs).decode()))
-            return
-        elif type(ev) in _CORE_TYPES or info.facts is None:
-            return
-        else:
-            try:
-                facts = info.facts(env)
-            except Exception as e:
-                raise WarehouseError(
-                    f"the {info.system} system cannot turn event {env.v} ({ev.kind}) of {info.name!r} "
-                    f"into statistics ({type(e).__name__}: {e}); report it, the log itself is intact"
-                ) from e
-        for i, fact in enumerate(facts):
-            layout = LAYOUTS.get(type(fact)) or _BY_TABLE.get(fact.table)
-            if layout is None:
-                continue
-            fid = position * FACTS_PER_EVENT + i
-            rows[layout.table.name].append(layout.row(common, fact, fid))
-            if isinstance(fact, RollFact):
-                dice = rows["dice"]
-                manual = fact.manual
-                for idx, die in enumerate(fact.dice):
-                    dice.append((fid, idx, die.size, die.face, die.kept, die.reroll_of, manual))
-
-    def _write(self, con: duckdb.DuckDBPyConnection, b: Batch, tmp: Path) -> None:
-        """Insert a batch's rows and record its position, in one transaction.
-
-        Rows travel as JSON arrays (msgspec writes them far faster than any
-        per-row insert) and DuckDB casts each element to its column's type."""
-        files: dict[str, Path] = {}
-        for name, rows in b.rows.items():
-            if rows:
-                path = tmp / f"{name}.jsonl"
-                path.write_bytes(_ENCODER.encode_lines(rows))
-                files[name] = path
-        segments = self._segments(b)
+        The events travel to DuckDB as the JSON lines they are stored as; DuckDB
+        parses them in parallel and every table is filled by SQL: the core rows
+        here, each system's facts by its :class:`FactQuery` statements."""
+        rows = page.rows
         con.execute("BEGIN TRANSACTION")
         try:
-            for name, path in files.items():
-                table = BY_NAME[name]
-                cast = ", ".join(f"CAST(j[{i}] AS {t})" for i, (_, t) in enumerate(table.columns, start=1))
-                con.execute(
-                    f"INSERT INTO \"{name}\" SELECT {cast} FROM read_json(?, format = 'newline_delimited', "
-                    "records = false, columns = {'j': 'VARCHAR[]'})",
-                    [str(path)],
-                )
-            if segments:
-                self._flag_undone(con, segments)
-            con.execute("UPDATE warehouse_meta SET value = ? WHERE key = 'position'", [str(b.last)])
+            self._register(con, rows)
+            self._stage(con, page)
+            con.execute(f"INSERT INTO events SELECT {', '.join(EVENTS.names[:-2])}, false, kind FROM batch")
+            con.execute(
+                f"INSERT INTO characters SELECT {', '.join(COMMON_SELECT)}, event->>'name', "
+                "CAST(event->'attrs' AS VARCHAR) FROM batch WHERE kind = 'character.added'"
+            )
+            self._facts(con, rows)
+            self._flag_undone(con)
+            con.execute("UPDATE warehouse_meta SET value = ? WHERE key = 'position'", [str(rows[-1][0])])
+            con.execute("DROP TABLE batch")
             con.execute("COMMIT")
         except BaseException:
             con.execute("ROLLBACK")
             raise
 
-    def _segments(self, b: Batch) -> list[tuple[str, int, int, int]]:
-        """(stream, after, upto, head) of every live range of the branches an undo or redo touched."""
-        if not b.reset_streams:
-            return []
+    def _register(self, con: duckdb.DuckDBPyConnection, rows: list[tuple[int, str, bytes]]) -> None:
+        """Campaigns and branches registered in this page (a fork names its parent)."""
+        decode = envelope_decoder(None).decode
+        new = []
+        for position, stream, state in rows:
+            if stream != REGISTRY:
+                continue
+            env = decode(state)
+            ev = env.event
+            if not isinstance(ev, CampaignRegistered):
+                continue
+            parent = self._streams.get(ev.parent_id) if ev.parent_id else None
+            new.append(
+                (
+                    position,
+                    ev.campaign_id,
+                    ev.name,
+                    ev.system,
+                    ev.parent_id,
+                    parent.name if parent else None,
+                    ev.parent_version,
+                    ev.imported,
+                    _at(env.at),
+                )
+            )
+            self._streams[ev.campaign_id] = _stream_info(ev.name, ev.system)
+        if new:
+            con.executemany(f"INSERT INTO campaigns VALUES ({', '.join('?' * len(CAMPAIGNS.columns))})", new)
+
+    def _stage(self, con: duckdb.DuckDBPyConnection, page: Page) -> None:
+        """Load the page's campaign events into the temporary table ``batch``, one row per
+        event, with its campaign's name and system."""
+        import duckdb
+
+        rows = page.rows
+        read = (
+            f"read_json('{_sql_str(page.states)}', format = 'newline_delimited', columns = {STAGED_COLUMNS}, "
+            "maximum_object_size = 1073741824)"
+        )
+        source = f"{read} WITH ORDINALITY r"
+        number = f"{rows[0][0] - 1} + r.ordinality"
+        if page.positions is not None:
+            source += (
+                f" JOIN read_csv('{_sql_str(page.positions)}', header = false, "
+                "columns = {'position': 'BIGINT'}) WITH ORDINALITY p USING (ordinality)"
+            )
+            number = "p.position"
+        try:
+            con.execute(
+                f"CREATE OR REPLACE TEMP TABLE batch AS SELECT {number} AS position, r.campaign AS stream, "
+                "c.campaign, c.system, r.v AS version, r.action, r.day, r.actor, "
+                "CAST(rtrim(r.at, 'Z') AS TIMESTAMP) AS recorded_at, r.event->>'kind' AS kind, r.event "
+                f"FROM {source} JOIN campaigns c ON c.stream = r.campaign"
+            )
+        except duckdb.Error as e:
+            raise self._unreadable(rows, e) from e
+        self._check_staged(con, rows)
+
+    def _check_staged(self, con: duckdb.DuckDBPyConnection, rows: list[tuple[int, str, bytes]]) -> None:
+        """Every staged row must be the stored event its position names: the count, and a
+        sample of rows (the first, the last and every 997th) read back."""
+        mine = [r for r in rows if r[1] in self._streams]
+        staged = con.execute("SELECT count(*) FROM batch").fetchone()
+        if not staged or staged[0] != len(mine):
+            raise self._unreadable(rows, None)
+        if not mine:
+            return
+        sample = {mine[i][0]: mine[i] for i in (*range(0, len(mine), 997), len(mine) - 1)}
+        found = con.execute(
+            "SELECT position, stream, version FROM batch WHERE position IN (SELECT unnest(?))",
+            [list(sample)],
+        ).fetchall()
+        for position, stream, version in found:
+            env = _HEAD.decode(sample[position][2])
+            if (env.campaign, env.v) != (stream, version):
+                raise WarehouseError(
+                    f"event {position} was staged out of place ({stream} v{version}, stored as "
+                    f"{env.campaign} v{env.v}); report it and run `ledger warehouse rebuild`"
+                )
+        if len(found) != len(sample):
+            raise self._unreadable(rows, None)
+
+    def _unreadable(self, rows: list[tuple[int, str, bytes]], cause: BaseException | None) -> WarehouseError:
+        """The error naming the first stored event of the page that is not one JSON line."""
+        for position, stream, state in rows:
+            problem = "it spans lines" if b"\n" in state else None
+            if problem is None:
+                try:
+                    msgspec.json.decode(state)
+                except msgspec.DecodeError as e:
+                    problem = str(e)
+            if problem is not None:
+                info = self._streams.get(stream)
+                name = info.name if info else stream
+                return WarehouseError(
+                    f"event {position} of campaign {name!r} cannot be read ({problem}); run `ledger verify -c {name}`"
+                )
+        reason = _first_line(cause) if cause else "DuckDB read another number of events than were stored"
+        return WarehouseError(
+            f"events {rows[0][0]}-{rows[-1][0]} cannot be loaded ({reason}); run `ledger verify --all`"
+        )
+
+    def _facts(self, con: duckdb.DuckDBPyConnection, rows: list[tuple[int, str, bytes]]) -> None:
+        """Every fact of the page: the core rolls, then each system's, in SQL where it has queries."""
+        present = con.execute("SELECT DISTINCT system, kind FROM batch").fetchall()
+        kinds = {kind for _, kind in present}
+        for query in CORE_FACTS_SQL:
+            if kinds.intersection(query.kinds):
+                _insert_facts(con, query, None)
+        systems = {system for system, _ in present}
+        python = {i.system for i in self._streams.values() if i.facts is not None and i.system in systems}
+        for system in sorted(systems):
+            for query in _fact_queries(system):
+                seen = {kind for s, kind in present if s == system}
+                if seen.intersection(query.kinds):
+                    _insert_facts(con, query, system)
+        if python:
+            self._python_facts(con, rows, python)
+
+    def _python_facts(
+        self, con: duckdb.DuckDBPyConnection, rows: list[tuple[int, str, bytes]], systems: set[str]
+    ) -> None:
+        """Facts of the systems that declare only a Python ``facts`` function."""
+        out: dict[str, list[tuple[Any, ...]]] = {t.name: [] for t in TABLES}
+        for position, stream, state in rows:
+            info = self._streams.get(stream)
+            if info is None or info.system not in systems or info.facts is None:
+                continue
+            try:
+                env = info.decode(state)
+            except msgspec.DecodeError as e:
+                raise WarehouseError(
+                    f"event {position} of campaign {info.name!r} cannot be read ({e}); "
+                    f"run `ledger verify -c {info.name}`"
+                ) from e
+            if type(env.event) in _CORE_TYPES:
+                continue
+            try:
+                facts = info.facts(env)
+            except Exception as e:
+                raise WarehouseError(
+                    f"the {info.system} system cannot turn event {env.v} ({env.event.kind}) of "
+                    f"{info.name!r} into statistics ({type(e).__name__}: {e}); report it, the log itself is intact"
+                ) from e
+            common = (
+                position,
+                stream,
+                info.name,
+                info.system,
+                env.v,
+                env.action,
+                env.day,
+                env.actor,
+                _at(env.at),
+                False,
+            )
+            for i, fact in enumerate(facts):
+                layout = LAYOUTS.get(type(fact)) or _BY_TABLE.get(fact.table)
+                if layout is None:
+                    continue
+                fid = position * FACTS_PER_EVENT + i
+                out[layout.table.name].append(layout.row(common, fact, fid))
+                if isinstance(fact, RollFact):
+                    for idx, die in enumerate(fact.dice):
+                        out["dice"].append(
+                            (fid, idx, die.size, die.face, die.kept, die.reroll_of, fact.manual)
+                        )
+        with tempfile.TemporaryDirectory(prefix="ledger-wh-py-") as tmp:
+            for name, table_rows in out.items():
+                if not table_rows:
+                    continue
+                path = Path(tmp) / f"{name}.jsonl"
+                path.write_bytes(_ENCODER.encode_lines(table_rows))
+                table = BY_NAME[name]
+                cast = ", ".join(f"CAST(j[{i}] AS {t})" for i, (_, t) in enumerate(table.columns, start=1))
+                con.execute(
+                    f"INSERT INTO \"{name}\" SELECT {cast} FROM read_json('{_sql_str(path)}', "
+                    "format = 'newline_delimited', records = false, columns = {'j': 'VARCHAR[]'})"
+                )
+
+    def _flag_undone(self, con: duckdb.DuckDBPyConnection) -> None:
+        """Recompute the ``undone`` flags of every branch an undo or redo in this page touched."""
+        touched = con.execute(
+            "SELECT stream, max(version) FROM batch GROUP BY stream "
+            "HAVING bool_or(kind IN ('action.undone', 'action.redone')) ORDER BY stream"
+        ).fetchall()
+        if not touched:
+            return
         by_id = {c.id: c for c in self.ledger.campaigns()}
-        out = []
-        for stream in sorted(b.reset_streams):
+        segments = []
+        for stream, head in touched:
             campaign = by_id.get(stream)
             if campaign is None:
                 continue
-            head = b.heads[stream]
             for lo, hi in self.ledger.segments(campaign, head):
-                out.append((stream, lo, hi, head))
-        return out
-
-    def _flag_undone(self, con: duckdb.DuckDBPyConnection, segments: list[tuple[str, int, int, int]]) -> None:
+                segments.append((stream, lo, hi, head))
+        if not segments:
+            return
         con.execute(
             "CREATE OR REPLACE TEMP TABLE live (stream VARCHAR, lo INTEGER, hi INTEGER, head INTEGER)"
         )
-        cols = list(zip(*segments, strict=True))
-        con.execute(
-            "INSERT INTO live SELECT unnest(?), unnest(?), unnest(?), unnest(?)", [list(c) for c in cols]
-        )
+        con.executemany("INSERT INTO live VALUES (?, ?, ?, ?)", segments)
         for name in EVENT_TABLES:
             resets = " AND t.kind NOT IN ('action.undone', 'action.redone')" if name == "events" else ""
             con.execute(

@@ -311,6 +311,12 @@ def test_initiative_never_rerolls_and_refreshes_every_pool(book: Ledger) -> None
     assert sheet(book, "Eddie")["pools"]["combat"]["current"] == 6
 
 
+def test_each_initiative_roll_counts_for_its_own_character(book: Ledger) -> None:
+    rec = run(book, Initiative(), "Eddie", [6, 2])
+    rolls = facts(rec.envelopes[0])
+    assert [(r.character, [d.face for d in r.dice]) for r in rolls] == [("Eddie", [6]), ("Mark", [2])]
+
+
 # --- characters and tables ------------------------------------------------------------------
 
 

@@ -307,3 +307,67 @@ def test_a_warehouse_of_another_ledger_is_refused(ledger_cli: Session, db: str, 
     result = other("stats", "--warehouse", db + ".duckdb", ok=False)
     assert result.exit_code == 1
     assert "was built from another ledger" in result.stderr and result.stderr.count("\n") == 1
+
+
+def test_roll_rows_equal_the_python_roll_facts(tmp_path: Path) -> None:
+    """The SQL that turns ``ledger roll`` into rows gives what ``rolled_fact`` gives (the sheet's luck
+    index reads the latter), dice by dice, for every shape of notation."""
+    from ledger.events import Rolled
+    from projections.warehouse import rolled_fact
+
+    notations = ("3d6>=5", "2d6!+1d4!+2", "4d6kh3", "1d20-1d4", "8d6>=5+2d10>=9", "1d100", "3d8kl1!")
+    with Ledger(str(tmp_path / "r.ledger")) as book:
+        book.new_campaign("freeform", "c", seed=3)
+        book.add_character("Ana", "c")
+        for notation in notations * 5:
+            book.roll(notation, "c", actor="Ana")
+        wh = Warehouse(book)
+        wh.catch_up()
+        want = []
+        for env in book.effective(book.campaign("c")):
+            if isinstance(env.event, Rolled):
+                f = rolled_fact(env.event)
+                dice = [(d.size, d.face, d.kept, d.reroll_of) for d in f.dice]
+                want.append((f.outcome, f.successes, f.success, f.manual, f.p_success, dice))
+        con = duckdb.connect(str(wh.path), read_only=True)
+        got = []
+        for roll_id, *row in con.execute(
+            "SELECT roll_id, outcome, successes, success, manual, p_success FROM rolls ORDER BY roll_id"
+        ).fetchall():
+            dice = con.execute(
+                "SELECT size, face, kept, reroll_of FROM dice WHERE roll_id = ? ORDER BY idx", [roll_id]
+            ).fetchall()
+            got.append((*row, dice))
+        con.close()
+    assert len(want) == len(notations) * 5
+    assert got == want
+    assert any(d[3] is not None and d[3] >= 2 for *_, dice in want for d in dice)  # an explosion in a later group
+
+
+def test_gaps_in_the_notification_ids_keep_every_row_in_its_place(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """PostgreSQL leaves gaps where a transaction rolled back: positions still name the right events."""
+    from ledger.store import Store
+
+    with Ledger(str(tmp_path / "g.ledger")) as book:
+        book.new_campaign("freeform", "c", seed=5)
+        book.add_character("Ana", "c")
+        for _ in range(30):
+            book.roll("1d20>=11", "c", actor="Ana")
+        real = Store.states_after
+        dropped = {7, 8, 15, 22}
+
+        def with_gaps(self: Store, position: int, limit: int) -> list[tuple[int, str, bytes]]:
+            return [r for r in real(self, position, limit) if r[0] not in dropped]
+
+        monkeypatch.setattr(Store, "states_after", with_gaps)
+        wh = Warehouse(book)
+        wh.catch_up(batch=10)
+        con = duckdb.connect(str(wh.path), read_only=True)
+        rows = con.execute("SELECT position, stream, version FROM events ORDER BY position").fetchall()
+        con.close()
+        stored = {n.id: n for n in book.store.notifications(1, 100)}
+        assert [r[0] for r in rows] == [i for i in sorted(stored) if i not in dropped and i > 2]
+        for position, stream, version in rows:
+            assert (str(stored[position].originator_id), stored[position].originator_version) == (stream, version)

@@ -36,6 +36,7 @@ from ledger.rules.crawl_order import (
     require,
 )
 from ledger.rules.crawl_outcomes import Draft, apply_outcome, capped, chapter_event, foe_from, roll_table
+from ledger.rules.crawl_facts_sql import FACTS_SQL
 from ledger.rules.crawl_tables import load_tables
 from ledger.systems import System
 from projections import crawl as proj
@@ -320,6 +321,7 @@ def _system() -> System:
         extra={
             "journal": proj.journal,
             "facts": facts,
+            "facts_sql": FACTS_SQL,
             "autoplay": autoplay,
             "map": proj.map_entries,
             "hunger": proj.hunger,

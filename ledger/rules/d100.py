@@ -20,6 +20,7 @@ from ledger.events import CharacterAdded, Event
 from ledger.events import d100 as ev
 from ledger.rules import d100_commands as cmd
 from ledger.rules import d100_roll as roll
+from ledger.rules.d100_facts_sql import FACTS_SQL
 from ledger.rules.d100_play import autoplay
 from ledger.rules.d100_tables import CHARACTERISTICS, POINTS, fold, load_tables
 from ledger.systems import System
@@ -726,5 +727,5 @@ SYSTEM = System(
     day=proj.day,
     load_tables=load_tables,
     demo=_demo,
-    extra={"facts": _facts, "autoplay": autoplay},
+    extra={"facts": _facts, "facts_sql": FACTS_SQL, "autoplay": autoplay},
 )

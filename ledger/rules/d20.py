@@ -59,6 +59,7 @@ from ledger.rules.d20_crew import (
     skill_points,
 )
 from ledger.rules.d20_dice import usage_after
+from ledger.rules.d20_facts_sql import FACTS_SQL
 from ledger.rules.d20_play import autoplay
 from ledger.rules.d20_tables import ATTRIBUTES, USAGE_DICE, die_sides, load_tables
 from ledger.systems import System
@@ -502,7 +503,7 @@ SYSTEM = System(
     day=proj.day,
     load_tables=load_tables,
     demo=_demo,
-    extra={"facts": _facts, "autoplay": autoplay},
+    extra={"facts": _facts, "facts_sql": FACTS_SQL, "autoplay": autoplay},
 )
 
 __all__ = ["SYSTEM", "decide", "derived", "modifier"]

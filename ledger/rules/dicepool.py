@@ -37,6 +37,7 @@ from ledger.rules.dicepool_combat import (
     decide_resist,
 )
 from ledger.rules.dicepool_commands import Attack, Dodge, Heal, Initiative, Join, Resist, Test
+from ledger.rules.dicepool_facts_sql import FACTS_SQL
 from ledger.rules.dicepool_play import autoplay
 from ledger.rules.dicepool_tables import SAMPLES, load_tables
 from ledger.systems import System
@@ -125,6 +126,7 @@ def facts(env: Envelope[Any]) -> list[Fact]:
                 purpose="initiative",
                 dice=tuple(DieFace(size=6, face=f) for f in e.faces),
                 outcome=str(e.score),
+                character=e.character,
                 manual=ev.manual,
             )
             for e in ev.entries
@@ -168,5 +170,5 @@ SYSTEM = System(
     render_sheet=proj.render_sheet,
     load_tables=load_tables,
     demo=demo,
-    extra={"facts": facts, "autoplay": autoplay},
+    extra={"facts": facts, "facts_sql": FACTS_SQL, "autoplay": autoplay},
 )

@@ -17,6 +17,7 @@ from ledger import facts as f
 from ledger.events import Envelope, Event
 from ledger.events import yearzero as ev
 from ledger.rules.yearzero_commands import decide
+from ledger.rules.yearzero_facts_sql import FACTS_SQL
 from ledger.rules.yearzero_play import autoplay
 from ledger.rules.yearzero_tables import load_tables
 from ledger.systems import System
@@ -223,5 +224,5 @@ SYSTEM = System(
     day=proj.day,
     load_tables=load_tables,
     demo=demo,
-    extra={"facts": facts, "autoplay": autoplay},
+    extra={"facts": facts, "autoplay": autoplay, "facts_sql": FACTS_SQL},
 )

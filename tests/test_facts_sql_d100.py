@@ -1,0 +1,113 @@
+"""The d100 SQL facts (``extra["facts_sql"]``) equal the Python facts, fact for fact."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+import msgspec
+
+from ledger import Ledger
+from ledger.events import d100 as ev
+from ledger.rules import d100_commands as c
+from ledger.rules.d100_facts import facts
+from ledger.rules.d100_facts_sql import FACTS_SQL
+from tests.helpers_facts import _defaults, _fields, _norm, assert_same_facts, play
+
+CHARS = {"TAM": 12, "CON": 11, "FUE": 10, "INT": 14, "EDU": 15, "DES": 9, "CAR": 12, "POD": 13}
+SKILLS = {"Trepar": 40, "Primeros auxilios": 50, "Medicina": 60, "Psicoterapia": 50}
+
+
+def test_sql_facts_equal_python_facts(tmp_path: Path) -> None:
+    with Ledger(str(tmp_path / "l.ledger")) as book:
+        play(book, "d100", campaigns=60, days=40)
+        assert assert_same_facts(book, "d100") > 3000
+
+
+def test_rare_events_by_hand(tmp_path: Path) -> None:
+    """Every branch of the Python facts: states, death, panic, exhaustion, healing, rests."""
+    with Ledger(str(tmp_path / "l.ledger")) as book:
+        book.new_campaign("d100", "t")
+        for name in ("Ana", "Bruno", "Carla"):
+            book.execute(c.CreateCharacter(name=name, characteristics=CHARS, skills=SKILLS), "t")
+
+        def run(command: c.Command, faces: list[int] | None = None, who: str = "Ana") -> None:
+            book.execute(command, "t", faces=faces, actor=who)
+
+        run(c.Test(skill="Trepar"), [5])  # critical, manual
+        run(c.Test(skill="Trepar"), [99])  # fumble
+        run(c.Test(skill="Trepar", target=30))
+        run(c.DeclareRound(actions=("Trepar",)))  # one fatigue point
+        run(c.EndCombat())
+        run(c.Damage(amount=4, cause="cuchillo"))  # ok
+        run(c.Heal(method="firstaid", patient="Ana"), [30, 3], who="Bruno")  # d3 heal
+        run(c.Damage(amount=3, cause="bala"))
+        run(c.Heal(method="firstaid", patient="Ana"), [90], who="Bruno")  # fails: no facts
+        run(c.Heal(method="medicine", patient="Ana"), [20, 2], who="Bruno")  # d6 heal
+        run(c.Damage(amount=3))  # unconscious_risk
+        run(c.Damage(amount=2), who="Bruno")
+        run(c.Horror(amount=200, cause="el abismo"), who="Bruno")  # panic
+        run(c.Therapy(patient="Bruno"), [95])  # fails: no facts
+        run(c.Rest(minutes=1440, everyone=True))
+        run(c.Therapy(patient="Bruno"), [10, 5])  # d6 heal of valor
+        run(c.Horror(amount=3), who="Carla")  # no panic
+        run(c.Fatigue(amount=5, cause="correr"), who="Carla")  # not exhausted
+        run(c.Fatigue(amount=50), who="Carla")  # exhausted
+        run(c.Rest(minutes=7 * 1440, everyone=True), [2, 1])
+        run(c.Damage(amount=9), who="Carla")  # unconscious
+        run(c.Damage(amount=2), who="Carla")  # dying
+        run(c.Damage(amount=1), who="Carla")  # still dying
+        run(c.Damage(amount=30, cause="desangrado"), who="Carla")  # dies
+        assert assert_same_facts(book, "d100") >= 25
+
+
+def _strip_defaults(event: ev.Event) -> dict:
+    """The event as JSON with every field left at its default removed (as omit_defaults would)."""
+    out = msgspec.to_builtins(event)
+    for name, default in _defaults(type(event)).items():
+        if name in out and out[name] == msgspec.to_builtins(default):
+            del out[name]
+    return out
+
+
+LEVELS = {"special_at": 20, "critical_at": 8, "fumble_at": 98, "p_success": 0.37}
+
+
+def test_fields_left_at_their_default_may_be_absent() -> None:
+    events = [
+        ev.Tested(who="A", skill="Trepar", skill_value=40, target=40, face=12, level="success", **LEVELS),
+        ev.Wounded(who="A", wound=1, amount=3, cause="x", hp_after=9, state="unconscious"),
+        ev.Treated(healer="A", patient="B", method="firstaid", success=False),
+        ev.Treated(healer="A", patient="B", method="medicine", success=True),
+        ev.TherapyGiven(healer="A", patient="B", success=True, day=1),
+        ev.Rested(minutes=10, clock_after=10),
+        ev.Rested(minutes=10, clock_after=10, recoveries=(ev.Recovery(who="A"), ev.Recovery(who="B", hp=2))),
+    ]
+    rows = [
+        {"position": i + 1, "kind": e.kind, "event": msgspec.json.encode(_strip_defaults(e)).decode()}
+        for i, e in enumerate(events)
+    ]
+    con = duckdb.connect()
+    con.execute(
+        "CREATE TABLE ev (position BIGINT, stream VARCHAR, version INTEGER, day INTEGER, "
+        "actor VARCHAR, kind VARCHAR, event JSON)"
+    )
+    con.executemany("INSERT INTO ev (position, kind, event) VALUES ($position, $kind, $event)", rows)
+    got, want = set(), set()
+    for query in FACTS_SQL:
+        cur = con.execute(query.sql)
+        names = [d[0] for d in cur.description]
+        for record in cur.fetchall():
+            row = dict(zip(names, record, strict=True))
+            values = {**_defaults(query.fact), **row}
+            fields = tuple(_norm(values[f]) for f in _fields(query.fact))
+            got.add((query.fact.table, row["position"], row["n"], *fields))
+    for i, e in enumerate(events):
+        for n, fact in enumerate(facts(_Env(e))):
+            want.add((fact.table, i + 1, n, *(_norm(getattr(fact, f)) for f in _fields(type(fact)))))
+    assert got == want
+
+
+class _Env:
+    def __init__(self, event: ev.Event) -> None:
+        self.event = event
