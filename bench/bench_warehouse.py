@@ -7,6 +7,8 @@ when the crawl system is installed), then measures, in the same run:
 * the warehouse rebuilt from the whole log (events per second);
 * DuckDB's own ``read_json`` loading the same events, written as JSON lines,
   into a table (the yardstick: the goal is at least half its rate);
+* reading the same events out of the store alone (a floor the warehouse
+  cannot go under, shown to explain the gap);
 * the three most common reports (luck, rolls, survival) on that data.
 
 Usage: ``python bench/bench_warehouse.py [--events 1000000] [--db PATH] [--keep]``.
@@ -73,10 +75,21 @@ def json_lines(book: Ledger, path: Path) -> int:
     return n
 
 
-def read_json_rate(path: Path, n: int) -> float:
+def store_read_seconds(book: Ledger) -> float:
+    """Seconds to page every stored event out of the store, as the warehouse does."""
+    start = time.perf_counter()
+    pos = 0
+    while rows := book.store.states_after(pos, 250_000):
+        pos = rows[-1][0]
+    return time.perf_counter() - start
+
+
+def read_json_rate(path: Path, n: int, database: str = ":memory:") -> float:
+    """DuckDB's own ``read_json`` of the events into one table (in memory, or in a file
+    and checkpointed, as the warehouse is)."""
     import duckdb
 
-    con = duckdb.connect()
+    con = duckdb.connect(database)
     columns = (
         "{'v': 'INTEGER', 'campaign': 'VARCHAR', 'action': 'VARCHAR', 'at': 'VARCHAR', "
         "'day': 'INTEGER', 'actor': 'VARCHAR', 'last_reset': 'INTEGER', 'prev': 'VARCHAR', "
@@ -87,10 +100,14 @@ def read_json_rate(path: Path, n: int) -> float:
         f"CREATE TABLE raw AS SELECT * FROM read_json('{path}', format='newline_delimited', "
         f"columns={columns})"
     )
+    con.execute("CHECKPOINT")
     took = time.perf_counter() - start
     got = con.execute("SELECT count(*) FROM raw").fetchone()
     con.close()
-    print(f"duckdb read_json: {got[0] if got else 0:,} events in {took:.2f}s = {n / took:,.0f} events/s")
+    where = "in memory" if database == ":memory:" else "into a file"
+    print(
+        f"duckdb read_json {where}: {got[0] if got else 0:,} events in {took:.2f}s = {n / took:,.0f} events/s"
+    )
     return n / took
 
 
@@ -117,6 +134,10 @@ def main() -> None:
             json_lines(book, jsonl)
             baseline = read_json_rate(jsonl, n)
             print(f"warehouse / read_json: {rate / baseline:.2f} (goal: at least 0.5)")
+            on_disk = read_json_rate(jsonl, n, str(Path(tmp) / "read_json.duckdb"))
+            print(f"warehouse / read_json into a file: {rate / on_disk:.2f} (for context)")
+            floor = store_read_seconds(book)
+            print(f"reading the events out of the store alone: {floor:.2f}s = {n / floor:,.0f} events/s")
             con = wh.connect_read_only()
             for name, report in (("luck", luck), ("rolls", rolls), ("survival", survival)):
                 report(con, Scope())  # warm

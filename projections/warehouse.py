@@ -20,6 +20,7 @@ fork point, and the shared history is counted once, in the parent.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import os
 import shutil
 import tempfile
@@ -522,7 +523,10 @@ class Warehouse:
         pos = self.position(con)
         top = self.ledger.store.max_notification_id()
         applied = 0
-        with tempfile.TemporaryDirectory(prefix="ledger-wh-") as tmp, ThreadPoolExecutor(1) as reader:
+        with (
+            tempfile.TemporaryDirectory(prefix="ledger-wh-", dir=_scratch()) as tmp,
+            ThreadPoolExecutor(1) as reader,
+        ):
             folder = Path(tmp)
             ahead = reader.submit(self._read_page, pos, size, folder / "0") if pos < top else None
             while ahead is not None:
@@ -547,7 +551,8 @@ class Warehouse:
             return None
         folder.mkdir()
         states = folder / "events.jsonl"
-        states.write_bytes(b"\n".join(r[2] for r in rows) + b"\n")
+        with states.open("wb") as out:
+            out.writelines(itertools.chain.from_iterable(zip([r[2] for r in rows], itertools.repeat(b"\n"))))
         positions = None
         if rows[-1][0] - rows[0][0] + 1 != len(rows):  # gaps in the notification ids: send them along
             positions = folder / "positions.csv"
@@ -843,6 +848,13 @@ class Warehouse:
         finally:
             con.close()
         return data
+
+
+def _scratch() -> str | None:
+    """Where pages wait for DuckDB: shared memory when the machine has it (the pages are
+    read once and dropped, so they need never reach a disk), else the temporary folder."""
+    shm = Path("/dev/shm")
+    return str(shm) if shm.is_dir() and os.access(shm, os.W_OK) else None
 
 
 def _first_line(e: BaseException) -> str:

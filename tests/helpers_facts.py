@@ -65,7 +65,9 @@ def _stored(book: Ledger, system: str) -> list[tuple[int, str, bytes]]:
         page = book.store.notifications(pos + 1, 10_000)
         if not page:
             return out
-        out.extend((n.id, str(n.originator_id), bytes(n.state)) for n in page if str(n.originator_id) in streams)
+        out.extend(
+            (n.id, str(n.originator_id), bytes(n.state)) for n in page if str(n.originator_id) in streams
+        )
         pos = page[-1].id
 
 
@@ -114,10 +116,10 @@ def sql_facts(book: Ledger, system: str) -> dict[str, list[Row]]:
             f"columns = {EV_COLUMNS})"
         )
         kinds = dict(con.execute("SELECT position, kind FROM ev").fetchall())
+        seen = {k for (k,) in con.execute("SELECT DISTINCT kind FROM ev").fetchall()}
         for query in queries:
-            seen = {k for (k,) in con.execute("SELECT DISTINCT kind FROM ev").fetchall()}
-            assert set(query.kinds) <= seen or not query.kinds, (
-                f"{query.fact.__name__} query over {query.kinds}: the log has no {set(query.kinds) - seen}; "
+            assert seen.intersection(query.kinds), (
+                f"{query.fact.__name__} query over {query.kinds}: the log has none of them; "
                 "play more (or record one by hand) so every query is exercised"
             )
             cls = query.fact

@@ -12,16 +12,10 @@ from ledger.events import d100 as ev
 from ledger.rules import d100_commands as c
 from ledger.rules.d100_facts import facts
 from ledger.rules.d100_facts_sql import FACTS_SQL
-from tests.helpers_facts import _defaults, _fields, _norm, assert_same_facts, play
+from tests.helpers_facts import _defaults, _fields, _norm, assert_same_facts
 
 CHARS = {"TAM": 12, "CON": 11, "FUE": 10, "INT": 14, "EDU": 15, "DES": 9, "CAR": 12, "POD": 13}
 SKILLS = {"Trepar": 40, "Primeros auxilios": 50, "Medicina": 60, "Psicoterapia": 50}
-
-
-def test_sql_facts_equal_python_facts(tmp_path: Path) -> None:
-    with Ledger(str(tmp_path / "l.ledger")) as book:
-        play(book, "d100", campaigns=60, days=40)
-        assert assert_same_facts(book, "d100") > 3000
 
 
 def test_rare_events_by_hand(tmp_path: Path) -> None:

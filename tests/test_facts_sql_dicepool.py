@@ -8,7 +8,7 @@ from typing import Any
 from ledger import Ledger
 from ledger.rules.dicepool_commands import Attack, Dodge, Heal, Initiative, Join, Resist
 from ledger.rules.dicepool_commands import Test as SkillTest
-from tests.helpers_facts import assert_same_facts, play, python_facts
+from tests.helpers_facts import assert_same_facts, python_facts
 
 EDDIE = {
     "body": "4",
@@ -56,10 +56,3 @@ def test_hand_recorded_rare_events_match(tmp_path: Path) -> None:
         assert {row[5] for row in want["wounds"]} >= {"healing", "first aid"}
         assert any(die[3] is not None for row in want["rolls"] for die in row[4])  # a re-rolled six
         assert assert_same_facts(book, "dicepool") == sum(len(r) for r in want.values())
-
-
-def test_sql_facts_equal_python_facts(tmp_path: Path) -> None:
-    with Ledger(str(tmp_path / "l.ledger")) as book:
-        play(book, "dicepool", campaigns=40, days=40)
-        record_by_hand(book)
-        assert assert_same_facts(book, "dicepool") > 1000

@@ -18,12 +18,6 @@ ANA = {"strength": "3", "agility": "3", "wits": "3", "empathy": "3", "skill.shoo
 _BY_TAG = {cls.__struct_config__.tag: cls for cls in ev.EVENTS}
 
 
-def test_sql_facts_equal_python_facts(tmp_path: Path) -> None:
-    with Ledger(str(tmp_path / "l.ledger")) as book:
-        play(book, "yearzero", campaigns=30, days=40)
-        assert assert_same_facts(book, "yearzero") > 1000
-
-
 def _strip(cls: type[msgspec.Struct], data: dict[str, Any]) -> dict[str, Any]:
     """``data`` without the fields left at their default (as omit_defaults would store it)."""
     out = {}

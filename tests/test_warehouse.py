@@ -341,7 +341,9 @@ def test_roll_rows_equal_the_python_roll_facts(tmp_path: Path) -> None:
         con.close()
     assert len(want) == len(notations) * 5
     assert got == want
-    assert any(d[3] is not None and d[3] >= 2 for *_, dice in want for d in dice)  # an explosion in a later group
+    assert any(
+        d[3] is not None and d[3] >= 2 for *_, dice in want for d in dice
+    )  # an explosion in a later group
 
 
 def test_gaps_in_the_notification_ids_keep_every_row_in_its_place(
@@ -370,4 +372,7 @@ def test_gaps_in_the_notification_ids_keep_every_row_in_its_place(
         stored = {n.id: n for n in book.store.notifications(1, 100)}
         assert [r[0] for r in rows] == [i for i in sorted(stored) if i not in dropped and i > 2]
         for position, stream, version in rows:
-            assert (str(stored[position].originator_id), stored[position].originator_version) == (stream, version)
+            assert (str(stored[position].originator_id), stored[position].originator_version) == (
+                stream,
+                version,
+            )
