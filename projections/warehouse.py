@@ -5,13 +5,17 @@ event classes: ``campaigns`` (branches included), ``events``, ``actions`` (a
 view), ``characters``, ``rolls``, ``dice`` and one table per kind of fact
 (``meals``, ``nights``, ``days``, ``wounds``, ``pushes``, ``conditions``,
 ``rot``, ``deaths``). Rows come from the core events (a ``ledger roll`` is a
-roll with purpose ``roll``) and from each system's ``extra["facts"]`` hook.
+roll with purpose ``roll``) and from each system's facts: its
+``extra["facts_sql"]`` queries, or its Python ``extra["facts"]`` when it
+declares no queries.
 
-It catches up from the store's notification order: each batch of events is
-written together with the last notification id it applied, in one DuckDB
-transaction, so every event lands exactly once however often or however
-abruptly catch-up runs. An undo or redo recomputes the ``undone`` flag of its
-branch. ``rebuild`` builds a fresh warehouse beside the old one and swaps it in.
+It catches up from the store's notification order, a page at a time: the
+stored JSON goes to DuckDB as it is, DuckDB parses it in parallel and SQL
+fills every table; each page is written together with the last notification
+id it applied, in one DuckDB transaction, so every event lands exactly once
+however often or however abruptly catch-up runs. An undo or redo recomputes
+the ``undone`` flag of its branch. ``rebuild`` builds a fresh warehouse beside
+the old one and swaps it in.
 
 A fact belongs to the branch that recorded it: a fork's rows start after its
 fork point, and the shared history is counted once, in the parent.

@@ -18,6 +18,7 @@ from ledger.errors import RuleError
 from ledger.events import Event
 from ledger.events import crawl as ev
 from ledger.rules import crawl_combat as combat
+from ledger.rules.crawl_facts_sql import FACTS_SQL
 from ledger.rules.crawl_order import (
     Attack,
     Buy,
@@ -36,7 +37,6 @@ from ledger.rules.crawl_order import (
     require,
 )
 from ledger.rules.crawl_outcomes import Draft, apply_outcome, capped, chapter_event, foe_from, roll_table
-from ledger.rules.crawl_facts_sql import FACTS_SQL
 from ledger.rules.crawl_tables import load_tables
 from ledger.systems import System
 from projections import crawl as proj
