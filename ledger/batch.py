@@ -63,7 +63,7 @@ class Batch:
         self._check(campaign)
         decide = self.ledger.decider(self.campaign, command, actor)
         events = decide_with_dice(decide, self.tip, faces)
-        who = self.ledger._actor(self.tip.state, actor or command.actor)
+        who = self.ledger._recorded_under(self.tip.state, actor or command.actor, command.introduces())
         rows, envelopes, self.tip = self.ledger.seal(self.campaign, self.tip, events, who, system=self.system)
         self.rows.extend(rows)
         self.actions += 1

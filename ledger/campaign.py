@@ -459,7 +459,9 @@ class Ledger:
 
         c = self.campaign(campaign)
         decide = self.decider(c, command, actor)
-        return self.record(decide, c.name, faces=faces, actor=actor or command.actor)
+        return self.record(
+            decide, c.name, faces=faces, actor=actor or command.actor, newcomer=command.introduces()
+        )
 
     def decider(
         self, c: Campaign, command: Command, actor: str | None = None
@@ -475,6 +477,11 @@ class Ledger:
             return events
 
         return decide
+
+    def _recorded_under(self, state: CampaignState, actor: str | None, newcomer: str | None) -> str | None:
+        """Who an action is recorded under: the character the command brings in, whoever
+        typed it (as ``CharacterAdded`` events always are), else the actor."""
+        return newcomer if newcomer is not None else self._actor(state, actor)
 
     def _actor(self, state: CampaignState, wanted: str | None) -> str | None:
         chars = state.core.characters
@@ -497,14 +504,16 @@ class Ledger:
         *,
         faces: list[int] | None = None,
         actor: str | None = None,
+        newcomer: str | None = None,
     ) -> Recorded:
-        """Append what ``decide`` returns for the head state, all or nothing."""
+        """Append what ``decide`` returns for the head state, all or nothing; the action is
+        recorded under ``newcomer`` (a character it brings in), else ``actor``."""
         c = self.campaign(campaign)
         for attempt in range(MAX_ATTEMPTS):
             tip = self.tip(c)
             events = decide_with_dice(decide, tip, faces)
             try:
-                return self._append(c, tip, events, self._actor(tip.state, actor))
+                return self._append(c, tip, events, self._recorded_under(tip.state, actor, newcomer))
             except VersionConflict:
                 if self.head(c) == tip.version:
                     # Nobody wrote since we read the head: the stored versions are out of order.

@@ -22,6 +22,20 @@ NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.'-]{0,63}$")
 class Command(msgspec.Struct, frozen=True, kw_only=True):
     actor: str | None = None
 
+    def introduces(self) -> str | None:
+        """The character this command brings into the campaign, if any: the action is
+        recorded under the newcomer, whoever typed it."""
+        return None
+
+
+class Introduction(Command, frozen=True):
+    """A command that brings a character into the campaign, named ``name``."""
+
+    name: str | None = None
+
+    def introduces(self) -> str | None:
+        return self.name
+
 
 class Roll(Command, frozen=True):
     notation: str
@@ -32,7 +46,7 @@ class Note(Command, frozen=True):
     text: str
 
 
-class AddCharacter(Command, frozen=True):
+class AddCharacter(Introduction, frozen=True):
     name: str
     attrs: dict[str, str] = {}
 

@@ -85,6 +85,13 @@ def test_creation_drops_exactly_the_lowest_roll(book: Ledger) -> None:
     assert s["usage"] == {"rifle rounds": "d8", "oxygen": "d8", "rations": "d6"}
 
 
+def test_a_new_character_is_recorded_under_its_own_name(book: Ledger) -> None:
+    make(book)
+    run(book, Check(attribute="fue", dc="normal"), [15])  # Ripley acts: she is the last actor
+    book.execute(Create(name="Parker", cls="technician"), "Station", faces=SEVEN)
+    assert [(e.actor, e.kind) for e in book.log("Station")[-1:]] == [("Parker", "d20.created")]
+
+
 def test_creation_refuses_an_assignment_with_other_values(book: Ledger) -> None:
     before = head(book)
     wrong = {**STRONG, "car": 4}  # the dropped 4 instead of the kept 8

@@ -7,6 +7,7 @@ import io
 import pytest
 
 from ledger import Ledger
+from ledger.commands import AddCharacter
 from ledger.errors import (
     DuplicateNameError,
     FacesError,
@@ -33,6 +34,15 @@ def test_rolls_undo_redo(book: Ledger) -> None:
     assert rolls(book, "Friday") == [(2, False), (3, False), (4, False), (5, False)]
     assert rolls(book, "Friday", show_all=True) == [(2, False), (3, False), (4, False), (5, False), (6, True)]
     assert book.state("Friday").game.rolls == 4
+
+
+def test_adding_a_character_is_recorded_under_the_newcomer(book: Ledger) -> None:
+    book.new_campaign("freeform", "Friday")
+    book.add_character("Ana", "Friday")
+    book.roll("1d6", "Friday", actor="Ana")
+    book.add_character("Bo", "Friday")
+    book.execute(AddCharacter(name="Cy"), "Friday", actor="Ana")  # Ana's player types it
+    assert [e.actor for e in book.log("Friday")[-3:]] == ["Ana", "Bo", "Cy"]
 
 
 def test_redo_only_until_something_new_is_recorded(book: Ledger) -> None:

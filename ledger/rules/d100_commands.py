@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import msgspec
 
-from ledger.commands import Command
+from ledger.commands import Command, Introduction
 
 
-class CreateCharacter(Command, frozen=True):
+class CreateCharacter(Introduction, frozen=True):
     """A validated character: the eight characteristics, skills, point overrides."""
 
     name: str

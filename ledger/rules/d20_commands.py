@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from ledger.commands import Command
+from ledger.commands import Command, Introduction
 
 
-class Create(Command, frozen=True):
+class Create(Introduction, frozen=True):
     """Roll seven 3d6, drop the lowest, assign the six to the attributes."""
 
     name: str | None = None

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import msgspec
 
-from ledger.commands import Command
+from ledger.commands import Command, Introduction
 
 
-class Join(Command, frozen=True):
+class Join(Introduction, frozen=True):
     """A new party member, its attributes checked against the convention."""
 
     name: str

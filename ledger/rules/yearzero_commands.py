@@ -14,7 +14,7 @@ from typing import Any
 
 import msgspec
 
-from ledger.commands import Command, check_name
+from ledger.commands import Command, Introduction, check_name
 from ledger.dice import Dice
 from ledger.errors import DuplicateNameError, RuleError
 from ledger.events import CharacterAdded, Event
@@ -27,7 +27,7 @@ from projections.yearzero import ATTRIBUTES, SKILLS, SPECIALIST_SKILLS, TRAUMA, 
 MAX_DICE = 30
 
 
-class CreateCharacter(Command, frozen=True):
+class CreateCharacter(Introduction, frozen=True):
     name: str
     attrs: dict[str, str] = msgspec.field(default_factory=dict)
 
