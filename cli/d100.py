@@ -47,6 +47,15 @@ def _run(c: Ctx, command: cmd.Command, faces: str | None = None) -> None:
     emit(c, recorded_json(rec), lambda: "\n".join(_line(e) for e in rec.events))
 
 
+luck_option = click.option(
+    "--luck",
+    "use_luck",
+    is_flag=True,
+    help="Luck declared before rolling: a failure is bought (roll - target) if affordable.",
+)
+"""``--luck`` on every roll that may spend luck."""
+
+
 @group.command("character")
 @click.argument("name")
 @click.argument("values", nargs=-1, metavar="KEY=VALUE...")
@@ -90,12 +99,7 @@ def character(c: Ctx, name: str, values: tuple[str, ...]) -> None:
     help="The roll is an attack (ranged attacks use the DES given up with `steady`).",
 )
 @click.option("--aimed", is_flag=True, help="Aimed attack: half target unless the character aimed first.")
-@click.option(
-    "--luck",
-    "use_luck",
-    is_flag=True,
-    help="Luck declared before rolling: a failure is bought (roll - target) if affordable.",
-)
+@luck_option
 @faces_option
 @common
 @pass_ctx
@@ -168,12 +172,7 @@ def damage(c: Ctx, amount: int, cause: str) -> None:
 @click.argument("method", type=click.Choice(["firstaid", "medicine"]))
 @click.option("--patient", default=None, help="Who is treated (default: the acting character).")
 @click.option("--wound", type=int, default=None, help="Wound number for first aid (default: the latest).")
-@click.option(
-    "--luck",
-    "use_luck",
-    is_flag=True,
-    help="Luck declared before rolling: a failure is bought (roll - target) if affordable.",
-)
+@luck_option
 @faces_option
 @common
 @pass_ctx
@@ -196,12 +195,7 @@ def horror(c: Ctx, amount: int, cause: str) -> None:
 
 @group.command("therapy")
 @click.option("--patient", default=None, help="Who is treated (default: the acting character).")
-@click.option(
-    "--luck",
-    "use_luck",
-    is_flag=True,
-    help="Luck declared before rolling: a failure is bought (roll - target) if affordable.",
-)
+@luck_option
 @faces_option
 @common
 @pass_ctx
@@ -309,12 +303,7 @@ def steady(c: Ctx, points: int) -> None:
     default=None,
     help="Success level of the attack (default: the last melee attack recorded).",
 )
-@click.option(
-    "--luck",
-    "use_luck",
-    is_flag=True,
-    help="Luck declared before rolling: a failure is bought (roll - target) if affordable.",
-)
+@luck_option
 @faces_option
 @common
 @pass_ctx
