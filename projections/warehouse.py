@@ -396,17 +396,18 @@ class Page:
     """The states as JSON lines."""
     positions: Path | None
     """The notification ids, one per line, when they are not consecutive."""
+    streams: Path
+    """(first position, stream) of each run of rows stored in the same stream."""
 
 
 class _Head(msgspec.Struct):
     v: int
-    campaign: str
 
 
 _HEAD = msgspec.json.Decoder(_Head)
 
 STAGED_COLUMNS = (
-    "{'v': 'INTEGER', 'campaign': 'VARCHAR', 'action': 'VARCHAR', 'at': 'VARCHAR', 'day': 'INTEGER', "
+    "{'v': 'INTEGER', 'action': 'VARCHAR', 'at': 'VARCHAR', 'day': 'INTEGER', "
     "'actor': 'VARCHAR', 'event': 'JSON'}"
 )
 """The envelope fields the warehouse reads (the chain fields are verify's business)."""
@@ -561,7 +562,16 @@ class Warehouse:
         if rows[-1][0] - rows[0][0] + 1 != len(rows):  # gaps in the notification ids: send them along
             positions = folder / "positions.csv"
             positions.write_bytes(b"\n".join(b"%d" % r[0] for r in rows) + b"\n")
-        return Page(number, rows, states, positions)
+        # Which stream each row is stored in (an imported event keeps the campaign id it was
+        # sealed with), as runs of consecutive rows: few, since actions are appended whole.
+        runs = folder / "streams.csv"
+        starts, last = [], None
+        for position, stream, _ in rows:
+            if stream != last:
+                starts.append(b'%d,"%s"' % (position, stream.encode()))
+                last = stream
+        runs.write_bytes(b"\n".join(starts) + b"\n")
+        return Page(number, rows, states, positions, runs)
 
     def _load_streams(self, con: duckdb.DuckDBPyConnection) -> None:
         for stream, name, system in con.execute("SELECT stream, campaign, system FROM campaigns").fetchall():
@@ -640,12 +650,17 @@ class Warehouse:
                 "columns = {'position': 'BIGINT'}) WITH ORDINALITY p USING (ordinality)"
             )
             number = "p.position"
+        runs = (
+            f"read_csv('{_sql_str(page.streams)}', header = false, quote = '\"', "
+            "columns = {'first': 'BIGINT', 'stream': 'VARCHAR'})"
+        )
         try:
             con.execute(
-                f"CREATE OR REPLACE TEMP TABLE batch AS SELECT {number} AS position, r.campaign AS stream, "
-                "c.campaign, c.system, r.v AS version, r.action, r.day, r.actor, "
-                "CAST(rtrim(r.at, 'Z') AS TIMESTAMP) AS recorded_at, r.event->>'kind' AS kind, r.event "
-                f"FROM {source} JOIN campaigns c ON c.stream = r.campaign"
+                "CREATE OR REPLACE TEMP TABLE batch AS SELECT s.position, u.stream, c.campaign, c.system, "
+                "s.v AS version, s.action, s.day, s.actor, CAST(rtrim(s.at, 'Z') AS TIMESTAMP) AS recorded_at, "
+                f"s.event->>'kind' AS kind, s.event FROM (SELECT {number} AS position, v, action, \"at\", day, "
+                f"actor, event FROM {source}) s "
+                f"ASOF JOIN {runs} u ON s.position >= u.first JOIN campaigns c ON c.stream = u.stream"
             )
         except duckdb.Error as e:
             raise self._unreadable(rows, e) from e
@@ -666,11 +681,12 @@ class Warehouse:
             [list(sample)],
         ).fetchall()
         for position, stream, version in found:
-            env = _HEAD.decode(sample[position][2])
-            if (env.campaign, env.v) != (stream, version):
+            stored = sample[position]
+            v = _HEAD.decode(stored[2]).v
+            if (stored[1], v) != (stream, version):
                 raise WarehouseError(
                     f"event {position} was staged out of place ({stream} v{version}, stored as "
-                    f"{env.campaign} v{env.v}); report it and run `ledger warehouse rebuild`"
+                    f"{stored[1]} v{v}); report it and run `ledger warehouse rebuild`"
                 )
         if len(found) != len(sample):
             raise self._unreadable(rows, None)
@@ -705,8 +721,8 @@ class Warehouse:
         systems = {system for system, _ in present}
         python = {i.system for i in self._streams.values() if i.facts is not None and i.system in systems}
         for system in sorted(systems):
+            seen = {kind for s, kind in present if s == system}
             for query in _fact_queries(system):
-                seen = {kind for s, kind in present if s == system}
                 if seen.intersection(query.kinds):
                     _insert_facts(con, query, system)
         if python:

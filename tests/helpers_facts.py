@@ -158,13 +158,13 @@ def assert_same_facts(book: Ledger, system: str) -> int:
     return sum(len(r) for r in want.values())
 
 
-def play(book: Ledger, system: str, campaigns: int = 20, days: int = 40) -> None:
+def play(book: Ledger, system: str, campaigns: int = 20, days: int = 40, prefix: str = "") -> None:
     """The system's samples plus ``campaigns`` autoplayed ones (seeded), for a comparison."""
     from ledger.stats import simulate_campaign
 
     root = Path(__file__).resolve().parents[1] / "samples" / system
     for i, sample in enumerate(sorted(root.glob("*.jsonl"))):
         with sample.open("rb") as f:
-            book.import_(f, f"sample-{i}")
+            book.import_(f, f"{prefix}sample-{i}")
     for i in range(campaigns):
-        simulate_campaign(book, system, f"sim-{i}", 1000 + i, days)
+        simulate_campaign(book, system, f"{prefix}sim-{i}", 1000 + i, days)

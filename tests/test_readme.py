@@ -58,3 +58,28 @@ def test_the_setup_commands_are_the_ones_ci_runs() -> None:
     test_command = 'python3 -m venv .venv && .venv/bin/pip install -q -e ".[test]" && .venv/bin/pytest'
     assert test_command in README and test_command in ci
     assert "python3 -m venv .venv && .venv/bin/pip install -q -e . && .venv/bin/ledger demo" in README
+
+
+def test_ledger_demo_runs_to_the_end_and_again(tmp_path: Path) -> None:
+    """The README's first command: the demo in an empty folder, every section through to
+    the statistics and the chain check; a second run reuses what the first recorded."""
+    import subprocess
+    import sys
+
+    root = Path(__file__).parents[1]
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    for run in (1, 2):
+        done = subprocess.run(
+            [sys.executable, "-m", "cli.main", "demo"],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert done.returncode == 0, f"run {run}: {done.stderr or done.stdout[-2000:]}"
+        assert "Traceback" not in done.stderr
+        out = done.stdout
+        assert "survival by day (Kaplan-Meier)" in out, out[-2000:]
+        assert "ok  crawl-sample: 611 events" in out
+        assert re.search(r"ok  200 simulated campaigns: \d+ events", out)

@@ -376,3 +376,26 @@ def test_gaps_in_the_notification_ids_keep_every_row_in_its_place(
                 stream,
                 version,
             )
+
+
+def test_a_system_with_python_facts_only_fills_the_same_tables(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A system of one's own may declare only ``extra["facts"]``: the warehouse then runs it
+    event by event, and the tables come out as the SQL queries make them."""
+    import projections.warehouse as wmod
+    from tests.helpers_facts import play
+
+    with Ledger(str(tmp_path / "all.ledger")) as book:
+        for system in ("crawl", "dicepool", "yearzero", "d100", "d20"):
+            play(book, system, campaigns=2, days=15, prefix=f"{system}-")
+        sql = Warehouse(book, tmp_path / "sql.duckdb")
+        sql.rebuild()
+        monkeypatch.setattr(wmod, "_fact_queries", lambda _system: ())
+        monkeypatch.setattr(wmod, "_python_facts", lambda system: wmod._extra(system).get("facts"))
+        python = Warehouse(book, tmp_path / "python.duckdb")
+        python.rebuild()
+    a, b = _tables(sql.path), _tables(python.path)
+    for table in TABLES:
+        assert a[table.name] == b[table.name], table.name
+    assert len(a["rolls"]) > 500 and len(a["wounds"]) > 100
