@@ -397,7 +397,7 @@ class Page:
     positions: Path | None
     """The notification ids, one per line, when they are not consecutive."""
     streams: Path
-    """(first position, stream) of each run of rows stored in the same stream."""
+    """(first row, counted from 1, and stream) of each run of rows stored in the same stream."""
 
 
 class _Head(msgspec.Struct):
@@ -566,9 +566,9 @@ class Warehouse:
         # sealed with), as runs of consecutive rows: few, since actions are appended whole.
         runs = folder / "streams.csv"
         starts, last = [], None
-        for position, stream, _ in rows:
+        for i, (_, stream, _) in enumerate(rows, start=1):
             if stream != last:
-                starts.append(b'%d,"%s"' % (position, stream.encode()))
+                starts.append(b'%d,"%s"' % (i, stream.encode()))
                 last = stream
         runs.write_bytes(b"\n".join(starts) + b"\n")
         return Page(number, rows, states, positions, runs)
@@ -654,13 +654,17 @@ class Warehouse:
             f"read_csv('{_sql_str(page.streams)}', header = false, quote = '\"', "
             "columns = {'first': 'BIGINT', 'stream': 'VARCHAR'})"
         )
+        # Row number -> stream, campaign and system, worked out on row numbers alone.
+        where = (
+            f"SELECT i.row, u.stream, c.campaign, c.system FROM range(1, {len(rows) + 1}) i(row) "
+            f"ASOF JOIN {runs} u ON i.row >= u.first JOIN campaigns c ON c.stream = u.stream"
+        )
         try:
             con.execute(
-                "CREATE OR REPLACE TEMP TABLE batch AS SELECT s.position, u.stream, c.campaign, c.system, "
-                "s.v AS version, s.action, s.day, s.actor, CAST(rtrim(s.at, 'Z') AS TIMESTAMP) AS recorded_at, "
-                f"s.event->>'kind' AS kind, s.event FROM (SELECT {number} AS position, v, action, \"at\", day, "
-                f"actor, event FROM {source}) s "
-                f"ASOF JOIN {runs} u ON s.position >= u.first JOIN campaigns c ON c.stream = u.stream"
+                f"CREATE OR REPLACE TEMP TABLE batch AS SELECT {number} AS position, w.stream, w.campaign, "
+                "w.system, r.v AS version, r.action, r.day, r.actor, "
+                "CAST(rtrim(r.at, 'Z') AS TIMESTAMP) AS recorded_at, r.event->>'kind' AS kind, r.event "
+                f"FROM {source} JOIN ({where}) w ON w.row = r.ordinality"
             )
         except duckdb.Error as e:
             raise self._unreadable(rows, e) from e
