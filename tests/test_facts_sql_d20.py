@@ -21,10 +21,8 @@ from ledger.rules.d20_commands import (
     Use,
 )
 from tests.helpers_facts import assert_same_facts, python_facts
+from tests.test_d20 import SEVEN, STRONG
 
-# Seven 3d6: totals 15, 8, 4 (the lowest), 18, 12, 13, 9.
-SEVEN = [6, 5, 4, 3, 3, 2, 1, 1, 2, 6, 6, 6, 4, 4, 4, 5, 5, 3, 2, 3, 4]
-STRONG = {"fue": 18, "des": 15, "con": 13, "int": 12, "sab": 9, "car": 8}
 ASH = {"fue": 8, "des": 9, "con": 18, "int": 15, "sab": 12, "car": 13}
 
 

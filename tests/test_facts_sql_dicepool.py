@@ -9,16 +9,7 @@ from ledger import Ledger
 from ledger.rules.dicepool_commands import Attack, Dodge, Heal, Initiative, Join, Resist
 from ledger.rules.dicepool_commands import Test as SkillTest
 from tests.helpers_facts import assert_same_facts, python_facts
-
-EDDIE = {
-    "body": "4",
-    "quickness": "5",
-    "intelligence": "3",
-    "skill.pistols": "5",
-    "pool.combat": "6",
-    "weapon": "ares_predator",
-}
-MARK = {"body": "3", "pool.combat": "6", "armor": "2"}
+from tests.test_dicepool import EDDIE, MARK
 
 
 def record_by_hand(book: Ledger, name: str = "by-hand") -> None:
