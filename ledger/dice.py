@@ -297,20 +297,9 @@ def _p_any(groups: tuple[DiceGroup, ...]) -> float | None:
             return None
         if not g.success:
             continue
-        op = g.success.rstrip("0123456789")
-        target = int(g.success[len(op) :])
-        hits = sum(1 for face in range(1, g.sides + 1) if _COMPARE[op](face, target))
+        hits = sum(1 for face in range(1, g.sides + 1) if _meets(face, g.success))
         p_none *= (1 - hits / g.sides) ** g.count
     return 1 - p_none
-
-
-_COMPARE = {
-    ">=": lambda a, b: a >= b,
-    "<=": lambda a, b: a <= b,
-    ">": lambda a, b: a > b,
-    "<": lambda a, b: a < b,
-    "=": lambda a, b: a == b,
-}
 
 
 # --- notation: render -----------------------------------------------------
