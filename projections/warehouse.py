@@ -44,7 +44,7 @@ from ledger.events import (
     Rolled,
     envelope_decoder,
 )
-from ledger.facts import FACT_TYPES, DieFace, Fact, FactQuery, RollFact
+from ledger.facts import FACT_TYPES, DieFace, Fact, FactQuery, RollFact, field_defaults
 
 if TYPE_CHECKING:
     import duckdb
@@ -266,12 +266,6 @@ def _literal(value: Any) -> str:
     return "'" + str(value).replace("'", "''") + "'"
 
 
-def _defaults(cls: type[Fact]) -> dict[str, Any]:
-    fields = cls.__struct_fields__
-    defaults = cls.__struct_defaults__
-    return dict(zip(fields[len(fields) - len(defaults) :], defaults, strict=True))
-
-
 _COMMON_NAMES = frozenset(name for name, _ in COMMON)
 
 
@@ -284,7 +278,7 @@ def _insert_facts(con: duckdb.DuckDBPyConnection, query: FactQuery, system: str 
     )
     given = {name for (name,) in con.execute("SELECT name FROM pragma_table_info('fact')").fetchall()}
     cls = query.fact
-    defaults = _defaults(cls)
+    defaults = field_defaults(cls)
     table = BY_NAME[cls.table]
     own = set(cls.__struct_fields__)
     select = []
@@ -324,10 +318,10 @@ class StreamInfo:
 
 
 def _stream_info(name: str, system: str) -> StreamInfo:
-    return StreamInfo(name, system, _python_facts(system), envelope_decoder(system).decode)
+    return StreamInfo(name, system, _python_hook(system), envelope_decoder(system).decode)
 
 
-def _python_facts(system: str) -> Callable[[Envelope[Any]], list[Fact]] | None:
+def _python_hook(system: str) -> Callable[[Envelope[Any]], list[Fact]] | None:
     extra = _extra(system)
     return None if "facts_sql" in extra else extra.get("facts")
 
@@ -389,7 +383,6 @@ def _at(text: str) -> str:
 class Page:
     """One page of stored events on its way into the warehouse."""
 
-    number: int
     rows: list[tuple[int, str, bytes]]
     """(notification id, stream, stored state), in notification order."""
     states: Path
@@ -533,27 +526,26 @@ class Warehouse:
             ThreadPoolExecutor(1) as reader,
         ):
             folder = Path(tmp)
-            ahead = reader.submit(self._read_page, pos, size, folder / "0") if pos < top else None
+            ahead = reader.submit(self._read_page, pos, size, folder) if pos < top else None
             while ahead is not None:
                 page = ahead.result()
                 if page is None:
                     break
                 last = page.rows[-1][0]
-                turn = folder / str(page.number + 1)
-                ahead = (
-                    reader.submit(self._read_page, last, size, turn, page.number + 1) if last < top else None
-                )
+                ahead = reader.submit(self._read_page, last, size, folder) if last < top else None
                 self._apply(con, page)
                 applied += len(page.rows)
                 if progress is not None:
                     progress(len(page.rows))
         return applied
 
-    def _read_page(self, after: int, size: int, folder: Path, number: int = 0) -> Page | None:
-        """The next page of stored events, written out as JSON lines for DuckDB."""
+    def _read_page(self, after: int, size: int, scratch: Path) -> Page | None:
+        """The page of stored events after position ``after``, written out for DuckDB in a
+        folder of its own under ``scratch``."""
         rows = self.ledger.store.states_after(after, size)
         if not rows:
             return None
+        folder = scratch / str(after)
         folder.mkdir()
         states = folder / "events.jsonl"
         with states.open("wb") as out:
@@ -571,7 +563,7 @@ class Warehouse:
                 starts.append(b'%d,"%s"' % (i, stream.encode()))
                 last = stream
         runs.write_bytes(b"\n".join(starts) + b"\n")
-        return Page(number, rows, states, positions, runs)
+        return Page(rows, states, positions, runs)
 
     def _load_streams(self, con: duckdb.DuckDBPyConnection) -> None:
         for stream, name, system in con.execute("SELECT stream, campaign, system FROM campaigns").fetchall():

@@ -392,7 +392,7 @@ def test_a_system_with_python_facts_only_fills_the_same_tables(
         sql = Warehouse(book, tmp_path / "sql.duckdb")
         sql.rebuild()
         monkeypatch.setattr(wmod, "_fact_queries", lambda _system: ())
-        monkeypatch.setattr(wmod, "_python_facts", lambda system: wmod._extra(system).get("facts"))
+        monkeypatch.setattr(wmod, "_python_hook", lambda system: wmod._extra(system).get("facts"))
         python = Warehouse(book, tmp_path / "python.duckdb")
         python.rebuild()
     a, b = _tables(sql.path), _tables(python.path)
