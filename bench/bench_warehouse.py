@@ -62,16 +62,12 @@ def fill(book: Ledger, events: int) -> None:
 
 def json_lines(book: Ledger, path: Path) -> int:
     """The stored events as JSON lines (what the warehouse reads, byte for byte)."""
-    n, pos, top = 0, 0, book.store.max_notification_id()
+    n = pos = 0
     with path.open("wb") as out:
-        while pos < top:
-            page = book.store.notifications(pos + 1, 50_000)
-            if not page:
-                break
-            for note in page:
-                out.write(bytes(note.state) + b"\n")
-            n += len(page)
-            pos = page[-1].id
+        while rows := book.store.states_after(pos, 250_000):
+            out.writelines(state + b"\n" for _, _, state in rows)
+            n += len(rows)
+            pos = rows[-1][0]
     return n
 
 

@@ -17,7 +17,7 @@ two equal, fact for fact, on every sample and on simulated campaigns.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import msgspec
 
@@ -124,6 +124,11 @@ FACT_TYPES: tuple[type[Fact], ...] = (
     RotFact,
     DeathFact,
 )
+
+
+def field_defaults(cls: type[msgspec.Struct]) -> dict[str, Any]:
+    """Each field of a Struct class that has a default, with that default."""
+    return {f.name: f.default for f in msgspec.structs.fields(cls) if f.default is not msgspec.NODEFAULT}
 
 
 DIE_SQL = "STRUCT(size INTEGER, face INTEGER, kept BOOLEAN, reroll_of INTEGER)"

@@ -19,7 +19,7 @@ import msgspec
 
 from ledger import Ledger
 from ledger.events import CORE_EVENTS, envelope_decoder
-from ledger.facts import FACT_TYPES, DieFace, Fact, FactQuery
+from ledger.facts import FACT_TYPES, DieFace, Fact, FactQuery, field_defaults
 from ledger.systems import get_system
 
 BY_TABLE = {cls.table: cls for cls in FACT_TYPES}
@@ -36,12 +36,17 @@ def _fields(cls: type[Fact]) -> tuple[str, ...]:
     return tuple(cls.__struct_fields__)
 
 
-def _defaults(cls: type[Fact]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    fields = cls.__struct_fields__
-    defaults = cls.__struct_defaults__
-    for name, value in zip(fields[len(fields) - len(defaults) :], defaults, strict=True):
-        out[name] = value
+def without_defaults(struct: msgspec.Struct) -> dict[str, Any]:
+    """A Struct as JSON data with every field left at its default left out, in nested
+    Structs too: how a Struct with ``omit_defaults`` is stored."""
+    out: dict[str, Any] = msgspec.to_builtins(struct)
+    defaults = field_defaults(type(struct))
+    for f in msgspec.structs.fields(struct):
+        value = getattr(struct, f.name)
+        if f.name in defaults and value == defaults[f.name]:
+            out.pop(f.encode_name, None)
+        elif isinstance(value, msgspec.Struct):
+            out[f.encode_name] = without_defaults(value)
     return out
 
 
@@ -61,14 +66,10 @@ def _norm(value: Any) -> Any:
 def _stored(book: Ledger, system: str) -> list[tuple[int, str, bytes]]:
     streams = {c.id for c in book.campaigns() if c.system == system}
     out, pos = [], 0
-    while True:
-        page = book.store.notifications(pos + 1, 10_000)
-        if not page:
-            return out
-        out.extend(
-            (n.id, str(n.originator_id), bytes(n.state)) for n in page if str(n.originator_id) in streams
-        )
-        pos = page[-1].id
+    while page := book.store.states_after(pos, 10_000):
+        out.extend(row for row in page if row[1] in streams)
+        pos = page[-1][0]
+    return out
 
 
 def python_facts(book: Ledger, system: str) -> dict[str, list[Row]]:
@@ -87,14 +88,17 @@ def python_facts(book: Ledger, system: str) -> dict[str, list[Row]]:
     return {t: sorted(r) for t, r in rows.items()}
 
 
-def sql_facts(book: Ledger, system: str) -> dict[str, list[Row]]:
-    """Rows of the system's FactQuery statements, in the same shape as :func:`python_facts`."""
-    queries: list[FactQuery] = get_system(system).extra["facts_sql"]
-    stored = _stored(book, system)
+def sql_facts(book: Ledger, system: str, *, defaults_left_out: bool = False) -> dict[str, list[Row]]:
+    """Rows of the system's FactQuery statements, in the same shape as :func:`python_facts`.
+
+    With ``defaults_left_out`` every event reaches the queries without the fields left
+    at their default, as a Struct with ``omit_defaults`` would be stored."""
     raw = msgspec.json.Decoder()
+    typed = envelope_decoder(system).decode
     lines = []
-    for position, stream, state in stored:
+    for position, stream, state in _stored(book, system):
         env = raw.decode(state)
+        event = without_defaults(typed(state).event) if defaults_left_out else env["event"]
         lines.append(
             {
                 "position": position,
@@ -103,10 +107,9 @@ def sql_facts(book: Ledger, system: str) -> dict[str, list[Row]]:
                 "day": env["day"],
                 "actor": env["actor"],
                 "kind": env["event"]["kind"],
-                "event": env["event"],
+                "event": event,
             }
         )
-    rows: dict[str, list[Row]] = defaultdict(list)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "ev.jsonl"
         path.write_bytes(msgspec.json.Encoder().encode_lines(lines))
@@ -115,36 +118,45 @@ def sql_facts(book: Ledger, system: str) -> dict[str, list[Row]]:
             f"CREATE TABLE ev AS SELECT * FROM read_json('{path}', format = 'newline_delimited', "
             f"columns = {EV_COLUMNS})"
         )
-        kinds = dict(con.execute("SELECT position, kind FROM ev").fetchall())
-        seen = {k for (k,) in con.execute("SELECT DISTINCT kind FROM ev").fetchall()}
-        for query in queries:
-            assert seen.intersection(query.kinds), (
-                f"{query.fact.__name__} query over {query.kinds}: the log has none of them; "
-                "play more (or record one by hand) so every query is exercised"
-            )
-            cls = query.fact
-            cur = con.execute(query.sql)
-            names = [d[0] for d in cur.description]
-            missing = {"position", "n"} - set(names)
-            assert not missing, f"{cls.__name__} query returns no {missing}"
-            unknown = set(names) - {"position", "n", *_fields(cls)}
-            assert not unknown, f"{cls.__name__} query returns columns the fact lacks: {unknown}"
-            defaults = _defaults(cls)
-            for record in cur.fetchall():
-                got = dict(zip(names, record, strict=True))
-                values = []
-                for f in _fields(cls):
-                    assert f in got or f in defaults, f"{cls.__name__} query must return {f!r} (no default)"
-                    values.append(_norm(got[f] if f in got else defaults[f]))
-                rows[cls.table].append((got["position"], got["n"], kinds[got["position"]], *values))
-        con.close()
+        try:
+            return sql_rows(con, get_system(system).extra["facts_sql"])
+        finally:
+            con.close()
+
+
+def sql_rows(con: duckdb.DuckDBPyConnection, queries: list[FactQuery]) -> dict[str, list[Row]]:
+    """Every query run over the table ``ev`` of ``con``: rows as :func:`python_facts` gives them,
+    the fields a query leaves out at their default."""
+    kinds = dict(con.execute("SELECT position, kind FROM ev").fetchall())
+    seen = set(kinds.values())
+    rows: dict[str, list[Row]] = defaultdict(list)
+    for query in queries:
+        assert seen.intersection(query.kinds), (
+            f"{query.fact.__name__} query over {query.kinds}: the log has none of them; "
+            "play more (or record one by hand) so every query is exercised"
+        )
+        cls = query.fact
+        cur = con.execute(query.sql)
+        names = [d[0] for d in cur.description]
+        missing = {"position", "n"} - set(names)
+        assert not missing, f"{cls.__name__} query returns no {missing}"
+        unknown = set(names) - {"position", "n", *_fields(cls)}
+        assert not unknown, f"{cls.__name__} query returns columns the fact lacks: {unknown}"
+        defaults = field_defaults(cls)
+        for record in cur.fetchall():
+            got = dict(zip(names, record, strict=True))
+            values = []
+            for f in _fields(cls):
+                assert f in got or f in defaults, f"{cls.__name__} query must return {f!r} (no default)"
+                values.append(_norm(got[f] if f in got else defaults[f]))
+            rows[cls.table].append((got["position"], got["n"], kinds[got["position"]], *values))
     return {t: sorted(r) for t, r in rows.items()}
 
 
-def assert_same_facts(book: Ledger, system: str) -> int:
+def assert_same_facts(book: Ledger, system: str, *, defaults_left_out: bool = False) -> int:
     """Asserts the SQL and Python facts agree; returns how many facts were compared."""
     want = python_facts(book, system)
-    got = sql_facts(book, system)
+    got = sql_facts(book, system, defaults_left_out=defaults_left_out)
     assert set(got) == set(want), f"tables differ: SQL {sorted(got)}, Python {sorted(want)}"
     for table, rows in want.items():
         if got[table] != rows:
