@@ -28,6 +28,7 @@ from ledger.commands import Note, Roll
 from ledger.errors import RuleError
 from ledger.rules import d100_commands as c
 from ledger.rules import d100_roll as roll
+from ledger.rules.autoplay import Player
 from ledger.rules.d100_tables import CHARACTERISTICS
 from projections.d100 import MINUTES_PER_DAY, MINUTES_PER_WEEK, D100State, Investigator, state_of
 
@@ -97,12 +98,11 @@ def can_dodge(inv: Investigator) -> bool:
     return state_of(inv) not in ("dead", "dying", "unconscious") and inv.fatigue > 0
 
 
-class Autoplayer:
-    """Plays one campaign, following the state each recorded action returns."""
+class Autoplayer(Player):
+    """The d100 policy: what to do next, given the state the last action left."""
 
     def __init__(self, ledger: Any, campaign: str | None, on_action: Callable[[Any], None] | None) -> None:
-        self.ledger, self.campaign, self.on_action = ledger, campaign, on_action
-        self.state = ledger.state(campaign)
+        super().__init__(ledger, campaign, on_action)
         self.refusals: list[RuleError] = []
         self.fainted: set[str] = set()
         """Who fell senseless in the current fight (a failed Resistencia at half hit points)."""
@@ -124,14 +124,10 @@ class Autoplayer:
     def run(self, command: Any, actor: str | None = None) -> Any:
         """Record a command; a refusal (a rule the policy overlooked) is kept and plays nothing."""
         try:
-            rec = self.ledger.execute(command, self.campaign, actor=actor)
+            return self.record(command, actor)
         except RuleError as e:
             self.refusals.append(e)
             return None
-        self.state = rec.state
-        if self.on_action:
-            self.on_action(rec)
-        return rec
 
     # --- scenes -------------------------------------------------------------------
 

@@ -26,6 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ledger.rules.autoplay import Player
 from ledger.rules.d20_commands import (
     Attack,
     Check,
@@ -88,12 +89,11 @@ def living(game: D20State) -> list[Hero]:
     return [h for h in game.heroes.values() if h.alive]
 
 
-class Autoplayer:
-    """Plays one campaign, following the state each recorded action returns."""
+class Autoplayer(Player):
+    """The d20 policy: what to do next, given the state the last action left."""
 
     def __init__(self, ledger: Any, campaign: str | None, on_action: Callable[[Any], None] | None) -> None:
-        self.ledger, self.campaign, self.on_action = ledger, campaign, on_action
-        self.state = ledger.state(campaign)
+        super().__init__(ledger, campaign, on_action)
         seed = self.state.core.seed
         self.rng = random.Random(f"d20-autoplay:{seed if seed is not None else random.randrange(2**62)}")
 
@@ -107,11 +107,7 @@ class Autoplayer:
 
     def run(self, command: Any, actor: str | None = None) -> Any:
         """Record a command; the policy only asks for what the rules allow."""
-        rec = self.ledger.execute(command, self.campaign, actor=actor)
-        self.state = rec.state
-        if self.on_action:
-            self.on_action(rec)
-        return rec
+        return self.record(command, actor)
 
     # --- the crew -----------------------------------------------------------------------
 

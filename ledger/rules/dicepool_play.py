@@ -13,6 +13,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from ledger.rules.autoplay import Player
 from ledger.rules.dicepool_commands import Attack, Dodge, Initiative, Join, Resist, Test
 from ledger.rules.dicepool_tables import RANGE_CLASSES
 from projections.dicepool import Character, DicepoolState
@@ -45,12 +46,11 @@ def _standing(game: DicepoolState) -> list[Character]:
     return [who for who in game.characters.values() if who.status == "active"]
 
 
-class Autoplayer:
-    """Plays one campaign, following the state each recorded action returns."""
+class Autoplayer(Player):
+    """The dicepool policy: what to do next, given the state the last action left."""
 
     def __init__(self, ledger: Any, campaign: str | None, on_action: Callable[[Any], None] | None) -> None:
-        self.ledger, self.campaign, self.on_action = ledger, campaign, on_action
-        self.state = ledger.state(campaign)
+        super().__init__(ledger, campaign, on_action)
         core = self.state.core
         self.seed = core.seed if core.seed is not None else random.randrange(2**32)
 
@@ -67,13 +67,9 @@ class Autoplayer:
         from ledger.errors import RuleError
 
         try:
-            rec = self.ledger.execute(command, self.campaign, actor=actor)
+            return self.record(command, actor)
         except RuleError:
             return None
-        self.state = rec.state
-        if self.on_action:
-            self.on_action(rec)
-        return rec
 
     def exchange(self, shooter: Character, target: Character) -> None:
         rng = self.rng()

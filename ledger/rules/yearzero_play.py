@@ -29,6 +29,7 @@ from typing import Any
 from ledger.errors import RuleError
 from ledger.events import yearzero as ev
 from ledger.rules import yearzero_commands as yz
+from ledger.rules.autoplay import Player
 from projections.yearzero import DAY, SKILLS, SPECIALIST_SKILLS, Character, YZState, split_sector
 
 NAMES = ("Vesna", "Grit", "Mira", "Hank", "Tove", "Rix", "Jolie", "Doc", "Ezra", "Kasia")
@@ -123,12 +124,11 @@ def sector_name(col: int, row: int) -> str:
     return f"{chr(ord('A') + col)}{row}"
 
 
-class Autoplayer:
-    """Plays one campaign, following the state each recorded action returns."""
+class Autoplayer(Player):
+    """The yearzero policy: what to do next, given the state the last action left."""
 
     def __init__(self, ledger: Any, campaign: str | None, on_action: Callable[[Any], None] | None) -> None:
-        self.ledger, self.campaign, self.on_action = ledger, campaign, on_action
-        self.state = ledger.state(campaign)
+        super().__init__(ledger, campaign, on_action)
         core = self.state.core
         self.seed = core.seed if core.seed is not None else random.randrange(2**32)
         self.refused: list[str] = []
@@ -149,14 +149,10 @@ class Autoplayer:
     def run(self, command: Any, actor: str | None = None) -> Any:
         """Record a command; a refusal (a rule the policy overlooked) plays nothing."""
         try:
-            rec = self.ledger.execute(command, self.campaign, actor=actor)
+            return self.record(command, actor)
         except RuleError as e:
             self.refused.append(f"{type(command).__name__}: {e}")
             return None
-        self.state = rec.state
-        if self.on_action:
-            self.on_action(rec)
-        return rec
 
     # --- who can do what ---------------------------------------------------------------
 
