@@ -26,7 +26,6 @@ from ledger.events.d20 import (
     Stressed,
     Supplied,
     Therapy,
-    UsageRolled,
 )
 from ledger.rules import d20_combat as combat
 from ledger.rules.d20_commands import (
@@ -58,7 +57,7 @@ from ledger.rules.d20_crew import (
     roll_for,
     skill_points,
 )
-from ledger.rules.d20_dice import usage_after
+from ledger.rules.d20_dice import usage_roll
 from ledger.rules.d20_facts_sql import FACTS_SQL
 from ledger.rules.d20_play import autoplay
 from ledger.rules.d20_tables import ATTRIBUTES, USAGE_DICE, die_sides, load_tables
@@ -276,17 +275,7 @@ def use(state: Any, cmd: Use, dice: Dice) -> list[Event]:
         raise RuleError(
             f"{hero.name}'s {resource} is exhausted; resupply with `ledger d20 supply {resource!r} d6`"
         )
-    face = dice.roll(sides)
-    return [
-        UsageRolled(
-            who=hero.name,
-            manual=dice.manual,
-            resource=resource,
-            sides=sides,
-            face=face,
-            after=usage_after(sides, face),
-        )
-    ]
+    return [usage_roll(hero.name, resource, sides, dice)]
 
 
 def supply(state: Any, cmd: Supply, _dice: Dice) -> list[Event]:

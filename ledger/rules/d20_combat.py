@@ -7,10 +7,10 @@ from typing import Any
 from ledger.dice import Dice
 from ledger.errors import RuleError
 from ledger.events import Event
-from ledger.events.d20 import Attacked, D20Roll, Damaged, Reloaded, Unjammed, UsageRolled
+from ledger.events.d20 import Attacked, D20Roll, Damaged, Reloaded, Unjammed
 from ledger.rules.d20_commands import Attack, Reload, TakeDamage, Unjam
 from ledger.rules.d20_crew import game, hero_for, level_row, push_calm, roll_for, skill_points
-from ledger.rules.d20_dice import step_down, usage_after
+from ledger.rules.d20_dice import step_down, usage_roll
 from projections.d20 import Hero
 
 MODES = ("short", "long", "full")
@@ -223,17 +223,8 @@ def reload(state: Any, cmd: Reload, dice: Dice) -> list[Event]:
     sides = hero.usage.get(resource, 0)
     if not sides:
         raise RuleError(f"{hero.name} has no {resource} left to reload the {name}; resupply first")
-    face = dice.roll(sides)
     return [
-        UsageRolled(
-            who=hero.name,
-            manual=dice.manual,
-            resource=resource,
-            sides=sides,
-            face=face,
-            after=usage_after(sides, face),
-            reason="reload",
-        ),
+        usage_roll(hero.name, resource, sides, dice, reason="reload"),
         Reloaded(who=hero.name, weapon=name),
     ]
 

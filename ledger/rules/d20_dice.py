@@ -8,7 +8,7 @@ from functools import cache
 from itertools import product
 
 from ledger.dice import Dice
-from ledger.events.d20 import D20Roll
+from ledger.events.d20 import D20Roll, UsageRolled
 
 NORMAL, ADVANTAGE, DISADVANTAGE = "normal", "advantage", "disadvantage"
 USAGE_CHAIN = (12, 10, 8, 6, 4)
@@ -81,3 +81,17 @@ def step_down(sides: int) -> int:
 def usage_after(sides: int, face: int) -> int:
     """A 1-2 on the usage die steps it down one level."""
     return step_down(sides) if face <= 2 else sides
+
+
+def usage_roll(who: str, resource: str, sides: int, dice: Dice, reason: str = "use") -> UsageRolled:
+    """One throw of a resource's usage die, and the die it leaves."""
+    face = dice.roll(sides)
+    return UsageRolled(
+        who=who,
+        manual=dice.manual,
+        resource=resource,
+        sides=sides,
+        face=face,
+        after=usage_after(sides, face),
+        reason=reason,
+    )
