@@ -62,6 +62,13 @@ dice_option = click.option(
     "--dice", type=int, default=None, metavar="N", help="Roll N dice instead of the computed pool size."
 )
 pool_option = click.option("--pool", type=int, default=0, metavar="K", help="Combat pool dice to add.")
+mod_option = click.option(
+    "--mod",
+    "mods",
+    multiple=True,
+    metavar="NAME|+N",
+    help="A situational modifier from the table, or a number (repeatable).",
+)
 
 
 @group.command("join")
@@ -96,13 +103,7 @@ def join(c: Ctx, name: str, attrs: tuple[str, ...]) -> None:
 @click.option(
     "--pool-name", default="combat", show_default=True, help="Which pool the --pool dice come from."
 )
-@click.option(
-    "--mod",
-    "mods",
-    multiple=True,
-    metavar="NAME|+N",
-    help="A situational modifier from the table, or a number (repeatable).",
-)
+@mod_option
 @dice_option
 @faces_option
 @common
@@ -141,13 +142,7 @@ def test(
 @click.option(
     "--scope", type=int, default=0, metavar="L", help="Scope level: moves the range class L closer."
 )
-@click.option(
-    "--mod",
-    "mods",
-    multiple=True,
-    metavar="NAME|+N",
-    help="A situational modifier from the table, or a number (repeatable).",
-)
+@mod_option
 @click.option("--weapon", default=None, help="Weapon from the weapons table (default: the character's).")
 @click.option("--target", default=None, metavar="CHARACTER", help="Who is attacked (they dodge and resist).")
 @click.option(
