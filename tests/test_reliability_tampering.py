@@ -344,3 +344,34 @@ def invoke_checked(db: str, args: list[str]) -> object:
     result = hr.invoke(db, *args)
     assert result.exception is None or isinstance(result.exception, SystemExit)
     return result
+
+
+@pytest.mark.parametrize(
+    ("edit", "why"),
+    [
+        (lambda s: s[: len(s) // 2], "cannot be read"),  # cut short: not JSON
+        (lambda s: s.replace(b',"action":', b',\n"action":', 1), "it spans lines"),  # one event, two lines
+    ],
+)
+def test_statistics_over_an_unreadable_stored_event_name_it_and_apply_nothing(
+    tmp_path: Path, edit: Callable[[bytes], bytes], why: str
+) -> None:
+    from projections.warehouse import Warehouse
+
+    db = str(tmp_path / "t.ledger")
+    stream = build(db)
+    with Ledger(db) as book:
+        Warehouse(book).catch_up()  # the warehouse holds the log so far
+        book.roll("1d20", "Tomb")
+        book.roll("1d20", "Tomb")
+        before = Warehouse(book).position()
+    conn = sqlite3.connect(db)
+    with conn:
+        rowid, _v, state = rows_of(conn, stream)[-2]
+        conn.execute(f"UPDATE {TABLE} SET state=? WHERE rowid=?", (edit(state), rowid))
+    conn.close()
+    line = hr.assert_one_line_error(hr.invoke(db, "stats"))
+    assert f"event {rowid} of campaign 'Tomb' cannot be read" in line and why in line, line
+    assert "ledger verify -c Tomb" in line
+    with Ledger(db) as book:
+        assert Warehouse(book).position() == before  # the page with the bad event applied nothing
