@@ -47,7 +47,7 @@ FACTS_SQL: list[FactQuery] = [
                    1 - (event->>'p_success')::DOUBLE AS p_success
             FROM ev
             WHERE kind = 'crawl.enemy_struck' AND NOT coalesce((event->>'stunned')::BOOLEAN, false)
-              AND event->>'face' IS NOT NULL""",
+              AND (event->>'face') IS NOT NULL""",
     ),
     FactQuery(
         WoundFact,
@@ -56,7 +56,7 @@ FACTS_SQL: list[FactQuery] = [
                   event->>'foe' AS cause
            FROM ev
            WHERE kind = 'crawl.enemy_struck' AND NOT coalesce((event->>'stunned')::BOOLEAN, false)
-             AND event->>'face' IS NOT NULL""",
+             AND (event->>'face') IS NOT NULL""",
     ),
     FactQuery(
         RollFact,
