@@ -146,6 +146,11 @@ def fairness(size: int, counts: Sequence[int]) -> Fairness:
 # --- scoping ------------------------------------------------------------------------------
 
 
+WHO = "coalesce(character, actor)"
+"""Whom a fact row is about: the character it names (one initiative event rolls for the
+whole party), else the actor it was recorded under; the character sheet counts the same way."""
+
+
 @dataclass(frozen=True)
 class Scope:
     """Which rows a report reads: one campaign and/or one character, or everything."""
@@ -153,14 +158,17 @@ class Scope:
     campaign: str | None = None
     character: str | None = None
 
-    def where(self, *extra: str, alias: str = "") -> tuple[str, list[Any]]:
+    def where(self, *extra: str, alias: str = "", by_actor: bool = False) -> tuple[str, list[Any]]:
+        """The WHERE clause and its parameters; ``by_actor`` for a table with no
+        ``character`` column (``events``)."""
         prefix = f"{alias}." if alias else ""
         clauses, params = list(extra), []
         if self.campaign is not None:
             clauses.append(f"{prefix}campaign = ?")
             params.append(self.campaign)
         if self.character is not None:
-            clauses.append(f"{prefix}actor = ?")
+            who = f"{prefix}actor" if by_actor else f"coalesce({prefix}character, {prefix}actor)"
+            clauses.append(f"{who} = ?")
             params.append(self.character)
         return ("WHERE " + " AND ".join(clauses)) if clauses else "", params
 
@@ -213,11 +221,11 @@ def luck(con: duckdb.DuckDBPyConnection, scope: Scope) -> dict[str, Any]:
     where, params = scope.where("NOT undone", "p_success IS NOT NULL", "success IS NOT NULL")
     found = _rows(
         con,
-        f"""SELECT grouping(campaign, actor) AS level, campaign, any_value(system) AS system,
-               actor AS character, count(*) AS judged, sum(success::INTEGER) AS wins,
+        f"""SELECT grouping(campaign, who) AS level, campaign, any_value(system) AS system,
+               who AS character, count(*) AS judged, sum(success::INTEGER) AS wins,
                sum(p_success) AS expected, sum(p_success * (1 - p_success)) AS variance
-        FROM rolls {where}
-        GROUP BY GROUPING SETS ((), (campaign), (campaign, actor))""",
+        FROM (SELECT *, {WHO} AS who FROM rolls {where})
+        GROUP BY GROUPING SETS ((), (campaign), (campaign, who))""",
         params,
     )
     overall = [r for r in found if r["level"] == 3] or [
@@ -336,7 +344,7 @@ def survival(con: duckdb.DuckDBPyConnection, scope: Scope) -> list[dict[str, Any
 
     A campaign leaves the curve when its first death happens, or (censored,
     still alive) after the last day it reached."""
-    where, params = scope.where("NOT e.undone", "e.day IS NOT NULL", alias="e")
+    where, params = scope.where("NOT e.undone", "e.day IS NOT NULL", alias="e", by_actor=True)
     d_where, d_params = scope.where("NOT undone")
     sql = f"""WITH reach AS (SELECT e.stream, max(e.day) AS last_day FROM events e {where} GROUP BY e.stream),
        died AS (SELECT stream, min(day) AS death_day FROM deaths {d_where} GROUP BY stream)
@@ -388,7 +396,7 @@ def dice_fairness(con: duckdb.DuckDBPyConnection, scope: Scope) -> list[dict[str
 
 
 def overview(con: duckdb.DuckDBPyConnection, scope: Scope) -> dict[str, Any]:
-    where, params = scope.where()
+    where, params = scope.where(by_actor=True)
     camps = con.execute(f"SELECT count(DISTINCT campaign), count(*) FROM events {where}", params).fetchone()
     r_where, r_params = scope.where("NOT undone")
     n_rolls = con.execute(f"SELECT count(*) FROM rolls {r_where}", r_params).fetchone()

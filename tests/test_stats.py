@@ -146,6 +146,32 @@ def test_mulligans_count_undone_rolls_by_player(ledger_cli: Session) -> None:
     assert data["luck"]["overall"]["judged"] == 2  # the undone roll is out of the luck index
 
 
+def test_a_roll_counts_for_the_character_it_names_not_whoever_typed_it(tmp_path: Path) -> None:
+    """One initiative command rolls for the whole party: each roll is its character's, in
+    the reports and under --character, whoever recorded the command."""
+    if "dicepool" not in system_names():
+        pytest.skip("the dicepool system is not installed")
+    from ledger.rules.dicepool_commands import Initiative, Join
+    from ledger.stats import Scope, rolls
+
+    with Ledger(str(tmp_path / "s.ledger")) as book:
+        book.new_campaign("dicepool", "alley")
+        book.execute(Join(name="Eddie", attrs={"body": "4", "quickness": "5"}), "alley")
+        book.execute(Join(name="Mark", attrs={"body": "3"}), "alley")
+        book.execute(Initiative(), "alley", actor="Eddie", faces=[6, 2])
+        wh = Warehouse(book, tmp_path / "s.duckdb")
+        wh.catch_up()
+        con = wh.connect_read_only()
+        try:
+            counted = {
+                who: {r["purpose"]: r["rolls"] for r in rolls(con, Scope(character=who))}
+                for who in ("Eddie", "Mark")
+            }
+        finally:
+            con.close()
+    assert counted == {"Eddie": {"initiative": 1}, "Mark": {"initiative": 1}}
+
+
 def test_stats_refuse_an_unknown_campaign(ledger_cli: Session) -> None:
     ledger_cli("new", "freeform", "c")
     result = ledger_cli("stats", "-c", "nope", ok=False)
