@@ -16,6 +16,7 @@ two equal, fact for fact, on every sample and on simulated campaigns.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -154,3 +155,26 @@ class FactQuery:
     kinds: tuple[str, ...]
     """The event kinds the statement reads."""
     sql: str
+
+
+def attributed(facts: Callable[[Any], list[Fact]], field: str) -> Callable[[Any], list[Fact]]:
+    """A system's Python ``facts`` whose facts name, when they name nobody, the character
+    the event's ``field`` names: the player who records an event is not always the one it
+    happens to (a Year Zero player shares her water, and the meal is Vesna's)."""
+
+    def named(env: Any) -> list[Fact]:
+        out = facts(env)
+        who = getattr(env.event, field, None)
+        if not isinstance(who, str):
+            return out
+        return [f if f.character is not None else msgspec.structs.replace(f, character=who) for f in out]
+
+    return named
+
+
+def attributed_sql(query: FactQuery, who: str) -> FactQuery:
+    """One query whose rows name the character ``who`` gives, an SQL expression over the
+    event's row of ``ev`` (``ev.event->>'character'``); the query must not return
+    ``character`` itself. The twin of :func:`attributed`."""
+    sql = f"SELECT q.*, {who} AS character FROM ({query.sql}) q JOIN ev USING (position)"
+    return FactQuery(query.fact, query.kinds, sql)

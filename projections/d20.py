@@ -28,7 +28,7 @@ from ledger.events.d20 import (
     Unjammed,
     UsageRolled,
 )
-from ledger.facts import DeathFact, DieFace, Fact, RollFact, WoundFact
+from ledger.facts import DeathFact, DieFace, Fact, RollFact, WoundFact, attributed
 
 
 class Hero(msgspec.Struct, frozen=True, kw_only=True):
@@ -408,10 +408,15 @@ def _table_fact(purpose: str, sides: int, face: int, outcome: str, manual: bool)
     return RollFact(purpose=purpose, dice=(DieFace(sides, face),), outcome=outcome, manual=manual)
 
 
-def facts(env: Envelope[Any]) -> list[Fact]:
+def _facts(env: Envelope[Any]) -> list[Fact]:
     ev = env.event
     maker = _FACTS.get(type(ev))
     return [] if maker is None else maker(ev)
+
+
+facts = attributed(_facts, "who")
+"""Warehouse rows of one event, each about the character the event names (``who``), but
+for a healing, which is the patient's."""
 
 
 def _created_facts(ev: Created) -> list[Fact]:
@@ -468,7 +473,7 @@ def _panicked_facts(ev: Panicked) -> list[Fact]:
 def _healed_facts(ev: Healed) -> list[Fact]:
     out: list[Fact] = [_roll_fact(ev.method, ev.roll, pushed=ev.pushed)]
     if ev.face is not None:
-        out.append(WoundFact(track="hp", amount=-ev.face, cause=ev.method))
+        out.append(WoundFact(character=ev.target, track="hp", amount=-ev.face, cause=ev.method))
     return out
 
 

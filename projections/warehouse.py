@@ -176,8 +176,14 @@ GROUP BY stream, action
 """
 
 
-SCHEMA = hashlib.sha256("\n".join([*(t.ddl() for t in TABLES), ACTIONS_VIEW]).encode()).hexdigest()[:16]
-"""Fingerprint of the table layout: a warehouse written with another is rebuilt."""
+FACTS_REVISION = 2
+"""Raised whenever a built-in system's facts change what they record (2: every fact names
+the character it is about): a warehouse filled under another revision is rebuilt."""
+
+SCHEMA = hashlib.sha256(
+    "\n".join([*(t.ddl() for t in TABLES), ACTIONS_VIEW, f"facts {FACTS_REVISION}"]).encode()
+).hexdigest()[:16]
+"""Fingerprint of the table layout and of the facts: a warehouse written with another is rebuilt."""
 
 
 # --- where the warehouse lives ------------------------------------------------------

@@ -390,9 +390,9 @@ def test_facts_carry_exact_probabilities_wounds_and_deaths(book: Ledger) -> None
     checks = [f for f in rows if isinstance(f, RollFact) and f.purpose == "check"]
     assert checks[0].p_success == pytest.approx(0.6975) and checks[0].success
     assert [d.kept for d in checks[0].dice] == [False, True]
-    assert WoundFact(track="hp", amount=40, cause="wound") in rows
-    assert WoundFact(track="calm", amount=1, cause="wound") in rows
-    assert DeathFact(cause="wound") in rows
+    assert WoundFact(character="Ripley", track="hp", amount=40, cause="wound") in rows
+    assert WoundFact(character="Ripley", track="calm", amount=1, cause="wound") in rows
+    assert DeathFact(character="Ripley", cause="wound") in rows
 
 
 def test_undo_and_fork_rewind_a_death(book: Ledger) -> None:

@@ -172,6 +172,62 @@ def test_a_roll_counts_for_the_character_it_names_not_whoever_typed_it(tmp_path:
     assert counted == {"Eddie": {"initiative": 1}, "Mark": {"initiative": 1}}
 
 
+def test_rot_counts_for_the_character_who_gained_it(tmp_path: Path) -> None:
+    """In the Year Zero sample Mira records Rot that Vesna and Grit gain: each character's
+    last Rot total in the warehouse is the one on that character's sheet."""
+    if "yearzero" not in system_names():
+        pytest.skip("the yearzero system is not installed")
+    from ledger.rules.yearzero import SAMPLE_LOG
+    from ledger.stats import Scope
+
+    with Ledger(str(tmp_path / "z.ledger")) as book:
+        with SAMPLE_LOG.open("rb") as data:
+            book.import_(data, "zone")
+        camp = book.campaign("zone")
+        system, state = book.system(camp), book.state("zone")
+        wh = Warehouse(book, tmp_path / "z.duckdb")
+        wh.catch_up()
+        con = wh.connect_read_only()
+        try:
+            where, params = Scope(campaign="zone").where("NOT undone")
+            last = dict(
+                con.execute(
+                    f"SELECT coalesce(character, actor), arg_max(total, position) FROM rot {where} GROUP BY 1",
+                    params,
+                ).fetchall()
+            )
+        finally:
+            con.close()
+        sheets = {who: system.sheet(state, who)["rot"]["total"] for who in last}
+    assert {"Vesna", "Grit"} <= set(last)
+    assert last == sheets
+
+
+def test_healing_counts_for_the_patient_not_the_healer(tmp_path: Path) -> None:
+    """In the d100 sample Bruno's medicine heals Ana 5: the healing is Ana's, the roll Bruno's."""
+    if "d100" not in system_names():
+        pytest.skip("the d100 system is not installed")
+    from ledger.rules.d100_demo import SAMPLE
+
+    with Ledger(str(tmp_path / "h.ledger")) as book:
+        with SAMPLE.open("rb") as data:
+            book.import_(data, "clinic")
+        wh = Warehouse(book, tmp_path / "h.duckdb")
+        wh.catch_up()
+        con = wh.connect_read_only()
+        try:
+            healed = con.execute(
+                "SELECT coalesce(character, actor), actor, -amount FROM wounds WHERE cause = 'medicine'"
+            ).fetchall()
+            rolled = con.execute(
+                "SELECT coalesce(character, actor) FROM rolls WHERE purpose = 'medicine heal'"
+            ).fetchall()
+        finally:
+            con.close()
+    assert healed == [("Ana", "Bruno", 5)]
+    assert rolled == [("Bruno",)]
+
+
 def test_stats_refuse_an_unknown_campaign(ledger_cli: Session) -> None:
     ledger_cli("new", "freeform", "c")
     result = ledger_cli("stats", "-c", "nope", ok=False)

@@ -13,6 +13,7 @@ from ledger.rules.d100_roll import is_success
 def _tested(e: ev.Tested) -> list[Fact]:
     return [
         RollFact(
+            character=e.who,
             purpose=e.purpose if e.purpose != "test" else e.skill,
             dice=(DieFace(100, e.face),),
             outcome=e.level,
@@ -25,11 +26,11 @@ def _tested(e: ev.Tested) -> list[Fact]:
 
 
 def _wounded(e: ev.Wounded) -> list[Fact]:
-    out: list[Fact] = [WoundFact(track="hp", amount=e.amount, cause=e.cause)]
+    out: list[Fact] = [WoundFact(character=e.who, track="hp", amount=e.amount, cause=e.cause)]
     if e.state != "ok" and not e.died:
-        out.append(ConditionFact(condition=e.state, active=True))
+        out.append(ConditionFact(character=e.who, condition=e.state, active=True))
     if e.died:
-        out.append(DeathFact(cause=e.cause))
+        out.append(DeathFact(character=e.who, cause=e.cause))
     return out
 
 
@@ -39,19 +40,20 @@ def _treated(e: ev.Treated) -> list[Fact]:
     sides = 3 if e.method == "firstaid" else 6
     return [
         RollFact(
+            character=e.healer,
             purpose=f"{e.method} heal",
             dice=tuple(DieFace(sides, f) for f in e.faces),
             outcome=str(e.amount),
             manual=e.manual,
         ),
-        WoundFact(track="hp", amount=-e.amount, cause=e.method),
+        WoundFact(character=e.patient, track="hp", amount=-e.amount, cause=e.method),
     ]
 
 
 def _horrified(e: ev.Horrified) -> list[Fact]:
-    out: list[Fact] = [WoundFact(track="valor", amount=e.amount, cause=e.cause)]
+    out: list[Fact] = [WoundFact(character=e.who, track="valor", amount=e.amount, cause=e.cause)]
     if e.panic:
-        out.append(ConditionFact(condition="panic", active=True))
+        out.append(ConditionFact(character=e.who, condition="panic", active=True))
     return out
 
 
@@ -60,19 +62,20 @@ def _therapy(e: ev.TherapyGiven) -> list[Fact]:
         return []
     return [
         RollFact(
+            character=e.healer,
             purpose="therapy heal",
             dice=tuple(DieFace(6, f) for f in e.faces),
             outcome=str(e.amount),
             manual=e.manual,
         ),
-        WoundFact(track="valor", amount=-e.amount, cause="psychotherapy"),
+        WoundFact(character=e.patient, track="valor", amount=-e.amount, cause="psychotherapy"),
     ]
 
 
 def _fatigued(e: ev.Fatigued) -> list[Fact]:
-    out: list[Fact] = [WoundFact(track="fatigue", amount=e.amount, cause=e.cause)]
+    out: list[Fact] = [WoundFact(character=e.who, track="fatigue", amount=e.amount, cause=e.cause)]
     if e.fatigue_after == 0:
-        out.append(ConditionFact(condition="exhausted", active=True))
+        out.append(ConditionFact(character=e.who, condition="exhausted", active=True))
     return out
 
 
@@ -81,7 +84,7 @@ def _rested(e: ev.Rested) -> list[Fact]:
     for r in e.recoveries:
         for track, amount in (("fatigue", r.fatigue), ("valor", r.valor), ("hp", r.hp)):
             if amount:
-                out.append(WoundFact(track=track, amount=-amount, cause=f"rest ({r.who})"))
+                out.append(WoundFact(character=r.who, track=track, amount=-amount, cause=f"rest ({r.who})"))
     return out
 
 

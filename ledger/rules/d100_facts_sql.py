@@ -9,7 +9,7 @@ coalesced to that default, in case the stored JSON leaves it out.
 
 from __future__ import annotations
 
-from ledger.facts import DIE_SQL, ConditionFact, DeathFact, FactQuery, RollFact, WoundFact
+from ledger.facts import DIE_SQL, ConditionFact, DeathFact, FactQuery, RollFact, WoundFact, attributed_sql
 
 DICE = f"{DIE_SQL}[]"
 
@@ -74,7 +74,8 @@ WHERE e.success
 WOUNDS_SQL = """
 WITH w AS (
     SELECT position, kind, json_transform(event, '{
-        "amount": "INTEGER", "cause": "VARCHAR", "method": "VARCHAR", "success": "BOOLEAN"}') AS e
+        "amount": "INTEGER", "cause": "VARCHAR", "method": "VARCHAR", "success": "BOOLEAN",
+        "who": "VARCHAR", "patient": "VARCHAR"}') AS e
     FROM ev
     WHERE kind IN ('d100.wounded', 'd100.horrified', 'd100.fatigued',
                    'd100.treated', 'd100.therapy', 'd100.round_declared')
@@ -85,14 +86,15 @@ SELECT
     0 AS n,
     CASE kind WHEN 'd100.wounded' THEN 'hp' WHEN 'd100.horrified' THEN 'valor' ELSE 'fatigue' END AS track,
     e.amount AS amount,
-    e.cause AS cause
+    e.cause AS cause,
+    e.who AS character
 FROM w
 WHERE kind IN ('d100.wounded', 'd100.horrified', 'd100.fatigued')
 
 UNION ALL
 
 -- _declared: every declared combat round costs one fatigue point (n = 0)
-SELECT position, 0 AS n, 'fatigue' AS track, 1 AS amount, 'combat round' AS cause
+SELECT position, 0 AS n, 'fatigue' AS track, 1 AS amount, 'combat round' AS cause, NULL AS character
 FROM w
 WHERE kind = 'd100.round_declared'
 
@@ -104,7 +106,8 @@ SELECT
     1 AS n,
     CASE kind WHEN 'd100.treated' THEN 'hp' ELSE 'valor' END AS track,
     -coalesce(e.amount, 0) AS amount,
-    CASE kind WHEN 'd100.treated' THEN e.method ELSE 'psychotherapy' END AS cause
+    CASE kind WHEN 'd100.treated' THEN e.method ELSE 'psychotherapy' END AS cause,
+    e.patient AS character
 FROM w
 WHERE kind IN ('d100.treated', 'd100.therapy') AND e.success
 
@@ -112,7 +115,7 @@ UNION ALL
 
 -- _rested: per recovery, in order, fatigue then valor then hp, each only when not 0;
 -- n counts the kept ones across the whole event
-SELECT position, r.n, r.track, -r.amount AS amount, 'rest (' || r.who || ')' AS cause
+SELECT position, r.n, r.track, -r.amount AS amount, 'rest (' || r.who || ')' AS cause, r.who AS character
 FROM (
     SELECT
         position,
@@ -173,8 +176,15 @@ FROM ev
 WHERE kind = 'd100.wounded' AND coalesce(CAST(event -> 'died' AS BOOLEAN), false)
 """
 
+# Whom each row is about: the tester, the healer who rolls, the character wounded,
+# horrified or tired, the patient healed, each resting character (as the Python facts).
+WHO = "ev.event->>'who'"
+
 FACTS_SQL: list[FactQuery] = [
-    FactQuery(fact=RollFact, kinds=("d100.tested", "d100.treated", "d100.therapy"), sql=ROLLS_SQL),
+    attributed_sql(
+        FactQuery(fact=RollFact, kinds=("d100.tested", "d100.treated", "d100.therapy"), sql=ROLLS_SQL),
+        f"coalesce({WHO}, ev.event->>'healer')",
+    ),
     FactQuery(
         fact=WoundFact,
         kinds=(
@@ -188,8 +198,11 @@ FACTS_SQL: list[FactQuery] = [
         ),
         sql=WOUNDS_SQL,
     ),
-    FactQuery(
-        fact=ConditionFact, kinds=("d100.wounded", "d100.horrified", "d100.fatigued"), sql=CONDITIONS_SQL
+    attributed_sql(
+        FactQuery(
+            fact=ConditionFact, kinds=("d100.wounded", "d100.horrified", "d100.fatigued"), sql=CONDITIONS_SQL
+        ),
+        WHO,
     ),
-    FactQuery(fact=DeathFact, kinds=("d100.wounded",), sql=DEATHS_SQL),
+    attributed_sql(FactQuery(fact=DeathFact, kinds=("d100.wounded",), sql=DEATHS_SQL), WHO),
 ]

@@ -8,7 +8,7 @@ A ``D20Roll`` is stored with ``omit_defaults`` (``mode``, ``modifier``,
 
 from __future__ import annotations
 
-from ledger.facts import DeathFact, FactQuery, RollFact, WoundFact
+from ledger.facts import DeathFact, FactQuery, RollFact, WoundFact, attributed_sql
 
 ROLL_KINDS = ("d20.checked", "d20.attacked", "d20.stressed", "d20.healed", "d20.unjammed", "d20.therapy")
 """The events carrying one ``D20Roll`` (their first fact)."""
@@ -20,7 +20,7 @@ def _die(size: str, face: str, kept: str = "NULL::BOOLEAN") -> str:
     return f"{{'size': ({size})::INTEGER, 'face': ({face})::INTEGER, 'kept': {kept}, 'reroll_of': NULL::INTEGER}}"
 
 
-FACTS_SQL: list[FactQuery] = [
+_QUERIES: list[FactQuery] = [
     # _roll_fact: the d20 roll of a check, attack, stress check, heal, unjam or therapy.
     # One die (two with advantage or disadvantage); kept is the first die showing the kept face.
     FactQuery(
@@ -148,22 +148,6 @@ FACTS_SQL: list[FactQuery] = [
            SELECT position, 1 AS n, 'calm' AS track, e.calm_lost AS amount, 'wound' AS cause
            FROM d WHERE coalesce(e.calm_lost, 0) <> 0""",
     ),
-    # _stressed_facts / _healed_facts: calm lost on a failed stress check, PV back on a heal.
-    FactQuery(
-        WoundFact,
-        ("d20.stressed", "d20.healed"),
-        """WITH s AS (
-               SELECT position, kind,
-                      json_transform(event, '{"difficulty": "INTEGER", "loss_face": "INTEGER",
-                          "method": "VARCHAR", "face": "INTEGER"}') AS e
-               FROM ev WHERE kind IN ('d20.stressed', 'd20.healed'))
-           SELECT position, 1 AS n, 'calm' AS track, e.loss_face AS amount,
-                  'stress ' || CAST(e.difficulty AS VARCHAR) AS cause
-           FROM s WHERE kind = 'd20.stressed' AND e.loss_face IS NOT NULL
-           UNION ALL
-           SELECT position, 1 AS n, 'hp' AS track, -e.face AS amount, e.method AS cause
-           FROM s WHERE kind = 'd20.healed' AND e.face IS NOT NULL""",
-    ),
     # _panicked_facts: 1d4 calm points back once the panic is over, after the panic
     # roll and the trauma roll (when there is one).
     FactQuery(
@@ -191,3 +175,26 @@ FACTS_SQL: list[FactQuery] = [
            WHERE kind = 'd20.damaged' AND coalesce((event->>'died')::BOOLEAN, false)""",
     ),
 ]
+
+# _stressed_facts / _healed_facts: calm lost on a failed stress check, PV back on a heal.
+# Named here, as the healing is the patient's, not the healer's.
+STRESS_AND_HEALING = FactQuery(
+    WoundFact,
+    ("d20.stressed", "d20.healed"),
+    """WITH s AS (
+           SELECT position, kind,
+                  json_transform(event, '{"difficulty": "INTEGER", "loss_face": "INTEGER",
+                      "method": "VARCHAR", "face": "INTEGER", "who": "VARCHAR",
+                      "target": "VARCHAR"}') AS e
+           FROM ev WHERE kind IN ('d20.stressed', 'd20.healed'))
+       SELECT position, 1 AS n, 'calm' AS track, e.loss_face AS amount,
+              'stress ' || CAST(e.difficulty AS VARCHAR) AS cause, e.who AS character
+       FROM s WHERE kind = 'd20.stressed' AND e.loss_face IS NOT NULL
+       UNION ALL
+       SELECT position, 1 AS n, 'hp' AS track, -e.face AS amount, e.method AS cause,
+              e.target AS character
+       FROM s WHERE kind = 'd20.healed' AND e.face IS NOT NULL""",
+)
+
+# Every event names the character it happened to (``who``): its facts are that character's.
+FACTS_SQL: list[FactQuery] = [*(attributed_sql(q, "ev.event->>'who'") for q in _QUERIES), STRESS_AND_HEALING]

@@ -27,7 +27,7 @@ from ledger.events.dicepool import (
     Roll,
     Tested,
 )
-from ledger.facts import DeathFact, DieFace, Fact, RollFact, WoundFact
+from ledger.facts import DeathFact, DieFace, Fact, RollFact, WoundFact, attributed
 from ledger.rules.dicepool_checks import decide_join, decide_test
 from ledger.rules.dicepool_combat import (
     decide_attack,
@@ -86,9 +86,12 @@ def _faces(roll: Roll) -> tuple[DieFace, ...]:
     return tuple(faces)
 
 
-def _roll_fact(purpose: str, roll: Roll, manual: bool, outcome: str | None = None) -> RollFact:
+def _roll_fact(
+    purpose: str, roll: Roll, manual: bool, outcome: str | None = None, character: str | None = None
+) -> RollFact:
     success = roll.successes >= roll.needed
     return RollFact(
+        character=character,
         purpose=purpose,
         dice=_faces(roll),
         outcome=outcome or ("success" if success else "failure"),
@@ -109,13 +112,10 @@ def _resisted_facts(ev: Resisted) -> list[Fact]:
     return facts
 
 
-def facts(env: Envelope[Any]) -> list[Fact]:
-    """Warehouse rows: every test with its exact odds, every wound and healing."""
+def _own_facts(env: Envelope[Any]) -> list[Fact]:
     ev = env.event
     if isinstance(ev, Tested):
         return [_roll_fact(f"test:{ev.defaulting.wanted}", ev.roll, ev.manual)]
-    if isinstance(ev, Attacked):
-        return [_roll_fact("attack", ev.roll, ev.manual, "hit" if ev.hit else "miss")]
     if isinstance(ev, Dodged):
         return [_roll_fact("dodge", ev.roll, ev.manual, "dodged" if ev.remaining <= 0 else "hit")]
     if isinstance(ev, Resisted):
@@ -134,6 +134,18 @@ def facts(env: Envelope[Any]) -> list[Fact]:
     if isinstance(ev, Healed):
         return [WoundFact(track=ev.track, amount=-ev.boxes, cause=ev.reason or "healing")]
     return []
+
+
+_character_facts = attributed(_own_facts, "character")
+
+
+def facts(env: Envelope[Any]) -> list[Fact]:
+    """Warehouse rows: every test with its exact odds, every wound and healing, each
+    about the character its event names (the attacker for an attack)."""
+    ev = env.event
+    if isinstance(ev, Attacked):
+        return [_roll_fact("attack", ev.roll, ev.manual, "hit" if ev.hit else "miss", ev.attacker)]
+    return _character_facts(env)
 
 
 # --- the demo ---------------------------------------------------------------------------------

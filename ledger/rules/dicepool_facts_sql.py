@@ -11,7 +11,7 @@ Struct default is coalesced to that default in case it was omitted.
 
 from __future__ import annotations
 
-from ledger.facts import DIE_SQL, DeathFact, FactQuery, RollFact, WoundFact
+from ledger.facts import DIE_SQL, DeathFact, FactQuery, RollFact, WoundFact, attributed_sql
 
 _ROLL_JSON = (
     '{"tn": "INTEGER", "dice": [{"faces": ["INTEGER"]}], "successes": "INTEGER", '
@@ -140,13 +140,22 @@ FROM e
 WHERE coalesce(e.overflow, 0) > e.body
 """
 
+# Whom a row is about: the character the event names (the attacker for an attack);
+# initiative names each entry's character itself.
+_WHO = "coalesce(ev.event->>'character', ev.event->>'attacker')"
+
 FACTS_SQL: list[FactQuery] = [
-    FactQuery(
-        fact=RollFact,
-        kinds=("dicepool.tested", "dicepool.attacked", "dicepool.dodged", "dicepool.resisted"),
-        sql=_POOL_ROLLS,
+    attributed_sql(
+        FactQuery(
+            fact=RollFact,
+            kinds=("dicepool.tested", "dicepool.attacked", "dicepool.dodged", "dicepool.resisted"),
+            sql=_POOL_ROLLS,
+        ),
+        _WHO,
     ),
     FactQuery(fact=RollFact, kinds=("dicepool.initiative",), sql=_INITIATIVE_ROLLS),
-    FactQuery(fact=WoundFact, kinds=("dicepool.resisted", "dicepool.healed"), sql=_WOUNDS),
-    FactQuery(fact=DeathFact, kinds=("dicepool.resisted",), sql=_DEATHS),
+    attributed_sql(
+        FactQuery(fact=WoundFact, kinds=("dicepool.resisted", "dicepool.healed"), sql=_WOUNDS), _WHO
+    ),
+    attributed_sql(FactQuery(fact=DeathFact, kinds=("dicepool.resisted",), sql=_DEATHS), _WHO),
 ]

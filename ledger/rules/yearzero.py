@@ -224,5 +224,5 @@ SYSTEM = System(
     day=proj.day,
     load_tables=load_tables,
     demo=demo,
-    extra={"facts": facts, "autoplay": autoplay, "facts_sql": FACTS_SQL},
+    extra={"facts": f.attributed(facts, "character"), "autoplay": autoplay, "facts_sql": FACTS_SQL},
 )

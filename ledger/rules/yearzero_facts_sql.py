@@ -10,7 +10,7 @@ die is a d6 with its face, kept, not a re-roll.
 from __future__ import annotations
 
 from ledger import facts as f
-from ledger.facts import DIE_SQL, FactQuery
+from ledger.facts import DIE_SQL, FactQuery, attributed_sql
 
 
 def _d6(faces: str) -> str:
@@ -227,7 +227,7 @@ FROM ev
 WHERE kind = 'yz.day_ended'
 """
 
-FACTS_SQL: list[FactQuery] = [
+_QUERIES: list[FactQuery] = [
     FactQuery(f.RollFact, ("yz.rolled", "yz.pushed"), ROLLS_TESTS),
     FactQuery(f.RollFact, ("yz.rot",), ROLLS_ROT),
     FactQuery(f.RollFact, ("yz.critical", "yz.initiative", "yz.armor_rolled"), ROLLS_OTHER),
@@ -241,3 +241,6 @@ FACTS_SQL: list[FactQuery] = [
     FactQuery(f.NightFact, ("yz.rested",), NIGHTS),
     FactQuery(f.DayFact, ("yz.day_ended",), DAYS),
 ]
+
+# Every event names the character it concerns: its facts are that character's.
+FACTS_SQL: list[FactQuery] = [attributed_sql(q, "ev.event->>'character'") for q in _QUERIES]
