@@ -120,7 +120,8 @@ def read_json(path: Path, database: str = ":memory:") -> Timer:
             f"CREATE TABLE raw AS SELECT * FROM read_json('{path}', format='newline_delimited', "
             f"columns={columns})"
         )
-        con.execute("CHECKPOINT")
+        if database != ":memory:":
+            con.execute("CHECKPOINT")
     con.close()
     Path(database).unlink(missing_ok=True)
     return t
