@@ -326,8 +326,24 @@ def test_facts_carry_p_success_and_pushes(book: Ledger) -> None:
     facts = [f for env in book.effective(book.campaign("zone")) for f in SYSTEM.extra["facts"](env)]
     tables = [f.table for f in facts]
     assert tables == ["rolls", "rolls", "pushes"]
+    assert [f.purpose for f in facts[:2]] == ["shoot", "push shoot"]  # the skill pushed
+    assert facts[2].attribute == "agility"
     assert facts[0].p_success == pytest.approx(float(1 - Fraction(5, 6) ** 7)) and facts[0].manual
     assert facts[2].trauma == 2 and facts[2].mutation_points == 2 and facts[2].gear_damage == 1
+
+
+def test_a_push_recorded_before_its_skill_was_kept_names_the_attribute(book: Ledger) -> None:
+    import msgspec
+
+    run(book, yz.Roll(what="shoot", item="rifle"), [6, 1, 3, 1, 4, 1, 2])
+    run(book, yz.Push(), [1, 5, 6, 5])
+    *_, env = book.envelopes(book.campaign("zone"))
+    stored = msgspec.to_builtins(env.event)
+    del stored["skill"]  # as a push was stored before the field existed
+    old = msgspec.convert(stored, ev.Pushed)
+    assert old.skill is None
+    (roll, _) = SYSTEM.extra["facts"](msgspec.structs.replace(env, event=old))
+    assert roll.purpose == "push agility"
 
 
 def test_game_day(book: Ledger) -> None:

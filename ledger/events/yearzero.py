@@ -82,6 +82,9 @@ class Pushed(Event, frozen=True, kw_only=True, tag="yz.pushed"):
 
     character: str
     attribute: str
+    skill: str | None = None
+    """The skill of the roll pushed (None for an attribute roll, and in pushes recorded
+    before the skill was kept)."""
     dice: Pool
     rerolled: Pool
     """Only the new faces, in the order re-rolled (base, skill, gear)."""

@@ -50,7 +50,7 @@ def _rolled(e: ev.Rolled) -> list[f.Fact]:
 def _pushed(e: ev.Pushed) -> list[f.Fact]:
     return [
         f.RollFact(
-            purpose=f"push {e.attribute}",
+            purpose=f"push {e.skill or e.attribute}",
             dice=_faces(e.dice),
             outcome="success" if e.success else "failure",
             successes=e.successes,

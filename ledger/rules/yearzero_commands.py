@@ -360,6 +360,7 @@ def push(d: Draft, cmd: Push) -> None:
         ev.Pushed(
             character=name,
             attribute=p.attribute,
+            skill=p.skill,
             dice=new,
             rerolled=rerolled,
             successes=new.successes(),

@@ -41,7 +41,7 @@ WITH t AS (
 SELECT
     position,
     0 AS n,
-    CASE WHEN kind = 'yz.pushed' THEN 'push ' || e.attribute
+    CASE WHEN kind = 'yz.pushed' THEN 'push ' || coalesce(nullif(e.skill, ''), e.attribute)
          ELSE coalesce(nullif(e.skill, ''), e.attribute) END AS purpose,
     {_d6(_POOL_FACES)} AS dice,
     CASE WHEN coalesce(e.successes, 0) >= 1 THEN 'success' ELSE 'failure' END AS outcome,
