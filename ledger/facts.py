@@ -176,5 +176,9 @@ def attributed_sql(query: FactQuery, who: str) -> FactQuery:
     """One query whose rows name the character ``who`` gives, an SQL expression over the
     event's row of ``ev`` (``ev.event->>'character'``); the query must not return
     ``character`` itself. The twin of :func:`attributed`."""
-    sql = f"SELECT q.*, {who} AS character FROM ({query.sql}) q JOIN ev USING (position)"
+    kinds = ", ".join("'" + k.replace("'", "''") + "'" for k in query.kinds)
+    sql = (
+        f"SELECT q.*, w.character FROM ({query.sql}) q "
+        f"JOIN (SELECT position, {who} AS character FROM ev WHERE kind IN ({kinds})) w USING (position)"
+    )
     return FactQuery(query.fact, query.kinds, sql)
