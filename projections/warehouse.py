@@ -527,8 +527,10 @@ class Warehouse:
         pos = self.position(con)
         top = self.ledger.store.max_notification_id()
         applied = 0
+        scratch = _scratch()
+        _sweep(scratch)
         with (
-            tempfile.TemporaryDirectory(prefix="ledger-wh-", dir=_scratch()) as tmp,
+            tempfile.TemporaryDirectory(prefix=f"{SCRATCH_PREFIX}{os.getpid()}-", dir=scratch) as tmp,
             ThreadPoolExecutor(1) as reader,
         ):
             folder = Path(tmp)
@@ -870,6 +872,29 @@ class Warehouse:
         finally:
             con.close()
         return data
+
+
+SCRATCH_PREFIX = "ledger-wh-"
+"""Scratch folders are named ``ledger-wh-<pid>-<random>``: a catch-up that was killed
+leaves its folder, which the next catch-up removes once that process is gone."""
+
+
+def _sweep(scratch: str | None) -> None:
+    """Remove the scratch folders of catch-ups whose process no longer runs (a process
+    killed mid-page cannot remove its own; on shared memory they would hold RAM)."""
+    if os.name != "posix":  # os.kill(pid, 0) only asks on POSIX
+        return
+    root = Path(scratch or tempfile.gettempdir())
+    for folder in root.glob(f"{SCRATCH_PREFIX}*-*"):
+        pid = folder.name[len(SCRATCH_PREFIX) :].split("-", 1)[0]
+        if not pid.isdigit() or int(pid) == os.getpid():
+            continue
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            shutil.rmtree(folder, ignore_errors=True)
+        except OSError:  # alive, another user's
+            continue
 
 
 def _scratch() -> str | None:

@@ -8,6 +8,7 @@ import random
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -187,7 +188,7 @@ def test_sigkill_during_warehouse_catch_up_resumes_without_duplicates(tmp_path: 
         book.roll("3d6", "Stats")
         top = book.store.max_notification_id()
     rng = random.Random("warehouse")
-    positions = []
+    positions, killed = [], []
     for _trial in range(max(2, KILLS // 2)):
         proc = subprocess.Popen(
             [sys.executable, "-c", CATCH_UP, db, wh_path, "40"],
@@ -203,14 +204,22 @@ def test_sigkill_during_warehouse_catch_up_resumes_without_duplicates(tmp_path: 
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=30)
         proc.stdout.close()
+        killed.append(proc.pid)
         with Ledger(db) as book:
             positions.append(warehouse.Warehouse(book, wh_path).position())
     assert any(0 < p < top for p in positions), f"no kill landed mid catch-up: {positions}"
     assert positions == sorted(positions), "a catch-up went backwards"
+    scratch = Path(warehouse._scratch() or tempfile.gettempdir())
+
+    def left() -> list[str]:
+        return [f.name for pid in killed for f in scratch.glob(f"{warehouse.SCRATCH_PREFIX}{pid}-*")]
+
+    assert left(), "a killed catch-up leaves its pages behind"
     with Ledger(db) as book:
         wh = warehouse.Warehouse(book, wh_path)
         wh.catch_up()
         assert wh.position() == top
+    assert not left(), f"the next catch-up left the pages of killed ones: {left()}"
     con = duckdb.connect(wh_path, read_only=True)
     try:
         n, distinct = con.execute("SELECT count(*), count(DISTINCT position) FROM events").fetchone()
