@@ -89,7 +89,7 @@ def _rested(e: ev.Rested) -> list[Fact]:
 
 
 def _declared(e: ev.RoundDeclared) -> list[Fact]:
-    return [WoundFact(track="fatigue", amount=1, cause="combat round")]
+    return [WoundFact(character=e.who, track="fatigue", amount=1, cause="combat round")]
 
 
 FACTS: dict[type, Callable[[Any], list[Fact]]] = {

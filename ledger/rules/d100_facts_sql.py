@@ -94,7 +94,7 @@ WHERE kind IN ('d100.wounded', 'd100.horrified', 'd100.fatigued')
 UNION ALL
 
 -- _declared: every declared combat round costs one fatigue point (n = 0)
-SELECT position, 0 AS n, 'fatigue' AS track, 1 AS amount, 'combat round' AS cause, NULL AS character
+SELECT position, 0 AS n, 'fatigue' AS track, 1 AS amount, 'combat round' AS cause, e.who AS character
 FROM w
 WHERE kind = 'd100.round_declared'
 
@@ -177,7 +177,8 @@ WHERE kind = 'd100.wounded' AND coalesce(CAST(event -> 'died' AS BOOLEAN), false
 """
 
 # Whom each row is about: the tester, the healer who rolls, the character wounded,
-# horrified or tired, the patient healed, each resting character (as the Python facts).
+# horrified or tired (by a combat round too), the patient healed, each resting character
+# (as the Python facts).
 WHO = "ev.event->>'who'"
 
 FACTS_SQL: list[FactQuery] = [
