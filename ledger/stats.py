@@ -146,9 +146,11 @@ def fairness(size: int, counts: Sequence[int]) -> Fairness:
 # --- scoping ------------------------------------------------------------------------------
 
 
-WHO = "coalesce(character, actor)"
-"""Whom a fact row is about: the character it names (one initiative event rolls for the
-whole party), else the actor it was recorded under; the character sheet counts the same way."""
+def who(alias: str = "") -> str:
+    """Whom a fact row is about: the character it names (one initiative event rolls for the
+    whole party), else the actor it was recorded under; the character sheet counts the same way."""
+    prefix = f"{alias}." if alias else ""
+    return f"coalesce({prefix}character, {prefix}actor)"
 
 
 @dataclass(frozen=True)
@@ -167,8 +169,7 @@ class Scope:
             clauses.append(f"{prefix}campaign = ?")
             params.append(self.campaign)
         if self.character is not None:
-            who = f"{prefix}actor" if by_actor else f"coalesce({prefix}character, {prefix}actor)"
-            clauses.append(f"{who} = ?")
+            clauses.append(f"{prefix}actor = ?" if by_actor else f"{who(alias)} = ?")
             params.append(self.character)
         return ("WHERE " + " AND ".join(clauses)) if clauses else "", params
 
@@ -224,7 +225,7 @@ def luck(con: duckdb.DuckDBPyConnection, scope: Scope) -> dict[str, Any]:
         f"""SELECT grouping(campaign, who) AS level, campaign, any_value(system) AS system,
                who AS character, count(*) AS judged, sum(success::INTEGER) AS wins,
                sum(p_success) AS expected, sum(p_success * (1 - p_success)) AS variance
-        FROM (SELECT *, {WHO} AS who FROM rolls {where})
+        FROM (SELECT *, {who()} AS who FROM rolls {where})
         GROUP BY GROUPING SETS ((), (campaign), (campaign, who))""",
         params,
     )
