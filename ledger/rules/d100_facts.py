@@ -6,14 +6,13 @@ from collections.abc import Callable
 from typing import Any
 
 from ledger.events import d100 as ev
-from ledger.facts import ConditionFact, DeathFact, DieFace, Fact, RollFact, WoundFact
+from ledger.facts import ConditionFact, DeathFact, DieFace, Fact, RollFact, WoundFact, attributed
 from ledger.rules.d100_roll import is_success
 
 
 def _tested(e: ev.Tested) -> list[Fact]:
     return [
         RollFact(
-            character=e.who,
             purpose=e.purpose if e.purpose != "test" else e.skill,
             dice=(DieFace(100, e.face),),
             outcome=e.level,
@@ -26,11 +25,11 @@ def _tested(e: ev.Tested) -> list[Fact]:
 
 
 def _wounded(e: ev.Wounded) -> list[Fact]:
-    out: list[Fact] = [WoundFact(character=e.who, track="hp", amount=e.amount, cause=e.cause)]
+    out: list[Fact] = [WoundFact(track="hp", amount=e.amount, cause=e.cause)]
     if e.state != "ok" and not e.died:
-        out.append(ConditionFact(character=e.who, condition=e.state, active=True))
+        out.append(ConditionFact(condition=e.state, active=True))
     if e.died:
-        out.append(DeathFact(character=e.who, cause=e.cause))
+        out.append(DeathFact(cause=e.cause))
     return out
 
 
@@ -51,9 +50,9 @@ def _treated(e: ev.Treated) -> list[Fact]:
 
 
 def _horrified(e: ev.Horrified) -> list[Fact]:
-    out: list[Fact] = [WoundFact(character=e.who, track="valor", amount=e.amount, cause=e.cause)]
+    out: list[Fact] = [WoundFact(track="valor", amount=e.amount, cause=e.cause)]
     if e.panic:
-        out.append(ConditionFact(character=e.who, condition="panic", active=True))
+        out.append(ConditionFact(condition="panic", active=True))
     return out
 
 
@@ -73,9 +72,9 @@ def _therapy(e: ev.TherapyGiven) -> list[Fact]:
 
 
 def _fatigued(e: ev.Fatigued) -> list[Fact]:
-    out: list[Fact] = [WoundFact(character=e.who, track="fatigue", amount=e.amount, cause=e.cause)]
+    out: list[Fact] = [WoundFact(track="fatigue", amount=e.amount, cause=e.cause)]
     if e.fatigue_after == 0:
-        out.append(ConditionFact(character=e.who, condition="exhausted", active=True))
+        out.append(ConditionFact(condition="exhausted", active=True))
     return out
 
 
@@ -89,7 +88,7 @@ def _rested(e: ev.Rested) -> list[Fact]:
 
 
 def _declared(e: ev.RoundDeclared) -> list[Fact]:
-    return [WoundFact(character=e.who, track="fatigue", amount=1, cause="combat round")]
+    return [WoundFact(track="fatigue", amount=1, cause="combat round")]
 
 
 FACTS: dict[type, Callable[[Any], list[Fact]]] = {
@@ -104,6 +103,12 @@ FACTS: dict[type, Callable[[Any], list[Fact]]] = {
 }
 
 
-def facts(env: Any) -> list[Fact]:
+def _facts(env: Any) -> list[Fact]:
     handler = FACTS.get(type(env.event))
     return handler(env.event) if handler is not None else []
+
+
+facts = attributed(_facts, "who")
+"""Warehouse rows of one event, each about the character it names (``who``); a healing's
+roll is the healer's and its healing the patient's, a rest's recoveries each resting
+character's (the handlers name them)."""

@@ -112,8 +112,10 @@ def _resisted_facts(ev: Resisted) -> list[Fact]:
     return facts
 
 
-def _own_facts(env: Envelope[Any]) -> list[Fact]:
+def _facts(env: Envelope[Any]) -> list[Fact]:
     ev = env.event
+    if isinstance(ev, Attacked):
+        return [_roll_fact("attack", ev.roll, ev.manual, "hit" if ev.hit else "miss", ev.attacker)]
     if isinstance(ev, Tested):
         return [_roll_fact(f"test:{ev.defaulting.wanted}", ev.roll, ev.manual)]
     if isinstance(ev, Dodged):
@@ -136,16 +138,9 @@ def _own_facts(env: Envelope[Any]) -> list[Fact]:
     return []
 
 
-_character_facts = attributed(_own_facts, "character")
-
-
-def facts(env: Envelope[Any]) -> list[Fact]:
-    """Warehouse rows: every test with its exact odds, every wound and healing, each
-    about the character its event names (the attacker for an attack)."""
-    ev = env.event
-    if isinstance(ev, Attacked):
-        return [_roll_fact("attack", ev.roll, ev.manual, "hit" if ev.hit else "miss", ev.attacker)]
-    return _character_facts(env)
+facts = attributed(_facts, "character")
+"""Warehouse rows: every test with its exact odds, every wound and healing, each about the
+character its event names (the attacker for an attack, each entry's for initiative)."""
 
 
 # --- the demo ---------------------------------------------------------------------------------
