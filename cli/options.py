@@ -6,6 +6,7 @@ and renders the result as text or, with ``--json``, as JSON.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -53,13 +54,13 @@ def _set_json(ctx: click.Context, _param: click.Parameter, value: bool) -> bool:
 
 def _set_campaign(ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
     if value is not None:
-        ctx.find_object(Ctx).campaign = value  # type: ignore[union-attr]
+        ctx.find_object(Ctx).campaign = unicodedata.normalize("NFC", value)  # type: ignore[union-attr]
     return value
 
 
 def _set_actor(ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
     if value is not None:
-        ctx.find_object(Ctx).actor = value  # type: ignore[union-attr]
+        ctx.find_object(Ctx).actor = unicodedata.normalize("NFC", value)  # type: ignore[union-attr]
     return value
 
 

@@ -10,6 +10,7 @@ import io
 import json
 import sys
 import time
+import unicodedata
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -48,7 +49,7 @@ def _json_flag(ctx: click.Context, _param: click.Parameter, value: bool) -> bool
 
 def _campaign_choice(ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
     if value is not None:
-        ctx.find_object(Ctx).campaign = value  # type: ignore[union-attr]
+        ctx.find_object(Ctx).campaign = unicodedata.normalize("NFC", value)  # type: ignore[union-attr]
     return value
 
 
@@ -125,7 +126,8 @@ def stats(c: Ctx, character: str | None, only: tuple[str, ...], warehouse_path: 
     wh, _ = _caught_up(c, warehouse_path)
     con = wh.connect_read_only()
     try:
-        data = report(con, Scope(c.campaign, character), only or None)
+        who = unicodedata.normalize("NFC", character) if character is not None else None
+        data = report(con, Scope(c.campaign, who), only or None)
     finally:
         con.close()
     emit(c, data, lambda: render(data))

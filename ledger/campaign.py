@@ -26,7 +26,7 @@ from typing import IO, TYPE_CHECKING, Any
 import msgspec
 
 from ledger import chain, snapshots
-from ledger.commands import AddCharacter, Command, Note, Roll, check_name, decide_core
+from ledger.commands import AddCharacter, Command, Note, Roll, check_name, decide_core, nfc
 from ledger.dice import Dice, Faces, RandomDice, seeded
 from ledger.errors import (
     ConflictError,
@@ -264,7 +264,7 @@ class Ledger:
         if name is None:
             return self._last_used()
         try:
-            return self._by_name[name]
+            return self._by_name[nfc(name)]
         except KeyError:
             raise UnknownCampaignError(name, sorted(self._by_name)) from None
 
@@ -486,6 +486,7 @@ class Ledger:
     def _actor(self, state: CampaignState, wanted: str | None) -> str | None:
         chars = state.core.characters
         if wanted is not None:
+            wanted = nfc(wanted)
             if wanted not in chars:
                 known = ", ".join(chars) if chars else "none yet"
                 raise LedgerError(
@@ -650,7 +651,7 @@ class Ledger:
         settings: dict[str, Any] | None = None,
     ) -> Campaign:
         sysdef = get_system(system)
-        check_name(name, "campaign")
+        name = check_name(name, "campaign")
         if settings and sysdef.check_settings is not None:
             settings = sysdef.check_settings(settings)
         table_data: dict[str, Any] = {}
@@ -687,7 +688,7 @@ class Ledger:
     ) -> Campaign:
         """A new branch sharing the parent's history up to ``at`` (default: head)."""
         parent = self.campaign(name)
-        check_name(new_name, "campaign")
+        new_name = check_name(new_name, "campaign")
         head = self.head(parent)
         if day is not None:
             at = self.version_at_day(parent, day)

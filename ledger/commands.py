@@ -7,20 +7,78 @@ in by the ledger from ``--as`` or the campaign's default character).
 
 from __future__ import annotations
 
-import re
+import unicodedata
 from typing import Any
 
 import msgspec
 
 from ledger import dice as dice_mod
-from ledger.errors import DuplicateNameError, LedgerError
+from ledger.errors import DuplicateNameError, InvalidNameError, InvalidTextError
 from ledger.events import CharacterAdded, Event, Noted, Rolled
 
-NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.'-]{0,63}$")
+NAME_LIMIT = 64
+NAME_PUNCTUATION = frozenset(" _.'-")
+NAME_RULE = (
+    f"use 1-{NAME_LIMIT} letters or digits (any script), with spaces or _ . ' - inside, "
+    "starting with a letter or digit"
+)
+# Unicode categories no stored text may hold: controls (line breaks, escapes, tabs),
+# format characters (zero-width joiners and spaces, bidi overrides), line and paragraph
+# separators, private-use, surrogates and unassigned code points.
+INVISIBLE = frozenset({"Cc", "Cf", "Zl", "Zp", "Co", "Cs", "Cn"})
+LINE_BREAKS = frozenset("\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029")
+
+
+def nfc(text: str) -> str:
+    """``text`` in Unicode normal form C, the form every name and text is stored in."""
+    return unicodedata.normalize("NFC", text)
+
+
+_CONTROL_NAMES = {
+    "\0": "NULL",
+    "\t": "CHARACTER TABULATION",
+    "\n": "LINE FEED",
+    "\r": "CARRIAGE RETURN",
+    "\x1b": "ESCAPE",
+    "\x7f": "DELETE",
+}
+
+
+def describe(char: str) -> str:
+    """A character as U+XXXX and its Unicode name, for a message."""
+    name = _CONTROL_NAMES.get(char) or unicodedata.name(char, "")
+    return f"U+{ord(char):04X} {name}" if name else f"U+{ord(char):04X}"
+
+
+def invisible(text: str) -> str | None:
+    """The first line break, control or invisible character in ``text``, if any."""
+    for char in text:
+        if unicodedata.category(char) in INVISIBLE:
+            return char
+    return None
+
+
+def _normalised(value: Any) -> Any:
+    if isinstance(value, str):
+        return nfc(value)
+    if isinstance(value, tuple):
+        return tuple(_normalised(v) for v in value)
+    if isinstance(value, dict):
+        return {_normalised(k): _normalised(v) for k, v in value.items()}
+    return value
 
 
 class Command(msgspec.Struct, frozen=True, kw_only=True):
     actor: str | None = None
+
+    def __post_init__(self) -> None:
+        # Everything a player types is compared in NFC, the form names are stored in:
+        # "Café" typed with a combining accent finds the campaign "Café".
+        for field in self.__struct_fields__:
+            value = getattr(self, field)
+            normal = _normalised(value)
+            if normal is not value and normal != value:
+                msgspec.structs.force_setattr(self, field, normal)
 
     def introduces(self) -> str | None:
         """The character this command brings into the campaign, if any: the action is
@@ -52,41 +110,79 @@ class AddCharacter(Introduction, frozen=True):
 
 
 def check_name(name: str, what: str) -> str:
-    if not NAME_RE.match(name):
-        raise LedgerError(
-            f"{what} name {name!r} is not allowed; use 1-64 letters, digits, spaces or _ . ' -"
-            " starting with a letter or digit"
-        )
-    return name
+    """``name`` in NFC when it is a valid campaign or character name; else InvalidNameError.
+
+    ``what`` says whose name it is ("campaign", "character")."""
+    label = f"{what} name"
+    if not isinstance(name, str):
+        raise InvalidNameError(repr(name), label, "it is not text", NAME_RULE)
+    value = nfc(name)
+    bad = invisible(value)
+    if bad is not None:
+        kind = "a line break" if bad in LINE_BREAKS else "a control or invisible character"
+        raise InvalidNameError(value, label, f"it holds {describe(bad)}, {kind}", NAME_RULE)
+    if not value:
+        raise InvalidNameError(value, label, "it is empty", NAME_RULE)
+    if len(value) > NAME_LIMIT:
+        raise InvalidNameError(value, label, f"it is {len(value)} characters long", NAME_RULE)
+    if not value[0].isalnum():
+        raise InvalidNameError(value, label, f"it starts with {describe(value[0])}", NAME_RULE)
+    if value[-1] == " ":
+        raise InvalidNameError(value, label, "it ends in a space", NAME_RULE)
+    for char in value[1:]:
+        if not (char.isalnum() or char in NAME_PUNCTUATION or unicodedata.category(char)[0] == "M"):
+            raise InvalidNameError(value, label, f"it holds {describe(char)}", NAME_RULE)
+    return value
+
+
+def check_text(value: str, what: str, limit: int) -> str:
+    """``value`` stripped and in NFC when it is one line of at most ``limit`` characters
+    with no control or invisible character; else InvalidTextError.
+
+    Whether empty text is allowed is the caller's rule; ``what`` names the field
+    ("--label", "a note")."""
+    rule = f"use one line of at most {limit} visible characters"
+    if not isinstance(value, str):
+        raise InvalidTextError(repr(value), what, "it is not text", rule)
+    text = nfc(value).strip()
+    bad = invisible(text)
+    if bad is not None:
+        kind = "a line break" if bad in LINE_BREAKS else "a control or invisible character"
+        raise InvalidTextError(text, what, f"it holds {describe(bad)}, {kind}", rule)
+    if len(text) > limit:
+        raise InvalidTextError(text, what, f"it is {len(text)} characters long", rule)
+    return text
+
+
+def check_attrs(attrs: dict[str, str], what: str = "--attr") -> dict[str, str]:
+    """Attribute keys (1-64 characters) and values (up to 10000), each one line of
+    visible text; returns them stripped and in NFC."""
+    checked: dict[str, str] = {}
+    for key, value in attrs.items():
+        k = check_text(key, f"{what} key", 64)
+        if not k:
+            raise InvalidTextError(key, f"{what} key", "it is empty", "give KEY=VALUE")
+        checked[k] = check_text(str(value), f"{what} {k} value", 10_000)
+    return checked
 
 
 def decide_core(state: Any, command: Command, dice: dice_mod.Dice) -> list[Event] | None:
     """Events for a core command, or None when the command is not a core one."""
     if isinstance(command, Roll):
         result = dice_mod.roll(command.notation, dice)
-        label = command.label.strip()
-        if len(label) > 200 or not label.isprintable():
-            raise LedgerError("--label must be one printable line of at most 200 characters; shorten it")
+        label = check_text(command.label, "--label", 200)
         return [
             Rolled(result=result, label=label, manual=dice.manual, p_success=dice_mod.p_any_success(result))
         ]
     if isinstance(command, Note):
-        text = command.text.strip()
-        if not text or not text.isprintable() or len(text) > 500:
-            raise LedgerError("a note is one line of 1 to 500 characters; shorten or split it")
+        text = check_text(command.text, "a note", 500)
+        if not text:
+            raise InvalidTextError(text, "a note", "it is empty", "write one line of 1 to 500 characters")
         return [Noted(text=text)]
     if isinstance(command, AddCharacter):
-        check_name(command.name, "character")
-        for key, value in command.attrs.items():
-            if (
-                not (key.isprintable() and str(value).isprintable())
-                or len(key) > 64
-                or len(str(value)) > 10_000
-            ):
-                raise LedgerError(
-                    f"--attr {key!r} must be printable text (key up to 64, value up to 10000 characters)"
-                )
-        if command.name in state.core.characters:
-            raise DuplicateNameError(f"character {command.name!r} already exists; pick another name")
-        return [CharacterAdded(name=command.name, attrs=command.attrs)]
+        name = check_name(command.name, "character")
+        attrs = check_attrs(command.attrs)
+        if name in state.core.characters:
+            raise DuplicateNameError(f"character {name!r} already exists; pick another name")
+        return [CharacterAdded(name=name, attrs=attrs)]
     return None

@@ -104,3 +104,19 @@ class TableError(LedgerError):
 
 class ImportFileError(LedgerError):
     """An import file is malformed."""
+
+
+class InvalidTextError(LedgerError):
+    """A name or stored text that the ledger refuses: a line break, a control or
+    invisible character, the wrong characters for a name, or too long."""
+
+    def __init__(self, value: str, what: str, reason: str, allowed: str) -> None:
+        shown = value if len(value) <= 40 else value[:40] + "..."
+        super().__init__(f"{what} {shown!r} is not allowed: {reason}; {allowed}")
+        self.value = value
+        self.what = what
+        self.reason = reason
+
+
+class InvalidNameError(InvalidTextError):
+    """A campaign or character name outside the allowed form."""

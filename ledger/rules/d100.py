@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ledger import dice as dice_mod
-from ledger.commands import check_name
+from ledger.commands import check_name, check_text
 from ledger.dice import Dice
 from ledger.errors import DuplicateNameError, GameOverError, RuleError
 from ledger.events import CharacterAdded, Event
@@ -226,7 +226,7 @@ def _skill_roll(
 
 
 def _create(state: Any, game: D100State, c: cmd.CreateCharacter, _dice: Dice) -> list[Event]:
-    check_name(c.name, "character")
+    check_name(c.name, "character")  # the command holds the name in NFC already
     if c.name in state.core.characters:
         raise DuplicateNameError(f"character {c.name!r} already exists; pick another name")
     chars = {k.upper(): v for k, v in c.characteristics.items()}
@@ -310,7 +310,10 @@ def _award(_state: Any, game: D100State, c: cmd.AwardLuck, _dice: Dice) -> list[
     _positive(c.points, "the luck awarded")
     return [
         ev.LuckAwarded(
-            who=inv.name, points=c.points, luck_after=inv.luck + c.points, reason=c.reason.strip()[:200]
+            who=inv.name,
+            points=c.points,
+            luck_after=inv.luck + c.points,
+            reason=check_text(c.reason, "--reason", 200),
         )
     ]
 
@@ -331,7 +334,7 @@ def _damage(_state: Any, game: D100State, c: cmd.Damage, _dice: Dice) -> list[Ev
             who=inv.name,
             wound=number,
             amount=c.amount,
-            cause=c.cause.strip()[:200] or "wound",
+            cause=check_text(c.cause, "--cause", 200) or "wound",
             hp_after=hp,
             state=proj.state_of(after),
             died=died,
@@ -457,7 +460,7 @@ def _horror(_state: Any, game: D100State, c: cmd.Horror, _dice: Dice) -> list[Ev
         ev.Horrified(
             who=inv.name,
             amount=c.amount,
-            cause=c.cause.strip()[:200] or "horror",
+            cause=check_text(c.cause, "--cause", 200) or "horror",
             valor_after=valor,
             panic=valor == 0,
         )
@@ -512,7 +515,7 @@ def _fatigue(_state: Any, game: D100State, c: cmd.Fatigue, _dice: Dice) -> list[
         ev.Fatigued(
             who=inv.name,
             amount=c.amount,
-            cause=c.cause.strip()[:200] or "exertion",
+            cause=check_text(c.cause, "--cause", 200) or "exertion",
             fatigue_after=max(0, inv.fatigue - c.amount),
         )
     ]
@@ -586,7 +589,7 @@ def _round(_state: Any, game: D100State, c: cmd.DeclareRound, _dice: Dice) -> li
     _able(inv, "take part in the round", panic_ok=c.option == "run")
     if inv.valor <= 0 and c.option != "run":
         raise RuleError(f"{inv.name} is in panic and can only flee; declare `ledger d100 round --run`")
-    actions = [SPECIAL_ACTIONS.get(fold(a), a.strip()) for a in c.actions]
+    actions = [SPECIAL_ACTIONS.get(fold(a), check_text(a, "an action", 200)) for a in c.actions]
     attacks = []
     for a in c.attacks:
         found = proj.find_skill(inv, game.tables, a)

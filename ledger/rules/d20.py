@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ledger.commands import check_name
+from ledger.commands import check_name, check_text
 from ledger.dice import Dice
 from ledger.errors import DuplicateNameError, RuleError
 from ledger.events import CharacterAdded, Event
@@ -280,9 +280,9 @@ def use(state: Any, cmd: Use, dice: Dice) -> list[Event]:
 
 def supply(state: Any, cmd: Supply, _dice: Dice) -> list[Event]:
     hero = hero_for(state, cmd.actor)
-    resource = cmd.resource.strip()
-    if not resource or len(resource) > 40:
-        raise RuleError(f"resource name {cmd.resource!r} must be 1 to 40 characters")
+    resource = check_text(cmd.resource, "resource name", 40)
+    if not resource:
+        raise RuleError("name the resource, e.g. `ledger d20 supply torches d6`")
     sides = die_sides(cmd.die, "supply", USAGE_DICE)
     return [Supplied(who=hero.name, resource=resource, sides=sides)]
 
@@ -423,7 +423,7 @@ def heal(state: Any, cmd: Heal, dice: Dice) -> list[Event]:
 
 def carry(state: Any, cmd: Carry, _dice: Dice) -> list[Event]:
     hero = hero_for(state, cmd.actor)
-    items = [i.strip() for i in cmd.items if i.strip()]
+    items = [t for t in (check_text(i, "item name", 80) for i in cmd.items) if t]
     if not items:
         raise RuleError("name the items, e.g. `ledger d20 carry medkit`")
     held = list(hero.carried)

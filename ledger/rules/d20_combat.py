@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ledger.commands import check_text
 from ledger.dice import Dice
 from ledger.errors import RuleError
 from ledger.events import Event
@@ -247,6 +248,6 @@ def take_damage(state: Any, cmd: TakeDamage, _dice: Dice) -> list[Event]:
             calm_after=calm,
             died=died,
             panic_due=(calm == 0 or hero.panic_due) and not died,
-            cause=cmd.cause.strip() or "wound",
+            cause=check_text(cmd.cause, "--cause", 200) or "wound",
         )
     ]

@@ -14,7 +14,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ledger.commands import check_name
+import msgspec
+
+from ledger.commands import check_attrs, check_name
 from ledger.dice import Dice
 from ledger.errors import DuplicateNameError, RuleError
 from ledger.events import CharacterAdded, Envelope, Event
@@ -48,11 +50,12 @@ SAMPLE_NAME = "dicepool-sample"
 
 
 def _join(state: Any, command: Join, _dice: Dice) -> list[Event]:
-    check_name(command.name, "character")
-    if command.name in state.core.characters:
-        raise DuplicateNameError(f"character {command.name!r} already exists; pick another name")
-    decide_join(state, command)
-    return [CharacterAdded(name=command.name, attrs=dict(command.attrs))]
+    name = check_name(command.name, "character")
+    attrs = check_attrs(command.attrs)
+    if name in state.core.characters:
+        raise DuplicateNameError(f"character {name!r} already exists; pick another name")
+    decide_join(state, msgspec.structs.replace(command, attrs=attrs))
+    return [CharacterAdded(name=name, attrs=attrs)]
 
 
 _DECIDERS: dict[type, Callable[[Any, Any, Dice], list[Any]]] = {

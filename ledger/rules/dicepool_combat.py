@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ledger.commands import check_text
 from ledger.dice import Dice
 from ledger.errors import RuleError
 from ledger.events.dicepool import (
@@ -347,6 +348,7 @@ def decide_initiative(state: Any, command: Initiative, dice: Dice) -> list[Initi
 
 
 def decide_heal(state: Any, command: Heal) -> list[Healed]:
+    reason = check_text(command.reason, "--reason", 200)
     who = character(state, command.actor, acting=False)
     if command.track not in TRACKS:
         raise RuleError(f"--track {command.track!r} is not a track; use physical or stun")
@@ -360,9 +362,6 @@ def decide_heal(state: Any, command: Heal) -> list[Healed]:
         )
     physical = who.physical - command.boxes if command.track == "physical" else who.physical
     stun = who.stun - command.boxes if command.track == "stun" else who.stun
-    reason = command.reason.strip()
-    if len(reason) > 200 or "\n" in reason:
-        raise RuleError("--reason is one line of at most 200 characters; shorten it")
     return [
         Healed(
             character=who.name,

@@ -14,7 +14,7 @@ from typing import Any
 
 import msgspec
 
-from ledger.commands import Command, Introduction, check_name
+from ledger.commands import Command, Introduction, check_attrs, check_name, check_text
 from ledger.dice import Dice
 from ledger.errors import DuplicateNameError, RuleError
 from ledger.events import CharacterAdded, Event
@@ -285,20 +285,21 @@ def freeze(d: Draft, name: str) -> None:
 
 
 def create_character(d: Draft, cmd: CreateCharacter) -> None:
-    check_name(cmd.name, "character")
+    check_name(cmd.name, "character")  # the command holds the name in NFC already
+    attrs = check_attrs(cmd.attrs)
     if cmd.name in d.game.characters:
         raise DuplicateNameError(f"character {cmd.name!r} already exists; pick another name")
-    _, problems = proj.parse_attrs(cmd.name, cmd.attrs)
+    _, problems = proj.parse_attrs(cmd.name, attrs)
     if problems:
         raise RuleError(
             f"cannot read {', '.join(problems)}; use strength/agility/wits/empathy=1..10, "
             "skill.NAME=0..5 (a Year Zero skill), gear.NAME=0..10, armor./shield./suit.NAME=0..10"
         )
-    keys = {proj.attribute_name(k) for k in cmd.attrs}
+    keys = {proj.attribute_name(k) for k in attrs}
     missing = [a for a in ATTRIBUTES if a not in keys]
     if missing:
         raise RuleError(f"give every attribute; missing {', '.join(missing)} (e.g. --strength 3)")
-    d.emit(CharacterAdded(name=cmd.name, attrs=dict(cmd.attrs)))
+    d.emit(CharacterAdded(name=cmd.name, attrs=attrs))
 
 
 def roll(d: Draft, cmd: Roll) -> None:
@@ -497,8 +498,9 @@ def rot(d: Draft, cmd: Rot) -> None:
     living(d, name)
     if not 1 <= cmd.points <= 20:
         raise RuleError(f"{cmd.points} Rot points is out of range; give 1 to 20")
+    source = check_text(cmd.source, "--source", 200) or "exposure"
     for _ in range(cmd.points):
-        gain_rot(d, name, cmd.source)
+        gain_rot(d, name, source)
 
 
 def enter(d: Draft, cmd: Enter) -> None:
