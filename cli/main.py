@@ -21,6 +21,8 @@ from cli.options import (
     render_mapping,
     state_for,
     time_travel,
+    typed_actor,
+    typed_campaign,
 )
 from cli.options import faces as parse_faces
 
@@ -108,7 +110,7 @@ def cli(ctx: click.Context, db: str | None, as_json: bool, campaign: str | None,
     Every roll, meal, wound and day is an event. Undo, fork and time-travel
     any campaign; verify that no roll was edited.
     """
-    ctx.obj = Ctx(db=db, json=as_json, campaign=campaign, actor=actor)
+    ctx.obj = Ctx(db=db, json=as_json, campaign=typed_campaign(campaign), actor=typed_actor(actor))
 
 
 # --- campaigns and characters ------------------------------------------------

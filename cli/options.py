@@ -52,15 +52,30 @@ def _set_json(ctx: click.Context, _param: click.Parameter, value: bool) -> bool:
     return value
 
 
+def typed_campaign(value: str | None) -> str | None:
+    """A campaign name as typed, in the NFC form names are stored in."""
+    return None if value is None else unicodedata.normalize("NFC", value)
+
+
+def typed_actor(value: str | None) -> str | None:
+    """A ``--as`` character name as typed, in NFC; an empty one is refused (it would
+    silently act as the default character)."""
+    if value is None:
+        return None
+    if not value.strip():
+        raise click.BadParameter("give a character's name, e.g. --as Ana", param_hint="--as")
+    return unicodedata.normalize("NFC", value)
+
+
 def _set_campaign(ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
     if value is not None:
-        ctx.find_object(Ctx).campaign = unicodedata.normalize("NFC", value)  # type: ignore[union-attr]
+        ctx.find_object(Ctx).campaign = typed_campaign(value)  # type: ignore[union-attr]
     return value
 
 
 def _set_actor(ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
     if value is not None:
-        ctx.find_object(Ctx).actor = unicodedata.normalize("NFC", value)  # type: ignore[union-attr]
+        ctx.find_object(Ctx).actor = typed_actor(value)  # type: ignore[union-attr]
     return value
 
 
