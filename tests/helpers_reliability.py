@@ -196,7 +196,7 @@ def _write(target: str, campaign: str, worker: str, count: int, mode: str) -> di
     from ledger.errors import ConflictError, DuplicateNameError, StoreError
     from ledger.events import Noted
 
-    recorded, conflicts, store_errors, duplicates = [], 0, 0, 0
+    recorded, conflicts, store_errors, duplicates, undos = [], 0, 0, 0, 0
     start = time.perf_counter()
     with Ledger(target) as book:
         for i in range(count):
@@ -204,10 +204,13 @@ def _write(target: str, campaign: str, worker: str, count: int, mode: str) -> di
             try:
                 if mode == "roll":
                     book.roll("1d20", campaign, label=label)
-                elif mode == "roll-undo":
+                elif mode == "roll-undo":  # the roll is counted even when the undo after it fails
                     book.roll("1d20", campaign, label=label)
+                    recorded.append(label)
                     if i % 3 == 2:
                         book.undo(campaign)
+                        undos += 1
+                    continue
                 elif mode == "new":
                     book.new_campaign("freeform", f"{campaign} {worker} {i}")
                 elif mode == "same-name":
@@ -235,6 +238,7 @@ def _write(target: str, campaign: str, worker: str, count: int, mode: str) -> di
         "conflicts": conflicts,
         "store_errors": store_errors,
         "duplicates": duplicates,
+        "undos": undos,
         "seconds": seconds,
     }
 
