@@ -36,9 +36,10 @@ WRITER = ROOT / "tests" / "helpers_reliability.py"
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from helpers_reliability import assert_batches_whole, assert_streams_contiguous, store_rows  # noqa: E402
+from helpers_reliability import assert_streams_contiguous, batch_actions, store_rows  # noqa: E402
 
 from ledger import Ledger  # noqa: E402
+from ledger.errors import LedgerError  # noqa: E402
 
 PG = os.environ.get("LEDGER_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
 
@@ -126,9 +127,19 @@ def throughput(db: str, writers: int, seconds: float, shared: bool) -> dict[str,
 
 
 def crash_soak(db: str, kills: int, seed: int) -> dict[str, object]:
+    """SIGKILL a batch writer ``kills`` times; every figure is counted from the store
+    after each kill: half-written actions, actions stored twice, acknowledged actions
+    missing, and how many times ``verify`` failed (with the first failure)."""
     rng = random.Random(seed)
     with Ledger(db) as book:
         book.new_campaign("freeform", "Crash")
+    acknowledged: set[str] = set()
+    half: set[str] = set()
+    twice: set[str] = set()
+    lost: set[str] = set()
+    failures: list[str] = []
+    landed = 0
+    whole: Counter[str] = Counter()
     for trial in range(kills):
         proc = subprocess.Popen(
             [sys.executable, str(WRITER), "batch", db, "Crash", f"k{trial}", "100000"],
@@ -139,17 +150,42 @@ def crash_soak(db: str, kills: int, seed: int) -> dict[str, object]:
         )
         assert proc.stdout is not None
         for _ in range(rng.randint(1, 8)):
-            if not proc.stdout.readline():
+            line = proc.stdout.readline()
+            if not line:
                 break
+            acknowledged.add(line.split()[1])
         time.sleep(rng.uniform(0, 0.03))
         proc.send_signal(signal.SIGKILL)
         proc.wait()
-        with Ledger(db) as book:
-            book.verify(every=True)
+        landed += proc.returncode == -signal.SIGKILL
+        acknowledged.update(
+            line.split()[1] for line in proc.stdout.read().splitlines() if line.startswith("done ")
+        )
+        proc.stdout.close()
+        try:
+            with Ledger(db) as book:
+                book.verify(every=True)
+        except LedgerError as e:
+            failures.append(f"after kill {trial + 1}: {e}")
         rows = store_rows(db)
-        assert_streams_contiguous(rows)
-        actions = assert_batches_whole(rows)
-    return {"kills": kills, "actions_stored": actions, "half_actions": 0, "verify": "passed"}
+        try:
+            assert_streams_contiguous(rows)
+        except AssertionError as e:
+            failures.append(f"after kill {trial + 1}: {e}")
+        whole, broken = batch_actions(rows)
+        half.update(broken)
+        twice.update(label for label, n in whole.items() if n > 1)
+        lost.update(acknowledged - set(whole))
+    return {
+        "kills": kills,
+        "kills_on_a_running_writer": landed,
+        "actions_acknowledged": len(acknowledged),
+        "actions_stored": len(whole),
+        "acknowledged_lost": len(lost),
+        "half_actions": len(half),
+        "stored_twice": len(twice),
+        "verify": "passed" if not failures else f"failed {len(failures)} times, first {failures[0]}",
+    }
 
 
 def main() -> None:
@@ -166,10 +202,15 @@ def main() -> None:
     parser.add_argument("--pg", default=PG, help="PostgreSQL URL (a fresh schema is used).")
     args = parser.parse_args()
     backends = ["sqlite", "postgres"] if args.backend == "both" else [args.backend]
+    failed = False
     for backend in backends:
         if args.what == "crash":
             with target(backend, args.pg) as db:
-                print(json.dumps({"backend": backend, **crash_soak(db, args.kills, args.seed)}), flush=True)
+                result = crash_soak(db, args.kills, args.seed)
+            print(json.dumps({"backend": backend, **result}), flush=True)
+            bad = result["acknowledged_lost"] or result["half_actions"] or result["stored_twice"]
+            if bad or result["verify"] != "passed":
+                failed = True
             continue
         for shared in (True, False):
             for writers in (int(w) for w in args.writers.split(",")):
@@ -186,6 +227,8 @@ def main() -> None:
                     "conflicts_reported": sum(int(r["conflicts_reported"]) for r in runs),
                 }  # type: ignore[call-overload]
                 print(json.dumps({"backend": backend, **row}), flush=True)
+    if failed:
+        sys.exit("the crash soak found lost, half-written or duplicated actions, or a failed verify")
 
 
 if __name__ == "__main__":

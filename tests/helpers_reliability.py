@@ -151,16 +151,60 @@ def labels(rows: Iterable[Row]) -> Counter[str]:
     return found
 
 
-def assert_batches_whole(rows: Sequence[Row]) -> int:
-    """Every simulated action holds exactly BATCH notes; returns the action count."""
+def batch_actions(rows: Sequence[Row]) -> tuple[Counter[str], dict[str, int]]:
+    """The simulated actions stored: how often each writer action ``worker:i`` was
+    stored whole, and the actions (by action id) that do not hold exactly BATCH
+    notes of one writer action."""
     actions: Counter[str] = Counter()
+    label_of: dict[str, set[str]] = {}
     for env in decoded(rows):
         text = env["event"].get("text", "")
         if text.startswith("batch "):
             actions[env["action"]] += 1
-    broken = {a: n for a, n in actions.items() if n != BATCH}
+            label_of.setdefault(env["action"], set()).add(text[len("batch ") :].rsplit(":", 1)[0])
+    broken = {a: n for a, n in actions.items() if n != BATCH or len(label_of[a]) != 1}
+    whole: Counter[str] = Counter(next(iter(label_of[a])) for a in actions if a not in broken)
+    return whole, broken
+
+
+def assert_batches_whole(rows: Sequence[Row]) -> set[str]:
+    """Every simulated action holds exactly BATCH notes, all of one writer's action
+    ``worker:i``, stored once; returns those action labels."""
+    whole, broken = batch_actions(rows)
     assert not broken, f"half-written actions: {broken}"
-    return len(actions)
+    twice = [label for label, n in whole.items() if n > 1]
+    assert not twice, f"actions stored twice: {twice}"
+    return set(whole)
+
+
+def sqlite_writes(path: str) -> tuple[int, int] | None:
+    """Size and mtime of a SQLite file's write-ahead log, None while it holds no frame."""
+    try:
+        st = os.stat(path + "-wal")
+    except FileNotFoundError:
+        return None
+    return (st.st_size, st.st_mtime_ns) if st.st_size > 0 else None
+
+
+def kill_once_written(proc: subprocess.Popen[Any], path: str, timeout: float = 120) -> bool:
+    """SIGKILL ``proc`` as soon as it writes to the SQLite ledger at ``path`` (its
+    write-ahead log gains a frame, in or at the end of a transaction). True when the
+    kill landed on the live process after it wrote; False when it ended first."""
+    import signal
+
+    before = sqlite_writes(path)
+    deadline = time.monotonic() + timeout
+    while proc.poll() is None and time.monotonic() < deadline:
+        now = sqlite_writes(path)
+        if now is not None and now != before:
+            proc.send_signal(signal.SIGKILL)
+            proc.wait(timeout=30)
+            return proc.returncode == -signal.SIGKILL
+        time.sleep(0.0005)
+    if proc.poll() is None:
+        proc.kill()
+        raise AssertionError(f"the process wrote nothing in {timeout} s")
+    return False
 
 
 # --- writer processes --------------------------------------------------------------
@@ -229,7 +273,7 @@ def _write(target: str, campaign: str, worker: str, count: int, mode: str) -> di
                 duplicates += 1
             except StoreError:
                 store_errors += 1
-            if mode == "batch":
+            if mode == "batch" and recorded and recorded[-1] == label:  # acknowledged: it is stored
                 print(f"done {label}", flush=True)
     seconds = time.perf_counter() - start
     return {

@@ -29,27 +29,34 @@ KILLS = int(os.environ.get("LEDGER_CRASH_TRIALS", "6"))
 """SIGKILLs per test (SQLite; half on PostgreSQL); raise it for a longer soak."""
 
 
-def kill_after_batches(target: str, campaign: str, worker: str, rng: random.Random) -> int:
-    """Start a batch writer, let it finish a few actions, SIGKILL it; returns batches seen done."""
+def kill_after_batches(target: str, campaign: str, worker: str, rng: random.Random) -> set[str]:
+    """Start a batch writer, let it finish a few actions, SIGKILL it; returns the actions
+    it acknowledged as done (``worker:i``)."""
     (proc,) = hr.start_writers(target, [(campaign, worker, 10_000)], mode="batch")
     assert proc.stdout is not None
     wanted = rng.randint(1, 6)
-    seen = 0
-    while seen < wanted:
+    seen: set[str] = set()
+    while len(seen) < wanted:
         line = proc.stdout.readline()
         if not line:
             pytest.fail(f"writer ended early: {proc.stderr.read() if proc.stderr else ''}")
-        seen += line.startswith("done ")
+        if line.startswith("done "):
+            seen.add(line.split()[1])
     time.sleep(rng.uniform(0, 0.03))  # somewhere inside the next action
     proc.send_signal(signal.SIGKILL)
     proc.wait(timeout=30)
+    for line in proc.stdout.read().splitlines():  # acknowledged while the test slept
+        if line.startswith("done "):
+            seen.add(line.split()[1])
     proc.stdout.close()
     if proc.stderr is not None:
         proc.stderr.close()
     return seen
 
 
-def check_consistent(target: str) -> int:
+def check_consistent(target: str) -> set[str]:
+    """The store verifies, its streams are contiguous and every action is whole;
+    returns the actions stored."""
     with Ledger(target) as book:
         book.verify(every=True)
     rows = hr.store_rows(target)
@@ -62,17 +69,22 @@ def test_sigkill_during_appends_leaves_no_half_action(target: str) -> None:
     with Ledger(target) as book:
         book.new_campaign("freeform", "Crash")
     rng = random.Random(f"appends:{target[:10]}")
-    done = 0
+    done: set[str] = set()
     for trial in range(kills):
-        done += kill_after_batches(target, "Crash", f"k{trial}", rng)
-        actions = check_consistent(target)
-        assert actions >= done, "an action reported done was lost"
+        acknowledged = kill_after_batches(target, "Crash", f"k{trial}", rng)
+        assert acknowledged, "the writer acknowledged nothing before the kill"
+        done |= acknowledged
+        stored = check_consistent(target)
+        assert done <= stored, f"actions reported done were lost: {sorted(done - stored)}"
+        unacknowledged = {a for a in stored - done if a.startswith(f"k{trial}:")}
+        assert len(unacknowledged) <= 1, f"more than the one action in flight was stored: {unacknowledged}"
     with Ledger(target) as book:  # the work resumes where it stopped
         for i in range(3):
             book.record(
                 lambda _s, _d, i=i: [Noted(text=f"batch resumed:{i}:{k}") for k in range(hr.BATCH)], "Crash"
             )
-    assert check_consistent(target) >= done + 3
+    stored = check_consistent(target)
+    assert done | {f"resumed:{i}" for i in range(3)} <= stored
 
 
 @pytest.fixture(scope="module")
@@ -103,6 +115,7 @@ def test_sigkill_during_import_is_all_or_nothing(tmp_path: Path, big_export: tup
     assert done.returncode == 0, done.stderr
     rng = random.Random("import")
     outcomes = {"complete": 0, "absent": 0}
+    while_writing = 0
     for trial in range(KILLS):
         name = f"Copy {trial}"
         proc = subprocess.Popen(
@@ -111,9 +124,12 @@ def test_sigkill_during_import_is_all_or_nothing(tmp_path: Path, big_export: tup
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
-        time.sleep(full * rng.uniform(0.25, 0.8))  # inside the import, allowing for a slower first run
-        proc.send_signal(signal.SIGKILL)
-        proc.wait(timeout=30)
+        if trial % 2:  # the moment its transaction writes to the log
+            while_writing += hr.kill_once_written(proc, db)
+        else:  # any moment of the import, allowing for a slower first run
+            time.sleep(full * rng.uniform(0.25, 0.8))
+            proc.send_signal(signal.SIGKILL)
+            proc.wait(timeout=30)
         with Ledger(db) as book:
             book.verify(every=True)
             known = {c.name: c for c in book.campaigns()}
@@ -129,6 +145,7 @@ def test_sigkill_during_import_is_all_or_nothing(tmp_path: Path, big_export: tup
             again = hr.run_ledger(db, "import", str(export), "--name", name, timeout=120)
             assert again.returncode == 0, again.stderr
     assert outcomes["absent"] > 0, f"no kill landed inside an import: {outcomes}"
+    assert while_writing > 0, "no kill landed while an import was writing"
     with Ledger(db) as book:
         book.verify(every=True)
         assert sorted(c.name for c in book.campaigns()) == sorted(
@@ -137,24 +154,40 @@ def test_sigkill_during_import_is_all_or_nothing(tmp_path: Path, big_export: tup
 
 
 def test_sigkill_during_cli_commands(tmp_path: Path) -> None:
-    """`ledger roll` / `undo` processes killed mid-flight never leave a broken log."""
+    """`ledger roll` / `undo` processes killed mid-flight never leave a broken log.
+
+    Half the kills land at a random moment of the command's run (before it writes,
+    mostly), half the moment it writes to the log; both kinds must have hit a live
+    process at least once, and a write the kill landed after is whole."""
     db = str(tmp_path / "t.ledger")
     with Ledger(db) as book:
         book.new_campaign("freeform", "Cli")
         for i in range(20):
             book.roll("1d6", "Cli", label=f"seed {i}")
+    start = time.perf_counter()
+    assert hr.run_ledger(db, "-c", "Cli", "roll", "1d6").returncode == 0
+    full = time.perf_counter() - start
     rng = random.Random("cli")
+    landed = {"random": 0, "after a write": 0}
     for trial in range(KILLS):
-        args = ["-c", "Cli", "undo", "3"] if trial % 2 else ["-c", "Cli", "roll", "4d6kh3"]
+        undo = trial % 4 >= 2
+        args = ["-c", "Cli", "undo", "3"] if undo else ["-c", "Cli", "roll", "4d6kh3"]
+        before = len(hr.store_rows(db))
         proc = subprocess.Popen(
             hr.ledger_cmd("--db", db, *args),
             cwd=hr.ROOT,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
-        time.sleep(rng.uniform(0.05, 0.45))
-        proc.send_signal(signal.SIGKILL)
-        proc.wait(timeout=30)
+        if trial % 2:
+            landed["after a write"] += hr.kill_once_written(proc, db)
+        else:
+            time.sleep(full * rng.uniform(0.2, 1.0))
+            proc.send_signal(signal.SIGKILL)
+            proc.wait(timeout=30)
+            landed["random"] += proc.returncode == -signal.SIGKILL
+        added = len(hr.store_rows(db)) - before
+        assert added in ((0, 3) if undo else (0, 1)), f"{args}: {added} rows, not all or none"
         with Ledger(db) as book:
             book.verify(every=True)
             undo_actions: dict[str, int] = {}
@@ -162,6 +195,7 @@ def test_sigkill_during_cli_commands(tmp_path: Path) -> None:
                 if e.kind == "action.undone":
                     undo_actions[e.action] = undo_actions.get(e.action, 0) + 1
             assert all(n == 3 for n in undo_actions.values()), undo_actions
+    assert all(landed.values()), f"some kind of kill never hit a running command: {landed}"
     assert hr.run_ledger(db, "-c", "Cli", "roll", "1d6").returncode == 0
     assert hr.run_ledger(db, "verify", "--all").returncode == 0
 
