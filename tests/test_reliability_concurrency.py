@@ -148,6 +148,8 @@ def test_fresh_postgres_store_opened_by_many_at_once(pg_url: str) -> None:
             Store(pg_url).close()
         except StoreError as e:
             errors.append(str(e))
+        except BaseException as e:  # anything else fails the test, not just the thread
+            errors.append(repr(e))
 
     threads = [threading.Thread(target=open_store) for _ in range(8)]
     for t in threads:
