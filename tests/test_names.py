@@ -9,11 +9,12 @@ no control or invisible character.
 
 from __future__ import annotations
 
+import json
 import unicodedata
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 try:
@@ -247,3 +248,35 @@ def test_systems_refuse_control_characters_in_free_text(
         line = hr.assert_one_line_error(result)
         assert "U+" in line, (args, line)
     assert hr.store_rows(db) == before
+
+
+@pytest.fixture(scope="module")
+def shared_ledger(tmp_path_factory: pytest.TempPathFactory) -> str:
+    return _ledger(tmp_path_factory.mktemp("names"))
+
+
+@settings(
+    max_examples=100,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(name=st.one_of(st.text(max_size=70), st.from_regex(r"\w[\w .'-]{0,70}\n?", fullmatch=True)))
+def test_a_name_accepted_by_new_round_trips_as_one_line(shared_ledger: str, name: str) -> None:
+    """Whatever `ledger new` accepts prints one line, is listed as its NFC form, and is
+    found again by that name; whatever it refuses records nothing."""
+    before = hr.store_rows(shared_ledger)
+    result = hr.invoke(shared_ledger, "new", "freeform", name)
+    stored = unicodedata.normalize("NFC", name)
+    if result.exit_code != 0:
+        hr.assert_one_line_error(result)
+        assert hr.store_rows(shared_ledger) == before
+        return
+    assert hr.terminal_lines(result.stdout) == [f"campaign {stored!r} started (freeform)"]
+    assert _visible(stored) and stored == stored.strip()
+    listed = json.loads(hr.invoke(shared_ledger, "campaigns", "--json").stdout)
+    assert stored in [row["name"] for row in listed]
+    found = hr.invoke(shared_ledger, "-c", name, "note", "here")
+    assert found.exit_code == 0, found.output
+    with Ledger(shared_ledger) as book:
+        assert list(book.envelopes(book.campaign(stored)))[-1].event.text == "here"
