@@ -60,7 +60,7 @@ def invisible(text: str) -> str | None:
 
 def _normalised(value: Any) -> Any:
     if isinstance(value, str):
-        return nfc(value)
+        return value if value.isascii() else nfc(value)
     if isinstance(value, tuple):
         return tuple(_normalised(v) for v in value)
     if isinstance(value, dict):
