@@ -217,6 +217,14 @@ SYSTEM_TEXT = [
             ["d100", "damage", "1", "--cause", "bite\u202e"],
             ["d100", "horror", "1", "--cause", "gh\roul"],
             ["d100", "fatigue", "1", "--cause", "run\x00"],
+            ["d100", "test", "Arte (Pin\x1btura)", "--faces", "47"],
+            [
+                "d100",
+                "character",
+                "Bo",
+                *[f"{k}=12" for k in ("TAM", "CON", "FUE", "INT", "EDU", "DES", "CAR", "POD")],
+                "skill.Arte (Pin\u200btura)=40",
+            ],
         ],
     ),
     (

@@ -97,7 +97,7 @@ def _amount(notation: str, dice: Dice) -> tuple[int, tuple[int, ...]]:
 
 def _resolve_skill(inv: Investigator, game: D100State, c: cmd.Test) -> tuple[str, int]:
     """(name, value) of what is tested: a skill, a named test or a characteristic."""
-    name = c.skill.strip()
+    name = check_text(c.skill, "skill name", 64)  # a specialisation, Arte (Pintura), is kept as typed
     if name.upper() in CHARACTERISTICS:
         if c.times is None:
             raise RuleError(
@@ -241,7 +241,7 @@ def _create(state: Any, game: D100State, c: cmd.CreateCharacter, _dice: Dice) ->
     attrs = {k: str(chars[k]) for k in CHARACTERISTICS}
     probe = Investigator(name=c.name, characteristics=chars)
     for name, value in c.skills.items():
-        found = proj.find_skill(probe, game.tables, name)
+        found = proj.find_skill(probe, game.tables, check_text(name, "skill name", 64))
         if found is None:
             raise RuleError(f"no skill named {name!r} in the campaign's skill list; check the spelling")
         if not 0 <= value <= 200:
@@ -592,7 +592,7 @@ def _round(_state: Any, game: D100State, c: cmd.DeclareRound, _dice: Dice) -> li
     actions = [SPECIAL_ACTIONS.get(fold(a), check_text(a, "an action", 200)) for a in c.actions]
     attacks = []
     for a in c.attacks:
-        found = proj.find_skill(inv, game.tables, a)
+        found = proj.find_skill(inv, game.tables, check_text(a, "attack skill", 64))
         if found is None:
             raise RuleError(f"no attack skill named {a!r}; use a skill of `ledger sheet` (e.g. Pelea)")
         attacks.append(found[0])
