@@ -211,6 +211,7 @@ def roll(c: Ctx, notation: str, faces: str | None, label: str) -> None:
 
     rec = c.ledger.roll(notation, c.campaign, label=label, faces=parse_faces(faces), actor=c.actor)
     result = rec.events[0].result  # type: ignore[attr-defined]
+    label = rec.events[0].label  # type: ignore[attr-defined]  # as stored: stripped, NFC
     who = f"{rec.envelopes[0].actor}: " if rec.envelopes[0].actor else ""
     emit(c, recorded_json(rec), f"{who}{label + ': ' if label else ''}{render(result)}")
 
@@ -325,7 +326,9 @@ def sheet(c: Ctx, at: int | None, day: int | None) -> None:
         luck = data["luck_index"]
         shown = {k: v for k, v in data.items() if k != "luck_index"} if system.render_sheet is None else data
         line = ""
-        if luck["judged"]:
+        if luck["judged"] and luck["luck"] is None:  # every judged roll had p = 0 or 1
+            line = f"\nluck: none to measure: {luck['judged']} rolls were all certain to succeed or fail"
+        elif luck["judged"]:
             line = (
                 f"\nluck {luck['luck']:+.2f}: {luck['successes']} successes in {luck['judged']} rolls "
                 f"where {luck['expected']} were expected"

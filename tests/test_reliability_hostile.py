@@ -158,6 +158,7 @@ def test_roll_faces(sandbox: Sandbox, faces: str, notation: str) -> None:
 
 @SETTINGS
 @given(label=any_text)
+@example(label="\r")  # stored as "" (stripped): the output shows what was stored, not what was typed
 def test_roll_label(sandbox: Sandbox, label: str) -> None:
     result = sandbox.run("-c", "Tomb", "--as", "Bo", "roll", "1d6", "--label", label)
     if result.exit_code == 0:
@@ -459,3 +460,12 @@ def test_control_characters_are_refused(tmp_path: Path, args: list[str]) -> None
     before = hr.store_rows(db)
     hr.assert_one_line_error(hr.invoke(db, "-c", "Tomb", *args))
     assert hr.store_rows(db) == before
+
+
+def test_sheet_with_only_certain_rolls_is_not_a_traceback(tmp_path: Path) -> None:
+    """Rolls that cannot fail (p = 1) give no luck to measure: the sheet says so."""
+    db = _fresh(tmp_path)
+    assert hr.invoke(db, "-c", "Tomb", "--as", "Ana", "roll", "1d6>=1").exit_code == 0
+    result = hr.invoke(db, "-c", "Tomb", "--as", "Ana", "sheet")
+    assert result.exit_code == 0 and result.exception is None, result.exception
+    assert "luck: none to measure" in result.stdout
