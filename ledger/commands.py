@@ -117,14 +117,14 @@ def check_name(name: str, what: str) -> str:
     if not isinstance(name, str):
         raise InvalidNameError(repr(name), label, "it is not text", NAME_RULE)
     value = nfc(name)
+    if len(value) > NAME_LIMIT:  # first, so a huge value is not scanned
+        raise InvalidNameError(value, label, f"it is {len(value)} characters long", NAME_RULE)
     bad = invisible(value)
     if bad is not None:
         kind = "a line break" if bad in LINE_BREAKS else "a control or invisible character"
         raise InvalidNameError(value, label, f"it holds {describe(bad)}, {kind}", NAME_RULE)
     if not value:
         raise InvalidNameError(value, label, "it is empty", NAME_RULE)
-    if len(value) > NAME_LIMIT:
-        raise InvalidNameError(value, label, f"it is {len(value)} characters long", NAME_RULE)
     if not value[0].isalnum():
         raise InvalidNameError(value, label, f"it starts with {describe(value[0])}", NAME_RULE)
     if value[-1] == " ":
@@ -145,12 +145,12 @@ def check_text(value: str, what: str, limit: int) -> str:
     if not isinstance(value, str):
         raise InvalidTextError(repr(value), what, "it is not text", rule)
     text = nfc(value).strip()
+    if len(text) > limit:  # first, so a huge value is not scanned
+        raise InvalidTextError(text, what, f"it is {len(text)} characters long", rule)
     bad = invisible(text)
     if bad is not None:
         kind = "a line break" if bad in LINE_BREAKS else "a control or invisible character"
         raise InvalidTextError(text, what, f"it holds {describe(bad)}, {kind}", rule)
-    if len(text) > limit:
-        raise InvalidTextError(text, what, f"it is {len(text)} characters long", rule)
     return text
 
 
