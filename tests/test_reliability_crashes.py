@@ -45,6 +45,7 @@ def kill_after_batches(target: str, campaign: str, worker: str, rng: random.Rand
     time.sleep(rng.uniform(0, 0.03))  # somewhere inside the next action
     proc.send_signal(signal.SIGKILL)
     proc.wait(timeout=30)
+    assert proc.returncode == -signal.SIGKILL, f"the writer was not killed mid-work: {proc.returncode}"
     for line in proc.stdout.read().splitlines():  # acknowledged while the test slept
         if line.startswith("done "):
             seen.add(line.split()[1])
