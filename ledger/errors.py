@@ -104,3 +104,17 @@ class TableError(LedgerError):
 
 class ImportFileError(LedgerError):
     """An import file is malformed."""
+
+
+class SignatureError(LedgerError):
+    """An export's signature does not hold, or a signature that was required is missing."""
+
+    exit_code = 4
+
+    def __init__(self, message: str, fingerprint: str | None = None) -> None:
+        super().__init__(message)
+        self.fingerprint = fingerprint
+
+
+class PublicKeyError(LedgerError):
+    """A public key given to `ledger key` cannot be read or used."""
