@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from ledger.commands import check_name
-from ledger.errors import LedgerError, PublicKeyError, SignatureError
+from ledger.errors import LedgerError, PublicKeyError, SignatureError, StoreError
 
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -168,8 +168,9 @@ def signing_key(store: Store, *, create: bool = True) -> Ed25519PrivateKey | Non
         "created": _now(),
     }
     store.put_key(SIGNING_STREAM, 1, "key.signing", json.dumps(record).encode())
-    found = _read_signing(store)
-    assert found is not None  # written by this call or by the writer that won the race
+    found = _read_signing(store)  # this call's key, or that of the writer that won a race
+    if found is None:
+        raise StoreError(f"the signing key could not be stored in {store.describe()}; try again")
     return found[0]
 
 
@@ -185,11 +186,11 @@ class OwnKey:
 
 def own_key(store: Store, *, create: bool = True) -> OwnKey | None:
     """This ledger's public key (never the private one)."""
-    if signing_key(store, create=create) is None:
-        return None
     found = _read_signing(store)
-    assert found is not None
-    return OwnKey(key_text(_public_raw(found[0])), found[1])
+    if found is None and create:
+        signing_key(store)
+        found = _read_signing(store)
+    return OwnKey(key_text(_public_raw(found[0])), found[1]) if found else None
 
 
 @dataclass(frozen=True)
@@ -255,18 +256,23 @@ def forget(store: Store, who: str) -> TrustedKey:
     )
 
 
-def signer_of(store: Store | None, key: str | None) -> Signer:
+def known_keys(store: Store | None) -> dict[str, Signer]:
+    """Every key this ledger knows, own and trusted, as the signer it stands for."""
+    if store is None:
+        return {}
+    known = {k.key: Signer("trusted", k.key, k.name) for k in trusted_keys(store)}
+    own = own_key(store, create=False)
+    if own is not None:
+        known[own.key] = Signer("own", own.key)
+    return known
+
+
+def signer_of(store: Store | None, key: str | None, known: dict[str, Signer] | None = None) -> Signer:
     """How this ledger knows a signer's public key."""
     if key is None:
         return Signer("unsigned")
-    if store is not None:
-        own = own_key(store, create=False)
-        if own is not None and own.key == key:
-            return Signer("own", key)
-        for k in trusted_keys(store):
-            if k.key == key:
-                return Signer("trusted", key, k.name)
-    return Signer("unknown", key)
+    known = known_keys(store) if known is None else known
+    return known.get(key, Signer("unknown", key))
 
 
 # --- signing and checking headers -------------------------------------------------------
@@ -339,14 +345,10 @@ def of_campaign(book: Ledger, campaign: Campaign) -> Signer | None:
 
 def of_campaigns(book: Ledger, names: list[str]) -> dict[str, Signer]:
     """The signers of the imported campaigns among ``names`` (other names are left out)."""
-    found: dict[str, Signer] = {}
-    known = {c.name: c for c in book.campaigns()}
-    for name in names:
-        c = known.get(name)
-        signer = of_campaign(book, c) if c is not None else None
-        if signer is not None:
-            found[name] = signer
-    return found
+    campaigns = {c.name: c for c in book.campaigns()}
+    imported = [campaigns[n] for n in names if n in campaigns and campaigns[n].imported]
+    known = known_keys(book.store) if imported else {}
+    return {c.name: signer_of(book.store, c.signed_by, known) for c in imported}
 
 
 # --- reading keys and files ---------------------------------------------------------------
