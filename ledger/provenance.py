@@ -81,7 +81,7 @@ def statement(header: Mapping[str, Any]) -> bytes:
     fields = {k: v for k, v in header.items() if k != SIGNATURE}
     try:
         body = json.dumps(fields, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False)
-    except (TypeError, ValueError) as e:
+    except (TypeError, ValueError, RecursionError) as e:
         raise SignatureError(
             "the export header holds a value that cannot be signed; use a file from `ledger export`"
         ) from e
