@@ -16,6 +16,7 @@ or not at all; a signature that does not match is tampering and is refused.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import shlex
@@ -422,22 +423,19 @@ class FileReport:
 def verify_file(book: Ledger | None, path: str, *, require_signed: bool = False) -> FileReport:
     """Check an export as an import would (chain, head, every event, signature)
     without recording anything; ``book`` supplies the known keys (None: none known)."""
+    import tempfile
+
     from ledger.campaign import Ledger
     from ledger.integrity import import_campaign
 
-    scratch = Ledger(":memory:") if book is None else None
-    try:
+    with contextlib.ExitStack() as stack:
+        if book is None:  # an empty scratch ledger, so no file appears where none was
+            folder = stack.enter_context(tempfile.TemporaryDirectory(prefix="ledger-verify-"))
+            checker = stack.enter_context(Ledger(str(Path(folder) / "scratch.ledger")))
+        else:
+            checker = book
         with open(path, "rb") as data:
-            camp = import_campaign(
-                book or scratch,  # type: ignore[arg-type]
-                data,
-                require_signed=require_signed,
-                dry_run=True,
-                file=path,
-            )
-    finally:
-        if scratch is not None:
-            scratch.close()
+            camp = import_campaign(checker, data, require_signed=require_signed, dry_run=True, file=path)
     header = read_header(path)
     return FileReport(
         path,

@@ -322,3 +322,51 @@ def test_the_key_is_the_ledgers_across_sessions(alice: Session, tmp_path: Path) 
 
         own = provenance.own_key(book.store, create=False)
         assert own is not None and own.key == first
+
+
+def test_writers_making_the_key_at_once_all_get_the_same_one(
+    target: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Four sessions exporting at once all find no key and make one at the same moment:
+    the first stored wins, and every export is signed with it."""
+    import threading
+
+    from ledger import provenance
+
+    writers = 4
+    barrier = threading.Barrier(writers, timeout=30)
+    made = provenance._now
+
+    def now_after_everyone_looked() -> str:
+        barrier.wait()  # called between finding no key and storing a new one
+        return made()
+
+    monkeypatch.setattr(provenance, "_now", now_after_everyone_looked)
+    books = [Ledger(target) for _ in range(writers)]
+    keys: list[str] = []
+    errors: list[BaseException] = []
+
+    def make(book: Ledger) -> None:
+        try:
+            header = provenance.sign(book.store, {"format": "campaign-ledger-export", "head": 1})
+            provenance.check_signature(header)
+            keys.append(str(header["signed_by"]))
+        except BaseException as e:
+            errors.append(e)
+
+    threads = [threading.Thread(target=make, args=(b,)) for b in books]
+    try:
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(60)
+    finally:
+        for b in books:
+            b.close()
+    assert not errors, errors
+    assert len(keys) == writers and len(set(keys)) == 1
+    monkeypatch.setattr(provenance, "_now", made)
+    with Ledger(target) as book:
+        assert len(book.store.key_records(provenance.SIGNING_STREAM)) == 1
+        own = provenance.own_key(book.store, create=False)
+        assert own is not None and own.key == keys[0]
