@@ -120,7 +120,7 @@ class Signer:
                 f"signed by an unknown key {self.fingerprint}; if it is the sender's, "
                 f"trust it with `ledger key trust {source} --name NAME`"
             )
-        return "unsigned: the chain shows nothing changed since it was exported, not who exported it"
+        return "unsigned: its chain is whole, but nothing says who exported it"
 
     def as_dict(self) -> dict[str, Any]:
         return {"status": self.status, "key": self.key, "fingerprint": self.fingerprint, "name": self.name}
@@ -168,7 +168,13 @@ def signing_key(store: Store, *, create: bool = True) -> Ed25519PrivateKey | Non
         "public_key": key_text(_public_raw(key)),
         "created": _now(),
     }
-    store.put_key(SIGNING_STREAM, 1, "key.signing", json.dumps(record).encode())
+    try:
+        store.put_key(SIGNING_STREAM, 1, "key.signing", json.dumps(record).encode())
+    except StoreError as e:
+        raise StoreError(
+            f"{e.message}; the ledger's signing key is made on first export, "
+            "so export with --unsigned until it can be written"
+        ) from e
     found = _read_signing(store)  # this call's key, or that of the writer that won a race
     if found is None:
         raise StoreError(f"the signing key could not be stored in {store.describe()}; try again")
@@ -282,7 +288,8 @@ def signer_of(store: Store | None, key: str | None, known: dict[str, Signer] | N
 def sign(store: Store, header: dict[str, Any]) -> dict[str, Any]:
     """The header with this ledger's public key and its signature over :func:`statement`."""
     key = signing_key(store)
-    assert key is not None
+    if key is None:  # pragma: no cover - signing_key makes one or raises
+        raise StoreError(f"{store.describe()} has no signing key")
     signed = {k: v for k, v in header.items() if k not in (SIGNED_BY, SIGNATURE)}
     signed[SIGNED_BY] = key_text(_public_raw(key))
     signed[SIGNATURE] = key.sign(statement(signed)).hex()
@@ -311,7 +318,7 @@ def check_signature(header: Mapping[str, Any]) -> str | None:
 
     try:
         Ed25519PublicKey.from_public_bytes(raw_key).verify(raw_signature, statement(header))
-    except InvalidSignature as e:
+    except (InvalidSignature, ValueError) as e:
         raise SignatureError(refused, fingerprint(signer)) from e
     return key_text(raw_key)
 

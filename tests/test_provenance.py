@@ -269,7 +269,7 @@ def test_verify_file_checks_without_importing(alice: Session, tmp_path: Path) ->
     assert store_rows(alice.db) == before
     # A re-sealed forgery without a signature passes the chain and says so.
     stripped = write(tmp_path / "stripped.jsonl", without_signature(forge(lines)))
-    assert stdout_line(alice("verify", str(stripped))).endswith("not who exported it")
+    assert stdout_line(alice("verify", str(stripped))).endswith("nothing says who exported it")
     assert_one_line_error(alice("verify", str(stripped), "--require-signed", ok=False), code=4)
     # An edit without re-sealing fails the chain, as an import would.
     broken = write(tmp_path / "broken.jsonl", [ln.replace(b"sealed", b"SEALED") for ln in lines])
@@ -288,7 +288,7 @@ def test_verify_file_with_no_ledger_creates_none(alice: Session, tmp_path: Path)
 def test_unsigned_export_imports_as_unsigned(alice: Session, bob: Session, tmp_path: Path) -> None:
     lines = export_to(alice, tmp_path / "tomb.jsonl", "--unsigned")
     assert "signature" not in header_of(lines) and "signed_by" not in header_of(lines)
-    assert stdout_line(bob("import", str(tmp_path / "tomb.jsonl"))).endswith("not who exported it")
+    assert stdout_line(bob("import", str(tmp_path / "tomb.jsonl"))).endswith("nothing says who exported it")
     assert "(this ledger)" not in alice("key", "list").output  # --unsigned made no key
 
 
