@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import Result
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from ledger import Ledger
 from ledger.chain import GENESIS
@@ -370,3 +372,65 @@ def test_writers_making_the_key_at_once_all_get_the_same_one(
         assert len(book.store.key_records(provenance.SIGNING_STREAM)) == 1
         own = provenance.own_key(book.store, create=False)
         assert own is not None and own.key == keys[0]
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats() | st.text(max_size=80),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@pytest.fixture(scope="module")
+def signed_export(tmp_path_factory: pytest.TempPathFactory) -> tuple[Session, list[bytes]]:
+    folder = tmp_path_factory.mktemp("signed")
+    session = Session(str(folder / "alice.ledger"))
+    make_campaign(session)
+    return session, export_to(session, folder / "tomb.jsonl")
+
+
+@settings(
+    max_examples=60,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    field=st.sampled_from(
+        ["signed_by", "signature", "name", "system", "head", "head_hash", "campaign_id", "version"]
+    ),
+    value=json_values | st.text(alphabet="0123456789abcdefABCDEF:ed", max_size=140),
+)
+def test_any_change_to_a_signed_header_is_refused_in_one_line(
+    signed_export: tuple[Session, list[bytes]],
+    tmp_path_factory: pytest.TempPathFactory,
+    field: str,
+    value: object,
+) -> None:
+    session, lines = signed_export
+    header = header_of(lines)
+    if header[field] == value:
+        return
+    header[field] = value
+    path = tmp_path_factory.mktemp("edited") / "edited.jsonl"
+    write(path, [json.dumps(header).encode(), *lines[1:]])
+    before = store_rows(session.db)
+    assert_one_line_error(session("import", str(path), "--name", "Edited", ok=False))
+    assert store_rows(session.db) == before
+    assert_one_line_error(session("verify", str(path), ok=False))
+
+
+def test_trusting_a_saved_key_file(alice: Session, bob: Session, tmp_path: Path) -> None:
+    path = tmp_path / "tomb.jsonl"
+    export_to(alice, path)
+    shown = alice("key", "show").output.splitlines()[1].split()[-1]
+    key_file = tmp_path / "alice.pub"
+    key_file.write_text(shown + "\n")
+    assert stdout_line(bob("key", "trust", str(key_file), "--name", "alice")).startswith(
+        "trusted key 'alice'"
+    )
+    assert "trusted key 'alice'" in stdout_line(bob("import", str(path), "--require-signed"))
+    key_file.write_text("not a key\n")
+    assert "64 hex digits" in assert_one_line_error(
+        bob("key", "trust", str(key_file), "--name", "x", ok=False)
+    )
