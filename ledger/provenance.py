@@ -387,7 +387,14 @@ def key_from(source: str) -> tuple[str, str | None]:
     or the key itself; with the name the file suggests (its campaign's)."""
     path = Path(source)
     if not path.is_file():
-        return key_text(parse_key(source)), None
+        try:
+            return key_text(parse_key(source)), None
+        except PublicKeyError:
+            shown = source if source.isprintable() and len(source) <= 80 else "FILE_OR_KEY"
+            raise PublicKeyError(
+                f"{shown!r} is neither an export file nor a public key (ed25519: followed by 64 hex "
+                "digits, as `ledger key show` prints it); check the path or what you pasted"
+            ) from None
     try:
         with path.open("rb") as f:
             head = f.read(200)
