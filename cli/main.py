@@ -428,9 +428,9 @@ def verify(c: Ctx, file: str | None, every: bool, require_signed: bool) -> None:
     With FILE, check an export without importing it: its chain, its head,
     every event, and who signed it."""
     from ledger import provenance
+    from ledger.errors import LedgerError
 
     if file is not None:
-        from ledger.errors import LedgerError
         from ledger.store import is_postgres, resolve_target
 
         if every:
@@ -446,7 +446,7 @@ def verify(c: Ctx, file: str | None, every: bool, require_signed: bool) -> None:
         )
         return
     if require_signed:
-        raise click.UsageError("--require-signed goes with FILE: ledger verify FILE --require-signed")
+        raise LedgerError("--require-signed goes with FILE: ledger verify FILE --require-signed")
     report = c.ledger.verify(c.campaign, every=every)
     signers = provenance.of_campaigns(c.ledger, list(report.checked))
     data = {

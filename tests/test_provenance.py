@@ -312,7 +312,9 @@ def test_key_commands_refuse_what_they_cannot_use(alice: Session, bob: Session, 
     public = json.loads(other("key", "show", "--json").output)["public_key"]
     assert "given to key" in assert_one_line_error(bob("key", "trust", public, "--name", "alice", ok=False))
     assert "no trusted key" in assert_one_line_error(bob("key", "forget", "carol", ok=False))
-    assert "--require-signed goes with FILE" in bob("verify", "--require-signed", ok=False).output
+    assert "--require-signed goes with FILE" in assert_one_line_error(
+        bob("verify", "--require-signed", ok=False)
+    )
 
 
 def test_the_key_is_the_ledgers_across_sessions(alice: Session, tmp_path: Path) -> None:
