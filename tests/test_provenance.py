@@ -377,8 +377,16 @@ def test_writers_making_the_key_at_once_all_get_the_same_one(
 
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats() | st.text(max_size=80),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**70), 2**70)
+    | st.floats()
+    | st.text(max_size=80)
+    | st.sampled_from([[], {}]),
+    lambda inner: (
+        st.lists(inner, min_size=1, max_size=4)
+        | st.dictionaries(st.text(max_size=8), inner, min_size=1, max_size=4)
+    ),
     max_leaves=12,
 )
 
