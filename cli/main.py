@@ -422,20 +422,50 @@ def _diff(old: dict[str, Any], new_value: dict[str, Any], prefix: str = "") -> d
 
 
 @cli.command("verify")
+@click.argument("file", required=False, type=click.Path(exists=True, dir_okay=False))
 @click.option("--all", "every", is_flag=True, help="Verify every campaign in the ledger.")
+@click.option("--require-signed", is_flag=True, help="With FILE: fail unless it is signed by a known key.")
 @common
 @pass_ctx
-def verify(c: Ctx, every: bool) -> None:
-    """Walk the hash chain; exit non-zero naming the first bad version."""
+def verify(c: Ctx, file: str | None, every: bool, require_signed: bool) -> None:
+    """Walk the hash chain; exit non-zero naming the first bad version.
+
+    With FILE, check an export without importing it: its chain, its head,
+    every event, and who signed it."""
+    from ledger import provenance
+    from ledger.errors import LedgerError
+
+    if file is not None:
+        from ledger.store import is_postgres, resolve_target
+
+        if every:
+            raise LedgerError("give FILE or --all, not both")
+        target = resolve_target(c.db)
+        book = c.ledger if is_postgres(target) or Path(target).exists() else None
+        found = provenance.verify_file(book, file, require_signed=require_signed)
+        emit(
+            c,
+            found.as_dict(),
+            f"ok  {file}: {found.name!r} ({found.system}), {found.head} events, "
+            f"head {found.head_hash[:16]}; {found.signer.describe(file)}",
+        )
+        return
+    if require_signed:
+        raise LedgerError("--require-signed goes with FILE: ledger verify FILE --require-signed")
     report = c.ledger.verify(c.campaign, every=every)
-    data = {"ok": True, "checked": report.checked, "heads": report.heads}
-    emit(
-        c,
-        data,
-        "\n".join(
-            f"ok  {name}: {n} events, head {report.heads[name][:16]}" for name, n in report.checked.items()
-        ),
-    )
+    signers = provenance.of_campaigns(c.ledger, list(report.checked))
+    data = {
+        "ok": True,
+        "checked": report.checked,
+        "heads": report.heads,
+        "signers": {name: s.as_dict() for name, s in signers.items()},
+    }
+
+    def line(name: str, n: int) -> str:
+        came = f"; imported, {signers[name].describe()}" if name in signers else ""
+        return f"ok  {name}: {n} events, head {report.heads[name][:16]}{came}"
+
+    emit(c, data, "\n".join(line(name, n) for name, n in report.checked.items()))
 
 
 @cli.command("export")
@@ -448,13 +478,15 @@ def verify(c: Ctx, every: bool) -> None:
     default="-",
     help="Write to this file (default: standard output).",
 )
+@click.option("--unsigned", is_flag=True, help="Leave the header unsigned (no key is made or used).")
 @common
 @pass_ctx
-def export(c: Ctx, kind: str | None, directory: str | None, output: str) -> None:
+def export(c: Ctx, kind: str | None, directory: str | None, output: str, unsigned: bool) -> None:
     """Write the campaign as JSON lines, with its chain hashes.
 
     `ledger export parquet DIR` writes the statistics warehouse's tables as
-    Parquet files instead, partitioned by system."""
+    Parquet files instead, partitioned by system. The header is signed with
+    this ledger's key (made on first export; see `ledger key show`)."""
     if kind == "parquet":
         from ledger.errors import LedgerError
         from projections.warehouse import export_parquet
@@ -465,13 +497,13 @@ def export(c: Ctx, kind: str | None, directory: str | None, output: str) -> None
         emit(c, {"files": files}, lambda: "\n".join(files) or "the warehouse is empty")
         return
     if output == "-":
-        n = c.ledger.export(sys.stdout.buffer, c.campaign)
+        n = c.ledger.export(sys.stdout.buffer, c.campaign, sign=not unsigned)
         sys.stdout.flush()
         return
     path = Path(output)
     tmp = path.with_name(path.name + ".part")
     with tmp.open("wb") as out:
-        n = c.ledger.export(out, c.campaign)
+        n = c.ledger.export(out, c.campaign, sign=not unsigned)
     tmp.replace(path)
     emit(c, {"events": n, "file": output}, f"exported {n} events to {output}")
 
@@ -479,18 +511,114 @@ def export(c: Ctx, kind: str | None, directory: str | None, output: str) -> None
 @cli.command("import")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @click.option("--name", default=None, help="Import under this name (default: the exported name).")
+@click.option(
+    "--require-signed",
+    is_flag=True,
+    help="Refuse a file unless it is signed by this ledger or a trusted key.",
+)
 @common
 @pass_ctx
-def import_(c: Ctx, file: str, name: str | None) -> None:
-    """Import a campaign from an export, refusing it if any event was edited."""
+def import_(c: Ctx, file: str, name: str | None, require_signed: bool) -> None:
+    """Import a campaign from an export, refusing it if any event was edited.
+
+    Says whether the file was signed by this ledger, a trusted key, an
+    unknown key or nobody; a signature that does not match is refused."""
+    from ledger import provenance
+
     with open(file, "rb") as data:
-        camp = c.ledger.import_(data, name)
+        camp = c.ledger.import_(data, name, require_signed=require_signed, file=file)
     head = c.ledger.head(camp)
+    signer = provenance.of_campaign(c.ledger, camp)
+    assert signer is not None
     emit(
         c,
-        {"name": camp.name, "system": camp.system, "head": head},
-        f"imported {camp.name!r} ({camp.system}, {head} events, chain verified)",
+        {"name": camp.name, "system": camp.system, "head": head, "signer": signer.as_dict()},
+        f"imported {camp.name!r} ({camp.system}, {head} events, chain verified); {signer.describe(file)}",
     )
+
+
+@cli.group("key")
+def key() -> None:
+    """This ledger's signing key, and the keys of other ledgers it trusts."""
+
+
+@key.command("show")
+@common
+@pass_ctx
+def key_show(c: Ctx) -> None:
+    """Print this ledger's public key and its fingerprint (made now if there is none)."""
+    from ledger import provenance
+
+    own = provenance.own_key(c.ledger.store)
+    assert own is not None
+    emit(
+        c,
+        {"fingerprint": own.fingerprint, "public_key": own.key, "created": own.created},
+        f"fingerprint {own.fingerprint}\npublic key  {own.key}",
+    )
+
+
+@key.command("trust")
+@click.argument("source", metavar="FILE_OR_KEY")
+@click.option("--name", default=None, help="Whose key it is (default: the export's campaign name).")
+@common
+@pass_ctx
+def key_trust(c: Ctx, source: str, name: str | None) -> None:
+    """Trust the key that signed an export FILE, or a public key as `ledger key show` prints it."""
+    from ledger import provenance
+    from ledger.errors import LedgerError
+
+    found, suggested = provenance.key_from(source)
+    name = name or suggested
+    if name is None:
+        raise LedgerError("say whose key it is: ledger key trust KEY --name NAME")
+    trusted = provenance.trust(c.ledger.store, found, name)
+    emit(
+        c,
+        {"name": trusted.name, "fingerprint": trusted.fingerprint, "public_key": trusted.key},
+        f"trusted key {trusted.name!r} ({trusted.fingerprint})",
+    )
+
+
+@key.command("forget")
+@click.argument("who", metavar="NAME_OR_FINGERPRINT")
+@common
+@pass_ctx
+def key_forget(c: Ctx, who: str) -> None:
+    """Stop trusting a key; campaigns it signed then verify as signed by an unknown key."""
+    from ledger import provenance
+
+    gone = provenance.forget(c.ledger.store, who)
+    emit(
+        c,
+        {"name": gone.name, "fingerprint": gone.fingerprint},
+        f"no longer trusted: {gone.name!r} ({gone.fingerprint})",
+    )
+
+
+@key.command("list")
+@common
+@pass_ctx
+def key_list(c: Ctx) -> None:
+    """This ledger's own key and every trusted one."""
+    from ledger import provenance
+
+    own = provenance.own_key(c.ledger.store, create=False)
+    trusted = provenance.trusted_keys(c.ledger.store)
+    rows = (
+        [{"name": None, "own": True, "fingerprint": own.fingerprint, "public_key": own.key}] if own else []
+    ) + [{"name": k.name, "own": False, "fingerprint": k.fingerprint, "public_key": k.key} for k in trusted]
+
+    def text() -> str:
+        lines = (
+            [f"{own.fingerprint}  (this ledger)"]
+            if own
+            else ["no key yet (made on first export or `ledger key show`)"]
+        )
+        lines += [f"{k.fingerprint}  {k.name}" for k in trusted]
+        return "\n".join(lines)
+
+    emit(c, rows, text)
 
 
 @cli.command("demo")

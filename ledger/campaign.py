@@ -77,6 +77,8 @@ class Campaign:
     lineage: tuple[tuple[str, int, int | None], ...] = ()
     """(stream, after version, up to version or None): where each range of
     this branch's versions is stored, oldest first."""
+    signed_by: str | None = None
+    """The public key that signed the export this campaign was imported from."""
 
     def stream_for(self, version: int) -> str:
         for stream, lo, hi in self.lineage:
@@ -249,7 +251,14 @@ class Ledger:
                         (ev.campaign_id, cut, None),
                     )
                 c = Campaign(
-                    ev.campaign_id, ev.name, ev.system, ev.parent_id, ev.parent_version, ev.imported, lineage
+                    ev.campaign_id,
+                    ev.name,
+                    ev.system,
+                    ev.parent_id,
+                    ev.parent_version,
+                    ev.imported,
+                    lineage,
+                    ev.signed_by,
                 )
                 self._by_name[c.name] = c
                 self._by_id[c.id] = c
@@ -891,17 +900,27 @@ class Ledger:
 
         return verify(self, campaign, every=every)
 
-    def export(self, out: IO[bytes], campaign: str | None = None) -> int:
-        """Write a campaign's whole branch as JSON lines; returns the event count."""
+    def export(self, out: IO[bytes], campaign: str | None = None, *, sign: bool = True) -> int:
+        """Write a campaign's whole branch as JSON lines, its header signed by this
+        ledger's key unless ``sign`` is False; returns the event count."""
         from ledger.integrity import export
 
-        return export(self, out, campaign)
+        return export(self, out, campaign, sign=sign)
 
-    def import_(self, data: IO[bytes], name: str | None = None) -> Campaign:
-        """Import an export after verifying its chain; refuses edited files."""
+    def import_(
+        self,
+        data: IO[bytes],
+        name: str | None = None,
+        *,
+        require_signed: bool = False,
+        file: str | None = None,
+    ) -> Campaign:
+        """Import an export after verifying its chain and signature; refuses edited files
+        (and, with ``require_signed``, files not signed by a known key). ``file``
+        names the file in messages."""
         from ledger.integrity import import_campaign
 
-        return import_campaign(self, data, name)
+        return import_campaign(self, data, name, require_signed=require_signed, file=file)
 
 
 __all__ = ["Campaign", "Ledger", "LogEntry", "Recorded", "Tip", "VerifyReport"]

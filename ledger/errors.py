@@ -120,3 +120,17 @@ class InvalidTextError(LedgerError):
 
 class InvalidNameError(InvalidTextError):
     """A campaign or character name outside the allowed form."""
+
+
+class SignatureError(LedgerError):
+    """An export's signature does not hold, or a signature that was required is missing."""
+
+    exit_code = 4
+
+    def __init__(self, message: str, fingerprint: str | None = None) -> None:
+        super().__init__(message)
+        self.fingerprint = fingerprint
+
+
+class PublicKeyError(LedgerError):
+    """A public key given to `ledger key` cannot be read or used."""

@@ -14,7 +14,7 @@ from typing import IO, TYPE_CHECKING
 
 import msgspec
 
-from ledger import chain, snapshots
+from ledger import chain, provenance, snapshots
 from ledger.commands import check_name
 from ledger.errors import ImportFileError, TamperError
 from ledger.events import FORMAT, RESETS, CampaignRegistered, CampaignStarted, envelope_decoder
@@ -109,8 +109,11 @@ def _verify_stream(
     report.heads[name] = prev
 
 
-def export(book: Ledger, out: IO[bytes], campaign: str | None = None) -> int:
-    """Write a campaign's whole branch as JSON lines; returns the event count."""
+def export(book: Ledger, out: IO[bytes], campaign: str | None = None, *, sign: bool = True) -> int:
+    """Write a campaign's whole branch as JSON lines; returns the event count.
+
+    The header is signed with this ledger's key (see ledger.provenance) unless
+    ``sign`` is False."""
     c = book.campaign(campaign)
     head = book.head(c)
     head_env = book.envelope(c, head)
@@ -123,6 +126,8 @@ def export(book: Ledger, out: IO[bytes], campaign: str | None = None) -> int:
         "head": head,
         "head_hash": head_env.hash,
     }
+    if sign:
+        header = provenance.sign(book.store, header)
     out.write(json.dumps(header).encode() + b"\n")
     n = 0
     for raw in book.stored(c):
@@ -131,8 +136,19 @@ def export(book: Ledger, out: IO[bytes], campaign: str | None = None) -> int:
     return n
 
 
-def import_campaign(book: Ledger, data: IO[bytes], name: str | None = None) -> Campaign:
-    """Import an export after verifying its chain; refuses edited files."""
+def import_campaign(
+    book: Ledger,
+    data: IO[bytes],
+    name: str | None = None,
+    *,
+    require_signed: bool = False,
+    dry_run: bool = False,
+    file: str | None = None,
+) -> Campaign:
+    """Import an export after verifying its chain and signature; refuses edited files.
+
+    ``dry_run`` checks everything and records nothing (``ledger verify FILE``);
+    the campaign returned is then not in the ledger."""
     lines = iter(data)
     try:
         header = json.loads(next(lines))
@@ -146,6 +162,7 @@ def import_campaign(book: Ledger, data: IO[bytes], name: str | None = None) -> C
         raise ImportFileError(
             f"the export is from a newer format ({header.get('version')}); upgrade campaign-ledger"
         )
+    signer = provenance.check_header(book, header, require_signed=require_signed, file=file)
     system = header.get("system")
     sysdef = get_system(str(system))
     new_name = check_name(name or str(header.get("name", "")), "campaign")
@@ -176,11 +193,18 @@ def import_campaign(book: Ledger, data: IO[bytes], name: str | None = None) -> C
     if header.get("head") != v or header.get("head_hash") != prev:
         raise TamperError(new_name, v, "import refused: the file ends before its recorded head (truncated)")
 
-    def make() -> tuple[CampaignRegistered, list[tuple[str, int, str, bytes]]]:
-        return (
-            CampaignRegistered(campaign_id=cid, name=new_name, system=sysdef.name, imported=True),
-            rows,
+    if dry_run:
+        from ledger.campaign import Campaign
+
+        return Campaign(
+            cid, new_name, sysdef.name, imported=True, lineage=((cid, 0, None),), signed_by=signer.key
         )
+
+    def make() -> tuple[CampaignRegistered, list[tuple[str, int, str, bytes]]]:
+        registered = CampaignRegistered(
+            campaign_id=cid, name=new_name, system=sysdef.name, imported=True, signed_by=signer.key
+        )
+        return registered, rows
 
     book._register(make)
     return book._by_name[new_name]

@@ -30,6 +30,7 @@ from ledger.errors import NotALedgerError, StoreError
 DEFAULT_FILE = "campaigns.ledger"
 EVENTS_TABLE = "ledger_events"
 SNAPSHOTS_TABLE = "ledger_snapshots"
+KEYS_TABLE = "ledger_keys"
 PAGE = 4096
 
 
@@ -77,11 +78,14 @@ class Store:
         self._datastore = SQLiteDatastore(str(path), lock_timeout=30, pool_size=1, originator_id_type="text")
         recorder = _bulk_sqlite_recorder()(self._datastore, events_table_name=EVENTS_TABLE)
         self.snapshots = SQLiteAggregateRecorder(self._datastore, events_table_name=SNAPSHOTS_TABLE)
+        self.keys = SQLiteAggregateRecorder(self._datastore, events_table_name=KEYS_TABLE)
         try:
             if EVENTS_TABLE not in tables:
                 recorder.create_table()
             if SNAPSHOTS_TABLE not in tables:
                 self.snapshots.create_table()
+            if KEYS_TABLE not in tables:
+                self.keys.create_table()
         except PersistenceError as e:
             raise StoreError(f"cannot write {self.describe()}: {_reason(e)}") from e
         return recorder
@@ -123,6 +127,7 @@ class Store:
         )
         recorder = _postgres_recorder()(self._datastore, events_table_name=EVENTS_TABLE)
         self.snapshots = PostgresAggregateRecorder(self._datastore, events_table_name=SNAPSHOTS_TABLE)
+        self.keys = PostgresAggregateRecorder(self._datastore, events_table_name=KEYS_TABLE)
         # One process at a time creates the schema, types, tables and functions.
         lock = f"campaign-ledger:{schema or 'public'}"
         try:
@@ -133,6 +138,7 @@ class Store:
                         setup.execute(f'CREATE SCHEMA IF NOT EXISTS "{schema}"')
                     recorder.create_table()
                     self.snapshots.create_table()
+                    self.keys.create_table()
                 finally:
                     setup.execute("SELECT pg_advisory_unlock(hashtext(%s))", (lock,))
         except psycopg.Error as e:
@@ -212,6 +218,25 @@ class Store:
         except PersistenceError:
             return None
         return rows[0] if rows else None
+
+    # --- keys: the ledger's signing key and the keys it trusts (never exported) ---
+
+    def put_key(self, stream: str, version: int, topic: str, state: bytes) -> bool:
+        """Store one key record; False when that version was taken by another writer."""
+        try:
+            self.keys.insert_events([StoredEvent(stream, version, topic, state)])
+        except IntegrityError:
+            return False
+        except PersistenceError as e:
+            raise StoreError(f"cannot write to {self.describe()}: {_reason(e)}") from e
+        return True
+
+    def key_records(self, stream: str) -> Sequence[StoredEvent]:
+        """Every key record of a stream, oldest first."""
+        try:
+            return self.keys.select_events(stream)
+        except PersistenceError as e:
+            raise StoreError(f"cannot read {self.describe()}: {_reason(e)}") from e
 
     def head(self, stream: str) -> int:
         last = self.read(stream, desc=True, limit=1)

@@ -51,6 +51,9 @@ class CampaignRegistered(Event, frozen=True, tag="campaign.registered"):
     parent_id: str | None = None
     parent_version: int | None = None
     imported: bool = False
+    signed_by: str | None = None
+    """An import's signer: the public key (``ed25519:<hex>``) whose valid
+    signature the export carried; None for an unsigned file or no import."""
 
     def summary(self) -> str:
         if self.parent_id:
