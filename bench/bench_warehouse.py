@@ -32,7 +32,7 @@ from ledger import Ledger
 from ledger.commands import AddCharacter, Roll
 from ledger.stats import Scope, luck, plan, rolls, simulate_campaign, survival
 from ledger.systems import system_names
-from projections.warehouse import Warehouse
+from projections.warehouse import Warehouse, duckdb_config
 
 NOTATIONS = ("1d20>=11", "1d20>=15", "3d6>=5", "5d6>=6", "2d6+1", "4d6kh3", "1d8+2")
 PER_CAMPAIGN = 10_000
@@ -109,7 +109,7 @@ def read_json(path: Path, database: str = ":memory:") -> Timer:
     import duckdb
 
     Path(database).unlink(missing_ok=True)
-    con = duckdb.connect(database)
+    con = duckdb.connect(database, config=duckdb_config())
     columns = (
         "{'v': 'INTEGER', 'campaign': 'VARCHAR', 'action': 'VARCHAR', 'at': 'VARCHAR', "
         "'day': 'INTEGER', 'actor': 'VARCHAR', 'last_reset': 'INTEGER', 'prev': 'VARCHAR', "

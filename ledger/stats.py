@@ -13,7 +13,7 @@ the successes ran above (lucky) or below (unlucky) their expectation.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -442,6 +442,14 @@ def report(
 
 def format_table(headers: Sequence[str], rows: Sequence[Sequence[Any]], max_width: int = 72) -> str:
     """A plain aligned table; numbers right-aligned, NULL shown as '-'."""
+    return "\n".join(table_lines(headers, [rows], max_width))
+
+
+def table_lines(
+    headers: Sequence[str], pages: Iterable[Sequence[Sequence[Any]]], max_width: int = 72
+) -> Iterator[str]:
+    """The lines of :func:`format_table` for rows that arrive page by page: the columns are
+    as wide as the first page needs (a longer cell later pushes its line out)."""
 
     def cell(v: Any) -> str:
         if v is None:
@@ -451,22 +459,29 @@ def format_table(headers: Sequence[str], rows: Sequence[Sequence[Any]], max_widt
         text = str(v).replace("\n", " ")
         return text if len(text) <= max_width else text[: max_width - 1] + "…"
 
-    cells = [[cell(v) for v in row] for row in rows]
-    widths = [len(h) for h in headers]
-    for row in cells:
-        widths = [max(w, len(c)) for w, c in zip(widths, row, strict=True)]
-    numeric = [
-        all(isinstance(r[i], int | float) or r[i] is None for r in rows) and bool(rows)
-        for i in range(len(headers))
-    ]
-
     def line(values: Sequence[str]) -> str:
         parts = [v.rjust(w) if num else v.ljust(w) for v, w, num in zip(values, widths, numeric, strict=True)]
         return "  ".join(parts).rstrip()
 
-    out = [line(list(headers)), line(["-" * w for w in widths])]
-    out.extend(line(row) for row in cells)
-    return "\n".join(out)
+    widths = [len(h) for h in headers]
+    numeric = [False] * len(headers)
+    first = True
+    for rows in pages:
+        cells = [[cell(v) for v in row] for row in rows]
+        if first:
+            for row in cells:
+                widths = [max(w, len(c)) for w, c in zip(widths, row, strict=True)]
+            numeric = [
+                all(isinstance(r[i], int | float) or r[i] is None for r in rows) and bool(rows)
+                for i in range(len(headers))
+            ]
+            yield line(list(headers))
+            yield line(["-" * w for w in widths])
+            first = False
+        yield from (line(row) for row in cells)
+    if first:
+        yield line(list(headers))
+        yield line(["-" * w for w in widths])
 
 
 def _dict_table(rows: list[dict[str, Any]], columns: Sequence[str] | None = None) -> str:

@@ -258,6 +258,7 @@ def rolled(ledger_cli: Session) -> Session:
     ],
 )
 def test_query_refuses_anything_but_reading(rolled: Session, db: str, sql: str, message: str) -> None:
+    rolled("warehouse", "rebuild")
     result = rolled("query", sql, ok=False)
     assert result.exit_code == 1
     assert message in result.stderr
