@@ -292,43 +292,46 @@ def simulate(c: Ctx, system: str, count: int, seed: int | None, days: int, prefi
     (crawl plays with its autoplayer; freeform makes realistic roll streams)."""
     import secrets
 
-    from ledger.errors import DuplicateNameError, LedgerError
-    from ledger.stats import check_simulator, plan, simulate_campaign
+    from ledger.errors import LedgerError
+    from ledger.stats import Simulator, check_simulator, plan, still_to_simulate
 
     check_simulator(system)
     if days < 1:
         raise LedgerError(f"--days must be at least 1, got {days}")
     seed = secrets.randbelow(2**31) if seed is None else seed
     run = plan(system, count, seed, prefix)
-    known = {camp.name for camp in c.ledger.campaigns()}
-    taken = [n for n in run.names if n in known]
-    if taken:
-        raise DuplicateNameError(f"campaign {taken[0]!r} exists already; use another --seed or --prefix")
+    todo = still_to_simulate(c.ledger, run)
     before = c.ledger.store.max_notification_id()
     start = time.perf_counter()
     show = not c.json
-    with click.progressbar(
-        list(zip(run.names, run.seeds, strict=True)),
-        label=f"simulating {system}",
-        file=_stderr() if show else io.StringIO(),
-    ) as bar:
+    with (
+        Simulator(c.ledger, system, days) as simulator,
+        click.progressbar(
+            todo,
+            label=f"simulating {system} (seed {seed})",
+            file=_stderr() if show else io.StringIO(),
+        ) as bar,
+    ):
         for name, campaign_seed in bar:
-            simulate_campaign(c.ledger, system, name, campaign_seed, days)
+            simulator.play(name, campaign_seed)
     took = time.perf_counter() - start
     events = c.ledger.store.max_notification_id() - before
+    there = count - len(todo)
     data = {
         "system": system,
-        "campaigns": count,
+        "campaigns": len(todo),
+        "already_there": there,
         "seed": seed,
         "events": events,
         "seconds": round(took, 3),
         "first": run.names[0],
         "last": run.names[-1],
     }
+    resumed = f"; {there} of the {count} were there already" if there else ""
     emit(
         c,
         data,
-        f"simulated {count} {system} campaigns (seed {seed}): {events} events in {took:.1f}s; "
+        f"simulated {len(todo)} {system} campaigns (seed {seed}{resumed}): {events} events in {took:.1f}s; "
         "see `ledger stats`",
     )
     sys.stdout.flush()
