@@ -201,3 +201,19 @@ def test_every_warehouse_connection_fetches_and_loads_no_extension(tmp_path: Pat
                 assert con.execute(settings).fetchone() == (False, False, False)
             finally:
                 con.close()
+
+
+def test_a_killed_rebuild_leaves_a_folder_the_next_rebuild_removes(session: Session) -> None:
+    import subprocess
+    import sys
+
+    gone = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True
+    )
+    dead = Path(f".w.duckdb.rebuild-{gone.stdout.strip()}-x1")
+    alive = Path(".w.duckdb.rebuild-1-x2")  # pid 1 always runs
+    for folder in (dead, alive):
+        folder.mkdir()
+        (folder / "warehouse.duckdb").write_bytes(b"half a rebuild")
+    session("warehouse", "rebuild", "--warehouse", "w.duckdb")
+    assert not dead.exists() and alive.exists()
