@@ -601,21 +601,21 @@ class Warehouse:
         return bytes(first[0].state)[-66:-2].decode() if first else ""
 
     def connect_read_only(self, limits: QueryLimits | None = None) -> duckdb.DuckDBPyConnection:
-        """A connection for untrusted SQL: read-only, no files, no network, no extensions, no
-        Python objects, bounded memory, threads and spill files, locked settings."""
+        """A connection for SQL: read-only, no files, no network, no extensions, no Python
+        objects, locked settings; with ``limits`` (untrusted SQL: :func:`open_query`) its
+        memory, threads and spill files are bounded too."""
         import duckdb
 
         check_warehouse_path(self.ledger, self.path)
         if not self.path.exists():
             raise WarehouseError(f"no warehouse at {self.path}; run `ledger warehouse rebuild`")
-        limits = limits or QueryLimits()
-        config = duckdb_config(
-            enable_external_access=False,
-            python_enable_replacements=False,
-            memory_limit=f"{limits.memory_mb}MB",
-            threads=limits.threads,
-            max_temp_directory_size=f"{limits.temp_mb}MB",
-        )
+        config = duckdb_config(enable_external_access=False, python_enable_replacements=False)
+        if limits is not None:
+            config.update(
+                memory_limit=f"{limits.memory_mb}MB",
+                threads=limits.threads,
+                max_temp_directory_size=f"{limits.temp_mb}MB",
+            )
         try:
             con = duckdb.connect(str(self.path), read_only=True, config=config)
         except duckdb.Error as e:
