@@ -1139,6 +1139,11 @@ PAGE_ROWS = 1000
 COUNT_LEFT_OUT = 100_000
 """Rows past the limit that are still counted (for at most :data:`COUNT_SECONDS`)."""
 COUNT_SECONDS = 0.5
+MAX_ELEMENTS = 1_000_000
+"""Most elements one value of a result may hold (lists, maps, structs, counted all the way
+down): DuckDB's Python binding converts a value in one piece, out of the time limit's
+reach, so a bigger one is refused before it is converted."""
+_TOO_BIG = "ledger-value-too-big:"
 
 
 @dataclass(frozen=True)
@@ -1193,13 +1198,19 @@ def left_out_note(shown: int, left_out: int, exact: bool) -> str | None:
 class QueryStream:
     """A running query: its columns, then its rows page by page, up to the limit."""
 
-    def __init__(self, cursor: duckdb.DuckDBPyConnection, limit: int, guard: _Guard) -> None:
+    def __init__(
+        self,
+        cursor: duckdb.DuckDBPyConnection,
+        limit: int,
+        guard: _Guard,
+        columns: list[str],
+        types: list[str],
+    ) -> None:
         self._cursor = cursor
         self._limit = limit
         self._guard = guard
-        description = cursor.description or []
-        self.columns = [d[0] for d in description]
-        self.types = [str(d[1]) for d in description]
+        self.columns = columns
+        self.types = types
         self.left_out = 0
         """Known once :meth:`pages` is exhausted: rows past the limit that were counted."""
         self.left_out_exact = True
@@ -1263,6 +1274,12 @@ class _Guard:
 
         if not isinstance(e, duckdb.Error):
             return
+        if _TOO_BIG in str(e):
+            column = str(e).split(_TOO_BIG, 1)[1].split("\n", 1)[0].strip()
+            raise WarehouseError(
+                f"a value of column {column!r} holds more than {MAX_ELEMENTS:,} elements, more than ledger query "
+                "prints; count or slice it in SQL (len(x), x[1:100])"
+            ) from e
         if isinstance(e, duckdb.InterruptException) or self.fired:
             raise WarehouseError(
                 f"the query ran past its time limit of {self.limits.timeout:g} s and was stopped; "
@@ -1320,6 +1337,65 @@ def check_query(sql: str, limit: int = DEFAULT_LIMIT) -> str:
     return text
 
 
+def _elements(expr: str, kind: Any, depth: int = 1) -> str | None:
+    """SQL counting the elements of a nested value of type ``kind``, all the way down (None:
+    the type is not nested, its values are small)."""
+    name = kind.id
+    if name in ("list", "array"):
+        x = f"x{depth}"
+        inner = _elements(x, kind.children[0][1], depth + 1)
+        count = f"coalesce(len({expr}), 0)"
+        if inner is None:
+            return count
+        return f"{count} + coalesce(list_sum(list_transform({expr}, lambda {x}: {inner})), 0)"
+    if name == "map":
+        parts = [f"coalesce(cardinality({expr}), 0)"]
+        for fn, (_, child) in zip(("map_keys", "map_values"), kind.children, strict=True):
+            inner = _elements(f"{fn}({expr})", duckdb_list_of(child), depth)
+            if inner is not None:
+                parts.append(inner)
+        return " + ".join(parts)
+    if name in ("struct", "union"):
+        fn = "struct_extract" if name == "struct" else "union_extract"
+        parts = []
+        for field, child in kind.children:
+            if not field:  # a union's tag
+                continue
+            inner = _elements(f"{fn}({expr}, {_literal(field)})", child, depth)
+            if inner is not None:
+                parts.append(f"coalesce({inner}, 0)")
+        return " + ".join(parts) or None
+    return None
+
+
+def duckdb_list_of(kind: Any) -> Any:
+    import duckdb
+
+    return duckdb.list_type(kind)
+
+
+def _bounded(text: str, columns: Sequence[str], types: Sequence[Any]) -> str:
+    """``text`` as it runs: unchanged when no column is nested, else wrapped so that a value
+    holding more than :data:`MAX_ELEMENTS` elements stops the query (columns renamed by
+    position, so that duplicate names stay apart; the output keeps the original names)."""
+    names = [f"c{i}" for i in range(1, len(types) + 1)]
+    select, guarded = [], False
+    for name, original, kind in zip(names, columns, types, strict=True):
+        count = _elements(f'"{name}"', kind)
+        if count is None:
+            select.append(f'"{name}"')
+            continue
+        guarded = True
+        select.append(
+            f"CASE WHEN ({count}) > {MAX_ELEMENTS} THEN error({_literal(f'{_TOO_BIG} {original}')}) "
+            f'ELSE "{name}" END AS "{name}"'
+        )
+    if not guarded:
+        return text
+    aliases = ", ".join(f'"{n}"' for n in names)
+    return f"SELECT {', '.join(select)} FROM (\n{text}\n) AS q({aliases})"
+
+
 @contextlib.contextmanager
 def open_query(
     wh: Warehouse, sql: str, *, limit: int = DEFAULT_LIMIT, limits: QueryLimits | None = None
@@ -1337,8 +1413,10 @@ def open_query(
     try:
         guard.start()
         with guard:
-            cursor = con.execute(text)
-        yield QueryStream(cursor, limit, guard)
+            relation = con.sql(text)  # bound, not run: its columns and their types
+            columns, types = list(relation.columns), list(relation.types)
+            cursor = con.execute(_bounded(text, columns, types))
+        yield QueryStream(cursor, limit, guard, columns, [str(t) for t in types])
     finally:
         guard.stop()
         con.close()

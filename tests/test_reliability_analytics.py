@@ -209,6 +209,38 @@ def test_memory_is_bounded_and_the_query_says_so(db: str) -> None:
     assert str(refused.value).startswith("the query needs more memory than ledger query allows (64 MB")
 
 
+@pytest.mark.parametrize(
+    "value",
+    [
+        "list(range)",
+        "[list(range)]",
+        "{'gold': list(range)}",
+        "map(['hoard'], [list(range)])",
+        "list([range, range])",
+    ],
+)
+def test_a_value_too_big_to_convert_within_the_time_limit_is_refused(db: str, value: str) -> None:
+    """DuckDB's Python binding converts one value in one piece, beyond the timer's reach (a
+    25-million-element list takes many seconds): such a value is refused before that."""
+    result = hr.invoke(db, "query", "--timeout", "5", f"SELECT 1 AS n, {value} AS hoard FROM range(2000000)")
+    line = hr.assert_one_line_error(result, code=1)
+    assert "a value of column 'hoard' holds more than 1,000,000 elements" in line, line
+
+
+def test_nested_values_under_the_cap_keep_their_order_and_their_column_names(db: str) -> None:
+    result = hr.invoke(
+        db, "query", "--csv", "SELECT range AS x, [range, 1] AS x FROM range(3) ORDER BY range DESC"
+    )
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == 'x,x\n2,"[2, 1]"\n1,"[1, 1]"\n0,"[0, 1]"\n'
+    at_cap = hr.invoke(
+        db, "query", "--json", "SELECT len(l) AS n FROM (SELECT list(range) AS l FROM range(1000000))"
+    )
+    assert json.loads(at_cap.stdout) == [{"n": 1000000}]
+    whole = hr.invoke(db, "query", "--json", "SELECT list(range) AS l FROM range(1000000)")
+    assert whole.exit_code == 0 and len(json.loads(whole.stdout)[0]["l"]) == 1000000
+
+
 def test_the_limits_are_set_and_locked_against_the_sql(db: str) -> None:
     import duckdb
 
