@@ -30,9 +30,9 @@ from pathlib import Path
 
 from ledger import Ledger
 from ledger.commands import AddCharacter, Roll
-from ledger.stats import Scope, luck, plan, rolls, simulate_campaign, survival
+from ledger.stats import Scope, Simulator, luck, plan, rolls, survival
 from ledger.systems import system_names
-from projections.warehouse import Warehouse
+from projections.warehouse import Warehouse, duckdb_config
 
 NOTATIONS = ("1d20>=11", "1d20>=15", "3d6>=5", "5d6>=6", "2d6+1", "4d6kh3", "1d8+2")
 PER_CAMPAIGN = 10_000
@@ -44,10 +44,11 @@ def fill(book: Ledger, events: int) -> None:
     if "crawl" in system_names():
         target = events // 10
         run = plan("crawl", max(1, target // 200), 1, prefix="bench-crawl")
-        for name, seed in zip(run.names, run.seeds, strict=True):
-            simulate_campaign(book, "crawl", name, seed, 40)
-            if book.store.max_notification_id() >= target:
-                break
+        with Simulator(book, "crawl", 40) as simulator:
+            for name, seed in zip(run.names, run.seeds, strict=True):
+                simulator.play(name, seed)
+                if book.store.max_notification_id() >= target:
+                    break
     rng = random.Random(1)
     i = 0
     while book.store.max_notification_id() < events:
@@ -109,7 +110,7 @@ def read_json(path: Path, database: str = ":memory:") -> Timer:
     import duckdb
 
     Path(database).unlink(missing_ok=True)
-    con = duckdb.connect(database)
+    con = duckdb.connect(database, config=duckdb_config())
     columns = (
         "{'v': 'INTEGER', 'campaign': 'VARCHAR', 'action': 'VARCHAR', 'at': 'VARCHAR', "
         "'day': 'INTEGER', 'actor': 'VARCHAR', 'last_reset': 'INTEGER', 'prev': 'VARCHAR', "

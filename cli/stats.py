@@ -9,6 +9,7 @@ import csv
 import io
 import json
 import sys
+import textwrap
 import time
 import unicodedata
 from collections.abc import Callable
@@ -139,32 +140,83 @@ def stats(c: Ctx, character: str | None, only: tuple[str, ...], warehouse_path: 
 @click.command("query")
 @click.argument("sql")
 @click.option("--csv", "as_csv", is_flag=True, help="Output CSV.")
-@click.option("--limit", type=int, default=None, help="Print at most this many rows.")
+@click.option(
+    "--limit",
+    type=int,
+    default=None,
+    help="Print at most this many rows (default 1000; 0 prints every row). A note says how many were left out.",
+)
+@click.option(
+    "--timeout",
+    type=float,
+    default=None,
+    metavar="SECONDS",
+    help="Stop the query after this many seconds (default 20).",
+)
 @warehouse_option
 @json_option
 @pass_ctx
-def query(c: Ctx, sql: str, as_csv: bool, limit: int | None, warehouse_path: str | None) -> None:
+def query(
+    c: Ctx, sql: str, as_csv: bool, limit: int | None, timeout: float | None, warehouse_path: str | None
+) -> None:
     """Run read-only SQL over the warehouse (tables: campaigns, events, actions,
     characters, rolls, dice, meals, nights, days, wounds, pushes, conditions,
-    rot, deaths). Output a table, --json or --csv."""
-    from ledger.stats import format_table
-    from projections.warehouse import run_query
+    rot, deaths). Output a table, --json or --csv; rows stream out as DuckDB
+    finds them, within a time limit and bounded memory."""
+    from ledger.stats import table_lines
+    from projections.warehouse import DEFAULT_LIMIT, QueryLimits, check_query, left_out_note, open_query
 
+    limits = QueryLimits() if timeout is None else QueryLimits(timeout=timeout)
+    limit = DEFAULT_LIMIT if limit is None else limit
+    check_query(sql, limit)  # before the catch-up: a refused query costs nothing
     wh, _ = _caught_up(c, warehouse_path)
-    result = run_query(wh, sql, max_rows=limit)
-    if as_csv:
-        buf = io.StringIO()
-        writer = csv.writer(buf, lineterminator="\n")
-        writer.writerow(result.columns)
-        writer.writerows(result.rows)
+    shown = 0
+    with open_query(wh, sql, limit=limit, limits=limits) as q:
+
+        def pages() -> Any:
+            nonlocal shown
+            for page in q.pages():
+                shown += len(page)
+                yield page
+
+        if as_csv:
+            _write_csv(q.columns, pages())
+        elif c.json:
+            _write_json(q.columns, pages())
+        else:
+            for line in table_lines(q.columns, pages()):
+                click.echo(line)
+        note = left_out_note(shown, q.left_out, q.left_out_exact)
+    if as_csv or c.json:
+        if note:
+            click.echo(f"note: {note}", err=True)
+    elif note:
+        click.echo(f"({note})")
+    else:
+        click.echo(f"({shown} row{'s' if shown != 1 else ''})")
+
+
+def _write_csv(columns: list[str], pages: Any) -> None:
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(columns)
+    for page in pages:
+        writer.writerows(page)
         click.echo(buf.getvalue(), nl=False)
-        return
-    data = [dict(zip(result.columns, row, strict=True)) for row in result.rows]
-    if c.json:
-        click.echo(json.dumps(data, indent=2, default=str))
-        return
-    click.echo(format_table(result.columns, result.rows))
-    click.echo(f"({len(result.rows)} row{'s' if len(result.rows) != 1 else ''})")
+        buf.seek(0)
+        buf.truncate()
+    click.echo(buf.getvalue(), nl=False)
+
+
+def _write_json(columns: list[str], pages: Any) -> None:
+    """The rows as one JSON array of objects, written as they come (as ``json.dumps(indent=2)``)."""
+    first = True
+    for page in pages:
+        for row in page:
+            item = json.dumps(dict(zip(columns, row, strict=True)), indent=2, default=str)
+            click.echo(("[\n" if first else ",\n") + textwrap.indent(item, "  "), nl=False)
+            first = False
+    click.echo("[]" if first else "\n]")
 
 
 # --- ledger warehouse ---------------------------------------------------------------------------
@@ -242,43 +294,46 @@ def simulate(c: Ctx, system: str, count: int, seed: int | None, days: int, prefi
     (crawl plays with its autoplayer; freeform makes realistic roll streams)."""
     import secrets
 
-    from ledger.errors import DuplicateNameError, LedgerError
-    from ledger.stats import check_simulator, plan, simulate_campaign
+    from ledger.errors import LedgerError
+    from ledger.stats import Simulator, check_simulator, plan, still_to_simulate
 
     check_simulator(system)
     if days < 1:
         raise LedgerError(f"--days must be at least 1, got {days}")
     seed = secrets.randbelow(2**31) if seed is None else seed
     run = plan(system, count, seed, prefix)
-    known = {camp.name for camp in c.ledger.campaigns()}
-    taken = [n for n in run.names if n in known]
-    if taken:
-        raise DuplicateNameError(f"campaign {taken[0]!r} exists already; use another --seed or --prefix")
+    todo = still_to_simulate(c.ledger, run)
     before = c.ledger.store.max_notification_id()
     start = time.perf_counter()
     show = not c.json
-    with click.progressbar(
-        list(zip(run.names, run.seeds, strict=True)),
-        label=f"simulating {system}",
-        file=_stderr() if show else io.StringIO(),
-    ) as bar:
+    with (
+        Simulator(c.ledger, system, days) as simulator,
+        click.progressbar(
+            todo,
+            label=f"simulating {system} (seed {seed})",
+            file=_stderr() if show else io.StringIO(),
+        ) as bar,
+    ):
         for name, campaign_seed in bar:
-            simulate_campaign(c.ledger, system, name, campaign_seed, days)
+            simulator.play(name, campaign_seed)
     took = time.perf_counter() - start
     events = c.ledger.store.max_notification_id() - before
+    there = count - len(todo)
     data = {
         "system": system,
-        "campaigns": count,
+        "campaigns": len(todo),
+        "already_there": there,
         "seed": seed,
         "events": events,
         "seconds": round(took, 3),
         "first": run.names[0],
         "last": run.names[-1],
     }
+    resumed = f"; {there} of the {count} were there already" if there else ""
     emit(
         c,
         data,
-        f"simulated {count} {system} campaigns (seed {seed}): {events} events in {took:.1f}s; "
+        f"simulated {len(todo)} {system} campaigns (seed {seed}{resumed}): {events} events in {took:.1f}s; "
         "see `ledger stats`",
     )
     sys.stdout.flush()

@@ -17,7 +17,10 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import importlib.util
 import inspect
+import re
+from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -49,23 +52,109 @@ _encoder = msgspec.json.Encoder()
 _fingerprints: dict[str, str] = {}
 
 
+def _source(path: Path) -> bytes:
+    """A module's source, as the fingerprint reads it."""
+    return path.read_bytes()
+
+
+_FROM_IMPORT = re.compile(rb"^[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#;]+)", re.M)
+_IMPORT = re.compile(
+    rb"^[ \t]*import[ \t]+([\w.]+(?:[ \t]+as[ \t]+\w+)?(?:[ \t]*,[ \t]*[\w.]+(?:[ \t]+as[ \t]+\w+)?)*)", re.M
+)
+
+
+@cache
+def _imported(path: Path, module: str) -> tuple[str, ...]:
+    """Every module name an import statement of this source names, wherever it stands (a
+    function's own imports too): ``from a.b import c`` names ``a.b`` and ``a.b.c``. Read
+    with two regular expressions rather than a parse, to stay cheap: a line in a string that
+    looks like an import only adds a module to the fingerprint."""
+    try:
+        source = _source(path)
+    except OSError:
+        return ()
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    names: list[str] = []
+    for line in _IMPORT.finditer(source):
+        names.extend(part.split()[0] for part in line.group(1).decode().split(","))
+    for line in _FROM_IMPORT.finditer(source):
+        base = line.group(1).decode()
+        dots = len(base) - len(base.lstrip("."))
+        if dots:
+            parts = package.split(".")
+            parts = parts[: len(parts) - dots + 1]
+            base = ".".join([*parts, *([base[dots:]] if base[dots:] else [])])
+        names.append(base)
+        for alias in line.group(2).decode().strip("()").split(","):
+            alias = alias.split("#")[0].strip()
+            if alias and alias != "*":
+                names.append(f"{base}.{alias.split()[0]}")
+    return tuple(names)
+
+
+@cache
+def _package_dirs(top: str) -> tuple[Path, ...]:
+    """Where a top-level package's modules live."""
+    try:
+        spec = importlib.util.find_spec(top)
+    except (ImportError, ValueError):
+        return ()
+    if spec is None or not spec.submodule_search_locations:
+        return ()
+    return tuple(Path(p) for p in spec.submodule_search_locations)
+
+
+def _module_file(module: str) -> Path | None:
+    """The source file of a module, found without importing it (None: not a module, such as
+    a class named in ``from a import Class``)."""
+    top, *rest = module.split(".")
+    for folder in _package_dirs(top):
+        base = folder.joinpath(*rest)
+        for candidate in (base.with_suffix(".py") if rest else None, base / "__init__.py"):
+            if candidate is not None and candidate.is_file():
+                return candidate
+    return None
+
+
+def dependencies(modules: Iterable[str]) -> dict[str, Path]:
+    """The modules named, and every module of their packages (and of this project's) that
+    they import, transitively: all the code a fold can run."""
+    start = list(modules)
+    packages = {"ledger", "projections", *(m.split(".")[0] for m in start)}
+    found: dict[str, Path] = {}
+    todo = start
+    while todo:
+        module = todo.pop()
+        if module in found or module.split(".")[0] not in packages:
+            continue
+        path = _module_file(module)
+        if path is None:
+            continue
+        found[module] = path
+        todo.extend(_imported(path, module))
+    return found
+
+
 def fingerprint(system: System) -> str:
-    """A hash of the source of every module whose code shapes the folded state."""
+    """A hash of the source of every module whose code shapes the folded state: the system's
+    fold and the core fold, with everything they import (rule tables, dice helpers, event
+    classes), found by reading the modules' import statements."""
     if system.name in _fingerprints:
         return _fingerprints[system.name]
-    files = {Path(inspect.getfile(CampaignState))}
+    modules = {CampaignState.__module__}
     for fn in (system.evolve, system.initial):
         module = inspect.getmodule(fn)
-        if module is not None and getattr(module, "__file__", None):
-            files.add(Path(module.__file__))  # type: ignore[arg-type]
+        if module is not None:
+            modules.add(module.__name__)
+    files = set(dependencies(modules).values())
     root = Path(inspect.getfile(CampaignState)).parents[1]
     files.update((root / "projections").glob(f"{system.name}*.py"))
     files.update((root / "ledger" / "events").glob(f"{system.name}*.py"))
-    files.add(root / "ledger" / "events" / "__init__.py")
     digest = hashlib.sha256()
     for path in sorted(files):
         if path.exists():
-            digest.update(path.name.encode() + b"\0" + path.read_bytes())
+            digest.update(str(path.relative_to(root) if path.is_relative_to(root) else path.name).encode())
+            digest.update(b"\0" + _source(path) + b"\0")
     _fingerprints[system.name] = digest.hexdigest()[:16]
     return _fingerprints[system.name]
 

@@ -13,8 +13,10 @@ the successes ran above (lucky) or below (unlucky) their expectation.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+import tempfile
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -442,6 +444,14 @@ def report(
 
 def format_table(headers: Sequence[str], rows: Sequence[Sequence[Any]], max_width: int = 72) -> str:
     """A plain aligned table; numbers right-aligned, NULL shown as '-'."""
+    return "\n".join(table_lines(headers, [rows], max_width))
+
+
+def table_lines(
+    headers: Sequence[str], pages: Iterable[Sequence[Sequence[Any]]], max_width: int = 72
+) -> Iterator[str]:
+    """The lines of :func:`format_table` for rows that arrive page by page: the columns are
+    as wide as the first page needs (a longer cell later pushes its line out)."""
 
     def cell(v: Any) -> str:
         if v is None:
@@ -451,22 +461,29 @@ def format_table(headers: Sequence[str], rows: Sequence[Sequence[Any]], max_widt
         text = str(v).replace("\n", " ")
         return text if len(text) <= max_width else text[: max_width - 1] + "…"
 
-    cells = [[cell(v) for v in row] for row in rows]
-    widths = [len(h) for h in headers]
-    for row in cells:
-        widths = [max(w, len(c)) for w, c in zip(widths, row, strict=True)]
-    numeric = [
-        all(isinstance(r[i], int | float) or r[i] is None for r in rows) and bool(rows)
-        for i in range(len(headers))
-    ]
-
     def line(values: Sequence[str]) -> str:
         parts = [v.rjust(w) if num else v.ljust(w) for v, w, num in zip(values, widths, numeric, strict=True)]
         return "  ".join(parts).rstrip()
 
-    out = [line(list(headers)), line(["-" * w for w in widths])]
-    out.extend(line(row) for row in cells)
-    return "\n".join(out)
+    widths = [len(h) for h in headers]
+    numeric = [False] * len(headers)
+    first = True
+    for rows in pages:
+        cells = [[cell(v) for v in row] for row in rows]
+        if first:
+            for row in cells:
+                widths = [max(w, len(c)) for w, c in zip(widths, row, strict=True)]
+            numeric = [
+                all(isinstance(r[i], int | float) or r[i] is None for r in rows) and bool(rows)
+                for i in range(len(headers))
+            ]
+            yield line(list(headers))
+            yield line(["-" * w for w in widths])
+            first = False
+        yield from (line(row) for row in cells)
+    if first:
+        yield line(list(headers))
+        yield line(["-" * w for w in widths])
 
 
 def _dict_table(rows: list[dict[str, Any]], columns: Sequence[str] | None = None) -> str:
@@ -686,7 +703,7 @@ def check_simulator(system: str) -> None:
         )
 
 
-def simulate_campaign(ledger: Any, system: str, name: str, seed: int, days: int) -> None:
+def _play(ledger: Any, system: str, name: str, seed: int, days: int) -> None:
     """Create and play one campaign: the system's autoplayer, or the freeform roll stream."""
     from ledger.systems import get_system
 
@@ -700,6 +717,104 @@ def simulate_campaign(ledger: Any, system: str, name: str, seed: int, days: int)
         simulate_freeform(ledger, name, seed)
     else:
         check_simulator(system)
+
+
+class Simulator:
+    """Plays campaigns in a scratch ledger of its own, then appends each one, registration and
+    every event, to the real ledger in one transaction: a run killed at any moment leaves
+    each of its campaigns whole or absent, never a stub."""
+
+    RENEW = 100
+    """Campaigns played in one scratch ledger before it is replaced by an empty one."""
+
+    def __init__(self, ledger: Any, system: str, days: int) -> None:
+        self.ledger = ledger
+        self.system = system
+        self.days = days
+        self._folder: tempfile.TemporaryDirectory[str] | None = None
+        self._scratch: Any = None
+        self._played = 0
+
+    def __enter__(self) -> Simulator:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self._scratch is not None:
+            self._scratch.close()
+            self._scratch = None
+        if self._folder is not None:
+            self._folder.cleanup()
+            self._folder = None
+
+    def _fresh_scratch(self) -> Any:
+        from ledger.campaign import Ledger
+
+        if self._scratch is None or self._played >= self.RENEW:
+            self.close()
+            self._folder = tempfile.TemporaryDirectory(prefix="ledger-sim-", dir=_scratch_dir())
+            self._scratch = Ledger(str(Path(self._folder.name) / "play.ledger"))
+            self._played = 0
+        return self._scratch
+
+    def play(self, name: str, seed: int) -> None:
+        """Play campaign ``name`` and record it whole (refused if the name is taken)."""
+        from ledger.errors import DuplicateNameError
+        from ledger.events import CampaignRegistered
+
+        if name in {c.name for c in self.ledger.campaigns()}:
+            raise DuplicateNameError(f"a campaign named {name!r} exists; choose another name")
+        scratch = self._fresh_scratch()
+        _play(scratch, self.system, name, seed, self.days)
+        self._played += 1
+        played = scratch.campaign(name)
+        rows = [
+            (played.id, stored.originator_version, stored.topic, bytes(stored.state))
+            for stored in scratch.store.read(played.id)
+        ]
+
+        def make() -> tuple[CampaignRegistered, list[tuple[str, int, str, bytes]]]:
+            return CampaignRegistered(campaign_id=played.id, name=name, system=self.system), rows
+
+        self.ledger._register(make)
+
+
+def _scratch_dir() -> str | None:
+    """Shared memory when the machine has it (a scratch ledger need never reach a disk)."""
+    import os
+
+    shm = Path("/dev/shm")
+    return str(shm) if shm.is_dir() and os.access(shm, os.W_OK) else None
+
+
+def simulate_campaign(ledger: Any, system: str, name: str, seed: int, days: int) -> None:
+    """Create and play one campaign, recorded whole in one transaction (see :class:`Simulator`)."""
+    with Simulator(ledger, system, days) as simulator:
+        simulator.play(name, seed)
+
+
+def still_to_simulate(ledger: Any, run: SimulationPlan) -> list[tuple[str, int]]:
+    """The (name, seed) of each campaign of ``run`` not recorded yet: a run stopped part-way
+    resumes where it stopped. A campaign of the run's name that another run (or a player)
+    made is refused."""
+    from ledger.errors import DuplicateNameError
+    from ledger.events import CampaignStarted
+
+    known = {c.name: c for c in ledger.campaigns()}
+    todo = []
+    for name, seed in zip(run.names, run.seeds, strict=True):
+        camp = known.get(name)
+        if camp is None:
+            todo.append((name, seed))
+            continue
+        started = ledger.envelope(camp, 1).event if camp.parent_id is None else None
+        if camp.system != run.system or not isinstance(started, CampaignStarted) or started.seed != seed:
+            raise DuplicateNameError(
+                f"campaign {name!r} exists already and is not part of this run; use another --seed or --prefix"
+            )
+    return todo
 
 
 # --- the demo ----------------------------------------------------------------------------------
@@ -724,8 +839,9 @@ def demo_report(
         todo = [(n, s) for n, s in zip(run.names, run.seeds, strict=True) if n not in known]
         if todo:
             echo(f"$ ledger simulate crawl --campaigns {campaigns} --seed {seed}")
-            for name, campaign_seed in todo:
-                simulate_campaign(ledger, "crawl", name, campaign_seed, 30)
+            with Simulator(ledger, "crawl", 30) as simulator:
+                for name, campaign_seed in todo:
+                    simulator.play(name, campaign_seed)
     wh = open_warehouse(ledger, warehouse)
     con = wh.connect_read_only()
     try:

@@ -23,13 +23,17 @@ fork point, and the shared history is counted once, in the parent.
 
 from __future__ import annotations
 
+import contextlib
+import glob
 import hashlib
 import itertools
 import os
 import shutil
 import tempfile
+import threading
+import time
 import typing
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -79,6 +83,15 @@ _PY_TO_SQL = {str: "VARCHAR", int: "BIGINT", float: "DOUBLE", bool: "BOOLEAN"}
 
 class WarehouseError(LedgerError):
     """The warehouse cannot be opened, written or queried."""
+
+
+class WarehousePathError(WarehouseError):
+    """A warehouse path that holds something else: the ledger, or a file that is no warehouse
+    of this ledger (it is never written)."""
+
+    def __init__(self, message: str, path: Path) -> None:
+        super().__init__(message)
+        self.path = path
 
 
 class SchemaChanged(WarehouseError):
@@ -187,6 +200,81 @@ SCHEMA = hashlib.sha256(
 
 
 # --- where the warehouse lives ------------------------------------------------------
+
+
+DUCKDB_CONFIG: Mapping[str, Any] = {
+    "autoinstall_known_extensions": False,
+    "autoload_known_extensions": False,
+    "allow_community_extensions": False,
+}
+"""The configuration of every DuckDB connection the project opens: no extension is ever
+fetched or loaded on its own (given a SQLite file, DuckDB would otherwise download its
+SQLite scanner). JSON and Parquet are built in."""
+
+
+def duckdb_config(**more: Any) -> dict[str, Any]:
+    """:data:`DUCKDB_CONFIG` with more settings."""
+    return {**DUCKDB_CONFIG, **more}
+
+
+_DUCKDB_MAGIC = b"DUCK"
+"""Bytes 8 to 11 of every DuckDB database file."""
+
+
+def _ledger_files(ledger: Ledger) -> dict[Path, str]:
+    """The files a SQLite ledger lives in (none for PostgreSQL), with what each is."""
+    if ledger.store.kind != "sqlite":
+        return {}
+    main = Path(ledger.store.target)
+    files = {main: "the ledger file"}
+    for suffix in ("-wal", "-shm", "-journal"):
+        files[main.with_name(main.name + suffix)] = f"the ledger's {suffix[1:]} file"
+    return files
+
+
+def _same(a: Path, b: Path) -> bool:
+    if a.resolve() == b.resolve():
+        return True
+    try:
+        return os.path.samefile(a, b)  # hard links
+    except OSError:
+        return False
+
+
+def check_warehouse_path(ledger: Ledger, path: Path) -> None:
+    """Refuse a warehouse path that would overwrite something other than a warehouse: the
+    ledger's own files (after resolving symlinks and relative paths, with the warehouse's
+    write-ahead log and spill folder beside it), or an existing file that is not a DuckDB
+    database. Whether a DuckDB database is this ledger's warehouse is checked when it opens."""
+    ledger_files = _ledger_files(ledger)
+    if ledger_files:
+        main = next(iter(ledger_files))
+        mine = (path, path.with_name(path.name + ".wal"), path.with_name(path.name + ".tmp"))
+        for own in mine:
+            for file, what in ledger_files.items():
+                if _same(own, file):
+                    raise WarehousePathError(
+                        f"warehouse {path} would overwrite {what} {file}; give --warehouse a file of "
+                        f"its own, e.g. {main}.duckdb",
+                        path,
+                    )
+    if not path.exists():
+        return
+    if not path.is_file():
+        raise WarehousePathError(f"warehouse {path} is not a file; choose another --warehouse", path)
+    try:
+        with path.open("rb") as f:
+            head = f.read(12)
+    except OSError as e:
+        raise WarehousePathError(
+            f"cannot read warehouse {path}: {e.strerror}; choose another --warehouse", path
+        ) from e
+    if head[8:12] != _DUCKDB_MAGIC:
+        raise WarehousePathError(
+            f"{path} is not a DuckDB database, so not a warehouse of this ledger; it was left as it is: "
+            "choose another --warehouse, or remove the file if it is a damaged warehouse",
+            path,
+        )
 
 
 def warehouse_path(ledger: Ledger, explicit: str | None = None) -> Path:
@@ -423,69 +511,127 @@ class Warehouse:
     # --- connections ------------------------------------------------------------------
 
     def _connect(self, path: Path | None = None) -> duckdb.DuckDBPyConnection:
+        """The writable connection: to the warehouse (after :func:`check_warehouse_path`), or to
+        the fresh file a rebuild fills."""
         import duckdb
 
         target = path or self.path
+        if path is None:
+            check_warehouse_path(self.ledger, target)
         if target.parent and not target.parent.exists():
             raise WarehouseError(
                 f"folder {target.parent} does not exist; create it or choose another --warehouse"
             )
         try:
-            con = duckdb.connect(str(target))
+            con = duckdb.connect(str(target), config=duckdb_config())
         except duckdb.Error as e:
-            if "lock" in str(e).lower():
-                raise WarehouseError(f"warehouse {target} is in use by another process; try again") from e
-            if not isinstance(e, duckdb.IOException) or "not a valid" not in str(e):
-                raise WarehouseError(f"cannot open warehouse {target}: {_first_line(e)}") from e
-            raise WarehouseError(
-                f"warehouse {target} is not a DuckDB database ({_first_line(e)}); "
-                "run `ledger warehouse rebuild` or choose another --warehouse"
-            ) from e
-        self._ensure_schema(con)
+            raise self._cannot_open(target, e) from e
+        try:
+            self._ensure_schema(con)
+        except BaseException:
+            con.close()
+            raise
         return con
 
-    def _ensure_schema(self, con: duckdb.DuckDBPyConnection) -> None:
-        con.execute("CREATE TABLE IF NOT EXISTS warehouse_meta (key VARCHAR PRIMARY KEY, value VARCHAR)")
-        meta = dict(con.execute("SELECT key, value FROM warehouse_meta").fetchall())
-        if meta:
-            if meta.get("ledger") != self._ledger_id():
-                raise WarehouseError(
-                    f"warehouse {self.path} was built from another ledger ({meta.get('store')}); "
-                    "choose another --warehouse or run `ledger warehouse rebuild`"
+    def _cannot_open(self, target: Path, e: Exception) -> WarehouseError:
+        import duckdb
+
+        if "lock" in str(e).lower():
+            return WarehouseError(f"warehouse {target} is in use by another process; try again")
+        if isinstance(e, duckdb.IOException) and "not a valid" in str(e):
+            return WarehouseError(
+                f"warehouse {target} is not a DuckDB database ({_first_line(e)}); "
+                "remove it if it is a damaged warehouse, or choose another --warehouse"
+            )
+        return WarehouseError(f"cannot open warehouse {target}: {_first_line(e)}")
+
+    def _meta(self, con: duckdb.DuckDBPyConnection) -> dict[str, str] | None:
+        """The warehouse's marker table (which ledger, which layout, how far), or None when the
+        database holds none; refuses a database that holds other things or another ledger's."""
+        names = {
+            n
+            for (n,) in con.execute(
+                "SELECT table_name FROM duckdb_tables() UNION ALL "
+                "SELECT view_name FROM duckdb_views() WHERE NOT internal"
+            ).fetchall()
+        }
+        if "warehouse_meta" not in names:
+            if names:
+                raise WarehousePathError(
+                    f"{self.path} is a DuckDB database but not a ledger warehouse (it has no warehouse_meta "
+                    "table); it was left as it is: choose another --warehouse",
+                    self.path,
                 )
+            return None
+        meta: dict[str, str] = dict(con.execute("SELECT key, value FROM warehouse_meta").fetchall())
+        if meta and meta.get("ledger") != self._ledger_id():
+            raise WarehousePathError(
+                f"warehouse {self.path} was built from another ledger ({meta.get('store')}); it was left "
+                "as it is: choose another --warehouse, or remove it to build this ledger's there",
+                self.path,
+            )
+        return meta or None
+
+    def _ensure_schema(self, con: duckdb.DuckDBPyConnection) -> None:
+        """Check the marker of an existing warehouse, or lay out an empty database as one (in one
+        transaction, so the marker is there whenever a table is)."""
+        meta = self._meta(con)
+        if meta is not None:
             if meta.get("schema") != SCHEMA:
                 raise SchemaChanged(f"warehouse {self.path} has an older layout; it is rebuilt on catch-up")
             return
-        for table in TABLES:
-            con.execute(table.ddl())
-        con.execute(ACTIONS_VIEW)
-        con.execute(
-            "INSERT INTO warehouse_meta VALUES ('schema', ?), ('position', '0'), ('store', ?), ('ledger', ?)",
-            [SCHEMA, self.ledger.store.describe(), self._ledger_id()],
-        )
+        con.execute("BEGIN TRANSACTION")
+        try:
+            con.execute("CREATE TABLE IF NOT EXISTS warehouse_meta (key VARCHAR PRIMARY KEY, value VARCHAR)")
+            for table in TABLES:
+                con.execute(table.ddl())
+            con.execute(ACTIONS_VIEW)
+            con.execute(
+                "INSERT INTO warehouse_meta VALUES ('schema', ?), ('position', '0'), ('store', ?), ('ledger', ?)",
+                [SCHEMA, self.ledger.store.describe(), self._ledger_id()],
+            )
+            con.execute("COMMIT")
+        except BaseException:
+            con.execute("ROLLBACK")
+            raise
 
     def _ledger_id(self) -> str:
         """The hash of the ledger's first registry event: different for every ledger."""
         first = self.ledger.store.read(REGISTRY, lte=1)
         return bytes(first[0].state)[-66:-2].decode() if first else ""
 
-    def connect_read_only(self) -> duckdb.DuckDBPyConnection:
-        """A connection for untrusted SQL: read-only, no files, no network, locked settings."""
+    def connect_read_only(self, limits: QueryLimits | None = None) -> duckdb.DuckDBPyConnection:
+        """A connection for SQL: read-only, no files, no network, no extensions, no Python
+        objects, locked settings; with ``limits`` (untrusted SQL: :func:`open_query`) its
+        memory, threads and spill files are bounded too."""
         import duckdb
 
+        check_warehouse_path(self.ledger, self.path)
         if not self.path.exists():
             raise WarehouseError(f"no warehouse at {self.path}; run `ledger warehouse rebuild`")
-        config = {
-            "enable_external_access": False,
-            "autoinstall_known_extensions": False,
-            "autoload_known_extensions": False,
-            "allow_community_extensions": False,
-        }
+        config = duckdb_config(enable_external_access=False, python_enable_replacements=False)
+        if limits is not None:
+            config.update(
+                memory_limit=f"{limits.memory_mb}MB",
+                threads=limits.threads,
+                max_temp_directory_size=f"{limits.temp_mb}MB",
+            )
         try:
             con = duckdb.connect(str(self.path), read_only=True, config=config)
         except duckdb.Error as e:
-            raise WarehouseError(f"cannot open warehouse {self.path}: {_first_line(e)}") from e
-        con.execute("SET lock_configuration = true")
+            raise self._cannot_open(self.path, e) from e
+        try:
+            if self._meta(con) is None:
+                raise WarehousePathError(
+                    f"{self.path} is an empty DuckDB database, not a warehouse yet; run `ledger warehouse rebuild`",
+                    self.path,
+                )
+            locked = con.execute("SELECT current_setting('lock_configuration')").fetchone()
+            if not (locked and locked[0]):  # a connection of this process may have locked it already
+                con.execute("SET lock_configuration = true")
+        except BaseException:
+            con.close()
+            raise
         return con
 
     # --- catching up ------------------------------------------------------------------
@@ -828,23 +974,51 @@ class Warehouse:
     # --- rebuilding and reporting -------------------------------------------------------
 
     def rebuild(self, progress: Callable[[int], None] | None = None, batch: int = BATCH) -> int:
-        """Build the warehouse from scratch beside the old one, then swap it in."""
-        fresh = self.path.with_name(self.path.name + ".rebuild")
-        for leftover in (fresh, fresh.with_name(fresh.name + ".wal")):
-            leftover.unlink(missing_ok=True)
-        self._streams = {}
-        con = self._connect(fresh)
+        """Build the warehouse from scratch in a folder of its own beside the old one, then swap
+        it in (only over a warehouse of this ledger: :func:`check_warehouse_path`)."""
+        self._check_replaceable()
+        parent = self.path.parent if str(self.path.parent) else Path(".")
+        if not parent.is_dir():
+            raise WarehouseError(f"folder {parent} does not exist; create it or choose another --warehouse")
+        prefix = f".{self.path.name}{REBUILD_MARK}"
+        _sweep(str(parent), prefix)
+        folder = Path(tempfile.mkdtemp(prefix=f"{prefix}{os.getpid()}-", dir=parent))
         try:
-            applied = self._catch_up(con, progress, batch)
-            con.execute("CHECKPOINT")
+            fresh = folder / "warehouse.duckdb"
+            self._streams = {}
+            con = self._connect(fresh)
+            try:
+                applied = self._catch_up(con, progress, batch)
+                con.execute("CHECKPOINT")
+            finally:
+                con.close()
+            self._check_replaceable()
+            if self.path.exists():
+                self.path.with_name(self.path.name + ".wal").unlink(missing_ok=True)
+            os.replace(fresh, self.path)
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+        return applied
+
+    def _check_replaceable(self) -> None:
+        """Refuse to replace anything but a warehouse of this ledger (or an empty DuckDB file)."""
+        import duckdb
+
+        check_warehouse_path(self.ledger, self.path)
+        if not self.path.exists():
+            return
+        try:
+            con = duckdb.connect(str(self.path), read_only=True, config=duckdb_config())
+        except duckdb.Error as e:
+            raise self._cannot_open(self.path, e) from e
+        try:
+            self._meta(con)
         finally:
             con.close()
-        self.path.with_name(self.path.name + ".wal").unlink(missing_ok=True)
-        os.replace(fresh, self.path)
-        return applied
 
     def status(self) -> dict[str, Any]:
         """Where the warehouse is, how far it has applied the log, and its row counts."""
+        check_warehouse_path(self.ledger, self.path)
         exists = self.path.exists()
         top = self.ledger.store.max_notification_id()
         data: dict[str, Any] = {
@@ -874,20 +1048,23 @@ class Warehouse:
         return data
 
 
+REBUILD_MARK = ".rebuild-"
+"""A rebuild fills ``.<warehouse name>.rebuild-<pid>-<random>/`` beside the warehouse."""
+
 SCRATCH_PREFIX = "ledger-wh-"
 """Scratch folders are named ``ledger-wh-<pid>-<random>``: a catch-up that was killed
 leaves its folder, which the next catch-up removes once that process is gone."""
 
 
-def _sweep(scratch: str | None) -> None:
-    """Remove the scratch folders of catch-ups whose process no longer runs (a process
-    killed mid-page cannot remove its own; on shared memory they would hold RAM)."""
+def _sweep(scratch: str | None, prefix: str = SCRATCH_PREFIX) -> None:
+    """Remove the scratch folders of catch-ups (or rebuilds) whose process no longer runs (a
+    process killed mid-page cannot remove its own; on shared memory they would hold RAM)."""
     if os.name != "posix":  # os.kill(pid, 0) only asks on POSIX
         return
     root = Path(scratch or tempfile.gettempdir())
-    for folder in root.glob(f"{SCRATCH_PREFIX}*-*"):
-        pid = folder.name[len(SCRATCH_PREFIX) :].split("-", 1)[0]
-        if not pid.isdigit() or int(pid) == os.getpid():
+    for folder in root.glob(f"{glob.escape(prefix)}*-*"):
+        pid = folder.name[len(prefix) :].split("-", 1)[0]
+        if not folder.is_dir() or not pid.isdigit() or int(pid) == os.getpid():
             continue
         try:
             os.kill(int(pid), 0)
@@ -955,20 +1132,194 @@ def _sql_str(path: Path) -> str:
 
 # --- ad-hoc SQL --------------------------------------------------------------------------
 
+DEFAULT_LIMIT = 1000
+"""Rows ``ledger query`` prints unless told otherwise (``--limit 0``: every row)."""
+PAGE_ROWS = 1000
+"""Rows fetched from DuckDB at a time: a result is streamed, never held whole."""
+COUNT_LEFT_OUT = 100_000
+"""Rows past the limit that are still counted (for at most :data:`COUNT_SECONDS`)."""
+COUNT_SECONDS = 0.5
+MAX_ELEMENTS = 1_000_000
+"""Most elements one value of a result may hold (lists, maps, structs, counted all the way
+down): DuckDB's Python binding converts a value in one piece, out of the time limit's
+reach, so a bigger one is refused before it is converted."""
+_TOO_BIG = "ledger-value-too-big:"
+
+
+@dataclass(frozen=True)
+class QueryLimits:
+    """What one untrusted query may use."""
+
+    timeout: float = 20.0
+    """Seconds before DuckDB is interrupted (the rows streamed out count too)."""
+    memory_mb: int = 512
+    threads: int = 2
+    temp_mb: int = 1024
+    """Largest total size of the files DuckDB may spill to."""
+
+    def __post_init__(self) -> None:
+        if not (0 < self.timeout <= 86_400):  # also refuses NaN
+            raise WarehouseError(f"--timeout must be between 0 and 86400 seconds, got {self.timeout}")
+        for name in ("memory_mb", "threads"):
+            if getattr(self, name) < 1:
+                raise WarehouseError(f"query {name} must be at least 1, got {getattr(self, name)}")
+        if self.temp_mb < 0:
+            raise WarehouseError(f"query temp_mb must be 0 or more, got {self.temp_mb}")
+
 
 @dataclass(frozen=True)
 class QueryResult:
     columns: list[str]
     types: list[str]
     rows: list[tuple[Any, ...]]
+    left_out: int = 0
+    """Rows past the limit, counted up to :data:`COUNT_LEFT_OUT` (for :data:`COUNT_SECONDS`)."""
+    left_out_exact: bool = True
+    """Whether :attr:`left_out` is all of them."""
+
+    def note(self) -> str | None:
+        """What was left out, in words (None: nothing)."""
+        return left_out_note(len(self.rows), self.left_out, self.left_out_exact)
 
 
-def run_query(wh: Warehouse, sql: str, *, max_rows: int | None = None) -> QueryResult:
-    """Run one read-only SELECT over the warehouse.
+def left_out_note(shown: int, left_out: int, exact: bool) -> str | None:
+    """``12 more rows were left out`` and the like, or None when every row was shown."""
+    if exact and not left_out:
+        return None
+    if exact:
+        more = f"{left_out} more row{'s were' if left_out != 1 else ' was'} left out"
+    elif left_out:
+        more = f"at least {left_out} more rows were left out"
+    else:
+        more = "more rows may have been left out (counting them failed)"
+    return f"{shown} row{'s' if shown != 1 else ''} shown; {more}: --limit N shows more, --limit 0 every row"
 
-    Anything but a single SELECT is refused before it runs; the connection is
-    read-only with external access off, so files and the network are out of reach."""
+
+class QueryStream:
+    """A running query: its columns, then its rows page by page, up to the limit."""
+
+    def __init__(
+        self,
+        cursor: duckdb.DuckDBPyConnection,
+        limit: int,
+        guard: _Guard,
+        columns: list[str],
+        types: list[str],
+    ) -> None:
+        self._cursor = cursor
+        self._limit = limit
+        self._guard = guard
+        self.columns = columns
+        self.types = types
+        self.left_out = 0
+        """Known once :meth:`pages` is exhausted: rows past the limit that were counted."""
+        self.left_out_exact = True
+        """Whether :attr:`left_out` is every row past the limit (counting stops early)."""
+
+    def pages(self) -> Iterator[list[tuple[Any, ...]]]:
+        if not self.columns:
+            return
+        sent = 0
+        while not self._limit or sent < self._limit:
+            want = PAGE_ROWS if not self._limit else min(PAGE_ROWS, self._limit - sent)
+            with self._guard:
+                page = self._cursor.fetchmany(want)
+            if not page:
+                return
+            sent += len(page)
+            yield page
+        self.left_out, self.left_out_exact = self._count_rest()
+
+    def _count_rest(self) -> tuple[int, bool]:
+        """The rows past the limit, counted while that stays cheap, and whether that is all."""
+        import duckdb
+
+        counted, until = 0, time.monotonic() + COUNT_SECONDS
+        try:
+            while counted < COUNT_LEFT_OUT and time.monotonic() < until:
+                page = self._cursor.fetchmany(PAGE_ROWS * 10)
+                if not page:
+                    return counted, True
+                counted += len(page)
+        except duckdb.Error:  # interrupted or failed past the limit: the rows shown stand
+            pass
+        return counted, False
+
+
+class _Guard:
+    """Turns DuckDB's errors into one-line refusals, and owns the timer that interrupts it."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, limits: QueryLimits) -> None:
+        self.con = con
+        self.limits = limits
+        self.fired = False
+        self._timer = threading.Timer(limits.timeout, self._interrupt)
+        self._timer.daemon = True
+
+    def _interrupt(self) -> None:
+        self.fired = True
+        self.con.interrupt()
+
+    def start(self) -> None:
+        self._timer.start()
+
+    def stop(self) -> None:
+        self._timer.cancel()
+
+    def __enter__(self) -> _Guard:
+        return self
+
+    def __exit__(self, _t: object, e: BaseException | None, _tb: object) -> None:
+        import duckdb
+
+        if not isinstance(e, duckdb.Error):
+            return
+        if _TOO_BIG in str(e):
+            column = str(e).split(_TOO_BIG, 1)[1].split("\n", 1)[0].strip()
+            raise WarehouseError(
+                f"a value of column {column!r} holds more than {MAX_ELEMENTS:,} elements, more than ledger query "
+                "prints; count or slice it in SQL (len(x), x[1:100])"
+            ) from e
+        if isinstance(e, duckdb.InterruptException) or self.fired:
+            raise WarehouseError(
+                f"the query ran past its time limit of {self.limits.timeout:g} s and was stopped; "
+                "narrow it, or give --timeout SECONDS"
+            ) from e
+        if isinstance(e, duckdb.OutOfMemoryException):
+            raise WarehouseError(
+                f"the query needs more memory than ledger query allows ({self.limits.memory_mb} MB, "
+                f"spilling at most {self.limits.temp_mb} MB to disk): {_first_line(e)}; narrow it"
+            ) from e
+        if isinstance(e, duckdb.PermissionException) or _names_a_file(e):
+            raise WarehouseError(
+                "ledger query cannot read files or reach the network (external access is off); "
+                "query the warehouse tables, e.g. SELECT * FROM rolls"
+            ) from e
+        raise WarehouseError(f"query failed: {_first_line(e)}") from e
+
+
+def _names_a_file(e: Exception) -> bool:
+    """A table DuckDB could not find whose name is a file path: with external access off DuckDB
+    does not look for the file (``SELECT * FROM '/etc/passwd'``)."""
     import duckdb
+
+    if not isinstance(e, duckdb.CatalogException):
+        return False
+    first = _first_line(e)
+    marker = "Table with name "
+    if marker not in first:
+        return False
+    name = first.split(marker, 1)[1].rsplit(" does not exist", 1)[0]
+    return "/" in name or "\\" in name or "." in name.lstrip(".")
+
+
+def check_query(sql: str, limit: int = DEFAULT_LIMIT) -> str:
+    """The one SELECT statement of ``sql``; anything else is refused before it runs, as is a
+    ``limit`` that is not a number of rows."""
+    import duckdb
+
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
+        raise WarehouseError(f"--limit must be a whole number of rows, 0 for every row; got {limit!r}")
 
     text = sql.strip().rstrip(";").strip()
     if not text:
@@ -983,19 +1334,98 @@ def run_query(wh: Warehouse, sql: str, *, max_rows: int | None = None) -> QueryR
     if kind != duckdb.StatementType.SELECT:
         name = str(kind).rsplit(".", 1)[-1]
         raise WarehouseError(f"ledger query is read-only: {name} statements are refused; use SELECT")
-    con = wh.connect_read_only()
+    return text
+
+
+def _elements(expr: str, kind: Any, depth: int = 1) -> str | None:
+    """SQL counting the elements of a nested value of type ``kind``, all the way down (None:
+    the type is not nested, its values are small)."""
+    name = kind.id
+    if name in ("list", "array"):
+        x = f"x{depth}"
+        inner = _elements(x, kind.children[0][1], depth + 1)
+        count = f"coalesce(len({expr}), 0)"
+        if inner is None:
+            return count
+        return f"{count} + coalesce(list_sum(list_transform({expr}, lambda {x}: {inner})), 0)"
+    if name == "map":
+        parts = [f"coalesce(cardinality({expr}), 0)"]
+        for fn, (_, child) in zip(("map_keys", "map_values"), kind.children, strict=True):
+            inner = _elements(f"{fn}({expr})", duckdb_list_of(child), depth)
+            if inner is not None:
+                parts.append(inner)
+        return " + ".join(parts)
+    if name in ("struct", "union"):
+        fn = "struct_extract" if name == "struct" else "union_extract"
+        parts = []
+        for field, child in kind.children:
+            if not field:  # a union's tag
+                continue
+            inner = _elements(f"{fn}({expr}, {_literal(field)})", child, depth)
+            if inner is not None:
+                parts.append(f"coalesce({inner}, 0)")
+        return " + ".join(parts) or None
+    return None
+
+
+def duckdb_list_of(kind: Any) -> Any:
+    import duckdb
+
+    return duckdb.list_type(kind)
+
+
+def _bounded(text: str, columns: Sequence[str], types: Sequence[Any]) -> str:
+    """``text`` as it runs: unchanged when no column is nested, else wrapped so that a value
+    holding more than :data:`MAX_ELEMENTS` elements stops the query (columns renamed by
+    position, so that duplicate names stay apart; the output keeps the original names)."""
+    names = [f"c{i}" for i in range(1, len(types) + 1)]
+    select, guarded = [], False
+    for name, original, kind in zip(names, columns, types, strict=True):
+        count = _elements(f'"{name}"', kind)
+        if count is None:
+            select.append(f'"{name}"')
+            continue
+        guarded = True
+        select.append(
+            f"CASE WHEN ({count}) > {MAX_ELEMENTS} THEN error({_literal(f'{_TOO_BIG} {original}')}) "
+            f'ELSE "{name}" END AS "{name}"'
+        )
+    if not guarded:
+        return text
+    aliases = ", ".join(f'"{n}"' for n in names)
+    return f"SELECT {', '.join(select)} FROM (\n{text}\n) AS q({aliases})"
+
+
+@contextlib.contextmanager
+def open_query(
+    wh: Warehouse, sql: str, *, limit: int = DEFAULT_LIMIT, limits: QueryLimits | None = None
+) -> Iterator[QueryStream]:
+    """Run one read-only SELECT over the warehouse and stream its rows (``limit`` 0: all of them).
+
+    Anything but a single SELECT is refused before it runs. The connection is read-only
+    with external access, extensions and Python objects off; its memory, threads and
+    spill files are bounded and its settings locked; a timer interrupts DuckDB once the
+    time limit has passed, while the query runs or while its rows stream out."""
+    text = check_query(sql, limit)
+    limits = limits or QueryLimits()
+    con = wh.connect_read_only(limits)
+    guard = _Guard(con, limits)
     try:
-        cur = con.execute(text)
-        columns = [d[0] for d in cur.description] if cur.description else []
-        types = [str(d[1]) for d in cur.description] if cur.description else []
-        rows = cur.fetchall() if max_rows is None else cur.fetchmany(max_rows)
-    except duckdb.PermissionException as e:
-        raise WarehouseError(
-            "ledger query cannot read files or reach the network (external access is off); "
-            "query the warehouse tables, e.g. SELECT * FROM rolls"
-        ) from e
-    except duckdb.Error as e:
-        raise WarehouseError(f"query failed: {_first_line(e)}") from e
+        guard.start()
+        with guard:
+            relation = con.sql(text)  # bound, not run: its columns and their types
+            columns, types = list(relation.columns), list(relation.types)
+            cursor = con.execute(_bounded(text, columns, types))
+        yield QueryStream(cursor, limit, guard, columns, [str(t) for t in types])
     finally:
+        guard.stop()
         con.close()
-    return QueryResult(columns, types, rows)
+
+
+def run_query(
+    wh: Warehouse, sql: str, *, limit: int = DEFAULT_LIMIT, limits: QueryLimits | None = None
+) -> QueryResult:
+    """:func:`open_query`, with the rows up to ``limit`` in a list."""
+    with open_query(wh, sql, limit=limit, limits=limits) as q:
+        rows = [row for page in q.pages() for row in page]
+        return QueryResult(q.columns, q.types, rows, q.left_out, q.left_out_exact)

@@ -1,10 +1,15 @@
 """`ledger query` runs untrusted SQL: it cannot write, read files, load
-extensions or reach the network, and every refusal is one line."""
+extensions or reach the network; it stops at its time limit, within its memory,
+and prints a bounded number of rows; every refusal is one line and says which
+of these stopped it."""
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
+import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -35,52 +40,236 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> str:
 
 
 def snapshot(db: str) -> tuple[object, ...]:
-    """The ledger's rows, and the warehouse's position and row counts."""
-    import duckdb
-
-    con = duckdb.connect(db + ".duckdb", read_only=True)
-    try:
-        counts = tuple(con.execute(f'SELECT count(*) FROM "{t.name}"').fetchone() for t in warehouse.TABLES)
-        meta = con.execute("SELECT * FROM warehouse_meta ORDER BY key").fetchall()
-    finally:
-        con.close()
-    return hashlib.sha256(repr(hr.store_rows(db)).encode()).hexdigest(), counts, tuple(meta)
+    """The ledger's rows, and the warehouse file's bytes (any write DuckDB made would show in
+    them or in a write-ahead log beside them)."""
+    warehouse_file = Path(db + ".duckdb")
+    return (
+        hashlib.sha256(repr(hr.store_rows(db)).encode()).hexdigest(),
+        hashlib.sha256(warehouse_file.read_bytes()).hexdigest(),
+        warehouse_file.with_name(warehouse_file.name + ".wal").exists(),
+    )
 
 
 OUTSIDE = "/tmp/ledger-query-escape-{}.txt"
+SECRET = "/tmp/ledger-query-secret-{}.csv"
+"""A readable CSV file outside the warehouse: DuckDB would read it but for the sandbox."""
 
-HOSTILE_SQL = {
-    "copy to a file": "COPY (SELECT 1) TO '{out}'",
-    "read a csv file": "SELECT * FROM read_csv('/etc/passwd')",
-    "read a text file": "SELECT * FROM read_text('/etc/hostname')",
-    "read a file by path": "SELECT * FROM '/etc/passwd'",
-    "list files": "SELECT * FROM glob('/etc/*')",
-    "http": "SELECT * FROM read_csv('http://127.0.0.1:9/x.csv')",
-    "install extension": "INSTALL httpfs",
-    "load extension": "LOAD httpfs",
-    "attach a database": "ATTACH '{out}' AS other",
-    "create table": "CREATE TABLE evil AS SELECT 1 AS x",
-    "delete rows": "DELETE FROM rolls",
-    "update position": "UPDATE warehouse_meta SET value = '0' WHERE key = 'position'",
-    "drop table": "DROP TABLE rolls",
-    "two statements": "SELECT 1; DROP TABLE rolls",
-    "re-enable access": "SET enable_external_access = true",
-    "pragma": "PRAGMA enable_external_access",
-    "export database": "EXPORT DATABASE '{out}'",
-    "copy in a CTE": "WITH x AS (SELECT 1) SELECT * FROM read_parquet('{out}')",
-    "environment": "SELECT getenv('HOME') AS home",
+FILES = "cannot read files or reach the network (external access is off)"
+READ_ONLY = "ledger query is read-only"
+
+HOSTILE_SQL: dict[str, tuple[str, str]] = {
+    "copy to a file": ("COPY (SELECT 1) TO '{out}'", f"{READ_ONLY}: COPY statements are refused"),
+    "read a csv file": ("SELECT * FROM read_csv('{secret}')", FILES),
+    "read a text file": ("SELECT * FROM read_text('/etc/hostname')", FILES),
+    "read a file by path": ("SELECT * FROM '{secret}'", FILES),
+    "read a file by a path without a suffix": ("SELECT * FROM '/etc/passwd'", FILES),
+    "list files": ("SELECT * FROM glob('/etc/*')", FILES),
+    "http": ("SELECT * FROM read_csv('http://127.0.0.1:9/x.csv')", FILES),
+    "install extension": ("INSTALL httpfs", READ_ONLY),
+    "load extension": ("LOAD httpfs", READ_ONLY),
+    "attach a database": ("ATTACH '{out}' AS other", f"{READ_ONLY}: ATTACH statements are refused"),
+    "create table": ("CREATE TABLE evil AS SELECT 1 AS x", f"{READ_ONLY}: CREATE statements are refused"),
+    "delete rows": ("DELETE FROM rolls", f"{READ_ONLY}: DELETE statements are refused"),
+    "update position": (
+        "UPDATE warehouse_meta SET value = '0' WHERE key = 'position'",
+        f"{READ_ONLY}: UPDATE statements are refused",
+    ),
+    "drop table": ("DROP TABLE rolls", f"{READ_ONLY}: DROP statements are refused"),
+    "two statements": ("SELECT 1; DROP TABLE rolls", "give one statement, not 2"),
+    "re-enable access": ("SET enable_external_access = true", f"{READ_ONLY}: SET statements are refused"),
+    "lift the memory limit": ("SET memory_limit = '64GB'", f"{READ_ONLY}: SET statements are refused"),
+    "pragma": ("PRAGMA enable_external_access", f"{READ_ONLY}: PRAGMA statements are refused"),
+    "export database": ("EXPORT DATABASE '{out}'", f"{READ_ONLY}: EXPORT statements are refused"),
+    "copy in a CTE": ("WITH x AS (SELECT 1) SELECT * FROM read_parquet('{out}')", FILES),
+    "environment": ("SELECT * FROM read_blob('/proc/self/environ')", FILES),
 }
+"""Each hostile query, and the words of the sandbox rule that must refuse it."""
+
+UNSANDBOXED = ("read a csv file", "read a file by path", "environment")
+"""Cases checked to read something on a connection without the sandbox: a refusal of
+these is the sandbox's doing, not a missing function or table."""
+
+
+@pytest.fixture(scope="module")
+def secret() -> str:
+    path = SECRET.format(os.getpid())
+    Path(path).write_text("gold\n42\n")
+    yield path  # type: ignore[misc]
+    Path(path).unlink(missing_ok=True)
 
 
 @pytest.mark.parametrize("kind", list(HOSTILE_SQL))
-def test_hostile_sql_is_refused_in_one_line(db: str, kind: str) -> None:
+def test_hostile_sql_is_refused_in_one_line(db: str, secret: str, kind: str) -> None:
     out = OUTSIDE.format(os.getpid())
-    sql = HOSTILE_SQL[kind].format(out=out)
+    sql, rule = HOSTILE_SQL[kind]
     before = snapshot(db)
-    result = hr.invoke(db, "query", sql)
-    hr.assert_one_line_error(result)
+    result = hr.invoke(db, "query", sql.format(out=out, secret=secret))
+    line = hr.assert_one_line_error(result)
+    assert rule in line, line
     assert not Path(out).exists(), "the query wrote a file"
     assert snapshot(db) == before
+
+
+@pytest.mark.parametrize("kind", UNSANDBOXED)
+def test_the_file_cases_would_read_without_the_sandbox(secret: str, kind: str) -> None:
+    import duckdb
+
+    sql, _ = HOSTILE_SQL[kind]
+    con = duckdb.connect(config=dict(warehouse.DUCKDB_CONFIG))
+    try:
+        rows = con.execute(sql.format(secret=secret, out="")).fetchall()
+    finally:
+        con.close()
+    assert rows and ("42" in repr(rows) or "PATH" in repr(rows)), rows
+
+
+# --- limits -------------------------------------------------------------------------------------
+
+
+def test_a_runaway_query_is_stopped_at_its_time_limit(db: str) -> None:
+    start = time.monotonic()
+    proc = subprocess.run(
+        hr.ledger_cmd("--db", db, "query", "--timeout", "1", "SELECT count(*) FROM range(1000000000000)"),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=hr.ROOT,
+    )
+    took = time.monotonic() - start
+    line = hr.assert_process_refused(proc, code=1)
+    assert "ran past its time limit of 1 s and was stopped" in line and "--timeout" in line, line
+    assert took < 60, took  # without the limit it would count for hours
+
+
+def test_rows_streamed_out_are_stopped_at_the_time_limit_too(db: str) -> None:
+    proc = subprocess.run(
+        hr.ledger_cmd(
+            "--db", db, "query", "--limit", "0", "--csv", "--timeout", "1", "SELECT * FROM range(10000000000)"
+        ),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        timeout=120,
+        cwd=hr.ROOT,
+    )
+    assert proc.returncode == 1 and proc.stderr.count("\n") == 1, proc.stderr
+    assert "ran past its time limit of 1 s" in proc.stderr
+
+
+def test_the_default_time_limit_is_under_thirty_seconds() -> None:
+    assert 0 < warehouse.QueryLimits().timeout < 30
+
+
+def test_rows_are_capped_with_a_note_of_how_many_were_left_out(db: str) -> None:
+    table = hr.invoke(db, "query", "SELECT * FROM range(1005)")
+    assert table.exit_code == 0
+    lines = table.output.splitlines()
+    assert len(lines) == 2 + warehouse.DEFAULT_LIMIT + 1
+    assert (
+        lines[-1] == "(1000 rows shown; 5 more rows were left out: --limit N shows more, --limit 0 every row)"
+    )
+    as_json = hr.invoke(db, "query", "--limit", "3", "--json", "SELECT * FROM range(10)")
+    assert json.loads(as_json.stdout) == [{"range": 0}, {"range": 1}, {"range": 2}]
+    assert as_json.stderr.startswith("note: 3 rows shown; 7 more rows were left out")
+    every = hr.invoke(db, "query", "--limit", "0", "--csv", "SELECT * FROM range(2500)")
+    assert every.stdout.splitlines() == ["range", *map(str, range(2500))] and not every.stderr
+
+
+def test_a_huge_result_streams_its_first_rows_and_says_more_were_left_out(db: str) -> None:
+    """A billion rows: the first thousand come out and the rest are not fetched (counting
+    them stops early, and the note says so)."""
+    result = hr.invoke(db, "query", "SELECT * FROM range(1000000000)")
+    assert result.exit_code == 0, result.stderr
+    assert result.output.splitlines()[-1].startswith("(1000 rows shown; at least ")
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (("--limit", "-1"), "--limit must be a whole number of rows, 0 for every row; got -1"),
+        (("--timeout", "0"), "--timeout must be between 0 and 86400 seconds, got 0.0"),
+        (("--timeout", "nan"), "--timeout must be between 0 and 86400 seconds, got nan"),
+        (("--timeout", "-5"), "--timeout must be between 0 and 86400 seconds"),
+    ],
+)
+def test_bad_limits_are_refused_in_one_line(db: str, args: tuple[str, ...], words: str) -> None:
+    line = hr.assert_one_line_error(hr.invoke(db, "query", *args, "SELECT 1"), code=1)
+    assert words in line, line
+
+
+def test_memory_is_bounded_and_the_query_says_so(db: str) -> None:
+    with Ledger(db) as book:
+        wh = warehouse.Warehouse(book)
+        with pytest.raises(warehouse.WarehouseError) as refused:
+            warehouse.run_query(
+                wh,
+                "SELECT list(range) FROM range(50000000)",
+                limits=warehouse.QueryLimits(memory_mb=64, temp_mb=0),
+            )
+    assert str(refused.value).startswith("the query needs more memory than ledger query allows (64 MB")
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "list(range)",
+        "[list(range)]",
+        "{'gold': list(range)}",
+        "map(['hoard'], [list(range)])",
+        "list([range, range])",
+    ],
+)
+def test_a_value_too_big_to_convert_within_the_time_limit_is_refused(db: str, value: str) -> None:
+    """DuckDB's Python binding converts one value in one piece, beyond the timer's reach (a
+    25-million-element list takes many seconds): such a value is refused before that."""
+    result = hr.invoke(db, "query", "--timeout", "5", f"SELECT 1 AS n, {value} AS hoard FROM range(2000000)")
+    line = hr.assert_one_line_error(result, code=1)
+    assert "a value of column 'hoard' holds more than 1,000,000 elements" in line, line
+
+
+def test_nested_values_under_the_cap_keep_their_order_and_their_column_names(db: str) -> None:
+    result = hr.invoke(
+        db, "query", "--csv", "SELECT range AS x, [range, 1] AS x FROM range(3) ORDER BY range DESC"
+    )
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == 'x,x\n2,"[2, 1]"\n1,"[1, 1]"\n0,"[0, 1]"\n'
+    at_cap = hr.invoke(
+        db, "query", "--json", "SELECT len(l) AS n FROM (SELECT list(range) AS l FROM range(1000000))"
+    )
+    assert json.loads(at_cap.stdout) == [{"n": 1000000}]
+    whole = hr.invoke(db, "query", "--json", "SELECT list(range) AS l FROM range(1000000)")
+    assert whole.exit_code == 0 and len(json.loads(whole.stdout)[0]["l"]) == 1000000
+
+
+def test_the_limits_are_set_and_locked_against_the_sql(db: str) -> None:
+    import duckdb
+
+    shown = hr.invoke(
+        db,
+        "query",
+        "--json",
+        "SELECT current_setting('memory_limit') AS memory, current_setting('threads') AS threads, "
+        "current_setting('max_temp_directory_size') AS temp, current_setting('lock_configuration') AS locked, "
+        "current_setting('enable_external_access') AS files, current_setting('autoload_known_extensions') AS autoload",
+    )
+    assert json.loads(shown.stdout) == [
+        {
+            "memory": "488.2 MiB",
+            "threads": 2,
+            "temp": "976.5 MiB",
+            "locked": True,
+            "files": False,
+            "autoload": False,
+        }
+    ]
+    with Ledger(db) as book:
+        con = warehouse.Warehouse(book).connect_read_only()
+        try:
+            for setting in ("memory_limit = '64GB'", "threads = 64", "enable_external_access = true"):
+                with pytest.raises(duckdb.InvalidInputException, match="the configuration has been locked"):
+                    con.execute(f"SET {setting}")
+        finally:
+            con.close()
 
 
 def test_the_warehouse_still_answers_after_the_hostile_queries(db: str) -> None:
@@ -89,7 +278,7 @@ def test_the_warehouse_still_answers_after_the_hostile_queries(db: str) -> None:
 
 
 @settings(
-    max_examples=int(os.environ.get("LEDGER_HOSTILE_EXAMPLES", "50")) // 5,
+    max_examples=int(os.environ.get("LEDGER_HOSTILE_EXAMPLES", "50")) * 4,
     deadline=None,
     derandomize=True,
     suppress_health_check=[HealthCheck.function_scoped_fixture],

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import functools
 import random
 import sqlite3
 from pathlib import Path
 
 import pytest
 
-from ledger import Ledger
+from ledger import Ledger, snapshots
 from ledger.commands import Roll
 from ledger.errors import TamperError
 from ledger.snapshots import EVERY
+from ledger.systems import get_system
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def long_campaign(book: Ledger, name: str, actions: int) -> None:
@@ -54,3 +58,80 @@ def test_an_edited_snapshot_is_reported_by_verify(tmp_path: Path) -> None:
         )
     with Ledger(db) as book, pytest.raises(TamperError, match="snapshot cached at this version"):
         book.verify("Long")
+
+
+def _edited(monkeypatch: pytest.MonkeyPatch, module_file: Path) -> None:
+    """The fingerprint reads ``module_file`` as if its source had been changed."""
+    real = snapshots._source
+
+    def source(path: Path) -> bytes:
+        data = real(path)
+        return data + b"\n# a changed rule\n" if path.resolve() == module_file.resolve() else data
+
+    monkeypatch.setattr(snapshots, "_source", source)
+    monkeypatch.setattr(snapshots, "_fingerprints", {})
+    snapshots._imported.cache_clear()
+    monkeypatch.setattr(snapshots, "_imported", functools.cache(snapshots._imported.__wrapped__))
+
+
+@pytest.mark.parametrize(
+    ("system", "helper"),
+    [
+        ("d100", "ledger/rules/d100_tables.py"),
+        ("d100", "ledger/rules/d100_roll.py"),
+        ("freeform", "ledger/dice.py"),
+    ],
+)
+def test_a_change_to_a_module_the_fold_imports_changes_the_fingerprint(
+    monkeypatch: pytest.MonkeyPatch, system: str, helper: str
+) -> None:
+    sysdef = get_system(system)
+    before, key = snapshots.fingerprint(sysdef), snapshots.key("s", sysdef)
+    _edited(monkeypatch, ROOT / helper)
+    assert snapshots.fingerprint(sysdef) != before
+    assert snapshots.key("s", sysdef) != key
+
+
+def test_a_module_the_fold_never_imports_leaves_the_fingerprint_alone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    sysdef = get_system("d100")
+    assert "ledger.rules.d100_play" not in snapshots.dependencies(["projections.d100"])
+    before = snapshots.fingerprint(sysdef)
+    _edited(monkeypatch, ROOT / "ledger/rules/d100_play.py")
+    assert snapshots.fingerprint(sysdef) == before
+
+
+def test_the_dependencies_follow_imports_inside_functions_and_relative_ones(tmp_path: Path) -> None:
+    pkg = tmp_path / "fold_pkg"
+    (pkg / "rules").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "rules" / "__init__.py").write_text("")
+    (pkg / "rules" / "table.py").write_text("ROWS = (1, 2)\n")
+    (pkg / "rules" / "helper.py").write_text("from . import table\n")
+    (pkg / "fold.py").write_text(
+        '"""A fold."""\n\ndef evolve(state, event):\n    from fold_pkg.rules.helper import (\n'
+        "        table,  # the rule table\n    )\n    return state\n"
+    )
+    import sys
+
+    sys.path.insert(0, str(tmp_path))
+    try:
+        found = snapshots.dependencies(["fold_pkg.fold"])
+    finally:
+        sys.path.remove(str(tmp_path))
+    assert set(found) == {"fold_pkg.fold", "fold_pkg.rules.helper", "fold_pkg.rules", "fold_pkg.rules.table"}
+
+
+def test_a_snapshot_folded_before_a_helper_changed_is_not_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with Ledger(str(tmp_path / "h.ledger")) as book:
+        long_campaign(book, "Long", EVERY + 5)
+        c = book.campaign("Long")
+        system = book.system(c)
+        book.state("Long", at=EVERY + 2)  # keeps the snapshot at EVERY
+        assert book._snapshot(c, EVERY + 2, 0, system) is not None
+        _edited(monkeypatch, ROOT / "ledger/dice.py")
+        assert book._snapshot(c, EVERY + 2, 0, system) is None
+        assert book.state("Long", at=EVERY + 2) == book.state_at(c, EVERY + 2, system, use_snapshots=False)

@@ -258,6 +258,7 @@ def rolled(ledger_cli: Session) -> Session:
     ],
 )
 def test_query_refuses_anything_but_reading(rolled: Session, db: str, sql: str, message: str) -> None:
+    rolled("warehouse", "rebuild")
     result = rolled("query", sql, ok=False)
     assert result.exit_code == 1
     assert message in result.stderr
@@ -309,12 +310,22 @@ def test_simulated_campaigns_verify_and_replay(tmp_path: Path) -> None:
         assert undone or effective
 
 
-def test_simulate_refuses_names_already_taken(tmp_path: Path) -> None:
+def test_simulate_again_skips_its_own_campaigns_and_refuses_anyone_elses(tmp_path: Path) -> None:
     session = Session(str(tmp_path / "d.ledger"))
     session("simulate", "freeform", "--campaigns", "2", "--seed", "1")
-    result = session("simulate", "freeform", "--campaigns", "2", "--seed", "1", ok=False)
-    assert result.exit_code == 1
-    assert "exists already; use another --seed or --prefix" in result.stderr
+    again = session("simulate", "freeform", "--campaigns", "3", "--seed", "1")
+    assert again.stdout.startswith("simulated 1 freeform campaigns (seed 1; 2 of the 3 were there already)")
+    with Ledger(str(tmp_path / "d.ledger")) as book:
+        assert sorted(c.name for c in book.campaigns()) == [f"sim-freeform-1-0000{i}" for i in (1, 2, 3)]
+    session("new", "freeform", "mine-00001", "--seed", "5")
+    for args in (("--prefix", "mine"), ("--prefix", "sim-freeform-1", "--seed", "2")):
+        result = session("simulate", "freeform", "--campaigns", "2", "--seed", "1", *args, ok=False)
+        assert result.exit_code == 1 and result.stderr.count("\n") == 1
+        assert "exists already and is not part of this run; use another --seed or --prefix" in result.stderr
+    result = session(
+        "simulate", "crawl", "--campaigns", "1", "--seed", "1", "--prefix", "sim-freeform-1", ok=False
+    )
+    assert "'sim-freeform-1-00001' exists already and is not part of this run" in result.stderr
 
 
 def _within_three_standard_errors(book: Ledger, tmp_path: Path, system: str) -> None:
