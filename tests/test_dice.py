@@ -41,14 +41,14 @@ def test_render_marks_dropped_dice() -> None:
     ("notation", "problem"),
     [
         ("", "empty"),
-        ("d", "unexpected"),
+        ("d", "needs its sides"),
         ("2d6++1", "two operators"),
         ("2d0", "outside d1"),
         ("5d6kh9", "keeps 9 of 5"),
         ("1001d6", "above the limit"),
         ("4", "rolls no dice"),
         ("1d1!", "explode forever"),
-        ("2d6 3", "a term must follow"),
+        ("2d6 3", "unexpected '3'"),
     ],
 )
 def test_bad_notation_names_the_problem(notation: str, problem: str) -> None:
