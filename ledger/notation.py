@@ -94,8 +94,9 @@ class DiceTerm:
             out += ("ro" if self.reroll_once else "r") + self.reroll.text()
         if self.explode:
             mark = "!!" if self.compound else "!"
-            top = Cmp("=", self.top)
-            out += mark + ("" if self.explode == top else self.explode.text())
+            # A count after a bare ! would read as the explosion's threshold: name the face.
+            bare = self.explode == Cmp("=", self.top) and self.success is None
+            out += mark + ("" if bare else self.explode.text())
         if self.minimum is not None:
             out += f"mi{self.minimum}"
         if self.maximum is not None:
@@ -459,7 +460,11 @@ class _Parser:
         if self.peek() in "<>=" and self.peek():
             op = self.comparison()
             assert op is not None
-            once("success", op)
+            if "success" in seen:
+                raise self.fail(
+                    f"{term.text()} counts successes once; to check how many, write ({term.text()}){op}N"
+                )
+            seen.add("success")
             self.skip_space()
             if not self.peek().isdigit():
                 raise self.fail(f"{op} needs a whole number to compare with, found {self.here()}")
@@ -506,7 +511,12 @@ def _check_term(p: _Parser, t: DiceTerm) -> None:
         after = [v for v in shown if not (t.reroll and not t.reroll_once and t.reroll.meets(v))]
         hit = [v for v in after if t.explode.meets(v)]
         if not hit:
-            raise p.fail(f"{what}: a d{t.sides} never shows what !{t.explode.text()} explodes on")
+            mark = "!!" if t.compound else "!"
+            raise p.fail(
+                f"a d{t.sides} never shows what {mark}{t.explode.text()} explodes on; to explode on "
+                f"{t.top} and count dice {t.explode.text()}, write {t.count}d{t.sides}{mark}{t.top}"
+                f"{t.explode.text()}"
+            )
         if len(hit) == len(after):
             raise p.fail(f"{what} would explode forever: every face explodes; explode on fewer faces")
     if t.minimum is not None and t.maximum is not None and t.minimum > t.maximum:
