@@ -535,8 +535,8 @@ def _refuse_loose_counts(p: _Parser, node: Node, top: bool) -> None:
         if node.success and not top:
             what = node.text()
             raise p.fail(
-                f"{what} inside a sum is ambiguous: put the count in parentheses, ({what}), "
-                "or put the whole sum in parentheses before the comparison to check its total"
+                f"{what} inside a sum is ambiguous: write ({what}) to use its count of successes, "
+                "or compare last to check a total (1d20+5>=15 checks 1d20+5 against 15)"
             )
     elif isinstance(node, Negate):
         _refuse_loose_counts(p, node.operand, False)

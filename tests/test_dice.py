@@ -261,3 +261,21 @@ def test_runaway_rolls_and_chances_stop_at_their_limits() -> None:
         roll("2d6r<6", Faces([1] * (MAX_DICE + 1)))
     huge = roll("(1000d1000kh500)>=250000", RandomDice(random.Random(3)))
     assert huge.successes is not None and p_any_success(huge) is None
+
+
+def test_the_notation_table_in_the_docs_is_true() -> None:
+    """Each row of docs/dice-notation.md's table: its first example on its faces gives
+    the first number it states."""
+    import re
+
+    doc = (Path(__file__).parents[1] / "docs" / "dice-notation.md").read_text()
+    table = doc.split("## Every form", 1)[1].split("\n\n", 2)[1]
+    rows = [line for line in table.splitlines() if line.startswith("| ") and "`" in line]
+    assert len(rows) >= 20
+    for row in rows:
+        _, _form, example, faces, gives, _ = (cell.strip() for cell in row.split("|"))
+        notation = re.search(r"`([^`]+)`", example)[1]  # type: ignore[index]
+        expected = int(re.match(r"-?\d+", gives)[0])  # type: ignore[index]
+        dice = Faces(parse_faces(faces))
+        assert roll(notation, dice).total == expected, row
+        dice.finish()

@@ -230,7 +230,7 @@ def test_modifiers_in_any_order_render_in_one(typed: str, canonical: str) -> Non
     ("notation", "told"),
     [
         ("4d6d1", "dl1 to drop the lowest 1"),
-        ("1d20>=15+5", "put the count in parentheses"),
+        ("1d20>=15+5", "write (1d20>=15) to use its count"),
         ("8d6>=5+2", "(8d6>=5)"),
         ("2+8d6>=5", "ambiguous"),
         ("8d6 >= 5", "no space"),
