@@ -5,7 +5,8 @@ total (``1d20+5>=15``) meets its target, or a roll that counts successes
 (``8d6>=5``, ``(4d6!kh3>=5)+1``) scores at least one. Kept, dropped, rerolled,
 limited (``mi``/``ma``), exploded and compounded dice are all counted exactly,
 explosions up to :data:`EXPLOSION_DEPTH` deep per die (a die that deep counts
-its face and stops; past a maximum on a d6 that is a chance below 1 in 10^16).
+its face and stops; past a maximum on a d6 that is a chance below 1 in 10^16;
+see :data:`NEGLIGIBLE` for exploding dice kept or dropped).
 A roll whose distribution would take more than :data:`BUDGET` steps
 (``1000d1000kh500``) gets None: its chance is not recorded rather than guessed.
 """
@@ -14,15 +15,19 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable
+from math import exp, lgamma, log, log1p
 
-from ledger.notation import BinOp, DiceTerm, Formula, Group, Negate, Node, Number
+from ledger.notation import BinOp, Cmp, DiceTerm, Formula, Group, Negate, Node, Number
 
 Dist = dict[int, float]
 
 EXPLOSION_DEPTH = 20
 """Explosions per die the chances follow."""
-BUDGET = 1_500_000
+BUDGET = 1_000_000
 """Most elementary steps one chance may take."""
+NEGLIGIBLE = 1e-18
+"""Outcomes of an exploding keep or drop rarer than this are left out (together they
+move a chance by less than 10^-12)."""
 
 
 class TooLarge(Exception):
@@ -170,10 +175,78 @@ def _chain_exact(faces: Dist, explodes: set[int], score: Callable[[int], int], m
     return result
 
 
-State = tuple[tuple[int, ...], int, int]  # extreme values, sum of all, successes among all
+State = tuple[tuple[int, ...], int]  # the n extreme values, and the sum or successes of all
 
 
 def _kept(term: DiceTerm, faces: Dist, explodes: set[int], meter: _Meter) -> Dist:
+    assert term.keep is not None
+    highest = term.keep[1] == "h"
+    dropping = term.keep[0] == "d"
+    success = term.success
+    if term.compound or not explodes:
+        # One value per die, all alike: order statistics over the values.
+        if term.compound:
+            unit = _chain_exact(faces, explodes, term.value_of, meter)
+        else:
+            unit = defaultdict(float)
+            for f, p in faces.items():
+                unit[term.value_of(f)] += p
+        keep_highest = highest != dropping
+        kept = term.count - term.keep_n if dropping else term.keep_n
+        return _top(dict(unit), term.count, kept, keep_highest, success, meter)
+    return _exploding_kept(term, faces, explodes, meter)
+
+
+def _top(unit: Dist, count: int, n: int, highest: bool, success: Cmp | None, meter: _Meter) -> Dist:
+    """The sum (or successes) of the ``n`` highest (lowest) of ``count`` dice alike: the
+    values from the best down, and how many dice show each (a binomial of those left)."""
+    values = sorted(unit, reverse=highest)
+    states: dict[tuple[int, int], float] = {(0, 0): 1.0}  # (kept so far, their score), n not yet filled
+    out: defaultdict[int, float] = defaultdict(float)
+    mass = 1.0
+    for index, v in enumerate(values):
+        p = unit[v]
+        q = 1.0 if index == len(values) - 1 else (min(1.0, p / mass) if mass > 0 else 0.0)
+        mass -= p
+        score = int(success.meets(v)) if success else v
+        nxt: defaultdict[tuple[int, int], float] = defaultdict(float)
+        rows: dict[int, list[float]] = {}
+        for (kept, total), pr in states.items():
+            left = count - kept  # until n are kept, every die placed was kept
+            room = n - kept
+            if left not in rows:
+                meter.charge(left + 1)
+                rows[left] = _binomial(left, q)
+            row = rows[left]
+            meter.charge(min(left, room) + 1)
+            for j in range(min(left, room - 1) + 1):
+                if row[j]:
+                    nxt[(kept + j, total + j * score)] += pr * row[j]
+            filled = sum(row[room:]) if room <= left else 0.0
+            if filled:
+                out[total + room * score] += pr * filled
+        states = dict(nxt)
+        if not states:
+            break
+    return dict(out)
+
+
+def _binomial(trials: int, q: float) -> list[float]:
+    """P(j of ``trials`` dice show a value of chance ``q``), j = 0..trials."""
+    if q <= 0.0:
+        return [1.0] + [0.0] * trials
+    if q >= 1.0:
+        return [0.0] * trials + [1.0]
+    lq, lr = log(q), log1p(-q)
+    base = lgamma(trials + 1)
+    return [
+        exp(base - lgamma(j + 1) - lgamma(trials - j + 1) + j * lq + (trials - j) * lr)
+        for j in range(trials + 1)
+    ]
+
+
+def _exploding_kept(term: DiceTerm, faces: Dist, explodes: set[int], meter: _Meter) -> Dist:
+    """Keep or drop among dice whose explosions are dice of their own (how many varies)."""
     assert term.keep is not None
     n = term.keep_n
     highest = term.keep[1] == "h"
@@ -181,48 +254,37 @@ def _kept(term: DiceTerm, faces: Dist, explodes: set[int], meter: _Meter) -> Dis
     success = term.success
 
     def add(state: State, v: int) -> State:
-        extreme, total, hits = state
+        extreme, rest = state
         merged = sorted((*extreme, v), reverse=highest)[:n]
         if dropping:
-            total += v
-            hits += int(success.meets(v)) if success else 0
-        return (tuple(merged), total, hits)
+            rest += int(success.meets(v)) if success else v
+        return (tuple(merged), rest)
 
-    states: dict[State, float] = {((), 0, 0): 1.0}
-    if term.compound:
-        sums = _chain_exact(faces, explodes, term.value_of, meter)
-        for _ in range(term.count):
-            meter.charge(len(states) * len(sums))
+    states: dict[State, float] = {((), 0): 1.0}
+    for _ in range(term.count):
+        done: defaultdict[State, float] = defaultdict(float)
+        pending = states
+        for depth in range(EXPLOSION_DEPTH + 1):
+            meter.charge(len(pending) * len(faces) * (n + 1))
             nxt: defaultdict[State, float] = defaultdict(float)
-            for st, p in states.items():
-                for v, q in sums.items():
-                    nxt[add(st, v)] += p * q
-            states = dict(nxt)
-    else:
-        for _ in range(term.count):
-            done: defaultdict[State, float] = defaultdict(float)
-            pending = states
-            for depth in range(EXPLOSION_DEPTH + 1):
-                meter.charge(len(pending) * len(faces))
-                nxt = defaultdict(float)
-                for st, p in pending.items():
-                    for f, q in faces.items():
-                        st2 = add(st, term.value_of(f))
-                        if f in explodes and depth < EXPLOSION_DEPTH:
-                            nxt[st2] += p * q
-                        else:
-                            done[st2] += p * q
-                pending = dict(nxt)
-                if not pending:
-                    break
-            states = dict(done)
+            for st, p in pending.items():
+                for f, q in faces.items():
+                    st2 = add(st, term.value_of(f))
+                    if f in explodes and depth < EXPLOSION_DEPTH:
+                        nxt[st2] += p * q
+                    else:
+                        done[st2] += p * q
+            pending = {st: p for st, p in nxt.items() if p > NEGLIGIBLE}
+            if not pending:
+                break
+        states = {st: p for st, p in done.items() if p > NEGLIGIBLE}
 
     out: defaultdict[int, float] = defaultdict(float)
-    for (extreme, total, hits), p in states.items():
+    for (extreme, rest), p in states.items():
         if success is None:
-            value = total - sum(extreme) if dropping else sum(extreme)
+            value = rest - sum(extreme) if dropping else sum(extreme)
         else:
             in_extreme = sum(1 for v in extreme if success.meets(v))
-            value = hits - in_extreme if dropping else in_extreme
+            value = rest - in_extreme if dropping else in_extreme
         out[value] += p
     return dict(out)

@@ -322,3 +322,56 @@ def test_exact_chance_of_exploding_keep_matches_enumeration() -> None:
         expected += p * (sum(values[:2]) >= 7)
     got = p_any_success(roll("(3d4!kh2)>=7", RandomDice(random.Random(2))))
     assert got == pytest.approx(expected, abs=1e-6)
+
+
+def enumerated_chance(notation: str, faces: list[int], longest: int) -> tuple[float, float]:
+    """The chance of success by walking every sequence of faces the roll can consume,
+    up to ``longest`` faces: (chance, the mass of longer sequences left out)."""
+    from ledger.errors import FacesError
+
+    chance = left_out = 0.0
+    stack: list[list[int]] = [[]]
+    while stack:
+        prefix = stack.pop()
+        try:
+            result = roll(notation, Faces(prefix))
+        except FacesError:
+            if len(prefix) >= longest:
+                left_out += (1 / len(faces)) ** len(prefix)
+                continue
+            stack.extend([*prefix, f] for f in faces)
+            continue
+        if result.successes:
+            chance += (1 / len(faces)) ** len(prefix)
+    return chance, left_out
+
+
+@pytest.mark.parametrize(
+    ("notation", "faces", "longest"),
+    [
+        ("(4d6dl1)>=14", [1, 2, 3, 4, 5, 6], 4),
+        ("(3d6kh2)>=10", [1, 2, 3, 4, 5, 6], 3),
+        ("(3d6kl2)<=4", [1, 2, 3, 4, 5, 6], 3),
+        ("4d6kh2>=5", [1, 2, 3, 4, 5, 6], 4),
+        ("3d6dh1>=4", [1, 2, 3, 4, 5, 6], 3),
+        ("(2d6r1)>=9", [1, 2, 3, 4, 5, 6], 9),
+        ("(2d6ro<3)>=8", [1, 2, 3, 4, 5, 6], 4),
+        ("(3d6mi2ma5)>=12", [1, 2, 3, 4, 5, 6], 3),
+        ("(4dF)>=2", [-1, 0, 1], 4),
+        ("(2d6*1d4)>=12", [1, 2, 3, 4, 5, 6], 3),
+        ("(3d6/2)>=6", [1, 2, 3, 4, 5, 6], 3),
+        ("(1d6+1d8-1d4)>=6", [1, 2, 3, 4, 5, 6, 7, 8], 3),
+        ("(3d4!kh2)>=7", [1, 2, 3, 4], 9),
+        ("(2d4!dl1>=3)>=1", [1, 2, 3, 4], 9),
+        ("(2d6!!kh1)>=8", [1, 2, 3, 4, 5, 6], 7),
+        ("(3d4!>=3kl2)>=4", [1, 2, 3, 4], 9),
+        ("(2d4r1!)>=9", [1, 2, 3, 4], 9),
+    ],
+)
+def test_exact_chances_agree_with_every_sequence_of_faces(
+    notation: str, faces: list[int], longest: int
+) -> None:
+    chance, left_out = enumerated_chance(notation, faces, longest)
+    got = p_any_success(roll(notation, RandomDice(random.Random(0))))
+    assert got is not None
+    assert chance - 1e-9 <= got <= chance + left_out + 1e-9
