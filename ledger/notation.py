@@ -260,8 +260,8 @@ class _Parser:
         self.skip_space()
         if self.pos < len(self.src) and self.peek() in "+-*/":
             raise self.fail(
-                f"a check compares the total with one number; work out the target (e.g. {op}{target + 5} "
-                f"instead of {op}{target}+5)"
+                "a check compares the total with one number; work out the target "
+                "(1d20+5>=17, not 1d20+5>=15+2)"
             )
         if self.pos < len(self.src) and self.comparison():
             raise self.fail("a roll has at most one comparison")
