@@ -383,3 +383,73 @@ def test_exact_chances_agree_with_every_sequence_of_faces(
     got = p_any_success(roll(notation, RandomDice(random.Random(0))))
     assert got is not None
     assert chance - 1e-9 <= got <= chance + left_out + 1e-9
+
+
+@st.composite
+def dice_in_both(draw: st.DrawFn) -> tuple[str, str]:
+    """One group of dice, spelled for the ledger and for d20, with the modifiers both
+    read alike (d20 applies them in the order written: reroll, explode, limit, keep;
+    it does not reroll explosions, so a group does one or the other)."""
+    count = draw(st.integers(1, 5))
+    sides = draw(st.sampled_from([4, 6, 8, 10, 20]))
+    ours = theirs = f"{count}d{sides}"
+    kind = draw(st.sampled_from(["none", "reroll", "reroll once", "explode"]))
+    if kind == "reroll":
+        face = draw(st.integers(1, sides - 1))
+        ours, theirs = ours + f"r<{face + 1}", theirs + f"rr<{face + 1}"
+    elif kind == "reroll once":
+        face = draw(st.integers(1, sides))
+        ours, theirs = ours + f"ro{face}", theirs + f"ro{face}"
+    elif kind == "explode":
+        low = draw(st.integers(max(2, sides // 2), sides))
+        ours, theirs = (
+            (ours + "!", theirs + f"e{sides}")
+            if low == sides
+            else (ours + f"!>{low - 1}", theirs + f"e>{low - 1}")
+        )
+    limit = draw(st.sampled_from(["", "mi", "ma"]))
+    if limit:
+        value = draw(st.integers(1, sides))
+        ours, theirs = ours + f"{limit}{value}", theirs + f"{limit}{value}"
+    keep = draw(st.sampled_from(["", "kh", "kl", "dl", "dh"]))
+    if keep in ("kh", "kl"):
+        n = draw(st.integers(1, count))
+        ours, theirs = ours + f"{keep}{n}", theirs + f"k{keep[1]}{n}"
+    elif keep and count > 1:
+        n = draw(st.integers(1, count - 1))
+        ours, theirs = ours + f"{keep}{n}", theirs + f"p{keep[1]}{n}"
+    return ours, theirs
+
+
+@st.composite
+def expressions_in_both(draw: st.DrawFn) -> tuple[str, str]:
+    ours, theirs = draw(dice_in_both())
+    for _ in range(draw(st.integers(0, 2))):
+        op = draw(st.sampled_from(["+", "-", "*"]))
+        if draw(st.booleans()):
+            right = right_d20 = str(draw(st.integers(0, 12)))
+        else:
+            right, right_d20 = draw(dice_in_both())
+        if draw(st.booleans()):
+            ours, theirs = f"({ours}{op}{right})", f"({theirs}{op}{right_d20})"
+        else:
+            ours, theirs = f"{ours}{op}{right}", f"{theirs}{op}{right_d20}"
+    if draw(st.booleans()):
+        ours, theirs = f"({ours})", f"({theirs})"
+        if draw(st.booleans()):
+            divisor = draw(st.integers(1, 4))
+            ours, theirs = f"{ours}/{divisor}", f"{theirs}//{divisor}"
+        if draw(st.booleans()):
+            op = draw(st.sampled_from([">=", "<=", ">", "<"]))
+            target = draw(st.integers(-5, 60))
+            ours, theirs = f"{ours}{op}{target}", f"{theirs}{op}{target}"
+    return ours, theirs
+
+
+@settings(max_examples=300, deadline=None)
+@given(expressions_in_both(), st.integers(0, 2**32))
+def test_any_expression_both_accept_agrees_with_d20(pair: tuple[str, str], seed: int) -> None:
+    ours, theirs = pair
+    result = roll(ours, RandomDice(random.Random(seed)))
+    faces = [f for g in result.groups for f in d20_order(g)]
+    compare(result, through_d20(theirs, faces))
