@@ -279,3 +279,11 @@ def test_the_notation_table_in_the_docs_is_true() -> None:
         dice = Faces(parse_faces(faces))
         assert roll(notation, dice).total == expected, row
         dice.finish()
+
+
+def test_the_log_line_of_a_check_says_how_it_went() -> None:
+    hit = Rolled(result=roll("1d20+5>=15", Faces([12])), label="attack", manual=True)
+    assert hit.summary() == "rolled attack: 1d20+5>=15 = 17, success [12] (physical dice)"
+    miss = Rolled(result=roll("1d20+5>=15", Faces([2])))
+    assert miss.summary() == "rolled 1d20+5>=15 = 7, failure [2]"
+    assert Rolled(result=roll("8d6>=5", Faces([5] * 8))).summary() == "rolled 8d6>=5 = 8 [5,5,5,5,5,5,5,5]"

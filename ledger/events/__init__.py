@@ -157,7 +157,10 @@ class Rolled(Event, frozen=True, tag="dice.rolled"):
         faces = ",".join(str(f) for f in self.result.faces())
         label = f" {self.label}:" if self.label else ""
         how = " (physical dice)" if self.manual else ""
-        return f"rolled{label} {self.result.notation} = {self.result.total} [{faces}]{how}"
+        verdict = ""
+        if self.result.target is not None:
+            verdict = ", success" if self.result.successes else ", failure"
+        return f"rolled{label} {self.result.notation} = {self.result.total}{verdict} [{faces}]{how}"
 
 
 class Noted(Event, frozen=True, tag="note"):
