@@ -234,6 +234,10 @@ class _Parser:
         if self.pos < len(self.src):
             if self.peek() == ")":
                 raise self.fail(f"a ')' at position {self.pos + 1} closes nothing")
+            if self.src[self.pos - 1] in " \t" and self.peek().lower() in "kdremxp!":
+                raise self.fail(
+                    f"unexpected {self.here()}: modifiers follow their dice with no space (4d6kh3)"
+                )
             raise self.fail(f"unexpected {self.here()}")
         _refuse_loose_counts(self, root, top=True)
         if self.groups > MAX_GROUPS:
@@ -419,6 +423,13 @@ class _Parser:
             once("keep or drop", s[p : p + 2])
             number = self.integer(kind) if self.peek().isdigit() else 1
             return replace(term, keep=kind, keep_n=number)
+        if low.startswith("p"):
+            raise self.fail(
+                "p drops dice: pl1 (or dl1) drops the lowest, ph1 (or dh1) the highest; "
+                "to reroll a face use r1"
+            )
+        if low.startswith("ra"):
+            raise self.fail("ra (reroll and add) is not supported; use ! to explode or ro to reroll once")
         if low.startswith("k"):
             self.pos += 1
             if not self.peek().isdigit():

@@ -262,6 +262,9 @@ def test_modifiers_in_any_order_render_in_one(typed: str, canonical: str) -> Non
         ("2d6!p", "not supported"),
         ("2d6k", "how many to keep"),
         ("2d6r", "needs the faces"),
+        ("4d6p1", "pl1 (or dl1) drops the lowest"),
+        ("2d6ra6", "ra (reroll and add) is not supported"),
+        ("4d6 kh3", "no space"),
     ],
 )
 def test_near_misses_say_what_was_meant(notation: str, told: str) -> None:
