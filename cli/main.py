@@ -206,7 +206,8 @@ def character_add(c: Ctx, name: str, attrs: tuple[str, ...]) -> None:
 @common
 @pass_ctx
 def roll(c: Ctx, notation: str, faces: str | None, label: str) -> None:
-    """Roll dice NOTATION: 2d6+1, 4d6kh3, 2d20kl1, 3d6! (exploding), 8d6>=5 (successes)."""
+    """Roll dice NOTATION: 2d6+1, 4d6kh3, 4d6dl1, 3d6! (exploding), 5d6!! (compounding), 2d6r1,
+    1d20mi10, 8d6>=5 (counts dice), 1d20+5>=15 (checks the total), 4dF, (1d6+2)*3, 1d8[fire]."""
     from ledger.dice import render
 
     rec = c.ledger.roll(notation, c.campaign, label=label, faces=parse_faces(faces), actor=c.actor)

@@ -1,4 +1,4 @@
-"""Dice: where faces come from, and a notation roller.
+"""Dice: where faces come from, and the notation roller.
 
 Randomness stays at the edge. Every rolling function takes a :class:`Dice`
 source: the operating system's CSPRNG (default), a seeded generator (a
@@ -7,25 +7,62 @@ reproducible campaign) or :class:`Faces`, physical dice typed in with
 explosions included. Results keep every face, kept or dropped.
 
 The notation is parsed, evaluated and rendered in three separate steps:
-``parse("4d6kh3+1")`` gives a :class:`Formula`; ``evaluate(formula, dice)``
-gives a :class:`~ledger.events.RollResult`; ``render(result)`` gives text.
+``parse("4d6kh3+1")`` gives a :class:`~ledger.notation.Formula` (see
+:mod:`ledger.notation` for the forms); ``evaluate(formula, dice)`` gives a
+:class:`~ledger.events.RollResult`; ``render(result)`` gives text.
+:func:`p_any_success` gives a result's exact chance (:mod:`ledger.odds`) and
+:func:`recompute` re-reads a recorded result on its own faces, under the rules
+it was recorded with (older rolls: :mod:`ledger.dice_legacy`).
 """
 
 from __future__ import annotations
 
 import random
 import re
-from dataclasses import dataclass
+from collections.abc import Iterator
 
+from ledger import dice_legacy, odds
 from ledger.errors import FacesError, NotationError
 from ledger.events import DiceGroup, Die, RollResult
+from ledger.notation import (
+    MAX_DICE,
+    MAX_GROUPS,
+    MAX_MODIFIER,
+    MAX_SIDES,
+    BinOp,
+    DiceTerm,
+    Formula,
+    Group,
+    Negate,
+    Node,
+    Number,
+    parse,
+)
 
-MAX_DICE = 1000
-"""Most dice one group may roll (explosions included)."""
-MAX_SIDES = 1000
-MAX_GROUPS = 20
-MAX_MODIFIER = 1_000_000
+__all__ = [
+    "MAX_DICE",
+    "MAX_FACES_INPUT",
+    "MAX_GROUPS",
+    "MAX_MODIFIER",
+    "MAX_SIDES",
+    "SEMANTICS",
+    "Dice",
+    "Faces",
+    "Formula",
+    "RandomDice",
+    "evaluate",
+    "p_any_success",
+    "parse",
+    "parse_faces",
+    "recompute",
+    "render",
+    "roll",
+    "seeded",
+]
+
 MAX_FACES_INPUT = 10_000
+SEMANTICS = 2
+"""The notation rules new rolls are recorded under (see ``RollResult.semantics``)."""
 
 
 class Dice:
@@ -35,6 +72,10 @@ class Dice:
 
     def roll(self, sides: int) -> int:
         raise NotImplementedError
+
+    def fate(self) -> int:
+        """A Fate/Fudge die as its d3 face: 1, 2, 3 for -1, 0, +1."""
+        return self.roll(3)
 
 
 class RandomDice(Dice):
@@ -73,6 +114,16 @@ class Faces(Dice):
         self.used += 1
         return face
 
+    def fate(self) -> int:
+        """A Fate die typed as -1, 0 or 1 (``--faces=-1,0,1,1``)."""
+        if self.used >= len(self.faces):
+            self.roll(3)  # refuses: too few faces
+        face = self.faces[self.used]
+        if face not in (-1, 0, 1):
+            raise FacesError(f"face {face} (position {self.used + 1}) is not on a Fate die; use -1, 0 or 1")
+        self.used += 1
+        return face + 2
+
     def finish(self) -> None:
         """Refuse faces left over: they mean the player rolled something else."""
         if self.used < len(self.faces):
@@ -84,7 +135,7 @@ class Faces(Dice):
 
 
 def parse_faces(text: str) -> list[int]:
-    """Parse ``--faces 3,5,6`` (commas or spaces)."""
+    """Parse ``--faces 3,5,6`` (commas or spaces; Fate dice as ``-1,0,1``)."""
     parts = [p for p in re.split(r"[,\s]+", text.strip()) if p]
     if not parts:
         raise FacesError("--faces is empty; give the faces rolled, e.g. --faces 3,5,6")
@@ -92,7 +143,7 @@ def parse_faces(text: str) -> list[int]:
         raise FacesError(f"--faces gives {len(parts)} faces; at most {MAX_FACES_INPUT}")
     faces = []
     for part in parts:
-        if not re.fullmatch(r"\d{1,4}", part):
+        if not re.fullmatch(r"-?\d{1,4}", part):
             raise FacesError(f"--faces has {part!r}, not a whole number; e.g. --faces 3,5,6")
         faces.append(int(part))
     return faces
@@ -103,171 +154,130 @@ def seeded(seed: int, position: int) -> RandomDice:
     return RandomDice(random.Random(f"{seed}:{position}"))
 
 
-# --- notation: parse -------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Term:
-    sign: int
-    count: int = 0
-    sides: int = 0
-    constant: int = 0
-    keep: str | None = None  # "kh3" / "kl1"
-    explode: bool = False
-    success: str | None = None  # ">=5"
-
-    @property
-    def is_dice(self) -> bool:
-        return self.sides > 0
-
-
-@dataclass(frozen=True)
-class Formula:
-    text: str
-    terms: tuple[Term, ...]
-
-
-_TOKEN = re.compile(
-    r"""\s*(?:
-        (?P<dice>(?P<count>\d*)d(?P<sides>\d+|%)
-            (?P<keep>k[hl]\d+)?
-            (?P<explode>!)?
-            (?:(?P<cmp>>=|<=|>|<|=)(?P<target>\d+))?
-        )
-      | (?P<const>\d+)
-      | (?P<op>[+-])
-    )""",
-    re.VERBOSE | re.IGNORECASE,
-)
-
-
-def parse(text: str) -> Formula:
-    """Parse dice notation into a formula, refusing absurd rolls."""
-    src = text.strip()
-    if not src:
-        raise NotationError(text, "it is empty")
-    if len(src) > 200:
-        raise NotationError(text[:40] + "...", "it is longer than 200 characters")
-    pos, sign, expect_term, terms = 0, 1, True, []
-    while pos < len(src):
-        m = _TOKEN.match(src, pos)
-        if not m or m.end() == pos:
-            raise NotationError(text, f"unexpected {src[pos : pos + 8]!r} at position {pos + 1}")
-        pos = m.end()
-        if m.group("op"):
-            if not expect_term and m.group("op") in "+-":
-                sign = 1 if m.group("op") == "+" else -1
-                expect_term = True
-                continue
-            raise NotationError(text, "two operators in a row")
-        if not expect_term:
-            raise NotationError(text, "a term must follow + or -")
-        terms.append(_term(text, m, sign))
-        expect_term, sign = False, 1
-    if expect_term:
-        raise NotationError(text, "it ends with an operator")
-    if len(terms) > MAX_GROUPS:
-        raise NotationError(text, f"more than {MAX_GROUPS} terms")
-    if not any(t.is_dice for t in terms):
-        raise NotationError(text, "it rolls no dice")
-    return Formula(src, tuple(terms))
-
-
-def _term(text: str, m: re.Match[str], sign: int) -> Term:
-    if m.group("const"):
-        value = int(m.group("const"))
-        if value > MAX_MODIFIER:
-            raise NotationError(text, f"modifier {value} is above {MAX_MODIFIER}")
-        return Term(sign=sign, constant=value)
-    count = int(m.group("count") or 1)
-    sides = 100 if m.group("sides") == "%" else int(m.group("sides"))
-    if count < 1:
-        raise NotationError(text, "a group must roll at least one die")
-    if count > MAX_DICE:
-        raise NotationError(text, f"{count} dice is above the limit of {MAX_DICE}")
-    if not 1 <= sides <= MAX_SIDES:
-        raise NotationError(text, f"a d{sides} is outside d1 to d{MAX_SIDES}")
-    keep = m.group("keep")
-    if keep:
-        keep = keep.lower()
-        n = int(keep[2:])
-        if not 1 <= n <= count:
-            raise NotationError(text, f"{keep} keeps {n} of {count} dice; keep 1 to {count}")
-    explode = bool(m.group("explode"))
-    if explode and sides == 1:
-        raise NotationError(text, "a d1 would explode forever")
-    success = None
-    if m.group("cmp"):
-        success = f"{m.group('cmp')}{int(m.group('target'))}"
-    return Term(sign=sign, count=count, sides=sides, keep=keep, explode=explode, success=success)
-
-
 # --- notation: evaluate ---------------------------------------------------
 
 
-def _meets(value: int, success: str) -> bool:
-    op = success.rstrip("0123456789")
-    target = int(success[len(op) :])
-    return {
-        ">=": value >= target,
-        "<=": value <= target,
-        ">": value > target,
-        "<": value < target,
-        "=": value == target,
-    }[op]
+class _Evaluation:
+    """One walk of a formula's tree, rolling its dice groups left to right."""
+
+    def __init__(self, dice: Dice) -> None:
+        self.dice = dice
+        self.groups: list[DiceGroup] = []
+
+    def value(self, node: Node, sign: int) -> int:
+        if isinstance(node, Number):
+            return node.value
+        if isinstance(node, Group):
+            return self.value(node.inner, sign)
+        if isinstance(node, Negate):
+            return -self.value(node.operand, -sign)
+        if isinstance(node, BinOp):
+            if node.op in "+-":
+                left = self.value(node.left, sign)
+                right = self.value(node.right, sign if node.op == "+" else -sign)
+                return left + right if node.op == "+" else left - right
+            left = self.value(node.left, 1)
+            right = self.value(node.right, 1)
+            if node.op == "*":
+                return left * right
+            if right == 0:
+                raise NotationError(node.text(), "it divides by zero")
+            return left // right
+        group = roll_group(node, self.dice, sign)
+        self.groups.append(group)
+        return group.value
 
 
-def roll_group(term: Term, dice: Dice) -> DiceGroup:
-    """Roll one group of dice: each die, then its explosions, in order."""
+def roll_group(term: DiceTerm, dice: Dice, sign: int = 1) -> DiceGroup:
+    """Roll one group die by die: each die, its rerolls, then its explosions (each
+    explosion a die of its own, or one value with the die when compounding)."""
     faces: list[Die] = []
-    chains: list[list[int]] = []  # indices of each die and its explosions
+
+    def draw(explodes: int | None, rerolls: int | None) -> int:
+        if len(faces) >= MAX_DICE:
+            raise NotationError(term.text(), f"rerolls and explosions passed {MAX_DICE} dice")
+        face = dice.fate() if term.fate else dice.roll(term.sides)
+        value = term.value_of(face)
+        faces.append(Die(term.sides, face, explodes=explodes, rerolls=rerolls, value=_differs(value, face)))
+        return len(faces) - 1
+
+    def shown(i: int) -> int:
+        return faces[i].face - 2 if term.fate else faces[i].face
+
+    def one(explodes: int | None) -> int:
+        i = draw(explodes, None)
+        while term.reroll is not None and term.reroll.meets(shown(i)):
+            faces[i] = _drop(faces[i])
+            i = draw(None, i)
+            if term.reroll_once:
+                break
+        return i
+
+    units: list[list[int]] = []
     for _ in range(term.count):
-        chain = [len(faces)]
-        face = dice.roll(term.sides)
-        faces.append(Die(term.sides, face))
-        while term.explode and face == term.sides:
-            if len(faces) >= MAX_DICE:
-                raise NotationError(term_text(term), f"explosions passed {MAX_DICE} dice")
-            face = dice.roll(term.sides)
-            faces.append(Die(term.sides, face, explodes=chain[-1]))
-            chain.append(len(faces) - 1)
-        chains.append(chain)
-    totals = [sum(faces[i].face for i in chain) for chain in chains]
-    kept_chains = set(range(len(chains)))
+        i = one(None)
+        chain = [i]
+        while term.explode is not None and term.explode.meets(shown(i)):
+            i = one(i)
+            chain.append(i)
+        units.extend([chain] if term.compound else [[j] for j in chain])
+
+    values = [sum(term.value_of(faces[j].face) for j in unit) for unit in units]
+    kept = set(range(len(units)))
     if term.keep:
-        n = int(term.keep[2:])
         highest = term.keep[1] == "h"
-        order = sorted(range(len(chains)), key=lambda c: (-totals[c] if highest else totals[c], c))
-        kept_chains = set(order[:n])
-    dropped = {i for c, chain in enumerate(chains) if c not in kept_chains for i in chain}
-    if dropped:
-        faces = [
-            Die(d.sides, d.face, kept=False, explodes=d.explodes) if i in dropped else d
-            for i, d in enumerate(faces)
-        ]
-    kept_totals = [totals[c] for c in sorted(kept_chains)]
+        order = sorted(range(len(units)), key=lambda u: (-values[u] if highest else values[u], u))
+        chosen = set(order[: term.keep_n])
+        kept = chosen if term.keep[0] == "k" else kept - chosen
+    for u, unit in enumerate(units):
+        if u not in kept:
+            for j in unit:
+                faces[j] = _drop(faces[j])
+    kept_values = [values[u] for u in sorted(kept)]
     success = term.success
-    value = sum(1 for t in kept_totals if _meets(t, success)) if success else sum(kept_totals)
+    value = sum(1 for v in kept_values if success.meets(v)) if success else sum(kept_values)
     return DiceGroup(
         count=term.count,
         sides=term.sides,
         dice=tuple(faces),
         value=value,
-        sign=term.sign,
-        keep=term.keep,
-        explode=term.explode,
-        success=term.success,
+        sign=sign,
+        keep=f"{term.keep}{term.keep_n}" if term.keep else None,
+        explode=term.explode is not None,
+        success=success.text(bare_equal=False) if success else None,
+        term=term.text(with_label=False),
+        label=term.label,
+        fate=term.fate,
     )
 
 
+def _differs(value: int, face: int) -> int | None:
+    return None if value == face else value
+
+
+def _drop(die: Die) -> Die:
+    return Die(die.sides, die.face, kept=False, explodes=die.explodes, rerolls=die.rerolls, value=die.value)
+
+
 def evaluate(formula: Formula, dice: Dice) -> RollResult:
-    groups = tuple(roll_group(t, dice) for t in formula.terms if t.is_dice)
-    modifier = sum(t.sign * t.constant for t in formula.terms if not t.is_dice)
-    total = sum(g.sign * g.value for g in groups) + modifier
+    """Roll a parsed formula with ``dice`` (the current rules, :data:`SEMANTICS`)."""
+    run = _Evaluation(dice)
+    total = run.value(formula.root, 1)
+    groups = tuple(run.groups)
     counting = [g for g in groups if g.success]
     successes = sum(g.value for g in counting) if counting else None
+    target = None
+    if formula.check is not None:
+        target = formula.check.text(bare_equal=False)
+        successes = int(formula.check.meets(total))
     return RollResult(
-        notation=formula.text, groups=groups, modifier=modifier, total=total, successes=successes
+        notation=formula.text,
+        groups=groups,
+        modifier=total - sum(g.sign * g.value for g in groups),
+        total=total,
+        successes=successes,
+        semantics=SEMANTICS,
+        target=target,
     )
 
 
@@ -275,52 +285,86 @@ def roll(notation: str, dice: Dice) -> RollResult:
     return evaluate(parse(notation), dice)
 
 
-_P_ANY: dict[str, float | None] = {}
+def recompute(result: RollResult) -> RollResult:
+    """A recorded result evaluated again on its own recorded faces, under the rules it
+    was recorded with (``semantics``; older rolls keep their first meaning).
+
+    An importer compares it with the stored result: equal means the stored total,
+    dice and successes are what the notation gives on those faces. Raises
+    :class:`~ledger.errors.LedgerError` when the notation or the faces do not fit."""
+    faces = Faces(result.faces())
+    if result.semantics == 1:
+        again = dice_legacy.evaluate(dice_legacy.parse(result.notation), faces)
+    elif result.semantics == SEMANTICS:
+        again = evaluate(parse(result.notation), faces)
+    else:
+        raise NotationError(
+            result.notation,
+            f"it was rolled under notation rules {result.semantics}, newer than this ledger's "
+            f"({SEMANTICS}); upgrade campaign-ledger to read it",
+        )
+    faces.finish()
+    return again
+
+
+_P_SUCCESS: dict[tuple[int, str], float | None] = {}
 
 
 def p_any_success(result: RollResult) -> float | None:
-    """Exact probability that a success-counting roll (``8d6>=5``) scores at least
-    one success, from its notation; None for a roll that counts no successes or
-    that keeps, drops, explodes or subtracts dice (their odds are not recorded)."""
+    """Exact chance that the roll succeeds: a check on the total meets its target, or a
+    roll that counts successes scores at least one; None for a roll with no success
+    (a plain total), or one too large to compute exactly (see :mod:`ledger.odds`)."""
     if result.successes is None:
         return None
-    key = result.notation
-    if key not in _P_ANY:
-        _P_ANY[key] = _p_any(result.groups)
-    return _P_ANY[key]
-
-
-def _p_any(groups: tuple[DiceGroup, ...]) -> float | None:
-    p_none = 1.0
-    for g in groups:
-        if g.keep or g.explode or g.sign < 0:
-            return None
-        if not g.success:
-            continue
-        hits = sum(1 for face in range(1, g.sides + 1) if _meets(face, g.success))
-        p_none *= (1 - hits / g.sides) ** g.count
-    return 1 - p_none
+    key = (result.semantics, result.notation)
+    if key not in _P_SUCCESS:
+        if result.semantics == 1:
+            _P_SUCCESS[key] = dice_legacy.p_any(result.groups)
+        else:
+            _P_SUCCESS[key] = odds.p_success(parse(result.notation))
+    return _P_SUCCESS[key]
 
 
 # --- notation: render -----------------------------------------------------
 
 
-def term_text(term: Term) -> str:
-    text = f"{term.count}d{term.sides}{term.keep or ''}{'!' if term.explode else ''}"
-    return text + (term.success or "")
-
-
 def render(result: RollResult) -> str:
-    """``4d6kh3 = 14 [6, 5, ~2, 3]``: dropped dice are marked with ``~``,
-    explosions with ``!``."""
-    parts = []
-    for g in result.groups:
-        shown = ", ".join(
-            ("~" if not d.kept else "") + str(d.face) + ("!" if d.explodes is not None else "")
-            for d in g.dice
-        )
-        parts.append(f"{'-' if g.sign < 0 else ''}[{shown}]")
-    if result.modifier:
-        parts.append(f"{result.modifier:+d}")
-    what = f"{result.successes} successes" if result.successes is not None else str(result.total)
-    return f"{result.notation} = {what}  {' '.join(parts)}"
+    """``4d6kh3 = 14  [6, 5, ~2, 3]``: dice not counted (dropped, rerolled) are marked
+    with ``~``, explosions with ``!``, a limited die as ``1->3``, Fate dice as -1/0/+1."""
+    if result.semantics == 1:
+        return dice_legacy.render(result)
+    formula = parse(result.notation)
+    groups = iter(result.groups)
+    shown = _shown(formula.root, groups)
+    if result.target is not None:
+        what = f"{result.total}, {'success' if result.successes else 'failure'}"
+    elif result.successes is not None:
+        what = f"{result.successes} success{'' if result.successes == 1 else 'es'}"
+    else:
+        what = str(result.total)
+    return f"{result.notation} = {what}  {shown}"
+
+
+def _shown(node: Node, groups: Iterator[DiceGroup]) -> str:
+    if isinstance(node, Number):
+        return node.text()
+    if isinstance(node, Group):
+        return f"({_shown(node.inner, groups)})" + (f"[{node.label}]" if node.label else "")
+    if isinstance(node, Negate):
+        return f"-{_shown(node.operand, groups)}"
+    if isinstance(node, BinOp):
+        left = _shown(node.left, groups)
+        right = _shown(node.right, groups)
+        return f"{left} {node.op}{right}" if node.op in "+-" else f"{left}{node.op}{right}"
+    group = next(groups)
+    return f"[{', '.join(_die_text(d, group.fate) for d in group.dice)}]" + (
+        f"[{group.label}]" if group.label else ""
+    )
+
+
+def _die_text(d: Die, fate: bool) -> str:
+    if fate:
+        face = f"{d.face - 2:+d}" if d.face != 2 else "0"
+    else:
+        face = str(d.face) if d.value is None else f"{d.face}->{d.value}"
+    return ("~" if not d.kept else "") + face + ("!" if d.explodes is not None else "")

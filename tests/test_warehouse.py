@@ -317,7 +317,18 @@ def test_roll_rows_equal_the_python_roll_facts(tmp_path: Path) -> None:
     from ledger.events import Rolled
     from projections.warehouse import rolled_fact
 
-    notations = ("3d6>=5", "2d6!+1d4!+2", "4d6kh3", "1d20-1d4", "8d6>=5+2d10>=9", "1d100", "3d8kl1!")
+    notations = (
+        "3d6>=5",
+        "2d6!+1d4!+2",
+        "4d6kh3",
+        "1d20-1d4",
+        "(8d6>=5)+(2d10>=9)",
+        "1d100",
+        "3d8kl1!",
+        "1d20+5>=15",
+        "4d6r1!kh3",
+        "4dF",
+    )
     with Ledger(str(tmp_path / "r.ledger")) as book:
         book.new_campaign("freeform", "c", seed=3)
         book.add_character("Ana", "c")

@@ -106,6 +106,12 @@ class Die(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
     kept: bool = True
     explodes: int | None = None
     """Index (within its group) of the die whose maximum made this one roll."""
+    rerolls: int | None = None
+    """Index (within its group) of the die this one was rolled to replace (``r1``, ``ro<3``);
+    that die is not kept."""
+    value: int | None = None
+    """What the die counts for when that is not its face: a minimum or maximum
+    (``mi3``, ``ma5``), or a Fate die (faces 1, 2, 3 count -1, 0, +1)."""
 
 
 class DiceGroup(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
@@ -117,6 +123,11 @@ class DiceGroup(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
     keep: str | None = None
     explode: bool = False
     success: str | None = None
+    term: str = ""
+    """The group's notation in canonical order (``4d6r1!kh3``); empty in older rolls."""
+    label: str = ""
+    fate: bool = False
+    """Fate/Fudge dice: recorded as d3 faces 1, 2, 3, counting -1, 0, +1."""
 
 
 class RollResult(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
@@ -125,9 +136,16 @@ class RollResult(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
     modifier: int
     total: int
     successes: int | None = None
+    semantics: int = 1
+    """The notation rules the roll was made under: 1, the first version (a die and
+    its explosions one value; see :mod:`ledger.dice_legacy`); 2, the current ones
+    (each explosion its own die, checks on a total; see docs/dice-notation.md)."""
+    target: str | None = None
+    """A check on the total (``>=15`` in ``1d20+5>=15``): ``successes`` is then 1 or 0."""
 
     def faces(self) -> list[int]:
-        return [d.face for g in self.groups for d in g.dice]
+        """The faces as rolled or typed with ``--faces`` (a Fate die as -1, 0 or 1)."""
+        return [d.face - 2 if g.fate else d.face for g in self.groups for d in g.dice]
 
 
 class Rolled(Event, frozen=True, tag="dice.rolled"):
@@ -142,7 +160,10 @@ class Rolled(Event, frozen=True, tag="dice.rolled"):
         faces = ",".join(str(f) for f in self.result.faces())
         label = f" {self.label}:" if self.label else ""
         how = " (physical dice)" if self.manual else ""
-        return f"rolled{label} {self.result.notation} = {self.result.total} [{faces}]{how}"
+        verdict = ""
+        if self.result.target is not None:
+            verdict = ", success" if self.result.successes else ", failure"
+        return f"rolled{label} {self.result.notation} = {self.result.total}{verdict} [{faces}]{how}"
 
 
 class Noted(Event, frozen=True, tag="note"):

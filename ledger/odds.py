@@ -1,0 +1,290 @@
+"""Exact chances of a parsed roll, by convolution (no sampling).
+
+:func:`p_success` gives the probability that a roll succeeds: a check on the
+total (``1d20+5>=15``) meets its target, or a roll that counts successes
+(``8d6>=5``, ``(4d6!kh3>=5)+1``) scores at least one. Kept, dropped, rerolled,
+limited (``mi``/``ma``), exploded and compounded dice are all counted exactly,
+explosions up to :data:`EXPLOSION_DEPTH` deep per die (a die that deep counts
+its face and stops; past a maximum on a d6 that is a chance below 1 in 10^16;
+see :data:`NEGLIGIBLE` for exploding dice kept or dropped).
+A roll whose distribution would take more than :data:`BUDGET` steps
+(``1000d1000kh500``) gets None: its chance is not recorded rather than guessed.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable
+from math import exp, lgamma, log, log1p
+
+from ledger.notation import BinOp, Cmp, DiceTerm, Formula, Group, Negate, Node, Number
+
+Dist = dict[int, float]
+
+EXPLOSION_DEPTH = 20
+"""Explosions per die the chances follow."""
+BUDGET = 1_000_000
+"""Most elementary steps one chance may take."""
+NEGLIGIBLE = 1e-18
+"""Outcomes of an exploding keep or drop rarer than this are left out (together they
+move a chance by less than 10^-12)."""
+
+
+class TooLarge(Exception):
+    """The exact distribution is beyond the budget."""
+
+
+class _Meter:
+    def __init__(self) -> None:
+        self.steps = 0
+
+    def charge(self, n: int) -> None:
+        self.steps += n
+        if self.steps > BUDGET:
+            raise TooLarge
+
+
+def p_success(formula: Formula) -> float | None:
+    """The chance the roll succeeds, or None when it has no success or is too large."""
+    meter = _Meter()
+    try:
+        if formula.check is not None:
+            dist = _node(formula.root, meter)
+            return _clip(sum(p for v, p in dist.items() if formula.check.meets(v)))
+        counting = [t for t in formula.dice_terms() if t.success]
+        if not counting:
+            return None
+        p_none = 1.0
+        for term in counting:
+            p_none *= term_distribution(term, meter).get(0, 0.0)
+        return _clip(1 - p_none)
+    except TooLarge:
+        return None
+
+
+def distribution(formula: Formula) -> Dist | None:
+    """The distribution of the roll's total (None when too large)."""
+    try:
+        return _node(formula.root, _Meter())
+    except TooLarge:
+        return None
+
+
+def _clip(p: float) -> float:
+    return min(1.0, max(0.0, p))
+
+
+def _node(node: Node, meter: _Meter) -> Dist:
+    if isinstance(node, Number):
+        return {node.value: 1.0}
+    if isinstance(node, Group):
+        return _node(node.inner, meter)
+    if isinstance(node, Negate):
+        return {-v: p for v, p in _node(node.operand, meter).items()}
+    if isinstance(node, BinOp):
+        left, right = _node(node.left, meter), _node(node.right, meter)
+        ops: dict[str, Callable[[int, int], int]] = {
+            "+": lambda a, b: a + b,
+            "-": lambda a, b: a - b,
+            "*": lambda a, b: a * b,
+            "/": lambda a, b: a // b,
+        }
+        return _combine(left, right, ops[node.op], meter)
+    return term_distribution(node, meter)
+
+
+def _combine(a: Dist, b: Dist, op: Callable[[int, int], int], meter: _Meter) -> Dist:
+    meter.charge(len(a) * len(b))
+    out: defaultdict[int, float] = defaultdict(float)
+    for x, p in a.items():
+        for y, q in b.items():
+            out[op(x, y)] += p * q
+    return dict(out)
+
+
+def _add(a: Dist, b: Dist, meter: _Meter) -> Dist:
+    return _combine(a, b, lambda x, y: x + y, meter)
+
+
+def _power(unit: Dist, count: int, meter: _Meter) -> Dist:
+    """The sum of ``count`` independent copies of ``unit``."""
+    result: Dist = {0: 1.0}
+    base = unit
+    while count:
+        if count & 1:
+            result = _add(result, base, meter)
+        count >>= 1
+        if count:
+            base = _add(base, base, meter)
+    return result
+
+
+def face_distribution(term: DiceTerm) -> Dist:
+    """The face a die finally shows, rerolls done (faces 1..sides; a Fate die 1..3)."""
+    faces = range(1, term.sides + 1)
+    shown = (lambda f: f - 2) if term.fate else (lambda f: f)
+    s = term.sides
+    if term.reroll is None:
+        return {f: 1 / s for f in faces}
+    matching = [f for f in faces if term.reroll.meets(shown(f))]
+    if term.reroll_once:
+        again = len(matching) / s
+        return {f: (0.0 if f in matching else 1 / s) + again / s for f in faces}
+    left = s - len(matching)
+    return {f: (0.0 if f in matching else 1 / left) for f in faces}
+
+
+def term_distribution(term: DiceTerm, meter: _Meter | None = None) -> Dist:
+    """The distribution of one dice group's value (its sum, or its count of successes)."""
+    meter = meter or _Meter()
+    faces = {f: p for f, p in face_distribution(term).items() if p > 0}
+    shown = (lambda f: f - 2) if term.fate else (lambda f: f)
+    explodes = {f for f in faces if term.explode is not None and term.explode.meets(shown(f))}
+    success = term.success
+
+    if term.keep is None:
+        if success is None:
+            unit = _chain_exact(faces, explodes, term.value_of, meter)
+        elif term.compound:
+            sums = _chain_exact(faces, explodes, term.value_of, meter)
+            hit = sum(p for v, p in sums.items() if success.meets(v))
+            unit = {0: 1 - hit, 1: hit}
+        else:
+            unit = _chain_exact(faces, explodes, lambda f: int(success.meets(term.value_of(f))), meter)
+        return _power(unit, term.count, meter)
+    return _kept(term, faces, explodes, meter)
+
+
+def _chain_exact(faces: Dist, explodes: set[int], score: Callable[[int], int], meter: _Meter) -> Dist:
+    """Sum of ``score`` over one die and its explosions, followed to EXPLOSION_DEPTH."""
+    result: Dist = {}
+    pending: Dist = {0: 1.0}  # score so far of chains still exploding
+    for depth in range(EXPLOSION_DEPTH + 1):
+        meter.charge(len(faces) * len(pending))
+        nxt: defaultdict[int, float] = defaultdict(float)
+        for acc, p in pending.items():
+            for f, q in faces.items():
+                v = acc + score(f)
+                if f in explodes and depth < EXPLOSION_DEPTH:
+                    nxt[v] += p * q
+                else:
+                    result[v] = result.get(v, 0.0) + p * q
+        pending = dict(nxt)
+        if not pending:
+            break
+    return result
+
+
+State = tuple[tuple[int, ...], int]  # the n extreme values, and the sum or successes of all
+
+
+def _kept(term: DiceTerm, faces: Dist, explodes: set[int], meter: _Meter) -> Dist:
+    assert term.keep is not None
+    highest = term.keep[1] == "h"
+    dropping = term.keep[0] == "d"
+    success = term.success
+    if term.compound or not explodes:
+        # One value per die, all alike: order statistics over the values.
+        if term.compound:
+            unit = _chain_exact(faces, explodes, term.value_of, meter)
+        else:
+            unit = defaultdict(float)
+            for f, p in faces.items():
+                unit[term.value_of(f)] += p
+        keep_highest = highest != dropping
+        kept = term.count - term.keep_n if dropping else term.keep_n
+        return _top(dict(unit), term.count, kept, keep_highest, success, meter)
+    return _exploding_kept(term, faces, explodes, meter)
+
+
+def _top(unit: Dist, count: int, n: int, highest: bool, success: Cmp | None, meter: _Meter) -> Dist:
+    """The sum (or successes) of the ``n`` highest (lowest) of ``count`` dice alike: the
+    values from the best down, and how many dice show each (a binomial of those left)."""
+    values = sorted(unit, reverse=highest)
+    states: dict[tuple[int, int], float] = {(0, 0): 1.0}  # (kept so far, their score), n not yet filled
+    out: defaultdict[int, float] = defaultdict(float)
+    mass = 1.0
+    for index, v in enumerate(values):
+        p = unit[v]
+        q = 1.0 if index == len(values) - 1 else (min(1.0, p / mass) if mass > 0 else 0.0)
+        mass -= p
+        score = int(success.meets(v)) if success else v
+        nxt: defaultdict[tuple[int, int], float] = defaultdict(float)
+        rows: dict[int, list[float]] = {}
+        for (kept, total), pr in states.items():
+            left = count - kept  # until n are kept, every die placed was kept
+            room = n - kept
+            if left not in rows:
+                meter.charge(left + 1)
+                rows[left] = _binomial(left, q)
+            row = rows[left]
+            meter.charge(min(left, room) + 1)
+            for j in range(min(left, room - 1) + 1):
+                if row[j]:
+                    nxt[(kept + j, total + j * score)] += pr * row[j]
+            filled = sum(row[room:]) if room <= left else 0.0
+            if filled:
+                out[total + room * score] += pr * filled
+        states = dict(nxt)
+        if not states:
+            break
+    return dict(out)
+
+
+def _binomial(trials: int, q: float) -> list[float]:
+    """P(j of ``trials`` dice show a value of chance ``q``), j = 0..trials."""
+    if q <= 0.0:
+        return [1.0] + [0.0] * trials
+    if q >= 1.0:
+        return [0.0] * trials + [1.0]
+    lq, lr = log(q), log1p(-q)
+    base = lgamma(trials + 1)
+    return [
+        exp(base - lgamma(j + 1) - lgamma(trials - j + 1) + j * lq + (trials - j) * lr)
+        for j in range(trials + 1)
+    ]
+
+
+def _exploding_kept(term: DiceTerm, faces: Dist, explodes: set[int], meter: _Meter) -> Dist:
+    """Keep or drop among dice whose explosions are dice of their own (how many varies)."""
+    assert term.keep is not None
+    n = term.keep_n
+    highest = term.keep[1] == "h"
+    dropping = term.keep[0] == "d"
+    success = term.success
+
+    def add(state: State, v: int) -> State:
+        extreme, rest = state
+        merged = sorted((*extreme, v), reverse=highest)[:n]
+        if dropping:
+            rest += int(success.meets(v)) if success else v
+        return (tuple(merged), rest)
+
+    states: dict[State, float] = {((), 0): 1.0}
+    for _ in range(term.count):
+        done: defaultdict[State, float] = defaultdict(float)
+        pending = states
+        for depth in range(EXPLOSION_DEPTH + 1):
+            meter.charge(len(pending) * len(faces) * (n + 1))
+            nxt: defaultdict[State, float] = defaultdict(float)
+            for st, p in pending.items():
+                for f, q in faces.items():
+                    st2 = add(st, term.value_of(f))
+                    if f in explodes and depth < EXPLOSION_DEPTH:
+                        nxt[st2] += p * q
+                    else:
+                        done[st2] += p * q
+            pending = {st: p for st, p in nxt.items() if p > NEGLIGIBLE}
+            if not pending:
+                break
+        states = {st: p for st, p in done.items() if p > NEGLIGIBLE}
+
+    out: defaultdict[int, float] = defaultdict(float)
+    for (extreme, rest), p in states.items():
+        if success is None:
+            value = rest - sum(extreme) if dropping else sum(extreme)
+        else:
+            in_extreme = sum(1 for v in extreme if success.meets(v))
+            value = rest - in_extreme if dropping else in_extreme
+        out[value] += p
+    return dict(out)
