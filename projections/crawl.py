@@ -15,6 +15,8 @@ CAP = 20
 """Health and Energy never exceed this."""
 CHAPTER_DAYS: dict[int, int] = {3: 1, 15: 2, 25: 3, 40: 4, 50: 5}
 """Day -> divine chapter."""
+GOD_CHAPTER = 3
+"""The chapter in which God himself appears."""
 DIRECTIONS: dict[str, tuple[int, int]] = {
     "n": (0, -1),
     "ne": (1, -1),
@@ -80,6 +82,9 @@ class Crawl(msgspec.Struct, frozen=True):
     hunger_streak: int = 0
     longest_streak: int = 0
     hunger_lost: int = 0
+    """Health actually lost to hunger (escapes included)."""
+    fled_with: int | None = None
+    """The Health before an escape's hunger, read by the ``crawl.starved`` that follows."""
     alive: bool = True
     cause: str | None = None
     chapters: tuple[int, ...] = ()
@@ -244,6 +249,7 @@ def _escaped(g: Crawl, e: ev.Escaped) -> Crawl:
         health=e.health,
         hexes=hexes,
         fight=None,
+        fled_with=g.health,
         today=_note(g, f"escaped from {e.foe.name}"),
     )
 
@@ -295,9 +301,20 @@ def _starved(g: Crawl, e: ev.Starved) -> Crawl:
         health=e.health,
         hunger_streak=e.streak,
         longest_streak=max(g.longest_streak, e.streak),
-        hunger_lost=g.hunger_lost + e.loss,
-        today=_note(g, f"went hungry (-{e.loss})"),
+        hunger_lost=g.hunger_lost + hunger_loss(g, e),
+        fled_with=None,
+        today=_note(g, f"went hungry (-{hunger_loss(g, e)})"),
     )
+
+
+def hunger_loss(g: Crawl, e: ev.Starved) -> int:
+    """The Health a day's hunger took. An event with its ``cost`` records it as
+    ``loss``; an older one recorded the streak's cost there even on the day it
+    killed, so its loss is read as at most the Health there was before it."""
+    if e.cost is not None:
+        return e.loss
+    before = g.health if g.fled_with is None else g.fled_with
+    return min(e.loss, before)
 
 
 def _slept(g: Crawl, e: ev.Slept) -> Crawl:
@@ -517,6 +534,7 @@ ICON_MARK = {"town": "T", "treasure": "$", "divine": "+", "god": "G", "enemy": "
 
 def map_entries(state: Any) -> list[dict[str, Any]]:
     g: Crawl = state.game
+    tables = state.core.tables
     walked: dict[tuple[int, int], list[int]] = {}
     for day_number, spot in enumerate(g.path):
         walked.setdefault(spot, []).append(day_number)
@@ -530,6 +548,7 @@ def map_entries(state: Any) -> list[dict[str, Any]]:
                 "terrain": h.terrain,
                 "icon": h.icon or None,
                 "number": h.number,
+                "chapter": _icon_chapter(tables, h),
                 "visits": h.visits,
                 "walked": (q, r) in walked,
                 "days": walked.get((q, r), []),
@@ -539,6 +558,15 @@ def map_entries(state: Any) -> list[dict[str, Any]]:
             }
         )
     return out
+
+
+def _icon_chapter(tables: dict[str, Any], h: Hex) -> str | None:
+    """The name of the divine chapter whose icon (a sign, or God's) the hex holds."""
+    if h.icon == "divine" and h.number is not None:
+        return chapter_name(tables, h.number)
+    if h.icon == "god":
+        return chapter_name(tables, GOD_CHAPTER)
+    return None
 
 
 def terrain_letters(tables: dict[str, Any]) -> dict[str, str]:
@@ -577,9 +605,11 @@ def render_map(state: Any, radius: int | None = None) -> str:
             grid[y][x + i] = ch
     body = "\n".join("".join(line).rstrip() for line in grid)
     legend_terrain = "  ".join(f"{v}={k}" for k, v in letters.items())
+    signs = sorted({(e["number"], e["chapter"]) for e in entries if e["icon"] == "divine"})
+    legend_signs = "divine signs: " + "  ".join(f"+{n} {name}" for n, name in signs) + "\n" if signs else ""
     return (
-        f"{body}\n\n@ you (day {g.day})  . walked  T town  $ treasure  +n divine  G God  "
-        f"! waiting enemy  # impassable  ? unexplored  o no terrain yet\n{legend_terrain}"
+        f"{body}\n\n@ you (day {g.day})  . walked  T town  $ treasure  +n divine sign of chapter n  G God  "
+        f"! waiting enemy  # impassable  ? unexplored  o no terrain yet\n{legend_signs}{legend_terrain}"
     )
 
 

@@ -419,6 +419,7 @@ def build(book: Ledger, campaign: str | None = None, focus: str | None = None) -
         "map_kind": {"crawl": "hex", "yearzero": "zone"}.get(system.name),
         "meters": {"health": CRAWL_CAP, "energy": CRAWL_CAP} if system.name == "crawl" else {},
         "terrains": list(tables.get("terrain", {}).values()) if system.name == "crawl" else [],
+        "divine_signs": divine_signs(tables) if system.name == "crawl" else {},
         "chain": {
             "head": head,
             "hash": last.hash if last else "",
@@ -426,6 +427,14 @@ def build(book: Ledger, campaign: str | None = None, focus: str | None = None) -
             "verify": f"ledger verify -c {c.name}",
         },
     }
+
+
+def divine_signs(tables: dict[str, Any]) -> dict[str, str]:
+    """The crawl chapters whose divine sign a hex can hold, number -> name (the
+    legend names them; God's chapter has God's own icon)."""
+    from projections.crawl import CHAPTER_DAYS, GOD_CHAPTER, chapter_name
+
+    return {str(c): chapter_name(tables, c) for c in CHAPTER_DAYS.values() if c != GOD_CHAPTER}
 
 
 def _parent(book: Ledger, c: Campaign) -> dict[str, Any] | None:

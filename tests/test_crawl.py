@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 from msgspec.structs import replace
 
@@ -325,7 +326,7 @@ def test_undoing_a_day_removes_it_from_sheet_map_and_journal(book: Ledger) -> No
 
 def test_a_fork_on_day_10_leaves_the_parent_map_untouched(tmp_path: Path) -> None:
     with Ledger(str(tmp_path / "f.ledger")) as book:
-        book.new_campaign("crawl", "main", seed=11)
+        book.new_campaign("crawl", "main", seed=12)
         SYSTEM.extra["autoplay"](book, "main", 12)
         parent_map = proj.map_entries(book.state("main"))
         assert book.state("main").game.day >= 10
@@ -536,3 +537,113 @@ def test_facts_feed_the_warehouse(book: Ledger) -> None:
     wounds = [(f.track, f.amount, f.cause) for f in facts if type(f).table == "wounds"]
     assert wounds == [("health", 5, "rat"), ("health", 5, "rat")]
     assert [f.cause for f in facts if type(f).table == "deaths"] == ["killed by rat"]
+
+
+# --- divine chapters leave their icon; the hunger tally is the Health lost --------------
+
+
+def test_day_3_leaves_the_sleepers_sign_and_a_return_with_an_even_roll_plays_its_row(
+    book: Ledger,
+) -> None:
+    walk(book, "n")
+    do(book, Sleep(where="wild"))
+    walk(book, "ne")
+    do(book, Sleep(where="wild"))
+    do(book, Move(direction="ne"))  # day 3, a blank hex: the Sleepers
+    do(book, Terrain(), 1)
+    events = do(book, Explore(), 4)
+    assert events[0] == ev.IconPlaced(q=2, r=-3, icon="divine", number=1)
+    assert (events[1].table, events[1].row) == ("chapter.1", 4)
+    do(book, Eat(food="bar"))
+    do(book, Sleep(where="wild"))
+    walk(book, "sw", quiet=(2,))  # away (a revisit: even, nothing)
+    do(book, Eat(food="bar"))
+    do(book, Sleep(where="wild"))
+    do(book, Move(direction="ne"))  # back on the sign of the open chapter
+    events = do(book, Explore(), 2)
+    rolled = [e for e in events if isinstance(e, ev.TableRolled)]
+    assert [(e.table, e.row, e.text) for e in rolled] == [("chapter.1", 2, "nothing 2")]
+    assert not any(isinstance(e, ev.IconPlaced) for e in events)  # the sign stays as it was
+    sign = [e for e in proj.map_entries(book.state("run")) if (e["q"], e["r"]) == (2, -3)]
+    assert [(e["icon"], e["number"], e["chapter"]) for e in sign] == [("divine", 1, "chapter 1")]
+
+
+def test_a_chapter_day_on_a_hex_with_an_icon_keeps_that_icon(book: Ledger) -> None:
+    walk(book, "n", event=(4, 4))  # town 1
+    do(book, Sleep(where="town"))
+    walk(book, "s")
+    do(book, Sleep(where="wild"))
+    do(book, Move(direction="n"))  # day 3 in town 1
+    events = do(book, Explore(), 2)
+    assert not any(isinstance(e, ev.IconPlaced) for e in events)
+    here = game(book).here
+    assert (here.icon, here.number) == ("town", 1)
+
+
+def test_the_map_draws_the_signs_and_names_their_chapters(book: Ledger) -> None:
+    walk(book, "n")
+    do(book, Sleep(where="wild"))
+    walk(book, "n")
+    do(book, Sleep(where="wild"))
+    walk(book, "n", quiet=(2,))  # day 3: the Sleepers' sign on (0,-3)
+    text = proj.render_map(book.state("run"))
+    assert "@p+1" in text.splitlines()[0]
+    assert "divine signs: +1 chapter 1" in text.splitlines()
+
+
+def test_a_return_to_gods_icon_meets_god_again(book: Ledger) -> None:
+    state = book.state("run")
+    god_hex = proj.Hex(terrain="plain", icon="god", visits=2)
+    g = replace(state.game, day=30, phase="event", chapters=(1, 2, 3), hexes={proj.key(0, 0): god_hex})
+    events = SYSTEM.decide(replace(state, game=g), Explore(), Faces([]))
+    assert [type(e) for e in events] == [ev.EnemyMet] and events[0].foe.god
+
+
+def test_the_hunger_that_kills_records_the_health_there_was_and_the_streaks_cost(book: Ledger) -> None:
+    healths = []
+    for day in range(1, 7):  # six days without a meal: 2, 3, 4, 5, 6, then 7 asked of 5
+        walk(book, "n" if day % 2 else "s")
+        healths.append(game(book).health)
+        events = do(book, Sleep(where="wild"))
+    starved = events[0]
+    assert healths[-1] == 5 and (starved.streak, starved.loss, starved.cost, starved.health) == (6, 5, 7, 0)
+    assert isinstance(events[1], ev.Died) and "Health -5 (the streak asked 7)" in starved.summary()
+    lost = [e.event.loss for e in book.effective(book.campaign("run")) if isinstance(e.event, ev.Starved)]
+    assert lost == [2, 3, 4, 5, 6, 5]
+    assert proj.hunger(book.state("run"))["lost"] == sum(lost) == 25
+    facts = [f for env in book.effective(book.campaign("run")) for f in SYSTEM.extra["facts"](env)]
+    assert sum(f.amount for f in facts if type(f).table == "wounds" and f.cause == "hunger") == 25
+
+
+def test_an_escape_with_less_health_than_its_hunger_loses_what_there_was(book: Ledger) -> None:
+    walk(book, "n", event=(1, 2))  # a rat
+    do(book, Fight(), 6)  # 6 vs Defense 1: Health 5
+    do(book, Attack(), 5)  # the rat: 5 - 1, Health 1
+    events = do(book, Escape(), 3)
+    assert [type(e) for e in events] == [ev.EscapeRolled, ev.Escaped, ev.Starved, ev.Died]
+    assert (events[1].health_cost, events[1].health) == (1, 0)
+    assert (events[2].loss, events[2].cost, events[2].health) == (1, 2, 0)
+    assert proj.hunger(book.state("run"))["lost"] == 1
+
+
+def test_an_older_starved_event_reads_as_the_health_there_was(book: Ledger) -> None:
+    """Recorded before ``cost``, ``loss`` held the streak's cost even on the day it killed."""
+    old = msgspec.json.decode(b'{"kind":"crawl.starved","streak":6,"loss":7,"health":0}', type=ev.Starved)
+    assert old.cost is None
+    g = replace(game(book), health=5, hunger_lost=20)
+    assert proj.hunger_loss(g, old) == 5 and _fold(g, old).hunger_lost == 25
+    # An older escape with Health 1: both events said 2, the fold reads the 1 there was.
+    rat = ev.Foe(name="rat", health=2, max_health=5)
+    fled = _fold(
+        replace(g, health=1),
+        ev.Escaped(foe=rat, q=0, r=0, energy_cost=2, health_cost=2, energy=8, health=0),
+    )
+    assert _fold(fled, ev.Starved(streak=1, loss=2, health=0)).hunger_lost == 21
+    # A day that did not kill lost what it recorded.
+    assert _fold(replace(g, health=9), ev.Starved(streak=3, loss=4, health=5)).hunger_lost == 24
+
+
+def _fold(g: proj.Crawl, event: Any) -> proj.Crawl:
+    folded = proj.evolve(g, event, None)  # type: ignore[arg-type]
+    assert folded is not None
+    return folded

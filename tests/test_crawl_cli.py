@@ -187,3 +187,19 @@ def test_hungry_days_on_the_command_line(run: Any, tmp_path: Path) -> None:
     hunger = json.loads(run("crawl", "hunger", "--json").output)
     assert (hunger["streak"], hunger["longest"], hunger["lost"]) == (3, 3, 2 + 3 + 4)
     assert json.loads(run("crawl", "hunger", "--json", "--day", "1").output)["lost"] == 2
+
+
+def test_the_map_shows_the_sign_of_day_3(run: Any, tmp_path: Path) -> None:
+    run("new", "crawl", "trip", "--tables", write_tables(tmp_path / "t.toml"))
+    # day 1 a new hex (2d6); day 2 the start hex again (1d6); day 3 a new hex: the Sleepers (1d6)
+    for direction, event in (("n", "2,4"), ("s", "2"), ("ne", "4")):
+        assert run("crawl", "move", direction).exit_code == 0
+        assert run("crawl", "terrain", "--faces", "1").exit_code == 0
+        assert run("crawl", "event", "--faces", event).exit_code == 0
+        assert run("crawl", "sleep", "wild").exit_code == 0
+    entries = json.loads(run("crawl", "map", "--json").output)
+    signs = [(e["q"], e["r"], e["icon"], e["number"], e["chapter"]) for e in entries if e["icon"]]
+    assert signs == [(1, -1, "divine", 1, "chapter 1")]
+    text = run("crawl", "map").output.splitlines()
+    assert any(".p+1" in line or "@p+1" in line for line in text)
+    assert "divine signs: +1 chapter 1" in text

@@ -81,5 +81,5 @@ def test_ledger_demo_runs_to_the_end_and_again(tmp_path: Path) -> None:
         assert "Traceback" not in done.stderr
         out = done.stdout
         assert "survival by day (Kaplan-Meier)" in out, out[-2000:]
-        assert "ok  crawl-sample: 611 events" in out
+        assert "ok  crawl-sample: 556 events" in out
         assert re.search(r"ok  200 simulated campaigns: \d+ events", out)

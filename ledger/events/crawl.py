@@ -216,7 +216,10 @@ class EscapeRolled(Event, frozen=True, tag="crawl.escape_rolled"):
 
 
 class Escaped(Event, frozen=True, tag="crawl.escaped"):
-    """A successful escape: 2 Energy and the hunger's Health; the enemy waits."""
+    """A successful escape: 2 Energy and the hunger's Health; the enemy waits.
+
+    ``health_cost`` is the Health lost (the ``crawl.starved`` that follows
+    carries the streak's cost beside it)."""
 
     foe: Foe
     q: int
@@ -275,14 +278,22 @@ class Ate(Event, frozen=True, tag="crawl.ate"):
 
 
 class Starved(Event, frozen=True, tag="crawl.starved"):
-    """A day without a meal: the streak's Health loss."""
+    """A day without a meal: the Health it took, and what the streak asked.
+
+    ``loss`` is the Health actually lost (at most the Health there was) and
+    ``cost`` the streak's price (2, 3, 4 ... or an escape's 2). They differ only
+    on the day hunger kills. ``cost`` None: recorded before the two were kept
+    apart, when ``loss`` held the cost even on that day; the fold reads such an
+    event's loss as at most the Health there was."""
 
     streak: int
     loss: int
     health: int
+    cost: int | None = None
 
     def summary(self) -> str:
-        return f"no meal: day {self.streak} of the hunger streak, Health -{self.loss}"
+        asked = f" (the streak asked {self.cost})" if self.cost is not None and self.cost != self.loss else ""
+        return f"no meal: day {self.streak} of the hunger streak, Health -{self.loss}{asked}"
 
 
 class Slept(Event, frozen=True, tag="crawl.slept"):

@@ -36,11 +36,19 @@ from ledger.rules.crawl_order import (
     in_town,
     require,
 )
-from ledger.rules.crawl_outcomes import Draft, apply_outcome, capped, chapter_event, foe_from, roll_table
+from ledger.rules.crawl_outcomes import (
+    Draft,
+    apply_outcome,
+    capped,
+    chapter_event,
+    foe_from,
+    roll_table,
+    starve,
+)
 from ledger.rules.crawl_tables import load_tables
 from ledger.systems import System
 from projections import crawl as proj
-from projections.crawl import CHAPTER_DAYS, DIRECTIONS
+from projections.crawl import CHAPTER_DAYS, DIRECTIONS, GOD_CHAPTER
 
 MEALS: dict[str, tuple[int, int, int]] = {"bar": (2, 1, 0), "fruit": (1, 2, 0), "tavern": (10, 4, 3)}
 """Food -> (Health, Energy, bits)."""
@@ -120,6 +128,8 @@ def _explore(d: Draft, c: Explore, dice: Dice) -> None:
             apply_outcome(d, outcome, "treasure", dice)
     elif here.icon == "divine" and here.number is not None:
         _divine_icon(d, here.number, dice)
+    elif here.icon == "god":
+        chapter_event(d, GOD_CHAPTER, dice)
     elif here.visits <= 1:
         rows = d.tables["events"][here.terrain]
         outcome = roll_table(d, f"events.{here.terrain}", rows, 2, dice, c.repeat)
@@ -225,10 +235,7 @@ def _sleep(d: Draft, c: Sleep, _dice: Dice) -> None:
 
 def _starve(d: Draft, streak: int) -> bool:
     """The hunger streak's loss (2, 3, 4 ...); False when it kills."""
-    loss = streak + 1
-    health = max(0, d.g.health - loss)
-    d.add(ev.Starved(streak=streak, loss=loss, health=health))
-    if health == 0:
+    if not starve(d, streak, streak + 1):
         d.add(ev.Died(cause=f"hunger (day {streak} without a meal)", day=d.g.day))
         return False
     return True

@@ -15,7 +15,7 @@ from typing import Any
 from ledger.dice import Dice
 from ledger.errors import RuleError
 from ledger.events import crawl as ev
-from ledger.rules.crawl_outcomes import Draft
+from ledger.rules.crawl_outcomes import Draft, starve
 from projections.crawl import Crawl
 
 TECHNIQUES: dict[int, dict[str, Any]] = {
@@ -229,13 +229,13 @@ def escape(d: Draft, dice: Dice) -> None:
         enemy_turn(d, dice)
         return
     streak = d.g.hunger_streak + 1
-    loss = 2 if d.settings.get("escape_hunger", "fixed") == "fixed" else streak + 1
-    health = max(0, g.health - loss)
+    cost = 2 if d.settings.get("escape_hunger", "fixed") == "fixed" else streak + 1
+    loss = min(cost, g.health)
+    health = g.health - loss
     d.add(
         ev.Escaped(foe=foe, q=g.q, r=g.r, energy_cost=2, health_cost=loss, energy=g.energy - 2, health=health)
     )
-    d.add(ev.Starved(streak=streak, loss=loss, health=health))
-    if health == 0:
+    if not starve(d, streak, cost, before=g.health):
         d.add(ev.Died(cause="hunger after an escape", day=d.g.day))
         return
     d.add(ev.DayEnded(day=d.g.day, ate=False, streak=streak, how="escaped", line=line(d.g)))

@@ -1,7 +1,9 @@
 """The crawl's warehouse facts as DuckDB statements (``SYSTEM.extra["facts_sql"]``).
 
 Each statement mirrors one branch of :func:`ledger.rules.crawl_play.facts`;
-``tests/test_facts_sql_crawl.py`` holds them equal on played campaigns.
+``tests/test_facts_sql.py`` holds them equal on played campaigns and
+``tests/test_crawl_facts_sql.py`` on the days hunger kills. A hunger wound is
+the ``loss`` of ``crawl.starved``: the Health actually lost (docs/rulings/crawl.md, 6).
 The crawl rolls d6s only, so every die is ``{size: 6, face: f}``.
 """
 

@@ -35,6 +35,16 @@ def capped(value: int, delta: int) -> int:
     return max(0, min(CAP, value + delta))
 
 
+def starve(d: Draft, streak: int, cost: int, before: int | None = None) -> bool:
+    """A day without a meal: the Health lost is the streak's ``cost``, at most the
+    Health there was (``before``, if an escape already took it off); False when
+    it kills."""
+    before = d.g.health if before is None else before
+    loss = min(cost, before)
+    d.add(ev.Starved(streak=streak, loss=loss, health=before - loss, cost=cost))
+    return before > loss
+
+
 def foe_from(tables: dict[str, Any], name: str) -> ev.Foe:
     row = tables["enemies"][name]
     return ev.Foe(
@@ -135,11 +145,16 @@ def _icons(d: Draft, outcome: dict[str, Any]) -> None:
 
 
 def chapter_event(d: Draft, chapter: int, dice: Dice, face: int | None = None) -> None:
-    """A divine chapter's event: God appears, or 1d6 on the chapter's table."""
+    """A divine chapter's event: God appears, or 1d6 on the chapter's table; the
+    chapter's icon (God's for chapter 3) goes on the hex unless it has one."""
     rows = d.tables["chapters"][str(chapter)]
-    if rows.get("god"):
-        if d.g.here.icon != "town":
-            d.add(ev.IconPlaced(q=d.g.q, r=d.g.r, icon="god"))
+    god = bool(rows.get("god"))
+    if not d.g.here.icon:
+        # Icons do not stack: a hex that already has one (a town, a treasure, a
+        # waiting enemy, another chapter's sign) keeps it.
+        icon, number = ("god", None) if god else ("divine", chapter)
+        d.add(ev.IconPlaced(q=d.g.q, r=d.g.r, icon=icon, number=number))
+    if god:
         d.add(ev.EnemyMet(foe=foe_from(d.tables, "god")))
         return
     if face is None:

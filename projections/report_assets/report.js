@@ -27,7 +27,7 @@
     enemy: '<circle r="6.3" fill="#c0392b" stroke="#fff" stroke-width="1.2"/><path d="M0 -3.6 V1.2" stroke="#fff" stroke-width="2" stroke-linecap="round"/><circle cy="3.6" r="1.1" fill="#fff"/>',
     impassable: '<path d="M-5 -5 L5 5 M5 -5 L-5 5" stroke="#2b2a27" stroke-width="2.4" stroke-linecap="round"/>'
   };
-  var ICON_NAMES = { town: "town (numbered)", treasure: "treasure", divine: "divine sign", god: "a God", enemy: "waiting enemy", impassable: "impassable" };
+  var ICON_NAMES = { town: "town (numbered)", treasure: "treasure", divine: "divine sign (its chapter's number)", god: "God", enemy: "waiting enemy", impassable: "impassable" };
   var ROT = ["#cfe6c4", "#f1de8e", "#f0ad6f", "#dc6f5e", "#a33b3b"];
 
   function $(id) { return document.getElementById(id); }
@@ -147,6 +147,7 @@
       var cls = e.terrain ? "hex" : "hex unknown";
       var fill = e.terrain ? ' fill="' + colorOf(e.terrain) + '"' : "";
       var tip = "(" + e.q + "," + e.r + ") " + (e.terrain || "unexplored") + (e.icon ? ", " + e.icon + (e.number ? " " + e.number : "") : "") +
+        (e.chapter ? " (" + e.chapter + ")" : "") +
         (e.enemy ? ", " + e.enemy : "") + (e.days.length ? ", walked on step " + e.days.join(", ") : "");
       out.push('<polygon class="' + cls + '"' + fill + ' points="' + corners(c[0], c[1], s - 0.6) + '" data-q="' + e.q + '" data-r="' + e.r +
         '" data-terrain="' + esc(e.terrain || "") + '" data-icon="' + esc(e.icon || "") + '"' + (e.here ? ' data-here="1"' : "") +
@@ -173,6 +174,9 @@
     items.push('<span><i style="background:#e7e2d6;border-style:dashed"></i>unexplored</span>');
     Object.keys(ICONS).forEach(function (k) {
       items.push('<span><svg viewBox="-8 -8 16 16">' + ICONS[k] + "</svg>" + ICON_NAMES[k] + "</span>");
+    });
+    Object.keys(D.divine_signs || {}).forEach(function (n) {
+      items.push('<span class="sign"><svg viewBox="-8 -8 16 16">' + ICONS.divine + "</svg>" + esc(n) + " " + esc(D.divine_signs[n]) + "</span>");
     });
     items.push('<span><svg viewBox="-8 -8 16 16"><path d="M-7 0 H7" class="path"/></svg>path walked</span>');
     items.push('<span><svg viewBox="-8 -8 16 16"><circle r="6" class="here-ring"/><circle r="2.5" class="here-dot"/></svg>you are here</span>');
