@@ -25,7 +25,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 import msgspec
 
-from ledger import chain, snapshots
+from ledger import admission, chain, snapshots
 from ledger.commands import AddCharacter, Command, Note, Roll, check_name, decide_core
 from ledger.dice import Dice, Faces, RandomDice, seeded
 from ledger.errors import (
@@ -161,6 +161,15 @@ def _now() -> str:
 def unreadable(name: str, version: int, error: Exception) -> TamperError:
     first = str(error).splitlines()[0] if str(error) else type(error).__name__
     return TamperError(name, version, f"the stored event cannot be read ({first}); run `ledger verify --all`")
+
+
+def _check_size(raw: bytes) -> None:
+    """Refuse an event longer than an import reads (its tables or attributes too big)."""
+    if len(raw) > admission.MAX_LINE:
+        raise LedgerError(
+            f"the event would take {len(raw) // 1024} KiB, above the {admission.MAX_LINE // 2**20} MiB "
+            "one event may take; use smaller tables or fewer, shorter attributes"
+        )
 
 
 def _backoff(attempt: int) -> None:
@@ -336,10 +345,32 @@ class Ledger:
                 segs.append((0, v))
                 break
             segs.append((r, v))
-            reset = env if r == v else self.envelope(campaign, r)
-            v = reset.event.target
+            v = self._reset_target(campaign, env, r)
         segs.reverse()
         return segs
+
+    def _reset_target(self, c: Campaign, env: Envelope[Any], r: int) -> int:
+        """The target of the reset at version ``r`` (``env``'s last reset, or ``env`` itself),
+        refused unless it lies strictly before the reset: every walk over resets goes down."""
+        if not 0 < r <= env.v:
+            raise TamperError(
+                c.name,
+                env.v,
+                f"its last undo or redo (version {r}) is not at or before it; run `ledger verify`",
+            )
+        reset = env if r == env.v else self.envelope(c, r)
+        if not isinstance(reset.event, RESETS):
+            raise TamperError(
+                c.name,
+                env.v,
+                f"its last undo or redo (version {r}) is not an undo or redo; run `ledger verify`",
+            )
+        target = reset.event.target
+        if not 0 < target < r:
+            raise TamperError(
+                c.name, r, f"its undo or redo target {target} is not an earlier version; run `ledger verify`"
+            )
+        return int(target)
 
     def effective(self, campaign: Campaign, version: int | None = None) -> Iterator[Envelope[Any]]:
         """The events that make the state at ``version`` (head by default), in order."""
@@ -392,7 +423,7 @@ class Ledger:
             plan.append((reset, v))
             if reset == 0:
                 break
-            v = (env if reset == v else self.envelope(c, reset)).event.target
+            v = self._reset_target(c, env, reset)
         state = base
         keep: list[tuple[str, int, str, bytes]] = []
         for lo, hi in reversed(plan):
@@ -590,8 +621,14 @@ class Ledger:
                 state = self.state(c, at=ev.target) if ev.target else CampaignState()
             else:
                 state = evolve(state, env, system)
-            env = msgspec.structs.replace(env, day=state.core.day)
+            day = state.core.day
+            if day is not None and not 0 <= day <= admission.MAX_DAY:
+                raise VersionError(
+                    f"the event would fall on day {day}; the ledger records days 0 to {admission.MAX_DAY}"
+                )
+            env = msgspec.structs.replace(env, day=day)
             raw, prev = chain.seal(env)
+            _check_size(raw)
             rows.append((stream, version, ev.kind, raw))
             envelopes.append(msgspec.structs.replace(env, hash=prev))
         return rows, envelopes, Tip(version, prev, last_reset, state)
@@ -672,6 +709,7 @@ class Ledger:
         )
         env = Envelope(v=1, campaign=cid, action=_new_action(), at=_now(), prev=chain.GENESIS, event=started)
         raw, _ = chain.seal(env)
+        _check_size(raw)
 
         def make() -> tuple[CampaignRegistered, list[tuple[str, int, str, bytes]]]:
             return (
@@ -754,7 +792,7 @@ class Ledger:
         while v > 0:
             env = self.envelope(c, v)
             if isinstance(env.event, RESETS):
-                v = env.event.target
+                v = self._reset_target(c, env, v)
             elif isinstance(env.event, BranchForked):
                 v -= 1
             elif isinstance(env.event, CampaignStarted):

@@ -90,3 +90,13 @@ def decide_core(state: Any, command: Command, dice: dice_mod.Dice) -> list[Event
             raise DuplicateNameError(f"character {command.name!r} already exists; pick another name")
         return [CharacterAdded(name=command.name, attrs=command.attrs)]
     return None
+
+
+def check_text(value: str, what: str, limit: int) -> str:
+    """``value`` when it is one printable line of at most ``limit`` characters."""
+    if len(value) > limit or not value.isprintable():
+        raise LedgerError(
+            f"{what} must be one printable line of at most {limit} characters "
+            "(no line breaks or control characters); shorten or fix it"
+        )
+    return value

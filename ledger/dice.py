@@ -324,3 +324,14 @@ def render(result: RollResult) -> str:
         parts.append(f"{result.modifier:+d}")
     what = f"{result.successes} successes" if result.successes is not None else str(result.total)
     return f"{result.notation} = {what}  {' '.join(parts)}"
+
+
+def recompute(result: RollResult) -> RollResult:
+    """The roll that ``result.notation`` gives on ``result.faces()``, in order: what a
+    recorded roll must equal (its totals, kept and exploded dice follow from its faces).
+
+    Raises NotationError or FacesError when the notation or the faces cannot be rolled."""
+    dice = Faces(result.faces())
+    again = evaluate(parse(result.notation), dice)
+    dice.finish()
+    return again
