@@ -24,17 +24,21 @@ A refusal is a :class:`~ledger.errors.TamperError` naming the version.
 
 from __future__ import annotations
 
+import hashlib
+import importlib
 import math
 import re
 from collections import OrderedDict
 from collections.abc import Iterator
+from functools import cache
+from pathlib import Path
 from typing import IO, Any
 
 import msgspec
 
 from ledger import chain
 from ledger import dice as dice_mod
-from ledger.commands import check_name, check_text
+from ledger.commands import Command, check_name, check_text
 from ledger.errors import ImportFileError, LedgerError, TamperError
 from ledger.events import (
     FORMAT,
@@ -165,7 +169,65 @@ def depth(raw: bytes) -> int:
 
 
 class Refusal(Exception):
-    """One event's problem, raised inside the checks and turned into a TamperError."""
+    """One event's problem, raised inside the checks and turned into a TamperError
+    (naming ``version`` when it is not the event being read)."""
+
+    def __init__(self, problem: str, version: int | None = None) -> None:
+        super().__init__(problem)
+        self.version = version
+
+
+_SOURCES = Path(__file__).resolve().parents[1]
+
+
+@cache
+def rules_fingerprint(system: str) -> str:
+    """A hash of the code that decides and folds a system's commands: an import decides
+    an action again only when it was recorded under the same code."""
+    files = [
+        _SOURCES / "ledger" / "commands.py",
+        _SOURCES / "ledger" / "dice.py",
+        _SOURCES / "projections" / "core.py",
+        *sorted((_SOURCES / "ledger" / "events").glob("*.py")),
+        *sorted((_SOURCES / "ledger" / "rules").glob(f"{system}*.py")),
+        *sorted((_SOURCES / "projections").glob(f"{system}*.py")),
+    ]
+    digest = hashlib.sha256()
+    for file in files:
+        digest.update(file.name.encode() + b"\0" + file.read_bytes() + b"\0")
+    return digest.hexdigest()[:32]
+
+
+def command_class(name: str, system: str) -> type[Command] | None:
+    """The command class a decision names, if it is one of the core's or the system's."""
+    module, _, qualname = name.rpartition(".")
+    if not re.fullmatch(rf"ledger\.(commands|rules\.{re.escape(system)}(_[a-z0-9]+)*)", module):
+        return None
+    try:
+        found = getattr(importlib.import_module(module), qualname, None)
+    except ImportError:
+        return None
+    if isinstance(found, type) and issubclass(found, Command):
+        return found
+    return None
+
+
+class Replayed(dice_mod.Dice):
+    """The faces an action recorded, given again in order."""
+
+    def __init__(self, faces: tuple[int, ...], manual: bool) -> None:
+        self.faces = faces
+        self.used = 0
+        self.manual = manual
+
+    def roll(self, sides: int) -> int:
+        if self.used >= len(self.faces):
+            raise Refusal("its command draws more dice than it records")
+        face = self.faces[self.used]
+        if not 1 <= face <= sides:
+            raise Refusal(f"its recorded face {face} (die {self.used + 1}) is not on a d{sides}")
+        self.used += 1
+        return face
 
 
 class Admission:
@@ -189,6 +251,10 @@ class Admission:
         self.undo_cursor = 0
         self.states: OrderedDict[int, CampaignState] = OrderedDict()
         self.action_actors: list[tuple[int, str]] = []
+        self.action_envs: list[Envelope[Any]] = []
+        """The events of the action being read."""
+        self.redecided = 0
+        """Actions decided again from their recorded command and dice."""
         self.campaign_id = ""
         """The campaign id of the event before (it changes only at a fork)."""
 
@@ -220,7 +286,7 @@ class Admission:
         try:
             self._check(env, v)
         except Refusal as e:
-            raise self.refuse(v, str(e)) from None
+            raise self.refuse(e.version or v, str(e)) from None
         except LedgerError as e:
             raise self.refuse(v, str(e)) from None
         self.raws.append(raw)
@@ -242,7 +308,7 @@ class Admission:
         try:
             self._close_action()
         except Refusal as e:
-            raise self.refuse(v, str(e)) from None
+            raise self.refuse(e.version or v, str(e)) from None
         try:
             self.system.sheet(self.state, None)
         except LedgerError:
@@ -270,9 +336,12 @@ class Admission:
                 raise Refusal("its action id was used by an earlier action")
         elif (type(ev) if isinstance(ev, RESETS) else None) is not self.action_kind:
             raise Refusal("an undo or redo shares its action with other events")
+        self.action_envs.append(env)
         self._envelope(env, v)
         self._meaning(env, v)
         walk(ev, "event")
+        if env.decision is not None:  # a command as typed (the command trims it); never shown
+            walk(env.decision, "decision", text=False)
         state = self._fold(env)
         if v == 1 and env.day is not None:
             raise Refusal("the start of a campaign has no day")
@@ -372,13 +441,73 @@ class Admission:
         characters = {*self.before.core.characters, *self.state.core.characters, self.before.core.last_actor}
         for v, actor in self.action_actors:
             if actor not in characters:
-                raise Refusal(f"version {v} is recorded under {actor!r}, who is no character of the campaign")
+                raise Refusal(f"it is recorded under {actor!r}, who is no character of the campaign", v)
         self.action_actors = []
+        if self.action_envs:
+            self._redecide(self.action_envs)
+        self.action_envs = []
         if self.version:
             self.states[self.version] = self.state
             self.states.move_to_end(self.version)
             while len(self.states) > STATE_CACHE:
                 self.states.popitem(last=False)
+
+    # --- commands, decided again -----------------------------------------------------
+
+    def _redecide(self, envs: list[Envelope[Any]]) -> None:
+        """Decide the action again from its recorded command and dice, on the state
+        before it, and require the very events (and actors) the file records."""
+        from ledger.campaign import actor_in, decide_command, drawn
+
+        first = envs[0]
+        for env in envs[1:]:
+            if env.decision is not None:
+                raise Refusal("only the first event of an action records its decision", env.v)
+        how = first.decision
+        if how is None:
+            return  # recorded before decisions were kept: the checks above are all there is
+        if isinstance(first.event, (*RESETS, CampaignStarted, BranchForked)):
+            raise Refusal(f"a {first.event.kind} event records a command", first.v)
+        if how.rules != rules_fingerprint(self.system.name):
+            return  # decided by other rules code: replaying it would apply today's rules to the past
+        kind = command_class(how.command, self.system.name)
+        if kind is None:
+            raise Refusal(
+                f"it names {how.command[:60]!r}, which is no command of {self.system.name}", first.v
+            )
+        try:
+            command = msgspec.convert(how.args, kind)
+        except msgspec.ValidationError as e:
+            raise Refusal(f"its command cannot be read ({e})", first.v) from None
+        seed = self.before.core.seed
+        seeded = not how.manual and seed is not None
+        dice: dice_mod.Dice = (
+            dice_mod.seeded(seed, first.v - 1)
+            if seeded and seed is not None
+            else Replayed(how.faces, how.manual)
+        )
+        try:
+            events = decide_command(self.system, self.before, command, dice)
+            who = command.introduces() or actor_in(self.before, command.actor)
+        except Refusal as e:
+            raise Refusal(str(e), first.v) from None
+        except LedgerError as e:
+            raise Refusal(f"its command is refused on the state before it ({e})", first.v) from None
+        except Exception as e:
+            raise Refusal(f"its command cannot be decided ({type(e).__name__})", first.v) from None
+        faces = drawn(dice) if seeded else how.faces[: dice.used] if isinstance(dice, Replayed) else ()
+        if faces != how.faces:
+            what = "the campaign's seeded dice" if seeded else "its command"
+            raise Refusal(f"its recorded faces are not the faces {what} drew", first.v)
+        for k, env in enumerate(envs):
+            if k >= len(events) or events[k] != env.event:
+                raise Refusal("the event is not what its command decides on its recorded dice", env.v)
+            want = env.event.name if isinstance(env.event, CharacterAdded) else who
+            if env.actor != want:
+                raise Refusal(f"it is recorded under {env.actor!r}, not {want!r} as its command was", env.v)
+        if len(events) > len(envs):
+            raise Refusal("its command decides more events than the file records", envs[-1].v)
+        self.redecided += 1
 
     # --- undo and redo, decided again ----------------------------------------------
 
@@ -458,12 +587,15 @@ class Admission:
         return state
 
 
-def walk(value: Any, where: str) -> None:
-    """Refuse a value no command records: control characters or line breaks in text,
-    text over MAX_TEXT, whole numbers beyond +-2**53, numbers that are not finite,
-    and rolls whose totals disagree with their faces."""
+def walk(value: Any, where: str, *, text: bool = True) -> None:
+    """Refuse a value no command records: control characters or line breaks in text
+    (with ``text``), text over MAX_TEXT, whole numbers beyond +-2**53, numbers that are
+    not finite, and rolls whose totals disagree with their faces."""
     if isinstance(value, str):
-        check_text(value, where, MAX_TEXT)
+        if text:
+            check_text(value, where, MAX_TEXT)
+        elif len(value) > MAX_TEXT:
+            raise Refusal(f"{where} holds text over {MAX_TEXT} characters")
     elif isinstance(value, bool) or value is None:
         return
     elif isinstance(value, int):
@@ -474,18 +606,18 @@ def walk(value: Any, where: str) -> None:
             raise Refusal(f"{where} holds {value}, not a number the ledger records")
     elif isinstance(value, dict):
         for key, item in value.items():
-            walk(key, f"{where} key")
-            walk(item, f"{where}.{key}")
+            walk(key, f"{where} key", text=text)
+            walk(item, f"{where}.{key}", text=text)
     elif isinstance(value, list | tuple):
         for item in value:
-            walk(item, where)
+            walk(item, where, text=text)
     elif isinstance(value, msgspec.Struct):
         if isinstance(value, RollResult):
             check_roll(value)
         for field in value.__struct_fields__:
             if isinstance(value, CampaignStarted) and field == "seed":
                 continue
-            walk(getattr(value, field), field)
+            walk(getattr(value, field), field, text=text)
     else:  # pragma: no cover - the decoder yields only the types above
         raise Refusal(f"{where} holds a {type(value).__name__}")
 

@@ -47,6 +47,7 @@ from ledger.events import (
     CampaignRegistered,
     CampaignStarted,
     CharacterAdded,
+    Decision,
     Envelope,
     Event,
     LedgerCreated,
@@ -125,12 +126,68 @@ def dice_for(tip: Tip, faces: list[int] | None) -> Dice:
 def decide_with_dice(
     decide: Callable[[CampaignState, Dice], list[Event]], tip: Tip, faces: list[int] | None
 ) -> list[Event]:
+    return decide_and_draw(decide, tip, faces)[0]
+
+
+def decide_and_draw(
+    decide: Callable[[CampaignState, Dice], list[Event]], tip: Tip, faces: list[int] | None
+) -> tuple[list[Event], Dice]:
+    """The events ``decide`` gives on the head state, and the dice it drew."""
     dice = dice_for(tip, faces)
     events = decide(tip.state, dice)
     if isinstance(dice, Faces):
         dice.finish()
     if not events:
         raise LedgerError("the command changes nothing; nothing was recorded")
+    return events, dice
+
+
+def drawn(dice: Dice) -> tuple[int, ...]:
+    """Every face a dice source gave, in order."""
+    if isinstance(dice, Faces):
+        return tuple(dice.faces[: dice.used])
+    if isinstance(dice, RandomDice):
+        return tuple(dice.rolled)
+    return ()
+
+
+def decision(command: Command | None, dice: Dice, system: System) -> Decision | None:
+    """What re-deciding an action needs: its command and the faces it drew."""
+    if command is None:
+        return None
+    kind = type(command)
+    return Decision(
+        command=f"{kind.__module__}.{kind.__qualname__}",
+        args=msgspec.to_builtins(command),
+        faces=drawn(dice),
+        manual=dice.manual,
+        rules=admission.rules_fingerprint(system.name),
+    )
+
+
+def actor_in(state: CampaignState, wanted: str | None) -> str | None:
+    """The character a command acts as: the one asked for (who must exist), the only
+    character, or the last one who acted."""
+    chars = state.core.characters
+    if wanted is not None:
+        if wanted not in chars:
+            known = ", ".join(chars) if chars else "none yet"
+            raise LedgerError(
+                f"no character named {wanted!r} in {state.core.name!r} (characters: {known}); "
+                f"add one with `ledger character add {wanted if wanted.isprintable() else 'NAME'}`"
+            )
+        return wanted
+    if len(chars) == 1:
+        return chars[0]
+    return state.core.last_actor
+
+
+def decide_command(system: System, state: CampaignState, command: Command, dice: Dice) -> list[Event]:
+    """The events a command decides on a state: core commands first, then the system's."""
+    cmd = msgspec.structs.replace(command, actor=actor_in(state, command.actor))
+    events = decide_core(state, cmd, dice)
+    if events is None:
+        events = system.decide(state, cmd, dice)
     return events
 
 
@@ -491,7 +548,12 @@ class Ledger:
         c = self.campaign(campaign)
         decide = self.decider(c, command, actor)
         return self.record(
-            decide, c.name, faces=faces, actor=actor or command.actor, newcomer=command.introduces()
+            decide,
+            c.name,
+            faces=faces,
+            actor=actor or command.actor,
+            newcomer=command.introduces(),
+            command=msgspec.structs.replace(command, actor=actor or command.actor),
         )
 
     def decider(
@@ -499,13 +561,10 @@ class Ledger:
     ) -> Callable[[CampaignState, Dice], list[Event]]:
         """The decide function for one command: core commands first, then the system's."""
         system = self.system(c)
+        given = msgspec.structs.replace(command, actor=actor or command.actor)
 
         def decide(state: CampaignState, dice: Dice) -> list[Event]:
-            cmd = msgspec.structs.replace(command, actor=self._actor(state, actor or command.actor))
-            events = decide_core(state, cmd, dice)
-            if events is None:
-                events = system.decide(state, cmd, dice)
-            return events
+            return decide_command(system, state, given, dice)
 
         return decide
 
@@ -515,18 +574,7 @@ class Ledger:
         return newcomer if newcomer is not None else self._actor(state, actor)
 
     def _actor(self, state: CampaignState, wanted: str | None) -> str | None:
-        chars = state.core.characters
-        if wanted is not None:
-            if wanted not in chars:
-                known = ", ".join(chars) if chars else "none yet"
-                raise LedgerError(
-                    f"no character named {wanted!r} in {state.core.name!r} (characters: {known}); "
-                    f"add one with `ledger character add {wanted if wanted.isprintable() else 'NAME'}`"
-                )
-            return wanted
-        if len(chars) == 1:
-            return chars[0]
-        return state.core.last_actor
+        return actor_in(state, wanted)
 
     def record(
         self,
@@ -536,15 +584,19 @@ class Ledger:
         faces: list[int] | None = None,
         actor: str | None = None,
         newcomer: str | None = None,
+        command: Command | None = None,
     ) -> Recorded:
         """Append what ``decide`` returns for the head state, all or nothing; the action is
-        recorded under ``newcomer`` (a character it brings in), else ``actor``."""
+        recorded under ``newcomer`` (a character it brings in), else ``actor``. With the
+        ``command`` it decides, the action keeps it and its dice (``Envelope.decision``)."""
         c = self.campaign(campaign)
+        system = self.system(c)
         for attempt in range(MAX_ATTEMPTS):
             tip = self.tip(c)
-            events = decide_with_dice(decide, tip, faces)
+            events, dice = decide_and_draw(decide, tip, faces)
+            how = decision(command, dice, system)
             try:
-                return self._append(c, tip, events, self._recorded_under(tip.state, actor, newcomer))
+                return self._append(c, tip, events, self._recorded_under(tip.state, actor, newcomer), how)
             except VersionConflict:
                 if self.head(c) == tip.version:
                     # Nobody wrote since we read the head: the stored versions are out of order.
@@ -594,6 +646,7 @@ class Ledger:
         *,
         action: str | None = None,
         system: System | None = None,
+        decision: Decision | None = None,
     ) -> tuple[list[tuple[str, int, str, bytes]], list[Envelope[Any]], Tip]:
         """Fold and seal a command's events on top of ``tip``: the rows to store."""
         action = action or _new_action()
@@ -614,6 +667,7 @@ class Ledger:
                 at=at,
                 actor=who,
                 last_reset=last_reset,
+                decision=decision if version == tip.version + 1 else None,
                 prev=prev,
                 event=ev,
             )
@@ -633,8 +687,10 @@ class Ledger:
             envelopes.append(msgspec.structs.replace(env, hash=prev))
         return rows, envelopes, Tip(version, prev, last_reset, state)
 
-    def _append(self, c: Campaign, tip: Tip, events: list[Event], actor: str | None) -> Recorded:
-        rows, envelopes, after = self.seal(c, tip, events, actor)
+    def _append(
+        self, c: Campaign, tip: Tip, events: list[Event], actor: str | None, how: Decision | None = None
+    ) -> Recorded:
+        rows, envelopes, after = self.seal(c, tip, events, actor, decision=how)
         self.store.append(rows)
         self._heads[c.id] = after
         return Recorded(c, envelopes[0].action, envelopes, after.state)

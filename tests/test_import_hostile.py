@@ -406,3 +406,77 @@ def test_readers_over_a_stored_log_with_a_bad_reset_refuse_naming_the_version(
             pytest.fail(f"ledger {' '.join(args)} spun on a bad reset")
         line = hr.assert_process_refused(proc)
         assert f"campaign 'Tomb' fails verification at version {named[0]}:" in line, (args, line)
+
+
+# --- actions decided again from their recorded command and dice -------------------------------
+
+SEVEN = "6,5,4,3,3,2,1,1,2,6,6,6,4,4,4,5,5,3,2,3,4"
+ASSIGN = "fue=18,des=15,con=13,int=12,sab=9,car=8"
+
+
+def d20_export(tmp_path: Path) -> tuple[str, Path]:
+    """A d20 campaign whose actions keep their commands and dice: a character and a check."""
+    db = str(tmp_path / "t.ledger")
+    for args in (
+        ["new", "d20", "Station"],
+        ["-c", "Station", "d20", "create", "Ripley", "--assign", ASSIGN, "--faces", SEVEN],
+        ["-c", "Station", "d20", "check", "des", "--dc", "hard", "--faces", "3"],
+    ):
+        result = hr.invoke(db, *args)
+        assert result.exit_code == 0, result.output
+    out = tmp_path / "station.jsonl"
+    assert hr.invoke(db, "-c", "Station", "export", "-o", str(out)).exit_code == 0
+    return db, out
+
+
+def test_a_system_event_whose_consequences_its_dice_do_not_give_is_refused(tmp_path: Path) -> None:
+    """A failed check forged into a success: the roll itself stays consistent, so only
+    deciding the check again from its command and its recorded die shows the lie."""
+    db, path = d20_export(tmp_path)
+
+    def edit(_h: dict[str, Any], events: Events) -> Events:
+        check = event_of(events, "d20.checked")
+        assert check["decision"]["faces"] == [3] and check["event"]["roll"]["success"] is False
+        check["event"]["roll"]["success"] = True
+        return events
+
+    forged = forgery.forge_export(path, tmp_path / "f.jsonl", edit)
+    v = version_of(forgery.read_export(path)[1], "d20.checked")
+    assert_refused(db, forged, at_version(v), "not what its command decides on its recorded dice")
+
+
+def test_a_re_rolled_die_in_a_seeded_campaign_is_refused(tmp_path: Path) -> None:
+    """Seeded dice are decided by the seed: a forger cannot choose other faces, even
+    well-formed ones whose total agrees."""
+    db = str(tmp_path / "t.ledger")
+    with Ledger(db) as book:
+        book.new_campaign("freeform", "Tomb", seed=7)
+        book.add_character("Ana", "Tomb")
+        book.roll("1d6", "Tomb")
+    out = tmp_path / "tomb.jsonl"
+    with Ledger(db) as book, out.open("wb") as f:
+        book.export(f, "Tomb")
+
+    def edit(_h: dict[str, Any], events: Events) -> Events:
+        roll = event_of(events, "dice.rolled")
+        face = 6 if roll["decision"]["faces"] != [6] else 5
+        roll["decision"]["faces"] = [face]
+        roll["event"]["result"]["groups"][0]["dice"][0]["face"] = face
+        roll["event"]["result"]["groups"][0]["value"] = roll["event"]["result"]["total"] = face
+        return events
+
+    forged = forgery.forge_export(out, tmp_path / "f.jsonl", edit)
+    v = version_of(forgery.read_export(out)[1], "dice.rolled")
+    assert_refused(db, forged, at_version(v), "not the faces the campaign's seeded dice drew")
+
+
+def test_a_decision_naming_a_class_outside_the_commands_is_refused(tmp_path: Path) -> None:
+    db, path = d20_export(tmp_path)
+
+    def edit(_h: dict[str, Any], events: Events) -> Events:
+        event_of(events, "d20.checked")["decision"]["command"] = "os.system"
+        return events
+
+    forged = forgery.forge_export(path, tmp_path / "f.jsonl", edit)
+    v = version_of(forgery.read_export(path)[1], "d20.checked")
+    assert_refused(db, forged, at_version(v), "which is no command of d20")
