@@ -28,7 +28,6 @@ import hashlib
 import importlib
 import math
 import re
-from collections import OrderedDict
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
@@ -102,7 +101,7 @@ def read_header(data: IO[bytes]) -> Header:
     raw = line.rstrip(b"\r\n")
     if not raw.strip():
         raise ImportFileError("the import file has no export header; use a file from `ledger export`")
-    if len(raw) > MAX_HEADER or depth(raw) > 4:
+    if len(raw) > MAX_HEADER or too_deep(raw, 4):
         raise ImportFileError(
             "the import file's header is too long or too deeply nested; use a file from `ledger export`"
         )
@@ -155,6 +154,11 @@ class LineTooLong(Exception):
         self.version = version
 
 
+def too_deep(raw: bytes, limit: int) -> bool:
+    """Whether arrays and objects nest deeper than ``limit`` in a JSON text."""
+    return raw.count(b"[") + raw.count(b"{") > limit and depth(raw) > limit
+
+
 def depth(raw: bytes) -> int:
     """How deeply arrays and objects nest in a JSON text (strings are skipped)."""
     brackets = _STRINGS.sub(b'""', raw).translate(None, _NOT_BRACKETS)
@@ -198,6 +202,7 @@ def rules_fingerprint(system: str) -> str:
     return digest.hexdigest()[:32]
 
 
+@cache
 def command_class(name: str, system: str) -> type[Command] | None:
     """The command class a decision names, if it is one of the core's or the system's."""
     module, _, qualname = name.rpartition(".")
@@ -249,7 +254,7 @@ class Admission:
         self.action: str | None = None
         self.action_kind: type | None = None
         self.undo_cursor = 0
-        self.states: OrderedDict[int, CampaignState] = OrderedDict()
+        self.states: dict[int, CampaignState] = {}
         self.action_actors: list[tuple[int, str]] = []
         self.action_envs: list[Envelope[Any]] = []
         """The events of the action being read."""
@@ -267,12 +272,21 @@ class Admission:
 
     # --- one line --------------------------------------------------------------
 
+    def settle(self) -> None:
+        """Finish checking the action read so far (before blaming a later event for a
+        broken chain: a re-hashed edit is named at the edited event)."""
+        try:
+            self._close_action()
+        except Refusal as e:
+            raise self.refuse(e.version or self.version, str(e)) from None
+
     def admit(self, raw: bytes) -> None:
         v = self.version + 1
         problem = chain.check(raw)
         if problem:
+            self.settle()
             raise self.refuse(v, problem)
-        if depth(raw) > MAX_DEPTH:
+        if too_deep(raw, MAX_DEPTH):
             raise self.refuse(
                 v, f"the event nests deeper than {MAX_DEPTH} levels; no event of the ledger does"
             )
@@ -282,6 +296,7 @@ class Admission:
             shown = str(e).splitlines()[0] if str(e) else type(e).__name__
             raise self.refuse(v, f"the event cannot be read ({shown})") from None
         if env.v != v or env.prev != self.prev:
+            self.settle()
             raise self.refuse(v, "events are missing, inserted or reordered")
         try:
             self._check(env, v)
@@ -339,7 +354,9 @@ class Admission:
         self.action_envs.append(env)
         self._envelope(env, v)
         self._meaning(env, v)
-        walk(ev, "event")
+        first = self.action_envs[0].decision
+        redeciding = first is not None and first.rules == rules_fingerprint(self.system.name)
+        walk(ev, "event", rolls=not redeciding)  # a re-decided action's rolls are rolled again
         if env.decision is not None:  # a command as typed (the command trims it); never shown
             walk(env.decision, "decision", text=False)
         state = self._fold(env)
@@ -438,19 +455,22 @@ class Admission:
 
     def _close_action(self) -> None:
         """An action is recorded under a character known before it, or one it brings in."""
-        characters = {*self.before.core.characters, *self.state.core.characters, self.before.core.last_actor}
+        before, after = self.before.core, self.state.core
         for v, actor in self.action_actors:
-            if actor not in characters:
+            if (
+                actor not in before.characters
+                and actor not in after.characters
+                and actor != before.last_actor
+            ):
                 raise Refusal(f"it is recorded under {actor!r}, who is no character of the campaign", v)
         self.action_actors = []
         if self.action_envs:
             self._redecide(self.action_envs)
         self.action_envs = []
         if self.version:
-            self.states[self.version] = self.state
-            self.states.move_to_end(self.version)
-            while len(self.states) > STATE_CACHE:
-                self.states.popitem(last=False)
+            self.states[self.version] = self.state  # versions only grow: the oldest is first
+            if len(self.states) > STATE_CACHE:
+                del self.states[next(iter(self.states))]
 
     # --- commands, decided again -----------------------------------------------------
 
@@ -501,12 +521,16 @@ class Admission:
             raise Refusal(f"its recorded faces are not the faces {what} drew", first.v)
         for k, env in enumerate(envs):
             if k >= len(events) or events[k] != env.event:
+                try:
+                    walk(env.event, "event")  # a roll that disagrees with its own dice says so
+                except Refusal as e:
+                    raise Refusal(str(e), env.v) from None
                 raise Refusal("the event is not what its command decides on its recorded dice", env.v)
             want = env.event.name if isinstance(env.event, CharacterAdded) else who
             if env.actor != want:
                 raise Refusal(f"it is recorded under {env.actor!r}, not {want!r} as its command was", env.v)
         if len(events) > len(envs):
-            raise Refusal("its command decides more events than the file records", envs[-1].v)
+            raise Refusal("its command decides an event the file does not record here", envs[-1].v + 1)
         self.redecided += 1
 
     # --- undo and redo, decided again ----------------------------------------------
@@ -587,10 +611,17 @@ class Admission:
         return state
 
 
-def walk(value: Any, where: str, *, text: bool = True) -> None:
+def walk(value: Any, where: str, *, text: bool = True, rolls: bool = True) -> None:
     """Refuse a value no command records: control characters or line breaks in text
     (with ``text``), text over MAX_TEXT, whole numbers beyond +-2**53, numbers that are
-    not finite, and rolls whose totals disagree with their faces."""
+    not finite, and (with ``rolls``) rolls whose totals disagree with their faces.
+
+    A roll is not walked into: recomputed from its notation (here, or when its action
+    is decided again), its every number is one the roller gives."""
+    if isinstance(value, RollResult):
+        if rolls:
+            check_roll(value)
+        return
     if isinstance(value, str):
         if text:
             check_text(value, where, MAX_TEXT)
@@ -606,18 +637,16 @@ def walk(value: Any, where: str, *, text: bool = True) -> None:
             raise Refusal(f"{where} holds {value}, not a number the ledger records")
     elif isinstance(value, dict):
         for key, item in value.items():
-            walk(key, f"{where} key", text=text)
-            walk(item, f"{where}.{key}", text=text)
+            walk(key, f"{where} key", text=text, rolls=rolls)
+            walk(item, f"{where}.{key}", text=text, rolls=rolls)
     elif isinstance(value, list | tuple):
         for item in value:
-            walk(item, where, text=text)
+            walk(item, where, text=text, rolls=rolls)
     elif isinstance(value, msgspec.Struct):
-        if isinstance(value, RollResult):
-            check_roll(value)
         for field in value.__struct_fields__:
             if isinstance(value, CampaignStarted) and field == "seed":
                 continue
-            walk(getattr(value, field), field, text=text)
+            walk(getattr(value, field), field, text=text, rolls=rolls)
     else:  # pragma: no cover - the decoder yields only the types above
         raise Refusal(f"{where} holds a {type(value).__name__}")
 

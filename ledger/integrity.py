@@ -109,27 +109,31 @@ def _verify_stream(
     (``ledger.admission``: a forger who re-sealed the chain after an edit is caught
     at the edited event)."""
     decode = envelope_decoder(c.system if c else None).decode
+
+    def fail(v: int, problem: str) -> TamperError:
+        if meaning is not None:
+            meaning.settle()  # an earlier event's meaning is named before a later broken link
+        return TamperError(name, v, problem)
+
     expected = after + 1
     count = 0
     for row in book.store.scan(stream):
         v = row.originator_version
         if v != expected:
-            raise TamperError(name, expected, f"the event is missing (next stored is {v})")
+            raise fail(expected, f"the event is missing (next stored is {v})")
         problem = chain.check(row.state)
         if problem:
-            raise TamperError(name, v, problem)
+            raise fail(v, problem)
         try:
             env = decode(row.state)
         except msgspec.DecodeError as e:
-            raise TamperError(name, v, f"the event cannot be read ({e})") from e
+            raise fail(v, f"the event cannot be read ({e})") from e
         if env.v != v:
-            raise TamperError(name, v, f"the event says it is version {env.v} (rows moved)")
+            raise fail(v, f"the event says it is version {env.v} (rows moved)")
         if env.prev != prev:
-            raise TamperError(
-                name, v, "it does not follow the event before it (rows removed, inserted or swapped)"
-            )
+            raise fail(v, "it does not follow the event before it (rows removed, inserted or swapped)")
         if row.topic != env.event.kind:
-            raise TamperError(name, v, f"stored kind {row.topic!r} differs from the event's")
+            raise fail(v, f"stored kind {row.topic!r} differs from the event's")
         if c is not None:
             last_reset = _check_reset(name, env, last_reset)
         if meaning is not None:
