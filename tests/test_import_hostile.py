@@ -357,6 +357,8 @@ READERS = (
     ["roll", "1d6"],
     ["report", "-o", "REPORT"],
     ["verify"],
+    ["query", "SELECT count(*) FROM events"],
+    ["stats"],
 )
 
 
