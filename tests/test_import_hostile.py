@@ -256,6 +256,17 @@ def test_a_last_reset_pointing_at_an_event_that_is_not_a_reset_is_refused(
 # --- the header against the events ---------------------------------------------------------
 
 
+def test_the_ledger_refuses_to_record_an_event_longer_than_an_import_reads(tmp_path: Path) -> None:
+    """What the import refuses by size, the ledger never writes: every export imports."""
+    db = str(tmp_path / "t.ledger")
+    build(db)
+    before = hr.store_rows(db)
+    attrs = [a for i in range(900) for a in ("--attr", f"k{i}={'x' * 10_000}")]
+    line = hr.assert_one_line_error(hr.invoke(db, "-c", "Tomb", "character", "add", "Big", *attrs))
+    assert "above the 8 MiB one event may take" in line, line
+    assert hr.store_rows(db) == before
+
+
 def test_a_header_saying_crawl_over_freeform_events_is_refused(
     exported: tuple[str, Path], tmp_path: Path
 ) -> None:
@@ -368,6 +379,7 @@ READERS = (
         "undo target is its own version",
         "undo target past the head",
         "undo target negative",
+        "undo target zero",
         "last_reset at a note",
     ],
 )
@@ -396,6 +408,7 @@ def test_readers_over_a_stored_log_with_a_bad_reset_refuse_naming_the_version(
             "undo target is its own version": undo["v"],
             "undo target past the head": len(events) + 10,
             "undo target negative": -1,
+            "undo target zero": 0,
         }[forge]
         named.append(undo["v"])
 
