@@ -1,9 +1,12 @@
 """Integrity: walking the chain, exporting and importing campaigns.
 
 ``verify`` re-checks every stored event of a branch: its hash over the exact
-stored bytes, its version, its ``prev`` link and its kind. An export carries
-the same bytes, so ``import_campaign`` applies the same checks and also
-refuses a file that stops short of the head recorded in its header.
+stored bytes, its version, its ``prev`` link, its kind, its undo and redo
+targets, and what it means (``ledger.admission``: the chain is unkeyed, so a
+forger can re-seal an edit; the event must still be one the ledger could have
+recorded). An export carries the same bytes, so ``import_campaign`` applies the
+same checks as the file streams in, and also refuses a file that stops short of
+the head recorded in its header.
 """
 
 from __future__ import annotations
