@@ -495,3 +495,77 @@ def test_a_decision_naming_a_class_outside_the_commands_is_refused(tmp_path: Pat
     forged = forgery.forge_export(path, tmp_path / "f.jsonl", edit)
     v = version_of(forgery.read_export(path)[1], "d20.checked")
     assert_refused(db, forged, at_version(v), "which is no command of d20")
+
+
+# --- a forger's random edits ------------------------------------------------------------------
+
+ODD_VALUES: list[Any] = [
+    -1,
+    0,
+    2**62,
+    -(2**62),
+    1.5,
+    "",
+    "x\ny",
+    "\x1b[2J",
+    "Ana",
+    "Bo",
+    None,
+    True,
+    [],
+    {},
+    [1, 2],
+    {"kind": "note", "text": "hi"},
+    "2d6",
+]
+
+
+def _paths(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Every place in a JSON value a forger could change."""
+    found = [path] if path else []
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key not in ("hash", "prev", "v"):  # re-sealed anyway
+                found += _paths(item, (*path, key))
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            found += _paths(item, (*path, i))
+    return found
+
+
+def _set(value: Any, path: tuple[Any, ...], new: Any) -> None:
+    for key in path[:-1]:
+        value = value[key]
+    value[path[-1]] = new
+
+
+@pytest.mark.parametrize("trial", range(40))
+def test_a_forgers_random_edit_is_refused_in_one_line_or_reads_cleanly(
+    exported: tuple[str, Path], tmp_path: Path, trial: int
+) -> None:
+    """Any one value of a re-sealed export changed to an odd one: the import refuses it in
+    one line recording nothing, or what it admits verifies and every reader works."""
+    import random
+
+    db, path = exported
+    rng = random.Random(f"forger:{trial}")
+
+    def edit(_h: dict[str, Any], events: Events) -> Events:
+        event = rng.choice(events)
+        _set(event, rng.choice(_paths(event)), rng.choice(ODD_VALUES))
+        return events
+
+    forged = forgery.forge_export(path, tmp_path / "f.jsonl", edit)
+    before = hr.store_rows(db)
+    result = hr.invoke(db, "import", str(forged), "--name", "Copy")
+    if result.exit_code != 0:
+        hr.assert_one_line_error(result)
+        assert hr.store_rows(db) == before
+        return
+    assert hr.invoke(db, "verify", "--all").exit_code == 0
+    for args in (["log", "--all"], ["sheet"], ["journal"], ["replay"], ["undo"], ["roll", "1d6"]):
+        out = hr.invoke(db, "-c", "Copy", *args)
+        assert out.exception is None or isinstance(out.exception, SystemExit), (args, out.exception)
+        assert len(hr.terminal_lines(out.output)) >= 1
+        if out.exit_code != 0:
+            hr.assert_one_line_error(out)
