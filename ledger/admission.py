@@ -622,6 +622,8 @@ def walk(value: Any, where: str, *, text: bool = True, rolls: bool = True) -> No
         if rolls:
             check_roll(value)
         return
+    if rolls and type(value) in _system_rolls():
+        _system_rolls()[type(value)](value)
     if isinstance(value, str):
         if text:
             check_text(value, where, MAX_TEXT)
@@ -649,6 +651,32 @@ def walk(value: Any, where: str, *, text: bool = True, rolls: bool = True) -> No
             walk(getattr(value, field), field, text=text, rolls=rolls)
     else:  # pragma: no cover - the decoder yields only the types above
         raise Refusal(f"{where} holds a {type(value).__name__}")
+
+
+@cache
+def _system_rolls() -> dict[type, Any]:
+    """Rolls that systems record in their own form, each with its check."""
+    from ledger.events.d20 import D20Roll
+
+    return {D20Roll: check_d20_roll}
+
+
+def check_d20_roll(roll: Any) -> None:
+    """A d20 roll must be what the d20 roller gives on its faces: the kept die, the
+    total, success, natural and chance all follow from faces, mode, modifier and target."""
+    from ledger.rules.d20_dice import ADVANTAGE, DISADVANTAGE, NORMAL, roll_d20
+
+    if roll.mode not in (NORMAL, ADVANTAGE, DISADVANTAGE):
+        raise Refusal(f"a d20 roll's mode {roll.mode[:20]!r} is none of the d20 system's")
+    try:
+        again = roll_d20(Replayed(roll.faces, roll.manual), roll.modifier, roll.target, roll.mode)
+    except Refusal:
+        raise Refusal(f"the d20 roll {list(roll.faces)} cannot have been rolled {roll.mode}") from None
+    if again != roll:
+        raise Refusal(
+            f"the d20 roll {list(roll.faces)}{roll.modifier:+d} vs {roll.target} records total {roll.total}, "
+            f"success {roll.success}, but its dice give total {again.total}, success {again.success}"
+        )
 
 
 def check_roll(result: RollResult) -> None:

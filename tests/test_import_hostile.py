@@ -444,15 +444,16 @@ def d20_export(tmp_path: Path) -> tuple[str, Path]:
     return db, out
 
 
-def test_a_system_event_whose_consequences_its_dice_do_not_give_is_refused(tmp_path: Path) -> None:
-    """A failed check forged into a success: the roll itself stays consistent, so only
-    deciding the check again from its command and its recorded die shows the lie."""
+def test_a_system_event_whose_consequences_its_command_does_not_give_is_refused(tmp_path: Path) -> None:
+    """A check forged to make a panic roll due: the roll itself is untouched and
+    consistent, so only deciding the check again from its command and its recorded
+    die shows the lie."""
     db, path = d20_export(tmp_path)
 
     def edit(_h: dict[str, Any], events: Events) -> Events:
         check = event_of(events, "d20.checked")
-        assert check["decision"]["faces"] == [3] and check["event"]["roll"]["success"] is False
-        check["event"]["roll"]["success"] = True
+        assert check["decision"]["faces"] == [3] and not check["event"].get("panic_due")
+        check["event"]["panic_due"] = True
         return events
 
     forged = forgery.forge_export(path, tmp_path / "f.jsonl", edit)
@@ -569,3 +570,21 @@ def test_a_forgers_random_edit_is_refused_in_one_line_or_reads_cleanly(
         assert len(hr.terminal_lines(out.output)) >= 1
         if out.exit_code != 0:
             hr.assert_one_line_error(out)
+
+
+def test_an_older_d20_export_with_a_check_forged_the_other_way_is_refused(tmp_path: Path) -> None:
+    """An export from before actions kept their decisions: the d20 roll is still
+    recomputed from its faces by the d20 roller."""
+    db = str(tmp_path / "t.ledger")
+    Ledger(db).close()
+    source = Path(__file__).parents[1] / "samples" / "d20" / "campaign.jsonl"
+    check = event_of(forgery.read_export(source)[1], "d20.checked")
+    assert "decision" not in check
+    was = check["event"]["roll"]["success"]
+
+    def edit(_h: dict[str, Any], events: Events) -> Events:
+        events[check["v"] - 1]["event"]["roll"]["success"] = not was
+        return events
+
+    forged = forgery.forge_export(source, tmp_path / "f.jsonl", edit)
+    assert_refused(db, forged, at_version(check["v"]), "but its dice give", f"success {was}")
