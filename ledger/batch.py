@@ -58,13 +58,18 @@ class Batch:
         faces: list[int] | None = None,
         actor: str | None = None,
     ) -> Recorded:
-        from ledger.campaign import Recorded, decide_with_dice
+        import msgspec
+
+        from ledger.campaign import Recorded, decide_and_draw, decision
 
         self._check(campaign)
         decide = self.ledger.decider(self.campaign, command, actor)
-        events = decide_with_dice(decide, self.tip, faces)
+        events, dice = decide_and_draw(decide, self.tip, faces)
         who = self.ledger._recorded_under(self.tip.state, actor or command.actor, command.introduces())
-        rows, envelopes, self.tip = self.ledger.seal(self.campaign, self.tip, events, who, system=self.system)
+        how = decision(msgspec.structs.replace(command, actor=actor or command.actor), dice, self.system)
+        rows, envelopes, self.tip = self.ledger.seal(
+            self.campaign, self.tip, events, who, system=self.system, decision=how
+        )
         self.rows.extend(rows)
         self.actions += 1
         return Recorded(self.campaign, envelopes[0].action, envelopes, self.tip.state)

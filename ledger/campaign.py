@@ -25,7 +25,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 import msgspec
 
-from ledger import chain, snapshots
+from ledger import admission, chain, snapshots
 from ledger.commands import AddCharacter, Command, Note, Roll, check_name, decide_core, nfc
 from ledger.dice import Dice, Faces, RandomDice, seeded
 from ledger.errors import (
@@ -47,6 +47,7 @@ from ledger.events import (
     CampaignRegistered,
     CampaignStarted,
     CharacterAdded,
+    Decision,
     Envelope,
     Event,
     LedgerCreated,
@@ -127,12 +128,69 @@ def dice_for(tip: Tip, faces: list[int] | None) -> Dice:
 def decide_with_dice(
     decide: Callable[[CampaignState, Dice], list[Event]], tip: Tip, faces: list[int] | None
 ) -> list[Event]:
+    return decide_and_draw(decide, tip, faces)[0]
+
+
+def decide_and_draw(
+    decide: Callable[[CampaignState, Dice], list[Event]], tip: Tip, faces: list[int] | None
+) -> tuple[list[Event], Dice]:
+    """The events ``decide`` gives on the head state, and the dice it drew."""
     dice = dice_for(tip, faces)
     events = decide(tip.state, dice)
     if isinstance(dice, Faces):
         dice.finish()
     if not events:
         raise LedgerError("the command changes nothing; nothing was recorded")
+    return events, dice
+
+
+def drawn(dice: Dice) -> tuple[int, ...]:
+    """Every face a dice source gave, in order."""
+    if isinstance(dice, Faces):
+        return tuple(dice.faces[: dice.used])
+    if isinstance(dice, RandomDice):
+        return tuple(dice.rolled)
+    return ()
+
+
+def decision(command: Command | None, dice: Dice, system: System) -> Decision | None:
+    """What re-deciding an action needs: its command and the faces it drew."""
+    if command is None:
+        return None
+    kind = type(command)
+    return Decision(
+        command=f"{kind.__module__}.{kind.__qualname__}",
+        args=msgspec.to_builtins(command),
+        faces=drawn(dice),
+        manual=dice.manual,
+        rules=admission.rules_fingerprint(system.name),
+    )
+
+
+def actor_in(state: CampaignState, wanted: str | None) -> str | None:
+    """The character a command acts as: the one asked for (who must exist), the only
+    character, or the last one who acted."""
+    chars = state.core.characters
+    if wanted is not None:
+        wanted = nfc(wanted)
+        if wanted not in chars:
+            known = ", ".join(chars) if chars else "none yet"
+            raise LedgerError(
+                f"no character named {wanted!r} in {state.core.name!r} (characters: {known}); "
+                f"add one with `ledger character add {wanted if wanted.isprintable() else 'NAME'}`"
+            )
+        return wanted
+    if len(chars) == 1:
+        return chars[0]
+    return state.core.last_actor
+
+
+def decide_command(system: System, state: CampaignState, command: Command, dice: Dice) -> list[Event]:
+    """The events a command decides on a state: core commands first, then the system's."""
+    cmd = msgspec.structs.replace(command, actor=actor_in(state, command.actor))
+    events = decide_core(state, cmd, dice)
+    if events is None:
+        events = system.decide(state, cmd, dice)
     return events
 
 
@@ -163,6 +221,15 @@ def _now() -> str:
 def unreadable(name: str, version: int, error: Exception) -> TamperError:
     first = str(error).splitlines()[0] if str(error) else type(error).__name__
     return TamperError(name, version, f"the stored event cannot be read ({first}); run `ledger verify --all`")
+
+
+def _check_size(raw: bytes) -> None:
+    """Refuse an event longer than an import reads (its tables or attributes too big)."""
+    if len(raw) > admission.MAX_LINE:
+        raise LedgerError(
+            f"the event would take {len(raw) // 1024} KiB, above the {admission.MAX_LINE // 2**20} MiB "
+            "one event may take; use smaller tables or fewer, shorter attributes"
+        )
 
 
 def _backoff(attempt: int) -> None:
@@ -345,10 +412,32 @@ class Ledger:
                 segs.append((0, v))
                 break
             segs.append((r, v))
-            reset = env if r == v else self.envelope(campaign, r)
-            v = reset.event.target
+            v = self._reset_target(campaign, env, r)
         segs.reverse()
         return segs
+
+    def _reset_target(self, c: Campaign, env: Envelope[Any], r: int) -> int:
+        """The target of the reset at version ``r`` (``env``'s last reset, or ``env`` itself),
+        refused unless it lies strictly before the reset: every walk over resets goes down."""
+        if not 0 < r <= env.v:
+            raise TamperError(
+                c.name,
+                env.v,
+                f"its last undo or redo (version {r}) is not at or before it; run `ledger verify`",
+            )
+        reset = env if r == env.v else self.envelope(c, r)
+        if not isinstance(reset.event, RESETS):
+            raise TamperError(
+                c.name,
+                env.v,
+                f"its last undo or redo (version {r}) is not an undo or redo; run `ledger verify`",
+            )
+        target = reset.event.target
+        if not 0 < target < r:
+            raise TamperError(
+                c.name, r, f"its undo or redo target {target} is not an earlier version; run `ledger verify`"
+            )
+        return int(target)
 
     def effective(self, campaign: Campaign, version: int | None = None) -> Iterator[Envelope[Any]]:
         """The events that make the state at ``version`` (head by default), in order."""
@@ -401,7 +490,7 @@ class Ledger:
             plan.append((reset, v))
             if reset == 0:
                 break
-            v = (env if reset == v else self.envelope(c, reset)).event.target
+            v = self._reset_target(c, env, reset)
         state = base
         keep: list[tuple[str, int, str, bytes]] = []
         for lo, hi in reversed(plan):
@@ -469,7 +558,12 @@ class Ledger:
         c = self.campaign(campaign)
         decide = self.decider(c, command, actor)
         return self.record(
-            decide, c.name, faces=faces, actor=actor or command.actor, newcomer=command.introduces()
+            decide,
+            c.name,
+            faces=faces,
+            actor=actor or command.actor,
+            newcomer=command.introduces(),
+            command=msgspec.structs.replace(command, actor=actor or command.actor),
         )
 
     def decider(
@@ -477,13 +571,10 @@ class Ledger:
     ) -> Callable[[CampaignState, Dice], list[Event]]:
         """The decide function for one command: core commands first, then the system's."""
         system = self.system(c)
+        given = msgspec.structs.replace(command, actor=actor or command.actor)
 
         def decide(state: CampaignState, dice: Dice) -> list[Event]:
-            cmd = msgspec.structs.replace(command, actor=self._actor(state, actor or command.actor))
-            events = decide_core(state, cmd, dice)
-            if events is None:
-                events = system.decide(state, cmd, dice)
-            return events
+            return decide_command(system, state, given, dice)
 
         return decide
 
@@ -493,19 +584,7 @@ class Ledger:
         return newcomer if newcomer is not None else self._actor(state, actor)
 
     def _actor(self, state: CampaignState, wanted: str | None) -> str | None:
-        chars = state.core.characters
-        if wanted is not None:
-            wanted = nfc(wanted)
-            if wanted not in chars:
-                known = ", ".join(chars) if chars else "none yet"
-                raise LedgerError(
-                    f"no character named {wanted!r} in {state.core.name!r} (characters: {known}); "
-                    f"add one with `ledger character add {wanted if wanted.isprintable() else 'NAME'}`"
-                )
-            return wanted
-        if len(chars) == 1:
-            return chars[0]
-        return state.core.last_actor
+        return actor_in(state, wanted)
 
     def record(
         self,
@@ -515,15 +594,19 @@ class Ledger:
         faces: list[int] | None = None,
         actor: str | None = None,
         newcomer: str | None = None,
+        command: Command | None = None,
     ) -> Recorded:
         """Append what ``decide`` returns for the head state, all or nothing; the action is
-        recorded under ``newcomer`` (a character it brings in), else ``actor``."""
+        recorded under ``newcomer`` (a character it brings in), else ``actor``. With the
+        ``command`` it decides, the action keeps it and its dice (``Envelope.decision``)."""
         c = self.campaign(campaign)
+        system = self.system(c)
         for attempt in range(MAX_ATTEMPTS):
             tip = self.tip(c)
-            events = decide_with_dice(decide, tip, faces)
+            events, dice = decide_and_draw(decide, tip, faces)
+            how = decision(command, dice, system)
             try:
-                return self._append(c, tip, events, self._recorded_under(tip.state, actor, newcomer))
+                return self._append(c, tip, events, self._recorded_under(tip.state, actor, newcomer), how)
             except VersionConflict:
                 if self.head(c) == tip.version:
                     # Nobody wrote since we read the head: the stored versions are out of order.
@@ -573,6 +656,7 @@ class Ledger:
         *,
         action: str | None = None,
         system: System | None = None,
+        decision: Decision | None = None,
     ) -> tuple[list[tuple[str, int, str, bytes]], list[Envelope[Any]], Tip]:
         """Fold and seal a command's events on top of ``tip``: the rows to store."""
         action = action or _new_action()
@@ -593,6 +677,7 @@ class Ledger:
                 at=at,
                 actor=who,
                 last_reset=last_reset,
+                decision=decision if version == tip.version + 1 else None,
                 prev=prev,
                 event=ev,
             )
@@ -600,14 +685,22 @@ class Ledger:
                 state = self.state(c, at=ev.target) if ev.target else CampaignState()
             else:
                 state = evolve(state, env, system)
-            env = msgspec.structs.replace(env, day=state.core.day)
+            day = state.core.day
+            if day is not None and not 0 <= day <= admission.MAX_DAY:
+                raise VersionError(
+                    f"the event would fall on day {day}; the ledger records days 0 to {admission.MAX_DAY}"
+                )
+            env = msgspec.structs.replace(env, day=day)
             raw, prev = chain.seal(env)
+            _check_size(raw)
             rows.append((stream, version, ev.kind, raw))
             envelopes.append(msgspec.structs.replace(env, hash=prev))
         return rows, envelopes, Tip(version, prev, last_reset, state)
 
-    def _append(self, c: Campaign, tip: Tip, events: list[Event], actor: str | None) -> Recorded:
-        rows, envelopes, after = self.seal(c, tip, events, actor)
+    def _append(
+        self, c: Campaign, tip: Tip, events: list[Event], actor: str | None, how: Decision | None = None
+    ) -> Recorded:
+        rows, envelopes, after = self.seal(c, tip, events, actor, decision=how)
         self.store.append(rows)
         self._heads[c.id] = after
         return Recorded(c, envelopes[0].action, envelopes, after.state)
@@ -682,6 +775,7 @@ class Ledger:
         )
         env = Envelope(v=1, campaign=cid, action=_new_action(), at=_now(), prev=chain.GENESIS, event=started)
         raw, _ = chain.seal(env)
+        _check_size(raw)
 
         def make() -> tuple[CampaignRegistered, list[tuple[str, int, str, bytes]]]:
             return (
@@ -764,7 +858,7 @@ class Ledger:
         while v > 0:
             env = self.envelope(c, v)
             if isinstance(env.event, RESETS):
-                v = env.event.target
+                v = self._reset_target(c, env, v)
             elif isinstance(env.event, BranchForked):
                 v -= 1
             elif isinstance(env.event, CampaignStarted):

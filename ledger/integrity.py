@@ -1,23 +1,27 @@
 """Integrity: walking the chain, exporting and importing campaigns.
 
 ``verify`` re-checks every stored event of a branch: its hash over the exact
-stored bytes, its version, its ``prev`` link and its kind. An export carries
-the same bytes, so ``import_campaign`` applies the same checks and also
-refuses a file that stops short of the head recorded in its header.
+stored bytes, its version, its ``prev`` link, its kind, its undo and redo
+targets, and what it means (``ledger.admission``: the chain is unkeyed, so a
+forger can re-seal an edit; the event must still be one the ledger could have
+recorded). An export carries the same bytes, so ``import_campaign`` applies the
+same checks as the file streams in, and also refuses a file that stops short of
+the head recorded in its header.
 """
 
 from __future__ import annotations
 
 import json
 import uuid
-from typing import IO, TYPE_CHECKING
+from collections.abc import Generator, Iterator
+from typing import IO, TYPE_CHECKING, Any
 
 import msgspec
 
-from ledger import chain, provenance, snapshots
+from ledger import admission, chain, provenance, snapshots
 from ledger.commands import check_name
-from ledger.errors import ImportFileError, TamperError
-from ledger.events import FORMAT, RESETS, CampaignRegistered, CampaignStarted, envelope_decoder
+from ledger.errors import TamperError
+from ledger.events import FORMAT, RESETS, CampaignRegistered, Envelope, envelope_decoder
 from ledger.systems import get_system
 from projections.core import CampaignState, evolve
 
@@ -25,7 +29,7 @@ if TYPE_CHECKING:
     from ledger.campaign import Campaign, Ledger, VerifyReport
 
 REGISTRY = "registry"
-EXPORT_FORMAT = "campaign-ledger-export"
+EXPORT_FORMAT = admission.EXPORT_FORMAT
 
 
 def verify(book: Ledger, campaign: str | None = None, *, every: bool = False) -> VerifyReport:
@@ -36,16 +40,32 @@ def verify(book: Ledger, campaign: str | None = None, *, every: bool = False) ->
     _verify_stream(book, "(registry)", REGISTRY, None, 0, chain.GENESIS, report)
     targets = book.campaigns() if every else [book.campaign(campaign)]
     for c in targets:
-        after, prev = 0, chain.GENESIS
+        after, prev, last_reset = 0, chain.GENESIS, 0
         for stream, lo, _hi in c.lineage:
             if stream != c.id:
                 continue
             after = lo
             if lo:
-                prev = book.envelope(c, lo).hash
-        _verify_stream(book, c.name, c.id, c, after, prev, report)
+                base = book.envelope(c, lo)
+                prev = base.hash
+                last_reset = lo if isinstance(base.event, RESETS) else base.last_reset
+        meaning = admission.Admission(c.name, book.system(c), prefix="")
+        if after:
+            _admit_all(meaning, book.stored(c, 0, after))  # a fork's history before it
+        _verify_stream(book, c.name, c.id, c, after, prev, report, last_reset, meaning)
+        if meaning.version:
+            meaning.finish()
         _verify_snapshots(book, c)
     return report
+
+
+def _admit_all(meaning: admission.Admission, rows: Iterator[bytes]) -> None:
+    try:
+        for raw in rows:
+            meaning.admit(bytes(raw))
+    finally:
+        if isinstance(rows, Generator):
+            rows.close()  # a refusal leaves no read open on the store
 
 
 def _verify_snapshots(book: Ledger, c: Campaign) -> None:
@@ -78,35 +98,72 @@ def _verify_snapshots(book: Ledger, c: Campaign) -> None:
 
 
 def _verify_stream(
-    book: Ledger, name: str, stream: str, c: Campaign | None, after: int, prev: str, report: VerifyReport
+    book: Ledger,
+    name: str,
+    stream: str,
+    c: Campaign | None,
+    after: int,
+    prev: str,
+    report: VerifyReport,
+    last_reset: int = 0,
+    meaning: admission.Admission | None = None,
 ) -> None:
+    """Check the chain of one stream and, for a campaign, what each event means
+    (``ledger.admission``: a forger who re-sealed the chain after an edit is caught
+    at the edited event)."""
     decode = envelope_decoder(c.system if c else None).decode
+
+    def fail(v: int, problem: str) -> TamperError:
+        if meaning is not None:
+            meaning.settle()  # an earlier event's meaning is named before a later broken link
+        return TamperError(name, v, problem)
+
     expected = after + 1
     count = 0
     for row in book.store.scan(stream):
         v = row.originator_version
         if v != expected:
-            raise TamperError(name, expected, f"the event is missing (next stored is {v})")
+            raise fail(expected, f"the event is missing (next stored is {v})")
         problem = chain.check(row.state)
         if problem:
-            raise TamperError(name, v, problem)
+            raise fail(v, problem)
         try:
             env = decode(row.state)
         except msgspec.DecodeError as e:
-            raise TamperError(name, v, f"the event cannot be read ({e})") from e
+            raise fail(v, f"the event cannot be read ({e})") from e
         if env.v != v:
-            raise TamperError(name, v, f"the event says it is version {env.v} (rows moved)")
+            raise fail(v, f"the event says it is version {env.v} (rows moved)")
         if env.prev != prev:
-            raise TamperError(
-                name, v, "it does not follow the event before it (rows removed, inserted or swapped)"
-            )
+            raise fail(v, "it does not follow the event before it (rows removed, inserted or swapped)")
         if row.topic != env.event.kind:
-            raise TamperError(name, v, f"stored kind {row.topic!r} differs from the event's")
+            raise fail(v, f"stored kind {row.topic!r} differs from the event's")
+        if c is not None:
+            last_reset = _check_reset(name, env, last_reset)
+        if meaning is not None:
+            meaning.admit(bytes(row.state))
         prev = env.hash
         expected += 1
         count += 1
     report.checked[name] = count
     report.heads[name] = prev
+
+
+def _check_reset(name: str, env: Envelope[Any], last_reset: int) -> int:
+    """An undo or redo goes back to an earlier version, and every event names the
+    latest undo or redo at or before it: the walks over resets always go down."""
+    if isinstance(env.event, RESETS):
+        if not 0 < env.event.target < env.v:
+            raise TamperError(
+                name, env.v, f"its undo or redo target {env.event.target} is not an earlier version"
+            )
+        last_reset = env.v
+    if env.last_reset != last_reset:
+        raise TamperError(
+            name,
+            env.v,
+            f"its last_reset {env.last_reset} is not the latest undo or redo before it ({last_reset})",
+        )
+    return last_reset
 
 
 def export(book: Ledger, out: IO[bytes], campaign: str | None = None, *, sign: bool = True) -> int:
@@ -145,64 +202,41 @@ def import_campaign(
     dry_run: bool = False,
     file: str | None = None,
 ) -> Campaign:
-    """Import an export after verifying its chain and signature; refuses edited files.
+    """Import an export after checking its chain, its signature and every event's
+    meaning (see ``ledger.admission`` and ``ledger.provenance``); a refused file
+    records nothing.
 
     ``dry_run`` checks everything and records nothing (``ledger verify FILE``);
     the campaign returned is then not in the ledger."""
-    lines = iter(data)
+    header, fields = admission.read_header(data)
+    signer = provenance.check_header(book, fields, require_signed=require_signed, file=file)
+    new_name = check_name(name if name is not None else header.name, "campaign")
+    system = get_system(header.system)
+    admit = admission.Admission(new_name, system)
     try:
-        header = json.loads(next(lines))
-    except (StopIteration, ValueError, UnicodeDecodeError) as e:
-        raise ImportFileError("the import file has no export header; use a file from `ledger export`") from e
-    if not isinstance(header, dict) or header.get("format") != EXPORT_FORMAT:
-        raise ImportFileError(
-            "the import file is not a campaign-ledger export; use a file from `ledger export`"
-        )
-    if not isinstance(header.get("version"), int) or header["version"] > FORMAT:
-        raise ImportFileError(
-            f"the export is from a newer format ({header.get('version')}); upgrade campaign-ledger"
-        )
-    signer = provenance.check_header(book, header, require_signed=require_signed, file=file)
-    system = header.get("system")
-    sysdef = get_system(str(system))
-    new_name = check_name(name or str(header.get("name", "")), "campaign")
-    decode = envelope_decoder(sysdef.name).decode
+        for raw in admission.lines(data):
+            admit.admit(raw)
+    except admission.LineTooLong as e:
+        raise admit.refuse(
+            e.version,
+            f"the event is longer than {admission.MAX_LINE // (1024 * 1024)} MiB; no event of the ledger is",
+        ) from None
+    admit.check_head(header)
+    admit.finish()
     cid = str(uuid.uuid4())
-    rows: list[tuple[str, int, str, bytes]] = []
-    prev, v = chain.GENESIS, 0
-    for line in lines:
-        raw = line.rstrip(b"\r\n")
-        if not raw.strip():
-            continue
-        v += 1
-        problem = chain.check(raw)
-        if problem:
-            raise TamperError(new_name, v, f"import refused: {problem}")
-        try:
-            env = decode(raw)
-        except msgspec.DecodeError as e:
-            raise TamperError(new_name, v, f"import refused: the event cannot be read ({e})") from e
-        if env.v != v or env.prev != prev:
-            raise TamperError(new_name, v, "import refused: events are missing, inserted or reordered")
-        if v == 1 and not isinstance(env.event, CampaignStarted):
-            raise ImportFileError("the export does not start with a campaign start; it is incomplete")
-        rows.append((cid, v, env.event.kind, raw))
-        prev = env.hash
-    if not rows:
-        raise ImportFileError("the import file has no events")
-    if header.get("head") != v or header.get("head_hash") != prev:
-        raise TamperError(new_name, v, "import refused: the file ends before its recorded head (truncated)")
+    kinds = admit.kinds
+    rows = [(cid, v, kinds[v - 1], raw) for v, raw in enumerate(admit.raws, start=1)]
 
     if dry_run:
         from ledger.campaign import Campaign
 
         return Campaign(
-            cid, new_name, sysdef.name, imported=True, lineage=((cid, 0, None),), signed_by=signer.key
+            cid, new_name, system.name, imported=True, lineage=((cid, 0, None),), signed_by=signer.key
         )
 
     def make() -> tuple[CampaignRegistered, list[tuple[str, int, str, bytes]]]:
         registered = CampaignRegistered(
-            campaign_id=cid, name=new_name, system=sysdef.name, imported=True, signed_by=signer.key
+            campaign_id=cid, name=new_name, system=system.name, imported=True, signed_by=signer.key
         )
         return registered, rows
 

@@ -63,17 +63,24 @@ class Pool:
 
 
 def fold(
-    envelopes: Iterable[Envelope[Any]], system: System
+    envelopes: Iterable[Envelope[Any]], system: System, name: str = ""
 ) -> tuple[dict[int, Envelope[Any]], dict[int, CampaignState]]:
     """Every envelope of the branch and the effective state after each version.
 
     One forward pass: an event folds onto the state of the version before it;
-    an undo or redo takes the state kept for its target."""
+    an undo or redo takes the state kept for its target (an earlier version, and
+    ``last_reset`` names an undo or redo at or before the event, so every walk
+    over resets goes down; a log breaking that is refused as tampered)."""
+    from ledger.errors import TamperError
+
     envs: dict[int, Envelope[Any]] = {}
     states: dict[int, CampaignState] = {0: CampaignState()}
     previous = CampaignState()
     for env in envelopes:
         envs[env.v] = env
+        r = env.v if isinstance(env.event, RESETS) else env.last_reset
+        if r and not (r in envs and isinstance(envs[r].event, RESETS) and 0 < envs[r].event.target < r):
+            raise TamperError(name, env.v, "its last undo or redo is out of place; run `ledger verify`")
         if isinstance(env.event, RESETS):
             previous = states[env.event.target]
         else:
@@ -353,7 +360,7 @@ def build(book: Ledger, campaign: str | None = None, focus: str | None = None) -
     whose sheet the page opens on (default: the first)."""
     c = book.campaign(campaign)
     system = book.system(c)
-    envs, states = fold(book.envelopes(c), system)
+    envs, states = fold(list(book.envelopes(c)), system, c.name)  # read whole before folding
     head = max(envs) if envs else 0
     live = segments(envs, head)
     history = effective(envs, live)

@@ -217,6 +217,20 @@ CORE_EVENTS: tuple[type[Event], ...] = (
 )
 
 
+class Decision(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
+    """How an action was decided, kept on its first event so that an import can
+    decide it again and compare: the command, every die face drawn in order, and
+    a fingerprint of the code that decided it (``ledger.admission.rules_fingerprint``)."""
+
+    command: str
+    """The command's class, as ``module.Name``."""
+    args: dict[str, Any]
+    faces: tuple[int, ...] = ()
+    manual: bool = False
+    """The faces were physical dice (``--faces``)."""
+    rules: str = ""
+
+
 E = TypeVar("E")
 
 
@@ -231,6 +245,8 @@ class Envelope(msgspec.Struct, Generic[E], frozen=True, kw_only=True, gc=False):
     day: int | None = None
     actor: str | None = None
     last_reset: int = 0
+    decision: Decision | None = None
+    """On an action's first event (recorded since format 1 gained it; older events: None)."""
     prev: str
     event: E
     hash: str = ""

@@ -1,0 +1,695 @@
+"""Admission: an import accepts exactly what the ledger itself could have recorded.
+
+The chain is unkeyed: anyone holding an export can edit it and recompute every
+hash and the header. The hashes therefore only prove that the file is whole;
+what the events *mean* is checked here, event by event, as the file streams in:
+
+* size and shape: each line at most :data:`MAX_LINE` bytes and nested at most
+  :data:`MAX_DEPTH` deep, refused before it is decoded;
+* the envelope: version, ``prev`` link, campaign id (it changes only at a fork),
+  action id, time stamp, actor, ``last_reset`` (the latest reset at or before
+  the event) and ``day`` (what the fold of the rules gives, within
+  0 to :data:`MAX_DAY`);
+* every value in every event: text is one printable line of at most
+  :data:`MAX_TEXT` characters, whole numbers within +-2**53, every recorded
+  roll is what its notation gives on its faces (:func:`ledger.dice.recompute`);
+* each core event as its command would have checked it (names, note and label
+  lengths, attributes, duplicates), the start event against the header's system;
+* undo and redo are decided again from the history before them and must equal
+  what the file records (targets, ranges, the action undone);
+* the rules fold every event and build the campaign's sheet without error.
+
+A refusal is a :class:`~ledger.errors.TamperError` naming the version.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import math
+import re
+from collections.abc import Iterator
+from functools import cache
+from pathlib import Path
+from typing import IO, Any
+
+import msgspec
+
+from ledger import chain
+from ledger import dice as dice_mod
+from ledger.commands import Command, check_name, check_text
+from ledger.errors import ImportFileError, LedgerError, TamperError
+from ledger.events import (
+    FORMAT,
+    RESETS,
+    ActionRedone,
+    ActionUndone,
+    BranchForked,
+    CampaignRegistered,
+    CampaignStarted,
+    CharacterAdded,
+    Envelope,
+    LedgerCreated,
+    Noted,
+    Rolled,
+    RollResult,
+    envelope_decoder,
+)
+from ledger.systems import System
+from projections.core import CampaignState, evolve
+
+EXPORT_FORMAT = "campaign-ledger-export"
+MAX_LINE = 8 * 1024 * 1024
+"""Longest event line an import reads (the ledger refuses to record a longer event)."""
+MAX_HEADER = 64 * 1024
+MAX_DEPTH = 64
+"""Deepest nesting of arrays and objects in one line."""
+MAX_TEXT = 10_000
+"""Longest text in any event (the longest a command accepts: an attribute's value)."""
+MAX_INT = 2**53
+MAX_DAY = 1_000_000
+"""Latest game day an envelope may carry (some 2,700 years of play)."""
+MAX_SEED = 2**63
+NOTE_LIMIT = 500
+LABEL_LIMIT = 200
+ATTR_KEY_LIMIT = 64
+
+ACTION_RE = re.compile(r"[0-9a-f]{16}")
+UUID_RE = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+AT_RE = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z")
+_STRINGS = re.compile(rb'"(?:[^"\\]|\\.)*"')
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+STATE_CACHE = 256
+"""States kept at recent action ends, where undo and redo targets usually land."""
+
+
+class Header(msgspec.Struct, frozen=True):
+    """The first line of an export."""
+
+    format: str
+    version: int
+    name: str
+    system: str
+    campaign_id: str
+    head: int
+    head_hash: str
+
+
+def read_header(data: IO[bytes]) -> tuple[Header, dict[str, Any]]:
+    """The export header, typed, and all its fields (a signature covers every one);
+    refused in one line when it is missing, nested or malformed."""
+    line = data.readline(MAX_HEADER + 1)
+    raw = line.rstrip(b"\r\n")
+    if not raw.strip():
+        raise ImportFileError("the import file has no export header; use a file from `ledger export`")
+    if len(raw) > MAX_HEADER or too_deep(raw, 4):
+        raise ImportFileError(
+            "the import file's header is too long or too deeply nested; use a file from `ledger export`"
+        )
+    try:
+        header = msgspec.json.decode(raw, type=Header)
+        fields = msgspec.json.decode(raw, type=dict[str, Any])
+    except (msgspec.DecodeError, RecursionError) as e:
+        shown = str(e).splitlines()[0] if str(e) else type(e).__name__
+        raise ImportFileError(
+            f"the import file has no valid export header ({shown}); use a file from `ledger export`"
+        ) from None
+    if header.format != EXPORT_FORMAT:
+        raise ImportFileError(
+            "the import file is not a campaign-ledger export; use a file from `ledger export`"
+        )
+    if header.version > FORMAT:
+        raise ImportFileError(
+            f"the export is from a newer format ({header.version}); upgrade campaign-ledger"
+        )
+    if header.version < 1:
+        raise ImportFileError(
+            f"the export header names format {header.version}; use a file from `ledger export`"
+        )
+    if not UUID_RE.fullmatch(header.campaign_id):
+        raise ImportFileError(
+            "the export header's campaign_id is not a campaign id; use a file from `ledger export`"
+        )
+    if not 1 <= header.head < MAX_INT or not re.fullmatch(r"[0-9a-f]{64}", header.head_hash):
+        raise ImportFileError("the export header's head is malformed; use a file from `ledger export`")
+    return header, fields
+
+
+def lines(data: IO[bytes]) -> Iterator[bytes]:
+    """The event lines after the header, each read with a size cap (blank lines skipped)."""
+    v = 0
+    while True:
+        line = data.readline(MAX_LINE + 2)
+        if not line:
+            return
+        raw = line.rstrip(b"\r\n")
+        if len(raw) > MAX_LINE:
+            raise LineTooLong(v + 1)
+        if raw.strip():
+            v += 1
+            yield raw
+
+
+class LineTooLong(Exception):
+    def __init__(self, version: int) -> None:
+        super().__init__(version)
+        self.version = version
+
+
+def too_deep(raw: bytes, limit: int) -> bool:
+    """Whether arrays and objects nest deeper than ``limit`` in a JSON text."""
+    return raw.count(b"[") + raw.count(b"{") > limit and depth(raw) > limit
+
+
+def depth(raw: bytes) -> int:
+    """How deeply arrays and objects nest in a JSON text (strings are skipped)."""
+    brackets = _STRINGS.sub(b'""', raw).translate(None, _NOT_BRACKETS)
+    deepest = level = 0
+    for b in brackets:
+        if b in b"[{":
+            level += 1
+            deepest = max(deepest, level)
+        else:
+            level -= 1
+    return deepest
+
+
+class Refusal(Exception):
+    """One event's problem, raised inside the checks and turned into a TamperError
+    (naming ``version`` when it is not the event being read)."""
+
+    def __init__(self, problem: str, version: int | None = None) -> None:
+        super().__init__(problem)
+        self.version = version
+
+
+_SOURCES = Path(__file__).resolve().parents[1]
+
+
+@cache
+def rules_fingerprint(system: str) -> str:
+    """A hash of the code that decides and folds a system's commands: an import decides
+    an action again only when it was recorded under the same code."""
+    files = [
+        _SOURCES / "ledger" / "commands.py",
+        _SOURCES / "ledger" / "dice.py",
+        _SOURCES / "projections" / "core.py",
+        *sorted((_SOURCES / "ledger" / "events").glob("*.py")),
+        *sorted((_SOURCES / "ledger" / "rules").glob(f"{system}*.py")),
+        *sorted((_SOURCES / "projections").glob(f"{system}*.py")),
+    ]
+    digest = hashlib.sha256()
+    for file in files:
+        digest.update(file.name.encode() + b"\0" + file.read_bytes() + b"\0")
+    return digest.hexdigest()[:32]
+
+
+@cache
+def command_class(name: str, system: str) -> type[Command] | None:
+    """The command class a decision names, if it is one of the core's or the system's."""
+    module, _, qualname = name.rpartition(".")
+    if not re.fullmatch(rf"ledger\.(commands|rules\.{re.escape(system)}(_[a-z0-9]+)*)", module):
+        return None
+    try:
+        found = getattr(importlib.import_module(module), qualname, None)
+    except ImportError:
+        return None
+    if isinstance(found, type) and issubclass(found, Command):
+        return found
+    return None
+
+
+class Replayed(dice_mod.Dice):
+    """The faces an action recorded, given again in order."""
+
+    def __init__(self, faces: tuple[int, ...], manual: bool) -> None:
+        self.faces = faces
+        self.used = 0
+        self.manual = manual
+
+    def roll(self, sides: int) -> int:
+        if self.used >= len(self.faces):
+            raise Refusal("its command draws more dice than it records")
+        face = self.faces[self.used]
+        if not 1 <= face <= sides:
+            raise Refusal(f"its recorded face {face} (die {self.used + 1}) is not on a d{sides}")
+        self.used += 1
+        return face
+
+
+class Admission:
+    """Checks one campaign's events in order, folding them as the ledger would."""
+
+    def __init__(self, name: str, system: System, prefix: str = "import refused: ") -> None:
+        self.name = name
+        self.prefix = prefix
+        self.system = system
+        self.decode = envelope_decoder(system.name).decode
+        self.raws: list[bytes] = []
+        self.actions: list[str] = []
+        self.kinds: list[str] = []
+        self.prev = chain.GENESIS
+        self.last_reset = 0
+        self.state = CampaignState()
+        self.before = CampaignState()
+        """The state before the action being read."""
+        self.action: str | None = None
+        self.action_kind: type | None = None
+        self.undo_cursor = 0
+        self.states: dict[int, CampaignState] = {}
+        self.action_actors: list[tuple[int, str]] = []
+        self.action_envs: list[Envelope[Any]] = []
+        """The events of the action being read."""
+        self.redecided = 0
+        """Actions decided again from their recorded command and dice."""
+        self.campaign_id = ""
+        """The campaign id of the event before (it changes only at a fork)."""
+
+    @property
+    def version(self) -> int:
+        return len(self.raws)
+
+    def refuse(self, v: int, problem: str) -> TamperError:
+        return TamperError(self.name, v, f"{self.prefix}{problem}")
+
+    # --- one line --------------------------------------------------------------
+
+    def settle(self) -> None:
+        """Finish checking the action read so far (before blaming a later event for a
+        broken chain: a re-hashed edit is named at the edited event)."""
+        try:
+            self._close_action()
+        except Refusal as e:
+            raise self.refuse(e.version or self.version, str(e)) from None
+
+    def admit(self, raw: bytes) -> None:
+        v = self.version + 1
+        problem = chain.check(raw)
+        if problem:
+            self.settle()
+            raise self.refuse(v, problem)
+        if too_deep(raw, MAX_DEPTH):
+            raise self.refuse(
+                v, f"the event nests deeper than {MAX_DEPTH} levels; no event of the ledger does"
+            )
+        try:
+            env = self.decode(raw)
+        except (msgspec.DecodeError, RecursionError) as e:
+            shown = str(e).splitlines()[0] if str(e) else type(e).__name__
+            raise self.refuse(v, f"the event cannot be read ({shown})") from None
+        if env.v != v or env.prev != self.prev:
+            self.settle()
+            raise self.refuse(v, "events are missing, inserted or reordered")
+        try:
+            self._check(env, v)
+        except Refusal as e:
+            raise self.refuse(e.version or v, str(e)) from None
+        except LedgerError as e:
+            raise self.refuse(v, str(e)) from None
+        self.raws.append(raw)
+        self.actions.append(env.action)
+        self.kinds.append(env.event.kind)
+        self.prev = env.hash
+
+    def check_head(self, header: Header) -> None:
+        """The file holds every event up to the head its header records."""
+        v = self.version
+        if not v:
+            raise ImportFileError("the import file has no events")
+        if header.head != v or header.head_hash != self.prev:
+            raise self.refuse(v, "the file ends before its recorded head (truncated)")
+
+    def finish(self) -> None:
+        """Checks once every event is read: the last action, and the sheet of the head."""
+        v = self.version
+        try:
+            self._close_action()
+        except Refusal as e:
+            raise self.refuse(e.version or v, str(e)) from None
+        try:
+            self.system.sheet(self.state, None)
+        except LedgerError:
+            pass  # a sheet may refuse a state (no character yet); it does so in one line
+        except Exception as e:
+            raise self.refuse(
+                v, f"the {self.system.name} sheet cannot be built from it ({type(e).__name__})"
+            ) from None
+
+    # --- the checks --------------------------------------------------------------
+
+    def _check(self, env: Envelope[Any], v: int) -> None:
+        ev = env.event
+        if isinstance(ev, LedgerCreated | CampaignRegistered):
+            raise Refusal(f"a {ev.kind} event belongs to the registry, not to a campaign")
+        if (v == 1) != isinstance(ev, CampaignStarted):
+            raise Refusal("a campaign starts with its campaign.started event, and only there")
+        if env.action != self.action:
+            self._close_action()
+            self.before = self.state
+            self.action = env.action
+            self.action_kind = type(ev) if isinstance(ev, RESETS) else None
+            self.undo_cursor = v - 1
+            if v > 1 and env.action in self.actions[-64:]:
+                raise Refusal("its action id was used by an earlier action")
+        elif (type(ev) if isinstance(ev, RESETS) else None) is not self.action_kind:
+            raise Refusal("an undo or redo shares its action with other events")
+        self.action_envs.append(env)
+        self._envelope(env, v)
+        self._meaning(env, v)
+        first = self.action_envs[0].decision
+        redeciding = first is not None and first.rules == rules_fingerprint(self.system.name)
+        walk(ev, "event", rolls=not redeciding)  # a re-decided action's rolls are rolled again
+        if env.decision is not None:  # a command as typed (the command trims it); never shown
+            walk(env.decision, "decision", text=False)
+        state = self._fold(env)
+        if v == 1 and env.day is not None:
+            raise Refusal("the start of a campaign has no day")
+        if v > 1 and env.day != state.core.day:
+            raise Refusal(f"its day {env.day} is not the day the rules give ({state.core.day})")
+        if env.day is not None and not 0 <= env.day <= MAX_DAY:
+            raise Refusal(f"its day {env.day} is outside 0 to {MAX_DAY}")
+        if env.actor is not None:
+            check_name(env.actor, "actor")
+            self.action_actors.append((v, env.actor))
+        self.state = state
+
+    def _envelope(self, env: Envelope[Any], v: int) -> None:
+        ev = env.event
+        if not UUID_RE.fullmatch(env.campaign):
+            raise Refusal("its campaign id is malformed")
+        if v > 1 and not isinstance(ev, BranchForked) and env.campaign != self.campaign_id:
+            raise Refusal("its campaign id changes without a fork")
+        if isinstance(ev, BranchForked) and env.campaign == self.campaign_id:
+            raise Refusal("a fork keeps the campaign id of its parent")
+        self.campaign_id = env.campaign
+        if not ACTION_RE.fullmatch(env.action):
+            raise Refusal("its action id is malformed")
+        if not AT_RE.fullmatch(env.at):
+            raise Refusal(f"its time {env.at[:40]!r} is not a time the ledger writes")
+        expected = v if isinstance(ev, RESETS) else self.last_reset
+        if env.last_reset != expected:
+            raise Refusal(
+                f"its last_reset {env.last_reset} is not the latest undo or redo at or before it ({expected})"
+            )
+        self.last_reset = expected
+
+    def _env(self, v: int) -> Envelope[Any]:
+        return self.decode(self.raws[v - 1])  # type: ignore[no-any-return]
+
+    def _meaning(self, env: Envelope[Any], v: int) -> None:
+        """Each core event as the command that records it would have checked it."""
+        ev = env.event
+        core = self.state.core
+        if isinstance(ev, CampaignStarted):
+            self._started(ev)
+        elif isinstance(ev, BranchForked):
+            check_name(ev.name, "fork")
+            check_name(ev.parent_name, "parent campaign")
+            if ev.at != v - 1:
+                raise Refusal(f"the fork says it continues version {ev.at}, not {v - 1}")
+            if not UUID_RE.fullmatch(ev.parent_id) or ev.parent_id == env.campaign:
+                raise Refusal("the fork's parent id is malformed")
+        elif isinstance(ev, CharacterAdded):
+            check_name(ev.name, "character")
+            if ev.name in core.characters:
+                raise Refusal(f"character {ev.name!r} already exists")
+            for key, value in ev.attrs.items():
+                check_text(key, "an attribute key", ATTR_KEY_LIMIT)
+                check_text(value, "an attribute value", MAX_TEXT)
+        elif isinstance(ev, Noted):
+            text = check_text(ev.text, "a note", NOTE_LIMIT)
+            if not text or text != text.strip():
+                raise Refusal("a note is one trimmed line of 1 to 500 characters")
+        elif isinstance(ev, Rolled):
+            label = check_text(ev.label, "a roll's label", LABEL_LIMIT)
+            if label != label.strip():
+                raise Refusal("a roll's label is trimmed")
+            if ev.p_success != dice_mod.p_any_success(ev.result):
+                raise Refusal("the roll's chance of success is not what its notation gives")
+        elif isinstance(ev, ActionUndone):
+            self._undone(ev, v)
+        elif isinstance(ev, ActionRedone):
+            self._redone(ev, v)
+
+    def _fold(self, env: Envelope[Any]) -> CampaignState:
+        ev = env.event
+        if isinstance(ev, RESETS):
+            return self._state_at(ev.target)
+        try:
+            return evolve(self.state, env, self.system)
+        except LedgerError as e:
+            raise Refusal(f"the {self.system.name} rules refuse it ({e})") from None
+        except Exception as e:
+            raise Refusal(f"the {self.system.name} rules cannot fold it ({type(e).__name__})") from None
+
+    def _started(self, ev: CampaignStarted) -> None:
+        check_name(ev.name, "campaign")
+        if ev.system != self.system.name:
+            raise Refusal(
+                f"the header says {self.system.name} but the campaign was started as {ev.system[:40]!r}"
+            )
+        if ev.seed is not None and not 0 <= ev.seed < MAX_SEED:
+            raise Refusal(f"its seed {ev.seed} is outside 0 to 2**63-1")
+        if self.system.load_tables is None and (ev.tables or ev.tables_source is not None):
+            raise Refusal(f"the {self.system.name} system has no tables")
+        if ev.tables_source is not None:
+            check_text(ev.tables_source, "the tables' source", 4096)
+
+    def _close_action(self) -> None:
+        """An action is recorded under a character known before it, or one it brings in."""
+        before, after = self.before.core, self.state.core
+        for v, actor in self.action_actors:
+            if (
+                actor not in before.characters
+                and actor not in after.characters
+                and actor != before.last_actor
+            ):
+                raise Refusal(f"it is recorded under {actor!r}, who is no character of the campaign", v)
+        self.action_actors = []
+        if self.action_envs:
+            self._redecide(self.action_envs)
+        self.action_envs = []
+        if self.version:
+            self.states[self.version] = self.state  # versions only grow: the oldest is first
+            if len(self.states) > STATE_CACHE:
+                del self.states[next(iter(self.states))]
+
+    # --- commands, decided again -----------------------------------------------------
+
+    def _redecide(self, envs: list[Envelope[Any]]) -> None:
+        """Decide the action again from its recorded command and dice, on the state
+        before it, and require the very events (and actors) the file records."""
+        from ledger.campaign import actor_in, decide_command, drawn
+
+        first = envs[0]
+        for env in envs[1:]:
+            if env.decision is not None:
+                raise Refusal("only the first event of an action records its decision", env.v)
+        how = first.decision
+        if how is None:
+            return  # recorded before decisions were kept: the checks above are all there is
+        if isinstance(first.event, (*RESETS, CampaignStarted, BranchForked)):
+            raise Refusal(f"a {first.event.kind} event records a command", first.v)
+        if how.rules != rules_fingerprint(self.system.name):
+            return  # decided by other rules code: replaying it would apply today's rules to the past
+        kind = command_class(how.command, self.system.name)
+        if kind is None:
+            raise Refusal(
+                f"it names {how.command[:60]!r}, which is no command of {self.system.name}", first.v
+            )
+        try:
+            command = msgspec.convert(how.args, kind)
+        except msgspec.ValidationError as e:
+            raise Refusal(f"its command cannot be read ({e})", first.v) from None
+        seed = self.before.core.seed
+        seeded = not how.manual and seed is not None
+        dice: dice_mod.Dice = (
+            dice_mod.seeded(seed, first.v - 1)
+            if seeded and seed is not None
+            else Replayed(how.faces, how.manual)
+        )
+        try:
+            events = decide_command(self.system, self.before, command, dice)
+            who = command.introduces() or actor_in(self.before, command.actor)
+        except Refusal as e:
+            raise Refusal(str(e), first.v) from None
+        except LedgerError as e:
+            raise Refusal(f"its command is refused on the state before it ({e})", first.v) from None
+        except Exception as e:
+            raise Refusal(f"its command cannot be decided ({type(e).__name__})", first.v) from None
+        faces = drawn(dice) if seeded else how.faces[: dice.used] if isinstance(dice, Replayed) else ()
+        if faces != how.faces:
+            what = "the campaign's seeded dice" if seeded else "its command"
+            raise Refusal(f"its recorded faces are not the faces {what} drew", first.v)
+        for k, env in enumerate(envs):
+            if k >= len(events) or events[k] != env.event:
+                try:
+                    walk(env.event, "event")  # a roll that disagrees with its own dice says so
+                except Refusal as e:
+                    raise Refusal(str(e), env.v) from None
+                raise Refusal("the event is not what its command decides on its recorded dice", env.v)
+            want = env.event.name if isinstance(env.event, CharacterAdded) else who
+            if env.actor != want:
+                raise Refusal(f"it is recorded under {env.actor!r}, not {want!r} as its command was", env.v)
+        if len(events) > len(envs):
+            raise Refusal("its command decides an event the file does not record here", envs[-1].v + 1)
+        self.redecided += 1
+
+    # --- undo and redo, decided again ----------------------------------------------
+
+    def _undone(self, ev: ActionUndone, v: int) -> None:
+        last = self._last_effective(self.undo_cursor)
+        if last is None:
+            raise Refusal("it undoes an action, but there is nothing to undo before it")
+        first = last.v
+        while first > 1 and self.actions[first - 2] == last.action:
+            first -= 1
+        what = (last if first == last.v else self._env(first)).event.summary()
+        expected = ActionUndone(undone=last.action, first=first, last=last.v, target=first - 1, what=what)
+        if ev != expected:
+            raise Refusal(
+                f"the undo records target {ev.target} (v{ev.first}-{ev.last}) where the ledger "
+                f"would have undone v{first}-{last.v} back to version {first - 1}"
+            )
+        self.undo_cursor = first - 1
+
+    def _redone(self, ev: ActionRedone, v: int) -> None:
+        trailing = []
+        u = v - 1
+        while u > 0:
+            env = self._env(u)
+            if not isinstance(env.event, RESETS):
+                break
+            trailing.append(env.event)
+            u -= 1
+        stack: list[ActionUndone] = []
+        for reset in reversed(trailing):
+            if isinstance(reset, ActionUndone):
+                stack.append(reset)
+            elif stack:
+                stack.pop()
+        if not stack:
+            raise Refusal("it redoes an action, but there is nothing to redo before it")
+        top = stack[-1]
+        expected = ActionRedone(redone=top.undone, target=top.last, what=top.what)
+        if ev != expected:
+            raise Refusal(
+                f"the redo records target {ev.target} where the ledger would have gone back to version {top.last}"
+            )
+
+    def _last_effective(self, v: int) -> Envelope[Any] | None:
+        while v > 0:
+            env = self._env(v)
+            if isinstance(env.event, RESETS):
+                v = env.event.target  # checked below v when it was admitted
+            elif isinstance(env.event, BranchForked):
+                v -= 1
+            elif isinstance(env.event, CampaignStarted):
+                return None
+            else:
+                return env
+        return None
+
+    def _state_at(self, target: int) -> CampaignState:
+        """The effective state at an earlier version, as the ledger folds it."""
+        if target == 0:
+            return CampaignState()
+        cached = self.states.get(target)
+        if cached is not None:
+            return cached
+        plan: list[tuple[int, int]] = []
+        v = target
+        while v > 0:
+            env = self._env(v)
+            reset = v if isinstance(env.event, RESETS) else env.last_reset
+            plan.append((reset, v))
+            if reset == 0:
+                break
+            v = (env if reset == v else self._env(reset)).event.target
+        state = CampaignState()
+        for lo, hi in reversed(plan):
+            for u in range(lo + 1, hi + 1):
+                state = evolve(state, self._env(u), self.system)
+        return state
+
+
+def walk(value: Any, where: str, *, text: bool = True, rolls: bool = True) -> None:
+    """Refuse a value no command records: control characters or line breaks in text
+    (with ``text``), text over MAX_TEXT, whole numbers beyond +-2**53, numbers that are
+    not finite, and (with ``rolls``) rolls whose totals disagree with their faces.
+
+    A roll is not walked into: recomputed from its notation (here, or when its action
+    is decided again), its every number is one the roller gives."""
+    if isinstance(value, RollResult):
+        if rolls:
+            check_roll(value)
+        return
+    if rolls and type(value) in _system_rolls():
+        _system_rolls()[type(value)](value)
+    if isinstance(value, str):
+        if text:
+            check_text(value, where, MAX_TEXT)
+        elif len(value) > MAX_TEXT:
+            raise Refusal(f"{where} holds text over {MAX_TEXT} characters")
+    elif isinstance(value, bool) or value is None:
+        return
+    elif isinstance(value, int):
+        if not -MAX_INT <= value <= MAX_INT:
+            raise Refusal(f"{where} holds {value}, beyond +-2**53")
+    elif isinstance(value, float):
+        if not math.isfinite(value) or not -MAX_INT <= value <= MAX_INT:
+            raise Refusal(f"{where} holds {value}, not a number the ledger records")
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            walk(key, f"{where} key", text=text, rolls=rolls)
+            walk(item, f"{where}.{key}", text=text, rolls=rolls)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            walk(item, where, text=text, rolls=rolls)
+    elif isinstance(value, msgspec.Struct):
+        for field in value.__struct_fields__:
+            if isinstance(value, CampaignStarted) and field == "seed":
+                continue
+            walk(getattr(value, field), field, text=text, rolls=rolls)
+    else:  # pragma: no cover - the decoder yields only the types above
+        raise Refusal(f"{where} holds a {type(value).__name__}")
+
+
+@cache
+def _system_rolls() -> dict[type, Any]:
+    """Rolls that systems record in their own form, each with its check."""
+    from ledger.events.d20 import D20Roll
+
+    return {D20Roll: check_d20_roll}
+
+
+def check_d20_roll(roll: Any) -> None:
+    """A d20 roll must be what the d20 roller gives on its faces: the kept die, the
+    total, success, natural and chance all follow from faces, mode, modifier and target."""
+    from ledger.rules.d20_dice import ADVANTAGE, DISADVANTAGE, NORMAL, roll_d20
+
+    if roll.mode not in (NORMAL, ADVANTAGE, DISADVANTAGE):
+        raise Refusal(f"a d20 roll's mode {roll.mode[:20]!r} is none of the d20 system's")
+    try:
+        again = roll_d20(Replayed(roll.faces, roll.manual), roll.modifier, roll.target, roll.mode)
+    except Refusal:
+        raise Refusal(f"the d20 roll {list(roll.faces)} cannot have been rolled {roll.mode}") from None
+    if again != roll:
+        raise Refusal(
+            f"the d20 roll {list(roll.faces)}{roll.modifier:+d} vs {roll.target} records total {roll.total}, "
+            f"success {roll.success}, but its dice give total {again.total}, success {again.success}"
+        )
+
+
+def check_roll(result: RollResult) -> None:
+    """A recorded roll must be what its notation gives on its faces."""
+    try:
+        again = dice_mod.recompute(result)
+    except LedgerError as e:
+        raise Refusal(f"the roll {result.notation[:40]!r} cannot have been rolled ({e})") from None
+    if again != result:
+        faces = ",".join(map(str, result.faces()[:20]))
+        shown = f"{again.successes} successes" if again.successes is not None else str(again.total)
+        raise Refusal(
+            f"the roll {result.notation!r} [{faces}] records {result.total} but its dice give {shown}"
+        )
