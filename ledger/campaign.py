@@ -260,6 +260,8 @@ class Ledger:
 
     def campaign(self, name: str | None = None) -> Campaign:
         """A campaign by name; without one, the campaign last recorded to."""
+        if name is not None and name in self._by_name:
+            return self._by_name[name]  # a registered name never changes what it names
         self._refresh()
         if name is None:
             return self._last_used()
@@ -510,7 +512,11 @@ class Ledger:
         recorded under ``newcomer`` (a character it brings in), else ``actor``."""
         c = self.campaign(campaign)
         for attempt in range(MAX_ATTEMPTS):
-            tip = self.tip(c)
+            # The head this Ledger last saw is tried first without reading the store:
+            # if another writer appended since, the append conflicts on its version
+            # and the next attempt reads what is new.
+            cached = self._heads.get(c.id) if attempt == 0 else None
+            tip = cached if cached is not None else self.tip(c)
             events = decide_with_dice(decide, tip, faces)
             try:
                 return self._append(c, tip, events, self._recorded_under(tip.state, actor, newcomer))
