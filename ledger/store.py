@@ -492,7 +492,10 @@ def check_sqlite_file(path: Path) -> set[str]:
         try:
             tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
             if EVENTS_TABLE in tables:
-                conn.execute(f"SELECT count(*) FROM {EVENTS_TABLE}").fetchone()
+                # Reads the table's root and last pages; a count would read every page
+                # on every command (12 ms at 64,000 events, growing with the log). A
+                # damaged page further in is found by the read that reaches it.
+                conn.execute(f"SELECT max(rowid) FROM {EVENTS_TABLE}").fetchone()
         finally:
             conn.close()
     except sqlite3.DatabaseError as e:
