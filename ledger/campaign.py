@@ -511,21 +511,21 @@ class Ledger:
         """Append what ``decide`` returns for the head state, all or nothing; the action is
         recorded under ``newcomer`` (a character it brings in), else ``actor``."""
         c = self.campaign(campaign)
+        lost: int | None = None
         for attempt in range(MAX_ATTEMPTS):
             # The head this Ledger last saw is tried first without reading the store:
             # if another writer appended since, the append conflicts on its version
             # and the next attempt reads what is new.
             cached = self._heads.get(c.id) if attempt == 0 else None
             tip = cached if cached is not None else self.tip(c)
+            if tip.version == lost:
+                # Nobody wrote since the version was refused: the stored versions are out of order.
+                raise TamperError(c.name, lost + 1, "a stored row is out of place; run `ledger verify --all`")
             events = decide_with_dice(decide, tip, faces)
             try:
                 return self._append(c, tip, events, self._recorded_under(tip.state, actor, newcomer))
             except VersionConflict:
-                if self.head(c) == tip.version:
-                    # Nobody wrote since we read the head: the stored versions are out of order.
-                    raise TamperError(
-                        c.name, tip.version + 1, "a stored row is out of place; run `ledger verify --all`"
-                    ) from None
+                lost = tip.version
                 _backoff(attempt)
         raise ConflictError(
             f"campaign {c.name!r} is being written by other processes; "
