@@ -297,6 +297,10 @@ def bulk_figures(export: Path, rounds: int) -> None:
                 ours = book.state_at(c, book.head(c), system, use_snapshots=False)
                 t_replay = min(t_replay, time.perf_counter() - start)
             assert msgspec.json.encode(ours) == msgspec.json.encode(state)
+        with psycopg.connect(PG, autocommit=True) as conn:
+            size, count = conn.execute(
+                f'SELECT pg_total_relation_size(\'"{sname}".ledger_events\'), count(*) FROM "{sname}".ledger_events'
+            ).fetchone()  # type: ignore[misc]
     n = len(raws)
     show = _show
     show("raw COPY of the same bytes", n / t_copy, "ev/s")
@@ -309,6 +313,9 @@ def bulk_figures(export: Path, rounds: int) -> None:
     show("postgresql import (verify + append)", n / t_import, "ev/s", f"{t_copy / t_import:5.2f}x COPY")
     show("raw SELECT + decode + fold", n / t_raw_replay, "ev/s")
     show("postgresql replay", n / t_replay, "ev/s", f"{t_raw_replay / t_replay:5.2f}x raw (goal 0.5)")
+    print(
+        f"{'postgresql storage per event':<40}{size / count:>11,.0f} bytes (table and indexes, {count:,} events)"
+    )
 
 
 def _show(label: str, rate: float, unit: str, note: str = "") -> None:
