@@ -393,7 +393,8 @@ def _postgres_recorder() -> type:
             a lower one was still in flight would skip the lower one for good. A
             ``SHARE`` lock on the table is granted only once every transaction that
             inserted into it has ended, and holds new inserts back while it is held
-            (a few microseconds here): every id up to the maximum read under it is
+            (for one index lookup); as the id sequence hands out values in order (no
+            per-session cache), every id up to the maximum read under it is then
             committed or will never be. The lock is asked for without queueing
             behind writers (a queued request holds back new writers) until the table
             is free, and in the queue only after ``FOLLOW_TRIES`` tries."""
