@@ -14,8 +14,14 @@ Figures (see docs/performance.md for the targets):
   the baseline (the aggregate rebuilt by its repository) and the limit (a raw
   ``SELECT`` + msgspec decode + the same fold in one loop), with peak memory;
 - time travel: the sheet at random versions (snapshots warm) against a full replay;
-- the command line: one recorded action and ``ledger --help`` against
-  ``python -c "import click, msgspec, eventsourcing.sqlite"``.
+- PostgreSQL (``bench/bench_postgres.py``): bulk append and replay against
+  ``COPY`` of the same bytes and a raw ``SELECT`` + decode + fold; one writer
+  against raw single-row ``INSERT`` transactions, 8 writers on 8 campaigns
+  against raw inserts' own scaling, 8 writers on one campaign against one;
+- the command line: one recorded action, ``ledger --help``, and ``stats`` /
+  ``query`` right after one new action over 300 simulated crawl campaigns,
+  against ``python -c "import click, msgspec, duckdb, eventsourcing.sqlite"``
+  (and the same without duckdb).
 """
 
 from __future__ import annotations
@@ -199,24 +205,20 @@ def decode_payload(raw: bytes) -> dict[str, Any]:
 
 
 def bench_postgres(export: Path, n: int) -> None:
-    import psycopg
+    from bench.bench_postgres import bulk_figures
 
-    schema = f"bench_{uuid.uuid4().hex[:8]}"
-    url = f"{PG}?schema={schema}"
-    try:
-        with Ledger(url) as book, export.open("rb") as f:
-            t_append = timed(lambda: book.import_(f, "pg"), 1)
-            c = book.campaign("pg")
-            system = book.system(c)
-            t_replay = timed(lambda: book.state_at(c, book.head(c), system, use_snapshots=False))
-        line("postgresql bulk append (import)", t_append, n, None, None)
-        line("postgresql replay", t_replay, n, None, None)
-    finally:
-        with psycopg.connect(PG, autocommit=True) as conn:
-            conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+    print("  postgresql (same export, best of", 1 if n > 200_000 else REPEAT, "runs):", flush=True)
+    bulk_figures(export, 1 if n > 200_000 else REPEAT)
 
 
-def bench_cli(tmp: Path) -> None:
+def bench_postgres_writers(seconds: float) -> None:
+    from bench.bench_postgres import bench_writers, print_writers
+
+    print(f"\n== postgresql writers ({seconds:g} s each, best of {REPEAT} interleaved rounds) ==", flush=True)
+    print_writers(bench_writers(seconds, REPEAT))
+
+
+def bench_cli(tmp: Path, stats_campaigns: int) -> None:
     print("\n== the command line ==", flush=True)
     exe = Path(sys.executable).with_name("ledger")
     db = str(tmp / "cli.ledger")
@@ -224,22 +226,63 @@ def bench_cli(tmp: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env["LEDGER_DB"] = db
     subprocess.run([str(exe), "new", "freeform", "Table"], env=env, check=True, capture_output=True)
-
-    def run(args: list[str]) -> float:
-        subprocess.run(args, env=env, check=True, capture_output=True)  # warm the bytecode cache
-        samples = []
-        for _ in range(15):
+    stats_env = {**env, "LEDGER_DB": str(tmp / "stats.ledger"), "LEDGER_WAREHOUSE": str(tmp / "stats.duckdb")}
+    if stats_campaigns:
+        t0 = time.perf_counter()
+        simulate = ["simulate", "crawl", "--campaigns", str(stats_campaigns), "--seed", "1"]
+        subprocess.run([str(exe), *simulate], env=stats_env, check=True, capture_output=True)
+        subprocess.run([str(exe), "stats"], env=stats_env, check=True, capture_output=True)
+        print(
+            f"  ({stats_campaigns} crawl campaigns simulated, warehouse built in {time.perf_counter() - t0:.1f}s)"
+        )
+    floor_cmd = [sys.executable, "-c", "import click, msgspec, duckdb, eventsourcing.sqlite"]
+    commands: dict[str, tuple[list[str], dict[str, str], list[str] | None]] = {
+        "floor": (floor_cmd, env, None),
+        "floor without duckdb": (
+            [sys.executable, "-c", "import click, msgspec, eventsourcing.sqlite"],
+            env,
+            None,
+        ),
+        "roll": ([str(exe), "roll", "2d6", "--label", "bench"], env, None),
+        "help": ([str(exe), "--help"], env, None),
+    }
+    if stats_campaigns:
+        # Each time right after one new action: the warehouse catches up one event, then answers.
+        one_action = [str(exe), "-c", "sim-crawl-1-00001", "note", "between two rolls"]
+        commands["stats"] = ([str(exe), "stats", "--report", "luck"], stats_env, one_action)
+        commands["query"] = (
+            [str(exe), "query", "SELECT count(*) FROM events"],
+            stats_env,
+            one_action,
+        )
+    samples: dict[str, list[float]] = {k: [] for k in commands}
+    for args, run_env, _ in commands.values():  # warm the bytecode cache
+        subprocess.run(args, env=run_env, check=True, capture_output=True)
+    for _ in range(15):  # interleaved, so the machine's load falls on every figure alike
+        for key, (args, run_env, before) in commands.items():
+            if before is not None:
+                subprocess.run(before, env=run_env, check=True, capture_output=True)
             start = time.perf_counter()
-            subprocess.run(args, env=env, check=True, capture_output=True)
-            samples.append(time.perf_counter() - start)
-        return statistics.median(samples)
+            subprocess.run(args, env=run_env, check=True, capture_output=True)
+            samples[key].append(time.perf_counter() - start)
+    med = {k: statistics.median(v) for k, v in samples.items()}
+    floor, bare = med["floor"], med["floor without duckdb"]
+    print(
+        f"  {'dependency floor (import only)':<34}{floor * 1000:>9.1f} ms  (click, msgspec, duckdb, eventsourcing.sqlite)"
+    )
+    print(f"  {'  without duckdb':<34}{bare * 1000:>9.1f} ms")
 
-    floor = run([sys.executable, "-c", "import click, msgspec, eventsourcing.sqlite"])
-    roll = run([str(exe), "roll", "2d6", "--label", "bench"])
-    helptext = run([str(exe), "--help"])
-    print(f"  {'dependency floor (import only)':<34}{floor * 1000:>9.1f} ms")
-    print(f"  {'ledger roll 2d6 (recorded)':<34}{roll * 1000:>9.1f} ms  {roll / floor:5.2f}x floor")
-    print(f"  {'ledger --help':<34}{helptext * 1000:>9.1f} ms  {helptext / floor:5.2f}x floor")
+    def show(label: str, key: str, goal: str) -> None:
+        t = med[key]
+        print(
+            f"  {label:<34}{t * 1000:>9.1f} ms  {t / floor:5.2f}x floor {goal}  ({t / bare:4.2f}x without duckdb)"
+        )
+
+    show("ledger roll 2d6 (recorded)", "roll", "(goal 1.3)")
+    show("ledger --help", "help", "(goal 1.3)")
+    if stats_campaigns:
+        show("stats --report luck, after 1 action", "stats", "(goal 1.5)")
+        show("query, after 1 action", "query", "(goal 1.5)")
 
 
 def main() -> None:
@@ -247,6 +290,13 @@ def main() -> None:
     parser.add_argument("--sizes", default="100000,1000000", help="comma-separated event counts")
     parser.add_argument("--no-postgres", action="store_true")
     parser.add_argument("--no-cli", action="store_true")
+    parser.add_argument(
+        "--stats-campaigns",
+        type=int,
+        default=300,
+        help="crawl campaigns behind the stats latency (0: skip it)",
+    )
+    parser.add_argument("--writer-seconds", type=float, default=3.0, help="how long each writer measure runs")
     parser.add_argument("--repeat", type=int, default=REPEAT, help="best of this many runs per figure")
     args = parser.parse_args()
     set_repeat(args.repeat)
@@ -255,8 +305,10 @@ def main() -> None:
         tmp = Path(tmpdir)
         for n in (int(s) for s in args.sizes.split(",")):
             bench_size(n, tmp, pg=not args.no_postgres)
+        if not args.no_postgres:
+            bench_postgres_writers(args.writer_seconds)
         if not args.no_cli:
-            bench_cli(tmp)
+            bench_cli(tmp, args.stats_campaigns)
 
 
 if __name__ == "__main__":

@@ -336,6 +336,8 @@ class Ledger:
 
     def campaign(self, name: str | None = None) -> Campaign:
         """A campaign by name; without one, the campaign last recorded to."""
+        if name is not None and name in self._by_name:
+            return self._by_name[name]  # a registered name never changes what it names
         self._refresh()
         if name is None:
             return self._last_used()
@@ -601,18 +603,22 @@ class Ledger:
         ``command`` it decides, the action keeps it and its dice (``Envelope.decision``)."""
         c = self.campaign(campaign)
         system = self.system(c)
+        lost: int | None = None
         for attempt in range(MAX_ATTEMPTS):
-            tip = self.tip(c)
+            # The head this Ledger last saw is tried first without reading the store:
+            # if another writer appended since, the append conflicts on its version
+            # and the next attempt reads what is new.
+            cached = self._heads.get(c.id) if attempt == 0 else None
+            tip = cached if cached is not None else self.tip(c)
+            if tip.version == lost:
+                # Nobody wrote since the version was refused: the stored versions are out of order.
+                raise TamperError(c.name, lost + 1, "a stored row is out of place; run `ledger verify --all`")
             events, dice = decide_and_draw(decide, tip, faces)
             how = decision(command, dice, system)
             try:
                 return self._append(c, tip, events, self._recorded_under(tip.state, actor, newcomer), how)
             except VersionConflict:
-                if self.head(c) == tip.version:
-                    # Nobody wrote since we read the head: the stored versions are out of order.
-                    raise TamperError(
-                        c.name, tip.version + 1, "a stored row is out of place; run `ledger verify --all`"
-                    ) from None
+                lost = tip.version
                 _backoff(attempt)
         raise ConflictError(
             f"campaign {c.name!r} is being written by other processes; "
