@@ -63,10 +63,14 @@ def forge_export(
     raw: dict[bytes, bytes] | None = None,
     raw_header: bytes | None = None,
 ) -> Path:
-    """Write ``source`` edited by ``edit`` to ``target``, every hash and the header re-sealed."""
+    """Write ``source`` edited by ``edit`` to ``target``, every hash and the header re-sealed.
+
+    A forger holds no signing key, so the signature is dropped: the file claims to be
+    an unsigned export (the signature tests cover forgers who keep or replace it)."""
     head, events = read_export(source)
     events = edit(head, events)
     lines, last = reseal_chain(events, raw=raw)
+    head = {k: v for k, v in head.items() if k not in ("signed_by", "signature")}
     head = dict(head, head=len(lines), head_hash=last)
     if header is not None:
         head = header(head)

@@ -125,9 +125,9 @@ def test_a_roll_with_a_face_off_its_die_is_refused(exported: tuple[str, Path], t
 @pytest.mark.parametrize(
     ("text", "why"),
     [
-        ("fine\nv99 forged line", "a note must be one printable line"),
-        ("red \x1b[31malert\x1b[0m", "a note must be one printable line"),
-        ("x" * 501, "at most 500 characters"),
+        ("fine\nv99 forged line", "U+000A LINE FEED, a line break"),
+        ("red \x1b[31malert\x1b[0m", "U+001B ESCAPE, a control or invisible character"),
+        ("x" * 501, "it is 501 characters long"),
     ],
 )
 def test_a_note_the_note_command_would_refuse_is_refused(

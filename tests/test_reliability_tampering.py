@@ -300,7 +300,8 @@ def resealed(lines: list[bytes], edit: Callable[[list[dict[str, Any]]], None]) -
     events = [json.loads(line) for line in lines[1:]]
     edit(events)
     sealed, last = forgery.reseal_chain(events)
-    header = dict(json.loads(lines[0]), head=len(sealed), head_hash=last)
+    header = {k: v for k, v in json.loads(lines[0]).items() if k not in ("signed_by", "signature")}
+    header = dict(header, head=len(sealed), head_hash=last)  # no key to sign with: unsigned
     return [json.dumps(header).encode(), *sealed]
 
 
