@@ -140,6 +140,7 @@ def bench_writers(seconds: float, rounds: int, writers: int = 8) -> dict[str, fl
 
         raw, ours, ratio = one_writer_interleaved(url, table, blocks=max(10, int(seconds * 10)))
         best["interleaved raw"], best["interleaved ledger"], best["interleaved ratio"] = raw, ours, ratio
+        best["cpu raw"], best["cpu append"], best["cpu roll"] = client_cpu(url, table)
         for r in range(rounds):
             keep("raw 1", run_writers(_raw_writer, [(table, f"raw-1-{r}")], seconds))
             keep("ledger 1", run_writers(_ledger_writer, [(url, "Table 0")], seconds))
@@ -185,6 +186,32 @@ def one_writer_interleaved(url: str, table: str, blocks: int, size: int = 50) ->
     return statistics.median(raw_rates), statistics.median(ours_rates), statistics.median(ratios)
 
 
+def client_cpu(url: str, table: str, blocks: int = 20, size: int = 50) -> tuple[float, float, float]:
+    """Processor time of this process per action, in microseconds (median of blocks):
+    a raw insert of a 500-byte row, ``Store.append`` of the same row, ``Ledger.roll``."""
+    state = b'{"x":"' + b"y" * 490 + b'"}'
+    sql = f"INSERT INTO {table} (originator_id, originator_version, topic, state) VALUES (%s, %s, %s, %s)"
+    raw, append, roll = [], [], []
+    with psycopg.connect(PG, autocommit=True) as conn, Ledger(url) as book:
+        book.roll("1d20+5", "Table 1")
+        v = 0
+        for _ in range(blocks):
+            start = time.process_time()
+            for i in range(size):
+                conn.execute(sql, ("cpu-raw", v + i + 1, "dice.rolled", state))
+            raw.append((time.process_time() - start) / size * 1e6)
+            start = time.process_time()
+            for i in range(size):
+                book.store.append([("cpu-append", v + i + 1, "dice.rolled", state)])
+            append.append((time.process_time() - start) / size * 1e6)
+            v += size
+            start = time.process_time()
+            for _ in range(size):
+                book.roll("1d20+5", "Table 1")
+            roll.append((time.process_time() - start) / size * 1e6)
+    return statistics.median(raw), statistics.median(append), statistics.median(roll)
+
+
 def check_contiguous(name: str) -> None:
     """Every stream's versions run 1..n with no gap and no repeat."""
     with psycopg.connect(PG, autocommit=True) as conn:
@@ -206,6 +233,10 @@ def print_writers(best: dict[str, float], writers: int = 8) -> None:
         best["interleaved ledger"],
         "/s",
         f"{best['interleaved ratio']:5.2f}x raw (goal 0.5; the median block's ratio)",
+    )
+    print(
+        f"{'client processor time per action':<40}raw insert {best['cpu raw']:.0f} us, Store.append "
+        f"{best['cpu append']:.0f} us, Ledger.roll {best['cpu roll']:.0f} us (psycopg {psycopg.pq.__impl__})"
     )
     _show("raw, 1 writer process", raw1, "/s", "(best of the rounds, for the scaling below)")
     _show("postgresql, 1 writer process", ours1, "/s", f"{ours1 / raw1:5.2f}x raw")
