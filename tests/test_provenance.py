@@ -218,7 +218,13 @@ def test_a_flipped_signature_byte_is_refused(alice: Session, bob: Session, tmp_p
 
 @pytest.mark.parametrize(
     ("field", "value"),
-    [("name", "Other"), ("system", "crawl"), ("head", 3), ("campaign_id", "00000000-0000-4000-8000-000000000000"), ("signed_by", None)],
+    [
+        ("name", "Other"),
+        ("system", "crawl"),
+        ("head", 3),
+        ("campaign_id", "00000000-0000-4000-8000-000000000000"),
+        ("signed_by", None),
+    ],
 )
 def test_a_signed_header_edited_alone_is_refused(
     alice: Session, tmp_path: Path, field: str, value: object
