@@ -25,7 +25,6 @@ A refusal is a :class:`~ledger.errors.TamperError` naming the version.
 from __future__ import annotations
 
 import hashlib
-import importlib
 import math
 import re
 from collections.abc import Iterator
@@ -55,7 +54,7 @@ from ledger.events import (
     RollResult,
     envelope_decoder,
 )
-from ledger.systems import System
+from ledger.systems import System, commands
 from projections.core import CampaignState, evolve
 
 EXPORT_FORMAT = "campaign-ledger-export"
@@ -204,19 +203,11 @@ def rules_fingerprint(system: str) -> str:
     return digest.hexdigest()[:32]
 
 
-@cache
-def command_class(name: str, system: str) -> type[Command] | None:
-    """The command class a decision names, if it is one of the core's or the system's."""
-    module, _, qualname = name.rpartition(".")
-    if not re.fullmatch(rf"ledger\.(commands|rules\.{re.escape(system)}(_[a-z0-9]+)*)", module):
-        return None
-    try:
-        found = getattr(importlib.import_module(module), qualname, None)
-    except ImportError:
-        return None
-    if isinstance(found, type) and issubclass(found, Command):
-        return found
-    return None
+def command_class(name: str, system: System) -> type[Command] | None:
+    """The command class a decision names by its stable name (``core.Roll``,
+    ``d20.Check``), if it is one of the core's or the system's."""
+    found = commands(system).get(name)
+    return found if isinstance(found, type) and issubclass(found, Command) else None
 
 
 class Replayed(dice_mod.Dice):
@@ -492,7 +483,7 @@ class Admission:
             raise Refusal(f"a {first.event.kind} event records a command", first.v)
         if how.rules != rules_fingerprint(self.system.name):
             return  # decided by other rules code: replaying it would apply today's rules to the past
-        kind = command_class(how.command, self.system.name)
+        kind = command_class(how.command, self.system)
         if kind is None:
             raise Refusal(
                 f"it names {how.command[:60]!r}, which is no command of {self.system.name}", first.v
