@@ -27,7 +27,7 @@ from __future__ import annotations
 import hashlib
 import math
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import cache
 from pathlib import Path
 from typing import IO, Any
@@ -255,6 +255,11 @@ class Admission:
         """Actions decided again from their recorded command and dice."""
         self.campaign_id = ""
         """The campaign id of the event before (it changes only at a fork)."""
+        self.actor_names: set[str] = set()
+        """Actors found to be valid names."""
+        self.watch: Callable[[Envelope[Any], CampaignState], None] | None = None
+        """Called with each admitted event and the state it leaves (``verify`` compares
+        the cached snapshots with it instead of folding the branch a second time)."""
 
     @property
     def version(self) -> int:
@@ -279,15 +284,22 @@ class Admission:
         if problem:
             self.settle()
             raise self.refuse(v, problem)
+        self.admit_read(raw)
+
+    def admit_read(self, raw: bytes, env: Envelope[Any] | None = None) -> None:
+        """Admit a line whose hash the caller has checked, and (``env``) that it has
+        decoded with this campaign's decoder: ``verify`` reads each stored event once."""
+        v = self.version + 1
         if too_deep(raw, MAX_DEPTH):
             raise self.refuse(
                 v, f"the event nests deeper than {MAX_DEPTH} levels; no event of the ledger does"
             )
-        try:
-            env = self.decode(raw)
-        except (msgspec.DecodeError, RecursionError) as e:
-            shown = str(e).splitlines()[0] if str(e) else type(e).__name__
-            raise self.refuse(v, f"the event cannot be read ({shown})") from None
+        if env is None:
+            try:
+                env = self.decode(raw)
+            except (msgspec.DecodeError, RecursionError) as e:
+                shown = str(e).splitlines()[0] if str(e) else type(e).__name__
+                raise self.refuse(v, f"the event cannot be read ({shown})") from None
         if env.v != v or env.prev != self.prev:
             self.settle()
             raise self.refuse(v, "events are missing, inserted or reordered")
@@ -301,6 +313,8 @@ class Admission:
         self.actions.append(env.action)
         self.kinds.append(env.event.kind)
         self.prev = env.hash
+        if self.watch is not None:
+            self.watch(env, self.state)
 
     def check_head(self, header: Header) -> None:
         """The file holds every event up to the head its header records."""
@@ -360,7 +374,9 @@ class Admission:
         if env.day is not None and not 0 <= env.day <= MAX_DAY:
             raise Refusal(f"its day {env.day} is outside 0 to {MAX_DAY}")
         if env.actor is not None:
-            check_name(env.actor, "actor")
+            if env.actor not in self.actor_names:  # a table has a few players, each checked once
+                check_name(env.actor, "actor")
+                self.actor_names.add(env.actor)
             self.action_actors.append((v, env.actor))
         self.state = state
 
@@ -611,12 +627,59 @@ def walk(value: Any, where: str, *, text: bool = True, rolls: bool = True) -> No
 
     A roll is not walked into: recomputed from its notation (here, or when its action
     is decided again), its every number is one the roller gives."""
+    kind = type(value)
+    if kind is str:
+        if len(value) <= MAX_TEXT and value.isascii() and value.isprintable():
+            return  # printable ASCII: no control or invisible character, nothing to normalise
+        if text:
+            check_text(value, where, MAX_TEXT)
+        elif len(value) > MAX_TEXT:
+            raise Refusal(f"{where} holds text over {MAX_TEXT} characters")
+        return
+    if kind is int:
+        if not -MAX_INT <= value <= MAX_INT:
+            raise Refusal(f"{where} holds {value}, beyond +-2**53")
+        return
+    if kind is bool or value is None:
+        return
+    fields = _STRUCT_FIELDS.get(kind)
+    if fields is not None:  # an event or value struct without a roll check of its own
+        for field in fields:
+            item = getattr(value, field)
+            # What passes at a glance is not walked into (the checks below, inline: this
+            # runs for every field of every event).
+            of = type(item)
+            if of is str:
+                if len(item) <= MAX_TEXT and item.isascii() and item.isprintable():
+                    continue
+            elif of is int:
+                if -MAX_INT <= item <= MAX_INT:
+                    continue
+            elif of is bool or item is None or (of is RollResult and not rolls) or (of is tuple and not item):
+                continue
+            walk(item, field, text=text, rolls=rolls)
+        return
+    if kind is dict:
+        for key, item in value.items():
+            if not (type(key) is str and len(key) <= MAX_TEXT and key.isascii() and key.isprintable()):
+                walk(key, f"{where} key", text=text, rolls=rolls)
+            of = type(item)
+            if of is str:
+                if len(item) <= MAX_TEXT and item.isascii() and item.isprintable():
+                    continue
+            elif of is int:
+                if -MAX_INT <= item <= MAX_INT:
+                    continue
+            elif of is bool or item is None:
+                continue
+            walk(item, f"{where}.{key}", text=text, rolls=rolls)
+        return
     if isinstance(value, RollResult):
         if rolls:
             check_roll(value)
         return
-    if rolls and type(value) in _system_rolls():
-        _system_rolls()[type(value)](value)
+    if rolls and kind in _system_rolls():
+        _system_rolls()[kind](value)
     if isinstance(value, str):
         if text:
             check_text(value, where, MAX_TEXT)
@@ -638,12 +701,17 @@ def walk(value: Any, where: str, *, text: bool = True, rolls: bool = True) -> No
         for item in value:
             walk(item, where, text=text, rolls=rolls)
     elif isinstance(value, msgspec.Struct):
-        for field in value.__struct_fields__:
-            if isinstance(value, CampaignStarted) and field == "seed":
-                continue
+        fields = tuple(f for f in value.__struct_fields__ if not (kind is CampaignStarted and f == "seed"))
+        if not isinstance(value, RollResult) and kind not in _system_rolls():
+            _STRUCT_FIELDS[kind] = fields  # the next one of its kind goes straight to its fields
+        for field in fields:
             walk(getattr(value, field), field, text=text, rolls=rolls)
     else:  # pragma: no cover - the decoder yields only the types above
         raise Refusal(f"{where} holds a {type(value).__name__}")
+
+
+_STRUCT_FIELDS: dict[type, tuple[str, ...]] = {}
+"""The fields walked of each struct type seen that is not a roll (a start's seed is not)."""
 
 
 @cache
