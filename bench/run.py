@@ -13,6 +13,9 @@ Figures (see docs/performance.md for the targets):
 - replay: folding every projection of the campaign from the store, against
   the baseline (the aggregate rebuilt by its repository) and the limit (a raw
   ``SELECT`` + msgspec decode + the same fold in one loop), with peak memory;
+- verify: ``ledger verify`` of the imported campaign (every hash, link and
+  what each event means, its actions decided again), against the replay's
+  baseline and limit;
 - time travel: the sheet at random versions (snapshots warm) against a full replay;
 - PostgreSQL (``bench/bench_postgres.py``): bulk append and replay against
   ``COPY`` of the same bytes and a raw ``SELECT`` + decode + fold; one writer
@@ -172,6 +175,7 @@ def bench_size(n: int, tmp: Path, pg: bool) -> None:
         stream = c.lineage[-1][0]
         ours_t = timed(lambda: book.state_at(c, book.head(c), system, use_snapshots=False))
         limit_t = timed(lambda: limit_replay(target, stream, system))
+        verify_t = timed(lambda: book.verify(f"imported-{n}"))
         tracemalloc.start()
         book.state_at(c, book.head(c), system, use_snapshots=False)
         peak = tracemalloc.get_traced_memory()[1]
@@ -182,6 +186,7 @@ def bench_size(n: int, tmp: Path, pg: bool) -> None:
     else:
         base_t = None
     line("replay (all projections)", ours_t, n, base_t, limit_t, f"peak {peak / 2**20:.1f} MiB")
+    line("verify (every hash + meaning)", verify_t, n, base_t, limit_t, "(against the replay's)")
 
     # time travel
     with Ledger(target) as book:

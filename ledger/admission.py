@@ -25,10 +25,9 @@ A refusal is a :class:`~ledger.errors.TamperError` naming the version.
 from __future__ import annotations
 
 import hashlib
-import importlib
 import math
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import cache
 from pathlib import Path
 from typing import IO, Any
@@ -55,7 +54,7 @@ from ledger.events import (
     RollResult,
     envelope_decoder,
 )
-from ledger.systems import System
+from ledger.systems import System, commands
 from projections.core import CampaignState, evolve
 
 EXPORT_FORMAT = "campaign-ledger-export"
@@ -204,19 +203,11 @@ def rules_fingerprint(system: str) -> str:
     return digest.hexdigest()[:32]
 
 
-@cache
-def command_class(name: str, system: str) -> type[Command] | None:
-    """The command class a decision names, if it is one of the core's or the system's."""
-    module, _, qualname = name.rpartition(".")
-    if not re.fullmatch(rf"ledger\.(commands|rules\.{re.escape(system)}(_[a-z0-9]+)*)", module):
-        return None
-    try:
-        found = getattr(importlib.import_module(module), qualname, None)
-    except ImportError:
-        return None
-    if isinstance(found, type) and issubclass(found, Command):
-        return found
-    return None
+def command_class(name: str, system: System) -> type[Command] | None:
+    """The command class a decision names by its stable name (``core.Roll``,
+    ``d20.Check``), if it is one of the core's or the system's."""
+    found = commands(system).get(name)
+    return found if isinstance(found, type) and issubclass(found, Command) else None
 
 
 class Replayed(dice_mod.Dice):
@@ -264,6 +255,11 @@ class Admission:
         """Actions decided again from their recorded command and dice."""
         self.campaign_id = ""
         """The campaign id of the event before (it changes only at a fork)."""
+        self.actor_names: set[str] = set()
+        """Actors found to be valid names."""
+        self.watch: Callable[[Envelope[Any], CampaignState], None] | None = None
+        """Called with each admitted event and the state it leaves (``verify`` compares
+        the cached snapshots with it instead of folding the branch a second time)."""
 
     @property
     def version(self) -> int:
@@ -288,15 +284,22 @@ class Admission:
         if problem:
             self.settle()
             raise self.refuse(v, problem)
+        self.admit_read(raw)
+
+    def admit_read(self, raw: bytes, env: Envelope[Any] | None = None) -> None:
+        """Admit a line whose hash the caller has checked, and (``env``) that it has
+        decoded with this campaign's decoder: ``verify`` reads each stored event once."""
+        v = self.version + 1
         if too_deep(raw, MAX_DEPTH):
             raise self.refuse(
                 v, f"the event nests deeper than {MAX_DEPTH} levels; no event of the ledger does"
             )
-        try:
-            env = self.decode(raw)
-        except (msgspec.DecodeError, RecursionError) as e:
-            shown = str(e).splitlines()[0] if str(e) else type(e).__name__
-            raise self.refuse(v, f"the event cannot be read ({shown})") from None
+        if env is None:
+            try:
+                env = self.decode(raw)
+            except (msgspec.DecodeError, RecursionError) as e:
+                shown = str(e).splitlines()[0] if str(e) else type(e).__name__
+                raise self.refuse(v, f"the event cannot be read ({shown})") from None
         if env.v != v or env.prev != self.prev:
             self.settle()
             raise self.refuse(v, "events are missing, inserted or reordered")
@@ -310,6 +313,8 @@ class Admission:
         self.actions.append(env.action)
         self.kinds.append(env.event.kind)
         self.prev = env.hash
+        if self.watch is not None:
+            self.watch(env, self.state)
 
     def check_head(self, header: Header) -> None:
         """The file holds every event up to the head its header records."""
@@ -369,7 +374,9 @@ class Admission:
         if env.day is not None and not 0 <= env.day <= MAX_DAY:
             raise Refusal(f"its day {env.day} is outside 0 to {MAX_DAY}")
         if env.actor is not None:
-            check_name(env.actor, "actor")
+            if env.actor not in self.actor_names:  # a table has a few players, each checked once
+                check_name(env.actor, "actor")
+                self.actor_names.add(env.actor)
             self.action_actors.append((v, env.actor))
         self.state = state
 
@@ -418,11 +425,15 @@ class Admission:
                 check_text(value, "an attribute value", MAX_TEXT)
         elif isinstance(ev, Noted):
             text = check_text(ev.text, "a note", NOTE_LIMIT)
-            if not text or text != text.strip():
+            if not text or text != ev.text:
                 raise Refusal("a note is one trimmed line of 1 to 500 characters")
         elif isinstance(ev, Rolled):
-            label = check_text(ev.label, "a roll's label", LABEL_LIMIT)
-            if label != label.strip():
+            label = ev.label
+            if len(label) <= LABEL_LIMIT and label.isascii() and label.isprintable():
+                trimmed = label.strip()  # what check_text gives for printable ASCII
+            else:
+                trimmed = check_text(label, "a roll's label", LABEL_LIMIT)
+            if trimmed != label:
                 raise Refusal("a roll's label is trimmed")
             if ev.p_success != dice_mod.p_any_success(ev.result):
                 raise Refusal("the roll's chance of success is not what its notation gives")
@@ -492,7 +503,7 @@ class Admission:
             raise Refusal(f"a {first.event.kind} event records a command", first.v)
         if how.rules != rules_fingerprint(self.system.name):
             return  # decided by other rules code: replaying it would apply today's rules to the past
-        kind = command_class(how.command, self.system.name)
+        kind = command_class(how.command, self.system)
         if kind is None:
             raise Refusal(
                 f"it names {how.command[:60]!r}, which is no command of {self.system.name}", first.v
@@ -620,12 +631,59 @@ def walk(value: Any, where: str, *, text: bool = True, rolls: bool = True) -> No
 
     A roll is not walked into: recomputed from its notation (here, or when its action
     is decided again), its every number is one the roller gives."""
+    kind = type(value)
+    if kind is str:
+        if len(value) <= MAX_TEXT and value.isascii() and value.isprintable():
+            return  # printable ASCII: no control or invisible character, nothing to normalise
+        if text:
+            check_text(value, where, MAX_TEXT)
+        elif len(value) > MAX_TEXT:
+            raise Refusal(f"{where} holds text over {MAX_TEXT} characters")
+        return
+    if kind is int:
+        if not -MAX_INT <= value <= MAX_INT:
+            raise Refusal(f"{where} holds {value}, beyond +-2**53")
+        return
+    if kind is bool or value is None:
+        return
+    fields = _STRUCT_FIELDS.get(kind)
+    if fields is not None:  # an event or value struct without a roll check of its own
+        for field in fields:
+            item = getattr(value, field)
+            # What passes at a glance is not walked into (the checks below, inline: this
+            # runs for every field of every event).
+            of = type(item)
+            if of is str:
+                if len(item) <= MAX_TEXT and item.isascii() and item.isprintable():
+                    continue
+            elif of is int:
+                if -MAX_INT <= item <= MAX_INT:
+                    continue
+            elif of is bool or item is None or (of is RollResult and not rolls) or (of is tuple and not item):
+                continue
+            walk(item, field, text=text, rolls=rolls)
+        return
+    if kind is dict:
+        for key, item in value.items():
+            if not (type(key) is str and len(key) <= MAX_TEXT and key.isascii() and key.isprintable()):
+                walk(key, f"{where} key", text=text, rolls=rolls)
+            of = type(item)
+            if of is str:
+                if len(item) <= MAX_TEXT and item.isascii() and item.isprintable():
+                    continue
+            elif of is int:
+                if -MAX_INT <= item <= MAX_INT:
+                    continue
+            elif of is bool or item is None:
+                continue
+            walk(item, f"{where}.{key}", text=text, rolls=rolls)
+        return
     if isinstance(value, RollResult):
         if rolls:
             check_roll(value)
         return
-    if rolls and type(value) in _system_rolls():
-        _system_rolls()[type(value)](value)
+    if rolls and kind in _system_rolls():
+        _system_rolls()[kind](value)
     if isinstance(value, str):
         if text:
             check_text(value, where, MAX_TEXT)
@@ -647,12 +705,17 @@ def walk(value: Any, where: str, *, text: bool = True, rolls: bool = True) -> No
         for item in value:
             walk(item, where, text=text, rolls=rolls)
     elif isinstance(value, msgspec.Struct):
-        for field in value.__struct_fields__:
-            if isinstance(value, CampaignStarted) and field == "seed":
-                continue
+        fields = tuple(f for f in value.__struct_fields__ if not (kind is CampaignStarted and f == "seed"))
+        if not isinstance(value, RollResult) and kind not in _system_rolls():
+            _STRUCT_FIELDS[kind] = fields  # the next one of its kind goes straight to its fields
+        for field in fields:
             walk(getattr(value, field), field, text=text, rolls=rolls)
     else:  # pragma: no cover - the decoder yields only the types above
         raise Refusal(f"{where} holds a {type(value).__name__}")
+
+
+_STRUCT_FIELDS: dict[type, tuple[str, ...]] = {}
+"""The fields walked of each struct type seen that is not a roll (a start's seed is not)."""
 
 
 @cache

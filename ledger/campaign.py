@@ -166,9 +166,13 @@ def decision(command: Command | None, dice: Dice, system: System) -> Decision | 
     """What re-deciding an action needs: its command and the faces it drew."""
     if command is None:
         return None
-    kind = type(command)
+    from ledger.systems import command_name
+
+    name = command_name(system, type(command))
+    if name is None:  # pragma: no cover - a decider took a class it does not list
+        raise LookupError(f"the {system.name} system does not list the command {type(command).__name__}")
     return Decision(
-        command=f"{kind.__module__}.{kind.__qualname__}",
+        command=name,
         args=msgspec.to_builtins(command),
         faces=drawn(dice),
         manual=dice.manual,

@@ -23,7 +23,7 @@ from ledger.commands import check_name
 from ledger.errors import TamperError
 from ledger.events import FORMAT, RESETS, CampaignRegistered, Envelope, envelope_decoder
 from ledger.systems import get_system
-from projections.core import CampaignState, evolve
+from projections.core import CampaignState
 
 if TYPE_CHECKING:
     from ledger.campaign import Campaign, Ledger, VerifyReport
@@ -50,12 +50,14 @@ def verify(book: Ledger, campaign: str | None = None, *, every: bool = False) ->
                 prev = base.hash
                 last_reset = lo if isinstance(base.event, RESETS) else base.last_reset
         meaning = admission.Admission(c.name, book.system(c), prefix="")
+        snapshots_check = _SnapshotCheck(book, c)
+        meaning.watch = snapshots_check
         if after:
             _admit_all(meaning, book.stored(c, 0, after))  # a fork's history before it
         _verify_stream(book, c.name, c.id, c, after, prev, report, last_reset, meaning)
         if meaning.version:
             meaning.finish()
-        _verify_snapshots(book, c)
+        snapshots_check.finish()
     return report
 
 
@@ -68,30 +70,35 @@ def _admit_all(meaning: admission.Admission, rows: Iterator[bytes]) -> None:
             rows.close()  # a refusal leaves no read open on the store
 
 
-def _verify_snapshots(book: Ledger, c: Campaign) -> None:
-    """Re-fold the branch and compare every snapshot of its own versions."""
-    system = book.system(c)
-    head = book.head(c)
-    own = c.lineage[-1][1]
-    if head < snapshots.EVERY or head // snapshots.EVERY * snapshots.EVERY <= own:
-        return
-    state = CampaignState()
-    for env in book.envelopes(c, 0, head):
-        if isinstance(env.event, RESETS):
-            target = env.event.target
-            state = book.state_at(c, target, system, use_snapshots=False) if target else CampaignState()
-        else:
-            state = evolve(state, env, system)
-        if env.v % snapshots.EVERY or env.v <= own:
-            continue
-        row = book.store.snapshot(snapshots.key(c.stream_for(env.v), system), env.v)
+class _SnapshotCheck:
+    """Compares every snapshot cached at a branch's own versions with the state the
+    admission folds there (one fold serves both); a disagreement is reported once the
+    whole chain and its meaning are found sound."""
+
+    def __init__(self, book: Ledger, c: Campaign) -> None:
+        self.book = book
+        self.c = c
+        self.system = book.system(c)
+        self.own = c.lineage[-1][1]
+        head = book.head(c)
+        self.active = head >= snapshots.EVERY and head // snapshots.EVERY * snapshots.EVERY > self.own
+        self.wrong: int | None = None
+
+    def __call__(self, env: Envelope[Any], state: CampaignState) -> None:
+        if not self.active or env.v % snapshots.EVERY or env.v <= self.own or self.wrong is not None:
+            return
+        row = self.book.store.snapshot(snapshots.key(self.c.stream_for(env.v), self.system), env.v)
         if row is None or row.originator_version != env.v:
-            continue
+            return
         found = snapshots.decode(row.state)
         if found is None or found[0] != env.hash or found[1] != state:
+            self.wrong = env.v
+
+    def finish(self) -> None:
+        if self.wrong is not None:
             raise TamperError(
-                c.name,
-                env.v,
+                self.c.name,
+                self.wrong,
                 "the snapshot cached at this version disagrees with the log; the events are intact, "
                 "delete the rows of the ledger_snapshots table (a cache) and verify again",
             )
@@ -140,7 +147,7 @@ def _verify_stream(
         if c is not None:
             last_reset = _check_reset(name, env, last_reset)
         if meaning is not None:
-            meaning.admit(bytes(row.state))
+            meaning.admit_read(bytes(row.state), env)  # hash checked and decoded above
         prev = env.hash
         expected += 1
         count += 1

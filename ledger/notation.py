@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 from ledger.errors import NotationError
 
@@ -558,8 +559,11 @@ def _refuse_loose_counts(p: _Parser, node: Node, top: bool) -> None:
         _refuse_loose_counts(p, node.inner, True)
 
 
+@lru_cache(maxsize=1024)
 def parse(text: str) -> Formula:
-    """Parse dice notation into a :class:`Formula`, refusing absurd or ambiguous rolls."""
+    """Parse dice notation into a :class:`Formula`, refusing absurd or ambiguous rolls
+    (a formula is immutable, so the last notations parsed are kept: a table or an
+    import rolls the same few again and again)."""
     src = text.strip()
     if not src:
         raise NotationError(text, "it is empty")

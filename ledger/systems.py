@@ -4,6 +4,10 @@ A system is a module ``ledger.rules.<name>`` exposing ``SYSTEM``, a
 :class:`System`. Its events live in ``ledger.events.<name>``, its folds in
 ``projections.<name>`` and its commands in ``cli.<name>``. Systems are found
 by name, so a command only imports the system it needs.
+
+A command is named the same wherever its class lives (:func:`commands`):
+``core.<Class>`` for the commands every campaign takes, ``<system>.<Class>``
+for a system's own, which are the classes its decider dispatches on.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ import importlib
 import importlib.util
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from ledger.errors import UnknownSystemError
@@ -76,3 +81,51 @@ def get_system(name: str) -> System:
     system: System = module.SYSTEM
     _loaded[name] = system
     return system
+
+
+CORE = "core"
+"""The prefix of the commands every campaign takes (``core.Roll``)."""
+_commands: dict[str, Mapping[str, type]] = {}
+
+
+def commands(system: System) -> Mapping[str, type]:
+    """Every command a campaign of ``system`` takes, by its stable name.
+
+    The core's are ``core.Roll``, ``core.Note`` and ``core.AddCharacter``; a
+    system's are ``<system>.<Class>`` for each class its decider dispatches on:
+    ``extra["commands"]`` when the system lists them, else the command classes
+    keying a table in its ``decide`` function's module (``DECIDERS``,
+    ``HANDLERS``). The name holds no module path, so a stored decision still
+    finds its command after the system's modules move."""
+    found = _commands.get(system.name)
+    if found is not None:
+        return found
+    from ledger.commands import AddCharacter, Command, Note, Roll
+
+    table: dict[str, type] = {f"{CORE}.{kind.__name__}": kind for kind in (Roll, Note, AddCharacter)}
+    listed = system.extra.get("commands")
+    if listed is None:
+        namespace = getattr(system.decide, "__globals__", {})
+        listed = [
+            key
+            for value in list(namespace.values())
+            if isinstance(value, dict)
+            for key in value
+            if isinstance(key, type) and issubclass(key, Command)
+        ]
+    for kind in listed:
+        name = f"{system.name}.{kind.__name__}"
+        if table.setdefault(name, kind) is not kind:  # pragma: no cover - a system's own mistake
+            raise ValueError(f"the {system.name} system has two commands named {kind.__name__}")
+    found = MappingProxyType(table)
+    _commands[system.name] = found
+    return found
+
+
+def command_name(system: System, kind: type) -> str | None:
+    """The stable name of a command class in ``system`` (see :func:`commands`), or None
+    when the system takes no such command."""
+    for name, known in commands(system).items():
+        if known is kind:
+            return name
+    return None

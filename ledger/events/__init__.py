@@ -223,7 +223,8 @@ class Decision(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
     a fingerprint of the code that decided it (``ledger.admission.rules_fingerprint``)."""
 
     command: str
-    """The command's class, as ``module.Name``."""
+    """The command's stable name, ``core.<Class>`` or ``<system>.<Class>``, whatever
+    module the class lives in (``ledger.systems.commands``)."""
     args: dict[str, Any]
     faces: tuple[int, ...] = ()
     manual: bool = False
