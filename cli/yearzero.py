@@ -21,6 +21,7 @@ from ledger.errors import LedgerError
 from ledger.rules import yearzero_commands as cmd
 from projections import yearzero as proj
 
+
 @click.group("yz")
 def group() -> None:
     """Mutant: Year Zero: rolls and pushes, trauma, conditions, Rot and the Zone.
@@ -101,7 +102,13 @@ def character(
     "--item", default=None, help="Use this item: its bonus is the gear dice, and a push can damage it."
 )
 @click.option(
-    "--helpers", "-H", "helpers", type=int, default=0, metavar="N", help="People helping: +1 skill die each, at most 3."
+    "--helpers",
+    "-H",
+    "helpers",
+    type=int,
+    default=0,
+    metavar="N",
+    help="People helping: +1 skill die each, at most 3.",
 )
 @click.option(
     "--mod", "modifier", type=int, default=0, help="Other modifier to skill dice (negative ones allowed)."
@@ -313,7 +320,13 @@ def critical(c: Ctx, faces: str | None) -> None:
 @click.option("--gear", type=int, default=None, help="Gear dice (a medkit).")
 @click.option("--item", default=None, help="Use this item as gear.")
 @click.option(
-    "--helpers", "-H", "helpers", type=int, default=0, metavar="N", help="People helping: +1 skill die each, at most 3."
+    "--helpers",
+    "-H",
+    "helpers",
+    type=int,
+    default=0,
+    metavar="N",
+    help="People helping: +1 skill die each, at most 3.",
 )
 @click.option("--mod", "modifier", type=int, default=0, help="Modifier to skill dice.")
 @faces_option
