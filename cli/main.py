@@ -241,12 +241,13 @@ def undo(c: Ctx, count: int) -> None:
 
 
 @cli.command("redo")
+@click.argument("count", type=int, default=1)
 @common
 @pass_ctx
-def redo(c: Ctx) -> None:
-    """Bring back the last undone action."""
-    rec = c.ledger.redo(c.campaign)
-    emit(c, recorded_json(rec), rec.envelopes[0].event.summary())
+def redo(c: Ctx, count: int) -> None:
+    """Bring back the last COUNT undone actions (while nothing new was recorded)."""
+    rec = c.ledger.redo(c.campaign, count)
+    emit(c, recorded_json(rec), "\n".join(e.event.summary() for e in rec.envelopes))
 
 
 @cli.command("fork")
@@ -369,17 +370,29 @@ def journal(c: Ctx, at: int | None, day: int | None) -> None:
     emit(c, data, text)
 
 
+def _deprecated_to(ctx: click.Context, _param: click.Parameter, value: int | None) -> int | None:
+    if value is not None:
+        click.echo("warning: `replay --to` is now `replay --at`; --to will go away", err=True)
+    return value
+
+
 @cli.command("replay")
-@click.option("--to", type=int, default=None, metavar="VERSION", help="Stop at this version.")
+@click.option("--at", type=int, default=None, metavar="VERSION", help="Stop at this version.")
+@click.option("--to", "old_to", type=int, default=None, hidden=True, callback=_deprecated_to)
 @common
 @pass_ctx
-def replay(c: Ctx, to: int | None) -> None:
+def replay(c: Ctx, at: int | None, old_to: int | None) -> None:
     """Step through the effective actions, showing what each changed."""
+    from ledger.errors import LedgerError
+
+    if at is not None and old_to is not None:
+        raise LedgerError("give --at alone (--to is its old name)")
+    at = old_to if at is None else at
     book = c.ledger
     camp = book.campaign(c.campaign)
     system = book.system(camp)
     steps = []
-    for group, before, after in book.replay(camp.name, to=to):
+    for group, before, after in book.replay(camp.name, to=at):
         if before.game is None:
             changes: dict[str, Any] = {}
         else:
@@ -400,10 +413,23 @@ def replay(c: Ctx, to: int | None) -> None:
             span = f"v{lo}" if lo == hi else f"v{lo}-{hi}"
             out.append(f"{span}: " + "; ".join(s["events"]))
             for key, (old, new_value) in s["changed"].items():
-                out.append(f"    {key}: {old} -> {new_value}")
+                out.append(f"    {key}: {_shown(old)} -> {_shown(new_value)}")
         return "\n".join(out)
 
     emit(c, steps, text)
+
+
+def _shown(value: Any) -> str:
+    """A sheet value as a player reads it: none, a list of words, key=value pairs."""
+    if value is None or value == [] or value == {}:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list | tuple):
+        return ", ".join(_shown(v) for v in value)
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {_shown(v)}" for k, v in value.items())
+    return str(value)
 
 
 def _diff(old: dict[str, Any], new_value: dict[str, Any], prefix: str = "") -> dict[str, Any]:

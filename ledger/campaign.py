@@ -916,8 +916,10 @@ class Ledger:
 
         return self.record(decide, c.name)
 
-    def redo(self, campaign: str | None = None) -> Recorded:
-        """Bring back the last undone action (only while nothing new was recorded)."""
+    def redo(self, campaign: str | None = None, count: int = 1) -> Recorded:
+        """Bring back the last ``count`` undone actions (only while nothing new was recorded)."""
+        if count < 1:
+            raise LedgerError(f"redo needs a count of at least 1, got {count}")
 
         c = self.campaign(campaign)
 
@@ -938,8 +940,15 @@ class Ledger:
                     stack.pop()
             if not stack:
                 raise NothingToUndoError(f"nothing to redo in {c.name!r}")
-            top = stack[-1]
-            return [ActionRedone(redone=top.undone, target=top.last, what=top.what)]
+            if count > len(stack):
+                raise NothingToUndoError(
+                    f"only {len(stack)} action(s) to redo in {c.name!r}, not {count}; "
+                    f"use `ledger redo {len(stack)}`"
+                )
+            return [
+                ActionRedone(redone=top.undone, target=top.last, what=top.what)
+                for top in reversed(stack[-count:])
+            ]
 
         return self.record(decide, c.name)
 
