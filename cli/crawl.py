@@ -48,6 +48,15 @@ def _run(c: Ctx, command: Command, faces: str | None = None) -> None:
     emit(c, data, text)
 
 
+@click.command("create")
+@click.argument("name")
+@common
+@pass_ctx
+def create(c: Ctx, name: str) -> None:
+    """The crawl is solo: its explorer comes with `ledger new crawl NAME` (refused here)."""
+    c.ledger.add_character(name, c.campaign)
+
+
 def _action(name: str, help_text: str) -> Any:
     """Decorate a command that records one step of the day."""
 

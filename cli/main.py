@@ -182,7 +182,7 @@ def campaigns(c: Ctx) -> None:
 
 @cli.group("character")
 def character() -> None:
-    """Manage the campaign's characters."""
+    """Manage the campaign's characters: `character create NAME` in every system."""
 
 
 @character.command("add")
@@ -194,6 +194,19 @@ def character_add(c: Ctx, name: str, attrs: tuple[str, ...]) -> None:
     """Add a character NAME to the campaign."""
     rec = c.ledger.add_character(name, c.campaign, key_values(attrs, "--attr"))
     emit(c, recorded_json(rec), f"{name} joins {rec.campaign.name!r}")
+
+
+create = character_add
+"""freeform's creation command: ``character create`` in a freeform campaign."""
+
+
+def _character_create() -> click.Command:
+    from cli.create import CharacterCreate
+
+    return CharacterCreate()
+
+
+character.add_command(_character_create())
 
 
 # --- dice and notes ----------------------------------------------------------

@@ -387,3 +387,7 @@ def zone(c: Ctx, at: int | None, day: int | None) -> None:
     """The Zone map: sectors visited and explored, Rot levels, where the party is."""
     data = proj.zone_view(state_for(c, at, day).game)
     emit(c, data, lambda: proj.render_zone(data))
+
+
+create = character
+"""The Year Zero creation command: `ledger character create` runs it (and `yz character`)."""

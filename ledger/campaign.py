@@ -34,6 +34,7 @@ from ledger.errors import (
     LedgerError,
     NotALedgerError,
     NothingToUndoError,
+    RuleError,
     TamperError,
     UnknownCampaignError,
     VersionError,
@@ -187,6 +188,11 @@ def actor_in(state: CampaignState, wanted: str | None) -> str | None:
 
 def decide_command(system: System, state: CampaignState, command: Command, dice: Dice) -> list[Event]:
     """The events a command decides on a state: core commands first, then the system's."""
+    if isinstance(command, AddCharacter) and system.extra.get("solo"):
+        raise RuleError(
+            f"{system.name} is solo: its one character comes with `ledger new {system.name} NAME`; "
+            "start another campaign for another character"
+        )
     cmd = msgspec.structs.replace(command, actor=actor_in(state, command.actor))
     events = decide_core(state, cmd, dice)
     if events is None:

@@ -326,6 +326,7 @@ def _system() -> System:
         load_tables=load_tables,
         demo=demo,
         extra={
+            "solo": True,
             "journal": proj.journal,
             "facts": facts,
             "facts_sql": FACTS_SQL,
