@@ -38,6 +38,8 @@ LAZY: dict[str, tuple[str, str, str]] = {
     "query": ("cli.stats", "query", "Read-only SQL over the statistics warehouse."),
     "warehouse": ("cli.stats", "warehouse", "Build, rebuild or inspect the statistics warehouse."),
     "simulate": ("cli.stats", "simulate", "Generate whole campaigns fast, for statistics at scale."),
+    "tables": ("cli.tables", "tables", "Browse the system's tables: dice, rows, shops, enemies, skills."),
+    "roll-table": ("cli.tables", "roll_table", "Roll on one of the system's tables, recorded like any roll."),
     "report": ("cli.report", "report", "Write a campaign report: map, timeline and charts in one HTML file."),
 }
 
