@@ -39,12 +39,12 @@ def _run(c: Ctx, command: Command, faces: str | None = None) -> None:
             f"day {game.day}  Health {game.health}  Energy {game.energy}  "
             f"bars {game.bar} fruit {game.fruit} bits {game.bits}"
         )
-        nxt = order.expected(game)
+        nxt = order.expected(game, rec.state.core.tables)
         tail = f"next: {' | '.join(nxt)}" if game.alive else "the explorer is dead; the campaign is over"
         return "\n".join([*lines, status, tail])
 
     data = recorded_json(rec)
-    data["expected"] = order.expected(game)
+    data["expected"] = order.expected(game, rec.state.core.tables)
     emit(c, data, text)
 
 

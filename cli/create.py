@@ -29,6 +29,18 @@ CREATORS: dict[str, str] = {
 
 HELP_WORDS = ("-h", "--help")
 
+FIRST_STEPS: dict[str, list[str]] = {
+    "crawl": ["crawl move DIR (n ne se s sw nw: the explorer walks to a neighbouring hex; day 1 begins)"],
+    "freeform": [],  # roll, note or add characters as you like
+}
+
+
+def first_steps(system: str) -> list[str]:
+    """What to do first in a new campaign of ``system``, as commands to type (none: anything)."""
+    return FIRST_STEPS.get(
+        system, ["character create NAME ... (`ledger character create --help` lists the options)"]
+    )
+
 
 def creator(system: str) -> click.Command:
     """The creation command the system's CLI module declares."""

@@ -144,10 +144,14 @@ def new(
     campaign = c.ledger.new_campaign(
         system, name, seed=seed, tables=tables, settings=key_values(settings, "--setting")
     )
+    from cli.create import first_steps
+
+    nxt = first_steps(campaign.system)
     emit(
         c,
-        {"name": campaign.name, "system": campaign.system, "id": campaign.id},
-        f"campaign {campaign.name!r} started ({campaign.system})",
+        {"name": campaign.name, "system": campaign.system, "id": campaign.id, "next": nxt},
+        f"campaign {campaign.name!r} started ({campaign.system})"
+        + (f"\nnext: {' | '.join(nxt)}" if nxt else ""),
     )
 
 

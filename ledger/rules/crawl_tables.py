@@ -363,3 +363,23 @@ def _bought(item: dict[str, Any]) -> str:
 
     more = effects(item, skip=("text", "price"))
     return item.get("text", "") + (f" ({more})" if more else "")
+
+
+def sources(data: dict[str, Any], key: str, value: object) -> list[str]:
+    """Where in the tables an outcome gives ``key = value``: ``quests 3``, ``chapters.4 2``, ``shop``."""
+    found: list[str] = []
+
+    def scan(name: str, rows: Any) -> None:
+        for roll, row in rows.items():
+            if isinstance(row, dict) and row.get(key) == value:
+                found.append(f"{name} {roll}")
+
+    for terrain, rows in data.get("events", {}).items():
+        scan(f"events.{terrain}", rows)
+    for name in ("ruins", "rewards", "quests"):
+        scan(name, data.get(name, {}))
+    for number, chapter in data.get("chapters", {}).items():
+        scan(f"chapters.{number}", {k: v for k, v in chapter.items() if k.isdigit()})
+    if any(row.get(key) == value for row in data.get("shop", {}).values()):
+        found.append("shop")
+    return found
