@@ -361,11 +361,46 @@ def sheet(c: Ctx, at: int | None, day: int | None) -> None:
 
 @cli.command("journal")
 @time_travel
+@click.option(
+    "--format",
+    "form",
+    type=click.Choice(["text", "md"]),
+    default="text",
+    show_default=True,
+    help="md: Markdown for a notes vault or a blog (a heading per day, the state at each day's end).",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Write the journal to this file (default: standard output).",
+)
+@click.option("--force", is_flag=True, help="Overwrite the --output file if it exists.")
 @common
 @pass_ctx
-def journal(c: Ctx, at: int | None, day: int | None) -> None:
-    """One line per game day (or per action), with notes."""
+def journal(c: Ctx, at: int | None, day: int | None, form: str, output: str | None, force: bool) -> None:
+    """One line per game day (or per action), with notes; --format md for Markdown."""
+    from ledger.errors import LedgerError
+
+    if output is not None and form != "md":
+        raise LedgerError("-o writes the Markdown journal; add --format md")
+    if output is not None and Path(output).exists() and not force:
+        raise LedgerError(f"{output} already exists; pick another file or add --force to overwrite it")
     state = state_for(c, at, day)
+    if form == "md":
+        from projections.journal import render as markdown
+
+        text_md = markdown(c.ledger, c.campaign, c.actor, state.core.version or None)
+        if output is None:
+            click.echo(text_md, nl=False)
+            return
+        path = Path(output)
+        tmp = path.with_name(path.name + ".part")
+        tmp.write_text(text_md, encoding="utf-8")
+        tmp.replace(path)
+        emit(c, {"file": output, "format": "md"}, f"journal written to {output}")
+        return
     book = c.ledger
     camp = book.campaign(c.campaign)
     system = book.system(camp)

@@ -145,7 +145,7 @@ class Warm(Command, frozen=True):
 def actor_of(d: Draft, command: Command) -> str:
     if command.actor is None or command.actor not in d.game.characters:
         raise RuleError(
-            "no character is acting; add one with `ledger character add NAME` or pick one with --as"
+            "no character is acting; create one with `ledger character create NAME --strength N ...` or pick one with --as"
         )
     return command.actor
 
