@@ -25,7 +25,9 @@ from projections.crawl import DIRECTIONS
 group = click.Group(
     "crawl",
     help="A solo hex-crawl: move, terrain, event, eat, sleep; one hex a day.\n\n"
-    "The day's order is fixed; each command says what comes next.",
+    "The day's order is fixed: move DIR; terrain (a blank hex); event; on an "
+    "enemy fight, then attack / technique N / escape; loot after a win; in a "
+    "town buy, quest; eat (up to 3); sleep. Each command says what comes next.",
 )
 
 
@@ -244,7 +246,7 @@ def autoplay(c: Ctx, days: int) -> None:
 @common
 @pass_ctx
 def tables(c: Ctx, file: str | None) -> None:
-    """Check a tables FILE (default: the sample tables) and summarise it."""
+    """Check a tables FILE (default: the sample tables); `ledger tables` shows the rows."""
     from ledger.rules.crawl_tables import load_tables
 
     data, source = load_tables(file)

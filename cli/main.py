@@ -115,6 +115,26 @@ def cli(ctx: click.Context, db: str | None, as_json: bool, campaign: str | None,
     ctx.obj = Ctx(db=db, json=as_json, campaign=typed_campaign(campaign), actor=typed_actor(actor))
 
 
+cli.epilog = """\b
+Play a crawl day (each command prints what may come next):
+  ledger new crawl Mine          start; the explorer stands on (0,0)
+  ledger crawl move n            a new day: walk to a neighbour (n ne se s sw nw)
+  ledger crawl terrain           a blank hex: roll its terrain (1d6)
+  ledger crawl event             roll the day's event (2d6 on a new hex)
+  ledger crawl fight             an enemy? it strikes first; then
+  ledger crawl attack            ... attack (or technique N, or escape) until it falls
+  ledger crawl buy bar           in a town: trade, then quest, eat, sleep
+  ledger crawl eat bar           up to 3 rations: bar, fruit, or tavern in a town
+  ledger crawl sleep wild        end the day (wild, town or hotel)
+  ledger sheet; ledger crawl map  how you are, where you are
+  ledger tables                  the tables the dice are rolled on
+  ledger undo                    take the last action back
+
+\b
+Other systems: ledger new SYSTEM NAME, then ledger character create NAME
+(its --help lists the system's options) and `ledger SYSTEM --help`."""
+
+
 # --- campaigns and characters ------------------------------------------------
 
 

@@ -45,3 +45,18 @@ def test_help_exits_zero_on_every_command(tmp_path: Path) -> None:
             broken.append(f"ledger {' '.join(path)} --help: {result.exit_code} {result.output[:120]!r}")
     assert not broken, "\n".join(broken)
     assert not Path(db).exists(), "asking for help created the ledger file"
+
+
+def test_the_root_help_walks_through_a_crawl_day_with_real_commands() -> None:
+    text = CliRunner().invoke(cli, ["--help"]).output
+    start = text.index("Play a crawl day")
+    named = [
+        line.split()[:3] for line in text[start:].splitlines() if line.strip().startswith("ledger crawl ")
+    ]
+    steps = [words[2] for words in named]
+    assert steps[:4] == ["move", "terrain", "event", "fight"]
+    assert {"attack", "eat", "sleep", "buy"} <= set(steps)
+    crawl = cli.get_command(click.Context(cli), "crawl")
+    assert isinstance(crawl, click.Group)
+    assert set(steps) <= set(crawl.list_commands(click.Context(crawl)))
+    assert "ledger new crawl" in text[start:] and "character create" in text[start:]
