@@ -444,15 +444,9 @@ def journal(c: Ctx, at: int | None, day: int | None, form: str, output: str | No
     emit(c, data, text)
 
 
-def _deprecated_to(ctx: click.Context, _param: click.Parameter, value: int | None) -> int | None:
-    if value is not None:
-        click.echo("warning: `replay --to` is now `replay --at`; --to will go away", err=True)
-    return value
-
-
 @cli.command("replay")
 @click.option("--at", type=int, default=None, metavar="VERSION", help="Stop at this version.")
-@click.option("--to", "old_to", type=int, default=None, hidden=True, callback=_deprecated_to)
+@click.option("--to", "old_to", type=int, default=None, hidden=True, help="The old name of --at.")
 @common
 @pass_ctx
 def replay(c: Ctx, at: int | None, old_to: int | None) -> None:
@@ -491,6 +485,8 @@ def replay(c: Ctx, at: int | None, old_to: int | None) -> None:
         return "\n".join(out)
 
     emit(c, steps, text)
+    if old_to is not None:  # after the output: a script reading stdout sees no change
+        click.echo("warning: `replay --to` is now `replay --at`; --to will go away", err=True)
 
 
 def _shown(value: Any) -> str:
