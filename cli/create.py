@@ -106,6 +106,8 @@ class CharacterCreate(click.Command):
             click.echo(self.general_help(ctx))
             return None
         command = creator(system)
+        if reading_help:
+            click.echo(f"The {system} system's options (the campaign's system; -c CAMPAIGN for another):\n")
         assert ctx.parent is not None
         with command.make_context("create", args, parent=ctx.parent) as sub:
             return command.invoke(sub)

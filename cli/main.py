@@ -413,7 +413,7 @@ def journal(c: Ctx, at: int | None, day: int | None, form: str, output: str | No
 
         text_md = markdown(c.ledger, c.campaign, c.actor, state.core.version or None)
         if output is None:
-            click.echo(text_md, nl=False)
+            emit(c, {"format": "md", "markdown": text_md}, text_md.rstrip("\n"))
             return
         path = Path(output)
         tmp = path.with_name(path.name + ".part")

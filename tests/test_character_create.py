@@ -52,6 +52,7 @@ def test_help_shows_the_current_systems_options(ledger_cli: Session) -> None:
     ledger_cli("new", "yearzero", "Z")
     out = ledger_cli("character", "create", "--help").output
     assert " character create [OPTIONS] NAME" in out and "--strength" in out and "--attr" not in out
+    assert out.startswith("The yearzero system's options")
     d20 = ledger_cli("new", "d20", "D")
     assert d20.exit_code == 0
     assert "--class" in ledger_cli("character", "create", "-c", "D", "-h").output

@@ -45,6 +45,7 @@ def test_user_text_is_escaped(ledger_cli: Session) -> None:
     text = ledger_cli("journal", "--format", "md").output
     note = next(line for line in text.splitlines() if "note:" in line)
     assert note == r"- note: a \*bold\* \[\[link\]\] \<b\>x\</b\> \# not a heading"
+    assert json.loads(ledger_cli("journal", "--format", "md", "--json").output)["markdown"] == text
     assert escape("# title") == r"\# title" and escape("1. one") == r"1\. one" and escape("- x") == r"\- x"
 
 
