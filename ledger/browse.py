@@ -107,7 +107,13 @@ def listing(system: str, tables: dict[str, Any]) -> list[Table]:
         raise LedgerError(
             f"the {system} system has no tables; systems with tables: {', '.join(systems_with_tables())}"
         )
-    found: list[Table] = importlib.import_module(f"ledger.rules.{system}_tables").listing(tables)
+    try:
+        found: list[Table] = importlib.import_module(f"ledger.rules.{system}_tables").listing(tables)
+    except (KeyError, TypeError, AttributeError, ValueError) as e:
+        raise LedgerError(
+            f"the campaign's {system} tables cannot be listed (missing or malformed: {e}); "
+            f"see `ledger tables --system {system}` for the sample ones"
+        ) from None
     return found
 
 

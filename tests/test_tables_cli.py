@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from ledger import browse
+from ledger.errors import LedgerError
 from ledger.systems import get_system
 from tests.conftest import Session
 
@@ -92,3 +93,8 @@ def test_roll_table_refuses_a_list_and_records_nothing(ledger_cli: Session) -> N
     bad = ledger_cli("roll-table", "terrain", "--faces", "7", ok=False)
     assert bad.exit_code != 0
     assert ledger_cli("log").output == before
+
+
+def test_tables_without_the_expected_sections_are_one_line_not_a_traceback() -> None:
+    with pytest.raises(LedgerError, match="cannot be listed"):
+        browse.listing("crawl", {"terrain": {}})
