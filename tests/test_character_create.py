@@ -78,3 +78,24 @@ def test_create_refuses_the_systems_missing_options(ledger_cli: Session) -> None
     out = ledger_cli("character", "create", "Ana", "--strength", "3", ok=False)
     assert out.exit_code == 2 and "--agility" in out.output + out.stderr
     assert not created(ledger_cli, "Z")
+
+
+def test_the_system_wizards_are_the_very_command_create_runs() -> None:
+    import click
+
+    from cli.create import creator
+    from cli.main import cli
+
+    root = click.Context(cli)
+    for system, (group, name) in {
+        "yearzero": ("yz", "character"),
+        "dicepool": ("dicepool", "join"),
+        "d100": ("d100", "character"),
+        "d20": ("d20", "create"),
+    }.items():
+        found = cli.get_command(root, group)
+        assert isinstance(found, click.Group)
+        assert found.get_command(click.Context(found), name) is creator(system), system
+    character = cli.get_command(root, "character")
+    assert isinstance(character, click.Group)
+    assert character.get_command(click.Context(character), "add") is creator("freeform")
