@@ -25,7 +25,9 @@ from projections.crawl import DIRECTIONS
 group = click.Group(
     "crawl",
     help="A solo hex-crawl: move, terrain, event, eat, sleep; one hex a day.\n\n"
-    "The day's order is fixed; each command says what comes next.",
+    "The day's order is fixed: move DIR; terrain (a blank hex); event; on an "
+    "enemy fight, then attack / technique N / escape; loot after a win; in a "
+    "town buy, quest; eat (up to 3); sleep. Each command says what comes next.",
 )
 
 
@@ -39,13 +41,22 @@ def _run(c: Ctx, command: Command, faces: str | None = None) -> None:
             f"day {game.day}  Health {game.health}  Energy {game.energy}  "
             f"bars {game.bar} fruit {game.fruit} bits {game.bits}"
         )
-        nxt = order.expected(game)
+        nxt = order.expected(game, rec.state.core.tables)
         tail = f"next: {' | '.join(nxt)}" if game.alive else "the explorer is dead; the campaign is over"
         return "\n".join([*lines, status, tail])
 
     data = recorded_json(rec)
-    data["expected"] = order.expected(game)
+    data["expected"] = order.expected(game, rec.state.core.tables)
     emit(c, data, text)
+
+
+@click.command("create")
+@click.argument("name")
+@common
+@pass_ctx
+def create(c: Ctx, name: str) -> None:
+    """The crawl is solo: its explorer comes with `ledger new crawl NAME` (refused here)."""
+    c.ledger.add_character(name, c.campaign)
 
 
 def _action(name: str, help_text: str) -> Any:
@@ -235,7 +246,7 @@ def autoplay(c: Ctx, days: int) -> None:
 @common
 @pass_ctx
 def tables(c: Ctx, file: str | None) -> None:
-    """Check a tables FILE (default: the sample tables) and summarise it."""
+    """Check a tables FILE (default: the sample tables); `ledger tables` shows the rows."""
     from ledger.rules.crawl_tables import load_tables
 
     data, source = load_tables(file)

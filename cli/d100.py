@@ -344,3 +344,7 @@ def odds(c: Ctx, target: int, skill: int | None) -> None:
             + f"  (success {data['p_success']:.2f})"
         ),
     )
+
+
+create = character
+"""The d100 creation command: `ledger character create` runs it (and `d100 character`)."""

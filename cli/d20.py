@@ -109,6 +109,9 @@ def create(
     )
 
 
+# `ledger character create` runs this command (and `d20 create`).
+
+
 @group.command("assign")
 @click.argument("values", metavar="fue=N,des=N,...")
 @common

@@ -280,3 +280,7 @@ def exchange(c: Ctx, at: int | None, day: int | None) -> None:
     state = state_for(c, at, day)
     view = exchange_view(state.game.last if state.game is not None else None)
     emit(c, view, lambda: exchange_text(view) if view else "no exchange yet")
+
+
+create = join
+"""The dicepool creation command: `ledger character create` runs it (and `dicepool join`)."""

@@ -38,6 +38,8 @@ LAZY: dict[str, tuple[str, str, str]] = {
     "query": ("cli.stats", "query", "Read-only SQL over the statistics warehouse."),
     "warehouse": ("cli.stats", "warehouse", "Build, rebuild or inspect the statistics warehouse."),
     "simulate": ("cli.stats", "simulate", "Generate whole campaigns fast, for statistics at scale."),
+    "tables": ("cli.tables", "tables", "Browse the system's tables: dice, rows, shops, enemies, skills."),
+    "roll-table": ("cli.tables", "roll_table", "Roll on one of the system's tables, recorded like any roll."),
     "report": ("cli.report", "report", "Write a campaign report: map, timeline and charts in one HTML file."),
 }
 
@@ -113,6 +115,26 @@ def cli(ctx: click.Context, db: str | None, as_json: bool, campaign: str | None,
     ctx.obj = Ctx(db=db, json=as_json, campaign=typed_campaign(campaign), actor=typed_actor(actor))
 
 
+cli.epilog = """\b
+Play a crawl day (each command prints what may come next):
+  ledger new crawl Mine          start; the explorer stands on (0,0)
+  ledger crawl move n            a new day: walk to a neighbour (n ne se s sw nw)
+  ledger crawl terrain           a blank hex: roll its terrain (1d6)
+  ledger crawl event             roll the day's event (2d6 on a new hex)
+  ledger crawl fight             an enemy? it strikes first; then
+  ledger crawl attack            ... attack (or technique N, or escape) until it falls
+  ledger crawl buy bar           in a town: trade, then quest, eat, sleep
+  ledger crawl eat bar           up to 3 rations: bar, fruit, or tavern in a town
+  ledger crawl sleep wild        end the day (wild, town or hotel)
+  ledger sheet; ledger crawl map  how you are, where you are
+  ledger tables                  the tables the dice are rolled on
+  ledger undo                    take the last action back
+
+\b
+Other systems: ledger new SYSTEM NAME, then ledger character create NAME
+(its --help lists the system's options) and `ledger SYSTEM --help`."""
+
+
 # --- campaigns and characters ------------------------------------------------
 
 
@@ -142,10 +164,14 @@ def new(
     campaign = c.ledger.new_campaign(
         system, name, seed=seed, tables=tables, settings=key_values(settings, "--setting")
     )
+    from cli.create import first_steps
+
+    nxt = first_steps(campaign.system)
     emit(
         c,
-        {"name": campaign.name, "system": campaign.system, "id": campaign.id},
-        f"campaign {campaign.name!r} started ({campaign.system})",
+        {"name": campaign.name, "system": campaign.system, "id": campaign.id, "next": nxt},
+        f"campaign {campaign.name!r} started ({campaign.system})"
+        + (f"\nnext: {' | '.join(nxt)}" if nxt else ""),
     )
 
 
@@ -182,7 +208,7 @@ def campaigns(c: Ctx) -> None:
 
 @cli.group("character")
 def character() -> None:
-    """Manage the campaign's characters."""
+    """Manage the campaign's characters: `character create NAME` in every system."""
 
 
 @character.command("add")
@@ -194,6 +220,19 @@ def character_add(c: Ctx, name: str, attrs: tuple[str, ...]) -> None:
     """Add a character NAME to the campaign."""
     rec = c.ledger.add_character(name, c.campaign, key_values(attrs, "--attr"))
     emit(c, recorded_json(rec), f"{name} joins {rec.campaign.name!r}")
+
+
+create = character_add
+"""freeform's creation command: ``character create`` in a freeform campaign."""
+
+
+def _character_create() -> click.Command:
+    from cli.create import CharacterCreate
+
+    return CharacterCreate()
+
+
+character.add_command(_character_create())
 
 
 # --- dice and notes ----------------------------------------------------------
@@ -241,12 +280,13 @@ def undo(c: Ctx, count: int) -> None:
 
 
 @cli.command("redo")
+@click.argument("count", type=int, default=1)
 @common
 @pass_ctx
-def redo(c: Ctx) -> None:
-    """Bring back the last undone action."""
-    rec = c.ledger.redo(c.campaign)
-    emit(c, recorded_json(rec), rec.envelopes[0].event.summary())
+def redo(c: Ctx, count: int) -> None:
+    """Bring back the last COUNT undone actions (while nothing new was recorded)."""
+    rec = c.ledger.redo(c.campaign, count)
+    emit(c, recorded_json(rec), "\n".join(e.event.summary() for e in rec.envelopes))
 
 
 @cli.command("fork")
@@ -341,11 +381,46 @@ def sheet(c: Ctx, at: int | None, day: int | None) -> None:
 
 @cli.command("journal")
 @time_travel
+@click.option(
+    "--format",
+    "form",
+    type=click.Choice(["text", "md"]),
+    default="text",
+    show_default=True,
+    help="md: Markdown for a notes vault or a blog (a heading per day, the state at each day's end).",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Write the journal to this file (default: standard output).",
+)
+@click.option("--force", is_flag=True, help="Overwrite the --output file if it exists.")
 @common
 @pass_ctx
-def journal(c: Ctx, at: int | None, day: int | None) -> None:
-    """One line per game day (or per action), with notes."""
+def journal(c: Ctx, at: int | None, day: int | None, form: str, output: str | None, force: bool) -> None:
+    """One line per game day (or per action), with notes; --format md for Markdown."""
+    from ledger.errors import LedgerError
+
+    if output is not None and form != "md":
+        raise LedgerError("-o writes the Markdown journal; add --format md")
+    if output is not None and Path(output).exists() and not force:
+        raise LedgerError(f"{output} already exists; pick another file or add --force to overwrite it")
     state = state_for(c, at, day)
+    if form == "md":
+        from projections.journal import render as markdown
+
+        text_md = markdown(c.ledger, c.campaign, c.actor, state.core.version or None)
+        if output is None:
+            emit(c, {"format": "md", "markdown": text_md}, text_md.rstrip("\n"))
+            return
+        path = Path(output)
+        tmp = path.with_name(path.name + ".part")
+        tmp.write_text(text_md, encoding="utf-8")
+        tmp.replace(path)
+        emit(c, {"file": output, "format": "md"}, f"journal written to {output}")
+        return
     book = c.ledger
     camp = book.campaign(c.campaign)
     system = book.system(camp)
@@ -370,16 +445,22 @@ def journal(c: Ctx, at: int | None, day: int | None) -> None:
 
 
 @cli.command("replay")
-@click.option("--to", type=int, default=None, metavar="VERSION", help="Stop at this version.")
+@click.option("--at", type=int, default=None, metavar="VERSION", help="Stop at this version.")
+@click.option("--to", "old_to", type=int, default=None, hidden=True, help="The old name of --at.")
 @common
 @pass_ctx
-def replay(c: Ctx, to: int | None) -> None:
+def replay(c: Ctx, at: int | None, old_to: int | None) -> None:
     """Step through the effective actions, showing what each changed."""
+    from ledger.errors import LedgerError
+
+    if at is not None and old_to is not None:
+        raise LedgerError("give --at alone (--to is its old name)")
+    at = old_to if at is None else at
     book = c.ledger
     camp = book.campaign(c.campaign)
     system = book.system(camp)
     steps = []
-    for group, before, after in book.replay(camp.name, to=to):
+    for group, before, after in book.replay(camp.name, to=at):
         if before.game is None:
             changes: dict[str, Any] = {}
         else:
@@ -400,10 +481,25 @@ def replay(c: Ctx, to: int | None) -> None:
             span = f"v{lo}" if lo == hi else f"v{lo}-{hi}"
             out.append(f"{span}: " + "; ".join(s["events"]))
             for key, (old, new_value) in s["changed"].items():
-                out.append(f"    {key}: {old} -> {new_value}")
+                out.append(f"    {key}: {_shown(old)} -> {_shown(new_value)}")
         return "\n".join(out)
 
     emit(c, steps, text)
+    if old_to is not None:  # after the output: a script reading stdout sees no change
+        click.echo("warning: `replay --to` is now `replay --at`; --to will go away", err=True)
+
+
+def _shown(value: Any) -> str:
+    """A sheet value as a player reads it: none, a list of words, key=value pairs."""
+    if value is None or value == [] or value == {}:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list | tuple):
+        return ", ".join(_shown(v) for v in value)
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {_shown(v)}" for k, v in value.items())
+    return str(value)
 
 
 def _diff(old: dict[str, Any], new_value: dict[str, Any], prefix: str = "") -> dict[str, Any]:

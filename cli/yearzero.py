@@ -21,9 +21,6 @@ from ledger.errors import LedgerError
 from ledger.rules import yearzero_commands as cmd
 from projections import yearzero as proj
 
-HELP_IS_H = {"help_option_names": ["-h"]}
-"""For commands whose ``--help K`` counts helpers: their help is ``-h``."""
-
 
 @click.group("yz")
 def group() -> None:
@@ -96,7 +93,7 @@ def character(
     run(c, cmd.CreateCharacter(name=name, attrs=attrs))
 
 
-@group.command("roll", context_settings=HELP_IS_H)
+@group.command("roll")
 @click.argument("what", metavar="SKILL|ATTRIBUTE")
 @click.option("--base", type=int, default=None, help="Base dice (default: the attribute's current value).")
 @click.option("--skill", type=int, default=None, help="Skill dice (default: the skill level).")
@@ -104,7 +101,15 @@ def character(
 @click.option(
     "--item", default=None, help="Use this item: its bonus is the gear dice, and a push can damage it."
 )
-@click.option("--help", "helpers", type=int, default=0, help="People helping (+1 skill die each, at most 3).")
+@click.option(
+    "--helpers",
+    "-H",
+    "helpers",
+    type=int,
+    default=0,
+    metavar="N",
+    help="People helping: +1 skill die each, at most 3.",
+)
 @click.option(
     "--mod", "modifier", type=int, default=0, help="Other modifier to skill dice (negative ones allowed)."
 )
@@ -277,13 +282,15 @@ def wash(c: Ctx, faces: str | None) -> None:
     run(c, cmd.Wash(), faces)
 
 
-@group.command("repair", context_settings=HELP_IS_H)
+@group.command("repair")
 @click.argument("item")
 @click.option("--gear", type=int, default=None, help="Gear dice from tools.")
 @click.option("--tool", default=None, help="Use this item of the repairer as gear.")
 @click.option(
-    "--help",
+    "--helpers",
+    "-H",
     "helpers",
+    metavar="N",
     type=int,
     default=0,
     help="People helping (not allowed: Jury-Rig is a specialist skill).",
@@ -308,11 +315,19 @@ def critical(c: Ctx, faces: str | None) -> None:
     run(c, cmd.Critical(), faces)
 
 
-@group.command("heal", context_settings=HELP_IS_H)
+@group.command("heal")
 @click.argument("target")
 @click.option("--gear", type=int, default=None, help="Gear dice (a medkit).")
 @click.option("--item", default=None, help="Use this item as gear.")
-@click.option("--help", "helpers", type=int, default=0, help="People helping (at most 3).")
+@click.option(
+    "--helpers",
+    "-H",
+    "helpers",
+    type=int,
+    default=0,
+    metavar="N",
+    help="People helping: +1 skill die each, at most 3.",
+)
 @click.option("--mod", "modifier", type=int, default=0, help="Modifier to skill dice.")
 @faces_option
 @common
@@ -372,3 +387,7 @@ def zone(c: Ctx, at: int | None, day: int | None) -> None:
     """The Zone map: sectors visited and explored, Rot levels, where the party is."""
     data = proj.zone_view(state_for(c, at, day).game)
     emit(c, data, lambda: proj.render_zone(data))
+
+
+create = character
+"""The Year Zero creation command: `ledger character create` runs it (and `yz character`)."""

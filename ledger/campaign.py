@@ -43,6 +43,7 @@ from ledger.errors import (
     LedgerError,
     NotALedgerError,
     NothingToUndoError,
+    RuleError,
     TamperError,
     UnknownCampaignError,
     VersionError,
@@ -200,6 +201,11 @@ def actor_in(state: CampaignState, wanted: str | None) -> str | None:
 
 def decide_command(system: System, state: CampaignState, command: Command, dice: Dice) -> list[Event]:
     """The events a command decides on a state: core commands first, then the system's."""
+    if isinstance(command, AddCharacter) and system.extra.get("solo"):
+        raise RuleError(
+            f"{system.name} is solo: its one character comes with `ledger new {system.name} NAME`; "
+            "start another campaign for another character"
+        )
     cmd = msgspec.structs.replace(command, actor=actor_in(state, command.actor))
     events = decide_core(state, cmd, dice)
     if events is None:
@@ -931,8 +937,10 @@ class Ledger:
 
         return self.record(decide, c.name)
 
-    def redo(self, campaign: str | None = None) -> Recorded:
-        """Bring back the last undone action (only while nothing new was recorded)."""
+    def redo(self, campaign: str | None = None, count: int = 1) -> Recorded:
+        """Bring back the last ``count`` undone actions (only while nothing new was recorded)."""
+        if count < 1:
+            raise LedgerError(f"redo needs a count of at least 1, got {count}")
 
         c = self.campaign(campaign)
 
@@ -953,8 +961,15 @@ class Ledger:
                     stack.pop()
             if not stack:
                 raise NothingToUndoError(f"nothing to redo in {c.name!r}")
-            top = stack[-1]
-            return [ActionRedone(redone=top.undone, target=top.last, what=top.what)]
+            if count > len(stack):
+                raise NothingToUndoError(
+                    f"only {len(stack)} action(s) to redo in {c.name!r}, not {count}; "
+                    f"use `ledger redo {len(stack)}`"
+                )
+            return [
+                ActionRedone(redone=top.undone, target=top.last, what=top.what)
+                for top in reversed(stack[-count:])
+            ]
 
         return self.record(decide, c.name)
 

@@ -415,7 +415,7 @@ def test_a_town_trades_then_quests_then_feeds_and_one_quest_ever(tmp_path: Path)
     with Ledger(str(tmp_path / "q.ledger")) as book:
         book.new_campaign("crawl", "run", tables=write_tables(tmp_path / "q.toml"))
         walk(book, "n", event=(4, 4))  # town 1
-        assert SYSTEM.sheet(book.state("run"), None)["expected"][:2] == ["crawl buy ITEM", "crawl quest"]
+        assert SYSTEM.sheet(book.state("run"), None)["expected"][:2] == ["crawl buy bar", "crawl quest"]
         events = do(book, Buy(item="bar"))
         assert isinstance(events[0], ev.Bought) and game(book).bits == 98 and game(book).bar == 4
         do(book, Quest(), 2)

@@ -64,12 +64,15 @@ def test_roll_push_and_sheet_json(tmp_path: Path) -> None:
     assert data["gear"]["rifle"]["bonus"] == 2 and data["can_push"] is True
 
 
-def test_help_counts_helpers_and_h_shows_help(tmp_path: Path) -> None:
+def test_helpers_counts_people_helping_and_help_shows_help(tmp_path: Path) -> None:
     invoke = make(tmp_path)
-    out = invoke("yz", "roll", "shoot", "--help", "2", "--faces", "1,1,1,1,1,1,1", "--json")
+    out = invoke("yz", "roll", "shoot", "--helpers", "2", "--faces", "1,1,1,1,1,1,1", "--json")
     assert out.exit_code == 0, out.output
     assert len(json.loads(out.output)["events"][0]["dice"]["skill"]) == 4
     assert "SKILL|ATTRIBUTE" in invoke("yz", "roll", "-h").output
+    for command in ("roll", "heal", "repair"):
+        shown = invoke("yz", command, "--help")
+        assert shown.exit_code == 0 and "--helpers" in shown.output, shown.output
 
 
 def test_bad_input_is_one_line_and_records_nothing(tmp_path: Path) -> None:
@@ -77,7 +80,7 @@ def test_bad_input_is_one_line_and_records_nothing(tmp_path: Path) -> None:
     before = invoke("log").output
     for args in (
         ("yz", "roll", "juggle"),
-        ("yz", "roll", "shoot", "--help", "5"),
+        ("yz", "roll", "shoot", "--helpers", "5"),
         ("yz", "roll", "shoot", "--faces", "6,6"),
         ("yz", "enter", "Q99"),
         ("yz", "wash"),

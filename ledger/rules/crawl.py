@@ -305,7 +305,7 @@ def decide(state: Any, command: Any, dice: Dice) -> list[Event]:
             f"the crawl system has no command {type(command).__name__}; see `ledger crawl --help`"
         )
     game: proj.Crawl = state.game
-    require(game, command)
+    require(game, command, state.core.tables)
     draft = Draft(game, state.core.tables)
     handler(draft, command, dice)
     return draft.events
@@ -326,6 +326,7 @@ def _system() -> System:
         load_tables=load_tables,
         demo=demo,
         extra={
+            "solo": True,
             "journal": proj.journal,
             "facts": facts,
             "facts_sql": FACTS_SQL,

@@ -146,28 +146,54 @@ def p_training(needed: int, dice_count: int) -> float:
     return 1 - miss**dice_count
 
 
-def check_technique(g: Crawl, n: int) -> dict[str, Any]:
+def check_technique(g: Crawl, n: int, tables: dict[str, Any] | None = None) -> dict[str, Any]:
     if n not in TECHNIQUES:
         raise RuleError(f"there is no technique {n}; techniques are numbered 1 to 7")
     tech = TECHNIQUES[n]
     if n not in g.techniques:
         known = ", ".join(map(str, sorted(g.techniques))) or "none yet"
-        raise RuleError(f"technique {n} ({tech['name']}) is not known (known: {known}); learn it first")
+        raise RuleError(
+            f"technique {n} ({tech['name']}) is not known (known: {known}); learn it first: "
+            + _where(tables, "technique", n, "a quest, a ruin or a divine chapter teaches it")
+        )
     assert g.fight is not None
     if tech.get("robots") and not g.fight.foe.robot:
         raise RuleError(f"technique {n} ({tech['name']}) only affects robots; {g.fight.foe.name} is not one")
     missing = [i for i in tech.get("needs", ()) if i not in g.inventory]
     if missing:
-        raise RuleError(f"technique {n} ({tech['name']}) needs {' and '.join(missing)}; get it first")
+        where = "; ".join(_where(tables, "item", item, "found in ruins or on the road") for item in missing)
+        raise RuleError(
+            f"technique {n} ({tech['name']}) needs {' and '.join(missing)}; get it first: {where}"
+        )
     if n >= 5 and n in g.fight.effects:
         raise RuleError(f"technique {n} ({tech['name']}) is already active for this combat")
     if g.energy < tech["cost"]:
-        raise RuleError(f"technique {n} costs {tech['cost']} Energy and you have {g.energy}; rest first")
+        raise RuleError(
+            f"technique {n} costs {tech['cost']} Energy and you have {g.energy}; "
+            "use `crawl attack` (or `crawl escape`) now: food and sleep bring Energy back"
+        )
     return tech
 
 
+def _where(tables: dict[str, Any] | None, key: str, value: object, otherwise: str) -> str:
+    """Which tables give it, as a player looks them up (``ledger tables quests``)."""
+    from ledger.rules.crawl_tables import sources
+
+    found = sources(tables or {}, key, value)
+    if not found:
+        return otherwise
+    if found == ["shop"]:
+        return f"a town's shop sells {value} (`crawl buy {value}`)"
+    places = []
+    for place in found:
+        table, _, roll = place.partition(" ")
+        places.append(f"{table} on a {roll}" if roll else "a town's shop")
+    first = found[0].partition(" ")[0]
+    return f"it comes from {', '.join(places)} (see `ledger tables {first}`)"
+
+
 def technique(d: Draft, n: int, dice: Dice) -> None:
-    tech = check_technique(d.g, n)
+    tech = check_technique(d.g, n, d.tables)
     energy = d.g.energy - tech["cost"]
     successes = d.g.techniques[n]
     if n >= 5:

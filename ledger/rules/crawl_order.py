@@ -127,11 +127,45 @@ HINTS = {
 }
 
 
-def expected(g: Crawl, _tables: dict[str, Any] | None = None) -> list[str]:
-    return [f"crawl {HINTS.get(name, name)}" for name in allowed(g)]
+def expected(g: Crawl, tables: dict[str, Any] | None = None) -> list[str]:
+    """What the explorer can do now, as commands to type: only the food in the pack,
+    the nights and wares they can pay for, the techniques they know and can afford."""
+    out = []
+    for name in allowed(g):
+        hint = _hint(g, name, tables)
+        if hint is not None:
+            out.append(f"crawl {hint}")
+    return out or [f"crawl {name}" for name in allowed(g)]
 
 
-def require(g: Crawl, command: Command) -> None:
+def _hint(g: Crawl, name: str, tables: dict[str, Any] | None) -> str | None:
+    """The hint for one allowed command, or None when nothing could come of it now."""
+    from ledger.rules.crawl import MEALS, NIGHTS
+
+    town = in_town(g)
+    if name == "eat":
+        foods = [f for f, have in (("bar", g.bar > 0), ("fruit", g.fruit > 0)) if have]
+        if town and g.bits >= MEALS["tavern"][2]:
+            foods.append("tavern")
+        return f"eat {'|'.join(foods)}" if foods else None
+    if name == "sleep":
+        if not town:
+            return "sleep wild"
+        return "sleep town|hotel" if g.bits >= NIGHTS["hotel"][2] else "sleep town"
+    if name == "buy":
+        if tables is None:
+            return HINTS["buy"]
+        wares = [w for w, row in tables.get("shop", {}).items() if row.get("price", 0) <= g.bits]
+        return f"buy {'|'.join(wares)}" if wares else None
+    if name == "technique":
+        from ledger.rules.crawl_combat import TECHNIQUES
+
+        usable = [str(n) for n in sorted(g.techniques) if TECHNIQUES[n]["cost"] <= g.energy]
+        return f"technique {'|'.join(usable)}" if usable else None
+    return HINTS.get(name, name)
+
+
+def require(g: Crawl, command: Command, tables: dict[str, Any] | None = None) -> None:
     """Refuse a command that the day's order does not allow now."""
     name = NAMES[type(command)]
     if not g.alive:
@@ -156,5 +190,5 @@ def require(g: Crawl, command: Command) -> None:
         why = " (loot right after a win, once)"
     raise OutOfOrderError(
         f"`crawl {name}` is out of the day's order{why}: expected "
-        f"{' or '.join(f'`{e}`' for e in expected(g))} on day {g.day}"
+        f"{' or '.join(f'`{e}`' for e in expected(g, tables))} on day {g.day}"
     )

@@ -245,3 +245,141 @@ class _Validator:
                 self.fail(f"settings.{key}", f"is {value!r}", f"choose one of {', '.join(SETTINGS[key])}")
             out[key] = value
         return out
+
+
+def listing(data: dict[str, Any]) -> list[Any]:
+    """The crawl's tables as rolled (terrain, events, ruins...) and its reference lists."""
+    from ledger.browse import Row, Table, effects, ranged_rows
+    from ledger.rules.crawl_combat import TECHNIQUES
+
+    def outcome(value: Any) -> tuple[str, dict[str, Any]]:
+        if isinstance(value, str):
+            return value, {}
+        more = effects(value)
+        return value.get("text", "") + (f" ({more})" if more else ""), {
+            k: v for k, v in value.items() if k != "text"
+        }
+
+    variant = data["settings"].get("terrain") == "3d6"
+    out = [
+        Table(
+            "terrain",
+            "Terrain of a blank hex",
+            ranged_rows(data["terrain"], "1d6", lambda v: (v, {})),
+            "1d6",
+            "this campaign rolls 3d6 and keeps one (the neighbours variant)" if variant else "",
+        )
+    ]
+    for terrain, rows in data["events"].items():
+        out.append(
+            Table(
+                f"events.{terrain}",
+                f"Events on a new {terrain} hex",
+                ranged_rows(rows, "2d6", outcome),
+                "2d6",
+            )
+        )
+    out.append(Table("ruins", "Ruins", ranged_rows(data["ruins"], "1d6", outcome), "1d6"))
+    for terrain, rows in data["encounters"].items():
+        out.append(
+            Table(
+                f"encounters.{terrain}",
+                f"Enemies met again on an empty {terrain} hex",
+                ranged_rows(rows, "1d6", lambda v: (v, {"enemy": v})),
+                "1d6",
+            )
+        )
+    out.append(Table("rewards", "Loot after a fight", ranged_rows(data["rewards"], "1d6", outcome), "1d6"))
+    out.append(Table("quests", "A town's quest", ranged_rows(data["quests"], "1d6", outcome), "1d6"))
+    for number, chapter in data["chapters"].items():
+        rows = {k: v for k, v in chapter.items() if k.isdigit()}
+        if rows:
+            out.append(
+                Table(
+                    f"chapters.{number}",
+                    f"Divine chapter {number}: {chapter['name']}",
+                    ranged_rows(rows, "1d6", outcome),
+                    "1d6",
+                )
+            )
+    out.append(
+        Table(
+            "shop",
+            "A town's shop: stock and prices",
+            tuple(
+                Row(
+                    name,
+                    f"{item['price']} {'bit' if item['price'] == 1 else 'bits'}: {_bought(item)}",
+                    dict(item),
+                )
+                for name, item in data["shop"].items()
+            ),
+        )
+    )
+    out.append(
+        Table(
+            "enemies",
+            "Enemies",
+            tuple(
+                Row(
+                    name,
+                    f"Health {e['health']}, Attack {e['attack']}, Defense {e['defense']}, ESC {e['esc']}"
+                    + (", robot" if e.get("robot") else ""),
+                    dict(e),
+                )
+                for name, e in data["enemies"].items()
+            ),
+        )
+    )
+    out.append(
+        Table(
+            "items",
+            "Items",
+            tuple(Row(name, effects(item) or "no bonus", dict(item)) for name, item in data["items"].items()),
+        )
+    )
+    out.append(
+        Table(
+            "techniques",
+            "Techniques (ledger crawl technique N)",
+            tuple(
+                Row(
+                    str(n),
+                    f"{t['name']}: {t['cost']} Energy"
+                    + (f", +{t['bonus']} damage" if "bonus" in t else "")
+                    + (", robots only" if t.get("robots") else "")
+                    + (f", needs {' or '.join(t['needs'])}" if "needs" in t else ""),
+                    {k: list(v) if isinstance(v, tuple) else v for k, v in t.items()},
+                )
+                for n, t in TECHNIQUES.items()
+            ),
+        )
+    )
+    return out
+
+
+def _bought(item: dict[str, Any]) -> str:
+    from ledger.browse import effects
+
+    more = effects(item, skip=("text", "price"))
+    return item.get("text", "") + (f" ({more})" if more else "")
+
+
+def sources(data: dict[str, Any], key: str, value: object) -> list[str]:
+    """Where in the tables an outcome gives ``key = value``: ``quests 3``, ``chapters.4 2``, ``shop``."""
+    found: list[str] = []
+
+    def scan(name: str, rows: Any) -> None:
+        for roll, row in rows.items():
+            if isinstance(row, dict) and row.get(key) == value:
+                found.append(f"{name} {roll}")
+
+    for terrain, rows in data.get("events", {}).items():
+        scan(f"events.{terrain}", rows)
+    for name in ("ruins", "rewards", "quests"):
+        scan(name, data.get(name, {}))
+    for number, chapter in data.get("chapters", {}).items():
+        scan(f"chapters.{number}", {k: v for k, v in chapter.items() if k.isdigit()})
+    if any(row.get(key) == value for row in data.get("shop", {}).values()):
+        found.append("shop")
+    return found

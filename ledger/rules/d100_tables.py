@@ -122,3 +122,32 @@ def validate(data: dict[str, Any], where: str = "tables") -> dict[str, Any]:
         },
         "skills": dict(skills),
     }
+
+
+def listing(data: dict[str, Any]) -> list[Any]:
+    """The d100 reference tables: skills with their base chance, characteristic tests, derived points."""
+    from ledger.browse import Row, Table
+
+    def derived(rule: dict[str, Any]) -> str:
+        of = " + ".join(rule["of"])
+        times = f" x {rule['times']}" if rule["times"] != 1 else ""
+        divide = f" / {rule['divide']}" if rule["divide"] != 1 else ""
+        return f"({of}){times}{divide}" if len(rule["of"]) > 1 else f"{of}{times}{divide}"
+
+    return [
+        Table(
+            "skills",
+            "Skills and their base chance (d100 under)",
+            tuple(Row(n, f"{base}%", {"base": base}) for n, base in data["skills"].items()),
+        ),
+        Table(
+            "tests",
+            "Characteristic tests",
+            tuple(Row(n, f"{t['characteristic']} x {t['times']}", dict(t)) for n, t in data["tests"].items()),
+        ),
+        Table(
+            "derived",
+            "Derived points",
+            tuple(Row(n, derived(rule), dict(rule)) for n, rule in data["derived"].items()),
+        ),
+    ]

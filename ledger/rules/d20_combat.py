@@ -223,7 +223,10 @@ def reload(state: Any, cmd: Reload, dice: Dice) -> list[Event]:
     resource = game(state).tables["weapons"][name]["ammo"]
     sides = hero.usage.get(resource, 0)
     if not sides:
-        raise RuleError(f"{hero.name} has no {resource} left to reload the {name}; resupply first")
+        raise RuleError(
+            f"{hero.name} has no {resource} left to reload the {name}; "
+            f"resupply first: `ledger d20 supply '{resource}' d6` (the die your table gives)"
+        )
     return [
         usage_roll(hero.name, resource, sides, dice, reason="reload"),
         Reloaded(who=hero.name, weapon=name),

@@ -269,3 +269,56 @@ def _panic(raw: object) -> dict[str, Any]:
     table = _roll_table(raw, "panic")
     trauma_from = _int(_mapping(raw, "[panic]").get("trauma_from"), "[panic] trauma_from", 1, 100)
     return {**table, "trauma_from": trauma_from}
+
+
+def listing(data: dict[str, Any]) -> list[Any]:
+    """The d20 tables: panic and traumas as rolled; classes, skills, weapons and the rest to read."""
+    from ledger.browse import Row, Table, ranged_rows
+
+    def rolled(name: str, title: str) -> Any:
+        table = data[name]
+        dice = f"1d{table['die']}"
+        return Table(name, title, ranged_rows(table["results"], dice, lambda v: (v, {})), dice)
+
+    def weapon(w: dict[str, Any]) -> str:
+        return f"{w['kind']}, {w['count']}d{w['sides']} damage" + (", autofire" if w.get("autofire") else "")
+
+    def cls(c: dict[str, Any]) -> str:
+        return (
+            f"{c.get('label', '')}: endurance {c.get('endurance')}, armor {c.get('armor')}, "
+            f"weapons {', '.join(c.get('weapons', []))}, skills {', '.join(c.get('skills', []))}, "
+            f"talents {', '.join(c.get('talents', {}))}"
+        )
+
+    return [
+        rolled("panic", "Panic"),
+        rolled("traumas", "Traumas"),
+        Table("classes", "Classes", tuple(Row(n, cls(c), dict(c)) for n, c in data["classes"].items())),
+        Table("skills", "Skills", tuple(Row(n, text) for n, text in data["skills"].items())),
+        Table("weapons", "Weapons", tuple(Row(n, weapon(w), dict(w)) for n, w in data["weapons"].items())),
+        Table(
+            "difficulties",
+            "Difficulties (target on 1d20)",
+            tuple(Row(n, str(t), {"target": t}) for n, t in data["difficulties"].items()),
+        ),
+        Table(
+            "modifiers",
+            "Attribute modifiers",
+            tuple(
+                Row(
+                    f"{m['min']}" if m["min"] == m["max"] else f"{m['min']}-{m['max']}",
+                    f"{m['mod']:+d}",
+                    dict(m),
+                )
+                for m in data["modifiers"]
+            ),
+        ),
+        Table(
+            "levels",
+            "Levels",
+            tuple(
+                Row(str(lv["level"]), f"attack {lv['atq']:+d}, instinct {lv['ins']:+d}", dict(lv))
+                for lv in data["levels"]
+            ),
+        ),
+    ]

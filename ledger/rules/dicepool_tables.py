@@ -195,3 +195,39 @@ def modifier(tables: dict[str, Any], text: str) -> tuple[str, int]:
 def skill_entry(tables: dict[str, Any], skill: str) -> dict[str, Any] | None:
     entry = tables.get("skills", {}).get(skill)
     return entry if isinstance(entry, dict) else None
+
+
+def listing(data: dict[str, Any]) -> list[Any]:
+    """The dicepool reference tables: skills, weapons, ranges and situational modifiers."""
+    from ledger.browse import Row, Table
+
+    def skill(s: dict[str, Any]) -> str:
+        related = s.get("related") or []
+        return s.get("attribute", "") + (f"; defaults from {', '.join(related)}" if related else "")
+
+    return [
+        Table("skills", "Skills", tuple(Row(n, skill(s), dict(s)) for n, s in data["skills"].items())),
+        Table(
+            "weapons",
+            "Weapons",
+            tuple(
+                Row(n, f"{w['name']}: {w['class']}, {w['skill']}, damage {w['damage']}", dict(w))
+                for n, w in data["weapons"].items()
+            ),
+        ),
+        Table(
+            "ranges",
+            "Ranges in meters (short, medium, long, extreme)",
+            tuple(
+                Row(n, ", ".join(f"{k} {v}" for k, v in r.items()), dict(r))
+                for n, r in data["ranges"].items()
+            ),
+        ),
+        Table(
+            "modifiers",
+            "Situational modifiers to the target number",
+            tuple(
+                Row(n, f"{m['tn']:+d} TN: {m.get('text', '')}", dict(m)) for n, m in data["modifiers"].items()
+            ),
+        ),
+    ]

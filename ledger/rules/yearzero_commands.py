@@ -145,7 +145,7 @@ class Warm(Command, frozen=True):
 def actor_of(d: Draft, command: Command) -> str:
     if command.actor is None or command.actor not in d.game.characters:
         raise RuleError(
-            "no character is acting; add one with `ledger character add NAME` or pick one with --as"
+            "no character is acting; create one with `ledger character create NAME --strength N ...` or pick one with --as"
         )
     return command.actor
 
@@ -212,9 +212,9 @@ def make_roll(
 ) -> ev.Rolled:
     c = able(d, name)
     if not 0 <= helpers <= 3:
-        raise RuleError(f"--help {helpers} is not allowed; at most 3 people can help (0 to 3)")
+        raise RuleError(f"--helpers {helpers} is not allowed; at most 3 people can help (0 to 3)")
     if helpers and skill in SPECIALIST_SKILLS:
-        raise RuleError(f"nobody can help with the specialist skill {skill}; drop --help")
+        raise RuleError(f"nobody can help with the specialist skill {skill}; drop --helpers")
     if skill in SPECIALIST_SKILLS and c.skills.get(skill, 0) == 0 and skill_level is None:
         raise RuleError(f"{name} does not have the specialist skill {skill}; only its specialists roll it")
     if base is not None and not 0 <= base <= 20:

@@ -87,3 +87,64 @@ def validate(data: dict[str, Any], source: str) -> None:
     ):
         if key in settings:
             _int(source, f"settings.{key}", settings[key], lo, hi)
+
+
+def listing(data: dict[str, Any]) -> list[Any]:
+    """Year Zero's tables: sector Rot (1d6), critical injuries (2d6), Rot levels and skills."""
+    from ledger.browse import Row, Table, ranged_rows
+    from projections.yearzero import SKILLS, SPECIALIST_SKILLS
+
+    levels = data["rot_levels"]
+
+    def rot(value: Any) -> tuple[str, dict[str, Any]]:
+        name = levels.get(str(value), {}).get("name", "")
+        return f"Rot level {value}" + (f" ({name})" if name else ""), {"rot_level": value}
+
+    def injury(value: Any) -> tuple[str, dict[str, Any]]:
+        if value.get("instant"):
+            when = "dies at once"
+        elif value.get("lethal"):
+            when = f"lethal in {value.get('deadline_minutes')} minutes unless healed"
+        else:
+            when = "not lethal"
+        heal = f", heals in {value['heal_days']} days" if value.get("heal_days") else ""
+        return f"{value['name']}: {when}{heal}. {value.get('effect', '')}".strip(), dict(value)
+
+    def every(minutes: int) -> str:
+        if not minutes:
+            return "no Rot"
+        for unit, size in (("day", 1440), ("hour", 60), ("minute", 1)):
+            if minutes % size == 0:
+                n = minutes // size
+                return f"a Rot point every {unit}" if n == 1 else f"a Rot point every {n} {unit}s"
+        return f"a Rot point every {minutes} minutes"
+
+    return [
+        Table("sector_rot", "A sector's Rot level", ranged_rows(data["sector_rot"], "1d6", rot), "1d6"),
+        Table(
+            "critical_injuries",
+            "Critical injuries",
+            ranged_rows(data["critical_injuries"], "2d6", injury),
+            "2d6",
+        ),
+        Table(
+            "rot_levels",
+            "Rot levels",
+            tuple(
+                Row(level, f"{row['name']}: {every(row['minutes_per_point'])}", dict(row))
+                for level, row in levels.items()
+            ),
+        ),
+        Table(
+            "skills",
+            "Skills and their attributes",
+            tuple(
+                Row(
+                    skill,
+                    attribute + (" (specialist: nobody can help)" if skill in SPECIALIST_SKILLS else ""),
+                    {"attribute": attribute, "specialist": skill in SPECIALIST_SKILLS},
+                )
+                for skill, attribute in SKILLS.items()
+            ),
+        ),
+    ]

@@ -1,0 +1,139 @@
+"""``ledger character create NAME ...``: one verb to make a character in every system.
+
+Each system's CLI module names its creation command in ``create`` (the one
+place its creation options are declared); ``character create`` finds the
+campaign's system and runs that very command, so the system wizards
+(``yz character``, ``d20 create``, ``dicepool join``, ``d100 character``) are
+aliases of it, not other ways of doing it.
+"""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+from typing import Any
+
+import click
+
+from cli.options import Ctx, typed_campaign
+
+# system -> the CLI module whose ``create`` attribute is its creation command
+CREATORS: dict[str, str] = {
+    "freeform": "cli.main",
+    "crawl": "cli.crawl",
+    "yearzero": "cli.yearzero",
+    "dicepool": "cli.dicepool",
+    "d100": "cli.d100",
+    "d20": "cli.d20",
+}
+
+HELP_WORDS = ("-h", "--help")
+
+FIRST_STEPS: dict[str, list[str]] = {
+    "crawl": ["crawl move DIR (n ne se s sw nw: the explorer walks to a neighbouring hex; day 1 begins)"],
+    "freeform": [],  # roll, note or add characters as you like
+}
+
+
+def first_steps(system: str) -> list[str]:
+    """What to do first in a new campaign of ``system``, as commands to type (none: anything)."""
+    return FIRST_STEPS.get(
+        system, ["character create NAME ... (`ledger character create --help` lists the options)"]
+    )
+
+
+def creator(system: str) -> click.Command:
+    """The creation command the system's CLI module declares."""
+    from ledger.errors import UnknownSystemError
+
+    module = CREATORS.get(system)
+    if module is None:
+        raise UnknownSystemError(system, list(CREATORS))
+    found: click.Command = importlib.import_module(module).create
+    return found
+
+
+def _campaign_in(args: list[str]) -> str | None:
+    """The ``-c NAME`` / ``--campaign NAME`` given after ``character create``, if any."""
+    for i, arg in enumerate(args):
+        if arg in ("-c", "--campaign") and i + 1 < len(args):
+            return args[i + 1]
+        if arg.startswith("--campaign="):
+            return arg.partition("=")[2]
+        if arg.startswith("-c") and len(arg) > 2 and not arg.startswith("--"):
+            return arg[2:]
+    return None
+
+
+def _system_of(c: Ctx, campaign: str | None, *, reading_help: bool) -> str | None:
+    """The system of the campaign meant; None when there is none to find (help only)."""
+    from ledger.errors import LedgerError
+    from ledger.store import is_postgres, resolve_target
+
+    target = resolve_target(c.db)
+    if reading_help and not is_postgres(target) and not Path(target).exists():
+        return None  # asking for help never creates a ledger
+    try:
+        return c.ledger.campaign(campaign).system
+    except LedgerError:
+        if reading_help:
+            return None
+        raise
+
+
+class CharacterCreate(click.Command):
+    """Parses nothing itself: hands NAME and the options to the system's own command."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "create",
+            callback=None,
+            params=[click.Argument(["args"], nargs=-1, type=click.UNPROCESSED)],
+            context_settings={"ignore_unknown_options": True, "help_option_names": []},
+            help="Create a character NAME with the options of the campaign's system.",
+            short_help="Create a character NAME, with the options of the campaign's system.",
+        )
+
+    def invoke(self, ctx: click.Context) -> Any:
+        args: list[str] = list(ctx.params["args"])
+        c = ctx.find_object(Ctx)
+        assert c is not None
+        typed = _campaign_in(args)
+        campaign = typed_campaign(typed) if typed is not None else c.campaign
+        reading_help = any(a in HELP_WORDS for a in args)
+        system = _system_of(c, campaign, reading_help=reading_help)
+        if system is None:
+            click.echo(self.general_help(ctx))
+            return None
+        command = creator(system)
+        if reading_help:
+            click.echo(f"The {system} system's options (the campaign's system; -c CAMPAIGN for another):\n")
+        assert ctx.parent is not None
+        with command.make_context("create", args, parent=ctx.parent) as sub:
+            return command.invoke(sub)
+
+    def general_help(self, ctx: click.Context) -> str:
+        """Help when no campaign is known: how to see the options, and each system's."""
+        lines = [
+            f"Usage: {ctx.command_path} NAME [OPTIONS]",
+            "",
+            "  Create a character NAME with the options of the campaign's system.",
+            "  Pass -c CAMPAIGN (or start one with `ledger new SYSTEM NAME`) to see",
+            "  that system's options in full:",
+            "",
+            "    ledger character create -c CAMPAIGN --help",
+            "",
+        ]
+        for system in CREATORS:
+            command = creator(system)
+            names = [
+                p.opts[-1] if p.opts[-1].startswith("--") else p.opts[0]
+                for p in command.params
+                if isinstance(p, click.Option) and p.name not in ("as_json", "campaign", "as_actor", "help")
+            ]
+            args = [p.human_readable_name for p in command.params if isinstance(p, click.Argument)]
+            lines.append(f"  {system:<9} {' '.join([*args, *names])}")
+        return "\n".join(lines)
+
+    def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        formatter.write(self.general_help(ctx) + "\n")

@@ -1,0 +1,125 @@
+"""``ledger tables`` and ``ledger roll-table``: browse a system's tables, roll on any of them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from cli.options import Ctx, common, emit, faces_option, pass_ctx, recorded_json
+from cli.options import faces as parse_faces
+
+
+def _has_ledger(c: Ctx) -> bool:
+    from ledger.store import is_postgres, resolve_target
+
+    target = resolve_target(c.db)
+    return is_postgres(target) or Path(target).exists()
+
+
+def _campaign_tables(c: Ctx) -> tuple[str, str, dict[str, Any]]:
+    """(system, campaign name, tables) of the campaign meant: its own tables, as it was started."""
+    from ledger.errors import LedgerError
+
+    if not _has_ledger(c):
+        raise LedgerError("no campaign here; give --system SYSTEM, or -c CAMPAIGN with --db PATH")
+    camp = c.ledger.campaign(c.campaign)
+    tables = c.ledger.state(camp.name).core.tables
+    return camp.system, camp.name, tables
+
+
+def _system_tables(system: str) -> dict[str, Any]:
+    from ledger.errors import LedgerError
+    from ledger.systems import get_system
+
+    found = get_system(system)
+    if found.load_tables is None:
+        from ledger.browse import systems_with_tables
+
+        raise LedgerError(
+            f"the {system} system has no tables; systems with tables: {', '.join(systems_with_tables())}"
+        )
+    data, _source = found.load_tables(None)
+    return data
+
+
+def render(table: Any) -> str:
+    dice = f" ({table.dice})" if table.dice else ""
+    lines = [f"{table.name}{dice}: {table.title}"]
+    if table.note:
+        lines.append(f"  {table.note}")
+    width = max((len(r.key) for r in table.rows), default=0)
+    lines += [f"  {r.key:<{width}}  {r.text}" for r in table.rows]
+    return "\n".join(lines)
+
+
+@click.command("tables")
+@click.argument("table", required=False)
+@click.option(
+    "--system",
+    default=None,
+    metavar="SYSTEM",
+    help="A system's sample tables, without a campaign (crawl, yearzero, dicepool, d100, d20).",
+)
+@click.option("--all", "everything", is_flag=True, help="Print every table in full.")
+@common
+@pass_ctx
+def tables(c: Ctx, table: str | None, system: str | None, everything: bool) -> None:
+    """Browse the tables of the campaign's system: each table with its dice and rows.
+
+    Without TABLE, the list of tables (with --all, every one in full); roll on
+    one with `ledger roll-table TABLE`. Shops, enemies, items, techniques,
+    skills and classes are listed as the system has them."""
+    from ledger import browse
+
+    if system is not None:
+        where, data = f"the {system} system (sample tables)", _system_tables(system)
+    else:
+        system, name, data = _campaign_tables(c)
+        where = f"{name!r} ({system})"
+    listed = browse.listing(system, data)
+    if table is not None:
+        found = browse.find(listed, table, system)
+        emit(c, found.as_dict(), lambda: render(found))
+        return
+
+    def text() -> str:
+        if everything:
+            return "\n\n".join(render(t) for t in listed)
+        width = max(len(t.name) for t in listed)
+        lines = [f"tables of {where}:"]
+        for t in listed:
+            lines.append(f"  {t.name:<{width}}  {t.dice or 'list':<5} {t.title} ({len(t.rows)} rows)")
+        lines.append("show one: ledger tables TABLE; roll on one: ledger roll-table TABLE")
+        return "\n".join(lines)
+
+    emit(c, {"system": system, "tables": [t.as_dict() for t in listed]}, text)
+
+
+@click.command("roll-table")
+@click.argument("table")
+@faces_option
+@common
+@pass_ctx
+def roll_table(c: Ctx, table: str, faces: str | None) -> None:
+    """Roll on TABLE of the campaign's system and record the roll (--faces for physical dice)."""
+    from ledger import browse
+    from ledger.dice import render as render_roll
+    from ledger.errors import LedgerError
+
+    system, name, data = _campaign_tables(c)
+    found = browse.find(browse.listing(system, data), table, system)
+    if found.dice is None:
+        raise LedgerError(
+            f"{found.name} is a list to read, not a table to roll; see `ledger tables {found.name}`"
+        )
+    rec = c.ledger.roll(
+        found.dice, name, label=f"table {found.name}", faces=parse_faces(faces), actor=c.actor
+    )
+    result = rec.events[0].result  # type: ignore[attr-defined]
+    row = found.row_for(result.total)
+    data_out = recorded_json(rec)
+    data_out["table"] = found.name
+    data_out["row"] = {"key": row.key, "text": row.text, **row.details}
+    emit(c, data_out, f"{found.name}: {render_roll(result)} -> {row.text}")

@@ -1,0 +1,127 @@
+"""A system's tables as a player browses them: each table with its dice and rows.
+
+Each system's ``ledger.rules.<system>_tables`` module lists its own content
+with a ``listing(tables)`` function (read-only: it never changes the tables);
+this module gives those listings one shape and finds the row a roll lands on.
+A rolled table has dice (``1d6``, ``2d6``) and rows keyed by the lowest total
+each covers; a reference table (shop, enemies, skills...) has no dice.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ledger.errors import LedgerError
+
+__all__ = ["Row", "Table", "effects", "find", "listing", "ranged_rows"]
+
+
+@dataclass(frozen=True)
+class Row:
+    key: str
+    """The roll range (``3-4``) on a rolled table, else the entry's name."""
+    text: str
+    details: dict[str, Any] = field(default_factory=dict)
+    low: int | None = None
+    high: int | None = None
+
+
+@dataclass(frozen=True)
+class Table:
+    name: str
+    title: str
+    rows: tuple[Row, ...]
+    dice: str | None = None
+    """Notation rolled on the table (``1d6``), or None for a reference table."""
+    note: str = ""
+
+    def row_for(self, total: int) -> Row:
+        for row in self.rows:
+            if row.low is not None and row.high is not None and row.low <= total <= row.high:
+                return row
+        raise LedgerError(f"table {self.name!r} has no row for a roll of {total}")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "title": self.title,
+            "dice": self.dice,
+            "note": self.note or None,
+            "rows": [
+                {"key": r.key, "low": r.low, "high": r.high, "text": r.text, **r.details} for r in self.rows
+            ],
+        }
+
+
+UNSIGNED = frozenset({"technique", "divine", "chapter", "level", "die"})
+"""Numbers that name something (technique 6), not a change (+6)."""
+
+
+def effects(outcome: Mapping[str, Any], skip: Iterable[str] = ("text",)) -> str:
+    """An outcome's effects in words: ``fruit +2, enemy sentinel, town``."""
+    parts = []
+    for key, value in outcome.items():
+        if key in skip:
+            continue
+        if value is True:
+            parts.append(key)
+        elif value is False or value is None or value == 0:
+            continue
+        elif isinstance(value, int) and key in UNSIGNED:
+            parts.append(f"{key} {value}")
+        elif isinstance(value, int):
+            parts.append(f"{key} {value:+d}")
+        else:
+            parts.append(f"{key} {value}")
+    return ", ".join(parts)
+
+
+def ranged_rows(entries: Mapping[str, Any], dice: str, text: Any) -> tuple[Row, ...]:
+    """Rows keyed by the lowest total they cover, up to the dice's highest total."""
+    count, _, sides = dice.partition("d")
+    top = int(count or 1) * int(sides)
+    keys = sorted(int(k) for k in entries if str(k).lstrip("-").isdigit())
+    rows = []
+    for i, low in enumerate(keys):
+        high = keys[i + 1] - 1 if i + 1 < len(keys) else top
+        value = entries[str(low)]
+        span = str(low) if low == high else f"{low}-{high}"
+        shown, details = text(value)
+        rows.append(Row(span, shown, details, low, high))
+    return tuple(rows)
+
+
+def systems_with_tables() -> list[str]:
+    from ledger.systems import system_names
+
+    return [s for s in system_names() if importlib.util.find_spec(f"ledger.rules.{s}_tables") is not None]
+
+
+def listing(system: str, tables: dict[str, Any]) -> list[Table]:
+    """Every table of ``system``, as its tables module lists them."""
+    if importlib.util.find_spec(f"ledger.rules.{system}_tables") is None:
+        raise LedgerError(
+            f"the {system} system has no tables; systems with tables: {', '.join(systems_with_tables())}"
+        )
+    try:
+        found: list[Table] = importlib.import_module(f"ledger.rules.{system}_tables").listing(tables)
+    except (KeyError, TypeError, AttributeError, ValueError) as e:
+        raise LedgerError(
+            f"the campaign's {system} tables cannot be listed (missing or malformed: {e}); "
+            f"see `ledger tables --system {system}` for the sample ones"
+        ) from None
+    return found
+
+
+def find(tables: list[Table], name: str, system: str) -> Table:
+    """The table called ``name`` (case-insensitive), or an error listing the names."""
+    wanted = name.strip().lower()
+    for table in tables:
+        if table.name.lower() == wanted:
+            return table
+    names = ", ".join(t.name for t in tables)
+    raise LedgerError(f"no table {name!r} in {system}; its tables: {names}")

@@ -1,0 +1,91 @@
+"""The campaign journal as Markdown: a heading per day, the events as list items,
+and the character's state at the end of each day.
+
+Written for a notes vault (Obsidian) or a blog: plain CommonMark, every bit of
+user text (names, notes, labels) escaped so it cannot become a heading, a
+link, HTML or emphasis. Systems with game days get a heading per game day;
+the others a heading per calendar day the events were recorded on.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+SKIPPED = frozenset({"campaign.started", "branch.forked", "action.undone", "action.redone"})
+"""Bookkeeping, not play: left out of the journal."""
+
+HIDDEN_STATE = frozenset(
+    {"campaign", "system", "expected", "phase", "day", "next_chapter", "luck_index", "last_roll", "name"}
+)
+
+_SPECIAL = re.compile(r"([\\`*_{}\[\]<>#|~^$&])")
+"""Emphasis, code, links, HTML, headings, tables, strike-through, math, entities."""
+_LINE_START = re.compile(r"^(\d+)([.)])|^([-+])(?=\s|$)")
+
+
+def escape(text: str) -> str:
+    """``text`` safe inside a Markdown paragraph or list item, on one line."""
+    flat = " ".join(str(text).split())
+    escaped = _SPECIAL.sub(r"\\\1", flat).replace("==", "=\\=")  # == is a highlight in Obsidian
+    return _LINE_START.sub(lambda m: f"{m[1]}\\{m[2]}" if m[1] else f"\\{m[3]}", escaped)
+
+
+def _value(value: Any) -> str:
+    if value is None or value == [] or value == {}:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {_value(v)}" for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return ", ".join(_value(v) for v in value)
+    return str(value)
+
+
+def state_line(sheet: dict[str, Any]) -> str:
+    """The sheet's headline values, ``health 10 · energy 8 · food bar 3, fruit 0``."""
+    parts = []
+    for key, value in sheet.items():
+        if key in HIDDEN_STATE or key.startswith("_") or value is None or value in ([], {}, ""):
+            continue
+        if isinstance(value, dict) and any(isinstance(v, dict | list) for v in value.values()):
+            continue  # nested detail (a fight, a map): the sheet shows it, the journal does not
+        if isinstance(value, list) and any(isinstance(v, dict) for v in value):
+            continue
+        parts.append(f"{key.replace('_', ' ')} {_value(value)}")
+    return " · ".join(escape(p) for p in parts)
+
+
+def render(book: Any, campaign: str | None, actor: str | None, version: int | None = None) -> str:
+    """The journal of ``campaign`` up to ``version`` (head by default) as Markdown."""
+    camp = book.campaign(campaign)
+    system = book.system(camp)
+    head = book.head(camp) if version is None else version
+    days: list[tuple[str, list[Any]]] = []
+    for env in book.effective(camp, head):
+        if env.event.kind in SKIPPED:
+            continue
+        heading = f"Day {env.day}" if env.day is not None else env.at[:10]
+        if not days or days[-1][0] != heading:
+            days.append((heading, []))
+        days[-1][1].append(env)
+    lines = [f"# {escape(camp.name)}", "", f"A {escape(system.name)} campaign, up to version {head}.", ""]
+    if not days:
+        lines += ["Nothing has happened yet.", ""]
+    for heading, envs in days:
+        lines += [f"## {heading}", ""]
+        for env in envs:
+            who = f"**{escape(env.actor)}**: " if env.actor else ""
+            lines.append(f"- {who}{escape(env.event.summary())}")
+        state = book.state(camp.name, at=envs[-1].v)
+        if state.game is not None:
+            sheet = system.sheet(state, actor)
+            shown = state_line(sheet)
+            if shown:
+                lines += [
+                    "",
+                    f"*End of {heading.lower() if heading.startswith('Day') else heading}*: {shown}",
+                ]
+        lines.append("")
+    return "\n".join(lines).rstrip("\n") + "\n"
