@@ -409,10 +409,15 @@ def kaplan_meier(lives: Sequence[tuple[int, bool]]) -> list[dict[str, Any]]:
     return curve
 
 
+def _any_simulated(con: duckdb.DuckDBPyConnection) -> bool:
+    found = con.execute("SELECT count(*) FROM campaigns WHERE simulated").fetchone()
+    return bool(found and found[0])
+
+
 def dice_fairness(con: duckdb.DuckDBPyConnection, scope: Scope) -> list[dict[str, Any]]:
     """Chi-square per die size over the physical dice entered with ``--faces``
     (undone rolls included: those dice were thrown all the same)."""
-    if scope.everything:
+    if scope.everything or (scope.campaign is None and scope.character is None and not _any_simulated(con)):
         source, where, params = "dice", "WHERE manual", []
     else:
         source = "dice JOIN rolls r USING (roll_id)"

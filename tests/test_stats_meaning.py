@@ -191,6 +191,9 @@ def test_an_enemys_attack_is_no_part_of_the_explorers_luck(tmp_path: Path) -> No
         book.execute(Fight(), "run", faces=[1])  # a miss: the dummy's bad luck, not the explorer's good
         book.execute(Attack(), "run", faces=[1])
         assert luck_from_log(book, "run")["judged"] == 0
+        from projections import report as html_report
+
+        assert html_report.build(book, "run")["rolls"]["points"] == []  # nor in the report's chart
         wh = Warehouse(book)
         wh.catch_up()
         con = wh.connect_read_only()
