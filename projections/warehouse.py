@@ -960,17 +960,14 @@ class Warehouse:
         system, whether or not the event itself carries a ``manual`` mark. Events recorded
         before decisions were kept have none, and read as their own mark says."""
         found = con.execute(
-            "SELECT count(*) FROM rolls WHERE position >= ? AND NOT manual AND (stream, action) IN "
-            "(SELECT stream, action FROM events WHERE physical "
-            "AND stream IN (SELECT DISTINCT stream FROM batch))",
-            [first],
+            "SELECT count(*) FROM rolls WHERE position >= ? AND NOT manual", [first]
         ).fetchone()
         if not found or not found[0]:
-            return
+            return  # no roll in the page, or every one physical already
         con.execute(
             "UPDATE rolls SET manual = true WHERE position >= ? AND NOT manual AND (stream, action) IN "
             "(SELECT stream, action FROM events WHERE physical "
-            "AND stream IN (SELECT DISTINCT stream FROM batch))",
+            "AND (stream, action) IN (SELECT stream, action FROM batch))",
             [first],
         )
         con.execute(

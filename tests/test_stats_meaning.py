@@ -118,6 +118,28 @@ def test_an_action_decided_on_physical_dice_marks_rolls_whose_event_has_no_mark(
         assert _warehouse_rows(book, "SELECT manual FROM dice ORDER BY roll_id") == [(True,), (False,)]
 
 
+@pytest.mark.parametrize("batch", [1, 1000])
+def test_the_mark_of_an_action_reaches_its_later_events_in_another_page(tmp_path: Path, batch: int) -> None:
+    # Damage past Strength 0 rolls a critical injury: the second event of the action.
+    from tests.test_yearzero_conditions import ANA
+
+    with Ledger(str(tmp_path / "yz.ledger")) as book:
+        book.new_campaign("yearzero", "zone")
+        book.add_character("Ana", "zone", ANA)
+        events = book.execute(yz.Damage(kind="damage", amount=5, armor=False), "zone", faces=[6, 6]).events
+        assert [e.kind for e in events] == ["yz.trauma", "yz.critical", "yz.died"]
+        wh = Warehouse(book)
+        wh.catch_up(batch=batch)  # one event a page: the decision is in an earlier page than the roll
+        con = wh.connect_read_only()
+        try:
+            found = con.execute(
+                "SELECT r.purpose, r.manual, d.manual FROM rolls r JOIN dice d USING (roll_id)"
+            )
+            assert found.fetchall() == [("critical injury", True, True)] * 2
+        finally:
+            con.close()
+
+
 # --- simulated campaigns ----------------------------------------------------------------------
 
 
