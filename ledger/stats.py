@@ -470,8 +470,17 @@ def report(
     """The named reports (all by default) for a scope, JSON-ready."""
     scope = scope or Scope()
     names = list(only) if only else list(REPORTS)
+    left_out = 0
+    if scope.campaign is None and not scope.simulated:
+        found = con.execute("SELECT count(*) FROM campaigns WHERE simulated").fetchone()
+        left_out = int(found[0]) if found else 0
     out: dict[str, Any] = {
-        "scope": {"campaign": scope.campaign, "character": scope.character, "simulated": scope.simulated}
+        "scope": {
+            "campaign": scope.campaign,
+            "character": scope.character,
+            "simulated": scope.simulated,
+            "simulated_left_out": left_out,
+        }
     }
     for name in names:
         out[name] = REPORTS[name](con, scope)
@@ -573,12 +582,18 @@ def render(data: dict[str, Any]) -> str:
     """The report as terminal text."""
     out: list[str] = []
     scope = data.get("scope", {})
-    what = " / ".join(f"{k} {v}" for k, v in scope.items() if v) or "all campaigns"
+    named = {k: scope.get(k) for k in ("campaign", "character")}
+    what = " / ".join(f"{k} {v}" for k, v in named.items() if v) or "all campaigns"
+    if scope.get("simulated") and not named["campaign"]:
+        what += ", simulated ones included"
     ov = data.get("overview")
     head = f"Statistics: {what}"
     if ov:
         head += f" ({ov['campaigns']} campaigns, {ov['events']} events, {ov['rolls']} rolls)"
     out.append(head)
+    left_out = scope.get("simulated_left_out")
+    if left_out:
+        out.append(f"({left_out} simulated campaigns left out; --simulated brings them in)")
     if "luck" in data:
         lk = data["luck"]
         o = lk["overall"]

@@ -151,6 +151,8 @@ def test_stats_leave_simulated_campaigns_out_unless_asked(tmp_path: Path) -> Non
     real = json.loads(session("stats", "--json").output)
     assert real["overview"]["campaigns"] == 1 and real["overview"]["rolls"] == 1
     assert [d["throws"] for d in real["fairness"]] == [1]
+    assert real["scope"]["simulated_left_out"] == 2
+    assert "(2 simulated campaigns left out; --simulated brings them in)" in session("stats").output
     everything = json.loads(session("stats", "--simulated", "--json").output)
     assert everything["overview"]["campaigns"] == 3 and everything["overview"]["rolls"] > 1
     one = json.loads(session("stats", "-c", "sim-freeform-3-00001", "--json").output)
