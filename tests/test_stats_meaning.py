@@ -81,6 +81,21 @@ def test_crawl_rolls_typed_with_faces_are_physical_in_the_log_and_the_warehouse(
         assert assert_same_facts(book, "crawl") > 5
 
 
+def test_crawl_faces_on_the_command_line_are_physical_dice(tmp_path: Path) -> None:
+    session = Session(str(tmp_path / "cli.ledger"))
+    session("new", "crawl", "trip", "--tables", write_tables(tmp_path / "t.toml"))
+    session("crawl", "move", "n")
+    session("crawl", "terrain", "--faces", "4")
+    session("crawl", "event", "--faces", "6,6")
+    assert session("log").output.count("(physical dice)") == 2
+    rows = json.loads(
+        session("query", "SELECT purpose, manual FROM rolls ORDER BY position", "--json").output
+    )
+    assert rows == [{"purpose": "terrain", "manual": True}, {"purpose": "events.bog", "manual": True}]
+    [d6] = json.loads(session("stats", "--report", "fairness", "--json").output)["fairness"]
+    assert (d6["die"], d6["throws"]) == ("d6", 3)
+
+
 def test_crawl_rolls_of_random_dice_stay_virtual(tmp_path: Path) -> None:
     with Ledger(str(tmp_path / "c.ledger")) as book:
         _crawl(book, tmp_path)
