@@ -254,7 +254,7 @@ def bench_cli(tmp: Path, stats_campaigns: int) -> None:
     if stats_campaigns:
         # Each time right after one new action: the warehouse catches up one event, then answers.
         one_action = [str(exe), "-c", "sim-crawl-1-00001", "note", "between two rolls"]
-        commands["stats"] = ([str(exe), "stats", "--report", "luck"], stats_env, one_action)
+        commands["stats"] = ([str(exe), "stats", "--simulated", "--report", "luck"], stats_env, one_action)
         commands["query"] = (
             [str(exe), "query", "SELECT count(*) FROM events"],
             stats_env,

@@ -71,12 +71,12 @@ def main() -> None:
             [exe, "-c", "sim-crawl-1-00001", "note", "warm"], env=env, check=True, capture_output=True
         )
         with redirect_stdout(io.StringIO()):
-            cli.main(["stats", "--report", "luck"], standalone_mode=False)
+            cli.main(["stats", "--simulated", "--report", "luck"], standalone_mode=False)
     subprocess.run([exe, "-c", "sim-crawl-1-00001", "note", "between two rolls"], env=env, check=True)
     prof = cProfile.Profile()
     start = time.perf_counter()
     with redirect_stdout(io.StringIO()):
-        prof.runcall(cli.main, ["stats", "--report", "luck"], standalone_mode=False)
+        prof.runcall(cli.main, ["stats", "--simulated", "--report", "luck"], standalone_mode=False)
     whole = time.perf_counter() - start
     stats = pstats.Stats(prof)
     found: dict[str, float] = {}

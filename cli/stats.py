@@ -106,6 +106,11 @@ def _caught_up(c: Ctx, path: str | None, *, rebuild: bool = False) -> tuple[Ware
 @click.command("stats")
 @click.option("--character", default=None, help="Only this character's rows.")
 @click.option(
+    "--simulated",
+    is_flag=True,
+    help="Include the campaigns `ledger simulate` played (left out by default; -c NAME always reads NAME).",
+)
+@click.option(
     "--report",
     "only",
     multiple=True,
@@ -115,7 +120,9 @@ def _caught_up(c: Ctx, path: str | None, *, rebuild: bool = False) -> tuple[Ware
 @warehouse_option
 @scope_options
 @pass_ctx
-def stats(c: Ctx, character: str | None, only: tuple[str, ...], warehouse_path: str | None) -> None:
+def stats(
+    c: Ctx, character: str | None, simulated: bool, only: tuple[str, ...], warehouse_path: str | None
+) -> None:
     """Campaign statistics: luck index, success rates against expectation, pushes,
     mulligans, damage per day, hunger, Rot, deaths, survival curve, dice fairness.
 
@@ -128,7 +135,7 @@ def stats(c: Ctx, character: str | None, only: tuple[str, ...], warehouse_path: 
     con = wh.connect_read_only()
     try:
         who = unicodedata.normalize("NFC", character) if character is not None else None
-        data = report(con, Scope(c.campaign, who), only or None)
+        data = report(con, Scope(c.campaign, who, simulated), only or None)
     finally:
         con.close()
     emit(c, data, lambda: render(data))
@@ -334,7 +341,7 @@ def simulate(c: Ctx, system: str, count: int, seed: int | None, days: int, prefi
         c,
         data,
         f"simulated {len(todo)} {system} campaigns (seed {seed}{resumed}): {events} events in {took:.1f}s; "
-        "see `ledger stats`",
+        "see `ledger stats --simulated`",
     )
     sys.stdout.flush()
 

@@ -53,6 +53,9 @@ class RollFact(Fact, frozen=True):
     manual: bool = False
     p_success: float | None = None
     """Exact probability of success, computed when the roll was decided."""
+    opponent: bool = False
+    """Thrown for an opponent of the characters (a crawl enemy's attack): its success is the
+    opponent's, and it counts in no character's luck index (docs/statistics.md, "Whose luck")."""
 
 
 class MealFact(Fact, frozen=True):

@@ -157,10 +157,12 @@ def who(alias: str = "") -> str:
 
 @dataclass(frozen=True)
 class Scope:
-    """Which rows a report reads: one campaign and/or one character, or everything."""
+    """Which rows a report reads: one campaign and/or one character, or everything; the
+    campaigns ``ledger simulate`` played only when ``simulated`` (or named by ``campaign``)."""
 
     campaign: str | None = None
     character: str | None = None
+    simulated: bool = False
 
     def where(self, *extra: str, alias: str = "", by_actor: bool = False) -> tuple[str, list[Any]]:
         """The WHERE clause and its parameters; ``by_actor`` for a table with no
@@ -170,10 +172,17 @@ class Scope:
         if self.campaign is not None:
             clauses.append(f"{prefix}campaign = ?")
             params.append(self.campaign)
+        elif not self.simulated:
+            clauses.append(f"{prefix}stream NOT IN (SELECT stream FROM campaigns WHERE simulated)")
         if self.character is not None:
             clauses.append(f"{prefix}actor = ?" if by_actor else f"{who(alias)} = ?")
             params.append(self.character)
         return ("WHERE " + " AND ".join(clauses)) if clauses else "", params
+
+    @property
+    def everything(self) -> bool:
+        """Every row of every campaign, simulated ones included."""
+        return self.campaign is None and self.character is None and self.simulated
 
 
 def _rows(con: duckdb.DuckDBPyConnection, sql: str, params: list[Any]) -> list[dict[str, Any]]:
@@ -183,29 +192,41 @@ def _rows(con: duckdb.DuckDBPyConnection, sql: str, params: list[Any]) -> list[d
 
 
 def _rate(num: float | None, den: float | None) -> float | None:
-    return round(num / den, 4) if num is not None and den else None
+    return _plain(round(float(num) / float(den), 4)) if num is not None and den else None
+
+
+def _plain(x: float) -> float:
+    """``x`` with a negative zero made zero: a rounded -0.001 prints ``0.0``, never ``-0.0``."""
+    return x + 0.0
+
+
+EXACT = "DECIMAL(18, 12)"
+"""Probabilities are summed as fixed-point decimals, exactly: a float sum in DuckDB adds in
+whatever order its threads finish, so the same rolls could give a luck of 0.0 one run and
+-0.0 (or a last digit apart) the next. Twelve decimals are far below the two shown."""
 
 
 def _luck_row(row: dict[str, Any]) -> dict[str, Any]:
     n, wins, exp, var = row.pop("judged"), row.pop("wins"), row.pop("expected"), row.pop("variance")
-    idx = luck_index(wins or 0, exp or 0, var or 0)
+    exp = None if exp is None else float(exp)
+    idx = luck_index(wins or 0, exp or 0, float(var or 0))
     row.update(
         {
             "judged": n,
             "successes": wins,
-            "expected": None if exp is None else round(exp, 2),
+            "expected": None if exp is None else _plain(round(exp, 2)),
             "rate": _rate(wins, n),
             "expected_rate": _rate(exp, n),
-            "luck": None if idx is None else round(idx, 2),
+            "luck": None if idx is None else _plain(round(idx, 2)),
         }
     )
     return row
 
 
-_JUDGED = """count(*) FILTER (WHERE p_success IS NOT NULL AND success IS NOT NULL) AS judged,
+_JUDGED = f"""count(*) FILTER (WHERE p_success IS NOT NULL AND success IS NOT NULL) AS judged,
        sum(success::INTEGER) FILTER (WHERE p_success IS NOT NULL) AS wins,
-       sum(p_success) FILTER (WHERE success IS NOT NULL) AS expected,
-       sum(p_success * (1 - p_success)) FILTER (WHERE success IS NOT NULL) AS variance"""
+       sum(p_success::{EXACT}) FILTER (WHERE success IS NOT NULL) AS expected,
+       sum((p_success * (1 - p_success))::{EXACT}) FILTER (WHERE success IS NOT NULL) AS variance"""
 
 
 # --- the reports ---------------------------------------------------------------------------------
@@ -220,13 +241,16 @@ def rolls(con: duckdb.DuckDBPyConnection, scope: Scope) -> list[dict[str, Any]]:
 
 
 def luck(con: duckdb.DuckDBPyConnection, scope: Scope) -> dict[str, Any]:
-    """The luck index overall, per campaign and per character (one pass over the rolls)."""
-    where, params = scope.where("NOT undone", "p_success IS NOT NULL", "success IS NOT NULL")
+    """The luck index overall, per campaign and per character (one pass over the rolls).
+
+    An opponent's roll (a crawl enemy's attack) is the opponent's luck and counts in none of
+    these: the luck index measures the dice thrown for the characters (docs/statistics.md)."""
+    where, params = scope.where("NOT undone", "p_success IS NOT NULL", "success IS NOT NULL", "NOT opponent")
     found = _rows(
         con,
         f"""SELECT grouping(campaign, who) AS level, campaign, any_value(system) AS system,
                who AS character, count(*) AS judged, sum(success::INTEGER) AS wins,
-               sum(p_success) AS expected, sum(p_success * (1 - p_success)) AS variance
+               sum(p_success::{EXACT}) AS expected, sum((p_success * (1 - p_success))::{EXACT}) AS variance
         FROM (SELECT *, {who()} AS who FROM rolls {where})
         GROUP BY GROUPING SETS ((), (campaign), (campaign, who))""",
         params,
@@ -278,9 +302,17 @@ def mulligans(con: duckdb.DuckDBPyConnection, scope: Scope) -> list[dict[str, An
     return out
 
 
+HEALTH_TRACKS = ("health", "hp", "strength", "physical")
+"""The tracks of bodily harm, one per system (crawl and d100 Health, d20 hit points, Year
+Zero Strength, the dice pool's physical monitor): the damage reports read these alone, not
+Energy, stress, fatigue or other tracks a wound fact may name."""
+
+_HEALTH = "track IN (" + ", ".join(f"'{t}'" for t in HEALTH_TRACKS) + ")"
+
+
 def damage(con: duckdb.DuckDBPyConnection, scope: Scope) -> list[dict[str, Any]]:
-    """Damage taken and healed per game day (summed over the campaigns in scope)."""
-    where, params = scope.where("NOT undone", "day IS NOT NULL")
+    """Damage taken and healed to Health per game day (summed over the campaigns in scope)."""
+    where, params = scope.where("NOT undone", "day IS NOT NULL", _HEALTH)
     sql = f"""SELECT day, count(DISTINCT stream) AS campaigns,
        coalesce(sum(amount) FILTER (WHERE amount > 0), 0) AS taken,
        coalesce(-sum(amount) FILTER (WHERE amount < 0), 0) AS healed
@@ -289,7 +321,7 @@ def damage(con: duckdb.DuckDBPyConnection, scope: Scope) -> list[dict[str, Any]]
 
 
 def damage_causes(con: duckdb.DuckDBPyConnection, scope: Scope) -> list[dict[str, Any]]:
-    where, params = scope.where("NOT undone", "amount > 0")
+    where, params = scope.where("NOT undone", "amount > 0", _HEALTH)
     sql = f"""SELECT cause, count(*) AS wounds, sum(amount) AS taken FROM wounds {where}
        GROUP BY cause ORDER BY taken DESC, cause LIMIT 10"""
     return _rows(con, sql, params)
@@ -377,14 +409,19 @@ def kaplan_meier(lives: Sequence[tuple[int, bool]]) -> list[dict[str, Any]]:
     return curve
 
 
+def _any_simulated(con: duckdb.DuckDBPyConnection) -> bool:
+    found = con.execute("SELECT count(*) FROM campaigns WHERE simulated").fetchone()
+    return bool(found and found[0])
+
+
 def dice_fairness(con: duckdb.DuckDBPyConnection, scope: Scope) -> list[dict[str, Any]]:
     """Chi-square per die size over the physical dice entered with ``--faces``
     (undone rolls included: those dice were thrown all the same)."""
-    if scope.campaign is None and scope.character is None:
+    if scope.everything or (scope.campaign is None and scope.character is None and not _any_simulated(con)):
         source, where, params = "dice", "WHERE manual", []
     else:
         source = "dice JOIN rolls r USING (roll_id)"
-        where, params = scope.where("manual", alias="r")
+        where, params = scope.where("r.manual", alias="r")
     found = con.execute(
         f"""SELECT size, face, count(*) FROM {source} {where}
         GROUP BY size, face ORDER BY size, face""",
@@ -433,7 +470,18 @@ def report(
     """The named reports (all by default) for a scope, JSON-ready."""
     scope = scope or Scope()
     names = list(only) if only else list(REPORTS)
-    out: dict[str, Any] = {"scope": {"campaign": scope.campaign, "character": scope.character}}
+    left_out = 0
+    if scope.campaign is None and not scope.simulated:
+        found = con.execute("SELECT count(*) FROM campaigns WHERE simulated").fetchone()
+        left_out = int(found[0]) if found else 0
+    out: dict[str, Any] = {
+        "scope": {
+            "campaign": scope.campaign,
+            "character": scope.character,
+            "simulated": scope.simulated,
+            "simulated_left_out": left_out,
+        }
+    }
     for name in names:
         out[name] = REPORTS[name](con, scope)
     return out
@@ -534,12 +582,18 @@ def render(data: dict[str, Any]) -> str:
     """The report as terminal text."""
     out: list[str] = []
     scope = data.get("scope", {})
-    what = " / ".join(f"{k} {v}" for k, v in scope.items() if v) or "all campaigns"
+    named = {k: scope.get(k) for k in ("campaign", "character")}
+    what = " / ".join(f"{k} {v}" for k, v in named.items() if v) or "all campaigns"
+    if scope.get("simulated") and not named["campaign"]:
+        what += ", simulated ones included"
     ov = data.get("overview")
     head = f"Statistics: {what}"
     if ov:
         head += f" ({ov['campaigns']} campaigns, {ov['events']} events, {ov['rolls']} rolls)"
     out.append(head)
+    left_out = scope.get("simulated_left_out")
+    if left_out:
+        out.append(f"({left_out} simulated campaigns left out; --simulated brings them in)")
     if "luck" in data:
         lk = data["luck"]
         o = lk["overall"]
@@ -776,7 +830,10 @@ class Simulator:
         ]
 
         def make() -> tuple[CampaignRegistered, list[tuple[str, int, str, bytes]]]:
-            return CampaignRegistered(campaign_id=played.id, name=name, system=self.system), rows
+            registered = CampaignRegistered(
+                campaign_id=played.id, name=name, system=self.system, simulated=True
+            )
+            return registered, rows
 
         self.ledger._register(make)
 
@@ -845,14 +902,14 @@ def demo_report(
     wh = open_warehouse(ledger, warehouse)
     con = wh.connect_read_only()
     try:
-        data = report(con, Scope(), ["overview", "luck", "fairness", "survival"])
+        data = report(con, Scope(simulated=True), ["overview", "luck", "fairness", "survival"])
         row = con.execute(
             "SELECT count(DISTINCT stream) FILTER (WHERE day < 25), count(DISTINCT stream) FROM deaths "
             "WHERE NOT undone AND system = 'crawl'"
         ).fetchone()
     finally:
         con.close()
-    echo("$ ledger stats")
+    echo("$ ledger stats --simulated")
     ov, lk = data["overview"], data["luck"]["overall"]
     echo(
         f"{ov['campaigns']} campaigns, {ov['events']} events, {ov['rolls']} rolls; "
@@ -905,7 +962,12 @@ def luck_from_log(
         for fact in facts:
             if character is not None and (getattr(fact, "character", None) or env.actor) != character:
                 continue
-            if isinstance(fact, RollFact) and fact.p_success is not None and fact.success is not None:
+            if (
+                isinstance(fact, RollFact)
+                and fact.p_success is not None
+                and fact.success is not None
+                and not fact.opponent
+            ):
                 judged += 1
                 wins += int(fact.success)
                 expected += fact.p_success
@@ -915,5 +977,5 @@ def luck_from_log(
         "judged": judged,
         "successes": wins,
         "expected": round(expected, 2),
-        "luck": None if idx is None else round(idx, 2),
+        "luck": None if idx is None else _plain(round(idx, 2)),
     }

@@ -221,6 +221,15 @@ def _enemy_struck(g: Crawl, e: ev.EnemyStruck) -> Crawl:
     return replace(g, health=e.health, fight=fight)
 
 
+def blow_loss(g: Crawl, e: ev.EnemyStruck) -> int:
+    """The Health an enemy's blow took, ``g`` the state before it. An event with ``lost``
+    records it; an older one recorded only the blow's ``damage``, read as at most the Health
+    there was (docs/rulings/crawl.md, 20)."""
+    if e.lost is not None:
+        return e.lost
+    return min(e.damage, g.health)
+
+
 def _player_struck(g: Crawl, e: ev.PlayerStruck) -> Crawl:
     fight = g.fight
     if fight is not None:

@@ -271,6 +271,8 @@ def rolls(system: System, history: list[Envelope[Any]], step_of: dict[int, int])
         for fact in facts(env):
             if not isinstance(fact, RollFact) or fact.p_success is None or fact.success is None:
                 continue
+            if fact.opponent:  # an opponent's luck, not a character's (docs/statistics.md)
+                continue
             p = float(fact.p_success)
             s, e, var = s + fact.success, e + p, var + p * (1 - p)
             who = fact.character or env.actor or ""

@@ -151,10 +151,15 @@ CAMPAIGNS = Table(
         ("parent_version", "INTEGER"),
         ("imported", "BOOLEAN"),
         ("registered_at", "TIMESTAMP"),
+        ("simulated", "BOOLEAN"),
     ),
     "One row per campaign or branch (a fork names its parent and fork version).",
 )
-EVENTS = Table("events", (*COMMON, ("kind", "VARCHAR")), "One row per stored event.")
+EVENTS = Table(
+    "events",
+    (*COMMON, ("kind", "VARCHAR"), ("physical", "BOOLEAN")),
+    "One row per stored event (``physical``: an action's first event, its dice typed with ``--faces``).",
+)
 CHARACTERS = Table(
     "characters", (*COMMON, ("name", "VARCHAR"), ("attrs", "VARCHAR")), "Characters as added (attrs as JSON)."
 )
@@ -189,9 +194,11 @@ GROUP BY stream, action
 """
 
 
-FACTS_REVISION = 2
+FACTS_REVISION = 3
 """Raised whenever a built-in system's facts change what they record (2: every fact names
-the character it is about): a warehouse filled under another revision is rebuilt."""
+the character it is about; 3: physical dice marked in every system, a replacing die's
+``reroll_of``, a crawl enemy's roll its own and its wound the Health lost): a warehouse
+filled under another revision is rebuilt."""
 
 SCHEMA = hashlib.sha256(
     "\n".join([*(t.ddl() for t in TABLES), ACTIONS_VIEW, f"facts {FACTS_REVISION}"]).encode()
@@ -295,13 +302,13 @@ ROLLED_SQL = FactQuery(
     ("dice.rolled",),
     """WITH r AS (
            SELECT position, json_transform(event, '{"result": {"groups": [{"dice": [{"sides": "INTEGER",
-               "face": "INTEGER", "kept": "BOOLEAN", "explodes": "INTEGER"}]}], "total": "BIGINT",
+               "face": "INTEGER", "kept": "BOOLEAN", "explodes": "INTEGER", "rerolls": "INTEGER"}]}], "total": "BIGINT",
                "successes": "INTEGER"}, "manual": "BOOLEAN", "p_success": "DOUBLE"}') AS e
            FROM ev WHERE kind = 'dice.rolled')
        SELECT position, 0 AS n, 'roll' AS purpose,
               flatten(list_transform(e.result.groups, lambda g, i: list_transform(g.dice, lambda d: {
                   'size': d.sides, 'face': d.face, 'kept': coalesce(d.kept, true),
-                  'reroll_of': d.explodes
+                  'reroll_of': coalesce(d.explodes, d.rerolls)
                       + coalesce(list_sum(list_transform(e.result.groups[:i - 1], lambda h: len(h.dice))), 0)
               }))) AS dice,
               CASE WHEN e.result.successes IS NULL THEN CAST(e.result.total AS VARCHAR)
@@ -328,7 +335,8 @@ def rolled_fact(ev: Rolled) -> RollFact:
     for group in result.groups:
         start = len(dice)
         for d in group.dice:
-            reroll = None if d.explodes is None else start + d.explodes
+            of = d.explodes if d.explodes is not None else d.rerolls
+            reroll = None if of is None else start + of
             dice.append(DieFace(size=d.sides, face=d.face, kept=d.kept, reroll_of=reroll))
     if result.successes is None:
         return RollFact(
@@ -409,10 +417,12 @@ class StreamInfo:
     facts: Callable[[Envelope[Any]], list[Fact]] | None
     """The system's Python facts, when it declares no SQL ones."""
     decode: Callable[[bytes], Envelope[Any]]
+    simulated: bool = False
+    """Played by ``ledger simulate`` (or forked from a campaign that was)."""
 
 
-def _stream_info(name: str, system: str) -> StreamInfo:
-    return StreamInfo(name, system, _python_hook(system), envelope_decoder(system).decode)
+def _stream_info(name: str, system: str, simulated: bool = False) -> StreamInfo:
+    return StreamInfo(name, system, _python_hook(system), envelope_decoder(system).decode, simulated)
 
 
 def _python_hook(system: str) -> Callable[[Envelope[Any]], list[Fact]] | None:
@@ -495,7 +505,7 @@ _HEAD = msgspec.json.Decoder(_Head)
 
 STAGED_COLUMNS = (
     "{'v': 'INTEGER', 'action': 'VARCHAR', 'at': 'VARCHAR', 'day': 'INTEGER', "
-    "'actor': 'VARCHAR', 'event': 'JSON'}"
+    "'actor': 'VARCHAR', 'decision': 'JSON', 'event': 'JSON'}"
 )
 """The envelope fields the warehouse reads (the chain fields are verify's business)."""
 
@@ -720,9 +730,10 @@ class Warehouse:
         return Page(rows, states, positions, runs)
 
     def _load_streams(self, con: duckdb.DuckDBPyConnection) -> None:
-        for stream, name, system in con.execute("SELECT stream, campaign, system FROM campaigns").fetchall():
+        found = con.execute("SELECT stream, campaign, system, simulated FROM campaigns").fetchall()
+        for stream, name, system, simulated in found:
             if stream not in self._streams:
-                self._streams[stream] = _stream_info(name, system)
+                self._streams[stream] = _stream_info(name, system, bool(simulated))
 
     def _apply(self, con: duckdb.DuckDBPyConnection, page: Page) -> None:
         """Apply one page of stored events and record its position, in one DuckDB transaction.
@@ -735,12 +746,13 @@ class Warehouse:
         try:
             self._register(con, rows)
             self._stage(con, page)
-            con.execute(f"INSERT INTO events SELECT {', '.join(EVENTS.names[:-2])}, false, kind FROM batch")
+            con.execute(f"INSERT INTO events SELECT {', '.join(COMMON_SELECT)}, kind, physical FROM batch")
             con.execute(
                 f"INSERT INTO characters SELECT {', '.join(COMMON_SELECT)}, event->>'name', "
                 "CAST(event->'attrs' AS VARCHAR) FROM batch WHERE kind = 'character.added'"
             )
             self._facts(con, rows)
+            self._mark_physical(con, rows[0][0])
             self._flag_undone(con)
             con.execute("UPDATE warehouse_meta SET value = ? WHERE key = 'position'", [str(rows[-1][0])])
             con.execute("DROP TABLE batch")
@@ -761,6 +773,7 @@ class Warehouse:
             if not isinstance(ev, CampaignRegistered):
                 continue
             parent = self._streams.get(ev.parent_id) if ev.parent_id else None
+            simulated = ev.simulated or (parent is not None and parent.simulated)
             new.append(
                 (
                     position,
@@ -772,9 +785,10 @@ class Warehouse:
                     ev.parent_version,
                     ev.imported,
                     _at(env.at),
+                    simulated,
                 )
             )
-            self._streams[ev.campaign_id] = _stream_info(ev.name, ev.system)
+            self._streams[ev.campaign_id] = _stream_info(ev.name, ev.system, simulated)
         if new:
             con.executemany(f"INSERT INTO campaigns VALUES ({', '.join('?' * len(CAMPAIGNS.columns))})", new)
 
@@ -809,7 +823,8 @@ class Warehouse:
             con.execute(
                 f"CREATE OR REPLACE TEMP TABLE batch AS SELECT {number} AS position, w.stream, w.campaign, "
                 "w.system, r.v AS version, r.action, r.day, r.actor, "
-                "CAST(rtrim(r.at, 'Z') AS TIMESTAMP) AS recorded_at, r.event->>'kind' AS kind, r.event "
+                "CAST(rtrim(r.at, 'Z') AS TIMESTAMP) AS recorded_at, r.event->>'kind' AS kind, r.event, "
+                "coalesce((r.decision->>'manual')::BOOLEAN, false) AS physical "
                 f"FROM {source} JOIN ({where}) w ON w.row = r.ordinality"
             )
         except duckdb.Error as e:
@@ -938,6 +953,28 @@ class Warehouse:
                     f"INSERT INTO \"{name}\" SELECT {cast} FROM read_json('{_sql_str(path)}', "
                     "format = 'newline_delimited', records = false, columns = {'j': 'VARCHAR[]'})"
                 )
+
+    def _mark_physical(self, con: duckdb.DuckDBPyConnection, first: int) -> None:
+        """Mark physical every roll, and its dice, of an action played with ``--faces``: the
+        action's decision says so (``Envelope.decision.manual``) for all its events, in any
+        system, whether or not the event itself carries a ``manual`` mark. Events recorded
+        before decisions were kept have none, and read as their own mark says."""
+        found = con.execute(
+            "SELECT count(*) FROM rolls WHERE position >= ? AND NOT manual", [first]
+        ).fetchone()
+        if not found or not found[0]:
+            return  # no roll in the page, or every one physical already
+        con.execute(
+            "UPDATE rolls SET manual = true WHERE position >= ? AND NOT manual AND (stream, action) IN "
+            "(SELECT stream, action FROM events WHERE physical "
+            "AND (stream, action) IN (SELECT stream, action FROM batch))",
+            [first],
+        )
+        con.execute(
+            "UPDATE dice SET manual = true WHERE NOT manual AND roll_id IN "
+            "(SELECT roll_id FROM rolls WHERE position >= ? AND manual)",
+            [first],
+        )
 
     def _flag_undone(self, con: duckdb.DuckDBPyConnection) -> None:
         """Recompute the ``undone`` flags of every branch an undo or redo in this page touched."""

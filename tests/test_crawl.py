@@ -531,9 +531,10 @@ def test_facts_feed_the_warehouse(book: Ledger) -> None:
     do(book, Attack(weapon="hands"), 6)
     facts = [f for env in book.effective(book.campaign("run")) for f in SYSTEM.extra["facts"](env)]
     enemy = [f for f in facts if getattr(f, "purpose", "") == "enemy attack"]
-    # Seen from the explorer: a rat hits on 5 of 6 faces, so a roll that does no harm has p 1/6.
-    assert [f.p_success for f in enemy] == [pytest.approx(1 / 6)] * 2
-    assert [f.success for f in enemy] == [False, False]
+    # The rat's roll is the rat's (ruling 20): it hits on 5 of 6 faces, and both rolls hit.
+    assert [f.p_success for f in enemy] == [pytest.approx(5 / 6)] * 2
+    assert [f.success for f in enemy] == [True, True]
+    assert [(f.character, f.opponent, f.manual) for f in enemy] == [("rat", True, True)] * 2
     wounds = [(f.track, f.amount, f.cause) for f in facts if type(f).table == "wounds"]
     assert wounds == [("health", 5, "rat"), ("health", 5, "rat")]
     assert [f.cause for f in facts if type(f).table == "deaths"] == ["killed by rat"]

@@ -124,7 +124,7 @@ def test_simulate_d100_from_the_command_line(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "simulated 3 d100 campaigns (seed 4)" in result.output
     assert runner.invoke(cli, [*db, "verify", "--all"]).exit_code == 0
-    stats = json.loads(runner.invoke(cli, [*db, "stats", "--json"]).output)
+    stats = json.loads(runner.invoke(cli, [*db, "stats", "--simulated", "--json"]).output)
     purposes = {row["purpose"] for row in stats["rolls"] if row["system"] == "d100"}
     assert {"attack", "dodge", "firstaid"} <= purposes
     assert stats["luck"]["overall"]["judged"] > 20

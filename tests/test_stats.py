@@ -285,7 +285,7 @@ def _sim_stats(
 ) -> dict[str, object]:
     session = Session(str(tmp_path / f"{name}.ledger"))
     session("simulate", system, "--campaigns", str(n), "--seed", str(seed))
-    data: dict[str, object] = json.loads(session("stats", "--json").output)
+    data: dict[str, object] = json.loads(session("stats", "--simulated", "--json").output)
     return data
 
 

@@ -254,8 +254,8 @@ def test_a_failing_facts_hook_is_reported_in_one_line(
 
     real = wmod._stream_info
 
-    def with_hook(name: str, system: str) -> wmod.StreamInfo:
-        info = real(name, system)
+    def with_hook(name: str, system: str, simulated: bool = False) -> wmod.StreamInfo:
+        info = real(name, system, simulated)
         info.facts = broken
         return info
 
@@ -279,7 +279,7 @@ def test_stats_from_a_postgres_ledger_use_their_own_warehouse(
     monkeypatch.setenv("LEDGER_WAREHOUSE", str(tmp_path / "pg.duckdb"))
     session = Session(pg_url)
     session("simulate", "freeform", "--campaigns", "3", "--seed", "2")
-    data = json.loads(session("stats", "--json").output)
+    data = json.loads(session("stats", "--simulated", "--json").output)
     assert data["overview"]["campaigns"] == 3
     assert (tmp_path / "pg.duckdb").exists()
     status = json.loads(session("warehouse", "status", "--json").output)

@@ -146,7 +146,7 @@ def test_ledger_simulate_plays_yearzero(tmp_path: Path) -> None:
     db = str(tmp_path / "t.ledger")
     result = runner.invoke(cli, ["--db", db, "simulate", "yearzero", "--campaigns", "3", "--seed", "5"])
     assert result.exit_code == 0, result.output
-    stats = runner.invoke(cli, ["--db", db, "stats", "--json"])
+    stats = runner.invoke(cli, ["--db", db, "stats", "--simulated", "--json"])
     assert stats.exit_code == 0, stats.output
     data = json.loads(stats.output)
     assert data["overview"]["campaigns"] == 3

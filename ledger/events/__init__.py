@@ -54,6 +54,9 @@ class CampaignRegistered(Event, frozen=True, tag="campaign.registered"):
     signed_by: str | None = None
     """An import's signer: the public key (``ed25519:<hex>``) whose valid
     signature the export carried; None for an unsigned file or no import."""
+    simulated: bool = False
+    """Played by ``ledger simulate``, not at a table: ``stats`` leaves it out unless asked
+    (``--simulated``). False in registrations recorded before the mark."""
 
     def summary(self) -> str:
         if self.parent_id:

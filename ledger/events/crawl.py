@@ -11,6 +11,10 @@ import msgspec
 from ledger.events import Event
 
 
+def _physical(manual: bool) -> str:
+    return " (physical dice)" if manual else ""
+
+
 class Foe(msgspec.Struct, frozen=True, kw_only=True):
     """An enemy as met: its table values and its current Health."""
 
@@ -56,9 +60,11 @@ class TerrainRolled(Event, frozen=True, tag="crawl.terrain_rolled"):
     terrain: str
     variant: str = "d6"
     options: tuple[str, ...] = ()
+    manual: bool = False
+    """The faces were physical dice (``--faces``); False in events recorded before the mark."""
 
     def summary(self) -> str:
-        return f"terrain {self.variant} {list(self.dice)}: {self.terrain}"
+        return f"terrain {self.variant} {list(self.dice)}: {self.terrain}{_physical(self.manual)}"
 
 
 class TableRolled(Event, frozen=True, tag="crawl.table_rolled"):
@@ -73,10 +79,12 @@ class TableRolled(Event, frozen=True, tag="crawl.table_rolled"):
     choice: str = "play"
     """play, pass (a repeated result taken as a pass-through), shift, nothing."""
     p_success: float | None = None
+    manual: bool = False
+    """The faces were physical dice (``--faces``)."""
 
     def summary(self) -> str:
         rep = f" (repeated: {self.choice})" if self.repeated else ""
-        return f"{self.table} {list(self.dice)} = {self.total}{rep}: {self.text}"
+        return f"{self.table} {list(self.dice)} = {self.total}{rep}: {self.text}{_physical(self.manual)}"
 
 
 class Changed(Event, frozen=True, tag="crawl.changed"):
@@ -156,13 +164,19 @@ class EnemyStruck(Event, frozen=True, tag="crawl.enemy_struck"):
     health: int
     stunned: bool = False
     p_success: float | None = None
+    manual: bool = False
+    """The enemy's die was a physical die (``--faces``)."""
+    lost: int | None = None
+    """The Health the blow took: ``damage`` stops at the Health there was (docs/rulings/crawl.md,
+    20). None: recorded before it was kept; ``damage`` then is the blow, which took all of it
+    unless it left Health 0 (see ``projections.crawl.blow_loss``)."""
 
     def summary(self) -> str:
         if self.stunned:
             return f"{self.foe} is stunned and loses its turn"
         return (
             f"{self.foe} attacks [{self.face}] {self.attack} vs Defense {self.defense}: "
-            f"{self.damage} damage, Health {self.health}"
+            f"{self.damage} damage, Health {self.health}{_physical(self.manual)}"
         )
 
 
@@ -196,11 +210,13 @@ class TechniqueRolled(Event, frozen=True, tag="crawl.technique_rolled"):
     successes: int
     p_success: float | None = None
     stun: int = 0
+    manual: bool = False
+    """The faces were physical dice (``--faces``)."""
 
     def summary(self) -> str:
         roll = f" {list(self.dice)} needs {self.needed} or less" if self.needed else ""
         ok = "succeeds" if self.success else "fails (-2 Defense until your next turn)"
-        return f"technique {self.number}{roll} {ok}; Energy {self.energy}"
+        return f"technique {self.number}{roll} {ok}; Energy {self.energy}{_physical(self.manual)}"
 
 
 class EscapeRolled(Event, frozen=True, tag="crawl.escape_rolled"):
@@ -209,10 +225,12 @@ class EscapeRolled(Event, frozen=True, tag="crawl.escape_rolled"):
     esc: int
     success: bool
     p_success: float
+    manual: bool = False
+    """The die was a physical die (``--faces``)."""
 
     def summary(self) -> str:
         ok = "escapes" if self.success else "fails to escape"
-        return f"escape [{self.face}] vs ESC {self.esc}: {ok}"
+        return f"escape [{self.face}] vs ESC {self.esc}: {ok}{_physical(self.manual)}"
 
 
 class Escaped(Event, frozen=True, tag="crawl.escaped"):

@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import msgspec
+
 from ledger.dice import Dice
 from ledger.errors import RuleError
 from ledger.events import Event
@@ -308,7 +310,17 @@ def decide(state: Any, command: Any, dice: Dice) -> list[Event]:
     require(game, command, state.core.tables)
     draft = Draft(game, state.core.tables)
     handler(draft, command, dice)
-    return draft.events
+    return [_marked(e) for e in draft.events] if dice.manual else draft.events
+
+
+def _marked(e: Event) -> Event:
+    """A rolling event of an action played with physical dice (``--faces``), marked so."""
+    rolled = (
+        isinstance(e, ev.TerrainRolled | ev.TableRolled | ev.EscapeRolled)
+        or (isinstance(e, ev.TechniqueRolled) and bool(e.dice))
+        or (isinstance(e, ev.EnemyStruck) and e.face is not None)
+    )
+    return msgspec.structs.replace(e, manual=True) if rolled else e
 
 
 def _system() -> System:

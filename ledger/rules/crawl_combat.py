@@ -90,6 +90,7 @@ def enemy_turn(d: Draft, dice: Dice) -> None:
             damage=damage,
             health=health,
             p_success=p_enemy_hits(foe.attack, defense),
+            lost=d.g.health - health,
         )
     )
     if health == 0:

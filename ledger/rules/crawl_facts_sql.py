@@ -4,7 +4,10 @@ Each statement mirrors one branch of :func:`ledger.rules.crawl_play.facts`;
 ``tests/test_facts_sql.py`` holds them equal on played campaigns and
 ``tests/test_crawl_facts_sql.py`` on the days hunger kills. A hunger wound is
 the ``loss`` of ``crawl.starved``: the Health actually lost (docs/rulings/crawl.md, 6).
-The crawl rolls d6s only, so every die is ``{size: 6, face: f}``.
+The crawl rolls d6s only, so every die is ``{size: 6, face: f}``. A roll's ``manual`` is
+absent (false) in events recorded before physical dice were marked. An enemy's attack is the
+enemy's roll (ruling 20), and its wound the Health the blow took (``lost``; older events:
+``damage``).
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from ledger.facts import (
 )
 
 D6 = "list_transform(CAST(event->'dice' AS INTEGER[]), lambda f: {'size': 6, 'face': f, 'kept': NULL::BOOLEAN, 'reroll_of': NULL::INTEGER})"
+MANUAL = "coalesce((event->>'manual')::BOOLEAN, false) AS manual"
 ONE_D6 = "[{'size': 6, 'face': (event->>'face')::INTEGER, 'kept': NULL::BOOLEAN, 'reroll_of': NULL::INTEGER}]"
 
 FACTS_SQL: list[FactQuery] = [
@@ -28,25 +32,26 @@ FACTS_SQL: list[FactQuery] = [
         RollFact,
         ("crawl.table_rolled",),
         f"""SELECT position, 0 AS n, event->>'table' AS purpose, {D6} AS dice,
-                   event->>'text' AS outcome
+                   event->>'text' AS outcome, {MANUAL}
             FROM ev WHERE kind = 'crawl.table_rolled'""",
     ),
     FactQuery(
         RollFact,
         ("crawl.terrain_rolled",),
         f"""SELECT position, 0 AS n, 'terrain' AS purpose, {D6} AS dice,
-                   event->>'terrain' AS outcome
+                   event->>'terrain' AS outcome, {MANUAL}
             FROM ev WHERE kind = 'crawl.terrain_rolled'""",
     ),
-    # The enemy's attack, judged from the explorer's side: a miss is the explorer's success.
+    # The enemy's attack is the enemy's roll: its success is the hit, and it names the foe.
     FactQuery(
         RollFact,
         ("crawl.enemy_struck",),
-        f"""SELECT position, 0 AS n, 'enemy attack' AS purpose, {ONE_D6} AS dice,
+        f"""SELECT position, 0 AS n, event->>'foe' AS character, 'enemy attack' AS purpose,
+                   {ONE_D6} AS dice,
                    CASE WHEN (event->>'damage')::INTEGER > 0 THEN 'hit' ELSE 'miss' END AS outcome,
                    (event->>'defense')::INTEGER AS target,
-                   (event->>'damage')::INTEGER <= 0 AS success,
-                   1 - (event->>'p_success')::DOUBLE AS p_success
+                   (event->>'damage')::INTEGER > 0 AS success, {MANUAL},
+                   (event->>'p_success')::DOUBLE AS p_success, true AS opponent
             FROM ev
             WHERE kind = 'crawl.enemy_struck' AND NOT coalesce((event->>'stunned')::BOOLEAN, false)
               AND (event->>'face') IS NOT NULL""",
@@ -54,7 +59,8 @@ FACTS_SQL: list[FactQuery] = [
     FactQuery(
         WoundFact,
         ("crawl.enemy_struck",),
-        """SELECT position, 1 AS n, 'health' AS track, (event->>'damage')::INTEGER AS amount,
+        """SELECT position, 1 AS n, 'health' AS track,
+                  coalesce((event->>'lost')::INTEGER, (event->>'damage')::INTEGER) AS amount,
                   event->>'foe' AS cause
            FROM ev
            WHERE kind = 'crawl.enemy_struck' AND NOT coalesce((event->>'stunned')::BOOLEAN, false)
@@ -66,7 +72,7 @@ FACTS_SQL: list[FactQuery] = [
         f"""SELECT position, 0 AS n, 'technique ' || (event->>'number') AS purpose, {D6} AS dice,
                    CASE WHEN (event->>'success')::BOOLEAN THEN 'success' ELSE 'failure' END AS outcome,
                    (event->>'needed')::INTEGER AS target,
-                   (event->>'success')::BOOLEAN AS success,
+                   (event->>'success')::BOOLEAN AS success, {MANUAL},
                    (event->>'p_success')::DOUBLE AS p_success
             FROM ev WHERE kind = 'crawl.technique_rolled' AND json_array_length(event->'dice') > 0""",
     ),
@@ -76,7 +82,7 @@ FACTS_SQL: list[FactQuery] = [
         f"""SELECT position, 0 AS n, 'escape' AS purpose, {ONE_D6} AS dice,
                    CASE WHEN (event->>'success')::BOOLEAN THEN 'success' ELSE 'failure' END AS outcome,
                    (event->>'esc')::INTEGER AS target,
-                   (event->>'success')::BOOLEAN AS success,
+                   (event->>'success')::BOOLEAN AS success, {MANUAL},
                    (event->>'p_success')::DOUBLE AS p_success
             FROM ev WHERE kind = 'crawl.escape_rolled'""",
     ),

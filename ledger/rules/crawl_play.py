@@ -221,28 +221,32 @@ def _dice(faces: tuple[int, ...]) -> tuple[DieFace, ...]:
 
 
 def _fact_table(e: ev.TableRolled) -> list[Fact]:
-    return [RollFact(purpose=e.table, dice=_dice(e.dice), outcome=e.text)]
+    return [RollFact(purpose=e.table, dice=_dice(e.dice), outcome=e.text, manual=e.manual)]
 
 
 def _fact_terrain(e: ev.TerrainRolled) -> list[Fact]:
-    return [RollFact(purpose="terrain", dice=_dice(e.dice), outcome=e.terrain)]
+    return [RollFact(purpose="terrain", dice=_dice(e.dice), outcome=e.terrain, manual=e.manual)]
 
 
 def _fact_enemy(e: ev.EnemyStruck) -> list[Fact]:
     if e.stunned or e.face is None:
         return []
     hit = e.damage > 0
-    # Luck is the explorer's: the enemy's roll "succeeds" for the explorer when it does no harm.
+    # The enemy's roll is the enemy's luck (docs/rulings/crawl.md, 20): its success is the
+    # hit, it names the foe, and it counts in no character's luck index.
     return [
         RollFact(
+            character=e.foe,
             purpose="enemy attack",
             dice=_dice((e.face,)),
             outcome="hit" if hit else "miss",
             target=e.defense,
-            success=not hit,
-            p_success=None if e.p_success is None else 1 - e.p_success,
+            success=hit,
+            manual=e.manual,
+            p_success=e.p_success,
+            opponent=True,
         ),
-        WoundFact(track="health", amount=e.damage, cause=e.foe),
+        WoundFact(track="health", amount=e.damage if e.lost is None else e.lost, cause=e.foe),
     ]
 
 
@@ -256,6 +260,7 @@ def _fact_technique(e: ev.TechniqueRolled) -> list[Fact]:
             outcome="success" if e.success else "failure",
             target=e.needed,
             success=e.success,
+            manual=e.manual,
             p_success=e.p_success,
         )
     ]
@@ -273,6 +278,7 @@ def _fact_escape(e: ev.EscapeRolled) -> list[Fact]:
             outcome="success" if e.success else "failure",
             target=e.esc,
             success=e.success,
+            manual=e.manual,
             p_success=e.p_success,
         )
     ]
