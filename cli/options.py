@@ -27,6 +27,10 @@ class Ctx:
     json: bool = False
     campaign: str | None = None
     actor: str | None = None
+    create: bool = True
+    """The command may make a missing ledger file (`new`, `import`, `simulate`)."""
+    read_only: bool = False
+    """The command only reads: open the ledger read-only."""
     _ledger: Any = field(default=None, repr=False)
 
     @property
@@ -34,7 +38,7 @@ class Ctx:
         if self._ledger is None:
             from ledger.campaign import Ledger
 
-            self._ledger = Ledger(self.db)
+            self._ledger = Ledger(self.db, create=self.create, read_only=self.read_only)
         return self._ledger
 
     def close(self) -> None:
@@ -96,7 +100,7 @@ def common(f: F) -> F:
         expose_value=False,
         callback=_set_campaign,
         is_eager=True,
-        help="Campaign name (default: the one last recorded to).",
+        help="Act on this campaign (default: the current one; see `ledger use`).",
     )(f)
     f = click.option(
         "--as",
