@@ -104,7 +104,7 @@ class LedgerGroup(click.Group):
                 self.invoke(ctx)
         except click.exceptions.Exit as e:
             code = e.exit_code
-        except BaseException as e:  # noqa: BLE001 - every error leaves by one door
+        except BaseException as e:  # every error leaves by one door
             code = fail(e, json_wanted(argv))
         if standalone_mode:
             sys.exit(code)
@@ -155,7 +155,11 @@ def fail(error: BaseException, as_json: bool) -> int:
             error.show()
             return code
     elif isinstance(error, (KeyboardInterrupt, click.Abort)):
-        kind, message, code = "Interrupted", "interrupted; what was recorded before Ctrl-C stays recorded", 130
+        kind, message, code = (
+            "Interrupted",
+            "interrupted; what was recorded before Ctrl-C stays recorded",
+            130,
+        )
     elif isinstance(error, BrokenPipeError):
         return 1  # the reader went away (`ledger log | head`): nothing to tell it
     else:
@@ -178,7 +182,10 @@ def fail(error: BaseException, as_json: bool) -> int:
 )
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
 @click.option(
-    "-c", "--campaign", default=None, help="Act on this campaign (default: the current one; see `ledger use`)."
+    "-c",
+    "--campaign",
+    default=None,
+    help="Act on this campaign (default: the current one; see `ledger use`).",
 )
 @click.option("--as", "actor", default=None, metavar="CHARACTER", help="Act as this character.")
 @click.version_option(package_name="campaign-ledger", prog_name="ledger")
@@ -712,7 +719,11 @@ def export(c: Ctx, kind: str | None, directory: str | None, output: str, unsigne
         tmp.replace(path)
     finally:
         tmp.unlink(missing_ok=True)
-    emit(c, {"campaign": camp.name, "events": n, "file": output, "signed": sign}, f"exported {n} events to {output}")
+    emit(
+        c,
+        {"campaign": camp.name, "events": n, "file": output, "signed": sign},
+        f"exported {n} events to {output}",
+    )
 
 
 @cli.command("import")
