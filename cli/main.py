@@ -98,14 +98,14 @@ class LedgerGroup(click.Group):
         argv = list(sys.argv[1:] if args is None else args)
         prog_name = prog_name or "ledger"
         self._main_shell_completion(extra, prog_name, complete_var)
-        code = 0
+        code, as_json = 0, json_wanted(argv)  # before parsing, which consumes argv
         try:
-            with self.make_context(prog_name, argv, **extra) as ctx:
+            with self.make_context(prog_name, list(argv), **extra) as ctx:
                 self.invoke(ctx)
         except click.exceptions.Exit as e:
             code = e.exit_code
         except BaseException as e:  # every error leaves by one door
-            code = fail(e, json_wanted(argv))
+            code = fail(e, as_json)
         if standalone_mode:
             sys.exit(code)
         return code

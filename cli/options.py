@@ -38,7 +38,7 @@ class Ctx:
         if self._ledger is None:
             from ledger.campaign import Ledger
 
-            self._ledger = Ledger(self.db, create=self.create, read_only=self.read_only)
+            self._ledger = Ledger(self.db, create=self.create, read_only=self.read_only, warn=warn)
         return self._ledger
 
     def close(self) -> None:
@@ -48,6 +48,11 @@ class Ctx:
 
 
 pass_ctx = click.make_pass_decorator(Ctx)
+
+
+def warn(message: str) -> None:
+    """A warning: one line on stderr, never in the way of --json on stdout."""
+    click.echo(f"warning: {message}", err=True)
 
 
 def _set_json(ctx: click.Context, _param: click.Parameter, value: bool) -> bool:

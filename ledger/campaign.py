@@ -224,6 +224,20 @@ class VerifyReport:
     heads: dict[str, str] = field(default_factory=dict)
 
 
+TAIL = 16
+"""How many of a campaign's last events are checked before the first append to it."""
+
+
+class ChainWarning(UserWarning):
+    """A campaign's recent events fail the chain check; new actions are still recorded."""
+
+
+def _warn(message: str) -> None:
+    import warnings
+
+    warnings.warn(message, ChainWarning, stacklevel=4)
+
+
 def known_as(c: Campaign, state: CampaignState) -> CampaignState:
     """The state under the name the ledger knows the campaign by: an import under
     another name (``--name``) keeps the exported name in its first event."""
@@ -262,11 +276,21 @@ def _new_action() -> str:
 class Ledger:
     """A campaign ledger over one database target (SQLite file or PostgreSQL)."""
 
-    def __init__(self, db: str | None = None, *, create: bool = True, read_only: bool = False) -> None:
+    def __init__(
+        self,
+        db: str | None = None,
+        *,
+        create: bool = True,
+        read_only: bool = False,
+        warn: Callable[[str], None] | None = None,
+    ) -> None:
         """Open the ledger at ``db``. ``create``: a missing SQLite file may be made (else
         it is refused naming the path); ``read_only``: open it for reading only, so
-        nothing is written and read-only media work."""
+        nothing is written and read-only media work. ``warn`` receives one-line
+        warnings (default: :class:`ChainWarning` through :mod:`warnings`)."""
         self.store = Store(resolve_target(db), create=create, read_only=read_only)
+        self.warn = warn or _warn
+        self._tail_checked: set[str] = set()
         self._registry_version = 0
         self._by_name: dict[str, Campaign] = {}
         self._by_id: dict[str, Campaign] = {}
@@ -656,6 +680,9 @@ class Ledger:
             if tip.version == lost:
                 # Nobody wrote since the version was refused: the stored versions are out of order.
                 raise TamperError(c.name, lost + 1, "a stored row is out of place; run `ledger verify --all`")
+            if c.id not in self._tail_checked:
+                self._tail_checked.add(c.id)
+                self.check_tail(c, tip.version)
             events, dice = decide_and_draw(decide, tip, faces)
             how = decision(command, dice, system)
             try:
@@ -667,6 +694,29 @@ class Ledger:
             f"campaign {c.name!r} is being written by other processes; "
             f"gave up after {MAX_ATTEMPTS} attempts, try again"
         )
+
+    def check_tail(self, c: Campaign, head: int) -> str | None:
+        """Before the first append to a campaign: check the hashes and links of its
+        last :data:`TAIL` events (a cheap part of ``verify``); a failure is warned
+        about, naming the version, and returned. The append goes ahead."""
+        lo = max(0, head - TAIL)
+        prev: str | None = None
+        for v, raw in enumerate(self.stored(c, lo, head), start=lo + 1):
+            problem = chain.check(bytes(raw))
+            env = self._decode(c, bytes(raw), v) if problem is None else None
+            if env is not None and env.v != v:
+                problem = f"the event stored there says it is version {env.v}"
+            elif env is not None and prev is not None and env.prev != prev:
+                problem = "its link to the version before does not match (an event was edited or removed)"
+            if problem is not None:
+                message = (
+                    f"campaign {c.name!r} fails verification at version {v}: {problem}; "
+                    "recording anyway, run `ledger verify` and restore from a backup or export"
+                )
+                self.warn(message)
+                return message
+            prev = env.hash if env is not None else None
+        return None
 
     def tip(self, c: Campaign) -> Tip:
         """Where the next event of a campaign goes, and the state it lands on.
@@ -1067,4 +1117,4 @@ class Ledger:
         return import_campaign(self, data, name, require_signed=require_signed, file=file)
 
 
-__all__ = ["Campaign", "Ledger", "LogEntry", "Recorded", "Tip", "VerifyReport"]
+__all__ = ["Campaign", "ChainWarning", "Ledger", "LogEntry", "Recorded", "Tip", "VerifyReport"]
