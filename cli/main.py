@@ -113,9 +113,9 @@ class LedgerGroup(click.Group):
 
 EXIT_CODES = {
     0: "done",
-    1: "refused: bad input, the rules say no, nothing to undo (nothing was recorded)",
+    1: "refused: bad input, or the rules say no; nothing was recorded",
     2: "usage: an unknown command or option, a missing or malformed argument",
-    3: "storage: the ledger file or database is missing, unreadable, read-only or full",
+    3: "storage: the ledger is missing, unreadable, read-only or full",
     4: "integrity: a chain hash or a signature does not hold (an edited log or export)",
     130: "interrupted (Ctrl-C)",
 }
@@ -850,10 +850,30 @@ def key_list(c: Ctx) -> None:
 @common
 @pass_ctx
 def demo(c: Ctx, demo_db: str | None) -> None:
-    """Show the main job on the embedded SQLite ledger: sample campaigns, undo, fork, verify."""
-    from cli.demo import run
+    """Show the main job on the embedded SQLite ledger: sample campaigns, undo, fork, verify.
 
-    run(c, demo_db)
+    With --json: one object, the demo's sections as lists of lines."""
+    import contextlib
+    import io
+
+    from cli.demo import DEMO_FILE, run
+
+    if not c.json:
+        run(c, demo_db)
+        return
+    shown = io.StringIO()
+    with contextlib.redirect_stdout(shown):
+        run(c, demo_db)
+    intro, *rest = shown.getvalue().split("\n== ")
+    sections = []
+    for part in rest:
+        title, _, body = part.partition(" ==\n")
+        sections.append({"title": title, "lines": [ln for ln in body.strip("\n").splitlines() if ln]})
+    emit(
+        c,
+        {"ledger": demo_db or c.db or DEMO_FILE, "intro": intro.strip(), "sections": sections},
+        "",
+    )
 
 
 def main() -> None:
