@@ -252,3 +252,35 @@ def test_simulate_draws_no_bar_when_not_on_a_terminal(tmp_path: Path) -> None:
     _out, err = proc.communicate(timeout=300)
     assert proc.returncode == 0, err
     assert "%" not in err and "#" not in err
+
+
+def test_demo_json_is_one_object_of_sections(tmp_path: Path) -> None:
+    proc = _ledger_process(["--json", "demo", "--db", str(tmp_path / "demo.ledger")], tmp_path)
+    out, err = proc.communicate(timeout=600)
+    assert proc.returncode == 0, err[-2000:]
+    data = json.loads(out)
+    assert data["ledger"] == str(tmp_path / "demo.ledger")
+    titles = [section["title"] for section in data["sections"]]
+    assert titles[0].startswith("freeform") and titles[-1].startswith("verify")
+    assert any(line.strip().startswith("ok  demo-freeform:") for line in data["sections"][-1]["lines"])
+
+
+def test_tail_check_warns_naming_the_version_and_still_records(ledger_cli: Session) -> None:
+    import sqlite3
+
+    ledger_cli("new", "freeform", "T")
+    ledger_cli("note", "hello")
+    ledger_cli("note", "world")
+    with sqlite3.connect(ledger_cli.db) as conn:
+        for rowid, state in conn.execute("SELECT rowid, state FROM ledger_events").fetchall():
+            if b"hello" in bytes(state):
+                edited = bytes(state).replace(b"hello", b"jello")
+                conn.execute("UPDATE ledger_events SET state = ? WHERE rowid = ?", (edited, rowid))
+    result = ledger_cli("--json", "note", "again")
+    assert json.loads(result.stdout)["version"] == 4
+    assert result.stderr.splitlines() == [
+        "warning: campaign 'T' fails verification at version 2: hash does not match the stored bytes "
+        "(the event was edited); recording anyway, run `ledger verify` and restore from a backup or export"
+    ]
+    clean = Session(ledger_cli.db)("-c", "T", "note", "more")
+    assert "warning" in clean.stderr  # every new process warns again
