@@ -155,6 +155,26 @@ class Store:
         recorder = _postgres_recorder()(self._datastore, events_table_name=EVENTS_TABLE)
         self.snapshots = PostgresAggregateRecorder(self._datastore, events_table_name=SNAPSHOTS_TABLE)
         self.keys = PostgresAggregateRecorder(self._datastore, events_table_name=KEYS_TABLE)
+        if not self.create or self.read_only:
+            # A read, or a command that may not make a ledger: a missing one is refused
+            # (a mistyped schema is not created), and a read creates nothing.
+            try:
+                found = setup.execute(
+                    "SELECT to_regclass(%s)", (f'"{schema or "public"}"."{EVENTS_TABLE}"',)
+                ).fetchone()
+            except psycopg.Error as e:
+                setup.close()
+                raise StoreError(f"cannot open {self.describe()}: {_reason(e)}") from e
+            if found is None or found[0] is None or self.read_only:
+                setup.close()
+            if found is None or found[0] is None:
+                raise StoreError(
+                    f"no ledger in {self.describe()} (schema {schema or 'public'}); check --db / LEDGER_DB, "
+                    "or start one with `ledger new SYSTEM NAME`",
+                    path=self.describe(),
+                )
+            if self.read_only:
+                return recorder
         # One process at a time creates the schema, types, tables and functions.
         lock = f"campaign-ledger:{schema or 'public'}"
         try:

@@ -284,3 +284,23 @@ def test_tail_check_warns_naming_the_version_and_still_records(ledger_cli: Sessi
     ]
     clean = Session(ledger_cli.db)("-c", "T", "note", "more")
     assert "warning" in clean.stderr  # every new process warns again
+
+
+@pytest.mark.postgres
+def test_a_mistyped_postgres_schema_is_refused_and_not_created(pg_url: str) -> None:
+    import psycopg
+
+    from tests.conftest import PG_URL
+
+    schema = pg_url.rsplit("schema=", 1)[1]
+    for args in (["campaigns"], ["status"], ["note", "x"]):
+        result = Session(pg_url)(*args, ok=False)
+        assert result.exit_code == 3, result.stderr
+        assert f"no ledger in PostgreSQL database test at 127.0.0.1:5432 (schema {schema})" in result.stderr
+    with psycopg.connect(PG_URL) as conn:
+        row = conn.execute("SELECT 1 FROM pg_namespace WHERE nspname = %s", (schema,)).fetchone()
+    assert row is None
+    s = Session(pg_url)
+    s("new", "freeform", "Made")
+    assert "Made" in s("campaigns").stdout
+    assert s("verify", "--all").stdout.startswith("ok")
