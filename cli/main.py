@@ -239,7 +239,9 @@ read-only media and never create or change a file. (`export` may make the signin
 def new(
     c: Ctx, system: str, name: str, seed: int | None, tables: str | None, settings: tuple[str, ...]
 ) -> None:
-    """Start a campaign NAME of SYSTEM (freeform, crawl, yearzero, dicepool, d100, d20)."""
+    """Start a campaign NAME of SYSTEM (freeform, crawl, yearzero, dicepool, d100, d20).
+
+    It becomes the current campaign (see `ledger use`)."""
     campaign = c.ledger.new_campaign(
         system, name, seed=seed, tables=tables, settings=key_values(settings, "--setting")
     )
@@ -255,7 +257,7 @@ def new(
 @common
 @pass_ctx
 def campaigns(c: Ctx) -> None:
-    """List the campaigns and forks in this ledger; `*` marks the current one."""
+    """List the campaigns and forks; `*` marks the current one."""
     book = c.ledger
     rows = []
     every = book.campaigns()
