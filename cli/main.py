@@ -80,17 +80,98 @@ class LedgerGroup(click.Group):
                 formatter.write_dl(rows)
 
     def invoke(self, ctx: click.Context) -> Any:
-        from ledger.errors import LedgerError
-
         try:
             return super().invoke(ctx)
-        except LedgerError as e:
-            click.echo(f"error: {e}", err=True)
-            ctx.exit(e.exit_code)
         finally:
             obj = ctx.find_object(Ctx)
             if obj is not None:
                 obj.close()
+
+    def main(  # type: ignore[override]
+        self,
+        args: list[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        """Run the command; every refusal, usage error and interrupt becomes one line
+        on stderr (or, with ``--json``, one JSON object on stdout) and its exit code."""
+        argv = list(sys.argv[1:] if args is None else args)
+        prog_name = prog_name or "ledger"
+        self._main_shell_completion(extra, prog_name, complete_var)
+        code, as_json = 0, json_wanted(argv)  # before parsing, which consumes argv
+        try:
+            with self.make_context(prog_name, list(argv), **extra) as ctx:
+                self.invoke(ctx)
+        except click.exceptions.Exit as e:
+            code = e.exit_code
+        except BaseException as e:  # every error leaves by one door
+            code = fail(e, as_json)
+        if standalone_mode:
+            sys.exit(code)
+        return code
+
+
+EXIT_CODES = {
+    0: "done",
+    1: "refused: bad input, or the rules say no; nothing was recorded",
+    2: "usage: an unknown command or option, a missing or malformed argument",
+    3: "storage: the ledger is missing, unreadable, read-only or full",
+    4: "integrity: a chain hash or a signature does not hold (an edited log or export)",
+    130: "interrupted (Ctrl-C)",
+}
+"""The exit codes of ``ledger``, as the README's table lists them."""
+
+
+def json_wanted(argv: list[str]) -> bool:
+    """Whether ``--json`` was given anywhere before ``--`` (also when parsing failed)."""
+    for arg in argv:
+        if arg == "--":
+            return False
+        if arg == "--json":
+            return True
+    return False
+
+
+def fail(error: BaseException, as_json: bool) -> int:
+    """The one place an error is turned into output: one ``error:`` line on stderr or,
+    with ``--json``, ``{"error": {"type", "message", "exit_code", ...fields}}`` on stdout.
+    Returns the exit code."""
+    import json
+
+    from ledger.errors import LedgerError
+
+    fields: dict[str, Any] = {}
+    if isinstance(error, LedgerError):
+        kind, message, code = type(error).__name__, error.message, error.exit_code
+        fields = {k: v for k, v in vars(error).items() if k != "message" and not k.startswith("_")}
+    elif isinstance(error, click.ClickException):
+        kind, message, code = type(error).__name__, error.format_message(), error.exit_code
+        if isinstance(error, click.UsageError) and error.ctx is not None:
+            fields["command"] = error.ctx.command_path
+        param = getattr(error, "param_hint", None) or getattr(getattr(error, "param", None), "name", None)
+        if isinstance(param, str):
+            fields["param"] = param
+        if not as_json:
+            error.show()
+            return code
+    elif isinstance(error, (KeyboardInterrupt, click.Abort)):
+        kind, message, code = (
+            "Interrupted",
+            "interrupted; what was recorded before Ctrl-C stays recorded",
+            130,
+        )
+    elif isinstance(error, BrokenPipeError):
+        return 1  # the reader went away (`ledger log | head`): nothing to tell it
+    else:
+        raise error
+    if as_json:
+        body = {"type": kind, "message": message, "exit_code": code, **fields}
+        click.echo(json.dumps({"error": body}, indent=2, default=str))
+    else:
+        click.echo(f"error: {message}", err=True)
+    return code
 
 
 @click.group(cls=LedgerGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -102,7 +183,12 @@ class LedgerGroup(click.Group):
     help="Ledger file, or postgresql://user@host:port/db (default: ./campaigns.ledger; env LEDGER_DB).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
-@click.option("-c", "--campaign", default=None, help="Campaign name (default: the one last recorded to).")
+@click.option(
+    "-c",
+    "--campaign",
+    default=None,
+    help="Act on this campaign (default: the current one; see `ledger use`).",
+)
 @click.option("--as", "actor", default=None, metavar="CHARACTER", help="Act as this character.")
 @click.version_option(package_name="campaign-ledger", prog_name="ledger")
 @click.pass_context
@@ -112,7 +198,22 @@ def cli(ctx: click.Context, db: str | None, as_json: bool, campaign: str | None,
     Every roll, meal, wound and day is an event. Undo, fork and time-travel
     any campaign; verify that no roll was edited.
     """
-    ctx.obj = Ctx(db=db, json=as_json, campaign=typed_campaign(campaign), actor=typed_actor(actor))
+    ctx.obj = Ctx(
+        db=db,
+        json=as_json,
+        campaign=typed_campaign(campaign),
+        actor=typed_actor(actor),
+        create=ctx.invoked_subcommand in CREATES,
+        read_only=ctx.invoked_subcommand in READS,
+    )
+
+
+CREATES = frozenset({"new", "import", "simulate", "key"})
+"""Commands that may make a missing ledger file (a key can be made or trusted before any
+campaign); every other one refuses it, naming the path."""
+READS = frozenset({"campaigns", "status", "log", "sheet", "journal", "replay", "verify"})
+"""Commands that only read: the ledger is opened read-only (``mode=ro``), so they work on
+read-only media and never create or change a file. (`export` may make the signing key.)"""
 
 
 cli.epilog = """\b
@@ -160,16 +261,19 @@ Other systems: ledger new SYSTEM NAME, then ledger character create NAME
 def new(
     c: Ctx, system: str, name: str, seed: int | None, tables: str | None, settings: tuple[str, ...]
 ) -> None:
-    """Start a campaign NAME of SYSTEM (freeform, crawl, yearzero, dicepool, d100, d20)."""
+    """Start a campaign NAME of SYSTEM (freeform, crawl, yearzero, dicepool, d100, d20).
+
+    It becomes the current campaign (see `ledger use`)."""
     campaign = c.ledger.new_campaign(
         system, name, seed=seed, tables=tables, settings=key_values(settings, "--setting")
     )
+    c.ledger.use(campaign.name)
     from cli.create import first_steps
 
     nxt = first_steps(campaign.system)
     emit(
         c,
-        {"name": campaign.name, "system": campaign.system, "id": campaign.id, "next": nxt},
+        {"name": campaign.name, "system": campaign.system, "id": campaign.id, "current": True, "next": nxt},
         f"campaign {campaign.name!r} started ({campaign.system})"
         + (f"\nnext: {' | '.join(nxt)}" if nxt else ""),
     )
@@ -179,10 +283,12 @@ def new(
 @common
 @pass_ctx
 def campaigns(c: Ctx) -> None:
-    """List the campaigns and forks in this ledger."""
+    """List the campaigns and forks; `*` marks the current one."""
     book = c.ledger
     rows = []
-    for camp in book.campaigns():
+    every = book.campaigns()
+    current = _current_id(c)
+    for camp in every:
         rows.append(
             {
                 "name": camp.name,
@@ -191,6 +297,7 @@ def campaigns(c: Ctx) -> None:
                 "parent": book._by_id[camp.parent_id].name if camp.parent_id else None,
                 "forked_at": camp.parent_version,
                 "imported": camp.imported,
+                "current": camp.id == current,
             }
         )
 
@@ -200,10 +307,87 @@ def campaigns(c: Ctx) -> None:
         out = []
         for r in rows:
             fork = f"  (fork of {r['parent']} at v{r['forked_at']})" if r["parent"] else ""
-            out.append(f"{r['name']:<24} {r['system']:<9} v{r['head']}{fork}")
+            mark = "*" if r["current"] else " "
+            out.append(f"{mark} {r['name']:<24} {r['system']:<9} v{r['head']}{fork}")
+        if current is None and len(rows) > 1:
+            out.append("no current campaign: choose one with `ledger use NAME`")
         return "\n".join(out)
 
     emit(c, rows, text)
+
+
+def _current_id(c: Ctx) -> str | None:
+    """The current campaign's id, or None when there is none to act on."""
+    from ledger.errors import NoCurrentCampaignError
+
+    try:
+        return c.ledger.current().id
+    except NoCurrentCampaignError:
+        return None
+
+
+@cli.command("use")
+@click.argument("name")
+@common
+@pass_ctx
+def use(c: Ctx, name: str) -> None:
+    """Make NAME the current campaign: commands without -c act on it from now on."""
+    camp = c.ledger.use(typed_campaign(name) or name)
+    emit(
+        c,
+        {"name": camp.name, "system": camp.system, "current": True},
+        f"now playing {camp.name!r} ({camp.system})",
+    )
+
+
+@cli.command("status")
+@common
+@pass_ctx
+def status(c: Ctx) -> None:
+    """Where you are: the current campaign, its system, character, day, and what comes next."""
+    book = c.ledger
+    camp = book.campaign(c.campaign)
+    state = book.state(camp)
+    actor = c.actor or state.core.last_actor or (state.core.characters[0] if state.core.characters else None)
+    data = {
+        "campaign": camp.name,
+        "system": camp.system,
+        "current": camp.id == _current_id(c),
+        "character": actor,
+        "characters": list(state.core.characters),
+        "day": state.core.day,
+        "version": state.core.version,
+        "next": _next(camp.system, state),
+    }
+
+    def text() -> str:
+        how = "" if data["current"] else "  (chosen with -c; the current one is unchanged)"
+        lines = [f"campaign  {camp.name} ({camp.system}), v{data['version']}{how}"]
+        if actor is not None:
+            others = [n for n in data["characters"] if n != actor]
+            lines.append(f"character {actor}" + (f" (also: {', '.join(others)})" if others else ""))
+        if data["day"] is not None:
+            lines.append(f"day       {data['day']}")
+        if data["next"]:
+            lines.append(f"next: {' | '.join(data['next'])}")
+        return "\n".join(lines)
+
+    emit(c, data, text)
+
+
+def _next(system: str, state: Any) -> list[str]:
+    """What comes next: the crawl's day order says (the `next:` its commands print);
+    in the other systems, a character first, then the system's commands."""
+    if system == "crawl" and state.game is not None:
+        from ledger.rules import crawl_order
+
+        if not state.game.alive:
+            return []
+        return list(crawl_order.expected(state.game))
+    if not state.core.characters:
+        return ["character add NAME"]
+    group = {"yearzero": "yz"}.get(system, system)
+    return ["roll NOTATION", "note TEXT"] if system == "freeform" else [f"{group} --help"]
 
 
 @cli.group("character")
@@ -296,16 +480,20 @@ def redo(c: Ctx, count: int) -> None:
 @common
 @pass_ctx
 def fork(c: Ctx, new_name: str, at: int | None, day: int | None) -> None:
-    """Start a branch NEW_NAME sharing this campaign's history up to a point."""
+    """Start a branch NEW_NAME sharing this campaign's history up to a point; the new
+    branch becomes the current campaign."""
     from ledger.errors import LedgerError
 
     if at is not None and day is not None:
         raise LedgerError("give --at or --day, not both")
-    camp = c.ledger.fork(c.campaign, new_name, at=at, day=day)
+    parent = c.ledger.campaign(c.campaign)
+    camp = c.ledger.fork(parent.name, new_name, at=at, day=day)
+    c.ledger.use(camp.name)
     emit(
         c,
-        {"name": camp.name, "parent": c.campaign, "at": camp.parent_version},
-        f"forked {camp.name!r} at version {camp.parent_version}",
+        {"name": camp.name, "parent": parent.name, "at": camp.parent_version, "current": True},
+        f"forked {camp.name!r} at version {camp.parent_version}; now playing it "
+        f"(back with `ledger use {parent.name}`)",
     )
 
 
@@ -576,16 +764,23 @@ def verify(c: Ctx, file: str | None, every: bool, require_signed: bool) -> None:
     help="Write to this file (default: standard output).",
 )
 @click.option("--unsigned", is_flag=True, help="Leave the header unsigned (no key is made or used).")
+@click.option("--force", is_flag=True, help="With -o: replace the file if it exists.")
 @common
 @pass_ctx
-def export(c: Ctx, kind: str | None, directory: str | None, output: str, unsigned: bool) -> None:
+def export(c: Ctx, kind: str | None, directory: str | None, output: str, unsigned: bool, force: bool) -> None:
     """Write the campaign as JSON lines, with its chain hashes.
 
     `ledger export parquet DIR` writes the statistics warehouse's tables as
     Parquet files instead, partitioned by system. The header is signed with
-    this ledger's key (made on first export; see `ledger key show`)."""
+    this ledger's key (made on first export; see `ledger key show`). With
+    --json and no -o, one JSON object holds the file's lines (`lines`; joined
+    with line feeds they are the export)."""
+    import io
+
+    from ledger import provenance
+    from ledger.errors import LedgerError, OutputExistsError
+
     if kind == "parquet":
-        from ledger.errors import LedgerError
         from projections.warehouse import export_parquet
 
         if not directory:
@@ -593,16 +788,40 @@ def export(c: Ctx, kind: str | None, directory: str | None, output: str, unsigne
         files = export_parquet(c.ledger, directory)
         emit(c, {"files": files}, lambda: "\n".join(files) or "the warehouse is empty")
         return
+    book = c.ledger
+    camp = book.campaign(c.campaign)
+    sign = not unsigned
+    if sign and book.store.read_only and provenance.own_key(book.store, create=False) is None:
+        sign = False  # a read-only ledger cannot make its first key
+        click.echo(
+            f"warning: {book.store.describe()} is read-only and has no signing key yet; the export is unsigned",
+            err=True,
+        )
     if output == "-":
-        n = c.ledger.export(sys.stdout.buffer, c.campaign, sign=not unsigned)
+        if c.json:
+            buf = io.BytesIO()
+            n = book.export(buf, camp.name, sign=sign)
+            lines = buf.getvalue().decode().splitlines()
+            emit(c, {"campaign": camp.name, "events": n, "signed": sign, "lines": lines}, "")
+            return
+        book.export(sys.stdout.buffer, camp.name, sign=sign)
         sys.stdout.flush()
         return
     path = Path(output)
+    if path.exists() and not force:
+        raise OutputExistsError(f"{output} exists; give --force to replace it, or another -o FILE", output)
     tmp = path.with_name(path.name + ".part")
-    with tmp.open("wb") as out:
-        n = c.ledger.export(out, c.campaign, sign=not unsigned)
-    tmp.replace(path)
-    emit(c, {"events": n, "file": output}, f"exported {n} events to {output}")
+    try:
+        with tmp.open("wb") as out:
+            n = book.export(out, camp.name, sign=sign)
+        tmp.replace(path)
+    finally:
+        tmp.unlink(missing_ok=True)
+    emit(
+        c,
+        {"campaign": camp.name, "events": n, "file": output, "signed": sign},
+        f"exported {n} events to {output}",
+    )
 
 
 @cli.command("import")
@@ -729,10 +948,30 @@ def key_list(c: Ctx) -> None:
 @common
 @pass_ctx
 def demo(c: Ctx, demo_db: str | None) -> None:
-    """Show the main job on the embedded SQLite ledger: sample campaigns, undo, fork, verify."""
-    from cli.demo import run
+    """Show the main job on the embedded SQLite ledger: sample campaigns, undo, fork, verify.
 
-    run(c, demo_db)
+    With --json: one object, the demo's sections as lists of lines."""
+    import contextlib
+    import io
+
+    from cli.demo import DEMO_FILE, run
+
+    if not c.json:
+        run(c, demo_db)
+        return
+    shown = io.StringIO()
+    with contextlib.redirect_stdout(shown):
+        run(c, demo_db)
+    intro, *rest = shown.getvalue().split("\n== ")
+    sections = []
+    for part in rest:
+        title, _, body = part.partition(" ==\n")
+        sections.append({"title": title, "lines": [ln for ln in body.strip("\n").splitlines() if ln]})
+    emit(
+        c,
+        {"ledger": demo_db or c.db or DEMO_FILE, "intro": intro.strip(), "sections": sections},
+        "",
+    )
 
 
 def main() -> None:

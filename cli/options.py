@@ -27,6 +27,10 @@ class Ctx:
     json: bool = False
     campaign: str | None = None
     actor: str | None = None
+    create: bool = True
+    """The command may make a missing ledger file (`new`, `import`, `simulate`)."""
+    read_only: bool = False
+    """The command only reads: open the ledger read-only."""
     _ledger: Any = field(default=None, repr=False)
 
     @property
@@ -34,7 +38,7 @@ class Ctx:
         if self._ledger is None:
             from ledger.campaign import Ledger
 
-            self._ledger = Ledger(self.db)
+            self._ledger = Ledger(self.db, create=self.create, read_only=self.read_only, warn=warn)
         return self._ledger
 
     def close(self) -> None:
@@ -44,6 +48,11 @@ class Ctx:
 
 
 pass_ctx = click.make_pass_decorator(Ctx)
+
+
+def warn(message: str) -> None:
+    """A warning: one line on stderr, never in the way of --json on stdout."""
+    click.echo(f"warning: {message}", err=True)
 
 
 def _set_json(ctx: click.Context, _param: click.Parameter, value: bool) -> bool:
@@ -96,7 +105,7 @@ def common(f: F) -> F:
         expose_value=False,
         callback=_set_campaign,
         is_eager=True,
-        help="Campaign name (default: the one last recorded to).",
+        help="Act on this campaign (default: the current one; see `ledger use`).",
     )(f)
     f = click.option(
         "--as",

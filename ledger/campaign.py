@@ -41,6 +41,7 @@ from ledger.errors import (
     ConflictError,
     DuplicateNameError,
     LedgerError,
+    NoCurrentCampaignError,
     NotALedgerError,
     NothingToUndoError,
     RuleError,
@@ -233,6 +234,28 @@ class VerifyReport:
     heads: dict[str, str] = field(default_factory=dict)
 
 
+TAIL = 16
+"""How many of a campaign's last events are checked before the first append to it."""
+
+
+class ChainWarning(UserWarning):
+    """A campaign's recent events fail the chain check; new actions are still recorded."""
+
+
+def _warn(message: str) -> None:
+    import warnings
+
+    warnings.warn(message, ChainWarning, stacklevel=4)
+
+
+def known_as(c: Campaign, state: CampaignState) -> CampaignState:
+    """The state under the name the ledger knows the campaign by: an import under
+    another name (``--name``) keeps the exported name in its first event."""
+    if state.core.name == c.name or state.core.version == 0:
+        return state
+    return msgspec.structs.replace(state, core=msgspec.structs.replace(state.core, name=c.name))
+
+
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
@@ -263,8 +286,21 @@ def _new_action() -> str:
 class Ledger:
     """A campaign ledger over one database target (SQLite file or PostgreSQL)."""
 
-    def __init__(self, db: str | None = None) -> None:
-        self.store = Store(resolve_target(db))
+    def __init__(
+        self,
+        db: str | None = None,
+        *,
+        create: bool = True,
+        read_only: bool = False,
+        warn: Callable[[str], None] | None = None,
+    ) -> None:
+        """Open the ledger at ``db``. ``create``: a missing SQLite file may be made (else
+        it is refused naming the path); ``read_only``: open it for reading only, so
+        nothing is written and read-only media work. ``warn`` receives one-line
+        warnings (default: :class:`ChainWarning` through :mod:`warnings`)."""
+        self.store = Store(resolve_target(db), create=create, read_only=read_only)
+        self.warn = warn or _warn
+        self._tail_checked: set[str] = set()
         self._registry_version = 0
         self._by_name: dict[str, Campaign] = {}
         self._by_id: dict[str, Campaign] = {}
@@ -354,27 +390,47 @@ class Ledger:
         return list(self._by_name.values())
 
     def campaign(self, name: str | None = None) -> Campaign:
-        """A campaign by name; without one, the campaign last recorded to."""
+        """A campaign by name; without one, the current campaign (see :meth:`current`)."""
         if name is not None and name in self._by_name:
             return self._by_name[name]  # a registered name never changes what it names
         self._refresh()
         if name is None:
-            return self._last_used()
+            return self.current()
         try:
             return self._by_name[nfc(name)]
         except KeyError:
             raise UnknownCampaignError(name, sorted(self._by_name)) from None
 
-    def _last_used(self) -> Campaign:
-        last = self.store.max_notification_id()
-        if last:
-            for n in self.store.notifications(last, 1):
-                owner = self._by_id.get(str(n.originator_id))
-                if owner is not None:
-                    return owner
-        if self._by_name:
-            return list(self._by_name.values())[-1]
-        raise LedgerError("no campaigns yet; create one with `ledger new SYSTEM NAME`")
+    def current(self) -> Campaign:
+        """The current campaign: the one last chosen with :meth:`use` (``ledger use``,
+        ``ledger new``, ``ledger fork``); the only campaign when none was chosen.
+        Bulk work (simulate, import) never changes it."""
+        self._refresh()
+        chosen = self.current_id()
+        if chosen is not None and chosen in self._by_id:
+            return self._by_id[chosen]
+        if len(self._by_name) == 1:
+            return next(iter(self._by_name.values()))
+        if not self._by_name:
+            raise NoCurrentCampaignError("no campaigns yet; create one with `ledger new SYSTEM NAME`", [])
+        known = sorted(self._by_name)
+        shown = ", ".join(known[:8]) + (f" and {len(known) - 8} more" if len(known) > 8 else "")
+        raise NoCurrentCampaignError(
+            f"no current campaign (there are {len(known)}: {shown}); choose one with `ledger use NAME` "
+            "or give -c NAME",
+            known,
+        )
+
+    def current_id(self) -> str | None:
+        """The id of the campaign chosen with :meth:`use`, if any."""
+        return self.store.current_campaign()
+
+    def use(self, name: str) -> Campaign:
+        """Make the campaign ``name`` current: commands without a campaign act on it."""
+        c = self.campaign(name)
+        if self.store.current_campaign() != c.id:
+            self.store.use_campaign(c.id)
+        return c
 
     def system(self, campaign: Campaign) -> System:
         return get_system(campaign.system)
@@ -479,7 +535,7 @@ class Ledger:
         if at is None:
             return self.tip(c).state
         self._check_version(c, at)
-        return self.state_at(c, at, system)
+        return known_as(c, self.state_at(c, at, system))
 
     def _check_version(self, c: Campaign, version: int | None) -> int:
         """``version`` when it is on the branch (the head when None), else a VersionError."""
@@ -634,6 +690,9 @@ class Ledger:
             if tip.version == lost:
                 # Nobody wrote since the version was refused: the stored versions are out of order.
                 raise TamperError(c.name, lost + 1, "a stored row is out of place; run `ledger verify --all`")
+            if c.id not in self._tail_checked:
+                self._tail_checked.add(c.id)
+                self.check_tail(c, tip.version)
             events, dice = decide_and_draw(decide, tip, faces)
             how = decision(command, dice, system)
             try:
@@ -645,6 +704,29 @@ class Ledger:
             f"campaign {c.name!r} is being written by other processes; "
             f"gave up after {MAX_ATTEMPTS} attempts, try again"
         )
+
+    def check_tail(self, c: Campaign, head: int) -> str | None:
+        """Before the first append to a campaign: check the hashes and links of its
+        last :data:`TAIL` events (a cheap part of ``verify``); a failure is warned
+        about, naming the version, and returned. The append goes ahead."""
+        lo = max(0, head - TAIL)
+        prev: str | None = None
+        for v, raw in enumerate(self.stored(c, lo, head), start=lo + 1):
+            problem = chain.check(bytes(raw))
+            env = self._decode(c, bytes(raw), v) if problem is None else None
+            if env is not None and env.v != v:
+                problem = f"the event stored there says it is version {env.v}"
+            elif env is not None and prev is not None and env.prev != prev:
+                problem = "its link to the version before does not match (an event was edited or removed)"
+            if problem is not None:
+                message = (
+                    f"campaign {c.name!r} fails verification at version {v}: {problem}; "
+                    "recording anyway, run `ledger verify` and restore from a backup or export"
+                )
+                self.warn(message)
+                return message
+            prev = env.hash if env is not None else None
+        return None
 
     def tip(self, c: Campaign) -> Tip:
         """Where the next event of a campaign goes, and the state it lands on.
@@ -669,6 +751,7 @@ class Ledger:
         return self._remember(c, self.envelope(c, head), self.state_at(c, head, system))
 
     def _remember(self, c: Campaign, env: Envelope[Any], state: CampaignState) -> Tip:
+        state = known_as(c, state)
         last_reset = env.v if isinstance(env.event, RESETS) else env.last_reset
         tip = Tip(env.v, env.hash, last_reset, state)
         self._heads[c.id] = tip
@@ -1053,4 +1136,4 @@ class Ledger:
         return import_campaign(self, data, name, require_signed=require_signed, file=file)
 
 
-__all__ = ["Campaign", "Ledger", "LogEntry", "Recorded", "Tip", "VerifyReport"]
+__all__ = ["Campaign", "ChainWarning", "Ledger", "LogEntry", "Recorded", "Tip", "VerifyReport"]

@@ -26,6 +26,10 @@ class StoreError(LedgerError):
 
     exit_code = 3
 
+    def __init__(self, message: str, path: str | None = None) -> None:
+        super().__init__(message)
+        self.path = path
+
 
 class NotALedgerError(StoreError):
     """The file or database exists but is not a campaign-ledger store."""
@@ -37,6 +41,15 @@ class UnknownCampaignError(LedgerError):
         shown = name if name.isprintable() and " " not in name else "NAME"
         super().__init__(f"no campaign named {name!r} ({hint}); create it with `ledger new SYSTEM {shown}`")
         self.name = name
+        self.known = known
+
+
+class NoCurrentCampaignError(LedgerError):
+    """No ``-c`` was given and the ledger has no current campaign to act on."""
+
+    def __init__(self, message: str, known: list[str]) -> None:
+        super().__init__(message)
+        self.known = known
 
 
 class UnknownSystemError(LedgerError):
@@ -61,6 +74,14 @@ class NotationError(LedgerError):
 
 class FacesError(LedgerError):
     """Physical dice given with --faces do not fit the roll."""
+
+
+class OutputExistsError(LedgerError):
+    """A command would overwrite a file the user did not say it may replace."""
+
+    def __init__(self, message: str, path: str) -> None:
+        super().__init__(message)
+        self.path = path
 
 
 class RuleError(LedgerError):

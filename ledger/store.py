@@ -15,7 +15,7 @@ import sqlite3
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs, unquote, urlparse
+from urllib.parse import parse_qs, quote, unquote, urlparse
 
 from eventsourcing.persistence import (
     ApplicationRecorder,
@@ -31,6 +31,9 @@ DEFAULT_FILE = "campaigns.ledger"
 EVENTS_TABLE = "ledger_events"
 SNAPSHOTS_TABLE = "ledger_snapshots"
 KEYS_TABLE = "ledger_keys"
+CURRENT_STREAM = "current-campaign"
+"""The stream of the keys table that records which campaign is current (its id, one
+row per ``ledger use``); kept beside the signing keys, never exported."""
 PAGE = 4096
 
 
@@ -48,12 +51,20 @@ def is_postgres(target: str) -> bool:
 
 
 class Store:
-    """Append and read event streams through an eventsourcing recorder."""
+    """Append and read event streams through an eventsourcing recorder.
 
-    def __init__(self, target: str) -> None:
+    ``create`` allows a missing SQLite file to be made; without it a missing file is
+    refused naming the path. ``read_only`` opens a SQLite file with ``mode=ro`` (and
+    ``immutable=1`` when its folder cannot hold the -shm file): nothing is created or
+    written, and it works on read-only media. A file or folder that cannot be written
+    is opened read-only anyway; a write to it is then refused."""
+
+    def __init__(self, target: str, *, create: bool = True, read_only: bool = False) -> None:
         self.target = target
         self.kind = "postgresql" if is_postgres(target) else "sqlite"
         self._datastore: Any = None
+        self.create = create
+        self.read_only = read_only
         try:
             if self.kind == "postgresql":
                 self.recorder = self._open_postgres(target)
@@ -74,11 +85,24 @@ class Store:
         from eventsourcing.sqlite import SQLiteAggregateRecorder, SQLiteDatastore
 
         path = Path(target)
+        if not path.exists() and not path.is_dir() and not (self.create and not self.read_only):
+            raise StoreError(
+                f"no ledger at {path}; check --db / LEDGER_DB, or start one with `ledger new SYSTEM NAME`",
+                path=str(path),
+            )
         tables = check_sqlite_file(path)
-        self._datastore = SQLiteDatastore(str(path), lock_timeout=30, pool_size=1, originator_id_type="text")
+        if not self.read_only and tables and not _writable(path):
+            self.read_only = True  # read-only media or permissions: reads work, writes are refused
+        if self.read_only and not tables:
+            raise StoreError(f"{path} is empty: not a ledger yet; start one with `ledger new SYSTEM NAME`")
+        name = _read_only_uri(path) if self.read_only else str(path)
+        self._datastore = SQLiteDatastore(name, lock_timeout=30, pool_size=1, originator_id_type="text")
         recorder = _bulk_sqlite_recorder()(self._datastore, events_table_name=EVENTS_TABLE)
         self.snapshots = SQLiteAggregateRecorder(self._datastore, events_table_name=SNAPSHOTS_TABLE)
         self.keys = SQLiteAggregateRecorder(self._datastore, events_table_name=KEYS_TABLE)
+        if self.read_only:
+            self.tables = tables
+            return recorder
         try:
             if EVENTS_TABLE not in tables:
                 recorder.create_table()
@@ -131,6 +155,26 @@ class Store:
         recorder = _postgres_recorder()(self._datastore, events_table_name=EVENTS_TABLE)
         self.snapshots = PostgresAggregateRecorder(self._datastore, events_table_name=SNAPSHOTS_TABLE)
         self.keys = PostgresAggregateRecorder(self._datastore, events_table_name=KEYS_TABLE)
+        if not self.create or self.read_only:
+            # A read, or a command that may not make a ledger: a missing one is refused
+            # (a mistyped schema is not created), and a read creates nothing.
+            try:
+                found = setup.execute(
+                    "SELECT to_regclass(%s)", (f'"{schema or "public"}"."{EVENTS_TABLE}"',)
+                ).fetchone()
+            except psycopg.Error as e:
+                setup.close()
+                raise StoreError(f"cannot open {self.describe()}: {_reason(e)}") from e
+            if found is None or found[0] is None or self.read_only:
+                setup.close()
+            if found is None or found[0] is None:
+                raise StoreError(
+                    f"no ledger in {self.describe()} (schema {schema or 'public'}); check --db / LEDGER_DB, "
+                    "or start one with `ledger new SYSTEM NAME`",
+                    path=self.describe(),
+                )
+            if self.read_only:
+                return recorder
         # One process at a time creates the schema, types, tables and functions.
         lock = f"campaign-ledger:{schema or 'public'}"
         try:
@@ -204,6 +248,8 @@ class Store:
 
     def put_snapshots(self, rows: Sequence[tuple[str, int, str, bytes]]) -> None:
         """Store snapshots; one that another process wrote first is skipped."""
+        if self.read_only:
+            return  # a cache, and reading never writes
         stored = [StoredEvent(s, v, t, b) for s, v, t, b in rows]
         try:
             self.snapshots.insert_events(stored)
@@ -234,12 +280,32 @@ class Store:
             raise StoreError(f"cannot write to {self.describe()}: {_reason(e)}") from e
         return True
 
-    def key_records(self, stream: str) -> Sequence[StoredEvent]:
-        """Every key record of a stream, oldest first."""
+    def key_records(self, stream: str, *, last: bool = False) -> Sequence[StoredEvent]:
+        """Every key record of a stream, oldest first (``last``: only the newest)."""
+        if self.read_only and KEYS_TABLE not in getattr(self, "tables", {KEYS_TABLE}):
+            return []  # a ledger older than the keys table, opened read-only
         try:
+            if last:
+                return self.keys.select_events(stream, desc=True, limit=1)
             return self.keys.select_events(stream)
         except PersistenceError as e:
             raise StoreError(f"cannot read {self.describe()}: {_reason(e)}") from e
+
+    # --- the current campaign: state of the ledger, not of any campaign -------------
+
+    def current_campaign(self) -> str | None:
+        """The id of the campaign last chosen with ``ledger use`` or ``ledger new``."""
+        rows = self.key_records(CURRENT_STREAM, last=True)
+        return rows[0].state.decode() if rows else None
+
+    def use_campaign(self, campaign_id: str) -> None:
+        """Make a campaign current: one more row on the current-campaign stream."""
+        for _ in range(50):
+            rows = self.key_records(CURRENT_STREAM, last=True)
+            version = rows[0].originator_version + 1 if rows else 1
+            if self.put_key(CURRENT_STREAM, version, "campaign.used", campaign_id.encode()):
+                return
+        raise StoreError(f"cannot record the current campaign in {self.describe()}: it is busy; try again")
 
     def head(self, stream: str) -> int:
         last = self.read(stream, desc=True, limit=1)
@@ -482,6 +548,30 @@ def _reason(e: BaseException) -> str:
 _SQLITE_HEADER = b"SQLite format 3\x00"
 
 
+def _writable(path: Path) -> bool:
+    """Whether a ledger file and its folder (for the -wal and -shm files) can be written."""
+    folder = path.parent if str(path.parent) else Path(".")
+    return os.access(path, os.W_OK) and os.access(folder, os.W_OK) and not _read_only_mount(path)
+
+
+def _read_only_mount(path: Path) -> bool:
+    try:
+        return bool(os.statvfs(path).f_flag & os.ST_RDONLY)
+    except OSError:
+        return False
+
+
+def _read_only_uri(path: Path) -> str:
+    """A ``mode=ro`` URI for the file; ``immutable=1`` too where the folder cannot hold
+    the -shm file SQLite needs to read a WAL ledger and no writer can be there."""
+    uri = f"file:{quote(str(path.absolute()))}?mode=ro"
+    folder = path.parent if str(path.parent) else Path(".")
+    wal = path.with_name(path.name + "-wal")
+    if (not os.access(folder, os.W_OK) or _read_only_mount(path)) and not wal.exists():
+        uri += "&immutable=1"
+    return uri
+
+
 def check_sqlite_file(path: Path) -> set[str]:
     """Refuse, without touching it, a file that is not a ledger; return its tables."""
     if path.is_dir():
@@ -504,17 +594,9 @@ def check_sqlite_file(path: Path) -> set[str]:
         raise NotALedgerError(
             f"{path} is not a campaign-ledger file (not SQLite); check --db, nothing was changed"
         )
-    if not os.access(path, os.W_OK):
-        raise StoreError(f"{path} is read-only; make it writable or copy it elsewhere")
-    folder = path.parent if str(path.parent) else Path(".")
-    if not os.access(folder, os.W_OK):
-        raise StoreError(
-            f"folder {folder} is read-only and the ledger keeps its -wal and -shm files beside {path.name}; "
-            "make the folder writable or copy the ledger elsewhere"
-        )
     _check_length(path, header)
     try:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        conn = sqlite3.connect(_read_only_uri(path), uri=True)
         try:
             tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
             if EVENTS_TABLE in tables:

@@ -28,6 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import msgspec
+
 from ledger.events import RESETS, BranchForked, CampaignStarted, Envelope
 from ledger.facts import RollFact
 from ledger.systems import System
@@ -85,6 +87,10 @@ def fold(
             previous = states[env.event.target]
         else:
             previous = evolve(previous, env, system)
+            if name and previous.core.name != name:  # imported under another name
+                previous = msgspec.structs.replace(
+                    previous, core=msgspec.structs.replace(previous.core, name=name)
+                )
         states[env.v] = previous
     return envs, states
 

@@ -202,7 +202,7 @@ def test_a_forger_who_reseals_but_cannot_sign(alice: Session, bob: Session, tmp_
 
 def test_a_flipped_signature_byte_is_refused(alice: Session, bob: Session, tmp_path: Path) -> None:
     lines = export_to(alice, tmp_path / "tomb.jsonl")
-    bob("campaigns")
+    Ledger(bob.db).close()  # bob's ledger exists, with no campaign yet
     header = header_of(lines)
     signature = str(header["signature"])
     for at in (0, len(signature) // 2, len(signature) - 1):

@@ -253,19 +253,48 @@ def ro_place(tmp_path: Path) -> Iterator[Path]:
         yield where
 
 
-def test_read_only_ledger_is_refused_untouched(ro_place: Path) -> None:
+WRITES = tuple(args for args in COMMANDS if args[-1] in ("a note", "1d6", "Other"))
+READS = (
+    ["verify", "--all"],
+    ["-c", "Tomb", "log"],
+    ["-c", "Tomb", "sheet"],
+    ["campaigns"],
+    ["status"],
+    ["-c", "Tomb", "export", "--unsigned"],
+)
+
+
+def test_read_only_ledger_refuses_writes_untouched(ro_place: Path) -> None:
     db = ro_place / "t.ledger"
     build(db, notes=5)
     with read_only(ro_place, also_file=db):
-        assert_refused_untouched(db)
+        assert_refused_untouched(db, WRITES)
 
 
 def test_read_only_ledger_error_says_read_only(ro_place: Path) -> None:
     db = ro_place / "t.ledger"
     build(db, notes=5)
     with read_only(ro_place, also_file=db):
-        messages = assert_refused_untouched(db)
+        messages = assert_refused_untouched(db, WRITES)
     assert all("read-only" in m and "damaged" not in m for m in messages), messages
+
+
+def test_read_only_ledger_can_be_read_listed_verified_and_exported(ro_place: Path) -> None:
+    """Read-only media: every reading command works and leaves the folder as it was."""
+    db = ro_place / "t.ledger"
+    build(db, notes=5)
+    before = sorted(p.name for p in ro_place.iterdir())
+    digest = hr.file_digest(db)
+    with read_only(ro_place, also_file=db):
+        for args in READS:
+            result = hr.invoke(str(db), *args)
+            assert result.exit_code == 0, (args, result.output, result.stderr)
+        signed = hr.invoke(str(db), "-c", "Tomb", "export")
+    assert signed.exit_code == 0, signed.stderr
+    assert "read-only and has no signing key yet" in signed.stderr
+    assert '"campaign.started"' in signed.stdout or "campaign.started" in signed.stdout
+    assert sorted(p.name for p in ro_place.iterdir()) == before
+    assert hr.file_digest(db) == digest
 
 
 def test_new_ledger_in_a_read_only_folder_is_refused(ro_place: Path) -> None:
