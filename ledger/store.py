@@ -31,6 +31,7 @@ DEFAULT_FILE = "campaigns.ledger"
 EVENTS_TABLE = "ledger_events"
 SNAPSHOTS_TABLE = "ledger_snapshots"
 KEYS_TABLE = "ledger_keys"
+SEEDS_TABLE = "ledger_seeds"
 PAGE = 4096
 
 
@@ -79,6 +80,7 @@ class Store:
         recorder = _bulk_sqlite_recorder()(self._datastore, events_table_name=EVENTS_TABLE)
         self.snapshots = SQLiteAggregateRecorder(self._datastore, events_table_name=SNAPSHOTS_TABLE)
         self.keys = SQLiteAggregateRecorder(self._datastore, events_table_name=KEYS_TABLE)
+        self.seeds = SQLiteAggregateRecorder(self._datastore, events_table_name=SEEDS_TABLE)
         try:
             if EVENTS_TABLE not in tables:
                 recorder.create_table()
@@ -86,6 +88,8 @@ class Store:
                 self.snapshots.create_table()
             if KEYS_TABLE not in tables:
                 self.keys.create_table()
+            if SEEDS_TABLE not in tables:
+                self.seeds.create_table()
         except PersistenceError as e:
             raise StoreError(f"cannot write {self.describe()}: {_reason(e)}") from e
         return recorder
@@ -131,6 +135,7 @@ class Store:
         recorder = _postgres_recorder()(self._datastore, events_table_name=EVENTS_TABLE)
         self.snapshots = PostgresAggregateRecorder(self._datastore, events_table_name=SNAPSHOTS_TABLE)
         self.keys = PostgresAggregateRecorder(self._datastore, events_table_name=KEYS_TABLE)
+        self.seeds = PostgresAggregateRecorder(self._datastore, events_table_name=SEEDS_TABLE)
         # One process at a time creates the schema, types, tables and functions.
         lock = f"campaign-ledger:{schema or 'public'}"
         try:
@@ -142,6 +147,7 @@ class Store:
                     recorder.create_table()
                     self.snapshots.create_table()
                     self.keys.create_table()
+                    self.seeds.create_table()
                 finally:
                     setup.execute("SELECT pg_advisory_unlock(hashtext(%s))", (lock,))
         except psycopg.Error as e:
@@ -240,6 +246,22 @@ class Store:
             return self.keys.select_events(stream)
         except PersistenceError as e:
             raise StoreError(f"cannot read {self.describe()}: {_reason(e)}") from e
+
+    # --- dice seeds: secret until revealed, never in the log or an export ---------
+
+    def put_seed(self, stream: str, state: bytes) -> None:
+        """Store one dice commitment's secret seed record (its stream is the commitment)."""
+        try:
+            self.seeds.insert_events([StoredEvent(stream, 1, "dice.seed", state)])
+        except PersistenceError as e:
+            raise StoreError(f"cannot write to {self.describe()}: {_reason(e)}") from e
+
+    def seed_record(self, stream: str) -> bytes | None:
+        try:
+            rows = self.seeds.select_events(stream, limit=1)
+        except PersistenceError as e:
+            raise StoreError(f"cannot read {self.describe()}: {_reason(e)}") from e
+        return bytes(rows[0].state) if rows else None
 
     def head(self, stream: str) -> int:
         last = self.read(stream, desc=True, limit=1)

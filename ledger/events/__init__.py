@@ -71,6 +71,9 @@ class CampaignStarted(Event, frozen=True, tag="campaign.started"):
     settings: dict[str, Any] = {}
     tables: dict[str, Any] = {}
     tables_source: str | None = None
+    commitment: str | None = None
+    """The first dice commitment (see :class:`DiceCommitted`), opened with the campaign."""
+    client_seed: str = ""
 
     def summary(self) -> str:
         seeded = f", seed {self.seed}" if self.seed is not None else ""
@@ -84,6 +87,10 @@ class BranchForked(Event, frozen=True, tag="branch.forked"):
     parent_id: str
     parent_name: str
     at: int
+    commitment: str | None = None
+    """The fork's own dice commitment, opened with it when the parent had one open
+    (a fork never shares the parent's seed; see docs/dice.md)."""
+    client_seed: str = ""
 
     def summary(self) -> str:
         return f"forked {self.name!r} from {self.parent_name!r} at version {self.at}"
@@ -202,7 +209,33 @@ class ActionRedone(Event, frozen=True, tag="action.redone"):
         return f"redo{what} (back to version {self.target})"
 
 
+class DiceCommitted(Event, frozen=True, tag="dice.committed"):
+    """A dice commitment opens: ``commitment`` is sha256 of a secret 32-byte server seed
+    (hex), kept out of the log until :class:`DiceRevealed`; every virtual die from now
+    on is derived from that seed, ``client_seed`` and its number (docs/dice.md)."""
+
+    commitment: str
+    client_seed: str = ""
+
+    def summary(self) -> str:
+        seed = f", client seed {self.client_seed!r}" if self.client_seed else ""
+        return f"dice committed: {self.commitment[:16]}{seed}"
+
+
+class DiceRevealed(Event, frozen=True, tag="dice.revealed"):
+    """The server seed of a commitment, published: anyone can now recompute its dice."""
+
+    commitment: str
+    seed: str
+    """The 32-byte server seed, as 64 hex digits."""
+
+    def summary(self) -> str:
+        return f"dice revealed: {self.commitment[:16]}, seed {self.seed}"
+
+
 RESETS = (ActionUndone, ActionRedone)
+DICE_EVENTS = (DiceCommitted, DiceRevealed)
+"""Events that open and close dice commitments: no command's, never undone."""
 
 CORE_EVENTS: tuple[type[Event], ...] = (
     LedgerCreated,
@@ -214,6 +247,8 @@ CORE_EVENTS: tuple[type[Event], ...] = (
     Noted,
     ActionUndone,
     ActionRedone,
+    DiceCommitted,
+    DiceRevealed,
 )
 
 
@@ -229,6 +264,13 @@ class Decision(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
     manual: bool = False
     """The faces were physical dice (``--faces``)."""
     rules: str = ""
+    commitment: str | None = None
+    """The dice commitment the faces were derived under (virtual dice while one is open)."""
+    nonce: int | None = None
+    """The number of the first die under the commitment; the action's dice follow it
+    one by one (``nonce``, ``nonce + 1``, ...)."""
+    sides: tuple[int, ...] = ()
+    """The sides of each derived die, in order (a Fate die as 3)."""
 
 
 E = TypeVar("E")
