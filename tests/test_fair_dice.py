@@ -389,3 +389,18 @@ def test_verify_file_dice_on_the_command_line(ledger_cli: Session, tmp_path: Pat
     ledger_cli("export", "-o", path)
     out = ledger_cli("verify", path, "--dice").output
     assert "dice  Main: 0 dice proven, 2 pending (commitment not revealed), 1 physical" in out
+
+
+def test_the_report_marks_each_roll_proven_pending_or_physical(tmp_path: Path) -> None:
+    from projections.report import build
+
+    book = Ledger(str(tmp_path / "r.ledger"))
+    book.new_campaign("freeform", "Main")
+    first = book.roll("1d6", "Main").version
+    physical = book.roll("1d6", "Main", faces=[2]).version
+    book.reveal_dice("Main")
+    later = book.roll("1d6", "Main").version
+    book.note("no dice here", "Main")
+    marks = {row["v"]: row["dice"] for row in build(book, "Main")["log"]}
+    assert marks[first] == "proven" and marks[physical] == "physical" and marks[later] == "pending"
+    assert {v for v, m in marks.items() if m} == {first, physical, later}
