@@ -377,7 +377,8 @@ def revealed_in(rows: Iterator[bytes], decode: Callable[[bytes], Envelope[Any]])
     for raw in rows:
         if REVEALED in raw:
             ev = decode(bytes(raw)).event
-            if isinstance(ev, DiceRevealed):
+            proper = isinstance(ev, DiceRevealed) and HEX64.fullmatch(ev.seed) is not None
+            if proper and commitment_of(bytes.fromhex(ev.seed)) == ev.commitment:
                 found[ev.commitment] = ev.seed
     return found
 

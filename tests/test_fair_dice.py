@@ -404,3 +404,19 @@ def test_the_report_marks_each_roll_proven_pending_or_physical(tmp_path: Path) -
     marks = {row["v"]: row["dice"] for row in build(book, "Main")["log"]}
     assert marks[first] == "proven" and marks[physical] == "physical" and marks[later] == "pending"
     assert {v for v, m in marks.items() if m} == {first, physical, later}
+
+
+def test_two_writers_racing_for_a_head_draw_each_die_number_once(target: str) -> None:
+    a, b = Ledger(target), Ledger(target)
+    a.new_campaign("freeform", "Main")
+    first = b.roll("1d6", "Main")  # b now keeps v2 as the head it knows
+    second = a.roll("1d6", "Main")  # a reads the head, draws the next number
+    third = b.roll("1d6", "Main")  # b decides on its stale head, loses the version, decides again
+    nonces = [r.envelopes[0].decision.nonce for r in (first, second, third)]
+    assert nonces == [0, 1, 2]
+    a.reveal_dice("Main")
+    assert verify_dice(b, "Main")["Main"].proven == 3
+    seed = a.store.seed_record("dice-seed:" + first.envelopes[0].decision.commitment)
+    assert seed is not None  # the seed table lives in the store, on SQLite and PostgreSQL alike
+    a.close()
+    b.close()
