@@ -44,7 +44,7 @@ from ledger.events import (
     DiceRevealed,
     Envelope,
 )
-from ledger.store import PAGE, Store
+from ledger.store import Store
 
 SEED_STREAM = "dice-seed:"
 MARKER = b'"commitment":'
@@ -149,13 +149,11 @@ def status_at(
     blank = DiceStatus(stream)
     top = version
     while top > after:
-        rows = store.read(stream, gt=after, lte=top, desc=True, limit=PAGE)
+        rows = store.marked(stream, after, top, MARKER, 16)
         if not rows:
             break
-        for row in rows:
-            if MARKER not in row.state:
-                continue
-            env = decode(row.state)
+        for _v, raw in rows:
+            env = decode(raw)
             how = env.decision
             if how is not None and how.commitment is not None and how.nonce is not None:
                 found = blank.opened(store, how.commitment)
@@ -167,7 +165,7 @@ def status_at(
                 return blank
             if isinstance(ev, DiceCommitted | CampaignStarted | BranchForked):
                 return blank.opened(store, ev.commitment)
-        top = rows[-1].originator_version - 1
+        top = rows[-1][0] - 1  # only text that looks like the marker (an attribute's name)
     return blank
 
 

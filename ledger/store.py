@@ -247,6 +247,14 @@ class Store:
         except PersistenceError as e:
             raise StoreError(f"cannot read {self.describe()}: {_reason(e)}") from e
 
+    def marked(self, stream: str, gt: int, lte: int, marker: bytes, limit: int) -> list[tuple[int, bytes]]:
+        """Up to ``limit`` (version, state) rows of a stream in (gt, lte] whose stored bytes
+        contain ``marker``, newest first: the scan runs in the database, not row by row here."""
+        try:
+            return self.recorder.select_marked(stream, gt, lte, marker, limit)  # type: ignore[attr-defined, no-any-return]
+        except PersistenceError as e:
+            raise StoreError(f"cannot read {self.describe()}: {_reason(e)}") from e
+
     # --- dice seeds: secret until revealed, never in the log or an export ---------
 
     def put_seed(self, stream: str, state: bytes) -> None:
@@ -324,6 +332,20 @@ def _bulk_sqlite_recorder() -> type:
                 while rows := cursor.fetchmany(PAGE):
                     for row in rows:
                         yield row[0]
+
+        def select_marked(
+            self, stream: str, gt: int, lte: int, marker: bytes, limit: int
+        ) -> list[tuple[int, bytes]]:
+            sql = (
+                f"SELECT originator_version, state FROM {self.events_table_name} WHERE originator_id = ? "
+                "AND originator_version > ? AND originator_version <= ? AND instr(state, ?) > 0 "
+                "ORDER BY originator_version DESC LIMIT ?"
+            )
+            with self.datastore.transaction(commit=False) as c:
+                cursor = c.sqlite_cursor
+                cursor.row_factory = None
+                cursor.execute(sql, [stream, gt, lte, marker, limit])
+                return [(v, bytes(state)) for v, state in cursor.fetchall()]
 
         def select_states_after(self, position: int, limit: int) -> list[tuple[int, str, bytes]]:
             sql = (
@@ -431,6 +453,19 @@ def _postgres_recorder() -> type:
                 if len(rows) < PAGE:
                     return
                 gt = rows[-1]["originator_version"]
+
+        def select_marked(
+            self, stream: str, gt: int, lte: int, marker: bytes, limit: int
+        ) -> list[tuple[int, bytes]]:
+            table = f'"{self.datastore.schema}"."{self.events_table_name}"'
+            sql = (
+                f"SELECT originator_version, state FROM {table} WHERE originator_id = %s "
+                "AND originator_version > %s AND originator_version <= %s AND position(%s::bytea in state) > 0 "
+                "ORDER BY originator_version DESC LIMIT %s"
+            )
+            with self.datastore.get_connection() as conn, conn.cursor() as curs:
+                curs.execute(sql, [stream, gt, lte, marker, limit])
+                return [(r["originator_version"], bytes(r["state"])) for r in curs.fetchall()]
 
         def settled(self) -> int:
             """The highest notification id at a moment no insert was in flight.

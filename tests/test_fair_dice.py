@@ -420,3 +420,15 @@ def test_two_writers_racing_for_a_head_draw_each_die_number_once(target: str) ->
     assert seed is not None  # the seed table lives in the store, on SQLite and PostgreSQL alike
     a.close()
     b.close()
+
+
+def test_text_that_looks_like_a_commitment_does_not_stop_the_count(tmp_path: Path) -> None:
+    path = str(tmp_path / "t.ledger")
+    book = Ledger(path)
+    book.new_campaign("freeform", "Main")
+    book.roll("2d6", "Main")
+    book.add_character("Ana", "Main", {"commitment": "x" * 64})
+    book.note('"commitment": none', "Main")
+    book.close()
+    again = Ledger(path)  # reads the next number back from the log
+    assert again.roll("1d6", "Main").envelopes[0].decision.nonce == 2
