@@ -636,7 +636,7 @@ def walk(value: Any, where: str, *, text: bool = True, rolls: bool = True) -> No
             check_text(value, where, MAX_TEXT)
         elif len(value) > MAX_TEXT:
             raise Refusal(f"{where} holds text over {MAX_TEXT} characters")
-    elif isinstance(value, bool) or value is None:
+    elif isinstance(value, bool) or value is None or value is msgspec.UNSET:
         return
     elif isinstance(value, int):
         if not -MAX_INT <= value <= MAX_INT:

@@ -824,8 +824,8 @@ class Ledger:
             settings=settings or {},
             tables=table_data,
             tables_source=source,
-            commitment=commitment,
-            client_seed=client_seed if commitment else "",
+            commitment=commitment or msgspec.UNSET,
+            client_seed=client_seed if commitment else msgspec.UNSET,
         )
         env = Envelope(v=1, campaign=cid, action=_new_action(), at=_now(), prev=chain.GENESIS, event=started)
         raw, _ = chain.seal(env)
@@ -874,8 +874,8 @@ class Ledger:
                 parent_id=parent.id,
                 parent_name=parent.name,
                 at=at,
-                commitment=commitment,
-                client_seed=at_fork.client_seed if commitment else "",
+                commitment=commitment or msgspec.UNSET,
+                client_seed=at_fork.client_seed if commitment else msgspec.UNSET,
             ),
         )
         raw, _ = chain.seal(env)

@@ -134,7 +134,7 @@ def advance(status: DiceStatus, envs: Iterable[Envelope[Any]], store: Store) -> 
         if isinstance(ev, DiceRevealed):
             status = DiceStatus(status.branch)
         elif isinstance(ev, DiceCommitted | CampaignStarted | BranchForked):
-            status = status.opened(store, ev.commitment)
+            status = status.opened(store, ev.opens()[0])
     return status
 
 
@@ -164,7 +164,7 @@ def status_at(
             if isinstance(ev, DiceRevealed):
                 return blank
             if isinstance(ev, DiceCommitted | CampaignStarted | BranchForked):
-                return blank.opened(store, ev.commitment)
+                return blank.opened(store, ev.opens()[0])
         top = rows[-1][0] - 1  # only text that looks like the marker (an attribute's name)
     return blank
 
@@ -261,11 +261,11 @@ def check(
         ev = env.event
         if isinstance(ev, CampaignStarted):
             seeded = ev.seed is not None
-            open_ = opening(env, ev.commitment, ev.client_seed)
+            open_ = opening(env, *ev.opens())
         elif isinstance(ev, BranchForked):
             if open_ is not None:
                 open_.closed = "fork"
-            open_ = opening(env, ev.commitment, ev.client_seed)
+            open_ = opening(env, *ev.opens())
         elif isinstance(ev, DiceCommitted):
             if open_ is not None:
                 open_.closed = "replaced"

@@ -33,6 +33,15 @@ class Event(msgspec.Struct, frozen=True, tag_field="kind", kw_only=True, gc=Fals
         return str(self.__struct_config__.tag)
 
 
+def _opening(
+    commitment: str | msgspec.UnsetType, client_seed: str | msgspec.UnsetType
+) -> tuple[str | None, str]:
+    return (
+        commitment if isinstance(commitment, str) else None,
+        client_seed if isinstance(client_seed, str) else "",
+    )
+
+
 # --- the registry stream -------------------------------------------------
 
 
@@ -71,9 +80,14 @@ class CampaignStarted(Event, frozen=True, tag="campaign.started"):
     settings: dict[str, Any] = {}
     tables: dict[str, Any] = {}
     tables_source: str | None = None
-    commitment: str | None = None
-    """The first dice commitment (see :class:`DiceCommitted`), opened with the campaign."""
-    client_seed: str = ""
+    commitment: str | msgspec.UnsetType = msgspec.UNSET
+    """The first dice commitment (see :class:`DiceCommitted`), opened with the campaign;
+    left out of the stored event when none opens (so older events read the same)."""
+    client_seed: str | msgspec.UnsetType = msgspec.UNSET
+
+    def opens(self) -> tuple[str | None, str]:
+        """The dice commitment this event opens, if any, and its client seed."""
+        return _opening(self.commitment, self.client_seed)
 
     def summary(self) -> str:
         seeded = f", seed {self.seed}" if self.seed is not None else ""
@@ -87,10 +101,13 @@ class BranchForked(Event, frozen=True, tag="branch.forked"):
     parent_id: str
     parent_name: str
     at: int
-    commitment: str | None = None
+    commitment: str | msgspec.UnsetType = msgspec.UNSET
     """The fork's own dice commitment, opened with it when the parent had one open
-    (a fork never shares the parent's seed; see docs/dice.md)."""
-    client_seed: str = ""
+    (a fork never shares the parent's seed; see docs/dice.md); left out when none."""
+    client_seed: str | msgspec.UnsetType = msgspec.UNSET
+
+    def opens(self) -> tuple[str | None, str]:
+        return _opening(self.commitment, self.client_seed)
 
     def summary(self) -> str:
         return f"forked {self.name!r} from {self.parent_name!r} at version {self.at}"
@@ -216,6 +233,9 @@ class DiceCommitted(Event, frozen=True, tag="dice.committed"):
 
     commitment: str
     client_seed: str = ""
+
+    def opens(self) -> tuple[str | None, str]:
+        return self.commitment, self.client_seed
 
     def summary(self) -> str:
         seed = f", client seed {self.client_seed!r}" if self.client_seed else ""
