@@ -826,6 +826,11 @@ class Ledger:
         if seed is not None and not 0 <= seed < 2**63:
             raise LedgerError(f"--seed {seed} is out of range; use 0 to 2**63-1")
         client_seed = fairness.check_client_seed(client_seed)
+        if client_seed and (not commit or seed is not None):
+            raise LedgerError(
+                "--client-seed goes into a dice commitment, and a campaign with --seed or --no-commit "
+                "opens none; drop one of them"
+            )
         commitment = fairness.new_seed(self.store, client_seed) if commit and seed is None else None
         cid = str(uuid.uuid4())
         started = CampaignStarted(

@@ -432,3 +432,13 @@ def test_text_that_looks_like_a_commitment_does_not_stop_the_count(tmp_path: Pat
     book.close()
     again = Ledger(path)  # reads the next number back from the log
     assert again.roll("1d6", "Main").envelopes[0].decision.nonce == 2
+
+
+def test_a_client_seed_without_a_commitment_is_refused_and_nothing_recorded(ledger_cli: Session) -> None:
+    for flag in (["--no-commit"], ["--seed", "4"]):
+        refused = ledger_cli("new", "freeform", "X", *flag, "--client-seed", "ours", ok=False)
+        assert refused.exit_code == 1
+        assert refused.output.strip().startswith("error: --client-seed goes into a dice commitment")
+    assert "no campaigns yet" in ledger_cli("campaigns").output
+    bad = ledger_cli("new", "freeform", "X", "--client-seed", "a\nb", ok=False)
+    assert bad.exit_code == 1 and "--client-seed" in bad.output
