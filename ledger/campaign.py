@@ -831,8 +831,8 @@ class Ledger:
                 "--client-seed goes into a dice commitment, and a campaign with --seed or --no-commit "
                 "opens none; drop one of them"
             )
-        commitment = fairness.new_seed(self.store, client_seed) if commit and seed is None else None
         cid = str(uuid.uuid4())
+        commitment = fairness.new_seed(self.store, client_seed, cid) if commit and seed is None else None
         started = CampaignStarted(
             name=name,
             system=system,
@@ -874,8 +874,8 @@ class Ledger:
         base = self.envelope(parent, at)
         at_fork = self._dice_at(parent, at)
         # The fork opens its own commitment: revealing it must tell nothing about the parent.
-        commitment = fairness.new_seed(self.store, at_fork.client_seed) if at_fork.commitment else None
         cid = str(uuid.uuid4())
+        commitment = fairness.new_seed(self.store, at_fork.client_seed, cid) if at_fork.commitment else None
         last_reset = at if isinstance(base.event, RESETS) else base.last_reset
         env = Envelope(
             v=at + 1,
@@ -944,7 +944,7 @@ class Ledger:
         c = self.campaign(campaign)
         client_seed = fairness.check_client_seed(client_seed)
         self._check_provable(c, self.tip(c))
-        commitment = fairness.new_seed(self.store, client_seed)
+        commitment = fairness.new_seed(self.store, client_seed, c.id)
 
         def decide(tip: Tip) -> list[Event]:
             self._check_provable(c, tip)
@@ -974,7 +974,7 @@ class Ledger:
                 "was imported from; reveal it there, or open a new one here with `ledger dice commit`"
             )
         following = now.client_seed if given is None else given
-        upcoming = fairness.new_seed(self.store, following)
+        upcoming = fairness.new_seed(self.store, following, c.id)
 
         def decide(tip: Tip) -> list[Event]:
             status = tip.dice

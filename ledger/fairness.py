@@ -47,6 +47,9 @@ from ledger.events import (
 from ledger.store import Store
 
 SEED_STREAM = "dice-seed:"
+BRANCH_STREAM = "dice-branch:"
+"""A record per branch on which a commitment was ever opened (or imported): a branch
+without one has none, and its first roll need not look for one in its log."""
 MARKER = b'"commitment":'
 """Present in the stored bytes of every event or decision that opens, closes or draws
 under a commitment (as a key: a quote inside text is always escaped)."""
@@ -69,8 +72,9 @@ def commitment_of(seed: bytes) -> str:
 # --- the seed table -----------------------------------------------------------------
 
 
-def new_seed(store: Store, client_seed: str) -> str:
-    """Draw a secret server seed, keep it in the seed table, return its commitment."""
+def new_seed(store: Store, client_seed: str, branch: str) -> str:
+    """Draw a secret server seed for a commitment about to open on ``branch``, keep it
+    in the seed table, and return its commitment."""
     seed = secrets.token_bytes(32)
     commitment = commitment_of(seed)
     record = {
@@ -79,10 +83,17 @@ def new_seed(store: Store, client_seed: str) -> str:
         "created": datetime.now(UTC).isoformat(timespec="seconds"),
     }
     try:
+        mark_branch(store, branch)
         store.put_seed(SEED_STREAM + commitment, json.dumps(record).encode())
     except StoreError as e:
         raise StoreError(f"{e.message}; the dice seed could not be kept, nothing was recorded") from e
     return commitment
+
+
+def mark_branch(store: Store, branch: str) -> None:
+    """Note that ``branch`` has (or will have) commitments in its log."""
+    if store.seed_record(BRANCH_STREAM + branch) is None:
+        store.put_seed(BRANCH_STREAM + branch, b"{}", exist_ok=True)
 
 
 def load_seed(store: Store, commitment: str) -> tuple[bytes, str] | None:
@@ -147,6 +158,8 @@ def status_at(
     A fork's own stream starts with its ``branch.forked`` event, which opens the fork's
     own commitment or none: the parent's history never needs to be read."""
     blank = DiceStatus(stream)
+    if store.seed_record(BRANCH_STREAM + stream) is None:
+        return blank  # no commitment was ever opened on this branch
     top = version
     while top > after:
         rows = store.marked(stream, after, top, MARKER, 16)

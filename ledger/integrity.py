@@ -261,6 +261,8 @@ def import_campaign(
     cid = str(uuid.uuid4())
     kinds = admit.kinds
     rows = [(cid, v, kinds[v - 1], raw) for v, raw in enumerate(admit.raws, start=1)]
+    if not dry_run and any(fairness.MARKER in raw for raw in admit.raws):
+        fairness.mark_branch(book.store, cid)  # its dice commitments are in its log
 
     if dry_run:
         from ledger.campaign import Campaign

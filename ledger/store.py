@@ -257,10 +257,14 @@ class Store:
 
     # --- dice seeds: secret until revealed, never in the log or an export ---------
 
-    def put_seed(self, stream: str, state: bytes) -> None:
-        """Store one dice commitment's secret seed record (its stream is the commitment)."""
+    def put_seed(self, stream: str, state: bytes, *, exist_ok: bool = False) -> None:
+        """Store one record of the seed table (a commitment's secret seed, or a branch's
+        note that it has commitments); with ``exist_ok`` one written first is kept."""
         try:
             self.seeds.insert_events([StoredEvent(stream, 1, "dice.seed", state)])
+        except IntegrityError:
+            if not exist_ok:
+                raise StoreError(f"the seed table of {self.describe()} already holds {stream}") from None
         except PersistenceError as e:
             raise StoreError(f"cannot write to {self.describe()}: {_reason(e)}") from e
 
