@@ -72,7 +72,11 @@ def verify_dice(
         reveals: dict[str, str] = {}
         for stream, _lo, _hi in c.lineage[:-1]:
             reveals.update(fairness.revealed_in(book.store.states(stream), decode))
-        reports[c.name] = fairness.check(c.name, book.envelopes(c), reveals)
+        history = book.envelopes(c)
+        try:
+            reports[c.name] = fairness.check(c.name, history, reveals)
+        finally:
+            history.close()  # a refusal leaves no read open on the store
     return reports
 
 

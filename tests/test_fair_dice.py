@@ -19,6 +19,7 @@ from ledger.errors import LedgerError, TamperError
 from ledger.integrity import verify_dice, verify_dice_file
 from ledger.rules.crawl_play import autoplay as crawl_autoplay
 from projections.warehouse import Warehouse
+from tests import helpers_reliability as hr
 from tests.conftest import Session
 from tests.helpers_forgery import forge_store
 
@@ -272,6 +273,10 @@ def test_a_forged_repeated_nonce_is_named(tmp_path: Path) -> None:
     forge_store(db, c.id, edit)
     with pytest.raises(TamperError, match=r"version 3: its first die is number 0 .* where 1 comes next"):
         verify_dice(Ledger(db), "Main")
+    process = hr.run_ledger(db, "verify", "--dice")  # a process of its own: one line, no traceback
+    assert process.returncode == 4
+    lines = process.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: campaign 'Main' fails verification at version 3")
 
 
 def test_a_fork_revealing_its_seed_tells_nothing_of_the_parent(tmp_path: Path) -> None:
