@@ -242,7 +242,15 @@ Other systems: ledger new SYSTEM NAME, then ledger character create NAME
 @cli.command("new")
 @click.argument("system")
 @click.argument("name")
-@click.option("--seed", type=int, default=None, help="Make the campaign's dice reproducible.")
+@click.option(
+    "--seed", type=int, default=None, help="Make the campaign's dice reproducible (never provable)."
+)
+@click.option(
+    "--no-commit", is_flag=True, help="Open no dice commitment (virtual dice from the OS, unproven)."
+)
+@click.option(
+    "--client-seed", default="", metavar="TEXT", help="The players' part of the first dice commitment."
+)
 @click.option(
     "--tables",
     type=click.Path(dir_okay=False),
@@ -259,13 +267,27 @@ Other systems: ledger new SYSTEM NAME, then ledger character create NAME
 @common
 @pass_ctx
 def new(
-    c: Ctx, system: str, name: str, seed: int | None, tables: str | None, settings: tuple[str, ...]
+    c: Ctx,
+    system: str,
+    name: str,
+    seed: int | None,
+    no_commit: bool,
+    client_seed: str,
+    tables: str | None,
+    settings: tuple[str, ...],
 ) -> None:
     """Start a campaign NAME of SYSTEM (freeform, crawl, yearzero, dicepool, d100, d20).
 
-    It becomes the current campaign (see `ledger use`)."""
+    It becomes the current campaign (see `ledger use`). Its first dice commitment opens
+    with it (see `ledger dice`), unless --seed or --no-commit."""
     campaign = c.ledger.new_campaign(
-        system, name, seed=seed, tables=tables, settings=key_values(settings, "--setting")
+        system,
+        name,
+        seed=seed,
+        tables=tables,
+        settings=key_values(settings, "--setting"),
+        commit=not no_commit,
+        client_seed=client_seed,
     )
     c.ledger.use(campaign.name)
     from cli.create import first_steps
@@ -708,16 +730,18 @@ def _diff(old: dict[str, Any], new_value: dict[str, Any], prefix: str = "") -> d
 
 @cli.command("verify")
 @click.argument("file", required=False, type=click.Path(exists=True, dir_okay=False))
-@click.option("--all", "every", is_flag=True, help="Verify every campaign in the ledger.")
+@click.option("--all", "every", is_flag=True, help="Verify every campaign in the ledger, dice included.")
+@click.option("--dice", "dice", is_flag=True, help="Also prove every virtual die (see `ledger dice`).")
 @click.option("--require-signed", is_flag=True, help="With FILE: fail unless it is signed by a known key.")
 @common
 @pass_ctx
-def verify(c: Ctx, file: str | None, every: bool, require_signed: bool) -> None:
+def verify(c: Ctx, file: str | None, every: bool, dice: bool, require_signed: bool) -> None:
     """Walk the hash chain; exit non-zero naming the first bad version.
 
     With FILE, check an export without importing it: its chain, its head,
-    every event, and who signed it."""
-    from ledger import provenance
+    every event, and who signed it. --dice (and --all) recompute every virtual
+    die under each revealed dice commitment, and report the rest."""
+    from ledger import integrity, provenance
     from ledger.errors import LedgerError
 
     if file is not None:
@@ -728,16 +752,22 @@ def verify(c: Ctx, file: str | None, every: bool, require_signed: bool) -> None:
         target = resolve_target(c.db)
         book = c.ledger if is_postgres(target) or Path(target).exists() else None
         found = provenance.verify_file(book, file, require_signed=require_signed)
-        emit(
-            c,
-            found.as_dict(),
+        shown = found.as_dict()
+        text = (
             f"ok  {file}: {found.name!r} ({found.system}), {found.head} events, "
-            f"head {found.head_hash[:16]}; {found.signer.describe(file)}",
+            f"head {found.head_hash[:16]}; {found.signer.describe(file)}"
         )
+        if dice:
+            with open(file, "rb") as data:
+                _, proof = integrity.verify_dice_file(data, file)
+            shown["dice"] = proof.as_dict()
+            text += "\n" + _dice_lines(found.name, proof)
+        emit(c, shown, text)
         return
     if require_signed:
         raise LedgerError("--require-signed goes with FILE: ledger verify FILE --require-signed")
     report = c.ledger.verify(c.campaign, every=every)
+    proofs = integrity.verify_dice(c.ledger, c.campaign, every=every) if dice or every else {}
     signers = provenance.of_campaigns(c.ledger, list(report.checked))
     data = {
         "ok": True,
@@ -745,12 +775,85 @@ def verify(c: Ctx, file: str | None, every: bool, require_signed: bool) -> None:
         "heads": report.heads,
         "signers": {name: s.as_dict() for name, s in signers.items()},
     }
+    if proofs:
+        data["dice"] = {name: proof.as_dict() for name, proof in proofs.items()}
 
     def line(name: str, n: int) -> str:
         came = f"; imported, {signers[name].describe()}" if name in signers else ""
         return f"ok  {name}: {n} events, head {report.heads[name][:16]}{came}"
 
-    emit(c, data, "\n".join(line(name, n) for name, n in report.checked.items()))
+    lines = [line(name, n) for name, n in report.checked.items()]
+    lines += [_dice_lines(name, proof) for name, proof in proofs.items()]
+    emit(c, data, "\n".join(lines))
+
+
+def _dice_lines(name: str, proof: Any) -> str:
+    warned = "".join(f"\nwarning  {name}: {w}" for w in proof.warnings)
+    return f"dice  {name}: {proof.line()}{warned}"
+
+
+# --- provable dice ---------------------------------------------------------------------
+
+
+@cli.group("dice")
+def dice_group() -> None:
+    """Provable virtual dice: commit to a secret seed, roll, reveal (docs/dice.md)."""
+
+
+@dice_group.command("commit")
+@click.option("--client-seed", default="", metavar="TEXT", help="The players' contribution (default: empty).")
+@common
+@pass_ctx
+def dice_commit(c: Ctx, client_seed: str) -> None:
+    """Open a dice commitment: the sha256 of a fresh secret seed goes in the log."""
+    rec = c.ledger.commit_dice(c.campaign, client_seed=client_seed)
+    ev = rec.events[0]
+    emit(
+        c,
+        {**recorded_json(rec), "commitment": ev.commitment},  # type: ignore[attr-defined]
+        f"dice committed in {rec.campaign.name!r}: {ev.commitment}",  # type: ignore[attr-defined]
+    )
+
+
+@dice_group.command("reveal")
+@click.option("--client-seed", default=None, metavar="TEXT", help="The players' part of the next commitment.")
+@common
+@pass_ctx
+def dice_reveal(c: Ctx, client_seed: str | None) -> None:
+    """Publish the open commitment's seed (every die under it can then be recomputed)
+    and open the next commitment."""
+    rec = c.ledger.reveal_dice(c.campaign, client_seed=client_seed)
+    shown, opened = rec.events
+    emit(
+        c,
+        {
+            **recorded_json(rec),
+            "revealed": shown.commitment,  # type: ignore[attr-defined]
+            "seed": shown.seed,  # type: ignore[attr-defined]
+            "commitment": opened.commitment,  # type: ignore[attr-defined]
+        },
+        f"revealed {shown.commitment[:16]}: seed {shown.seed}\n"  # type: ignore[attr-defined]
+        f"dice committed: {opened.commitment}",  # type: ignore[attr-defined]
+    )
+
+
+@dice_group.command("status")
+@common
+@pass_ctx
+def dice_status(c: Ctx) -> None:
+    """The open dice commitment and how many dice were drawn under it."""
+    found = c.ledger.dice_status(c.campaign)
+
+    def text() -> str:
+        if found["seeded"]:
+            return f"{found['campaign']}: seeded dice (--seed), reproducible, not provable"
+        if found["commitment"] is None:
+            return f"{found['campaign']}: no dice commitment open; virtual dice are unproven (`ledger dice commit`)"
+        where = "" if found["seed_here"] else " (its seed is in the ledger this campaign came from)"
+        client = f", client seed {found['client_seed']!r}" if found["client_seed"] else ""
+        return f"{found['campaign']}: commitment {found['commitment']}{client}, {found['drawn']} dice drawn{where}"
+
+    emit(c, found, text)
 
 
 @cli.command("export")

@@ -39,6 +39,7 @@ from ledger import dice as dice_mod
 from ledger.commands import Command, check_name, check_text
 from ledger.errors import ImportFileError, LedgerError, TamperError
 from ledger.events import (
+    DICE_EVENTS,
     FORMAT,
     RESETS,
     ActionRedone,
@@ -213,10 +214,12 @@ def command_class(name: str, system: System) -> type[Command] | None:
 class Replayed(dice_mod.Dice):
     """The faces an action recorded, given again in order."""
 
-    def __init__(self, faces: tuple[int, ...], manual: bool) -> None:
+    def __init__(self, faces: tuple[int, ...], manual: bool, sides: tuple[int, ...] = ()) -> None:
         self.faces = faces
         self.used = 0
         self.manual = manual
+        self.sides = sides
+        """The sides each die was recorded with (derived dice), checked as they are drawn."""
 
     def roll(self, sides: int) -> int:
         if self.used >= len(self.faces):
@@ -224,6 +227,8 @@ class Replayed(dice_mod.Dice):
         face = self.faces[self.used]
         if not 1 <= face <= sides:
             raise Refusal(f"its recorded face {face} (die {self.used + 1}) is not on a d{sides}")
+        if self.sides and (self.used >= len(self.sides) or self.sides[self.used] != sides):
+            raise Refusal(f"its die {self.used + 1} is recorded with other sides than the d{sides} it rolls")
         self.used += 1
         return face
 
@@ -517,7 +522,7 @@ class Admission:
         dice: dice_mod.Dice = (
             dice_mod.seeded(seed, first.v - 1)
             if seeded and seed is not None
-            else Replayed(how.faces, how.manual)
+            else Replayed(how.faces, how.manual, how.sides)
         )
         try:
             events = decide_command(self.system, self.before, command, dice)
@@ -593,7 +598,7 @@ class Admission:
             env = self._env(v)
             if isinstance(env.event, RESETS):
                 v = env.event.target  # checked below v when it was admitted
-            elif isinstance(env.event, BranchForked):
+            elif isinstance(env.event, (BranchForked, *DICE_EVENTS)):
                 v -= 1
             elif isinstance(env.event, CampaignStarted):
                 return None
@@ -689,7 +694,7 @@ def walk(value: Any, where: str, *, text: bool = True, rolls: bool = True) -> No
             check_text(value, where, MAX_TEXT)
         elif len(value) > MAX_TEXT:
             raise Refusal(f"{where} holds text over {MAX_TEXT} characters")
-    elif isinstance(value, bool) or value is None:
+    elif isinstance(value, bool) or value is None or value is msgspec.UNSET:
         return
     elif isinstance(value, int):
         if not -MAX_INT <= value <= MAX_INT:

@@ -26,7 +26,7 @@ class Batch:
         self.ledger = ledger
         self.campaign = campaign
         self.system = ledger.system(campaign)
-        self.tip = ledger.tip(campaign)
+        self.tip = ledger.dice_tip(campaign)
         self.rows: list[tuple[str, int, str, bytes]] = []
         self.actions = 0
 

@@ -19,13 +19,13 @@ import random
 import time
 import uuid
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import IO, TYPE_CHECKING, Any
 
 import msgspec
 
-from ledger import admission, chain, snapshots
+from ledger import admission, chain, fairness, snapshots
 from ledger.commands import (
     AddCharacter,
     Command,
@@ -36,7 +36,7 @@ from ledger.commands import (
     decide_core,
     nfc,
 )
-from ledger.dice import Dice, Faces, RandomDice, seeded
+from ledger.dice import CommittedDice, Dice, Faces, RandomDice, seeded
 from ledger.errors import (
     ConflictError,
     DuplicateNameError,
@@ -50,6 +50,7 @@ from ledger.errors import (
     VersionError,
 )
 from ledger.events import (
+    DICE_EVENTS,
     FORMAT,
     RESETS,
     ActionRedone,
@@ -59,6 +60,8 @@ from ledger.events import (
     CampaignStarted,
     CharacterAdded,
     Decision,
+    DiceCommitted,
+    DiceRevealed,
     Envelope,
     Event,
     LedgerCreated,
@@ -125,15 +128,26 @@ class Tip:
     prev: str
     last_reset: int
     state: CampaignState
+    dice: fairness.DiceStatus | None = None
+    """The branch's open dice commitment and next nonce; None until looked up
+    (:meth:`Ledger.dice_tip`)."""
 
 
 def dice_for(tip: Tip, faces: list[int] | None) -> Dice:
-    """Physical faces, the campaign's seeded dice, or the system CSPRNG."""
+    """Physical faces, the campaign's seeded dice, dice derived under the open
+    commitment, or (with none open) the system CSPRNG."""
     if faces is not None:
         return Faces(faces)
     if tip.state.core.seed is not None:
         return seeded(tip.state.core.seed, tip.version)
-    return RandomDice()
+    status = tip.dice
+    if status is None:
+        raise LedgerError("the dice of this campaign were not looked up; record through Ledger or Batch")
+    if status.commitment is None:
+        return RandomDice()
+    if status.seed is None:
+        raise fairness.refuse_foreign(status)
+    return CommittedDice(status.seed, status.client_seed, status.branch, status.next_nonce, status.commitment)
 
 
 def decide_with_dice(
@@ -159,7 +173,7 @@ def drawn(dice: Dice) -> tuple[int, ...]:
     """Every face a dice source gave, in order."""
     if isinstance(dice, Faces):
         return tuple(dice.faces[: dice.used])
-    if isinstance(dice, RandomDice):
+    if isinstance(dice, RandomDice | CommittedDice):
         return tuple(dice.rolled)
     return ()
 
@@ -173,12 +187,17 @@ def decision(command: Command | None, dice: Dice, system: System) -> Decision | 
     name = command_name(system, type(command))
     if name is None:  # pragma: no cover - a decider took a class it does not list
         raise LookupError(f"the {system.name} system does not list the command {type(command).__name__}")
+    faces = drawn(dice)
+    derived = isinstance(dice, CommittedDice) and bool(faces)
     return Decision(
         command=name,
         args=msgspec.to_builtins(command),
-        faces=drawn(dice),
+        faces=faces,
         manual=dice.manual,
         rules=admission.rules_fingerprint(system.name),
+        commitment=dice.commitment if derived else None,  # type: ignore[attr-defined]
+        nonce=dice.first if derived else None,  # type: ignore[attr-defined]
+        sides=tuple(dice.sides) if derived else (),  # type: ignore[attr-defined]
     )
 
 
@@ -686,7 +705,7 @@ class Ledger:
             # if another writer appended since, the append conflicts on its version
             # and the next attempt reads what is new.
             cached = self._heads.get(c.id) if attempt == 0 else None
-            tip = cached if cached is not None else self.tip(c)
+            tip = self.dice_tip(c, cached if cached is not None else self.tip(c))
             if tip.version == lost:
                 # Nobody wrote since the version was refused: the stored versions are out of order.
                 raise TamperError(c.name, lost + 1, "a stored row is out of place; run `ledger verify --all`")
@@ -740,21 +759,41 @@ class Ledger:
             news = list(self.envelopes(c, cached.version, None))
             if not news:
                 return cached
+            dice = None if cached.dice is None else fairness.advance(cached.dice, news, self.store)
             if not any(isinstance(env.event, RESETS) for env in news):
                 state = cached.state
                 for env in news:
                     state = evolve(state, env, system)
-                return self._remember(c, news[-1], state)
+                return self._remember(c, news[-1], state, dice)
+            if dice is not None:
+                tip = self._remember(c, news[-1], self.state_at(c, news[-1].v, system), dice)
+                return tip
         head = self.head(c)
         if not head:
             return Tip(0, chain.GENESIS, 0, CampaignState())
         return self._remember(c, self.envelope(c, head), self.state_at(c, head, system))
 
-    def _remember(self, c: Campaign, env: Envelope[Any], state: CampaignState) -> Tip:
+    def _remember(
+        self, c: Campaign, env: Envelope[Any], state: CampaignState, dice: fairness.DiceStatus | None = None
+    ) -> Tip:
         state = known_as(c, state)
         last_reset = env.v if isinstance(env.event, RESETS) else env.last_reset
-        tip = Tip(env.v, env.hash, last_reset, state)
+        tip = Tip(env.v, env.hash, last_reset, state, dice)
         self._heads[c.id] = tip
+        return tip
+
+    def dice_tip(self, c: Campaign, tip: Tip | None = None) -> Tip:
+        """The tip (the head by default) with its dice status looked up: the open
+        commitment and the next nonce, read back from the head (see ledger.fairness)."""
+        tip = self.tip(c) if tip is None else tip
+        if tip.dice is not None:
+            return tip
+        stream, after, _ = c.lineage[-1]
+        decode = envelope_decoder(c.system).decode
+        status = fairness.status_at(self.store, stream, after, tip.version, decode)
+        tip = replace(tip, dice=status)
+        if self._heads.get(c.id) is not None and self._heads[c.id].version == tip.version:
+            self._heads[c.id] = tip
         return tip
 
     def seal(
@@ -805,7 +844,8 @@ class Ledger:
             _check_size(raw)
             rows.append((stream, version, ev.kind, raw))
             envelopes.append(msgspec.structs.replace(env, hash=prev))
-        return rows, envelopes, Tip(version, prev, last_reset, state)
+        dice = None if tip.dice is None else fairness.advance(tip.dice, envelopes, self.store)
+        return rows, envelopes, Tip(version, prev, last_reset, state, dice)
 
     def _append(
         self, c: Campaign, tip: Tip, events: list[Event], actor: str | None, how: Decision | None = None
@@ -861,7 +901,11 @@ class Ledger:
         seed: int | None = None,
         tables: str | None = None,
         settings: dict[str, Any] | None = None,
+        commit: bool = True,
+        client_seed: str = "",
     ) -> Campaign:
+        """Start a campaign; unless ``commit`` is False or the dice are seeded, its first
+        dice commitment opens with it (see ledger.fairness)."""
         sysdef = get_system(system)
         name = check_name(name, "campaign")
         if settings and sysdef.check_settings is not None:
@@ -874,7 +918,14 @@ class Ledger:
             raise LedgerError(f"the {system} system has no tables; drop --tables")
         if seed is not None and not 0 <= seed < 2**63:
             raise LedgerError(f"--seed {seed} is out of range; use 0 to 2**63-1")
+        client_seed = fairness.check_client_seed(client_seed)
+        if client_seed and (not commit or seed is not None):
+            raise LedgerError(
+                "--client-seed goes into a dice commitment, and a campaign with --seed or --no-commit "
+                "opens none; drop one of them"
+            )
         cid = str(uuid.uuid4())
+        commitment = fairness.new_seed(self.store, client_seed, cid) if commit and seed is None else None
         started = CampaignStarted(
             name=name,
             system=system,
@@ -882,6 +933,8 @@ class Ledger:
             settings=settings or {},
             tables=table_data,
             tables_source=source,
+            commitment=commitment or msgspec.UNSET,
+            client_seed=client_seed if commitment else msgspec.UNSET,
         )
         env = Envelope(v=1, campaign=cid, action=_new_action(), at=_now(), prev=chain.GENESIS, event=started)
         raw, _ = chain.seal(env)
@@ -912,7 +965,10 @@ class Ledger:
                 f"use --at 1 to {head}"
             )
         base = self.envelope(parent, at)
+        at_fork = self._dice_at(parent, at)
+        # The fork opens its own commitment: revealing it must tell nothing about the parent.
         cid = str(uuid.uuid4())
+        commitment = fairness.new_seed(self.store, at_fork.client_seed, cid) if at_fork.commitment else None
         last_reset = at if isinstance(base.event, RESETS) else base.last_reset
         env = Envelope(
             v=at + 1,
@@ -922,7 +978,14 @@ class Ledger:
             day=base.day,
             last_reset=last_reset,
             prev=base.hash,
-            event=BranchForked(name=new_name, parent_id=parent.id, parent_name=parent.name, at=at),
+            event=BranchForked(
+                name=new_name,
+                parent_id=parent.id,
+                parent_name=parent.name,
+                at=at,
+                commitment=commitment or msgspec.UNSET,
+                client_seed=at_fork.client_seed if commitment else msgspec.UNSET,
+            ),
         )
         raw, _ = chain.seal(env)
 
@@ -940,6 +1003,103 @@ class Ledger:
 
         self._register(make)
         return self._by_name[new_name]
+
+    # --- provable dice (see ledger.fairness) -------------------------------------
+
+    def _dice_at(self, c: Campaign, version: int) -> fairness.DiceStatus:
+        """The dice status of a branch at one of its versions (its stored history up to it)."""
+        for stream, after, upto in reversed(c.lineage):
+            if version > after and (upto is None or version <= upto):
+                decode = envelope_decoder(c.system).decode
+                return fairness.status_at(self.store, stream, after, version, decode)
+        raise VersionError(f"version {version} is outside campaign {c.name!r}")
+
+    def _record_dice(self, c: Campaign, decide: Callable[[Tip], list[Event]]) -> Recorded:
+        """Append a commitment or reveal decided on the head's dice status, retrying races."""
+        for attempt in range(MAX_ATTEMPTS):
+            tip = self.dice_tip(c, self.tip(c))
+            events = decide(tip)
+            try:
+                return self._append(c, tip, events, None)
+            except VersionConflict:
+                _backoff(attempt)
+        raise ConflictError(f"campaign {c.name!r} is being written by other processes; try again")
+
+    def _check_provable(self, c: Campaign, tip: Tip) -> None:
+        if tip.state.core.seed is not None:
+            raise LedgerError(
+                f"campaign {c.name!r} rolls seeded dice (--seed): reproducible, never provable; "
+                "start a campaign without --seed for committed dice"
+            )
+
+    def commit_dice(self, campaign: str | None = None, *, client_seed: str = "") -> Recorded:
+        """Open a dice commitment: a fresh secret seed, its sha256 in the log."""
+        c = self.campaign(campaign)
+        client_seed = fairness.check_client_seed(client_seed)
+        self._check_provable(c, self.tip(c))
+        commitment = fairness.new_seed(self.store, client_seed, c.id)
+
+        def decide(tip: Tip) -> list[Event]:
+            self._check_provable(c, tip)
+            status = tip.dice
+            assert status is not None
+            if status.commitment is not None and status.seed is not None:
+                raise LedgerError(
+                    f"dice commitment {status.commitment[:16]} is open in {c.name!r}; "
+                    "reveal it first with `ledger dice reveal` (it opens the next one)"
+                )
+            return [DiceCommitted(commitment=commitment, client_seed=client_seed)]
+
+        return self._record_dice(c, decide)
+
+    def reveal_dice(self, campaign: str | None = None, *, client_seed: str | None = None) -> Recorded:
+        """Reveal the open commitment's seed and open the next commitment (with the same
+        client seed unless another is given)."""
+        c = self.campaign(campaign)
+        given = None if client_seed is None else fairness.check_client_seed(client_seed)
+        now = self.dice_tip(c, self.tip(c)).dice
+        assert now is not None
+        if now.commitment is None:
+            raise LedgerError(f"no dice commitment is open in {c.name!r}; open one with `ledger dice commit`")
+        if now.seed is None:
+            raise LedgerError(
+                f"the seed of dice commitment {now.commitment[:16]} is kept by the ledger this campaign "
+                "was imported from; reveal it there, or open a new one here with `ledger dice commit`"
+            )
+        following = now.client_seed if given is None else given
+        upcoming = fairness.new_seed(self.store, following, c.id)
+
+        def decide(tip: Tip) -> list[Event]:
+            status = tip.dice
+            assert status is not None
+            if status.commitment != now.commitment or status.seed is None:
+                raise LedgerError(
+                    f"dice commitment {now.commitment[:16]} was closed meanwhile; see `ledger dice status`"
+                )
+            return [
+                DiceRevealed(commitment=status.commitment, seed=status.seed.hex()),
+                DiceCommitted(commitment=upcoming, client_seed=following),
+            ]
+
+        return self._record_dice(c, decide)
+
+    def dice_status(self, campaign: str | None = None) -> dict[str, Any]:
+        """The open commitment of a campaign and how many dice were drawn under it."""
+        c = self.campaign(campaign)
+        tip = self.dice_tip(c, self.tip(c))
+        status = tip.dice
+        assert status is not None
+        seeded_dice = tip.state.core.seed is not None
+        return {
+            "campaign": c.name,
+            "branch": c.id,
+            "commitment": status.commitment,
+            "client_seed": status.client_seed if status.commitment else None,
+            "drawn": status.next_nonce if status.commitment else 0,
+            "seed_here": status.seed is not None,
+            "seeded": seeded_dice,
+            "provable": status.commitment is not None and status.seed is not None and not seeded_dice,
+        }
 
     # --- core commands ----------------------------------------------------------
 
@@ -969,8 +1129,8 @@ class Ledger:
             env = self.envelope(c, v)
             if isinstance(env.event, RESETS):
                 v = self._reset_target(c, env, v)
-            elif isinstance(env.event, BranchForked):
-                v -= 1
+            elif isinstance(env.event, (BranchForked, *DICE_EVENTS)):
+                v -= 1  # a fork, a commitment or a reveal is no action to take back
             elif isinstance(env.event, CampaignStarted):
                 return None
             else:

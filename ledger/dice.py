@@ -17,6 +17,8 @@ it was recorded with (older rolls: :mod:`ledger.dice_legacy`).
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import random
 import re
 from collections.abc import Iterator
@@ -46,10 +48,12 @@ __all__ = [
     "MAX_MODIFIER",
     "MAX_SIDES",
     "SEMANTICS",
+    "CommittedDice",
     "Dice",
     "Faces",
     "Formula",
     "RandomDice",
+    "committed_face",
     "evaluate",
     "p_any_success",
     "parse",
@@ -147,6 +151,45 @@ def parse_faces(text: str) -> list[int]:
             raise FacesError(f"--faces has {part!r}, not a whole number; e.g. --faces 3,5,6")
         faces.append(int(part))
     return faces
+
+
+def committed_face(seed: bytes, client_seed: str, branch: str, nonce: int, sides: int) -> int:
+    """Die number ``nonce`` of a commitment on ``branch``, exactly as docs/dice.md states it:
+    HMAC-SHA256 keyed by the server seed over ``client_seed:branch:nonce`` (UTF-8), read as
+    eight 4-byte big-endian words; the first word below the largest multiple of ``sides``
+    under 2**32 gives ``1 + word % sides``; if none is, ``msg:1``, ``msg:2``, ... follow."""
+    msg = f"{client_seed}:{branch}:{nonce}"
+    limit = 2**32 - (2**32 % sides)
+    k = 0
+    while True:
+        text = msg if k == 0 else f"{msg}:{k}"
+        digest = hmac.new(seed, text.encode(), hashlib.sha256).digest()
+        for i in range(0, 32, 4):
+            x = int.from_bytes(digest[i : i + 4], "big")
+            if x < limit:
+                return 1 + x % sides
+        k += 1
+
+
+class CommittedDice(Dice):
+    """Virtual dice under an open commitment: each face derived from the secret server
+    seed, the players' client seed, the branch and the die's number (its nonce), so that
+    once the seed is revealed anyone can recompute it (see docs/dice.md)."""
+
+    def __init__(self, seed: bytes, client_seed: str, branch: str, first: int, commitment: str) -> None:
+        self.seed = seed
+        self.client_seed = client_seed
+        self.branch = branch
+        self.first = first
+        self.commitment = commitment
+        self.rolled: list[int] = []
+        self.sides: list[int] = []
+
+    def roll(self, sides: int) -> int:
+        face = committed_face(self.seed, self.client_seed, self.branch, self.first + len(self.rolled), sides)
+        self.rolled.append(face)
+        self.sides.append(sides)
+        return face
 
 
 def seeded(seed: int, position: int) -> RandomDice:

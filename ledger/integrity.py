@@ -18,7 +18,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 import msgspec
 
-from ledger import admission, chain, provenance, snapshots
+from ledger import admission, chain, fairness, provenance, snapshots
 from ledger.commands import check_name
 from ledger.errors import TamperError
 from ledger.events import FORMAT, RESETS, CampaignRegistered, Envelope, envelope_decoder
@@ -59,6 +59,45 @@ def verify(book: Ledger, campaign: str | None = None, *, every: bool = False) ->
             meaning.finish()
         snapshots_check.finish()
     return report
+
+
+def verify_dice(
+    book: Ledger, campaign: str | None = None, *, every: bool = False
+) -> dict[str, fairness.DiceReport]:
+    """Prove the virtual dice of a campaign (or every campaign) from its stored history
+    (see ledger.fairness.check); seeds revealed on a parent after a fork count too.
+    Raises TamperError at the first roll that does not match."""
+    targets = book.campaigns() if every else [book.campaign(campaign)]
+    reports = {}
+    for c in targets:
+        decode = envelope_decoder(c.system).decode
+        reveals: dict[str, str] = {}
+        for stream, _lo, _hi in c.lineage[:-1]:
+            reveals.update(fairness.revealed_in(book.store.states(stream), decode))
+        history = book.envelopes(c)
+        try:
+            reports[c.name] = fairness.check(c.name, history, reveals)
+        finally:
+            history.close()  # a refusal leaves no read open on the store
+    return reports
+
+
+def verify_dice_file(
+    data: IO[bytes], file: str | None = None
+) -> tuple[admission.Header, fairness.DiceReport]:
+    """Prove the virtual dice of an export from the file alone (its chain is checked by
+    ``ledger verify FILE`` first)."""
+    header, _ = admission.read_header(data)
+    decode = envelope_decoder(get_system(header.system).name).decode
+
+    def envelopes() -> Iterator[Envelope[Any]]:
+        for v, raw in enumerate(admission.lines(data), start=1):
+            try:
+                yield decode(raw)
+            except msgspec.DecodeError as e:
+                raise TamperError(header.name, v, f"the event cannot be read ({e})") from None
+
+    return header, fairness.check(header.name, envelopes())
 
 
 def _admit_all(meaning: admission.Admission, rows: Iterator[bytes]) -> None:
@@ -233,6 +272,8 @@ def import_campaign(
     cid = str(uuid.uuid4())
     kinds = admit.kinds
     rows = [(cid, v, kinds[v - 1], raw) for v, raw in enumerate(admit.raws, start=1)]
+    if not dry_run and any(fairness.MARKER in raw for raw in admit.raws):
+        fairness.mark_branch(book.store, cid)  # its dice commitments are in its log
 
     if dry_run:
         from ledger.campaign import Campaign

@@ -34,6 +34,7 @@ KEYS_TABLE = "ledger_keys"
 CURRENT_STREAM = "current-campaign"
 """The stream of the keys table that records which campaign is current (its id, one
 row per ``ledger use``); kept beside the signing keys, never exported."""
+SEEDS_TABLE = "ledger_seeds"
 PAGE = 4096
 
 
@@ -100,6 +101,7 @@ class Store:
         recorder = _bulk_sqlite_recorder()(self._datastore, events_table_name=EVENTS_TABLE)
         self.snapshots = SQLiteAggregateRecorder(self._datastore, events_table_name=SNAPSHOTS_TABLE)
         self.keys = SQLiteAggregateRecorder(self._datastore, events_table_name=KEYS_TABLE)
+        self.seeds = SQLiteAggregateRecorder(self._datastore, events_table_name=SEEDS_TABLE)
         if self.read_only:
             self.tables = tables
             return recorder
@@ -110,6 +112,8 @@ class Store:
                 self.snapshots.create_table()
             if KEYS_TABLE not in tables:
                 self.keys.create_table()
+            if SEEDS_TABLE not in tables:
+                self.seeds.create_table()
         except PersistenceError as e:
             raise StoreError(f"cannot write {self.describe()}: {_reason(e)}") from e
         return recorder
@@ -155,6 +159,7 @@ class Store:
         recorder = _postgres_recorder()(self._datastore, events_table_name=EVENTS_TABLE)
         self.snapshots = PostgresAggregateRecorder(self._datastore, events_table_name=SNAPSHOTS_TABLE)
         self.keys = PostgresAggregateRecorder(self._datastore, events_table_name=KEYS_TABLE)
+        self.seeds = PostgresAggregateRecorder(self._datastore, events_table_name=SEEDS_TABLE)
         if not self.create or self.read_only:
             # A read, or a command that may not make a ledger: a missing one is refused
             # (a mistyped schema is not created), and a read creates nothing.
@@ -186,6 +191,7 @@ class Store:
                     recorder.create_table()
                     self.snapshots.create_table()
                     self.keys.create_table()
+                    self.seeds.create_table()
                 finally:
                     setup.execute("SELECT pg_advisory_unlock(hashtext(%s))", (lock,))
         except psycopg.Error as e:
@@ -307,6 +313,34 @@ class Store:
                 return
         raise StoreError(f"cannot record the current campaign in {self.describe()}: it is busy; try again")
 
+    def marked(self, stream: str, gt: int, lte: int, marker: bytes, limit: int) -> list[tuple[int, bytes]]:
+        """Up to ``limit`` (version, state) rows of a stream in (gt, lte] whose stored bytes
+        contain ``marker``, newest first: the scan runs in the database, not row by row here."""
+        try:
+            return self.recorder.select_marked(stream, gt, lte, marker, limit)  # type: ignore[attr-defined, no-any-return]
+        except PersistenceError as e:
+            raise StoreError(f"cannot read {self.describe()}: {_reason(e)}") from e
+
+    # --- dice seeds: secret until revealed, never in the log or an export ---------
+
+    def put_seed(self, stream: str, state: bytes, *, exist_ok: bool = False) -> None:
+        """Store one record of the seed table (a commitment's secret seed, or a branch's
+        note that it has commitments); with ``exist_ok`` one written first is kept."""
+        try:
+            self.seeds.insert_events([StoredEvent(stream, 1, "dice.seed", state)])
+        except IntegrityError:
+            if not exist_ok:
+                raise StoreError(f"the seed table of {self.describe()} already holds {stream}") from None
+        except PersistenceError as e:
+            raise StoreError(f"cannot write to {self.describe()}: {_reason(e)}") from e
+
+    def seed_record(self, stream: str) -> bytes | None:
+        try:
+            rows = self.seeds.select_events(stream, limit=1)
+        except PersistenceError as e:
+            raise StoreError(f"cannot read {self.describe()}: {_reason(e)}") from e
+        return bytes(rows[0].state) if rows else None
+
     def head(self, stream: str) -> int:
         last = self.read(stream, desc=True, limit=1)
         return last[0].originator_version if last else 0
@@ -368,6 +402,20 @@ def _bulk_sqlite_recorder() -> type:
                 while rows := cursor.fetchmany(PAGE):
                     for row in rows:
                         yield row[0]
+
+        def select_marked(
+            self, stream: str, gt: int, lte: int, marker: bytes, limit: int
+        ) -> list[tuple[int, bytes]]:
+            sql = (
+                f"SELECT originator_version, state FROM {self.events_table_name} WHERE originator_id = ? "
+                "AND originator_version > ? AND originator_version <= ? AND instr(state, ?) > 0 "
+                "ORDER BY originator_version DESC LIMIT ?"
+            )
+            with self.datastore.transaction(commit=False) as c:
+                cursor = c.sqlite_cursor
+                cursor.row_factory = None
+                cursor.execute(sql, [stream, gt, lte, marker, limit])
+                return [(v, bytes(state)) for v, state in cursor.fetchall()]
 
         def select_states_after(self, position: int, limit: int) -> list[tuple[int, str, bytes]]:
             sql = (
@@ -475,6 +523,19 @@ def _postgres_recorder() -> type:
                 if len(rows) < PAGE:
                     return
                 gt = rows[-1]["originator_version"]
+
+        def select_marked(
+            self, stream: str, gt: int, lte: int, marker: bytes, limit: int
+        ) -> list[tuple[int, bytes]]:
+            table = f'"{self.datastore.schema}"."{self.events_table_name}"'
+            sql = (
+                f"SELECT originator_version, state FROM {table} WHERE originator_id = %s "
+                "AND originator_version > %s AND originator_version <= %s AND position(%s::bytea in state) > 0 "
+                "ORDER BY originator_version DESC LIMIT %s"
+            )
+            with self.datastore.get_connection() as conn, conn.cursor() as curs:
+                curs.execute(sql, [stream, gt, lte, marker, limit])
+                return [(r["originator_version"], bytes(r["state"])) for r in curs.fetchall()]
 
         def settled(self) -> int:
             """The highest notification id at a moment no insert was in flight.

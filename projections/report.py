@@ -327,9 +327,14 @@ def rolls(system: System, history: list[Envelope[Any]], step_of: dict[int, int])
 
 
 def log_rows(
-    envs: dict[int, Envelope[Any]], live: Segments, children: list[tuple[str, int]]
+    envs: dict[int, Envelope[Any]],
+    live: Segments,
+    children: list[tuple[str, int]],
+    dice: dict[int, str] | None = None,
 ) -> list[dict[str, Any]]:
-    """Every event of the branch: effective, undone (struck), resets and forks marked."""
+    """Every event of the branch: effective, undone (struck), resets and forks marked,
+    and each action that drew dice with whether they are proven, pending, physical,
+    seeded or unproven (``dice``, see ledger.fairness)."""
     forks_at: dict[int, list[str]] = {}
     for name, at in children:
         forks_at.setdefault(at, []).append(name)
@@ -355,9 +360,22 @@ def log_rows(
                 "status": status,
                 "action": env.action,
                 "forks": forks_at.get(v, []),
+                "dice": (dice or {}).get(v),
             }
         )
     return rows
+
+
+def dice_marks(book: Ledger, c: Campaign) -> dict[int, str]:
+    """Per version whose action drew dice, how far its dice are proven; a branch whose
+    dice do not verify marks none (``ledger verify --dice`` names the roll)."""
+    from ledger.errors import TamperError
+    from ledger.integrity import verify_dice
+
+    try:
+        return dict(verify_dice(book, c.name)[c.name].marks)
+    except TamperError:
+        return {}
 
 
 # --- the whole report --------------------------------------------------------------------------
@@ -430,7 +448,7 @@ def build(book: Ledger, campaign: str | None = None, focus: str | None = None) -
         "tracks": tracks,
         "charts": charts(system.name, tracks),
         "rolls": rolls(system, history, step_of),
-        "log": log_rows(envs, live, children),
+        "log": log_rows(envs, live, children, dice_marks(book, c)),
         "map_kind": {"crawl": "hex", "yearzero": "zone"}.get(system.name),
         "meters": {"health": CRAWL_CAP, "energy": CRAWL_CAP} if system.name == "crawl" else {},
         "terrains": list(tables.get("terrain", {}).values()) if system.name == "crawl" else [],

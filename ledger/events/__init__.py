@@ -33,6 +33,15 @@ class Event(msgspec.Struct, frozen=True, tag_field="kind", kw_only=True, gc=Fals
         return str(self.__struct_config__.tag)
 
 
+def _opening(
+    commitment: str | msgspec.UnsetType, client_seed: str | msgspec.UnsetType
+) -> tuple[str | None, str]:
+    return (
+        commitment if isinstance(commitment, str) else None,
+        client_seed if isinstance(client_seed, str) else "",
+    )
+
+
 # --- the registry stream -------------------------------------------------
 
 
@@ -74,6 +83,14 @@ class CampaignStarted(Event, frozen=True, tag="campaign.started"):
     settings: dict[str, Any] = {}
     tables: dict[str, Any] = {}
     tables_source: str | None = None
+    commitment: str | msgspec.UnsetType = msgspec.UNSET
+    """The first dice commitment (see :class:`DiceCommitted`), opened with the campaign;
+    left out of the stored event when none opens (so older events read the same)."""
+    client_seed: str | msgspec.UnsetType = msgspec.UNSET
+
+    def opens(self) -> tuple[str | None, str]:
+        """The dice commitment this event opens, if any, and its client seed."""
+        return _opening(self.commitment, self.client_seed)
 
     def summary(self) -> str:
         seeded = f", seed {self.seed}" if self.seed is not None else ""
@@ -87,6 +104,13 @@ class BranchForked(Event, frozen=True, tag="branch.forked"):
     parent_id: str
     parent_name: str
     at: int
+    commitment: str | msgspec.UnsetType = msgspec.UNSET
+    """The fork's own dice commitment, opened with it when the parent had one open
+    (a fork never shares the parent's seed; see docs/dice.md); left out when none."""
+    client_seed: str | msgspec.UnsetType = msgspec.UNSET
+
+    def opens(self) -> tuple[str | None, str]:
+        return _opening(self.commitment, self.client_seed)
 
     def summary(self) -> str:
         return f"forked {self.name!r} from {self.parent_name!r} at version {self.at}"
@@ -205,7 +229,36 @@ class ActionRedone(Event, frozen=True, tag="action.redone"):
         return f"redo{what} (back to version {self.target})"
 
 
+class DiceCommitted(Event, frozen=True, tag="dice.committed"):
+    """A dice commitment opens: ``commitment`` is sha256 of a secret 32-byte server seed
+    (hex), kept out of the log until :class:`DiceRevealed`; every virtual die from now
+    on is derived from that seed, ``client_seed`` and its number (docs/dice.md)."""
+
+    commitment: str
+    client_seed: str = ""
+
+    def opens(self) -> tuple[str | None, str]:
+        return self.commitment, self.client_seed
+
+    def summary(self) -> str:
+        seed = f", client seed {self.client_seed!r}" if self.client_seed else ""
+        return f"dice committed: {self.commitment[:16]}{seed}"
+
+
+class DiceRevealed(Event, frozen=True, tag="dice.revealed"):
+    """The server seed of a commitment, published: anyone can now recompute its dice."""
+
+    commitment: str
+    seed: str
+    """The 32-byte server seed, as 64 hex digits."""
+
+    def summary(self) -> str:
+        return f"dice revealed: {self.commitment[:16]}, seed {self.seed}"
+
+
 RESETS = (ActionUndone, ActionRedone)
+DICE_EVENTS = (DiceCommitted, DiceRevealed)
+"""Events that open and close dice commitments: no command's, never undone."""
 
 CORE_EVENTS: tuple[type[Event], ...] = (
     LedgerCreated,
@@ -217,6 +270,8 @@ CORE_EVENTS: tuple[type[Event], ...] = (
     Noted,
     ActionUndone,
     ActionRedone,
+    DiceCommitted,
+    DiceRevealed,
 )
 
 
@@ -233,6 +288,13 @@ class Decision(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
     manual: bool = False
     """The faces were physical dice (``--faces``)."""
     rules: str = ""
+    commitment: str | None = None
+    """The dice commitment the faces were derived under (virtual dice while one is open)."""
+    nonce: int | None = None
+    """The number of the first die under the commitment; the action's dice follow it
+    one by one (``nonce``, ``nonce + 1``, ...)."""
+    sides: tuple[int, ...] = ()
+    """The sides of each derived die, in order (a Fate die as 3)."""
 
 
 E = TypeVar("E")

@@ -389,6 +389,7 @@
     var badge = r.status === "undone" ? '<span class="badge undone">undone</span>' : r.status === "reset" ? '<span class="badge reset">' + (r.kind === "action.redone" ? "redo" : "undo") + "</span>" :
       r.status === "fork" ? '<span class="badge fork">fork</span>' : "";
     var forks = r.forks.map(function (n) { return '<span class="badge fork">branch ' + esc(n) + " forks here</span>"; }).join("");
+    if (r.dice) badge += '<span class="badge dice ' + esc(r.dice) + '">' + esc(r.dice) + " dice</span>";
     var cls = "row " + r.status + (r.v > step.v ? " future" : "") + (r.action === action && r.v <= step.v && inSegments(r.v, step.segments) ? " current" : "");
     return '<div data-v="' + r.v + '" class="' + cls + '"><span class="v">' + r.v + "</span><span>" + (r.day === null ? "" : r.day) + "</span><span>" + esc(r.actor || "") +
       '</span><span class="text">' + esc(r.text) + "</span><span>" + badge + forks + "</span></div>";

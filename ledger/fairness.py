@@ -1,0 +1,402 @@
+"""Provable virtual dice: commit to a secret seed before the rolls, reveal it after.
+
+While a commitment is open on a branch, every virtual die is derived from the
+commitment's secret 32-byte server seed, the players' client seed, the branch
+(the campaign id sealed in the roll's envelope) and the die's number under the
+commitment, its *nonce* (:func:`ledger.dice.committed_face`, stated in
+docs/dice.md). The log records the commitment (sha256 of the seed) when it
+opens, and the seed when it is revealed; in between the seed lives in the
+store's ``ledger_seeds`` table, which no export, log or warehouse reads.
+
+Nonces only go up: the next one is the count of virtual dice drawn under the
+commitment in the branch's whole stored history, undone actions included, read
+from the log itself. Two writers that decide at the same head draw the same
+nonces, but only one append wins the version; the other decides again on the
+new head, with the next nonces. A counter kept beside the seed could not be
+written in the same transaction as the events, so it is not kept.
+
+A fork opens its own commitment (a fresh seed) when its parent had one open:
+revealing the fork's seed then tells nothing about the parent's next roll,
+and the fork's dice are derived from another seed and another branch id.
+
+:func:`check` walks a branch's stored history (a ledger's, or an export's
+lines) and proves every virtual die under each revealed commitment.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import secrets
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+from ledger.commands import check_text, nfc
+from ledger.dice import committed_face
+from ledger.errors import LedgerError, StoreError, TamperError
+from ledger.events import (
+    BranchForked,
+    CampaignStarted,
+    DiceCommitted,
+    DiceRevealed,
+    Envelope,
+)
+from ledger.store import Store
+
+SEED_STREAM = "dice-seed:"
+BRANCH_STREAM = "dice-branch:"
+"""A record per branch on which a commitment was ever opened (or imported): a branch
+without one has none, and its first roll need not look for one in its log."""
+MARKER = b'"commitment":'
+"""Present in the stored bytes of every event or decision that opens, closes or draws
+under a commitment (as a key: a quote inside text is always escaped)."""
+REVEALED = b'"dice.revealed"'
+CLIENT_SEED_LIMIT = 200
+HEX64 = re.compile(r"[0-9a-f]{64}")
+
+Mark = Literal["proven", "pending", "physical", "seeded", "unproven", "none"]
+
+
+def check_client_seed(text: str) -> str:
+    """The players' contribution: one printable line of at most 200 characters (NFC)."""
+    return check_text(nfc(text), "--client-seed", CLIENT_SEED_LIMIT)
+
+
+def commitment_of(seed: bytes) -> str:
+    return hashlib.sha256(seed).hexdigest()
+
+
+# --- the seed table -----------------------------------------------------------------
+
+
+def new_seed(store: Store, client_seed: str, branch: str) -> str:
+    """Draw a secret server seed for a commitment about to open on ``branch``, keep it
+    in the seed table, and return its commitment."""
+    seed = secrets.token_bytes(32)
+    commitment = commitment_of(seed)
+    record = {
+        "seed": seed.hex(),
+        "client_seed": client_seed,
+        "created": datetime.now(UTC).isoformat(timespec="seconds"),
+    }
+    try:
+        mark_branch(store, branch)
+        store.put_seed(SEED_STREAM + commitment, json.dumps(record).encode())
+    except StoreError as e:
+        raise StoreError(f"{e.message}; the dice seed could not be kept, nothing was recorded") from e
+    return commitment
+
+
+def mark_branch(store: Store, branch: str) -> None:
+    """Note that ``branch`` has (or will have) commitments in its log."""
+    if store.seed_record(BRANCH_STREAM + branch) is None:
+        store.put_seed(BRANCH_STREAM + branch, b"{}", exist_ok=True)
+
+
+def load_seed(store: Store, commitment: str) -> tuple[bytes, str] | None:
+    """The seed and client seed of a commitment made by this ledger; None when this
+    store does not hold it (a commitment made by the ledger a campaign came from)."""
+    raw = store.seed_record(SEED_STREAM + commitment)
+    if raw is None:
+        return None
+    record = json.loads(raw)
+    seed = bytes.fromhex(record["seed"])
+    if commitment_of(seed) != commitment:
+        raise StoreError(f"the seed kept for dice commitment {commitment[:16]} does not match it")
+    return seed, str(record.get("client_seed", ""))
+
+
+# --- the open commitment of a branch -------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DiceStatus:
+    """A branch's dice at its head: the open commitment, if any, and the next nonce."""
+
+    branch: str
+    commitment: str | None = None
+    next_nonce: int = 0
+    seed: bytes | None = field(default=None, repr=False)
+    """None while a commitment is open whose seed this store does not hold."""
+    client_seed: str = ""
+
+    def opened(self, store: Store, commitment: str | None) -> DiceStatus:
+        if commitment is None:
+            return DiceStatus(self.branch)
+        found = load_seed(store, commitment)
+        seed, client = found if found else (None, "")
+        return DiceStatus(self.branch, commitment, 0, seed, client)
+
+
+def advance(status: DiceStatus, envs: Iterable[Envelope[Any]], store: Store) -> DiceStatus:
+    """The status after ``envs``, appended to the branch in order."""
+    for env in envs:
+        ev = env.event
+        how = env.decision
+        if how is not None and how.commitment is not None and how.nonce is not None:
+            status = DiceStatus(
+                status.branch, how.commitment, how.nonce + len(how.faces), status.seed, status.client_seed
+            )
+            if status.commitment != how.commitment:  # pragma: no cover - the ledger never does this
+                status = status.opened(store, how.commitment)
+        if isinstance(ev, DiceRevealed):
+            status = DiceStatus(status.branch)
+        elif isinstance(ev, DiceCommitted | CampaignStarted | BranchForked):
+            status = status.opened(store, ev.opens()[0])
+    return status
+
+
+def status_at(
+    store: Store, stream: str, after: int, version: int, decode: Callable[[bytes], Envelope[Any]]
+) -> DiceStatus:
+    """The dice status of branch ``stream`` (its own versions after ``after``) at
+    ``version``, read backwards from it to the latest die drawn or commitment opened.
+
+    A fork's own stream starts with its ``branch.forked`` event, which opens the fork's
+    own commitment or none: the parent's history never needs to be read."""
+    blank = DiceStatus(stream)
+    if store.seed_record(BRANCH_STREAM + stream) is None:
+        return blank  # no commitment was ever opened on this branch
+    top = version
+    while top > after:
+        rows = store.marked(stream, after, top, MARKER, 16)
+        if not rows:
+            break
+        for _v, raw in rows:
+            env = decode(raw)
+            how = env.decision
+            if how is not None and how.commitment is not None and how.nonce is not None:
+                found = blank.opened(store, how.commitment)
+                return DiceStatus(
+                    stream, how.commitment, how.nonce + len(how.faces), found.seed, found.client_seed
+                )
+            ev = env.event
+            if isinstance(ev, DiceRevealed):
+                return blank
+            if isinstance(ev, DiceCommitted | CampaignStarted | BranchForked):
+                return blank.opened(store, ev.opens()[0])
+        top = rows[-1][0] - 1  # only text that looks like the marker (an attribute's name)
+    return blank
+
+
+# --- proving a branch's dice ------------------------------------------------------------
+
+
+@dataclass
+class Commitment:
+    commitment: str
+    branch: str
+    client_seed: str
+    opened: int
+    next_nonce: int = 0
+    seed: bytes | None = None
+    revealed: int | None = None
+    closed: str = ""
+    """Why it stopped being open without a reveal here: "fork" or "replaced"."""
+    rolls: list[tuple[Envelope[Any], int]] = field(default_factory=list)
+    """Each action that drew under it, with its position in the history read."""
+
+
+@dataclass
+class DiceReport:
+    """What ``ledger verify --dice`` found on one branch."""
+
+    campaign: str
+    proven: int = 0
+    """Virtual dice recomputed from a revealed seed."""
+    pending: int = 0
+    """Virtual dice under a commitment not revealed (yet)."""
+    physical: int = 0
+    seeded: int = 0
+    """Dice of a ``--seed`` campaign: reproducible, not provable."""
+    unproven: int = 0
+    """Virtual dice drawn with no commitment open (or recorded before commitments)."""
+    commitments: list[dict[str, Any]] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    marks: dict[int, Mark] = field(default_factory=dict)
+    """Per version whose action drew dice: proven, pending, physical, seeded or unproven."""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "proven": self.proven,
+            "pending": self.pending,
+            "physical": self.physical,
+            "seeded": self.seeded,
+            "unproven": self.unproven,
+            "commitments": self.commitments,
+            "warnings": self.warnings,
+        }
+
+    def line(self) -> str:
+        parts = [f"{self.proven} dice proven"]
+        for n, what in (
+            (self.pending, "pending (commitment not revealed)"),
+            (self.physical, "physical"),
+            (self.seeded, "seeded (--seed, not provable)"),
+            (self.unproven, "virtual without a commitment"),
+        ):
+            if n:
+                parts.append(f"{n} {what}")
+        return ", ".join(parts)
+
+
+def check(
+    name: str,
+    envelopes: Iterable[Envelope[Any]],
+    reveals: dict[str, str] | None = None,
+) -> DiceReport:
+    """Prove every virtual die of a branch's stored history (in stored order, undone
+    actions included): each revealed seed hashes to its commitment, every die under it
+    is the face the derivation gives, and the nonces under each commitment run from 0
+    without gaps or repeats. ``reveals`` adds seeds revealed outside this history (on a
+    parent branch, after a fork). Raises :class:`TamperError` at the first roll that
+    does not match; a commitment replaced without a reveal is a warning."""
+    report = DiceReport(name)
+    known: dict[str, Commitment] = {}
+    open_: Commitment | None = None
+    seeded = False
+
+    def opening(env: Envelope[Any], commitment: str | None, client_seed: str) -> Commitment | None:
+        if commitment is None:
+            return None
+        if not HEX64.fullmatch(commitment):
+            raise TamperError(name, env.v, "its dice commitment is not 64 lowercase hex digits")
+        if commitment in known:
+            raise TamperError(name, env.v, f"it opens dice commitment {commitment[:16]} a second time")
+        made = Commitment(commitment, env.campaign, client_seed, env.v)
+        known[commitment] = made
+        return made
+
+    for env in envelopes:
+        ev = env.event
+        if isinstance(ev, CampaignStarted):
+            seeded = ev.seed is not None
+            open_ = opening(env, *ev.opens())
+        elif isinstance(ev, BranchForked):
+            if open_ is not None:
+                open_.closed = "fork"
+            open_ = opening(env, *ev.opens())
+        elif isinstance(ev, DiceCommitted):
+            if open_ is not None:
+                open_.closed = "replaced"
+                report.warnings.append(
+                    f"version {env.v} opens dice commitment {ev.commitment[:16]} while "
+                    f"{open_.commitment[:16]} (v{open_.opened}) was open and never revealed: "
+                    "its dice can never be proven"
+                )
+            open_ = opening(env, ev.commitment, ev.client_seed)
+        elif isinstance(ev, DiceRevealed):
+            if open_ is None or ev.commitment != open_.commitment:
+                raise TamperError(
+                    name, env.v, f"it reveals dice commitment {ev.commitment[:16]}, which is not open"
+                )
+            if not HEX64.fullmatch(ev.seed) or commitment_of(bytes.fromhex(ev.seed)) != ev.commitment:
+                raise TamperError(
+                    name, env.v, f"the revealed seed does not hash to dice commitment {ev.commitment[:16]}"
+                )
+            open_.seed = bytes.fromhex(ev.seed)
+            open_.revealed = env.v
+            open_ = None
+        how = env.decision
+        if how is None or not how.faces:
+            continue
+        if how.manual:
+            report.physical += len(how.faces)
+            report.marks[env.v] = "physical"
+            if how.commitment is not None or how.nonce is not None:
+                raise TamperError(name, env.v, "its physical dice carry a dice nonce")
+            continue
+        if how.commitment is None:
+            if seeded:
+                report.seeded += len(how.faces)
+                report.marks[env.v] = "seeded"
+            elif open_ is not None:
+                raise TamperError(
+                    name,
+                    env.v,
+                    f"its virtual dice were drawn while dice commitment {open_.commitment[:16]} was open, "
+                    "but not derived from it",
+                )
+            else:
+                report.unproven += len(how.faces)
+                report.marks[env.v] = "unproven"
+            continue
+        if open_ is None or how.commitment != open_.commitment:
+            raise TamperError(
+                name, env.v, f"its dice name commitment {how.commitment[:16]}, which is not the open one"
+            )
+        if env.campaign != open_.branch:
+            raise TamperError(name, env.v, "its dice were drawn under another branch's commitment")
+        if how.nonce != open_.next_nonce:
+            raise TamperError(
+                name,
+                env.v,
+                f"its first die is number {how.nonce} under commitment {how.commitment[:16]}, "
+                f"where {open_.next_nonce} comes next (a gap or a repeat)",
+            )
+        if len(how.sides) != len(how.faces):
+            raise TamperError(name, env.v, "its dice record a number of sides for each face, and do not")
+        open_.next_nonce += len(how.faces)
+        open_.rolls.append((env, 0))
+    for made in known.values():
+        if made.seed is None and reveals and made.commitment in reveals:
+            made.seed = bytes.fromhex(reveals[made.commitment])
+        _prove(name, made, report)
+    return report
+
+
+def _prove(name: str, made: Commitment, report: DiceReport) -> None:
+    dice = sum(len(env.decision.faces) for env, _ in made.rolls)
+    state = "revealed" if made.seed is not None else "open" if not made.closed else made.closed
+    report.commitments.append(
+        {
+            "commitment": made.commitment,
+            "opened": made.opened,
+            "revealed": made.revealed,
+            "client_seed": made.client_seed,
+            "dice": dice,
+            "state": state,
+        }
+    )
+    for env, _ in made.rolls:
+        how = env.decision
+        if made.seed is None:
+            report.pending += len(how.faces)
+            report.marks[env.v] = "pending"
+            continue
+        for i, (face, sides) in enumerate(zip(how.faces, how.sides, strict=True)):
+            if not 1 <= sides <= 2**32:
+                raise TamperError(name, env.v, f"its die {i + 1} records {sides} sides")
+            want = committed_face(made.seed, made.client_seed, env.campaign, how.nonce + i, sides)
+            if face != want:
+                raise TamperError(
+                    name,
+                    env.v,
+                    f"its die {i + 1} (nonce {how.nonce + i}, d{sides}) records {face}, but the revealed "
+                    f"seed of commitment {made.commitment[:16]} gives {want}",
+                )
+        report.proven += len(how.faces)
+        report.marks[env.v] = "proven"
+
+
+def revealed_in(rows: Iterator[bytes], decode: Callable[[bytes], Envelope[Any]]) -> dict[str, str]:
+    """Every seed revealed in a stream: commitment -> seed hex."""
+    found: dict[str, str] = {}
+    for raw in rows:
+        if REVEALED in raw:
+            ev = decode(bytes(raw)).event
+            proper = isinstance(ev, DiceRevealed) and HEX64.fullmatch(ev.seed) is not None
+            if proper and commitment_of(bytes.fromhex(ev.seed)) == ev.commitment:
+                found[ev.commitment] = ev.seed
+    return found
+
+
+def refuse_foreign(status: DiceStatus) -> LedgerError:
+    shown = (status.commitment or "")[:16]
+    return LedgerError(
+        f"the open dice commitment {shown} was made by the ledger this campaign was imported from, "
+        "which holds its seed; open one here with `ledger dice commit`"
+    )
