@@ -218,8 +218,9 @@ def test_simulate_shows_a_progress_bar_with_an_eta_on_a_terminal(tmp_path: Path)
     main, child = pty.openpty()
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     env.pop("LEDGER_DB", None)
-    # Enough work for a few seconds: the bar gives the time left once a second has passed.
-    args = ["simulate", "freeform", "--campaigns", "60", "--days", "20", "--seed", "2"]
+    # Enough work for several seconds on a fast machine: the bar gives the time left only
+    # once a second has passed (click computes it no sooner).
+    args = ["simulate", "freeform", "--campaigns", "400", "--days", "20", "--seed", "2"]
     proc = subprocess.Popen(
         [sys.executable, "-m", "cli.main", *args],
         cwd=tmp_path,
