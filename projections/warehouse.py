@@ -51,6 +51,8 @@ from ledger.events import (
 from ledger.facts import FACT_TYPES, DieFace, Fact, FactQuery, RollFact, field_defaults
 
 if TYPE_CHECKING:
+    from concurrent.futures import ThreadPoolExecutor
+
     import duckdb
 
     from ledger.campaign import Ledger
@@ -651,8 +653,25 @@ class Warehouse:
         row = con.execute("SELECT value FROM warehouse_meta WHERE key = 'position'").fetchone()
         return int(row[0]) if row else 0
 
-    def catch_up(self, progress: Callable[[int], None] | None = None, batch: int = BATCH) -> int:
-        """Apply every event recorded since the last catch-up; returns how many."""
+    def connect(self) -> duckdb.DuckDBPyConnection:
+        """The writable connection, checked (:func:`check_warehouse_path`, the marker, the
+        layout), for a caller that catches up and then reads on the same connection: a
+        command opens DuckDB once. Raises :class:`SchemaChanged` for an older layout
+        (:meth:`rebuild` it). The caller closes it, before opening any other connection to
+        the warehouse in this process."""
+        return self._connect()
+
+    def catch_up(
+        self,
+        progress: Callable[[int], None] | None = None,
+        batch: int = BATCH,
+        *,
+        con: duckdb.DuckDBPyConnection | None = None,
+    ) -> int:
+        """Apply every event recorded since the last catch-up; returns how many. On ``con``
+        (from :meth:`connect`, left open) when given, else on a connection of its own."""
+        if con is not None:
+            return self._catch_up(con, progress, batch)
         try:
             con = self._connect()
         except SchemaChanged:
@@ -666,31 +685,38 @@ class Warehouse:
         self, con: duckdb.DuckDBPyConnection, progress: Callable[[int], None] | None, size: int
     ) -> int:
         """Apply the pages after the recorded position, reading the next page from the
-        store while DuckDB applies this one."""
-        from concurrent.futures import ThreadPoolExecutor
-
-        self._load_streams(con)
+        store while DuckDB applies this one (the first page is read in this thread: a small
+        backlog has no next page, and starts no reader thread)."""
         pos = self.position(con)
         top = self.ledger.store.max_notification_id()
+        if pos >= top:  # nothing new: no scratch folder, no campaigns loaded
+            return 0
+        self._load_streams(con)
         applied = 0
         scratch = _scratch()
         _sweep(scratch)
-        with (
-            tempfile.TemporaryDirectory(prefix=f"{SCRATCH_PREFIX}{os.getpid()}-", dir=scratch) as tmp,
-            ThreadPoolExecutor(1) as reader,
-        ):
+        with tempfile.TemporaryDirectory(prefix=f"{SCRATCH_PREFIX}{os.getpid()}-", dir=scratch) as tmp:
             folder = Path(tmp)
-            ahead = reader.submit(self._read_page, pos, size, folder) if pos < top else None
-            while ahead is not None:
-                page = ahead.result()
-                if page is None:
-                    break
-                last = page.rows[-1][0]
-                ahead = reader.submit(self._read_page, last, size, folder) if last < top else None
-                self._apply(con, page)
-                applied += len(page.rows)
-                if progress is not None:
-                    progress(len(page.rows))
+            reader: ThreadPoolExecutor | None = None
+            try:
+                page = self._read_page(pos, size, folder)
+                while page is not None:
+                    last = page.rows[-1][0]
+                    ahead = None
+                    if last < top:
+                        if reader is None:
+                            from concurrent.futures import ThreadPoolExecutor
+
+                            reader = ThreadPoolExecutor(1)
+                        ahead = reader.submit(self._read_page, last, size, folder)
+                    self._apply(con, page)
+                    applied += len(page.rows)
+                    if progress is not None:
+                        progress(len(page.rows))
+                    page = ahead.result() if ahead is not None else None
+            finally:
+                if reader is not None:
+                    reader.shutdown(wait=True)  # before the scratch folder goes
         return applied
 
     def _read_page(self, after: int, size: int, scratch: Path) -> Page | None:
