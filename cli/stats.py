@@ -105,7 +105,7 @@ def _open_caught_up(c: Ctx, wh: Warehouse) -> Iterator[duckdb.DuckDBPyConnection
             _with_progress(wh, behind, con=con)
         yield con
     finally:
-        con.close()
+        wh.close(con)
 
 
 def _with_progress(

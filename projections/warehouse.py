@@ -59,6 +59,9 @@ if TYPE_CHECKING:
 
 DEFAULT_PG_WAREHOUSE = "ledger-warehouse.duckdb"
 BATCH = 250_000
+WAL_FOLD = 16 * 1024
+"""A writable connection leaves DuckDB's write-ahead log unfolded on close while it is
+smaller than this (see :meth:`Warehouse.close`)."""
 REGISTRY = "registry"
 FACTS_PER_EVENT = 1000
 """Ids of fact rows are ``position * FACTS_PER_EVENT + n``: stable across rebuilds."""
@@ -653,12 +656,29 @@ class Warehouse:
         row = con.execute("SELECT value FROM warehouse_meta WHERE key = 'position'").fetchone()
         return int(row[0]) if row else 0
 
+    def close(self, con: duckdb.DuckDBPyConnection) -> None:
+        """Close a writable connection. DuckDB folds its write-ahead log into the file when the
+        last connection closes, which cost a warm ``ledger stats`` 15-25 ms for the few hundred
+        bytes of one small catch-up; every open replays the log instead (about 0.7 ms per small
+        catch-up in it), so the log is folded once it holds :data:`WAL_FOLD` bytes. Either way
+        each catch-up's transaction is durable in the log when it commits."""
+        wal = self.path.with_name(self.path.name + ".wal")
+        try:
+            small = wal.stat().st_size < WAL_FOLD
+        except OSError:
+            small = True  # no log: nothing to fold
+        try:
+            if small:
+                con.execute("PRAGMA disable_checkpoint_on_shutdown")
+        finally:
+            con.close()
+
     def connect(self) -> duckdb.DuckDBPyConnection:
         """The writable connection, checked (:func:`check_warehouse_path`, the marker, the
         layout), for a caller that catches up and then reads on the same connection: a
         command opens DuckDB once. Raises :class:`SchemaChanged` for an older layout
-        (:meth:`rebuild` it). The caller closes it, before opening any other connection to
-        the warehouse in this process."""
+        (:meth:`rebuild` it). The caller closes it with :meth:`close`, before opening any
+        other connection to the warehouse in this process."""
         return self._connect()
 
     def catch_up(
@@ -679,7 +699,7 @@ class Warehouse:
         try:
             return self._catch_up(con, progress, batch)
         finally:
-            con.close()
+            self.close(con)
 
     def _catch_up(
         self, con: duckdb.DuckDBPyConnection, progress: Callable[[int], None] | None, size: int
