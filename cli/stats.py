@@ -88,9 +88,12 @@ def _stderr() -> Any:
 
 
 @contextlib.contextmanager
-def _open_caught_up(c: Ctx, wh: Warehouse) -> Iterator[duckdb.DuckDBPyConnection]:
+def _open_caught_up(
+    c: Ctx, wh: Warehouse, check: Callable[[duckdb.DuckDBPyConnection], object] | None = None
+) -> Iterator[duckdb.DuckDBPyConnection]:
     """The warehouse's writable connection, after the catch-up on it: a command opens DuckDB
-    once for both (closed on leaving, so that a read-only connection can be opened after it)."""
+    once for both (closed on leaving, so that a read-only connection can be opened after it).
+    ``check`` runs on it before the catch-up (a refused query costs no catch-up)."""
     from projections.warehouse import SchemaChanged
 
     top = c.ledger.store.max_notification_id()
@@ -100,6 +103,8 @@ def _open_caught_up(c: Ctx, wh: Warehouse) -> Iterator[duckdb.DuckDBPyConnection
         _with_progress(wh, top, rebuild=True)
         con = wh.connect()
     try:
+        if check is not None:
+            check(con)
         behind = top - wh.position(con)
         if behind > 0:
             _with_progress(wh, behind, con=con)
@@ -187,16 +192,20 @@ def query(
         QueryLimits,
         Warehouse,
         check_query,
+        check_query_text,
         left_out_note,
         open_query,
     )
 
     limits = QueryLimits() if timeout is None else QueryLimits(timeout=timeout)
     limit = DEFAULT_LIMIT if limit is None else limit
-    check_query(sql, limit)  # before the catch-up: a refused query costs nothing
+    check_query_text(sql, limit)  # a bad --limit or an empty query, before anything is opened
     wh = Warehouse(c.ledger, warehouse_path)
-    with _open_caught_up(c, wh):
-        pass  # the user's SQL runs on the read-only connection below, once this one is closed
+    # Parsed on the warehouse's connection before the catch-up (a refused query costs no
+    # catch-up, and no DuckDB database of its own just to parse); the user's SQL then runs
+    # on the read-only connection open_query opens once this one is closed.
+    with _open_caught_up(c, wh, lambda con: check_query(sql, limit, con)):
+        pass
     shown = 0
     with open_query(wh, sql, limit=limit, limits=limits) as q:
 

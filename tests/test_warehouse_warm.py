@@ -49,11 +49,17 @@ def test_query_after_one_action_opens_the_read_only_connection_only_for_the_sql(
     ledger_cli("stats")
     ledger_cli("roll", "1d6", "--faces", "6")
     opens = _count_opens(monkeypatch)
+
+    def default_parser(*_args: Any) -> None:
+        raise AssertionError("parsed on DuckDB's default connection, a database started only to parse")
+
+    monkeypatch.setattr(duckdb, "extract_statements", default_parser)
     out = ledger_cli("query", "SELECT count(*) AS n FROM rolls", "--json").output
     assert opens == [False, True]  # the catch-up, then the sandboxed connection for the user's SQL
     assert json.loads(out) == [{"n": 1}]
     refused = ledger_cli("query", "DELETE FROM rolls", ok=False)
-    assert refused.exit_code != 0
+    assert refused.exit_code == 1
+    assert "ledger query is read-only: DELETE statements are refused" in refused.output
     assert json.loads(ledger_cli("query", "SELECT count(*) AS n FROM rolls", "--json").output) == [{"n": 1}]
 
 
