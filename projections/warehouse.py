@@ -552,23 +552,27 @@ class Warehouse:
 
     def _meta(self, con: duckdb.DuckDBPyConnection) -> dict[str, str] | None:
         """The warehouse's marker table (which ledger, which layout, how far), or None when the
-        database holds none; refuses a database that holds other things or another ledger's."""
-        names = {
-            n
-            for (n,) in con.execute(
+        database holds none; refuses a database that holds other things or another ledger's.
+
+        The marker is read first: listing the database's tables and views (what is checked
+        when there is no marker) took 17-36 ms of each warm command's open."""
+        import duckdb
+
+        try:
+            rows = con.execute("SELECT key, value FROM warehouse_meta").fetchall()
+        except duckdb.CatalogException:  # no marker: an empty database, or not a warehouse
+            names = con.execute(
                 "SELECT table_name FROM duckdb_tables() UNION ALL "
                 "SELECT view_name FROM duckdb_views() WHERE NOT internal"
             ).fetchall()
-        }
-        if "warehouse_meta" not in names:
             if names:
                 raise WarehousePathError(
                     f"{self.path} is a DuckDB database but not a ledger warehouse (it has no warehouse_meta "
                     "table); it was left as it is: choose another --warehouse",
                     self.path,
-                )
+                ) from None
             return None
-        meta: dict[str, str] = dict(con.execute("SELECT key, value FROM warehouse_meta").fetchall())
+        meta: dict[str, str] = dict(rows)
         if meta and meta.get("ledger") != self._ledger_id():
             raise WarehousePathError(
                 f"warehouse {self.path} was built from another ledger ({meta.get('store')}); it was left "
