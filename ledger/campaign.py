@@ -26,7 +26,16 @@ from typing import IO, TYPE_CHECKING, Any
 import msgspec
 
 from ledger import admission, chain, snapshots
-from ledger.commands import AddCharacter, Command, Note, Roll, check_name, decide_core, nfc
+from ledger.commands import (
+    AddCharacter,
+    Command,
+    Note,
+    Roll,
+    check_command_text,
+    check_name,
+    decide_core,
+    nfc,
+)
 from ledger.dice import Dice, Faces, RandomDice, seeded
 from ledger.errors import (
     ConflictError,
@@ -601,6 +610,8 @@ class Ledger:
         """Append what ``decide`` returns for the head state, all or nothing; the action is
         recorded under ``newcomer`` (a character it brings in), else ``actor``. With the
         ``command`` it decides, the action keeps it and its dice (``Envelope.decision``)."""
+        if command is not None:
+            check_command_text(command)
         c = self.campaign(campaign)
         system = self.system(c)
         lost: int | None = None

@@ -8,6 +8,7 @@ in by the ledger from ``--as`` or the campaign's default character).
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterator
 from typing import Any
 
 import msgspec
@@ -66,6 +67,36 @@ def _normalised(value: Any) -> Any:
     if isinstance(value, dict):
         return {_normalised(k): _normalised(v) for k, v in value.items()}
     return value
+
+
+def _strings(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, tuple | list):
+        for v in value:
+            yield from _strings(v)
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            yield from _strings(k)
+            yield from _strings(v)
+
+
+def check_command_text(command: Command) -> None:
+    """Refuse a command holding a line break, control or invisible character in any of
+    its texts, even one its rules would strip away: the action keeps its command
+    (``Envelope.decision``), and nothing stored may hold such a character."""
+    for field in command.__struct_fields__:
+        for text in _strings(getattr(command, field)):
+            bad = invisible(text)
+            if bad is not None:
+                kind = "a line break" if bad in LINE_BREAKS else "a control or invisible character"
+                shown = field.replace("_", "-")
+                raise InvalidTextError(
+                    text,
+                    f"--{shown}" if field != "text" else "the text",
+                    f"it holds {describe(bad)}, {kind}",
+                    "type it on one line with visible characters only",
+                )
 
 
 class Command(msgspec.Struct, frozen=True, kw_only=True):

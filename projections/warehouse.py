@@ -1125,8 +1125,12 @@ def _sweep(scratch: str | None, prefix: str = SCRATCH_PREFIX) -> None:
 
 
 def _scratch() -> str | None:
-    """Where pages wait for DuckDB: shared memory when the machine has it (the pages are
-    read once and dropped, so they need never reach a disk), else the temporary folder."""
+    """Where pages wait for DuckDB: the folder ``LEDGER_SCRATCH`` names, else shared memory
+    when the machine has it (the pages are read once and dropped, so they need never reach
+    a disk), else the temporary folder."""
+    chosen = os.environ.get("LEDGER_SCRATCH")
+    if chosen:
+        return chosen
     shm = Path("/dev/shm")
     return str(shm) if shm.is_dir() and os.access(shm, os.W_OK) else None
 

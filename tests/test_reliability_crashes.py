@@ -8,7 +8,6 @@ import random
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -211,9 +210,17 @@ print("finished", flush=True)
 """
 
 
-def test_sigkill_during_warehouse_catch_up_resumes_without_duplicates(tmp_path: Path) -> None:
+def test_sigkill_during_warehouse_catch_up_resumes_without_duplicates(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     warehouse = pytest.importorskip("projections.warehouse", reason="the warehouse is not installed")
     import duckdb
+
+    # Pages wait in a folder of this test's own: a catch-up anywhere else on the machine
+    # sweeps the folders of dead processes in the shared one, which would hide what the
+    # kills left behind.
+    monkeypatch.setenv("LEDGER_SCRATCH", str(tmp_path / "scratch"))
+    (tmp_path / "scratch").mkdir()
 
     db, wh_path = str(tmp_path / "t.ledger"), str(tmp_path / "t.duckdb")
     with Ledger(db) as book:
@@ -244,7 +251,7 @@ def test_sigkill_during_warehouse_catch_up_resumes_without_duplicates(tmp_path: 
             positions.append(warehouse.Warehouse(book, wh_path).position())
     assert any(0 < p < top for p in positions), f"no kill landed mid catch-up: {positions}"
     assert positions == sorted(positions), "a catch-up went backwards"
-    scratch = Path(warehouse._scratch() or tempfile.gettempdir())
+    scratch = tmp_path / "scratch"
 
     def left() -> list[str]:
         return [f.name for pid in killed for f in scratch.glob(f"{warehouse.SCRATCH_PREFIX}{pid}-*")]

@@ -158,7 +158,7 @@ def test_roll_faces(sandbox: Sandbox, faces: str, notation: str) -> None:
 
 @SETTINGS
 @given(label=any_text)
-@example(label="\r")  # stored as "" (stripped): the output shows what was stored, not what was typed
+@example(label="\r")  # a control character, even one the label would strip, is refused
 def test_roll_label(sandbox: Sandbox, label: str) -> None:
     result = sandbox.run("-c", "Tomb", "--as", "Bo", "roll", "1d6", "--label", label)
     if result.exit_code == 0:
