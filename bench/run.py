@@ -223,7 +223,7 @@ def bench_postgres_writers(seconds: float) -> None:
     print_writers(bench_writers(seconds, REPEAT))
 
 
-def bench_cli(tmp: Path, stats_campaigns: int) -> None:
+def bench_cli(tmp: Path, stats_campaigns: int, rounds: int = 15) -> None:
     print("\n== the command line ==", flush=True)
     exe = Path(sys.executable).with_name("ledger")
     db = str(tmp / "cli.ledger")
@@ -260,10 +260,11 @@ def bench_cli(tmp: Path, stats_campaigns: int) -> None:
             stats_env,
             one_action,
         )
+        commands["stats, nothing new"] = ([str(exe), "stats", "--report", "luck"], stats_env, None)
     samples: dict[str, list[float]] = {k: [] for k in commands}
     for args, run_env, _ in commands.values():  # warm the bytecode cache
         subprocess.run(args, env=run_env, check=True, capture_output=True)
-    for _ in range(15):  # interleaved, so the machine's load falls on every figure alike
+    for _ in range(rounds):  # interleaved, so the machine's load falls on every figure alike
         for key, (args, run_env, before) in commands.items():
             if before is not None:
                 subprocess.run(before, env=run_env, check=True, capture_output=True)
@@ -279,15 +280,21 @@ def bench_cli(tmp: Path, stats_campaigns: int) -> None:
 
     def show(label: str, key: str, goal: str) -> None:
         t = med[key]
+        # Each round's command against the floor of the same round: how reliably the goal holds.
+        paired = sorted(a / b for a, b in zip(samples[key], samples["floor"], strict=True))
+        spread = f"rounds {paired[len(paired) // 4]:.2f}-{paired[(3 * len(paired)) // 4]:.2f}x, worst {paired[-1]:.2f}x"
         print(
-            f"  {label:<34}{t * 1000:>9.1f} ms  {t / floor:5.2f}x floor {goal}  ({t / bare:4.2f}x without duckdb)"
+            f"  {label:<34}{t * 1000:>9.1f} ms  {t / floor:5.2f}x floor {goal}  "
+            f"({t / bare:4.2f}x without duckdb; {spread})"
         )
 
+    print(f"  (medians of {rounds} interleaved rounds; 'rounds': the middle half of the per-round ratios)")
     show("ledger roll 2d6 (recorded)", "roll", "(goal 1.3)")
     show("ledger --help", "help", "(goal 1.3)")
     if stats_campaigns:
         show("stats --report luck, after 1 action", "stats", "(goal 1.5)")
         show("query, after 1 action", "query", "(goal 1.5)")
+        show("stats, nothing new", "stats, nothing new", "")
 
 
 def main() -> None:
@@ -303,17 +310,23 @@ def main() -> None:
     )
     parser.add_argument("--writer-seconds", type=float, default=3.0, help="how long each writer measure runs")
     parser.add_argument("--repeat", type=int, default=REPEAT, help="best of this many runs per figure")
+    parser.add_argument(
+        "--only-cli", action="store_true", help="only the command line figures (no sizes, no PostgreSQL)"
+    )
+    parser.add_argument("--cli-rounds", type=int, default=15, help="interleaved rounds of the command line")
     args = parser.parse_args()
     set_repeat(args.repeat)
-    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores")
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}")
     with tempfile.TemporaryDirectory() as tmpdir:
         tmp = Path(tmpdir)
-        for n in (int(s) for s in args.sizes.split(",")):
-            bench_size(n, tmp, pg=not args.no_postgres)
-        if not args.no_postgres:
-            bench_postgres_writers(args.writer_seconds)
+        if not args.only_cli:
+            for n in (int(s) for s in args.sizes.split(",")):
+                bench_size(n, tmp, pg=not args.no_postgres)
+            if not args.no_postgres:
+                bench_postgres_writers(args.writer_seconds)
         if not args.no_cli:
-            bench_cli(tmp, args.stats_campaigns)
+            bench_cli(tmp, args.stats_campaigns, max(3, args.cli_rounds))
+        print(f"(load average at the end {os.getloadavg()[0]:.1f})")
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@ DuckDB is imported only inside the commands that read the warehouse.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
@@ -12,7 +13,7 @@ import sys
 import textwrap
 import time
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
@@ -21,6 +22,8 @@ from cli.options import Ctx, emit, pass_ctx
 from ledger.stats import REPORTS
 
 if TYPE_CHECKING:
+    import duckdb
+
     from projections.warehouse import Warehouse
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -84,20 +87,40 @@ def _stderr() -> Any:
     return sys.stderr
 
 
-def _caught_up(c: Ctx, path: str | None, *, rebuild: bool = False) -> tuple[Warehouse, int]:
-    """The warehouse, brought up to date (with a progress bar for a long backlog)."""
-    from projections.warehouse import Warehouse
+@contextlib.contextmanager
+def _open_caught_up(
+    c: Ctx, wh: Warehouse, check: Callable[[duckdb.DuckDBPyConnection], object] | None = None
+) -> Iterator[duckdb.DuckDBPyConnection]:
+    """The warehouse's writable connection, after the catch-up on it: a command opens DuckDB
+    once for both (closed on leaving, so that a read-only connection can be opened after it).
+    ``check`` runs on it before the catch-up (a refused query costs no catch-up)."""
+    from projections.warehouse import SchemaChanged
 
-    wh = Warehouse(c.ledger, path)
     top = c.ledger.store.max_notification_id()
-    behind = top if rebuild else top - wh.position()
+    try:
+        con = wh.connect()
+    except SchemaChanged:  # an older layout: built again from the log, then opened
+        _with_progress(wh, top, rebuild=True)
+        con = wh.connect()
+    try:
+        if check is not None:
+            check(con)
+        behind = top - wh.position(con)
+        if behind > 0:
+            _with_progress(wh, behind, con=con)
+        yield con
+    finally:
+        wh.close(con)
+
+
+def _with_progress(
+    wh: Warehouse, behind: int, *, rebuild: bool = False, con: duckdb.DuckDBPyConnection | None = None
+) -> int:
     if behind < PROGRESS_FROM:
-        n = wh.rebuild() if rebuild else wh.catch_up()
-        return wh, n
+        return wh.rebuild() if rebuild else wh.catch_up(con=con)
     label = "rebuilding the warehouse" if rebuild else "updating the warehouse"
     with click.progressbar(length=behind, label=label, file=_stderr()) as bar:
-        n = wh.rebuild(bar.update) if rebuild else wh.catch_up(bar.update)
-    return wh, n
+        return wh.rebuild(bar.update) if rebuild else wh.catch_up(bar.update, con=con)
 
 
 # --- ledger stats ----------------------------------------------------------------------------
@@ -131,13 +154,13 @@ def stats(
 
     if c.campaign is not None:
         c.ledger.campaign(c.campaign)  # refuses an unknown name
-    wh, _ = _caught_up(c, warehouse_path)
-    con = wh.connect_read_only()
-    try:
-        who = unicodedata.normalize("NFC", character) if character is not None else None
+    from projections.warehouse import Warehouse
+
+    who = unicodedata.normalize("NFC", character) if character is not None else None
+    # The reports are the project's own SQL with bound values, so they run on the connection
+    # that caught up; only `ledger query`, which runs a user's SQL, needs the read-only one.
+    with _open_caught_up(c, Warehouse(c.ledger, warehouse_path)) as con:
         data = report(con, Scope(c.campaign, who, simulated), only or None)
-    finally:
-        con.close()
     emit(c, data, lambda: render(data))
 
 
@@ -171,12 +194,25 @@ def query(
     rot, deaths). Output a table, --json or --csv; rows stream out as DuckDB
     finds them, within a time limit and bounded memory."""
     from ledger.stats import table_lines
-    from projections.warehouse import DEFAULT_LIMIT, QueryLimits, check_query, left_out_note, open_query
+    from projections.warehouse import (
+        DEFAULT_LIMIT,
+        QueryLimits,
+        Warehouse,
+        check_query,
+        check_query_text,
+        left_out_note,
+        open_query,
+    )
 
     limits = QueryLimits() if timeout is None else QueryLimits(timeout=timeout)
     limit = DEFAULT_LIMIT if limit is None else limit
-    check_query(sql, limit)  # before the catch-up: a refused query costs nothing
-    wh, _ = _caught_up(c, warehouse_path)
+    check_query_text(sql, limit)  # a bad --limit or an empty query, before anything is opened
+    wh = Warehouse(c.ledger, warehouse_path)
+    # Parsed on the warehouse's connection before the catch-up (a refused query costs no
+    # catch-up, and no DuckDB database of its own just to parse); the user's SQL then runs
+    # on the read-only connection open_query opens once this one is closed.
+    with _open_caught_up(c, wh, lambda con: check_query(sql, limit, con)):
+        pass
     shown = 0
     with open_query(wh, sql, limit=limit, limits=limits) as q:
 
@@ -240,8 +276,11 @@ def warehouse() -> None:
 @pass_ctx
 def warehouse_rebuild(c: Ctx, warehouse_path: str | None) -> None:
     """Drop the warehouse and build it again from the whole log."""
+    from projections.warehouse import Warehouse
+
     start = time.perf_counter()
-    wh, n = _caught_up(c, warehouse_path, rebuild=True)
+    wh = Warehouse(c.ledger, warehouse_path)
+    n = _with_progress(wh, c.ledger.store.max_notification_id(), rebuild=True)
     took = time.perf_counter() - start
     rate = n / took if took > 0 else 0.0
     emit(

@@ -12,6 +12,7 @@ for a system's own, which are the classes its decider dispatches on.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.util
 from collections.abc import Callable, Mapping
@@ -63,7 +64,15 @@ class System:
 
 def system_names() -> list[str]:
     """Names of the systems installed, in the order of :data:`KNOWN`."""
-    return [n for n in KNOWN if importlib.util.find_spec(f"ledger.rules.{n}") is not None]
+    return list(_installed())
+
+
+@functools.cache
+def _installed() -> tuple[str, ...]:
+    """The systems found on disk, looked up once per process: a system is installed or removed
+    with the package, never while a command runs, and the look-up (one ``find_spec`` per known
+    name) cost a warm ``ledger stats`` about 0.6 ms per campaign when each campaign asked."""
+    return tuple(n for n in KNOWN if importlib.util.find_spec(f"ledger.rules.{n}") is not None)
 
 
 _loaded: dict[str, System] = {}
