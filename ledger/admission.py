@@ -236,7 +236,9 @@ class Replayed(dice_mod.Dice):
 class Admission:
     """Checks one campaign's events in order, folding them as the ledger would."""
 
-    def __init__(self, name: str, system: System, prefix: str = "import refused: ") -> None:
+    def __init__(
+        self, name: str, system: System, prefix: str = "import refused: ", homes: frozenset[str] = frozenset()
+    ) -> None:
         self.name = name
         self.prefix = prefix
         self.system = system
@@ -259,6 +261,9 @@ class Admission:
         self.redecided = 0
         """Actions decided again from their recorded command and dice."""
         self.campaign_id = ""
+        self.homes = homes
+        """The streams a stored branch lives in (verify): an imported campaign's later
+        events carry its stream's id, not the id its imported events were sealed with."""
         """The campaign id of the event before (it changes only at a fork)."""
         self.actor_names: set[str] = set()
         """Actors found to be valid names."""
@@ -389,7 +394,14 @@ class Admission:
         ev = env.event
         if not UUID_RE.fullmatch(env.campaign):
             raise Refusal("its campaign id is malformed")
-        if v > 1 and not isinstance(ev, BranchForked) and env.campaign != self.campaign_id:
+        if (
+            v > 1
+            and not isinstance(ev, BranchForked)
+            and env.campaign != self.campaign_id
+            and not (env.campaign in self.homes and self.campaign_id not in self.homes)
+        ):
+            # An imported campaign's events keep the id they were sealed with; what is
+            # recorded after the import carries the id of the stream it is stored in.
             raise Refusal("its campaign id changes without a fork")
         if isinstance(ev, BranchForked) and env.campaign == self.campaign_id:
             raise Refusal("a fork keeps the campaign id of its parent")

@@ -49,7 +49,8 @@ def verify(book: Ledger, campaign: str | None = None, *, every: bool = False) ->
                 base = book.envelope(c, lo)
                 prev = base.hash
                 last_reset = lo if isinstance(base.event, RESETS) else base.last_reset
-        meaning = admission.Admission(c.name, book.system(c), prefix="")
+        homes = frozenset(stream for stream, _lo, _hi in c.lineage)
+        meaning = admission.Admission(c.name, book.system(c), prefix="", homes=homes)
         snapshots_check = _SnapshotCheck(book, c)
         meaning.watch = snapshots_check
         if after:
