@@ -54,6 +54,7 @@ from ledger.events import (
     Rolled,
     RollResult,
     envelope_decoder,
+    redoable,
 )
 from ledger.systems import System, commands
 from projections.core import CampaignState, evolve
@@ -590,12 +591,7 @@ class Admission:
                 break
             trailing.append(env.event)
             u -= 1
-        stack: list[ActionUndone] = []
-        for reset in reversed(trailing):
-            if isinstance(reset, ActionUndone):
-                stack.append(reset)
-            elif stack:
-                stack.pop()
+        stack = redoable(trailing)
         if not stack:
             raise Refusal("it redoes an action, but there is nothing to redo before it")
         top = stack[-1]

@@ -66,6 +66,7 @@ from ledger.events import (
     Event,
     LedgerCreated,
     envelope_decoder,
+    redoable,
 )
 from ledger.store import Store, VersionConflict, resolve_target
 from ledger.systems import System, get_system
@@ -1196,12 +1197,7 @@ class Ledger:
                     break
                 trailing.append(env.event)
                 v -= 1
-            stack: list[ActionUndone] = []
-            for ev in reversed(trailing):
-                if isinstance(ev, ActionUndone):
-                    stack.append(ev)
-                elif stack:
-                    stack.pop()
+            stack = redoable(trailing)
             if not stack:
                 raise NothingToUndoError(f"nothing to redo in {c.name!r}")
             if count > len(stack):

@@ -257,6 +257,20 @@ class DiceRevealed(Event, frozen=True, tag="dice.revealed"):
 
 
 RESETS = (ActionUndone, ActionRedone)
+
+
+def redoable(trailing: list[Event]) -> list[ActionUndone]:
+    """The undos a redo could bring back, oldest first, given the resets that end a
+    branch (newest first): each redo takes back the latest undo still standing."""
+    stack: list[ActionUndone] = []
+    for reset in reversed(trailing):
+        if isinstance(reset, ActionUndone):
+            stack.append(reset)
+        elif stack:
+            stack.pop()
+    return stack
+
+
 DICE_EVENTS = (DiceCommitted, DiceRevealed)
 """Events that open and close dice commitments: no command's, never undone."""
 
