@@ -78,10 +78,12 @@ HOSTILE_SQL: dict[str, tuple[str, str]] = {
     "two statements": ("SELECT 1; DROP TABLE rolls", "give one statement, not 2"),
     "re-enable access": ("SET enable_external_access = true", f"{READ_ONLY}: SET statements are refused"),
     "lift the memory limit": ("SET memory_limit = '64GB'", f"{READ_ONLY}: SET statements are refused"),
-    "pragma": ("PRAGMA enable_external_access", f"{READ_ONLY}: PRAGMA statements are refused"),
+    # A pragma every supported DuckDB knows (1.4 does not know enable_external_access and
+    # would refuse it as unknown, not as a pragma).
+    "pragma": ("PRAGMA enable_profiling", f"{READ_ONLY}: PRAGMA statements are refused"),
     "export database": ("EXPORT DATABASE '{out}'", f"{READ_ONLY}: EXPORT statements are refused"),
     "copy in a CTE": ("WITH x AS (SELECT 1) SELECT * FROM read_parquet('{out}')", FILES),
-    "environment": ("SELECT * FROM read_blob('/proc/self/environ')", FILES),
+    "environment": ("SELECT content FROM read_blob('/proc/self/environ')", FILES),
 }
 """Each hostile query, and the words of the sandbox rule that must refuse it."""
 
@@ -120,6 +122,8 @@ def test_the_file_cases_would_read_without_the_sandbox(secret: str, kind: str) -
         rows = con.execute(sql.format(secret=secret, out="")).fetchall()
     finally:
         con.close()
+    if kind == "environment" and rows and not rows[0][0]:
+        pytest.skip(f"DuckDB {duckdb.__version__} reads /proc files as empty: nothing to leak here")
     assert rows and ("42" in repr(rows) or "PATH" in repr(rows)), rows
 
 
