@@ -276,7 +276,7 @@ def bulk_figures(export: Path, rounds: int) -> None:
     import msgspec
 
     from ledger.events import envelope_decoder
-    from projections.core import CampaignState, evolve
+    from ledger.state import CampaignState, evolve
 
     with export.open("rb") as f:
         next(f)

@@ -2,7 +2,7 @@
 
 Plays a seeded crawl campaign with the autoplayer until day 100 (trying the
 next seeds while the explorer dies first; the longest one is kept), writes its
-report with ``projections.report`` and opens it with Chromium several times.
+report with ``ledger.projections.report`` and opens it with Chromium several times.
 The page stamps ``data-open-ms`` on its body when the first view is drawn:
 milliseconds since navigation started (HTML parsed, data parsed, sheet, map,
 charts, journal and log drawn). The goal is under 1000 ms.
@@ -24,8 +24,8 @@ from pathlib import Path
 
 from ledger import Ledger
 from ledger.commands import AddCharacter
-from ledger.rules.crawl_play import autoplay
-from projections import report
+from ledger.projections import report
+from ledger.systems.crawl.play import autoplay
 
 FLAGS = [
     "--headless",

@@ -30,9 +30,9 @@ from pathlib import Path
 
 from ledger import Ledger
 from ledger.commands import AddCharacter, Roll
+from ledger.projections.warehouse import Warehouse, duckdb_config
 from ledger.stats import Scope, Simulator, luck, plan, rolls, survival
 from ledger.systems import system_names
-from projections.warehouse import Warehouse, duckdb_config
 
 NOTATIONS = ("1d20>=11", "1d20>=15", "3d6>=5", "5d6>=6", "2d6+1", "4d6kh3", "1d8+2")
 PER_CAMPAIGN = 10_000

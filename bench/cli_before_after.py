@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-RUN = "import sys; from cli.main import cli; sys.exit(cli())"
+RUN = "import sys; from ledger.cli.main import cli; sys.exit(cli())"
 
 
 def main() -> None:

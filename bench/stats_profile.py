@@ -65,7 +65,7 @@ def main() -> None:
         )
     subprocess.run([exe, "stats"], env=env, check=True, capture_output=True)  # the warehouse, built
     start = time.perf_counter()
-    from cli.main import cli
+    from ledger.cli.main import cli
 
     imported = time.perf_counter() - start
     for _ in range(2):  # warm: DuckDB's extensions and the page cache, as a second call finds them

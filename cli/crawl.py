@@ -6,7 +6,7 @@ from typing import Any
 
 import click
 
-from cli.options import (
+from ledger.cli.options import (
     Ctx,
     common,
     emit,
@@ -16,11 +16,11 @@ from cli.options import (
     state_for,
     time_travel,
 )
-from cli.options import faces as parse
+from ledger.cli.options import faces as parse
 from ledger.commands import Command
-from ledger.rules import crawl_order as order
-from projections import crawl as proj
-from projections.crawl import DIRECTIONS
+from ledger.projections.crawl import state as proj
+from ledger.projections.crawl.state import DIRECTIONS
+from ledger.systems.crawl import order as order
 
 group = click.Group(
     "crawl",
@@ -217,7 +217,7 @@ def calendar(c: Ctx, at: int | None, day: int | None) -> None:
 @pass_ctx
 def autoplay(c: Ctx, days: int) -> None:
     """Play by the rules with a sensible policy (eat when hungry, rest in towns, flee when losing)."""
-    from ledger.rules.crawl_play import autoplay as play
+    from ledger.systems.crawl.play import autoplay as play
 
     before = c.ledger.state(c.campaign).game
     played = play(c.ledger, c.campaign, days)
@@ -247,7 +247,7 @@ def autoplay(c: Ctx, days: int) -> None:
 @pass_ctx
 def tables(c: Ctx, file: str | None) -> None:
     """Check a tables FILE (default: the sample tables); `ledger tables` shows the rows."""
-    from ledger.rules.crawl_tables import load_tables
+    from ledger.systems.crawl.tables import load_tables
 
     data, source = load_tables(file)
     summary = {

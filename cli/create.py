@@ -9,47 +9,31 @@ aliases of it, not other ways of doing it.
 
 from __future__ import annotations
 
-import importlib
 from pathlib import Path
 from typing import Any
 
 import click
 
-from cli.options import Ctx, typed_campaign
-
-# system -> the CLI module whose ``create`` attribute is its creation command
-CREATORS: dict[str, str] = {
-    "freeform": "cli.main",
-    "crawl": "cli.crawl",
-    "yearzero": "cli.yearzero",
-    "dicepool": "cli.dicepool",
-    "d100": "cli.d100",
-    "d20": "cli.d20",
-}
+from ledger.cli.options import Ctx, typed_campaign
+from ledger.systems import get_system, system_names
 
 HELP_WORDS = ("-h", "--help")
 
-FIRST_STEPS: dict[str, list[str]] = {
-    "crawl": ["crawl move DIR (n ne se s sw nw: the explorer walks to a neighbouring hex; day 1 begins)"],
-    "freeform": [],  # roll, note or add characters as you like
-}
+CREATE_HINT = "character create NAME ... (`ledger character create --help` lists the options)"
 
 
 def first_steps(system: str) -> list[str]:
     """What to do first in a new campaign of ``system``, as commands to type (none: anything)."""
-    return FIRST_STEPS.get(
-        system, ["character create NAME ... (`ledger character create --help` lists the options)"]
-    )
+    found = get_system(system).first_steps
+    return [CREATE_HINT] if found is None else list(found)
 
 
 def creator(system: str) -> click.Command:
-    """The creation command the system's CLI module declares."""
-    from ledger.errors import UnknownSystemError
+    """The creation command the system declares (``System.create``; the core's without one)."""
+    from ledger.cli.main import load
 
-    module = CREATORS.get(system)
-    if module is None:
-        raise UnknownSystemError(system, list(CREATORS))
-    found: click.Command = importlib.import_module(module).create
+    target = get_system(system).create or "ledger.cli.main:create"
+    found: click.Command = load(target)
     return found
 
 
@@ -124,7 +108,7 @@ class CharacterCreate(click.Command):
             "    ledger character create -c CAMPAIGN --help",
             "",
         ]
-        for system in CREATORS:
+        for system in system_names():
             command = creator(system)
             names = [
                 p.opts[-1] if p.opts[-1].startswith("--") else p.opts[0]

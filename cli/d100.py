@@ -13,11 +13,11 @@ from typing import Any
 
 import click
 
-from cli.options import Ctx, common, emit, faces_option, pass_ctx, recorded_json
-from cli.options import faces as parse
+from ledger.cli.options import Ctx, common, emit, faces_option, pass_ctx, recorded_json
+from ledger.cli.options import faces as parse
 from ledger.errors import LedgerError
-from ledger.events import d100 as ev
-from ledger.rules import d100_commands as cmd
+from ledger.systems.d100 import commands as cmd
+from ledger.systems.d100 import events as ev
 
 LEVELS = ["success", "special", "critical"]
 
@@ -327,7 +327,7 @@ def endcombat(c: Ctx) -> None:
 @pass_ctx
 def odds(c: Ctx, target: int, skill: int | None) -> None:
     """Exact chances of each success level for TARGET (no campaign needed)."""
-    from ledger.rules import d100_roll as roll
+    from ledger.systems.d100 import roll as roll
 
     counts = roll.chances(target, target if skill is None else skill)
     data = {

@@ -6,10 +6,10 @@ from typing import Any
 
 import click
 
-from cli.options import Ctx, common, emit, faces_option, pass_ctx, recorded_json
-from cli.options import faces as parse_faces
+from ledger.cli.options import Ctx, common, emit, faces_option, pass_ctx, recorded_json
+from ledger.cli.options import faces as parse_faces
 from ledger.errors import LedgerError
-from ledger.rules.d20_commands import (
+from ledger.systems.d20.commands import (
     Assign,
     Attack,
     Carry,

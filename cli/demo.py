@@ -8,8 +8,8 @@ from pathlib import Path
 
 import click
 
-from cli.options import Ctx
 from ledger.campaign import Ledger
+from ledger.cli.options import Ctx
 from ledger.dice import render
 from ledger.systems import get_system, system_names
 
@@ -63,8 +63,8 @@ def run(c: Ctx, demo_db: str | None) -> None:
             if system.demo is not None:
                 heading(f"{name}: {system.description}")
                 system.demo(book, click.echo)
-        if importlib.util.find_spec("cli.stats") is not None:
-            stats = importlib.import_module("cli.stats")
+        if importlib.util.find_spec("ledger.cli.stats") is not None:
+            stats = importlib.import_module("ledger.cli.stats")
             hook = getattr(stats, "demo", None)
             if hook is not None:
                 heading("statistics across campaigns")

@@ -6,7 +6,7 @@ from typing import Any
 
 import click
 
-from cli.options import (
+from ledger.cli.options import (
     Ctx,
     common,
     emit,
@@ -16,10 +16,10 @@ from cli.options import (
     state_for,
     time_travel,
 )
-from cli.options import faces as parse
-from ledger.events.dicepool import Roll
-from ledger.rules.dicepool_commands import Attack, Dodge, Heal, Initiative, Join, Resist, Test
-from ledger.rules.dicepool_tables import RANGE_CLASSES
+from ledger.cli.options import faces as parse
+from ledger.systems.dicepool.commands import Attack, Dodge, Heal, Initiative, Join, Resist, Test
+from ledger.systems.dicepool.events import Roll
+from ledger.systems.dicepool.tables import RANGE_CLASSES
 
 group = click.Group(
     "dicepool",
@@ -275,7 +275,7 @@ def heal(c: Ctx, boxes: int, track: str, reason: str) -> None:
 @pass_ctx
 def exchange(c: Ctx, at: int | None, day: int | None) -> None:
     """Show the last exchange: attacker successes, dodged, resisted, staged wound."""
-    from projections.dicepool import exchange_text, exchange_view
+    from ledger.projections.dicepool.state import exchange_text, exchange_view
 
     state = state_for(c, at, day)
     view = exchange_view(state.game.last if state.game is not None else None)

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import importlib
-import importlib.util
 import sys
 from pathlib import Path
 from typing import Any
 
 import click
 
-from cli.options import (
+from ledger.cli.options import (
     Ctx,
     common,
     emit,
@@ -24,53 +23,98 @@ from cli.options import (
     typed_actor,
     typed_campaign,
 )
-from cli.options import faces as parse_faces
+from ledger.cli.options import faces as parse_faces
+from ledger.errors import LedgerError
+from ledger.systems import System, get_system, system_names
 
 # Commands that live in their own modules, loaded only when used:
-# name -> (module, attribute, short help shown by `ledger --help`).
+# name -> (module, attribute, short help shown by `ledger --help`). Each system's own group
+# comes from its System (``cli``, ``cli_name``, ``cli_help``).
 LAZY: dict[str, tuple[str, str, str]] = {
-    "crawl": ("cli.crawl", "group", "The crawl system: a solo hex-crawl, day by day."),
-    "yz": ("cli.yearzero", "group", "The yearzero system: pushes, trauma, Rot and the Zone."),
-    "dicepool": ("cli.dicepool", "group", "The dicepool system: target numbers, pools, damage staging."),
-    "d100": ("cli.d100", "group", "The d100 system: percentile skills, luck, hit/valor/fatigue points."),
-    "d20": ("cli.d20", "group", "The d20 system: checks, calm points, usage dice, stress and panic."),
-    "stats": ("cli.stats", "stats", "Statistics across campaigns: luck, survival, dice fairness."),
-    "query": ("cli.stats", "query", "Read-only SQL over the statistics warehouse."),
-    "warehouse": ("cli.stats", "warehouse", "Build, rebuild or inspect the statistics warehouse."),
-    "simulate": ("cli.stats", "simulate", "Generate whole campaigns fast, for statistics at scale."),
-    "tables": ("cli.tables", "tables", "Browse the system's tables: dice, rows, shops, enemies, skills."),
-    "roll-table": ("cli.tables", "roll_table", "Roll on one of the system's tables, recorded like any roll."),
-    "report": ("cli.report", "report", "Write a campaign report: map, timeline and charts in one HTML file."),
+    "stats": ("ledger.cli.stats", "stats", "Statistics across campaigns: luck, survival, dice fairness."),
+    "query": ("ledger.cli.stats", "query", "Read-only SQL over the statistics warehouse."),
+    "warehouse": ("ledger.cli.stats", "warehouse", "Build, rebuild or inspect the statistics warehouse."),
+    "simulate": ("ledger.cli.stats", "simulate", "Generate whole campaigns fast, for statistics at scale."),
+    "tables": (
+        "ledger.cli.tables",
+        "tables",
+        "Browse the system's tables: dice, rows, shops, enemies, skills.",
+    ),
+    "roll-table": (
+        "ledger.cli.tables",
+        "roll_table",
+        "Roll on one of the system's tables, recorded like any roll.",
+    ),
+    "report": (
+        "ledger.cli.report",
+        "report",
+        "Write a campaign report: map, timeline and charts in one HTML file.",
+    ),
 }
 
 
-def _available(module: str) -> bool:
-    return importlib.util.find_spec(module) is not None
+def load(target: str) -> Any:
+    """The object an import string names (``package.module:attribute``)."""
+    module, _, attr = target.partition(":")
+    return getattr(importlib.import_module(module), attr)
+
+
+def _group_of(system: System) -> tuple[str, str, str] | None:
+    """(name on the command line, import string, short help) of a system's command group."""
+    if system.cli is None:
+        return None
+    return (system.cli_name or system.name, system.cli, system.cli_help or system.description)
+
+
+def _system_groups(only: str | None = None) -> dict[str, tuple[str, str]]:
+    """Each installed system's group: name -> (import string, short help). With ``only``, the
+    system of that name alone when it is one (its group usually goes by its name)."""
+    names = system_names()
+    if only is not None and only in names:
+        names = [only]
+    found: dict[str, tuple[str, str]] = {}
+    for name in names:
+        try:
+            group = _group_of(get_system(name))
+        except LedgerError:
+            continue  # a broken plugin: `ledger systems` names it and why
+        if group is not None:
+            found[group[0]] = group[1:]
+    return found
 
 
 class LedgerGroup(click.Group):
     """Loads system command groups on demand; turns refusals into one line."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        lazy = [n for n, (mod, _, _) in LAZY.items() if _available(mod)]
-        return sorted(set(super().list_commands(ctx)) | set(lazy))
+        return sorted(set(super().list_commands(ctx)) | set(LAZY) | set(_system_groups()))
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         command = super().get_command(ctx, cmd_name)
-        if command is not None or cmd_name not in LAZY:
+        if command is not None:
             return command
-        module_name, attr, _ = LAZY[cmd_name]
-        if not _available(module_name):
+        if cmd_name in LAZY:
+            module_name, attr, _ = LAZY[cmd_name]
+            found: click.Command = getattr(importlib.import_module(module_name), attr)
+            return found
+        groups = _system_groups(cmd_name)
+        if cmd_name not in groups:
+            groups = _system_groups()
+        if cmd_name not in groups:
             return None
-        found: click.Command = getattr(importlib.import_module(module_name), attr)
-        return found
+        group: click.Command = load(groups[cmd_name][0])
+        return group
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """List commands without importing the lazy ones."""
         rows = []
+        groups = _system_groups()
         for name in self.list_commands(ctx):
             if name in LAZY and name not in self.commands:
                 rows.append((name, LAZY[name][2]))
+                continue
+            if name in groups and name not in self.commands:
+                rows.append((name, groups[name][1]))
                 continue
             command = self.get_command(ctx, name)
             if command is not None and not command.hidden:
@@ -290,7 +334,7 @@ def new(
         client_seed=client_seed,
     )
     c.ledger.use(campaign.name)
-    from cli.create import first_steps
+    from ledger.cli.create import first_steps
 
     nxt = first_steps(campaign.system)
     emit(
@@ -379,7 +423,7 @@ def status(c: Ctx) -> None:
         "characters": list(state.core.characters),
         "day": state.core.day,
         "version": state.core.version,
-        "next": _next(camp.system, state),
+        "next": _next(book.system(camp), state),
     }
 
     def text() -> str:
@@ -397,19 +441,15 @@ def status(c: Ctx) -> None:
     emit(c, data, text)
 
 
-def _next(system: str, state: Any) -> list[str]:
-    """What comes next: the crawl's day order says (the `next:` its commands print);
-    in the other systems, a character first, then the system's commands."""
-    if system == "crawl" and state.game is not None:
-        from ledger.rules import crawl_order
-
-        if not state.game.alive:
-            return []
-        return list(crawl_order.expected(state.game))
+def _next(system: System, state: Any) -> list[str]:
+    """What comes next: the system's hints (a crawl's day order); in the others, a character
+    first, then the system's commands."""
+    if system.hints is not None:
+        return system.hints(state)
     if not state.core.characters:
         return ["character add NAME"]
-    group = {"yearzero": "yz"}.get(system, system)
-    return ["roll NOTATION", "note TEXT"] if system == "freeform" else [f"{group} --help"]
+    group = _group_of(system)
+    return [f"{group[0]} --help"] if group else ["roll NOTATION", "note TEXT"]
 
 
 @cli.group("character")
@@ -433,7 +473,7 @@ create = character_add
 
 
 def _character_create() -> click.Command:
-    from cli.create import CharacterCreate
+    from ledger.cli.create import CharacterCreate
 
     return CharacterCreate()
 
@@ -619,7 +659,7 @@ def journal(c: Ctx, at: int | None, day: int | None, form: str, output: str | No
         raise LedgerError(f"{output} already exists; pick another file or add --force to overwrite it")
     state = state_for(c, at, day)
     if form == "md":
-        from projections.journal import render as markdown
+        from ledger.projections.journal import render as markdown
 
         text_md = markdown(c.ledger, c.campaign, c.actor, state.core.version or None)
         if output is None:
@@ -634,7 +674,7 @@ def journal(c: Ctx, at: int | None, day: int | None, form: str, output: str | No
     book = c.ledger
     camp = book.campaign(c.campaign)
     system = book.system(camp)
-    hook = system.extra.get("journal")
+    hook = system.journal
     if hook is not None:
         data = hook(state)
     else:
@@ -884,7 +924,7 @@ def export(c: Ctx, kind: str | None, directory: str | None, output: str, unsigne
     from ledger.errors import LedgerError, OutputExistsError
 
     if kind == "parquet":
-        from projections.warehouse import export_parquet
+        from ledger.projections.warehouse import export_parquet
 
         if not directory:
             raise LedgerError("`ledger export parquet` needs a folder: ledger export parquet DIR")
@@ -1057,7 +1097,7 @@ def demo(c: Ctx, demo_db: str | None) -> None:
     import contextlib
     import io
 
-    from cli.demo import DEMO_FILE, run
+    from ledger.cli.demo import DEMO_FILE, run
 
     if not c.json:
         run(c, demo_db)

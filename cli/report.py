@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from cli.options import Ctx, common, emit, pass_ctx
+from ledger.cli.options import Ctx, common, emit, pass_ctx
 
 
 @click.command("report")
@@ -26,7 +26,7 @@ def report(c: Ctx, output: Path) -> None:
     Open it in any browser, even offline; the slider shows the sheet, the map
     and the journal as they were on each day (#day=N in the address opens it
     there). With --as NAME the page opens on that character's sheet."""
-    from projections.report import write
+    from ledger.projections.report import write
 
     if output.suffix.lower() not in (".html", ".htm"):
         raise click.BadParameter(

@@ -18,13 +18,13 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from cli.options import Ctx, emit, pass_ctx
+from ledger.cli.options import Ctx, emit, pass_ctx
 from ledger.stats import REPORTS
 
 if TYPE_CHECKING:
     import duckdb
 
-    from projections.warehouse import Warehouse
+    from ledger.projections.warehouse import Warehouse
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -94,7 +94,7 @@ def _open_caught_up(
     """The warehouse's writable connection, after the catch-up on it: a command opens DuckDB
     once for both (closed on leaving, so that a read-only connection can be opened after it).
     ``check`` runs on it before the catch-up (a refused query costs no catch-up)."""
-    from projections.warehouse import SchemaChanged
+    from ledger.projections.warehouse import SchemaChanged
 
     top = c.ledger.store.max_notification_id()
     try:
@@ -154,7 +154,7 @@ def stats(
 
     if c.campaign is not None:
         c.ledger.campaign(c.campaign)  # refuses an unknown name
-    from projections.warehouse import Warehouse
+    from ledger.projections.warehouse import Warehouse
 
     who = unicodedata.normalize("NFC", character) if character is not None else None
     # The reports are the project's own SQL with bound values, so they run on the connection
@@ -193,8 +193,7 @@ def query(
     characters, rolls, dice, meals, nights, days, wounds, pushes, conditions,
     rot, deaths). Output a table, --json or --csv; rows stream out as DuckDB
     finds them, within a time limit and bounded memory."""
-    from ledger.stats import table_lines
-    from projections.warehouse import (
+    from ledger.projections.warehouse import (
         DEFAULT_LIMIT,
         QueryLimits,
         Warehouse,
@@ -203,6 +202,7 @@ def query(
         left_out_note,
         open_query,
     )
+    from ledger.stats import table_lines
 
     limits = QueryLimits() if timeout is None else QueryLimits(timeout=timeout)
     limit = DEFAULT_LIMIT if limit is None else limit
@@ -276,7 +276,7 @@ def warehouse() -> None:
 @pass_ctx
 def warehouse_rebuild(c: Ctx, warehouse_path: str | None) -> None:
     """Drop the warehouse and build it again from the whole log."""
-    from projections.warehouse import Warehouse
+    from ledger.projections.warehouse import Warehouse
 
     start = time.perf_counter()
     wh = Warehouse(c.ledger, warehouse_path)
@@ -296,7 +296,7 @@ def warehouse_rebuild(c: Ctx, warehouse_path: str | None) -> None:
 @pass_ctx
 def warehouse_status(c: Ctx, warehouse_path: str | None) -> None:
     """Where the warehouse is, how far behind the log it is, and its row counts."""
-    from projections.warehouse import Warehouse
+    from ledger.projections.warehouse import Warehouse
 
     data = Warehouse(c.ledger, warehouse_path).status()
 

@@ -7,8 +7,8 @@ from typing import Any
 
 import click
 
-from cli.options import Ctx, common, emit, faces_option, pass_ctx, recorded_json
-from cli.options import faces as parse_faces
+from ledger.cli.options import Ctx, common, emit, faces_option, pass_ctx, recorded_json
+from ledger.cli.options import faces as parse_faces
 
 
 def _has_ledger(c: Ctx) -> bool:

@@ -6,7 +6,7 @@ from typing import Any
 
 import click
 
-from cli.options import (
+from ledger.cli.options import (
     Ctx,
     common,
     emit,
@@ -16,10 +16,10 @@ from cli.options import (
     state_for,
     time_travel,
 )
-from cli.options import faces as parse
+from ledger.cli.options import faces as parse
 from ledger.errors import LedgerError
-from ledger.rules import yearzero_commands as cmd
-from projections import yearzero as proj
+from ledger.projections.yearzero import state as proj
+from ledger.systems.yearzero import commands as cmd
 
 
 @click.group("yz")

@@ -27,7 +27,7 @@ from __future__ import annotations
 import hashlib
 import math
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from functools import cache
 from pathlib import Path
 from typing import IO, Any
@@ -56,8 +56,8 @@ from ledger.events import (
     envelope_decoder,
     redoable,
 )
-from ledger.systems import System, commands
-from projections.core import CampaignState, evolve
+from ledger.state import CampaignState, evolve
+from ledger.systems import System, commands, installed
 
 EXPORT_FORMAT = "campaign-ledger-export"
 MAX_LINE = 8 * 1024 * 1024
@@ -184,25 +184,19 @@ class Refusal(Exception):
         self.version = version
 
 
-_SOURCES = Path(__file__).resolve().parents[1]
-
-
 @cache
 def rules_fingerprint(system: str) -> str:
     """A hash of the code that decides and folds a system's commands: an import decides
     an action again only when it was recorded under the same code."""
-    files = [
-        _SOURCES / "ledger" / "commands.py",
-        _SOURCES / "ledger" / "dice.py",
-        _SOURCES / "projections" / "core.py",
-        *sorted((_SOURCES / "ledger" / "events").glob("*.py")),
-        *sorted((_SOURCES / "ledger" / "rules").glob(f"{system}*.py")),
-        *sorted((_SOURCES / "projections").glob(f"{system}*.py")),
-    ]
-    digest = hashlib.sha256()
-    for file in files:
-        digest.update(file.name.encode() + b"\0" + file.read_bytes() + b"\0")
-    return digest.hexdigest()[:32]
+    from ledger.snapshots import code_fingerprint
+    from ledger.systems import get_system
+
+    found = get_system(system)
+    return code_fingerprint(
+        (found.decide, found.evolve, found.initial, *found.events, *found.commands),
+        ["ledger.commands", "ledger.dice", "ledger.state", "ledger.events"],
+        size=32,
+    )
 
 
 def command_class(name: str, system: System) -> type[Command] | None:
@@ -731,30 +725,18 @@ _STRUCT_FIELDS: dict[type, tuple[str, ...]] = {}
 """The fields walked of each struct type seen that is not a roll (a start's seed is not)."""
 
 
-@cache
-def _system_rolls() -> dict[type, Any]:
-    """Rolls that systems record in their own form, each with its check."""
-    from ledger.events.d20 import D20Roll
+def _system_rolls() -> Mapping[type, Any]:
+    """Rolls that systems record in their own form, each with its check (``System.roll_checks``)."""
+    if _ROLL_CHECKS is None:
+        found: dict[type, Any] = {}
+        for system in installed():
+            found.update(system.roll_checks)
+        globals()["_ROLL_CHECKS"] = found
+        return found
+    return _ROLL_CHECKS
 
-    return {D20Roll: check_d20_roll}
 
-
-def check_d20_roll(roll: Any) -> None:
-    """A d20 roll must be what the d20 roller gives on its faces: the kept die, the
-    total, success, natural and chance all follow from faces, mode, modifier and target."""
-    from ledger.rules.d20_dice import ADVANTAGE, DISADVANTAGE, NORMAL, roll_d20
-
-    if roll.mode not in (NORMAL, ADVANTAGE, DISADVANTAGE):
-        raise Refusal(f"a d20 roll's mode {roll.mode[:20]!r} is none of the d20 system's")
-    try:
-        again = roll_d20(Replayed(roll.faces, roll.manual), roll.modifier, roll.target, roll.mode)
-    except Refusal:
-        raise Refusal(f"the d20 roll {list(roll.faces)} cannot have been rolled {roll.mode}") from None
-    if again != roll:
-        raise Refusal(
-            f"the d20 roll {list(roll.faces)}{roll.modifier:+d} vs {roll.target} records total {roll.total}, "
-            f"success {roll.success}, but its dice give total {again.total}, success {again.success}"
-        )
+_ROLL_CHECKS: dict[type, Any] | None = None
 
 
 def check_roll(result: RollResult) -> None:

@@ -16,7 +16,7 @@ from ledger.store import VersionConflict
 if TYPE_CHECKING:
     from ledger.campaign import Campaign, Ledger, Recorded
     from ledger.commands import Command
-    from projections.core import CampaignState
+    from ledger.state import CampaignState
 
 
 class Batch:

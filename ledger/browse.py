@@ -1,7 +1,6 @@
 """A system's tables as a player browses them: each table with its dice and rows.
 
-Each system's ``ledger.rules.<system>_tables`` module lists its own content
-with a ``listing(tables)`` function (read-only: it never changes the tables);
+Each system lists its own content with its ``System.listing(tables)`` (read-only: it never changes the tables);
 this module gives those listings one shape and finds the row a roll lands on.
 A rolled table has dice (``1d6``, ``2d6``) and rows keyed by the lowest total
 each covers; a reference table (shop, enemies, skills...) has no dice.
@@ -9,8 +8,6 @@ each covers; a reference table (shop, enemies, skills...) has no dice.
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -96,19 +93,22 @@ def ranged_rows(entries: Mapping[str, Any], dice: str, text: Any) -> tuple[Row, 
 
 
 def systems_with_tables() -> list[str]:
-    from ledger.systems import system_names
+    from ledger.systems import get_system, system_names
 
-    return [s for s in system_names() if importlib.util.find_spec(f"ledger.rules.{s}_tables") is not None]
+    return [s for s in system_names() if get_system(s).listing is not None]
 
 
 def listing(system: str, tables: dict[str, Any]) -> list[Table]:
-    """Every table of ``system``, as its tables module lists them."""
-    if importlib.util.find_spec(f"ledger.rules.{system}_tables") is None:
+    """Every table of ``system``, as the system lists them (``System.listing``)."""
+    from ledger.systems import get_system
+
+    lister = get_system(system).listing
+    if lister is None:
         raise LedgerError(
             f"the {system} system has no tables; systems with tables: {', '.join(systems_with_tables())}"
         )
     try:
-        found: list[Table] = importlib.import_module(f"ledger.rules.{system}_tables").listing(tables)
+        found: list[Table] = lister(tables)
     except (KeyError, TypeError, AttributeError, ValueError) as e:
         raise LedgerError(
             f"the campaign's {system} tables cannot be listed (missing or malformed: {e}); "

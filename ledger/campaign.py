@@ -68,9 +68,9 @@ from ledger.events import (
     envelope_decoder,
     redoable,
 )
+from ledger.state import CampaignState, evolve
 from ledger.store import Store, VersionConflict, resolve_target
 from ledger.systems import System, get_system
-from projections.core import CampaignState, evolve
 
 if TYPE_CHECKING:
     from ledger.batch import Batch
@@ -222,7 +222,7 @@ def actor_in(state: CampaignState, wanted: str | None) -> str | None:
 
 def decide_command(system: System, state: CampaignState, command: Command, dice: Dice) -> list[Event]:
     """The events a command decides on a state: core commands first, then the system's."""
-    if isinstance(command, AddCharacter) and system.extra.get("solo"):
+    if isinstance(command, AddCharacter) and system.solo:
         raise RuleError(
             f"{system.name} is solo: its one character comes with `ledger new {system.name} NAME`; "
             "start another campaign for another character"

@@ -58,6 +58,17 @@ class UnknownSystemError(LedgerError):
         self.name = name
 
 
+class PluginError(LedgerError):
+    """An installed system whose entry point does not give a working :class:`ledger.systems.System`."""
+
+    def __init__(self, name: str, target: str, problem: str) -> None:
+        where = f" ({target})" if target else ""
+        super().__init__(f"the system {name!r}{where} is broken: {problem}; reinstall or remove its package")
+        self.name = name
+        self.target = target
+        self.problem = problem
+
+
 class DuplicateNameError(LedgerError):
     pass
 

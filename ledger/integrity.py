@@ -22,8 +22,8 @@ from ledger import admission, chain, fairness, provenance, snapshots
 from ledger.commands import check_name
 from ledger.errors import TamperError
 from ledger.events import FORMAT, RESETS, CampaignRegistered, Envelope, envelope_decoder
+from ledger.state import CampaignState
 from ledger.systems import get_system
-from projections.core import CampaignState
 
 if TYPE_CHECKING:
     from ledger.campaign import Campaign, Ledger, VerifyReport

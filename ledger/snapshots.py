@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import importlib.metadata
 import importlib.util
 import inspect
 import re
@@ -27,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from projections.core import CampaignState, CoreState
+from ledger.state import CampaignState, CoreState
 
 if TYPE_CHECKING:
     from ledger.systems import System
@@ -35,7 +36,7 @@ if TYPE_CHECKING:
 EVERY = 500
 """A snapshot is kept at every version that is a multiple of this."""
 
-_ALLOWED = ("projections.", "ledger.")
+_ALLOWED = ("ledger.",)
 
 
 class _Stored(msgspec.Struct, frozen=True):
@@ -93,34 +94,24 @@ def _imported(path: Path, module: str) -> tuple[str, ...]:
 
 
 @cache
-def _package_dirs(top: str) -> tuple[Path, ...]:
-    """Where a top-level package's modules live."""
-    try:
-        spec = importlib.util.find_spec(top)
-    except (ImportError, ValueError):
-        return ()
-    if spec is None or not spec.submodule_search_locations:
-        return ()
-    return tuple(Path(p) for p in spec.submodule_search_locations)
-
-
 def _module_file(module: str) -> Path | None:
-    """The source file of a module, found without importing it (None: not a module, such as
-    a class named in ``from a import Class``)."""
-    top, *rest = module.split(".")
-    for folder in _package_dirs(top):
-        base = folder.joinpath(*rest)
-        for candidate in (base.with_suffix(".py") if rest else None, base / "__init__.py"):
-            if candidate is not None and candidate.is_file():
-                return candidate
-    return None
+    """The source file of a module, found by the import system without running the module
+    itself (its packages are imported): None for what is not a module, such as a class
+    named in ``from a import Class``."""
+    try:
+        spec = importlib.util.find_spec(module)
+    except (ImportError, ValueError, AttributeError):
+        return None
+    if spec is None or not spec.origin or not spec.origin.endswith(".py"):
+        return None
+    return Path(spec.origin)
 
 
 def dependencies(modules: Iterable[str]) -> dict[str, Path]:
-    """The modules named, and every module of their packages (and of this project's) that
-    they import, transitively: all the code a fold can run."""
+    """The modules named, and every module of their packages (and of the ledger's) that
+    they import, transitively: all the code a fold or a decider can run."""
     start = list(modules)
-    packages = {"ledger", "projections", *(m.split(".")[0] for m in start)}
+    packages = {"ledger", *(m.split(".")[0] for m in start)}
     found: dict[str, Path] = {}
     todo = start
     while todo:
@@ -135,27 +126,29 @@ def dependencies(modules: Iterable[str]) -> dict[str, Path]:
     return found
 
 
+def code_fingerprint(functions: Iterable[Any], modules: Iterable[str] = (), size: int = 16) -> str:
+    """A hash of the source of the modules the functions live in and the modules named,
+    with every module they import, transitively, each under its module name (so the hash
+    is the same wherever the package is installed)."""
+    names = set(modules)
+    for fn in functions:
+        module = inspect.getmodule(fn)
+        if module is not None:
+            names.add(module.__name__)
+    digest = hashlib.sha256()
+    for name, path in sorted(dependencies(names).items()):
+        digest.update(name.encode() + b"\0" + _source(path) + b"\0")
+    return digest.hexdigest()[:size]
+
+
 def fingerprint(system: System) -> str:
     """A hash of the source of every module whose code shapes the folded state: the system's
     fold and the core fold, with everything they import (rule tables, dice helpers, event
     classes), found by reading the modules' import statements."""
-    if system.name in _fingerprints:
-        return _fingerprints[system.name]
-    modules = {CampaignState.__module__}
-    for fn in (system.evolve, system.initial):
-        module = inspect.getmodule(fn)
-        if module is not None:
-            modules.add(module.__name__)
-    files = set(dependencies(modules).values())
-    root = Path(inspect.getfile(CampaignState)).parents[1]
-    files.update((root / "projections").glob(f"{system.name}*.py"))
-    files.update((root / "ledger" / "events").glob(f"{system.name}*.py"))
-    digest = hashlib.sha256()
-    for path in sorted(files):
-        if path.exists():
-            digest.update(str(path.relative_to(root) if path.is_relative_to(root) else path.name).encode())
-            digest.update(b"\0" + _source(path) + b"\0")
-    _fingerprints[system.name] = digest.hexdigest()[:16]
+    if system.name not in _fingerprints:
+        _fingerprints[system.name] = code_fingerprint(
+            (system.evolve, system.initial, *system.events), [CampaignState.__module__]
+        )
     return _fingerprints[system.name]
 
 
@@ -164,9 +157,18 @@ def key(stream: str, system: System) -> str:
 
 
 @cache
+def _plugin_packages() -> frozenset[str]:
+    """The top-level packages of the installed systems: a snapshot's state type is looked up
+    only there (and in the ledger), never in a module the stored text names at will."""
+    from ledger.systems import GROUP
+
+    return frozenset(p.value.split(".")[0] for p in importlib.metadata.entry_points(group=GROUP))
+
+
+@cache
 def _decoder(type_name: str) -> msgspec.json.Decoder[Any] | None:
     module_name, _, qualname = type_name.partition(":")
-    if not module_name.startswith(_ALLOWED):
+    if not module_name.startswith(_ALLOWED) and module_name.split(".")[0] not in _plugin_packages():
         return None
     try:
         cls = getattr(importlib.import_module(module_name), qualname)

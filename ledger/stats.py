@@ -1,7 +1,7 @@
 """Campaign statistics over the warehouse: luck, rates, costs, survival, fair dice.
 
 Every report is a function of a DuckDB connection to the warehouse (see
-``projections.warehouse``) and an optional scope (one campaign, one
+``ledger.projections.warehouse``) and an optional scope (one campaign, one
 character). Undone rows are left out, except where undoing is the point
 (mulligans) or where the dice were thrown anyway (dice fairness).
 
@@ -667,8 +667,6 @@ def render(data: dict[str, Any]) -> str:
 
 # --- simulation ---------------------------------------------------------------------------------
 
-CHARACTER_NAMES = ("Ada", "Bram", "Cora", "Dov", "Esme", "Finn", "Gala", "Hugo")
-
 
 @dataclass(frozen=True)
 class SimulationPlan:
@@ -693,56 +691,11 @@ def plan(system: str, campaigns: int, seed: int, prefix: str | None = None) -> S
     return SimulationPlan(system, seed, names, seeds)
 
 
-def simulate_freeform(ledger: Any, name: str, seed: int) -> None:
-    """One freeform campaign of realistic rolls, through the ledger's bulk path.
-
-    A party of one to four characters makes skill checks (``1d20>=T``), pool
-    rolls (``Nd6>=5``), damage and stat rolls, with notes; now and then a player
-    takes a failed roll back (an undo) and plays on. Dice come from the
-    campaign's seed exactly as ``ledger roll`` would draw them; the actions
-    between two undos are appended in one transaction."""
-    import random
-
-    from ledger.commands import AddCharacter, Note, Roll
-
-    rng = random.Random(seed)
-    ledger.new_campaign("freeform", name, seed=seed)
-    party = rng.sample(CHARACTER_NAMES, rng.randint(1, 4))
-    batch = ledger.batch(name)
-    for who in party:
-        batch.execute(AddCharacter(name=who), name)
-    for _ in range(rng.randint(30, 120)):
-        who = rng.choice(party)
-        if rng.random() < 0.08:
-            batch.execute(Note(text=rng.choice(NOTES)), name, actor=who)
-            continue
-        rec = batch.execute(Roll(notation=_pick_roll(rng)), name, actor=who)
-        if rec.events[0].result.successes == 0 and rng.random() < 0.1:
-            batch.commit()
-            ledger.undo(name)
-            batch = ledger.batch(name)
-    batch.commit()
-
-
-NOTES = ("camp for the night", "a stranger at the inn", "the map is wrong", "rain all day")
-
-
-def _pick_roll(rng: Any) -> str:
-    r = rng.random()
-    if r < 0.45:
-        return f"1d20>={rng.randint(8, 18)}"
-    if r < 0.75:
-        return f"{rng.randint(1, 6)}d6>={rng.choice((5, 5, 6))}"
-    if r < 0.95:
-        return rng.choice(("2d6+1", "1d8+2", "1d6", "2d4", "1d10+1"))
-    return "4d6kh3"
-
-
 def simulators() -> list[str]:
-    """The installed systems ``simulate`` can play: freeform and those with an autoplayer."""
+    """The installed systems ``simulate`` can play: those with an autoplayer or a simulator."""
     from ledger.systems import get_system, system_names
 
-    return [n for n in system_names() if n == "freeform" or "autoplay" in get_system(n).extra]
+    return [n for n in system_names() if get_system(n).autoplay or get_system(n).simulate]
 
 
 def check_simulator(system: str) -> None:
@@ -758,17 +711,17 @@ def check_simulator(system: str) -> None:
 
 
 def _play(ledger: Any, system: str, name: str, seed: int, days: int) -> None:
-    """Create and play one campaign: the system's autoplayer, or the freeform roll stream."""
+    """Create and play one campaign: the system's simulator, or its autoplayer in one batch."""
     from ledger.systems import get_system
 
     sysdef = get_system(system)
-    autoplay = sysdef.extra.get("autoplay")
-    if autoplay is not None:
+    autoplay = sysdef.autoplay
+    if sysdef.simulate is not None:
+        sysdef.simulate(ledger, name, seed, days)
+    elif autoplay is not None:
         ledger.new_campaign(system, name, seed=seed)
         with ledger.batch(name) as batch:
             autoplay(batch, name, days)
-    elif system == "freeform":
-        simulate_freeform(ledger, name, seed)
     else:
         check_simulator(system)
 
@@ -887,8 +840,8 @@ def demo_report(
 ) -> dict[str, Any]:
     """The statistics part of ``ledger demo``: simulate crawl campaigns (once) and report
     luck, the survival curve and how many characters died before day 25."""
+    from ledger.projections.warehouse import open_warehouse
     from ledger.systems import system_names
-    from projections.warehouse import open_warehouse
 
     if "crawl" in system_names():
         run = plan("crawl", campaigns, seed)
@@ -945,10 +898,10 @@ def luck_from_log(
     whole history (a fork includes the history it shares with its parent)."""
     from ledger.events import CORE_EVENTS, Rolled
     from ledger.facts import RollFact
-    from projections.warehouse import rolled_fact
+    from ledger.projections.warehouse import rolled_fact
 
     camp = ledger.campaign(campaign)
-    hook = ledger.system(camp).extra.get("facts")
+    hook = ledger.system(camp).facts
     judged = wins = 0
     expected = variance = 0.0
     for env in ledger.effective(camp, version):

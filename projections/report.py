@@ -8,7 +8,7 @@ states it projects, for every step of the effective history (the end of each
 effective action): the sheet of each character (``SYSTEM.sheet``), the map
 (the crawl's hexes, the yearzero Zone's sectors), the journal, the tracks
 (Health, Energy, attributes, Rot...) and the rolls against their exact
-probability of success (``SYSTEM.extra["facts"]``). The branch's full log,
+probability of success (``System.facts``). The branch's full log,
 with undone actions, resets and forks, and the chain hash of its last event
 come along.
 
@@ -32,8 +32,8 @@ import msgspec
 
 from ledger.events import RESETS, BranchForked, CampaignStarted, Envelope
 from ledger.facts import RollFact
+from ledger.state import CampaignState, evolve
 from ledger.systems import System
-from projections.core import CampaignState, evolve
 
 if TYPE_CHECKING:
     from ledger.campaign import Campaign, Ledger
@@ -158,10 +158,10 @@ def map_view(system: System, state: CampaignState, pool: Pool) -> Any:
     """The crawl's hexes (each interned) or the Zone's sectors; None for the rest."""
     if state.game is None:
         return None
-    if system.name == "crawl":
-        return pool.add([pool.add(entry) for entry in system.extra["map"](state)])
+    if system.report.map is not None and system.report.map_kind == "hex":
+        return pool.add([pool.add(entry) for entry in system.report.map(state)])
     if system.name == "yearzero":
-        from projections.yearzero import split_sector, zone_view
+        from ledger.projections.yearzero.state import split_sector, zone_view
 
         zone = zone_view(state.game)
         cells = {n: split_sector(n) for n in zone["sectors"]}
@@ -193,7 +193,7 @@ def map_at(data: dict[str, Any], step: dict[str, Any]) -> Any:
 
 
 def journal_lines(system: System, state: CampaignState) -> list[dict[str, Any]] | None:
-    hook = system.extra.get("journal")
+    hook = system.journal
     return None if hook is None or state.game is None else list(hook(state))
 
 
@@ -269,7 +269,7 @@ def luck_index(successes: float, expected: float, variance: float) -> float | No
 
 def rolls(system: System, history: list[Envelope[Any]], step_of: dict[int, int]) -> dict[str, Any]:
     """Every roll with a probability of success, with running sums and the luck index."""
-    facts = system.extra.get("facts")
+    facts = system.facts
     points: list[dict[str, Any]] = []
     s = e = var = 0.0
     per_actor: dict[str, list[float]] = {}
@@ -395,7 +395,7 @@ def build(book: Ledger, campaign: str | None = None, focus: str | None = None) -
     steps: list[dict[str, Any]] = []
     step_of: dict[int, int] = {}
     raw_tracks: dict[tuple[str, str], dict[str, Any]] = {}
-    hooked = system.extra.get("journal") is not None
+    hooked = system.journal is not None
     characters = bool(states[head].core.characters) if envs else False
     step = 0
     for env in history:
@@ -465,7 +465,7 @@ def build(book: Ledger, campaign: str | None = None, focus: str | None = None) -
 def divine_signs(tables: dict[str, Any]) -> dict[str, str]:
     """The crawl chapters whose divine sign a hex can hold, number -> name (the
     legend names them; God's chapter has God's own icon)."""
-    from projections.crawl import CHAPTER_DAYS, GOD_CHAPTER, chapter_name
+    from ledger.projections.crawl.state import CHAPTER_DAYS, GOD_CHAPTER, chapter_name
 
     return {str(c): chapter_name(tables, c) for c in CHAPTER_DAYS.values() if c != GOD_CHAPTER}
 

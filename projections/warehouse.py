@@ -56,6 +56,7 @@ if TYPE_CHECKING:
     import duckdb
 
     from ledger.campaign import Ledger
+    from ledger.systems import System
 
 DEFAULT_PG_WAREHOUSE = "ledger-warehouse.duckdb"
 BATCH = 250_000
@@ -431,18 +432,19 @@ def _stream_info(name: str, system: str, simulated: bool = False) -> StreamInfo:
 
 
 def _python_hook(system: str) -> Callable[[Envelope[Any]], list[Fact]] | None:
-    extra = _extra(system)
-    return None if "facts_sql" in extra else extra.get("facts")
+    found = _system(system)
+    return None if found is None or found.facts_sql else found.facts
 
 
 def _fact_queries(system: str) -> Sequence[FactQuery]:
-    return _extra(system).get("facts_sql", ())  # type: ignore[no-any-return]
+    found = _system(system)
+    return () if found is None else found.facts_sql
 
 
-def _extra(system: str) -> Mapping[str, Any]:
+def _system(system: str) -> System | None:
     from ledger.systems import get_system, system_names
 
-    return get_system(system).extra if system in system_names() else {}
+    return get_system(system) if system in system_names() else None
 
 
 _CORE_TYPES = frozenset(CORE_EVENTS)

@@ -39,7 +39,7 @@ BATCH = 4
 
 def ledger_cmd(*args: str) -> list[str]:
     """The ``ledger`` command run by this interpreter (CI's own venv)."""
-    return [sys.executable, "-m", "cli.main", *args]
+    return [sys.executable, "-m", "ledger.cli.main", *args]
 
 
 def run_ledger(db: str, *args: str, timeout: float = 60, **kw: Any) -> subprocess.CompletedProcess[str]:
@@ -52,7 +52,7 @@ def invoke(db: str, *args: str) -> Any:
     """Run ``ledger`` in this process through click's CliRunner."""
     from click.testing import CliRunner
 
-    from cli.main import cli
+    from ledger.cli.main import cli
 
     return CliRunner().invoke(cli, ["--db", db, *args], catch_exceptions=True)
 

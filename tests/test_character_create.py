@@ -83,8 +83,8 @@ def test_create_refuses_the_systems_missing_options(ledger_cli: Session) -> None
 def test_the_system_wizards_are_the_very_command_create_runs() -> None:
     import click
 
-    from cli.create import creator
-    from cli.main import cli
+    from ledger.cli.create import creator
+    from ledger.cli.main import cli
 
     root = click.Context(cli)
     for system, (group, name) in {

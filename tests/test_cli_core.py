@@ -157,7 +157,7 @@ def test_unreachable_postgres_is_a_clear_error() -> None:
 def test_every_command_has_help(ledger_cli: Session) -> None:
     import click
 
-    from cli.main import cli
+    from ledger.cli.main import cli
 
     ctx = click.Context(cli)
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 from click.testing import CliRunner
 
-from cli.main import cli
+from ledger.cli.main import cli
 
 
 def command_paths() -> list[tuple[str, ...]]:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from cli.main import EXIT_CODES
+from ledger.cli.main import EXIT_CODES
 from tests.conftest import Session
 
 ROOT = Path(__file__).parents[1]
@@ -183,7 +183,7 @@ def _ledger_process(args: list[str], cwd: Path, **kw: object) -> subprocess.Pope
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     env.pop("LEDGER_DB", None)
     return subprocess.Popen(
-        [sys.executable, "-m", "cli.main", *args],
+        [sys.executable, "-m", "ledger.cli.main", *args],
         cwd=cwd,
         env=env,
         text=True,
@@ -222,7 +222,7 @@ def test_simulate_shows_a_progress_bar_with_an_eta_on_a_terminal(tmp_path: Path)
     # once a second has passed (click computes it no sooner).
     args = ["simulate", "freeform", "--campaigns", "400", "--days", "20", "--seed", "2"]
     proc = subprocess.Popen(
-        [sys.executable, "-m", "cli.main", *args],
+        [sys.executable, "-m", "ledger.cli.main", *args],
         cwd=tmp_path,
         env=env,
         stdin=child,

@@ -13,9 +13,9 @@ from msgspec.structs import replace
 from ledger import Ledger
 from ledger.dice import Faces
 from ledger.errors import GameOverError, OutOfOrderError, RuleError, TableError
-from ledger.events import crawl as ev
-from ledger.rules.crawl import SYSTEM
-from ledger.rules.crawl_order import (
+from ledger.projections.crawl import state as proj
+from ledger.systems.crawl import events as ev
+from ledger.systems.crawl.order import (
     Attack,
     Buy,
     Eat,
@@ -30,7 +30,7 @@ from ledger.rules.crawl_order import (
     Technique,
     Terrain,
 )
-from projections import crawl as proj
+from ledger.systems.crawl.system import SYSTEM
 
 TERRAIN = ["plain", "wood", "hill", "bog", "scrap", "peak"]
 QUIET_ROWS = {
@@ -327,7 +327,7 @@ def test_undoing_a_day_removes_it_from_sheet_map_and_journal(book: Ledger) -> No
 def test_a_fork_on_day_10_leaves_the_parent_map_untouched(tmp_path: Path) -> None:
     with Ledger(str(tmp_path / "f.ledger")) as book:
         book.new_campaign("crawl", "main", seed=12)
-        SYSTEM.extra["autoplay"](book, "main", 12)
+        SYSTEM.autoplay(book, "main", 12)
         parent_map = proj.map_entries(book.state("main"))
         assert book.state("main").game.day >= 10
         book.fork("main", "other", day=10)
@@ -353,11 +353,11 @@ def test_a_fork_on_day_10_leaves_the_parent_map_untouched(tmp_path: Path) -> Non
 def test_autoplay_plays_whole_days_by_the_rules(tmp_path: Path) -> None:
     with Ledger(str(tmp_path / "a.ledger")) as book:
         book.new_campaign("crawl", "auto", seed=3)
-        played = SYSTEM.extra["autoplay"](book, "auto", 20)
+        played = SYSTEM.autoplay(book, "auto", 20)
         g = book.state("auto").game
         assert played == g.day == 20 and g.phase == "dawn"
         assert len(proj.journal(book.state("auto"))) >= 20
-        facts = [f for env in book.effective(book.campaign("auto")) for f in SYSTEM.extra["facts"](env)]
+        facts = [f for env in book.effective(book.campaign("auto")) for f in SYSTEM.facts(env)]
         tables = {type(f).table for f in facts}
         assert {"rolls", "meals", "nights", "days"} <= tables
         assert all(0 <= f.p_success <= 1 for f in facts if getattr(f, "p_success", None) is not None)
@@ -529,7 +529,7 @@ def test_facts_feed_the_warehouse(book: Ledger) -> None:
     walk(book, "n", event=(1, 2))
     do(book, Fight(), 6)
     do(book, Attack(weapon="hands"), 6)
-    facts = [f for env in book.effective(book.campaign("run")) for f in SYSTEM.extra["facts"](env)]
+    facts = [f for env in book.effective(book.campaign("run")) for f in SYSTEM.facts(env)]
     enemy = [f for f in facts if getattr(f, "purpose", "") == "enemy attack"]
     # The rat's roll is the rat's (ruling 20): it hits on 5 of 6 faces, and both rolls hit.
     assert [f.p_success for f in enemy] == [pytest.approx(5 / 6)] * 2
@@ -612,7 +612,7 @@ def test_the_hunger_that_kills_records_the_health_there_was_and_the_streaks_cost
     lost = [e.event.loss for e in book.effective(book.campaign("run")) if isinstance(e.event, ev.Starved)]
     assert lost == [2, 3, 4, 5, 6, 5]
     assert proj.hunger(book.state("run"))["lost"] == sum(lost) == 25
-    facts = [f for env in book.effective(book.campaign("run")) for f in SYSTEM.extra["facts"](env)]
+    facts = [f for env in book.effective(book.campaign("run")) for f in SYSTEM.facts(env)]
     assert sum(f.amount for f in facts if type(f).table == "wounds" and f.cause == "hunger") == 25
 
 

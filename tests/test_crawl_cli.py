@@ -9,13 +9,13 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
 from ledger import Ledger
+from ledger.cli.main import cli
 from ledger.errors import RuleError
-from ledger.events import crawl as ev
-from ledger.rules.crawl import SYSTEM
-from ledger.rules.crawl_order import Explore, Move, Sleep, Terrain
-from projections import crawl as proj
+from ledger.projections.crawl import state as proj
+from ledger.systems.crawl import events as ev
+from ledger.systems.crawl.order import Explore, Move, Sleep, Terrain
+from ledger.systems.crawl.system import SYSTEM
 from tests.test_crawl import write_tables
 
 SAMPLE = Path(__file__).parents[1] / "samples" / "crawl" / "campaign.jsonl"
@@ -119,7 +119,7 @@ def test_tables_command_checks_a_file(run: Any, tmp_path: Path) -> None:
 
 
 def test_every_crawl_command_has_help(run: Any) -> None:
-    from cli.crawl import group
+    from ledger.cli.crawl import group
 
     for name, command in group.commands.items():
         assert command.help, name

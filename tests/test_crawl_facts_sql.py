@@ -1,4 +1,4 @@
-"""The crawl's SQL facts (``ledger.rules.crawl_facts_sql``) equal its Python facts on
+"""The crawl's SQL facts (``ledger.systems.crawl.facts_sql``) equal its Python facts on
 the days hunger kills, and both count the Health hunger actually took."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ledger import Ledger
 from ledger.facts import WoundFact
-from ledger.rules.crawl_order import Attack, Escape, Explore, Fight, Move, Sleep, Terrain
+from ledger.systems.crawl.order import Attack, Escape, Explore, Fight, Move, Sleep, Terrain
 from tests.helpers_facts import assert_same_facts, python_facts, sql_facts
 from tests.test_crawl import walk, write_tables
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from ledger.rules.crawl_tables import load_tables, sources
+from ledger.systems.crawl.tables import load_tables, sources
 from tests.conftest import Session
 
 

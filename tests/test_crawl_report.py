@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 from ledger import Ledger
-from projections import report
+from ledger.projections import report
 from tests.test_report_browser import browse, errors, hexes
 
 SAMPLE = Path(__file__).resolve().parent.parent / "samples" / "crawl" / "campaign.jsonl"
@@ -21,7 +21,7 @@ def sample(tmp_path: Path) -> tuple[Ledger, str]:
 
 
 def chapter_hexes(book: Ledger, name: str, day: int) -> list[dict[str, object]]:
-    entries = book.system(book.campaign(name)).extra["map"](book.state(name, day=day))
+    entries = book.system(book.campaign(name)).report.map(book.state(name, day=day))
     return [e for e in entries if e["icon"] in ("divine", "god")]
 
 

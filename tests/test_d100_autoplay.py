@@ -8,13 +8,13 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from cli.main import cli
 from ledger import Ledger
-from ledger.events import d100 as ev
-from ledger.rules import d100_commands as c
-from ledger.rules import d100_roll as roll
-from ledger.rules.d100 import SYSTEM
-from ledger.rules.d100_play import Autoplayer, autoplay
+from ledger.cli.main import cli
+from ledger.systems.d100 import commands as c
+from ledger.systems.d100 import events as ev
+from ledger.systems.d100 import roll as roll
+from ledger.systems.d100.play import Autoplayer, autoplay
+from ledger.systems.d100.system import SYSTEM
 
 ANA = {"TAM": 11, "CON": 12, "FUE": 10, "INT": 15, "EDU": 16, "DES": 12, "CAR": 13, "POD": 12}
 
@@ -28,8 +28,8 @@ def _play(book: Ledger, name: str, seed: int, days: int = 30) -> Autoplayer:
 
 
 def test_the_simulator_knows_the_d100_autoplayer() -> None:
-    assert SYSTEM.extra["autoplay"] is autoplay
-    assert "facts" in SYSTEM.extra
+    assert SYSTEM.autoplay is autoplay
+    assert SYSTEM.facts is not None
 
 
 def test_the_same_seed_plays_the_same_campaign(tmp_path: Path) -> None:

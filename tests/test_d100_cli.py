@@ -10,10 +10,10 @@ import msgspec
 import pytest
 from click.testing import CliRunner, Result
 
-from cli.main import cli
 from ledger.campaign import Ledger
-from ledger.rules.d100_tables import load_tables
+from ledger.cli.main import cli
 from ledger.systems import get_system
+from ledger.systems.d100.tables import load_tables
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples" / "d100"
 Invoke = Callable[..., Result]
@@ -142,7 +142,7 @@ def test_sample_campaign_imports_verifies_and_tells_the_story(tmp_path: Path) ->
         system = get_system("d100")
         day0 = system.sheet(book.state(camp, day=0), "Bruno")
         assert day0["state"] == "panic"
-        facts = [f for env in book.effective(camp) for f in system.extra["facts"](env)]
+        facts = [f for env in book.effective(camp) for f in system.facts(env)]
         assert any(f.table == "rolls" and f.p_success is not None for f in facts)
 
 

@@ -11,10 +11,10 @@ from hypothesis import strategies as st
 
 from ledger.campaign import Ledger
 from ledger.errors import FacesError, GameOverError, RuleError
-from ledger.events import d100 as ev
-from ledger.rules import d100_commands as c
-from ledger.rules import d100_roll as roll
-from projections.d100 import sheet
+from ledger.projections.d100.state import sheet
+from ledger.systems.d100 import commands as c
+from ledger.systems.d100 import events as ev
+from ledger.systems.d100 import roll as roll
 
 CHARS = {"TAM": 12, "CON": 11, "FUE": 10, "INT": 14, "EDU": 15, "DES": 9, "CAR": 12, "POD": 13}
 CAMPAIGN = "t"
@@ -312,7 +312,7 @@ def test_three_actions_refused_with_des_9_recorded_with_des_12(book: Ledger) -> 
 
 
 def test_round_options_and_limits() -> None:
-    from ledger.rules.d100 import action_limit
+    from ledger.systems.d100.system import action_limit
 
     assert [action_limit(d, "actions") for d in (6, 10, 11, 15, 16, 18)] == [2, 2, 3, 3, 4, 4]
     assert [action_limit(d, "half-run") for d in (10, 11)] == [1, 2]

@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 
 from ledger import Ledger
 from ledger.errors import FacesError, GameOverError, LedgerError, RuleError, TableError
-from ledger.events.d20 import Attacked, Checked, Created, Damaged, Panicked, Stressed
 from ledger.facts import DeathFact, RollFact, WoundFact
-from ledger.rules.d20_commands import (
+from ledger.projections.d20.state import facts
+from ledger.systems.d20.commands import (
     Assign,
     Attack,
     Carry,
@@ -34,9 +34,9 @@ from ledger.rules.d20_commands import (
     Unjam,
     Use,
 )
-from ledger.rules.d20_dice import p_success
-from ledger.rules.d20_tables import load_tables
-from projections.d20 import facts
+from ledger.systems.d20.dice import p_success
+from ledger.systems.d20.events import Attacked, Checked, Created, Damaged, Panicked, Stressed
+from ledger.systems.d20.tables import load_tables
 
 # Seven 3d6: totals 15, 8, 4 (the lowest), 18, 12, 13, 9.
 SEVEN = [6, 5, 4, 3, 3, 2, 1, 1, 2, 6, 6, 6, 4, 4, 4, 5, 5, 3, 2, 3, 4]

@@ -10,13 +10,13 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
 from ledger import Ledger
-from ledger.events.d20 import Attacked, Checked, Healed, Stressed, Therapy, Unjammed
-from ledger.rules.d20 import SYSTEM
-from ledger.rules.d20_commands import Create, TakeDamage
-from ledger.rules.d20_play import autoplay
+from ledger.cli.main import cli
 from ledger.stats import plan, simulate_campaign
+from ledger.systems.d20.commands import Create, TakeDamage
+from ledger.systems.d20.events import Attacked, Checked, Healed, Stressed, Therapy, Unjammed
+from ledger.systems.d20.play import autoplay
+from ledger.systems.d20.system import SYSTEM
 
 ROLLED = (Attacked, Checked, Healed, Stressed, Therapy, Unjammed)
 
@@ -33,8 +33,8 @@ def _story(book: Ledger, name: str) -> list[tuple[str, str | None, int | None, s
 
 
 def test_the_d20_system_offers_its_autoplayer() -> None:
-    assert SYSTEM.extra["autoplay"] is autoplay
-    assert "facts" in SYSTEM.extra
+    assert SYSTEM.autoplay is autoplay
+    assert SYSTEM.facts is not None
 
 
 def test_the_same_seed_plays_the_same_campaign(book: Ledger) -> None:

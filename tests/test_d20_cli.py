@@ -10,9 +10,9 @@ import click
 import pytest
 from click.testing import CliRunner, Result
 
-from cli.d20 import group
-from cli.main import cli
 from ledger import Ledger
+from ledger.cli.d20 import group
+from ledger.cli.main import cli
 from ledger.errors import TamperError
 from ledger.systems import get_system
 

@@ -193,7 +193,7 @@ def test_fate_dice_take_faces_minus_one_to_one() -> None:
 def test_the_cli_takes_negative_faces(tmp_path: Path) -> None:
     from click.testing import CliRunner
 
-    from cli.main import cli
+    from ledger.cli.main import cli
 
     db = ["--db", str(tmp_path / "c.ledger")]
     runner = CliRunner()

@@ -12,17 +12,17 @@ from hypothesis import strategies as st
 
 from ledger import Ledger
 from ledger.errors import FacesError, GameOverError, RuleError, TableError
-from ledger.events.dicepool import Attacked, InitiativeRolled, Resisted
-from ledger.events.dicepool import Tested as SkillTested
 from ledger.facts import DeathFact, RollFact, WoundFact
-from ledger.rules.dicepool import SAMPLE_LOG, facts
-from ledger.rules.dicepool_combat import needed_to_avoid
-from ledger.rules.dicepool_commands import Attack, Dodge, Heal, Initiative, Join, Resist
-from ledger.rules.dicepool_commands import Test as SkillTest
-from ledger.rules.dicepool_damage import DamageCode, burst, parse_damage, stage, staging_steps
-from ledger.rules.dicepool_dice import p_at_least, p_die
-from ledger.rules.dicepool_tables import load_tables
-from projections.dicepool import parse_character
+from ledger.projections.dicepool.state import parse_character
+from ledger.systems.dicepool.combat import needed_to_avoid
+from ledger.systems.dicepool.commands import Attack, Dodge, Heal, Initiative, Join, Resist
+from ledger.systems.dicepool.commands import Test as SkillTest
+from ledger.systems.dicepool.damage import DamageCode, burst, parse_damage, stage, staging_steps
+from ledger.systems.dicepool.dice import p_at_least, p_die
+from ledger.systems.dicepool.events import Attacked, InitiativeRolled, Resisted
+from ledger.systems.dicepool.events import Tested as SkillTested
+from ledger.systems.dicepool.system import SAMPLE_LOG, facts
+from ledger.systems.dicepool.tables import load_tables
 
 EDDIE = {
     "body": "4",
@@ -389,7 +389,7 @@ def test_wound_modifiers_setting_worst_track_only(tmp_path: Path) -> None:
 
 
 def test_the_autoplayer_replays_the_same_fight_from_the_same_seed(tmp_path: Path) -> None:
-    from ledger.rules.dicepool_play import autoplay
+    from ledger.systems.dicepool.play import autoplay
 
     fights = []
     with Ledger(str(tmp_path / "auto.ledger")) as ledger:

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from cli.main import cli
 from ledger import Ledger
-from ledger.rules.dicepool import SAMPLE_NAME, SYSTEM
+from ledger.cli.main import cli
+from ledger.systems.dicepool.system import SAMPLE_NAME, SYSTEM
 
 
 @pytest.fixture
@@ -179,7 +179,7 @@ def test_initiative_starts_a_turn_and_refreshes_pools(ledger_cli: Any) -> None:
 
 def test_every_command_has_help() -> None:
     runner = CliRunner()
-    from cli.dicepool import group
+    from ledger.cli.dicepool import group
 
     for name, command in group.commands.items():
         assert command.help, name

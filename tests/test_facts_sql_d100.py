@@ -10,10 +10,10 @@ import duckdb
 import msgspec
 
 from ledger import Ledger
-from ledger.events import d100 as ev
-from ledger.rules import d100_commands as c
-from ledger.rules.d100_facts import facts
-from ledger.rules.d100_facts_sql import FACTS_SQL
+from ledger.systems.d100 import commands as c
+from ledger.systems.d100 import events as ev
+from ledger.systems.d100.facts import facts
+from ledger.systems.d100.facts_sql import FACTS_SQL
 from tests.helpers_facts import _fields, _norm, assert_same_facts, sql_rows, without_defaults
 
 CHARS = {"TAM": 12, "CON": 11, "FUE": 10, "INT": 14, "EDU": 15, "DES": 9, "CAR": 12, "POD": 13}

@@ -1,4 +1,4 @@
-"""The d20's SQL facts (``ledger.rules.d20_facts_sql``) equal its Python facts, row for row."""
+"""The d20's SQL facts (``ledger.systems.d20.facts_sql``) equal its Python facts, row for row."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from ledger import Ledger
-from ledger.rules.d20_commands import (
+from ledger.systems.d20.commands import (
     Attack,
     Check,
     Create,

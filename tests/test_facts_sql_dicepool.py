@@ -6,8 +6,8 @@ from pathlib import Path
 from typing import Any
 
 from ledger import Ledger
-from ledger.rules.dicepool_commands import Attack, Dodge, Heal, Initiative, Join, Resist
-from ledger.rules.dicepool_commands import Test as SkillTest
+from ledger.systems.dicepool.commands import Attack, Dodge, Heal, Initiative, Join, Resist
+from ledger.systems.dicepool.commands import Test as SkillTest
 from tests.helpers_facts import assert_same_facts, python_facts
 from tests.test_dicepool import EDDIE, MARK
 

@@ -1,11 +1,11 @@
-"""The yearzero SQL facts (ledger.rules.yearzero_facts_sql) equal its Python facts."""
+"""The yearzero SQL facts (ledger.systems.yearzero.facts_sql) equal its Python facts."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from ledger import Ledger
-from ledger.rules import yearzero_commands as yz
+from ledger.systems.yearzero import commands as yz
 from tests.helpers_facts import assert_same_facts, play
 
 ANA = {"strength": "3", "agility": "3", "wits": "3", "empathy": "3", "skill.shoot": "2", "gear.rifle": "2"}

@@ -17,8 +17,8 @@ from ledger import Ledger
 from ledger.dice import committed_face
 from ledger.errors import LedgerError, TamperError
 from ledger.integrity import verify_dice, verify_dice_file
-from ledger.rules.crawl_play import autoplay as crawl_autoplay
-from projections.warehouse import Warehouse
+from ledger.projections.warehouse import Warehouse
+from ledger.systems.crawl.play import autoplay as crawl_autoplay
 from tests import helpers_reliability as hr
 from tests.conftest import Session
 from tests.helpers_forgery import forge_store
@@ -397,7 +397,7 @@ def test_verify_file_dice_on_the_command_line(ledger_cli: Session, tmp_path: Pat
 
 
 def test_the_report_marks_each_roll_proven_pending_or_physical(tmp_path: Path) -> None:
-    from projections.report import build
+    from ledger.projections.report import build
 
     book = Ledger(str(tmp_path / "r.ledger"))
     book.new_campaign("freeform", "Main")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from projections.journal import escape
+from ledger.projections.journal import escape
 from tests.conftest import Session
 
 

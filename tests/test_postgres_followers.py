@@ -14,8 +14,8 @@ import psycopg
 import pytest
 
 from ledger import Ledger
+from ledger.projections.warehouse import Warehouse
 from ledger.store import EVENTS_TABLE
-from projections.warehouse import Warehouse
 
 pytestmark = pytest.mark.postgres
 

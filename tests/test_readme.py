@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
+from ledger.cli.main import cli
 
 README = (Path(__file__).parents[1] / "README.md").read_text()
 
@@ -70,7 +70,7 @@ def test_ledger_demo_runs_to_the_end_and_again(tmp_path: Path) -> None:
     env = {**os.environ, "PYTHONPATH": str(root)}
     for run in (1, 2):
         done = subprocess.run(
-            [sys.executable, "-m", "cli.main", "demo"],
+            [sys.executable, "-m", "ledger.cli.main", "demo"],
             cwd=tmp_path,
             env=env,
             capture_output=True,

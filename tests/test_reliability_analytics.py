@@ -23,7 +23,7 @@ except ImportError:  # tests/ is not a package: it is on sys.path itself
 
 from ledger import Ledger
 
-warehouse = pytest.importorskip("projections.warehouse", reason="the warehouse is not installed")
+warehouse = pytest.importorskip("ledger.projections.warehouse", reason="the warehouse is not installed")
 
 
 @pytest.fixture(scope="module")

@@ -203,7 +203,7 @@ def test_sigkill_during_cli_commands(tmp_path: Path) -> None:
 CATCH_UP = """
 import sys
 from ledger import Ledger
-from projections.warehouse import Warehouse
+from ledger.projections.warehouse import Warehouse
 with Ledger(sys.argv[1]) as book:
     Warehouse(book, sys.argv[2]).catch_up(lambda n: print("batch", n, flush=True), batch=int(sys.argv[3]))
 print("finished", flush=True)
@@ -213,7 +213,7 @@ print("finished", flush=True)
 def test_sigkill_during_warehouse_catch_up_resumes_without_duplicates(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    warehouse = pytest.importorskip("projections.warehouse", reason="the warehouse is not installed")
+    warehouse = pytest.importorskip("ledger.projections.warehouse", reason="the warehouse is not installed")
     import duckdb
 
     # Pages wait in a folder of this test's own: a catch-up anywhere else on the machine

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
 from ledger import Ledger
+from ledger.cli.main import cli
 from ledger.facts import RollFact
-from projections import report
+from ledger.projections import report
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 EXTERNAL = re.compile(
@@ -60,11 +60,11 @@ def test_crawl_map_of_a_day_is_the_map_projection_of_that_day(tmp_path: Path) ->
     book, name = imported(tmp_path, "crawl")
     data = report.build(book, name)
     steps = {s["v"]: s for s in data["steps"]}
-    extra = book.system(book.campaign(name)).extra
+    hooks = book.system(book.campaign(name)).report
     for day in (5, 20, 40):
         step = steps[data["days"][str(day)]]
         hexes = report.map_at(data, step)
-        assert hexes == extra["map"](book.state(name, day=day))
+        assert hexes == hooks.map(book.state(name, day=day))
         here = [h for h in hexes if h["here"]]
         assert len(here) == 1
     assert data["map_kind"] == "hex"
@@ -85,7 +85,7 @@ def test_zone_sectors_follow_the_party(tmp_path: Path) -> None:
 
 def test_luck_index_is_successes_minus_expected_over_the_deviation(tmp_path: Path) -> None:
     book, name = imported(tmp_path, "crawl")
-    facts = book.system(book.campaign(name)).extra["facts"]
+    facts = book.system(book.campaign(name)).facts
     rolls = [
         f
         for env in book.effective(book.campaign(name))

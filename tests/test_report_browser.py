@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from ledger import Ledger
-from projections import report
+from ledger.projections import report
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples"
@@ -122,7 +122,7 @@ def expect_day(dom: str, book: Ledger, name: str, day: int) -> None:
     assert sheet_value(dom, "position.q") == str(sheet["position"]["q"])
     assert sheet_value(dom, "position.r") == str(sheet["position"]["r"])
     drawn = hexes(dom)
-    assert len(drawn) == len(book.system(book.campaign(name)).extra["map"](state))
+    assert len(drawn) == len(book.system(book.campaign(name)).report.map(state))
     here = [h for h in drawn if h.get("here") == "1"]
     assert [(int(h["q"]), int(h["r"])) for h in here] == [(sheet["position"]["q"], sheet["position"]["r"])]
 

@@ -77,8 +77,8 @@ def _edited(monkeypatch: pytest.MonkeyPatch, module_file: Path) -> None:
 @pytest.mark.parametrize(
     ("system", "helper"),
     [
-        ("d100", "ledger/rules/d100_tables.py"),
-        ("d100", "ledger/rules/d100_roll.py"),
+        ("d100", "ledger/systems/d100/tables.py"),
+        ("d100", "ledger/systems/d100/roll.py"),
         ("freeform", "ledger/dice.py"),
     ],
 )
@@ -96,9 +96,9 @@ def test_a_module_the_fold_never_imports_leaves_the_fingerprint_alone(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     sysdef = get_system("d100")
-    assert "ledger.rules.d100_play" not in snapshots.dependencies(["projections.d100"])
+    assert "ledger.systems.d100.play" not in snapshots.dependencies(["ledger.projections.d100.state"])
     before = snapshots.fingerprint(sysdef)
-    _edited(monkeypatch, ROOT / "ledger/rules/d100_play.py")
+    _edited(monkeypatch, ROOT / "ledger/systems/d100/play.py")
     assert snapshots.fingerprint(sysdef) == before
 
 

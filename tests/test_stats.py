@@ -11,9 +11,9 @@ import duckdb
 import pytest
 
 from ledger import Ledger
+from ledger.projections.warehouse import Warehouse
 from ledger.stats import chi2_sf, fairness, gamma_q, kaplan_meier, luck_index
 from ledger.systems import system_names
-from projections.warehouse import Warehouse
 from tests.conftest import Session
 
 # --- the mathematics -----------------------------------------------------------------------
@@ -151,8 +151,8 @@ def test_a_roll_counts_for_the_character_it_names_not_whoever_typed_it(tmp_path:
     the reports and under --character, whoever recorded the command."""
     if "dicepool" not in system_names():
         pytest.skip("the dicepool system is not installed")
-    from ledger.rules.dicepool_commands import Initiative, Join
     from ledger.stats import Scope, rolls
+    from ledger.systems.dicepool.commands import Initiative, Join
 
     with Ledger(str(tmp_path / "s.ledger")) as book:
         book.new_campaign("dicepool", "alley")
@@ -177,8 +177,8 @@ def test_rot_counts_for_the_character_who_gained_it(tmp_path: Path) -> None:
     last Rot total in the warehouse is the one on that character's sheet."""
     if "yearzero" not in system_names():
         pytest.skip("the yearzero system is not installed")
-    from ledger.rules.yearzero import SAMPLE_LOG
     from ledger.stats import Scope
+    from ledger.systems.yearzero.system import SAMPLE_LOG
 
     with Ledger(str(tmp_path / "z.ledger")) as book:
         with SAMPLE_LOG.open("rb") as data:
@@ -207,7 +207,7 @@ def test_healing_counts_for_the_patient_not_the_healer(tmp_path: Path) -> None:
     """In the d100 sample Bruno's medicine heals Ana 5: the healing is Ana's, the roll Bruno's."""
     if "d100" not in system_names():
         pytest.skip("the d100 system is not installed")
-    from ledger.rules.d100_demo import SAMPLE
+    from ledger.systems.d100.demo import SAMPLE
 
     with Ledger(str(tmp_path / "h.ledger")) as book:
         with SAMPLE.open("rb") as data:
@@ -359,7 +359,7 @@ def test_systems_with_an_autoplayer_roll_as_expected(tmp_path: Path, system: str
         pytest.skip(f"the {system} system is not installed")
     from ledger.systems import get_system
 
-    if "autoplay" not in get_system(system).extra:
+    if get_system(system).autoplay is None:
         pytest.skip(f"the {system} system has no autoplayer")
     from ledger.stats import plan, simulate_campaign
 
@@ -375,7 +375,7 @@ def test_crawl_simulation_reports_a_survival_curve(tmp_path: Path) -> None:
         pytest.skip("the crawl system is not installed")
     from ledger.systems import get_system
 
-    if "autoplay" not in get_system("crawl").extra:
+    if get_system("crawl").autoplay is None:
         pytest.skip("the crawl system has no autoplayer")
     first = _sim_stats(tmp_path, "c1", 7, "crawl", 20)
     again = _sim_stats(tmp_path, "c2", 7, "crawl", 20)

@@ -12,12 +12,12 @@ import msgspec
 import pytest
 
 from ledger import Ledger
-from ledger.events import crawl as ev
-from ledger.rules import yearzero_commands as yz
-from ledger.rules.crawl_order import Attack, Explore, Fight, Move, Terrain
+from ledger.projections.crawl import state as proj
+from ledger.projections.warehouse import Warehouse, rolled_fact
 from ledger.stats import Scope, _luck_row, luck_from_log, report
-from projections import crawl as proj
-from projections.warehouse import Warehouse, rolled_fact
+from ledger.systems.crawl import events as ev
+from ledger.systems.crawl.order import Attack, Explore, Fight, Move, Terrain
+from ledger.systems.yearzero import commands as yz
 from tests.conftest import Session
 from tests.helpers_facts import assert_same_facts
 from tests.test_crawl import write_tables
@@ -230,7 +230,7 @@ def test_an_enemys_attack_is_no_part_of_the_explorers_luck(tmp_path: Path) -> No
         book.execute(Fight(), "run", faces=[1])  # a miss: the dummy's bad luck, not the explorer's good
         book.execute(Attack(), "run", faces=[1])
         assert luck_from_log(book, "run")["judged"] == 0
-        from projections import report as html_report
+        from ledger.projections import report as html_report
 
         assert html_report.build(book, "run")["rolls"]["points"] == []  # nor in the report's chart
         wh = Warehouse(book)

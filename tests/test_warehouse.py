@@ -13,7 +13,8 @@ import duckdb
 import pytest
 
 from ledger import Ledger
-from projections.warehouse import TABLES, Warehouse, export_parquet, warehouse_path
+from ledger.projections.warehouse import TABLES, Warehouse, export_parquet, warehouse_path
+from ledger.systems import get_system
 from tests.conftest import Session
 
 
@@ -236,8 +237,8 @@ def test_a_damaged_warehouse_file_is_refused_in_one_line(ledger_cli: Session, db
 
 def test_duckdb_is_imported_only_by_commands_that_need_it() -> None:
     code = (
-        "import sys, cli.main, cli.stats, ledger.stats, projections.warehouse; "
-        "from click.testing import CliRunner; CliRunner().invoke(cli.main.cli, ['--help']); "
+        "import sys, ledger.cli.main, ledger.cli.stats, ledger.stats, ledger.projections.warehouse; "
+        "from click.testing import CliRunner; CliRunner().invoke(ledger.cli.main.cli, ['--help']); "
         "print('duckdb' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -247,7 +248,7 @@ def test_duckdb_is_imported_only_by_commands_that_need_it() -> None:
 def test_a_failing_facts_hook_is_reported_in_one_line(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import projections.warehouse as wmod
+    import ledger.projections.warehouse as wmod
 
     def broken(_env: Any) -> list[Any]:
         raise KeyError("enemy")
@@ -287,7 +288,7 @@ def test_stats_from_a_postgres_ledger_use_their_own_warehouse(
 
 
 def test_a_warehouse_of_an_older_layout_is_rebuilt(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import projections.warehouse as wmod
+    import ledger.projections.warehouse as wmod
 
     with Ledger(str(tmp_path / "o.ledger")) as book:
         book.new_campaign("freeform", "c")
@@ -315,7 +316,7 @@ def test_roll_rows_equal_the_python_roll_facts(tmp_path: Path) -> None:
     """The SQL that turns ``ledger roll`` into rows gives what ``rolled_fact`` gives (the sheet's luck
     index reads the latter), dice by dice, for every shape of notation."""
     from ledger.events import Rolled
-    from projections.warehouse import rolled_fact
+    from ledger.projections.warehouse import rolled_fact
 
     notations = (
         "3d6>=5",
@@ -396,7 +397,7 @@ def test_a_system_with_python_facts_only_fills_the_same_tables(
 ) -> None:
     """A system of one's own may declare only ``extra["facts"]``: the warehouse then runs it
     event by event, and the tables come out as the SQL queries make them."""
-    import projections.warehouse as wmod
+    import ledger.projections.warehouse as wmod
     from tests.helpers_facts import play
 
     with Ledger(str(tmp_path / "all.ledger")) as book:
@@ -405,7 +406,7 @@ def test_a_system_with_python_facts_only_fills_the_same_tables(
         sql = Warehouse(book, tmp_path / "sql.duckdb")
         sql.rebuild()
         monkeypatch.setattr(wmod, "_fact_queries", lambda _system: ())
-        monkeypatch.setattr(wmod, "_python_hook", lambda system: wmod._extra(system).get("facts"))
+        monkeypatch.setattr(wmod, "_python_hook", lambda system: get_system(system).facts)
         python = Warehouse(book, tmp_path / "python.duckdb")
         python.rebuild()
     a, b = _tables(sql.path), _tables(python.path)

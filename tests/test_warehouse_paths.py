@@ -13,8 +13,8 @@ import duckdb
 import pytest
 
 from ledger import Ledger
-from projections import warehouse as wmod
-from projections.warehouse import Warehouse
+from ledger.projections import warehouse as wmod
+from ledger.projections.warehouse import Warehouse
 from tests.conftest import Session
 
 COMMANDS: tuple[tuple[str, ...], ...] = (

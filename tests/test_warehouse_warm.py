@@ -11,8 +11,8 @@ import duckdb
 import pytest
 
 from ledger import Ledger
-from projections import warehouse
-from projections.warehouse import Warehouse
+from ledger.projections import warehouse
+from ledger.projections.warehouse import Warehouse
 from tests.conftest import Session
 
 

@@ -12,12 +12,12 @@ from hypothesis import strategies as st
 
 from ledger import Ledger
 from ledger.errors import FacesError, RuleError, TableError
-from ledger.events import yearzero as ev
-from ledger.rules import yearzero_commands as yz
-from ledger.rules.yearzero import SYSTEM
-from ledger.rules.yearzero_engine import p_success
-from ledger.rules.yearzero_tables import load_tables
-from projections.yearzero import Character
+from ledger.projections.yearzero.state import Character
+from ledger.systems.yearzero import commands as yz
+from ledger.systems.yearzero import events as ev
+from ledger.systems.yearzero.engine import p_success
+from ledger.systems.yearzero.system import SYSTEM
+from ledger.systems.yearzero.tables import load_tables
 
 ANA = {"strength": "3", "agility": "3", "wits": "3", "empathy": "3", "skill.shoot": "2", "gear.rifle": "2"}
 GUS = {"strength": "3", "agility": "3", "wits": "3", "empathy": "3", "skill.jury_rig": "1"}
@@ -323,7 +323,7 @@ def test_tables_are_validated(tmp_path: Path) -> None:
 def test_facts_carry_p_success_and_pushes(book: Ledger) -> None:
     run(book, yz.Roll(what="shoot", item="rifle"), [6, 1, 3, 1, 4, 1, 2])
     run(book, yz.Push(), [1, 5, 6, 5])
-    facts = [f for env in book.effective(book.campaign("zone")) for f in SYSTEM.extra["facts"](env)]
+    facts = [f for env in book.effective(book.campaign("zone")) for f in SYSTEM.facts(env)]
     tables = [f.table for f in facts]
     assert tables == ["rolls", "rolls", "pushes"]
     assert [f.purpose for f in facts[:2]] == ["shoot", "push shoot"]  # the skill pushed
@@ -342,7 +342,7 @@ def test_a_push_recorded_before_its_skill_was_kept_names_the_attribute(book: Led
     del stored["skill"]  # as a push was stored before the field existed
     old = msgspec.convert(stored, ev.Pushed)
     assert old.skill is None
-    (roll, _) = SYSTEM.extra["facts"](msgspec.structs.replace(env, event=old))
+    (roll, _) = SYSTEM.facts(msgspec.structs.replace(env, event=old))
     assert roll.purpose == "push agility"
 
 
@@ -357,7 +357,7 @@ def test_game_day(book: Ledger) -> None:
 
 def _fresh_game() -> Any:
     from ledger.events import CampaignStarted, CharacterAdded, Envelope
-    from projections import yearzero as proj
+    from ledger.projections.yearzero import state as proj
 
     tables, _ = load_tables(None)
     env: Envelope[Any] = Envelope(v=0, campaign="", action="a", at="", prev="", event=None)
@@ -372,7 +372,7 @@ def _fresh_game() -> Any:
 )
 def test_a_push_rerolls_exactly_the_dice_the_rules_allow(first: list[int], second: list[int]) -> None:
     from ledger.dice import Faces
-    from ledger.rules.yearzero_engine import Draft
+    from ledger.systems.yearzero.engine import Draft
 
     d = Draft(_fresh_game(), Faces(first))
     yz.roll(d, yz.Roll(what="shoot", item="rifle", actor="Ana"))

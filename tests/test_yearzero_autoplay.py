@@ -10,15 +10,15 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
 from ledger import Ledger
+from ledger.cli.main import cli
 from ledger.events import CharacterAdded
-from ledger.events import yearzero as ev
-from ledger.rules import yearzero_commands as yz
-from ledger.rules.yearzero import SYSTEM
-from ledger.rules.yearzero_play import ROLES, Autoplayer, autoplay, mutant
+from ledger.projections.yearzero.state import parse_attrs
 from ledger.stats import plan, simulate_campaign
-from projections.yearzero import parse_attrs
+from ledger.systems.yearzero import commands as yz
+from ledger.systems.yearzero import events as ev
+from ledger.systems.yearzero.play import ROLES, Autoplayer, autoplay, mutant
+from ledger.systems.yearzero.system import SYSTEM
 
 
 def _events(book: Ledger, name: str) -> list[Any]:
@@ -39,8 +39,8 @@ def _played(book: Ledger, name: str, seed: int, stretches: int = 30) -> Autoplay
 
 
 def test_the_system_offers_its_autoplayer_to_simulate() -> None:
-    assert SYSTEM.extra["autoplay"] is autoplay
-    assert "facts" in SYSTEM.extra
+    assert SYSTEM.autoplay is autoplay
+    assert SYSTEM.facts is not None
 
 
 @pytest.mark.parametrize("role", sorted(ROLES))

@@ -8,9 +8,9 @@ from typing import Any
 
 from click.testing import CliRunner, Result
 
-from cli.main import cli
 from ledger import Ledger
-from ledger.rules.yearzero import SAMPLE_LOG, SYSTEM
+from ledger.cli.main import cli
+from ledger.systems.yearzero.system import SAMPLE_LOG, SYSTEM
 
 
 def make(tmp_path: Path) -> Any:

@@ -9,9 +9,9 @@ import pytest
 
 from ledger import Ledger
 from ledger.errors import RuleError
-from ledger.events import yearzero as ev
-from ledger.rules import yearzero_commands as yz
-from projections.yearzero import Character
+from ledger.projections.yearzero.state import Character
+from ledger.systems.yearzero import commands as yz
+from ledger.systems.yearzero import events as ev
 
 ANA = {"strength": "3", "agility": "3", "wits": "3", "empathy": "3", "skill.heal": "1", "skill.endure": "1"}
 

@@ -19,10 +19,10 @@ from pathlib import Path
 
 from ledger import Ledger
 from ledger.commands import AddCharacter, Note
-from ledger.events import crawl as ev
-from ledger.rules.crawl_order import Move
-from ledger.rules.crawl_play import autoplay
-from projections import crawl as proj
+from ledger.projections.crawl import state as proj
+from ledger.systems.crawl import events as ev
+from ledger.systems.crawl.order import Move
+from ledger.systems.crawl.play import autoplay
 
 HERE = Path(__file__).resolve().parent
 SEED = 26

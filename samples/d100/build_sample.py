@@ -13,7 +13,7 @@ import tempfile
 from pathlib import Path
 
 from ledger.campaign import Ledger
-from ledger.rules import d100_commands as c
+from ledger.systems.d100 import commands as c
 
 HERE = Path(__file__).resolve().parent
 NAME = "la-casa-ibarra"

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ledger import Ledger
-from ledger.rules.d20_commands import (
+from ledger.systems.d20.commands import (
     Attack,
     Check,
     Create,

@@ -17,7 +17,7 @@ import tempfile
 from pathlib import Path
 
 from ledger.campaign import Ledger
-from ledger.rules.dicepool_commands import Attack, Dodge, Initiative, Join, Resist, Test
+from ledger.systems.dicepool.commands import Attack, Dodge, Initiative, Join, Resist, Test
 
 NAME = "street-firefight"
 OUT = Path(__file__).with_name("campaign.jsonl")

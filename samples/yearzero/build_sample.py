@@ -14,7 +14,7 @@ import tempfile
 from pathlib import Path
 
 from ledger import Ledger
-from ledger.rules import yearzero_commands as yz
+from ledger.systems.yearzero import commands as yz
 
 HERE = Path(__file__).resolve().parent
 NAME = "zone-week"

@@ -1,0 +1,358 @@
+"""The vocabulary: every fact the ledger can record, as frozen msgspec Structs.
+
+All events form one tagged union (tag field ``kind``). The core events live
+here; each rule system lists its own in ``System.events``. A stored event is an
+:class:`Envelope` around one
+event; the envelope carries the campaign, the branch version, the action id
+(the unit of undo), wall time, game day, actor and the chain hash.
+
+Schema evolution (see docs/schema.md): new fields get defaults, a field's
+type never changes, a tag is never reused or renamed.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any, Generic, TypeVar, Union
+
+import msgspec
+
+FORMAT = 1
+"""Store format version, written once into the registry stream."""
+
+
+class Event(msgspec.Struct, frozen=True, tag_field="kind", kw_only=True, gc=False):
+    """Base of every event. Subclasses set ``tag=`` to a stable name."""
+
+    def summary(self) -> str:
+        return str(self.__struct_config__.tag)
+
+    @property
+    def kind(self) -> str:
+        return str(self.__struct_config__.tag)
+
+
+def _opening(
+    commitment: str | msgspec.UnsetType, client_seed: str | msgspec.UnsetType
+) -> tuple[str | None, str]:
+    return (
+        commitment if isinstance(commitment, str) else None,
+        client_seed if isinstance(client_seed, str) else "",
+    )
+
+
+# --- the registry stream -------------------------------------------------
+
+
+class LedgerCreated(Event, frozen=True, tag="ledger.created"):
+    format: int = FORMAT
+    application: str = "campaign-ledger"
+
+    def summary(self) -> str:
+        return f"ledger created (format {self.format})"
+
+
+class CampaignRegistered(Event, frozen=True, tag="campaign.registered"):
+    campaign_id: str
+    name: str
+    system: str
+    parent_id: str | None = None
+    parent_version: int | None = None
+    imported: bool = False
+    signed_by: str | None = None
+    """An import's signer: the public key (``ed25519:<hex>``) whose valid
+    signature the export carried; None for an unsigned file or no import."""
+    simulated: bool = False
+    """Played by ``ledger simulate``, not at a table: ``stats`` leaves it out unless asked
+    (``--simulated``). False in registrations recorded before the mark."""
+
+    def summary(self) -> str:
+        if self.parent_id:
+            return f"campaign {self.name!r} forked at version {self.parent_version}"
+        return f"campaign {self.name!r} ({self.system}) registered"
+
+
+# --- campaign streams ----------------------------------------------------
+
+
+class CampaignStarted(Event, frozen=True, tag="campaign.started"):
+    name: str
+    system: str
+    seed: int | None = None
+    settings: dict[str, Any] = {}
+    tables: dict[str, Any] = {}
+    tables_source: str | None = None
+    commitment: str | msgspec.UnsetType = msgspec.UNSET
+    """The first dice commitment (see :class:`DiceCommitted`), opened with the campaign;
+    left out of the stored event when none opens (so older events read the same)."""
+    client_seed: str | msgspec.UnsetType = msgspec.UNSET
+
+    def opens(self) -> tuple[str | None, str]:
+        """The dice commitment this event opens, if any, and its client seed."""
+        return _opening(self.commitment, self.client_seed)
+
+    def summary(self) -> str:
+        seeded = f", seed {self.seed}" if self.seed is not None else ""
+        return f"campaign {self.name!r} started ({self.system}{seeded})"
+
+
+class BranchForked(Event, frozen=True, tag="branch.forked"):
+    """First event of a fork: history up to ``at`` is read from the parent."""
+
+    name: str
+    parent_id: str
+    parent_name: str
+    at: int
+    commitment: str | msgspec.UnsetType = msgspec.UNSET
+    """The fork's own dice commitment, opened with it when the parent had one open
+    (a fork never shares the parent's seed; see docs/dice.md); left out when none."""
+    client_seed: str | msgspec.UnsetType = msgspec.UNSET
+
+    def opens(self) -> tuple[str | None, str]:
+        return _opening(self.commitment, self.client_seed)
+
+    def summary(self) -> str:
+        return f"forked {self.name!r} from {self.parent_name!r} at version {self.at}"
+
+
+class CharacterAdded(Event, frozen=True, tag="character.added"):
+    name: str
+    attrs: dict[str, str] = {}
+
+    def summary(self) -> str:
+        extra = " ".join(f"{k}={v}" for k, v in self.attrs.items())
+        return f"character {self.name} joins" + (f" ({extra})" if extra else "")
+
+
+class Die(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
+    """One physical or random die, in roll order."""
+
+    sides: int
+    face: int
+    kept: bool = True
+    explodes: int | None = None
+    """Index (within its group) of the die whose maximum made this one roll."""
+    rerolls: int | None = None
+    """Index (within its group) of the die this one was rolled to replace (``r1``, ``ro<3``);
+    that die is not kept."""
+    value: int | None = None
+    """What the die counts for when that is not its face: a minimum or maximum
+    (``mi3``, ``ma5``), or a Fate die (faces 1, 2, 3 count -1, 0, +1)."""
+
+
+class DiceGroup(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
+    count: int
+    sides: int
+    dice: tuple[Die, ...]
+    value: int
+    sign: int = 1
+    keep: str | None = None
+    explode: bool = False
+    success: str | None = None
+    term: str = ""
+    """The group's notation in canonical order (``4d6r1!kh3``); empty in older rolls."""
+    label: str = ""
+    fate: bool = False
+    """Fate/Fudge dice: recorded as d3 faces 1, 2, 3, counting -1, 0, +1."""
+
+
+class RollResult(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
+    notation: str
+    groups: tuple[DiceGroup, ...]
+    modifier: int
+    total: int
+    successes: int | None = None
+    semantics: int = 1
+    """The notation rules the roll was made under: 1, the first version (a die and
+    its explosions one value; see :mod:`ledger.dice_legacy`); 2, the current ones
+    (each explosion its own die, checks on a total; see docs/dice-notation.md)."""
+    target: str | None = None
+    """A check on the total (``>=15`` in ``1d20+5>=15``): ``successes`` is then 1 or 0."""
+
+    def faces(self) -> list[int]:
+        """The faces as rolled or typed with ``--faces`` (a Fate die as -1, 0 or 1)."""
+        return [d.face - 2 if g.fate else d.face for g in self.groups for d in g.dice]
+
+
+class Rolled(Event, frozen=True, tag="dice.rolled"):
+    """A free roll in any campaign (``ledger roll``)."""
+
+    result: RollResult
+    label: str = ""
+    manual: bool = False
+    p_success: float | None = None
+
+    def summary(self) -> str:
+        faces = ",".join(str(f) for f in self.result.faces())
+        label = f" {self.label}:" if self.label else ""
+        how = " (physical dice)" if self.manual else ""
+        verdict = ""
+        if self.result.target is not None:
+            verdict = ", success" if self.result.successes else ", failure"
+        return f"rolled{label} {self.result.notation} = {self.result.total}{verdict} [{faces}]{how}"
+
+
+class Noted(Event, frozen=True, tag="note"):
+    text: str
+
+    def summary(self) -> str:
+        return f"note: {self.text}"
+
+
+class ActionUndone(Event, frozen=True, tag="action.undone"):
+    """Retracts one action: the state returns to that at ``target``."""
+
+    undone: str
+    first: int
+    last: int
+    target: int
+    what: str = ""
+    """The undone action's first event, as the log words it."""
+
+    def summary(self) -> str:
+        what = f": {self.what}" if self.what else ""
+        return (
+            f"undo v{self.first}-{self.last}{what}" if self.last > self.first else f"undo v{self.first}{what}"
+        )
+
+
+class ActionRedone(Event, frozen=True, tag="action.redone"):
+    """Retracts an undo: the state returns to that at ``target``."""
+
+    redone: str
+    target: int
+    what: str = ""
+
+    def summary(self) -> str:
+        what = f": {self.what}" if self.what else ""
+        return f"redo{what} (back to version {self.target})"
+
+
+class DiceCommitted(Event, frozen=True, tag="dice.committed"):
+    """A dice commitment opens: ``commitment`` is sha256 of a secret 32-byte server seed
+    (hex), kept out of the log until :class:`DiceRevealed`; every virtual die from now
+    on is derived from that seed, ``client_seed`` and its number (docs/dice.md)."""
+
+    commitment: str
+    client_seed: str = ""
+
+    def opens(self) -> tuple[str | None, str]:
+        return self.commitment, self.client_seed
+
+    def summary(self) -> str:
+        seed = f", client seed {self.client_seed!r}" if self.client_seed else ""
+        return f"dice committed: {self.commitment[:16]}{seed}"
+
+
+class DiceRevealed(Event, frozen=True, tag="dice.revealed"):
+    """The server seed of a commitment, published: anyone can now recompute its dice."""
+
+    commitment: str
+    seed: str
+    """The 32-byte server seed, as 64 hex digits."""
+
+    def summary(self) -> str:
+        return f"dice revealed: {self.commitment[:16]}, seed {self.seed}"
+
+
+RESETS = (ActionUndone, ActionRedone)
+
+
+def redoable(trailing: list[Event]) -> list[ActionUndone]:
+    """The undos a redo could bring back, oldest first, given the resets that end a
+    branch (newest first): each redo takes back the latest undo still standing."""
+    stack: list[ActionUndone] = []
+    for reset in reversed(trailing):
+        if isinstance(reset, ActionUndone):
+            stack.append(reset)
+        elif stack:
+            stack.pop()
+    return stack
+
+
+DICE_EVENTS = (DiceCommitted, DiceRevealed)
+"""Events that open and close dice commitments: no command's, never undone."""
+
+CORE_EVENTS: tuple[type[Event], ...] = (
+    LedgerCreated,
+    CampaignRegistered,
+    CampaignStarted,
+    BranchForked,
+    CharacterAdded,
+    Rolled,
+    Noted,
+    ActionUndone,
+    ActionRedone,
+    DiceCommitted,
+    DiceRevealed,
+)
+
+
+class Decision(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
+    """How an action was decided, kept on its first event so that an import can
+    decide it again and compare: the command, every die face drawn in order, and
+    a fingerprint of the code that decided it (``ledger.admission.rules_fingerprint``)."""
+
+    command: str
+    """The command's stable name, ``core.<Class>`` or ``<system>.<Class>``, whatever
+    module the class lives in (``ledger.systems.commands``)."""
+    args: dict[str, Any]
+    faces: tuple[int, ...] = ()
+    manual: bool = False
+    """The faces were physical dice (``--faces``)."""
+    rules: str = ""
+    commitment: str | None = None
+    """The dice commitment the faces were derived under (virtual dice while one is open)."""
+    nonce: int | None = None
+    """The number of the first die under the commitment; the action's dice follow it
+    one by one (``nonce``, ``nonce + 1``, ...)."""
+    sides: tuple[int, ...] = ()
+    """The sides of each derived die, in order (a Fate die as 3)."""
+
+
+E = TypeVar("E")
+
+
+class Envelope(msgspec.Struct, Generic[E], frozen=True, kw_only=True, gc=False):
+    """A stored event. ``hash`` must stay the last field: it covers the bytes
+    before it (see ``ledger.chain``)."""
+
+    v: int
+    campaign: str
+    action: str
+    at: str
+    day: int | None = None
+    actor: str | None = None
+    last_reset: int = 0
+    decision: Decision | None = None
+    """On an action's first event (recorded since format 1 gained it; older events: None)."""
+    prev: str
+    event: E
+    hash: str = ""
+
+
+def system_events(system: str) -> tuple[type[Event], ...]:
+    """The event types of one installed system (``System.events``); none for an unknown name."""
+    from ledger.systems import get_system, system_names
+
+    return tuple(get_system(system).events) if system in system_names() else ()
+
+
+def all_event_types() -> tuple[type[Event], ...]:
+    from ledger.systems import system_names
+
+    types = list(CORE_EVENTS)
+    for name in system_names():
+        types.extend(system_events(name))
+    return tuple(types)
+
+
+@cache
+def envelope_decoder(system: str | None) -> msgspec.json.Decoder[Any]:
+    """A decoder for the envelopes of one system's campaigns (built once)."""
+    types = CORE_EVENTS + (system_events(system) if system else ())
+    union = Union[types]  # noqa: UP007 - a runtime union of classes
+    return msgspec.json.Decoder(Envelope[union])  # type: ignore[valid-type]
+
+
+encoder = msgspec.json.Encoder()

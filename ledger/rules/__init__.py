@@ -1,1 +1,0 @@
-"""One module per rule system, each exposing ``SYSTEM`` (see ``ledger.systems``)."""

@@ -1,0 +1,1 @@
+"""The crawl system: its events, commands, rules and tables (``system.SYSTEM``)."""

@@ -1,0 +1,272 @@
+"""Combat: the enemy first, attack minus defense, weapons, techniques, escape.
+
+Dice order, for ``--faces``: ``fight`` rolls the enemy's d6; ``attack`` rolls
+the enemy's next d6 unless the blow kills; ``technique N`` rolls its training
+dice (1 to 3 d6, none once mastered; technique 4 always rolls them for the
+stun) then the enemy's d6; ``escape`` rolls 1d6, then on a failure the
+enemy's d6.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from ledger.dice import Dice
+from ledger.errors import RuleError
+from ledger.projections.crawl.state import Crawl
+from ledger.systems.crawl import events as ev
+from ledger.systems.crawl.outcomes import Draft, starve
+
+TECHNIQUES: dict[int, dict[str, Any]] = {
+    1: {"name": "dodge and strike", "cost": 2, "bonus": 2},
+    2: {"name": "roll and cut cables", "cost": 3, "bonus": 4, "robots": True},
+    3: {"name": "jump and attack", "cost": 4, "bonus": 6},
+    4: {"name": "electromagnetic grenade", "cost": 1, "robots": True, "needs": ("solar taser",)},
+    5: {"name": "sprint", "cost": 2},
+    6: {"name": "electric arrows", "cost": 2, "arrow": 2, "needs": ("reinforced bow", "solar taser")},
+    7: {"name": "flaming arrows", "cost": 2, "arrow": 3, "needs": ("reinforced bow", "solar taser")},
+}
+MASTERY = 6
+"""Successful uses after which a technique needs no training roll."""
+
+
+def defense_of(g: Crawl, tables: dict[str, Any]) -> int:
+    armour = [tables["items"].get(i, {}).get("defense", 0) for i in g.inventory]
+    return g.defense + max(armour, default=0)
+
+
+def weapons(g: Crawl, tables: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Weapons carried (bare hands always), by name."""
+    found = {"hands": {"attack": 0, "bow": False}}
+    for name in g.inventory:
+        item = tables["items"].get(name, {})
+        if item.get("attack") or item.get("bow"):
+            found[name] = item
+    return found
+
+
+def best_weapon(g: Crawl, tables: dict[str, Any], bows: bool) -> str:
+    usable = {n: w for n, w in weapons(g, tables).items() if bows or not w.get("bow")}
+    if g.arrows == 0:
+        usable = {n: w for n, w in usable.items() if not w.get("bow")}
+    return max(usable, key=lambda n: (arrow_bonus(g, usable[n]) + usable[n]["attack"], n))
+
+
+def arrow_bonus(g: Crawl, weapon: dict[str, Any]) -> int:
+    if not weapon.get("bow") or g.fight is None:
+        return 0
+    return sum(TECHNIQUES[n]["arrow"] for n in g.fight.effects if "arrow" in TECHNIQUES[n])
+
+
+def p_enemy_hits(attack: int, defense: int) -> float:
+    return sum(1 for face in range(1, 7) if face + attack - defense > 0) / 6
+
+
+def enemy_turn(d: Draft, dice: Dice) -> None:
+    """The enemy's turn: skipped while stunned, else 1d6 + its Attack vs Defense."""
+    fight = d.g.fight
+    if fight is None or not d.g.alive:
+        return
+    foe = fight.foe
+    if fight.stun > 0:
+        d.add(
+            ev.EnemyStruck(
+                foe=foe.name, face=None, attack=0, defense=0, damage=0, health=d.g.health, stunned=True
+            )
+        )
+        return
+    face = dice.roll(6)
+    defense = defense_of(d.g, d.tables) - fight.defense_penalty
+    attack = face + foe.attack
+    damage = max(0, attack - defense)
+    health = max(0, d.g.health - damage)
+    d.add(
+        ev.EnemyStruck(
+            foe=foe.name,
+            face=face,
+            attack=attack,
+            defense=defense,
+            damage=damage,
+            health=health,
+            p_success=p_enemy_hits(foe.attack, defense),
+            lost=d.g.health - health,
+        )
+    )
+    if health == 0:
+        d.add(ev.Died(cause=f"killed by {foe.name}", day=d.g.day))
+
+
+def fight(d: Draft, dice: Dice) -> None:
+    assert d.g.fight is not None
+    d.add(ev.CombatStarted(foe=d.g.fight.foe.name))
+    enemy_turn(d, dice)
+
+
+def _strike(d: Draft, weapon: str, bonus: int, technique: int | None, arrows: int) -> bool:
+    """The explorer's blow; True when the enemy falls."""
+    assert d.g.fight is not None
+    foe = d.g.fight.foe
+    item = weapons(d.g, d.tables)[weapon]
+    attack = d.g.attack + item["attack"] + bonus + (arrow_bonus(d.g, item) if arrows else 0)
+    damage = max(0, attack - foe.defense)
+    left = max(0, foe.health - damage)
+    d.add(
+        ev.PlayerStruck(
+            foe=foe.name,
+            weapon=weapon,
+            attack=attack,
+            defense=foe.defense,
+            damage=damage,
+            foe_health=left,
+            arrows_spent=arrows,
+            technique=technique,
+        )
+    )
+    if left == 0:
+        d.add(ev.EnemyDefeated(foe=foe.name, god=foe.god))
+        return True
+    return False
+
+
+def attack(d: Draft, weapon: str | None, dice: Dice) -> None:
+    owned = weapons(d.g, d.tables)
+    name = weapon or best_weapon(d.g, d.tables, bows=True)
+    if name not in owned:
+        raise RuleError(f"no weapon {name!r} in your inventory; use one of {', '.join(owned)}")
+    arrows = 1 if owned[name].get("bow") else 0
+    if arrows and d.g.arrows < 1:
+        raise RuleError(f"the {name} needs arrows and you have none; attack with another weapon")
+    if not _strike(d, name, 0, None, arrows):
+        enemy_turn(d, dice)
+
+
+def p_training(needed: int, dice_count: int) -> float:
+    """Chance that at least one of the dice shows ``needed`` or less."""
+    miss = max(0, 6 - needed) / 6
+    return 1 - miss**dice_count
+
+
+def check_technique(g: Crawl, n: int, tables: dict[str, Any] | None = None) -> dict[str, Any]:
+    if n not in TECHNIQUES:
+        raise RuleError(f"there is no technique {n}; techniques are numbered 1 to 7")
+    tech = TECHNIQUES[n]
+    if n not in g.techniques:
+        known = ", ".join(map(str, sorted(g.techniques))) or "none yet"
+        raise RuleError(
+            f"technique {n} ({tech['name']}) is not known (known: {known}); learn it first: "
+            + _where(tables, "technique", n, "a quest, a ruin or a divine chapter teaches it")
+        )
+    assert g.fight is not None
+    if tech.get("robots") and not g.fight.foe.robot:
+        raise RuleError(f"technique {n} ({tech['name']}) only affects robots; {g.fight.foe.name} is not one")
+    missing = [i for i in tech.get("needs", ()) if i not in g.inventory]
+    if missing:
+        where = "; ".join(_where(tables, "item", item, "found in ruins or on the road") for item in missing)
+        raise RuleError(
+            f"technique {n} ({tech['name']}) needs {' and '.join(missing)}; get it first: {where}"
+        )
+    if n >= 5 and n in g.fight.effects:
+        raise RuleError(f"technique {n} ({tech['name']}) is already active for this combat")
+    if g.energy < tech["cost"]:
+        raise RuleError(
+            f"technique {n} costs {tech['cost']} Energy and you have {g.energy}; "
+            "use `crawl attack` (or `crawl escape`) now: food and sleep bring Energy back"
+        )
+    return tech
+
+
+def _where(tables: dict[str, Any] | None, key: str, value: object, otherwise: str) -> str:
+    """Which tables give it, as a player looks them up (``ledger tables quests``)."""
+    from ledger.systems.crawl.tables import sources
+
+    found = sources(tables or {}, key, value)
+    if not found:
+        return otherwise
+    if found == ["shop"]:
+        return f"a town's shop sells {value} (`crawl buy {value}`)"
+    places = []
+    for place in found:
+        table, _, roll = place.partition(" ")
+        places.append(f"{table} on a {roll}" if roll else "a town's shop")
+    first = found[0].partition(" ")[0]
+    return f"it comes from {', '.join(places)} (see `ledger tables {first}`)"
+
+
+def technique(d: Draft, n: int, dice: Dice) -> None:
+    tech = check_technique(d.g, n, d.tables)
+    energy = d.g.energy - tech["cost"]
+    successes = d.g.techniques[n]
+    if n >= 5:
+        d.add(
+            ev.TechniqueRolled(
+                number=n,
+                dice=(),
+                needed=None,
+                success=True,
+                energy_cost=tech["cost"],
+                energy=energy,
+                successes=successes,
+            )
+        )
+        enemy_turn(d, dice)
+        return
+    count = min(3, len(d.g.techniques))
+    needs_roll = successes < MASTERY
+    faces = tuple(dice.roll(6) for _ in range(count)) if needs_roll or n == 4 else ()
+    needed = successes + 1 if needs_roll else None
+    success = not needs_roll or min(faces) <= successes + 1
+    p = p_training(successes + 1, count) if needs_roll else 1.0
+    stun = math.ceil(sum(faces) / 2) if n == 4 and success else 0
+    d.add(
+        ev.TechniqueRolled(
+            number=n,
+            dice=faces,
+            needed=needed,
+            success=success,
+            energy_cost=tech["cost"],
+            energy=energy,
+            successes=min(MASTERY, successes + success),
+            p_success=p,
+            stun=stun,
+        )
+    )
+    if success and "bonus" in tech:
+        weapon = best_weapon(d.g, d.tables, bows=False)
+        if _strike(d, weapon, tech["bonus"], n, 0):
+            return
+    enemy_turn(d, dice)
+
+
+def p_escape(esc: int) -> float:
+    return sum(1 for face in range(1, 7) if face > esc) / 6
+
+
+def escape(d: Draft, dice: Dice) -> None:
+    g = d.g
+    assert g.fight is not None
+    foe = g.fight.foe
+    if g.energy < 2:
+        raise RuleError(f"escaping costs 2 Energy and you have {g.energy}; fight on")
+    esc = max(0, foe.esc - (2 if 5 in g.fight.effects else 0))
+    face = dice.roll(6)
+    success = face > esc
+    d.add(ev.EscapeRolled(foe=foe.name, face=face, esc=esc, success=success, p_success=p_escape(esc)))
+    if not success:
+        enemy_turn(d, dice)
+        return
+    streak = d.g.hunger_streak + 1
+    cost = 2 if d.settings.get("escape_hunger", "fixed") == "fixed" else streak + 1
+    loss = min(cost, g.health)
+    health = g.health - loss
+    d.add(
+        ev.Escaped(foe=foe, q=g.q, r=g.r, energy_cost=2, health_cost=loss, energy=g.energy - 2, health=health)
+    )
+    if not starve(d, streak, cost, before=g.health):
+        d.add(ev.Died(cause="hunger after an escape", day=d.g.day))
+        return
+    d.add(ev.DayEnded(day=d.g.day, ate=False, streak=streak, how="escaped", line=line(d.g)))
+
+
+def line(g: Crawl) -> str:
+    return "; ".join(g.today)

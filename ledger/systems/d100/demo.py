@@ -1,0 +1,46 @@
+"""``ledger demo`` for d100: import the sample campaign and show what it holds."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from importlib import resources
+from typing import Any
+
+SAMPLE = resources.files("ledger.samples") / "d100" / "campaign.jsonl"
+NAME = "la-casa-ibarra"
+SHOWN = (
+    "note",
+    "d100.luck_spent",
+    "d100.luck_refunded",
+    "d100.horrified",
+    "d100.treated",
+    "d100.round_declared",
+    "d100.dodge_resolved",
+    "d100.wounded",
+)
+
+
+def demo(ledger: Any, echo: Callable[[str], None]) -> None:
+    from ledger.projections.d100.state import render_sheet, sheet
+
+    if NAME not in {c.name for c in ledger.campaigns()}:
+        with SAMPLE.open("rb") as data:
+            ledger.import_(data, NAME)
+        echo(f"imported the d100 sample {NAME!r} (chain verified)")
+    camp = ledger.campaign(NAME)
+    entries = ledger.log(NAME)
+    echo(f"{NAME}: {len(entries)} events; the scenes and the rolls that decided them:")
+    for e in entries:
+        if e.kind in SHOWN or (
+            e.kind == "d100.tested" and e.event.level in ("fumble", "special", "critical")
+        ):
+            echo(f"  v{e.version:<3} {e.summary}")
+    state = ledger.state(camp)
+    for who in state.core.characters:
+        echo(render_sheet(sheet(state, who)))
+    before = ledger.state(camp, day=0)
+    bruno = sheet(before, "Bruno")
+    echo(
+        f"time travel: at the end of day 0 Bruno was {bruno['state']} "
+        f"(valor {bruno['valor']['current']}/{bruno['valor']['max']})"
+    )

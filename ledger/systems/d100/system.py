@@ -1,0 +1,742 @@
+"""``d100``: a percentile roll-under game (success levels, fumbles, luck
+points, hit/valor/fatigue points, combat rounds by DES).
+
+``decide`` turns a command into events or refuses with a one-line
+:class:`~ledger.errors.RuleError`. Every die goes through ``dice.roll``: a
+test is ONE face from 1 to 100 (``dice.roll(100)``), then any healing die.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from ledger import dice as dice_mod
+from ledger.commands import check_name, check_text
+from ledger.dice import Dice
+from ledger.errors import DuplicateNameError, GameOverError, RuleError
+from ledger.events import CharacterAdded, Event
+from ledger.projections.d100 import state as proj
+from ledger.projections.d100.state import MINUTES_PER_DAY, MINUTES_PER_WEEK, D100State, Investigator
+from ledger.systems import System
+from ledger.systems.d100 import commands as cmd
+from ledger.systems.d100 import events as ev
+from ledger.systems.d100 import roll as roll
+from ledger.systems.d100.facts_sql import FACTS_SQL
+from ledger.systems.d100.play import autoplay
+from ledger.systems.d100.tables import CHARACTERISTICS, POINTS, fold, listing, load_tables
+
+MAX_POINTS = 999
+MAX_REST = 52 * MINUTES_PER_WEEK
+FORBIDDEN_IN_COMBAT = ("medicina", "psicoterapia", "ciencia")
+SPECIAL_ACTIONS = {"apuntar": "Apuntar", "salir": "Salir"}
+
+# --- helpers ----------------------------------------------------------------------
+
+
+def _game(state: Any) -> D100State:
+    return state.game  # type: ignore[no-any-return]
+
+
+def _character(game: D100State, name: str | None, what: str = "the actor") -> Investigator:
+    if name is None:
+        raise RuleError(
+            f"no character to act as ({what}); add one with `ledger d100 character NAME ...` "
+            "or pick one with --as NAME"
+        )
+    inv = game.characters.get(name)
+    if inv is None:
+        known = ", ".join(game.characters) or "none yet"
+        raise RuleError(f"no character named {name!r} (characters: {known}); check the name")
+    if inv.problems:
+        raise RuleError(
+            f"{name}'s sheet is incomplete ({'; '.join(inv.problems)}); "
+            "undo the addition with `ledger undo`, or add a character with `ledger d100 character`"
+        )
+    return inv
+
+
+def _able(inv: Investigator, doing: str, *, panic_ok: bool = False) -> None:
+    """Refuse an action the character's state forbids."""
+    state = proj.state_of(inv)
+    if state == "dead":
+        raise GameOverError(f"{inv.name} is dead and cannot {doing}")
+    if state in ("dying", "unconscious"):
+        raise RuleError(
+            f"{inv.name} is {state} (hp {inv.hp}) and cannot {doing}; first aid can bring them back"
+        )
+    if inv.valor <= 0 and not panic_ok:
+        raise RuleError(
+            f"{inv.name} is in panic (valor 0) and can only flee; declare `ledger d100 round --run` "
+            "or restore valor with `ledger d100 therapy`"
+        )
+    if inv.fatigue <= 0:
+        raise RuleError(
+            f"{inv.name} is exhausted (fatigue 0) and cannot {doing}; rest with `ledger d100 rest 15`"
+        )
+
+
+def _positive(value: int, what: str, top: int = MAX_POINTS) -> int:
+    if not 1 <= value <= top:
+        raise RuleError(f"{what} must be from 1 to {top}, got {value!r}")
+    return value
+
+
+def _amount(notation: str, dice: Dice) -> tuple[int, tuple[int, ...]]:
+    """A recovery amount: a whole number, or dice rolled now."""
+    text = notation.strip()
+    if re.fullmatch(r"\d+", text):
+        return int(text), ()
+    result = dice_mod.roll(text, dice)
+    return max(0, result.total), tuple(result.faces())
+
+
+# --- the roll ---------------------------------------------------------------------
+
+
+def _resolve_skill(inv: Investigator, game: D100State, c: cmd.Test) -> tuple[str, int]:
+    """(name, value) of what is tested: a skill, a named test or a characteristic."""
+    name = check_text(c.skill, "skill name", 64)  # a specialisation, Arte (Pintura), is kept as typed
+    if name.upper() in CHARACTERISTICS:
+        if c.times is None:
+            raise RuleError(
+                f"a test of {name.upper()} needs a multiple; add --times N (a luck test is POD --times 4)"
+            )
+        times = _positive(c.times, "--times", 10)
+        return f"{name.upper()}x{times}", inv.characteristics[name.upper()] * times
+    if c.times is not None:
+        raise RuleError(f"--times multiplies a characteristic ({', '.join(CHARACTERISTICS)}), not {name!r}")
+    for test, spec in game.tables.get("tests", {}).items():
+        if fold(test) == fold(name):
+            return test, inv.characteristics[spec["characteristic"]] * int(spec["times"])
+    found = proj.find_skill(inv, game.tables, name)
+    if found is None:
+        raise RuleError(
+            f"no skill or test named {name!r}; use a skill of `ledger sheet`, a test "
+            f"({', '.join(game.tables.get('tests', {}))}) or a characteristic with --times"
+        )
+    return found
+
+
+def _target(inv: Investigator, value: int, c: cmd.Test) -> tuple[int, list[str]]:
+    """The target after the director's and the combat modifiers, in that order."""
+    mods: list[str] = []
+    target = value
+    if c.target is not None:
+        if not 0 <= c.target <= MAX_POINTS:
+            raise RuleError(f"--target must be from 0 to {MAX_POINTS}, got {c.target}")
+        target = c.target
+        mods.append(f"target {c.target}")
+    if c.attack == "ranged" and inv.steady:
+        target += 10 * inv.steady
+        mods.append(f"steady +{10 * inv.steady}")
+    if c.double and c.half:
+        raise RuleError("--double and --half cannot both apply; pick the one the director asked for")
+    if c.double:
+        target *= 2
+        mods.append("double")
+    if c.half:
+        target = roll.ceil_div(target, 2)
+        mods.append("half")
+    if c.aimed:
+        if c.attack is None:
+            raise RuleError("--aimed is for attacks; add --attack melee or --attack ranged")
+        if inv.aiming:
+            mods.append("aimed after aiming")
+        else:
+            target = roll.ceil_div(target, 2)
+            mods.append("aimed (half)")
+    return target, mods
+
+
+def _test_event(
+    who: str,
+    skill: str,
+    value: int,
+    target: int,
+    dice: Dice,
+    *,
+    purpose: str = "test",
+    modifiers: tuple[str, ...] = (),
+    attack: str | None = None,
+) -> ev.Tested:
+    face = dice.roll(100)
+    return ev.Tested(
+        who=who,
+        skill=skill,
+        skill_value=value,
+        target=target,
+        face=face,
+        level=roll.level(face, target, value),
+        special_at=roll.special_at(target),
+        critical_at=roll.critical_at(target),
+        fumble_at=roll.fumble_at(value),
+        p_success=roll.p_success(target, value),
+        purpose=purpose,
+        modifiers=modifiers,
+        attack=attack,
+        manual=dice.manual,
+    )
+
+
+def _luck_problem(inv: Investigator, game: D100State, face: int, target: int, level: str) -> tuple[int, str]:
+    """(cost, why luck cannot buy this roll or "") for a failed roll."""
+    cost = face - max(target, 0)
+    if level == roll.FUMBLE and not game.tables.get("rules", {}).get("luck_buys_fumble", False):
+        return cost, (
+            f"{inv.name}'s roll of {face} is a fumble, which luck cannot buy off "
+            "in this campaign (tables: [rules] luck_buys_fumble = false)"
+        )
+    if cost > inv.luck:
+        return (
+            cost,
+            f"{inv.name} needs {cost} luck ({face} - {target}) but has {inv.luck}; the roll stays failed",
+        )
+    return cost, ""
+
+
+def _with_luck(
+    inv: Investigator, game: D100State, test: ev.Tested, declared: bool
+) -> tuple[list[Event], str]:
+    """The roll and, when luck was declared and a failure can be bought, the spending.
+
+    Returns the events and the level the roll ends with."""
+    if not declared or roll.is_success(test.level):
+        return [test], test.level
+    cost, problem = _luck_problem(inv, game, test.face, test.target, test.level)
+    if problem:
+        return [test], test.level
+    spent = ev.LuckSpent(
+        who=inv.name, points=cost, face=test.face, target=test.target, luck_after=inv.luck - cost
+    )
+    return [test, spent], roll.SUCCESS
+
+
+def _skill_roll(
+    inv: Investigator, game: D100State, skill: str, dice: Dice, purpose: str, luck: bool = False
+) -> tuple[list[Event], str]:
+    found = proj.find_skill(inv, game.tables, skill)
+    name, value = found if found is not None else (skill, 0)
+    test = _test_event(inv.name, name, value, value, dice, purpose=purpose)
+    return _with_luck(inv, game, test, luck)
+
+
+# --- deciders -------------------------------------------------------------------------
+
+
+def _create(state: Any, game: D100State, c: cmd.CreateCharacter, _dice: Dice) -> list[Event]:
+    check_name(c.name, "character")  # the command holds the name in NFC already
+    if c.name in state.core.characters:
+        raise DuplicateNameError(f"character {c.name!r} already exists; pick another name")
+    chars = {k.upper(): v for k, v in c.characteristics.items()}
+    unknown = [k for k in chars if k not in CHARACTERISTICS]
+    if unknown:
+        raise RuleError(f"unknown characteristic {unknown[0]!r}; use {', '.join(CHARACTERISTICS)}")
+    missing = [k for k in CHARACTERISTICS if k not in chars]
+    if missing:
+        raise RuleError(f"missing characteristics {', '.join(missing)}; give all eight, e.g. DES=12")
+    for k, v in chars.items():
+        _positive(v, k, 100)
+    attrs = {k: str(chars[k]) for k in CHARACTERISTICS}
+    probe = Investigator(name=c.name, characteristics=chars)
+    for name, value in c.skills.items():
+        found = proj.find_skill(probe, game.tables, check_text(name, "skill name", 64))
+        if found is None:
+            raise RuleError(f"no skill named {name!r} in the campaign's skill list; check the spelling")
+        if not 0 <= value <= 200:
+            raise RuleError(f"skill {found[0]} must be from 0 to 200, got {value}")
+        attrs[f"skill.{found[0]}"] = str(value)
+    for point, value in c.points.items():
+        if point not in POINTS:
+            raise RuleError(f"unknown point {point!r}; use {', '.join(POINTS)}")
+        low = 0 if point == "luck" else 1
+        if not low <= value <= MAX_POINTS:
+            raise RuleError(f"{point} must be from {low} to {MAX_POINTS}, got {value}")
+        attrs[point] = str(value)
+    return [CharacterAdded(name=c.name, attrs=attrs)]
+
+
+def _test(_state: Any, game: D100State, c: cmd.Test, dice: Dice) -> list[Event]:
+    inv = _character(game, c.actor)
+    _able(inv, "roll")
+    if c.attack is not None and c.attack not in ("melee", "ranged"):
+        raise RuleError(f"--attack must be melee or ranged, got {c.attack!r}")
+    skill, value = _resolve_skill(inv, game, c)
+    target, mods = _target(inv, value, c)
+    purpose = "attack" if c.attack else "test"
+    test = _test_event(
+        inv.name, skill, value, target, dice, purpose=purpose, modifiers=tuple(mods), attack=c.attack
+    )
+    return _with_luck(inv, game, test, c.luck)[0]
+
+
+def _spend_luck(_state: Any, game: D100State, c: cmd.SpendLuck, _dice: Dice) -> list[Event]:
+    inv = _character(game, c.actor)
+    last = inv.last_test
+    if last is None:
+        raise RuleError(f"{inv.name} has no roll to spend luck on; roll with `ledger d100 test SKILL`")
+    if last.luck_spent:
+        raise RuleError(f"{inv.name} already spent {last.luck_spent} luck on the last roll")
+    if roll.is_success(last.level):
+        raise RuleError(
+            f"{inv.name}'s last roll ({last.face} vs {last.target}) is a {last.level}; "
+            "luck only turns a failed roll into a success"
+        )
+    if last.purpose not in ("test", "attack"):
+        raise RuleError(
+            f"{inv.name}'s last roll ({last.skill}) already had its effect; declare luck before such "
+            "rolls with --luck"
+        )
+    cost, problem = _luck_problem(inv, game, last.face, last.target, last.level)
+    if problem:
+        raise RuleError(problem)
+    return [
+        ev.LuckSpent(
+            who=inv.name, points=cost, face=last.face, target=last.target, luck_after=inv.luck - cost
+        )
+    ]
+
+
+def _refund(_state: Any, game: D100State, c: cmd.RefundLuck, _dice: Dice) -> list[Event]:
+    inv = _character(game, c.actor)
+    if not inv.refundable:
+        raise RuleError(f"{inv.name} has no luck spending to refund (refunds follow `ledger d100 luck`)")
+    return [ev.LuckRefunded(who=inv.name, points=inv.refundable, luck_after=inv.luck + inv.refundable)]
+
+
+def _award(_state: Any, game: D100State, c: cmd.AwardLuck, _dice: Dice) -> list[Event]:
+    inv = _character(game, c.actor)
+    _positive(c.points, "the luck awarded")
+    return [
+        ev.LuckAwarded(
+            who=inv.name,
+            points=c.points,
+            luck_after=inv.luck + c.points,
+            reason=check_text(c.reason, "--reason", 200),
+        )
+    ]
+
+
+def _damage(_state: Any, game: D100State, c: cmd.Damage, _dice: Dice) -> list[Event]:
+    inv = _character(game, c.actor)
+    if inv.dead:
+        raise GameOverError(f"{inv.name} is already dead")
+    _positive(c.amount, "damage")
+    died = inv.hp <= 0
+    hp = max(0, inv.hp - c.amount)
+    after = Investigator(
+        name=inv.name, hp=hp, hp_max=inv.hp_max, valor=inv.valor, fatigue=inv.fatigue, dead=died
+    )
+    number = len(inv.wounds) + 1
+    return [
+        ev.Wounded(
+            who=inv.name,
+            wound=number,
+            amount=c.amount,
+            cause=check_text(c.cause, "--cause", 200) or "wound",
+            hp_after=hp,
+            state=proj.state_of(after),
+            died=died,
+        )
+    ]
+
+
+def _heal(_state: Any, game: D100State, c: cmd.Heal, dice: Dice) -> list[Event]:
+    healer = _character(game, c.actor, "the healer")
+    patient = _character(game, c.patient or c.actor, "the patient")
+    _able(healer, "heal")
+    if patient.dead:
+        raise GameOverError(f"{patient.name} is dead; no skill heals the dead")
+    if c.method == "firstaid":
+        return _first_aid(game, healer, patient, c.wound, dice, c.luck)
+    if c.method == "medicine":
+        return _medicine(game, healer, patient, dice, c.luck)
+    raise RuleError(f"heal with firstaid or medicine, not {c.method!r}")
+
+
+def _first_aid(
+    game: D100State,
+    healer: Investigator,
+    patient: Investigator,
+    wound_no: int | None,
+    dice: Dice,
+    luck: bool,
+) -> list[Event]:
+    if not patient.wounds:
+        raise RuleError(f"{patient.name} has no wounds to give first aid to")
+    number = wound_no if wound_no is not None else patient.wounds[-1].number
+    wound = next((w for w in patient.wounds if w.number == number), None)
+    if wound is None:
+        raise RuleError(f"{patient.name} has no wound {number}; wounds are 1 to {len(patient.wounds)}")
+    if wound.first_aid:
+        raise RuleError(
+            f"wound {number} of {patient.name} already had first aid (once per wound); "
+            "use medicine, or --wound for another wound"
+        )
+    rolled, level = _skill_roll(healer, game, "Primeros auxilios", dice, "firstaid", luck)
+    if not roll.is_success(level):
+        return [
+            *rolled,
+            ev.Treated(
+                healer=healer.name,
+                patient=patient.name,
+                method="firstaid",
+                success=False,
+                wound=number,
+                hp_after=patient.hp,
+                minute=game.clock,
+            ),
+        ]
+    face = dice.roll(3)
+    amount = min(face, wound.amount, patient.hp_max - patient.hp)
+    return [
+        *rolled,
+        ev.Treated(
+            healer=healer.name,
+            patient=patient.name,
+            method="firstaid",
+            success=True,
+            wound=number,
+            faces=(face,),
+            amount=amount,
+            hp_after=patient.hp + amount,
+            minute=game.clock,
+            manual=dice.manual,
+        ),
+    ]
+
+
+def _medicine(
+    game: D100State, healer: Investigator, patient: Investigator, dice: Dice, luck: bool
+) -> list[Event]:
+    if game.in_combat:
+        raise RuleError("medicine cannot be used in combat; end it with `ledger d100 endcombat` first")
+    last = patient.medicine_minute
+    if last is not None and game.clock - last < MINUTES_PER_WEEK:
+        wait = last + MINUTES_PER_WEEK - game.clock
+        raise RuleError(
+            f"{patient.name} had medicine on day {last // MINUTES_PER_DAY}; it can be repeated "
+            f"after a week ({wait} more minutes of game time: `ledger d100 rest`)"
+        )
+    rolled, level = _skill_roll(healer, game, "Medicina", dice, "medicine", luck)
+    if not roll.is_success(level):
+        return [
+            *rolled,
+            ev.Treated(
+                healer=healer.name,
+                patient=patient.name,
+                method="medicine",
+                success=False,
+                hp_after=patient.hp,
+                minute=game.clock,
+            ),
+        ]
+    face = dice.roll(6)
+    amount = min(face, patient.hp_max - patient.hp)
+    return [
+        *rolled,
+        ev.Treated(
+            healer=healer.name,
+            patient=patient.name,
+            method="medicine",
+            success=True,
+            faces=(face,),
+            amount=amount,
+            hp_after=patient.hp + amount,
+            minute=game.clock,
+            manual=dice.manual,
+        ),
+    ]
+
+
+def _horror(_state: Any, game: D100State, c: cmd.Horror, _dice: Dice) -> list[Event]:
+    inv = _character(game, c.actor)
+    if inv.dead:
+        raise GameOverError(f"{inv.name} is dead")
+    _positive(c.amount, "valor lost")
+    valor = max(0, inv.valor - c.amount)
+    return [
+        ev.Horrified(
+            who=inv.name,
+            amount=c.amount,
+            cause=check_text(c.cause, "--cause", 200) or "horror",
+            valor_after=valor,
+            panic=valor == 0,
+        )
+    ]
+
+
+def _therapy(_state: Any, game: D100State, c: cmd.Therapy, dice: Dice) -> list[Event]:
+    healer = _character(game, c.actor, "the therapist")
+    patient = _character(game, c.patient or c.actor, "the patient")
+    _able(healer, "give psychotherapy")
+    if patient.dead:
+        raise GameOverError(f"{patient.name} is dead")
+    if game.in_combat:
+        raise RuleError("psychotherapy cannot be used in combat; end it with `ledger d100 endcombat` first")
+    today = game.clock // MINUTES_PER_DAY
+    if patient.therapy_day == today:
+        raise RuleError(
+            f"{patient.name} already had psychotherapy on day {today}; it cannot be repeated "
+            "the same day (advance time with `ledger d100 rest`)"
+        )
+    rolled, level = _skill_roll(healer, game, "Psicoterapia", dice, "therapy", c.luck)
+    if not roll.is_success(level):
+        return [
+            *rolled,
+            ev.TherapyGiven(
+                healer=healer.name, patient=patient.name, success=False, day=today, valor_after=patient.valor
+            ),
+        ]
+    face = dice.roll(6)
+    amount = min(face, patient.valor_max - patient.valor)
+    return [
+        *rolled,
+        ev.TherapyGiven(
+            healer=healer.name,
+            patient=patient.name,
+            success=True,
+            day=today,
+            faces=(face,),
+            amount=amount,
+            valor_after=patient.valor + amount,
+            manual=dice.manual,
+        ),
+    ]
+
+
+def _fatigue(_state: Any, game: D100State, c: cmd.Fatigue, _dice: Dice) -> list[Event]:
+    inv = _character(game, c.actor)
+    if inv.dead:
+        raise GameOverError(f"{inv.name} is dead")
+    _positive(c.amount, "fatigue lost")
+    return [
+        ev.Fatigued(
+            who=inv.name,
+            amount=c.amount,
+            cause=check_text(c.cause, "--cause", 200) or "exertion",
+            fatigue_after=max(0, inv.fatigue - c.amount),
+        )
+    ]
+
+
+def _recovery(game: D100State, inv: Investigator, minutes: int, dice: Dice) -> ev.Recovery:
+    rec = game.tables.get("recovery", {})
+    fatigue = min(minutes // 15, inv.fatigue_max - inv.fatigue)
+    valor, hp, faces = 0, 0, []
+    for _ in range(minutes // MINUTES_PER_DAY):
+        if inv.valor + valor >= inv.valor_max:
+            break
+        got, rolled = _amount(str(rec.get("valor_per_day", "0")), dice)
+        valor, faces = valor + got, [*faces, *rolled]
+    for _ in range(minutes // MINUTES_PER_WEEK):
+        if inv.hp <= 0 or inv.hp + hp >= inv.hp_max:
+            break
+        got, rolled = _amount(str(rec.get("hp_per_week", "0")), dice)
+        hp, faces = hp + got, [*faces, *rolled]
+    return ev.Recovery(
+        who=inv.name,
+        fatigue=fatigue,
+        valor=min(valor, inv.valor_max - inv.valor),
+        hp=min(hp, inv.hp_max - inv.hp),
+        faces=tuple(faces),
+    )
+
+
+def _rest(_state: Any, game: D100State, c: cmd.Rest, dice: Dice) -> list[Event]:
+    _positive(c.minutes, "rest minutes", MAX_REST)
+    if c.everyone:
+        resting = [i for i in game.characters.values() if not i.dead and not i.problems]
+    else:
+        resting = [_character(game, c.actor)]
+    recoveries = tuple(_recovery(game, inv, c.minutes, dice) for inv in resting if not inv.dead)
+    return [ev.Rested(minutes=c.minutes, clock_after=game.clock + c.minutes, recoveries=recoveries)]
+
+
+def action_limit(des: int, option: str) -> int:
+    """Actions a round allows: by DES (6-10 two, 11-15 three, 16-18 four)."""
+    if option == "run":
+        return 0
+    if option == "half-run":
+        return 1 if des <= 10 else 2
+    if des <= 5:
+        return 1
+    if des <= 10:
+        return 2
+    if des <= 15:
+        return 3
+    return 4
+
+
+def _check_attacks(inv: Investigator, game: D100State, attacks: list[str], multi: bool) -> None:
+    if len(attacks) <= 1 or multi:
+        return
+    martial = [a for a in attacks if fold(a).split(" (")[0] == "arte marcial"]
+    has_martial = any(fold(k).split(" (")[0] == "arte marcial" for k in inv.skills)
+    if len(attacks) == 2 and len(martial) == 1 and has_martial:
+        return
+    raise RuleError(
+        f"{len(attacks)} attacks in one round: only one is allowed, unless the weapon allows several "
+        "(--multi-attack-weapon) or one of two is with a trained Arte Marcial"
+    )
+
+
+def _round(_state: Any, game: D100State, c: cmd.DeclareRound, _dice: Dice) -> list[Event]:
+    inv = _character(game, c.actor)
+    if c.option not in ("actions", "half-run", "run"):
+        raise RuleError(f"round option must be actions, half-run or run, not {c.option!r}")
+    _able(inv, "take part in the round", panic_ok=c.option == "run")
+    if inv.valor <= 0 and c.option != "run":
+        raise RuleError(f"{inv.name} is in panic and can only flee; declare `ledger d100 round --run`")
+    actions = [SPECIAL_ACTIONS.get(fold(a), check_text(a, "an action", 200)) for a in c.actions]
+    attacks = []
+    for a in c.attacks:
+        found = proj.find_skill(inv, game.tables, check_text(a, "attack skill", 64))
+        if found is None:
+            raise RuleError(f"no attack skill named {a!r}; use a skill of `ledger sheet` (e.g. Pelea)")
+        attacks.append(found[0])
+    for a in actions:
+        if fold(a).split(" (")[0] in FORBIDDEN_IN_COMBAT:
+            raise RuleError(
+                f"{a} cannot be used in combat (medicina, psicoterapia and ciencia are forbidden)"
+            )
+        if not a:
+            raise RuleError("an empty action was declared; name each action")
+    _check_attacks(inv, game, attacks, c.multi_attack_weapon)
+    des = inv.characteristics["DES"]
+    limit = action_limit(des, c.option)
+    used = len(actions) + len(attacks)
+    if used > limit:
+        raise RuleError(
+            f"{inv.name} declares {used} actions but DES {des} allows {limit} "
+            f"with option {c.option!r}; declare fewer"
+        )
+    if c.defense is not None and c.defense not in ("esquivar", "bloquear"):
+        raise RuleError(f"--defend must be esquivar or bloquear, not {c.defense!r}")
+    number = game.round if game.in_combat and inv.declared_round != game.round else game.round + 1
+    return [
+        ev.RoundDeclared(
+            who=inv.name,
+            round=number,
+            option=c.option,
+            actions=tuple(actions),
+            attacks=tuple(attacks),
+            defense=c.defense,
+            limit=limit,
+            fatigue_after=max(0, inv.fatigue - 1),
+        )
+    ]
+
+
+def _aim(_state: Any, game: D100State, c: cmd.Aim, _dice: Dice) -> list[Event]:
+    inv = _character(game, c.actor)
+    _able(inv, "aim")
+    if not game.in_combat or inv.declared_round != game.round:
+        raise RuleError(
+            f"{inv.name} has not declared this round; declare it with "
+            "`ledger d100 round --act Apuntar --attack SKILL`"
+        )
+    if inv.aiming:
+        raise RuleError(f"{inv.name} is already aiming; the next action is the aimed attack")
+    return [ev.Aimed(who=inv.name, round=game.round)]
+
+
+def _steady(_state: Any, game: D100State, c: cmd.Steady, _dice: Dice) -> list[Event]:
+    inv = _character(game, c.actor)
+    _able(inv, "take aim")
+    des = inv.characteristics["DES"]
+    if inv.steady:
+        raise RuleError(f"{inv.name} already gave up {inv.steady} DES for the next ranged attack")
+    _positive(c.points, "DES points given up", max(1, des - 1))
+    return [ev.Steadied(who=inv.name, points=c.points, bonus=10 * c.points)]
+
+
+def _dodge(_state: Any, game: D100State, c: cmd.Dodge, dice: Dice) -> list[Event]:
+    inv = _character(game, c.actor)
+    _able(inv, "dodge", panic_ok=True)
+    attacker = None
+    against = c.against
+    if against is None:
+        last = game.last_attack
+        if last is None or last.who == inv.name:
+            raise RuleError("no attack to dodge; give its success level with --against special")
+        if last.kind != "melee":
+            raise RuleError(f"{last.who}'s last attack is ranged; dodge works against melee attacks only")
+        attacker, against = last.who, last.level
+    if against not in roll.SUCCESSES:
+        raise RuleError(f"the attack is a {against}: only a success, special or critical needs dodging")
+    rolled, level = _skill_roll(inv, game, "Esquivar", dice, "dodge", c.luck)
+    cancelled = roll.is_success(level) and roll.rank(level) >= roll.rank(against)
+    return [
+        *rolled,
+        ev.DodgeResolved(who=inv.name, against=against, dodge=level, cancelled=cancelled, attacker=attacker),
+    ]
+
+
+def _end_combat(_state: Any, game: D100State, _c: cmd.EndCombat, _dice: Dice) -> list[Event]:
+    if not game.in_combat:
+        raise RuleError("there is no combat to end; rounds start with `ledger d100 round`")
+    return [ev.CombatEnded(rounds=game.round)]
+
+
+DECIDERS: dict[type, Callable[[Any, D100State, Any, Dice], list[Event]]] = {
+    cmd.CreateCharacter: _create,
+    cmd.Test: _test,
+    cmd.SpendLuck: _spend_luck,
+    cmd.RefundLuck: _refund,
+    cmd.AwardLuck: _award,
+    cmd.Damage: _damage,
+    cmd.Heal: _heal,
+    cmd.Horror: _horror,
+    cmd.Therapy: _therapy,
+    cmd.Fatigue: _fatigue,
+    cmd.Rest: _rest,
+    cmd.DeclareRound: _round,
+    cmd.Aim: _aim,
+    cmd.Steady: _steady,
+    cmd.Dodge: _dodge,
+    cmd.EndCombat: _end_combat,
+}
+
+
+def decide(state: Any, command: Any, dice: Dice) -> list[Event]:
+    decider = DECIDERS.get(type(command))
+    if decider is None:
+        raise RuleError(f"the d100 system has no command {type(command).__name__}; see `ledger d100 --help`")
+    return decider(state, _game(state), command, dice)
+
+
+def _facts(env: Any) -> list[Any]:
+    from ledger.systems.d100.facts import facts
+
+    return facts(env)
+
+
+def _demo(ledger: Any, echo: Callable[[str], None]) -> None:
+    from ledger.systems.d100.demo import demo
+
+    demo(ledger, echo)
+
+
+SYSTEM = System(
+    name="d100",
+    description="percentile roll-under: success levels, fumbles, luck, hit/valor/fatigue points, rounds",
+    initial=proj.initial,
+    evolve=proj.evolve,
+    decide=decide,
+    sheet=proj.sheet,
+    render_sheet=proj.render_sheet,
+    day=proj.day,
+    load_tables=load_tables,
+    demo=_demo,
+    events=ev.EVENTS,
+    commands=tuple(DECIDERS),
+    listing=listing,
+    facts=_facts,
+    facts_sql=FACTS_SQL,
+    autoplay=autoplay,
+    cli="ledger.cli.d100:group",
+    cli_help="The d100 system: percentile skills, luck, hit/valor/fatigue points.",
+    create="ledger.cli.d100:create",
+)

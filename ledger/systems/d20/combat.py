@@ -1,0 +1,256 @@
+"""d20 combat: attacks (melee, ranged, autofire), jams, reloads and wounds."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ledger.commands import check_text
+from ledger.dice import Dice
+from ledger.errors import RuleError
+from ledger.events import Event
+from ledger.projections.d20.state import Hero
+from ledger.systems.d20.commands import Attack, Reload, TakeDamage, Unjam
+from ledger.systems.d20.crew import game, hero_for, level_row, push_calm, roll_for, skill_points
+from ledger.systems.d20.dice import step_down, usage_roll
+from ledger.systems.d20.events import Attacked, D20Roll, Damaged, Reloaded, Unjammed
+
+MODES = ("short", "long", "full")
+MULTIPLIER = {"single": 1, "short": 1, "long": 2, "full": 3}
+"""Long burst: twice the damage dice; full auto: three times."""
+RANGES = ("point-blank", "optimal", "extreme")
+COVER_BONUS = {"partial": 4}
+RUNNING_BONUS = 2
+UNJAM_TARGET = 14
+POINT_BLANK = 2
+"""Metres: closer than this is point-blank."""
+
+
+def weapon_row(state: Any, hero: Hero, name: str) -> dict[str, Any]:
+    weapons: dict[str, Any] = game(state).tables["weapons"]
+    if name not in weapons:
+        raise RuleError(f"unknown weapon {name!r}; use one of {', '.join(weapons)}")
+    if name != "unarmed" and name not in hero.weapons:
+        carried = ", ".join(hero.weapons) or "none"
+        raise RuleError(
+            f"{hero.name} does not carry a {name} (weapons: {carried}); "
+            f"pick it up with `ledger d20 carry {name!r}`"
+        )
+    return weapons[name]
+
+
+def range_band(weapon: dict[str, Any], band: str | None, distance: float | None) -> str:
+    """The range band from --range, or from --distance in metres."""
+    if band is not None and distance is not None:
+        raise RuleError("give --range or --distance, not both")
+    if band is not None:
+        if band not in RANGES:
+            raise RuleError(f"unknown range {band!r}; use one of {', '.join(RANGES)}")
+        return band
+    if distance is None:
+        return "optimal"
+    if distance < 0:
+        raise RuleError(f"--distance {distance!r} is negative; give metres to the target")
+    if distance > 2 * weapon["range"]:
+        raise RuleError(
+            f"the target at {distance:g} m is out of range (twice the weapon's {weapon['range']} m); "
+            "get closer"
+        )
+    if distance < POINT_BLANK:
+        return "point-blank"
+    return "optimal" if distance <= weapon["range"] else "extreme"
+
+
+def _mode(cmd: Attack, weapon: dict[str, Any]) -> str:
+    if cmd.mode is None:
+        return "short" if weapon["autofire"] else "single"
+    if cmd.mode not in MODES:
+        raise RuleError(f"unknown fire mode {cmd.mode!r}; use one of {', '.join(MODES)}")
+    if not weapon["autofire"]:
+        raise RuleError(f"the {cmd.weapon} has no automatic fire; drop --mode")
+    return cmd.mode
+
+
+def _check_ranged(hero: Hero, name: str, weapon: dict[str, Any]) -> int:
+    """The ammunition usage die, refusing a jammed, empty or dry weapon."""
+    if name in hero.jammed:
+        raise RuleError(f"the {name} is jammed; clear it with `ledger d20 unjam --weapon {name!r}`")
+    if name in hero.empty:
+        raise RuleError(
+            f"the {name}'s magazine is empty after full auto; `ledger d20 reload --weapon {name!r}`"
+        )
+    ammo = hero.usage.get(weapon["ammo"], 0)
+    if not ammo:
+        raise RuleError(
+            f"{hero.name} has no {weapon['ammo']} left; resupply with "
+            f"`ledger d20 supply {weapon['ammo']!r} d6`"
+        )
+    return ammo
+
+
+def _split(cmd: Attack, mode: str) -> int:
+    if not 1 <= cmd.split <= 10:
+        raise RuleError(f"--split {cmd.split} is not 1 to 10 targets; give how many targets share the fire")
+    if cmd.split > 1 and mode not in ("long", "full"):
+        raise RuleError("covering fire (--split) needs a long burst or full auto; add --mode long")
+    return cmd.split
+
+
+def share(damage: int, targets: int) -> tuple[int, ...]:
+    """Damage shared among targets as evenly as possible, larger shares first."""
+    if targets == 1:
+        return ()
+    base, rest = divmod(damage, targets)
+    return tuple(base + (1 if i < rest else 0) for i in range(targets))
+
+
+def attack(state: Any, cmd: Attack, dice: Dice) -> list[Event]:
+    hero = hero_for(state, cmd.actor)
+    weapon = weapon_row(state, hero, cmd.weapon)
+    melee = weapon["kind"] == "melee"
+    if cmd.cover == "total":
+        raise RuleError("a target in total cover cannot be attacked; wait until it shows itself")
+    if cmd.cover not in (None, "none", "partial"):
+        raise RuleError(f"unknown cover {cmd.cover!r}; use partial or total")
+    if not 1 <= cmd.defense <= 40:
+        raise RuleError(f"--def {cmd.defense} is not a DEF from 1 to 40; give the target's DEF")
+    mode, band, ammo = "single", None, None
+    if melee:
+        if cmd.mode or cmd.range or cmd.distance is not None:
+            raise RuleError(f"the {cmd.weapon} is a melee weapon; drop --mode, --range and --distance")
+    else:
+        mode = _mode(cmd, weapon)
+        band = range_band(weapon, cmd.range, cmd.distance)
+        ammo = _check_ranged(hero, cmd.weapon, weapon)
+    targets = _split(cmd, mode)
+    defense = cmd.defense + COVER_BONUS.get(cmd.cover or "", 0) + (RUNNING_BONUS if cmd.running else 0)
+    bonus = hero.modifiers["fue" if melee else "des"]
+    roll = roll_for(
+        dice,
+        hero,
+        level_row(state, hero)["atq"] + bonus,
+        defense,
+        adv=cmd.adv,
+        dis=cmd.dis,
+        push=cmd.push,
+        physical=True,
+        extra_adv=int(mode in ("long", "full")) + int(band == "point-blank"),
+        extra_dis=int(band == "extreme"),
+    )
+    return [_attacked(cmd, hero, weapon, mode, band, defense, roll, ammo, targets, dice)]
+
+
+def _attacked(
+    cmd: Attack,
+    hero: Hero,
+    weapon: dict[str, Any],
+    mode: str,
+    band: str | None,
+    defense: int,
+    roll: D20Roll,
+    ammo: int | None,
+    targets: int,
+    dice: Dice,
+) -> Attacked:
+    melee = weapon["kind"] == "melee"
+    count = weapon["count"] * MULTIPLIER[mode]
+    bonus = hero.modifiers["fue"] if melee else 0
+    critical = roll.natural == "critical"
+    faces: tuple[int, ...] = ()
+    damage = 0
+    if critical:
+        damage = count * weapon["sides"] + 1 + bonus
+    elif roll.success:
+        faces = tuple(dice.roll(weapon["sides"]) for _ in range(count))
+        damage = max(1, sum(faces) + bonus)
+    fumble = roll.natural == "fumble"
+    after = ammo
+    if ammo is not None and mode == "long":
+        after = step_down(ammo)
+    return Attacked(
+        who=hero.name,
+        weapon=cmd.weapon,
+        melee=melee,
+        mode=mode,
+        range=band,
+        cover=cmd.cover if cmd.cover != "none" else None,
+        running=cmd.running,
+        defense=defense,
+        roll=roll,
+        hit=roll.success,
+        critical=critical,
+        damage_dice=f"{count}d{weapon['sides']}",
+        damage_faces=faces,
+        damage_bonus=bonus,
+        damage=damage,
+        split=share(damage, targets) if roll.success else (),
+        pushed=cmd.push,
+        calm_after=push_calm(hero, cmd.push),
+        jammed=fumble and not melee,
+        exposed=fumble and melee,
+        ammo=None if melee else weapon["ammo"],
+        ammo_before=ammo,
+        ammo_after=after,
+        emptied=mode == "full",
+    )
+
+
+def _single(items: tuple[str, ...], given: str | None, what: str, flag: str) -> str:
+    if given is not None:
+        if given not in items:
+            raise RuleError(f"the {given} is not {what} ({', '.join(items) or 'none is'}); check the name")
+        return given
+    if len(items) != 1:
+        raise RuleError(f"{len(items)} weapons are {what} ({', '.join(items) or '-'}); name one with {flag}")
+    return items[0]
+
+
+def unjam(state: Any, cmd: Unjam, dice: Dice) -> list[Event]:
+    hero = hero_for(state, cmd.actor)
+    weapon = _single(hero.jammed, cmd.weapon, "jammed", "--weapon")
+    modifier = hero.modifiers["des"] + skill_points(state, hero, "precision")
+    roll = roll_for(dice, hero, modifier, UNJAM_TARGET, push=cmd.push, physical=True)
+    return [
+        Unjammed(
+            who=hero.name, weapon=weapon, roll=roll, pushed=cmd.push, calm_after=push_calm(hero, cmd.push)
+        )
+    ]
+
+
+def reload(state: Any, cmd: Reload, dice: Dice) -> list[Event]:
+    """Reloading after full auto is a use of the ammunition: roll its usage die."""
+    hero = hero_for(state, cmd.actor)
+    name = _single(hero.empty, cmd.weapon, "empty", "--weapon")
+    resource = game(state).tables["weapons"][name]["ammo"]
+    sides = hero.usage.get(resource, 0)
+    if not sides:
+        raise RuleError(
+            f"{hero.name} has no {resource} left to reload the {name}; "
+            f"resupply first: `ledger d20 supply '{resource}' d6` (the die your table gives)"
+        )
+    return [
+        usage_roll(hero.name, resource, sides, dice, reason="reload"),
+        Reloaded(who=hero.name, weapon=name),
+    ]
+
+
+def take_damage(state: Any, cmd: TakeDamage, _dice: Dice) -> list[Event]:
+    """Each wound costs 1 PC; 0 PV is death; 0 PC makes the panic roll due."""
+    hero = hero_for(state, cmd.actor)
+    if not 1 <= cmd.amount <= 1000:
+        raise RuleError(f"damage {cmd.amount} is not 1 to 1000; give the points of damage taken")
+    hp = max(0, hero.hp - cmd.amount)
+    lost = 1 if hero.calm > 0 else 0
+    calm = hero.calm - lost
+    died = hp == 0
+    return [
+        Damaged(
+            who=hero.name,
+            amount=cmd.amount,
+            hp_after=hp,
+            calm_lost=lost,
+            calm_after=calm,
+            died=died,
+            panic_due=(calm == 0 or hero.panic_due) and not died,
+            cause=check_text(cmd.cause, "--cause", 200) or "wound",
+        )
+    ]

@@ -1,0 +1,100 @@
+"""Shared pieces of the d20 decider: who acts, their bonuses, pushing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ledger.dice import Dice
+from ledger.errors import GameOverError, RuleError
+from ledger.projections.d20.state import D20State, Hero
+from ledger.systems.d20.dice import mode_of, roll_d20
+from ledger.systems.d20.events import D20Roll
+from ledger.systems.d20.tables import ATTRIBUTES
+
+PHYSICAL = ("fue", "des", "con")
+"""Attributes of physical actions: an overloaded character has disadvantage on them."""
+
+
+def game(state: Any) -> D20State:
+    return state.game  # type: ignore[no-any-return]
+
+
+def hero_for(state: Any, who: str | None, *, alive: bool = True) -> Hero:
+    """The acting character's sheet, refusing when there is none or they are dead."""
+    if who is None:
+        raise RuleError("no character to act; create one with `ledger d20 create NAME`")
+    hero = game(state).heroes.get(who)
+    if hero is None:
+        raise RuleError(f"{who!r} has no d20 sheet yet; create it with `ledger d20 create {who!r}`")
+    if alive and not hero.alive:
+        raise GameOverError(f"{who} is dead (0 PV); act as another character with --as NAME")
+    return hero
+
+
+def level_row(state: Any, hero: Hero) -> dict[str, int]:
+    levels = game(state).tables["levels"]
+    row: dict[str, int] = levels[min(hero.level, len(levels)) - 1]
+    return row
+
+
+def attribute(name: str) -> str:
+    key = name.strip().lower()
+    if key not in ATTRIBUTES:
+        raise RuleError(f"unknown attribute {name!r}; use one of {', '.join(ATTRIBUTES)}")
+    return key
+
+
+def difficulty(state: Any, text: str) -> int:
+    """``--dc`` as a number or a difficulty name from the tables."""
+    table: dict[str, int] = game(state).tables["difficulties"]
+    key = text.strip().lower()
+    if key in table:
+        return table[key]
+    if key.isdigit() and 1 <= int(key) <= 40:
+        return int(key)
+    names = ", ".join(f"{k} ({v})" for k, v in table.items())
+    raise RuleError(f"--dc {text!r} is neither a number from 1 to 40 nor a difficulty; use one of {names}")
+
+
+def skill_points(state: Any, hero: Hero, skill: str | None) -> int:
+    if skill is None:
+        return 0
+    if skill not in game(state).tables["skills"]:
+        known = ", ".join(game(state).tables["skills"])
+        raise RuleError(f"unknown skill {skill!r}; use one of {known}")
+    return 1 if skill in hero.skills else 0
+
+
+def check_push(hero: Hero, push: bool, adv: bool) -> None:
+    if not push:
+        return
+    if adv:
+        raise RuleError("--push buys advantage the roll already has; drop --push or --adv")
+    if hero.calm < 1:
+        raise RuleError(f"{hero.name} has no calm points left to push (PC 0); roll without --push")
+
+
+def push_calm(hero: Hero, push: bool) -> int | None:
+    """Calm points after pushing (1 PC spent), or None when not pushed."""
+    return hero.calm - 1 if push else None
+
+
+def roll_for(
+    dice: Dice,
+    hero: Hero,
+    modifier: int,
+    target: int,
+    *,
+    adv: bool = False,
+    dis: bool = False,
+    push: bool = False,
+    physical: bool = False,
+    extra_adv: int = 0,
+    extra_dis: int = 0,
+) -> D20Roll:
+    """Roll a d20 for ``hero``: advantage from --adv or a push, disadvantage
+    from --dis or from being overloaded on a physical action."""
+    check_push(hero, push, adv or extra_adv > 0)
+    advantages = int(adv) + int(push) + extra_adv
+    disadvantages = int(dis) + int(physical and hero.overloaded) + extra_dis
+    return roll_d20(dice, modifier, target, mode_of(advantages, disadvantages))

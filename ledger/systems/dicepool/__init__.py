@@ -1,0 +1,1 @@
+"""The dicepool system: its events, commands, rules and tables (``system.SYSTEM``)."""

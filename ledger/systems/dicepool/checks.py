@@ -1,0 +1,165 @@
+"""Tests and defaulting: who rolls, with which skill, how many dice, at what TN.
+
+"Si se posee alguna de ellas, se chequea usando su valor, a una dificultad 2
+puntos más alta que la anterior y sólo pudiendo usar la mitad de la Reserva
+[...] comprobamos a qué Atributo pertenece dicha habilidad y chequeamos con
+él. En este caso, la dificultad es 4 puntos más alta, y no se puede utilizar
+ninguna reserva."
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ledger.dice import Dice
+from ledger.errors import GameOverError, RuleError
+from ledger.projections.dicepool.state import Character, DicepoolState, norm, parse_character
+from ledger.systems.dicepool import tables as tables_mod
+from ledger.systems.dicepool.commands import Join, Test
+from ledger.systems.dicepool.dice import check_count, test
+from ledger.systems.dicepool.events import Defaulting, Modifier, Tested
+from ledger.systems.dicepool.tables import ATTRIBUTES
+
+RELATED_TN = 2
+ATTRIBUTE_TN = 4
+
+
+def game_of(state: Any) -> DicepoolState:
+    game = state.game
+    return game if isinstance(game, DicepoolState) else DicepoolState()
+
+
+def character(state: Any, name: str | None, *, acting: bool = True) -> Character:
+    """The character a command is for; acting needs one who is conscious."""
+    game = game_of(state)
+    if name is None or name not in game.characters:
+        raise RuleError(
+            "no character to act; add one with `ledger dicepool join NAME --attr body=4 ...` "
+            "or pick one with --as NAME"
+        )
+    who = game.characters[name]
+    if who.dead:
+        raise GameOverError(
+            f"{name} is dead (overflow {who.overflow} > body {who.attribute('body')}); "
+            "act as another character with --as"
+        )
+    if acting and who.unconscious:
+        raise RuleError(
+            f"{name} is unconscious (a full condition track); heal first with "
+            "`ledger dicepool heal` or act as another character with --as"
+        )
+    return who
+
+
+def resolve_skill(who: Character, wanted: str, tables: dict[str, Any]) -> Defaulting:
+    """The skill itself, the best related skill (TN+2) or the skill's attribute (TN+4)."""
+    skill = norm(wanted)
+    if skill in ATTRIBUTES:
+        return Defaulting(wanted=skill, used=skill, how="attribute", rating=who.attribute(skill))
+    if skill in who.skills:
+        return Defaulting(wanted=skill, used=skill, how="skill", rating=who.skills[skill])
+    entry = tables_mod.skill_entry(tables, skill)
+    if entry is None:
+        known = ", ".join(sorted(who.skills)) or "none"
+        raise RuleError(
+            f"{who.name} has no skill {wanted!r} and the skill web does not list it "
+            f"({who.name}'s skills: {known}); name a skill of the web or an attribute"
+        )
+    related = [r for r in entry.get("related", []) if r in who.skills]
+    if related:
+        best = max(related, key=lambda r: who.skills[r])
+        return Defaulting(wanted=skill, used=best, how="related", rating=who.skills[best])
+    attribute = str(entry["attribute"])
+    return Defaulting(wanted=skill, used=attribute, how="default-attribute", rating=who.attribute(attribute))
+
+
+def default_modifiers(found: Defaulting) -> list[Modifier]:
+    if found.how == "related":
+        return [Modifier(reason=f"defaulting to related skill {found.used}", value=RELATED_TN)]
+    if found.how == "default-attribute":
+        return [Modifier(reason=f"defaulting to attribute {found.used}", value=ATTRIBUTE_TN)]
+    return []
+
+
+def usable_pool(who: Character, found: Defaulting, pool: str) -> int:
+    """All the pool for a skill, half (rounded down) for a related skill, none otherwise."""
+    left = who.pool_left(pool)
+    if found.how == "skill":
+        return left
+    if found.how == "related":
+        return left // 2
+    return 0
+
+
+def check_pool(who: Character, found: Defaulting, pool: str, wanted: int) -> None:
+    if wanted < 0:
+        raise RuleError(f"--pool {wanted} is negative; spend 0 or more pool dice")
+    usable = usable_pool(who, found, pool)
+    if wanted <= usable:
+        return
+    if found.how in ("attribute", "default-attribute"):
+        raise RuleError(f"no pool dice on a test of {found.used}, an attribute; drop --pool")
+    half = " (half the pool, defaulting to a related skill)" if found.how == "related" else ""
+    raise RuleError(
+        f"{who.name} can spend {usable} {pool} pool dice here{half}, not {wanted}; "
+        f"lower --pool (the {pool} pool refreshes each combat turn: `ledger dicepool initiative`)"
+    )
+
+
+def wound_modifiers(who: Character) -> list[Modifier]:
+    value = who.tn_modifier
+    return [Modifier(reason="wounds", value=value)] if value else []
+
+
+def situational(tables: dict[str, Any], mods: tuple[str, ...]) -> list[Modifier]:
+    found = (tables_mod.modifier(tables, m) for m in mods)
+    return [Modifier(reason=reason, value=value) for reason, value in found]
+
+
+def dice_count(rating: int, pool: int, override: int | None) -> int:
+    count = rating + pool if override is None else override
+    check_count(count, "the test")
+    if count == 0:
+        raise RuleError("the test has no dice (rating 0 and no pool); raise the rating or use --dice N")
+    return count
+
+
+def decide_test(state: Any, command: Test, dice: Dice) -> list[Tested]:
+    who = character(state, command.actor)
+    if not 2 <= command.tn <= 30:
+        raise RuleError(
+            f"--tn {command.tn} is out of range; the rules put a TN above 2, rarely past 10 (2 to 30)"
+        )
+    tables = state.core.tables
+    found = resolve_skill(who, command.skill, tables)
+    pool = norm(command.pool_name)
+    check_pool(who, found, pool, command.pool)
+    modifiers = default_modifiers(found) + wound_modifiers(who) + situational(tables, command.mods)
+    count = dice_count(found.rating, command.pool, command.dice)
+    roll = test(count, command.tn, modifiers, dice)
+    return [
+        Tested(
+            character=who.name,
+            defaulting=found,
+            roll=roll,
+            pool=pool,
+            pool_used=command.pool,
+            manual=dice.manual,
+        )
+    ]
+
+
+def decide_join(state: Any, command: Join) -> Character:
+    """Validate a new character's attributes (strictly: nothing may be ignored)."""
+    who = parse_character(command.name, command.attrs)
+    if who.ignored:
+        key, value = next(iter(who.ignored.items()))
+        raise RuleError(
+            f"--attr {key}={value} does not fit; use an attribute ({', '.join(ATTRIBUTES)}), "
+            "skill.NAME, pool.NAME, armor, armor.impact, weapon or initiative.dice with a rating 0 to 30"
+        )
+    if who.attribute("body") < 1:
+        raise RuleError(f"{command.name} needs a body of 1 or more (it resists damage); add --attr body=N")
+    if who.weapon is not None:
+        tables_mod.weapon(state.core.tables, who.weapon)
+    return who

@@ -1,0 +1,193 @@
+"""``dicepool``: a d6 pool game of target numbers, the rule of six and damage staging.
+
+The decider lives in the ``dicepool_*`` modules beside this one: the test and
+defaulting (``dicepool_checks``), the dice and exact odds (``dicepool_dice``),
+damage codes and the condition monitor (``dicepool_damage``), combat
+(``dicepool_combat``), the tables (``dicepool_tables``) and the autoplayer
+(``dicepool_play``). Rulings on what the Spanish text leaves open are in
+``docs/rulings/dicepool.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from ledger.commands import check_attrs, check_name
+from ledger.dice import Dice
+from ledger.errors import DuplicateNameError, RuleError
+from ledger.events import CharacterAdded, Envelope, Event
+from ledger.facts import DeathFact, DieFace, Fact, RollFact, WoundFact, attributed
+from ledger.projections.dicepool import state as proj
+from ledger.systems import System
+from ledger.systems.dicepool.checks import decide_join, decide_test
+from ledger.systems.dicepool.combat import (
+    decide_attack,
+    decide_dodge,
+    decide_heal,
+    decide_initiative,
+    decide_resist,
+)
+from ledger.systems.dicepool.commands import Attack, Dodge, Heal, Initiative, Join, Resist, Test
+from ledger.systems.dicepool.events import (
+    EVENTS,
+    Attacked,
+    Dodged,
+    Healed,
+    InitiativeRolled,
+    Resisted,
+    Roll,
+    Tested,
+)
+from ledger.systems.dicepool.facts_sql import FACTS_SQL
+from ledger.systems.dicepool.play import autoplay
+from ledger.systems.dicepool.tables import SAMPLES, listing, load_tables
+
+SAMPLE_LOG = SAMPLES / "campaign.jsonl"
+SAMPLE_NAME = "dicepool-sample"
+
+
+def _join(state: Any, command: Join, _dice: Dice) -> list[Event]:
+    name = check_name(command.name, "character")
+    attrs = check_attrs(command.attrs)
+    if name in state.core.characters:
+        raise DuplicateNameError(f"character {name!r} already exists; pick another name")
+    decide_join(state, msgspec.structs.replace(command, attrs=attrs))
+    return [CharacterAdded(name=name, attrs=attrs)]
+
+
+_DECIDERS: dict[type, Callable[[Any, Any, Dice], list[Any]]] = {
+    Join: _join,
+    Test: decide_test,
+    Attack: decide_attack,
+    Dodge: decide_dodge,
+    Resist: decide_resist,
+    Initiative: decide_initiative,
+    Heal: lambda state, command, _dice: decide_heal(state, command),
+}
+
+
+def decide(state: Any, command: Any, dice: Dice) -> list[Event]:
+    decider = _DECIDERS.get(type(command))
+    if decider is None:
+        raise RuleError(
+            f"the dicepool system has no command {type(command).__name__}; see `ledger dicepool --help`"
+        )
+    return list(decider(state, command, dice))
+
+
+# --- facts for the warehouse --------------------------------------------------------------
+
+
+def _faces(roll: Roll) -> tuple[DieFace, ...]:
+    faces: list[DieFace] = []
+    for die in roll.dice:
+        for i, face in enumerate(die.faces):
+            faces.append(DieFace(size=6, face=face, reroll_of=len(faces) - 1 if i else None))
+    return tuple(faces)
+
+
+def _roll_fact(
+    purpose: str, roll: Roll, manual: bool, outcome: str | None = None, character: str | None = None
+) -> RollFact:
+    success = roll.successes >= roll.needed
+    return RollFact(
+        character=character,
+        purpose=purpose,
+        dice=_faces(roll),
+        outcome=outcome or ("success" if success else "failure"),
+        target=roll.tn,
+        successes=roll.successes,
+        success=success,
+        manual=manual,
+        p_success=roll.p_success,
+    )
+
+
+def _resisted_facts(ev: Resisted) -> list[Fact]:
+    facts: list[Fact] = [_roll_fact("resist", ev.roll, ev.manual, f"{ev.level or 'no'} wound")]
+    if ev.boxes:
+        facts.append(WoundFact(track=ev.track, amount=ev.boxes, cause=f"{ev.damage} staged to {ev.level}"))
+    if ev.overflow > ev.body:
+        facts.append(DeathFact(cause=f"{ev.damage} wound, overflow {ev.overflow}"))
+    return facts
+
+
+def _facts(env: Envelope[Any]) -> list[Fact]:
+    ev = env.event
+    if isinstance(ev, Attacked):
+        return [_roll_fact("attack", ev.roll, ev.manual, "hit" if ev.hit else "miss", ev.attacker)]
+    if isinstance(ev, Tested):
+        return [_roll_fact(f"test:{ev.defaulting.wanted}", ev.roll, ev.manual)]
+    if isinstance(ev, Dodged):
+        return [_roll_fact("dodge", ev.roll, ev.manual, "dodged" if ev.remaining <= 0 else "hit")]
+    if isinstance(ev, Resisted):
+        return _resisted_facts(ev)
+    if isinstance(ev, InitiativeRolled):
+        return [
+            RollFact(
+                purpose="initiative",
+                dice=tuple(DieFace(size=6, face=f) for f in e.faces),
+                outcome=str(e.score),
+                character=e.character,
+                manual=ev.manual,
+            )
+            for e in ev.entries
+        ]
+    if isinstance(ev, Healed):
+        return [WoundFact(track=ev.track, amount=-ev.boxes, cause=ev.reason or "healing")]
+    return []
+
+
+facts = attributed(_facts, "character")
+"""Warehouse rows: every test with its exact odds, every wound and healing, each about the
+character its event names (the attacker for an attack, each entry's for initiative)."""
+
+
+# --- the demo ---------------------------------------------------------------------------------
+
+
+def demo(book: Any, echo: Callable[[str], None]) -> None:
+    """Import the sample street firefight and show its sheets and last exchange."""
+    names = {c.name for c in book.campaigns()}
+    if SAMPLE_NAME not in names:
+        with Path(SAMPLE_LOG).open("rb") as data:
+            book.import_(data, SAMPLE_NAME)
+    echo(f"dicepool: {SAMPLE_NAME} (a street firefight, chain verified on import)")
+    log = book.log(SAMPLE_NAME, show_all=True)
+    first_wound = next(e.version for e in log if e.kind == "dicepool.resisted")
+    example = proj.exchange_view(book.state(SAMPLE_NAME, at=first_wound).game.last)
+    if example is not None:
+        echo(f"  the rules' worked example (v{first_wound}): {proj.exchange_text(example)}")
+    for entry in log[-10:]:
+        who = f" {entry.actor}:" if entry.actor else ""
+        mark = " [undone]" if entry.undone else ""
+        echo(f"  v{entry.version}{who} {entry.summary}{mark}")
+    state = book.state(SAMPLE_NAME)
+    target = state.game.last.target if state.game.last else None
+    echo(proj.render_sheet(proj.sheet(state, target)))
+
+
+SYSTEM = System(
+    name="dicepool",
+    description="d6 pools against target numbers: rule of six, combat pool, damage staging",
+    initial=proj.initial,
+    evolve=proj.evolve,
+    decide=decide,
+    sheet=proj.sheet,
+    render_sheet=proj.render_sheet,
+    load_tables=load_tables,
+    demo=demo,
+    events=EVENTS,
+    commands=tuple(_DECIDERS),
+    listing=listing,
+    facts=facts,
+    facts_sql=FACTS_SQL,
+    autoplay=autoplay,
+    cli="ledger.cli.dicepool:group",
+    cli_help="The dicepool system: target numbers, pools, damage staging.",
+    create="ledger.cli.dicepool:create",
+)

@@ -1,0 +1,1 @@
+"""The freeform system: its events, commands, rules and tables (``system.SYSTEM``)."""

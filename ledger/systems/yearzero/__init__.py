@@ -1,0 +1,1 @@
+"""The yearzero system: its events, commands, rules and tables (``system.SYSTEM``)."""

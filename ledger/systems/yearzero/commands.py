@@ -1,0 +1,779 @@
+"""What a yearzero player can ask for, and how each request is decided.
+
+Dice order (for ``--faces``): a roll is base dice, then skill dice (or
+negative dice), then gear dice; a push re-rolls in the same order; armor
+rolls the shield, then the armor; a Rot point rolls the rot suit, then base
+dice equal to total Rot; a character reaching Strength 0 rolls 2d6 for the
+critical injury, then 1d6 for the hours until they get up.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+
+from ledger.commands import Command, Introduction, check_attrs, check_name, check_text
+from ledger.dice import Dice
+from ledger.errors import DuplicateNameError, RuleError
+from ledger.events import CharacterAdded, Event
+from ledger.projections.yearzero import state as proj
+from ledger.projections.yearzero.state import ATTRIBUTES, SKILLS, SPECIALIST_SKILLS, TRAUMA, Character
+from ledger.systems.yearzero import engine as eng
+from ledger.systems.yearzero import events as ev
+from ledger.systems.yearzero.engine import Draft, gain_rot, hurt, living
+
+MAX_DICE = 30
+
+
+class CreateCharacter(Introduction, frozen=True):
+    name: str
+    attrs: dict[str, str] = msgspec.field(default_factory=dict)
+
+
+class Roll(Command, frozen=True):
+    what: str
+    base: int | None = None
+    skill: int | None = None
+    gear: int | None = None
+    item: str | None = None
+    helpers: int = 0
+    modifier: int = 0
+
+
+class Push(Command, frozen=True):
+    pass
+
+
+class Damage(Command, frozen=True):
+    kind: str
+    amount: int
+    armor: bool = True
+
+
+class Wear(Command, frozen=True):
+    item: str | None = None
+    off: str | None = None
+
+
+class Eat(Command, frozen=True):
+    contaminated: bool = False
+    everyone: bool = False
+
+
+class Drink(Command, frozen=True):
+    contaminated: bool = False
+    everyone: bool = False
+
+
+class Sleep(Command, frozen=True):
+    hours: int
+    watch: tuple[str, ...] = ()
+
+
+class Rest(Command, frozen=True):
+    hours: int
+    intimacy: tuple[str, ...] = ()
+
+
+class Booze(Command, frozen=True):
+    pass
+
+
+class Rot(Command, frozen=True):
+    points: int
+    source: str = "exposure"
+
+
+class Enter(Command, frozen=True):
+    sector: str
+    rot_level: int | None = None
+    vehicle: bool = False
+
+
+class Explore(Command, frozen=True):
+    hurry: bool = False
+    stunt: bool = False
+    terrain: str = "typical"
+
+
+class Wash(Command, frozen=True):
+    pass
+
+
+class Repair(Command, frozen=True):
+    item: str
+    gear: int | None = None
+    tool: str | None = None
+    helpers: int = 0
+    modifier: int = 0
+
+
+class Critical(Command, frozen=True):
+    pass
+
+
+class Tick(Command, frozen=True):
+    minutes: int
+
+
+class Initiative(Command, frozen=True):
+    ambush: bool = False
+
+
+class Heal(Command, frozen=True):
+    target: str
+    gear: int | None = None
+    item: str | None = None
+    helpers: int = 0
+    modifier: int = 0
+
+
+class Cold(Command, frozen=True):
+    gear: int | None = None
+    item: str | None = None
+
+
+class Warm(Command, frozen=True):
+    everyone: bool = False
+
+
+# --- helpers ---------------------------------------------------------------------
+
+
+def actor_of(d: Draft, command: Command) -> str:
+    if command.actor is None or command.actor not in d.game.characters:
+        raise RuleError(
+            "no character is acting; create one with `ledger character create NAME --strength N ...` or pick one with --as"
+        )
+    return command.actor
+
+
+def able(d: Draft, name: str) -> Character:
+    c = living(d, name)
+    if c.broken:
+        kinds = ", ".join(proj.KIND_OF[a] for a in ATTRIBUTES if a in c.broken)
+        raise RuleError(
+            f"{name} is broken by {kinds} and cannot roll skills; a broken character may only make "
+            "one maneuver a turn (heal them, or wait until they get up with `ledger yz tick`)"
+        )
+    return c
+
+
+def find_item(d: Draft, name: str, item: str) -> tuple[str, proj.Item]:
+    """An item of the character, else of another party member (names may not clash)."""
+    own = d.char(name).gear.get(item)
+    if own is not None:
+        return name, own
+    owners = [(n, c.gear[item]) for n, c in d.game.characters.items() if item in c.gear]
+    if len(owners) == 1:
+        return owners[0]
+    have = ", ".join(d.char(name).gear) or "none"
+    if owners:
+        raise RuleError(f"several characters own {item!r}; act as its owner with --as")
+    raise RuleError(f"{name} has no item {item!r} (gear: {have}); add gear with `--attr gear.NAME=BONUS`")
+
+
+def usable_gear(d: Draft, name: str, gear: int | None, item: str | None) -> tuple[int, str | None]:
+    if gear is not None and item is not None:
+        raise RuleError("give --gear N or --item NAME, not both")
+    if item is None:
+        if gear is not None and not 0 <= gear <= 10:
+            raise RuleError(f"--gear {gear} is out of range; a gear bonus is 0 to 10")
+        return gear or 0, None
+    found = d.char(name).gear.get(item)
+    if found is None:
+        have = ", ".join(d.char(name).gear) or "none"
+        raise RuleError(f"{name} has no item {item!r} (gear: {have}); use one of theirs")
+    if found.destroyed:
+        raise RuleError(f"{item} is destroyed for good; use another item")
+    if found.bonus <= 0:
+        raise RuleError(
+            f"{item} is broken (bonus 0) and does not work; repair it with `ledger yz repair {item}`"
+        )
+    return found.bonus, item
+
+
+def make_roll(
+    d: Draft,
+    name: str,
+    *,
+    attribute: str,
+    skill: str | None,
+    purpose: str = "skill",
+    target: str | None = None,
+    base: int | None = None,
+    skill_level: int | None = None,
+    gear: int | None = None,
+    item: str | None = None,
+    helpers: int = 0,
+    modifier: int = 0,
+) -> ev.Rolled:
+    c = able(d, name)
+    if not 0 <= helpers <= 3:
+        raise RuleError(f"--helpers {helpers} is not allowed; at most 3 people can help (0 to 3)")
+    if helpers and skill in SPECIALIST_SKILLS:
+        raise RuleError(f"nobody can help with the specialist skill {skill}; drop --helpers")
+    if skill in SPECIALIST_SKILLS and c.skills.get(skill, 0) == 0 and skill_level is None:
+        raise RuleError(f"{name} does not have the specialist skill {skill}; only its specialists roll it")
+    if base is not None and not 0 <= base <= 20:
+        raise RuleError(f"--base {base} is out of range; give 0 to 20 base dice")
+    if skill_level is not None and not 0 <= skill_level <= 10:
+        raise RuleError(f"--skill {skill_level} is out of range; give 0 to 10 skill dice")
+    if not -10 <= modifier <= 10:
+        raise RuleError(f"--mod {modifier} is out of range; use -10 to +10")
+    gear_dice, item = usable_gear(d, name, gear, item)
+    base_dice = c.current[attribute] if base is None else base
+    level = (c.skills.get(skill, 0) if skill else 0) if skill_level is None else skill_level
+    net = level + helpers + modifier
+    skill_dice, negative = max(net, 0), max(-net, 0)
+    if base_dice + skill_dice + gear_dice + negative > MAX_DICE:
+        raise RuleError(f"that roll needs more than {MAX_DICE} dice; check --base, --skill and --gear")
+    dice = ev.Pool(
+        base=d.roll(base_dice), skill=d.roll(skill_dice), gear=d.roll(gear_dice), negative=d.roll(negative)
+    )
+    rolled = ev.Rolled(
+        character=name,
+        attribute=attribute,
+        skill=skill,
+        purpose=purpose,
+        target=target,
+        dice=dice,
+        item=item,
+        helpers=helpers,
+        modifier=modifier,
+        successes=dice.successes(),
+        p_success=eng.p_success(base_dice + skill_dice + gear_dice, negative),
+        manual=d.dice.manual,
+    )
+    d.emit(rolled)
+    return rolled
+
+
+def settle(d: Draft) -> None:
+    """A failed repair or cold roll left unpushed becomes final before anything else."""
+    p = d.game.pending
+    if p is None or p.successes > 0 or p.purpose not in ("repair", "cold"):
+        return
+    if p.purpose == "repair" and p.target is not None:
+        _owner, item = find_item(d, p.character, p.target)
+        d.emit(
+            ev.Settled(
+                character=p.character,
+                purpose="repair",
+                item=p.target,
+                bonus_after=item.bonus,
+                max_bonus_after=item.bonus,
+                destroyed=item.bonus == 0,
+            )
+        )
+    else:
+        d.emit(ev.Settled(character=p.character, purpose=p.purpose))
+        freeze(d, p.character)
+
+
+def freeze(d: Draft, name: str) -> None:
+    """A failed Endure roll against cold: hypothermic, 1 damage and 1 confusion."""
+    if not d.char(name).has("hypothermic"):
+        d.emit(ev.Hypothermia(character=name, at=d.now))
+    hurt(d, name, "damage", 1, "cold")
+    hurt(d, name, "confusion", 1, "cold")
+
+
+# --- deciders --------------------------------------------------------------------------
+
+
+def create_character(d: Draft, cmd: CreateCharacter) -> None:
+    check_name(cmd.name, "character")  # the command holds the name in NFC already
+    attrs = check_attrs(cmd.attrs)
+    if cmd.name in d.game.characters:
+        raise DuplicateNameError(f"character {cmd.name!r} already exists; pick another name")
+    _, problems = proj.parse_attrs(cmd.name, attrs)
+    if problems:
+        raise RuleError(
+            f"cannot read {', '.join(problems)}; use strength/agility/wits/empathy=1..10, "
+            "skill.NAME=0..5 (a Year Zero skill), gear.NAME=0..10, armor./shield./suit.NAME=0..10"
+        )
+    keys = {proj.attribute_name(k) for k in attrs}
+    missing = [a for a in ATTRIBUTES if a not in keys]
+    if missing:
+        raise RuleError(f"give every attribute; missing {', '.join(missing)} (e.g. --strength 3)")
+    d.emit(CharacterAdded(name=cmd.name, attrs=attrs))
+
+
+def roll(d: Draft, cmd: Roll) -> None:
+    name = actor_of(d, cmd)
+    skill = proj.skill_name(cmd.what)
+    attribute = SKILLS[skill] if skill else proj.attribute_name(cmd.what)
+    if attribute is None:
+        raise RuleError(
+            f"{cmd.what!r} is neither a skill nor an attribute; use one of {', '.join(ATTRIBUTES)} "
+            f"or {', '.join(SKILLS)}"
+        )
+    if skill is None and cmd.skill:
+        raise RuleError("an attribute roll has no skill dice; drop --skill or roll a skill")
+    make_roll(
+        d,
+        name,
+        attribute=attribute,
+        skill=skill,
+        purpose="skill" if skill else "attribute",
+        base=cmd.base,
+        skill_level=cmd.skill,
+        gear=cmd.gear,
+        item=cmd.item,
+        helpers=cmd.helpers,
+        modifier=cmd.modifier,
+    )
+
+
+def push(d: Draft, cmd: Push) -> None:
+    p = d.game.pending
+    if p is None or p.action != d.game.last_action:
+        raise RuleError("there is no roll to push; a push must come right after the roll it re-rolls")
+    if p.pushed:
+        raise RuleError("that roll was already pushed; a roll can be pushed only once")
+    name = cmd.actor or p.character
+    if name != p.character:
+        raise RuleError(f"only {p.character} can push their own roll; use --as {p.character}")
+    c = living(d, name)
+    old = p.dice
+    base = tuple(f if f in (1, 6) else d.dice.roll(6) for f in old.base)
+    skill = tuple(f if f == 6 else d.dice.roll(6) for f in old.skill)
+    gear = tuple(f if f in (1, 6) else d.dice.roll(6) for f in old.gear)
+    new = ev.Pool(base=base, skill=skill, gear=gear, negative=old.negative)
+    rerolled = ev.Pool(
+        base=tuple(f for f, o in zip(base, old.base, strict=True) if o not in (1, 6)),
+        skill=tuple(f for f, o in zip(skill, old.skill, strict=True) if o != 6),
+        gear=tuple(f for f, o in zip(gear, old.gear, strict=True) if o not in (1, 6)),
+    )
+    kept_sixes = old.base.count(6) + old.skill.count(6) + old.gear.count(6)
+    rolled = len(rerolled.base) + len(rerolled.skill) + len(rerolled.gear)
+    ones = base.count(1)
+    before = c.current[p.attribute]
+    trauma = min(ones, before)
+    gear_ones = gear.count(1)
+    bonus_after = None
+    if p.item is not None and p.item in c.gear:
+        bonus_after = max(0, c.gear[p.item].bonus - gear_ones)
+    d.emit(
+        ev.Pushed(
+            character=name,
+            attribute=p.attribute,
+            skill=p.skill,
+            dice=new,
+            rerolled=rerolled,
+            successes=new.successes(),
+            p_success=eng.p_success(rolled, 0, kept_sixes, old.negative.count(6)),
+            base_ones=ones,
+            trauma=trauma,
+            attribute_after=before - trauma,
+            mutation_points=ones,
+            item=p.item,
+            gear_damage=gear_ones if p.item else 0,
+            item_bonus_after=bonus_after,
+            manual=d.dice.manual,
+        )
+    )
+    eng.after_trauma(d, name, p.attribute, before, trauma)
+    _roll_outcome(d, p.purpose, name, p.target, new.successes())
+    if d.game.pending is not None and new.successes() == 0:
+        settle(d)
+
+
+def _roll_outcome(d: Draft, purpose: str, name: str, target: str | None, successes: int) -> None:
+    if successes == 0 or target is None:
+        return
+    if purpose == "repair":
+        _owner, item = find_item(d, name, target)
+        d.emit(ev.Repaired(character=name, item=target, bonus_after=item.max_bonus))
+    elif purpose == "heal":
+        heal_effects(d, name, target, successes)
+
+
+def damage(d: Draft, cmd: Damage) -> None:
+    name = actor_of(d, cmd)
+    living(d, name)
+    if cmd.kind not in TRAUMA:
+        raise RuleError(f"unknown trauma {cmd.kind!r}; use damage, fatigue, confusion or doubt")
+    if not 1 <= cmd.amount <= 20:
+        raise RuleError(f"trauma of {cmd.amount} is out of range; give 1 to 20 points")
+    hurt(d, name, cmd.kind, cmd.amount, "attack" if cmd.armor else "harm", armor=cmd.armor)
+
+
+def wear(d: Draft, cmd: Wear) -> None:
+    name = actor_of(d, cmd)
+    c = living(d, name)
+    if cmd.off is not None:
+        if cmd.off not in proj.SLOTS:
+            raise RuleError(f"--off {cmd.off!r}: use armor, shield or suit")
+        if cmd.off not in c.worn:
+            raise RuleError(f"{name} wears no {cmd.off}")
+        d.emit(ev.Worn(character=name, slot=cmd.off))
+        return
+    if cmd.item is None:
+        raise RuleError("name the armor, shield or rot suit to wear, or give --off SLOT")
+    item = c.gear.get(cmd.item)
+    if item is None or item.kind == "gear":
+        worn = [n for n, i in c.gear.items() if i.kind != "gear"] or ["none"]
+        raise RuleError(
+            f"{name} has no armor, shield or rot suit {cmd.item!r} (have: {', '.join(worn)}); "
+            "add one with --attr armor.NAME=RATING"
+        )
+    if item.destroyed:
+        raise RuleError(f"{cmd.item} is destroyed for good")
+    d.emit(ev.Worn(character=name, slot=item.kind, item=cmd.item))
+
+
+def _eaters(d: Draft, cmd: Eat | Drink) -> list[str]:
+    if cmd.everyone:
+        return d.living()
+    name = actor_of(d, cmd)
+    living(d, name)
+    return [name]
+
+
+def eat(d: Draft, cmd: Eat | Drink) -> None:
+    resource = "grub" if isinstance(cmd, Eat) else "water"
+    condition = "hungry" if resource == "grub" else "thirsty"
+    for name in _eaters(d, cmd):
+        c = d.char(name)
+        met = c.ate if resource == "grub" else c.drank
+        use = "lifts" if c.has(condition) else ("recovery" if met else "need")
+        d.emit(ev.Consumed(character=name, resource=resource, use=use, contaminated=cmd.contaminated))
+        if cmd.contaminated:
+            gain_rot(d, name, f"contaminated {resource}", suit=False)
+    eng.check_getups(d)
+
+
+def _hours(hours: int) -> int:
+    if not 1 <= hours <= 24:
+        raise RuleError(f"{hours} hours is out of range; give 1 to 24")
+    return hours
+
+
+def sleep(d: Draft, cmd: Sleep) -> None:
+    hours = _hours(cmd.hours)
+    unknown = [w for w in cmd.watch if w not in d.game.characters]
+    if unknown:
+        raise RuleError(f"--watch {', '.join(unknown)}: no such character; use a party member's name")
+    sleepers = tuple(n for n in d.living() if n not in cmd.watch)
+    kept = tuple(n for n in sleepers if hours >= 8 or (hours >= 4 and d.char(n).slept))
+    d.emit(ev.Rested(characters=sleepers, hours=hours, sleep=True, sleep_kept=kept))
+    eng.advance(d, hours * 60, "sleep")
+    if hours >= 4:
+        eng.recover_after_rest(d, sleepers)
+
+
+def rest(d: Draft, cmd: Rest) -> None:
+    hours = _hours(cmd.hours)
+    unknown = [w for w in cmd.intimacy if w not in d.living()]
+    if unknown:
+        raise RuleError(
+            f"--intimacy {', '.join(unknown)}: no such living character; use a party member's name"
+        )
+    if len(cmd.intimacy) == 1:
+        raise RuleError("a moment of intimacy needs two mutants; give --intimacy A --intimacy B")
+    d.emit(ev.Rested(characters=tuple(d.living()), hours=hours, sleep=False, intimacy=cmd.intimacy))
+    eng.advance(d, hours * 60, "rest")
+    if hours >= 4:
+        eng.recover_after_rest(d, tuple(d.living()))
+
+
+def booze(d: Draft, cmd: Booze) -> None:
+    name = actor_of(d, cmd)
+    c = living(d, name)
+    healed = min(1, c.max["strength"] - c.current["strength"])
+    doubt = min(1, c.max["empathy"] - c.current["empathy"])
+    face = d.dice.roll(6)
+    d.emit(ev.Boozed(character=name, damage=healed, doubt=doubt, face=face, wears_off_at=d.now + face * 60))
+    if healed and c.current["strength"] == 0:
+        eng.mend_minor_injuries(d, name)
+    hurt(d, name, "confusion", 1, "booze")
+
+
+def rot(d: Draft, cmd: Rot) -> None:
+    name = actor_of(d, cmd)
+    living(d, name)
+    if not 1 <= cmd.points <= 20:
+        raise RuleError(f"{cmd.points} Rot points is out of range; give 1 to 20")
+    source = check_text(cmd.source, "--source", 200) or "exposure"
+    for _ in range(cmd.points):
+        gain_rot(d, name, source)
+
+
+def enter(d: Draft, cmd: Enter) -> None:
+    sector = cmd.sector.strip().upper()
+    here = d.game.position
+    where = proj.split_sector(sector)
+    if where is None:
+        raise RuleError(f"sector {cmd.sector!r} is not a map sector; use letters then a number, e.g. F8")
+    if sector == here:
+        raise RuleError(f"the party is already in {sector}")
+    if here:
+        hx, hy = proj.split_sector(here) or (0, 0)
+        if max(abs(hx - where[0]), abs(hy - where[1])) != 1:
+            raise RuleError(f"{sector} is not next to {here}; move one sector at a time (diagonals allowed)")
+    if not d.game.order:
+        raise RuleError("the party has nobody yet; add characters with `ledger yz character NAME ...`")
+    if not d.living():
+        raise RuleError("nobody in the party is alive; the Zone has claimed them all")
+    known = d.game.sectors.get(sector)
+    face = None
+    if known is not None:
+        if cmd.rot_level is not None and cmd.rot_level != known.rot_level:
+            raise RuleError(f"{sector} has Rot level {known.rot_level}; drop --rot-level")
+        level = known.rot_level
+    elif cmd.rot_level is not None:
+        if str(cmd.rot_level) not in d.game.tables.get("rot_levels", {}):
+            levels = ", ".join(sorted(d.game.tables.get("rot_levels", {})))
+            raise RuleError(f"--rot-level {cmd.rot_level} is not in the tables; use one of {levels}")
+        level = cmd.rot_level
+    else:
+        face = d.dice.roll(6)
+        level = int(d.game.tables["sector_rot"][str(face)])
+    explored = known is not None and known.explored
+    night = eng.is_night(d.game, d.now)
+    minutes = (30 if cmd.vehicle else 60) * (2 if night else 1) if explored else 0
+    interval = proj.rot_interval(d.game, level)
+    d.emit(
+        ev.SectorEntered(
+            sector=sector,
+            rot_level=level,
+            rot_face=face,
+            explored=explored,
+            minutes=minutes,
+            vehicle=cmd.vehicle,
+            night=night,
+            next_rot_at=d.now + interval if interval else None,
+        )
+    )
+    if minutes:
+        eng.advance(d, minutes, f"passing through {sector}")
+
+
+TERRAIN = {"open": 120, "typical": 240, "difficult": 480}
+
+
+def explore(d: Draft, cmd: Explore) -> None:
+    sector = d.game.sectors.get(d.game.position)
+    if sector is None or not d.game.position:
+        raise RuleError("the party is in no sector; enter one with `ledger yz enter SECTOR`")
+    if sector.explored:
+        raise RuleError(f"{d.game.position} is already explored; passing through it takes an hour")
+    if cmd.terrain not in TERRAIN:
+        raise RuleError(f"terrain {cmd.terrain!r}: use open, typical or difficult")
+    if cmd.hurry and cmd.stunt:
+        raise RuleError("a hurried crossing cannot also use a stunt; give --hurry or --stunt")
+    minutes = TERRAIN[cmd.terrain]
+    if cmd.stunt:
+        minutes //= 2
+    if cmd.hurry:
+        minutes //= 4
+    night = eng.is_night(d.game, d.now)
+    if night:
+        minutes *= 2
+    d.emit(
+        ev.SectorExplored(
+            sector=d.game.position,
+            minutes=minutes,
+            hurry=cmd.hurry,
+            stunt=cmd.stunt,
+            night=night,
+            terrain=cmd.terrain,
+        )
+    )
+    eng.advance(d, minutes, f"exploring {d.game.position}")
+
+
+def wash(d: Draft, cmd: Wash) -> None:
+    name = actor_of(d, cmd)
+    c = living(d, name)
+    if d.game.rot_level_here() != 0:
+        raise RuleError(f"{d.game.position} is not Rot-free; wash in the Ark or another Rot-free refuge")
+    if c.washed:
+        raise RuleError(f"{name} already washed since coming back; washing works once per return")
+    temporary = c.rot - c.permanent_rot
+    if temporary <= 0:
+        raise RuleError(f"{name} has no Rot that washing can remove")
+    eng.lose_rot(d, name, (temporary + 1) // 2, "washing")
+
+
+def repair(d: Draft, cmd: Repair) -> None:
+    name = actor_of(d, cmd)
+    _owner, item = find_item(d, name, cmd.item)
+    if item.destroyed:
+        raise RuleError(f"{cmd.item} is destroyed for good and cannot be repaired")
+    if item.bonus >= item.max_bonus:
+        raise RuleError(f"{cmd.item} is not damaged (bonus {item.bonus} of {item.max_bonus})")
+    if d.char(name).skills.get("jury_rig", 0) == 0:
+        raise RuleError(
+            f"{name} cannot repair: it takes the Jury-Rig skill (a Gearhead's); add skill.jury_rig"
+        )
+    rolled = make_roll(
+        d,
+        name,
+        attribute="wits",
+        skill="jury_rig",
+        purpose="repair",
+        target=cmd.item,
+        gear=cmd.gear,
+        item=cmd.tool,
+        helpers=cmd.helpers,
+        modifier=cmd.modifier,
+    )
+    _roll_outcome(d, "repair", name, cmd.item, rolled.successes)
+    eng.advance(d, 120, f"repairing {cmd.item}")
+
+
+def critical(d: Draft, cmd: Critical) -> None:
+    name = actor_of(d, cmd)
+    living(d, name)
+    eng.critical(d, name)
+
+
+def tick(d: Draft, cmd: Tick) -> None:
+    if cmd.minutes <= 0:
+        raise RuleError(f"time only moves forward; give a positive number of hours, got {cmd.minutes / 60:g}")
+    eng.advance(d, cmd.minutes, "time passes")
+
+
+def initiative(d: Draft, cmd: Initiative) -> None:
+    name = actor_of(d, cmd)
+    c = living(d, name)
+    face = d.dice.roll(6)
+    agility = c.current["agility"]
+    d.emit(
+        ev.Initiative(
+            character=name,
+            face=face,
+            agility=agility,
+            ambush=cmd.ambush,
+            total=face + agility + (3 if cmd.ambush else 0),
+        )
+    )
+
+
+def heal(d: Draft, cmd: Heal) -> None:
+    name = actor_of(d, cmd)
+    target = cmd.target
+    if target not in d.game.characters:
+        raise RuleError(f"no character named {target!r}; heal a party member")
+    t = d.char(target)
+    if t.dead:
+        raise RuleError(f"{target} is dead; nobody can heal them")
+    lethal = [i for i in t.injuries if i.lethal]
+    modifier = cmd.modifier
+    if lethal:
+        if any(name in i.tried_by for i in lethal):
+            raise RuleError(f"{name} already tried to save {target}; each healer rolls only once")
+        if name == target:
+            modifier -= 2
+    elif not t.broken and not any(i.heals_at is not None for i in t.injuries):
+        raise RuleError(
+            f"{target} has nothing a Heal roll can treat (not broken, no critical injury healing)"
+        )
+    rolled = make_roll(
+        d,
+        name,
+        attribute="empathy",
+        skill="heal",
+        purpose="heal",
+        target=target,
+        gear=cmd.gear,
+        item=cmd.item,
+        helpers=cmd.helpers,
+        modifier=modifier,
+    )
+    _roll_outcome(d, "heal", name, target, rolled.successes)
+
+
+def heal_effects(d: Draft, healer: str, target: str, successes: int) -> None:
+    t = d.char(target)
+    lethal = tuple(i.name for i in t.injuries if i.lethal)
+    if lethal:
+        d.emit(ev.Healed(healer=healer, character=target, saved=lethal))
+        return
+    broken = [a for a in ATTRIBUTES if a in t.broken]
+    attribute = broken[0] if broken else None
+    restored = min(successes, t.max[attribute]) if attribute else 0
+    halved = tuple(
+        (i.name, d.now + (i.heals_at - d.now + 1) // 2)
+        for i in t.injuries
+        if i.heals_at is not None and i.heals_at > d.now
+    )
+    d.emit(
+        ev.Healed(
+            healer=healer,
+            character=target,
+            halved=tuple(n for n, _ in halved),
+            injuries=halved,
+            attribute=attribute,
+            restored=restored,
+        )
+    )
+    if attribute == "strength" and restored:
+        eng.mend_minor_injuries(d, target)
+
+
+def cold(d: Draft, cmd: Cold) -> None:
+    name = actor_of(d, cmd)
+    c = living(d, name)
+    if c.has("hypothermic") and "strength" in c.broken:
+        d.emit(ev.Died(character=name, cause="broken by damage while hypothermic", at=d.now))
+        return
+    if c.broken:
+        d.emit(ev.Settled(character=name, purpose="cold"))
+        freeze(d, name)
+        return
+    make_roll(d, name, attribute="strength", skill="endure", purpose="cold", gear=cmd.gear, item=cmd.item)
+
+
+def warm(d: Draft, cmd: Warm) -> None:
+    names = d.living() if cmd.everyone else [actor_of(d, cmd)]
+    cold_ones = [n for n in names if d.char(n).has("hypothermic")]
+    if not cold_ones:
+        raise RuleError("nobody here is hypothermic")
+    for name in cold_ones:
+        d.emit(ev.Hypothermia(character=name, warm=True, at=d.now))
+    eng.check_getups(d)
+
+
+DECIDERS: dict[type[Command], Callable[[Draft, Any], None]] = {
+    CreateCharacter: create_character,
+    Roll: roll,
+    Push: push,
+    Damage: damage,
+    Wear: wear,
+    Eat: eat,
+    Drink: eat,
+    Sleep: sleep,
+    Rest: rest,
+    Booze: booze,
+    Rot: rot,
+    Enter: enter,
+    Explore: explore,
+    Wash: wash,
+    Repair: repair,
+    Critical: critical,
+    Tick: tick,
+    Initiative: initiative,
+    Heal: heal,
+    Cold: cold,
+    Warm: warm,
+}
+
+
+def decide(state: Any, command: Command, dice: Dice) -> list[Event]:
+    decider = DECIDERS.get(type(command))
+    if decider is None:
+        raise RuleError(
+            f"the yearzero system has no command {type(command).__name__}; see `ledger yz --help`"
+        )
+    eng.check_settings(state.game)
+    d = Draft(state.game, dice)
+    if not isinstance(command, Push):
+        settle(d)
+    decider(d, command)
+    return d.events

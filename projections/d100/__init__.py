@@ -1,0 +1,1 @@
+"""The d100 system's folds: its state, ``evolve`` and the sheet (``state``)."""

@@ -1,0 +1,506 @@
+"""The d20 crew: folds of the d20 events, the character sheet and the facts."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+from msgspec.structs import replace
+
+from ledger.events import CampaignStarted, Envelope, Event
+from ledger.facts import DeathFact, DieFace, Fact, RollFact, WoundFact, attributed
+from ledger.systems.d20.events import (
+    Attacked,
+    Carried,
+    Checked,
+    Created,
+    D20Roll,
+    Damaged,
+    Healed,
+    Initiative,
+    Panicked,
+    Reassigned,
+    Reloaded,
+    Rested,
+    Stressed,
+    Supplied,
+    Therapy,
+    Unjammed,
+    UsageRolled,
+)
+
+
+class Hero(msgspec.Struct, frozen=True, kw_only=True):
+    """One character of the crew, as the sheet shows it."""
+
+    name: str
+    cls: str
+    synthetic: bool = False
+    attributes: dict[str, int]
+    modifiers: dict[str, int]
+    endurance: int
+    talents: tuple[str, ...]
+    skills: tuple[str, ...]
+    level: int = 1
+    hp: int
+    hp_max: int
+    calm: int
+    calm_max: int
+    defense: int
+    mov: int
+    money: int
+    weapons: tuple[str, ...] = ()
+    items: tuple[str, ...] = ()
+    usage: dict[str, int] = {}
+    jammed: tuple[str, ...] = ()
+    empty: tuple[str, ...] = ()
+    exposed: bool = False
+    panic_due: bool = False
+    traumas: tuple[str, ...] = ()
+    initiative: int | None = None
+    alive: bool = True
+    acted: bool = False
+
+    @property
+    def carried(self) -> tuple[str, ...]:
+        return self.weapons + self.items
+
+    @property
+    def overloaded(self) -> bool:
+        return len(self.carried) > self.attributes.get("fue", 0)
+
+
+class D20State(msgspec.Struct, frozen=True):
+    tables: dict[str, Any] = {}
+    heroes: dict[str, Hero] = {}
+    day: int = 0
+
+
+def initial(started: CampaignStarted) -> D20State:
+    return D20State(tables=started.tables)
+
+
+def _put(state: D20State, hero: Hero) -> D20State:
+    return replace(state, heroes={**state.heroes, hero.name: hero})
+
+
+def _change(state: D20State, who: str, **changes: Any) -> D20State:
+    hero = state.heroes.get(who)
+    if hero is None:
+        return state
+    return _put(state, replace(hero, **changes))
+
+
+def _created(state: D20State, ev: Created) -> D20State:
+    hero = Hero(
+        name=ev.who,
+        cls=ev.cls,
+        synthetic=ev.synthetic,
+        attributes=dict(ev.attributes),
+        modifiers=dict(ev.modifiers),
+        endurance=ev.endurance,
+        talents=ev.talents,
+        skills=ev.skills,
+        level=ev.level,
+        hp=ev.hp,
+        hp_max=ev.hp,
+        calm=ev.calm,
+        calm_max=ev.calm,
+        defense=ev.defense,
+        mov=ev.mov,
+        money=ev.money,
+        weapons=ev.weapons,
+        usage=dict(ev.usage),
+    )
+    return _put(state, hero)
+
+
+def _reassigned(state: D20State, ev: Reassigned) -> D20State:
+    return _change(
+        state,
+        ev.who,
+        attributes=dict(ev.attributes),
+        modifiers=dict(ev.modifiers),
+        hp=ev.hp,
+        hp_max=ev.hp,
+        calm=ev.calm,
+        calm_max=ev.calm,
+        defense=ev.defense,
+        mov=ev.mov,
+        acted=True,
+    )
+
+
+def _checked(state: D20State, ev: Checked) -> D20State:
+    hero = state.heroes.get(ev.who)
+    if hero is None:
+        return state
+    calm = ev.calm_after if ev.calm_after is not None else hero.calm
+    due = hero.panic_due or ev.panic_due
+    return _put(state, replace(hero, calm=calm, panic_due=due))
+
+
+def _initiative(state: D20State, ev: Initiative) -> D20State:
+    return _change(state, ev.who, initiative=ev.total, exposed=False)
+
+
+def _usage(state: D20State, ev: UsageRolled) -> D20State:
+    hero = state.heroes.get(ev.who)
+    if hero is None:
+        return state
+    return _put(state, replace(hero, usage={**hero.usage, ev.resource: ev.after}))
+
+
+def _supplied(state: D20State, ev: Supplied) -> D20State:
+    hero = state.heroes.get(ev.who)
+    if hero is None:
+        return state
+    return _put(state, replace(hero, usage={**hero.usage, ev.resource: ev.sides}))
+
+
+def _attacked(state: D20State, ev: Attacked) -> D20State:
+    hero = state.heroes.get(ev.who)
+    if hero is None:
+        return state
+    usage = dict(hero.usage)
+    if ev.ammo is not None and ev.ammo_after is not None:
+        usage[ev.ammo] = ev.ammo_after
+    jammed = (*hero.jammed, ev.weapon) if ev.jammed and ev.weapon not in hero.jammed else hero.jammed
+    empty = (*hero.empty, ev.weapon) if ev.emptied and ev.weapon not in hero.empty else hero.empty
+    calm = ev.calm_after if ev.calm_after is not None else hero.calm
+    return _put(state, replace(hero, usage=usage, jammed=jammed, empty=empty, exposed=ev.exposed, calm=calm))
+
+
+def _reloaded(state: D20State, ev: Reloaded) -> D20State:
+    hero = state.heroes.get(ev.who)
+    if hero is None:
+        return state
+    return _put(state, replace(hero, empty=tuple(w for w in hero.empty if w != ev.weapon)))
+
+
+def _spent(state: D20State, who: str, calm_after: int | None) -> D20State:
+    """The calm point a pushed roll spent."""
+    return state if calm_after is None else _change(state, who, calm=calm_after)
+
+
+def _unjammed(state: D20State, ev: Unjammed) -> D20State:
+    state = _spent(state, ev.who, ev.calm_after)
+    hero = state.heroes.get(ev.who)
+    if hero is None or not ev.roll.success:
+        return state
+    return _put(state, replace(hero, jammed=tuple(w for w in hero.jammed if w != ev.weapon)))
+
+
+def _damaged(state: D20State, ev: Damaged) -> D20State:
+    hero = state.heroes.get(ev.who)
+    if hero is None:
+        return state
+    return _put(
+        state,
+        replace(
+            hero,
+            hp=ev.hp_after,
+            calm=ev.calm_after,
+            alive=not ev.died,
+            panic_due=hero.panic_due or ev.panic_due,
+        ),
+    )
+
+
+def _stressed(state: D20State, ev: Stressed) -> D20State:
+    hero = state.heroes.get(ev.who)
+    if hero is None:
+        return state
+    return _put(state, replace(hero, calm=ev.calm_after, panic_due=hero.panic_due or ev.panic_due))
+
+
+def _panicked(state: D20State, ev: Panicked) -> D20State:
+    hero = state.heroes.get(ev.who)
+    if hero is None:
+        return state
+    traumas = (*hero.traumas, ev.trauma) if ev.trauma and ev.new_trauma else hero.traumas
+    return _put(state, replace(hero, calm=ev.calm_after, panic_due=False, traumas=traumas))
+
+
+def _healed(state: D20State, ev: Healed) -> D20State:
+    return _change(_spent(state, ev.who, ev.calm_after), ev.target, hp=ev.hp_after)
+
+
+def _rested(state: D20State, ev: Rested) -> D20State:
+    for name, (hp, calm) in ev.recovered.items():
+        state = _change(state, name, hp=hp, calm=calm)
+    return replace(state, day=ev.day)
+
+
+def _therapy(state: D20State, ev: Therapy) -> D20State:
+    state = _spent(state, ev.who, ev.calm_after)
+    hero = state.heroes.get(ev.who)
+    if hero is None:
+        return replace(state, day=ev.day)
+    if ev.roll.success:
+        hero = replace(hero, traumas=tuple(t for t in hero.traumas if t != ev.trauma))
+    return replace(_put(state, hero), day=ev.day)
+
+
+def _carried(state: D20State, ev: Carried) -> D20State:
+    hero = state.heroes.get(ev.who)
+    if hero is None:
+        return state
+    weapons = tuple(w for w in ev.items if w in state.tables.get("weapons", {}))
+    items = tuple(i for i in ev.items if i not in weapons)
+    return _put(state, replace(hero, weapons=weapons, items=items))
+
+
+_FOLDS: dict[type[Event], Callable[[D20State, Any], D20State]] = {
+    Created: _created,
+    Reassigned: _reassigned,
+    Checked: _checked,
+    Initiative: _initiative,
+    UsageRolled: _usage,
+    Supplied: _supplied,
+    Attacked: _attacked,
+    Reloaded: _reloaded,
+    Unjammed: _unjammed,
+    Damaged: _damaged,
+    Stressed: _stressed,
+    Panicked: _panicked,
+    Healed: _healed,
+    Rested: _rested,
+    Therapy: _therapy,
+    Carried: _carried,
+}
+
+
+def evolve(state: D20State, event: Event, _env: Envelope[Any]) -> D20State:
+    fold = _FOLDS.get(type(event))
+    if fold is None:
+        return state
+    state = fold(state, event)
+    who = getattr(event, "who", None)
+    if isinstance(event, Created) or who not in state.heroes:
+        return state
+    hero = state.heroes[who]
+    due = hero.panic_due or (hero.calm == 0 and hero.alive)
+    return _put(state, replace(hero, acted=True, panic_due=due))
+
+
+def day(state: D20State | None) -> int | None:
+    return None if state is None else state.day
+
+
+# --- the sheet -----------------------------------------------------------------------
+
+
+def die_name(sides: int) -> str:
+    return f"d{sides}" if sides else "exhausted"
+
+
+def hero_sheet(hero: Hero, tables: dict[str, Any]) -> dict[str, Any]:
+    level = tables["levels"][min(hero.level, len(tables["levels"])) - 1]
+    return {
+        "name": hero.name,
+        "class": hero.cls,
+        "synthetic": hero.synthetic,
+        "level": hero.level,
+        "alive": hero.alive,
+        "attributes": {k: {"score": v, "mod": hero.modifiers[k]} for k, v in hero.attributes.items()},
+        "hp": {"current": hero.hp, "max": hero.hp_max},
+        "calm": {"current": hero.calm, "max": hero.calm_max},
+        "panic_due": hero.panic_due,
+        "def": hero.defense,
+        "mov": hero.mov,
+        "run": 2 * hero.mov,
+        "atq": level["atq"],
+        "ins": level["ins"],
+        "skills": list(hero.skills),
+        "talents": list(hero.talents),
+        "usage": {r: die_name(s) for r, s in hero.usage.items()},
+        "weapons": list(hero.weapons),
+        "items": list(hero.items),
+        "carrying": {
+            "items": len(hero.carried),
+            "capacity": hero.attributes["fue"],
+            "overloaded": hero.overloaded,
+        },
+        "jammed": list(hero.jammed),
+        "empty": list(hero.empty),
+        "exposed": hero.exposed,
+        "traumas": list(hero.traumas),
+        "money": hero.money,
+        "income": tables["income_per_level"] * hero.level,
+        "initiative": hero.initiative,
+    }
+
+
+def sheet(state: Any, actor: str | None) -> dict[str, Any]:
+    game: D20State = state.game
+    who = actor or state.core.last_actor
+    if who not in game.heroes and len(game.heroes) == 1:
+        who = next(iter(game.heroes))
+    head = {
+        "campaign": state.core.name,
+        "system": "d20",
+        "day": game.day,
+        "crew": {n: ("alive" if h.alive else "dead") for n, h in game.heroes.items()},
+    }
+    hero = game.heroes.get(who) if who else None
+    if hero is None:
+        return {**head, "hint": "no d20 character yet; create one with `ledger d20 create NAME`"}
+    return {**head, **hero_sheet(hero, game.tables)}
+
+
+def render_sheet(data: dict[str, Any]) -> str:
+    if "name" not in data:
+        return f"{data['campaign']} (d20, day {data['day']}): {data['hint']}"
+    attrs = "  ".join(f"{k.upper()} {a['score']} ({a['mod']:+d})" for k, a in data["attributes"].items())
+    status = "alive" if data["alive"] else "DEAD"
+    lines = [
+        f"{data['name']}: {data['class']}, level {data['level']} ({status}), day {data['day']}",
+        attrs,
+        f"PV {data['hp']['current']}/{data['hp']['max']}  PC {data['calm']['current']}/{data['calm']['max']}"
+        f"  DEF {data['def']}  MOV {data['mov']}  ATQ +{data['atq']}  INS +{data['ins']}",
+        f"skills: {', '.join(data['skills']) or '-'}; talents: {', '.join(data['talents'])}",
+        "usage: " + (", ".join(f"{r} {d}" for r, d in data["usage"].items()) or "-"),
+        f"carrying {data['carrying']['items']}/{data['carrying']['capacity']}: "
+        + ", ".join(data["weapons"] + data["items"])
+        + (" (OVERLOADED: disadvantage on physical actions)" if data["carrying"]["overloaded"] else ""),
+        f"traumas: {'; '.join(data['traumas']) or '-'}",
+        f"money {data['money']} acciones, income {data['income']} a month",
+    ]
+    flags = [
+        f"jammed: {', '.join(data['jammed'])}" if data["jammed"] else "",
+        f"empty: {', '.join(data['empty'])}" if data["empty"] else "",
+        "exposed (attacks against have advantage)" if data["exposed"] else "",
+        "PANIC ROLL DUE (`ledger d20 panic`)" if data["panic_due"] else "",
+    ]
+    if any(flags):
+        lines.append("; ".join(f for f in flags if f))
+    others = [f"{n} ({s})" for n, s in data["crew"].items() if n != data["name"]]
+    if others:
+        lines.append(f"crew: {', '.join(others)}")
+    return "\n".join(lines)
+
+
+# --- facts for the statistics warehouse ------------------------------------------
+
+
+def _roll_fact(purpose: str, roll: D20Roll, pushed: bool = False) -> RollFact:
+    dice = tuple(DieFace(20, f, kept=(i == _kept_index(roll))) for i, f in enumerate(roll.faces))
+    outcome = roll.natural or ("success" if roll.success else "failure")
+    return RollFact(
+        purpose=purpose,
+        dice=dice,
+        outcome=outcome,
+        target=roll.target,
+        success=roll.success,
+        pushed=pushed,
+        manual=roll.manual,
+        p_success=roll.p_success,
+    )
+
+
+def _kept_index(roll: D20Roll) -> int:
+    return roll.faces.index(roll.kept)
+
+
+def _table_fact(purpose: str, sides: int, face: int, outcome: str, manual: bool) -> RollFact:
+    return RollFact(purpose=purpose, dice=(DieFace(sides, face),), outcome=outcome, manual=manual)
+
+
+def _facts(env: Envelope[Any]) -> list[Fact]:
+    ev = env.event
+    maker = _FACTS.get(type(ev))
+    return [] if maker is None else maker(ev)
+
+
+facts = attributed(_facts, "who")
+"""Warehouse rows of one event, each about the character the event names (``who``), but
+for a healing, which is the patient's."""
+
+
+def _created_facts(ev: Created) -> list[Fact]:
+    dice = tuple(DieFace(6, f, kept=(i != ev.dropped)) for i, r in enumerate(ev.rolls) for f in r)
+    outcome = f"dropped {sum(ev.rolls[ev.dropped])}"
+    return [RollFact(purpose="attributes", dice=dice, outcome=outcome, manual=ev.manual)]
+
+
+def _checked_facts(ev: Checked) -> list[Fact]:
+    return [
+        _roll_fact(ev.purpose if not ev.instinct else f"instinct {ev.attribute}", ev.roll, pushed=ev.pushed)
+    ]
+
+
+def _attacked_facts(ev: Attacked) -> list[Fact]:
+    out: list[Fact] = [_roll_fact(f"attack {ev.mode}", ev.roll, pushed=ev.pushed)]
+    if ev.damage_faces:
+        sides = int(ev.damage_dice.split("d")[1])
+        out.append(
+            RollFact(
+                purpose="damage",
+                dice=tuple(DieFace(sides, f) for f in ev.damage_faces),
+                outcome=str(ev.damage),
+                manual=ev.roll.manual,
+            )
+        )
+    return out
+
+
+def _damaged_facts(ev: Damaged) -> list[Fact]:
+    out: list[Fact] = [WoundFact(track="hp", amount=ev.amount, cause=ev.cause)]
+    if ev.calm_lost:
+        out.append(WoundFact(track="calm", amount=ev.calm_lost, cause="wound"))
+    if ev.died:
+        out.append(DeathFact(cause=ev.cause))
+    return out
+
+
+def _stressed_facts(ev: Stressed) -> list[Fact]:
+    out: list[Fact] = [_roll_fact(f"stress {ev.difficulty}", ev.roll, pushed=ev.pushed)]
+    if ev.loss_face is not None:
+        out.append(WoundFact(track="calm", amount=ev.loss_face, cause=f"stress {ev.difficulty}"))
+    return out
+
+
+def _panicked_facts(ev: Panicked) -> list[Fact]:
+    out: list[Fact] = [_table_fact("panic", ev.sides, ev.face, ev.result.split(":")[0], ev.manual)]
+    if ev.trauma_face is not None and ev.trauma_sides is not None and ev.trauma:
+        out.append(_table_fact("trauma", ev.trauma_sides, ev.trauma_face, ev.trauma.split(":")[0], ev.manual))
+    out.append(WoundFact(track="calm", amount=-ev.recovered_face, cause="panic over"))
+    return out
+
+
+def _healed_facts(ev: Healed) -> list[Fact]:
+    out: list[Fact] = [_roll_fact(ev.method, ev.roll, pushed=ev.pushed)]
+    if ev.face is not None:
+        out.append(WoundFact(character=ev.target, track="hp", amount=-ev.face, cause=ev.method))
+    return out
+
+
+def _usage_facts(ev: UsageRolled) -> list[Fact]:
+    outcome = "exhausted" if not ev.after else ("step down" if ev.after < ev.sides else "holds")
+    return [
+        RollFact(
+            purpose=f"usage {ev.resource}",
+            dice=(DieFace(ev.sides, ev.face),),
+            outcome=outcome,
+            success=ev.after == ev.sides,
+            p_success=(ev.sides - 2) / ev.sides,
+            manual=ev.manual,
+        )
+    ]
+
+
+_FACTS: dict[type[Event], Callable[[Any], list[Fact]]] = {
+    Created: _created_facts,
+    Checked: _checked_facts,
+    Attacked: _attacked_facts,
+    Damaged: _damaged_facts,
+    Stressed: _stressed_facts,
+    Panicked: _panicked_facts,
+    Healed: _healed_facts,
+    UsageRolled: _usage_facts,
+    Unjammed: lambda ev: [_roll_fact("unjam", ev.roll, pushed=ev.pushed)],
+    Therapy: lambda ev: [_roll_fact("therapy", ev.roll, pushed=ev.pushed)],
+    Initiative: lambda ev: [_table_fact("initiative", 20, ev.face, str(ev.total), ev.manual)],
+}

@@ -1,0 +1,1 @@
+"""The yearzero system's folds: its state, ``evolve`` and the sheet (``state``)."""
