@@ -184,12 +184,16 @@ def fail(error: BaseException, as_json: bool) -> int:
     Returns the exit code."""
     import json
 
-    from ledger.errors import LedgerError
+    from ledger.cli import fixes
 
     fields: dict[str, Any] = {}
     if isinstance(error, LedgerError):
-        kind, message, code = type(error).__name__, error.message, error.exit_code
-        fields = {k: v for k, v in vars(error).items() if k != "message" and not k.startswith("_")}
+        kind, message, code = type(error).__name__, fixes.message(error), error.exit_code
+        fields = {
+            k: v for k, v in vars(error).items() if k not in ("message", "fix") and not k.startswith("_")
+        }
+        if error.fix is not None:
+            fields["fix"] = fixes.as_json(error.fix)
     elif isinstance(error, click.ClickException):
         kind, message, code = type(error).__name__, error.format_message(), error.exit_code
         if isinstance(error, click.UsageError) and error.ctx is not None:

@@ -24,12 +24,10 @@ A refusal is a :class:`~ledger.errors.TamperError` naming the version.
 
 from __future__ import annotations
 
-import hashlib
 import math
 import re
 from collections.abc import Callable, Iterator, Mapping
 from functools import cache
-from pathlib import Path
 from typing import IO, Any
 
 import msgspec

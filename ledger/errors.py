@@ -1,24 +1,47 @@
 """One error hierarchy for everything a user can get wrong.
 
-Every message says what was expected, what was got, and how to fix it, on a
-single line. The CLI turns any ``LedgerError`` into a one-line message and a
-non-zero exit; nothing is recorded when one is raised.
+Every message says what was expected and what was got, on a single line, in
+the library's words; how to put it right is a :class:`Fix`, data a program can
+act on. The command line words the fix as a command (``ledger.cli.fixes``) and
+turns any ``LedgerError`` into one line and a non-zero exit; nothing is
+recorded when one is raised.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Fix:
+    """How to put a refusal right.
+
+    ``action`` names what to do, from a small vocabulary a front end can map to
+    its own controls: ``undo`` (take the last action back), ``choose_character``
+    (say who acts; ``characters`` lists them), ``create_character``,
+    ``create_campaign`` (``name``), ``choose_campaign``, ``system_commands`` (see
+    what the system takes; ``system``), ``edit_tables`` (``table``), ``setting``
+    (``key``), ``option`` (pass ``option``), ``other``. ``text`` says it in plain
+    words for a reader of the library's messages."""
+
+    action: str
+    text: str
+    detail: Mapping[str, str] = field(default_factory=dict)
+
 
 class LedgerError(Exception):
-    """Base class: a refusal that names the problem and the fix."""
+    """Base class: a refusal that names the problem, and its fix when there is one."""
 
     exit_code = 1
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, *, fix: Fix | None = None) -> None:
         super().__init__(message)
         self.message = message
+        self.fix = fix
 
     def __str__(self) -> str:
-        return self.message
+        return self.message if self.fix is None else f"{self.message}; {self.fix.text}"
 
 
 class StoreError(LedgerError):
@@ -39,7 +62,10 @@ class UnknownCampaignError(LedgerError):
     def __init__(self, name: str, known: list[str]) -> None:
         hint = f"known: {', '.join(known)}" if known else "none exist yet"
         shown = name if name.isprintable() and " " not in name else "NAME"
-        super().__init__(f"no campaign named {name!r} ({hint}); create it with `ledger new SYSTEM {shown}`")
+        super().__init__(
+            f"no campaign named {name!r} ({hint})",
+            fix=Fix("create_campaign", f"start a campaign named {shown} first", {"name": shown}),
+        )
         self.name = name
         self.known = known
 
