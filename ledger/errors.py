@@ -21,7 +21,8 @@ class Fix:
     its own controls: ``undo`` (take the last action back), ``choose_character``
     (say who acts; ``characters`` lists them), ``create_character``,
     ``create_campaign`` (``name``), ``choose_campaign``, ``system_commands`` (see
-    what the system takes; ``system``), ``edit_tables`` (``table``), ``setting``
+    what the system takes; ``system``), ``system_command`` (do ``doing`` with one of
+    the system's commands: ``system``, ``command``), ``edit_tables`` (``table``), ``setting``
     (``key``), ``option`` (pass ``option``), ``other``. ``text`` says it in plain
     words for a reader of the library's messages."""
 

@@ -371,17 +371,20 @@ def _fresh_game() -> Any:
     second=st.lists(st.integers(1, 6), min_size=7, max_size=7),
 )
 def test_a_push_rerolls_exactly_the_dice_the_rules_allow(first: list[int], second: list[int]) -> None:
+    from ledger.decider import Draft
     from ledger.dice import Faces
-    from ledger.systems.yearzero.engine import Draft
+    from ledger.state import CampaignState
 
-    d = Draft(_fresh_game(), Faces(first))
-    yz.roll(d, yz.Roll(what="shoot", item="rifle", actor="Ana"))
+    start = CampaignState(game=_fresh_game())
+    command = yz.Roll(what="shoot", item="rifle", actor="Ana")
+    d = Draft(start, command, Faces(first), SYSTEM.evolve)
+    yz.roll(d, command)
     base, skill, gear = first[:3], first[3:5], first[5:]
     eligible = (
         sum(f not in (1, 6) for f in base) + sum(f != 6 for f in skill) + sum(f not in (1, 6) for f in gear)
     )
     faces = Faces(second[:eligible] + [1] * 20)  # extra trailing faces are never used
-    push = Draft(d.game, faces)
+    push = Draft(CampaignState(game=d.game), yz.Push(actor="Ana"), faces, SYSTEM.evolve)
     yz.push(push, yz.Push(actor="Ana"))
     pushed = push.events[0]
     rerolled = pushed.rerolled

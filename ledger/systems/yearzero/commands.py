@@ -9,20 +9,17 @@ critical injury, then 1d6 for the hours until they get up.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 import msgspec
 
 from ledger.commands import Command, Introduction, check_attrs, check_name, check_text
-from ledger.dice import Dice
-from ledger.errors import DuplicateNameError, RuleError
-from ledger.events import CharacterAdded, Event
+from ledger.decider import Decider
+from ledger.errors import DuplicateNameError, Fix, RuleError
+from ledger.events import CharacterAdded
 from ledger.projections.yearzero import state as proj
 from ledger.projections.yearzero.state import ATTRIBUTES, SKILLS, SPECIALIST_SKILLS, TRAUMA, Character
 from ledger.systems.yearzero import engine as eng
 from ledger.systems.yearzero import events as ev
-from ledger.systems.yearzero.engine import Draft, gain_rot, hurt, living
+from ledger.systems.yearzero.engine import YZDraft, alive, char, d6, gain_rot, hurt, living, now
 
 MAX_DICE = 30
 
@@ -142,61 +139,81 @@ class Warm(Command, frozen=True):
 # --- helpers ---------------------------------------------------------------------
 
 
-def actor_of(d: Draft, command: Command) -> str:
+def _run(doing: str, command: str) -> Fix:
+    """The fix of doing something a yearzero command does (``command``: its words after the group)."""
+    return Fix("system_command", doing, {"system": "yearzero", "command": command, "doing": doing})
+
+
+def actor_of(d: YZDraft, command: Command) -> str:
     if command.actor is None or command.actor not in d.game.characters:
-        raise RuleError(
-            "no character is acting; create one with `ledger character create NAME --strength N ...` or pick one with --as"
-        )
+        if d.game.order:
+            fix = Fix("choose_character", "say which character acts", {"characters": ", ".join(alive(d))})
+        else:
+            fix = Fix("create_character", "create a character first")
+        raise RuleError("no character is acting", fix=fix)
     return command.actor
 
 
-def able(d: Draft, name: str) -> Character:
+def able(d: YZDraft, name: str) -> Character:
     c = living(d, name)
     if c.broken:
         kinds = ", ".join(proj.KIND_OF[a] for a in ATTRIBUTES if a in c.broken)
         raise RuleError(
             f"{name} is broken by {kinds} and cannot roll skills; a broken character may only make "
-            "one maneuver a turn (heal them, or wait until they get up with `ledger yz tick`)"
+            "one maneuver a turn",
+            fix=_run("heal them, or wait until they get up", "tick"),
         )
     return c
 
 
-def find_item(d: Draft, name: str, item: str) -> tuple[str, proj.Item]:
+def find_item(d: YZDraft, name: str, item: str) -> tuple[str, proj.Item]:
     """An item of the character, else of another party member (names may not clash)."""
-    own = d.char(name).gear.get(item)
+    own = char(d, name).gear.get(item)
     if own is not None:
         return name, own
     owners = [(n, c.gear[item]) for n, c in d.game.characters.items() if item in c.gear]
     if len(owners) == 1:
         return owners[0]
-    have = ", ".join(d.char(name).gear) or "none"
+    have = ", ".join(char(d, name).gear) or "none"
     if owners:
-        raise RuleError(f"several characters own {item!r}; act as its owner with --as")
-    raise RuleError(f"{name} has no item {item!r} (gear: {have}); add gear with `--attr gear.NAME=BONUS`")
+        owner_names = ", ".join(n for n, _ in owners)
+        raise RuleError(
+            f"several characters own {item!r} ({owner_names})",
+            fix=Fix("choose_character", "act as its owner", {"characters": owner_names}),
+        )
+    raise RuleError(
+        f"{name} has no item {item!r} (gear: {have})",
+        fix=Fix("other", "give the character the item as its attribute gear.NAME=BONUS"),
+    )
 
 
-def usable_gear(d: Draft, name: str, gear: int | None, item: str | None) -> tuple[int, str | None]:
+def usable_gear(d: YZDraft, name: str, gear: int | None, item: str | None) -> tuple[int, str | None]:
     if gear is not None and item is not None:
-        raise RuleError("give --gear N or --item NAME, not both")
+        raise RuleError(
+            "a roll takes a gear bonus or an item, not both",
+            fix=Fix(
+                "option", "give the gear bonus or the item", {"option": "--gear N or --item NAME, not both"}
+            ),
+        )
     if item is None:
         if gear is not None and not 0 <= gear <= 10:
-            raise RuleError(f"--gear {gear} is out of range; a gear bonus is 0 to 10")
+            raise RuleError(f"a gear bonus of {gear} is out of range; a gear bonus is 0 to 10")
         return gear or 0, None
-    found = d.char(name).gear.get(item)
+    found = char(d, name).gear.get(item)
     if found is None:
-        have = ", ".join(d.char(name).gear) or "none"
+        have = ", ".join(char(d, name).gear) or "none"
         raise RuleError(f"{name} has no item {item!r} (gear: {have}); use one of theirs")
     if found.destroyed:
         raise RuleError(f"{item} is destroyed for good; use another item")
     if found.bonus <= 0:
         raise RuleError(
-            f"{item} is broken (bonus 0) and does not work; repair it with `ledger yz repair {item}`"
+            f"{item} is broken (bonus 0) and does not work", fix=_run("repair it", f"repair {item}")
         )
     return found.bonus, item
 
 
 def make_roll(
-    d: Draft,
+    d: YZDraft,
     name: str,
     *,
     attribute: str,
@@ -212,26 +229,28 @@ def make_roll(
 ) -> ev.Rolled:
     c = able(d, name)
     if not 0 <= helpers <= 3:
-        raise RuleError(f"--helpers {helpers} is not allowed; at most 3 people can help (0 to 3)")
+        raise RuleError(f"{helpers} helpers is not allowed; at most 3 people can help (0 to 3)")
     if helpers and skill in SPECIALIST_SKILLS:
-        raise RuleError(f"nobody can help with the specialist skill {skill}; drop --helpers")
+        raise RuleError(
+            f"nobody can help with the specialist skill {skill}", fix=Fix("other", "roll it without helpers")
+        )
     if skill in SPECIALIST_SKILLS and c.skills.get(skill, 0) == 0 and skill_level is None:
         raise RuleError(f"{name} does not have the specialist skill {skill}; only its specialists roll it")
     if base is not None and not 0 <= base <= 20:
-        raise RuleError(f"--base {base} is out of range; give 0 to 20 base dice")
+        raise RuleError(f"{base} base dice is out of range; give 0 to 20 base dice")
     if skill_level is not None and not 0 <= skill_level <= 10:
-        raise RuleError(f"--skill {skill_level} is out of range; give 0 to 10 skill dice")
+        raise RuleError(f"{skill_level} skill dice is out of range; give 0 to 10 skill dice")
     if not -10 <= modifier <= 10:
-        raise RuleError(f"--mod {modifier} is out of range; use -10 to +10")
+        raise RuleError(f"a modifier of {modifier:+d} is out of range; use -10 to +10")
     gear_dice, item = usable_gear(d, name, gear, item)
     base_dice = c.current[attribute] if base is None else base
     level = (c.skills.get(skill, 0) if skill else 0) if skill_level is None else skill_level
     net = level + helpers + modifier
     skill_dice, negative = max(net, 0), max(-net, 0)
     if base_dice + skill_dice + gear_dice + negative > MAX_DICE:
-        raise RuleError(f"that roll needs more than {MAX_DICE} dice; check --base, --skill and --gear")
+        raise RuleError(f"that roll needs more than {MAX_DICE} dice; check its base, skill and gear dice")
     dice = ev.Pool(
-        base=d.roll(base_dice), skill=d.roll(skill_dice), gear=d.roll(gear_dice), negative=d.roll(negative)
+        base=d6(d, base_dice), skill=d6(d, skill_dice), gear=d6(d, gear_dice), negative=d6(d, negative)
     )
     rolled = ev.Rolled(
         character=name,
@@ -251,7 +270,7 @@ def make_roll(
     return rolled
 
 
-def settle(d: Draft) -> None:
+def settle(d: YZDraft) -> None:
     """A failed repair or cold roll left unpushed becomes final before anything else."""
     p = d.game.pending
     if p is None or p.successes > 0 or p.purpose not in ("repair", "cold"):
@@ -273,10 +292,10 @@ def settle(d: Draft) -> None:
         freeze(d, p.character)
 
 
-def freeze(d: Draft, name: str) -> None:
+def freeze(d: YZDraft, name: str) -> None:
     """A failed Endure roll against cold: hypothermic, 1 damage and 1 confusion."""
-    if not d.char(name).has("hypothermic"):
-        d.emit(ev.Hypothermia(character=name, at=d.now))
+    if not char(d, name).has("hypothermic"):
+        d.emit(ev.Hypothermia(character=name, at=now(d)))
     hurt(d, name, "damage", 1, "cold")
     hurt(d, name, "confusion", 1, "cold")
 
@@ -284,7 +303,20 @@ def freeze(d: Draft, name: str) -> None:
 # --- deciders --------------------------------------------------------------------------
 
 
-def create_character(d: Draft, cmd: CreateCharacter) -> None:
+def _before(d: YZDraft) -> None:
+    """Every command: the campaign's settings must be usable, and a failed repair or cold
+    roll that was not pushed becomes final (a push is the one command that may follow it)."""
+    eng.check_settings(d.game)
+    if not isinstance(d.command, Push):
+        settle(d)
+
+
+decider = Decider("yearzero", proj.evolve, before=_before)
+"""The yearzero commands and their handlers: ``SYSTEM.decide``."""
+
+
+@decider.on(CreateCharacter)
+def create_character(d: YZDraft, cmd: CreateCharacter) -> None:
     check_name(cmd.name, "character")  # the command holds the name in NFC already
     attrs = check_attrs(cmd.attrs)
     if cmd.name in d.game.characters:
@@ -298,11 +330,15 @@ def create_character(d: Draft, cmd: CreateCharacter) -> None:
     keys = {proj.attribute_name(k) for k in attrs}
     missing = [a for a in ATTRIBUTES if a not in keys]
     if missing:
-        raise RuleError(f"give every attribute; missing {', '.join(missing)} (e.g. --strength 3)")
+        raise RuleError(
+            f"give every attribute; missing {', '.join(missing)}",
+            fix=Fix("option", "give each attribute 1 to 10", {"option": f"--{missing[0]} N (1 to 10)"}),
+        )
     d.emit(CharacterAdded(name=cmd.name, attrs=attrs))
 
 
-def roll(d: Draft, cmd: Roll) -> None:
+@decider.on(Roll)
+def roll(d: YZDraft, cmd: Roll) -> None:
     name = actor_of(d, cmd)
     skill = proj.skill_name(cmd.what)
     attribute = SKILLS[skill] if skill else proj.attribute_name(cmd.what)
@@ -312,7 +348,10 @@ def roll(d: Draft, cmd: Roll) -> None:
             f"or {', '.join(SKILLS)}"
         )
     if skill is None and cmd.skill:
-        raise RuleError("an attribute roll has no skill dice; drop --skill or roll a skill")
+        raise RuleError(
+            "an attribute roll has no skill dice",
+            fix=Fix("other", "roll a skill, or the attribute without skill dice"),
+        )
     make_roll(
         d,
         name,
@@ -328,7 +367,8 @@ def roll(d: Draft, cmd: Roll) -> None:
     )
 
 
-def push(d: Draft, cmd: Push) -> None:
+@decider.on(Push)
+def push(d: YZDraft, cmd: Push) -> None:
     p = d.game.pending
     if p is None or p.action != d.game.last_action:
         raise RuleError("there is no roll to push; a push must come right after the roll it re-rolls")
@@ -336,7 +376,10 @@ def push(d: Draft, cmd: Push) -> None:
         raise RuleError("that roll was already pushed; a roll can be pushed only once")
     name = cmd.actor or p.character
     if name != p.character:
-        raise RuleError(f"only {p.character} can push their own roll; use --as {p.character}")
+        raise RuleError(
+            f"only {p.character} can push their own roll",
+            fix=Fix("choose_character", f"act as {p.character}", {"characters": p.character}),
+        )
     c = living(d, name)
     old = p.dice
     base = tuple(f if f in (1, 6) else d.dice.roll(6) for f in old.base)
@@ -382,7 +425,7 @@ def push(d: Draft, cmd: Push) -> None:
         settle(d)
 
 
-def _roll_outcome(d: Draft, purpose: str, name: str, target: str | None, successes: int) -> None:
+def _roll_outcome(d: YZDraft, purpose: str, name: str, target: str | None, successes: int) -> None:
     if successes == 0 or target is None:
         return
     if purpose == "repair":
@@ -392,7 +435,8 @@ def _roll_outcome(d: Draft, purpose: str, name: str, target: str | None, success
         heal_effects(d, name, target, successes)
 
 
-def damage(d: Draft, cmd: Damage) -> None:
+@decider.on(Damage)
+def damage(d: YZDraft, cmd: Damage) -> None:
     name = actor_of(d, cmd)
     living(d, name)
     if cmd.kind not in TRAUMA:
@@ -402,43 +446,46 @@ def damage(d: Draft, cmd: Damage) -> None:
     hurt(d, name, cmd.kind, cmd.amount, "attack" if cmd.armor else "harm", armor=cmd.armor)
 
 
-def wear(d: Draft, cmd: Wear) -> None:
+@decider.on(Wear)
+def wear(d: YZDraft, cmd: Wear) -> None:
     name = actor_of(d, cmd)
     c = living(d, name)
     if cmd.off is not None:
         if cmd.off not in proj.SLOTS:
-            raise RuleError(f"--off {cmd.off!r}: use armor, shield or suit")
+            raise RuleError(f"there is no slot {cmd.off!r} to take off; use armor, shield or suit")
         if cmd.off not in c.worn:
             raise RuleError(f"{name} wears no {cmd.off}")
         d.emit(ev.Worn(character=name, slot=cmd.off))
         return
     if cmd.item is None:
-        raise RuleError("name the armor, shield or rot suit to wear, or give --off SLOT")
+        raise RuleError("name the armor, shield or rot suit to wear, or the slot to take off")
     item = c.gear.get(cmd.item)
     if item is None or item.kind == "gear":
         worn = [n for n, i in c.gear.items() if i.kind != "gear"] or ["none"]
         raise RuleError(
-            f"{name} has no armor, shield or rot suit {cmd.item!r} (have: {', '.join(worn)}); "
-            "add one with --attr armor.NAME=RATING"
+            f"{name} has no armor, shield or rot suit {cmd.item!r} (have: {', '.join(worn)})",
+            fix=Fix("other", "give the character one as its attribute armor.NAME=RATING"),
         )
     if item.destroyed:
         raise RuleError(f"{cmd.item} is destroyed for good")
     d.emit(ev.Worn(character=name, slot=item.kind, item=cmd.item))
 
 
-def _eaters(d: Draft, cmd: Eat | Drink) -> list[str]:
+def _eaters(d: YZDraft, cmd: Eat | Drink) -> list[str]:
     if cmd.everyone:
-        return d.living()
+        return alive(d)
     name = actor_of(d, cmd)
     living(d, name)
     return [name]
 
 
-def eat(d: Draft, cmd: Eat | Drink) -> None:
+@decider.on(Drink)
+@decider.on(Eat)
+def eat(d: YZDraft, cmd: Eat | Drink) -> None:
     resource = "grub" if isinstance(cmd, Eat) else "water"
     condition = "hungry" if resource == "grub" else "thirsty"
     for name in _eaters(d, cmd):
-        c = d.char(name)
+        c = char(d, name)
         met = c.ate if resource == "grub" else c.drank
         use = "lifts" if c.has(condition) else ("recovery" if met else "need")
         d.emit(ev.Consumed(character=name, resource=resource, use=use, contaminated=cmd.contaminated))
@@ -453,57 +500,63 @@ def _hours(hours: int) -> int:
     return hours
 
 
-def sleep(d: Draft, cmd: Sleep) -> None:
+@decider.on(Sleep)
+def sleep(d: YZDraft, cmd: Sleep) -> None:
     hours = _hours(cmd.hours)
     unknown = [w for w in cmd.watch if w not in d.game.characters]
     if unknown:
-        raise RuleError(f"--watch {', '.join(unknown)}: no such character; use a party member's name")
-    sleepers = tuple(n for n in d.living() if n not in cmd.watch)
-    kept = tuple(n for n in sleepers if hours >= 8 or (hours >= 4 and d.char(n).slept))
+        raise RuleError(f"nobody named {', '.join(unknown)} can keep watch; use a party member's name")
+    sleepers = tuple(n for n in alive(d) if n not in cmd.watch)
+    kept = tuple(n for n in sleepers if hours >= 8 or (hours >= 4 and char(d, n).slept))
     d.emit(ev.Rested(characters=sleepers, hours=hours, sleep=True, sleep_kept=kept))
     eng.advance(d, hours * 60, "sleep")
     if hours >= 4:
         eng.recover_after_rest(d, sleepers)
 
 
-def rest(d: Draft, cmd: Rest) -> None:
+@decider.on(Rest)
+def rest(d: YZDraft, cmd: Rest) -> None:
     hours = _hours(cmd.hours)
-    unknown = [w for w in cmd.intimacy if w not in d.living()]
+    unknown = [w for w in cmd.intimacy if w not in alive(d)]
     if unknown:
         raise RuleError(
-            f"--intimacy {', '.join(unknown)}: no such living character; use a party member's name"
+            f"no living character named {', '.join(unknown)} for a moment of intimacy; "
+            "use a party member's name"
         )
     if len(cmd.intimacy) == 1:
-        raise RuleError("a moment of intimacy needs two mutants; give --intimacy A --intimacy B")
-    d.emit(ev.Rested(characters=tuple(d.living()), hours=hours, sleep=False, intimacy=cmd.intimacy))
+        raise RuleError("a moment of intimacy needs two mutants; name both")
+    d.emit(ev.Rested(characters=tuple(alive(d)), hours=hours, sleep=False, intimacy=cmd.intimacy))
     eng.advance(d, hours * 60, "rest")
     if hours >= 4:
-        eng.recover_after_rest(d, tuple(d.living()))
+        eng.recover_after_rest(d, tuple(alive(d)))
 
 
-def booze(d: Draft, cmd: Booze) -> None:
+@decider.on(Booze)
+def booze(d: YZDraft, cmd: Booze) -> None:
     name = actor_of(d, cmd)
     c = living(d, name)
     healed = min(1, c.max["strength"] - c.current["strength"])
     doubt = min(1, c.max["empathy"] - c.current["empathy"])
     face = d.dice.roll(6)
-    d.emit(ev.Boozed(character=name, damage=healed, doubt=doubt, face=face, wears_off_at=d.now + face * 60))
+    d.emit(ev.Boozed(character=name, damage=healed, doubt=doubt, face=face, wears_off_at=now(d) + face * 60))
     if healed and c.current["strength"] == 0:
         eng.mend_minor_injuries(d, name)
     hurt(d, name, "confusion", 1, "booze")
 
 
-def rot(d: Draft, cmd: Rot) -> None:
+@decider.on(Rot)
+def rot(d: YZDraft, cmd: Rot) -> None:
     name = actor_of(d, cmd)
     living(d, name)
     if not 1 <= cmd.points <= 20:
         raise RuleError(f"{cmd.points} Rot points is out of range; give 1 to 20")
-    source = check_text(cmd.source, "--source", 200) or "exposure"
+    source = check_text(cmd.source, "the Rot source", 200) or "exposure"
     for _ in range(cmd.points):
         gain_rot(d, name, source)
 
 
-def enter(d: Draft, cmd: Enter) -> None:
+@decider.on(Enter)
+def enter(d: YZDraft, cmd: Enter) -> None:
     sector = cmd.sector.strip().upper()
     here = d.game.position
     where = proj.split_sector(sector)
@@ -516,25 +569,28 @@ def enter(d: Draft, cmd: Enter) -> None:
         if max(abs(hx - where[0]), abs(hy - where[1])) != 1:
             raise RuleError(f"{sector} is not next to {here}; move one sector at a time (diagonals allowed)")
     if not d.game.order:
-        raise RuleError("the party has nobody yet; add characters with `ledger yz character NAME ...`")
-    if not d.living():
+        raise RuleError("the party has nobody yet", fix=Fix("create_character", "add characters first"))
+    if not alive(d):
         raise RuleError("nobody in the party is alive; the Zone has claimed them all")
     known = d.game.sectors.get(sector)
     face = None
     if known is not None:
         if cmd.rot_level is not None and cmd.rot_level != known.rot_level:
-            raise RuleError(f"{sector} has Rot level {known.rot_level}; drop --rot-level")
+            raise RuleError(
+                f"{sector} has Rot level {known.rot_level}, not {cmd.rot_level}",
+                fix=Fix("other", "enter it without a Rot level"),
+            )
         level = known.rot_level
     elif cmd.rot_level is not None:
         if str(cmd.rot_level) not in d.game.tables.get("rot_levels", {}):
             levels = ", ".join(sorted(d.game.tables.get("rot_levels", {})))
-            raise RuleError(f"--rot-level {cmd.rot_level} is not in the tables; use one of {levels}")
+            raise RuleError(f"Rot level {cmd.rot_level} is not in the tables; use one of {levels}")
         level = cmd.rot_level
     else:
         face = d.dice.roll(6)
         level = int(d.game.tables["sector_rot"][str(face)])
     explored = known is not None and known.explored
-    night = eng.is_night(d.game, d.now)
+    night = eng.is_night(d.game, now(d))
     minutes = (30 if cmd.vehicle else 60) * (2 if night else 1) if explored else 0
     interval = proj.rot_interval(d.game, level)
     d.emit(
@@ -546,7 +602,7 @@ def enter(d: Draft, cmd: Enter) -> None:
             minutes=minutes,
             vehicle=cmd.vehicle,
             night=night,
-            next_rot_at=d.now + interval if interval else None,
+            next_rot_at=now(d) + interval if interval else None,
         )
     )
     if minutes:
@@ -556,22 +612,23 @@ def enter(d: Draft, cmd: Enter) -> None:
 TERRAIN = {"open": 120, "typical": 240, "difficult": 480}
 
 
-def explore(d: Draft, cmd: Explore) -> None:
+@decider.on(Explore)
+def explore(d: YZDraft, cmd: Explore) -> None:
     sector = d.game.sectors.get(d.game.position)
     if sector is None or not d.game.position:
-        raise RuleError("the party is in no sector; enter one with `ledger yz enter SECTOR`")
+        raise RuleError("the party is in no sector", fix=_run("enter one", "enter SECTOR"))
     if sector.explored:
         raise RuleError(f"{d.game.position} is already explored; passing through it takes an hour")
     if cmd.terrain not in TERRAIN:
         raise RuleError(f"terrain {cmd.terrain!r}: use open, typical or difficult")
     if cmd.hurry and cmd.stunt:
-        raise RuleError("a hurried crossing cannot also use a stunt; give --hurry or --stunt")
+        raise RuleError("a hurried crossing cannot also use a stunt; choose one of the two")
     minutes = TERRAIN[cmd.terrain]
     if cmd.stunt:
         minutes //= 2
     if cmd.hurry:
         minutes //= 4
-    night = eng.is_night(d.game, d.now)
+    night = eng.is_night(d.game, now(d))
     if night:
         minutes *= 2
     d.emit(
@@ -587,7 +644,8 @@ def explore(d: Draft, cmd: Explore) -> None:
     eng.advance(d, minutes, f"exploring {d.game.position}")
 
 
-def wash(d: Draft, cmd: Wash) -> None:
+@decider.on(Wash)
+def wash(d: YZDraft, cmd: Wash) -> None:
     name = actor_of(d, cmd)
     c = living(d, name)
     if d.game.rot_level_here() != 0:
@@ -600,14 +658,15 @@ def wash(d: Draft, cmd: Wash) -> None:
     eng.lose_rot(d, name, (temporary + 1) // 2, "washing")
 
 
-def repair(d: Draft, cmd: Repair) -> None:
+@decider.on(Repair)
+def repair(d: YZDraft, cmd: Repair) -> None:
     name = actor_of(d, cmd)
     _owner, item = find_item(d, name, cmd.item)
     if item.destroyed:
         raise RuleError(f"{cmd.item} is destroyed for good and cannot be repaired")
     if item.bonus >= item.max_bonus:
         raise RuleError(f"{cmd.item} is not damaged (bonus {item.bonus} of {item.max_bonus})")
-    if d.char(name).skills.get("jury_rig", 0) == 0:
+    if char(d, name).skills.get("jury_rig", 0) == 0:
         raise RuleError(
             f"{name} cannot repair: it takes the Jury-Rig skill (a Gearhead's); add skill.jury_rig"
         )
@@ -627,19 +686,22 @@ def repair(d: Draft, cmd: Repair) -> None:
     eng.advance(d, 120, f"repairing {cmd.item}")
 
 
-def critical(d: Draft, cmd: Critical) -> None:
+@decider.on(Critical)
+def critical(d: YZDraft, cmd: Critical) -> None:
     name = actor_of(d, cmd)
     living(d, name)
     eng.critical(d, name)
 
 
-def tick(d: Draft, cmd: Tick) -> None:
+@decider.on(Tick)
+def tick(d: YZDraft, cmd: Tick) -> None:
     if cmd.minutes <= 0:
         raise RuleError(f"time only moves forward; give a positive number of hours, got {cmd.minutes / 60:g}")
     eng.advance(d, cmd.minutes, "time passes")
 
 
-def initiative(d: Draft, cmd: Initiative) -> None:
+@decider.on(Initiative)
+def initiative(d: YZDraft, cmd: Initiative) -> None:
     name = actor_of(d, cmd)
     c = living(d, name)
     face = d.dice.roll(6)
@@ -655,12 +717,13 @@ def initiative(d: Draft, cmd: Initiative) -> None:
     )
 
 
-def heal(d: Draft, cmd: Heal) -> None:
+@decider.on(Heal)
+def heal(d: YZDraft, cmd: Heal) -> None:
     name = actor_of(d, cmd)
     target = cmd.target
     if target not in d.game.characters:
         raise RuleError(f"no character named {target!r}; heal a party member")
-    t = d.char(target)
+    t = char(d, target)
     if t.dead:
         raise RuleError(f"{target} is dead; nobody can heal them")
     lethal = [i for i in t.injuries if i.lethal]
@@ -689,8 +752,8 @@ def heal(d: Draft, cmd: Heal) -> None:
     _roll_outcome(d, "heal", name, target, rolled.successes)
 
 
-def heal_effects(d: Draft, healer: str, target: str, successes: int) -> None:
-    t = d.char(target)
+def heal_effects(d: YZDraft, healer: str, target: str, successes: int) -> None:
+    t = char(d, target)
     lethal = tuple(i.name for i in t.injuries if i.lethal)
     if lethal:
         d.emit(ev.Healed(healer=healer, character=target, saved=lethal))
@@ -699,9 +762,9 @@ def heal_effects(d: Draft, healer: str, target: str, successes: int) -> None:
     attribute = broken[0] if broken else None
     restored = min(successes, t.max[attribute]) if attribute else 0
     halved = tuple(
-        (i.name, d.now + (i.heals_at - d.now + 1) // 2)
+        (i.name, now(d) + (i.heals_at - now(d) + 1) // 2)
         for i in t.injuries
-        if i.heals_at is not None and i.heals_at > d.now
+        if i.heals_at is not None and i.heals_at > now(d)
     )
     d.emit(
         ev.Healed(
@@ -717,11 +780,12 @@ def heal_effects(d: Draft, healer: str, target: str, successes: int) -> None:
         eng.mend_minor_injuries(d, target)
 
 
-def cold(d: Draft, cmd: Cold) -> None:
+@decider.on(Cold)
+def cold(d: YZDraft, cmd: Cold) -> None:
     name = actor_of(d, cmd)
     c = living(d, name)
     if c.has("hypothermic") and "strength" in c.broken:
-        d.emit(ev.Died(character=name, cause="broken by damage while hypothermic", at=d.now))
+        d.emit(ev.Died(character=name, cause="broken by damage while hypothermic", at=now(d)))
         return
     if c.broken:
         d.emit(ev.Settled(character=name, purpose="cold"))
@@ -730,50 +794,12 @@ def cold(d: Draft, cmd: Cold) -> None:
     make_roll(d, name, attribute="strength", skill="endure", purpose="cold", gear=cmd.gear, item=cmd.item)
 
 
-def warm(d: Draft, cmd: Warm) -> None:
-    names = d.living() if cmd.everyone else [actor_of(d, cmd)]
-    cold_ones = [n for n in names if d.char(n).has("hypothermic")]
+@decider.on(Warm)
+def warm(d: YZDraft, cmd: Warm) -> None:
+    names = alive(d) if cmd.everyone else [actor_of(d, cmd)]
+    cold_ones = [n for n in names if char(d, n).has("hypothermic")]
     if not cold_ones:
         raise RuleError("nobody here is hypothermic")
     for name in cold_ones:
-        d.emit(ev.Hypothermia(character=name, warm=True, at=d.now))
+        d.emit(ev.Hypothermia(character=name, warm=True, at=now(d)))
     eng.check_getups(d)
-
-
-DECIDERS: dict[type[Command], Callable[[Draft, Any], None]] = {
-    CreateCharacter: create_character,
-    Roll: roll,
-    Push: push,
-    Damage: damage,
-    Wear: wear,
-    Eat: eat,
-    Drink: eat,
-    Sleep: sleep,
-    Rest: rest,
-    Booze: booze,
-    Rot: rot,
-    Enter: enter,
-    Explore: explore,
-    Wash: wash,
-    Repair: repair,
-    Critical: critical,
-    Tick: tick,
-    Initiative: initiative,
-    Heal: heal,
-    Cold: cold,
-    Warm: warm,
-}
-
-
-def decide(state: Any, command: Command, dice: Dice) -> list[Event]:
-    decider = DECIDERS.get(type(command))
-    if decider is None:
-        raise RuleError(
-            f"the yearzero system has no command {type(command).__name__}; see `ledger yz --help`"
-        )
-    eng.check_settings(state.game)
-    d = Draft(state.game, dice)
-    if not isinstance(command, Push):
-        settle(d)
-    decider(d, command)
-    return d.events

@@ -1,26 +1,31 @@
 """The yearzero rules engine: dice pools, trauma, Rot and the passing of time.
 
-A :class:`Draft` holds the game state while a command is decided: every event
-is folded into it as soon as it is emitted, so later rules see earlier
-consequences (a push that breaks a character rolls the critical injury on the
-Strength it left). All dice go through ``dice.roll(6)`` in the documented
-order, so ``--faces`` works for every command.
+Every rule here works on a :class:`ledger.decider.Draft` of the yearzero state:
+each event is folded into ``draft.game`` as soon as it is emitted, so later
+rules see earlier consequences (a push that breaks a character rolls the
+critical injury on the Strength it left). All dice go through ``dice.roll(6)``
+in the documented order, so ``--faces`` works for every command.
+
+The draft's clock is the game's ``minute``: every rule stamps its events with
+:func:`now`, and only :func:`advance` moves it, to each moment that comes due
+on the way to the end of the time that passes.
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
 from functools import cache
-from typing import Any
 
-from ledger.dice import Dice
-from ledger.errors import RuleError
-from ledger.events import Envelope, Event
+from msgspec.structs import replace
+
+from ledger.decider import Draft
+from ledger.errors import Fix, RuleError
 from ledger.projections.yearzero import state as proj
 from ledger.projections.yearzero.state import DAY, TRAUMA, Character, YZState
 from ledger.systems.yearzero import events as ev
 
-_PROBE: Envelope[Any] = Envelope(v=0, campaign="", action="(deciding)", at="", prev="", event=None)
+YZDraft = Draft[YZState]
+"""A yearzero command being decided."""
 
 GETUP_BLOCKERS = ("hungry", "thirsty", "hypothermic")
 RECOVERY_BLOCKERS = {
@@ -52,8 +57,12 @@ def setting(game: YZState, key: str) -> int:
         value = lo - 1
     if isinstance(raw, bool) or not lo <= value <= hi:
         raise RuleError(
-            f"the campaign's setting {key}={raw!r} is not a whole number from {lo} to {hi}; "
-            f"start the campaign again with --setting {key}=N (or fix the tables file)"
+            f"the campaign's setting {key}={raw!r} is not a whole number from {lo} to {hi}",
+            fix=Fix(
+                "setting",
+                f"start the campaign again with {key} set to a whole number from {lo} to {hi}",
+                {"key": key},
+            ),
         )
     return value
 
@@ -63,27 +72,30 @@ def check_settings(game: YZState) -> None:
         setting(game, key)
 
 
-class Draft:
-    """The state being decided on, the dice, and the events emitted so far."""
+def d6(d: YZDraft, count: int) -> tuple[int, ...]:
+    """``count`` six-sided dice, rolled in order."""
+    return tuple(d.dice.roll(6) for _ in range(count))
 
-    def __init__(self, game: YZState, dice: Dice) -> None:
-        self.game = game
-        self.dice = dice
-        self.events: list[Event] = []
-        self.now = game.minute
 
-    def emit(self, event: Event) -> None:
-        self.events.append(event)
-        self.game = proj.evolve(self.game, event, _PROBE)
+def char(d: YZDraft, name: str) -> Character:
+    """A character as the events decided so far leave them."""
+    return d.game.characters[name]
 
-    def roll(self, count: int) -> tuple[int, ...]:
-        return tuple(self.dice.roll(6) for _ in range(count))
 
-    def char(self, name: str) -> Character:
-        return self.game.characters[name]
+def alive(d: YZDraft) -> list[str]:
+    """The party members still alive, in the order they joined."""
+    return [n for n in d.game.order if not d.game.characters[n].dead]
 
-    def living(self) -> list[str]:
-        return [n for n in self.game.order if not self.game.characters[n].dead]
+
+def now(d: YZDraft) -> int:
+    """The game minute the draft has reached."""
+    return d.game.minute
+
+
+def move_clock(d: YZDraft, minute: int) -> None:
+    """Move the draft's clock on to ``minute``, where the next things come due; the
+    ``TimePassed`` that ends the advance records the time for good."""
+    d.game = replace(d.game, minute=minute)
 
 
 # --- exact probabilities ---------------------------------------------------------
@@ -116,21 +128,24 @@ def p_success(rolled: int, negative: int = 0, kept_sixes: int = 0, kept_negative
 # --- trauma, breaking, critical injuries -------------------------------------------
 
 
-def living(d: Draft, name: str) -> Character:
-    c = d.char(name)
+def living(d: YZDraft, name: str) -> Character:
+    c = char(d, name)
     if c.dead:
-        raise RuleError(f"{name} is dead ({c.death_cause}); act as another character with --as")
+        raise RuleError(
+            f"{name} is dead ({c.death_cause})",
+            fix=Fix("choose_character", "act as another character", {"characters": ", ".join(alive(d))}),
+        )
     return c
 
 
-def hurt(d: Draft, name: str, kind: str, amount: int, cause: str, *, armor: bool = False) -> None:
+def hurt(d: YZDraft, name: str, kind: str, amount: int, cause: str, *, armor: bool = False) -> None:
     """Trauma of one kind; armor and shield roll first against damage from attacks."""
-    c = d.char(name)
+    c = char(d, name)
     if c.dead or amount <= 0:
         return
     if armor and kind == "damage":
         amount = _armor(d, name, amount)
-    c = d.char(name)
+    c = char(d, name)
     attribute = TRAUMA[kind]
     before = c.current[attribute]
     taken = min(amount, before)
@@ -142,18 +157,18 @@ def hurt(d: Draft, name: str, kind: str, amount: int, cause: str, *, armor: bool
             amount=taken,
             after=before - taken,
             cause=cause,
-            at=d.now,
+            at=now(d),
         )
     )
     after_trauma(d, name, attribute, before, amount)
 
 
-def _armor(d: Draft, name: str, amount: int) -> int:
+def _armor(d: YZDraft, name: str, amount: int) -> int:
     for slot in ("shield", "armor"):
-        item = d.char(name).worn_item(slot)
+        item = char(d, name).worn_item(slot)
         if item is None or item.bonus <= 0 or amount <= 0:
             continue
-        faces = d.roll(item.bonus)
+        faces = d6(d, item.bonus)
         stopped = min(amount, faces.count(6))
         after = max(0, item.bonus - faces.count(1))
         d.emit(
@@ -165,26 +180,26 @@ def _armor(d: Draft, name: str, amount: int) -> int:
     return amount
 
 
-def after_trauma(d: Draft, name: str, attribute: str, before: int, amount: int) -> None:
+def after_trauma(d: YZDraft, name: str, attribute: str, before: int, amount: int) -> None:
     """Breaking at 0: a critical injury for Strength (2d6), then 1d6 hours to get up."""
-    c = d.char(name)
+    c = char(d, name)
     if amount <= 0 or c.current[attribute] > 0:
         return
     if attribute == "strength":
         critical(d, name)
-        if d.char(name).dead:
+        if char(d, name).dead:
             return
     if before > 0:
         face = d.dice.roll(6)
-        d.emit(ev.Broken(character=name, attribute=attribute, getup_face=face, getup_at=d.now + face * 60))
+        d.emit(ev.Broken(character=name, attribute=attribute, getup_face=face, getup_at=now(d) + face * 60))
 
 
-def critical(d: Draft, name: str) -> None:
-    faces = d.roll(2)
+def critical(d: YZDraft, name: str) -> None:
+    faces = d6(d, 2)
     result = sum(faces)
     row = d.game.tables["critical_injuries"][str(result)]
     lethal, instant = bool(row.get("lethal")), bool(row.get("instant"))
-    deadline = d.now + int(row["deadline_minutes"]) if lethal and not instant else None
+    deadline = now(d) + int(row["deadline_minutes"]) if lethal and not instant else None
     heal_days = int(row.get("heal_days", 0))
     d.emit(
         ev.CriticalInjury(
@@ -195,27 +210,27 @@ def critical(d: Draft, name: str) -> None:
             lethal=lethal,
             instant=instant,
             deadline_at=deadline,
-            heals_at=d.now + heal_days * DAY if heal_days else None,
+            heals_at=now(d) + heal_days * DAY if heal_days else None,
             effect=str(row.get("effect", "")),
         )
     )
     if instant:
-        d.emit(ev.Died(character=name, cause=f"critical injury: {row['name']}", at=d.now))
+        d.emit(ev.Died(character=name, cause=f"critical injury: {row['name']}", at=now(d)))
 
 
 # --- Rot -----------------------------------------------------------------------------
 
 
-def gain_rot(d: Draft, name: str, source: str, *, suit: bool = True) -> None:
+def gain_rot(d: YZDraft, name: str, source: str, *, suit: bool = True) -> None:
     """One Rot point: the rot suit rolls its protection, then base dice equal to total Rot."""
-    c = d.char(name)
+    c = char(d, name)
     if c.dead:
         return
     worn = c.worn_item("suit") if suit else None
     suit_faces: tuple[int, ...] = ()
     absorbed, suit_after = False, None
     if worn is not None and worn.bonus > 0:
-        suit_faces = d.roll(worn.bonus)
+        suit_faces = d6(d, worn.bonus)
         absorbed = suit_faces.count(6) >= setting(d.game, "suit_sixes_to_absorb")
         suit_after = max(0, worn.bonus - suit_faces.count(1))
     if absorbed:
@@ -229,12 +244,12 @@ def gain_rot(d: Draft, name: str, source: str, *, suit: bool = True) -> None:
                 suit_after=suit_after,
                 total=c.rot,
                 permanent=c.permanent_rot,
-                at=d.now,
+                at=now(d),
             )
         )
         return
     total = c.rot + 1
-    rot_faces = d.roll(total)
+    rot_faces = d6(d, total)
     damage = rot_faces.count(1)
     d.emit(
         ev.RotGained(
@@ -247,19 +262,19 @@ def gain_rot(d: Draft, name: str, source: str, *, suit: bool = True) -> None:
             damage=damage,
             total=total,
             permanent=c.permanent_rot,
-            at=d.now,
+            at=now(d),
         )
     )
     hurt(d, name, "damage", damage, "rot")
 
 
-def lose_rot(d: Draft, name: str, count: int, cause: str) -> None:
+def lose_rot(d: YZDraft, name: str, count: int, cause: str) -> None:
     """Rot points about to be lost: one base die each, a 1 keeps the point for good."""
-    c = d.char(name)
+    c = char(d, name)
     count = min(count, c.rot - c.permanent_rot)
     if count <= 0:
         return
-    faces = d.roll(count)
+    faces = d6(d, count)
     stays = faces.count(1)
     lost = count - stays
     d.emit(
@@ -271,7 +286,7 @@ def lose_rot(d: Draft, name: str, count: int, cause: str) -> None:
             permanent_gained=stays,
             total=c.rot - lost,
             permanent=c.permanent_rot + stays,
-            at=d.now,
+            at=now(d),
         )
     )
 
@@ -285,33 +300,33 @@ def getup_blocked(c: Character, attribute: str) -> bool:
     return attribute == "wits" and c.has("sleepless")
 
 
-def check_getups(d: Draft) -> None:
+def check_getups(d: YZDraft) -> None:
     """Broken characters whose 1d6 hours are over get up with 1 point, unless blocked."""
-    for name in d.living():
-        c = d.char(name)
+    for name in alive(d):
+        c = char(d, name)
         for attribute, due in sorted(c.broken.items()):
-            if due <= d.now and not getup_blocked(c, attribute):
+            if due <= now(d) and not getup_blocked(c, attribute):
                 d.emit(
                     ev.Recovered(
-                        character=name, attribute=attribute, amount=1, after=1, cause="got up", at=d.now
+                        character=name, attribute=attribute, amount=1, after=1, cause="got up", at=now(d)
                     )
                 )
                 if attribute == "strength":
                     mend_minor_injuries(d, name)
-                c = d.char(name)
+                c = char(d, name)
 
 
-def mend_minor_injuries(d: Draft, name: str) -> None:
+def mend_minor_injuries(d: YZDraft, name: str) -> None:
     """Critical injuries with no healing time are gone once the character is up again."""
-    for injury in d.char(name).injuries:
+    for injury in char(d, name).injuries:
         if injury.heals_at is None and not injury.lethal:
-            d.emit(ev.InjuryHealed(character=name, name=injury.name, at=d.now))
+            d.emit(ev.InjuryHealed(character=name, name=injury.name, at=now(d)))
 
 
-def recover_after_rest(d: Draft, names: tuple[str, ...]) -> None:
+def recover_after_rest(d: YZDraft, names: tuple[str, ...]) -> None:
     """Four hours of rest plus the matching resource bring an attribute back to its maximum."""
     for name in names:
-        c = d.char(name)
+        c = char(d, name)
         if c.dead:
             continue
         for attribute in proj.ATTRIBUTES:
@@ -327,10 +342,10 @@ def recover_after_rest(d: Draft, names: tuple[str, ...]) -> None:
                     amount=lost,
                     after=c.max[attribute],
                     cause="rest",
-                    at=d.now,
+                    at=now(d),
                 )
             )
-            c = d.char(name)
+            c = char(d, name)
 
 
 # --- time ----------------------------------------------------------------------------
@@ -358,7 +373,7 @@ def _due(game: YZState, after: int, end: int) -> int | None:
     return min(future) if future else None
 
 
-def advance(d: Draft, minutes: int, activity: str) -> None:
+def advance(d: YZDraft, minutes: int, activity: str) -> None:
     """Let ``minutes`` pass, applying in time order what comes due."""
     limit = setting(d.game, "max_hours") * 60
     if minutes > limit:
@@ -366,11 +381,11 @@ def advance(d: Draft, minutes: int, activity: str) -> None:
             f"{minutes / 60:g} hours is more than one advance allows ({limit // 60}); "
             "advance in smaller steps"
         )
-    start = d.now
+    start = now(d)
     end = start + minutes
     check_getups(d)
-    while (t := _due(d.game, d.now, end)) is not None:
-        d.now = t
+    while (t := _due(d.game, now(d), end)) is not None:
+        move_clock(d, t)
         _deadlines(d, t)
         _booze(d, t)
         _healing(d, t)
@@ -379,50 +394,49 @@ def advance(d: Draft, minutes: int, activity: str) -> None:
             _sector_rot(d, t)
         if t % DAY == 0:
             day_end(d, t)
-    d.now = end
     d.emit(ev.TimePassed(start=start, end=end, activity=activity))
 
 
-def _deadlines(d: Draft, t: int) -> None:
-    for name in d.living():
-        for injury in d.char(name).injuries:
+def _deadlines(d: YZDraft, t: int) -> None:
+    for name in alive(d):
+        for injury in char(d, name).injuries:
             if injury.lethal and injury.deadline_at is not None and injury.deadline_at <= t:
                 d.emit(ev.Died(character=name, cause=f"critical injury: {injury.name}", at=t))
                 break
 
 
-def _booze(d: Draft, t: int) -> None:
-    for name in d.living():
-        for b in d.char(name).booze:
+def _booze(d: YZDraft, t: int) -> None:
+    for name in alive(d):
+        for b in char(d, name).booze:
             if b.wears_off_at <= t:
                 d.emit(ev.BoozeWoreOff(character=name, at=b.wears_off_at))
                 hurt(d, name, "damage", b.damage, "booze wears off")
                 hurt(d, name, "doubt", b.doubt, "booze wears off")
 
 
-def _healing(d: Draft, t: int) -> None:
-    for name in d.living():
-        for injury in d.char(name).injuries:
+def _healing(d: YZDraft, t: int) -> None:
+    for name in alive(d):
+        for injury in char(d, name).injuries:
             if injury.heals_at is not None and injury.heals_at <= t and not injury.lethal:
                 d.emit(ev.InjuryHealed(character=name, name=injury.name, at=t))
 
 
-def _sector_rot(d: Draft, t: int) -> None:
+def _sector_rot(d: YZDraft, t: int) -> None:
     sector = d.game.position
     level = d.game.rot_level_here()
-    for name in d.living():
+    for name in alive(d):
         gain_rot(d, name, f"sector {sector}, Rot level {level}")
 
 
-def day_end(d: Draft, t: int) -> None:
+def day_end(d: YZDraft, t: int) -> None:
     """Midnight: deaths from being broken while starving or parched, then the day's needs."""
     day = t // DAY - 1
-    ate = tuple(n for n in d.living() if d.char(n).ate)
-    drank = tuple(n for n in d.living() if d.char(n).drank)
-    slept = tuple(n for n in d.living() if d.char(n).slept)
+    ate = tuple(n for n in alive(d) if char(d, n).ate)
+    drank = tuple(n for n in alive(d) if char(d, n).drank)
+    slept = tuple(n for n in alive(d) if char(d, n).slept)
     rot_free = d.game.rot_level_here() == 0
-    for name in d.living():
-        c = d.char(name)
+    for name in alive(d):
+        c = char(d, name)
         if c.has("hungry") and "strength" in c.broken:
             d.emit(ev.Died(character=name, cause="broken by damage while hungry", at=t))
             continue
@@ -432,15 +446,15 @@ def day_end(d: Draft, t: int) -> None:
         _need(d, name, c.ate, "hungry", (("damage", 1),), "hunger", t)
         _need(d, name, c.drank, "thirsty", (("damage", 1), ("fatigue", 1)), "thirst", t)
         _need(d, name, c.slept, "sleepless", (("confusion", 1),), "no sleep", t)
-        if rot_free and not d.char(name).dead:
+        if rot_free and not char(d, name).dead:
             lose_rot(d, name, 1, "decontamination")
     d.emit(ev.DayEnded(day=day, at=t, ate=ate, drank=drank, slept=slept))
 
 
 def _need(
-    d: Draft, name: str, met: bool, condition: str, trauma: tuple[tuple[str, int], ...], cause: str, t: int
+    d: YZDraft, name: str, met: bool, condition: str, trauma: tuple[tuple[str, int], ...], cause: str, t: int
 ) -> None:
-    c = d.char(name)
+    c = char(d, name)
     if met or c.dead:
         return
     if not c.has(condition):

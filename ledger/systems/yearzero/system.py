@@ -19,7 +19,7 @@ from ledger.events import Envelope, Event
 from ledger.projections.yearzero import state as proj
 from ledger.systems import System
 from ledger.systems.yearzero import events as ev
-from ledger.systems.yearzero.commands import DECIDERS, decide
+from ledger.systems.yearzero.commands import decider
 from ledger.systems.yearzero.facts_sql import FACTS_SQL
 from ledger.systems.yearzero.play import autoplay
 from ledger.systems.yearzero.tables import listing, load_tables
@@ -219,14 +219,14 @@ SYSTEM = System(
     description="Mutant: Year Zero: base/skill/gear dice, pushing, trauma, gear damage, conditions, Rot, Zone",
     initial=proj.initial,
     evolve=proj.evolve,
-    decide=decide,
+    decide=decider,
     sheet=proj.sheet,
     render_sheet=proj.render_sheet,
     day=proj.day,
     load_tables=load_tables,
     demo=demo,
     events=ev.EVENTS,
-    commands=tuple(DECIDERS),
+    commands=decider.commands,
     listing=listing,
     facts=f.attributed(facts, "character"),
     facts_sql=FACTS_SQL,
