@@ -1,93 +1,185 @@
 """The yearzero tables: critical injuries, sector Rot levels, night hours.
 
-A tables file is TOML (see ``samples/yearzero/tables.toml``, sample content).
-It is read and validated once, when the campaign starts, and embedded in the
-log, so replay never depends on the file.
+A tables file is TOML (see ``samples/yearzero/tables.toml``, sample content),
+decoded into the typed :class:`Tables` once, when the campaign starts, and
+embedded in the log as plain data, so replay never depends on the file. Keys a
+file leaves out stay out of the stored tables (a missing optional key is
+:data:`msgspec.UNSET`), so what a campaign stores is what its file said; a key
+the tables do not know is refused, so a misspelt key cannot be silently ignored.
 """
 
 from __future__ import annotations
 
-import tomllib
+import re
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from ledger.errors import TableError
+import msgspec
+from msgspec import UNSET, Meta, UnsetType
+
+from ledger.errors import Fix, TableError
 from ledger.projections.yearzero.state import split_sector
 
 SAMPLE = resources.files("ledger.samples") / "yearzero" / "tables.toml"
 
+Hour = Annotated[int, Meta(ge=0, le=23)]
+Level = Annotated[int, Meta(ge=0, le=99)]
+Numbered = Annotated[str, Meta(pattern="^[0-9]+$")]
+
+
+class Table(msgspec.Struct, forbid_unknown_fields=True):
+    """A table of the file: no key it does not name."""
+
+
+class Settings(Table, kw_only=True):
+    """Defaults of the campaign's settings (``--setting KEY=VALUE`` at start wins)."""
+
+    start_hour: Hour | UnsetType = UNSET
+    night_start: Hour | UnsetType = UNSET
+    night_end: Hour | UnsetType = UNSET
+    suit_sixes_to_absorb: Annotated[int, Meta(ge=1, le=10)] | UnsetType = UNSET
+    max_hours: Annotated[int, Meta(ge=1, le=24 * 365)] | UnsetType = UNSET
+
+
+class Zone(Table, kw_only=True):
+    ark: str
+    """The party's Rot-free home sector, like ``F8``."""
+
+    def __post_init__(self) -> None:
+        if split_sector(self.ark) is None:
+            raise ValueError(f'ark should be a sector like "F8" (letters then a number), got {self.ark!r}')
+
+
+class RotLevel(Table, kw_only=True):
+    name: str | UnsetType = UNSET
+    minutes_per_point: Annotated[int, Meta(ge=0, le=60 * 24 * 365)]
+    """Minutes between Rot points while the party stays (0: no Rot)."""
+
+
+class Injury(Table, kw_only=True):
+    """A row of the 2d6 critical injuries."""
+
+    name: str
+    lethal: bool | UnsetType = UNSET
+    instant: bool | UnsetType = UNSET
+    deadline_minutes: Annotated[int, Meta(ge=1, le=60 * 24 * 30)] | UnsetType = UNSET
+    heal_days: Annotated[int, Meta(ge=0, le=365)] | UnsetType = UNSET
+    effect: str | UnsetType = UNSET
+
+    def __post_init__(self) -> None:
+        if not self.name.strip():
+            raise ValueError("name should be a non-empty text")
+        if self.lethal is True and self.instant is not True and self.deadline_minutes is UNSET:
+            raise ValueError("a lethal injury that does not kill at once needs deadline_minutes")
+
+
+class Tables(Table, kw_only=True):
+    """A whole yearzero tables file."""
+
+    sample: bool | UnsetType = UNSET
+    settings: Settings | UnsetType = UNSET
+    zone: Zone
+    rot_levels: dict[Numbered, RotLevel]
+    sector_rot: dict[str, Level]
+    critical_injuries: dict[str, Injury]
+
+
+_ENTRIES: dict[str, Any] = {"rot_levels": RotLevel, "sector_rot": Level, "critical_injuries": Injury}
+"""The type of one entry of each table keyed by number, to name an entry msgspec shows as ``[...]``."""
+
+_AT = re.compile(r"^(?P<what>.*?)(?: - at `(?P<path>[^`]*)`(?: in `(?P<within>[^`]*)`)?)?$", re.S)
+
 
 def load_tables(path: str | None) -> tuple[dict[str, Any], str]:
+    """The tables of ``path`` (the sample tables when None) as stored data, and their source."""
     source = Path(path) if path is not None else SAMPLE
     try:
-        data = tomllib.loads(source.read_text(encoding="utf-8"))
+        text = source.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise TableError(f"tables file {str(source)!r} does not exist; give an existing TOML file") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
-        raise TableError(f"tables file {str(source)!r} is not valid TOML ({e}); fix the syntax") from None
-    validate(data, str(source))
-    return data, "sample" if path is None else str(source)
+    except UnicodeDecodeError as e:
+        raise TableError(f"tables file {str(source)!r} is not UTF-8 text ({e}); save it as UTF-8") from None
+    tables = decode(text, str(source))
+    return msgspec.to_builtins(tables), "sample" if path is None else str(source)
+
+
+def decode(text: str, source: str) -> Tables:
+    """The typed tables of a file's text, or a TableError naming the entry that is wrong."""
+    try:
+        tables = msgspec.toml.decode(text, type=Tables)
+    except msgspec.ValidationError as e:
+        raise _refusal(source, str(e), text) from None
+    except msgspec.DecodeError as e:
+        raise TableError(f"tables file {source!r} is not valid TOML ({e}); fix the syntax") from None
+    _check(tables, source)
+    return tables
+
+
+def _refusal(source: str, error: str, text: str) -> TableError:
+    """msgspec's "Expected `int`, got `str` - at `$.sector_rot[...]`" as a one-line refusal
+    naming the entry (``sector_rot.4``) and the table to fix."""
+    found = _AT.match(error)
+    what, at, within = (found["what"], found["path"], found["within"]) if found else (error, None, None)
+    if at == "key" and within is not None:  # a key of a table that is not a number
+        where = within.removeprefix("$").lstrip(".")
+        raw = msgspec.toml.decode(text).get(where, {})
+        bad = next((k for k in raw if not k.isdigit()), "?")
+        what = f"the key {bad!r} should be a number (0, 1, 2 ...)"
+    else:
+        where = _entry(at.removeprefix("$").lstrip(".") if at else "", text)
+    if what.startswith("Object contains unknown field"):
+        what = what.replace("Object contains unknown field", "unknown key") + " (the tables have no such key)"
+    elif what.startswith("Object missing required field") and not where:
+        raw = msgspec.toml.decode(text)
+        required = [f.name for f in msgspec.structs.fields(Tables) if f.required and f.name not in raw]
+        what = "missing " + ", ".join(f"[{name}]" for name in required)
+    elif what.startswith("Object missing required field"):
+        what = what.replace("Object missing required field", "missing key")
+    else:
+        what = what[0].lower() + what[1:]
+    table = where.split(".")[0].split("[")[0]
+    place = where or "the top level"
+    return TableError(
+        f"tables file {source!r}: {place}: {what}",
+        fix=Fix("edit_tables", f"fix {place} of the tables file", {"table": table} if table else {}),
+    )
+
+
+def _entry(where: str, text: str) -> str:
+    """``where`` with the ``[...]`` of a numbered table replaced by the first entry that fails."""
+    table, marker, rest = where.partition("[...]")
+    if not marker or table not in _ENTRIES:
+        return where
+    raw = msgspec.toml.decode(text).get(table, {})
+    for key, value in raw.items():
+        try:
+            msgspec.convert(value, type=_ENTRIES[table])
+        except msgspec.ValidationError:
+            return f"{table}.{key}{rest}"
+    return where
 
 
 def _fail(source: str, where: str, expected: str, got: Any) -> TableError:
-    return TableError(f"tables file {source!r}: {where} should be {expected}, got {got!r}; fix that entry")
+    table = where.strip("[]").split(".")[0]
+    return TableError(
+        f"tables file {source!r}: {where} should be {expected}, got {got!r}",
+        fix=Fix("edit_tables", f"fix {where} of the tables file", {"table": table}),
+    )
 
 
-def _int(source: str, where: str, value: Any, lo: int, hi: int) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
-        raise _fail(source, where, f"a whole number from {lo} to {hi}", value)
-    return value
-
-
-def validate(data: dict[str, Any], source: str) -> None:
-    crits = data.get("critical_injuries")
-    if not isinstance(crits, dict):
-        raise _fail(source, "[critical_injuries]", "a table with rows 2 to 12", crits)
-    missing = [str(n) for n in range(2, 13) if str(n) not in crits]
+def _check(tables: Tables, source: str) -> None:
+    """What one entry cannot say alone: every row of each die, levels that exist."""
+    missing = [str(n) for n in range(2, 13) if str(n) not in tables.critical_injuries]
     if missing:
         raise _fail(source, "[critical_injuries]", "rows 2 to 12", f"missing {', '.join(missing)}")
-    for key, row in crits.items():
-        where = f"critical_injuries.{key}"
-        if not isinstance(row, dict) or not isinstance(row.get("name"), str) or not row["name"].strip():
-            raise _fail(source, f"{where}.name", "a non-empty text", row)
-        for flag in ("lethal", "instant"):
-            if not isinstance(row.get(flag, False), bool):
-                raise _fail(source, f"{where}.{flag}", "true or false", row.get(flag))
-        if row.get("lethal") and not row.get("instant"):
-            _int(source, f"{where}.deadline_minutes", row.get("deadline_minutes"), 1, 60 * 24 * 30)
-        _int(source, f"{where}.heal_days", row.get("heal_days", 0), 0, 365)
-        if not isinstance(row.get("effect", ""), str):
-            raise _fail(source, f"{where}.effect", "a text", row.get("effect"))
-    levels = data.get("rot_levels")
-    if not isinstance(levels, dict) or "0" not in levels:
-        raise _fail(source, "[rot_levels]", "a table with at least level 0", levels)
-    for key, row in levels.items():
-        if not key.isdigit() or not isinstance(row, dict):
-            raise _fail(source, f"rot_levels.{key}", "a numbered table", row)
-        _int(source, f"rot_levels.{key}.minutes_per_point", row.get("minutes_per_point"), 0, 60 * 24 * 365)
-    sector_rot = data.get("sector_rot")
-    if not isinstance(sector_rot, dict) or sorted(sector_rot) != [str(n) for n in range(1, 7)]:
-        raise _fail(source, "[sector_rot]", "rows 1 to 6", sector_rot)
-    for key, level in sector_rot.items():
-        if str(_int(source, f"sector_rot.{key}", level, 0, 99)) not in levels:
+    if "0" not in tables.rot_levels:
+        raise _fail(source, "[rot_levels]", "a table with at least level 0", sorted(tables.rot_levels))
+    if sorted(tables.sector_rot) != [str(n) for n in range(1, 7)]:
+        raise _fail(source, "[sector_rot]", "rows 1 to 6", sorted(tables.sector_rot))
+    for key, level in tables.sector_rot.items():
+        if str(level) not in tables.rot_levels:
             raise _fail(source, f"sector_rot.{key}", "a level listed in [rot_levels]", level)
-    zone = data.get("zone", {})
-    ark = zone.get("ark") if isinstance(zone, dict) else None
-    if not isinstance(ark, str) or split_sector(ark) is None:
-        raise _fail(source, "zone.ark", 'a sector like "F8" (letters then a number)', ark)
-    settings = data.get("settings", {})
-    if not isinstance(settings, dict):
-        raise _fail(source, "[settings]", "a table", settings)
-    for key, lo, hi in (
-        ("start_hour", 0, 23),
-        ("night_start", 0, 23),
-        ("night_end", 0, 23),
-        ("suit_sixes_to_absorb", 1, 10),
-        ("max_hours", 1, 24 * 365),
-    ):
-        if key in settings:
-            _int(source, f"settings.{key}", settings[key], lo, hi)
 
 
 def listing(data: dict[str, Any]) -> list[Any]:
@@ -132,7 +224,11 @@ def listing(data: dict[str, Any]) -> list[Any]:
             "rot_levels",
             "Rot levels",
             tuple(
-                Row(level, f"{row['name']}: {every(row['minutes_per_point'])}", dict(row))
+                Row(
+                    level,
+                    f"{row.get('name', f'level {level}')}: {every(row['minutes_per_point'])}",
+                    dict(row),
+                )
                 for level, row in levels.items()
             ),
         ),
