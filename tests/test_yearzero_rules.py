@@ -1,0 +1,253 @@
+"""The yearzero rules as a player meets them: given the events a campaign holds, when a
+command is decided on the dice the player rolled, then exactly these events (or this
+refusal). No database: the state is the system's own fold of the given events."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import pytest
+
+from ledger.cli import fixes
+from ledger.dice import Faces
+from ledger.errors import RuleError
+from ledger.events import CampaignStarted, CharacterAdded, Envelope, Event
+from ledger.state import CampaignState, evolve
+from ledger.systems.yearzero import commands as yz
+from ledger.systems.yearzero import events as ev
+from ledger.systems.yearzero.system import SYSTEM
+from ledger.systems.yearzero.tables import load_tables
+
+TABLES, _ = load_tables(None)
+ANA = {"strength": "3", "agility": "3", "wits": "3", "empathy": "3", "skill.shoot": "2", "gear.rifle": "2"}
+GRIT = {"strength": "4", "agility": "3", "wits": "4", "empathy": "2", "skill.jury_rig": "2"}
+GRIT_ARMORED = {**GRIT, "armor.scrap_armor": "2"}
+START = 8 * 60
+"""Day 0, 08:00 (the sample tables' ``start_hour``): the minute the given events happen at."""
+
+
+def given(
+    *events: Event, party: tuple[tuple[str, dict[str, str]], ...] = (("Ana", ANA), ("Grit", GRIT))
+) -> CampaignState:
+    """A yearzero campaign on the sample tables with the party, then ``events``, each its own action."""
+    opening: list[Event] = [CampaignStarted(name="zone", system="yearzero", tables=TABLES)]
+    opening += [CharacterAdded(name=name, attrs=attrs) for name, attrs in party]
+    state = CampaignState()
+    for v, event in enumerate([*opening, *events], start=1):
+        actor = getattr(event, "character", None) or getattr(event, "name", None)
+        env: Envelope[Any] = Envelope(
+            v=v,
+            campaign="c1",
+            action=f"a{v}",
+            at="2026-12-01T12:00:00.000Z",
+            actor=actor,
+            prev="",
+            event=event,
+        )
+        state = evolve(state, env, SYSTEM)
+    return state
+
+
+def when(state: CampaignState, command: Any, faces: list[int] | None = None) -> list[Event]:
+    """The events ``command`` decides on the physical dice ``faces``, every one of them used."""
+    dice = Faces(faces or [])
+    events = SYSTEM.decide(state, command, dice)
+    assert dice.used == len(dice.faces), "the command left dice unrolled"
+    return events
+
+
+def refused(state: CampaignState, command: Any, faces: list[int] | None = None) -> RuleError:
+    with pytest.raises(RuleError) as refusal:
+        SYSTEM.decide(state, command, Faces(faces or []))
+    return refusal.value
+
+
+def p(dice: int) -> float:
+    """P(at least one 6 on ``dice`` d6)."""
+    return float(1 - Fraction(5, 6) ** dice)
+
+
+SHOT = ev.Rolled(
+    character="Ana",
+    attribute="agility",
+    skill="shoot",
+    dice=ev.Pool(base=(6, 1, 3), skill=(1, 4), gear=(1, 2)),
+    item="rifle",
+    successes=1,
+    p_success=p(7),
+    manual=True,
+)
+"""Ana shoots with her rifle: Agility 3 base dice, Shoot 2 skill dice, the rifle's 2 gear dice."""
+
+SHOT_PUSHED = ev.Pushed(
+    character="Ana",
+    attribute="agility",
+    skill="shoot",
+    dice=ev.Pool(base=(6, 1, 1), skill=(5, 6), gear=(1, 5)),
+    rerolled=ev.Pool(base=(1,), skill=(5, 6), gear=(5,)),
+    successes=2,
+    p_success=1.0,
+    base_ones=2,
+    trauma=2,
+    attribute_after=1,
+    mutation_points=2,
+    item="rifle",
+    gear_damage=1,
+    item_bonus_after=1,
+    manual=True,
+)
+
+
+def test_a_skill_roll_takes_base_dice_from_the_attribute_skill_dice_and_gear_dice() -> None:
+    assert when(given(), yz.Roll(what="shoot", item="rifle", actor="Ana"), [6, 1, 3, 1, 4, 1, 2]) == [SHOT]
+
+
+def test_a_push_rerolls_all_but_sixes_and_base_and_gear_ones_and_every_base_one_is_trauma() -> None:
+    """The 3 on base, both skill dice (the 1 included) and the 2 on gear are re-rolled; the
+    base 1 kept from the first roll and the new one are 2 trauma to Agility and 2 mutation
+    points; the new 1 on the rifle's die takes a point of its bonus."""
+    assert when(given(SHOT), yz.Push(actor="Ana"), [1, 5, 6, 5]) == [SHOT_PUSHED]
+
+
+def test_a_roll_can_be_pushed_only_once() -> None:
+    error = refused(given(SHOT, SHOT_PUSHED), yz.Push(actor="Ana"), [6, 6, 6])
+    assert error.message == "that roll was already pushed; a roll can be pushed only once"
+
+
+def test_a_push_must_come_right_after_its_roll_and_by_who_rolled() -> None:
+    later = given(SHOT, ev.Initiative(character="Grit", face=4, agility=3, total=7))
+    assert refused(later, yz.Push(actor="Ana"), [1, 5, 6, 5]).message.startswith("there is no roll to push")
+    error = refused(given(SHOT), yz.Push(actor="Grit"), [1, 5, 6, 5])
+    assert error.message == "only Ana can push their own roll"
+    assert (
+        error.fix is not None
+        and error.fix.action == "choose_character"
+        and error.fix.detail == {"characters": "Ana"}
+    )
+
+
+BROKEN_BY_PUSH = [
+    ev.Pushed(
+        character="Ana",
+        attribute="strength",
+        dice=ev.Pool(base=(1, 1, 1)),
+        rerolled=ev.Pool(base=(1, 1, 1)),
+        successes=0,
+        p_success=p(3),
+        base_ones=3,
+        trauma=3,
+        attribute_after=0,
+        mutation_points=3,
+        manual=True,
+    ),
+    ev.CriticalInjury(
+        character="Ana", faces=(3, 4), result=7, name="winded", heals_at=None, effect="No lasting effect."
+    ),
+    ev.Broken(character="Ana", attribute="strength", getup_face=2, getup_at=START + 2 * 60),
+]
+
+
+def test_trauma_from_a_push_that_breaks_strength_rolls_a_critical_injury_then_the_hours_to_get_up() -> None:
+    tried = given(
+        ev.Rolled(
+            character="Ana",
+            attribute="strength",
+            purpose="attribute",
+            dice=ev.Pool(base=(2, 3, 4)),
+            p_success=p(3),
+            manual=True,
+        )
+    )
+    assert when(tried, yz.Push(actor="Ana"), [1, 1, 1, 3, 4, 2]) == BROKEN_BY_PUSH
+
+
+def test_a_broken_character_cannot_roll_and_gets_up_when_the_hours_are_over() -> None:
+    state = given(
+        ev.Rolled(character="Ana", attribute="strength", purpose="attribute", dice=ev.Pool(base=(2, 3, 4))),
+        *BROKEN_BY_PUSH,
+    )
+    error = refused(state, yz.Roll(what="shoot", actor="Ana"), [6, 6, 6, 6, 6])
+    assert error.message == (
+        "Ana is broken by damage and cannot roll skills; a broken character may only make one maneuver a turn"
+    )
+    assert error.fix is not None and error.fix.action == "system_command"
+    assert fixes.message(error).endswith("; heal them, or wait until they get up with `ledger yz tick`")
+    up = START + 2 * 60
+    assert when(state, yz.Tick(minutes=3 * 60, actor="Ana")) == [
+        ev.Recovered(character="Ana", attribute="strength", amount=1, after=1, cause="got up", at=up),
+        ev.InjuryHealed(character="Ana", name="winded", at=up),  # no healing time: gone once up
+        ev.TimePassed(start=START, end=START + 3 * 60, activity="time passes"),
+    ]
+
+
+def test_worn_armor_rolls_its_dice_first_and_each_six_stops_a_point_of_damage() -> None:
+    state = given(party=(("Grit", GRIT_ARMORED),))
+    assert when(state, yz.Damage(kind="damage", amount=2, actor="Grit"), [6, 1]) == [
+        ev.ArmorRolled(
+            character="Grit", item="scrap_armor", slot="armor", faces=(6, 1), stopped=1, rating_after=1
+        ),
+        ev.Trauma(
+            character="Grit",
+            trauma="damage",
+            attribute="strength",
+            amount=1,
+            after=3,
+            cause="attack",
+            at=START,
+        ),
+    ]
+
+
+def test_contaminated_grub_is_a_rot_point_whose_ones_are_damage() -> None:
+    assert when(given(), yz.Eat(contaminated=True, actor="Ana"), [1]) == [
+        ev.Consumed(character="Ana", resource="grub", use="need", contaminated=True),
+        ev.RotGained(
+            character="Ana", source="contaminated grub", rot_faces=(1,), damage=1, total=1, at=START
+        ),
+        ev.Trauma(
+            character="Ana", trauma="damage", attribute="strength", amount=1, after=2, cause="rot", at=START
+        ),
+    ]
+
+
+def test_a_failed_cold_roll_left_unpushed_stands_before_the_next_command() -> None:
+    state = given(
+        ev.Rolled(
+            character="Ana",
+            attribute="strength",
+            skill="endure",
+            purpose="cold",
+            dice=ev.Pool(base=(2, 3, 4)),
+        )
+    )
+    assert when(state, yz.Initiative(actor="Grit"), [5]) == [
+        ev.Settled(character="Ana", purpose="cold"),
+        ev.Hypothermia(character="Ana", at=START),
+        ev.Trauma(
+            character="Ana", trauma="damage", attribute="strength", amount=1, after=2, cause="cold", at=START
+        ),
+        ev.Trauma(
+            character="Ana", trauma="confusion", attribute="wits", amount=1, after=2, cause="cold", at=START
+        ),
+        ev.Initiative(character="Grit", face=5, agility=3, total=8),
+    ]
+
+
+def test_the_dead_do_not_act_and_nobody_helps_with_a_specialist_skill() -> None:
+    dead = given(ev.Died(character="Ana", cause="crushed skull", at=START))
+    error = refused(dead, yz.Roll(what="shoot", actor="Ana"), [6] * 5)
+    assert error.message == "Ana is dead (crushed skull)"
+    assert error.fix is not None and error.fix.detail == {"characters": "Grit"}
+    assert fixes.message(error) == "Ana is dead (crushed skull); say who acts with --as NAME"
+    helped = refused(given(), yz.Roll(what="jury_rig", helpers=1, actor="Grit"), [6] * 7)
+    assert helped.message == "nobody can help with the specialist skill jury_rig"
+
+
+def test_a_command_with_nobody_acting_is_refused_with_the_fix_that_fits() -> None:
+    nobody = refused(given(party=()), yz.Roll(what="shoot"))
+    assert nobody.message == "no character is acting" and nobody.fix is not None
+    assert nobody.fix.action == "create_character"
+    unnamed = refused(given(), yz.Roll(what="shoot"))
+    assert unnamed.fix is not None and unnamed.fix.action == "choose_character"
+    assert unnamed.fix.detail == {"characters": "Ana, Grit"}
