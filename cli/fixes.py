@@ -14,6 +14,7 @@ TEMPLATES: dict[str, str] = {
     "create_campaign": "create it with `ledger new SYSTEM {name}`",
     "choose_campaign": "pick one with -c NAME, or make it current with `ledger use NAME`",
     "system_commands": "see `ledger {group} --help`",
+    "system_command": "{doing} with `ledger {group} {command}`",
     "edit_tables": "fix the [{table}] table of the tables file (`ledger new ... --tables FILE`)",
     "setting": "start the campaign again with --setting {key}=VALUE",
     "option": "pass {option}",
@@ -34,7 +35,7 @@ def worded(fix: Fix) -> str:
 
 def _detail(fix: Fix) -> dict[str, Any]:
     detail = dict(fix.detail)
-    if fix.action == "system_commands" and "group" not in detail:
+    if fix.action in ("system_commands", "system_command") and "group" not in detail:
         detail["group"] = _group(detail.get("system", ""))
     return detail
 

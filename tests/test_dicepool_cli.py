@@ -132,7 +132,7 @@ def test_defaulting_is_said_in_the_output(ledger_cli: Any) -> None:
     assert "+4 defaulting to attribute body = 8" in out.output
     refused = ledger_cli("dicepool", "test", "athletics", "--tn", "4", "--pool", "2", "--as", "Mark")
     assert refused.exit_code == 1
-    assert refused.output == "error: no pool dice on a test of body, an attribute; drop --pool\n"
+    assert refused.output == "error: no pool dice on a test of body, an attribute; pass --pool 0\n"
 
 
 def test_bad_input_is_one_line_and_records_nothing(ledger_cli: Any) -> None:
@@ -145,7 +145,7 @@ def test_bad_input_is_one_line_and_records_nothing(ledger_cli: Any) -> None:
             "unknown modifier",
         ),
         (("dicepool", "attack", "--as", "Eddie", "--distance", "900"), "beyond the extreme range"),
-        (("dicepool", "join", "Zed", "--attr", "body=many"), "--attr body=many does not fit"),
+        (("dicepool", "join", "Zed", "--attr", "body=many"), "attribute body=many does not fit"),
     ]:
         result = ledger_cli(*args)
         assert result.exit_code == 1, args

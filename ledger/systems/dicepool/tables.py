@@ -18,6 +18,7 @@ from typing import Any
 
 from ledger.errors import RuleError, TableError
 from ledger.systems.dicepool.damage import parse_damage
+from ledger.systems.dicepool.model import ATTRIBUTES
 
 SAMPLES = resources.files("ledger.samples") / "dicepool"
 SECTIONS = ("skills", "ranges", "modifiers", "weapons", "rules")
@@ -25,17 +26,6 @@ WOUND_MODIFIERS = ("cumulative", "worst")
 RANGE_CLASSES = ("short", "medium", "long", "extreme")
 RANGE_TN = {"short": 4, "medium": 5, "long": 6, "extreme": 9}
 """"(4, 5, 6 y 9, respectivamente)"."""
-ATTRIBUTES = (
-    "body",
-    "quickness",
-    "strength",
-    "charisma",
-    "intelligence",
-    "willpower",
-    "reaction",
-    "essence",
-    "magic",
-)
 MELEE = "melee"
 
 
@@ -176,12 +166,12 @@ def weapon(tables: dict[str, Any], name: str) -> dict[str, Any]:
 
 
 def modifier(tables: dict[str, Any], text: str) -> tuple[str, int]:
-    """``--mod NAME`` from the modifiers table, or ``--mod +2``."""
+    """A situational modifier by its name in the modifiers table, or a number such as ``+2``."""
     raw = text.strip()
     if re.fullmatch(r"[+-]?[0-9]{1,3}", raw):
         value = int(raw)
         if not -20 <= value <= 20:
-            raise RuleError(f"--mod {text!r} is out of range; use -20 to +20")
+            raise RuleError(f"a modifier of {text!r} is out of range; use -20 to +20")
         return f"modifier {value:+d}", value
     mods = tables.get("modifiers", {})
     key = raw.lower().replace(" ", "_").replace("-", "_")
