@@ -344,11 +344,11 @@ def test_a_users_table_replaces_a_section(tmp_path: Path) -> None:
     assert list(tables["modifiers"]) == ["rain"]
     assert "ares_predator" in tables["weapons"]
     assert "samples for skills, ranges, weapons" in source
-    own.write_text('[weapons.gun]\nclass = "laser"\nskill = "pistols"\ndamage = "9L"\n')
+    own.write_text('[weapons.gun]\nname = "Gun"\nclass = "laser"\nskill = "pistols"\ndamage = "9L"\n')
     with pytest.raises(TableError, match=r"\[weapons.gun\]: class must be 'melee' or a \[ranges\] class"):
         load_tables(str(own))
     own.write_text("[monsters]\nx = 1\n")
-    with pytest.raises(TableError, match="has monsters; give one or more of"):
+    with pytest.raises(TableError, match=r"has an unknown section \[monsters\]; give one or more of"):
         load_tables(str(own))
 
 
