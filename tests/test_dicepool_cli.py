@@ -154,6 +154,20 @@ def test_bad_input_is_one_line_and_records_nothing(ledger_cli: Any) -> None:
     assert ledger_cli("log").output == before
 
 
+def test_a_refusal_says_the_command_that_puts_it_right(ledger_cli: Any) -> None:
+    shot = ledger_cli(
+        "dicepool", "attack", "--as", "Eddie", "--target", "Mark", "--range", "short", "--faces", "4,4,4,4,4"
+    )
+    assert shot.exit_code == 0, shot.output
+    again = ledger_cli("dicepool", "attack", "--as", "Eddie", "--target", "Mark", "--range", "short")
+    assert again.output == (
+        "error: Eddie's attack (exchange 1) is still open; "
+        "resolve it first (or undo it) with `ledger dicepool resist --as Mark`\n"
+    )
+    dodge = ledger_cli("dicepool", "dodge", "--as", "Eddie", "--pool", "1")
+    assert dodge.output == "error: Eddie made this attack and cannot dodge it; say who acts with --as NAME\n"
+
+
 def test_initiative_starts_a_turn_and_refreshes_pools(ledger_cli: Any) -> None:
     ledger_cli(
         "dicepool",
