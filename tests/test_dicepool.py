@@ -269,8 +269,10 @@ def test_one_exchange_at_a_time_and_only_the_target_answers(book: Ledger) -> Non
     with pytest.raises(RuleError, match="still open; resolve it first"):
         run(book, Attack(target="Mark", range="short"), "Eddie", None)
     book.execute(Join(name="Bystander", attrs={"body": "2", "pool.combat": "2"}), "alley")
-    with pytest.raises(RuleError, match="aimed at Mark; dodge with --as Mark"):
+    with pytest.raises(RuleError, match="aimed at Mark; dodge as Mark") as refused:
         run(book, Dodge(pool=1), "Bystander", None)
+    assert refused.value.fix is not None and refused.value.fix.action == "choose_character"
+    assert refused.value.fix.detail == {"characters": "Mark"}
 
 
 def test_a_dodge_that_cancels_everything_is_a_miss(book: Ledger) -> None:
@@ -321,7 +323,7 @@ def test_each_initiative_roll_counts_for_its_own_character(book: Ledger) -> None
 
 
 def test_join_refuses_attributes_outside_the_convention(book: Ledger) -> None:
-    with pytest.raises(RuleError, match="--attr str=14 does not fit"):
+    with pytest.raises(RuleError, match="the attribute str=14 does not fit"):
         book.execute(Join(name="Bad", attrs={"body": "3", "str": "14"}), "alley")
     book.add_character("Loose", "alley", {"body": "3", "str": "14", "skill.pistols": "x"})
     assert sheet(book, "Loose")["ignored"] == {"str": "14", "skill.pistols": "x"}
@@ -342,11 +344,11 @@ def test_a_users_table_replaces_a_section(tmp_path: Path) -> None:
     assert list(tables["modifiers"]) == ["rain"]
     assert "ares_predator" in tables["weapons"]
     assert "samples for skills, ranges, weapons" in source
-    own.write_text('[weapons.gun]\nclass = "laser"\nskill = "pistols"\ndamage = "9L"\n')
+    own.write_text('[weapons.gun]\nname = "Gun"\nclass = "laser"\nskill = "pistols"\ndamage = "9L"\n')
     with pytest.raises(TableError, match=r"\[weapons.gun\]: class must be 'melee' or a \[ranges\] class"):
         load_tables(str(own))
     own.write_text("[monsters]\nx = 1\n")
-    with pytest.raises(TableError, match="has monsters; give one or more of"):
+    with pytest.raises(TableError, match=r"has an unknown section \[monsters\]; give one or more of"):
         load_tables(str(own))
 
 

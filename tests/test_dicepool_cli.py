@@ -132,7 +132,7 @@ def test_defaulting_is_said_in_the_output(ledger_cli: Any) -> None:
     assert "+4 defaulting to attribute body = 8" in out.output
     refused = ledger_cli("dicepool", "test", "athletics", "--tn", "4", "--pool", "2", "--as", "Mark")
     assert refused.exit_code == 1
-    assert refused.output == "error: no pool dice on a test of body, an attribute; drop --pool\n"
+    assert refused.output == "error: no pool dice on a test of body, an attribute; pass --pool 0\n"
 
 
 def test_bad_input_is_one_line_and_records_nothing(ledger_cli: Any) -> None:
@@ -145,13 +145,27 @@ def test_bad_input_is_one_line_and_records_nothing(ledger_cli: Any) -> None:
             "unknown modifier",
         ),
         (("dicepool", "attack", "--as", "Eddie", "--distance", "900"), "beyond the extreme range"),
-        (("dicepool", "join", "Zed", "--attr", "body=many"), "--attr body=many does not fit"),
+        (("dicepool", "join", "Zed", "--attr", "body=many"), "attribute body=many does not fit"),
     ]:
         result = ledger_cli(*args)
         assert result.exit_code == 1, args
         assert result.output.startswith("error: ") and message in result.output
         assert result.output.count("\n") == 1
     assert ledger_cli("log").output == before
+
+
+def test_a_refusal_says_the_command_that_puts_it_right(ledger_cli: Any) -> None:
+    shot = ledger_cli(
+        "dicepool", "attack", "--as", "Eddie", "--target", "Mark", "--range", "short", "--faces", "4,4,4,4,4"
+    )
+    assert shot.exit_code == 0, shot.output
+    again = ledger_cli("dicepool", "attack", "--as", "Eddie", "--target", "Mark", "--range", "short")
+    assert again.output == (
+        "error: Eddie's attack (exchange 1) is still open; "
+        "resolve it first (or undo it) with `ledger dicepool resist --as Mark`\n"
+    )
+    dodge = ledger_cli("dicepool", "dodge", "--as", "Eddie", "--pool", "1")
+    assert dodge.output == "error: Eddie made this attack and cannot dodge it; say who acts with --as NAME\n"
 
 
 def test_initiative_starts_a_turn_and_refreshes_pools(ledger_cli: Any) -> None:

@@ -26,9 +26,8 @@ import msgspec
 from msgspec.structs import replace
 
 from ledger.events import CampaignStarted, CharacterAdded, Envelope, Event
-from ledger.systems.dicepool.damage import MONITOR, NAMES, box_level, tn_modifier
 from ledger.systems.dicepool.events import Attacked, Dodged, Healed, InitiativeRolled, Resisted, Tested
-from ledger.systems.dicepool.tables import ATTRIBUTES
+from ledger.systems.dicepool.model import ATTRIBUTES, MONITOR, NAMES, box_level, tn_modifier
 
 MAX_RATING = 30
 

@@ -11,43 +11,51 @@ from __future__ import annotations
 
 from typing import Any
 
-from ledger.dice import Dice
-from ledger.errors import GameOverError, RuleError
+from ledger.commands import check_attrs, check_name
+from ledger.decider import Draft
+from ledger.errors import DuplicateNameError, Fix, GameOverError, RuleError
+from ledger.events import CharacterAdded
 from ledger.projections.dicepool.state import Character, DicepoolState, norm, parse_character
 from ledger.systems.dicepool import tables as tables_mod
 from ledger.systems.dicepool.commands import Join, Test
 from ledger.systems.dicepool.dice import check_count, test
 from ledger.systems.dicepool.events import Defaulting, Modifier, Tested
-from ledger.systems.dicepool.tables import ATTRIBUTES
+from ledger.systems.dicepool.model import ATTRIBUTES
 
 RELATED_TN = 2
 ATTRIBUTE_TN = 4
 
 
-def game_of(state: Any) -> DicepoolState:
-    game = state.game
+def run(doing: str, command: str) -> Fix:
+    """The fix of doing what a dicepool command does (``command``: its words after the group)."""
+    return Fix("system_command", doing, {"system": "dicepool", "command": command, "doing": doing})
+
+
+def game_of(draft: Draft[Any]) -> DicepoolState:
+    game = draft.game
     return game if isinstance(game, DicepoolState) else DicepoolState()
 
 
-def character(state: Any, name: str | None, *, acting: bool = True) -> Character:
+def character(game: DicepoolState, name: str | None, *, acting: bool = True) -> Character:
     """The character a command is for; acting needs one who is conscious."""
-    game = game_of(state)
     if name is None or name not in game.characters:
+        if not game.characters:
+            raise RuleError("no character is acting", fix=Fix("create_character", "add one to the party"))
         raise RuleError(
-            "no character to act; add one with `ledger dicepool join NAME --attr body=4 ...` "
-            "or pick one with --as NAME"
+            "no character is acting",
+            fix=Fix(
+                "choose_character", "say which character acts", {"characters": ", ".join(game.characters)}
+            ),
         )
     who = game.characters[name]
+    others = ", ".join(n for n, c in game.characters.items() if n != name and c.status == "active")
     if who.dead:
         raise GameOverError(
-            f"{name} is dead (overflow {who.overflow} > body {who.attribute('body')}); "
-            "act as another character with --as"
+            f"{name} is dead (overflow {who.overflow} > body {who.attribute('body')})",
+            fix=Fix("choose_character", "act as another character", {"characters": others}),
         )
     if acting and who.unconscious:
-        raise RuleError(
-            f"{name} is unconscious (a full condition track); heal first with "
-            "`ledger dicepool heal` or act as another character with --as"
-        )
+        raise RuleError(f"{name} is unconscious (a full condition track)", fix=run("heal them first", "heal"))
     return who
 
 
@@ -93,16 +101,20 @@ def usable_pool(who: Character, found: Defaulting, pool: str) -> int:
 
 def check_pool(who: Character, found: Defaulting, pool: str, wanted: int) -> None:
     if wanted < 0:
-        raise RuleError(f"--pool {wanted} is negative; spend 0 or more pool dice")
+        raise RuleError(f"a pool of {wanted} dice is negative; spend 0 or more pool dice")
     usable = usable_pool(who, found, pool)
     if wanted <= usable:
         return
     if found.how in ("attribute", "default-attribute"):
-        raise RuleError(f"no pool dice on a test of {found.used}, an attribute; drop --pool")
+        raise RuleError(
+            f"no pool dice on a test of {found.used}, an attribute",
+            fix=Fix("option", "spend no pool dice", {"option": "--pool 0"}),
+        )
     half = " (half the pool, defaulting to a related skill)" if found.how == "related" else ""
     raise RuleError(
-        f"{who.name} can spend {usable} {pool} pool dice here{half}, not {wanted}; "
-        f"lower --pool (the {pool} pool refreshes each combat turn: `ledger dicepool initiative`)"
+        f"{who.name} can spend {usable} {pool} pool dice here{half}, not {wanted} "
+        f"(the {pool} pool refreshes each combat turn)",
+        fix=Fix("option", f"spend {usable} or fewer", {"option": f"--pool {usable}"}),
     )
 
 
@@ -120,46 +132,66 @@ def dice_count(rating: int, pool: int, override: int | None) -> int:
     count = rating + pool if override is None else override
     check_count(count, "the test")
     if count == 0:
-        raise RuleError("the test has no dice (rating 0 and no pool); raise the rating or use --dice N")
+        raise RuleError(
+            "the test has no dice (rating 0 and no pool)",
+            fix=Fix("option", "raise the rating or say how many dice to roll", {"option": "--dice N"}),
+        )
     return count
 
 
-def decide_test(state: Any, command: Test, dice: Dice) -> list[Tested]:
-    who = character(state, command.actor)
+def decide_test(draft: Draft[DicepoolState], command: Test) -> None:
+    who = character(game_of(draft), command.actor)
     if not 2 <= command.tn <= 30:
         raise RuleError(
-            f"--tn {command.tn} is out of range; the rules put a TN above 2, rarely past 10 (2 to 30)"
+            f"a TN of {command.tn} is out of range; the rules put a TN above 2, rarely past 10 (2 to 30)"
         )
-    tables = state.core.tables
+    tables = draft.tables
     found = resolve_skill(who, command.skill, tables)
     pool = norm(command.pool_name)
     check_pool(who, found, pool, command.pool)
     modifiers = default_modifiers(found) + wound_modifiers(who) + situational(tables, command.mods)
     count = dice_count(found.rating, command.pool, command.dice)
-    roll = test(count, command.tn, modifiers, dice)
-    return [
+    roll = test(count, command.tn, modifiers, draft.dice)
+    draft.emit(
         Tested(
             character=who.name,
             defaulting=found,
             roll=roll,
             pool=pool,
             pool_used=command.pool,
-            manual=dice.manual,
+            manual=draft.dice.manual,
         )
-    ]
+    )
 
 
-def decide_join(state: Any, command: Join) -> Character:
+def check_join(tables: dict[str, Any], name: str, attrs: dict[str, str]) -> Character:
     """Validate a new character's attributes (strictly: nothing may be ignored)."""
-    who = parse_character(command.name, command.attrs)
+    who = parse_character(name, attrs)
     if who.ignored:
         key, value = next(iter(who.ignored.items()))
         raise RuleError(
-            f"--attr {key}={value} does not fit; use an attribute ({', '.join(ATTRIBUTES)}), "
-            "skill.NAME, pool.NAME, armor, armor.impact, weapon or initiative.dice with a rating 0 to 30"
+            f"the attribute {key}={value} does not fit",
+            fix=Fix(
+                "other",
+                f"use an attribute ({', '.join(ATTRIBUTES)}), skill.NAME, pool.NAME, armor, "
+                "armor.impact, weapon or initiative.dice with a rating 0 to 30",
+            ),
         )
     if who.attribute("body") < 1:
-        raise RuleError(f"{command.name} needs a body of 1 or more (it resists damage); add --attr body=N")
+        raise RuleError(
+            f"{name} needs a body of 1 or more (it resists damage)",
+            fix=Fix("option", "give the character a body", {"option": "--attr body=N"}),
+        )
     if who.weapon is not None:
-        tables_mod.weapon(state.core.tables, who.weapon)
+        tables_mod.weapon(tables, who.weapon)
     return who
+
+
+def join(draft: Draft[DicepoolState], command: Join) -> None:
+    """A new party member, its attributes checked against the convention."""
+    name = check_name(command.name, "character")
+    attrs = check_attrs(command.attrs)
+    if name in draft.state.core.characters:
+        raise DuplicateNameError(f"character {name!r} already exists; pick another name")
+    check_join(draft.tables, command.name, attrs)
+    draft.emit(CharacterAdded(name=name, attrs=attrs))

@@ -12,9 +12,9 @@ from __future__ import annotations
 from typing import Any
 
 from ledger.commands import check_text
-from ledger.dice import Dice
-from ledger.errors import RuleError
-from ledger.projections.dicepool.state import Character, Exchange
+from ledger.decider import Draft
+from ledger.errors import Fix, RuleError
+from ledger.projections.dicepool.state import Character, DicepoolState, Exchange
 from ledger.systems.dicepool import tables as tables_mod
 from ledger.systems.dicepool.checks import (
     character,
@@ -23,12 +23,12 @@ from ledger.systems.dicepool.checks import (
     dice_count,
     game_of,
     resolve_skill,
+    run,
     situational,
     wound_modifiers,
 )
 from ledger.systems.dicepool.commands import Attack, Dodge, Heal, Initiative, Resist
 from ledger.systems.dicepool.damage import (
-    BOXES,
     DamageCode,
     Monitor,
     burst,
@@ -47,6 +47,7 @@ from ledger.systems.dicepool.events import (
     Modifier,
     Resisted,
 )
+from ledger.systems.dicepool.model import BOXES
 from ledger.systems.dicepool.tables import MELEE, RANGE_CLASSES, RANGE_TN
 
 MELEE_TN = 4
@@ -62,34 +63,43 @@ def _weapon(tables: dict[str, Any], who: Character, name: str | None) -> dict[st
     return tables_mod.weapon(tables, chosen) if chosen else None
 
 
-def _target(state: Any, attacker: Character, name: str | None) -> str | None:
+def _target(game: DicepoolState, attacker: Character, name: str | None) -> str | None:
     if name is None:
         return None
-    target = character(state, name, acting=False)
+    target = character(game, name, acting=False)
     if target.name == attacker.name:
-        raise RuleError(f"{attacker.name} cannot attack themself; give another --target")
+        raise RuleError(
+            f"{attacker.name} cannot attack themself",
+            fix=Fix("option", "name another target", {"option": "--target CHARACTER"}),
+        )
     return target.name
 
 
 def _range(tables: dict[str, Any], command: Attack, arm: dict[str, Any] | None) -> tuple[str, str]:
     """(range class, class after the scope): "las miras telescópicas [...] reducen la clase de alcance"."""
     if command.range is not None and command.distance is not None:
-        raise RuleError("give --range or --distance, not both")
+        raise RuleError("give a range class or a distance, not both")
     if command.distance is not None:
         if arm is None:
-            raise RuleError("--distance needs a weapon to look up its range class; add --weapon NAME")
+            raise RuleError(
+                "a distance needs a weapon to look up its range class",
+                fix=Fix("option", "name the weapon", {"option": "--weapon NAME"}),
+            )
         if command.distance < 0:
-            raise RuleError(f"--distance {command.distance} is negative; give meters from 0")
+            raise RuleError(f"a distance of {command.distance} m is negative; give meters from 0")
         found = tables_mod.range_class(tables, str(arm["class"]), command.distance)
     elif command.range in RANGE_CLASSES:
         found = command.range
     else:
         raise RuleError(
-            f"a ranged attack needs --range ({', '.join(RANGE_CLASSES)}) or --distance METERS, "
-            f"got {command.range!r}"
+            f"a ranged attack needs a range class ({', '.join(RANGE_CLASSES)}) or a distance in meters, "
+            f"got {command.range!r}",
+            fix=Fix(
+                "option", "give the range or the distance", {"option": "--range CLASS or --distance METERS"}
+            ),
         )
     if not 0 <= command.scope <= MAX_SCOPE:
-        raise RuleError(f"--scope {command.scope} is out of range; a scope level is 0 to {MAX_SCOPE}")
+        raise RuleError(f"scope level {command.scope} is out of range; a scope level is 0 to {MAX_SCOPE}")
     closer = RANGE_CLASSES[max(0, RANGE_CLASSES.index(found) - command.scope)]
     return found, closer
 
@@ -98,13 +108,20 @@ def _burst(command: Attack, arm: dict[str, Any] | None) -> list[Modifier]:
     """Recoil: +1 TN per round of a burst beyond the weapon's compensation."""
     rounds = command.burst
     if rounds < 1:
-        raise RuleError(f"--burst {rounds} fires no rounds; give 1 or more")
+        raise RuleError(f"a burst of {rounds} fires no rounds; give 1 or more")
     if rounds == 1:
         return []
     most = int(arm.get("burst", 1)) if arm else 1
-    if rounds > most:
-        what = f"the {arm['name']} fires at most {most}" if arm else "a burst needs --weapon"
-        raise RuleError(f"--burst {rounds}: {what}; lower --burst")
+    if rounds > most and arm is None:
+        raise RuleError(
+            f"a burst of {rounds} needs a weapon",
+            fix=Fix("option", "name the weapon", {"option": "--weapon NAME"}),
+        )
+    if rounds > most and arm is not None:
+        raise RuleError(
+            f"a burst of {rounds}: the {arm['name']} fires at most {most}",
+            fix=Fix("option", f"fire {most} rounds or fewer", {"option": f"--burst {most}"}),
+        )
     recoil = max(0, rounds - int(arm.get("recoil_comp", 0) if arm else 0))
     return [Modifier(reason=f"recoil, {rounds}-round burst", value=recoil)] if recoil else []
 
@@ -119,10 +136,16 @@ def _damage(command: Attack, arm: dict[str, Any] | None, who: Character) -> Dama
 def _skill(command: Attack, arm: dict[str, Any] | None, who: Character, tables: dict[str, Any]) -> Defaulting:
     skill = command.skill or (str(arm["skill"]) if arm else None)
     if skill is None:
-        raise RuleError("an attack needs --skill SKILL or a --weapon that names its skill")
+        raise RuleError(
+            "an attack needs a skill or a weapon that names its skill",
+            fix=Fix("option", "name the skill or the weapon", {"option": "--skill SKILL or --weapon NAME"}),
+        )
     found = resolve_skill(who, skill, tables)
     if found.how == "attribute":
-        raise RuleError(f"attack with a combat skill, not the attribute {found.used}; e.g. --skill pistols")
+        raise RuleError(
+            f"attack with a combat skill, not the attribute {found.used}",
+            fix=Fix("option", "name a combat skill such as pistols", {"option": "--skill pistols"}),
+        )
     return found
 
 
@@ -134,21 +157,28 @@ def _base_tn(
         range_class, closer = _range(tables, command, arm)
         return RANGE_TN[closer], range_class, closer
     if command.range or command.distance is not None or command.scope:
-        raise RuleError("a melee attack has no range or scope; drop --range/--distance/--scope")
+        raise RuleError(
+            "a melee attack has no range or scope",
+            fix=Fix("other", "leave out the range, distance and scope"),
+        )
     return MELEE_TN, None, None
 
 
-def decide_attack(state: Any, command: Attack, dice: Dice) -> list[Attacked]:
-    game = game_of(state)
-    who = character(state, command.actor)
+def decide_attack(draft: Draft[DicepoolState], command: Attack) -> None:
+    game = game_of(draft)
+    who = character(game, command.actor)
     _refuse_open(game.open_exchange)
-    tables = state.core.tables
+    tables = draft.tables
+    dice = draft.dice
     arm = _weapon(tables, who, command.weapon)
     melee = command.melee or (arm is not None and arm["class"] == MELEE)
     if command.melee and arm is not None and arm["class"] != MELEE:
-        raise RuleError(f"the {arm['name']} is a ranged weapon; drop --melee or pick a melee --weapon")
+        raise RuleError(
+            f"the {arm['name']} is a ranged weapon",
+            fix=Fix("other", "attack with it at range, or pick a melee weapon"),
+        )
     found = _skill(command, arm, who, tables)
-    target = _target(state, who, command.target)
+    target = _target(game, who, command.target)
     check_pool(who, found, "combat", command.pool)
     base, range_class, closer = _base_tn(command, melee, tables, arm)
     modifiers = (
@@ -159,7 +189,7 @@ def decide_attack(state: Any, command: Attack, dice: Dice) -> list[Attacked]:
     )
     code = _damage(command, arm, who)
     roll = test(dice_count(found.rating, command.pool, command.dice), base, modifiers, dice)
-    return [
+    draft.emit(
         Attacked(
             exchange=game.exchanges + 1,
             attacker=who.name,
@@ -177,52 +207,61 @@ def decide_attack(state: Any, command: Attack, dice: Dice) -> list[Attacked]:
             hit=roll.successes > 0,
             manual=dice.manual,
         )
-    ]
+    )
 
 
 def _refuse_open(exchange: Exchange | None) -> None:
     if exchange is not None:
         target = exchange.target or "TARGET"
         raise RuleError(
-            f"{exchange.attacker}'s attack (exchange {exchange.number}) is still open; resolve it first "
-            f"with `ledger dicepool resist --as {target}` (or undo it)"
+            f"{exchange.attacker}'s attack (exchange {exchange.number}) is still open",
+            fix=run("resolve it first (or undo it)", f"resist --as {target}"),
         )
 
 
 # --- dodge -----------------------------------------------------------------------------
 
 
-def _open_for(state: Any, who: Character, verb: str) -> Exchange | None:
-    exchange = game_of(state).open_exchange
+def _open_for(game: DicepoolState, who: Character, verb: str) -> Exchange | None:
+    exchange = game.open_exchange
     if exchange is None:
         return None
     if exchange.attacker == who.name:
-        raise RuleError(f"{who.name} made this attack and cannot {verb} it; use --as TARGET")
+        others = ", ".join(n for n in game.characters if n != who.name)
+        raise RuleError(
+            f"{who.name} made this attack and cannot {verb} it",
+            fix=Fix("choose_character", f"{verb} as the target", {"characters": others}),
+        )
     if exchange.target is not None and exchange.target != who.name:
-        raise RuleError(f"the open attack is aimed at {exchange.target}; {verb} with --as {exchange.target}")
+        raise RuleError(
+            f"the open attack is aimed at {exchange.target}",
+            fix=Fix("choose_character", f"{verb} as {exchange.target}", {"characters": exchange.target}),
+        )
     return exchange
 
 
-def decide_dodge(state: Any, command: Dodge, dice: Dice) -> list[Dodged]:
-    who = character(state, command.actor)
-    exchange = _open_for(state, who, "dodge")
+def decide_dodge(draft: Draft[DicepoolState], command: Dodge) -> None:
+    game = game_of(draft)
+    who = character(game, command.actor)
+    exchange = _open_for(game, who, "dodge")
     if exchange is None:
-        raise RuleError("there is no open attack to dodge; a dodge answers `ledger dicepool attack`")
+        raise RuleError("there is no open attack to dodge; a dodge answers an attack")
     if exchange.dodged is not None:
-        raise RuleError(f"{who.name} already dodged this attack; now `ledger dicepool resist`")
+        raise RuleError(f"{who.name} already dodged this attack", fix=run("resist it now", "resist"))
     left = who.pool_left("combat")
     if not 1 <= command.pool <= left:
         raise RuleError(
-            f"--pool {command.pool}: a dodge spends 1 to {left} combat pool dice "
+            f"a dodge spends 1 to {left} combat pool dice, not {command.pool} "
             f"({who.name} has {left} left this turn)"
         )
     if not 2 <= command.tn <= 30:
         raise RuleError(
-            f"--tn {command.tn} is out of range; a dodge is TN 4 unless the GM says otherwise (2-30)"
+            f"a dodge TN of {command.tn} is out of range; a dodge is TN 4 unless the GM says otherwise (2-30)"
         )
     count = dice_count(0, command.pool, command.dice)
+    dice = draft.dice
     roll = test(count, command.tn, wound_modifiers(who), dice, needed=exchange.remaining)
-    return [
+    draft.emit(
         Dodged(
             exchange=exchange.number,
             character=who.name,
@@ -231,7 +270,7 @@ def decide_dodge(state: Any, command: Dodge, dice: Dice) -> list[Dodged]:
             remaining=exchange.remaining - roll.successes,
             manual=dice.manual,
         )
-    ]
+    )
 
 
 # --- resistance and staging ------------------------------------------------------------
@@ -249,39 +288,54 @@ def _incoming(command: Resist, exchange: Exchange | None) -> tuple[int, str, boo
     """(attacker successes, damage code, stun, melee, exchange number)."""
     if exchange is not None:
         if command.against is not None:
-            raise RuleError(f"the open attack already gives {exchange.remaining} successes; drop --against")
+            raise RuleError(
+                f"the open attack already gives {exchange.remaining} successes",
+                fix=Fix("other", "leave out the attacker's successes"),
+            )
         text = command.damage or exchange.damage
         if text is None:
-            raise RuleError("the attack named no weapon; give its damage code, e.g. --damage 9L")
+            raise RuleError(
+                "the attack named no weapon",
+                fix=Fix("option", "give its damage code, e.g. 9L", {"option": "--damage CODE"}),
+            )
         return exchange.remaining, text, command.stun or exchange.stun, exchange.melee, exchange.number
     if command.against is None or command.damage is None:
         raise RuleError(
-            "there is no open attack; give --damage CODE and --against N "
-            "(the attacker's successes left after any dodge)"
+            "there is no open attack",
+            fix=Fix(
+                "option",
+                "give the damage code and the attacker's successes left after any dodge",
+                {"option": "--damage CODE and --against N"},
+            ),
         )
     if not 0 <= command.against <= MAX_DICE:
-        raise RuleError(f"--against {command.against} is out of range; give 0 to {MAX_DICE}")
+        raise RuleError(f"{command.against} attacker successes is out of range; give 0 to {MAX_DICE}")
     return command.against, command.damage, command.stun, False, None
 
 
-def decide_resist(state: Any, command: Resist, dice: Dice) -> list[Resisted]:
-    who = character(state, command.actor, acting=False)
-    exchange = _open_for(state, who, "resist")
+def decide_resist(draft: Draft[DicepoolState], command: Resist) -> None:
+    game = game_of(draft)
+    who = character(game, command.actor, acting=False)
+    exchange = _open_for(game, who, "resist")
     attacker, text, stun, melee, number = _incoming(command, exchange)
     code = parse_damage(text)
     armor = (
         command.armor if command.armor is not None else (who.armor_impact if melee else who.armor_ballistic)
     )
     if not 0 <= armor <= 30:
-        raise RuleError(f"--armor {armor} is out of range; give 0 to 30")
+        raise RuleError(f"an armor of {armor} is out of range; give 0 to 30")
     if who.unconscious and command.pool:
-        raise RuleError(f"{who.name} is unconscious and resists with Body alone; drop --pool")
+        raise RuleError(
+            f"{who.name} is unconscious and resists with Body alone",
+            fix=Fix("option", "resist without pool dice", {"option": "--pool 0"}),
+        )
     left = who.pool_left("combat")
     if not 0 <= command.pool <= left:
-        raise RuleError(f"--pool {command.pool}: {who.name} has {left} combat pool dice left this turn")
+        raise RuleError(f"{who.name} has {left} combat pool dice left this turn, not {command.pool}")
     body = who.attribute("body")
     count = dice_count(body, command.pool, command.dice)
     armor_mod = [Modifier(reason="armor", value=-armor)] if armor else []
+    dice = draft.dice
     roll = test(count, code.power, armor_mod, dice, needed=needed_to_avoid(attacker, code.level, count))
     net = attacker - roll.successes
     steps = staging_steps(net)
@@ -289,7 +343,7 @@ def decide_resist(state: Any, command: Resist, dice: Dice) -> list[Resisted]:
     boxes = BOXES[level] if level else 0
     track = "stun" if stun else "physical"
     after = Monitor(who.physical, who.stun, who.overflow).mark(track, boxes)
-    return [
+    draft.emit(
         Resisted(
             exchange=number,
             character=who.name,
@@ -311,14 +365,14 @@ def decide_resist(state: Any, command: Resist, dice: Dice) -> list[Resisted]:
             overflow=after.overflow,
             manual=dice.manual,
         )
-    ]
+    )
 
 
 # --- initiative and healing -------------------------------------------------------------
 
 
-def decide_initiative(state: Any, command: Initiative, dice: Dice) -> list[InitiativeRolled]:
-    game = game_of(state)
+def decide_initiative(draft: Draft[DicepoolState], command: Initiative) -> None:
+    game = game_of(draft)
     names = list(command.only) or list(game.characters)
     for name in names:
         if name not in game.characters:
@@ -327,10 +381,12 @@ def decide_initiative(state: Any, command: Initiative, dice: Dice) -> list[Initi
             )
     ready = [game.characters[n] for n in dict.fromkeys(names) if game.characters[n].status == "active"]
     if not ready:
-        raise RuleError("nobody can act this combat turn; add a character with `ledger dicepool join`")
+        raise RuleError(
+            "nobody can act this combat turn", fix=Fix("create_character", "add one to the party")
+        )
     entries = []
     for who in ready:
-        faces = roll_initiative(who.initiative_dice, dice)
+        faces = roll_initiative(who.initiative_dice, draft.dice)
         reaction = who.attribute("reaction")
         entries.append(
             InitiativeEntry(
@@ -342,27 +398,28 @@ def decide_initiative(state: Any, command: Initiative, dice: Dice) -> list[Initi
             )
         )
     order = sorted(range(len(entries)), key=lambda i: (-entries[i].score, -entries[i].reaction, i))
-    return [
-        InitiativeRolled(turn=game.turn + 1, entries=tuple(entries[i] for i in order), manual=dice.manual)
-    ]
+    draft.emit(
+        InitiativeRolled(
+            turn=game.turn + 1, entries=tuple(entries[i] for i in order), manual=draft.dice.manual
+        )
+    )
 
 
-def decide_heal(state: Any, command: Heal) -> list[Healed]:
-    reason = check_text(command.reason, "--reason", 200)
-    who = character(state, command.actor, acting=False)
+def decide_heal(draft: Draft[DicepoolState], command: Heal) -> None:
+    reason = check_text(command.reason, "the reason", 200)
+    who = character(game_of(draft), command.actor, acting=False)
     if command.track not in TRACKS:
-        raise RuleError(f"--track {command.track!r} is not a track; use physical or stun")
+        raise RuleError(f"{command.track!r} is not a track; use physical or stun")
     marked = who.physical if command.track == "physical" else who.stun
     if not 1 <= command.boxes <= marked:
         raise RuleError(
-            f"--boxes {command.boxes}: {who.name} has {marked} {command.track} boxes marked; "
-            f"heal 1 to {marked}"
+            f"{who.name} has {marked} {command.track} boxes marked, not {command.boxes}; heal 1 to {marked}"
             if marked
             else f"{who.name} has no {command.track} boxes to heal"
         )
     physical = who.physical - command.boxes if command.track == "physical" else who.physical
     stun = who.stun - command.boxes if command.track == "stun" else who.stun
-    return [
+    draft.emit(
         Healed(
             character=who.name,
             track=command.track,
@@ -371,4 +428,4 @@ def decide_heal(state: Any, command: Heal) -> list[Healed]:
             stun=stun,
             reason=reason,
         )
-    ]
+    )

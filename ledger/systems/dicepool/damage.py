@@ -1,9 +1,10 @@
-"""Damage codes, staging and the condition monitor.
+"""Damage codes, staging and marking the condition monitor.
 
 A damage code is a power and a wound level in the text's Spanish letters:
 S (suave) 1 box, L (leve) 3, G (grave) 6, M (mortal) 10. The English words
 are accepted by meaning (light = S, moderate = L, serious = G, deadly = M),
 never the English letters: a single letter always means what the text means.
+The levels, their boxes and the wound penalties are in ``model``.
 """
 
 from __future__ import annotations
@@ -12,10 +13,8 @@ import re
 from dataclasses import dataclass
 
 from ledger.errors import RuleError
+from ledger.systems.dicepool.model import LEVELS, MONITOR
 
-LEVELS = ("S", "L", "G", "M")
-BOXES = {"S": 1, "L": 3, "G": 6, "M": 10}
-NAMES = {"S": "suave", "L": "leve", "G": "grave", "M": "mortal"}
 WORDS = {
     "s": "S",
     "suave": "S",
@@ -30,8 +29,6 @@ WORDS = {
     "mortal": "M",
     "deadly": "M",
 }
-MONITOR = 10
-"""Boxes on each track (physical and stun)."""
 MAX_POWER = 40
 
 _CODE = re.compile(r"^\s*(?P<power>STR(?:\s*[+-]\s*\d+)?|\d+)\s*-?\s*(?P<level>[A-Za-z]+)\s*$", re.I)
@@ -87,24 +84,6 @@ def stage(level: str, steps: int) -> str | None:
 def staging_steps(net: int) -> int:
     """Every 2 net successes move the level one step, toward whoever is ahead."""
     return net // 2 if net >= 0 else -((-net) // 2)
-
-
-def box_level(boxes: int) -> str | None:
-    """The wound a track shows: 1-2 boxes S, 3-5 L, 6-9 G, 10 M."""
-    for level in reversed(LEVELS):
-        if boxes >= BOXES[level]:
-            return level
-    return None
-
-
-PENALTY = {None: 0, "S": 1, "L": 2, "G": 3, "M": 3}
-"""TN modifier of a track's wound (the same number comes off initiative)."""
-
-
-def tn_modifier(physical: int, stun: int, worst_only: bool = False) -> int:
-    """Both tracks' penalties add up, or only the worse counts (setting ``wound_modifiers``)."""
-    penalties = (PENALTY[box_level(physical)], PENALTY[box_level(stun)])
-    return max(penalties) if worst_only else sum(penalties)
 
 
 @dataclass(frozen=True)

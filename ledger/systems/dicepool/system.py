@@ -1,10 +1,9 @@
 """``dicepool``: a d6 pool game of target numbers, the rule of six and damage staging.
 
-The decider lives in the ``dicepool_*`` modules beside this one: the test and
-defaulting (``dicepool_checks``), the dice and exact odds (``dicepool_dice``),
-damage codes and the condition monitor (``dicepool_damage``), combat
-(``dicepool_combat``), the tables (``dicepool_tables``) and the autoplayer
-(``dicepool_play``). Rulings on what the Spanish text leaves open are in
+The decider's handlers live in the modules beside this one: the test, defaulting
+and joining (``checks``), the dice and exact odds (``dice``), damage codes and the
+condition monitor (``damage``, with what the fold shares in ``model``), combat
+(``combat``), the typed tables (``tables``) and the autoplayer (``play``). Rulings on what the Spanish text leaves open are in
 ``docs/rulings/dicepool.md``.
 """
 
@@ -14,16 +13,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import msgspec
-
-from ledger.commands import check_attrs, check_name
-from ledger.dice import Dice
-from ledger.errors import DuplicateNameError, RuleError
-from ledger.events import CharacterAdded, Envelope, Event
+from ledger.decider import Decider
+from ledger.events import Envelope
 from ledger.facts import DeathFact, DieFace, Fact, RollFact, WoundFact, attributed
 from ledger.projections.dicepool import state as proj
 from ledger.systems import System
-from ledger.systems.dicepool.checks import decide_join, decide_test
+from ledger.systems.dicepool.checks import decide_test, join
 from ledger.systems.dicepool.combat import (
     decide_attack,
     decide_dodge,
@@ -49,34 +44,14 @@ from ledger.systems.dicepool.tables import SAMPLES, listing, load_tables
 SAMPLE_LOG = SAMPLES / "campaign.jsonl"
 SAMPLE_NAME = "dicepool-sample"
 
-
-def _join(state: Any, command: Join, _dice: Dice) -> list[Event]:
-    name = check_name(command.name, "character")
-    attrs = check_attrs(command.attrs)
-    if name in state.core.characters:
-        raise DuplicateNameError(f"character {name!r} already exists; pick another name")
-    decide_join(state, msgspec.structs.replace(command, attrs=attrs))
-    return [CharacterAdded(name=name, attrs=attrs)]
-
-
-_DECIDERS: dict[type, Callable[[Any, Any, Dice], list[Any]]] = {
-    Join: _join,
-    Test: decide_test,
-    Attack: decide_attack,
-    Dodge: decide_dodge,
-    Resist: decide_resist,
-    Initiative: decide_initiative,
-    Heal: lambda state, command, _dice: decide_heal(state, command),
-}
-
-
-def decide(state: Any, command: Any, dice: Dice) -> list[Event]:
-    decider = _DECIDERS.get(type(command))
-    if decider is None:
-        raise RuleError(
-            f"the dicepool system has no command {type(command).__name__}; see `ledger dicepool --help`"
-        )
-    return list(decider(state, command, dice))
+decider = Decider("dicepool", proj.evolve)
+decider.on(Join)(join)
+decider.on(Test)(decide_test)
+decider.on(Attack)(decide_attack)
+decider.on(Dodge)(decide_dodge)
+decider.on(Resist)(decide_resist)
+decider.on(Initiative)(decide_initiative)
+decider.on(Heal)(decide_heal)
 
 
 # --- facts for the warehouse --------------------------------------------------------------
@@ -176,13 +151,13 @@ SYSTEM = System(
     description="d6 pools against target numbers: rule of six, combat pool, damage staging",
     initial=proj.initial,
     evolve=proj.evolve,
-    decide=decide,
+    decide=decider,
     sheet=proj.sheet,
     render_sheet=proj.render_sheet,
     load_tables=load_tables,
     demo=demo,
     events=EVENTS,
-    commands=tuple(_DECIDERS),
+    commands=decider.commands,
     listing=listing,
     facts=facts,
     facts_sql=FACTS_SQL,

@@ -1,23 +1,29 @@
-"""The dicepool tables: skill web, range table, situational modifiers, weapons.
+"""The dicepool tables: skill web, range table, situational modifiers, weapons, rules.
 
 The rules cite these tables without printing them, so the ledger ships sample
 files in ``samples/dicepool/`` (each marked ``sample = true``). A user's TOML
 file may replace any of the sections ``[skills]``, ``[ranges]``,
-``[modifiers]`` and ``[weapons]``; sections it leaves out keep the samples.
-The tables are embedded in the campaign's first event, so replay never reads
-these files again.
+``[modifiers]``, ``[weapons]`` and ``[rules]``; sections it leaves out keep the
+samples. Each file is decoded into the typed :class:`TableFile` (a wrong type, a
+missing field or an unknown key is refused with its path), then checked for what
+a type cannot say (the weapon's range class exists, the range bands grow). The
+tables are embedded in the campaign's first event as plain data, so replay never
+reads these files again.
 """
 
 from __future__ import annotations
 
 import re
-import tomllib
 from importlib import resources
+from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from ledger.errors import RuleError, TableError
+import msgspec
+
+from ledger.errors import Fix, RuleError, TableError
 from ledger.systems.dicepool.damage import parse_damage
+from ledger.systems.dicepool.model import ATTRIBUTES
 
 SAMPLES = resources.files("ledger.samples") / "dicepool"
 SECTIONS = ("skills", "ranges", "modifiers", "weapons", "rules")
@@ -25,135 +31,211 @@ WOUND_MODIFIERS = ("cumulative", "worst")
 RANGE_CLASSES = ("short", "medium", "long", "extreme")
 RANGE_TN = {"short": 4, "medium": 5, "long": 6, "extreme": 9}
 """"(4, 5, 6 y 9, respectivamente)"."""
-ATTRIBUTES = (
-    "body",
-    "quickness",
-    "strength",
-    "charisma",
-    "intelligence",
-    "willpower",
-    "reaction",
-    "essence",
-    "magic",
-)
 MELEE = "melee"
 
+Meters = Annotated[int, msgspec.Meta(ge=1, le=100_000)]
+Name = Annotated[str, msgspec.Meta(min_length=1)]
+NONEMPTY = msgspec.Meta(min_length=1)
 
-def _read(path: Path) -> dict[str, Any]:
+
+class Skill(msgspec.Struct, forbid_unknown_fields=True):
+    """A skill of the web: the attribute it defaults to, its related skills best first."""
+
+    attribute: str
+    related: list[Name] | msgspec.UnsetType = msgspec.UNSET
+
+
+class Ranges(msgspec.Struct, forbid_unknown_fields=True):
+    """The upper bound in meters of each range class, for one weapon class."""
+
+    short: Meters
+    medium: Meters
+    long: Meters
+    extreme: Meters
+
+
+class Modifier(msgspec.Struct, forbid_unknown_fields=True):
+    """A situational modifier to the target number."""
+
+    tn: Annotated[int, msgspec.Meta(ge=-20, le=20)]
+    text: str | msgspec.UnsetType = msgspec.UNSET
+
+
+class Weapon(msgspec.Struct, forbid_unknown_fields=True):
+    """A weapon: its class (a [ranges] class or melee), skill and damage code."""
+
+    name: Name
+    weapon_class: str = msgspec.field(name="class")
+    skill: Name
+    damage: str
+    burst: Annotated[int, msgspec.Meta(ge=1, le=30)] | msgspec.UnsetType = msgspec.UNSET
+    """Most rounds one attack may fire (1 when not given: single shots only)."""
+    recoil_comp: Annotated[int, msgspec.Meta(ge=0, le=30)] | msgspec.UnsetType = msgspec.UNSET
+    stun: bool | msgspec.UnsetType = msgspec.UNSET
+    reach: Annotated[int, msgspec.Meta(ge=0, le=5)] | msgspec.UnsetType = msgspec.UNSET
+
+
+class Rules(msgspec.Struct, forbid_unknown_fields=True):
+    """Settings where players disagree (docs/rulings/dicepool.md)."""
+
+    wound_modifiers: str
+
+
+class TableFile(msgspec.Struct, forbid_unknown_fields=True):
+    """One table file: any of the sections, each a non-empty table of entries."""
+
+    sample: bool = False
+    skills: Annotated[dict[str, Skill], NONEMPTY] | msgspec.UnsetType = msgspec.UNSET
+    ranges: Annotated[dict[str, Ranges], NONEMPTY] | msgspec.UnsetType = msgspec.UNSET
+    modifiers: Annotated[dict[str, Modifier], NONEMPTY] | msgspec.UnsetType = msgspec.UNSET
+    weapons: Annotated[dict[str, Weapon], NONEMPTY] | msgspec.UnsetType = msgspec.UNSET
+    rules: Rules | msgspec.UnsetType = msgspec.UNSET
+
+    def given(self) -> list[str]:
+        return [s for s in SECTIONS if getattr(self, s) is not msgspec.UNSET]
+
+
+ENTRIES: dict[str, type] = {"skills": Skill, "ranges": Ranges, "modifiers": Modifier, "weapons": Weapon}
+_UNKNOWN = re.compile(r"^Object contains unknown field `(?P<key>[^`]*)`$")
+
+
+def _refused(where: str, problem: str, table: str | None) -> TableError:
+    """A table file's refusal: the fix edits the table the path names, or says what a file holds."""
+    if table is not None and table.split(".")[0] in SECTIONS:
+        fix = Fix("edit_tables", f"fix the [{table}] table as the samples show it", {"table": table})
+    elif table is not None:
+        fix = Fix("other", f"fix or remove the key {table}")
+    else:
+        fix = Fix("other", "give one or more of the sections " + ", ".join(f"[{s}]" for s in SECTIONS))
+    return TableError(f"table file {where!r}: {problem}", fix=fix)
+
+
+def _precise(data: bytes, error: msgspec.ValidationError) -> tuple[str, str]:
+    """(problem, path) of a decoding error, the entry's key named where msgspec says ``[...]``."""
+    problem, _, path = str(error).partition(" - at ")
+    path = path.strip("`")
+    section = path[2:].partition("[...]")[0] if path.startswith("$.") and "[...]" in path else ""
+    if section in ENTRIES:
+        raw = msgspec.toml.decode(data)
+        for key, entry in raw.get(section, {}).items():
+            try:
+                msgspec.convert(entry, ENTRIES[section])
+            except msgspec.ValidationError as inner:
+                problem, _, rest = str(inner).partition(" - at ")
+                return problem, f"$.{section}.{key}{rest.strip('`')[1:]}"
+    return problem, path or "$"
+
+
+def decode(data: bytes, where: str) -> TableFile:
+    """A table file's text as a :class:`TableFile`, or a :class:`TableError` naming the path."""
     try:
-        with path.open("rb") as f:
-            return tomllib.load(f)
+        return msgspec.toml.decode(data, type=TableFile)
+    except msgspec.ValidationError as e:
+        problem, path = _precise(data, e)
+        unknown = _UNKNOWN.match(problem)
+        if path == "$" and unknown is not None:
+            raise _refused(where, f"has an unknown section [{unknown['key']}]", None) from None
+        table = path[2:].split("[")[0] if path.startswith("$.") else None
+        if table is not None and table.count(".") > 1:
+            table = ".".join(table.split(".")[:2])
+        raise _refused(where, f"{problem[:1].lower()}{problem[1:]} at `{path}`", table) from None
+    except msgspec.DecodeError as e:
+        raise TableError(
+            f"table file {where!r} is not valid TOML ({e})",
+            fix=Fix("other", "fix the line it names"),
+        ) from None
+
+
+def _read(path: Path | Traversable, where: str) -> TableFile:
+    try:
+        data = path.read_bytes()
     except FileNotFoundError:
-        raise TableError(f"table file {str(path)!r} does not exist; give the path of a TOML file") from None
-    except tomllib.TOMLDecodeError as e:
-        raise TableError(f"table file {str(path)!r} is not valid TOML ({e}); fix the line it names") from None
+        raise TableError(
+            f"table file {where!r} does not exist", fix=Fix("other", "give the path of a TOML file")
+        ) from None
+    except OSError as e:
+        raise TableError(
+            f"table file {where!r} cannot be read ({e.strerror})",
+            fix=Fix("other", "give the path of a readable TOML file"),
+        ) from None
+    return decode(data, where)
 
 
-def _table(data: dict[str, Any], section: str, where: str) -> dict[str, Any]:
-    table = data.get(section)
-    if not isinstance(table, dict) or not table:
-        raise TableError(f"{where}: [{section}] must be a non-empty table of entries; see samples/dicepool/")
-    for key, entry in table.items():
-        if section != "rules" and not isinstance(entry, dict):
-            raise TableError(f"{where}: [{section}.{key}] must be a table, got {entry!r}")
-    return table
+# --- what a type cannot say ------------------------------------------------------------------
 
 
-def _int(entry: dict[str, Any], key: str, where: str, lo: int, hi: int, default: int | None = None) -> int:
-    value = entry.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise TableError(f"{where}: {key} must be a whole number from {lo} to {hi}, got {value!r}")
-    return value
+def _bad(where: str, table: str, problem: str) -> TableError:
+    return TableError(
+        f"table file {where!r} [{table}]: {problem}",
+        fix=Fix("edit_tables", f"fix the [{table}] table", {"table": table}),
+    )
 
 
-def check_skills(table: dict[str, Any], where: str) -> None:
-    for name, entry in table.items():
-        at = f"{where} [skills.{name}]"
-        if entry.get("attribute") not in ATTRIBUTES:
-            raise TableError(
-                f"{at}: attribute must be one of {', '.join(ATTRIBUTES)}, got {entry.get('attribute')!r}"
+def check(
+    skills: dict[str, Skill],
+    ranges: dict[str, Ranges],
+    weapons: dict[str, Weapon],
+    rules: Rules,
+    where: str,
+) -> None:
+    """The cross-checks of a complete set of tables: choices, bands, classes, damage codes."""
+    for name, skill in skills.items():
+        if skill.attribute not in ATTRIBUTES:
+            raise _bad(
+                where,
+                f"skills.{name}",
+                f"attribute must be one of {', '.join(ATTRIBUTES)}, got {skill.attribute!r}",
             )
-        related = entry.get("related", [])
-        if not isinstance(related, list) or not all(isinstance(r, str) and r for r in related):
-            raise TableError(f"{at}: related must be a list of skill names, got {related!r}")
-
-
-def check_ranges(table: dict[str, Any], where: str) -> None:
-    for name, entry in table.items():
-        at = f"{where} [ranges.{name}]"
-        bounds = [_int(entry, cls, at, 1, 100_000) for cls in RANGE_CLASSES]
+    for name, bands in ranges.items():
+        bounds = [getattr(bands, cls) for cls in RANGE_CLASSES]
         if bounds != sorted(set(bounds)):
-            raise TableError(f"{at}: short < medium < long < extreme (meters) is required, got {bounds}")
-
-
-def check_modifiers(table: dict[str, Any], where: str) -> None:
-    for name, entry in table.items():
-        at = f"{where} [modifiers.{name}]"
-        _int(entry, "tn", at, -20, 20)
-        if not isinstance(entry.get("text", ""), str):
-            raise TableError(f"{at}: text must be a string, got {entry.get('text')!r}")
-
-
-def check_weapons(table: dict[str, Any], ranges: dict[str, Any], where: str) -> None:
-    for name, entry in table.items():
-        at = f"{where} [weapons.{name}]"
-        cls = entry.get("class")
-        if cls != MELEE and cls not in ranges:
-            raise TableError(
-                f"{at}: class must be 'melee' or a [ranges] class ({', '.join(ranges)}), got {cls!r}"
+            raise _bad(
+                where, f"ranges.{name}", f"short < medium < long < extreme (meters) is required, got {bounds}"
             )
-        if not isinstance(entry.get("skill"), str):
-            raise TableError(f"{at}: skill must name the skill that fires it, got {entry.get('skill')!r}")
+    for name, arm in weapons.items():
+        if arm.weapon_class != MELEE and arm.weapon_class not in ranges:
+            raise _bad(
+                where,
+                f"weapons.{name}",
+                f"class must be 'melee' or a [ranges] class ({', '.join(ranges)}), got {arm.weapon_class!r}",
+            )
         try:
-            parse_damage(str(entry.get("damage", "")), strength=1)
+            parse_damage(arm.damage, strength=1)
         except RuleError as e:
-            raise TableError(f"{at}: {e}") from None
-        _int(entry, "burst", at, 1, 30, default=1)
-        _int(entry, "recoil_comp", at, 0, 30, default=0)
-        _int(entry, "reach", at, 0, 5, default=0)
-
-
-def check_rules(table: dict[str, Any], where: str) -> None:
-    unknown = sorted(set(table) - {"wound_modifiers"})
-    if unknown:
-        raise TableError(
-            f"{where} [rules]: unknown setting {unknown[0]!r}; the settings are: wound_modifiers"
-        )
-    if table.get("wound_modifiers", "cumulative") not in WOUND_MODIFIERS:
-        raise TableError(
-            f"{where} [rules]: wound_modifiers must be one of {', '.join(WOUND_MODIFIERS)}, "
-            f"got {table.get('wound_modifiers')!r}"
+            raise _bad(where, f"weapons.{name}", e.message) from None
+    if rules.wound_modifiers not in WOUND_MODIFIERS:
+        raise _bad(
+            where,
+            "rules",
+            f"wound_modifiers must be one of {', '.join(WOUND_MODIFIERS)}, got {rules.wound_modifiers!r}",
         )
 
 
 def load_tables(path: str | None) -> tuple[dict[str, Any], str]:
     """The sample tables, with any section a user's file gives replacing them."""
-    tables: dict[str, Any] = {}
+    merged = TableFile()
     for section in SECTIONS:
-        tables[section] = _table(
-            _read(SAMPLES / f"{section}.toml"), section, f"samples/dicepool/{section}.toml"
-        )
+        sample = _read(SAMPLES / f"{section}.toml", f"samples/dicepool/{section}.toml")
+        merged = msgspec.structs.replace(merged, **{section: getattr(sample, section)})
     source = "samples/dicepool (sample content)"
     if path is not None:
-        data = _read(Path(path))
-        given = [s for s in SECTIONS if s in data]
-        unknown = sorted(set(data) - set(SECTIONS) - {"sample"})
-        if unknown or not given:
-            raise TableError(
-                f"table file {path!r} has {', '.join(unknown) or 'no known section'}; "
-                f"give one or more of [{'], ['.join(SECTIONS)}]"
-            )
-        for section in given:
-            tables[section] = _table(data, section, path)
+        own = _read(Path(path), path)
+        given = own.given()
+        if not given:
+            raise _refused(path, "has no known section", None)
+        merged = msgspec.structs.replace(merged, **{s: getattr(own, s) for s in given})
         kept = [s for s in SECTIONS if s not in given]
         source = f"{path} ({', '.join(given)})" + (f"; samples for {', '.join(kept)}" if kept else "")
-    where = path or "samples/dicepool"
-    check_skills(tables["skills"], where)
-    check_ranges(tables["ranges"], where)
-    check_modifiers(tables["modifiers"], where)
-    check_weapons(tables["weapons"], tables["ranges"], where)
-    check_rules(tables["rules"], where)
-    return tables, source
+    sections = {s: getattr(merged, s) for s in SECTIONS}
+    check(
+        sections["skills"],
+        sections["ranges"],
+        sections["weapons"],
+        sections["rules"],
+        path or "samples/dicepool",
+    )
+    plain = msgspec.to_builtins(merged)
+    return {section: plain[section] for section in SECTIONS}, source
 
 
 def range_class(tables: dict[str, Any], weapon_class: str, meters: int) -> str:
@@ -176,12 +258,12 @@ def weapon(tables: dict[str, Any], name: str) -> dict[str, Any]:
 
 
 def modifier(tables: dict[str, Any], text: str) -> tuple[str, int]:
-    """``--mod NAME`` from the modifiers table, or ``--mod +2``."""
+    """A situational modifier by its name in the modifiers table, or a number such as ``+2``."""
     raw = text.strip()
     if re.fullmatch(r"[+-]?[0-9]{1,3}", raw):
         value = int(raw)
         if not -20 <= value <= 20:
-            raise RuleError(f"--mod {text!r} is out of range; use -20 to +20")
+            raise RuleError(f"a modifier of {text!r} is out of range; use -20 to +20")
         return f"modifier {value:+d}", value
     mods = tables.get("modifiers", {})
     key = raw.lower().replace(" ", "_").replace("-", "_")

@@ -2,22 +2,34 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from ledger.decider import Decider
 from ledger.dice import Dice
-from ledger.errors import RuleError
+from ledger.errors import Fix, RuleError
 from ledger.events import Event
 from ledger.projections.freeform import state as proj
 from ledger.systems import System
 from ledger.systems.freeform.play import simulate
 
+if TYPE_CHECKING:
+    from ledger.state import CampaignState
 
-def decide(state: Any, command: Any, dice: Dice) -> list[Event]:
-    raise RuleError(
-        f"the freeform system has no command {type(command).__name__}; "
-        "use `ledger roll`, `ledger note` or `ledger character add`"
-    )
+ADVICE = Fix("other", "roll dice, write a note or add a character: a freeform campaign takes only those")
+"""What a freeform campaign takes instead: the commands every campaign takes."""
 
+
+class CoreOnly(Decider):
+    """A decider with no command of its own: every command it is given is refused, with
+    the commands every campaign takes as the fix."""
+
+    def __call__(self, state: CampaignState, command: Any, dice: Dice) -> list[Event]:
+        if self.handler(type(command)) is None:
+            raise RuleError(f"the {self.system} system has no command {type(command).__name__}", fix=ADVICE)
+        return super().__call__(state, command, dice)
+
+
+decider = CoreOnly("freeform", proj.evolve)
 
 SYSTEM = System(
     name="freeform",
@@ -25,7 +37,8 @@ SYSTEM = System(
     initial=proj.initial,
     evolve=proj.evolve,
     events=(),
-    decide=decide,
+    decide=decider,
+    commands=decider.commands,
     sheet=proj.sheet,
     simulate=simulate,
     first_steps=(),  # roll, note or add characters as you like

@@ -1,0 +1,114 @@
+"""The dicepool table files: typed decoding, the path of what is wrong, the data a campaign keeps."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from ledger import Ledger
+from ledger.cli.fixes import message
+from ledger.errors import TableError
+from ledger.systems.dicepool.tables import SAMPLES, SECTIONS, load_tables
+
+GUN = '[weapons.gun]\nname = "Gun"\nclass = "light_pistol"\nskill = "pistols"\ndamage = "6L"\n'
+
+
+def refused(tmp_path: Path, text: str) -> TableError:
+    own = tmp_path / "own.toml"
+    own.write_text(text)
+    with pytest.raises(TableError) as error:
+        load_tables(str(own))
+    assert "\n" not in message(error.value)
+    return error.value
+
+
+def test_the_sample_tables_load_as_their_files_say() -> None:
+    tables, source = load_tables(None)
+    assert source == "samples/dicepool (sample content)"
+    for section in SECTIONS:
+        raw = tomllib.loads((SAMPLES / f"{section}.toml").read_text())[section]
+        # the start event keeps the sample as written: same keys, same order, no default filled in
+        assert tables[section] == raw
+        assert list(tables[section]) == list(raw)
+    assert "burst" not in tables["weapons"]["ares_predator"]
+    assert tables["skills"]["read_write"]["related"] == []
+
+
+def test_a_wrong_type_is_refused_with_its_path(tmp_path: Path) -> None:
+    error = refused(
+        tmp_path,
+        '[ranges.pistol]\nshort = 5\nmedium = "far"\nlong = 30\nextreme = 50\n',
+    )
+    assert error.message.endswith("expected `int`, got `str` at `$.ranges.pistol.medium`")
+    assert "own.toml" in error.message
+    assert error.fix is not None and error.fix.action == "edit_tables"
+    assert error.fix.detail == {"table": "ranges.pistol"}
+    assert message(error).endswith(
+        "fix the [ranges.pistol] table of the tables file (`ledger new ... --tables FILE`)"
+    )
+
+
+def test_a_missing_field_is_refused_with_its_path(tmp_path: Path) -> None:
+    error = refused(tmp_path, '[weapons.gun]\nname = "Gun"\nclass = "light_pistol"\ndamage = "6L"\n')
+    assert error.message.endswith("object missing required field `skill` at `$.weapons.gun`")
+
+
+def test_an_unknown_key_is_refused_with_its_path(tmp_path: Path) -> None:
+    error = refused(tmp_path, GUN + 'colour = "red"\n')
+    assert error.message.endswith("object contains unknown field `colour` at `$.weapons.gun`")
+    error = refused(tmp_path, '[rules]\nwound_modifiers = "worst"\nhouse_rule = true\n')
+    assert error.message.endswith("object contains unknown field `house_rule` at `$.rules`")
+
+
+def test_the_path_names_the_entry_that_is_wrong(tmp_path: Path) -> None:
+    text = '[skills.first]\nattribute = "body"\n\n[skills.second]\nattribute = "body"\nrelated = ["a", 3]\n'
+    error = refused(tmp_path, text)
+    assert error.message.endswith("expected `str`, got `int` at `$.skills.second.related[1]`")
+    assert error.fix is not None and error.fix.detail == {"table": "skills.second"}
+
+
+def test_an_out_of_range_number_and_an_empty_section_are_refused(tmp_path: Path) -> None:
+    error = refused(tmp_path, "[modifiers.storm]\ntn = 25\n")
+    assert error.message.endswith("expected `int` <= 20 at `$.modifiers.storm.tn`")
+    error = refused(tmp_path, "[modifiers]\n")
+    assert error.message.endswith("expected `object` of length >= 1 at `$.modifiers`")
+
+
+def test_an_unknown_section_or_none_at_all_is_refused(tmp_path: Path) -> None:
+    error = refused(tmp_path, "[monsters]\nx = 1\n")
+    assert "has an unknown section [monsters]; give one or more of the sections [skills]" in str(error)
+    error = refused(tmp_path, "sample = true\n")
+    assert "has no known section" in error.message
+
+
+def test_what_a_type_cannot_say_is_checked_after_decoding(tmp_path: Path) -> None:
+    error = refused(tmp_path, GUN.replace("light_pistol", "laser"))
+    assert "[weapons.gun]: class must be 'melee' or a [ranges] class" in error.message
+    error = refused(tmp_path, GUN.replace("6L", "6X"))
+    assert "[weapons.gun]: damage code '6X' is not power + wound level" in error.message
+    error = refused(tmp_path, "[ranges.pistol]\nshort = 5\nmedium = 4\nlong = 30\nextreme = 50\n")
+    assert "short < medium < long < extreme (meters) is required, got [5, 4, 30, 50]" in error.message
+    error = refused(tmp_path, '[skills.dancing]\nattribute = "grace"\n')
+    assert "[skills.dancing]: attribute must be one of body, quickness" in error.message
+
+
+def test_broken_toml_names_the_line(tmp_path: Path) -> None:
+    error = refused(tmp_path, "[modifiers.rain]\ntn = \n")
+    assert "is not valid TOML" in error.message and "line 2" in error.message
+
+
+def test_a_users_tables_are_kept_as_plain_data_and_a_bad_file_starts_nothing(tmp_path: Path) -> None:
+    own = tmp_path / "own.toml"
+    own.write_text(GUN)
+    with Ledger(str(tmp_path / "t.ledger")) as book:
+        book.new_campaign("dicepool", "alley", tables=str(own))
+        tables = book.state("alley").core.tables
+        assert tables["weapons"] == {
+            "gun": {"name": "Gun", "class": "light_pistol", "skill": "pistols", "damage": "6L"}
+        }
+        own.write_text(GUN + "burst = 0\n")
+        with pytest.raises(TableError, match=r"expected `int` >= 1 at `\$.weapons.gun.burst`"):
+            book.new_campaign("dicepool", "street", tables=str(own))
+        assert [c.name for c in book.campaigns()] == ["alley"]
