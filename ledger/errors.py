@@ -22,8 +22,10 @@ class Fix:
     (say who acts; ``characters`` lists them), ``create_character``,
     ``create_campaign`` (``name``), ``choose_campaign``, ``system_commands`` (see
     what the system takes; ``system``), ``edit_tables`` (``table``), ``setting``
-    (``key``), ``option`` (pass ``option``), ``other``. ``text`` says it in plain
-    words for a reader of the library's messages."""
+    (``key``), ``option`` (pass ``option``), ``drop_option`` (leave ``option`` out),
+    ``command`` (run the ``system``'s ``command``, as given after its group, ``how``
+    leading to it), ``other``. ``text`` says it in plain words for a reader of the
+    library's messages."""
 
     action: str
     text: str
