@@ -18,6 +18,8 @@ TEMPLATES: dict[str, str] = {
     "edit_tables": "fix the [{table}] table of the tables file (`ledger new ... --tables FILE`)",
     "setting": "start the campaign again with --setting {key}=VALUE",
     "option": "pass {option}",
+    "drop_option": "drop {option}",
+    "command": "{how} `ledger {group} {command}`",
 }
 """Each fix action as the command line says it; ``{name}`` fields come from the fix's detail."""
 
@@ -35,7 +37,7 @@ def worded(fix: Fix) -> str:
 
 def _detail(fix: Fix) -> dict[str, Any]:
     detail = dict(fix.detail)
-    if fix.action in ("system_commands", "system_command") and "group" not in detail:
+    if "system" in detail and "group" not in detail:
         detail["group"] = _group(detail.get("system", ""))
     return detail
 

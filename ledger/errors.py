@@ -22,9 +22,11 @@ class Fix:
     (say who acts; ``characters`` lists them), ``create_character``,
     ``create_campaign`` (``name``), ``choose_campaign``, ``system_commands`` (see
     what the system takes; ``system``), ``system_command`` (do ``doing`` with one of
-    the system's commands: ``system``, ``command``), ``edit_tables`` (``table``), ``setting``
-    (``key``), ``option`` (pass ``option``), ``other``. ``text`` says it in plain
-    words for a reader of the library's messages."""
+    the system's commands: ``system``, ``command``), ``command`` (run the ``system``'s
+    ``command``, as given after its group, ``how`` leading to it), ``edit_tables``
+    (``table``), ``setting`` (``key``), ``option`` (pass ``option``), ``drop_option``
+    (leave ``option`` out), ``other``. ``text`` says it in plain words for a reader of
+    the library's messages."""
 
     action: str
     text: str

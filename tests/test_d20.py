@@ -95,7 +95,9 @@ def test_a_new_character_is_recorded_under_its_own_name(book: Ledger) -> None:
 def test_creation_refuses_an_assignment_with_other_values(book: Ledger) -> None:
     before = head(book)
     wrong = {**STRONG, "car": 4}  # the dropped 4 instead of the kept 8
-    with pytest.raises(RuleError, match=r"--assign uses .* but the kept rolls are \[18, 15, 13, 12, 9, 8\]"):
+    with pytest.raises(
+        RuleError, match=r"the assignment uses .* but the kept rolls are \[18, 15, 13, 12, 9, 8\]"
+    ):
         make(book, assign=wrong)
     assert head(book) == before
     with pytest.raises(RuleError, match="give each of fue, des, con, int, sab, car exactly once"):
@@ -464,7 +466,7 @@ def test_push_is_refused_when_the_roll_already_has_advantage(book: Ledger) -> No
 
 
 def test_assign_with_unknown_random_dice_is_refused_before_rolling(book: Ledger) -> None:
-    with pytest.raises(RuleError, match="--assign needs dice known in advance"):
+    with pytest.raises(RuleError, match="an assignment at creation needs dice known in advance"):
         book.execute(Create(name="Hicks", assign=STRONG), "Station")
     book.execute(Create(name="Hicks"), "Station")
     assert "Hicks" in book.state("Station").game.heroes

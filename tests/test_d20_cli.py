@@ -170,3 +170,21 @@ def test_create_the_as_character(ledger: Invoke) -> None:
     out = ledger("d20", "create", "--as", "Newt", "--class", "pilot", "--faces", SEVEN).output
     assert "Newt created: pilot" in out and "character Newt joins" not in out
     assert json.loads(ledger("sheet", "--json", "--as", "Newt").output)["class"] == "pilot"
+
+
+def test_a_refusal_words_its_fix_as_the_command_to_type(ledger: Invoke) -> None:
+    ledger("d20", "create", "Ripley", "--assign", ASSIGN, "--faces", SEVEN)
+    result = ledger("d20", "usage", "fuel", code=1)
+    assert "Ripley has no 'fuel' (resources: rifle rounds, oxygen, rations)" in result.output
+    assert "; add it with `ledger d20 supply 'fuel' d6`" in result.output
+    ledger("d20", "attack", "-w", "pulse rifle", "--def", "12", "--faces", "1")  # a fumble jams it
+    result = ledger("d20", "attack", "-w", "pulse rifle", "--def", "12", "--faces", "15", code=1)
+    assert (
+        "the pulse rifle is jammed; clear it with `ledger d20 unjam --weapon 'pulse rifle'`" in result.output
+    )
+    result = ledger("d20", "check", "des", "--dc", "11", "--push", "--adv", "--faces", "3,4", code=1)
+    assert "pushing buys advantage the roll already has; drop --push or --adv" in result.output
+    ledger("character", "add", "Newt")
+    data = json.loads(ledger("--json", "d20", "supply", "--as", "Newt", "x", "d6", code=1).output)
+    fix = data["error"]["fix"]
+    assert fix["action"] == "command" and fix["text"].startswith("create it with `ledger d20 create")

@@ -77,8 +77,8 @@ def _edited(monkeypatch: pytest.MonkeyPatch, module_file: Path) -> None:
 @pytest.mark.parametrize(
     ("system", "helper"),
     [
-        ("d100", "ledger/systems/d100/tables.py"),
-        ("d100", "ledger/systems/d100/roll.py"),
+        ("d100", "ledger/systems/d100/model.py"),
+        ("d100", "ledger/systems/d100/events.py"),
         ("freeform", "ledger/dice.py"),
     ],
 )

@@ -15,8 +15,7 @@ from msgspec.structs import replace
 
 from ledger.events import CampaignStarted, CharacterAdded, Envelope, Event
 from ledger.systems.d100 import events as ev
-from ledger.systems.d100.roll import ceil_div
-from ledger.systems.d100.tables import CHARACTERISTICS, POINTS, fold
+from ledger.systems.d100.model import CHARACTERISTICS, POINTS, ceil_div, fold
 
 MINUTES_PER_DAY = 24 * 60
 MINUTES_PER_WEEK = 7 * MINUTES_PER_DAY
@@ -424,7 +423,7 @@ def sheet(state: Any, actor: str | None) -> dict[str, Any]:
 
 def render_sheet(data: dict[str, Any]) -> str:
     if "name" not in data:
-        return f"{data['campaign']} (d100): no characters yet; add one with `ledger d100 character`"
+        return f"{data['campaign']} (d100): no characters yet; add one first"
     c = data["characteristics"]
     lines = [
         f"{data['name']}  [{data['state']}]  day {data['clock']['day']} {data['clock']['time']}"

@@ -346,7 +346,7 @@ def sheet(state: Any, actor: str | None) -> dict[str, Any]:
     }
     hero = game.heroes.get(who) if who else None
     if hero is None:
-        return {**head, "hint": "no d20 character yet; create one with `ledger d20 create NAME`"}
+        return {**head, "hint": "no d20 character yet; create one first"}
     return {**head, **hero_sheet(hero, game.tables)}
 
 
@@ -372,7 +372,7 @@ def render_sheet(data: dict[str, Any]) -> str:
         f"jammed: {', '.join(data['jammed'])}" if data["jammed"] else "",
         f"empty: {', '.join(data['empty'])}" if data["empty"] else "",
         "exposed (attacks against have advantage)" if data["exposed"] else "",
-        "PANIC ROLL DUE (`ledger d20 panic`)" if data["panic_due"] else "",
+        "PANIC ROLL DUE (roll on the panic table)" if data["panic_due"] else "",
     ]
     if any(flags):
         lines.append("; ".join(f for f in flags if f))

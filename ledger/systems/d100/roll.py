@@ -9,6 +9,8 @@ from __future__ import annotations
 from fractions import Fraction
 from functools import cache
 
+from ledger.systems.d100.model import ceil_div
+
 FUMBLE = "fumble"
 FAILURE = "failure"
 SUCCESS = "success"
@@ -19,10 +21,6 @@ LEVELS = (FUMBLE, FAILURE, SUCCESS, SPECIAL, CRITICAL)
 """Worst to best: a level beats every level before it."""
 
 SUCCESSES = (SUCCESS, SPECIAL, CRITICAL)
-
-
-def ceil_div(a: int, b: int) -> int:
-    return -(-a // b)
 
 
 def fumble_at(skill: int) -> int:

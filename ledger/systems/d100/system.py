@@ -1,9 +1,10 @@
 """``d100``: a percentile roll-under game (success levels, fumbles, luck
 points, hit/valor/fatigue points, combat rounds by DES).
 
-``decide`` turns a command into events or refuses with a one-line
-:class:`~ledger.errors.RuleError`. Every die goes through ``dice.roll``: a
-test is ONE face from 1 to 100 (``dice.roll(100)``), then any healing die.
+The ``decider`` turns a command into events or refuses with a one-line
+:class:`~ledger.errors.RuleError`, its advice a :class:`~ledger.errors.Fix`.
+Every die goes through ``dice.roll``: a test is ONE face from 1 to 100
+(``dice.roll(100)``), then any healing die.
 """
 
 from __future__ import annotations
@@ -14,8 +15,9 @@ from typing import Any
 
 from ledger import dice as dice_mod
 from ledger.commands import check_name, check_text
+from ledger.decider import Decider, Draft
 from ledger.dice import Dice
-from ledger.errors import DuplicateNameError, GameOverError, RuleError
+from ledger.errors import DuplicateNameError, Fix, GameOverError, RuleError
 from ledger.events import CharacterAdded, Event
 from ledger.projections.d100 import state as proj
 from ledger.projections.d100.state import MINUTES_PER_DAY, MINUTES_PER_WEEK, D100State, Investigator
@@ -24,26 +26,45 @@ from ledger.systems.d100 import commands as cmd
 from ledger.systems.d100 import events as ev
 from ledger.systems.d100 import roll as roll
 from ledger.systems.d100.facts_sql import FACTS_SQL
+from ledger.systems.d100.model import CHARACTERISTICS, POINTS, ceil_div, fold
 from ledger.systems.d100.play import autoplay
-from ledger.systems.d100.tables import CHARACTERISTICS, POINTS, fold, listing, load_tables
+from ledger.systems.d100.tables import listing, load_tables
 
 MAX_POINTS = 999
 MAX_REST = 52 * MINUTES_PER_WEEK
 FORBIDDEN_IN_COMBAT = ("medicina", "psicoterapia", "ciencia")
 SPECIAL_ACTIONS = {"apuntar": "Apuntar", "salir": "Salir"}
+END_COMBAT = Fix(
+    "command", "end the combat first", {"system": "d100", "command": "endcombat", "how": "end it first with"}
+)
 
 # --- helpers ----------------------------------------------------------------------
 
 
-def _game(state: Any) -> D100State:
-    return state.game  # type: ignore[no-any-return]
+def _run(how: str, command: str, text: str) -> Fix:
+    """The fix that is one of the d100 system's commands: ``command`` as given after the
+    system's group (``rest 15``), ``how`` the words that lead to it."""
+    return Fix("command", text, {"system": "d100", "command": command, "how": how})
+
+
+def _emit(draft: Draft[D100State], *events: Event) -> None:
+    for event in events:
+        draft.emit(event)
+
+
+FLEE = _run("flee with", "round --run", "flee, or restore valor with psychotherapy")
 
 
 def _character(game: D100State, name: str | None, what: str = "the actor") -> Investigator:
     if name is None:
+        if not game.characters:
+            raise RuleError(
+                f"no character to act as ({what})",
+                fix=_run("add one with", "character NAME ...", "add a character first"),
+            )
         raise RuleError(
-            f"no character to act as ({what}); add one with `ledger d100 character NAME ...` "
-            "or pick one with --as NAME"
+            f"no character to act as ({what})",
+            fix=Fix("choose_character", "say who acts", {"characters": ", ".join(game.characters)}),
         )
     inv = game.characters.get(name)
     if inv is None:
@@ -51,8 +72,8 @@ def _character(game: D100State, name: str | None, what: str = "the actor") -> In
         raise RuleError(f"no character named {name!r} (characters: {known}); check the name")
     if inv.problems:
         raise RuleError(
-            f"{name}'s sheet is incomplete ({'; '.join(inv.problems)}); "
-            "undo the addition with `ledger undo`, or add a character with `ledger d100 character`"
+            f"{name}'s sheet is incomplete ({'; '.join(inv.problems)})",
+            fix=Fix("undo", "undo the addition, or add the character again with the d100 character command"),
         )
     return inv
 
@@ -67,13 +88,11 @@ def _able(inv: Investigator, doing: str, *, panic_ok: bool = False) -> None:
             f"{inv.name} is {state} (hp {inv.hp}) and cannot {doing}; first aid can bring them back"
         )
     if inv.valor <= 0 and not panic_ok:
-        raise RuleError(
-            f"{inv.name} is in panic (valor 0) and can only flee; declare `ledger d100 round --run` "
-            "or restore valor with `ledger d100 therapy`"
-        )
+        raise RuleError(f"{inv.name} is in panic (valor 0) and can only flee", fix=FLEE)
     if inv.fatigue <= 0:
         raise RuleError(
-            f"{inv.name} is exhausted (fatigue 0) and cannot {doing}; rest with `ledger d100 rest 15`"
+            f"{inv.name} is exhausted (fatigue 0) and cannot {doing}",
+            fix=_run("rest with", "rest 15", "rest a quarter of an hour first"),
         )
 
 
@@ -101,20 +120,24 @@ def _resolve_skill(inv: Investigator, game: D100State, c: cmd.Test) -> tuple[str
     if name.upper() in CHARACTERISTICS:
         if c.times is None:
             raise RuleError(
-                f"a test of {name.upper()} needs a multiple; add --times N (a luck test is POD --times 4)"
+                f"a test of {name.upper()} needs a multiple (a luck test is POD times 4)",
+                fix=Fix("option", "give the multiple", {"option": "--times N"}),
             )
-        times = _positive(c.times, "--times", 10)
+        times = _positive(c.times, "the multiple", 10)
         return f"{name.upper()}x{times}", inv.characteristics[name.upper()] * times
     if c.times is not None:
-        raise RuleError(f"--times multiplies a characteristic ({', '.join(CHARACTERISTICS)}), not {name!r}")
+        raise RuleError(
+            f"a multiple applies to a characteristic ({', '.join(CHARACTERISTICS)}), not {name!r}",
+            fix=Fix("drop_option", "test the skill without a multiple", {"option": "--times"}),
+        )
     for test, spec in game.tables.get("tests", {}).items():
         if fold(test) == fold(name):
             return test, inv.characteristics[spec["characteristic"]] * int(spec["times"])
     found = proj.find_skill(inv, game.tables, name)
     if found is None:
         raise RuleError(
-            f"no skill or test named {name!r}; use a skill of `ledger sheet`, a test "
-            f"({', '.join(game.tables.get('tests', {}))}) or a characteristic with --times"
+            f"no skill or test named {name!r}; use a skill of the character's sheet, a test "
+            f"({', '.join(game.tables.get('tests', {}))}) or a characteristic with a multiple"
         )
     return found
 
@@ -125,27 +148,36 @@ def _target(inv: Investigator, value: int, c: cmd.Test) -> tuple[int, list[str]]
     target = value
     if c.target is not None:
         if not 0 <= c.target <= MAX_POINTS:
-            raise RuleError(f"--target must be from 0 to {MAX_POINTS}, got {c.target}")
+            raise RuleError(f"the target must be from 0 to {MAX_POINTS}, got {c.target}")
         target = c.target
         mods.append(f"target {c.target}")
     if c.attack == "ranged" and inv.steady:
         target += 10 * inv.steady
         mods.append(f"steady +{10 * inv.steady}")
     if c.double and c.half:
-        raise RuleError("--double and --half cannot both apply; pick the one the director asked for")
+        raise RuleError(
+            "a doubled and a halved target cannot both apply; pick the one the director asked for"
+        )
     if c.double:
         target *= 2
         mods.append("double")
     if c.half:
-        target = roll.ceil_div(target, 2)
+        target = ceil_div(target, 2)
         mods.append("half")
     if c.aimed:
         if c.attack is None:
-            raise RuleError("--aimed is for attacks; add --attack melee or --attack ranged")
+            raise RuleError(
+                "an aimed roll is an attack",
+                fix=Fix(
+                    "option",
+                    "say the attack is melee or ranged",
+                    {"option": "--attack melee or --attack ranged"},
+                ),
+            )
         if inv.aiming:
             mods.append("aimed after aiming")
         else:
-            target = roll.ceil_div(target, 2)
+            target = ceil_div(target, 2)
             mods.append("aimed (half)")
     return target, mods
 
@@ -222,10 +254,14 @@ def _skill_roll(
     return _with_luck(inv, game, test, luck)
 
 
-# --- deciders -------------------------------------------------------------------------
+# --- the decider ---------------------------------------------------------------------
+
+decider = Decider("d100", proj.evolve)
 
 
-def _create(state: Any, game: D100State, c: cmd.CreateCharacter, _dice: Dice) -> list[Event]:
+@decider.on(cmd.CreateCharacter)
+def _create(draft: Draft[D100State], c: cmd.CreateCharacter) -> None:
+    state, game = draft.state, draft.game
     check_name(c.name, "character")  # the command holds the name in NFC already
     if c.name in state.core.characters:
         raise DuplicateNameError(f"character {c.name!r} already exists; pick another name")
@@ -254,28 +290,35 @@ def _create(state: Any, game: D100State, c: cmd.CreateCharacter, _dice: Dice) ->
         if not low <= value <= MAX_POINTS:
             raise RuleError(f"{point} must be from {low} to {MAX_POINTS}, got {value}")
         attrs[point] = str(value)
-    return [CharacterAdded(name=c.name, attrs=attrs)]
+    _emit(draft, CharacterAdded(name=c.name, attrs=attrs))
 
 
-def _test(_state: Any, game: D100State, c: cmd.Test, dice: Dice) -> list[Event]:
+@decider.on(cmd.Test)
+def _test(draft: Draft[D100State], c: cmd.Test) -> None:
+    game, dice = draft.game, draft.dice
     inv = _character(game, c.actor)
     _able(inv, "roll")
     if c.attack is not None and c.attack not in ("melee", "ranged"):
-        raise RuleError(f"--attack must be melee or ranged, got {c.attack!r}")
+        raise RuleError(f"an attack is melee or ranged, not {c.attack!r}")
     skill, value = _resolve_skill(inv, game, c)
     target, mods = _target(inv, value, c)
     purpose = "attack" if c.attack else "test"
     test = _test_event(
         inv.name, skill, value, target, dice, purpose=purpose, modifiers=tuple(mods), attack=c.attack
     )
-    return _with_luck(inv, game, test, c.luck)[0]
+    _emit(draft, *_with_luck(inv, game, test, c.luck)[0])
 
 
-def _spend_luck(_state: Any, game: D100State, c: cmd.SpendLuck, _dice: Dice) -> list[Event]:
+@decider.on(cmd.SpendLuck)
+def _spend_luck(draft: Draft[D100State], c: cmd.SpendLuck) -> None:
+    game = draft.game
     inv = _character(game, c.actor)
     last = inv.last_test
     if last is None:
-        raise RuleError(f"{inv.name} has no roll to spend luck on; roll with `ledger d100 test SKILL`")
+        raise RuleError(
+            f"{inv.name} has no roll to spend luck on",
+            fix=_run("roll with", "test SKILL", "roll a test first"),
+        )
     if last.luck_spent:
         raise RuleError(f"{inv.name} already spent {last.luck_spent} luck on the last roll")
     if roll.is_success(last.level):
@@ -285,40 +328,48 @@ def _spend_luck(_state: Any, game: D100State, c: cmd.SpendLuck, _dice: Dice) -> 
         )
     if last.purpose not in ("test", "attack"):
         raise RuleError(
-            f"{inv.name}'s last roll ({last.skill}) already had its effect; declare luck before such "
-            "rolls with --luck"
+            f"{inv.name}'s last roll ({last.skill}) already had its effect; declare luck before such rolls",
+            fix=Fix("option", "declare luck with the roll", {"option": "--luck"}),
         )
     cost, problem = _luck_problem(inv, game, last.face, last.target, last.level)
     if problem:
         raise RuleError(problem)
-    return [
+    _emit(
+        draft,
         ev.LuckSpent(
             who=inv.name, points=cost, face=last.face, target=last.target, luck_after=inv.luck - cost
-        )
-    ]
+        ),
+    )
 
 
-def _refund(_state: Any, game: D100State, c: cmd.RefundLuck, _dice: Dice) -> list[Event]:
+@decider.on(cmd.RefundLuck)
+def _refund(draft: Draft[D100State], c: cmd.RefundLuck) -> None:
+    game = draft.game
     inv = _character(game, c.actor)
     if not inv.refundable:
-        raise RuleError(f"{inv.name} has no luck spending to refund (refunds follow `ledger d100 luck`)")
-    return [ev.LuckRefunded(who=inv.name, points=inv.refundable, luck_after=inv.luck + inv.refundable)]
+        raise RuleError(f"{inv.name} has no luck spending to refund (a refund follows luck spent)")
+    _emit(draft, ev.LuckRefunded(who=inv.name, points=inv.refundable, luck_after=inv.luck + inv.refundable))
 
 
-def _award(_state: Any, game: D100State, c: cmd.AwardLuck, _dice: Dice) -> list[Event]:
+@decider.on(cmd.AwardLuck)
+def _award(draft: Draft[D100State], c: cmd.AwardLuck) -> None:
+    game = draft.game
     inv = _character(game, c.actor)
     _positive(c.points, "the luck awarded")
-    return [
+    _emit(
+        draft,
         ev.LuckAwarded(
             who=inv.name,
             points=c.points,
             luck_after=inv.luck + c.points,
-            reason=check_text(c.reason, "--reason", 200),
-        )
-    ]
+            reason=check_text(c.reason, "the reason", 200),
+        ),
+    )
 
 
-def _damage(_state: Any, game: D100State, c: cmd.Damage, _dice: Dice) -> list[Event]:
+@decider.on(cmd.Damage)
+def _damage(draft: Draft[D100State], c: cmd.Damage) -> None:
+    game = draft.game
     inv = _character(game, c.actor)
     if inv.dead:
         raise GameOverError(f"{inv.name} is already dead")
@@ -329,30 +380,35 @@ def _damage(_state: Any, game: D100State, c: cmd.Damage, _dice: Dice) -> list[Ev
         name=inv.name, hp=hp, hp_max=inv.hp_max, valor=inv.valor, fatigue=inv.fatigue, dead=died
     )
     number = len(inv.wounds) + 1
-    return [
+    _emit(
+        draft,
         ev.Wounded(
             who=inv.name,
             wound=number,
             amount=c.amount,
-            cause=check_text(c.cause, "--cause", 200) or "wound",
+            cause=check_text(c.cause, "the cause", 200) or "wound",
             hp_after=hp,
             state=proj.state_of(after),
             died=died,
-        )
-    ]
+        ),
+    )
 
 
-def _heal(_state: Any, game: D100State, c: cmd.Heal, dice: Dice) -> list[Event]:
+@decider.on(cmd.Heal)
+def _heal(draft: Draft[D100State], c: cmd.Heal) -> None:
+    game, dice = draft.game, draft.dice
     healer = _character(game, c.actor, "the healer")
     patient = _character(game, c.patient or c.actor, "the patient")
     _able(healer, "heal")
     if patient.dead:
         raise GameOverError(f"{patient.name} is dead; no skill heals the dead")
     if c.method == "firstaid":
-        return _first_aid(game, healer, patient, c.wound, dice, c.luck)
-    if c.method == "medicine":
-        return _medicine(game, healer, patient, dice, c.luck)
-    raise RuleError(f"heal with firstaid or medicine, not {c.method!r}")
+        events = _first_aid(game, healer, patient, c.wound, dice, c.luck)
+    elif c.method == "medicine":
+        events = _medicine(game, healer, patient, dice, c.luck)
+    else:
+        raise RuleError(f"heal with firstaid or medicine, not {c.method!r}")
+    _emit(draft, *events)
 
 
 def _first_aid(
@@ -372,7 +428,7 @@ def _first_aid(
     if wound.first_aid:
         raise RuleError(
             f"wound {number} of {patient.name} already had first aid (once per wound); "
-            "use medicine, or --wound for another wound"
+            "use medicine, or choose another wound"
         )
     rolled, level = _skill_roll(healer, game, "Primeros auxilios", dice, "firstaid", luck)
     if not roll.is_success(level):
@@ -411,13 +467,14 @@ def _medicine(
     game: D100State, healer: Investigator, patient: Investigator, dice: Dice, luck: bool
 ) -> list[Event]:
     if game.in_combat:
-        raise RuleError("medicine cannot be used in combat; end it with `ledger d100 endcombat` first")
+        raise RuleError("medicine cannot be used in combat", fix=END_COMBAT)
     last = patient.medicine_minute
     if last is not None and game.clock - last < MINUTES_PER_WEEK:
         wait = last + MINUTES_PER_WEEK - game.clock
         raise RuleError(
             f"{patient.name} had medicine on day {last // MINUTES_PER_DAY}; it can be repeated "
-            f"after a week ({wait} more minutes of game time: `ledger d100 rest`)"
+            f"after a week ({wait} more minutes of game time)",
+            fix=_run("let the time pass with", f"rest {wait}", "let the week pass first"),
         )
     rolled, level = _skill_roll(healer, game, "Medicina", dice, "medicine", luck)
     if not roll.is_success(level):
@@ -450,48 +507,60 @@ def _medicine(
     ]
 
 
-def _horror(_state: Any, game: D100State, c: cmd.Horror, _dice: Dice) -> list[Event]:
+@decider.on(cmd.Horror)
+def _horror(draft: Draft[D100State], c: cmd.Horror) -> None:
+    game = draft.game
     inv = _character(game, c.actor)
     if inv.dead:
         raise GameOverError(f"{inv.name} is dead")
     _positive(c.amount, "valor lost")
     valor = max(0, inv.valor - c.amount)
-    return [
+    _emit(
+        draft,
         ev.Horrified(
             who=inv.name,
             amount=c.amount,
-            cause=check_text(c.cause, "--cause", 200) or "horror",
+            cause=check_text(c.cause, "the cause", 200) or "horror",
             valor_after=valor,
             panic=valor == 0,
-        )
-    ]
+        ),
+    )
 
 
-def _therapy(_state: Any, game: D100State, c: cmd.Therapy, dice: Dice) -> list[Event]:
+@decider.on(cmd.Therapy)
+def _therapy(draft: Draft[D100State], c: cmd.Therapy) -> None:
+    game, dice = draft.game, draft.dice
     healer = _character(game, c.actor, "the therapist")
     patient = _character(game, c.patient or c.actor, "the patient")
     _able(healer, "give psychotherapy")
     if patient.dead:
         raise GameOverError(f"{patient.name} is dead")
     if game.in_combat:
-        raise RuleError("psychotherapy cannot be used in combat; end it with `ledger d100 endcombat` first")
+        raise RuleError("psychotherapy cannot be used in combat", fix=END_COMBAT)
     today = game.clock // MINUTES_PER_DAY
     if patient.therapy_day == today:
         raise RuleError(
-            f"{patient.name} already had psychotherapy on day {today}; it cannot be repeated "
-            "the same day (advance time with `ledger d100 rest`)"
+            f"{patient.name} already had psychotherapy on day {today}; it cannot be repeated the same day",
+            fix=_run(
+                "advance time with",
+                f"rest {MINUTES_PER_DAY - game.clock % MINUTES_PER_DAY}",
+                "wait for the next day",
+            ),
         )
     rolled, level = _skill_roll(healer, game, "Psicoterapia", dice, "therapy", c.luck)
     if not roll.is_success(level):
-        return [
+        _emit(
+            draft,
             *rolled,
             ev.TherapyGiven(
                 healer=healer.name, patient=patient.name, success=False, day=today, valor_after=patient.valor
             ),
-        ]
+        )
+        return
     face = dice.roll(6)
     amount = min(face, patient.valor_max - patient.valor)
-    return [
+    _emit(
+        draft,
         *rolled,
         ev.TherapyGiven(
             healer=healer.name,
@@ -503,22 +572,25 @@ def _therapy(_state: Any, game: D100State, c: cmd.Therapy, dice: Dice) -> list[E
             valor_after=patient.valor + amount,
             manual=dice.manual,
         ),
-    ]
+    )
 
 
-def _fatigue(_state: Any, game: D100State, c: cmd.Fatigue, _dice: Dice) -> list[Event]:
+@decider.on(cmd.Fatigue)
+def _fatigue(draft: Draft[D100State], c: cmd.Fatigue) -> None:
+    game = draft.game
     inv = _character(game, c.actor)
     if inv.dead:
         raise GameOverError(f"{inv.name} is dead")
     _positive(c.amount, "fatigue lost")
-    return [
+    _emit(
+        draft,
         ev.Fatigued(
             who=inv.name,
             amount=c.amount,
-            cause=check_text(c.cause, "--cause", 200) or "exertion",
+            cause=check_text(c.cause, "the cause", 200) or "exertion",
             fatigue_after=max(0, inv.fatigue - c.amount),
-        )
-    ]
+        ),
+    )
 
 
 def _recovery(game: D100State, inv: Investigator, minutes: int, dice: Dice) -> ev.Recovery:
@@ -544,14 +616,16 @@ def _recovery(game: D100State, inv: Investigator, minutes: int, dice: Dice) -> e
     )
 
 
-def _rest(_state: Any, game: D100State, c: cmd.Rest, dice: Dice) -> list[Event]:
+@decider.on(cmd.Rest)
+def _rest(draft: Draft[D100State], c: cmd.Rest) -> None:
+    game, dice = draft.game, draft.dice
     _positive(c.minutes, "rest minutes", MAX_REST)
     if c.everyone:
         resting = [i for i in game.characters.values() if not i.dead and not i.problems]
     else:
         resting = [_character(game, c.actor)]
     recoveries = tuple(_recovery(game, inv, c.minutes, dice) for inv in resting if not inv.dead)
-    return [ev.Rested(minutes=c.minutes, clock_after=game.clock + c.minutes, recoveries=recoveries)]
+    _emit(draft, ev.Rested(minutes=c.minutes, clock_after=game.clock + c.minutes, recoveries=recoveries))
 
 
 def action_limit(des: int, option: str) -> int:
@@ -578,23 +652,28 @@ def _check_attacks(inv: Investigator, game: D100State, attacks: list[str], multi
         return
     raise RuleError(
         f"{len(attacks)} attacks in one round: only one is allowed, unless the weapon allows several "
-        "(--multi-attack-weapon) or one of two is with a trained Arte Marcial"
+        "or one of two is with a trained Arte Marcial",
+        fix=Fix(
+            "option", "declare a weapon that allows several attacks", {"option": "--multi-attack-weapon"}
+        ),
     )
 
 
-def _round(_state: Any, game: D100State, c: cmd.DeclareRound, _dice: Dice) -> list[Event]:
+@decider.on(cmd.DeclareRound)
+def _round(draft: Draft[D100State], c: cmd.DeclareRound) -> None:
+    game = draft.game
     inv = _character(game, c.actor)
     if c.option not in ("actions", "half-run", "run"):
         raise RuleError(f"round option must be actions, half-run or run, not {c.option!r}")
     _able(inv, "take part in the round", panic_ok=c.option == "run")
     if inv.valor <= 0 and c.option != "run":
-        raise RuleError(f"{inv.name} is in panic and can only flee; declare `ledger d100 round --run`")
+        raise RuleError(f"{inv.name} is in panic and can only flee", fix=FLEE)
     actions = [SPECIAL_ACTIONS.get(fold(a), check_text(a, "an action", 200)) for a in c.actions]
     attacks = []
     for a in c.attacks:
         found = proj.find_skill(inv, game.tables, check_text(a, "attack skill", 64))
         if found is None:
-            raise RuleError(f"no attack skill named {a!r}; use a skill of `ledger sheet` (e.g. Pelea)")
+            raise RuleError(f"no attack skill named {a!r}; use a skill of the character's sheet (Pelea, say)")
         attacks.append(found[0])
     for a in actions:
         if fold(a).split(" (")[0] in FORBIDDEN_IN_COMBAT:
@@ -613,9 +692,10 @@ def _round(_state: Any, game: D100State, c: cmd.DeclareRound, _dice: Dice) -> li
             f"with option {c.option!r}; declare fewer"
         )
     if c.defense is not None and c.defense not in ("esquivar", "bloquear"):
-        raise RuleError(f"--defend must be esquivar or bloquear, not {c.defense!r}")
+        raise RuleError(f"the defence must be esquivar or bloquear, not {c.defense!r}")
     number = game.round if game.in_combat and inv.declared_round != game.round else game.round + 1
-    return [
+    _emit(
+        draft,
         ev.RoundDeclared(
             who=inv.name,
             round=number,
@@ -625,34 +705,42 @@ def _round(_state: Any, game: D100State, c: cmd.DeclareRound, _dice: Dice) -> li
             defense=c.defense,
             limit=limit,
             fatigue_after=max(0, inv.fatigue - 1),
-        )
-    ]
+        ),
+    )
 
 
-def _aim(_state: Any, game: D100State, c: cmd.Aim, _dice: Dice) -> list[Event]:
+@decider.on(cmd.Aim)
+def _aim(draft: Draft[D100State], c: cmd.Aim) -> None:
+    game = draft.game
     inv = _character(game, c.actor)
     _able(inv, "aim")
     if not game.in_combat or inv.declared_round != game.round:
         raise RuleError(
-            f"{inv.name} has not declared this round; declare it with "
-            "`ledger d100 round --act Apuntar --attack SKILL`"
+            f"{inv.name} has not declared this round",
+            fix=_run(
+                "declare it with", "round --act Apuntar --attack SKILL", "declare the round, aiming, first"
+            ),
         )
     if inv.aiming:
         raise RuleError(f"{inv.name} is already aiming; the next action is the aimed attack")
-    return [ev.Aimed(who=inv.name, round=game.round)]
+    _emit(draft, ev.Aimed(who=inv.name, round=game.round))
 
 
-def _steady(_state: Any, game: D100State, c: cmd.Steady, _dice: Dice) -> list[Event]:
+@decider.on(cmd.Steady)
+def _steady(draft: Draft[D100State], c: cmd.Steady) -> None:
+    game = draft.game
     inv = _character(game, c.actor)
     _able(inv, "take aim")
     des = inv.characteristics["DES"]
     if inv.steady:
         raise RuleError(f"{inv.name} already gave up {inv.steady} DES for the next ranged attack")
     _positive(c.points, "DES points given up", max(1, des - 1))
-    return [ev.Steadied(who=inv.name, points=c.points, bonus=10 * c.points)]
+    _emit(draft, ev.Steadied(who=inv.name, points=c.points, bonus=10 * c.points))
 
 
-def _dodge(_state: Any, game: D100State, c: cmd.Dodge, dice: Dice) -> list[Event]:
+@decider.on(cmd.Dodge)
+def _dodge(draft: Draft[D100State], c: cmd.Dodge) -> None:
+    game, dice = draft.game, draft.dice
     inv = _character(game, c.actor)
     _able(inv, "dodge", panic_ok=True)
     attacker = None
@@ -660,7 +748,10 @@ def _dodge(_state: Any, game: D100State, c: cmd.Dodge, dice: Dice) -> list[Event
     if against is None:
         last = game.last_attack
         if last is None or last.who == inv.name:
-            raise RuleError("no attack to dodge; give its success level with --against special")
+            raise RuleError(
+                "no attack to dodge",
+                fix=Fix("option", "give the attack's success level", {"option": "--against special"}),
+            )
         if last.kind != "melee":
             raise RuleError(f"{last.who}'s last attack is ranged; dodge works against melee attacks only")
         attacker, against = last.who, last.level
@@ -668,43 +759,19 @@ def _dodge(_state: Any, game: D100State, c: cmd.Dodge, dice: Dice) -> list[Event
         raise RuleError(f"the attack is a {against}: only a success, special or critical needs dodging")
     rolled, level = _skill_roll(inv, game, "Esquivar", dice, "dodge", c.luck)
     cancelled = roll.is_success(level) and roll.rank(level) >= roll.rank(against)
-    return [
+    _emit(
+        draft,
         *rolled,
         ev.DodgeResolved(who=inv.name, against=against, dodge=level, cancelled=cancelled, attacker=attacker),
-    ]
+    )
 
 
-def _end_combat(_state: Any, game: D100State, _c: cmd.EndCombat, _dice: Dice) -> list[Event]:
+@decider.on(cmd.EndCombat)
+def _end_combat(draft: Draft[D100State], _c: cmd.EndCombat) -> None:
+    game = draft.game
     if not game.in_combat:
-        raise RuleError("there is no combat to end; rounds start with `ledger d100 round`")
-    return [ev.CombatEnded(rounds=game.round)]
-
-
-DECIDERS: dict[type, Callable[[Any, D100State, Any, Dice], list[Event]]] = {
-    cmd.CreateCharacter: _create,
-    cmd.Test: _test,
-    cmd.SpendLuck: _spend_luck,
-    cmd.RefundLuck: _refund,
-    cmd.AwardLuck: _award,
-    cmd.Damage: _damage,
-    cmd.Heal: _heal,
-    cmd.Horror: _horror,
-    cmd.Therapy: _therapy,
-    cmd.Fatigue: _fatigue,
-    cmd.Rest: _rest,
-    cmd.DeclareRound: _round,
-    cmd.Aim: _aim,
-    cmd.Steady: _steady,
-    cmd.Dodge: _dodge,
-    cmd.EndCombat: _end_combat,
-}
-
-
-def decide(state: Any, command: Any, dice: Dice) -> list[Event]:
-    decider = DECIDERS.get(type(command))
-    if decider is None:
-        raise RuleError(f"the d100 system has no command {type(command).__name__}; see `ledger d100 --help`")
-    return decider(state, _game(state), command, dice)
+        raise RuleError("there is no combat to end; a combat starts with the first round declared")
+    _emit(draft, ev.CombatEnded(rounds=game.round))
 
 
 def _facts(env: Any) -> list[Any]:
@@ -724,14 +791,14 @@ SYSTEM = System(
     description="percentile roll-under: success levels, fumbles, luck, hit/valor/fatigue points, rounds",
     initial=proj.initial,
     evolve=proj.evolve,
-    decide=decide,
+    decide=decider,
     sheet=proj.sheet,
     render_sheet=proj.render_sheet,
     day=proj.day,
     load_tables=load_tables,
     demo=_demo,
     events=ev.EVENTS,
-    commands=tuple(DECIDERS),
+    commands=decider.commands,
     listing=listing,
     facts=_facts,
     facts_sql=FACTS_SQL,

@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from ledger.commands import check_text
+from ledger.decider import Draft
 from ledger.dice import Dice
-from ledger.errors import RuleError
-from ledger.events import Event
-from ledger.projections.d20.state import Hero
+from ledger.errors import Fix, RuleError
+from ledger.projections.d20.state import D20State, Hero
 from ledger.systems.d20.commands import Attack, Reload, TakeDamage, Unjam
-from ledger.systems.d20.crew import game, hero_for, level_row, push_calm, roll_for, skill_points
+from ledger.systems.d20.crew import game, hero_for, level_row, push_calm, roll_for, run, skill_points
 from ledger.systems.d20.dice import step_down, usage_roll
 from ledger.systems.d20.events import Attacked, D20Roll, Damaged, Reloaded, Unjammed
 
@@ -32,16 +32,21 @@ def weapon_row(state: Any, hero: Hero, name: str) -> dict[str, Any]:
     if name != "unarmed" and name not in hero.weapons:
         carried = ", ".join(hero.weapons) or "none"
         raise RuleError(
-            f"{hero.name} does not carry a {name} (weapons: {carried}); "
-            f"pick it up with `ledger d20 carry {name!r}`"
+            f"{hero.name} does not carry a {name} (weapons: {carried})",
+            fix=run("pick it up with", f"carry {name!r}", f"pick up the {name} first"),
         )
     return weapons[name]
 
 
 def range_band(weapon: dict[str, Any], band: str | None, distance: float | None) -> str:
-    """The range band from --range, or from --distance in metres."""
+    """The range band given, or the one the distance in metres falls in."""
     if band is not None and distance is not None:
-        raise RuleError("give --range or --distance, not both")
+        raise RuleError(
+            "both a range band and a distance were given",
+            fix=Fix(
+                "drop_option", "give the range band or the distance", {"option": "--range or --distance"}
+            ),
+        )
     if band is not None:
         if band not in RANGES:
             raise RuleError(f"unknown range {band!r}; use one of {', '.join(RANGES)}")
@@ -49,7 +54,7 @@ def range_band(weapon: dict[str, Any], band: str | None, distance: float | None)
     if distance is None:
         return "optimal"
     if distance < 0:
-        raise RuleError(f"--distance {distance!r} is negative; give metres to the target")
+        raise RuleError(f"distance {distance!r} is negative; give metres to the target")
     if distance > 2 * weapon["range"]:
         raise RuleError(
             f"the target at {distance:g} m is out of range (twice the weapon's {weapon['range']} m); "
@@ -66,32 +71,42 @@ def _mode(cmd: Attack, weapon: dict[str, Any]) -> str:
     if cmd.mode not in MODES:
         raise RuleError(f"unknown fire mode {cmd.mode!r}; use one of {', '.join(MODES)}")
     if not weapon["autofire"]:
-        raise RuleError(f"the {cmd.weapon} has no automatic fire; drop --mode")
+        raise RuleError(
+            f"the {cmd.weapon} has no automatic fire",
+            fix=Fix("drop_option", "fire it without a fire mode", {"option": "--mode"}),
+        )
     return cmd.mode
 
 
 def _check_ranged(hero: Hero, name: str, weapon: dict[str, Any]) -> int:
     """The ammunition usage die, refusing a jammed, empty or dry weapon."""
     if name in hero.jammed:
-        raise RuleError(f"the {name} is jammed; clear it with `ledger d20 unjam --weapon {name!r}`")
+        raise RuleError(
+            f"the {name} is jammed",
+            fix=run("clear it with", f"unjam --weapon {name!r}", f"clear the {name} first"),
+        )
     if name in hero.empty:
         raise RuleError(
-            f"the {name}'s magazine is empty after full auto; `ledger d20 reload --weapon {name!r}`"
+            f"the {name}'s magazine is empty after full auto",
+            fix=run("reload it with", f"reload --weapon {name!r}", f"reload the {name} first"),
         )
     ammo = hero.usage.get(weapon["ammo"], 0)
     if not ammo:
         raise RuleError(
-            f"{hero.name} has no {weapon['ammo']} left; resupply with "
-            f"`ledger d20 supply {weapon['ammo']!r} d6`"
+            f"{hero.name} has no {weapon['ammo']} left",
+            fix=run("resupply with", f"supply {weapon['ammo']!r} d6", f"resupply the {weapon['ammo']} first"),
         )
     return ammo
 
 
 def _split(cmd: Attack, mode: str) -> int:
     if not 1 <= cmd.split <= 10:
-        raise RuleError(f"--split {cmd.split} is not 1 to 10 targets; give how many targets share the fire")
+        raise RuleError(f"fire split among {cmd.split} targets: give 1 to 10 targets to share the fire")
     if cmd.split > 1 and mode not in ("long", "full"):
-        raise RuleError("covering fire (--split) needs a long burst or full auto; add --mode long")
+        raise RuleError(
+            "covering fire on several targets needs a long burst or full auto",
+            fix=Fix("option", "fire a long burst", {"option": "--mode long"}),
+        )
     return cmd.split
 
 
@@ -103,7 +118,8 @@ def share(damage: int, targets: int) -> tuple[int, ...]:
     return tuple(base + (1 if i < rest else 0) for i in range(targets))
 
 
-def attack(state: Any, cmd: Attack, dice: Dice) -> list[Event]:
+def attack(draft: Draft[D20State], cmd: Attack) -> None:
+    state, dice = draft.state, draft.dice
     hero = hero_for(state, cmd.actor)
     weapon = weapon_row(state, hero, cmd.weapon)
     melee = weapon["kind"] == "melee"
@@ -112,11 +128,18 @@ def attack(state: Any, cmd: Attack, dice: Dice) -> list[Event]:
     if cmd.cover not in (None, "none", "partial"):
         raise RuleError(f"unknown cover {cmd.cover!r}; use partial or total")
     if not 1 <= cmd.defense <= 40:
-        raise RuleError(f"--def {cmd.defense} is not a DEF from 1 to 40; give the target's DEF")
+        raise RuleError(f"the target's DEF {cmd.defense} is not from 1 to 40; give the target's DEF")
     mode, band, ammo = "single", None, None
     if melee:
         if cmd.mode or cmd.range or cmd.distance is not None:
-            raise RuleError(f"the {cmd.weapon} is a melee weapon; drop --mode, --range and --distance")
+            raise RuleError(
+                f"the {cmd.weapon} is a melee weapon, with no fire mode or range",
+                fix=Fix(
+                    "drop_option",
+                    "attack without a fire mode, range or distance",
+                    {"option": "--mode, --range and --distance"},
+                ),
+            )
     else:
         mode = _mode(cmd, weapon)
         band = range_band(weapon, cmd.range, cmd.distance)
@@ -136,7 +159,7 @@ def attack(state: Any, cmd: Attack, dice: Dice) -> list[Event]:
         extra_adv=int(mode in ("long", "full")) + int(band == "point-blank"),
         extra_dis=int(band == "extreme"),
     )
-    return [_attacked(cmd, hero, weapon, mode, band, defense, roll, ammo, targets, dice)]
+    draft.emit(_attacked(cmd, hero, weapon, mode, band, defense, roll, ammo, targets, dice))
 
 
 def _attacked(
@@ -194,55 +217,58 @@ def _attacked(
     )
 
 
-def _single(items: tuple[str, ...], given: str | None, what: str, flag: str) -> str:
+def _single(items: tuple[str, ...], given: str | None, what: str) -> str:
     if given is not None:
         if given not in items:
             raise RuleError(f"the {given} is not {what} ({', '.join(items) or 'none is'}); check the name")
         return given
     if len(items) != 1:
-        raise RuleError(f"{len(items)} weapons are {what} ({', '.join(items) or '-'}); name one with {flag}")
+        raise RuleError(
+            f"{len(items)} weapons are {what} ({', '.join(items) or '-'})",
+            fix=Fix("option", "name the weapon", {"option": "--weapon NAME"}),
+        )
     return items[0]
 
 
-def unjam(state: Any, cmd: Unjam, dice: Dice) -> list[Event]:
+def unjam(draft: Draft[D20State], cmd: Unjam) -> None:
+    state, dice = draft.state, draft.dice
     hero = hero_for(state, cmd.actor)
-    weapon = _single(hero.jammed, cmd.weapon, "jammed", "--weapon")
+    weapon = _single(hero.jammed, cmd.weapon, "jammed")
     modifier = hero.modifiers["des"] + skill_points(state, hero, "precision")
     roll = roll_for(dice, hero, modifier, UNJAM_TARGET, push=cmd.push, physical=True)
-    return [
+    draft.emit(
         Unjammed(
             who=hero.name, weapon=weapon, roll=roll, pushed=cmd.push, calm_after=push_calm(hero, cmd.push)
         )
-    ]
+    )
 
 
-def reload(state: Any, cmd: Reload, dice: Dice) -> list[Event]:
+def reload(draft: Draft[D20State], cmd: Reload) -> None:
     """Reloading after full auto is a use of the ammunition: roll its usage die."""
+    state, dice = draft.state, draft.dice
     hero = hero_for(state, cmd.actor)
-    name = _single(hero.empty, cmd.weapon, "empty", "--weapon")
+    name = _single(hero.empty, cmd.weapon, "empty")
     resource = game(state).tables["weapons"][name]["ammo"]
     sides = hero.usage.get(resource, 0)
     if not sides:
         raise RuleError(
-            f"{hero.name} has no {resource} left to reload the {name}; "
-            f"resupply first: `ledger d20 supply '{resource}' d6` (the die your table gives)"
+            f"{hero.name} has no {resource} left to reload the {name}",
+            fix=run("resupply first with", f"supply {resource!r} d6", f"resupply the {resource} first"),
         )
-    return [
-        usage_roll(hero.name, resource, sides, dice, reason="reload"),
-        Reloaded(who=hero.name, weapon=name),
-    ]
+    draft.emit(usage_roll(hero.name, resource, sides, dice, reason="reload"))
+    draft.emit(Reloaded(who=hero.name, weapon=name))
 
 
-def take_damage(state: Any, cmd: TakeDamage, _dice: Dice) -> list[Event]:
+def take_damage(draft: Draft[D20State], cmd: TakeDamage) -> None:
     """Each wound costs 1 PC; 0 PV is death; 0 PC makes the panic roll due."""
-    hero = hero_for(state, cmd.actor)
+    hero = hero_for(draft.state, cmd.actor)
     if not 1 <= cmd.amount <= 1000:
         raise RuleError(f"damage {cmd.amount} is not 1 to 1000; give the points of damage taken")
     hp = max(0, hero.hp - cmd.amount)
     lost = 1 if hero.calm > 0 else 0
     calm = hero.calm - lost
     died = hp == 0
-    return [
+    draft.emit(
         Damaged(
             who=hero.name,
             amount=cmd.amount,
@@ -251,6 +277,6 @@ def take_damage(state: Any, cmd: TakeDamage, _dice: Dice) -> list[Event]:
             calm_after=calm,
             died=died,
             panic_due=(calm == 0 or hero.panic_due) and not died,
-            cause=check_text(cmd.cause, "--cause", 200) or "wound",
+            cause=check_text(cmd.cause, "the cause", 200) or "wound",
         )
-    ]
+    )

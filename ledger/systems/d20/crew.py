@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ledger.dice import Dice
-from ledger.errors import GameOverError, RuleError
+from ledger.errors import Fix, GameOverError, RuleError
 from ledger.projections.d20.state import D20State, Hero
 from ledger.systems.d20.dice import mode_of, roll_d20
 from ledger.systems.d20.events import D20Roll
@@ -15,6 +15,19 @@ PHYSICAL = ("fue", "des", "con")
 """Attributes of physical actions: an overloaded character has disadvantage on them."""
 
 
+def run(how: str, command: str, text: str) -> Fix:
+    """The fix that is one of the d20 system's commands: ``command`` as given after the
+    system's group (``supply 'oxygen' d6``), ``how`` the words that lead to it."""
+    return Fix("command", text, {"system": "d20", "command": command, "how": how})
+
+
+def create_first(who: str | None = None) -> Fix:
+    """Create the character (``who``, or one to be named) before it acts."""
+    if who is None:
+        return run("create one with", "create NAME", "create a d20 character first")
+    return run("create it with", f"create {who!r}", f"create {who}'s d20 character first")
+
+
 def game(state: Any) -> D20State:
     return state.game  # type: ignore[no-any-return]
 
@@ -22,12 +35,16 @@ def game(state: Any) -> D20State:
 def hero_for(state: Any, who: str | None, *, alive: bool = True) -> Hero:
     """The acting character's sheet, refusing when there is none or they are dead."""
     if who is None:
-        raise RuleError("no character to act; create one with `ledger d20 create NAME`")
+        raise RuleError("no character to act", fix=create_first())
     hero = game(state).heroes.get(who)
     if hero is None:
-        raise RuleError(f"{who!r} has no d20 sheet yet; create it with `ledger d20 create {who!r}`")
+        raise RuleError(f"{who!r} has no d20 sheet yet", fix=create_first(who))
     if alive and not hero.alive:
-        raise GameOverError(f"{who} is dead (0 PV); act as another character with --as NAME")
+        living = ", ".join(n for n, h in game(state).heroes.items() if h.alive)
+        raise GameOverError(
+            f"{who} is dead (0 PV)",
+            fix=Fix("choose_character", "act as another character", {"characters": living}),
+        )
     return hero
 
 
@@ -45,7 +62,7 @@ def attribute(name: str) -> str:
 
 
 def difficulty(state: Any, text: str) -> int:
-    """``--dc`` as a number or a difficulty name from the tables."""
+    """The difficulty as a number or a difficulty name from the tables."""
     table: dict[str, int] = game(state).tables["difficulties"]
     key = text.strip().lower()
     if key in table:
@@ -53,7 +70,9 @@ def difficulty(state: Any, text: str) -> int:
     if key.isdigit() and 1 <= int(key) <= 40:
         return int(key)
     names = ", ".join(f"{k} ({v})" for k, v in table.items())
-    raise RuleError(f"--dc {text!r} is neither a number from 1 to 40 nor a difficulty; use one of {names}")
+    raise RuleError(
+        f"difficulty {text!r} is neither a number from 1 to 40 nor a named one; use one of {names}"
+    )
 
 
 def skill_points(state: Any, hero: Hero, skill: str | None) -> int:
@@ -69,9 +88,15 @@ def check_push(hero: Hero, push: bool, adv: bool) -> None:
     if not push:
         return
     if adv:
-        raise RuleError("--push buys advantage the roll already has; drop --push or --adv")
+        raise RuleError(
+            "pushing buys advantage the roll already has",
+            fix=Fix("drop_option", "push or take advantage, not both", {"option": "--push or --adv"}),
+        )
     if hero.calm < 1:
-        raise RuleError(f"{hero.name} has no calm points left to push (PC 0); roll without --push")
+        raise RuleError(
+            f"{hero.name} has no calm points left to push (PC 0)",
+            fix=Fix("drop_option", "roll without pushing", {"option": "--push"}),
+        )
 
 
 def push_calm(hero: Hero, push: bool) -> int | None:
@@ -92,8 +117,8 @@ def roll_for(
     extra_adv: int = 0,
     extra_dis: int = 0,
 ) -> D20Roll:
-    """Roll a d20 for ``hero``: advantage from --adv or a push, disadvantage
-    from --dis or from being overloaded on a physical action."""
+    """Roll a d20 for ``hero``: advantage when asked for or pushed, disadvantage
+    when asked for or when overloaded on a physical action."""
     check_push(hero, push, adv or extra_adv > 0)
     advantages = int(adv) + int(push) + extra_adv
     disadvantages = int(dis) + int(physical and hero.overloaded) + extra_dis

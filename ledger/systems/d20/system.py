@@ -2,8 +2,8 @@
 
 Attribute checks (d20 + modifier + skill against a difficulty, advantage and
 disadvantage, calm points spent to push), usage dice, attacks with automatic
-fire, jams, wounds and death, stress, panic and traumas. The decider lives
-here and in ``d20_combat``; the folds and the sheet in ``ledger.projections.d20.state``.
+fire, jams, wounds and death, stress, panic and traumas. The decider's handlers
+live here and in ``combat``; the folds and the sheet in ``ledger.projections.d20.state``.
 """
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ from __future__ import annotations
 from typing import Any
 
 from ledger.commands import check_name, check_text
-from ledger.dice import Dice
-from ledger.errors import DuplicateNameError, RuleError
-from ledger.events import CharacterAdded, Event
+from ledger.decider import Decider, Draft
+from ledger.errors import DuplicateNameError, Fix, RuleError
+from ledger.events import CharacterAdded
 from ledger.projections.d20 import state as proj
-from ledger.projections.d20.state import Hero
+from ledger.projections.d20.state import D20State, Hero
 from ledger.systems import System
 from ledger.systems.d20 import combat as combat
 from ledger.systems.d20.commands import (
@@ -39,12 +39,14 @@ from ledger.systems.d20.commands import (
 from ledger.systems.d20.crew import (
     PHYSICAL,
     attribute,
+    create_first,
     difficulty,
     game,
     hero_for,
     level_row,
     push_calm,
     roll_for,
+    run,
     skill_points,
 )
 from ledger.systems.d20.dice import check_d20_roll, usage_roll
@@ -83,7 +85,10 @@ def modifier(tables: dict[str, Any], score: int) -> int:
     for band in tables["modifiers"]:
         if band["min"] <= score <= band["max"]:
             return int(band["mod"])
-    raise RuleError(f"score {score} is outside the modifiers table (3 to 18)")
+    raise RuleError(
+        f"score {score} is outside the modifiers table (3 to 18)",
+        fix=Fix("edit_tables", "give every score 3 to 18 a modifier", {"table": "modifiers"}),
+    )
 
 
 def derived(tables: dict[str, Any], cls: dict[str, Any], attributes: dict[str, int]) -> dict[str, Any]:
@@ -110,57 +115,63 @@ def assignment(given: dict[str, int] | None, kept: list[int]) -> dict[str, int]:
     placed = {attribute(k): v for k, v in given.items()}
     if set(placed) != set(ATTRIBUTES) or len(given) != len(ATTRIBUTES):
         raise RuleError(
-            f"--assign names {', '.join(given)}; give each of {', '.join(ATTRIBUTES)} exactly once"
+            f"the assignment names {', '.join(given)}; give each of {', '.join(ATTRIBUTES)} exactly once"
         )
     values = sorted(placed.values(), reverse=True)
     if values != sorted(kept, reverse=True):
         raise RuleError(
-            f"--assign uses {values!r} but the kept rolls are {sorted(kept, reverse=True)!r}; "
+            f"the assignment uses {values!r} but the kept rolls are {sorted(kept, reverse=True)!r}; "
             "assign exactly those six values"
         )
     return {k: placed[k] for k in ATTRIBUTES}
 
 
-def _choose(
-    chosen: tuple[str, ...] | None, options: list[str], count: int, what: str, flag: str
-) -> tuple[str, ...]:
+def _choose(chosen: tuple[str, ...] | None, options: list[str], count: int, what: str) -> tuple[str, ...]:
     picked = tuple(chosen) if chosen is not None else tuple(options[:count])
     if len(picked) != count or len(set(picked)) != count:
-        raise RuleError(f"{flag} gives {list(picked)!r}; choose exactly {count} different {what}")
+        raise RuleError(f"the {what} chosen are {list(picked)!r}; choose exactly {count} different {what}")
     for p in picked:
         if p not in options:
             raise RuleError(f"unknown {what[:-1]} {p!r}; choose from {', '.join(options)}")
     return picked
 
 
-def _name(state: Any, cmd: Create) -> tuple[str, list[Event]]:
-    """The character's name, and the CharacterAdded event when it is new."""
+def _name(state: Any, cmd: Create) -> str:
+    """The character's name."""
     if cmd.name is None:
         if cmd.actor is None:
-            raise RuleError("give the character's name: `ledger d20 create NAME`")
+            raise RuleError("give the character's name", fix=create_first())
         name = cmd.actor
     else:
         name = check_name(cmd.name.strip(), "character")
     if name in game(state).heroes:
         raise DuplicateNameError(f"{name!r} already has a d20 sheet; pick another name")
-    added: list[Event] = [] if name in state.core.characters else [CharacterAdded(name=name)]
-    return name, added
+    return name
 
 
-def create(state: Any, cmd: Create, dice: Dice) -> list[Event]:
+decider = Decider("d20", proj.evolve)
+
+
+@decider.on(Create)
+def create(draft: Draft[D20State], cmd: Create) -> None:
+    state, dice = draft.state, draft.dice
     tables = game(state).tables
-    name, added = _name(state, cmd)
+    name = _name(state, cmd)
     cls_name = cmd.cls if cmd.cls is not None else next(iter(tables["classes"]))
     if cls_name not in tables["classes"]:
         raise RuleError(f"unknown class {cls_name!r}; choose one of {', '.join(tables['classes'])}")
     cls = tables["classes"][cls_name]
-    talents = _choose(cmd.talents, list(cls["talents"]), 2, "talents", "--talents")
+    talents = _choose(cmd.talents, list(cls["talents"]), 2, "talents")
     suggested = cls["skills"] + [s for s in tables["skills"] if s not in cls["skills"]]
-    skills = _choose(cmd.skills, suggested, 3, "skills", "--skills")
+    skills = _choose(cmd.skills, suggested, 3, "skills")
     if cmd.assign is not None and not dice.manual and state.core.seed is None:
         raise RuleError(
-            "--assign needs dice known in advance (--faces, or a campaign with --seed); "
-            "create without it, then place the rolls with `ledger d20 assign fue=..,des=..,...`"
+            "an assignment at creation needs dice known in advance (physical dice, or a seeded campaign)",
+            fix=run(
+                "create without it, then place the rolls with",
+                "assign fue=..,des=..,...",
+                "create without an assignment, then place the rolls",
+            ),
         )
     rolls = tuple((dice.roll(6), dice.roll(6), dice.roll(6)) for _ in range(7))
     totals = [sum(r) for r in rolls]
@@ -168,8 +179,9 @@ def create(state: Any, cmd: Create, dice: Dice) -> list[Event]:
     kept = [t for i, t in enumerate(totals) if i != dropped]
     attributes = assignment(cmd.assign, kept)
     stats = derived(tables, cls, attributes)
-    return [
-        *added,
+    if name not in state.core.characters:
+        draft.emit(CharacterAdded(name=name))
+    draft.emit(
         Created(
             who=name,
             manual=dice.manual,
@@ -190,19 +202,21 @@ def create(state: Any, cmd: Create, dice: Dice) -> list[Event]:
             money=cls["money"],
             weapons=tuple(cls["weapons"]),
             usage=dict(cls["usage"]),
-        ),
-    ]
+        )
+    )
 
 
-def assign(state: Any, cmd: Assign, _dice: Dice) -> list[Event]:
+@decider.on(Assign)
+def assign(draft: Draft[D20State], cmd: Assign) -> None:
     """Place the kept rolls anew, once, before the character has acted."""
+    state = draft.state
     hero = hero_for(state, cmd.actor)
     if hero.acted:
         raise RuleError(f"{hero.name} has already acted; attributes are placed before play begins")
     tables = game(state).tables
     attributes = assignment(cmd.assign, sorted(hero.attributes.values(), reverse=True))
     stats = derived(tables, tables["classes"][hero.cls], attributes)
-    return [
+    draft.emit(
         Reassigned(
             who=hero.name,
             attributes=attributes,
@@ -212,18 +226,23 @@ def assign(state: Any, cmd: Assign, _dice: Dice) -> list[Event]:
             defense=stats["defense"],
             mov=stats["mov"],
         )
-    ]
+    )
 
 
 # --- checks -------------------------------------------------------------------------------
 
 
-def check(state: Any, cmd: Check, dice: Dice) -> list[Event]:
+@decider.on(Check)
+def check(draft: Draft[D20State], cmd: Check) -> None:
+    state, dice = draft.state, draft.dice
     hero = hero_for(state, cmd.actor)
     attr = attribute(cmd.attribute)
     target = difficulty(state, cmd.dc)
     if cmd.instinct and cmd.skill:
-        raise RuleError("an INS check adds the INS bonus, not a skill; drop --skill or --ins")
+        raise RuleError(
+            "an INS check adds the INS bonus, not a skill",
+            fix=Fix("drop_option", "check a skill or the instinct, not both", {"option": "--skill or --ins"}),
+        )
     points = skill_points(state, hero, cmd.skill)
     bonus = level_row(state, hero)["ins"] if cmd.instinct else points
     roll = roll_for(
@@ -238,7 +257,7 @@ def check(state: Any, cmd: Check, dice: Dice) -> list[Event]:
     )
     calm = push_calm(hero, cmd.push)
     due = (cmd.instinct and attr == "sab" and roll.natural == "fumble") or calm == 0
-    return [
+    draft.emit(
         Checked(
             who=hero.name,
             attribute=attr,
@@ -250,50 +269,57 @@ def check(state: Any, cmd: Check, dice: Dice) -> list[Event]:
             calm_after=calm,
             panic_due=due,
         )
-    ]
+    )
 
 
-def initiative(state: Any, cmd: RollInitiative, dice: Dice) -> list[Event]:
-    hero = hero_for(state, cmd.actor)
+@decider.on(RollInitiative)
+def initiative(draft: Draft[D20State], cmd: RollInitiative) -> None:
+    dice = draft.dice
+    hero = hero_for(draft.state, cmd.actor)
     face = dice.roll(20)
     mod = hero.modifiers["sab"]
-    return [Initiative(who=hero.name, manual=dice.manual, face=face, modifier=mod, total=face + mod)]
+    draft.emit(Initiative(who=hero.name, manual=dice.manual, face=face, modifier=mod, total=face + mod))
 
 
 # --- usage dice ---------------------------------------------------------------------------
 
 
-def use(state: Any, cmd: Use, dice: Dice) -> list[Event]:
-    hero = hero_for(state, cmd.actor)
+@decider.on(Use)
+def use(draft: Draft[D20State], cmd: Use) -> None:
+    hero = hero_for(draft.state, cmd.actor)
     resource = cmd.resource.strip()
     if resource not in hero.usage:
         known = ", ".join(hero.usage) or "none"
         raise RuleError(
-            f"{hero.name} has no {resource!r} (resources: {known}); add it with "
-            f"`ledger d20 supply {resource!r} d6`"
+            f"{hero.name} has no {resource!r} (resources: {known})",
+            fix=run("add it with", f"supply {resource!r} d6", f"supply {hero.name} with {resource} first"),
         )
     sides = hero.usage[resource]
     if not sides:
         raise RuleError(
-            f"{hero.name}'s {resource} is exhausted; resupply with `ledger d20 supply {resource!r} d6`"
+            f"{hero.name}'s {resource} is exhausted",
+            fix=run("resupply with", f"supply {resource!r} d6", f"resupply the {resource} first"),
         )
-    return [usage_roll(hero.name, resource, sides, dice)]
+    draft.emit(usage_roll(hero.name, resource, sides, draft.dice))
 
 
-def supply(state: Any, cmd: Supply, _dice: Dice) -> list[Event]:
-    hero = hero_for(state, cmd.actor)
+@decider.on(Supply)
+def supply(draft: Draft[D20State], cmd: Supply) -> None:
+    hero = hero_for(draft.state, cmd.actor)
     resource = check_text(cmd.resource, "resource name", 40)
     if not resource:
-        raise RuleError("name the resource, e.g. `ledger d20 supply torches d6`")
+        raise RuleError("name the resource to supply (torches, say), with its usage die")
     sides = die_sides(cmd.die, "supply", USAGE_DICE)
-    return [Supplied(who=hero.name, resource=resource, sides=sides)]
+    draft.emit(Supplied(who=hero.name, resource=resource, sides=sides))
 
 
 # --- stress, panic, traumas -------------------------------------------------------------------
 
 
-def stress(state: Any, cmd: Stress, dice: Dice) -> list[Event]:
+@decider.on(Stress)
+def stress(draft: Draft[D20State], cmd: Stress) -> None:
     """An INS SAB check; on a failure lose calm points; a fumble or 0 PC brings panic."""
+    state, dice = draft.state, draft.dice
     hero = hero_for(state, cmd.actor)
     if cmd.difficulty not in STRESS_LOSS:
         raise RuleError(f"stress difficulty {cmd.difficulty} is not one of 11, 14, 17, 20")
@@ -305,7 +331,7 @@ def stress(state: Any, cmd: Stress, dice: Dice) -> list[Event]:
     if loss is not None:
         calm = max(0, calm - loss)
     due = hero.panic_due or roll.natural == "fumble" or calm == 0
-    return [
+    draft.emit(
         Stressed(
             who=hero.name,
             difficulty=cmd.difficulty,
@@ -316,11 +342,13 @@ def stress(state: Any, cmd: Stress, dice: Dice) -> list[Event]:
             calm_after=calm,
             panic_due=due,
         )
-    ]
+    )
 
 
-def panic(state: Any, cmd: Panic, dice: Dice) -> list[Event]:
+@decider.on(Panic)
+def panic(draft: Draft[D20State], cmd: Panic) -> None:
     """The panic table, a trauma on a high result, then 1d4 calm points back."""
+    state, dice = draft.state, draft.dice
     hero = hero_for(state, cmd.actor)
     if not hero.panic_due:
         raise RuleError(
@@ -340,7 +368,7 @@ def panic(state: Any, cmd: Panic, dice: Dice) -> list[Event]:
             "new_trauma": text not in hero.traumas,
         }
     back = dice.roll(4)
-    return [
+    draft.emit(
         Panicked(
             who=hero.name,
             manual=dice.manual,
@@ -351,11 +379,13 @@ def panic(state: Any, cmd: Panic, dice: Dice) -> list[Event]:
             calm_after=min(hero.calm_max, hero.calm + back),
             **trauma,
         )
-    ]
+    )
 
 
-def treat(state: Any, cmd: Treat, dice: Dice) -> list[Event]:
+@decider.on(Treat)
+def treat(draft: Draft[D20State], cmd: Treat) -> None:
     """Six months of therapy, then an INS SAB check at 17+ to shed the trauma."""
+    state, dice = draft.state, draft.dice
     hero = hero_for(state, cmd.actor)
     if not hero.traumas:
         raise RuleError(f"{hero.name} has no trauma to treat")
@@ -363,7 +393,7 @@ def treat(state: Any, cmd: Treat, dice: Dice) -> list[Event]:
         raise RuleError(f"trauma {cmd.trauma} does not exist; {hero.name} has 1 to {len(hero.traumas)}")
     modifier_ = level_row(state, hero)["ins"] + hero.modifiers["sab"]
     roll = roll_for(dice, hero, modifier_, THERAPY_TARGET, push=cmd.push)
-    return [
+    draft.emit(
         Therapy(
             who=hero.name,
             trauma=hero.traumas[cmd.trauma - 1],
@@ -372,19 +402,20 @@ def treat(state: Any, cmd: Treat, dice: Dice) -> list[Event]:
             calm_after=push_calm(hero, cmd.push),
             day=game(state).day + THERAPY_DAYS,
         )
-    ]
+    )
 
 
 # --- healing ------------------------------------------------------------------------------------
 
 
-def rest(state: Any, cmd: Rest, _dice: Dice) -> list[Event]:
+@decider.on(Rest)
+def rest(draft: Draft[D20State], cmd: Rest) -> None:
     """A day of rest for the whole crew: PV and PC back as many as the level."""
-    crew = [h for h in game(state).heroes.values() if h.alive]
+    crew = [h for h in draft.game.heroes.values() if h.alive]
     if not crew:
-        raise RuleError("no living character to rest; create one with `ledger d20 create NAME`")
+        raise RuleError("no living character to rest", fix=create_first())
     recovered = {h.name: _rested(h) for h in crew}
-    return [Rested(day=game(state).day + 1, recovered=recovered)]
+    draft.emit(Rested(day=draft.game.day + 1, recovered=recovered))
 
 
 def _rested(hero: Hero) -> tuple[int, int]:
@@ -392,8 +423,10 @@ def _rested(hero: Hero) -> tuple[int, int]:
     return hp, min(hero.calm_max, hero.calm + hero.level)
 
 
-def heal(state: Any, cmd: Heal, dice: Dice) -> list[Event]:
+@decider.on(Heal)
+def heal(draft: Draft[D20State], cmd: Heal) -> None:
     """First aid (INT + precision) or repairs on a synthetic (INT + technology), at 14+."""
+    state, dice = draft.state, draft.dice
     healer = hero_for(state, cmd.actor)
     patient = hero_for(state, cmd.target or healer.name)
     if patient.hp >= patient.hp_max:
@@ -404,7 +437,7 @@ def heal(state: Any, cmd: Heal, dice: Dice) -> list[Event]:
     sides = KIT_DIE if cmd.kit else BARE_DIE
     face = dice.roll(sides) if roll.success else None
     hp = min(patient.hp_max, patient.hp + (face or 0))
-    return [
+    draft.emit(
         Healed(
             who=healer.name,
             target=patient.name,
@@ -417,17 +450,18 @@ def heal(state: Any, cmd: Heal, dice: Dice) -> list[Event]:
             face=face,
             hp_after=hp,
         )
-    ]
+    )
 
 
 # --- gear -------------------------------------------------------------------------------------------
 
 
-def carry(state: Any, cmd: Carry, _dice: Dice) -> list[Event]:
-    hero = hero_for(state, cmd.actor)
+@decider.on(Carry)
+def carry(draft: Draft[D20State], cmd: Carry) -> None:
+    hero = hero_for(draft.state, cmd.actor)
     items = [t for t in (check_text(i, "item name", 80) for i in cmd.items) if t]
     if not items:
-        raise RuleError("name the items, e.g. `ledger d20 carry medkit`")
+        raise RuleError("name the items to carry (a medkit, say)")
     held = list(hero.carried)
     for item in items:
         if cmd.drop:
@@ -439,37 +473,13 @@ def carry(state: Any, cmd: Carry, _dice: Dice) -> list[Event]:
         else:
             held.append(item)
     change = ("drops " if cmd.drop else "picks up ") + ", ".join(items)
-    return [Carried(who=hero.name, items=tuple(held), change=change)]
+    draft.emit(Carried(who=hero.name, items=tuple(held), change=change))
 
 
-# --- the decider ------------------------------------------------------------------------------------
-
-DECIDERS: dict[type, Any] = {
-    Create: create,
-    Assign: assign,
-    Check: check,
-    RollInitiative: initiative,
-    Use: use,
-    Supply: supply,
-    Attack: combat.attack,
-    Reload: combat.reload,
-    Unjam: combat.unjam,
-    TakeDamage: combat.take_damage,
-    Stress: stress,
-    Panic: panic,
-    Treat: treat,
-    Rest: rest,
-    Heal: heal,
-    Carry: carry,
-}
-
-
-def decide(state: Any, command: Any, dice: Dice) -> list[Event]:
-    decider = DECIDERS.get(type(command))
-    if decider is None:
-        raise RuleError(f"the d20 system has no command {type(command).__name__}; see `ledger d20 --help`")
-    events: list[Event] = decider(state, command, dice)
-    return events
+decider.on(Attack)(combat.attack)
+decider.on(Reload)(combat.reload)
+decider.on(Unjam)(combat.unjam)
+decider.on(TakeDamage)(combat.take_damage)
 
 
 def _facts(env: Any) -> list[Any]:
@@ -488,14 +498,14 @@ SYSTEM = System(
     "autofire, stress and panic",
     initial=proj.initial,
     evolve=proj.evolve,
-    decide=decide,
+    decide=decider,
     sheet=proj.sheet,
     render_sheet=proj.render_sheet,
     day=proj.day,
     load_tables=load_tables,
     demo=_demo,
     events=EVENTS,
-    commands=tuple(DECIDERS),
+    commands=decider.commands,
     listing=listing,
     facts=_facts,
     facts_sql=FACTS_SQL,
@@ -506,4 +516,4 @@ SYSTEM = System(
     create="ledger.cli.d20:create",
 )
 
-__all__ = ["SYSTEM", "decide", "derived", "modifier"]
+__all__ = ["SYSTEM", "decider", "derived", "modifier"]

@@ -1,24 +1,30 @@
-"""The d20 tables as data: load, validate and normalise them.
+"""The d20 tables as data: typed, read, checked and normalised.
 
 The rules cite tables they do not print (attribute modifiers, classes, levels,
 difficulties, panic, traumas, weapons); the samples live in ``samples/d20/``,
-one TOML file per table, each marked ``sample = true``. A user's file
-(``ledger new d20 NAME --tables FILE``) may hold any of the sections; the
-sections it leaves out come from the samples. The normalised tables are
-embedded in the campaign's start event, so replay never reads a file.
+one TOML file per table, each marked ``sample = true``. A user's file may hold
+any of the sections; the sections it leaves out come from the samples. The file
+is decoded into the Structs below (:mod:`ledger.tablefile`: a wrong type, a
+missing or an unknown key is refused with its place), then checked for what a
+type cannot say (bands covering every score, a class's weapons in [weapons]).
+The normalised tables, plain dicts, are embedded in the campaign's start event,
+so replay never reads a file.
 """
 
 from __future__ import annotations
 
 import copy
 import re
-import tomllib
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
+
+import msgspec
+from msgspec import Meta, Struct
 
 from ledger.errors import TableError
+from ledger.tablefile import decode
 
 SAMPLES = resources.files("ledger.samples") / "d20"
 SECTIONS = ("modifiers", "levels", "difficulties", "skills", "classes", "weapons", "panic", "traumas")
@@ -30,6 +36,107 @@ _DIE = re.compile(r"^d(\d+)$")
 _DAMAGE = re.compile(r"^(\d+)d(\d+)$")
 
 
+# --- the file, typed ----------------------------------------------------------------
+
+
+class Band(Struct, forbid_unknown_fields=True):
+    """Scores ``min`` to ``max`` give the modifier ``mod``."""
+
+    min: Annotated[int, Meta(ge=3, le=18)]
+    max: Annotated[int, Meta(ge=3, le=18)]
+    mod: Annotated[int, Meta(ge=-10, le=10)]
+
+
+class Level(Struct, forbid_unknown_fields=True):
+    level: Annotated[int, Meta(ge=0, le=100)]
+    atq: Annotated[int, Meta(ge=0, le=100)]
+    ins: Annotated[int, Meta(ge=0, le=100)]
+
+
+class Weapon(Struct, forbid_unknown_fields=True):
+    kind: Literal["melee", "ranged"]
+    damage: str
+    """Dice such as ``1d8``."""
+    range: Annotated[int, Meta(ge=1, le=100_000)] | None = None
+    """Optimal range in metres (ranged weapons); extreme range is twice that."""
+    ammo: str | None = None
+    """The usage-die resource a ranged weapon feeds from."""
+    autofire: bool = False
+
+
+class CharacterClass(Struct, forbid_unknown_fields=True):
+    endurance: str
+    """The endurance die (``d10``)."""
+    talents: Annotated[dict[str, str], Meta(min_length=1)]
+    label: str | None = None
+    money: Annotated[int, Meta(ge=0, le=10_000_000)] = 0
+    armor: Annotated[int, Meta(ge=0, le=20)] = 0
+    synthetic: bool = False
+    weapons: list[str] = []
+    skills: list[str] = []
+    usage: dict[str, str] = {}
+    """Starting supplies: resource -> usage die (``d8``)."""
+
+
+RolledEntries = dict[str, str | int]
+"""A rolled table's entries by face (``1 = "..."``), with its ``die`` (and panic's
+``trauma_from``) allowed among them."""
+Named = Annotated[dict[str, str], Meta(min_length=1)]
+
+
+class TableFile(Struct, forbid_unknown_fields=True):
+    """A d20 table file: any of the sections, the samples one each."""
+
+    sample: bool = False
+    income_per_level: Annotated[int, Meta(ge=0, le=1_000_000)] | None = None
+    die: str | None = None
+    """The die of the one rolled table a file holds."""
+    trauma_from: int | None = None
+    panic_die: str | None = None
+    traumas_die: str | None = None
+    modifiers: Annotated[list[Band], Meta(min_length=1)] | None = None
+    levels: Annotated[list[Level], Meta(min_length=1)] | None = None
+    difficulties: Annotated[dict[str, Annotated[int, Meta(ge=1, le=40)]], Meta(min_length=1)] | None = None
+    skills: Named | None = None
+    classes: Annotated[dict[str, CharacterClass], Meta(min_length=1)] | None = None
+    weapons: Annotated[dict[str, Weapon], Meta(min_length=1)] | None = None
+    panic: RolledEntries | None = None
+    traumas: RolledEntries | None = None
+
+    def given(self) -> list[str]:
+        """The sections the file holds (levels also when it sets the income alone)."""
+        return [
+            s
+            for s in SECTIONS
+            if getattr(self, s) is not None or (s == "levels" and self.income_per_level is not None)
+        ]
+
+
+class Rolled(Struct):
+    """A rolled table as read: its die and entries (and panic's trauma threshold)."""
+
+    die: object
+    results: dict[str, str | int]
+    trauma_from: object = None
+
+
+class Sections(Struct):
+    """The eight tables a campaign uses, each from the user's file or the samples."""
+
+    modifiers: list[Band]
+    levels: list[Level]
+    income_per_level: int
+    difficulties: dict[str, int]
+    skills: dict[str, str]
+    classes: dict[str, CharacterClass]
+    weapons: dict[str, Weapon]
+    panic: Rolled
+    traumas: Rolled
+
+
+# --- reading ------------------------------------------------------------------------
+
+
 def load_tables(path: str | None) -> tuple[dict[str, Any], str]:
     """The tables of a new campaign: the user's file over the samples."""
     raw = _read_samples()
@@ -37,90 +144,101 @@ def load_tables(path: str | None) -> tuple[dict[str, Any], str]:
     sample = set(SECTIONS)
     if path is not None:
         user = _read(Path(path))
-        given = [s for s in SECTIONS if s in user or (s == "levels" and "income_per_level" in user)]
-        extra = {"sample", "income_per_level", "die", "trauma_from", "panic_die", "traumas_die"}
-        unknown = sorted(set(user) - {*SECTIONS, *extra})
-        if unknown:
-            raise TableError(
-                f"{path}: unknown section(s) {', '.join(map(repr, unknown))}; "
-                f"use any of {', '.join(SECTIONS)}"
-            )
+        given = user.given()
         if not given:
             raise TableError(f"{path} has none of the d20 tables; add a section such as [weapons]")
         for section in given:
-            raw[section] = _section(user, section, path)
-        sample -= set(given) if not user.get("sample") else set()
+            _take(raw, user, section, path)
+        sample -= set(given) if not user.sample else set()
         rest = [s for s in SECTIONS if s not in given]
         source = str(path) + (f" (samples for {', '.join(rest)})" if rest else "")
-    tables = normalise(raw)
+    try:
+        tables = normalise(raw)
+    except TableError as e:
+        if path is None:
+            raise
+        raise TableError(f"{path}: {e.message}", fix=e.fix) from None
     tables["sample"] = sorted(sample)
     return tables, source
 
 
-def _read(path: Path) -> dict[str, Any]:
+def _read(path: Path | Any) -> TableFile:
     try:
-        with path.open("rb") as f:
-            return tomllib.load(f)
+        data = path.read_bytes()
     except FileNotFoundError as e:
         raise TableError(f"table file {str(path)!r} does not exist; check the path") from e
-    except tomllib.TOMLDecodeError as e:
-        raise TableError(f"table file {str(path)!r} is not valid TOML ({e}); fix the syntax") from e
+    except OSError as e:
+        raise TableError(f"table file {str(path)!r} cannot be read ({e}); check the file") from e
+    return decode(data, TableFile, str(path))
 
 
-def _section(data: dict[str, Any], section: str, origin: object) -> Any:
-    """One section of a file, with the panic/trauma dice and the income kept beside it."""
+def _take(raw: Sections, data: TableFile, section: str, origin: object) -> None:
+    """One section of a file into ``raw``, with the panic/trauma dice and the income kept beside it."""
     if section in ("panic", "traumas"):
-        return _roll_section(data, section)
-    if section == "levels":
-        return {"income_per_level": data.get("income_per_level", 500), "levels": data.get("levels")}
-    if section not in data:
-        raise TableError(f"{origin}: section [{section}] is missing; add it")
-    return data[section]
+        setattr(raw, section, _rolled(data, section))
+    elif section == "levels":
+        if data.levels is None:
+            raise TableError("[[levels]]: the file sets income_per_level but lists no levels; add them")
+        raw.levels = data.levels
+        raw.income_per_level = 500 if data.income_per_level is None else data.income_per_level
+    else:
+        value = getattr(data, section)
+        if value is None:
+            raise TableError(f"{origin}: section [{section}] is missing; add it")
+        setattr(raw, section, value)
 
 
-def _roll_section(data: dict[str, Any], section: str) -> dict[str, Any]:
+def _rolled(data: TableFile, section: str) -> Rolled:
     """A rolled table: its die (and panic's trauma threshold) may sit inside the
     section, as ``panic_die``/``traumas_die`` beside it, or as ``die`` in a file
     holding that table alone."""
-    entries = dict(data.get(section) or {})
+    entries = dict(getattr(data, section) or {})
+    beside = data.panic_die if section == "panic" else data.traumas_die
     default = "d6" if section == "panic" else "d10"
-    die = entries.pop("die", data.get(f"{section}_die", data.get("die", default)))
-    table: dict[str, Any] = {"die": die, "results": entries}
+    die = entries.pop("die", beside if beside is not None else data.die if data.die is not None else default)
+    table = Rolled(die=die, results=entries)
     if section == "panic":
-        table["trauma_from"] = entries.pop("trauma_from", data.get("trauma_from", 4))
+        table.trauma_from = entries.pop("trauma_from", 4 if data.trauma_from is None else data.trauma_from)
     return table
 
 
-def _read_samples() -> dict[str, Any]:
+def _read_samples() -> Sections:
     """The sample tables (read once per process; each caller gets its own copy)."""
     return copy.deepcopy(_parsed_samples())
 
 
 @cache
-def _parsed_samples() -> dict[str, Any]:
-    raw: dict[str, Any] = {}
-    for section in SECTIONS:
-        data = _read(SAMPLES / f"{section}.toml")
-        raw[section] = _section(data, section, SAMPLES / f"{section}.toml")
-    return raw
+def _parsed_samples() -> Sections:
+    parts: dict[str, TableFile] = {s: _read(SAMPLES / f"{s}.toml") for s in SECTIONS}
+    levels = parts["levels"]
+    return Sections(
+        modifiers=parts["modifiers"].modifiers or [],
+        levels=levels.levels or [],
+        income_per_level=500 if levels.income_per_level is None else levels.income_per_level,
+        difficulties=parts["difficulties"].difficulties or {},
+        skills=parts["skills"].skills or {},
+        classes=parts["classes"].classes or {},
+        weapons=parts["weapons"].weapons or {},
+        panic=_rolled(parts["panic"], "panic"),
+        traumas=_rolled(parts["traumas"], "traumas"),
+    )
 
 
-# --- validation ---------------------------------------------------------------
+# --- what a type cannot say ---------------------------------------------------------------
 
 
-def normalise(raw: dict[str, Any]) -> dict[str, Any]:
-    """Validated, JSON-ready tables; one-line TableError on the first problem."""
-    skills = _skills(raw["skills"])
-    weapons = _weapons(raw["weapons"])
+def normalise(raw: Sections) -> dict[str, Any]:
+    """Checked, JSON-ready tables; one-line TableError on the first problem."""
+    weapons = _weapons(raw.weapons)
     return {
-        "modifiers": _modifiers(raw["modifiers"]),
-        **_levels(raw["levels"]),
-        "difficulties": _difficulties(raw["difficulties"]),
-        "skills": skills,
+        "modifiers": _modifiers(raw.modifiers),
+        **_levels(raw.levels, raw.income_per_level),
+        "difficulties": dict(raw.difficulties),
+        "skills": dict(raw.skills),
         "weapons": weapons,
-        "classes": _classes(raw["classes"], skills, weapons),
-        "panic": _panic(raw["panic"]),
-        "traumas": _roll_table(raw["traumas"], "traumas"),
+        "classes": _classes(raw.classes, raw.skills, weapons),
+        "panic": _panic(raw.panic),
+        "traumas": _roll_table(raw.traumas, "traumas"),
     }
 
 
@@ -132,144 +250,104 @@ def die_sides(text: object, where: str, allowed: tuple[int, ...]) -> int:
     return int(m.group(1))
 
 
-def _int(value: object, where: str, lo: int = -100, hi: int = 10_000) -> int:
+def _int(value: object, where: str, lo: int, hi: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
         raise TableError(f"{where}: expected a whole number from {lo} to {hi}, got {value!r}")
     return value
 
 
-def _mapping(value: object, where: str) -> dict[str, Any]:
-    if not isinstance(value, dict) or not value:
-        raise TableError(f"{where}: expected a non-empty table of names, got {value!r}")
-    return value
-
-
-def _modifiers(rows: object) -> list[dict[str, int]]:
-    if not isinstance(rows, list) or not rows:
-        raise TableError(f"[[modifiers]]: expected a list of {{min, max, mod}} bands, got {rows!r}")
-    bands = []
-    for i, row in enumerate(rows, start=1):
-        where = f"modifiers band {i}"
-        if not isinstance(row, dict):
-            raise TableError(f"{where}: expected {{min, max, mod}}, got {row!r}")
-        bands.append(
-            {
-                "min": _int(row.get("min"), f"{where} min", 3, 18),
-                "max": _int(row.get("max"), f"{where} max", 3, 18),
-                "mod": _int(row.get("mod"), f"{where} mod", -10, 10),
-            }
-        )
-    covered = sorted(score for b in bands for score in range(b["min"], b["max"] + 1))
+def _modifiers(bands: list[Band]) -> list[dict[str, int]]:
+    rows = [msgspec.to_builtins(b) for b in bands]
+    covered = sorted(score for b in bands for score in range(b.min, b.max + 1))
     if covered != list(range(3, 19)):
         raise TableError(
             f"[[modifiers]] bands cover scores {covered!r}; every score 3 to 18 must be in exactly one band"
         )
-    return sorted(bands, key=lambda b: b["min"])
+    return sorted(rows, key=lambda b: b["min"])
 
 
-def _levels(raw: dict[str, Any]) -> dict[str, Any]:
-    rows = raw.get("levels")
-    if not isinstance(rows, list) or not rows:
-        raise TableError(f"[[levels]]: expected a list of {{level, atq, ins}} rows, got {rows!r}")
-    levels = []
-    for i, row in enumerate(rows, start=1):
-        if not isinstance(row, dict):
-            raise TableError(f"levels row {i}: expected {{level, atq, ins}}, got {row!r}")
-        levels.append({k: _int(row.get(k), f"levels row {i} {k}", 0, 100) for k in ("level", "atq", "ins")})
-    numbers = [row["level"] for row in levels]
+def _levels(levels: list[Level], income: int) -> dict[str, Any]:
+    numbers = [row.level for row in levels]
     if numbers != list(range(1, len(levels) + 1)):
         raise TableError(f"[[levels]] has levels {numbers!r}; list levels 1, 2, 3... in order")
-    income = _int(raw.get("income_per_level"), "income_per_level", 0, 1_000_000)
-    return {"levels": levels, "income_per_level": income}
+    return {"levels": [msgspec.to_builtins(row) for row in levels], "income_per_level": income}
 
 
-def _difficulties(raw: object) -> dict[str, int]:
-    table = _mapping(raw, "[difficulties]")
-    return {str(k): _int(v, f"difficulty {k!r}", 1, 40) for k, v in table.items()}
-
-
-def _skills(raw: object) -> dict[str, str]:
-    return {str(k): str(v) for k, v in _mapping(raw, "[skills]").items()}
-
-
-def _weapons(raw: object) -> dict[str, dict[str, Any]]:
-    weapons = {}
-    for name, row in _mapping(raw, "[weapons]").items():
+def _weapons(weapons: dict[str, Weapon]) -> dict[str, dict[str, Any]]:
+    out = {}
+    for name, row in weapons.items():
         where = f"weapon {name!r}"
-        row = _mapping(row, where)
-        kind = row.get("kind")
-        if kind not in ("melee", "ranged"):
-            raise TableError(f'{where}: kind {kind!r} is not melee or ranged; set kind = "ranged"')
-        m = _DAMAGE.match(str(row.get("damage", "")).strip().lower())
+        m = _DAMAGE.match(row.damage.strip().lower())
         if not m or not 1 <= int(m.group(1)) <= 10 or int(m.group(2)) not in (2, 3, *TABLE_DICE):
-            raise TableError(f'{where}: damage {row.get("damage")!r} is not dice like "1d8"; fix it')
+            raise TableError(f'{where}: damage {row.damage!r} is not dice like "1d8"; fix it')
         weapon: dict[str, Any] = {
-            "kind": kind,
+            "kind": row.kind,
             "count": int(m.group(1)),
             "sides": int(m.group(2)),
-            "autofire": bool(row.get("autofire", False)),
+            "autofire": row.autofire,
         }
-        if kind == "ranged":
-            weapon["range"] = _int(row.get("range"), f"{where} range", 1, 100_000)
-            ammo = row.get("ammo")
-            if not isinstance(ammo, str) or not ammo.strip():
+        if row.kind == "ranged":
+            if row.range is None:
+                raise TableError(f"{where}: a ranged weapon needs range = METRES (its optimal range)")
+            weapon["range"] = row.range
+            if row.ammo is None or not row.ammo.strip():
                 raise TableError(f'{where}: a ranged weapon needs ammo = "RESOURCE" (its usage die)')
-            weapon["ammo"] = ammo.strip()
-        elif weapon["autofire"]:
+            weapon["ammo"] = row.ammo.strip()
+        elif row.autofire:
             raise TableError(f"{where}: a melee weapon cannot have autofire; drop it")
-        weapons[str(name)] = weapon
-    return weapons
+        out[name] = weapon
+    return out
 
 
-def _classes(raw: object, skills: dict[str, str], weapons: dict[str, Any]) -> dict[str, Any]:
-    classes = {}
-    for name, row in _mapping(raw, "[classes]").items():
+def _classes(
+    classes: dict[str, CharacterClass], skills: dict[str, str], weapons: dict[str, Any]
+) -> dict[str, Any]:
+    out = {}
+    for name, row in classes.items():
         where = f"class {name!r}"
-        row = _mapping(row, where)
-        talents = _mapping(row.get("talents"), f"{where} talents")
-        if len(talents) < 2:
-            raise TableError(f"{where}: lists {len(talents)} talent(s); list at least two to choose from")
-        for w in row.get("weapons", []):
+        if len(row.talents) < 2:
+            raise TableError(f"{where}: lists {len(row.talents)} talent(s); list at least two to choose from")
+        for w in row.weapons:
             if w not in weapons:
                 raise TableError(f"{where}: weapon {w!r} is not in [weapons]; add it or fix the name")
-        suggested = list(row.get("skills", []))
-        for s in suggested:
+        for s in row.skills:
             if s not in skills:
                 raise TableError(f"{where}: skill {s!r} is not in [skills]; add it or fix the name")
-        usage = {
-            str(k): die_sides(v, f"{where} usage {k!r}", USAGE_DICE)
-            for k, v in dict(row.get("usage", {})).items()
-        }
-        classes[str(name)] = {
-            "label": str(row.get("label", name)),
-            "endurance": die_sides(row.get("endurance"), f"{where} endurance", TABLE_DICE),
-            "money": _int(row.get("money", 0), f"{where} money", 0, 10_000_000),
-            "armor": _int(row.get("armor", 0), f"{where} armor", 0, 20),
-            "synthetic": bool(row.get("synthetic", False)),
-            "weapons": [str(w) for w in row.get("weapons", [])],
-            "skills": suggested,
+        usage = {k: die_sides(v, f"{where} usage {k!r}", USAGE_DICE) for k, v in row.usage.items()}
+        out[name] = {
+            "label": name if row.label is None else row.label,
+            "endurance": die_sides(row.endurance, f"{where} endurance", TABLE_DICE),
+            "money": row.money,
+            "armor": row.armor,
+            "synthetic": row.synthetic,
+            "weapons": list(row.weapons),
+            "skills": list(row.skills),
             "usage": usage,
-            "talents": {str(k): str(v) for k, v in talents.items()},
+            "talents": dict(row.talents),
         }
-    return classes
+    return out
 
 
-def _roll_table(raw: object, name: str) -> dict[str, Any]:
-    table = _mapping(raw, f"[{name}]")
-    sides = die_sides(table.get("die"), f"[{name}] die", TABLE_DICE)
-    results = _mapping(table.get("results"), f"[{name}]")
-    keys = sorted(results, key=lambda k: int(k) if str(k).isdigit() else -1)
-    if [str(k) for k in keys] != [str(i) for i in range(1, sides + 1)]:
+def _roll_table(table: Rolled, name: str) -> dict[str, Any]:
+    sides = die_sides(table.die, f"[{name}] die", TABLE_DICE)
+    results = table.results
+    if not results:
         raise TableError(
-            f"[{name}] has entries {[str(k) for k in keys]!r}; a d{sides} table needs entries 1 to {sides}"
+            f"[{name}]: expected a non-empty table of entries; a d{sides} table needs entries 1 to {sides}"
         )
-    return {"die": sides, "results": {str(k): str(results[k]) for k in keys}}
+    keys = sorted(results, key=lambda k: int(k) if k.isdigit() else -1)
+    if keys != [str(i) for i in range(1, sides + 1)]:
+        raise TableError(f"[{name}] has entries {keys!r}; a d{sides} table needs entries 1 to {sides}")
+    for k in keys:
+        if not isinstance(results[k], str):
+            raise TableError(f"[{name}] entry {k} is {results[k]!r}; write the result as text in quotes")
+    return {"die": sides, "results": {k: str(results[k]) for k in keys}}
 
 
-def _panic(raw: object) -> dict[str, Any]:
-    table = _roll_table(raw, "panic")
-    trauma_from = _int(_mapping(raw, "[panic]").get("trauma_from"), "[panic] trauma_from", 1, 100)
-    return {**table, "trauma_from": trauma_from}
+def _panic(table: Rolled) -> dict[str, Any]:
+    rolled = _roll_table(table, "panic")
+    trauma_from = _int(table.trauma_from, "[panic] trauma_from", 1, 100)
+    return {**rolled, "trauma_from": trauma_from}
 
 
 def listing(data: dict[str, Any]) -> list[Any]:

@@ -1,0 +1,211 @@
+"""The d20 rules as a player meets them: given these events, when this command, then
+exactly these events (or this refusal). No database: the events are folded into a
+campaign state by the core fold and the system's own, the dice are physical faces."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from ledger.commands import Command
+from ledger.dice import Faces
+from ledger.errors import GameOverError, RuleError
+from ledger.events import CampaignStarted, CharacterAdded, Envelope, Event
+from ledger.state import CampaignState, evolve
+from ledger.systems import get_system
+from ledger.systems.d20.commands import Attack, Check, Create, Panic, Stress, TakeDamage, Use
+from ledger.systems.d20.events import (
+    Attacked,
+    Checked,
+    Created,
+    D20Roll,
+    Damaged,
+    Panicked,
+    Stressed,
+    UsageRolled,
+)
+
+SYSTEM = get_system("d20")
+TABLES, _ = SYSTEM.load_tables(None)
+
+# Seven 3d6: totals 15, 8, 4 (the lowest, dropped), 18, 12, 13, 9.
+SEVEN = [6, 5, 4, 3, 3, 2, 1, 1, 2, 6, 6, 6, 4, 4, 4, 5, 5, 3, 2, 3, 4]
+STRONG = {"fue": 18, "des": 15, "con": 13, "int": 12, "sab": 9, "car": 8}
+
+RIPLEY = Created(
+    who="Ripley",
+    manual=True,
+    rolls=((6, 5, 4), (3, 3, 2), (1, 1, 2), (6, 6, 6), (4, 4, 4), (5, 5, 3), (2, 3, 4)),
+    dropped=2,
+    attributes=STRONG,
+    modifiers={"fue": 3, "des": 1, "con": 1, "int": 0, "sab": 0, "car": -1},
+    cls="marine",
+    endurance=10,
+    talents=("veteran", "heavy-hands"),
+    skills=("athletics", "precision", "perception"),
+    hp=11,  # d10 endurance + CON +1
+    calm=10,  # d10 + SAB 0
+    defense=13,  # 10 + DES +1 + armor 2
+    armor=2,
+    mov=11,
+    money=800,
+    weapons=("pulse rifle", "combat knife"),
+    usage={"rifle rounds": 8, "oxygen": 8, "rations": 6},
+)
+
+
+def given(*events: Event) -> CampaignState:
+    """The campaign state after a new d20 campaign and these events."""
+    state = CampaignState()
+    for v, event in enumerate((CampaignStarted(name="Station", system="d20", tables=TABLES), *events), 1):
+        actor = getattr(event, "who", None) or getattr(event, "name", None)
+        env = Envelope(v=v, campaign="c1", action=f"a{v}", at="", actor=actor, prev="", event=event)
+        state = evolve(state, env, SYSTEM)
+    return state
+
+
+def when(state: CampaignState, command: Command, faces: list[int] | None = None) -> list[Any]:
+    """The events the d20 system decides for ``command``, rolling exactly ``faces``."""
+    dice = Faces(faces or [])
+    events = SYSTEM.decide(state, command, dice)
+    dice.finish()
+    return events
+
+
+def roll(faces: tuple[int, ...], kept: int, modifier: int, target: int, p: float, **more: Any) -> D20Roll:
+    success = kept == 20 or (kept != 1 and kept + modifier >= target)
+    return D20Roll(
+        faces=faces,
+        kept=kept,
+        modifier=modifier,
+        total=kept + modifier,
+        target=target,
+        success=success,
+        p_success=p,
+        manual=True,
+        **more,
+    )
+
+
+def test_creation_drops_the_lowest_of_seven_rolls_and_places_the_rest_as_assigned() -> None:
+    assert when(given(), Create(name="Ripley", cls="marine", assign=STRONG), SEVEN) == [
+        CharacterAdded(name="Ripley"),
+        RIPLEY,
+    ]
+
+
+def test_an_assignment_with_the_dropped_roll_is_refused() -> None:
+    with pytest.raises(RuleError, match=r"the kept rolls are \[18, 15, 13, 12, 9, 8\]"):
+        when(given(), Create(name="Ripley", cls="marine", assign={**STRONG, "car": 4}), SEVEN)
+
+
+def test_a_pushed_check_spends_a_calm_point_for_advantage() -> None:
+    # DES +1 against hard (14): with advantage 1 - (12/20)^2 = 0.64
+    then = when(given(RIPLEY), Check(attribute="des", dc="hard", push=True, actor="Ripley"), [3, 17])
+    assert then == [
+        Checked(
+            who="Ripley",
+            attribute="des",
+            roll=roll((3, 17), 17, 1, 14, 0.64, mode="advantage"),
+            pushed=True,
+            calm_after=9,
+        )
+    ]
+
+
+def test_a_usage_die_rolling_two_steps_down() -> None:
+    assert when(given(RIPLEY), Use(resource="oxygen", actor="Ripley"), [2]) == [
+        UsageRolled(who="Ripley", manual=True, resource="oxygen", sides=8, face=2, after=6)
+    ]
+
+
+def test_a_long_burst_doubles_the_damage_dice_takes_advantage_and_steps_the_ammunition_down() -> None:
+    # ATQ 1 + DES 1 against DEF 12 with advantage: 1 - (9/20)^2 = 0.7975
+    then = when(
+        given(RIPLEY), Attack(weapon="pulse rifle", defense=12, mode="long", actor="Ripley"), [4, 15, 7, 8]
+    )
+    assert then == [
+        Attacked(
+            who="Ripley",
+            weapon="pulse rifle",
+            melee=False,
+            mode="long",
+            range="optimal",
+            defense=12,
+            roll=roll((4, 15), 15, 2, 12, 0.7975, mode="advantage"),
+            hit=True,
+            damage_dice="2d10",
+            damage_faces=(7, 8),
+            damage=15,
+            ammo="rifle rounds",
+            ammo_before=8,
+            ammo_after=6,
+        )
+    ]
+
+
+def test_a_fumbled_shot_jams_the_weapon_and_a_jammed_weapon_cannot_fire() -> None:
+    shot = Attack(weapon="pulse rifle", defense=12, actor="Ripley")
+    (jammed,) = when(given(RIPLEY), shot, [1])
+    assert jammed == Attacked(
+        who="Ripley",
+        weapon="pulse rifle",
+        melee=False,
+        mode="short",
+        range="optimal",
+        defense=12,
+        roll=roll((1,), 1, 2, 12, 0.55, natural="fumble"),
+        hit=False,
+        damage_dice="1d10",
+        jammed=True,
+        ammo="rifle rounds",
+        ammo_before=8,
+        ammo_after=8,
+    )
+    with pytest.raises(RuleError, match="the pulse rifle is jammed") as refused:
+        when(given(RIPLEY, jammed), shot, [20])
+    fix = refused.value.fix
+    assert fix is not None and (fix.action, fix.detail["command"]) == (
+        "command",
+        "unjam --weapon 'pulse rifle'",
+    )
+
+
+def test_a_lethal_wound_kills_and_the_dead_do_not_act() -> None:
+    (wound,) = when(given(RIPLEY), TakeDamage(amount=40, actor="Ripley"))
+    assert wound == Damaged(who="Ripley", amount=40, hp_after=0, calm_lost=1, calm_after=9, died=True)
+    with pytest.raises(GameOverError, match=r"Ripley is dead \(0 PV\)") as refused:
+        when(given(RIPLEY, wound), Check(attribute="des", dc="11", actor="Ripley"), [15])
+    assert refused.value.fix is not None and refused.value.fix.action == "choose_character"
+
+
+def test_a_fumbled_stress_check_brings_panic_and_a_high_panic_roll_a_trauma() -> None:
+    # INS 1 + SAB 0 against 20: 2 faces in 20 succeed; the failure loses a d10 of calm
+    (stressed,) = when(given(RIPLEY), Stress(difficulty=20, actor="Ripley"), [1, 10])
+    assert stressed == Stressed(
+        who="Ripley",
+        difficulty=20,
+        roll=roll((1,), 1, 1, 20, 0.1, natural="fumble"),
+        loss_sides=10,
+        loss_face=10,
+        calm_after=0,
+        panic_due=True,
+    )
+    assert when(given(RIPLEY, stressed), Panic(actor="Ripley"), [5, 3, 2]) == [
+        Panicked(
+            who="Ripley",
+            manual=True,
+            sides=6,
+            face=5,
+            result=TABLES["panic"]["results"]["5"],
+            trauma_sides=10,
+            trauma_face=3,
+            trauma=TABLES["traumas"]["results"]["3"],
+            new_trauma=True,
+            recovered_face=2,
+            calm_after=2,
+        )
+    ]
+    with pytest.raises(RuleError, match="has no panic roll due"):
+        when(given(RIPLEY), Panic(actor="Ripley"), [5, 3, 2])
