@@ -17,6 +17,7 @@ TEMPLATES: dict[str, str] = {
     "edit_tables": "fix the [{table}] table of the tables file (`ledger new ... --tables FILE`)",
     "setting": "start the campaign again with --setting {key}=VALUE",
     "option": "pass {option}",
+    "read_table": "see `ledger tables {table}`",
 }
 """Each fix action as the command line says it; ``{name}`` fields come from the fix's detail."""
 

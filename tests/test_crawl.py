@@ -121,15 +121,13 @@ def test_a_new_explorer_starts_as_the_text_says(book: Ledger) -> None:
 
 
 def test_the_day_order_is_enforced_and_names_the_next_step(book: Ledger) -> None:
-    with pytest.raises(
-        OutOfOrderError, match=r"`crawl eat` is out of the day's order: expected `crawl move DIR`"
-    ):
+    with pytest.raises(OutOfOrderError, match=r"^eat is out of the day's order: expected move on day 0$"):
         do(book, Eat(food="bar"))
     do(book, Move(direction="n"))
-    with pytest.raises(OutOfOrderError, match="expected `crawl terrain`"):
+    with pytest.raises(OutOfOrderError, match="expected terrain on day 1"):
         do(book, Explore(), 3, 4)
     do(book, Terrain(), 2)
-    with pytest.raises(OutOfOrderError, match="expected `crawl event`"):
+    with pytest.raises(OutOfOrderError, match="expected event on day 1"):
         do(book, Sleep(where="wild"))
     assert game(book).day == 1 and game(book).here.terrain == "wood"
 
