@@ -77,7 +77,11 @@ def test_bad_input_is_one_line_and_records_nothing(run: Any, tmp_path: Path) -> 
     bad = tmp_path / "bad.toml"
     bad.write_text("sample = true\n[terrain]\n1 = 'x'\n")
     out = run("new", "crawl", "bad", "--tables", str(bad))
-    assert out.exit_code == 1 and out.output.count("\n") == 1 and "[terrain] row 2 is missing" in out.output
+    assert (
+        out.exit_code == 1
+        and out.output.count("\n") == 1
+        and "[terrain] has no row 2; fix the [terrain] table" in out.output
+    )
     assert "bad" not in run("campaigns").output
     run("new", "crawl", "trip")
     out = run("crawl", "terrain", "--faces", "7")
