@@ -172,3 +172,14 @@ def test_a_file_that_is_not_toml_says_so(tmp_path: Path) -> None:
         load_tables(str(tmp_path / "latin.toml"))
     with pytest.raises(TableError, match="cannot be read"):
         load_tables(str(tmp_path))
+
+
+def test_a_line_break_in_a_key_stays_on_the_one_line(tmp_path: Path) -> None:
+    error = refusal(tmp_path, ("sample = false", 'sample = false\n"a\\nb" = 1'))
+    assert ": has an unknown key 'a\\nb' (keys: sample," in error.message
+    assert error.fix is not None and error.fix.detail == {"table": '"a\\nb"'}
+    enemy = refusal(
+        tmp_path,
+        ("[enemies.rat]\nhealth = 5", '[enemies."r\\nt"]\nhealth = "5"\nesc = 1\n[enemies.rat]\nhealth = 5'),
+    )
+    assert enemy.message.endswith(': [enemies."r\\nt".health] expected `int`, got `str`')

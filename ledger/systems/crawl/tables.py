@@ -382,7 +382,7 @@ def _as_written(outcome: Outcome, raw: Mapping[str, Any]) -> dict[str, Any]:
 # --- a refusal with its path -------------------------------------------------------------
 
 _BARE = re.compile(r"[A-Za-z0-9_-]+")
-_ERROR = re.compile(r"^(?P<what>.*?) - at `(?P<at>[^`]*)`(?: in `(?P<within>[^`]*)`)?$")
+_ERROR = re.compile(r"^(?P<what>.*?) - at `(?P<at>[^`]*)`(?: in `(?P<within>[^`]*)`)?$", re.DOTALL)
 _STEP = re.compile(r"\.([^.\[]+)|\[(\.\.\.|\d+)\]")
 
 
@@ -465,10 +465,10 @@ def _refusal(source: str, text: str, error: msgspec.ValidationError) -> TableErr
     try:
         walk = _Walk(msgspec.toml.decode(text), within or at)
     except (StopIteration, KeyError, IndexError, TypeError, ValueError, AttributeError):
-        return TableError(f"{source}: {said}", fix=Fix("other", "fix the tables file"))
+        return TableError(_one_line(f"{source}: {said}"), fix=Fix("other", "fix the tables file"))
     where = _path(walk.keys)
-    keyed = re.fullmatch(r"Object (missing required|contains unknown) field `(.*)`", what)
-    enum = re.fullmatch(r"Invalid enum value (.*)", what)
+    keyed = re.fullmatch(r"Object (missing required|contains unknown) field `(.*)`", what, re.DOTALL)
+    enum = re.fullmatch(r"Invalid enum value (.*)", what, re.DOTALL)
     if keyed is not None:
         key = keyed[2]
         if keyed[1] == "contains unknown":
@@ -479,7 +479,7 @@ def _refusal(source: str, text: str, error: msgspec.ValidationError) -> TableErr
             problem = f"has no row {key}"
         else:
             problem = f"has no {key!r}"
-        return _refused(source, where, problem, where or key)
+        return _refused(source, where, problem, where or _key(key))
     if within is not None and enum is not None:
         return _refused(source, where, f"has a row {enum[1]}, not one of {walk.choices(key=True)}", where)
     named = [k for k in walk.keys if isinstance(k, str)]
@@ -500,8 +500,14 @@ def _shown(value: Any) -> str:
 def _refused(source: str, where: str, problem: str, table: str) -> TableError:
     place = f"[{where}] " if where else ""
     return TableError(
-        f"{source}: {place}{problem}", fix=Fix("edit_tables", f"fix [{table}]", {"table": table})
+        _one_line(f"{source}: {place}{problem}"),
+        fix=Fix("edit_tables", f"fix [{table}]", {"table": table}),
     )
+
+
+def _one_line(text: str) -> str:
+    """A message with every unprintable character (a line break in a key) escaped."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def listing(data: dict[str, Any]) -> list[Any]:
