@@ -20,6 +20,7 @@ TEMPLATES: dict[str, str] = {
     "option": "pass {option}",
     "drop_option": "drop {option}",
     "command": "{how} `ledger {group} {command}`",
+    "read_table": "see `ledger tables {table}`",
 }
 """Each fix action as the command line says it; ``{name}`` fields come from the fix's detail."""
 

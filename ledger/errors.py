@@ -24,7 +24,7 @@ class Fix:
     what the system takes; ``system``), ``system_command`` (do ``doing`` with one of
     the system's commands: ``system``, ``command``), ``command`` (run the ``system``'s
     ``command``, as given after its group, ``how`` leading to it), ``edit_tables``
-    (``table``), ``setting`` (``key``), ``option`` (pass ``option``), ``drop_option``
+    (``table``), ``read_table`` (look at ``table``), ``setting`` (``key``), ``option`` (pass ``option``), ``drop_option``
     (leave ``option`` out), ``other``. ``text`` says it in plain words for a reader of
     the library's messages."""
 

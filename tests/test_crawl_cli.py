@@ -39,9 +39,7 @@ def test_a_day_on_the_command_line(run: Any, tmp_path: Path) -> None:
     assert moved.exit_code == 0 and "next: crawl terrain" in moved.output
     out = run("crawl", "event", "--faces", "3,4")
     assert out.exit_code == 1
-    assert out.output.strip() == (
-        "error: `crawl event` is out of the day's order: expected `crawl terrain` on day 1"
-    )
+    assert out.output.strip() == ("error: event is out of the day's order: expected terrain on day 1")
     terrain = run("crawl", "terrain", "--faces", "2", "--json")
     assert json.loads(terrain.output)["events"][0]["terrain"] == "wood"
     assert "a ration: bar +1" in run("crawl", "event", "--faces", "3,4").output
@@ -79,11 +77,15 @@ def test_bad_input_is_one_line_and_records_nothing(run: Any, tmp_path: Path) -> 
     bad = tmp_path / "bad.toml"
     bad.write_text("sample = true\n[terrain]\n1 = 'x'\n")
     out = run("new", "crawl", "bad", "--tables", str(bad))
-    assert out.exit_code == 1 and out.output.count("\n") == 1 and "[terrain] row 2 is missing" in out.output
+    assert (
+        out.exit_code == 1
+        and out.output.count("\n") == 1
+        and "[terrain] has no row 2; fix the [terrain] table" in out.output
+    )
     assert "bad" not in run("campaigns").output
     run("new", "crawl", "trip")
     out = run("crawl", "terrain", "--faces", "7")
-    assert out.exit_code == 1 and out.output.startswith("error: `crawl terrain` is out of the day's order")
+    assert out.exit_code == 1 and out.output.startswith("error: terrain is out of the day's order")
     run("crawl", "move", "s")
     out = run("crawl", "terrain", "--faces", "7")
     assert out.exit_code == 1 and "face 7 (position 1) is not on a d6" in out.output

@@ -58,4 +58,4 @@ def test_an_unknown_technique_says_where_to_learn_it(ledger_cli: Session) -> Non
     tables, _ = load_tables(None)
     table, _, face = sources(tables, "technique", 3)[0].partition(" ")
     assert out.exit_code != 0
-    assert f"learn it first: it comes from {table} on a {face} (see `ledger tables {table}`)" in out.stderr
+    assert f"learn it first: it comes from {table} on a {face}; see `ledger tables {table}`" in out.stderr

@@ -1,6 +1,6 @@
 """Combat: the enemy first, attack minus defense, weapons, techniques, escape.
 
-Dice order, for ``--faces``: ``fight`` rolls the enemy's d6; ``attack`` rolls
+Dice order, for physical dice: ``fight`` rolls the enemy's d6; ``attack`` rolls
 the enemy's next d6 unless the blow kills; ``technique N`` rolls its training
 dice (1 to 3 d6, none once mastered; technique 4 always rolls them for the
 stun) then the enemy's d6; ``escape`` rolls 1d6, then on a failure the
@@ -12,11 +12,12 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from ledger.decider import Draft
 from ledger.dice import Dice
-from ledger.errors import RuleError
+from ledger.errors import Fix, RuleError
 from ledger.projections.crawl.state import Crawl
 from ledger.systems.crawl import events as ev
-from ledger.systems.crawl.outcomes import Draft, starve
+from ledger.systems.crawl.outcomes import setting, starve
 
 TECHNIQUES: dict[int, dict[str, Any]] = {
     1: {"name": "dodge and strike", "cost": 2, "bonus": 2},
@@ -63,25 +64,25 @@ def p_enemy_hits(attack: int, defense: int) -> float:
     return sum(1 for face in range(1, 7) if face + attack - defense > 0) / 6
 
 
-def enemy_turn(d: Draft, dice: Dice) -> None:
+def enemy_turn(d: Draft[Crawl], dice: Dice) -> None:
     """The enemy's turn: skipped while stunned, else 1d6 + its Attack vs Defense."""
-    fight = d.g.fight
-    if fight is None or not d.g.alive:
+    fight = d.game.fight
+    if fight is None or not d.game.alive:
         return
     foe = fight.foe
     if fight.stun > 0:
-        d.add(
+        d.emit(
             ev.EnemyStruck(
-                foe=foe.name, face=None, attack=0, defense=0, damage=0, health=d.g.health, stunned=True
+                foe=foe.name, face=None, attack=0, defense=0, damage=0, health=d.game.health, stunned=True
             )
         )
         return
     face = dice.roll(6)
-    defense = defense_of(d.g, d.tables) - fight.defense_penalty
+    defense = defense_of(d.game, d.tables) - fight.defense_penalty
     attack = face + foe.attack
     damage = max(0, attack - defense)
-    health = max(0, d.g.health - damage)
-    d.add(
+    health = max(0, d.game.health - damage)
+    d.emit(
         ev.EnemyStruck(
             foe=foe.name,
             face=face,
@@ -90,28 +91,28 @@ def enemy_turn(d: Draft, dice: Dice) -> None:
             damage=damage,
             health=health,
             p_success=p_enemy_hits(foe.attack, defense),
-            lost=d.g.health - health,
+            lost=d.game.health - health,
         )
     )
     if health == 0:
-        d.add(ev.Died(cause=f"killed by {foe.name}", day=d.g.day))
+        d.emit(ev.Died(cause=f"killed by {foe.name}", day=d.game.day))
 
 
-def fight(d: Draft, dice: Dice) -> None:
-    assert d.g.fight is not None
-    d.add(ev.CombatStarted(foe=d.g.fight.foe.name))
+def fight(d: Draft[Crawl], dice: Dice) -> None:
+    assert d.game.fight is not None
+    d.emit(ev.CombatStarted(foe=d.game.fight.foe.name))
     enemy_turn(d, dice)
 
 
-def _strike(d: Draft, weapon: str, bonus: int, technique: int | None, arrows: int) -> bool:
+def _strike(d: Draft[Crawl], weapon: str, bonus: int, technique: int | None, arrows: int) -> bool:
     """The explorer's blow; True when the enemy falls."""
-    assert d.g.fight is not None
-    foe = d.g.fight.foe
-    item = weapons(d.g, d.tables)[weapon]
-    attack = d.g.attack + item["attack"] + bonus + (arrow_bonus(d.g, item) if arrows else 0)
+    assert d.game.fight is not None
+    foe = d.game.fight.foe
+    item = weapons(d.game, d.tables)[weapon]
+    attack = d.game.attack + item["attack"] + bonus + (arrow_bonus(d.game, item) if arrows else 0)
     damage = max(0, attack - foe.defense)
     left = max(0, foe.health - damage)
-    d.add(
+    d.emit(
         ev.PlayerStruck(
             foe=foe.name,
             weapon=weapon,
@@ -124,18 +125,18 @@ def _strike(d: Draft, weapon: str, bonus: int, technique: int | None, arrows: in
         )
     )
     if left == 0:
-        d.add(ev.EnemyDefeated(foe=foe.name, god=foe.god))
+        d.emit(ev.EnemyDefeated(foe=foe.name, god=foe.god))
         return True
     return False
 
 
-def attack(d: Draft, weapon: str | None, dice: Dice) -> None:
-    owned = weapons(d.g, d.tables)
-    name = weapon or best_weapon(d.g, d.tables, bows=True)
+def attack(d: Draft[Crawl], weapon: str | None, dice: Dice) -> None:
+    owned = weapons(d.game, d.tables)
+    name = weapon or best_weapon(d.game, d.tables, bows=True)
     if name not in owned:
         raise RuleError(f"no weapon {name!r} in your inventory; use one of {', '.join(owned)}")
     arrows = 1 if owned[name].get("bow") else 0
-    if arrows and d.g.arrows < 1:
+    if arrows and d.game.arrows < 1:
         raise RuleError(f"the {name} needs arrows and you have none; attack with another weapon")
     if not _strike(d, name, 0, None, arrows):
         enemy_turn(d, dice)
@@ -153,52 +154,61 @@ def check_technique(g: Crawl, n: int, tables: dict[str, Any] | None = None) -> d
     tech = TECHNIQUES[n]
     if n not in g.techniques:
         known = ", ".join(map(str, sorted(g.techniques))) or "none yet"
+        where, table = _where(tables, "technique", n, "a quest, a ruin or a divine chapter teaches it")
         raise RuleError(
-            f"technique {n} ({tech['name']}) is not known (known: {known}); learn it first: "
-            + _where(tables, "technique", n, "a quest, a ruin or a divine chapter teaches it")
+            f"technique {n} ({tech['name']}) is not known (known: {known}); learn it first: {where}",
+            fix=_see(table),
         )
     assert g.fight is not None
     if tech.get("robots") and not g.fight.foe.robot:
         raise RuleError(f"technique {n} ({tech['name']}) only affects robots; {g.fight.foe.name} is not one")
     missing = [i for i in tech.get("needs", ()) if i not in g.inventory]
     if missing:
-        where = "; ".join(_where(tables, "item", item, "found in ruins or on the road") for item in missing)
+        found = [_where(tables, "item", item, "found in ruins or on the road") for item in missing]
         raise RuleError(
-            f"technique {n} ({tech['name']}) needs {' and '.join(missing)}; get it first: {where}"
+            f"technique {n} ({tech['name']}) needs {' and '.join(missing)}; "
+            f"get it first: {'; '.join(where for where, _ in found)}",
+            fix=_see(next((table for _, table in found if table), None)),
         )
     if n >= 5 and n in g.fight.effects:
         raise RuleError(f"technique {n} ({tech['name']}) is already active for this combat")
     if g.energy < tech["cost"]:
         raise RuleError(
-            f"technique {n} costs {tech['cost']} Energy and you have {g.energy}; "
-            "use `crawl attack` (or `crawl escape`) now: food and sleep bring Energy back"
+            f"technique {n} costs {tech['cost']} Energy and you have {g.energy}",
+            fix=Fix("other", "attack (or escape) now: food and sleep bring Energy back"),
         )
     return tech
 
 
-def _where(tables: dict[str, Any] | None, key: str, value: object, otherwise: str) -> str:
-    """Which tables give it, as a player looks them up (``ledger tables quests``)."""
+def _where(tables: dict[str, Any] | None, key: str, value: object, otherwise: str) -> tuple[str, str | None]:
+    """Which tables give it, in a player's words, and the first of them to look up."""
     from ledger.systems.crawl.tables import sources
 
     found = sources(tables or {}, key, value)
     if not found:
-        return otherwise
+        return otherwise, None
     if found == ["shop"]:
-        return f"a town's shop sells {value} (`crawl buy {value}`)"
+        return f"a town's shop sells {value}", "shop"
     places = []
     for place in found:
         table, _, roll = place.partition(" ")
         places.append(f"{table} on a {roll}" if roll else "a town's shop")
-    first = found[0].partition(" ")[0]
-    return f"it comes from {', '.join(places)} (see `ledger tables {first}`)"
+    return f"it comes from {', '.join(places)}", found[0].partition(" ")[0]
 
 
-def technique(d: Draft, n: int, dice: Dice) -> None:
-    tech = check_technique(d.g, n, d.tables)
-    energy = d.g.energy - tech["cost"]
-    successes = d.g.techniques[n]
+def _see(table: str | None) -> Fix | None:
+    """Read the table that gives what is missing (None when no table does)."""
+    if table is None:
+        return None
+    return Fix("read_table", f"see the {table} table", {"table": table})
+
+
+def technique(d: Draft[Crawl], n: int, dice: Dice) -> None:
+    tech = check_technique(d.game, n, d.tables)
+    energy = d.game.energy - tech["cost"]
+    successes = d.game.techniques[n]
     if n >= 5:
-        d.add(
+        d.emit(
             ev.TechniqueRolled(
                 number=n,
                 dice=(),
@@ -211,14 +221,14 @@ def technique(d: Draft, n: int, dice: Dice) -> None:
         )
         enemy_turn(d, dice)
         return
-    count = min(3, len(d.g.techniques))
+    count = min(3, len(d.game.techniques))
     needs_roll = successes < MASTERY
     faces = tuple(dice.roll(6) for _ in range(count)) if needs_roll or n == 4 else ()
     needed = successes + 1 if needs_roll else None
     success = not needs_roll or min(faces) <= successes + 1
     p = p_training(successes + 1, count) if needs_roll else 1.0
     stun = math.ceil(sum(faces) / 2) if n == 4 and success else 0
-    d.add(
+    d.emit(
         ev.TechniqueRolled(
             number=n,
             dice=faces,
@@ -232,7 +242,7 @@ def technique(d: Draft, n: int, dice: Dice) -> None:
         )
     )
     if success and "bonus" in tech:
-        weapon = best_weapon(d.g, d.tables, bows=False)
+        weapon = best_weapon(d.game, d.tables, bows=False)
         if _strike(d, weapon, tech["bonus"], n, 0):
             return
     enemy_turn(d, dice)
@@ -242,8 +252,8 @@ def p_escape(esc: int) -> float:
     return sum(1 for face in range(1, 7) if face > esc) / 6
 
 
-def escape(d: Draft, dice: Dice) -> None:
-    g = d.g
+def escape(d: Draft[Crawl], dice: Dice) -> None:
+    g = d.game
     assert g.fight is not None
     foe = g.fight.foe
     if g.energy < 2:
@@ -251,21 +261,21 @@ def escape(d: Draft, dice: Dice) -> None:
     esc = max(0, foe.esc - (2 if 5 in g.fight.effects else 0))
     face = dice.roll(6)
     success = face > esc
-    d.add(ev.EscapeRolled(foe=foe.name, face=face, esc=esc, success=success, p_success=p_escape(esc)))
+    d.emit(ev.EscapeRolled(foe=foe.name, face=face, esc=esc, success=success, p_success=p_escape(esc)))
     if not success:
         enemy_turn(d, dice)
         return
-    streak = d.g.hunger_streak + 1
-    cost = 2 if d.settings.get("escape_hunger", "fixed") == "fixed" else streak + 1
+    streak = d.game.hunger_streak + 1
+    cost = 2 if setting(d, "escape_hunger", "fixed") == "fixed" else streak + 1
     loss = min(cost, g.health)
     health = g.health - loss
-    d.add(
+    d.emit(
         ev.Escaped(foe=foe, q=g.q, r=g.r, energy_cost=2, health_cost=loss, energy=g.energy - 2, health=health)
     )
     if not starve(d, streak, cost, before=g.health):
-        d.add(ev.Died(cause="hunger after an escape", day=d.g.day))
+        d.emit(ev.Died(cause="hunger after an escape", day=d.game.day))
         return
-    d.add(ev.DayEnded(day=d.g.day, ate=False, streak=streak, how="escaped", line=line(d.g)))
+    d.emit(ev.DayEnded(day=d.game.day, ate=False, streak=streak, how="escaped", line=line(d.game)))
 
 
 def line(g: Crawl) -> str:

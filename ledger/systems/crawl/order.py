@@ -165,7 +165,7 @@ def _hint(g: Crawl, name: str, tables: dict[str, Any] | None) -> str | None:
     return HINTS.get(name, name)
 
 
-def require(g: Crawl, command: Command, tables: dict[str, Any] | None = None) -> None:
+def require(g: Crawl, command: Command) -> None:
     """Refuse a command that the day's order does not allow now."""
     name = NAMES[type(command)]
     if not g.alive:
@@ -189,6 +189,5 @@ def require(g: Crawl, command: Command, tables: dict[str, Any] | None = None) ->
     elif name == "loot" and g.phase == "camp":
         why = " (loot right after a win, once)"
     raise OutOfOrderError(
-        f"`crawl {name}` is out of the day's order{why}: expected "
-        f"{' or '.join(f'`{e}`' for e in expected(g, tables))} on day {g.day}"
+        f"{name} is out of the day's order{why}: expected {' or '.join(allowed(g))} on day {g.day}"
     )

@@ -1,11 +1,11 @@
-"""Applying table outcomes: the draft of a command's events, folded as they are made."""
+"""Applying table outcomes to the draft of a command's events (:class:`ledger.decider.Draft`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from ledger.decider import Draft
 from ledger.dice import Dice
-from ledger.events import Event
 from ledger.projections.crawl import state as proj
 from ledger.projections.crawl.state import CAP, Crawl
 from ledger.systems.crawl import events as ev
@@ -14,34 +14,22 @@ REPEATABLE = ("events.", "ruins")
 """Tables whose repeated results follow the repetition rule."""
 
 
-class Draft:
-    """The events a command decides, with the state they lead to."""
-
-    def __init__(self, game: Crawl, tables: dict[str, Any]) -> None:
-        self.g = game
-        self.tables = tables
-        self.events: list[Event] = []
-
-    def add(self, event: Event) -> None:
-        self.events.append(event)
-        self.g = proj.evolve(self.g, event, None)  # type: ignore[arg-type]
-
-    @property
-    def settings(self) -> dict[str, str]:
-        return dict(self.tables.get("settings", {}))
+def setting(d: Draft[Crawl], key: str, default: str) -> str:
+    """One of the campaign's rulings (the ``[settings]`` of its tables)."""
+    return str(d.tables.get("settings", {}).get(key, default))
 
 
 def capped(value: int, delta: int) -> int:
     return max(0, min(CAP, value + delta))
 
 
-def starve(d: Draft, streak: int, cost: int, before: int | None = None) -> bool:
+def starve(d: Draft[Crawl], streak: int, cost: int, before: int | None = None) -> bool:
     """A day without a meal: the Health lost is the streak's ``cost``, at most the
     Health there was (``before``, if an escape already took it off); False when
     it kills."""
-    before = d.g.health if before is None else before
+    before = d.game.health if before is None else before
     loss = min(cost, before)
-    d.add(ev.Starved(streak=streak, loss=loss, health=before - loss, cost=cost))
+    d.emit(ev.Starved(streak=streak, loss=loss, health=before - loss, cost=cost))
     return before > loss
 
 
@@ -60,22 +48,22 @@ def foe_from(tables: dict[str, Any], name: str) -> ev.Foe:
 
 
 def roll_table(
-    d: Draft, table: str, rows: dict[str, Any], count: int, dice: Dice, repeat: str | None = None
+    d: Draft[Crawl], table: str, rows: dict[str, Any], count: int, dice: Dice, repeat: str | None = None
 ) -> dict[str, Any] | None:
     """Roll ``count`` d6 on a table; a repeated result is passed or shifted."""
     faces = tuple(dice.roll(6) for _ in range(count))
     total = sum(faces)
-    repeated = table.startswith(REPEATABLE) and total in d.g.seen.get(table, ())
+    repeated = table.startswith(REPEATABLE) and total in d.game.seen.get(table, ())
     row: int | None = total
     choice = "play"
     if repeated:
-        choice = repeat or d.settings.get("repeat", "shift")
+        choice = repeat or setting(d, "repeat", "shift")
         row = (total - 1 if total % 2 else total + 1) if choice == "shift" else None
         if row is not None and str(row) not in rows:
             row, choice = None, "pass"
     outcome = rows.get(str(row)) if row is not None else None
     text = outcome["text"] if outcome else "a repeated result: the hex is a pass-through"
-    d.add(
+    d.emit(
         ev.TableRolled(
             table=table, dice=faces, total=total, row=row, text=text, repeated=repeated, choice=choice
         )
@@ -84,11 +72,11 @@ def roll_table(
 
 
 def apply_outcome(
-    d: Draft, outcome: dict[str, Any], cause: str, dice: Dice, repeat: str | None = None
+    d: Draft[Crawl], outcome: dict[str, Any], cause: str, dice: Dice, repeat: str | None = None
 ) -> None:
     """Every consequence of one table row, in a fixed order."""
     _changes(d, outcome, cause)
-    if not d.g.alive:
+    if not d.game.alive:
         return
     _icons(d, outcome)
     if outcome.get("ruins"):
@@ -96,21 +84,21 @@ def apply_outcome(
         if found:
             apply_outcome(d, found, "ruins", dice, repeat)
     chapter = outcome.get("divine")
-    if chapter and chapter in d.g.chapters:
+    if chapter and chapter in d.game.chapters:
         chapter_event(d, chapter, dice)
     if outcome.get("enemy"):
-        d.add(ev.EnemyMet(foe=foe_from(d.tables, outcome["enemy"])))
+        d.emit(ev.EnemyMet(foe=foe_from(d.tables, outcome["enemy"])))
 
 
-def _changes(d: Draft, outcome: dict[str, Any], cause: str) -> None:
-    g = d.g
+def _changes(d: Draft[Crawl], outcome: dict[str, Any], cause: str) -> None:
+    g = d.game
     keys = ("health", "energy", "bits", "bar", "fruit", "arrows", "attack", "defense")
     if not any(outcome.get(k) for k in keys) and not outcome.get("item") and not outcome.get("technique"):
         return
     health = capped(g.health, outcome.get("health", 0))
     energy = capped(g.energy, outcome.get("energy", 0))
     floor = {k: max(-getattr(g, k), outcome.get(k, 0)) for k in ("bits", "bar", "fruit", "arrows")}
-    d.add(
+    d.emit(
         ev.Changed(
             cause=cause,
             health=health - g.health,
@@ -125,43 +113,43 @@ def _changes(d: Draft, outcome: dict[str, Any], cause: str) -> None:
         )
     )
     if health == 0:
-        d.add(ev.Died(cause=cause, day=d.g.day))
+        d.emit(ev.Died(cause=cause, day=d.game.day))
 
 
-def _icons(d: Draft, outcome: dict[str, Any]) -> None:
-    g = d.g
+def _icons(d: Draft[Crawl], outcome: dict[str, Any]) -> None:
+    g = d.game
     if outcome.get("town") and g.here.icon != "town":
-        d.add(ev.IconPlaced(q=g.q, r=g.r, icon="town", number=g.towns + 1))
+        d.emit(ev.IconPlaced(q=g.q, r=g.r, icon="town", number=g.towns + 1))
     for icon in ("treasure", "impassable"):
         direction = outcome.get(icon)
         if direction:
             q, r = proj.neighbour(g.q, g.r, direction)
             target = g.hexes.get(proj.key(q, r))
             if target is None or (not target.icon and target.visits == 0):
-                d.add(ev.IconPlaced(q=q, r=r, icon=icon))
+                d.emit(ev.IconPlaced(q=q, r=r, icon=icon))
     chapter = outcome.get("divine")
     if chapter and not g.here.icon:
-        d.add(ev.IconPlaced(q=g.q, r=g.r, icon="divine", number=chapter))
+        d.emit(ev.IconPlaced(q=g.q, r=g.r, icon="divine", number=chapter))
 
 
-def chapter_event(d: Draft, chapter: int, dice: Dice, face: int | None = None) -> None:
+def chapter_event(d: Draft[Crawl], chapter: int, dice: Dice, face: int | None = None) -> None:
     """A divine chapter's event: God appears, or 1d6 on the chapter's table; the
     chapter's icon (God's for chapter 3) goes on the hex unless it has one."""
     rows = d.tables["chapters"][str(chapter)]
     god = bool(rows.get("god"))
-    if not d.g.here.icon:
+    if not d.game.here.icon:
         # Icons do not stack: a hex that already has one (a town, a treasure, a
         # waiting enemy, another chapter's sign) keeps it.
         icon, number = ("god", None) if god else ("divine", chapter)
-        d.add(ev.IconPlaced(q=d.g.q, r=d.g.r, icon=icon, number=number))
+        d.emit(ev.IconPlaced(q=d.game.q, r=d.game.r, icon=icon, number=number))
     if god:
-        d.add(ev.EnemyMet(foe=foe_from(d.tables, "god")))
+        d.emit(ev.EnemyMet(foe=foe_from(d.tables, "god")))
         return
     if face is None:
         outcome = roll_table(d, f"chapter.{chapter}", rows, 1, dice)
     else:
         outcome = rows[str(face)]
-        d.add(
+        d.emit(
             ev.TableRolled(
                 table=f"chapter.{chapter}", dice=(face,), total=face, row=face, text=outcome["text"]
             )

@@ -2,7 +2,7 @@
 
 The decider turns the commands of :mod:`ledger.systems.crawl.order` into the
 events of :mod:`ledger.systems.crawl.events`; :mod:`ledger.projections.crawl.state` folds them.
-Dice order, for ``--faces``: ``move`` none; ``terrain`` 1d6 (3d6 in the
+Dice order, for physical dice: ``move`` none; ``terrain`` 1d6 (3d6 in the
 variant); ``event`` 2d6 on a new hex (then 1d6 for ruins), 1d6 on a revisit,
 an icon or a divine chapter; ``eat``/``sleep``/``buy`` none; ``quest`` and
 ``loot`` 1d6; combat as in :mod:`ledger.systems.crawl.combat`.
@@ -10,16 +10,16 @@ an icon or a divine chapter; ``eat``/``sleep``/``buy`` none; ``quest`` and
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import msgspec
 
+from ledger.decider import Decider, Draft
 from ledger.dice import Dice
-from ledger.errors import RuleError
+from ledger.errors import Fix, RuleError
 from ledger.events import Event
 from ledger.projections.crawl import state as proj
-from ledger.projections.crawl.state import CHAPTER_DAYS, DIRECTIONS, GOD_CHAPTER
+from ledger.projections.crawl.state import CHAPTER_DAYS, DIRECTIONS, GOD_CHAPTER, Crawl
 from ledger.systems import ReportHooks, System
 from ledger.systems.crawl import combat as combat
 from ledger.systems.crawl import events as ev
@@ -43,12 +43,12 @@ from ledger.systems.crawl.order import (
     require,
 )
 from ledger.systems.crawl.outcomes import (
-    Draft,
     apply_outcome,
     capped,
     chapter_event,
     foe_from,
     roll_table,
+    setting,
     starve,
 )
 from ledger.systems.crawl.tables import listing, load_tables
@@ -59,31 +59,60 @@ NIGHTS: dict[str, tuple[int, int, int]] = {"wild": (3, 2, 0), "town": (4, 3, 0),
 """Where -> (Health, Energy, bits)."""
 
 
-def _move(d: Draft, c: Move, _dice: Dice) -> None:
+def _in_order(d: Draft[Crawl]) -> None:
+    """Every command first: the explorer is alive and the day's order allows it."""
+    require(d.game, d.command)
+
+
+def _physical(d: Draft[Crawl], events: list[Event]) -> list[Event]:
+    """An action played with physical dice (``faces``): its rolling events are marked so."""
+    return [_marked(e) for e in events] if d.dice.manual else events
+
+
+def _marked(e: Event) -> Event:
+    """A rolling event of an action played with physical dice, marked so."""
+    rolled = (
+        isinstance(e, ev.TerrainRolled | ev.TableRolled | ev.EscapeRolled)
+        or (isinstance(e, ev.TechniqueRolled) and bool(e.dice))
+        or (isinstance(e, ev.EnemyStruck) and e.face is not None)
+    )
+    return msgspec.structs.replace(e, manual=True) if rolled else e
+
+
+decider = Decider("crawl", proj.evolve, before=_in_order, after=_physical)
+"""The crawl's commands, in the day's order, each with its handler."""
+
+
+@decider.on(Move)
+def _move(d: Draft[Crawl], c: Move) -> None:
     if c.direction not in DIRECTIONS:
         raise RuleError(
             f"direction {c.direction!r} is not a hex direction; use one of {', '.join(DIRECTIONS)}"
         )
-    q, r = proj.neighbour(d.g.q, d.g.r, c.direction)
-    target = d.g.hexes.get(proj.key(q, r))
+    q, r = proj.neighbour(d.game.q, d.game.r, c.direction)
+    target = d.game.hexes.get(proj.key(q, r))
     if target is not None and target.icon == "impassable":
         raise RuleError(f"the hex to the {c.direction} ({q},{r}) is impassable; choose another direction")
-    day = d.g.day + 1
-    d.add(ev.Moved(day=day, direction=c.direction, q=q, r=r, revisit=bool(target and target.visits)))
+    day = d.game.day + 1
+    d.emit(ev.Moved(day=day, direction=c.direction, q=q, r=r, revisit=bool(target and target.visits)))
     chapter = CHAPTER_DAYS.get(day)
     if chapter is not None:
-        d.add(ev.ChapterOpened(chapter=chapter, name=proj.chapter_name(d.tables, chapter), day=day))
+        d.emit(ev.ChapterOpened(chapter=chapter, name=proj.chapter_name(d.tables, chapter), day=day))
 
 
-def _terrain(d: Draft, c: Terrain, dice: Dice) -> None:
+@decider.on(Terrain)
+def _terrain(d: Draft[Crawl], c: Terrain) -> None:
     terrain = d.tables["terrain"]
-    if d.settings.get("terrain") != "3d6":
+    if setting(d, "terrain", "d6") != "3d6":
         if c.choose is not None:
-            raise RuleError("--choose is for the 3d6 terrain variant; this campaign rolls 1d6")
-        face = dice.roll(6)
-        d.add(ev.TerrainRolled(q=d.g.q, r=d.g.r, dice=(face,), face=face, terrain=terrain[str(face)]))
+            raise RuleError(
+                f"a terrain to keep ({c.choose!r}) is for the 3d6 terrain variant; this campaign rolls 1d6",
+                fix=Fix("other", "roll the terrain without choosing one"),
+            )
+        face = d.dice.roll(6)
+        d.emit(ev.TerrainRolled(q=d.game.q, r=d.game.r, dice=(face,), face=face, terrain=terrain[str(face)]))
         return
-    faces = tuple(dice.roll(6) for _ in range(3))
+    faces = tuple(d.dice.roll(6) for _ in range(3))
     counts = _neighbour_terrains(d)
     options = [terrain[str(f)] for f in faces] + [t for t, n in counts.items() if n >= 2]
     options = list(dict.fromkeys(options))
@@ -93,40 +122,47 @@ def _terrain(d: Draft, c: Terrain, dice: Dice) -> None:
             f"terrain {choice!r} is not on the dice nor set by a neighbour pair; choose one of {', '.join(options)}"
         )
     face = int(next(k for k, v in terrain.items() if v == choice))
-    d.add(
+    d.emit(
         ev.TerrainRolled(
-            q=d.g.q, r=d.g.r, dice=faces, face=face, terrain=choice, variant="3d6", options=tuple(options)
+            q=d.game.q,
+            r=d.game.r,
+            dice=faces,
+            face=face,
+            terrain=choice,
+            variant="3d6",
+            options=tuple(options),
         )
     )
 
 
-def _neighbour_terrains(d: Draft) -> dict[str, int]:
+def _neighbour_terrains(d: Draft[Crawl]) -> dict[str, int]:
     counts: dict[str, int] = {}
     for direction in DIRECTIONS:
-        h = d.g.hexes.get(proj.key(*proj.neighbour(d.g.q, d.g.r, direction)))
+        h = d.game.hexes.get(proj.key(*proj.neighbour(d.game.q, d.game.r, direction)))
         if h is not None and h.terrain:
             counts[h.terrain] = counts.get(h.terrain, 0) + 1
     return counts
 
 
 def _default_choice(faces: tuple[int, ...], counts: dict[str, int], terrain: dict[str, str]) -> str:
-    """Without --choose: the terrain most neighbours share (two or more), else the first die."""
+    """Without a choice: the terrain most neighbours share (two or more), else the first die."""
     pairs = [t for t, n in sorted(counts.items(), key=lambda kv: -kv[1]) if n >= 2]
     return pairs[0] if pairs else terrain[str(faces[0])]
 
 
-def _explore(d: Draft, c: Explore, dice: Dice) -> None:
+@decider.on(Explore)
+def _explore(d: Draft[Crawl], c: Explore) -> None:
     if c.repeat not in (None, "shift", "pass"):
-        raise RuleError(f"--repeat {c.repeat!r} is not a choice; use shift or pass")
-    g = d.g
+        raise RuleError(f"a repeated result is shifted or passed, not {c.repeat!r}; choose shift or pass")
+    g, dice = d.game, d.dice
     here = g.here
     if g.chapter_today is not None:
         chapter_event(d, g.chapter_today, dice)
     elif here.foe is not None:
-        d.add(ev.EnemyMet(foe=here.foe, waiting=True))
+        d.emit(ev.EnemyMet(foe=here.foe, waiting=True))
     elif here.icon == "treasure":
         outcome = roll_table(d, "treasure", d.tables["rewards"], 1, dice)
-        d.add(ev.IconPlaced(q=g.q, r=g.r, icon=""))
+        d.emit(ev.IconPlaced(q=g.q, r=g.r, icon=""))
         if outcome:
             apply_outcome(d, outcome, "treasure", dice)
     elif here.icon == "divine" and here.number is not None:
@@ -142,15 +178,15 @@ def _explore(d: Draft, c: Explore, dice: Dice) -> None:
         _revisit(d, dice)
 
 
-def _divine_icon(d: Draft, chapter: int, dice: Dice) -> None:
-    if chapter in d.g.chapters:
+def _divine_icon(d: Draft[Crawl], chapter: int, dice: Dice) -> None:
+    if chapter in d.game.chapters:
         chapter_event(d, chapter, dice)
         return
     face = dice.roll(6)
     if face % 2:
         chapter_event(d, chapter, dice, face=face)
     else:
-        d.add(
+        d.emit(
             ev.TableRolled(
                 table=f"chapter.{chapter}",
                 dice=(face,),
@@ -162,11 +198,11 @@ def _divine_icon(d: Draft, chapter: int, dice: Dice) -> None:
         )
 
 
-def _revisit(d: Draft, dice: Dice) -> None:
-    terrain = d.g.here.terrain or ""
+def _revisit(d: Draft[Crawl], dice: Dice) -> None:
+    terrain = d.game.here.terrain or ""
     face = dice.roll(6)
     if face % 2 == 0:
-        d.add(
+        d.emit(
             ev.TableRolled(
                 table="revisit",
                 dice=(face,),
@@ -178,14 +214,15 @@ def _revisit(d: Draft, dice: Dice) -> None:
         )
         return
     name = d.tables["encounters"][terrain][str(face)]
-    d.add(ev.TableRolled(table="revisit", dice=(face,), total=face, row=face, text=f"an encounter: {name}"))
-    d.add(ev.EnemyMet(foe=foe_from(d.tables, name)))
+    d.emit(ev.TableRolled(table="revisit", dice=(face,), total=face, row=face, text=f"an encounter: {name}"))
+    d.emit(ev.EnemyMet(foe=foe_from(d.tables, name)))
 
 
-def _eat(d: Draft, c: Eat, _dice: Dice) -> None:
+@decider.on(Eat)
+def _eat(d: Draft[Crawl], c: Eat) -> None:
     if c.food not in MEALS:
         raise RuleError(f"food {c.food!r} is not on the menu; eat bar, fruit or tavern")
-    g = d.g
+    g = d.game
     health, energy, cost = MEALS[c.food]
     if c.food == "tavern":
         if not in_town(g):
@@ -195,7 +232,7 @@ def _eat(d: Draft, c: Eat, _dice: Dice) -> None:
     elif getattr(g, c.food) < 1:
         raise RuleError(f"no {c.food} left in your pack; eat something else or sleep hungry")
     new_health, new_energy = capped(g.health, health), capped(g.energy, energy)
-    d.add(
+    d.emit(
         ev.Ate(
             food=c.food,
             health_gain=new_health - g.health,
@@ -208,10 +245,11 @@ def _eat(d: Draft, c: Eat, _dice: Dice) -> None:
     )
 
 
-def _sleep(d: Draft, c: Sleep, _dice: Dice) -> None:
+@decider.on(Sleep)
+def _sleep(d: Draft[Crawl], c: Sleep) -> None:
     if c.where not in NIGHTS:
         raise RuleError(f"cannot sleep {c.where!r}; sleep wild, town or hotel")
-    g = d.g
+    g = d.game
     health, energy, cost = NIGHTS[c.where]
     if c.where != "wild" and not in_town(g):
         raise RuleError(f"sleeping {c.where} needs a town; sleep wild")
@@ -221,9 +259,9 @@ def _sleep(d: Draft, c: Sleep, _dice: Dice) -> None:
     streak = 0 if ate else g.hunger_streak + 1
     if not ate and not _starve(d, streak):
         return
-    g = d.g
+    g = d.game
     new_health, new_energy = capped(g.health, health), capped(g.energy, energy)
-    d.add(
+    d.emit(
         ev.Slept(
             where=c.where,
             health_gain=new_health - g.health,
@@ -233,95 +271,89 @@ def _sleep(d: Draft, c: Sleep, _dice: Dice) -> None:
             cost=cost,
         )
     )
-    d.add(ev.DayEnded(day=d.g.day, ate=ate, streak=streak, how="slept", line=combat.line(d.g)))
+    d.emit(ev.DayEnded(day=d.game.day, ate=ate, streak=streak, how="slept", line=combat.line(d.game)))
 
 
-def _starve(d: Draft, streak: int) -> bool:
+def _starve(d: Draft[Crawl], streak: int) -> bool:
     """The hunger streak's loss (2, 3, 4 ...); False when it kills."""
     if not starve(d, streak, streak + 1):
-        d.add(ev.Died(cause=f"hunger (day {streak} without a meal)", day=d.g.day))
+        d.emit(ev.Died(cause=f"hunger (day {streak} without a meal)", day=d.game.day))
         return False
     return True
 
 
-def _hide(d: Draft, _c: Hide, _dice: Dice) -> None:
-    assert d.g.fight is not None
-    d.add(ev.Hid(foe=d.g.fight.foe.name))
-    streak = d.g.hunger_streak + 1
-    if _starve(d, streak):
-        d.add(ev.DayEnded(day=d.g.day, ate=False, streak=streak, how="hid", line=combat.line(d.g)))
-
-
-def _buy(d: Draft, c: Buy, _dice: Dice) -> None:
+@decider.on(Buy)
+def _buy(d: Draft[Crawl], c: Buy) -> None:
     shop = d.tables["shop"]
     if c.item not in shop:
         raise RuleError(f"the shop sells no {c.item!r}; it sells {', '.join(sorted(shop))}")
     row = shop[c.item]
-    if d.g.bits < row["price"]:
-        raise RuleError(f"{c.item} costs {row['price']} bits and you have {d.g.bits}; buy something cheaper")
-    d.add(ev.Bought(item=c.item, price=row["price"], bits=d.g.bits - row["price"], town=d.g.here.number or 0))
+    if d.game.bits < row["price"]:
+        raise RuleError(
+            f"{c.item} costs {row['price']} bits and you have {d.game.bits}; buy something cheaper"
+        )
+    d.emit(
+        ev.Bought(
+            item=c.item, price=row["price"], bits=d.game.bits - row["price"], town=d.game.here.number or 0
+        )
+    )
     goods = {k: v for k, v in row.items() if k != "price"}
     apply_outcome(d, goods, f"bought {c.item}", _NO_DICE)
 
 
-def _quest(d: Draft, _c: Quest, dice: Dice) -> None:
-    d.add(ev.QuestTaken(town=d.g.here.number or 0))
-    outcome = roll_table(d, "quests", d.tables["quests"], 1, dice)
+@decider.on(Quest)
+def _quest(d: Draft[Crawl], _c: Quest) -> None:
+    d.emit(ev.QuestTaken(town=d.game.here.number or 0))
+    outcome = roll_table(d, "quests", d.tables["quests"], 1, d.dice)
     if outcome:
-        apply_outcome(d, outcome, "quest", dice)
+        apply_outcome(d, outcome, "quest", d.dice)
 
 
-def _loot(d: Draft, _c: Loot, dice: Dice) -> None:
-    outcome = roll_table(d, "rewards", d.tables["rewards"], 1, dice)
+@decider.on(Loot)
+def _loot(d: Draft[Crawl], _c: Loot) -> None:
+    outcome = roll_table(d, "rewards", d.tables["rewards"], 1, d.dice)
     if outcome:
-        apply_outcome(d, outcome, "loot", dice)
+        apply_outcome(d, outcome, "loot", d.dice)
+
+
+@decider.on(Hide)
+def _hide(d: Draft[Crawl], _c: Hide) -> None:
+    assert d.game.fight is not None
+    d.emit(ev.Hid(foe=d.game.fight.foe.name))
+    streak = d.game.hunger_streak + 1
+    if _starve(d, streak):
+        d.emit(ev.DayEnded(day=d.game.day, ate=False, streak=streak, how="hid", line=combat.line(d.game)))
+
+
+@decider.on(Fight)
+def _fight(d: Draft[Crawl], _c: Fight) -> None:
+    combat.fight(d, d.dice)
+
+
+@decider.on(Attack)
+def _attack(d: Draft[Crawl], c: Attack) -> None:
+    combat.attack(d, c.weapon, d.dice)
+
+
+@decider.on(Technique)
+def _technique(d: Draft[Crawl], c: Technique) -> None:
+    combat.technique(d, c.number, d.dice)
+
+
+@decider.on(Escape)
+def _escape(d: Draft[Crawl], _c: Escape) -> None:
+    combat.escape(d, d.dice)
 
 
 class _NoDice(Dice):
     def roll(self, sides: int) -> int:
-        raise RuleError("a shop item cannot call for dice; fix the [shop] table")
+        raise RuleError(
+            "a shop item cannot call for dice (a ruin, a divine chapter)",
+            fix=Fix("edit_tables", "give the [shop] items goods only", {"table": "shop"}),
+        )
 
 
 _NO_DICE = _NoDice()
-
-HANDLERS: dict[type, Callable[[Draft, Any, Dice], None]] = {
-    Move: _move,
-    Terrain: _terrain,
-    Explore: _explore,
-    Eat: _eat,
-    Sleep: _sleep,
-    Buy: _buy,
-    Quest: _quest,
-    Loot: _loot,
-    Hide: _hide,
-    Fight: lambda d, _c, dice: combat.fight(d, dice),
-    Attack: lambda d, c, dice: combat.attack(d, c.weapon, dice),
-    Technique: lambda d, c, dice: combat.technique(d, c.number, dice),
-    Escape: lambda d, _c, dice: combat.escape(d, dice),
-}
-
-
-def decide(state: Any, command: Any, dice: Dice) -> list[Event]:
-    handler = HANDLERS.get(type(command))
-    if handler is None:
-        raise RuleError(
-            f"the crawl system has no command {type(command).__name__}; see `ledger crawl --help`"
-        )
-    game: proj.Crawl = state.game
-    require(game, command, state.core.tables)
-    draft = Draft(game, state.core.tables)
-    handler(draft, command, dice)
-    return [_marked(e) for e in draft.events] if dice.manual else draft.events
-
-
-def _marked(e: Event) -> Event:
-    """A rolling event of an action played with physical dice (``--faces``), marked so."""
-    rolled = (
-        isinstance(e, ev.TerrainRolled | ev.TableRolled | ev.EscapeRolled)
-        or (isinstance(e, ev.TechniqueRolled) and bool(e.dice))
-        or (isinstance(e, ev.EnemyStruck) and e.face is not None)
-    )
-    return msgspec.structs.replace(e, manual=True) if rolled else e
 
 
 def hints(state: Any) -> list[str]:
@@ -340,14 +372,14 @@ def _system() -> System:
         description="a solo hex-crawl: one hex a day, hunger, towns, divine chapters, combat",
         initial=proj.initial,
         evolve=proj.evolve,
-        decide=decide,
+        decide=decider,
         sheet=proj.sheet,
         render_sheet=proj.render_sheet,
         day=proj.day,
         load_tables=load_tables,
         demo=demo,
         events=ev.EVENTS,
-        commands=tuple(HANDLERS),
+        commands=decider.commands,
         listing=listing,
         solo=True,
         journal=proj.journal,

@@ -1,251 +1,513 @@
-"""The ``crawl`` tables: a documented TOML format, loaded and validated.
+"""The ``crawl`` tables: a documented TOML format, decoded into typed tables.
 
-The format is described at the top of ``samples/crawl/tables.toml``. A table
-file is checked completely when a campaign is created, so play never meets a
-missing row; every problem is reported on one line with its fix.
+The format is described at the top of ``samples/crawl/tables.toml``; the Structs
+below are that format, decoded with ``msgspec.toml``. A table file is checked
+completely when a campaign is created, so play never meets a missing row: a wrong
+type, a missing key or an unknown one is refused with its path, then
+:func:`check` refuses what the types cannot say (an enemy or an item named but not
+listed, a terrain without all its events). Every problem is one line naming the
+file, the place and the fix. A campaign stores its tables as plain data in its
+start event (:func:`stored`), the same as it always has.
 """
 
 from __future__ import annotations
 
-import tomllib
+import json
+import re
+import types
+from collections.abc import Iterator, Mapping
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
-from ledger.errors import TableError
+import msgspec
+from msgspec import UNSET, Meta, UnsetType, field
+
+from ledger.errors import Fix, TableError
 
 SAMPLE = resources.files("ledger.samples") / "crawl" / "tables.toml"
 DIRECTIONS = ("n", "ne", "se", "s", "sw", "nw")
-CHANGES = ("health", "energy", "bits", "bar", "fruit", "arrows", "attack", "defense")
-OUTCOME_KEYS = {
-    *CHANGES,
-    "text",
-    "item",
-    "technique",
-    "enemy",
-    "town",
-    "ruins",
-    "treasure",
-    "impassable",
-    "divine",
-    "god",
-    "price",
-}
-SETTINGS = {"terrain": ("d6", "3d6"), "repeat": ("shift", "pass"), "escape_hunger": ("fixed", "streak")}
-DEFAULT_SETTINGS = {"terrain": "d6", "repeat": "shift", "escape_hunger": "fixed"}
+
+Change = Annotated[int, Meta(ge=-20, le=20)]
+"""A table row's change to a track or a stock."""
+Bonus = Annotated[int, Meta(ge=0, le=20)]
+Direction = Literal["n", "ne", "se", "s", "sw", "nw"]
+Face = Literal["1", "2", "3", "4", "5", "6"]
+"""A row of a 1d6 table."""
+Total = Literal["2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12"]
+"""A row of a 2d6 events table."""
+_FACES = {f"r{n}": str(n) for n in range(1, 7)}
+_CHAPTERS = {f"c{n}": str(n) for n in range(1, 6)}
+
+
+class Outcome(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True, kw_only=True):
+    """What a table row does: its text, then any changes, finds and signs."""
+
+    text: str
+    health: Change | UnsetType = UNSET
+    energy: Change | UnsetType = UNSET
+    bits: Change | UnsetType = UNSET
+    bar: Change | UnsetType = UNSET
+    fruit: Change | UnsetType = UNSET
+    arrows: Change | UnsetType = UNSET
+    attack: Change | UnsetType = UNSET
+    defense: Change | UnsetType = UNSET
+    item: str | UnsetType = UNSET
+    """A name from [items]."""
+    technique: Annotated[int, Meta(ge=1, le=7)] | UnsetType = UNSET
+    enemy: str | UnsetType = UNSET
+    """A name from [enemies]."""
+    town: bool | UnsetType = UNSET
+    ruins: bool | UnsetType = UNSET
+    treasure: Direction | UnsetType = UNSET
+    """The neighbour that gets a treasure icon."""
+    impassable: Direction | UnsetType = UNSET
+    divine: Literal[1, 2, 4, 5] | UnsetType = UNSET
+    """This hex gets that chapter's icon (God is chapter 3)."""
+    god: bool | UnsetType = UNSET
+
+
+class Ware(Outcome, kw_only=True):
+    """A shop's item: its price, and the outcome bought."""
+
+    price: Annotated[int, Meta(ge=0, le=1000)]
+
+
+class Enemy(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    health: Annotated[int, Meta(ge=1, le=100)]
+    attack: Bonus = 0
+    defense: Bonus = 0
+    esc: Annotated[int, Meta(ge=0, le=6)]
+    """An escape succeeds on a d6 above it."""
+    robot: bool = False
+
+
+class Item(msgspec.Struct, forbid_unknown_fields=True):
+    attack: Bonus = 0
+    defense: Bonus = 0
+    bow: bool = False
+    tool: bool = False
+
+
+class Start(msgspec.Struct, forbid_unknown_fields=True):
+    """A new explorer's bits, arrows, fruit and inventory."""
+
+    bits: Annotated[int, Meta(ge=0, le=1000)] = 0
+    arrows: Annotated[int, Meta(ge=0, le=1000)] = 0
+    fruit: Annotated[int, Meta(ge=0, le=100)] = 0
+    inventory: list[str] = []
+    """Names from [items]."""
+
+
+class Settings(msgspec.Struct, forbid_unknown_fields=True):
+    """The rulings players disagree on (docs/rulings/crawl.md)."""
+
+    terrain: Literal["d6", "3d6"] = "d6"
+    repeat: Literal["shift", "pass"] = "shift"
+    escape_hunger: Literal["fixed", "streak"] = "fixed"
+
+
+class Terrains(msgspec.Struct, forbid_unknown_fields=True, rename=_FACES):
+    """The terrain of a blank hex, by 1d6."""
+
+    r1: str
+    r2: str
+    r3: str
+    r4: str
+    r5: str
+    r6: str
+
+
+class Rows(msgspec.Struct, forbid_unknown_fields=True, rename=_FACES):
+    """A 1d6 table of outcomes."""
+
+    r1: Outcome
+    r2: Outcome
+    r3: Outcome
+    r4: Outcome
+    r5: Outcome
+    r6: Outcome
+
+
+class Chapter(msgspec.Struct, forbid_unknown_fields=True, rename=_FACES):
+    """A divine chapter: its name and its 1d6 table."""
+
+    name: str
+    r1: Outcome
+    r2: Outcome
+    r3: Outcome
+    r4: Outcome
+    r5: Outcome
+    r6: Outcome
+
+
+class GodChapter(msgspec.Struct, forbid_unknown_fields=True):
+    """The third chapter, in which God himself appears."""
+
+    name: str
+    god: Literal[True] = True
+
+
+class Chapters(msgspec.Struct, forbid_unknown_fields=True, rename=_CHAPTERS):
+    c1: Chapter
+    c2: Chapter
+    c3: GodChapter
+    c4: Chapter
+    c5: Chapter
+
+
+class CrawlTables(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """A crawl tables file."""
+
+    sample: bool = False
+    start: Start = field(default_factory=Start)
+    settings: Settings = field(default_factory=Settings)
+    terrain: Terrains
+    events: dict[str, dict[Total, Outcome]]
+    """``default`` and any terrain: rows "2" to "12"; a terrain's rows override the default's."""
+    ruins: Rows
+    encounters: dict[str, dict[Face, str]]
+    """Per terrain: the enemies met again on an empty hex (rows 1, 3 and 5)."""
+    enemies: dict[str, Enemy]
+    rewards: Rows
+    quests: Rows
+    chapters: Chapters
+    items: dict[str, Item]
+    shop: dict[str, Ware]
 
 
 def load_tables(path: str | None) -> tuple[dict[str, Any], str]:
-    """Read and validate a table file (the sample tables when None)."""
+    """Read and check a table file (the sample tables when None): the tables as stored, and their source."""
     file = SAMPLE if path is None else Path(path)
+    source = str(file)
     try:
-        data = tomllib.loads(file.read_text(encoding="utf-8"))
+        text = file.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise TableError(f"table file {str(file)!r} does not exist; give a path to a TOML file") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
-        raise TableError(f"table file {str(file)!r} is not valid TOML ({e}); fix the syntax") from None
-    tables = normalise(data, str(file))
-    return tables, "sample" if path is None else str(file)
+        raise TableError(
+            f"table file {source!r} does not exist", fix=Fix("other", "give a path to a TOML file")
+        ) from None
+    except UnicodeDecodeError as e:
+        raise TableError(
+            f"table file {source!r} is not UTF-8 text ({e.reason} at byte {e.start})",
+            fix=Fix("other", "save it as UTF-8"),
+        ) from None
+    except OSError as e:
+        raise TableError(
+            f"table file {source!r} cannot be read ({e.strerror})",
+            fix=Fix("other", "give a path to a TOML file"),
+        ) from None
+    return stored(decode(text, source), msgspec.toml.decode(text)), "sample" if path is None else source
 
 
-def normalise(data: dict[str, Any], source: str = "tables") -> dict[str, Any]:
-    """Validate the raw TOML and fill in the per-terrain event tables."""
-    v = _Validator(source)
-    terrain = v.rows(data, "terrain", range(1, 7), str)
-    enemies = v.enemies(data)
-    items = v.items(data)
-    names = list(dict.fromkeys(terrain.values()))
-    if len(names) != 6:
-        v.fail("terrain", "has a repeated terrain name", "give six different names")
-    events = v.section(data, "events")
-    default = events.get("default", {})
-    full: dict[str, dict[str, Any]] = {}
-    for name in names:
-        merged = {**default, **events.get(name, {})}
-        full[name] = v.outcomes(merged, f"events.{name}", range(2, 13), enemies, items)
-    for name in events:
+def decode(text: str, source: str = "tables") -> CrawlTables:
+    """The typed tables of a TOML text, checked whole; a TableError names the first problem."""
+    try:
+        tables = msgspec.toml.decode(text, type=CrawlTables)
+    except msgspec.ValidationError as e:
+        raise _refusal(source, text, e) from None
+    except msgspec.DecodeError as e:
+        raise TableError(
+            f"table file {source!r} is not valid TOML ({e})", fix=Fix("other", "fix the syntax")
+        ) from None
+    check(tables, _Problems(source))
+    return tables
+
+
+class _Problems:
+    """Refusals of one table file, each naming the file, the place and what to put there."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def fail(self, where: str, problem: str, fix: str, table: str | None = None) -> None:
+        table = table or where
+        raise TableError(
+            f"{self.source}: [{where}] {problem}",
+            fix=Fix("edit_tables", fix, {"table": table}),
+        )
+
+
+def check(tables: CrawlTables, problems: _Problems) -> None:
+    """What the types cannot say: names that refer to other tables, and whole events tables."""
+    names = list(msgspec.to_builtins(tables.terrain).values())
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        problems.fail("terrain", f"names {twice[0]!r} more than once", "give six different terrains")
+    enemies, items = tables.enemies, tables.items
+    if "god" not in enemies:
+        problems.fail("enemies", "has no god", "add [enemies.god], the foe of the third divine chapter")
+    for name in tables.events:
         if name != "default" and name not in names:
-            v.fail(f"events.{name}", "names no terrain", f"use one of {sorted(names)}")
-    encounters = v.section(data, "encounters")
-    enc = {}
+            problems.fail(f"events.{_key(name)}", "names no terrain", f"name one of {', '.join(names)}")
+    default = tables.events.get("default", {})
     for name in names:
-        rows = encounters.get(name)
-        if not isinstance(rows, dict):
-            v.fail(f"encounters.{name}", "is missing", 'give rows "1", "3" and "5" with enemy names')
-        enc[name] = {k: v.enemy_name(val, f"encounters.{name}.{k}", enemies) for k, val in rows.items()}
-        for odd in ("1", "3", "5"):
-            if odd not in enc[name]:
-                v.fail(f"encounters.{name}", f"has no row {odd}", "give rows 1, 3 and 5")
-    chapters = v.chapters(data, enemies, items)
-    shop = v.shop(data, items)
+        rows = tables.events.get(name, {})
+        for total in get_args(Total):
+            if total not in rows and total not in default:
+                problems.fail(
+                    f"events.{_key(name)}",
+                    f"has no row {total}, nor has [events.default]",
+                    f"give row {total}",
+                )
+    for table, where, outcome in _outcomes(tables):
+        _refers(problems, table, where, outcome, enemies, items)
+    for name, ware in tables.shop.items():
+        where = f"shop.{_key(name)}"
+        if ware.enemy is not UNSET:
+            problems.fail(f"{where}.enemy", "brings an enemy", "sell goods only", where)
+        _refers(problems, where, where, ware, enemies, items)
+    for name in tables.encounters:
+        if name not in names:
+            problems.fail(f"encounters.{_key(name)}", "names no terrain", f"name one of {', '.join(names)}")
+    for name in names:
+        rows = tables.encounters.get(name)
+        if rows is None:
+            problems.fail(
+                f"encounters.{_key(name)}",
+                "is missing",
+                "give rows 1, 3 and 5 with enemy names",
+                "encounters",
+            )
+            continue
+        for face in ("1", "3", "5"):
+            if face not in rows:
+                problems.fail(f"encounters.{_key(name)}", f"has no row {face}", "give rows 1, 3 and 5")
+        for face, enemy in rows.items():
+            if enemy not in enemies:
+                problems.fail(
+                    f"encounters.{_key(name)}.{face}",
+                    f"names enemy {enemy!r}, which is not in [enemies] ({', '.join(enemies)})",
+                    f"name one of [enemies] or add [enemies.{_key(enemy)}]",
+                    f"encounters.{_key(name)}",
+                )
+    for n, item in enumerate(tables.start.inventory):
+        if item not in items:
+            problems.fail(
+                f"start.inventory[{n}]",
+                f"is {item!r}, which is not in [items] ({', '.join(items)})",
+                "list names from [items]",
+                "start",
+            )
+
+
+def _outcomes(tables: CrawlTables) -> Iterator[tuple[str, str, Outcome]]:
+    """Every outcome the file writes (shop wares aside): its table, where it is, the outcome."""
+    for name, rows in tables.events.items():
+        table = f"events.{_key(name)}"
+        for total, outcome in rows.items():
+            yield table, f"{table}.{total}", outcome
+    for table in ("ruins", "rewards", "quests"):
+        for face, outcome in _faces(getattr(tables, table)):
+            yield table, f"{table}.{face}", outcome
+    for number in (1, 2, 4, 5):
+        for face, outcome in _faces(getattr(tables.chapters, f"c{number}")):
+            yield f"chapters.{number}", f"chapters.{number}.{face}", outcome
+
+
+def _faces(rows: Rows | Chapter) -> Iterator[tuple[str, Outcome]]:
+    for n in range(1, 7):
+        yield str(n), getattr(rows, f"r{n}")
+
+
+def _refers(
+    problems: _Problems,
+    table: str,
+    where: str,
+    outcome: Outcome,
+    enemies: Mapping[str, Enemy],
+    items: Mapping[str, Item],
+) -> None:
+    """An outcome names only enemies and items the file lists."""
+    if outcome.enemy is not UNSET and outcome.enemy not in enemies:
+        problems.fail(
+            f"{where}.enemy",
+            f"names enemy {outcome.enemy!r}, which is not in [enemies] ({', '.join(enemies)})",
+            f"name one of [enemies] or add [enemies.{_key(outcome.enemy)}]",
+            table,
+        )
+    if outcome.item is not UNSET and outcome.item not in items:
+        problems.fail(
+            f"{where}.item",
+            f"gives item {outcome.item!r}, which is not in [items] ({', '.join(items)})",
+            f"name one of [items] or add [items.{_key(outcome.item)}]",
+            table,
+        )
+
+
+def stored(tables: CrawlTables, written: Mapping[str, Any]) -> dict[str, Any]:
+    """The tables as a campaign stores them in its start event: plain data, each terrain's
+    events whole (its rows over the default's), each outcome with the keys ``written``
+    (the file as plain TOML) gives it, in the order written."""
+    names = list(msgspec.to_builtins(tables.terrain).values())
+    events = written["events"]
+
+    def terrain_events(name: str) -> dict[str, Any]:
+        rows = {**tables.events.get("default", {}), **tables.events.get(name, {})}
+        raw = {**events.get("default", {}), **events.get(name, {})}
+        return {total: _as_written(rows[total], raw[total]) for total in get_args(Total)}
+
+    def table(rows: Rows | Chapter, raw: Mapping[str, Any]) -> dict[str, Any]:
+        return {face: _as_written(outcome, raw[face]) for face, outcome in _faces(rows)}
+
+    chapters: dict[str, Any] = {}
+    for number in range(1, 6):
+        chapter = getattr(tables.chapters, f"c{number}")
+        if isinstance(chapter, GodChapter):
+            chapters[str(number)] = {"name": chapter.name, "god": True}
+        else:
+            chapters[str(number)] = {"name": chapter.name, **table(chapter, written["chapters"][str(number)])}
     return {
-        "sample": bool(data.get("sample", False)),
-        "start": v.start(data, items),
-        "settings": v.settings(data),
-        "terrain": terrain,
-        "events": full,
-        "ruins": v.outcomes(v.section(data, "ruins"), "ruins", range(1, 7), enemies, items),
-        "rewards": v.outcomes(v.section(data, "rewards"), "rewards", range(1, 7), enemies, items),
-        "quests": v.outcomes(v.section(data, "quests"), "quests", range(1, 7), enemies, items),
-        "encounters": enc,
-        "enemies": enemies,
-        "items": items,
-        "shop": shop,
+        "sample": tables.sample,
+        "start": msgspec.to_builtins(tables.start),
+        "settings": msgspec.to_builtins(tables.settings),
+        "terrain": msgspec.to_builtins(tables.terrain),
+        "events": {name: terrain_events(name) for name in names},
+        "ruins": table(tables.ruins, written["ruins"]),
+        "rewards": table(tables.rewards, written["rewards"]),
+        "quests": table(tables.quests, written["quests"]),
+        "encounters": {name: dict(tables.encounters[name]) for name in names},
+        "enemies": {name: msgspec.to_builtins(enemy) for name, enemy in tables.enemies.items()},
+        "items": {name: msgspec.to_builtins(item) for name, item in tables.items.items()},
+        "shop": {name: _as_written(ware, written["shop"][name]) for name, ware in tables.shop.items()},
         "chapters": chapters,
     }
 
 
-class _Validator:
-    def __init__(self, source: str) -> None:
-        self.source = source
+def _as_written(outcome: Outcome, raw: Mapping[str, Any]) -> dict[str, Any]:
+    """An outcome as plain data, its keys in the order the file wrote them."""
+    built = msgspec.to_builtins(outcome)
+    return {key: built[key] for key in raw}
 
-    def fail(self, where: str, problem: str, fix: str) -> None:
-        raise TableError(f"{self.source}: [{where}] {problem}; {fix}")
 
-    def section(self, data: dict[str, Any], name: str) -> dict[str, Any]:
-        found = data.get(name)
-        if not isinstance(found, dict):
-            self.fail(name, "is missing", f"add a [{name}] table (see samples/crawl/tables.toml)")
-        return found  # type: ignore[return-value]
+# --- a refusal with its path -------------------------------------------------------------
 
-    def rows(self, data: dict[str, Any], name: str, keys: range, kind: type) -> dict[str, Any]:
-        rows = self.section(data, name)
-        for k in keys:
-            if not isinstance(rows.get(str(k)), kind):
-                self.fail(
-                    name,
-                    f"row {k} is missing or not a {kind.__name__}",
-                    f"give rows {keys.start}-{keys.stop - 1}",
+_BARE = re.compile(r"[A-Za-z0-9_-]+")
+_ERROR = re.compile(r"^(?P<what>.*?) - at `(?P<at>[^`]*)`(?: in `(?P<within>[^`]*)`)?$", re.DOTALL)
+_STEP = re.compile(r"\.([^.\[]+)|\[(\.\.\.|\d+)\]")
+
+
+def _key(name: str) -> str:
+    """A key as TOML writes it in a table's name: bare, or quoted."""
+    return name if _BARE.fullmatch(name) else json.dumps(name, ensure_ascii=False)
+
+
+def _path(keys: list[str | int]) -> str:
+    out = ""
+    for key in keys:
+        out += f"[{key}]" if isinstance(key, int) else (f".{_key(key)}" if out else _key(key))
+    return out
+
+
+def _bare(kind: Any) -> Any:
+    """The type a value must have, without its constraints and its UNSET."""
+    origin = get_origin(kind)
+    if origin is Annotated:
+        return _bare(get_args(kind)[0])
+    if origin in (Union, types.UnionType):
+        left = [a for a in get_args(kind) if a not in (UnsetType, type(None))]
+        return _bare(left[0]) if len(left) == 1 else kind
+    return kind
+
+
+class _Walk:
+    """Where msgspec's path leads in the file: the keys (each ``[...]`` of a dict named),
+    the value found there and its type."""
+
+    def __init__(self, written: Any, path: str) -> None:
+        self.keys: list[str | int] = []
+        self.value, self.kind = written, CrawlTables
+        for name, index in _STEP.findall(path.removeprefix("$")):
+            self.kind = _bare(self.kind)
+            if name:
+                found = next(f for f in msgspec.structs.fields(self.kind) if f.encode_name == name)
+                self.keys.append(name)
+                self.value, self.kind = self._get(name), found.type
+            elif index == "...":
+                key_kind, value_kind = get_args(self.kind)
+                key = next(
+                    k for k, v in self.value.items() if not _fits(k, key_kind) or not _fits(v, value_kind)
                 )
-        return {str(k): rows[str(k)] for k in keys}
+                self.keys.append(key)
+                self.value, self.kind = self.value[key], value_kind
+            else:
+                self.keys.append(int(index))
+                self.value, self.kind = self.value[int(index)], get_args(self.kind)[0]
+        self.kind = _bare(self.kind)
 
-    def integer(self, value: Any, where: str, lo: int = -100, hi: int = 100) -> int:
-        if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-            self.fail(where, f"is {value!r}, not a whole number from {lo} to {hi}", "fix the value")
-        return int(value)
+    def _get(self, name: str) -> Any:
+        return self.value.get(name) if isinstance(self.value, dict) else None
 
-    def enemies(self, data: dict[str, Any]) -> dict[str, dict[str, Any]]:
-        out = {}
-        for name, row in self.section(data, "enemies").items():
-            where = f"enemies.{name}"
-            if not isinstance(row, dict):
-                self.fail(where, "is not a table", "give health, attack, defense, esc, robot")
-            out[name] = {
-                "health": self.integer(row.get("health"), f"{where}.health", 1, 100),
-                "attack": self.integer(row.get("attack", 0), f"{where}.attack", 0, 20),
-                "defense": self.integer(row.get("defense", 0), f"{where}.defense", 0, 20),
-                "esc": self.integer(row.get("esc"), f"{where}.esc", 0, 6),
-                "robot": bool(row.get("robot", False)),
-            }
-        if "god" not in out:
-            self.fail("enemies", "has no god", "add [enemies.god] for the third divine chapter")
-        return out
+    def fields(self) -> list[str]:
+        """The keys the table here may have."""
+        if isinstance(self.kind, type) and issubclass(self.kind, msgspec.Struct):
+            return [f.encode_name for f in msgspec.structs.fields(self.kind)]
+        return []
 
-    def items(self, data: dict[str, Any]) -> dict[str, dict[str, Any]]:
-        out = {}
-        for name, row in self.section(data, "items").items():
-            where = f"items.{name}"
-            if not isinstance(row, dict):
-                self.fail(where, "is not a table", "give attack, defense, bow or tool")
-            out[name] = {
-                "attack": self.integer(row.get("attack", 0), f"{where}.attack", 0, 20),
-                "defense": self.integer(row.get("defense", 0), f"{where}.defense", 0, 20),
-                "bow": bool(row.get("bow", False)),
-                "tool": bool(row.get("tool", False)),
-            }
-        return out
+    def choices(self, key: bool = False) -> str:
+        """The values (or, for a dict, the keys) allowed here."""
+        kind = get_args(self.kind)[0] if key else self.kind
+        return ", ".join(_shown(c) if isinstance(c, bool) else str(c) for c in get_args(kind))
 
-    def enemy_name(self, value: Any, where: str, enemies: dict[str, Any]) -> str:
-        if value not in enemies:
-            self.fail(
-                where, f"names enemy {value!r}, which is not in [enemies]", f"use one of {sorted(enemies)}"
-            )
-        return str(value)
 
-    def outcome(self, row: Any, where: str, enemies: dict[str, Any], items: dict[str, Any]) -> dict[str, Any]:
-        if not isinstance(row, dict) or not isinstance(row.get("text"), str):
-            self.fail(where, "is not a table with a text", 'write e.g. { text = "a quiet day" }')
-        unknown = set(row) - OUTCOME_KEYS
-        if unknown:
-            self.fail(where, f"has unknown keys {sorted(unknown)}", f"use only {sorted(OUTCOME_KEYS)}")
-        for change in CHANGES:
-            if change in row:
-                self.integer(row[change], f"{where}.{change}", -20, 20)
-        if "item" in row and row["item"] not in items:
-            self.fail(
-                where, f"gives item {row['item']!r}, which is not in [items]", f"use one of {sorted(items)}"
-            )
-        if "technique" in row:
-            self.integer(row["technique"], f"{where}.technique", 1, 7)
-        if "enemy" in row:
-            self.enemy_name(row["enemy"], f"{where}.enemy", enemies)
-        for key in ("treasure", "impassable"):
-            if key in row and row[key] not in DIRECTIONS:
-                self.fail(
-                    where, f"{key} is {row[key]!r}, not a direction", f"use one of {', '.join(DIRECTIONS)}"
-                )
-        if "divine" in row and row["divine"] not in (1, 2, 4, 5):
-            self.fail(where, f"divine is {row['divine']!r}", "use chapter 1, 2, 4 or 5 (God is chapter 3)")
-        return dict(row)
+def _fits(value: Any, kind: Any) -> bool:
+    try:
+        msgspec.convert(value, type=kind)
+    except msgspec.ValidationError:
+        return False
+    return True
 
-    def outcomes(
-        self, rows: dict[str, Any], where: str, keys: range, enemies: dict[str, Any], items: dict[str, Any]
-    ) -> dict[str, Any]:
-        out = {}
-        for k in keys:
-            if str(k) not in rows:
-                self.fail(where, f"has no row {k}", f"give rows {keys.start} to {keys.stop - 1}")
-            out[str(k)] = self.outcome(rows[str(k)], f"{where}.{k}", enemies, items)
-        return out
 
-    def chapters(
-        self, data: dict[str, Any], enemies: dict[str, Any], items: dict[str, Any]
-    ) -> dict[str, Any]:
-        section = self.section(data, "chapters")
-        out: dict[str, Any] = {}
-        for n in range(1, 6):
-            row = section.get(str(n))
-            where = f"chapters.{n}"
-            if not isinstance(row, dict) or not isinstance(row.get("name"), str):
-                self.fail(where, "is missing or has no name", 'give name = "..." and rows 1-6')
-            if n == 3:
-                out["3"] = {"name": row["name"], "god": True}
-                continue
-            rows = {k: v for k, v in row.items() if k != "name"}
-            out[str(n)] = {"name": row["name"], **self.outcomes(rows, where, range(1, 7), enemies, items)}
-        return out
+def _refusal(source: str, text: str, error: msgspec.ValidationError) -> TableError:
+    """msgspec's refusal, with its path in the file's words and the fix."""
+    said = str(error)
+    match = _ERROR.match(said)
+    what, at, within = (match["what"], match["at"], match["within"]) if match else (said, "$", None)
+    try:
+        walk = _Walk(msgspec.toml.decode(text), within or at)
+    except (StopIteration, KeyError, IndexError, TypeError, ValueError, AttributeError):
+        return TableError(_one_line(f"{source}: {said}"), fix=Fix("other", "fix the tables file"))
+    where = _path(walk.keys)
+    keyed = re.fullmatch(r"Object (missing required|contains unknown) field `(.*)`", what, re.DOTALL)
+    enum = re.fullmatch(r"Invalid enum value (.*)", what, re.DOTALL)
+    if keyed is not None:
+        key = keyed[2]
+        if keyed[1] == "contains unknown":
+            problem = f"has an unknown key {key!r} (keys: {', '.join(walk.fields())})"
+        elif not where:
+            problem = f"has no [{key}] table"
+        elif walk.kind in (Terrains, Rows, Chapter) and key.isdigit():
+            problem = f"has no row {key}"
+        else:
+            problem = f"has no {key!r}"
+        return _refused(source, where, problem, where or _key(key))
+    if within is not None and enum is not None:
+        return _refused(source, where, f"has a row {enum[1]}, not one of {walk.choices(key=True)}", where)
+    named = [k for k in walk.keys if isinstance(k, str)]
+    table = _path(named[:-1]) or where
+    if enum is not None:
+        return _refused(source, where, f"is {_shown(walk.value)}, not one of {walk.choices()}", table)
+    problem = what[:1].lower() + what[1:]
+    if ", got " not in problem:
+        problem += f", got {_shown(walk.value)}"
+    return _refused(source, where, problem, table)
 
-    def shop(self, data: dict[str, Any], items: dict[str, Any]) -> dict[str, Any]:
-        out = {}
-        for name, row in self.section(data, "shop").items():
-            where = f"shop.{name}"
-            outcome = self.outcome(row, where, {}, items)
-            self.integer(outcome.get("price"), f"{where}.price", 0, 1000)
-            out[name] = outcome
-        return out
 
-    def start(self, data: dict[str, Any], items: dict[str, Any]) -> dict[str, Any]:
-        start = data.get("start", {})
-        inventory = start.get("inventory", [])
-        if not isinstance(inventory, list) or any(i not in items for i in inventory):
-            self.fail("start.inventory", f"is {inventory!r}", f"list names from [items]: {sorted(items)}")
-        return {
-            "bits": self.integer(start.get("bits", 0), "start.bits", 0, 1000),
-            "arrows": self.integer(start.get("arrows", 0), "start.arrows", 0, 1000),
-            "fruit": self.integer(start.get("fruit", 0), "start.fruit", 0, 100),
-            "inventory": list(inventory),
-        }
+def _shown(value: Any) -> str:
+    """A value as the file writes it."""
+    return str(value).lower() if isinstance(value, bool) else repr(value)
 
-    def settings(self, data: dict[str, Any]) -> dict[str, str]:
-        given = data.get("settings", {})
-        out = dict(DEFAULT_SETTINGS)
-        for key, value in given.items():
-            if key not in SETTINGS:
-                self.fail("settings", f"has unknown setting {key!r}", f"use {sorted(SETTINGS)}")
-            if value not in SETTINGS[key]:
-                self.fail(f"settings.{key}", f"is {value!r}", f"choose one of {', '.join(SETTINGS[key])}")
-            out[key] = value
-        return out
+
+def _refused(source: str, where: str, problem: str, table: str) -> TableError:
+    place = f"[{where}] " if where else ""
+    return TableError(
+        _one_line(f"{source}: {place}{problem}"),
+        fix=Fix("edit_tables", f"fix [{table}]", {"table": table}),
+    )
+
+
+def _one_line(text: str) -> str:
+    """A message with every unprintable character (a line break in a key) escaped."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def listing(data: dict[str, Any]) -> list[Any]:
@@ -342,7 +604,7 @@ def listing(data: dict[str, Any]) -> list[Any]:
     out.append(
         Table(
             "techniques",
-            "Techniques (ledger crawl technique N)",
+            "Techniques (used in combat by number)",
             tuple(
                 Row(
                     str(n),

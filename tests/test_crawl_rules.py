@@ -1,0 +1,259 @@
+"""The crawl rules as a player meets them, without a database: given the events of a
+campaign so far, when the explorer gives a command on physical dice, then exactly these
+events (or this refusal)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from ledger.dice import Faces, RandomDice
+from ledger.errors import GameOverError, OutOfOrderError, RuleError
+from ledger.events import CampaignStarted, Envelope, Event
+from ledger.state import CampaignState, evolve
+from ledger.systems.crawl import events as ev
+from ledger.systems.crawl.order import Attack, Eat, Escape, Move, Sleep, Technique, Terrain
+from ledger.systems.crawl.system import SYSTEM
+from ledger.systems.crawl.tables import load_tables
+from tests.test_crawl import write_tables
+
+RAT = ev.Foe(name="rat", health=5, max_health=5, esc=2)
+
+
+@pytest.fixture(scope="module")
+def tables(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """The quiet test tables: rats (Health 5, ESC 2), a knife to start with, 100 bits."""
+    found, _ = load_tables(write_tables(tmp_path_factory.mktemp("crawl") / "t.toml"))
+    return found
+
+
+def given(tables: dict[str, Any], *events: Event) -> CampaignState:
+    """The campaign state these events lead to, folded as the ledger folds them."""
+    state = CampaignState()
+    started = CampaignStarted(name="run", system="crawl", tables=tables)
+    for v, event in enumerate((started, *events), start=1):
+        env = Envelope(v=v, campaign="c1", action=f"a{v}", at="", prev="", event=event)
+        state = evolve(state, env, SYSTEM)
+    return state
+
+
+def when(state: CampaignState, command: Any, *faces: int) -> list[Event]:
+    """The events the command decides on these faces, every face used."""
+    dice = Faces(list(faces))
+    events = SYSTEM.decide(state, command, dice)
+    assert dice.used == len(faces), f"{len(faces) - dice.used} faces left over"
+    return events
+
+
+def new_hex(day: int, text: str = "nothing 6", total: tuple[int, int] = (1, 5)) -> list[Event]:
+    """A day walked north onto a blank hex: plain terrain and its event."""
+    return [
+        ev.Moved(day=day, direction="n", q=0, r=-day),
+        ev.TerrainRolled(q=0, r=-day, dice=(1,), face=1, terrain="plain"),
+        ev.TableRolled(table="events.plain", dice=total, total=sum(total), row=sum(total), text=text),
+    ]
+
+
+def hungry_night(day: int, streak: int, health: int, energy: int) -> list[Event]:
+    """No meal: the streak's loss, a night in the wild, the day's end."""
+    after = health - (streak + 1)
+    return [
+        ev.Starved(streak=streak, loss=streak + 1, health=after, cost=streak + 1),
+        ev.Slept(where="wild", health_gain=3, energy_gain=2, health=after + 3, energy=energy + 2),
+        ev.DayEnded(day=day, ate=False, streak=streak, how="slept", line=""),
+    ]
+
+
+def two_hungry_days() -> list[Event]:
+    """Days 1 and 2 without a meal: Health 10 -2 +3 = 11, -3 +3 = 11; Energy 10, 12, 14."""
+    return [*new_hex(1), *hungry_night(1, 1, 10, 10), *new_hex(2), *hungry_night(2, 2, 11, 12)]
+
+
+def met_rat() -> list[Event]:
+    """Day 1: a rat on the plain, the fight begun, its first blow missed."""
+    return [
+        *new_hex(1, "a rat", (1, 2)),
+        ev.EnemyMet(foe=RAT),
+        ev.CombatStarted(foe="rat"),
+        ev.EnemyStruck(foe="rat", face=1, attack=1, defense=1, damage=0, health=10, lost=0),
+    ]
+
+
+def test_a_meal_resets_the_hunger_streak(tables: dict[str, Any]) -> None:
+    state = given(
+        tables,
+        *two_hungry_days(),
+        *new_hex(3),
+        ev.Ate(food="bar", health_gain=2, energy_gain=1, health=13, energy=15),
+    )
+    assert state.game.hunger_streak == 2
+    assert when(state, Sleep(where="wild")) == [
+        ev.Slept(where="wild", health_gain=3, energy_gain=2, health=16, energy=17),
+        ev.DayEnded(
+            day=3, ate=True, streak=0, how="slept", line="walked n; plain; nothing 6; ate bar; slept wild"
+        ),
+    ]
+
+
+def test_the_third_day_without_a_meal_costs_4_health(tables: dict[str, Any]) -> None:
+    state = given(tables, *two_hungry_days(), *new_hex(3))
+    assert when(state, Sleep(where="wild")) == [
+        ev.Starved(streak=3, loss=4, health=7, cost=4),
+        ev.Slept(where="wild", health_gain=3, energy_gain=2, health=10, energy=16),
+        ev.DayEnded(
+            day=3,
+            ate=False,
+            streak=3,
+            how="slept",
+            line="walked n; plain; nothing 6; went hungry (-4); slept wild",
+        ),
+    ]
+
+
+def test_hunger_kills_an_explorer_with_less_health_than_it_costs(tables: dict[str, Any]) -> None:
+    rockfall = ev.Changed(cause="a rockfall", health=-8, health_now=3, energy_now=14)
+    state = given(tables, *two_hungry_days(), *new_hex(3), rockfall)
+    assert when(state, Sleep(where="wild")) == [
+        ev.Starved(streak=3, loss=3, health=0, cost=4),
+        ev.Died(cause="hunger (day 3 without a meal)", day=3),
+    ]
+
+
+def test_the_third_day_opens_the_first_divine_chapter(tables: dict[str, Any]) -> None:
+    state = given(tables, *two_hungry_days())
+    assert when(state, Move(direction="n")) == [
+        ev.Moved(day=3, direction="n", q=0, r=-3),
+        ev.ChapterOpened(chapter=1, name="chapter 1", day=3),
+    ]
+
+
+def test_a_command_out_of_the_days_order_is_refused(tables: dict[str, Any]) -> None:
+    walked = given(tables, ev.Moved(day=1, direction="n", q=0, r=-1))
+    with pytest.raises(OutOfOrderError) as refused:
+        when(walked, Eat(food="bar"))
+    assert refused.value.message == "eat is out of the day's order: expected terrain on day 1"
+    camp = given(tables, *new_hex(1))
+    with pytest.raises(
+        OutOfOrderError, match=r"^move is out of the day's order: expected eat or sleep on day 1$"
+    ):
+        when(camp, Move(direction="n"))
+    meal = ev.Ate(food="bar", health_gain=0, energy_gain=0, health=10, energy=10)
+    full = given(tables, *new_hex(1), meal, meal, meal)
+    with pytest.raises(OutOfOrderError) as refused:
+        when(full, Eat(food="bar"))
+    assert refused.value.message == (
+        "eat is out of the day's order (at most 3 rations a day; 3 eaten today): expected sleep on day 1"
+    )
+
+
+def test_an_impassable_hex_cannot_be_entered(tables: dict[str, Any]) -> None:
+    state = given(tables, ev.IconPlaced(q=0, r=-1, icon="impassable"))
+    with pytest.raises(
+        RuleError, match=r"^the hex to the n \(0,-1\) is impassable; choose another direction$"
+    ):
+        when(state, Move(direction="n"))
+    assert when(state, Move(direction="ne")) == [ev.Moved(day=1, direction="ne", q=1, r=-1)]
+
+
+def test_an_escape_above_the_enemys_esc_ends_the_day_hungry(tables: dict[str, Any]) -> None:
+    state = given(tables, *met_rat())
+    assert when(state, Escape(), 3) == [
+        ev.EscapeRolled(foe="rat", face=3, esc=2, success=True, p_success=4 / 6, manual=True),
+        ev.Escaped(foe=RAT, q=0, r=-1, energy_cost=2, health_cost=2, energy=8, health=8),
+        ev.Starved(streak=1, loss=2, health=8, cost=2),
+        ev.DayEnded(
+            day=1,
+            ate=False,
+            streak=1,
+            how="escaped",
+            line="walked n; plain; a rat; met rat; escaped from rat; went hungry (-2)",
+        ),
+    ]
+
+
+def test_a_failed_escape_gives_the_enemy_its_blow(tables: dict[str, Any]) -> None:
+    state = given(tables, *met_rat())
+    assert when(state, Escape(), 2, 6) == [
+        ev.EscapeRolled(foe="rat", face=2, esc=2, success=False, p_success=4 / 6, manual=True),
+        ev.EnemyStruck(
+            foe="rat", face=6, attack=6, defense=1, damage=5, health=5, p_success=5 / 6, manual=True, lost=5
+        ),
+    ]
+
+
+def test_a_blow_with_the_knife_then_the_enemys_turn(tables: dict[str, Any]) -> None:
+    state = given(tables, *met_rat())
+    assert when(state, Attack(), 4) == [
+        ev.PlayerStruck(foe="rat", weapon="knife", attack=3, defense=0, damage=3, foe_health=2),
+        ev.EnemyStruck(
+            foe="rat", face=4, attack=4, defense=1, damage=3, health=7, p_success=5 / 6, manual=True, lost=3
+        ),
+    ]
+
+
+def test_a_killing_blow_rolls_no_enemy_die(tables: dict[str, Any]) -> None:
+    hit = ev.PlayerStruck(foe="rat", weapon="knife", attack=3, defense=0, damage=3, foe_health=2)
+    state = given(tables, *met_rat(), hit)
+    assert when(state, Attack(weapon="knife")) == [
+        ev.PlayerStruck(foe="rat", weapon="knife", attack=3, defense=0, damage=3, foe_health=0),
+        ev.EnemyDefeated(foe="rat"),
+    ]
+    with pytest.raises(RuleError, match=r"^no weapon 'bow' in your inventory; use one of hands, knife$"):
+        when(state, Attack(weapon="bow"))
+
+
+def test_an_unknown_technique_points_to_the_table_that_teaches_it(tables: dict[str, Any]) -> None:
+    state = given(tables, *met_rat())
+    with pytest.raises(RuleError) as refused:
+        when(state, Technique(number=1))
+    assert refused.value.message.startswith(
+        "technique 1 (dodge and strike) is not known (known: none yet); "
+        "learn it first: it comes from events.plain on a 4, events.wood on a 4"
+    )
+    assert refused.value.fix is not None
+    assert (refused.value.fix.action, dict(refused.value.fix.detail)) == (
+        "read_table",
+        {"table": "events.plain"},
+    )
+
+
+def test_only_rolls_on_physical_dice_are_marked_physical(tables: dict[str, Any]) -> None:
+    state = given(tables, ev.Moved(day=1, direction="n", q=0, r=-1))
+    assert when(state, Terrain(), 2) == [
+        ev.TerrainRolled(q=0, r=-1, dice=(2,), face=2, terrain="wood", manual=True)
+    ]
+    (rolled,) = SYSTEM.decide(state, Terrain(), RandomDice(random.Random(3)))
+    assert isinstance(rolled, ev.TerrainRolled) and rolled.manual is False
+
+
+def test_a_dead_explorer_takes_no_command(tables: dict[str, Any]) -> None:
+    state = given(tables, *new_hex(1), ev.Died(cause="a rockfall", day=1))
+    with pytest.raises(
+        GameOverError, match=r"^the explorer died on day 1 \(a rockfall\); the campaign is over"
+    ):
+        when(state, Sleep(where="wild"))
+
+
+def test_the_decider_takes_the_crawl_commands_by_class(tables: dict[str, Any]) -> None:
+    assert SYSTEM.commands == SYSTEM.decide.commands  # type: ignore[attr-defined]
+    assert [c.__name__ for c in SYSTEM.commands] == [
+        "Move",
+        "Terrain",
+        "Explore",
+        "Eat",
+        "Sleep",
+        "Buy",
+        "Quest",
+        "Loot",
+        "Hide",
+        "Fight",
+        "Attack",
+        "Technique",
+        "Escape",
+    ]
+    with pytest.raises(RuleError) as refused:
+        SYSTEM.decide(given(tables), object(), Faces([]))
+    assert refused.value.message == "the crawl system has no command object"
+    assert refused.value.fix is not None and refused.value.fix.action == "system_commands"
