@@ -75,7 +75,7 @@ def render_sheet(data: dict[str, Any]) -> str:
     run = f"{data['streak']} {data['streak_face']} in a row"
     return "\n".join(
         [
-            f"{data['campaign']} (coin): {data['flips']} flips, {data['won']} calls won",
+            f"{data['campaign']} (coin): flips {data['flips']}, calls won {data['won']}",
             f"heads {data['heads']}, tails {data['tails']}; streak: {run}",
             f"last: {data['last']}",
         ]
