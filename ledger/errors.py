@@ -85,6 +85,7 @@ class UnknownSystemError(LedgerError):
     def __init__(self, name: str, known: list[str]) -> None:
         super().__init__(f"unknown system {name!r}; choose one of: {', '.join(known)}")
         self.name = name
+        self.known = known
 
 
 class PluginError(LedgerError):

@@ -55,7 +55,7 @@ def test_the_library_snippet_runs(tmp_path: Path) -> None:
 
 def test_the_setup_commands_are_the_ones_ci_runs() -> None:
     ci = (Path(__file__).parents[1] / ".ci" / "run").read_text()
-    test_command = 'python3 -m venv .venv && .venv/bin/pip install -q -e ".[test]" && .venv/bin/pytest'
+    test_command = 'python3 -m venv .venv && .venv/bin/pip install -q -e ".[test]" -e samples/plugin-coin && .venv/bin/pytest'
     assert test_command in README and test_command in ci
     assert "python3 -m venv .venv && .venv/bin/pip install -q -e . && .venv/bin/ledger demo" in README
 

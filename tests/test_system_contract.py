@@ -1,0 +1,150 @@
+"""The contract every installed system keeps, the ledger's own and any plugin's alike.
+
+Parametrized over :func:`ledger.systems.system_names`, so a system installed beside
+the ledger (the sample coin plugin) is held to it too: a system author runs this file
+to know the ledger can record, fold, undo, export and import the system's campaigns.
+"""
+
+from __future__ import annotations
+
+import importlib
+import io
+import json
+import subprocess
+import sys
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import click
+import pytest
+
+from ledger import Ledger
+from ledger.commands import Command, Roll
+from ledger.dice import Faces
+from ledger.errors import LedgerError
+from ledger.events import CORE_EVENTS
+from ledger.systems import GROUP, System, commands, get_system, system_names
+
+SYSTEMS = system_names()
+
+
+class Unheard(Command, frozen=True, kw_only=True):
+    """A command no system takes."""
+
+
+def _point(name: str) -> metadata.EntryPoint:
+    (point,) = [p for p in metadata.entry_points(group=GROUP) if p.name == name][:1]
+    return point
+
+
+def _load(target: str) -> Any:
+    module, _, attr = target.partition(":")
+    return getattr(importlib.import_module(module), attr)
+
+
+def test_the_ledgers_own_systems_are_installed() -> None:
+    assert {"freeform", "crawl", "dicepool", "yearzero", "d100", "d20"} <= set(SYSTEMS)
+
+
+@pytest.mark.parametrize("name", SYSTEMS)
+def test_the_system_is_well_formed(name: str) -> None:
+    system = get_system(name)
+    assert isinstance(system, System) and system.name == name
+    assert _point(name).load() is system, "the entry point's name is the system's name"
+    tags = [kind.__struct_config__.tag for kind in system.events]
+    assert len(tags) == len(set(tags)), f"two events share a tag: {tags}"
+    core = {kind.__struct_config__.tag for kind in CORE_EVENTS}
+    assert not core & set(tags), f"an event takes a core tag: {sorted(core & set(tags))}"
+    assert all(isinstance(t, str) and t for t in tags)
+    own = [n for n in commands(system) if not n.startswith("core.")]
+    assert own == [f"{name}.{kind.__name__}" for kind in system.commands]
+    assert len(own) == len(set(own)) == len(system.commands)
+    assert all(issubclass(kind, Command) for kind in system.commands)
+    if system.cli is not None:
+        group = _load(system.cli)
+        assert isinstance(group, click.Command) and group.name == (system.cli_name or name)
+
+
+@pytest.mark.parametrize("name", SYSTEMS)
+def test_the_systems_library_never_imports_click(name: str) -> None:
+    point = _point(name)
+    code = (
+        "import sys\n"
+        "from ledger.systems import get_system\n"
+        f"get_system({name!r})\n"
+        "loaded = sorted(m for m in sys.modules if m == 'click' or m.startswith('click.'))\n"
+        "sys.exit(f'{loaded[0]} is imported' if loaded else 0)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, f"loading {point.value}: {done.stderr.strip()}"
+
+
+def _started(book: Ledger, name: str, campaign: str) -> Any:
+    book.new_campaign(name, campaign, seed=7)
+    return book.state(campaign)
+
+
+@pytest.mark.parametrize("name", SYSTEMS)
+def test_a_new_campaign_folds_to_a_json_sheet_and_refuses_an_unknown_command(
+    name: str, tmp_path: Path
+) -> None:
+    system = get_system(name)
+    with Ledger(str(tmp_path / "new.ledger")) as book:
+        state = _started(book, name, "Fresh")
+        assert state.core.system == name and state.core.version == 1
+        sheet = system.sheet(state, None)
+        assert isinstance(sheet, dict) and json.loads(json.dumps(sheet)) == sheet
+        if system.render_sheet is not None:
+            assert isinstance(system.render_sheet(sheet), str)
+        with pytest.raises(LedgerError):
+            system.decide(state, Unheard(), Faces([1] * 20))
+        assert book.head(book.campaign("Fresh")) == 1
+
+
+def _played(book: Ledger, system: System, campaign: str) -> None:
+    """A campaign with actions of the system's own: its simulator, its autoplayer, its
+    sample, or (a system with none) core rolls."""
+    if system.simulate is not None:
+        system.simulate(book, campaign, 7, 3)
+    elif system.autoplay is not None:
+        book.new_campaign(system.name, campaign, seed=7)
+        with book.batch(campaign) as batch:
+            system.autoplay(batch, campaign, 3)
+    elif system.sample_log is not None:
+        book.import_(io.BytesIO(system.sample_log().encode()), campaign)
+    else:
+        book.new_campaign(system.name, campaign, seed=7)
+        for _ in range(3):
+            book.execute(Roll(notation="1d20"), campaign)
+
+
+@pytest.mark.parametrize("name", SYSTEMS)
+def test_a_played_campaign_exports_imports_verifies_and_undoes(name: str, tmp_path: Path) -> None:
+    system = get_system(name)
+    with Ledger(str(tmp_path / "played.ledger")) as book:
+        _played(book, system, "Played")
+        camp = book.campaign("Played")
+        assert book.head(camp) > 1
+        book.verify("Played")
+        played = book.state("Played")
+        sheet = system.sheet(played, None)
+        assert json.loads(json.dumps(sheet)) == sheet
+        out = io.BytesIO()
+        book.export(out, "Played", sign=False)
+        exported = book.head(camp)
+
+        book.execute(Roll(notation="1d6"), "Played")  # every campaign takes a core roll
+        book.undo("Played")
+        assert system.sheet(book.state("Played"), None) == sheet, "undo brings back the sheet before"
+        last = book.undo("Played").events[0]
+        before = book.state("Played", at=last.target)  # type: ignore[attr-defined]
+        assert system.sheet(book.state("Played"), None) == system.sheet(before, None)
+        book.verify("Played")
+
+    with Ledger(str(tmp_path / "fresh.ledger")) as fresh:
+        out.seek(0)
+        imported = fresh.import_(out)
+        fresh.verify(imported.name)
+        assert fresh.head(imported) == exported
+        assert system.sheet(fresh.state(imported.name), None) == sheet
