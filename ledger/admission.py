@@ -27,14 +27,14 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Iterator, Mapping
-from functools import cache
 from typing import IO, Any
 
 import msgspec
 
 from ledger import chain
 from ledger import dice as dice_mod
-from ledger.commands import Command, check_name, check_text
+from ledger.commands import Command, check_name, check_text, stable_commands
+from ledger.deciding import actor_in, decide_command, drawn
 from ledger.errors import ImportFileError, LedgerError, TamperError
 from ledger.events import (
     DICE_EVENTS,
@@ -54,8 +54,9 @@ from ledger.events import (
     envelope_decoder,
     redoable,
 )
+from ledger.snapshots import rules_fingerprint
 from ledger.state import CampaignState, evolve
-from ledger.systems import System, commands, installed
+from ledger.systems import System, installed
 
 EXPORT_FORMAT = "campaign-ledger-export"
 MAX_LINE = 8 * 1024 * 1024
@@ -182,25 +183,10 @@ class Refusal(Exception):
         self.version = version
 
 
-@cache
-def rules_fingerprint(system: str) -> str:
-    """A hash of the code that decides and folds a system's commands: an import decides
-    an action again only when it was recorded under the same code."""
-    from ledger.snapshots import code_fingerprint
-    from ledger.systems import get_system
-
-    found = get_system(system)
-    return code_fingerprint(
-        (found.decide, found.evolve, found.initial, *found.events, *found.commands),
-        ["ledger.commands", "ledger.dice", "ledger.state", "ledger.events"],
-        size=32,
-    )
-
-
 def command_class(name: str, system: System) -> type[Command] | None:
     """The command class a decision names by its stable name (``core.Roll``,
     ``d20.Check``), if it is one of the core's or the system's."""
-    found = commands(system).get(name)
+    found = stable_commands(system).get(name)
     return found if isinstance(found, type) and issubclass(found, Command) else None
 
 
@@ -500,8 +486,6 @@ class Admission:
     def _redecide(self, envs: list[Envelope[Any]]) -> None:
         """Decide the action again from its recorded command and dice, on the state
         before it, and require the very events (and actors) the file records."""
-        from ledger.campaign import actor_in, decide_command, drawn
-
         first = envs[0]
         for env in envs[1:]:
             if env.decision is not None:

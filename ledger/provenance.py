@@ -16,7 +16,6 @@ or not at all; a signature that does not match is tampering and is refused.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import shlex
@@ -26,13 +25,16 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from ledger import admission
 from ledger.commands import check_name
 from ledger.errors import LedgerError, PublicKeyError, SignatureError, StoreError
+from ledger.integrity import import_campaign
 
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-    from ledger.campaign import Campaign, Ledger
+    from ledger.campaign import Ledger
+    from ledger.records import Campaign
     from ledger.store import Store
 
 KEY_PREFIX = "ed25519:"
@@ -364,8 +366,6 @@ def of_campaigns(book: Ledger, names: list[str]) -> dict[str, Signer]:
 
 def read_header(path: str) -> dict[str, Any]:
     """The first line of an export file, read without loading the rest."""
-    from ledger.integrity import EXPORT_FORMAT
-
     try:
         with open(path, "rb") as f:
             line = f.readline(MAX_HEADER + 1)
@@ -377,7 +377,7 @@ def read_header(path: str) -> dict[str, Any]:
         header = json.loads(line)
     except (ValueError, UnicodeDecodeError, RecursionError):
         header = None
-    if not isinstance(header, dict) or header.get("format") != EXPORT_FORMAT:
+    if not isinstance(header, dict) or header.get("format") != admission.EXPORT_FORMAT:
         raise PublicKeyError(f"{path} is not a campaign-ledger export; use a file from `ledger export`")
     return header
 
@@ -437,19 +437,12 @@ class FileReport:
 def verify_file(book: Ledger | None, path: str, *, require_signed: bool = False) -> FileReport:
     """Check an export as an import would (chain, head, every event, signature)
     without recording anything; ``book`` supplies the known keys (None: none known)."""
-    import tempfile
 
-    from ledger.campaign import Ledger
-    from ledger.integrity import import_campaign
+    def signer(header: Mapping[str, Any]) -> str | None:
+        return check_header(book, header, require_signed=require_signed, file=path).key
 
-    with contextlib.ExitStack() as stack:
-        if book is None:  # an empty scratch ledger, so no file appears where none was
-            folder = stack.enter_context(tempfile.TemporaryDirectory(prefix="ledger-verify-"))
-            checker = stack.enter_context(Ledger(str(Path(folder) / "scratch.ledger")))
-        else:
-            checker = book
-        with open(path, "rb") as data:
-            camp = import_campaign(checker, data, require_signed=require_signed, dry_run=True, file=path)
+    with open(path, "rb") as data:
+        camp = import_campaign(book, data, signer=signer, dry_run=True)
     header = read_header(path)
     return FileReport(
         path,
