@@ -17,6 +17,7 @@ TEMPLATES: dict[str, str] = {
     "edit_tables": "fix the [{table}] table of the tables file (`ledger new ... --tables FILE`)",
     "setting": "start the campaign again with --setting {key}=VALUE",
     "option": "pass {option}",
+    "command": "{verb} `ledger {command}`{after}",
 }
 """Each fix action as the command line says it; ``{name}`` fields come from the fix's detail."""
 
@@ -34,6 +35,8 @@ def worded(fix: Fix) -> str:
 
 def _detail(fix: Fix) -> dict[str, Any]:
     detail = dict(fix.detail)
+    if fix.action == "command":
+        detail.setdefault("after", "")
     if fix.action == "system_commands" and "group" not in detail:
         detail["group"] = _group(detail.get("system", ""))
     return detail

@@ -56,6 +56,7 @@ from ledger.errors import (
     TamperError,
     UnknownCampaignError,
     VersionError,
+    command,
 )
 from ledger.events import (
     DICE_EVENTS,
@@ -114,7 +115,12 @@ def _now() -> str:
 
 def unreadable(name: str, version: int, error: Exception) -> TamperError:
     first = str(error).splitlines()[0] if str(error) else type(error).__name__
-    return TamperError(name, version, f"the stored event cannot be read ({first}); run `ledger verify --all`")
+    return TamperError(
+        name,
+        version,
+        f"the stored event cannot be read ({first})",
+        fix=command("verify --all", "verify the whole ledger"),
+    )
 
 
 def _check_size(raw: bytes) -> None:
@@ -273,7 +279,11 @@ class Ledger:
         if len(self._by_name) == 1:
             return next(iter(self._by_name.values()))
         if not self._by_name:
-            raise NoCurrentCampaignError("no campaigns yet; create one with `ledger new SYSTEM NAME`", [])
+            raise NoCurrentCampaignError(
+                "no campaigns yet",
+                [],
+                fix=command("new SYSTEM NAME", "create a campaign first", "create one with"),
+            )
         known = sorted(self._by_name)
         shown = ", ".join(known[:8]) + (f" and {len(known) - 8} more" if len(known) > 8 else "")
         raise NoCurrentCampaignError(
@@ -317,7 +327,8 @@ class Ledger:
             raise TamperError(
                 campaign.name,
                 version,
-                f"the event stored there says it is version {env.v}; run `ledger verify --all`",
+                f"the event stored there says it is version {env.v}",
+                fix=command("verify --all", "verify the whole ledger"),
             )
         return env
 
@@ -361,19 +372,24 @@ class Ledger:
             raise TamperError(
                 c.name,
                 env.v,
-                f"its last undo or redo (version {r}) is not at or before it; run `ledger verify`",
+                f"its last undo or redo (version {r}) is not at or before it",
+                fix=command("verify", "verify the campaign"),
             )
         reset = env if r == env.v else self.envelope(c, r)
         if not isinstance(reset.event, RESETS):
             raise TamperError(
                 c.name,
                 env.v,
-                f"its last undo or redo (version {r}) is not an undo or redo; run `ledger verify`",
+                f"its last undo or redo (version {r}) is not an undo or redo",
+                fix=command("verify", "verify the campaign"),
             )
         target = reset.event.target
         if not 0 < target < r:
             raise TamperError(
-                c.name, r, f"its undo or redo target {target} is not an earlier version; run `ledger verify`"
+                c.name,
+                r,
+                f"its undo or redo target {target} is not an earlier version",
+                fix=command("verify", "verify the campaign"),
             )
         return int(target)
 
@@ -405,7 +421,8 @@ class Ledger:
             return head
         if not 1 <= version <= head:
             raise VersionError(
-                f"version {version} is outside campaign {c.name!r} (versions 1 to {head}); see `ledger log --all`"
+                f"version {version} is outside campaign {c.name!r} (versions 1 to {head})",
+                fix=command("log --all", "list every version in the log", "see"),
             )
         return version
 
@@ -550,7 +567,12 @@ class Ledger:
             tip = self.dice_tip(c, cached if cached is not None else self.tip(c))
             if tip.version == lost:
                 # Nobody wrote since the version was refused: the stored versions are out of order.
-                raise TamperError(c.name, lost + 1, "a stored row is out of place; run `ledger verify --all`")
+                raise TamperError(
+                    c.name,
+                    lost + 1,
+                    "a stored row is out of place",
+                    fix=command("verify --all", "verify the whole ledger"),
+                )
             if c.id not in self._tail_checked:
                 self._tail_checked.add(c.id)
                 self.check_tail(c, tip.version)
@@ -888,8 +910,13 @@ class Ledger:
             assert status is not None
             if status.commitment is not None and status.seed is not None:
                 raise LedgerError(
-                    f"dice commitment {status.commitment[:16]} is open in {c.name!r}; "
-                    "reveal it first with `ledger dice reveal` (it opens the next one)"
+                    f"dice commitment {status.commitment[:16]} is open in {c.name!r}",
+                    fix=command(
+                        "dice reveal",
+                        "reveal it first (it opens the next one)",
+                        "reveal it first with",
+                        " (it opens the next one)",
+                    ),
                 )
             return [DiceCommitted(commitment=commitment, client_seed=client_seed)]
 
@@ -903,7 +930,10 @@ class Ledger:
         now = self.dice_tip(c, self.tip(c)).dice
         assert now is not None
         if now.commitment is None:
-            raise LedgerError(f"no dice commitment is open in {c.name!r}; open one with `ledger dice commit`")
+            raise LedgerError(
+                f"no dice commitment is open in {c.name!r}",
+                fix=command("dice commit", "open one", "open one with"),
+            )
         if now.seed is None:
             raise LedgerError(
                 f"the seed of dice commitment {now.commitment[:16]} is kept by the ledger this campaign "
@@ -917,7 +947,8 @@ class Ledger:
             assert status is not None
             if status.commitment != now.commitment or status.seed is None:
                 raise LedgerError(
-                    f"dice commitment {now.commitment[:16]} was closed meanwhile; see `ledger dice status`"
+                    f"dice commitment {now.commitment[:16]} was closed meanwhile",
+                    fix=command("dice status", "look at the dice status", "see"),
                 )
             return [
                 DiceRevealed(commitment=status.commitment, seed=status.seed.hex()),
@@ -1005,7 +1036,8 @@ class Ledger:
                     if n == 0:
                         raise NothingToUndoError(f"nothing to undo in {c.name!r}")
                     raise NothingToUndoError(
-                        f"only {n} action(s) to undo in {c.name!r}, not {count}; use `ledger undo {n}`"
+                        f"only {n} action(s) to undo in {c.name!r}, not {count}",
+                        fix=command(f"undo {n}", f"undo {n}", "use"),
                     )
                 first = self._action_range(c, last)
                 first_event = last if first == last.v else self.envelope(c, first)
@@ -1044,8 +1076,8 @@ class Ledger:
                 raise NothingToUndoError(f"nothing to redo in {c.name!r}")
             if count > len(stack):
                 raise NothingToUndoError(
-                    f"only {len(stack)} action(s) to redo in {c.name!r}, not {count}; "
-                    f"use `ledger redo {len(stack)}`"
+                    f"only {len(stack)} action(s) to redo in {c.name!r}, not {count}",
+                    fix=command(f"redo {len(stack)}", f"redo {len(stack)}", "use"),
                 )
             return [
                 ActionRedone(redone=top.undone, target=top.last, what=top.what)

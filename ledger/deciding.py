@@ -15,7 +15,7 @@ import msgspec
 from ledger import fairness
 from ledger.commands import AddCharacter, Command, command_name, decide_core, nfc
 from ledger.dice import CommittedDice, Dice, Faces, RandomDice, seeded
-from ledger.errors import LedgerError, RuleError
+from ledger.errors import LedgerError, RuleError, command
 from ledger.events import Decision, Event
 from ledger.records import Tip
 from ledger.snapshots import rules_fingerprint
@@ -97,9 +97,10 @@ def actor_in(state: CampaignState, wanted: str | None) -> str | None:
         wanted = nfc(wanted)
         if wanted not in chars:
             known = ", ".join(chars) if chars else "none yet"
+            shown = wanted if wanted.isprintable() else "NAME"
             raise LedgerError(
-                f"no character named {wanted!r} in {state.core.name!r} (characters: {known}); "
-                f"add one with `ledger character add {wanted if wanted.isprintable() else 'NAME'}`"
+                f"no character named {wanted!r} in {state.core.name!r} (characters: {known})",
+                fix=command(f"character add {shown}", f"add a character named {shown}", "add one with"),
             )
         return wanted
     if len(chars) == 1:

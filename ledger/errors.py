@@ -22,12 +22,24 @@ class Fix:
     (say who acts; ``characters`` lists them), ``create_character``,
     ``create_campaign`` (``name``), ``choose_campaign``, ``system_commands`` (see
     what the system takes; ``system``), ``edit_tables`` (``table``), ``setting``
-    (``key``), ``option`` (pass ``option``), ``other``. ``text`` says it in plain
+    (``key``), ``option`` (pass ``option``), ``command`` (do what the
+    operation ``command`` does, introduced by ``verb``: ``{"verb": "run", "command":
+    "verify --all"}``), ``other``. ``text`` says it in plain
     words for a reader of the library's messages."""
 
     action: str
     text: str
     detail: Mapping[str, str] = field(default_factory=dict)
+
+
+def command(operation: str, text: str, verb: str = "run", after: str = "") -> Fix:
+    """A fix that is another operation of the ledger (``verify --all``, ``undo 2``):
+    ``text`` says it in plain words, the front end names its own control for it
+    (``verb`` before it, ``after`` behind it)."""
+    detail = {"command": operation, "verb": verb}
+    if after:
+        detail["after"] = after
+    return Fix("command", text, detail)
 
 
 class LedgerError(Exception):
@@ -73,8 +85,8 @@ class UnknownCampaignError(LedgerError):
 class NoCurrentCampaignError(LedgerError):
     """No ``-c`` was given and the ledger has no current campaign to act on."""
 
-    def __init__(self, message: str, known: list[str]) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, known: list[str], *, fix: Fix | None = None) -> None:
+        super().__init__(message, fix=fix)
         self.known = known
 
 
@@ -150,10 +162,15 @@ class TamperError(LedgerError):
 
     exit_code = 4
 
-    def __init__(self, campaign: str, version: int, problem: str) -> None:
-        super().__init__(f"campaign {campaign!r} fails verification at version {version}: {problem}")
+    def __init__(self, campaign: str, version: int, problem: str, *, fix: Fix | None = None) -> None:
+        super().__init__(f"campaign {campaign!r} fails verification at version {version}: {problem}", fix=fix)
+        self.problem = problem
         self.campaign = campaign
         self.version = version
+
+
+class WarehouseError(LedgerError):
+    """The warehouse (``ledger.projections.warehouse``) cannot be opened, written or queried."""
 
 
 class TableError(LedgerError):
