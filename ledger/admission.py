@@ -35,7 +35,7 @@ from ledger import chain
 from ledger import dice as dice_mod
 from ledger.commands import Command, check_name, check_text, stable_commands
 from ledger.deciding import actor_in, decide_command, drawn
-from ledger.errors import ImportFileError, LedgerError, TamperError
+from ledger.errors import ImportFileError, LedgerError, TamperError, command
 from ledger.events import (
     DICE_EVENTS,
     FORMAT,
@@ -59,6 +59,8 @@ from ledger.state import CampaignState, evolve
 from ledger.systems import System, installed
 
 EXPORT_FORMAT = "campaign-ledger-export"
+EXPORT_FILE = command("export", "use a file the ledger exported", "use a file from")
+"""The fix of an import file that is no export."""
 MAX_LINE = 8 * 1024 * 1024
 """Longest event line an import reads (the ledger refuses to record a longer event)."""
 MAX_HEADER = 64 * 1024
@@ -101,37 +103,29 @@ def read_header(data: IO[bytes]) -> tuple[Header, dict[str, Any]]:
     line = data.readline(MAX_HEADER + 1)
     raw = line.rstrip(b"\r\n")
     if not raw.strip():
-        raise ImportFileError("the import file has no export header; use a file from `ledger export`")
+        raise ImportFileError("the import file has no export header", fix=EXPORT_FILE)
     if len(raw) > MAX_HEADER or too_deep(raw, 4):
-        raise ImportFileError(
-            "the import file's header is too long or too deeply nested; use a file from `ledger export`"
-        )
+        raise ImportFileError("the import file's header is too long or too deeply nested", fix=EXPORT_FILE)
     try:
         header = msgspec.json.decode(raw, type=Header)
         fields = msgspec.json.decode(raw, type=dict[str, Any])
     except (msgspec.DecodeError, RecursionError) as e:
         shown = str(e).splitlines()[0] if str(e) else type(e).__name__
         raise ImportFileError(
-            f"the import file has no valid export header ({shown}); use a file from `ledger export`"
+            f"the import file has no valid export header ({shown})", fix=EXPORT_FILE
         ) from None
     if header.format != EXPORT_FORMAT:
-        raise ImportFileError(
-            "the import file is not a campaign-ledger export; use a file from `ledger export`"
-        )
+        raise ImportFileError("the import file is not a campaign-ledger export", fix=EXPORT_FILE)
     if header.version > FORMAT:
         raise ImportFileError(
             f"the export is from a newer format ({header.version}); upgrade campaign-ledger"
         )
     if header.version < 1:
-        raise ImportFileError(
-            f"the export header names format {header.version}; use a file from `ledger export`"
-        )
+        raise ImportFileError(f"the export header names format {header.version}", fix=EXPORT_FILE)
     if not UUID_RE.fullmatch(header.campaign_id):
-        raise ImportFileError(
-            "the export header's campaign_id is not a campaign id; use a file from `ledger export`"
-        )
+        raise ImportFileError("the export header's campaign_id is not a campaign id", fix=EXPORT_FILE)
     if not 1 <= header.head < MAX_INT or not re.fullmatch(r"[0-9a-f]{64}", header.head_hash):
-        raise ImportFileError("the export header's head is malformed; use a file from `ledger export`")
+        raise ImportFileError("the export header's head is malformed", fix=EXPORT_FILE)
     return header, fields
 
 

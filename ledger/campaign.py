@@ -57,6 +57,7 @@ from ledger.errors import (
     UnknownCampaignError,
     VersionError,
     command,
+    option,
 )
 from ledger.events import (
     DICE_EVENTS,
@@ -287,9 +288,9 @@ class Ledger:
         known = sorted(self._by_name)
         shown = ", ".join(known[:8]) + (f" and {len(known) - 8} more" if len(known) > 8 else "")
         raise NoCurrentCampaignError(
-            f"no current campaign (there are {len(known)}: {shown}); choose one with `ledger use NAME` "
-            "or give -c NAME",
+            f"no current campaign (there are {len(known)}: {shown})",
             known,
+            fix=command("use NAME", "choose the campaign to act on", "choose one with", " or give -c NAME"),
         )
 
     def current_id(self) -> str | None:
@@ -488,10 +489,14 @@ class Ledger:
                 latest = env.day
             version, action = env.v, env.action
         if latest is None:
-            raise VersionError(f"campaign {campaign.name!r} has no game days; use --at VERSION")
+            raise VersionError(
+                f"campaign {campaign.name!r} has no game days",
+                fix=option("--at VERSION", "give a version instead", "use"),
+            )
         if latest < day:
             raise VersionError(
-                f"campaign {campaign.name!r} has reached day {latest}; use --day 0 to {latest}"
+                f"campaign {campaign.name!r} has reached day {latest}",
+                fix=option(f"--day 0 to {latest}", f"give a day from 0 to {latest}", "use"),
             )
         return version
 
@@ -780,7 +785,9 @@ class Ledger:
         if sysdef.load_tables is not None:
             table_data, source = sysdef.load_tables(tables)
         elif tables is not None:
-            raise LedgerError(f"the {system} system has no tables; drop --tables")
+            raise LedgerError(
+                f"the {system} system has no tables", fix=option("--tables", "give it none", "drop")
+            )
         if seed is not None and not 0 <= seed < 2**63:
             raise LedgerError(f"--seed {seed} is out of range; use 0 to 2**63-1")
         client_seed = fairness.check_client_seed(client_seed)
@@ -826,8 +833,8 @@ class Ledger:
         at = head if at is None else at
         if not 1 <= at <= head:
             raise VersionError(
-                f"cannot fork {parent.name!r} at version {at}: its head is version {head}; "
-                f"use --at 1 to {head}"
+                f"cannot fork {parent.name!r} at version {at}: its head is version {head}",
+                fix=option(f"--at 1 to {head}", f"fork at a version from 1 to {head}", "use"),
             )
         base = self.envelope(parent, at)
         at_fork = self._dice_at(parent, at)
@@ -893,8 +900,13 @@ class Ledger:
     def _check_provable(self, c: Campaign, tip: Tip) -> None:
         if tip.state.core.seed is not None:
             raise LedgerError(
-                f"campaign {c.name!r} rolls seeded dice (--seed): reproducible, never provable; "
-                "start a campaign without --seed for committed dice"
+                f"campaign {c.name!r} rolls seeded dice (--seed): reproducible, never provable",
+                fix=option(
+                    "--seed",
+                    "start a campaign with unseeded dice for committed dice",
+                    "start a campaign without",
+                    " for committed dice",
+                ),
             )
 
     def commit_dice(self, campaign: str | None = None, *, client_seed: str = "") -> Recorded:
@@ -937,7 +949,12 @@ class Ledger:
         if now.seed is None:
             raise LedgerError(
                 f"the seed of dice commitment {now.commitment[:16]} is kept by the ledger this campaign "
-                "was imported from; reveal it there, or open a new one here with `ledger dice commit`"
+                "was imported from",
+                fix=command(
+                    "dice commit",
+                    "reveal it there, or open a new one here",
+                    "reveal it there, or open a new one here with",
+                ),
             )
         following = now.client_seed if given is None else given
         upcoming = fairness.new_seed(self.store, following, c.id)

@@ -42,6 +42,15 @@ def command(operation: str, text: str, verb: str = "run", after: str = "") -> Fi
     return Fix("command", text, detail)
 
 
+def option(name: str, text: str, verb: str = "pass", after: str = "") -> Fix:
+    """A fix that is an input to give again (``name`` as the command line spells it):
+    ``text`` says it in plain words (``verb`` before the option, ``after`` behind it)."""
+    detail = {"option": name, "verb": verb}
+    if after:
+        detail["after"] = after
+    return Fix("option", text, detail)
+
+
 class LedgerError(Exception):
     """Base class: a refusal that names the problem, and its fix when there is one."""
 
@@ -61,8 +70,8 @@ class StoreError(LedgerError):
 
     exit_code = 3
 
-    def __init__(self, message: str, path: str | None = None) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, path: str | None = None, *, fix: Fix | None = None) -> None:
+        super().__init__(message, fix=fix)
         self.path = path
 
 
@@ -202,8 +211,8 @@ class SignatureError(LedgerError):
 
     exit_code = 4
 
-    def __init__(self, message: str, fingerprint: str | None = None) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, fingerprint: str | None = None, *, fix: Fix | None = None) -> None:
+        super().__init__(message, fix=fix)
         self.fingerprint = fingerprint
 
 

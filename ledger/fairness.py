@@ -36,7 +36,7 @@ from typing import Any, Literal
 
 from ledger.commands import check_text, nfc
 from ledger.dice import committed_face
-from ledger.errors import LedgerError, StoreError, TamperError
+from ledger.errors import LedgerError, StoreError, TamperError, command
 from ledger.events import (
     BranchForked,
     CampaignStarted,
@@ -398,5 +398,6 @@ def refuse_foreign(status: DiceStatus) -> LedgerError:
     shown = (status.commitment or "")[:16]
     return LedgerError(
         f"the open dice commitment {shown} was made by the ledger this campaign was imported from, "
-        "which holds its seed; open one here with `ledger dice commit`"
+        "which holds its seed",
+        fix=command("dice commit", "open one here", "open one here with"),
     )

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from ledger import admission
 from ledger.commands import check_name
-from ledger.errors import LedgerError, PublicKeyError, SignatureError, StoreError
+from ledger.errors import LedgerError, PublicKeyError, SignatureError, StoreError, command, option
 from ledger.integrity import import_campaign
 
 if TYPE_CHECKING:
@@ -86,7 +86,7 @@ def statement(header: Mapping[str, Any]) -> bytes:
         body = json.dumps(fields, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False)
     except (TypeError, ValueError, RecursionError) as e:
         raise SignatureError(
-            "the export header holds a value that cannot be signed; use a file from `ledger export`"
+            "the export header holds a value that cannot be signed", fix=admission.EXPORT_FILE
         ) from e
     return CONTEXT + body.encode()
 
@@ -242,8 +242,13 @@ def trust(store: Store, key: str, name: str) -> TrustedKey:
     for k in trusted_keys(store):
         if k.name == name and k.key != key:
             raise PublicKeyError(
-                f"the name {name!r} is given to key {k.fingerprint}; choose another --name "
-                f"or `ledger key forget {shlex.quote(name)}` first"
+                f"the name {name!r} is given to key {k.fingerprint}",
+                fix=command(
+                    f"key forget {shlex.quote(name)}",
+                    "choose another name, or forget that key first",
+                    "choose another --name or",
+                    " first",
+                ),
             )
         if k.key == key and k.name == name:
             return k
@@ -261,7 +266,8 @@ def forget(store: Store, who: str) -> TrustedKey:
             return k
     names = ", ".join(repr(k.name) for k in trusted_keys(store)) or "none"
     raise PublicKeyError(
-        f"no trusted key named or fingerprinted {who!r} (trusted: {names}); see `ledger key list`"
+        f"no trusted key named or fingerprinted {who!r} (trusted: {names})",
+        fix=command("key list", "list the trusted keys", "see"),
     )
 
 
@@ -335,13 +341,22 @@ def check_header(
         source = shlex.quote(file) if file else "FILE"
         if signer.status == "unsigned":
             raise SignatureError(
-                "refused: the export is unsigned and --require-signed is set; "
-                "ask its sender to export it again with a current campaign-ledger, or drop --require-signed"
+                "refused: the export is unsigned and --require-signed is set",
+                fix=option(
+                    "--require-signed",
+                    "ask its sender to export it again with a current campaign-ledger, or admit unsigned files",
+                    "ask its sender to export it again with a current campaign-ledger, or drop",
+                ),
             )
         raise SignatureError(
             f"refused: the export is signed by an unknown key {signer.fingerprint} and --require-signed "
-            f"is set; if it is the sender's, trust it with `ledger key trust {source} --name NAME`",
+            "is set",
             signer.fingerprint,
+            fix=command(
+                f"key trust {source} --name NAME",
+                "if it is the sender's, trust its key",
+                "if it is the sender's, trust it with",
+            ),
         )
     return signer
 
@@ -378,7 +393,7 @@ def read_header(path: str) -> dict[str, Any]:
     except (ValueError, UnicodeDecodeError, RecursionError):
         header = None
     if not isinstance(header, dict) or header.get("format") != admission.EXPORT_FORMAT:
-        raise PublicKeyError(f"{path} is not a campaign-ledger export; use a file from `ledger export`")
+        raise PublicKeyError(f"{path} is not a campaign-ledger export", fix=admission.EXPORT_FILE)
     return header
 
 
