@@ -35,7 +35,8 @@ from ledger import chain
 from ledger import dice as dice_mod
 from ledger.commands import Command, check_name, check_text, stable_commands
 from ledger.deciding import actor_in, decide_command, drawn
-from ledger.errors import ImportFileError, LedgerError, TamperError, command
+from ledger.errors import ImportFileError, LedgerError, TamperError
+from ledger.errors import command as fix_command
 from ledger.events import (
     DICE_EVENTS,
     FORMAT,
@@ -59,7 +60,7 @@ from ledger.state import CampaignState, evolve
 from ledger.systems import System, installed
 
 EXPORT_FORMAT = "campaign-ledger-export"
-EXPORT_FILE = command("export", "use a file the ledger exported", "use a file from")
+EXPORT_FILE = fix_command("export", "use a file the ledger exported", "use a file from")
 """The fix of an import file that is no export."""
 MAX_LINE = 8 * 1024 * 1024
 """Longest event line an import reads (the ledger refuses to record a longer event)."""

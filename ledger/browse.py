@@ -12,7 +12,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ledger.errors import LedgerError, command
+from ledger.errors import LedgerError
+from ledger.errors import command as fix_command
 
 __all__ = ["Row", "Table", "effects", "find", "listing", "ranged_rows"]
 
@@ -112,7 +113,7 @@ def listing(system: str, tables: dict[str, Any]) -> list[Table]:
     except (KeyError, TypeError, AttributeError, ValueError) as e:
         raise LedgerError(
             f"the campaign's {system} tables cannot be listed (missing or malformed: {e})",
-            fix=command(
+            fix=fix_command(
                 f"tables --system {system}",
                 f"look at the sample {system} tables",
                 "see",

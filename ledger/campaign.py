@@ -56,9 +56,9 @@ from ledger.errors import (
     TamperError,
     UnknownCampaignError,
     VersionError,
-    command,
     option,
 )
+from ledger.errors import command as fix_command
 from ledger.events import (
     DICE_EVENTS,
     FORMAT,
@@ -120,7 +120,7 @@ def unreadable(name: str, version: int, error: Exception) -> TamperError:
         name,
         version,
         f"the stored event cannot be read ({first})",
-        fix=command("verify --all", "verify the whole ledger"),
+        fix=fix_command("verify --all", "verify the whole ledger"),
     )
 
 
@@ -283,14 +283,16 @@ class Ledger:
             raise NoCurrentCampaignError(
                 "no campaigns yet",
                 [],
-                fix=command("new SYSTEM NAME", "create a campaign first", "create one with"),
+                fix=fix_command("new SYSTEM NAME", "create a campaign first", "create one with"),
             )
         known = sorted(self._by_name)
         shown = ", ".join(known[:8]) + (f" and {len(known) - 8} more" if len(known) > 8 else "")
         raise NoCurrentCampaignError(
             f"no current campaign (there are {len(known)}: {shown})",
             known,
-            fix=command("use NAME", "choose the campaign to act on", "choose one with", " or give -c NAME"),
+            fix=fix_command(
+                "use NAME", "choose the campaign to act on", "choose one with", " or give -c NAME"
+            ),
         )
 
     def current_id(self) -> str | None:
@@ -329,7 +331,7 @@ class Ledger:
                 campaign.name,
                 version,
                 f"the event stored there says it is version {env.v}",
-                fix=command("verify --all", "verify the whole ledger"),
+                fix=fix_command("verify --all", "verify the whole ledger"),
             )
         return env
 
@@ -374,7 +376,7 @@ class Ledger:
                 c.name,
                 env.v,
                 f"its last undo or redo (version {r}) is not at or before it",
-                fix=command("verify", "verify the campaign"),
+                fix=fix_command("verify", "verify the campaign"),
             )
         reset = env if r == env.v else self.envelope(c, r)
         if not isinstance(reset.event, RESETS):
@@ -382,7 +384,7 @@ class Ledger:
                 c.name,
                 env.v,
                 f"its last undo or redo (version {r}) is not an undo or redo",
-                fix=command("verify", "verify the campaign"),
+                fix=fix_command("verify", "verify the campaign"),
             )
         target = reset.event.target
         if not 0 < target < r:
@@ -390,7 +392,7 @@ class Ledger:
                 c.name,
                 r,
                 f"its undo or redo target {target} is not an earlier version",
-                fix=command("verify", "verify the campaign"),
+                fix=fix_command("verify", "verify the campaign"),
             )
         return int(target)
 
@@ -423,7 +425,7 @@ class Ledger:
         if not 1 <= version <= head:
             raise VersionError(
                 f"version {version} is outside campaign {c.name!r} (versions 1 to {head})",
-                fix=command("log --all", "list every version in the log", "see"),
+                fix=fix_command("log --all", "list every version in the log", "see"),
             )
         return version
 
@@ -576,7 +578,7 @@ class Ledger:
                     c.name,
                     lost + 1,
                     "a stored row is out of place",
-                    fix=command("verify --all", "verify the whole ledger"),
+                    fix=fix_command("verify --all", "verify the whole ledger"),
                 )
             if c.id not in self._tail_checked:
                 self._tail_checked.add(c.id)
@@ -923,7 +925,7 @@ class Ledger:
             if status.commitment is not None and status.seed is not None:
                 raise LedgerError(
                     f"dice commitment {status.commitment[:16]} is open in {c.name!r}",
-                    fix=command(
+                    fix=fix_command(
                         "dice reveal",
                         "reveal it first (it opens the next one)",
                         "reveal it first with",
@@ -944,13 +946,13 @@ class Ledger:
         if now.commitment is None:
             raise LedgerError(
                 f"no dice commitment is open in {c.name!r}",
-                fix=command("dice commit", "open one", "open one with"),
+                fix=fix_command("dice commit", "open one", "open one with"),
             )
         if now.seed is None:
             raise LedgerError(
                 f"the seed of dice commitment {now.commitment[:16]} is kept by the ledger this campaign "
                 "was imported from",
-                fix=command(
+                fix=fix_command(
                     "dice commit",
                     "reveal it there, or open a new one here",
                     "reveal it there, or open a new one here with",
@@ -965,7 +967,7 @@ class Ledger:
             if status.commitment != now.commitment or status.seed is None:
                 raise LedgerError(
                     f"dice commitment {now.commitment[:16]} was closed meanwhile",
-                    fix=command("dice status", "look at the dice status", "see"),
+                    fix=fix_command("dice status", "look at the dice status", "see"),
                 )
             return [
                 DiceRevealed(commitment=status.commitment, seed=status.seed.hex()),
@@ -1054,7 +1056,7 @@ class Ledger:
                         raise NothingToUndoError(f"nothing to undo in {c.name!r}")
                     raise NothingToUndoError(
                         f"only {n} action(s) to undo in {c.name!r}, not {count}",
-                        fix=command(f"undo {n}", f"undo {n}", "use"),
+                        fix=fix_command(f"undo {n}", f"undo {n}", "use"),
                     )
                 first = self._action_range(c, last)
                 first_event = last if first == last.v else self.envelope(c, first)
@@ -1094,7 +1096,7 @@ class Ledger:
             if count > len(stack):
                 raise NothingToUndoError(
                     f"only {len(stack)} action(s) to redo in {c.name!r}, not {count}",
-                    fix=command(f"redo {len(stack)}", f"redo {len(stack)}", "use"),
+                    fix=fix_command(f"redo {len(stack)}", f"redo {len(stack)}", "use"),
                 )
             return [
                 ActionRedone(redone=top.undone, target=top.last, what=top.what)

@@ -15,7 +15,8 @@ import msgspec
 from ledger import fairness
 from ledger.commands import AddCharacter, Command, command_name, decide_core, nfc
 from ledger.dice import CommittedDice, Dice, Faces, RandomDice, seeded
-from ledger.errors import LedgerError, RuleError, command
+from ledger.errors import LedgerError, RuleError
+from ledger.errors import command as fix_command
 from ledger.events import Decision, Event
 from ledger.records import Tip
 from ledger.snapshots import rules_fingerprint
@@ -100,7 +101,7 @@ def actor_in(state: CampaignState, wanted: str | None) -> str | None:
             shown = wanted if wanted.isprintable() else "NAME"
             raise LedgerError(
                 f"no character named {wanted!r} in {state.core.name!r} (characters: {known})",
-                fix=command(f"character add {shown}", f"add a character named {shown}", "add one with"),
+                fix=fix_command(f"character add {shown}", f"add a character named {shown}", "add one with"),
             )
         return wanted
     if len(chars) == 1:
@@ -112,8 +113,13 @@ def decide_command(system: System, state: CampaignState, command: Command, dice:
     """The events a command decides on a state: core commands first, then the system's."""
     if isinstance(command, AddCharacter) and system.solo:
         raise RuleError(
-            f"{system.name} is solo: its one character comes with `ledger new {system.name} NAME`; "
-            "start another campaign for another character"
+            f"{system.name} is solo",
+            fix=fix_command(
+                f"new {system.name} NAME",
+                "its one character comes with its campaign; start another campaign for another character",
+                "its one character comes with",
+                "; start another campaign for another character",
+            ),
         )
     cmd = msgspec.structs.replace(command, actor=actor_in(state, command.actor))
     events = decide_core(state, cmd, dice)

@@ -217,4 +217,4 @@ class SignatureError(LedgerError):
 
 
 class PublicKeyError(LedgerError):
-    """A public key given to `ledger key` cannot be read or used."""
+    """A public key given to trust, forget or check cannot be read or used."""

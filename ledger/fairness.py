@@ -36,7 +36,8 @@ from typing import Any, Literal
 
 from ledger.commands import check_text, nfc
 from ledger.dice import committed_face
-from ledger.errors import LedgerError, StoreError, TamperError, command
+from ledger.errors import LedgerError, StoreError, TamperError
+from ledger.errors import command as fix_command
 from ledger.events import (
     BranchForked,
     CampaignStarted,
@@ -399,5 +400,5 @@ def refuse_foreign(status: DiceStatus) -> LedgerError:
     return LedgerError(
         f"the open dice commitment {shown} was made by the ledger this campaign was imported from, "
         "which holds its seed",
-        fix=command("dice commit", "open one here", "open one here with"),
+        fix=fix_command("dice commit", "open one here", "open one here with"),
     )

@@ -27,7 +27,8 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from ledger import admission
 from ledger.commands import check_name
-from ledger.errors import LedgerError, PublicKeyError, SignatureError, StoreError, command, option
+from ledger.errors import LedgerError, PublicKeyError, SignatureError, StoreError, option
+from ledger.errors import command as fix_command
 from ledger.integrity import import_campaign
 
 if TYPE_CHECKING:
@@ -65,8 +66,8 @@ def parse_key(text: str) -> bytes:
         body = body[len(KEY_PREFIX) :]
     if len(body) != 64 or any(ch not in "0123456789abcdefABCDEF" for ch in body):
         raise PublicKeyError(
-            "a public key is ed25519: followed by 64 hex digits, as `ledger key show` prints it; "
-            "check what you pasted"
+            "a public key is ed25519: followed by 64 hex digits",
+            fix=fix_command("key show", "check what you pasted", "as", " prints it; check what you pasted"),
         )
     return bytes.fromhex(body)
 
@@ -174,8 +175,14 @@ def signing_key(store: Store, *, create: bool = True) -> Ed25519PrivateKey | Non
         store.put_key(SIGNING_STREAM, 1, "key.signing", json.dumps(record).encode())
     except StoreError as e:
         raise StoreError(
-            f"{e.message}; the ledger's signing key is made on first export, "
-            "so export with --unsigned until it can be written"
+            f"{e.message}; the ledger's signing key is made on first export",
+            e.path,
+            fix=option(
+                "--unsigned",
+                "export unsigned until it can be written",
+                "so export with",
+                " until it can be written",
+            ),
         ) from e
     found = _read_signing(store)  # this call's key, or that of the writer that won a race
     if found is None:
@@ -243,7 +250,7 @@ def trust(store: Store, key: str, name: str) -> TrustedKey:
         if k.name == name and k.key != key:
             raise PublicKeyError(
                 f"the name {name!r} is given to key {k.fingerprint}",
-                fix=command(
+                fix=fix_command(
                     f"key forget {shlex.quote(name)}",
                     "choose another name, or forget that key first",
                     "choose another --name or",
@@ -267,7 +274,7 @@ def forget(store: Store, who: str) -> TrustedKey:
     names = ", ".join(repr(k.name) for k in trusted_keys(store)) or "none"
     raise PublicKeyError(
         f"no trusted key named or fingerprinted {who!r} (trusted: {names})",
-        fix=command("key list", "list the trusted keys", "see"),
+        fix=fix_command("key list", "list the trusted keys", "see"),
     )
 
 
@@ -352,7 +359,7 @@ def check_header(
             f"refused: the export is signed by an unknown key {signer.fingerprint} and --require-signed "
             "is set",
             signer.fingerprint,
-            fix=command(
+            fix=fix_command(
                 f"key trust {source} --name NAME",
                 "if it is the sender's, trust its key",
                 "if it is the sender's, trust it with",
@@ -407,8 +414,13 @@ def key_from(source: str) -> tuple[str, str | None]:
         except PublicKeyError:
             shown = source if source.isprintable() and len(source) <= 80 else "FILE_OR_KEY"
             raise PublicKeyError(
-                f"{shown!r} is neither an export file nor a public key (ed25519: followed by 64 hex "
-                "digits, as `ledger key show` prints it); check the path or what you pasted"
+                f"{shown!r} is neither an export file nor a public key (ed25519: followed by 64 hex digits)",
+                fix=fix_command(
+                    "key show",
+                    "check the path or what you pasted",
+                    "as",
+                    " prints a key; check the path or what you pasted",
+                ),
             ) from None
     try:
         with path.open("rb") as f:

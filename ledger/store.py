@@ -25,7 +25,8 @@ from eventsourcing.persistence import (
     StoredEvent,
 )
 
-from ledger.errors import Fix, NotALedgerError, StoreError, command, option
+from ledger.errors import Fix, NotALedgerError, StoreError, option
+from ledger.errors import command as fix_command
 
 NEW_LEDGER = Fix(
     "command",
@@ -105,7 +106,7 @@ class Store:
         if self.read_only and not tables:
             raise StoreError(
                 f"{path} is empty: not a ledger yet",
-                fix=command("new SYSTEM NAME", "start a ledger with a campaign", "start one with"),
+                fix=fix_command("new SYSTEM NAME", "start a ledger with a campaign", "start one with"),
             )
         name = _read_only_uri(path) if self.read_only else str(path)
         self._datastore = SQLiteDatastore(name, lock_timeout=30, pool_size=1, originator_id_type="text")
