@@ -18,8 +18,8 @@ from ledger.records import Campaign, Recorded
 from ledger.store import VersionConflict
 
 if TYPE_CHECKING:
-    from ledger.campaign import Ledger
     from ledger.commands import Command
+    from ledger.records import Recorder
     from ledger.state import CampaignState
 
 
@@ -29,7 +29,7 @@ class Batch:
     A batch takes what an autoplayer plays through (:meth:`state`, :meth:`execute`)
     and :meth:`commit`; everything else is read from :attr:`ledger`."""
 
-    def __init__(self, ledger: Ledger, campaign: Campaign) -> None:
+    def __init__(self, ledger: Recorder, campaign: Campaign) -> None:
         self.ledger = ledger
         self.campaign = campaign
         self.system = ledger.system(campaign)

@@ -27,13 +27,13 @@ from ledger.state import CampaignState
 from ledger.systems import get_system
 
 if TYPE_CHECKING:
-    from ledger.campaign import Ledger
+    from ledger.records import Book
 
 REGISTRY = "registry"
 EXPORT_FORMAT = admission.EXPORT_FORMAT
 
 
-def verify(book: Ledger, campaign: str | None = None, *, every: bool = False) -> VerifyReport:
+def verify(book: Book, campaign: str | None = None, *, every: bool = False) -> VerifyReport:
     """Walk the chain; raise TamperError at the first bad event."""
     report = VerifyReport()
     _verify_stream(book, "(registry)", REGISTRY, None, 0, chain.GENESIS, report)
@@ -62,7 +62,7 @@ def verify(book: Ledger, campaign: str | None = None, *, every: bool = False) ->
 
 
 def verify_dice(
-    book: Ledger, campaign: str | None = None, *, every: bool = False
+    book: Book, campaign: str | None = None, *, every: bool = False
 ) -> dict[str, fairness.DiceReport]:
     """Prove the virtual dice of a campaign (or every campaign) from its stored history
     (see ledger.fairness.check); seeds revealed on a parent after a fork count too.
@@ -114,7 +114,7 @@ class _SnapshotCheck:
     admission folds there (one fold serves both); a disagreement is reported once the
     whole chain and its meaning are found sound."""
 
-    def __init__(self, book: Ledger, c: Campaign) -> None:
+    def __init__(self, book: Book, c: Campaign) -> None:
         self.book = book
         self.c = c
         self.system = book.system(c)
@@ -144,7 +144,7 @@ class _SnapshotCheck:
 
 
 def _verify_stream(
-    book: Ledger,
+    book: Book,
     name: str,
     stream: str,
     c: Campaign | None,
@@ -213,7 +213,7 @@ def _check_reset(name: str, env: Envelope[Any], last_reset: int) -> int:
 
 
 def export(
-    book: Ledger,
+    book: Book,
     out: IO[bytes],
     campaign: str | None = None,
     *,
@@ -246,7 +246,7 @@ def export(
 
 
 def import_campaign(
-    book: Ledger | None,
+    book: Book | None,
     data: IO[bytes],
     name: str | None = None,
     *,

@@ -34,8 +34,7 @@ from ledger.integrity import import_campaign
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-    from ledger.campaign import Ledger
-    from ledger.records import Campaign
+    from ledger.records import Book, Campaign, Keys
     from ledger.store import Store
 
 KEY_PREFIX = "ed25519:"
@@ -339,7 +338,7 @@ def check_signature(header: Mapping[str, Any]) -> str | None:
 
 
 def check_header(
-    book: Ledger | None, header: Mapping[str, Any], *, require_signed: bool = False, file: str | None = None
+    book: Keys | None, header: Mapping[str, Any], *, require_signed: bool = False, file: str | None = None
 ) -> Signer:
     """Who signed an export header; refuses a bad signature, and with
     ``require_signed`` an unsigned file or one signed by an unknown key."""
@@ -368,14 +367,14 @@ def check_header(
     return signer
 
 
-def of_campaign(book: Ledger, campaign: Campaign) -> Signer | None:
+def of_campaign(book: Keys, campaign: Campaign) -> Signer | None:
     """Who signed the export a campaign came from: None for one recorded here."""
     if not campaign.imported:
         return None
     return signer_of(book.store, campaign.signed_by)
 
 
-def of_campaigns(book: Ledger, names: list[str]) -> dict[str, Signer]:
+def of_campaigns(book: Keys, names: list[str]) -> dict[str, Signer]:
     """The signers of the imported campaigns among ``names`` (other names are left out)."""
     campaigns = {c.name: c for c in book.campaigns()}
     imported = [campaigns[n] for n in names if n in campaigns and campaigns[n].imported]
@@ -461,7 +460,7 @@ class FileReport:
         }
 
 
-def verify_file(book: Ledger | None, path: str, *, require_signed: bool = False) -> FileReport:
+def verify_file(book: Book | None, path: str, *, require_signed: bool = False) -> FileReport:
     """Check an export as an import would (chain, head, every event, signature)
     without recording anything; ``book`` supplies the known keys (None: none known)."""
 
