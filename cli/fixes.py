@@ -16,7 +16,7 @@ TEMPLATES: dict[str, str] = {
     "system_commands": "see `ledger {group} --help`",
     "edit_tables": "fix the [{table}] table of the tables file (`ledger new ... --tables FILE`)",
     "setting": "start the campaign again with --setting {key}=VALUE",
-    "option": "pass {option}",
+    "option": "{verb} {option}{after}",
     "command": "{verb} `ledger {command}`{after}",
 }
 """Each fix action as the command line says it; ``{name}`` fields come from the fix's detail."""
@@ -35,7 +35,8 @@ def worded(fix: Fix) -> str:
 
 def _detail(fix: Fix) -> dict[str, Any]:
     detail = dict(fix.detail)
-    if fix.action == "command":
+    if fix.action in ("command", "option"):
+        detail.setdefault("verb", "run" if fix.action == "command" else "pass")
         detail.setdefault("after", "")
     if fix.action == "system_commands" and "group" not in detail:
         detail["group"] = _group(detail.get("system", ""))
