@@ -22,7 +22,8 @@ class Fix:
     (say who acts; ``characters`` lists them), ``create_character``,
     ``create_campaign`` (``name``), ``choose_campaign``, ``system_commands`` (see
     what the system takes; ``system``), ``edit_tables`` (``table``), ``setting``
-    (``key``), ``option`` (pass ``option``), ``command`` (do what the
+    (``key``), ``option`` (give the input ``option``, ``verb`` and ``after`` around
+    it), ``command`` (do what the
     operation ``command`` does, introduced by ``verb``: ``{"verb": "run", "command":
     "verify --all"}``), ``other``. ``text`` says it in plain
     words for a reader of the library's messages."""
