@@ -17,9 +17,9 @@ TEMPLATES: dict[str, str] = {
     "system_command": "{doing} with `ledger {group} {command}`",
     "edit_tables": "fix the [{table}] table of the tables file (`ledger new ... --tables FILE`)",
     "setting": "start the campaign again with --setting {key}=VALUE",
-    "option": "pass {option}",
+    "option": "{verb} {option}{after}",
     "drop_option": "drop {option}",
-    "command": "{how} `ledger {group} {command}`",
+    "command": "{verb} `ledger {prefix}{command}`{after}",
     "read_table": "see `ledger tables {table}`",
 }
 """Each fix action as the command line says it; ``{name}`` fields come from the fix's detail."""
@@ -40,6 +40,12 @@ def _detail(fix: Fix) -> dict[str, Any]:
     detail = dict(fix.detail)
     if "system" in detail and "group" not in detail:
         detail["group"] = _group(detail.get("system", ""))
+    if fix.action in ("command", "option"):
+        default = "run" if fix.action == "command" else "pass"
+        detail.setdefault("verb", detail.get("how", default))
+        detail.setdefault("after", "")
+    if fix.action == "command":
+        detail["prefix"] = f"{detail['group']} " if "group" in detail else ""
     return detail
 
 

@@ -27,15 +27,16 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Iterator, Mapping
-from functools import cache
 from typing import IO, Any
 
 import msgspec
 
 from ledger import chain
 from ledger import dice as dice_mod
-from ledger.commands import Command, check_name, check_text
+from ledger.commands import Command, check_name, check_text, stable_commands
+from ledger.deciding import actor_in, decide_command, drawn
 from ledger.errors import ImportFileError, LedgerError, TamperError
+from ledger.errors import command as fix_command
 from ledger.events import (
     DICE_EVENTS,
     FORMAT,
@@ -54,10 +55,13 @@ from ledger.events import (
     envelope_decoder,
     redoable,
 )
+from ledger.snapshots import rules_fingerprint
 from ledger.state import CampaignState, evolve
-from ledger.systems import System, commands, installed
+from ledger.systems import System, installed
 
 EXPORT_FORMAT = "campaign-ledger-export"
+EXPORT_FILE = fix_command("export", "use a file the ledger exported", "use a file from")
+"""The fix of an import file that is no export."""
 MAX_LINE = 8 * 1024 * 1024
 """Longest event line an import reads (the ledger refuses to record a longer event)."""
 MAX_HEADER = 64 * 1024
@@ -100,37 +104,29 @@ def read_header(data: IO[bytes]) -> tuple[Header, dict[str, Any]]:
     line = data.readline(MAX_HEADER + 1)
     raw = line.rstrip(b"\r\n")
     if not raw.strip():
-        raise ImportFileError("the import file has no export header; use a file from `ledger export`")
+        raise ImportFileError("the import file has no export header", fix=EXPORT_FILE)
     if len(raw) > MAX_HEADER or too_deep(raw, 4):
-        raise ImportFileError(
-            "the import file's header is too long or too deeply nested; use a file from `ledger export`"
-        )
+        raise ImportFileError("the import file's header is too long or too deeply nested", fix=EXPORT_FILE)
     try:
         header = msgspec.json.decode(raw, type=Header)
         fields = msgspec.json.decode(raw, type=dict[str, Any])
     except (msgspec.DecodeError, RecursionError) as e:
         shown = str(e).splitlines()[0] if str(e) else type(e).__name__
         raise ImportFileError(
-            f"the import file has no valid export header ({shown}); use a file from `ledger export`"
+            f"the import file has no valid export header ({shown})", fix=EXPORT_FILE
         ) from None
     if header.format != EXPORT_FORMAT:
-        raise ImportFileError(
-            "the import file is not a campaign-ledger export; use a file from `ledger export`"
-        )
+        raise ImportFileError("the import file is not a campaign-ledger export", fix=EXPORT_FILE)
     if header.version > FORMAT:
         raise ImportFileError(
             f"the export is from a newer format ({header.version}); upgrade campaign-ledger"
         )
     if header.version < 1:
-        raise ImportFileError(
-            f"the export header names format {header.version}; use a file from `ledger export`"
-        )
+        raise ImportFileError(f"the export header names format {header.version}", fix=EXPORT_FILE)
     if not UUID_RE.fullmatch(header.campaign_id):
-        raise ImportFileError(
-            "the export header's campaign_id is not a campaign id; use a file from `ledger export`"
-        )
+        raise ImportFileError("the export header's campaign_id is not a campaign id", fix=EXPORT_FILE)
     if not 1 <= header.head < MAX_INT or not re.fullmatch(r"[0-9a-f]{64}", header.head_hash):
-        raise ImportFileError("the export header's head is malformed; use a file from `ledger export`")
+        raise ImportFileError("the export header's head is malformed", fix=EXPORT_FILE)
     return header, fields
 
 
@@ -182,25 +178,10 @@ class Refusal(Exception):
         self.version = version
 
 
-@cache
-def rules_fingerprint(system: str) -> str:
-    """A hash of the code that decides and folds a system's commands: an import decides
-    an action again only when it was recorded under the same code."""
-    from ledger.snapshots import code_fingerprint
-    from ledger.systems import get_system
-
-    found = get_system(system)
-    return code_fingerprint(
-        (found.decide, found.evolve, found.initial, *found.events, *found.commands),
-        ["ledger.commands", "ledger.dice", "ledger.state", "ledger.events"],
-        size=32,
-    )
-
-
 def command_class(name: str, system: System) -> type[Command] | None:
     """The command class a decision names by its stable name (``core.Roll``,
     ``d20.Check``), if it is one of the core's or the system's."""
-    found = commands(system).get(name)
+    found = stable_commands(system).get(name)
     return found if isinstance(found, type) and issubclass(found, Command) else None
 
 
@@ -500,8 +481,6 @@ class Admission:
     def _redecide(self, envs: list[Envelope[Any]]) -> None:
         """Decide the action again from its recorded command and dice, on the state
         before it, and require the very events (and actors) the file records."""
-        from ledger.campaign import actor_in, decide_command, drawn
-
         first = envs[0]
         for env in envs[1:]:
             if env.decision is not None:

@@ -8,21 +8,28 @@ history); record the batch, then undo.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+import msgspec
+
+from ledger.deciding import decide_and_draw, decision
 from ledger.errors import ConflictError, LedgerError
+from ledger.records import Campaign, Recorded
 from ledger.store import VersionConflict
 
 if TYPE_CHECKING:
-    from ledger.campaign import Campaign, Ledger, Recorded
     from ledger.commands import Command
+    from ledger.records import Recorder
     from ledger.state import CampaignState
 
 
 class Batch:
-    """Commands decided against an in-memory head, appended together on commit."""
+    """Commands decided against an in-memory head, appended together on commit.
 
-    def __init__(self, ledger: Ledger, campaign: Campaign) -> None:
+    A batch takes what an autoplayer plays through (:meth:`state`, :meth:`execute`)
+    and :meth:`commit`; everything else is read from :attr:`ledger`."""
+
+    def __init__(self, ledger: Recorder, campaign: Campaign) -> None:
         self.ledger = ledger
         self.campaign = campaign
         self.system = ledger.system(campaign)
@@ -58,14 +65,10 @@ class Batch:
         faces: list[int] | None = None,
         actor: str | None = None,
     ) -> Recorded:
-        import msgspec
-
-        from ledger.campaign import Recorded, decide_and_draw, decision
-
         self._check(campaign)
         decide = self.ledger.decider(self.campaign, command, actor)
         events, dice = decide_and_draw(decide, self.tip, faces)
-        who = self.ledger._recorded_under(self.tip.state, actor or command.actor, command.introduces())
+        who = self.ledger.recorded_under(self.tip.state, actor or command.actor, command.introduces())
         how = decision(msgspec.structs.replace(command, actor=actor or command.actor), dice, self.system)
         rows, envelopes, self.tip = self.ledger.seal(
             self.campaign, self.tip, events, who, system=self.system, decision=how
@@ -88,7 +91,3 @@ class Batch:
             ) from e
         self.ledger.remember(self.campaign, self.tip)
         return len(rows)
-
-    def __getattr__(self, name: str) -> Any:
-        # Read-only helpers (campaign lookups, systems) come from the ledger.
-        return getattr(self.ledger, name)

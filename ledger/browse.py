@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ledger.errors import LedgerError
+from ledger.errors import command as fix_command
 
 __all__ = ["Row", "Table", "effects", "find", "listing", "ranged_rows"]
 
@@ -111,8 +112,13 @@ def listing(system: str, tables: dict[str, Any]) -> list[Table]:
         found: list[Table] = lister(tables)
     except (KeyError, TypeError, AttributeError, ValueError) as e:
         raise LedgerError(
-            f"the campaign's {system} tables cannot be listed (missing or malformed: {e}); "
-            f"see `ledger tables --system {system}` for the sample ones"
+            f"the campaign's {system} tables cannot be listed (missing or malformed: {e})",
+            fix=fix_command(
+                f"tables --system {system}",
+                f"look at the sample {system} tables",
+                "see",
+                " for the sample ones",
+            ),
         ) from None
     return found
 

@@ -18,14 +18,15 @@ import contextlib
 import random
 import time
 import uuid
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import replace
 from datetime import UTC, datetime
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, Any
 
 import msgspec
 
-from ledger import admission, chain, fairness, snapshots
+from ledger import admission, chain, fairness, integrity, provenance, snapshots
+from ledger.batch import Batch
 from ledger.commands import (
     AddCharacter,
     Command,
@@ -33,10 +34,18 @@ from ledger.commands import (
     Roll,
     check_command_text,
     check_name,
-    decide_core,
     nfc,
 )
-from ledger.dice import CommittedDice, Dice, Faces, RandomDice, seeded
+from ledger.deciding import (
+    actor_in,
+    decide_and_draw,
+    decide_command,
+    decide_with_dice,
+    decision,
+    dice_for,
+    drawn,
+)
+from ledger.dice import Dice
 from ledger.errors import (
     ConflictError,
     DuplicateNameError,
@@ -44,11 +53,12 @@ from ledger.errors import (
     NoCurrentCampaignError,
     NotALedgerError,
     NothingToUndoError,
-    RuleError,
     TamperError,
     UnknownCampaignError,
     VersionError,
+    option,
 )
+from ledger.errors import command as fix_command
 from ledger.events import (
     DICE_EVENTS,
     FORMAT,
@@ -68,190 +78,14 @@ from ledger.events import (
     envelope_decoder,
     redoable,
 )
+from ledger.records import Campaign, LogEntry, Recorded, Tip, VerifyReport
 from ledger.state import CampaignState, evolve
 from ledger.store import Store, VersionConflict, resolve_target
 from ledger.systems import System, get_system
 
-if TYPE_CHECKING:
-    from ledger.batch import Batch
-
 REGISTRY = "registry"
 MAX_ATTEMPTS = 50
 EXPORT_FORMAT = "campaign-ledger-export"
-
-
-@dataclass(frozen=True)
-class Campaign:
-    """A campaign (a branch) as the registry knows it."""
-
-    id: str
-    name: str
-    system: str
-    parent_id: str | None = None
-    parent_version: int | None = None
-    imported: bool = False
-    lineage: tuple[tuple[str, int, int | None], ...] = ()
-    """(stream, after version, up to version or None): where each range of
-    this branch's versions is stored, oldest first."""
-    signed_by: str | None = None
-    """The public key that signed the export this campaign was imported from."""
-
-    def stream_for(self, version: int) -> str:
-        for stream, lo, hi in self.lineage:
-            if version > lo and (hi is None or version <= hi):
-                return stream
-        raise VersionError(f"version {version} is outside campaign {self.name!r}")
-
-
-@dataclass(frozen=True)
-class Recorded:
-    """What one command appended."""
-
-    campaign: Campaign
-    action: str
-    envelopes: list[Envelope[Any]]
-    state: CampaignState
-
-    @property
-    def events(self) -> list[Event]:
-        return [e.event for e in self.envelopes]
-
-    @property
-    def version(self) -> int:
-        return self.envelopes[-1].v
-
-
-@dataclass(frozen=True)
-class Tip:
-    """The head of a branch: its version, hash, last reset and state."""
-
-    version: int
-    prev: str
-    last_reset: int
-    state: CampaignState
-    dice: fairness.DiceStatus | None = None
-    """The branch's open dice commitment and next nonce; None until looked up
-    (:meth:`Ledger.dice_tip`)."""
-
-
-def dice_for(tip: Tip, faces: list[int] | None) -> Dice:
-    """Physical faces, the campaign's seeded dice, dice derived under the open
-    commitment, or (with none open) the system CSPRNG."""
-    if faces is not None:
-        return Faces(faces)
-    if tip.state.core.seed is not None:
-        return seeded(tip.state.core.seed, tip.version)
-    status = tip.dice
-    if status is None:
-        raise LedgerError("the dice of this campaign were not looked up; record through Ledger or Batch")
-    if status.commitment is None:
-        return RandomDice()
-    if status.seed is None:
-        raise fairness.refuse_foreign(status)
-    return CommittedDice(status.seed, status.client_seed, status.branch, status.next_nonce, status.commitment)
-
-
-def decide_with_dice(
-    decide: Callable[[CampaignState, Dice], list[Event]], tip: Tip, faces: list[int] | None
-) -> list[Event]:
-    return decide_and_draw(decide, tip, faces)[0]
-
-
-def decide_and_draw(
-    decide: Callable[[CampaignState, Dice], list[Event]], tip: Tip, faces: list[int] | None
-) -> tuple[list[Event], Dice]:
-    """The events ``decide`` gives on the head state, and the dice it drew."""
-    dice = dice_for(tip, faces)
-    events = decide(tip.state, dice)
-    if isinstance(dice, Faces):
-        dice.finish()
-    if not events:
-        raise LedgerError("the command changes nothing; nothing was recorded")
-    return events, dice
-
-
-def drawn(dice: Dice) -> tuple[int, ...]:
-    """Every face a dice source gave, in order."""
-    if isinstance(dice, Faces):
-        return tuple(dice.faces[: dice.used])
-    if isinstance(dice, RandomDice | CommittedDice):
-        return tuple(dice.rolled)
-    return ()
-
-
-def decision(command: Command | None, dice: Dice, system: System) -> Decision | None:
-    """What re-deciding an action needs: its command and the faces it drew."""
-    if command is None:
-        return None
-    from ledger.systems import command_name
-
-    name = command_name(system, type(command))
-    if name is None:  # pragma: no cover - a decider took a class it does not list
-        raise LookupError(f"the {system.name} system does not list the command {type(command).__name__}")
-    faces = drawn(dice)
-    derived = isinstance(dice, CommittedDice) and bool(faces)
-    return Decision(
-        command=name,
-        args=msgspec.to_builtins(command),
-        faces=faces,
-        manual=dice.manual,
-        rules=admission.rules_fingerprint(system.name),
-        commitment=dice.commitment if derived else None,  # type: ignore[attr-defined]
-        nonce=dice.first if derived else None,  # type: ignore[attr-defined]
-        sides=tuple(dice.sides) if derived else (),  # type: ignore[attr-defined]
-    )
-
-
-def actor_in(state: CampaignState, wanted: str | None) -> str | None:
-    """The character a command acts as: the one asked for (who must exist), the only
-    character, or the last one who acted."""
-    chars = state.core.characters
-    if wanted is not None:
-        wanted = nfc(wanted)
-        if wanted not in chars:
-            known = ", ".join(chars) if chars else "none yet"
-            raise LedgerError(
-                f"no character named {wanted!r} in {state.core.name!r} (characters: {known}); "
-                f"add one with `ledger character add {wanted if wanted.isprintable() else 'NAME'}`"
-            )
-        return wanted
-    if len(chars) == 1:
-        return chars[0]
-    return state.core.last_actor
-
-
-def decide_command(system: System, state: CampaignState, command: Command, dice: Dice) -> list[Event]:
-    """The events a command decides on a state: core commands first, then the system's."""
-    if isinstance(command, AddCharacter) and system.solo:
-        raise RuleError(
-            f"{system.name} is solo: its one character comes with `ledger new {system.name} NAME`; "
-            "start another campaign for another character"
-        )
-    cmd = msgspec.structs.replace(command, actor=actor_in(state, command.actor))
-    events = decide_core(state, cmd, dice)
-    if events is None:
-        events = system.decide(state, cmd, dice)
-    return events
-
-
-@dataclass(frozen=True)
-class LogEntry:
-    version: int
-    action: str
-    kind: str
-    at: str
-    day: int | None
-    actor: str | None
-    summary: str
-    undone: bool
-    event: Event
-    hash: str
-
-
-@dataclass
-class VerifyReport:
-    checked: dict[str, int] = field(default_factory=dict)
-    heads: dict[str, str] = field(default_factory=dict)
 
 
 TAIL = 16
@@ -282,7 +116,12 @@ def _now() -> str:
 
 def unreadable(name: str, version: int, error: Exception) -> TamperError:
     first = str(error).splitlines()[0] if str(error) else type(error).__name__
-    return TamperError(name, version, f"the stored event cannot be read ({first}); run `ledger verify --all`")
+    return TamperError(
+        name,
+        version,
+        f"the stored event cannot be read ({first})",
+        fix=fix_command("verify --all", "verify the whole ledger"),
+    )
 
 
 def _check_size(raw: bytes) -> None:
@@ -421,6 +260,15 @@ class Ledger:
         except KeyError:
             raise UnknownCampaignError(name, sorted(self._by_name)) from None
 
+    def campaign_by_id(self, campaign_id: str) -> Campaign:
+        """A campaign by its id (a fork's ``parent_id``, say)."""
+        if campaign_id not in self._by_id:
+            self._refresh()
+        try:
+            return self._by_id[campaign_id]
+        except KeyError:
+            raise LedgerError(f"no campaign has the id {campaign_id!r}") from None
+
     def current(self) -> Campaign:
         """The current campaign: the one last chosen with :meth:`use` (``ledger use``,
         ``ledger new``, ``ledger fork``); the only campaign when none was chosen.
@@ -432,13 +280,19 @@ class Ledger:
         if len(self._by_name) == 1:
             return next(iter(self._by_name.values()))
         if not self._by_name:
-            raise NoCurrentCampaignError("no campaigns yet; create one with `ledger new SYSTEM NAME`", [])
+            raise NoCurrentCampaignError(
+                "no campaigns yet",
+                [],
+                fix=fix_command("new SYSTEM NAME", "create a campaign first", "create one with"),
+            )
         known = sorted(self._by_name)
         shown = ", ".join(known[:8]) + (f" and {len(known) - 8} more" if len(known) > 8 else "")
         raise NoCurrentCampaignError(
-            f"no current campaign (there are {len(known)}: {shown}); choose one with `ledger use NAME` "
-            "or give -c NAME",
+            f"no current campaign (there are {len(known)}: {shown})",
             known,
+            fix=fix_command(
+                "use NAME", "choose the campaign to act on", "choose one with", " or give -c NAME"
+            ),
         )
 
     def current_id(self) -> str | None:
@@ -476,7 +330,8 @@ class Ledger:
             raise TamperError(
                 campaign.name,
                 version,
-                f"the event stored there says it is version {env.v}; run `ledger verify --all`",
+                f"the event stored there says it is version {env.v}",
+                fix=fix_command("verify --all", "verify the whole ledger"),
             )
         return env
 
@@ -520,19 +375,24 @@ class Ledger:
             raise TamperError(
                 c.name,
                 env.v,
-                f"its last undo or redo (version {r}) is not at or before it; run `ledger verify`",
+                f"its last undo or redo (version {r}) is not at or before it",
+                fix=fix_command("verify", "verify the campaign"),
             )
         reset = env if r == env.v else self.envelope(c, r)
         if not isinstance(reset.event, RESETS):
             raise TamperError(
                 c.name,
                 env.v,
-                f"its last undo or redo (version {r}) is not an undo or redo; run `ledger verify`",
+                f"its last undo or redo (version {r}) is not an undo or redo",
+                fix=fix_command("verify", "verify the campaign"),
             )
         target = reset.event.target
         if not 0 < target < r:
             raise TamperError(
-                c.name, r, f"its undo or redo target {target} is not an earlier version; run `ledger verify`"
+                c.name,
+                r,
+                f"its undo or redo target {target} is not an earlier version",
+                fix=fix_command("verify", "verify the campaign"),
             )
         return int(target)
 
@@ -564,7 +424,8 @@ class Ledger:
             return head
         if not 1 <= version <= head:
             raise VersionError(
-                f"version {version} is outside campaign {c.name!r} (versions 1 to {head}); see `ledger log --all`"
+                f"version {version} is outside campaign {c.name!r} (versions 1 to {head})",
+                fix=fix_command("log --all", "list every version in the log", "see"),
             )
         return version
 
@@ -630,10 +491,14 @@ class Ledger:
                 latest = env.day
             version, action = env.v, env.action
         if latest is None:
-            raise VersionError(f"campaign {campaign.name!r} has no game days; use --at VERSION")
+            raise VersionError(
+                f"campaign {campaign.name!r} has no game days",
+                fix=option("--at VERSION", "give a version instead", "use"),
+            )
         if latest < day:
             raise VersionError(
-                f"campaign {campaign.name!r} has reached day {latest}; use --day 0 to {latest}"
+                f"campaign {campaign.name!r} has reached day {latest}",
+                fix=option(f"--day 0 to {latest}", f"give a day from 0 to {latest}", "use"),
             )
         return version
 
@@ -675,7 +540,7 @@ class Ledger:
 
         return decide
 
-    def _recorded_under(self, state: CampaignState, actor: str | None, newcomer: str | None) -> str | None:
+    def recorded_under(self, state: CampaignState, actor: str | None, newcomer: str | None) -> str | None:
         """Who an action is recorded under: the character the command brings in, whoever
         typed it (as ``CharacterAdded`` events always are), else the actor."""
         return newcomer if newcomer is not None else self._actor(state, actor)
@@ -709,14 +574,19 @@ class Ledger:
             tip = self.dice_tip(c, cached if cached is not None else self.tip(c))
             if tip.version == lost:
                 # Nobody wrote since the version was refused: the stored versions are out of order.
-                raise TamperError(c.name, lost + 1, "a stored row is out of place; run `ledger verify --all`")
+                raise TamperError(
+                    c.name,
+                    lost + 1,
+                    "a stored row is out of place",
+                    fix=fix_command("verify --all", "verify the whole ledger"),
+                )
             if c.id not in self._tail_checked:
                 self._tail_checked.add(c.id)
                 self.check_tail(c, tip.version)
             events, dice = decide_and_draw(decide, tip, faces)
             how = decision(command, dice, system)
             try:
-                return self._append(c, tip, events, self._recorded_under(tip.state, actor, newcomer), how)
+                return self._append(c, tip, events, self.recorded_under(tip.state, actor, newcomer), how)
             except VersionConflict:
                 lost = tip.version
                 _backoff(attempt)
@@ -862,14 +732,13 @@ class Ledger:
 
     def batch(self, campaign: str | None = None) -> Batch:
         """Record many commands on one campaign in one transaction (simulate, bulk work)."""
-        from ledger.batch import Batch
-
         return Batch(self, self.campaign(campaign))
 
-    def _register(
+    def register(
         self, make: Callable[[], tuple[CampaignRegistered, list[tuple[str, int, str, bytes]]]]
     ) -> None:
-        """Append a registry event together with a new stream's first rows."""
+        """Append a registry event together with a new stream's first rows: ``make`` gives
+        both, and is called again when another writer registered first."""
         for attempt in range(MAX_ATTEMPTS):
             self._refresh()
             registered, rows = make()
@@ -891,6 +760,8 @@ class Ledger:
             except VersionConflict:
                 _backoff(attempt)
         raise ConflictError("the campaign registry is busy; try again")
+
+    _register = register
 
     # --- campaigns ------------------------------------------------------------
 
@@ -916,7 +787,9 @@ class Ledger:
         if sysdef.load_tables is not None:
             table_data, source = sysdef.load_tables(tables)
         elif tables is not None:
-            raise LedgerError(f"the {system} system has no tables; drop --tables")
+            raise LedgerError(
+                f"the {system} system has no tables", fix=option("--tables", "give it none", "drop")
+            )
         if seed is not None and not 0 <= seed < 2**63:
             raise LedgerError(f"--seed {seed} is out of range; use 0 to 2**63-1")
         client_seed = fairness.check_client_seed(client_seed)
@@ -947,7 +820,7 @@ class Ledger:
                 [(cid, 1, started.kind, raw)],
             )
 
-        self._register(make)
+        self.register(make)
         return self._by_name[name]
 
     def fork(
@@ -962,8 +835,8 @@ class Ledger:
         at = head if at is None else at
         if not 1 <= at <= head:
             raise VersionError(
-                f"cannot fork {parent.name!r} at version {at}: its head is version {head}; "
-                f"use --at 1 to {head}"
+                f"cannot fork {parent.name!r} at version {at}: its head is version {head}",
+                fix=option(f"--at 1 to {head}", f"fork at a version from 1 to {head}", "use"),
             )
         base = self.envelope(parent, at)
         at_fork = self._dice_at(parent, at)
@@ -1002,7 +875,7 @@ class Ledger:
                 [(cid, at + 1, "branch.forked", raw)],
             )
 
-        self._register(make)
+        self.register(make)
         return self._by_name[new_name]
 
     # --- provable dice (see ledger.fairness) -------------------------------------
@@ -1029,8 +902,13 @@ class Ledger:
     def _check_provable(self, c: Campaign, tip: Tip) -> None:
         if tip.state.core.seed is not None:
             raise LedgerError(
-                f"campaign {c.name!r} rolls seeded dice (--seed): reproducible, never provable; "
-                "start a campaign without --seed for committed dice"
+                f"campaign {c.name!r} rolls seeded dice (--seed): reproducible, never provable",
+                fix=option(
+                    "--seed",
+                    "start a campaign with unseeded dice for committed dice",
+                    "start a campaign without",
+                    " for committed dice",
+                ),
             )
 
     def commit_dice(self, campaign: str | None = None, *, client_seed: str = "") -> Recorded:
@@ -1046,8 +924,13 @@ class Ledger:
             assert status is not None
             if status.commitment is not None and status.seed is not None:
                 raise LedgerError(
-                    f"dice commitment {status.commitment[:16]} is open in {c.name!r}; "
-                    "reveal it first with `ledger dice reveal` (it opens the next one)"
+                    f"dice commitment {status.commitment[:16]} is open in {c.name!r}",
+                    fix=fix_command(
+                        "dice reveal",
+                        "reveal it first (it opens the next one)",
+                        "reveal it first with",
+                        " (it opens the next one)",
+                    ),
                 )
             return [DiceCommitted(commitment=commitment, client_seed=client_seed)]
 
@@ -1061,11 +944,19 @@ class Ledger:
         now = self.dice_tip(c, self.tip(c)).dice
         assert now is not None
         if now.commitment is None:
-            raise LedgerError(f"no dice commitment is open in {c.name!r}; open one with `ledger dice commit`")
+            raise LedgerError(
+                f"no dice commitment is open in {c.name!r}",
+                fix=fix_command("dice commit", "open one", "open one with"),
+            )
         if now.seed is None:
             raise LedgerError(
                 f"the seed of dice commitment {now.commitment[:16]} is kept by the ledger this campaign "
-                "was imported from; reveal it there, or open a new one here with `ledger dice commit`"
+                "was imported from",
+                fix=fix_command(
+                    "dice commit",
+                    "reveal it there, or open a new one here",
+                    "reveal it there, or open a new one here with",
+                ),
             )
         following = now.client_seed if given is None else given
         upcoming = fairness.new_seed(self.store, following, c.id)
@@ -1075,7 +966,8 @@ class Ledger:
             assert status is not None
             if status.commitment != now.commitment or status.seed is None:
                 raise LedgerError(
-                    f"dice commitment {now.commitment[:16]} was closed meanwhile; see `ledger dice status`"
+                    f"dice commitment {now.commitment[:16]} was closed meanwhile",
+                    fix=fix_command("dice status", "look at the dice status", "see"),
                 )
             return [
                 DiceRevealed(commitment=status.commitment, seed=status.seed.hex()),
@@ -1163,7 +1055,8 @@ class Ledger:
                     if n == 0:
                         raise NothingToUndoError(f"nothing to undo in {c.name!r}")
                     raise NothingToUndoError(
-                        f"only {n} action(s) to undo in {c.name!r}, not {count}; use `ledger undo {n}`"
+                        f"only {n} action(s) to undo in {c.name!r}, not {count}",
+                        fix=fix_command(f"undo {n}", f"undo {n}", "use"),
                     )
                 first = self._action_range(c, last)
                 first_event = last if first == last.v else self.envelope(c, first)
@@ -1202,8 +1095,8 @@ class Ledger:
                 raise NothingToUndoError(f"nothing to redo in {c.name!r}")
             if count > len(stack):
                 raise NothingToUndoError(
-                    f"only {len(stack)} action(s) to redo in {c.name!r}, not {count}; "
-                    f"use `ledger redo {len(stack)}`"
+                    f"only {len(stack)} action(s) to redo in {c.name!r}, not {count}",
+                    fix=fix_command(f"redo {len(stack)}", f"redo {len(stack)}", "use"),
                 )
             return [
                 ActionRedone(redone=top.undone, target=top.last, what=top.what)
@@ -1265,16 +1158,14 @@ class Ledger:
 
     def verify(self, campaign: str | None = None, *, every: bool = False) -> VerifyReport:
         """Walk the chain; raise TamperError at the first bad event."""
-        from ledger.integrity import verify
-
-        return verify(self, campaign, every=every)
+        return integrity.verify(self, campaign, every=every)
 
     def export(self, out: IO[bytes], campaign: str | None = None, *, sign: bool = True) -> int:
         """Write a campaign's whole branch as JSON lines, its header signed by this
         ledger's key unless ``sign`` is False; returns the event count."""
-        from ledger.integrity import export
-
-        return export(self, out, campaign, sign=sign)
+        return integrity.export(
+            self, out, campaign, sign=(lambda header: provenance.sign(self.store, header)) if sign else None
+        )
 
     def import_(
         self,
@@ -1287,9 +1178,26 @@ class Ledger:
         """Import an export after verifying its chain and signature; refuses edited files
         (and, with ``require_signed``, files not signed by a known key). ``file``
         names the file in messages."""
-        from ledger.integrity import import_campaign
 
-        return import_campaign(self, data, name, require_signed=require_signed, file=file)
+        def signer(header: Mapping[str, Any]) -> str | None:
+            return provenance.check_header(self, header, require_signed=require_signed, file=file).key
+
+        return integrity.import_campaign(self, data, name, signer=signer)
 
 
-__all__ = ["Campaign", "ChainWarning", "Ledger", "LogEntry", "Recorded", "Tip", "VerifyReport"]
+__all__ = [
+    "Campaign",
+    "ChainWarning",
+    "Ledger",
+    "LogEntry",
+    "Recorded",
+    "Tip",
+    "VerifyReport",
+    "actor_in",
+    "decide_and_draw",
+    "decide_command",
+    "decide_with_dice",
+    "decision",
+    "dice_for",
+    "drawn",
+]

@@ -8,14 +8,18 @@ in by the ledger from ``--as`` or the campaign's default character).
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Iterator, Mapping
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from ledger import dice as dice_mod
-from ledger.errors import DuplicateNameError, InvalidNameError, InvalidTextError
+from ledger.errors import DuplicateNameError, InvalidNameError, InvalidTextError, PluginError
 from ledger.events import CharacterAdded, Event, Noted, Rolled
+
+if TYPE_CHECKING:
+    from ledger.systems import System
 
 NAME_LIMIT = 64
 NAME_PUNCTUATION = frozenset(" _.'-")
@@ -216,4 +220,38 @@ def decide_core(state: Any, command: Command, dice: dice_mod.Dice) -> list[Event
         if name in state.core.characters:
             raise DuplicateNameError(f"character {name!r} already exists; pick another name")
         return [CharacterAdded(name=name, attrs=attrs)]
+    return None
+
+
+CORE = "core"
+"""The prefix of the commands every campaign takes (``core.Roll``)."""
+_commands: dict[str, Mapping[str, type]] = {}
+
+
+def stable_commands(system: System) -> Mapping[str, type]:
+    """Every command a campaign of ``system`` takes, by its stable name.
+
+    The core's are ``core.Roll``, ``core.Note`` and ``core.AddCharacter``; a
+    system's are ``<system>.<Class>`` for each class in ``System.commands``. The
+    name holds no module path, so a stored decision still finds its command
+    after the system's modules move."""
+    found = _commands.get(system.name)
+    if found is not None:
+        return found
+    table: dict[str, type] = {f"{CORE}.{kind.__name__}": kind for kind in (Roll, Note, AddCharacter)}
+    for kind in system.commands:
+        name = f"{system.name}.{kind.__name__}"
+        if table.setdefault(name, kind) is not kind:
+            raise PluginError(system.name, "", f"it has two commands named {kind.__name__}")
+    found = MappingProxyType(table)
+    _commands[system.name] = found
+    return found
+
+
+def command_name(system: System, kind: type) -> str | None:
+    """The stable name of a command class in ``system`` (see :func:`stable_commands`), or None
+    when the system takes no such command."""
+    for name, known in stable_commands(system).items():
+        if known is kind:
+            return name
     return None

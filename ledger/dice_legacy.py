@@ -12,13 +12,17 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from ledger.errors import NotationError
 from ledger.events import DiceGroup, Die, RollResult
 
-if TYPE_CHECKING:
-    from ledger.dice import Dice
+
+class Dice(Protocol):
+    """Where the faces come from (any ``ledger.dice.Dice``)."""
+
+    def roll(self, sides: int) -> int: ...
+
 
 MAX_DICE = 1000
 MAX_SIDES = 1000

@@ -22,15 +22,36 @@ class Fix:
     (say who acts; ``characters`` lists them), ``create_character``,
     ``create_campaign`` (``name``), ``choose_campaign``, ``system_commands`` (see
     what the system takes; ``system``), ``system_command`` (do ``doing`` with one of
-    the system's commands: ``system``, ``command``), ``command`` (run the ``system``'s
-    ``command``, as given after its group, ``how`` leading to it), ``edit_tables``
-    (``table``), ``read_table`` (look at ``table``), ``setting`` (``key``), ``option`` (pass ``option``), ``drop_option``
-    (leave ``option`` out), ``other``. ``text`` says it in plain words for a reader of
-    the library's messages."""
+    the system's commands: ``system``, ``command``), ``command`` (do what the operation
+    ``command`` does, introduced by ``verb``, or ``how``, with ``after`` following it:
+    ``{"verb": "run", "command": "verify --all"}``; with ``system``, ``command`` is
+    given after the system's group), ``edit_tables`` (``table``), ``read_table`` (look
+    at ``table``), ``setting`` (``key``), ``option`` (give the input ``option``, with
+    ``verb`` and ``after`` around it), ``drop_option`` (leave ``option`` out),
+    ``other``. ``text`` says it in plain words for a reader of the library's messages."""
 
     action: str
     text: str
     detail: Mapping[str, str] = field(default_factory=dict)
+
+
+def command(operation: str, text: str, verb: str = "run", after: str = "") -> Fix:
+    """A fix that is another operation of the ledger (``verify --all``, ``undo 2``):
+    ``text`` says it in plain words, the front end names its own control for it
+    (``verb`` before it, ``after`` behind it)."""
+    detail = {"command": operation, "verb": verb}
+    if after:
+        detail["after"] = after
+    return Fix("command", text, detail)
+
+
+def option(name: str, text: str, verb: str = "pass", after: str = "") -> Fix:
+    """A fix that is an input to give again (``name`` as the command line spells it):
+    ``text`` says it in plain words (``verb`` before the option, ``after`` behind it)."""
+    detail = {"option": name, "verb": verb}
+    if after:
+        detail["after"] = after
+    return Fix("option", text, detail)
 
 
 class LedgerError(Exception):
@@ -52,8 +73,8 @@ class StoreError(LedgerError):
 
     exit_code = 3
 
-    def __init__(self, message: str, path: str | None = None) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, path: str | None = None, *, fix: Fix | None = None) -> None:
+        super().__init__(message, fix=fix)
         self.path = path
 
 
@@ -76,8 +97,8 @@ class UnknownCampaignError(LedgerError):
 class NoCurrentCampaignError(LedgerError):
     """No ``-c`` was given and the ledger has no current campaign to act on."""
 
-    def __init__(self, message: str, known: list[str]) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, known: list[str], *, fix: Fix | None = None) -> None:
+        super().__init__(message, fix=fix)
         self.known = known
 
 
@@ -154,10 +175,15 @@ class TamperError(LedgerError):
 
     exit_code = 4
 
-    def __init__(self, campaign: str, version: int, problem: str) -> None:
-        super().__init__(f"campaign {campaign!r} fails verification at version {version}: {problem}")
+    def __init__(self, campaign: str, version: int, problem: str, *, fix: Fix | None = None) -> None:
+        super().__init__(f"campaign {campaign!r} fails verification at version {version}: {problem}", fix=fix)
+        self.problem = problem
         self.campaign = campaign
         self.version = version
+
+
+class WarehouseError(LedgerError):
+    """The warehouse (``ledger.projections.warehouse``) cannot be opened, written or queried."""
 
 
 class TableError(LedgerError):
@@ -189,10 +215,10 @@ class SignatureError(LedgerError):
 
     exit_code = 4
 
-    def __init__(self, message: str, fingerprint: str | None = None) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, fingerprint: str | None = None, *, fix: Fix | None = None) -> None:
+        super().__init__(message, fix=fix)
         self.fingerprint = fingerprint
 
 
 class PublicKeyError(LedgerError):
-    """A public key given to `ledger key` cannot be read or used."""
+    """A public key given to trust, forget or check cannot be read or used."""

@@ -37,6 +37,7 @@ from typing import Any, Literal
 from ledger.commands import check_text, nfc
 from ledger.dice import committed_face
 from ledger.errors import LedgerError, StoreError, TamperError
+from ledger.errors import command as fix_command
 from ledger.events import (
     BranchForked,
     CampaignStarted,
@@ -398,5 +399,6 @@ def refuse_foreign(status: DiceStatus) -> LedgerError:
     shown = (status.commitment or "")[:16]
     return LedgerError(
         f"the open dice commitment {shown} was made by the ledger this campaign was imported from, "
-        "which holds its seed; open one here with `ledger dice commit`"
+        "which holds its seed",
+        fix=fix_command("dice commit", "open one here", "open one here with"),
     )

@@ -13,29 +13,28 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Generator, Iterator
+from collections.abc import Callable, Generator, Iterator, Mapping
 from typing import IO, TYPE_CHECKING, Any
 
 import msgspec
 
-from ledger import admission, chain, fairness, provenance, snapshots
+from ledger import admission, chain, fairness, snapshots
 from ledger.commands import check_name
 from ledger.errors import TamperError
 from ledger.events import FORMAT, RESETS, CampaignRegistered, Envelope, envelope_decoder
+from ledger.records import Campaign, VerifyReport
 from ledger.state import CampaignState
 from ledger.systems import get_system
 
 if TYPE_CHECKING:
-    from ledger.campaign import Campaign, Ledger, VerifyReport
+    from ledger.records import Book
 
 REGISTRY = "registry"
 EXPORT_FORMAT = admission.EXPORT_FORMAT
 
 
-def verify(book: Ledger, campaign: str | None = None, *, every: bool = False) -> VerifyReport:
+def verify(book: Book, campaign: str | None = None, *, every: bool = False) -> VerifyReport:
     """Walk the chain; raise TamperError at the first bad event."""
-    from ledger.campaign import VerifyReport
-
     report = VerifyReport()
     _verify_stream(book, "(registry)", REGISTRY, None, 0, chain.GENESIS, report)
     targets = book.campaigns() if every else [book.campaign(campaign)]
@@ -63,7 +62,7 @@ def verify(book: Ledger, campaign: str | None = None, *, every: bool = False) ->
 
 
 def verify_dice(
-    book: Ledger, campaign: str | None = None, *, every: bool = False
+    book: Book, campaign: str | None = None, *, every: bool = False
 ) -> dict[str, fairness.DiceReport]:
     """Prove the virtual dice of a campaign (or every campaign) from its stored history
     (see ledger.fairness.check); seeds revealed on a parent after a fork count too.
@@ -115,7 +114,7 @@ class _SnapshotCheck:
     admission folds there (one fold serves both); a disagreement is reported once the
     whole chain and its meaning are found sound."""
 
-    def __init__(self, book: Ledger, c: Campaign) -> None:
+    def __init__(self, book: Book, c: Campaign) -> None:
         self.book = book
         self.c = c
         self.system = book.system(c)
@@ -145,7 +144,7 @@ class _SnapshotCheck:
 
 
 def _verify_stream(
-    book: Ledger,
+    book: Book,
     name: str,
     stream: str,
     c: Campaign | None,
@@ -213,11 +212,17 @@ def _check_reset(name: str, env: Envelope[Any], last_reset: int) -> int:
     return last_reset
 
 
-def export(book: Ledger, out: IO[bytes], campaign: str | None = None, *, sign: bool = True) -> int:
+def export(
+    book: Book,
+    out: IO[bytes],
+    campaign: str | None = None,
+    *,
+    sign: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
+) -> int:
     """Write a campaign's whole branch as JSON lines; returns the event count.
 
-    The header is signed with this ledger's key (see ledger.provenance) unless
-    ``sign`` is False."""
+    ``sign`` gives the header its signature (the Ledger signs with its key, see
+    ledger.provenance); without it the header goes out unsigned."""
     c = book.campaign(campaign)
     head = book.head(c)
     head_env = book.envelope(c, head)
@@ -230,8 +235,8 @@ def export(book: Ledger, out: IO[bytes], campaign: str | None = None, *, sign: b
         "head": head,
         "head_hash": head_env.hash,
     }
-    if sign:
-        header = provenance.sign(book.store, header)
+    if sign is not None:
+        header = sign(header)
     out.write(json.dumps(header).encode() + b"\n")
     n = 0
     for raw in book.stored(c):
@@ -241,22 +246,22 @@ def export(book: Ledger, out: IO[bytes], campaign: str | None = None, *, sign: b
 
 
 def import_campaign(
-    book: Ledger,
+    book: Book | None,
     data: IO[bytes],
     name: str | None = None,
     *,
-    require_signed: bool = False,
+    signer: Callable[[Mapping[str, Any]], str | None],
     dry_run: bool = False,
-    file: str | None = None,
 ) -> Campaign:
     """Import an export after checking its chain, its signature and every event's
-    meaning (see ``ledger.admission`` and ``ledger.provenance``); a refused file
-    records nothing.
+    meaning (see ``ledger.admission``); a refused file records nothing. ``signer``
+    checks the header's signature and gives the key that signed it, None for an
+    unsigned file (``ledger.provenance.check_header``).
 
-    ``dry_run`` checks everything and records nothing (``ledger verify FILE``);
-    the campaign returned is then not in the ledger."""
+    ``dry_run`` checks everything and records nothing (``ledger verify FILE``); the
+    campaign returned is then not in the ledger, and ``book`` may be None."""
     header, fields = admission.read_header(data)
-    signer = provenance.check_header(book, fields, require_signed=require_signed, file=file)
+    signed_by = signer(fields)
     new_name = check_name(name if name is not None else header.name, "campaign")
     system = get_system(header.system)
     admit = admission.Admission(new_name, system)
@@ -273,21 +278,19 @@ def import_campaign(
     cid = str(uuid.uuid4())
     kinds = admit.kinds
     rows = [(cid, v, kinds[v - 1], raw) for v, raw in enumerate(admit.raws, start=1)]
-    if not dry_run and any(fairness.MARKER in raw for raw in admit.raws):
+    if not dry_run and book is not None and any(fairness.MARKER in raw for raw in admit.raws):
         fairness.mark_branch(book.store, cid)  # its dice commitments are in its log
 
-    if dry_run:
-        from ledger.campaign import Campaign
-
+    if dry_run or book is None:
         return Campaign(
-            cid, new_name, system.name, imported=True, lineage=((cid, 0, None),), signed_by=signer.key
+            cid, new_name, system.name, imported=True, lineage=((cid, 0, None),), signed_by=signed_by
         )
 
     def make() -> tuple[CampaignRegistered, list[tuple[str, int, str, bytes]]]:
         registered = CampaignRegistered(
-            campaign_id=cid, name=new_name, system=system.name, imported=True, signed_by=signer.key
+            campaign_id=cid, name=new_name, system=system.name, imported=True, signed_by=signed_by
         )
         return registered, rows
 
-    book._register(make)
-    return book._by_name[new_name]
+    book.register(make)
+    return book.campaign(new_name)

@@ -16,7 +16,6 @@ or not at all; a signature that does not match is tampering and is refused.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import shlex
@@ -26,13 +25,16 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from ledger import admission
 from ledger.commands import check_name
-from ledger.errors import LedgerError, PublicKeyError, SignatureError, StoreError
+from ledger.errors import LedgerError, PublicKeyError, SignatureError, StoreError, option
+from ledger.errors import command as fix_command
+from ledger.integrity import import_campaign
 
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-    from ledger.campaign import Campaign, Ledger
+    from ledger.records import Book, Campaign, Keys
     from ledger.store import Store
 
 KEY_PREFIX = "ed25519:"
@@ -63,8 +65,8 @@ def parse_key(text: str) -> bytes:
         body = body[len(KEY_PREFIX) :]
     if len(body) != 64 or any(ch not in "0123456789abcdefABCDEF" for ch in body):
         raise PublicKeyError(
-            "a public key is ed25519: followed by 64 hex digits, as `ledger key show` prints it; "
-            "check what you pasted"
+            "a public key is ed25519: followed by 64 hex digits",
+            fix=fix_command("key show", "check what you pasted", "as", " prints it; check what you pasted"),
         )
     return bytes.fromhex(body)
 
@@ -84,7 +86,7 @@ def statement(header: Mapping[str, Any]) -> bytes:
         body = json.dumps(fields, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False)
     except (TypeError, ValueError, RecursionError) as e:
         raise SignatureError(
-            "the export header holds a value that cannot be signed; use a file from `ledger export`"
+            "the export header holds a value that cannot be signed", fix=admission.EXPORT_FILE
         ) from e
     return CONTEXT + body.encode()
 
@@ -172,8 +174,14 @@ def signing_key(store: Store, *, create: bool = True) -> Ed25519PrivateKey | Non
         store.put_key(SIGNING_STREAM, 1, "key.signing", json.dumps(record).encode())
     except StoreError as e:
         raise StoreError(
-            f"{e.message}; the ledger's signing key is made on first export, "
-            "so export with --unsigned until it can be written"
+            f"{e.message}; the ledger's signing key is made on first export",
+            e.path,
+            fix=option(
+                "--unsigned",
+                "export unsigned until it can be written",
+                "so export with",
+                " until it can be written",
+            ),
         ) from e
     found = _read_signing(store)  # this call's key, or that of the writer that won a race
     if found is None:
@@ -240,8 +248,13 @@ def trust(store: Store, key: str, name: str) -> TrustedKey:
     for k in trusted_keys(store):
         if k.name == name and k.key != key:
             raise PublicKeyError(
-                f"the name {name!r} is given to key {k.fingerprint}; choose another --name "
-                f"or `ledger key forget {shlex.quote(name)}` first"
+                f"the name {name!r} is given to key {k.fingerprint}",
+                fix=fix_command(
+                    f"key forget {shlex.quote(name)}",
+                    "choose another name, or forget that key first",
+                    "choose another --name or",
+                    " first",
+                ),
             )
         if k.key == key and k.name == name:
             return k
@@ -259,7 +272,8 @@ def forget(store: Store, who: str) -> TrustedKey:
             return k
     names = ", ".join(repr(k.name) for k in trusted_keys(store)) or "none"
     raise PublicKeyError(
-        f"no trusted key named or fingerprinted {who!r} (trusted: {names}); see `ledger key list`"
+        f"no trusted key named or fingerprinted {who!r} (trusted: {names})",
+        fix=fix_command("key list", "list the trusted keys", "see"),
     )
 
 
@@ -324,7 +338,7 @@ def check_signature(header: Mapping[str, Any]) -> str | None:
 
 
 def check_header(
-    book: Ledger | None, header: Mapping[str, Any], *, require_signed: bool = False, file: str | None = None
+    book: Keys | None, header: Mapping[str, Any], *, require_signed: bool = False, file: str | None = None
 ) -> Signer:
     """Who signed an export header; refuses a bad signature, and with
     ``require_signed`` an unsigned file or one signed by an unknown key."""
@@ -333,25 +347,34 @@ def check_header(
         source = shlex.quote(file) if file else "FILE"
         if signer.status == "unsigned":
             raise SignatureError(
-                "refused: the export is unsigned and --require-signed is set; "
-                "ask its sender to export it again with a current campaign-ledger, or drop --require-signed"
+                "refused: the export is unsigned and --require-signed is set",
+                fix=option(
+                    "--require-signed",
+                    "ask its sender to export it again with a current campaign-ledger, or admit unsigned files",
+                    "ask its sender to export it again with a current campaign-ledger, or drop",
+                ),
             )
         raise SignatureError(
             f"refused: the export is signed by an unknown key {signer.fingerprint} and --require-signed "
-            f"is set; if it is the sender's, trust it with `ledger key trust {source} --name NAME`",
+            "is set",
             signer.fingerprint,
+            fix=fix_command(
+                f"key trust {source} --name NAME",
+                "if it is the sender's, trust its key",
+                "if it is the sender's, trust it with",
+            ),
         )
     return signer
 
 
-def of_campaign(book: Ledger, campaign: Campaign) -> Signer | None:
+def of_campaign(book: Keys, campaign: Campaign) -> Signer | None:
     """Who signed the export a campaign came from: None for one recorded here."""
     if not campaign.imported:
         return None
     return signer_of(book.store, campaign.signed_by)
 
 
-def of_campaigns(book: Ledger, names: list[str]) -> dict[str, Signer]:
+def of_campaigns(book: Keys, names: list[str]) -> dict[str, Signer]:
     """The signers of the imported campaigns among ``names`` (other names are left out)."""
     campaigns = {c.name: c for c in book.campaigns()}
     imported = [campaigns[n] for n in names if n in campaigns and campaigns[n].imported]
@@ -364,8 +387,6 @@ def of_campaigns(book: Ledger, names: list[str]) -> dict[str, Signer]:
 
 def read_header(path: str) -> dict[str, Any]:
     """The first line of an export file, read without loading the rest."""
-    from ledger.integrity import EXPORT_FORMAT
-
     try:
         with open(path, "rb") as f:
             line = f.readline(MAX_HEADER + 1)
@@ -377,8 +398,8 @@ def read_header(path: str) -> dict[str, Any]:
         header = json.loads(line)
     except (ValueError, UnicodeDecodeError, RecursionError):
         header = None
-    if not isinstance(header, dict) or header.get("format") != EXPORT_FORMAT:
-        raise PublicKeyError(f"{path} is not a campaign-ledger export; use a file from `ledger export`")
+    if not isinstance(header, dict) or header.get("format") != admission.EXPORT_FORMAT:
+        raise PublicKeyError(f"{path} is not a campaign-ledger export", fix=admission.EXPORT_FILE)
     return header
 
 
@@ -392,8 +413,13 @@ def key_from(source: str) -> tuple[str, str | None]:
         except PublicKeyError:
             shown = source if source.isprintable() and len(source) <= 80 else "FILE_OR_KEY"
             raise PublicKeyError(
-                f"{shown!r} is neither an export file nor a public key (ed25519: followed by 64 hex "
-                "digits, as `ledger key show` prints it); check the path or what you pasted"
+                f"{shown!r} is neither an export file nor a public key (ed25519: followed by 64 hex digits)",
+                fix=fix_command(
+                    "key show",
+                    "check the path or what you pasted",
+                    "as",
+                    " prints a key; check the path or what you pasted",
+                ),
             ) from None
     try:
         with path.open("rb") as f:
@@ -434,22 +460,15 @@ class FileReport:
         }
 
 
-def verify_file(book: Ledger | None, path: str, *, require_signed: bool = False) -> FileReport:
+def verify_file(book: Book | None, path: str, *, require_signed: bool = False) -> FileReport:
     """Check an export as an import would (chain, head, every event, signature)
     without recording anything; ``book`` supplies the known keys (None: none known)."""
-    import tempfile
 
-    from ledger.campaign import Ledger
-    from ledger.integrity import import_campaign
+    def signer(header: Mapping[str, Any]) -> str | None:
+        return check_header(book, header, require_signed=require_signed, file=path).key
 
-    with contextlib.ExitStack() as stack:
-        if book is None:  # an empty scratch ledger, so no file appears where none was
-            folder = stack.enter_context(tempfile.TemporaryDirectory(prefix="ledger-verify-"))
-            checker = stack.enter_context(Ledger(str(Path(folder) / "scratch.ledger")))
-        else:
-            checker = book
-        with open(path, "rb") as data:
-            camp = import_campaign(checker, data, require_signed=require_signed, dry_run=True, file=path)
+    with open(path, "rb") as data:
+        camp = import_campaign(book, data, signer=signer, dry_run=True)
     header = read_header(path)
     return FileReport(
         path,

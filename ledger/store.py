@@ -25,7 +25,15 @@ from eventsourcing.persistence import (
     StoredEvent,
 )
 
-from ledger.errors import NotALedgerError, StoreError
+from ledger.errors import Fix, NotALedgerError, StoreError, option
+from ledger.errors import command as fix_command
+
+NEW_LEDGER = Fix(
+    "command",
+    "check the database target, or start a ledger with a campaign",
+    {"verb": "check --db / LEDGER_DB, or start one with", "command": "new SYSTEM NAME"},
+)
+"""The fix of a target that holds no ledger."""
 
 DEFAULT_FILE = "campaigns.ledger"
 EVENTS_TABLE = "ledger_events"
@@ -88,14 +96,18 @@ class Store:
         path = Path(target)
         if not path.exists() and not path.is_dir() and not (self.create and not self.read_only):
             raise StoreError(
-                f"no ledger at {path}; check --db / LEDGER_DB, or start one with `ledger new SYSTEM NAME`",
+                f"no ledger at {path}",
                 path=str(path),
+                fix=NEW_LEDGER,
             )
         tables = check_sqlite_file(path)
         if not self.read_only and tables and not _writable(path):
             self.read_only = True  # read-only media or permissions: reads work, writes are refused
         if self.read_only and not tables:
-            raise StoreError(f"{path} is empty: not a ledger yet; start one with `ledger new SYSTEM NAME`")
+            raise StoreError(
+                f"{path} is empty: not a ledger yet",
+                fix=fix_command("new SYSTEM NAME", "start a ledger with a campaign", "start one with"),
+            )
         name = _read_only_uri(path) if self.read_only else str(path)
         self._datastore = SQLiteDatastore(name, lock_timeout=30, pool_size=1, originator_id_type="text")
         recorder = _bulk_sqlite_recorder()(self._datastore, events_table_name=EVENTS_TABLE)
@@ -139,7 +151,10 @@ class Store:
         except psycopg.OperationalError as e:
             first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
             raise StoreError(
-                f"cannot reach {self.describe()}: {first}; start the server or fix --db / LEDGER_DB"
+                f"cannot reach {self.describe()}: {first}",
+                fix=option(
+                    "--db / LEDGER_DB", "start the server or fix the target", "start the server or fix"
+                ),
             ) from e
         except psycopg.Error as e:
             raise StoreError(f"cannot open {self.describe()}: {_reason(e)}") from e
@@ -174,9 +189,9 @@ class Store:
                 setup.close()
             if found is None or found[0] is None:
                 raise StoreError(
-                    f"no ledger in {self.describe()} (schema {schema or 'public'}); check --db / LEDGER_DB, "
-                    "or start one with `ledger new SYSTEM NAME`",
+                    f"no ledger in {self.describe()} (schema {schema or 'public'})",
                     path=self.describe(),
+                    fix=NEW_LEDGER,
                 )
             if self.read_only:
                 return recorder
@@ -636,13 +651,21 @@ def _read_only_uri(path: Path) -> str:
 def check_sqlite_file(path: Path) -> set[str]:
     """Refuse, without touching it, a file that is not a ledger; return its tables."""
     if path.is_dir():
-        raise NotALedgerError(f"{path} is a folder; give --db a file path")
+        raise NotALedgerError(
+            f"{path} is a folder", fix=option("--db", "give a file path", "give", " a file path")
+        )
     if not path.exists():
         parent = path.parent if str(path.parent) else Path(".")
         if not parent.exists():
-            raise StoreError(f"folder {parent} does not exist; create it or choose another --db")
+            raise StoreError(
+                f"folder {parent} does not exist",
+                fix=option("--db", "create it or choose another target", "create it or choose another"),
+            )
         if not os.access(parent, os.W_OK):
-            raise StoreError(f"folder {parent} is read-only; choose a writable --db location")
+            raise StoreError(
+                f"folder {parent} is read-only",
+                fix=option("--db", "choose a writable location", "choose a writable", " location"),
+            )
         return set()
     try:
         with path.open("rb") as f:
@@ -653,7 +676,8 @@ def check_sqlite_file(path: Path) -> set[str]:
         return set()  # an empty file: a new ledger
     if header[: len(_SQLITE_HEADER)] != _SQLITE_HEADER:
         raise NotALedgerError(
-            f"{path} is not a campaign-ledger file (not SQLite); check --db, nothing was changed"
+            f"{path} is not a campaign-ledger file (not SQLite)",
+            fix=option("--db", "check the target, nothing was changed", "check", ", nothing was changed"),
         )
     _check_length(path, header)
     try:
@@ -673,8 +697,13 @@ def check_sqlite_file(path: Path) -> set[str]:
         ) from e
     if tables and EVENTS_TABLE not in tables:
         raise NotALedgerError(
-            f"{path} is another application's SQLite database (no {EVENTS_TABLE} table); "
-            "choose another --db, nothing was changed"
+            f"{path} is another application's SQLite database (no {EVENTS_TABLE} table)",
+            fix=option(
+                "--db",
+                "choose another target, nothing was changed",
+                "choose another",
+                ", nothing was changed",
+            ),
         )
     return tables
 

@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from ledger.errors import LedgerError
+from ledger.errors import WarehouseError
 from ledger.events import (
     CORE_EVENTS,
     CampaignRegistered,
@@ -85,10 +85,6 @@ COMMON_SELECT: tuple[str, ...] = (*(name for name, _ in COMMON[:-1]), "false")
 """The common columns as selected from a staged page (nothing new is undone)."""
 
 _PY_TO_SQL = {str: "VARCHAR", int: "BIGINT", float: "DOUBLE", bool: "BOOLEAN"}
-
-
-class WarehouseError(LedgerError):
-    """The warehouse cannot be opened, written or queried."""
 
 
 class WarehousePathError(WarehouseError):

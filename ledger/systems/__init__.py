@@ -19,7 +19,6 @@ import functools
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from importlib import metadata
-from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from ledger.errors import PluginError, UnknownSystemError
@@ -195,39 +194,3 @@ def get_system(name: str) -> System:
 def installed() -> list[System]:
     """Every installed system, loaded."""
     return [get_system(n) for n in system_names()]
-
-
-CORE = "core"
-"""The prefix of the commands every campaign takes (``core.Roll``)."""
-_commands: dict[str, Mapping[str, type]] = {}
-
-
-def commands(system: System) -> Mapping[str, type]:
-    """Every command a campaign of ``system`` takes, by its stable name.
-
-    The core's are ``core.Roll``, ``core.Note`` and ``core.AddCharacter``; a
-    system's are ``<system>.<Class>`` for each class in ``System.commands``. The
-    name holds no module path, so a stored decision still finds its command
-    after the system's modules move."""
-    found = _commands.get(system.name)
-    if found is not None:
-        return found
-    from ledger.commands import AddCharacter, Note, Roll
-
-    table: dict[str, type] = {f"{CORE}.{kind.__name__}": kind for kind in (Roll, Note, AddCharacter)}
-    for kind in system.commands:
-        name = f"{system.name}.{kind.__name__}"
-        if table.setdefault(name, kind) is not kind:
-            raise PluginError(system.name, "", f"it has two commands named {kind.__name__}")
-    found = MappingProxyType(table)
-    _commands[system.name] = found
-    return found
-
-
-def command_name(system: System, kind: type) -> str | None:
-    """The stable name of a command class in ``system`` (see :func:`commands`), or None
-    when the system takes no such command."""
-    for name, known in commands(system).items():
-        if known is kind:
-            return name
-    return None

@@ -1,0 +1,128 @@
+"""Deciding one action: the dice it draws on a branch's head, who acts, the events
+a command decides, and the decision it keeps (``Envelope.decision``).
+
+The Ledger records through these (``ledger.campaign``), a batch decides with them
+(``ledger.batch``), and an import decides a recorded command again with them
+(``ledger.admission``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import msgspec
+
+from ledger import fairness
+from ledger.commands import AddCharacter, Command, command_name, decide_core, nfc
+from ledger.dice import CommittedDice, Dice, Faces, RandomDice, seeded
+from ledger.errors import LedgerError, RuleError
+from ledger.errors import command as fix_command
+from ledger.events import Decision, Event
+from ledger.records import Tip
+from ledger.snapshots import rules_fingerprint
+from ledger.state import CampaignState
+from ledger.systems import System
+
+
+def dice_for(tip: Tip, faces: list[int] | None) -> Dice:
+    """Physical faces, the campaign's seeded dice, dice derived under the open
+    commitment, or (with none open) the system CSPRNG."""
+    if faces is not None:
+        return Faces(faces)
+    if tip.state.core.seed is not None:
+        return seeded(tip.state.core.seed, tip.version)
+    status = tip.dice
+    if status is None:
+        raise LedgerError("the dice of this campaign were not looked up; record through Ledger or Batch")
+    if status.commitment is None:
+        return RandomDice()
+    if status.seed is None:
+        raise fairness.refuse_foreign(status)
+    return CommittedDice(status.seed, status.client_seed, status.branch, status.next_nonce, status.commitment)
+
+
+def decide_with_dice(
+    decide: Callable[[CampaignState, Dice], list[Event]], tip: Tip, faces: list[int] | None
+) -> list[Event]:
+    return decide_and_draw(decide, tip, faces)[0]
+
+
+def decide_and_draw(
+    decide: Callable[[CampaignState, Dice], list[Event]], tip: Tip, faces: list[int] | None
+) -> tuple[list[Event], Dice]:
+    """The events ``decide`` gives on the head state, and the dice it drew."""
+    dice = dice_for(tip, faces)
+    events = decide(tip.state, dice)
+    if isinstance(dice, Faces):
+        dice.finish()
+    if not events:
+        raise LedgerError("the command changes nothing; nothing was recorded")
+    return events, dice
+
+
+def drawn(dice: Dice) -> tuple[int, ...]:
+    """Every face a dice source gave, in order."""
+    if isinstance(dice, Faces):
+        return tuple(dice.faces[: dice.used])
+    if isinstance(dice, RandomDice | CommittedDice):
+        return tuple(dice.rolled)
+    return ()
+
+
+def decision(command: Command | None, dice: Dice, system: System) -> Decision | None:
+    """What re-deciding an action needs: its command and the faces it drew."""
+    if command is None:
+        return None
+    name = command_name(system, type(command))
+    if name is None:  # pragma: no cover - a decider took a class it does not list
+        raise LookupError(f"the {system.name} system does not list the command {type(command).__name__}")
+    faces = drawn(dice)
+    derived = isinstance(dice, CommittedDice) and bool(faces)
+    return Decision(
+        command=name,
+        args=msgspec.to_builtins(command),
+        faces=faces,
+        manual=dice.manual,
+        rules=rules_fingerprint(system.name),
+        commitment=dice.commitment if derived else None,  # type: ignore[attr-defined]
+        nonce=dice.first if derived else None,  # type: ignore[attr-defined]
+        sides=tuple(dice.sides) if derived else (),  # type: ignore[attr-defined]
+    )
+
+
+def actor_in(state: CampaignState, wanted: str | None) -> str | None:
+    """The character a command acts as: the one asked for (who must exist), the only
+    character, or the last one who acted."""
+    chars = state.core.characters
+    if wanted is not None:
+        wanted = nfc(wanted)
+        if wanted not in chars:
+            known = ", ".join(chars) if chars else "none yet"
+            shown = wanted if wanted.isprintable() else "NAME"
+            raise LedgerError(
+                f"no character named {wanted!r} in {state.core.name!r} (characters: {known})",
+                fix=fix_command(f"character add {shown}", f"add a character named {shown}", "add one with"),
+            )
+        return wanted
+    if len(chars) == 1:
+        return chars[0]
+    return state.core.last_actor
+
+
+def decide_command(system: System, state: CampaignState, command: Command, dice: Dice) -> list[Event]:
+    """The events a command decides on a state: core commands first, then the system's."""
+    if isinstance(command, AddCharacter) and system.solo:
+        raise RuleError(
+            f"{system.name} is solo",
+            fix=fix_command(
+                f"new {system.name} NAME",
+                "its one character comes with its campaign; start another campaign for another character",
+                "its one character comes with",
+                "; start another campaign for another character",
+            ),
+        )
+    cmd = msgspec.structs.replace(command, actor=actor_in(state, command.actor))
+    events = decide_core(state, cmd, dice)
+    if events is None:
+        events = system.decide(state, cmd, dice)
+    return events
