@@ -199,7 +199,7 @@ def rules_fingerprint(system: str) -> str:
 
 def command_class(name: str, system: System) -> type[Command] | None:
     """The command class a decision names by its stable name (``core.Roll``,
-    ``d20.Check``), if it is one of the core's or the system's."""
+    ``<system>.<Class>``), if it is one of the core's or the system's."""
     found = commands(system).get(name)
     return found if isinstance(found, type) and issubclass(found, Command) else None
 

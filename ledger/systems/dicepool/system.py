@@ -21,6 +21,7 @@ from ledger.dice import Dice
 from ledger.errors import DuplicateNameError, RuleError
 from ledger.events import CharacterAdded, Envelope, Event
 from ledger.facts import DeathFact, DieFace, Fact, RollFact, WoundFact, attributed
+from ledger.projections.dicepool import report as rep
 from ledger.projections.dicepool import state as proj
 from ledger.systems import System
 from ledger.systems.dicepool.checks import decide_join, decide_test
@@ -186,6 +187,8 @@ SYSTEM = System(
     listing=listing,
     facts=facts,
     facts_sql=FACTS_SQL,
+    health_tracks=("physical",),
+    report=rep.HOOKS,
     autoplay=autoplay,
     cli="ledger.cli.dicepool:group",
     cli_help="The dicepool system: target numbers, pools, damage staging.",

@@ -9,6 +9,7 @@ from ledger.errors import RuleError
 from ledger.events import Event
 from ledger.projections.freeform import state as proj
 from ledger.systems import System
+from ledger.systems.freeform.demo import demo
 from ledger.systems.freeform.play import simulate
 
 
@@ -28,5 +29,6 @@ SYSTEM = System(
     decide=decide,
     sheet=proj.sheet,
     simulate=simulate,
+    demo=demo,
     first_steps=(),  # roll, note or add characters as you like
 )
