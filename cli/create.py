@@ -1,10 +1,9 @@
 """``ledger character create NAME ...``: one verb to make a character in every system.
 
-Each system's CLI module names its creation command in ``create`` (the one
-place its creation options are declared); ``character create`` finds the
-campaign's system and runs that very command, so the system wizards
-(``yz character``, ``d20 create``, ``dicepool join``, ``d100 character``) are
-aliases of it, not other ways of doing it.
+Each system names its creation command in ``System.create`` (the one place its
+creation options are declared); ``character create`` finds the campaign's
+system and runs that very command, so a system's own creation wizard (say
+``ledger SYSTEM character``) is an alias of it, not another way of doing it.
 """
 
 from __future__ import annotations

@@ -10,8 +10,7 @@ import click
 
 from ledger.campaign import Ledger
 from ledger.cli.options import Ctx
-from ledger.dice import render
-from ledger.systems import get_system, system_names
+from ledger.systems import System, get_system, system_names
 
 DEMO_FILE = "demo.ledger"
 
@@ -21,48 +20,22 @@ def heading(text: str) -> None:
     click.secho(f"== {text} ==", bold=True)
 
 
-def freeform(book: Ledger) -> None:
-    heading("freeform: rolls, undo, redo, a fork, and the chain")
-    name = "demo-freeform"
-    if name not in {c.name for c in book.campaigns()}:
-        book.new_campaign("freeform", name)
-        book.add_character("Ines", name, {"class": "rogue"})
-        for notation, faces in (
-            ("1d20+3", [14]),
-            ("4d6kh3", [6, 2, 5, 4]),
-            ("2d6!", [6, 3, 2]),
-            ("1d20", [1]),
-            ("8d6>=5", [5, 6, 1, 3, 5, 2, 6, 4]),
-        ):
-            rec = book.roll(notation, name, faces=faces)
-            click.echo(f"  $ ledger roll {notation} --faces {','.join(map(str, faces))}")
-            click.echo(f"    {render(rec.events[0].result)}")  # type: ignore[attr-defined]
-        book.undo(name, 2)
-        click.echo("  $ ledger undo 2      (the natural 1 and the pool roll are retracted)")
-        book.redo(name)
-        click.echo("  $ ledger redo        (the natural 1 comes back; the pool roll stays undone)")
-        book.fork(name, "demo-freeform-what-if", at=4)
-        book.roll("1d20", "demo-freeform-what-if", faces=[20])
-        click.echo("  $ ledger fork demo-freeform-what-if --at 4 && ledger roll 1d20 --faces 20")
-    click.echo("  $ ledger log --all")
-    for e in book.log(name, show_all=True):
-        mark = "  [undone]" if e.undone else ""
-        click.echo(f"    v{e.version:<3} {e.summary}{mark}")
-    click.echo("  $ ledger -c demo-freeform-what-if log")
-    for e in book.log("demo-freeform-what-if"):
-        click.echo(f"    v{e.version:<3} {e.summary}")
+def shown_systems() -> list[System]:
+    """The installed systems that show themselves in the demo (``System.demo``): those with
+    no events of their own first (they show what every campaign can do: rolls, undo, redo,
+    forks), then the others in the order they are installed."""
+    found = [get_system(name) for name in system_names()]
+    return sorted((s for s in found if s.demo is not None), key=lambda s: bool(s.events))
 
 
 def run(c: Ctx, demo_db: str | None) -> None:
     target = demo_db or c.db or DEMO_FILE
     click.echo(f"campaign-ledger demo: every roll, meal and wound is an event in {target}")
     with Ledger(target) as book:
-        freeform(book)
-        for name in system_names():
-            system = get_system(name)
-            if system.demo is not None:
-                heading(f"{name}: {system.description}")
-                system.demo(book, click.echo)
+        for system in shown_systems():
+            assert system.demo is not None
+            heading(f"{system.name}: {system.description}")
+            system.demo(book, click.echo)
         if importlib.util.find_spec("ledger.cli.stats") is not None:
             stats = importlib.import_module("ledger.cli.stats")
             hook = getattr(stats, "demo", None)
@@ -80,6 +53,8 @@ def run(c: Ctx, demo_db: str | None) -> None:
         if simulated:
             events = sum(report.checked[name] for name in simulated)
             click.echo(f"  ok  {len(simulated)} simulated campaigns: {events} events")
+        first = next((camp.name for camp in book.campaigns() if not camp.name.startswith("sim-")), None)
     where = Path(target)
     click.echo("")
-    click.echo(f"Explore it: ledger --db {where} campaigns | ledger --db {where} -c demo-freeform log --all")
+    explore = f" | ledger --db {where} -c {first} log --all" if first else ""
+    click.echo(f"Explore it: ledger --db {where} campaigns{explore}")

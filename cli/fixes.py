@@ -50,7 +50,7 @@ def _detail(fix: Fix) -> dict[str, Any]:
 
 
 def _group(system: str) -> str:
-    """The command-line group of a system (``yz`` for yearzero): its System says."""
+    """The command-line group of a system (its ``cli_name``, else its name): its System says."""
     from ledger.systems import get_system, system_names
 
     if system not in system_names():

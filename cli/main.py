@@ -10,10 +10,12 @@ from typing import Any
 import click
 
 from ledger.cli.options import (
+    CommandHelpLater,
     Ctx,
     common,
     emit,
     faces_option,
+    installed_systems,
     key_values,
     pass_ctx,
     recorded_json,
@@ -122,6 +124,12 @@ class LedgerGroup(click.Group):
         if rows:
             with formatter.section("Commands"):
                 formatter.write_dl(rows)
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The systems' walkthroughs, read when the help is shown (:func:`epilog`)."""
+        formatter.write_paragraph()
+        with formatter.indentation():
+            formatter.write_text(epilog())
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -264,30 +272,41 @@ READS = frozenset({"campaigns", "status", "log", "sheet", "journal", "replay", "
 read-only media and never create or change a file. (`export` may make the signing key.)"""
 
 
-cli.epilog = """\b
-Play a crawl day (each command prints what may come next):
-  ledger new crawl Mine          start; the explorer stands on (0,0)
-  ledger crawl move n            a new day: walk to a neighbour (n ne se s sw nw)
-  ledger crawl terrain           a blank hex: roll its terrain (1d6)
-  ledger crawl event             roll the day's event (2d6 on a new hex)
-  ledger crawl fight             an enemy? it strikes first; then
-  ledger crawl attack            ... attack (or technique N, or escape) until it falls
-  ledger crawl buy bar           in a town: trade, then quest, eat, sleep
-  ledger crawl eat bar           up to 3 rations: bar, fruit, or tavern in a town
-  ledger crawl sleep wild        end the day (wild, town or hotel)
-  ledger sheet; ledger crawl map  how you are, where you are
-  ledger tables                  the tables the dice are rolled on
-  ledger undo                    take the last action back
-
-\b
-Other systems: ledger new SYSTEM NAME, then ledger character create NAME
+OTHER_SYSTEMS = """\b
+{which}: ledger new SYSTEM NAME, then ledger character create NAME
 (its --help lists the system's options) and `ledger SYSTEM --help`."""
+
+
+def epilog() -> str:
+    """The end of ``ledger --help``: each installed system's walk through its play
+    (``System.walkthrough``), then how to start a game of any system."""
+    parts = []
+    for name in system_names():
+        try:
+            walk = get_system(name).walkthrough
+        except LedgerError:
+            continue  # a broken plugin: `ledger new` names it and why
+        if walk is None or not walk.steps:
+            continue
+        width = max(len(command) for command, _ in walk.steps) + 2
+        lines = [f"{walk.title}:", *(f"  {command:<{width}}{what}" for command, what in walk.steps)]
+        parts.append("\b\n" + "\n".join(lines))
+    parts.append(OTHER_SYSTEMS.format(which="Other systems" if parts else "Every system"))
+    return "\n\n".join(parts)
 
 
 # --- campaigns and characters ------------------------------------------------
 
 
-@cli.command("new")
+def _new_help() -> str:
+    return (
+        f"Start a campaign NAME of SYSTEM ({installed_systems()}).\n\n"
+        "It becomes the current campaign (see `ledger use`). Its first dice commitment opens\n"
+        "with it (see `ledger dice`), unless --seed or --no-commit."
+    )
+
+
+@cli.command("new", cls=CommandHelpLater, help=_new_help)
 @click.argument("system")
 @click.argument("name")
 @click.option(
@@ -324,10 +343,6 @@ def new(
     tables: str | None,
     settings: tuple[str, ...],
 ) -> None:
-    """Start a campaign NAME of SYSTEM (freeform, crawl, yearzero, dicepool, d100, d20).
-
-    It becomes the current campaign (see `ledger use`). Its first dice commitment opens
-    with it (see `ledger dice`), unless --seed or --no-commit."""
     campaign = c.ledger.new_campaign(
         system,
         name,
@@ -364,7 +379,7 @@ def campaigns(c: Ctx) -> None:
                 "name": camp.name,
                 "system": camp.system,
                 "head": book.head(camp),
-                "parent": book._by_id[camp.parent_id].name if camp.parent_id else None,
+                "parent": book.campaign_by_id(camp.parent_id).name if camp.parent_id else None,
                 "forked_at": camp.parent_version,
                 "imported": camp.imported,
                 "current": camp.id == current,
@@ -446,8 +461,8 @@ def status(c: Ctx) -> None:
 
 
 def _next(system: System, state: Any) -> list[str]:
-    """What comes next: the system's hints (a crawl's day order); in the others, a character
-    first, then the system's commands."""
+    """What comes next: the system's hints (``System.hints``, its order of play); in a system
+    without them, a character first, then the system's commands."""
     if system.hints is not None:
         return system.hints(state)
     if not state.core.characters:
@@ -473,7 +488,8 @@ def character_add(c: Ctx, name: str, attrs: tuple[str, ...]) -> None:
 
 
 create = character_add
-"""freeform's creation command: ``character create`` in a freeform campaign."""
+"""The core's creation command: ``character create`` in a system that declares none of
+its own (``System.create``)."""
 
 
 def _character_create() -> click.Command:

@@ -212,3 +212,38 @@ def key_values(items: tuple[str, ...], option: str) -> dict[str, str]:
             raise LedgerError(f"{option} {item!r} is not KEY=VALUE; e.g. {option} name=value")
         parsed[key.strip()] = value.strip()
     return parsed
+
+
+class _HelpLater:
+    """``help`` given as a function is called when the help is shown, not when the command
+    line starts: what it names (the installed systems) is looked up only then."""
+
+    _help: str | Callable[[], str] | None
+
+    @property
+    def help(self) -> str | None:
+        found = self._help
+        return found() if callable(found) else found
+
+    @help.setter
+    def help(self, value: str | Callable[[], str] | None) -> None:
+        self._help = value
+
+
+class CommandHelpLater(_HelpLater, click.Command):
+    """A command whose help is worked out when shown (``help=`` a function)."""
+
+
+class OptionHelpLater(_HelpLater, click.Option):
+    """An option whose help is worked out when shown (``help=`` a function)."""
+
+    def __init__(self, *args: Any, help: Callable[[], str] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.help = help  # after click's own setup, which reads a help text as a string
+
+
+def installed_systems() -> str:
+    """The installed systems' names, comma-separated, for a help text."""
+    from ledger.systems import system_names
+
+    return ", ".join(system_names())

@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from ledger.cli.options import Ctx, emit, pass_ctx
-from ledger.stats import REPORTS
 
 if TYPE_CHECKING:
     import duckdb
@@ -28,9 +27,26 @@ if TYPE_CHECKING:
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-REPORT_NAMES = tuple(REPORTS)
 PROGRESS_FROM = 20_000
 """Show a progress bar when catching up at least this many events."""
+
+
+class ReportChoice(click.Choice):  # type: ignore[type-arg]
+    """The names ``--report`` takes: the shared reports and the installed systems' own, read
+    when the option is parsed or its help shown (not when the command line starts)."""
+
+    def __init__(self) -> None:
+        super().__init__((), case_sensitive=True)
+
+    @property  # type: ignore[override]
+    def choices(self) -> tuple[str, ...]:
+        from ledger.stats import report_names
+
+        return tuple(report_names())
+
+    @choices.setter
+    def choices(self, _value: Any) -> None:
+        pass
 
 
 def warehouse_option(f: F) -> F:
@@ -137,7 +153,7 @@ def _with_progress(
     "--report",
     "only",
     multiple=True,
-    type=click.Choice(REPORT_NAMES),
+    type=ReportChoice(),
     help="Only this report (repeatable; default: all).",
 )
 @warehouse_option
@@ -146,8 +162,9 @@ def _with_progress(
 def stats(
     c: Ctx, character: str | None, simulated: bool, only: tuple[str, ...], warehouse_path: str | None
 ) -> None:
-    """Campaign statistics: luck index, success rates against expectation, pushes,
-    mulligans, damage per day, hunger, Rot, deaths, survival curve, dice fairness.
+    """Campaign statistics: luck index, success rates against expectation, mulligans,
+    damage per day, deaths, survival curve, dice fairness, and the reports of each
+    system (--report lists them all).
 
     Across every campaign, or one with -c NAME."""
     from ledger.stats import Scope, render, report
@@ -190,9 +207,10 @@ def query(
     c: Ctx, sql: str, as_csv: bool, limit: int | None, timeout: float | None, warehouse_path: str | None
 ) -> None:
     """Run read-only SQL over the warehouse (tables: campaigns, events, actions,
-    characters, rolls, dice, meals, nights, days, wounds, pushes, conditions,
-    rot, deaths). Output a table, --json or --csv; rows stream out as DuckDB
-    finds them, within a time limit and bounded memory."""
+    characters, rolls, dice, and one per kind of fact: meals, nights, days, wounds,
+    conditions, deaths and the systems' own; `ledger warehouse status` lists them).
+    Output a table, --json or --csv; rows stream out as DuckDB finds them, within a
+    time limit and bounded memory."""
     from ledger.projections.warehouse import (
         DEFAULT_LIMIT,
         QueryLimits,
@@ -330,14 +348,14 @@ def warehouse_status(c: Ctx, warehouse_path: str | None) -> None:
     type=int,
     default=30,
     show_default=True,
-    help="Days (or rounds) to play each campaign; yearzero counts thirds of a day.",
+    help="Days to play each campaign, as the system counts them (rounds, shifts, thirds of a day...).",
 )
 @click.option("--prefix", default=None, help="Campaign names start with this (default: sim-SYSTEM-SEED).")
 @json_option
 @pass_ctx
 def simulate(c: Ctx, system: str, count: int, seed: int | None, days: int, prefix: str | None) -> None:
     """Generate whole campaigns of SYSTEM fast, to try statistics at scale
-    (crawl plays with its autoplayer; freeform makes realistic roll streams)."""
+    (each system plays with its own autoplayer or simulator)."""
     import secrets
 
     from ledger.errors import LedgerError
@@ -386,8 +404,10 @@ def simulate(c: Ctx, system: str, count: int, seed: int | None, days: int, prefi
 
 
 def demo(book: Any, echo: Callable[[str], None]) -> None:
-    """The statistics part of ``ledger demo``: 200 simulated crawl campaigns (made once),
-    then luck, the survival curve, deaths before day 25 and the physical dice check."""
+    """The statistics part of ``ledger demo``: the campaigns each system simulates for it
+    (made once), then luck, the survival curve, what each system says of them and the
+    physical dice check."""
+    from ledger.projections.warehouse import Warehouse
     from ledger.stats import demo_report
 
-    demo_report(book, lambda line: echo(f"  {line}"))
+    demo_report(book, Warehouse(book), lambda line: echo(f"  {line}"))

@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from ledger.cli.options import Ctx, common, emit, faces_option, pass_ctx, recorded_json
+from ledger.cli.options import Ctx, OptionHelpLater, common, emit, faces_option, pass_ctx, recorded_json
 from ledger.cli.options import faces as parse_faces
 
 
@@ -54,13 +54,20 @@ def render(table: Any) -> str:
     return "\n".join(lines)
 
 
+def _system_help() -> str:
+    from ledger.browse import systems_with_tables
+
+    return f"A system's sample tables, without a campaign ({', '.join(systems_with_tables())})."
+
+
 @click.command("tables")
 @click.argument("table", required=False)
 @click.option(
     "--system",
+    cls=OptionHelpLater,
     default=None,
     metavar="SYSTEM",
-    help="A system's sample tables, without a campaign (crawl, yearzero, dicepool, d100, d20).",
+    help=_system_help,
 )
 @click.option("--all", "everything", is_flag=True, help="Print every table in full.")
 @common

@@ -180,7 +180,7 @@ class Refusal(Exception):
 
 def command_class(name: str, system: System) -> type[Command] | None:
     """The command class a decision names by its stable name (``core.Roll``,
-    ``d20.Check``), if it is one of the core's or the system's."""
+    ``<system>.<Class>``), if it is one of the core's or the system's."""
     found = stable_commands(system).get(name)
     return found if isinstance(found, type) and issubclass(found, Command) else None
 

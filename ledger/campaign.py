@@ -761,8 +761,6 @@ class Ledger:
                 _backoff(attempt)
         raise ConflictError("the campaign registry is busy; try again")
 
-    _register = register
-
     # --- campaigns ------------------------------------------------------------
 
     def new_campaign(

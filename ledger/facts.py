@@ -6,6 +6,10 @@ shares (campaign, branch, version, action, day, actor, wall time, undone) and
 writes each fact to the table named by its class's ``table``. The facts keep
 the warehouse free of any knowledge of event classes.
 
+The classes here are the shared ones (:data:`FACT_TYPES`, tables every warehouse
+has); a system may add classes of its own in ``System.fact_types``, and the
+warehouse makes a table for each.
+
 A system may also declare ``System.facts_sql``: the same facts as
 :class:`FactQuery` statements DuckDB runs over a whole batch of stored events
 at once, which is how the warehouse builds at the speed of DuckDB rather than
@@ -18,9 +22,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import msgspec
+
+if TYPE_CHECKING:
+    from ledger.events import Rolled
 
 
 class Fact(msgspec.Struct, frozen=True, kw_only=True):
@@ -54,7 +61,7 @@ class RollFact(Fact, frozen=True):
     p_success: float | None = None
     """Exact probability of success, computed when the roll was decided."""
     opponent: bool = False
-    """Thrown for an opponent of the characters (a crawl enemy's attack): its success is the
+    """Thrown for an opponent of the characters (an enemy's attack): its success is the
     opponent's, and it counts in no character's luck index (docs/statistics.md, "Whose luck")."""
 
 
@@ -90,26 +97,10 @@ class WoundFact(Fact, frozen=True):
     cause: str
 
 
-class PushFact(Fact, frozen=True):
-    table: ClassVar[str] = "pushes"
-    attribute: str
-    trauma: int
-    gear_damage: int
-    mutation_points: int = 0
-
-
 class ConditionFact(Fact, frozen=True):
     table: ClassVar[str] = "conditions"
     condition: str
     active: bool
-
-
-class RotFact(Fact, frozen=True):
-    table: ClassVar[str] = "rot"
-    change: int
-    total: int
-    permanent: int
-    source: str
 
 
 class DeathFact(Fact, frozen=True):
@@ -123,11 +114,44 @@ FACT_TYPES: tuple[type[Fact], ...] = (
     NightFact,
     DayFact,
     WoundFact,
-    PushFact,
     ConditionFact,
-    RotFact,
     DeathFact,
 )
+"""The shared fact classes, in the order of their warehouse tables (``rolls`` first)."""
+
+
+def rolled_fact(ev: Rolled) -> RollFact:
+    """A core ``ledger roll`` as a roll with purpose ``roll``.
+
+    Success-counting notation (``8d6>=5``) is a success when at least one die
+    succeeds, with the probability recorded when it was rolled. Other rolls
+    are successless: their outcome is the total."""
+    result = ev.result
+    dice: list[DieFace] = []
+    for group in result.groups:
+        start = len(dice)
+        for d in group.dice:
+            of = d.explodes if d.explodes is not None else d.rerolls
+            reroll = None if of is None else start + of
+            dice.append(DieFace(size=d.sides, face=d.face, kept=d.kept, reroll_of=reroll))
+    if result.successes is None:
+        return RollFact(
+            purpose="roll",
+            dice=tuple(dice),
+            outcome=str(result.total),
+            manual=ev.manual,
+            p_success=ev.p_success,
+        )
+    success = result.successes > 0
+    return RollFact(
+        purpose="roll",
+        dice=tuple(dice),
+        outcome="success" if success else "failure",
+        successes=result.successes,
+        success=success,
+        manual=ev.manual,
+        p_success=ev.p_success,
+    )
 
 
 def field_defaults(cls: type[msgspec.Struct]) -> dict[str, Any]:

@@ -5,7 +5,7 @@ This module only reads and writes notation; :mod:`ledger.dice` rolls a tree
 and renders its result, :mod:`ledger.odds` gives its exact chances. The forms
 (see docs/dice-notation.md for the full table):
 
-* dice ``NdS``, ``d%`` (a d100), ``NdF`` (Fate/Fudge: -1, 0, +1), with
+* dice ``NdS``, ``d%`` (percentile, 1 to 100), ``NdF`` (Fate/Fudge: -1, 0, +1), with
   modifiers in any order: reroll ``r1`` (until it shows another face; ``rr``
   too), ``ro<3`` (once), explode ``!`` / ``e`` / ``x`` (on the maximum, ``!5``,
   ``!>4``), compound ``!!``, minimum ``mi3`` and maximum ``ma5``, keep ``kh3``

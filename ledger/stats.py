@@ -22,6 +22,9 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import duckdb
 
+    from ledger.projections.warehouse import Warehouse
+    from ledger.systems import StatsReport
+
 FLAG_P = 0.01
 """Dice whose chi-square p-value falls below this are flagged unfair."""
 STRONG_P = 0.001
@@ -185,14 +188,20 @@ class Scope:
         return self.campaign is None and self.character is None and self.simulated
 
 
-def _rows(con: duckdb.DuckDBPyConnection, sql: str, params: list[Any]) -> list[dict[str, Any]]:
+def rows(con: duckdb.DuckDBPyConnection, sql: str, params: list[Any]) -> list[dict[str, Any]]:
+    """The rows of a query as dicts by column name (for a report's JSON)."""
     cur = con.execute(sql, params)
     names = [d[0] for d in cur.description]
     return [dict(zip(names, row, strict=True)) for row in cur.fetchall()]
 
 
-def _rate(num: float | None, den: float | None) -> float | None:
+def rate(num: float | None, den: float | None) -> float | None:
+    """``num / den`` to four decimals; None when either is unknown or ``den`` is 0."""
     return _plain(round(float(num) / float(den), 4)) if num is not None and den else None
+
+
+_rows = rows
+_rate = rate
 
 
 def _plain(x: float) -> float:
@@ -243,7 +252,7 @@ def rolls(con: duckdb.DuckDBPyConnection, scope: Scope) -> list[dict[str, Any]]:
 def luck(con: duckdb.DuckDBPyConnection, scope: Scope) -> dict[str, Any]:
     """The luck index overall, per campaign and per character (one pass over the rolls).
 
-    An opponent's roll (a crawl enemy's attack) is the opponent's luck and counts in none of
+    An opponent's roll (an enemy's attack) is the opponent's luck and counts in none of
     these: the luck index measures the dice thrown for the characters (docs/statistics.md)."""
     where, params = scope.where("NOT undone", "p_success IS NOT NULL", "success IS NOT NULL", "NOT opponent")
     found = _rows(
@@ -281,15 +290,6 @@ def luck(con: duckdb.DuckDBPyConnection, scope: Scope) -> dict[str, Any]:
     }
 
 
-def pushes(con: duckdb.DuckDBPyConnection, scope: Scope) -> list[dict[str, Any]]:
-    """Pushed rolls by attribute and what they cost."""
-    where, params = scope.where("NOT undone")
-    sql = f"""SELECT system, attribute, count(*) AS pushes, sum(trauma) AS trauma,
-       sum(gear_damage) AS gear_damage, sum(mutation_points) AS mutation_points
-       FROM pushes {where} GROUP BY system, attribute ORDER BY pushes DESC, attribute"""
-    return _rows(con, sql, params)
-
-
 def mulligans(con: duckdb.DuckDBPyConnection, scope: Scope) -> list[dict[str, Any]]:
     """Undone rolls by player: how often each one took a roll back."""
     where, params = scope.where()
@@ -302,17 +302,32 @@ def mulligans(con: duckdb.DuckDBPyConnection, scope: Scope) -> list[dict[str, An
     return out
 
 
-HEALTH_TRACKS = ("health", "hp", "strength", "physical")
-"""The tracks of bodily harm, one per system (crawl and d100 Health, d20 hit points, Year
-Zero Strength, the dice pool's physical monitor): the damage reports read these alone, not
-Energy, stress, fatigue or other tracks a wound fact may name."""
+def health_tracks() -> dict[str, tuple[str, ...]]:
+    """The tracks of bodily harm of each installed system that names some
+    (``System.health_tracks``): the damage reports read these alone, not the stress,
+    fatigue or other tracks a wound fact may name."""
+    from ledger.systems import installed
 
-_HEALTH = "track IN (" + ", ".join(f"'{t}'" for t in HEALTH_TRACKS) + ")"
+    return {s.name: tuple(s.health_tracks) for s in installed() if s.health_tracks}
+
+
+def _health(tracks: dict[str, tuple[str, ...]] | None = None) -> str:
+    """The SQL condition on a ``wounds`` row that it harms a body, as its system counts."""
+    found = health_tracks() if tracks is None else tracks
+    parts = [
+        f"(system = {_sql_text(name)} AND track IN ({', '.join(_sql_text(t) for t in names)}))"
+        for name, names in found.items()
+    ]
+    return "(" + " OR ".join(parts) + ")" if parts else "false"
+
+
+def _sql_text(value: str) -> str:
+    return "'" + value.replace("'", "''") + "'"
 
 
 def damage(con: duckdb.DuckDBPyConnection, scope: Scope) -> list[dict[str, Any]]:
     """Damage taken and healed to Health per game day (summed over the campaigns in scope)."""
-    where, params = scope.where("NOT undone", "day IS NOT NULL", _HEALTH)
+    where, params = scope.where("NOT undone", "day IS NOT NULL", _health())
     sql = f"""SELECT day, count(DISTINCT stream) AS campaigns,
        coalesce(sum(amount) FILTER (WHERE amount > 0), 0) AS taken,
        coalesce(-sum(amount) FILTER (WHERE amount < 0), 0) AS healed
@@ -321,48 +336,9 @@ def damage(con: duckdb.DuckDBPyConnection, scope: Scope) -> list[dict[str, Any]]
 
 
 def damage_causes(con: duckdb.DuckDBPyConnection, scope: Scope) -> list[dict[str, Any]]:
-    where, params = scope.where("NOT undone", "amount > 0", _HEALTH)
+    where, params = scope.where("NOT undone", "amount > 0", _health())
     sql = f"""SELECT cause, count(*) AS wounds, sum(amount) AS taken FROM wounds {where}
        GROUP BY cause ORDER BY taken DESC, cause LIMIT 10"""
-    return _rows(con, sql, params)
-
-
-def hunger(con: duckdb.DuckDBPyConnection, scope: Scope) -> dict[str, Any]:
-    """Hunger streaks: the longest run of days without eating, per campaign."""
-    where, params = scope.where("NOT undone", "hunger_streak IS NOT NULL")
-    per = _rows(
-        con,
-        f"""SELECT campaign, max(hunger_streak) AS longest,
-        count(*) FILTER (WHERE ate = false) AS hungry_days, count(*) AS days
-        FROM days {where} GROUP BY campaign""",
-        params,
-    )
-    if not per:
-        return {"campaigns": 0}
-    spread: dict[int, int] = {}
-    for r in per:
-        spread[int(r["longest"])] = spread.get(int(r["longest"]), 0) + 1
-    worst = max(per, key=lambda r: (r["longest"], r["campaign"]))
-    return {
-        "campaigns": len(per),
-        "longest": worst["longest"],
-        "longest_in": worst["campaign"],
-        "mean_longest": round(sum(r["longest"] for r in per) / len(per), 2),
-        "hungry_day_share": _rate(sum(r["hungry_days"] for r in per), sum(r["days"] for r in per)),
-        "by_longest": [{"longest": k, "campaigns": v} for k, v in sorted(spread.items())],
-    }
-
-
-def rot(con: duckdb.DuckDBPyConnection, scope: Scope) -> list[dict[str, Any]]:
-    """Rot over time: each campaign's Rot at the end of each day, averaged."""
-    where, params = scope.where("NOT undone", "day IS NOT NULL")
-    sql = f"""WITH last AS (
-         SELECT stream, day, arg_max(total, position) AS total, arg_max(permanent, position) AS permanent,
-                sum(change) FILTER (WHERE change > 0) AS gained
-         FROM rot {where} GROUP BY stream, day)
-       SELECT day, count(*) AS campaigns, round(avg(total), 2) AS mean_rot, max(total) AS max_rot,
-              round(avg(permanent), 2) AS mean_permanent, coalesce(sum(gained), 0) AS gained
-       FROM last GROUP BY day ORDER BY day"""
     return _rows(con, sql, params)
 
 
@@ -451,25 +427,55 @@ REPORTS: dict[str, Callable[[Any, Scope], Any]] = {
     "overview": overview,
     "rolls": rolls,
     "luck": luck,
-    "pushes": pushes,
     "mulligans": mulligans,
     "damage": damage,
     "damage_causes": damage_causes,
-    "hunger": hunger,
-    "rot": rot,
     "deaths": deaths,
     "survival": survival,
     "fairness": dice_fairness,
 }
-"""Every report by name, in the order ``ledger stats`` prints them."""
+"""The reports every warehouse has, by name, in the order ``ledger stats`` prints them;
+the installed systems' own follow them (:func:`system_reports`)."""
+
+
+def system_reports() -> dict[str, StatsReport]:
+    """The installed systems' own reports (``System.reports``) by name, system by system; a
+    name that another report has already is refused."""
+    from ledger.errors import PluginError
+    from ledger.systems import installed
+
+    found: dict[str, StatsReport] = {}
+    owner: dict[str, str] = dict.fromkeys(REPORTS, "the ledger")
+    for system in installed():
+        for name, entry in system.reports.items():
+            if name in owner:
+                raise PluginError(
+                    system.name, "", f"its statistics report {name!r} is {owner[name]}'s already"
+                )
+            owner[name] = f"the {system.name} system"
+            found[name] = entry
+    return found
+
+
+def report_names() -> list[str]:
+    """Every report ``ledger stats --report`` takes: the shared ones, then the systems'."""
+    return [*REPORTS, *system_reports()]
 
 
 def report(
     con: duckdb.DuckDBPyConnection, scope: Scope | None = None, only: Sequence[str] | None = None
 ) -> dict[str, Any]:
     """The named reports (all by default) for a scope, JSON-ready."""
+    from ledger.errors import LedgerError
+
     scope = scope or Scope()
-    names = list(only) if only else list(REPORTS)
+    own = system_reports()
+    names = list(only) if only else [*REPORTS, *own]
+    unknown = [n for n in names if n not in REPORTS and n not in own]
+    if unknown:
+        raise LedgerError(
+            f"no statistics report named {unknown[0]!r}; the reports are: {', '.join([*REPORTS, *own])}"
+        )
     left_out = 0
     if scope.campaign is None and not scope.simulated:
         found = con.execute("SELECT count(*) FROM campaigns WHERE simulated").fetchone()
@@ -483,7 +489,7 @@ def report(
         }
     }
     for name in names:
-        out[name] = REPORTS[name](con, scope)
+        out[name] = REPORTS[name](con, scope) if name in REPORTS else own[name].run(con, scope)
     return out
 
 
@@ -534,13 +540,17 @@ def table_lines(
         yield line(["-" * w for w in widths])
 
 
-def _dict_table(rows: list[dict[str, Any]], columns: Sequence[str] | None = None) -> str:
-    if not rows:
+def dict_table(found: list[dict[str, Any]], columns: Sequence[str] | None = None) -> str:
+    """Report rows as an indented table (the columns of the first row unless given)."""
+    if not found:
         return "  (none)"
-    cols = list(columns or rows[0].keys())
+    cols = list(columns or found[0].keys())
     return "\n".join(
-        "  " + ln for ln in format_table(cols, [[r.get(c) for c in cols] for r in rows]).splitlines()
+        "  " + ln for ln in format_table(cols, [[r.get(c) for c in cols] for r in found]).splitlines()
     )
+
+
+_dict_table = dict_table
 
 
 def _by_cause(deaths_by_day: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -625,16 +635,9 @@ def render(data: dict[str, Any]) -> str:
                 )
             ],
         ),
-        ("pushes", "Pushes and their cost", lambda v: [_dict_table(v)]),
         ("mulligans", "Mulligans (undone rolls) by player", lambda v: [_dict_table(v)]),
         ("damage", "Damage taken and healed per day", lambda v: [_dict_table(v)]),
         ("damage_causes", "What did the damage", lambda v: [_dict_table(v)]),
-        (
-            "hunger",
-            "Hunger streaks",
-            lambda v: [_dict_table(v.get("by_longest", []))] if v.get("campaigns") else ["  (none)"],
-        ),
-        ("rot", "Rot over time", lambda v: [_dict_table(v)]),
         ("deaths", "Deaths by cause (by day: --json)", lambda v: [_dict_table(_by_cause(v))]),
         ("survival", "Survival by day (Kaplan-Meier)", _survival_lines),
         (
@@ -645,23 +648,23 @@ def render(data: dict[str, Any]) -> str:
     ]
     for key, title, show in sections:
         value = data.get(key)
-        if (
-            value is None
-            or (key != "fairness" and not value)
-            or (key == "hunger" and not value.get("campaigns"))
-        ):
+        if value is None or (key != "fairness" and not value):
             continue
         out.append("")
         out.append(f"{title}:")
-        if key == "hunger":
-            out.append(
-                f"  longest {value['longest']} days ({value['longest_in']}), mean longest "
-                f"{value['mean_longest']}, hungry days {value['hungry_day_share']:.1%}"
-            )
         if key == "fairness" and not value:
             out.append("  (no dice entered with --faces)")
             continue
         out.extend(show(value))
+    extra = [key for key in data if key not in REPORTS and key != "scope"]
+    own = system_reports() if extra else {}
+    for key in extra:
+        entry, value = own.get(key), data[key]
+        if entry is None or entry.empty(value):
+            continue
+        out.append("")
+        out.append(f"{entry.title}:")
+        out.extend(entry.render(value))
     return "\n".join(out)
 
 
@@ -788,7 +791,7 @@ class Simulator:
             )
             return registered, rows
 
-        self.ledger._register(make)
+        self.ledger.register(make)
 
 
 def _scratch_dir() -> str | None:
@@ -832,34 +835,34 @@ def still_to_simulate(ledger: Any, run: SimulationPlan) -> list[tuple[str, int]]
 
 def demo_report(
     ledger: Any,
+    warehouse: Warehouse,
     echo: Callable[[str], None],
     *,
-    campaigns: int = 200,
+    campaigns: int | None = None,
     seed: int = 7,
-    warehouse: str | None = None,
 ) -> dict[str, Any]:
-    """The statistics part of ``ledger demo``: simulate crawl campaigns (once) and report
-    luck, the survival curve and how many characters died before day 25."""
-    from ledger.projections.warehouse import open_warehouse
-    from ledger.systems import system_names
+    """The statistics part of ``ledger demo``: simulate (once) the campaigns each installed
+    system shows there (``System.stats_demo``; ``campaigns`` of each when given), then report
+    luck, the survival curve, what each system says of its campaigns and the physical dice
+    check, read from ``warehouse`` (caught up here, after the simulations)."""
+    from ledger.systems import installed
 
-    if "crawl" in system_names():
-        run = plan("crawl", campaigns, seed)
+    shown = [(system.name, system.stats_demo) for system in installed() if system.stats_demo is not None]
+    for name, demo in shown:
+        count = demo.campaigns if campaigns is None else campaigns
+        run = plan(name, count, seed)
         known = {c.name for c in ledger.campaigns()}
         todo = [(n, s) for n, s in zip(run.names, run.seeds, strict=True) if n not in known]
         if todo:
-            echo(f"$ ledger simulate crawl --campaigns {campaigns} --seed {seed}")
-            with Simulator(ledger, "crawl", 30) as simulator:
-                for name, campaign_seed in todo:
-                    simulator.play(name, campaign_seed)
-    wh = open_warehouse(ledger, warehouse)
-    con = wh.connect_read_only()
+            echo(f"$ ledger simulate {name} --campaigns {count} --seed {seed}")
+            with Simulator(ledger, name, demo.days) as simulator:
+                for campaign, campaign_seed in todo:
+                    simulator.play(campaign, campaign_seed)
+    warehouse.catch_up()
+    con = warehouse.connect_read_only()
     try:
         data = report(con, Scope(simulated=True), ["overview", "luck", "fairness", "survival"])
-        row = con.execute(
-            "SELECT count(DISTINCT stream) FILTER (WHERE day < 25), count(DISTINCT stream) FROM deaths "
-            "WHERE NOT undone AND system = 'crawl'"
-        ).fetchone()
+        remarks = [line for _, demo in shown if demo.lines is not None for line in demo.lines(con)]
     finally:
         con.close()
     echo("$ ledger stats --simulated")
@@ -871,12 +874,12 @@ def demo_report(
     curve = data["survival"]
     if curve:
         enough = max(1, curve[0]["at_risk"] // 10)
-        shown = [row for row in curve if row["at_risk"] >= enough]
+        kept = [row for row in curve if row["at_risk"] >= enough]
         echo("survival by day (Kaplan-Meier):")
-        for line in _survival_lines(shown)[::2]:
+        for line in _survival_lines(kept)[::2]:
             echo(line)
-    if row and row[1]:
-        echo(f"{row[0]} characters died before facing God on day 25 ({row[1]} deaths in all)")
+    for line in remarks:
+        echo(line)
     judged = [die for die in data["fairness"] if die["p_value"] is not None]
     for die in judged:
         echo(f"physical {die['die']}: {die['throws']} throws, p = {die['p_value']:.3g}, {die['verdict']}")
@@ -897,8 +900,7 @@ def luck_from_log(
     Counts every roll with a recorded probability of success along the branch's
     whole history (a fork includes the history it shares with its parent)."""
     from ledger.events import CORE_EVENTS, Rolled
-    from ledger.facts import RollFact
-    from ledger.projections.warehouse import rolled_fact
+    from ledger.facts import RollFact, rolled_fact
 
     camp = ledger.campaign(campaign)
     hook = ledger.system(camp).facts

@@ -5,11 +5,12 @@ the state after every version (states are frozen and share their parts, so
 this is cheap). Undo and redo are resets to an earlier version's state, so the
 state after a reset is simply the one already kept for its target. From those
 states it projects, for every step of the effective history (the end of each
-effective action): the sheet of each character (``SYSTEM.sheet``), the map
-(the crawl's hexes, the yearzero Zone's sectors), the journal, the tracks
-(Health, Energy, attributes, Rot...) and the rolls against their exact
-probability of success (``System.facts``). The branch's full log,
-with undone actions, resets and forks, and the chain hash of its last event
+effective action): the sheet of each character (``System.sheet``), the map, the
+journal (``System.journal``), the tracks (every meter of a sheet, and what the
+system adds) and the rolls against their exact probability of success
+(``System.facts``). What a system draws beyond that (its map, tracks, charts,
+meters and legend) comes from its ``System.report`` hooks. The branch's full
+log, with undone actions, resets and forks, and the chain hash of its last event
 come along.
 
 Repeated values (a hex that did not change, a journal line, a sheet that an
@@ -23,7 +24,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -33,16 +34,13 @@ import msgspec
 from ledger.events import RESETS, BranchForked, CampaignStarted, Envelope
 from ledger.facts import RollFact
 from ledger.state import CampaignState, evolve
-from ledger.systems import System
+from ledger.systems import System, Track
 
 if TYPE_CHECKING:
     from ledger.campaign import Campaign, Ledger
 
 ASSETS = Path(__file__).resolve().parent / "report_assets"
 Segments = list[tuple[int, int]]
-
-CRAWL_CAP = 20
-"""The crawl's Health and Energy never exceed this."""
 
 
 @dataclass
@@ -150,24 +148,20 @@ def sheets(system: System, state: CampaignState) -> dict[str, dict[str, Any]]:
     out = {name: system.sheet(state, name) for name in names}
     first = json.dumps(out[names[0]], sort_keys=True, default=str)
     if all(json.dumps(out[n], sort_keys=True, default=str) == first for n in names[1:]):
-        return {names[0]: out[names[0]]}  # a system with one sheet for everyone (crawl)
+        return {names[0]: out[names[0]]}  # a system with one sheet for everyone (a solo game)
     return out
 
 
 def map_view(system: System, state: CampaignState, pool: Pool) -> Any:
-    """The crawl's hexes (each interned) or the Zone's sectors; None for the rest."""
-    if state.game is None:
+    """The system's map of the state (``ReportHooks.map``), interned: a list entry by entry,
+    anything else whole; None without a map or before the game starts."""
+    hook = system.report.map
+    if state.game is None or hook is None:
         return None
-    if system.report.map is not None and system.report.map_kind == "hex":
-        return pool.add([pool.add(entry) for entry in system.report.map(state)])
-    if system.name == "yearzero":
-        from ledger.projections.yearzero.state import split_sector, zone_view
-
-        zone = zone_view(state.game)
-        cells = {n: split_sector(n) for n in zone["sectors"]}
-        zone["cells"] = {n: list(c) for n, c in cells.items() if c is not None}
-        return pool.add(zone)
-    return None
+    found = hook(state)
+    if isinstance(found, list):
+        return pool.add([pool.add(entry) for entry in found])
+    return pool.add(found)
 
 
 def pack(pool: Pool, sheet: dict[str, Any]) -> int:
@@ -184,12 +178,12 @@ def sheet_at(data: dict[str, Any], step: dict[str, Any], who: str) -> dict[str, 
 
 
 def map_at(data: dict[str, Any], step: dict[str, Any]) -> Any:
-    """The crawl's hexes or the Zone a step shows (None without a map)."""
+    """The map a step shows, unpacked (None without a map)."""
     pool = data["pool"]
     if step["map"] is None:
         return None
     found = pool[step["map"]]
-    return [pool[i] for i in found] if data["map_kind"] == "hex" else found
+    return [pool[i] for i in found] if isinstance(found, list) else found
 
 
 def journal_lines(system: System, state: CampaignState) -> list[dict[str, Any]] | None:
@@ -203,57 +197,28 @@ def _meter(value: Any) -> int | None:
     return None
 
 
-def tracks_of(system: str, sheet: dict[str, Any]) -> dict[str, tuple[int | None, int | None]]:
-    """The numbers worth drawing over time: name -> (value, maximum)."""
-    found: dict[str, tuple[int | None, int | None]] = {}
-    if system == "crawl":
-        for name in ("health", "energy"):
-            if isinstance(sheet.get(name), int):
-                found[name] = (sheet[name], CRAWL_CAP)
-        found["hunger streak"] = (sheet.get("hunger_streak"), None)
-        found["bits"] = (sheet.get("bits"), None)
-        return found
+def tracks_of(system: System, sheet: dict[str, Any]) -> dict[str, Track]:
+    """The numbers worth drawing over time: name -> (value, maximum). Every meter of the
+    sheet (a ``{"current", "max"}`` value), then what the system adds (``ReportHooks.tracks``)."""
+    found: dict[str, Track] = {}
     for name, value in sheet.items():
         current = _meter(value)
         if current is not None:
             found[name] = (current, value.get("max"))
-    if system == "yearzero" and isinstance(sheet.get("rot"), dict):
-        found["rot"] = (sheet["rot"].get("total"), None)
-    if system == "dicepool" and isinstance(sheet.get("condition"), dict):
-        cond = sheet["condition"]
-        for name in ("physical", "stun"):
-            found[f"{name} damage"] = (cond.get(name), cond.get("boxes"))
-        for name, value in (sheet.get("pools") or {}).items():
-            current = _meter(value)
-            if current is not None:
-                found[f"{name} pool"] = (current, value.get("max"))
+    hook = system.report.tracks
+    if hook is not None:
+        found.update(hook(sheet))
     return found
 
 
-def charts(system: str, tracks: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Which tracks share a chart, with a title for each."""
-
-    def pick(test: Callable[[dict[str, Any]], bool]) -> list[int]:
-        return [i for i, t in enumerate(tracks) if test(t)]
-
-    out: list[dict[str, Any]] = []
-    if system == "crawl":
-        out.append(
-            {"title": "Health and Energy", "series": pick(lambda t: t["name"] in ("health", "energy"))}
-        )
-        out.append(
-            {
-                "title": "Hunger streak (days without a meal)",
-                "series": pick(lambda t: t["name"] == "hunger streak"),
-                "bars": True,
-            }
-        )
-        out.append({"title": "Bits", "series": pick(lambda t: t["name"] == "bits")})
-        return [c for c in out if c["series"]]
-    if system == "yearzero":
-        out.append({"title": "Rot points", "series": pick(lambda t: t["name"] == "rot")})
+def charts(system: System, tracks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Which tracks share a chart, with a title for each: the system's own charts
+    (``ReportHooks.charts``) first, then one per character of the tracks they leave out."""
+    hook = system.report.charts
+    out: list[dict[str, Any]] = list(hook(tracks)) if hook is not None else []
+    charted = {i for chart in out for i in chart["series"]}
     for who in dict.fromkeys(t["character"] for t in tracks):
-        series = pick(lambda t, who=who: t["character"] == who and t["name"] != "rot")
+        series = [i for i, t in enumerate(tracks) if t["character"] == who and i not in charted]
         title = f"{who}: " if who else ""
         out.append({"title": title + ", ".join(tracks[i]["name"] for i in series), "series": series})
     return [c for c in out if c["series"]]
@@ -422,7 +387,7 @@ def build(book: Ledger, campaign: str | None = None, focus: str | None = None) -
         for who, s in sheet_map.items():
             if not who and characters:
                 continue  # the party sheet before anyone joined: not a character's track
-            for name, (value, top) in tracks_of(system.name, s).items():
+            for name, (value, top) in tracks_of(system, s).items():
                 track = raw_tracks.setdefault(
                     (who, name), {"character": who, "name": name, "max": top, "values": {}}
                 )
@@ -446,13 +411,12 @@ def build(book: Ledger, campaign: str | None = None, focus: str | None = None) -
         "days": {str(d): version_at_day(history, d) for d in days},
         "pool": pool.values,
         "tracks": tracks,
-        "charts": charts(system.name, tracks),
+        "charts": charts(system, tracks),
         "rolls": rolls(system, history, step_of),
         "log": log_rows(envs, live, children, dice_marks(book, c)),
-        "map_kind": {"crawl": "hex", "yearzero": "zone"}.get(system.name),
-        "meters": {"health": CRAWL_CAP, "energy": CRAWL_CAP} if system.name == "crawl" else {},
-        "terrains": list(tables.get("terrain", {}).values()) if system.name == "crawl" else [],
-        "divine_signs": divine_signs(tables) if system.name == "crawl" else {},
+        "map_kind": system.report.map_kind if system.report.map is not None else None,
+        "meters": dict(system.report.meters),
+        "legend": system.report.legend(tables) if system.report.legend is not None else {},
         "chain": {
             "head": head,
             "hash": last.hash if last else "",
@@ -460,14 +424,6 @@ def build(book: Ledger, campaign: str | None = None, focus: str | None = None) -
             "verify": f"ledger verify -c {c.name}",
         },
     }
-
-
-def divine_signs(tables: dict[str, Any]) -> dict[str, str]:
-    """The crawl chapters whose divine sign a hex can hold, number -> name (the
-    legend names them; God's chapter has God's own icon)."""
-    from ledger.projections.crawl.state import CHAPTER_DAYS, GOD_CHAPTER, chapter_name
-
-    return {str(c): chapter_name(tables, c) for c in CHAPTER_DAYS.values() if c != GOD_CHAPTER}
 
 
 def _parent(book: Ledger, c: Campaign) -> dict[str, Any] | None:

@@ -2,12 +2,14 @@
 
 The warehouse holds typed tables an analyst can read without knowing the
 event classes: ``campaigns`` (branches included), ``events``, ``actions`` (a
-view), ``characters``, ``rolls``, ``dice`` and one table per kind of fact
-(``meals``, ``nights``, ``days``, ``wounds``, ``pushes``, ``conditions``,
-``rot``, ``deaths``). Rows come from the core events (a ``ledger roll`` is a
+view), ``characters``, ``rolls``, ``dice`` and one table per kind of fact: the
+shared ones (``meals``, ``nights``, ``days``, ``wounds``, ``conditions``,
+``deaths``) and those of the installed systems' own fact classes
+(``System.fact_types``). Rows come from the core events (a ``ledger roll`` is a
 roll with purpose ``roll``) and from each system's facts: its
-``extra["facts_sql"]`` queries, or its Python ``extra["facts"]`` when it
-declares no queries.
+``System.facts_sql`` queries, or its Python ``System.facts`` when it declares
+no queries. Which tables there are, and so the layout a warehouse was written
+with, depends on the installed systems (:func:`schema`).
 
 It catches up from the store's notification order, a page at a time: the
 stored JSON goes to DuckDB as it is, DuckDB parses it in parallel and SQL
@@ -24,6 +26,7 @@ fork point, and the shared history is counted once, in the parent.
 from __future__ import annotations
 
 import contextlib
+import functools
 import glob
 import hashlib
 import itertools
@@ -40,15 +43,14 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from ledger.errors import WarehouseError
+from ledger.errors import LedgerError, WarehouseError
 from ledger.events import (
     CORE_EVENTS,
     CampaignRegistered,
     Envelope,
-    Rolled,
     envelope_decoder,
 )
-from ledger.facts import FACT_TYPES, DieFace, Fact, FactQuery, RollFact, field_defaults
+from ledger.facts import FACT_TYPES, Fact, FactQuery, RollFact, field_defaults
 
 if TYPE_CHECKING:
     from concurrent.futures import ThreadPoolExecutor
@@ -178,12 +180,6 @@ DICE = Table(
     ),
     "One row per die of a roll, in roll order (join rolls USING (roll_id) for the rest).",
 )
-FACT_TABLES: tuple[Table, ...] = tuple(_fact_table(cls) for cls in FACT_TYPES)
-TABLES: tuple[Table, ...] = (CAMPAIGNS, EVENTS, CHARACTERS, *FACT_TABLES[:1], DICE, *FACT_TABLES[1:])
-BY_NAME = {t.name: t for t in TABLES}
-EVENT_TABLES = [t.name for t in TABLES if "undone" in t.names]
-"""Tables whose rows an undo can flag."""
-
 ACTIONS_VIEW = """
 CREATE OR REPLACE VIEW actions AS
 SELECT stream, any_value(campaign) AS campaign, any_value(system) AS system, action,
@@ -197,15 +193,98 @@ GROUP BY stream, action
 
 
 FACTS_REVISION = 3
-"""Raised whenever a built-in system's facts change what they record (2: every fact names
-the character it is about; 3: physical dice marked in every system, a replacing die's
-``reroll_of``, a crawl enemy's roll its own and its wound the Health lost): a warehouse
-filled under another revision is rebuilt."""
+"""Raised whenever the shared facts, or a built-in system's, change what they record (2:
+every fact names the character it is about; 3: physical dice marked in every system, a
+replacing die's ``reroll_of``, an opponent's roll its own and its wound the Health lost): a
+warehouse filled under another revision is rebuilt. A system raises its own
+``System.facts_revision``."""
 
-SCHEMA = hashlib.sha256(
-    "\n".join([*(t.ddl() for t in TABLES), ACTIONS_VIEW, f"facts {FACTS_REVISION}"]).encode()
-).hexdigest()[:16]
-"""Fingerprint of the table layout and of the facts: a warehouse written with another is rebuilt."""
+
+@dataclass(frozen=True)
+class Schema:
+    """The warehouse's layout: every table, and how each kind of fact becomes a row."""
+
+    tables: tuple[Table, ...]
+    fact_types: tuple[type[Fact], ...]
+    """The shared fact classes, then the installed systems' own."""
+    fingerprint: str
+    """Of the table layout and of the facts: a warehouse written with another is rebuilt."""
+
+    @functools.cached_property
+    def by_name(self) -> dict[str, Table]:
+        return {t.name: t for t in self.tables}
+
+    @functools.cached_property
+    def event_tables(self) -> list[str]:
+        """Tables whose rows an undo can flag."""
+        return [t.name for t in self.tables if "undone" in t.names]
+
+    @functools.cached_property
+    def layouts(self) -> dict[type[Fact], Layout]:
+        return {cls: _layout(cls, self.by_name[cls.table]) for cls in self.fact_types}
+
+    @functools.cached_property
+    def by_table(self) -> dict[str, Layout]:
+        return {layout.table.name: layout for layout in self.layouts.values()}
+
+
+def _system_facts() -> list[tuple[str, int, tuple[type[Fact], ...]]]:
+    """(name, facts revision, own fact classes) of each installed system that loads (one that
+    does not has no campaigns to read: opening any of them names the problem)."""
+    from ledger.systems import get_system, system_names
+
+    found = []
+    for name in system_names():
+        try:
+            system = get_system(name)
+        except LedgerError:
+            continue
+        found.append((name, system.facts_revision, tuple(system.fact_types)))
+    return found
+
+
+def build_schema(systems: Sequence[tuple[str, int, tuple[type[Fact], ...]]]) -> Schema:
+    """The layout for the shared facts and the given systems' (name, revision, fact classes);
+    a fact class with no table, or with the table of another class, is refused."""
+    classes: list[type[Fact]] = list(FACT_TYPES)
+    owner: dict[str, str] = {cls.table: "the shared facts" for cls in FACT_TYPES}
+    owner.update({t.name: "the warehouse" for t in (CAMPAIGNS, EVENTS, CHARACTERS, DICE)})
+    owner["actions"] = owner["warehouse_meta"] = "the warehouse"
+    for name, _revision, own in systems:
+        for cls in own:
+            if cls in classes:
+                continue
+            if not (isinstance(cls, type) and issubclass(cls, Fact)) or not cls.table:
+                raise WarehouseError(
+                    f"the {name} system declares {getattr(cls, '__name__', cls)!r} as a fact type, which is no "
+                    "Fact with a table; fix the system's fact_types"
+                )
+            if cls.table in owner:
+                raise WarehouseError(
+                    f"the {name} system's {cls.__name__} writes table {cls.table!r}, which {owner[cls.table]} "
+                    "writes already; give it a table of its own"
+                )
+            owner[cls.table] = f"the {name} system"
+            classes.append(cls)
+    facts = tuple(_fact_table(cls) for cls in classes)
+    tables = (CAMPAIGNS, EVENTS, CHARACTERS, *facts[:1], DICE, *facts[1:])
+    revisions = [f"facts {FACTS_REVISION}", *(f"system {n} {r}" for n, r, _ in systems)]
+    fingerprint = hashlib.sha256(
+        "\n".join([*(t.ddl() for t in tables), ACTIONS_VIEW, *revisions]).encode()
+    ).hexdigest()[:16]
+    return Schema(tables, tuple(classes), fingerprint)
+
+
+@functools.cache
+def schema() -> Schema:
+    """The layout for the installed systems (worked out once per process: a system is
+    installed or removed with its distribution, never while a command runs)."""
+    return build_schema(_system_facts())
+
+
+def tables() -> tuple[Table, ...]:
+    """Every table of the warehouse, in the order ``warehouse status`` lists them."""
+    return schema().tables
 
 
 # --- where the warehouse lives ------------------------------------------------------
@@ -321,43 +400,10 @@ ROLLED_SQL = FactQuery(
               e.p_success AS p_success
        FROM r""",
 )
-"""A core ``ledger roll`` as a roll fact, in SQL (:func:`rolled_fact` is its Python twin)."""
+"""A core ``ledger roll`` as a roll fact, in SQL (:func:`ledger.facts.rolled_fact` is its
+Python twin)."""
 
 CORE_FACTS_SQL: tuple[FactQuery, ...] = (ROLLED_SQL,)
-
-
-def rolled_fact(ev: Rolled) -> RollFact:
-    """A core ``ledger roll`` as a roll with purpose ``roll``.
-
-    Success-counting notation (``8d6>=5``) is a success when at least one die
-    succeeds, with the probability recorded when it was rolled. Other rolls
-    are successless: their outcome is the total."""
-    result = ev.result
-    dice: list[DieFace] = []
-    for group in result.groups:
-        start = len(dice)
-        for d in group.dice:
-            of = d.explodes if d.explodes is not None else d.rerolls
-            reroll = None if of is None else start + of
-            dice.append(DieFace(size=d.sides, face=d.face, kept=d.kept, reroll_of=reroll))
-    if result.successes is None:
-        return RollFact(
-            purpose="roll",
-            dice=tuple(dice),
-            outcome=str(result.total),
-            manual=ev.manual,
-            p_success=ev.p_success,
-        )
-    success = result.successes > 0
-    return RollFact(
-        purpose="roll",
-        dice=tuple(dice),
-        outcome="success" if success else "failure",
-        successes=result.successes,
-        success=success,
-        manual=ev.manual,
-        p_success=ev.p_success,
-    )
 
 
 def _literal(value: Any) -> str:
@@ -383,7 +429,12 @@ def _insert_facts(con: duckdb.DuckDBPyConnection, query: FactQuery, system: str 
     given = {name for (name,) in con.execute("SELECT name FROM pragma_table_info('fact')").fetchall()}
     cls = query.fact
     defaults = field_defaults(cls)
-    table = BY_NAME[cls.table]
+    table = schema().by_name.get(cls.table)
+    if table is None:
+        raise WarehouseError(
+            f"a fact query writes {cls.__name__} (table {cls.table!r}), a fact type no installed system "
+            "declares; add it to the system's fact_types"
+        )
     own = set(cls.__struct_fields__)
     select = []
     for name, sql_type in table.columns:
@@ -452,6 +503,7 @@ class Layout:
     """How one kind of fact becomes a row of its table (for facts made in Python)."""
 
     table: Table
+    fact: type[Fact]
     keep: tuple[int, ...] | None
     """Indices of the common columns kept (None: all of them)."""
     fields: tuple[str, ...]
@@ -459,7 +511,7 @@ class Layout:
 
     def row(self, common: tuple[Any, ...], fact: Fact, fact_id: int) -> tuple[Any, ...]:
         head = common if self.keep is None else tuple(common[i] for i in self.keep)
-        if type(fact) in LAYOUTS:
+        if type(fact) is self.fact:
             values = msgspec.structs.astuple(fact)
         else:  # a subclass: read the base fields by name
             values = tuple(getattr(fact, f) for f in self.fields)
@@ -469,17 +521,12 @@ class Layout:
         return (*head, fact_id, len(dice), *values[: self.dice_at], *values[self.dice_at + 1 :])
 
 
-def _layout(cls: type[Fact]) -> Layout:
-    table = BY_NAME[cls.table]
+def _layout(cls: type[Fact], table: Table) -> Layout:
     own = set(cls.__struct_fields__)
     keep = tuple(i for i, (name, _) in enumerate(COMMON) if name not in own)
     fields = tuple(cls.__struct_fields__)
     dice_at = fields.index("dice") if "dice" in fields else None
-    return Layout(table, None if len(keep) == len(COMMON) else keep, fields, dice_at)
-
-
-LAYOUTS: dict[type[Fact], Layout] = {cls: _layout(cls) for cls in FACT_TYPES}
-_BY_TABLE: dict[str, Layout] = {layout.table.name: layout for layout in LAYOUTS.values()}
+    return Layout(table, cls, None if len(keep) == len(COMMON) else keep, fields, dice_at)
 
 
 def _at(text: str) -> str:
@@ -594,18 +641,19 @@ class Warehouse:
         transaction, so the marker is there whenever a table is)."""
         meta = self._meta(con)
         if meta is not None:
-            if meta.get("schema") != SCHEMA:
+            if meta.get("schema") != schema().fingerprint:
                 raise SchemaChanged(f"warehouse {self.path} has an older layout; it is rebuilt on catch-up")
             return
         con.execute("BEGIN TRANSACTION")
         try:
             con.execute("CREATE TABLE IF NOT EXISTS warehouse_meta (key VARCHAR PRIMARY KEY, value VARCHAR)")
-            for table in TABLES:
+            layout = schema()
+            for table in layout.tables:
                 con.execute(table.ddl())
             con.execute(ACTIONS_VIEW)
             con.execute(
                 "INSERT INTO warehouse_meta VALUES ('schema', ?), ('position', '0'), ('store', ?), ('ledger', ?)",
-                [SCHEMA, self.ledger.store.describe(), self._ledger_id()],
+                [layout.fingerprint, self.ledger.store.describe(), self._ledger_id()],
             )
             con.execute("COMMIT")
         except BaseException:
@@ -945,7 +993,8 @@ class Warehouse:
         self, con: duckdb.DuckDBPyConnection, rows: list[tuple[int, str, bytes]], systems: set[str]
     ) -> None:
         """Facts of the systems that declare only a Python ``facts`` function."""
-        out: dict[str, list[tuple[Any, ...]]] = {t.name: [] for t in TABLES}
+        layout_of = schema()
+        out: dict[str, list[tuple[Any, ...]]] = {t.name: [] for t in layout_of.tables}
         for position, stream, state in rows:
             info = self._streams.get(stream)
             if info is None or info.system not in systems or info.facts is None:
@@ -979,7 +1028,7 @@ class Warehouse:
                 False,
             )
             for i, fact in enumerate(facts):
-                layout = LAYOUTS.get(type(fact)) or _BY_TABLE.get(fact.table)
+                layout = layout_of.layouts.get(type(fact)) or layout_of.by_table.get(fact.table)
                 if layout is None:
                     continue
                 fid = position * FACTS_PER_EVENT + i
@@ -995,7 +1044,7 @@ class Warehouse:
                     continue
                 path = Path(tmp) / f"{name}.jsonl"
                 path.write_bytes(_ENCODER.encode_lines(table_rows))
-                table = BY_NAME[name]
+                table = layout_of.by_name[name]
                 cast = ", ".join(f"CAST(j[{i}] AS {t})" for i, (_, t) in enumerate(table.columns, start=1))
                 con.execute(
                     f"INSERT INTO \"{name}\" SELECT {cast} FROM read_json('{_sql_str(path)}', "
@@ -1046,7 +1095,7 @@ class Warehouse:
             "CREATE OR REPLACE TEMP TABLE live (stream VARCHAR, lo INTEGER, hi INTEGER, head INTEGER)"
         )
         con.executemany("INSERT INTO live VALUES (?, ?, ?, ?)", segments)
-        for name in EVENT_TABLES:
+        for name in schema().event_tables:
             resets = " AND t.kind NOT IN ('action.undone', 'action.redone')" if name == "events" else ""
             con.execute(
                 f'UPDATE "{name}" AS t SET undone = NOT EXISTS (SELECT 1 FROM live l WHERE l.stream = t.stream '
@@ -1126,7 +1175,7 @@ class Warehouse:
             pos = self.position(con)
             data["position"] = pos
             data["behind"] = max(0, top - pos)
-            for table in TABLES:
+            for table in tables():
                 data["tables"][table.name] = con.execute(f'SELECT count(*) FROM "{table.name}"').fetchone()[0]
         finally:
             con.close()
@@ -1195,7 +1244,7 @@ def export_parquet(ledger: Ledger, directory: str, *, warehouse: str | None = No
     con = wh._connect()
     written: list[str] = []
     try:
-        for table in TABLES:
+        for table in tables():
             dest = out / table.name
             if dest.exists():
                 shutil.rmtree(dest)

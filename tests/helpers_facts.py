@@ -2,7 +2,7 @@
 
 ``assert_same_facts(book, system)`` reads every stored event of the system's
 campaigns, runs the Python ``facts`` function on each and every
-:class:`~ledger.facts.FactQuery` of ``extra["facts_sql"]`` over all of them in
+:class:`~ledger.facts.FactQuery` of ``System.facts_sql`` over all of them in
 DuckDB, and asserts both give the same rows: same event, same index, same
 fields, same dice. Probabilities may differ in the last bits (1e-12).
 """
@@ -19,10 +19,12 @@ import msgspec
 
 from ledger import Ledger
 from ledger.events import CORE_EVENTS, envelope_decoder
-from ledger.facts import FACT_TYPES, DieFace, Fact, FactQuery, field_defaults
+from ledger.facts import DieFace, Fact, FactQuery, field_defaults
+from ledger.projections.warehouse import schema
 from ledger.systems import get_system
 
-BY_TABLE = {cls.table: cls for cls in FACT_TYPES}
+BY_TABLE = {cls.table: cls for cls in schema().fact_types}
+"""Every fact class the warehouse has a table for: the shared ones and the installed systems'."""
 _CORE = frozenset(CORE_EVENTS)
 EV_COLUMNS = (
     "{'position': 'BIGINT', 'stream': 'VARCHAR', 'version': 'INTEGER', 'day': 'INTEGER', "

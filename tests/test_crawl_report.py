@@ -32,7 +32,7 @@ def test_the_sample_keeps_a_sign_on_the_hex_of_each_chapters_day(tmp_path: Path)
         here = [e for e in chapter_hexes(book, name, day) if (e["q"], e["r"]) == (state.game.q, state.game.r)]
         assert [(e["icon"], e["number"]) for e in here] == [(icon, number)], day
     data = report.build(book, name)
-    assert data["divine_signs"] == {
+    assert data["legend"]["divine_signs"] == {
         "1": "the Sleepers",
         "2": "the Warehouse",
         "4": "the Radio Tower",

@@ -68,8 +68,8 @@ def test_crawl_map_of_a_day_is_the_map_projection_of_that_day(tmp_path: Path) ->
         here = [h for h in hexes if h["here"]]
         assert len(here) == 1
     assert data["map_kind"] == "hex"
-    assert data["terrains"] == list(book.state(name).core.tables["terrain"].values())
-    assert "prairie" in data["terrains"]
+    assert data["legend"]["terrains"] == list(book.state(name).core.tables["terrain"].values())
+    assert "prairie" in data["legend"]["terrains"]
 
 
 def test_zone_sectors_follow_the_party(tmp_path: Path) -> None:
@@ -202,3 +202,45 @@ def test_cli_names_an_unknown_campaign(tmp_path: Path) -> None:
     result = runner.invoke(cli, ["--db", db, "report", "-c", "nope", "-o", str(tmp_path / "x.html")])
     assert result.exit_code != 0 and "nope" in result.output
     assert not (tmp_path / "x.html").exists()
+
+
+def test_a_systems_report_hooks_add_tracks_charts_meters_and_a_legend(tmp_path: Path) -> None:
+    """What a system draws beyond the sheets comes from its ReportHooks alone: its tracks
+    after the sheet's meters, its charts first, its meters and its legend as given."""
+    import dataclasses
+
+    from ledger.systems import ReportHooks, get_system
+
+    hooks = ReportHooks(
+        tracks=lambda sheet: {"rolls made": (sheet.get("rolls"), None)},
+        charts=lambda tracks: [
+            {"title": "Rolls", "series": [i for i, t in enumerate(tracks) if t["name"] == "rolls made"]}
+        ],
+        meters={"luck": 3},
+        legend=lambda tables: {"terrains": ["sea"]},
+    )
+    system = dataclasses.replace(get_system("freeform"), report=hooks)
+    sheet = {"hp": {"current": 4, "max": 9}, "rolls": 2}
+    assert report.tracks_of(system, sheet) == {"hp": (4, 9), "rolls made": (2, None)}
+    tracks = [
+        {"character": "Ana", "name": "hp", "max": 9, "values": [4]},
+        {"character": "Ana", "name": "rolls made", "max": None, "values": [2]},
+    ]
+    assert report.charts(system, tracks) == [
+        {"title": "Rolls", "series": [1]},
+        {"title": "Ana: hp", "series": [0]},
+    ]
+    with Ledger(str(tmp_path / "h.ledger")) as book:
+        book.new_campaign("freeform", "c")
+        book.add_character("Ana", "c")
+        book.roll("1d6", "c", faces=[4])
+        real = book.system
+
+        def hooked(camp: object) -> object:
+            return system if real(camp).name == "freeform" else real(camp)
+
+        book.system = hooked  # type: ignore[method-assign]
+        data = report.build(book, "c")
+    assert data["meters"] == {"luck": 3} and data["legend"] == {"terrains": ["sea"]}
+    assert data["map_kind"] is None and all(step["map"] is None for step in data["steps"])
+    assert [c["title"] for c in data["charts"]] == ["Rolls"]

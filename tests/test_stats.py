@@ -392,10 +392,10 @@ def test_demo_report_simulates_once_and_summarises(tmp_path: Path) -> None:
     with Ledger(str(tmp_path / "demo.ledger")) as book:
         book.new_campaign("freeform", "table")
         book.roll("30d6", "table", faces=[1, 2, 3, 4, 5, 6] * 5)
-        demo_report(book, lines.append, campaigns=3)
+        demo_report(book, Warehouse(book), lines.append, campaigns=3)
         events = book.store.max_notification_id()
         again: list[str] = []
-        demo_report(book, again.append, campaigns=3)
+        demo_report(book, Warehouse(book), again.append, campaigns=3)
         assert book.store.max_notification_id() == events  # the campaigns are simulated once
     (d6,) = [line for line in lines if line.startswith("physical d6: 30 throws, p = ")]
     assert d6.endswith("consistent with a fair die")
@@ -403,6 +403,58 @@ def test_demo_report_simulates_once_and_summarises(tmp_path: Path) -> None:
     if "crawl" in system_names():
         assert lines[0] == "$ ledger simulate crawl --campaigns 3 --seed 7"
         assert not again[0].startswith("$ ledger simulate")
+
+
+def test_the_reports_are_the_shared_ones_then_the_systems_own() -> None:
+    from ledger.stats import REPORTS, report_names, system_reports
+    from ledger.systems import installed
+
+    own = [name for system in installed() for name in system.reports]
+    assert report_names() == [*REPORTS, *own]
+    assert list(system_reports()) == own
+    if "yearzero" in system_names():
+        assert {"pushes", "rot"} <= set(own)
+    if "crawl" in system_names():
+        assert "hunger" in own
+
+
+def test_a_system_report_runs_under_its_name_and_prints_under_its_title(ledger_cli: Session) -> None:
+    if "crawl" not in system_names():
+        pytest.skip("the crawl system is not installed")
+    ledger_cli("new", "crawl", "c", "--seed", "3")
+    ledger_cli("crawl", "move", "n")
+    data = json.loads(ledger_cli("stats", "--report", "hunger", "--json").output)
+    assert set(data) == {"scope", "hunger"}
+    refused = ledger_cli("stats", "--report", "nope", ok=False)
+    assert refused.exit_code == 2 and "hunger" in refused.stderr  # the choices name the systems' reports
+
+
+def test_a_report_name_two_systems_give_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    import dataclasses
+
+    from ledger import stats
+    from ledger.errors import PluginError
+    from ledger.systems import StatsReport, installed
+
+    real = installed()
+    twin = StatsReport(title="Luck again", run=lambda con, scope: [], render=lambda v: [])
+    clash = dataclasses.replace(real[0], reports={"luck": twin})
+    monkeypatch.setattr("ledger.systems.installed", lambda: [clash, *real[1:]])
+    with pytest.raises(PluginError, match="'luck' is the ledger's already"):
+        stats.system_reports()
+
+
+def test_damage_reads_each_systems_own_health_tracks() -> None:
+    from ledger.stats import _health, health_tracks
+
+    found = health_tracks()
+    if "yearzero" in system_names():
+        assert found["yearzero"] == ("strength",)
+    assert "freeform" not in found  # no wounds, no tracks
+    assert _health({"a": ("hp",), "b": ("o'clock",)}) == (
+        "((system = 'a' AND track IN ('hp')) OR (system = 'b' AND track IN ('o''clock')))"
+    )
+    assert _health({}) == "false"
 
 
 def test_luck_from_the_log_matches_the_warehouse(ledger_cli: Session, db: str) -> None:

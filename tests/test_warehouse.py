@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import duckdb
 import pytest
 
 from ledger import Ledger
-from ledger.projections.warehouse import TABLES, Warehouse, export_parquet, warehouse_path
+from ledger.facts import Fact
+from ledger.projections.warehouse import Warehouse, export_parquet, tables, warehouse_path
 from ledger.systems import get_system
 from tests.conftest import Session
 
@@ -23,7 +25,7 @@ def _tables(path: Path) -> dict[str, list[tuple[Any, ...]]]:
     con = duckdb.connect(str(path), read_only=True)
     try:
         out = {}
-        for table in TABLES:
+        for table in tables():
             cols = [c for c in table.names if c not in ("recorded_at", "registered_at")]
             quoted = ", ".join(f'"{c}"' for c in cols)
             out[table.name] = con.execute(f'SELECT {quoted} FROM "{table.name}" ORDER BY ALL').fetchall()
@@ -69,7 +71,7 @@ def test_rebuild_equals_incremental_table_by_table(book: Ledger, tmp_path: Path)
     fresh = Warehouse(book, tmp_path / "fresh.duckdb")
     fresh.rebuild()
     a, b = _tables(inc.path), _tables(fresh.path)
-    for table in TABLES:
+    for table in tables():
         assert a[table.name] == b[table.name], table.name
     assert len(a["rolls"]) == 9
     assert len(a["campaigns"]) == 2
@@ -295,7 +297,8 @@ def test_a_warehouse_of_an_older_layout_is_rebuilt(tmp_path: Path, monkeypatch: 
         book.roll("2d6", "c")
         wh = Warehouse(book)
         wh.catch_up()
-        monkeypatch.setattr(wmod, "SCHEMA", "another-layout")
+        older = dataclasses.replace(wmod.schema(), fingerprint="another-layout")
+        monkeypatch.setattr(wmod, "schema", lambda: older)
         assert wh.status()["outdated"] is True
         assert wh.catch_up() == book.store.max_notification_id()  # rebuilt from the whole log
         assert _count(wh, "SELECT value FROM warehouse_meta WHERE key = 'schema'") == "another-layout"
@@ -316,7 +319,7 @@ def test_roll_rows_equal_the_python_roll_facts(tmp_path: Path) -> None:
     """The SQL that turns ``ledger roll`` into rows gives what ``rolled_fact`` gives (the sheet's luck
     index reads the latter), dice by dice, for every shape of notation."""
     from ledger.events import Rolled
-    from ledger.projections.warehouse import rolled_fact
+    from ledger.facts import rolled_fact
 
     notations = (
         "3d6>=5",
@@ -410,6 +413,63 @@ def test_a_system_with_python_facts_only_fills_the_same_tables(
         python = Warehouse(book, tmp_path / "python.duckdb")
         python.rebuild()
     a, b = _tables(sql.path), _tables(python.path)
-    for table in TABLES:
+    for table in tables():
         assert a[table.name] == b[table.name], table.name
     assert len(a["rolls"]) > 500 and len(a["wounds"]) > 100
+
+
+class CoinFact(Fact, frozen=True):
+    """A plugin's fact of its own."""
+
+    table: ClassVar[str] = "coin_streaks"
+    streak: int
+    face: str = "heads"
+
+
+class Rolls(Fact, frozen=True):
+    """A fact class that takes a shared table."""
+
+    table: ClassVar[str] = "rolls"
+
+
+def test_a_systems_own_fact_types_become_tables_of_their_own() -> None:
+    """A plugin adds a table by declaring its fact class: the layout has it, with the common
+    columns first, and the layout's fingerprint changes with it (so a warehouse is rebuilt)."""
+    from ledger.projections.warehouse import build_schema
+
+    plain = build_schema([("coin", 0, ())])
+    added = build_schema([("coin", 0, (CoinFact,))])
+    table = added.by_name["coin_streaks"]
+    assert "coin_streaks" not in plain.by_name and {"streak", "face", "character"} <= set(table.names)
+    assert {"campaign", "system", "undone", "fact_id"} <= set(table.names)
+    assert "coin_streaks" in added.event_tables and added.layouts[CoinFact].table is table
+    assert len({plain.fingerprint, added.fingerprint, build_schema([("coin", 1, ())]).fingerprint}) == 3
+
+
+def test_a_fact_type_that_takes_another_table_is_refused() -> None:
+    from ledger.errors import LedgerError
+    from ledger.projections.warehouse import build_schema
+
+    with pytest.raises(
+        LedgerError, match="the coin system's Rolls writes table 'rolls', which the shared facts"
+    ):
+        build_schema([("coin", 0, (Rolls,))])
+    with pytest.raises(LedgerError, match="no Fact with a table"):
+        build_schema([("coin", 0, (dict,))])  # type: ignore[list-item]
+
+
+def test_the_installed_systems_own_tables_are_in_the_warehouse(book: Ledger, tmp_path: Path) -> None:
+    from ledger.projections.warehouse import schema
+    from ledger.systems import installed
+
+    own = {cls.table for system in installed() for cls in system.fact_types}
+    assert own <= {t.name for t in tables()}
+    wh = Warehouse(book, tmp_path / "w.duckdb")
+    book.new_campaign("freeform", "c")
+    wh.catch_up()
+    con = duckdb.connect(str(wh.path), read_only=True)
+    try:
+        found = {name for (name,) in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()}
+    finally:
+        con.close()
+    assert {t.name for t in schema().tables} <= found

@@ -40,36 +40,77 @@ def _no_day(_game: Any) -> int | None:
     return None
 
 
+Track = tuple[int | None, int | None]
+"""One number the report draws over time: (value, maximum), either unknown (None)."""
+
+
 @dataclass(frozen=True, kw_only=True)
 class ReportHooks:
-    """What a system adds to ``ledger report`` beyond the sheets and the rolls.
+    """What a system adds to ``ledger report`` beyond the sheets, the journal and the rolls.
 
-    ``map`` turns the state into what the page draws as a map (JSON-ready), with
-    ``map_kind`` naming how (``hex`` or ``zone``); ``tracks`` picks the numbers
-    worth drawing over time from one sheet, ``charts`` groups them; ``meters``
-    names the bars the page draws with their maximum; ``legend`` adds what the
-    map's legend needs from the campaign's tables."""
+    The report draws, at every step of the campaign, what these give; each is optional."""
 
     map: Callable[[CampaignState], Any] | None = None
+    """The state as the page draws it as a map, JSON-ready (called once the game has
+    started). A list is stored entry by entry, so that steps share the entries that did
+    not change (a hex map's hexes); anything else is stored whole."""
     map_kind: str | None = None
-    tracks: Callable[[dict[str, Any]], dict[str, tuple[int | None, int | None]]] | None = None
+    """How the page draws ``map``: ``hex`` (a list of hexes: ``q``, ``r``, ``terrain``,
+    ``icon``, ``number``, ``chapter``, ``enemy``, ``days`` walked, ``here``) or ``zone``
+    (a dict of ``sectors`` by name, their grid ``cells``, the ``path``, the ``position``
+    and the ``ark``); None: no map."""
+    tracks: Callable[[dict[str, Any]], dict[str, Track]] | None = None
+    """The numbers worth drawing over time from one character's sheet, name -> (value,
+    maximum), besides the ones the report finds itself (every sheet value that is a
+    ``{"current": N, "max": M}`` meter)."""
     charts: Callable[[list[dict[str, Any]]], list[dict[str, Any]]] | None = None
+    """The system's own charts over the tracks (each ``{"character", "name", "max",
+    "values"}``): ``{"title", "series": [track index...], "bars": bool}``. They come first;
+    each character's tracks that none of them draws get a chart of their own."""
     meters: Mapping[str, int] = field(default_factory=dict)
+    """Sheet values the page draws as a bar out of a fixed maximum, by key (``health: 20``)."""
     legend: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+    """What the map's legend needs from the campaign's tables (the report's ``legend``).
+    The hex map reads ``terrains`` (terrain names in table order, each given its colour)
+    and ``divine_signs`` (a sign's number -> the name the legend gives it)."""
 
 
 @dataclass(frozen=True, kw_only=True)
 class StatsReport:
     """A statistics report a system adds to ``ledger stats`` (``--report NAME``).
 
-    ``run`` reads the warehouse (a DuckDB connection and the scope's WHERE clause
-    builder) and returns JSON-ready data; ``render`` turns it into terminal lines;
-    ``empty`` says when there is nothing to show."""
+    ``run`` reads the warehouse: a DuckDB connection and the :class:`ledger.stats.Scope`
+    of the rows to read (its ``where()`` builds the WHERE clause); it returns JSON-ready
+    data, what ``stats --json`` prints under the report's name. ``render`` turns that into
+    the lines printed under ``title``; ``empty`` says when there is nothing to show (the
+    text leaves the report out)."""
 
     title: str
     run: Callable[[duckdb.DuckDBPyConnection, Any], Any]
     render: Callable[[Any], list[str]]
     empty: Callable[[Any], bool] = lambda value: not value
+
+
+@dataclass(frozen=True, kw_only=True)
+class StatsDemo:
+    """What a system shows in the statistics part of ``ledger demo``: ``campaigns`` of its
+    campaigns simulated once (``ledger simulate``, ``days`` each), which the statistics
+    then read, and ``lines`` with what the system says of them (given a read-only DuckDB
+    connection to the warehouse)."""
+
+    campaigns: int = 200
+    days: int = 30
+    lines: Callable[[duckdb.DuckDBPyConnection], list[str]] | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Walkthrough:
+    """A short walk through the system's play, for ``ledger --help``: a title line, then
+    the commands in the order a player types them, each with what it does."""
+
+    title: str
+    steps: tuple[tuple[str, str], ...]
+    """(command line as typed, what it does)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -112,7 +153,14 @@ class System:
     """The same facts as DuckDB statements over a batch of events; when given, they are what
     the warehouse runs, and ``facts`` must give the same rows (a test holds them equal)."""
     fact_types: tuple[type[Fact], ...] = ()
-    """Fact classes of the system's own, each writing the warehouse table its ``table`` names."""
+    """Fact classes of the system's own (beyond the shared ones of :mod:`ledger.facts`), each
+    writing the warehouse table its ``table`` names: the warehouse makes one table per class."""
+    facts_revision: int = 0
+    """Raised whenever the system's facts change what they record: a warehouse filled under
+    another revision is rebuilt."""
+    health_tracks: tuple[str, ...] = ()
+    """The tracks of the system's wound facts that are bodily harm (Health, hit points): the
+    damage reports read these alone, not stress, fatigue or the other tracks it wounds."""
     roll_checks: Mapping[type, Callable[[Any], None]] = field(default_factory=dict)
     """Rolls recorded in a form of the system's own, each with the check an import runs on
     it (it raises :class:`ledger.admission.Refusal` when the faces do not give the roll)."""
@@ -129,13 +177,18 @@ class System:
     """What the player may do next, as command lines (``next:`` after an action; None: a
     character first, then the system's commands)."""
     report: ReportHooks = field(default_factory=ReportHooks)
+    """What the system adds to ``ledger report`` (map, tracks, charts, meters, legend)."""
     reports: Mapping[str, StatsReport] = field(default_factory=dict)
     """Statistics reports of the system's own, by the name ``stats --report`` takes."""
+    stats_demo: StatsDemo | None = None
+    """The system's campaigns in the statistics part of ``ledger demo`` (None: none)."""
+    walkthrough: Walkthrough | None = None
+    """A walk through a game of the system, shown by ``ledger --help`` (None: none)."""
     cli: str | None = None
     """The system's command group, as an import string (``package.module:attribute``): the
     library never imports click, the command line loads it by this name."""
     cli_name: str | None = None
-    """The group's name on the command line, when it is not the system's (``yz``)."""
+    """The group's name on the command line, when it is not the system's (a shorter one)."""
     cli_help: str = ""
     """One line for the group in ``ledger --help``."""
     create: str | None = None

@@ -106,7 +106,7 @@
     }).join("");
   }
 
-  /* --- the crawl's hex map --- */
+  /* --- a hex map (map_kind "hex"): its legend reads D.legend.terrains and D.legend.divine_signs --- */
   function centre(q, r, s) { return [1.5 * s * q, SQ3 * s * (r + q / 2)]; }
   function corners(x, y, s) {
     var pts = [];
@@ -117,7 +117,7 @@
     return pts.join(" ");
   }
   var terrainColor = {};
-  D.terrains.forEach(function (t, i) { terrainColor[t] = TERRAIN[t] || SPARE[i % SPARE.length]; });
+  (D.legend.terrains || []).forEach(function (t, i) { terrainColor[t] = TERRAIN[t] || SPARE[i % SPARE.length]; });
   function colorOf(t) {
     if (!terrainColor[t]) terrainColor[t] = TERRAIN[t] || SPARE[Object.keys(terrainColor).length % SPARE.length];
     return terrainColor[t];
@@ -175,15 +175,16 @@
     Object.keys(ICONS).forEach(function (k) {
       items.push('<span><svg viewBox="-8 -8 16 16">' + ICONS[k] + "</svg>" + ICON_NAMES[k] + "</span>");
     });
-    Object.keys(D.divine_signs || {}).forEach(function (n) {
-      items.push('<span class="sign"><svg viewBox="-8 -8 16 16">' + ICONS.divine + "</svg>" + esc(n) + " " + esc(D.divine_signs[n]) + "</span>");
+    var signs = D.legend.divine_signs || {};
+    Object.keys(signs).forEach(function (n) {
+      items.push('<span class="sign"><svg viewBox="-8 -8 16 16">' + ICONS.divine + "</svg>" + esc(n) + " " + esc(signs[n]) + "</span>");
     });
     items.push('<span><svg viewBox="-8 -8 16 16"><path d="M-7 0 H7" class="path"/></svg>path walked</span>');
     items.push('<span><svg viewBox="-8 -8 16 16"><circle r="6" class="here-ring"/><circle r="2.5" class="here-dot"/></svg>you are here</span>');
     $("legend").innerHTML = items.join("");
   }
 
-  /* --- the Zone's sectors (yearzero) --- */
+  /* --- a grid of named sectors (map_kind "zone") --- */
   var zoneBox = null;
   function zoneExtent() {
     var cols = [], rows = [];

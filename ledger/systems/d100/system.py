@@ -802,6 +802,7 @@ SYSTEM = System(
     listing=listing,
     facts=_facts,
     facts_sql=FACTS_SQL,
+    health_tracks=("hp",),
     autoplay=autoplay,
     cli="ledger.cli.d100:group",
     cli_help="The d100 system: percentile skills, luck, hit/valor/fatigue points.",

@@ -509,6 +509,7 @@ SYSTEM = System(
     listing=listing,
     facts=_facts,
     facts_sql=FACTS_SQL,
+    health_tracks=("hp",),
     roll_checks={D20Roll: check_d20_roll},
     autoplay=autoplay,
     cli="ledger.cli.d20:group",

@@ -16,6 +16,7 @@ from typing import Any
 from ledger.decider import Decider
 from ledger.events import Envelope
 from ledger.facts import DeathFact, DieFace, Fact, RollFact, WoundFact, attributed
+from ledger.projections.dicepool import report as rep
 from ledger.projections.dicepool import state as proj
 from ledger.systems import System
 from ledger.systems.dicepool.checks import decide_test, join
@@ -161,6 +162,8 @@ SYSTEM = System(
     listing=listing,
     facts=facts,
     facts_sql=FACTS_SQL,
+    health_tracks=("physical",),
+    report=rep.HOOKS,
     autoplay=autoplay,
     cli="ledger.cli.dicepool:group",
     cli_help="The dicepool system: target numbers, pools, damage staging.",

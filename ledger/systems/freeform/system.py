@@ -10,6 +10,7 @@ from ledger.errors import Fix, RuleError
 from ledger.events import Event
 from ledger.projections.freeform import state as proj
 from ledger.systems import System
+from ledger.systems.freeform.demo import demo
 from ledger.systems.freeform.play import simulate
 
 if TYPE_CHECKING:
@@ -41,5 +42,6 @@ SYSTEM = System(
     commands=decider.commands,
     sheet=proj.sheet,
     simulate=simulate,
+    demo=demo,
     first_steps=(),  # roll, note or add characters as you like
 )

@@ -9,8 +9,8 @@ die is a d6 with its face, kept, not a re-roll.
 
 from __future__ import annotations
 
-from ledger import facts as f
 from ledger.facts import DIE_SQL, FactQuery, attributed_sql
+from ledger.systems.yearzero import facts as f
 
 
 def _d6(faces: str) -> str:

@@ -14,11 +14,13 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from ledger import facts as f
 from ledger.events import Envelope, Event
+from ledger.projections.yearzero import report as rep
 from ledger.projections.yearzero import state as proj
 from ledger.systems import System
 from ledger.systems.yearzero import events as ev
+from ledger.systems.yearzero import facts as f
+from ledger.systems.yearzero import stats as yz_stats
 from ledger.systems.yearzero.commands import decider
 from ledger.systems.yearzero.facts_sql import FACTS_SQL
 from ledger.systems.yearzero.play import autoplay
@@ -230,6 +232,10 @@ SYSTEM = System(
     listing=listing,
     facts=f.attributed(facts, "character"),
     facts_sql=FACTS_SQL,
+    fact_types=f.FACT_TYPES,
+    health_tracks=("strength",),
+    report=rep.HOOKS,
+    reports=yz_stats.REPORTS,
     autoplay=autoplay,
     cli="ledger.cli.yearzero:group",
     cli_name="yz",
