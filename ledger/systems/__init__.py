@@ -204,11 +204,12 @@ class System:
 def _entry_points() -> dict[str, metadata.EntryPoint]:
     """The installed systems' entry points by name, looked up once per process: a system is
     installed or removed with its distribution, never while a command runs. The ledger's own
-    come first, in the order pyproject.toml lists them; plugins after, by name."""
+    come first, then the plugins', each by name; a plugin cannot take a name the ledger's own
+    systems use (the first distribution to claim a name keeps it)."""
     found: dict[str, metadata.EntryPoint] = {}
     points = sorted(
         metadata.entry_points(group=GROUP),
-        key=lambda p: (p.dist is None or p.dist.name != "campaign-ledger", "" if p.dist else p.name),
+        key=lambda p: (p.dist is None or p.dist.name != "campaign-ledger", p.name),
     )
     for point in points:
         found.setdefault(point.name, point)
@@ -216,7 +217,7 @@ def _entry_points() -> dict[str, metadata.EntryPoint]:
 
 
 def system_names() -> list[str]:
-    """Names of the installed systems: the ledger's own first, then the plugins'."""
+    """Names of the installed systems: the ledger's own first, then the plugins', by name."""
     return list(_entry_points())
 
 
