@@ -20,7 +20,7 @@ from ledger.cli.options import faces as parse
 from ledger.commands import Command
 from ledger.projections.crawl import state as proj
 from ledger.projections.crawl.state import DIRECTIONS
-from ledger.systems.crawl import order as order
+from ledger.systems.crawl import order
 
 group = click.Group(
     "crawl",

@@ -327,7 +327,7 @@ def endcombat(c: Ctx) -> None:
 @pass_ctx
 def odds(c: Ctx, target: int, skill: int | None) -> None:
     """Exact chances of each success level for TARGET (no campaign needed)."""
-    from ledger.systems.d100 import roll as roll
+    from ledger.systems.d100 import roll
 
     counts = roll.chances(target, target if skill is None else skill)
     data = {

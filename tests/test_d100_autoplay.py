@@ -12,7 +12,7 @@ from ledger import Ledger
 from ledger.cli.main import cli
 from ledger.systems.d100 import commands as c
 from ledger.systems.d100 import events as ev
-from ledger.systems.d100 import roll as roll
+from ledger.systems.d100 import roll
 from ledger.systems.d100.play import Autoplayer, autoplay
 from ledger.systems.d100.system import SYSTEM
 

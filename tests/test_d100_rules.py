@@ -14,7 +14,7 @@ from ledger.errors import FacesError, GameOverError, RuleError
 from ledger.projections.d100.state import sheet
 from ledger.systems.d100 import commands as c
 from ledger.systems.d100 import events as ev
-from ledger.systems.d100 import roll as roll
+from ledger.systems.d100 import roll
 
 CHARS = {"TAM": 12, "CON": 11, "FUE": 10, "INT": 14, "EDU": 15, "DES": 9, "CAR": 12, "POD": 13}
 CAMPAIGN = "t"

@@ -17,17 +17,9 @@ from ledger.dice import Dice
 from ledger.errors import Fix, RuleError
 from ledger.projections.crawl.state import Crawl
 from ledger.systems.crawl import events as ev
+from ledger.systems.crawl.model import TECHNIQUES
 from ledger.systems.crawl.outcomes import setting, starve
 
-TECHNIQUES: dict[int, dict[str, Any]] = {
-    1: {"name": "dodge and strike", "cost": 2, "bonus": 2},
-    2: {"name": "roll and cut cables", "cost": 3, "bonus": 4, "robots": True},
-    3: {"name": "jump and attack", "cost": 4, "bonus": 6},
-    4: {"name": "electromagnetic grenade", "cost": 1, "robots": True, "needs": ("solar taser",)},
-    5: {"name": "sprint", "cost": 2},
-    6: {"name": "electric arrows", "cost": 2, "arrow": 2, "needs": ("reinforced bow", "solar taser")},
-    7: {"name": "flaming arrows", "cost": 2, "arrow": 3, "needs": ("reinforced bow", "solar taser")},
-}
 MASTERY = 6
 """Successful uses after which a technique needs no training roll."""
 

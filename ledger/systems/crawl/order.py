@@ -140,7 +140,7 @@ def expected(g: Crawl, tables: dict[str, Any] | None = None) -> list[str]:
 
 def _hint(g: Crawl, name: str, tables: dict[str, Any] | None) -> str | None:
     """The hint for one allowed command, or None when nothing could come of it now."""
-    from ledger.systems.crawl.system import MEALS, NIGHTS
+    from ledger.systems.crawl.model import MEALS, NIGHTS
 
     town = in_town(g)
     if name == "eat":

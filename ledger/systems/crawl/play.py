@@ -15,7 +15,7 @@ from ledger.events import Envelope
 from ledger.facts import DayFact, DeathFact, DieFace, Fact, MealFact, NightFact, RollFact, WoundFact
 from ledger.projections.crawl import state as proj
 from ledger.projections.crawl.state import DIRECTIONS, Crawl
-from ledger.systems.crawl import combat as combat
+from ledger.systems.crawl import combat
 from ledger.systems.crawl import events as ev
 from ledger.systems.crawl.order import (
     Attack,

@@ -22,10 +22,11 @@ from ledger.projections.crawl import report as rep
 from ledger.projections.crawl import state as proj
 from ledger.projections.crawl.state import CHAPTER_DAYS, DIRECTIONS, GOD_CHAPTER, Crawl
 from ledger.systems import System, Walkthrough
-from ledger.systems.crawl import combat as combat
+from ledger.systems.crawl import combat
 from ledger.systems.crawl import events as ev
 from ledger.systems.crawl import stats as crawl_stats
 from ledger.systems.crawl.facts_sql import FACTS_SQL
+from ledger.systems.crawl.model import MEALS, NIGHTS
 from ledger.systems.crawl.order import (
     Attack,
     Buy,
@@ -54,11 +55,6 @@ from ledger.systems.crawl.outcomes import (
     starve,
 )
 from ledger.systems.crawl.tables import listing, load_tables
-
-MEALS: dict[str, tuple[int, int, int]] = {"bar": (2, 1, 0), "fruit": (1, 2, 0), "tavern": (10, 4, 3)}
-"""Food -> (Health, Energy, bits)."""
-NIGHTS: dict[str, tuple[int, int, int]] = {"wild": (3, 2, 0), "town": (4, 3, 0), "hotel": (10, 6, 3)}
-"""Where -> (Health, Energy, bits)."""
 
 
 def _in_order(d: Draft[Crawl]) -> None:

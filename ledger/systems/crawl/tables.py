@@ -513,7 +513,7 @@ def _one_line(text: str) -> str:
 def listing(data: dict[str, Any]) -> list[Any]:
     """The crawl's tables as rolled (terrain, events, ruins...) and its reference lists."""
     from ledger.browse import Row, Table, effects, ranged_rows
-    from ledger.systems.crawl.combat import TECHNIQUES
+    from ledger.systems.crawl.model import TECHNIQUES
 
     def outcome(value: Any) -> tuple[str, dict[str, Any]]:
         if isinstance(value, str):

@@ -29,7 +29,7 @@ from ledger.commands import Note, Roll
 from ledger.errors import RuleError
 from ledger.projections.d100.state import MINUTES_PER_DAY, MINUTES_PER_WEEK, D100State, Investigator, state_of
 from ledger.systems.d100 import commands as c
-from ledger.systems.d100 import roll as roll
+from ledger.systems.d100 import roll
 from ledger.systems.d100.model import CHARACTERISTICS
 
 NAMES = ("Ana", "Bruno", "Carmen", "Diego", "Elena", "Fermin")

@@ -24,7 +24,7 @@ from ledger.projections.d100.state import MINUTES_PER_DAY, MINUTES_PER_WEEK, D10
 from ledger.systems import System
 from ledger.systems.d100 import commands as cmd
 from ledger.systems.d100 import events as ev
-from ledger.systems.d100 import roll as roll
+from ledger.systems.d100 import roll
 from ledger.systems.d100.facts_sql import FACTS_SQL
 from ledger.systems.d100.model import CHARACTERISTICS, POINTS, ceil_div, fold
 from ledger.systems.d100.play import autoplay

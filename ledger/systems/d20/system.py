@@ -17,7 +17,7 @@ from ledger.events import CharacterAdded
 from ledger.projections.d20 import state as proj
 from ledger.projections.d20.state import D20State, Hero
 from ledger.systems import System
-from ledger.systems.d20 import combat as combat
+from ledger.systems.d20 import combat
 from ledger.systems.d20.commands import (
     Assign,
     Attack,
