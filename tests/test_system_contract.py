@@ -103,16 +103,14 @@ def test_a_new_campaign_folds_to_a_json_sheet_and_refuses_an_unknown_command(
 
 
 def _played(book: Ledger, system: System, campaign: str) -> None:
-    """A campaign with actions of the system's own: its simulator, its autoplayer, its
-    sample, or (a system with none) core rolls."""
+    """A campaign with actions of the system's own: its simulator, its autoplayer, or (a
+    system with neither) core rolls."""
     if system.simulate is not None:
         system.simulate(book, campaign, 7, 3)
     elif system.autoplay is not None:
         book.new_campaign(system.name, campaign, seed=7)
         with book.batch(campaign) as batch:
             system.autoplay(batch, campaign, 3)
-    elif system.sample_log is not None:
-        book.import_(io.BytesIO(system.sample_log().encode()), campaign)
     else:
         book.new_campaign(system.name, campaign, seed=7)
         for _ in range(3):

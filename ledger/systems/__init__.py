@@ -196,8 +196,6 @@ class System:
     first_steps: tuple[str, ...] | None = None
     """What a new campaign's player does first, as command lines ``ledger new`` prints (None:
     create a character)."""
-    sample_log: Callable[[], str] | None = None
-    """The system's sample campaign (an export's text), for ``ledger demo`` and the tests."""
 
 
 @functools.cache
