@@ -3,13 +3,16 @@
 A system describes its table file as msgspec Structs (``forbid_unknown_fields``,
 ``Meta`` bounds) and reads it with :func:`decode`. A value of the wrong type, a
 missing or an unknown key is refused with one line naming the file and the exact
-place (``weapons."combat knife".kind``) and a :class:`~ledger.errors.Fix` naming the
-table to edit. What a type cannot say (a class naming a weapon the file lacks) the
+place as TOML writes it (``weapons."combat knife".kind``, ``modifiers[2]``; the entry
+of a keyed table msgspec shows as ``[...]`` is found and named), the problem (with the
+value given, the keys or the choices allowed) and a :class:`~ledger.errors.Fix` naming
+the table to edit. What a type cannot say (a class naming a weapon the file lacks) the
 system checks after decoding.
 """
 
 from __future__ import annotations
 
+import json
 import re
 import types
 import typing
@@ -21,9 +24,9 @@ from ledger.errors import Fix, TableError
 
 T = TypeVar("T")
 
-_AT = re.compile(r"^(?P<problem>.*?)(?: - at `\$(?P<path>[^`]*)`)?$", re.DOTALL)
+_AT = re.compile(r"^(?P<problem>.*?)(?: - at `(?P<at>[^`]*)`(?: in `(?P<within>[^`]*)`)?)?$", re.DOTALL)
 _SEGMENT = re.compile(r"\.([^.\[]+)|\[(\d+|\.\.\.)\]")
-_BARE = re.compile(r"^[A-Za-z0-9_-]+$")
+_BARE = re.compile(r"[A-Za-z0-9_-]+")
 _WORDS = (
     ("Object contains unknown field", "unknown key"),
     ("Object missing required field", "missing key"),
@@ -44,28 +47,65 @@ def decode(data: bytes | str, kind: type[T], file: str) -> T:
     except msgspec.ValidationError as e:
         raise _refusal(data, kind, file, str(e)) from None
     except msgspec.DecodeError as e:
-        raise TableError(f"table file {file!r} is not valid TOML ({e}); fix the syntax") from None
+        raise TableError(
+            _one_line(f"table file {file!r} is not valid TOML ({e})"), fix=Fix("other", "fix the syntax")
+        ) from None
 
 
 def _refusal(data: bytes | str, kind: type[Any], file: str, error: str) -> TableError:
     found = _AT.match(error)
-    problem, path = (found["problem"], found["path"] or "") if found else (error, "")
-    keys = _located(msgspec.toml.decode(data), kind, _segments(path))
-    shown = _dotted(keys)
+    problem, at, within = (found["problem"], found["at"], found["within"]) if found else (error, None, None)
+    place = _located(msgspec.toml.decode(data), kind, _segments(within if within is not None else at or ""))
     words = _worded(problem)
+    if within is not None:
+        words = _bad_key(place, words)
+    elif problem.startswith("Object contains unknown field"):
+        words += f"; use any of {', '.join(place.fields())}"
+    elif problem.startswith("Invalid enum value"):
+        words += _choices(place.kind)
+    elif problem.startswith("Expected") and ", got " not in problem and _scalar(place.value):
+        words += f", got {_shown(place.value)}"
+    keys = place.keys
     if not keys:
         key = re.search(r"`([^`]+)`", problem)
         table = key[1] if key else ""
         if problem.startswith("Object contains unknown field"):
-            known = ", ".join(f.encode_name for f in msgspec.structs.fields(kind))
-            return TableError(f"{file}: unknown section `{table}`; use any of {known}")
+            known = ", ".join(place.fields())
+            return TableError(
+                _one_line(f"{file}: unknown section `{table}`; use any of {known}"),
+                fix=Fix("edit_tables", f"rename or remove {toml_key(table)}", {"table": toml_key(table)}),
+            )
+        if not problem.startswith("Object missing required field"):
+            return TableError(_one_line(f"{file}: {words}"), fix=Fix("other", "fix the table file"))
+        written = place.value if isinstance(place.value, dict) else {}
+        missing = [
+            f.encode_name for f in msgspec.structs.fields(kind) if f.required and f.encode_name not in written
+        ]
+        tables = ", ".join(f"[{toml_key(name)}]" for name in missing or [table])
         return TableError(
-            f"{file}: {words}", fix=Fix("edit_tables", f"add [{table}] to the table file", {"table": table})
+            _one_line(f"{file}: missing {tables}"),
+            fix=Fix(
+                "edit_tables", f"add {tables} to the table file", {"table": toml_key((missing or [table])[0])}
+            ),
         )
+    shown = _dotted(keys)
+    named = [k for k in keys if isinstance(k, str)]
+    holder = keys if within is not None or problem.startswith("Object ") else named[:-1]
+    table = _dotted(holder) or _dotted(keys[:1])
     return TableError(
-        f"{file}: {shown}: {words}",
-        fix=Fix("edit_tables", f"fix {shown} in the table file", {"table": str(keys[0])}),
+        _one_line(f"{file}: {shown}: {words}"),
+        fix=Fix("edit_tables", f"fix {shown} in the table file", {"table": table}),
     )
+
+
+def _bad_key(place: _Place, words: str) -> str:
+    """The words of a refused key of the table at ``place``: which key, and what it should be."""
+    args = typing.get_args(place.kind)
+    key_kind = args[0] if args else Any
+    table = place.value if isinstance(place.value, dict) else {}
+    key = next((k for k in table if not _fits(k, key_kind)), None)
+    named = f"key `{key}`: " if key is not None else "a key: "
+    return named + words + _choices(_unwrapped(key_kind, key))
 
 
 def _worded(problem: str) -> str:
@@ -74,23 +114,58 @@ def _worded(problem: str) -> str:
     return problem[:1].lower() + problem[1:]
 
 
+def _choices(kind: Any) -> str:
+    """``; use any of n, ne, se`` for a Literal, else nothing."""
+    if typing.get_origin(kind) is typing.Literal:
+        return "; use any of " + ", ".join(
+            _shown(c) if isinstance(c, bool) else str(c) for c in typing.get_args(kind)
+        )
+    return ""
+
+
+def _scalar(value: Any) -> bool:
+    return isinstance(value, (str, int, float, bool))
+
+
+def _shown(value: Any) -> str:
+    """A value as the file writes it."""
+    return str(value).lower() if isinstance(value, bool) else repr(value)
+
+
 def _segments(path: str) -> list[str | int | None]:
-    """``.weapons[...].kind`` as ``["weapons", None, "kind"]``: None where msgspec hides a key."""
+    """``$.weapons[...].kind`` as ``["weapons", None, "kind"]``: None where msgspec hides a key."""
     out: list[str | int | None] = []
-    for name, index in _SEGMENT.findall(path):
+    for name, index in _SEGMENT.findall(path.removeprefix("$")):
         out.append(name if name else None if index == "..." else int(index))
     return out
 
 
-def _located(data: Any, kind: Any, segments: list[str | int | None]) -> list[str | int]:
+class _Place:
+    """Where msgspec's path leads in the file: the keys (each hidden key found), the value
+    written there and the type it should have."""
+
+    def __init__(self, keys: list[str | int], value: Any, kind: Any) -> None:
+        self.keys, self.value, self.kind = keys, value, kind
+
+    def fields(self) -> list[str]:
+        """The keys the table here may have."""
+        if isinstance(self.kind, type) and issubclass(self.kind, msgspec.Struct):
+            return [f.encode_name for f in msgspec.structs.fields(self.kind)]
+        return []
+
+
+def _located(data: Any, kind: Any, segments: list[str | int | None]) -> _Place:
     """The segments with each hidden key found: the first entry of the table there whose
-    value does not decode."""
+    key or value does not decode."""
     keys: list[str | int] = []
     for segment in segments:
         kind = _unwrapped(kind, data)
         if segment is None and isinstance(data, dict):
-            value_kind = typing.get_args(kind)[1] if typing.get_args(kind) else Any
-            segment = next((k for k, v in data.items() if not _fits(v, value_kind)), None)
+            args = typing.get_args(kind)
+            key_kind, value_kind = args if len(args) == 2 else (Any, Any)
+            segment = next(
+                (k for k, v in data.items() if not _fits(k, key_kind) or not _fits(v, value_kind)), None
+            )
             if segment is None:
                 break
             kind = value_kind
@@ -101,10 +176,12 @@ def _located(data: Any, kind: Any, segments: list[str | int | None]) -> list[str
         else:
             if segment is not None:
                 keys.append(segment)
+                data = None
+                kind = _field_kind(kind, segment)
             break
         keys.append(segment)
         data = data[segment]
-    return keys
+    return _Place(keys, data, _unwrapped(kind, data))
 
 
 def _unwrapped(kind: Any, data: Any) -> Any:
@@ -146,6 +223,11 @@ def _fits(value: Any, kind: Any) -> bool:
     return True
 
 
+def toml_key(name: str) -> str:
+    """A key as TOML writes it in a table's name: bare (``rat``) or quoted (``"solar taser"``)."""
+    return name if _BARE.fullmatch(name) else json.dumps(name, ensure_ascii=False)
+
+
 def _dotted(keys: list[str | int]) -> str:
     """The place as TOML writes it: ``classes.marine.usage."rifle rounds"``, ``modifiers[2]``."""
     out = ""
@@ -153,6 +235,10 @@ def _dotted(keys: list[str | int]) -> str:
         if isinstance(key, int):
             out += f"[{key + 1}]"
         else:
-            name = key if _BARE.match(key) else '"' + key.replace('"', '\\"') + '"'
-            out += f".{name}" if out else name
+            out += f".{toml_key(key)}" if out else toml_key(key)
     return out
+
+
+def _one_line(text: str) -> str:
+    """A message with every unprintable character (a line break in a key) escaped."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)

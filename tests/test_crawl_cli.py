@@ -80,7 +80,7 @@ def test_bad_input_is_one_line_and_records_nothing(run: Any, tmp_path: Path) -> 
     assert (
         out.exit_code == 1
         and out.output.count("\n") == 1
-        and "[terrain] has no row 2; fix the [terrain] table" in out.output
+        and "terrain: missing key `2`; fix the [terrain] table" in out.output
     )
     assert "bad" not in run("campaigns").output
     run("new", "crawl", "trip")

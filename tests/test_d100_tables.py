@@ -57,17 +57,19 @@ def test_a_missing_key_is_refused_at_its_place(tmp_path: Path) -> None:
     error = refusal(tmp_path, TEXT.replace('valor_per_day = "1"', ""))
     assert error.message.endswith("own.toml: recovery: missing key `valor_per_day`")
     error = refusal(tmp_path, TEXT.split("[skills]")[0])
-    assert error.message.endswith("own.toml: missing key `skills`")
+    assert error.message.endswith("own.toml: missing [skills]")
     assert error.fix is not None and error.fix.detail == {"table": "skills"}
 
 
 def test_an_unknown_key_is_refused_at_its_place(tmp_path: Path) -> None:
     error = refusal(tmp_path, TEXT.replace("[derived.luck]", "[derived.fortune]"))
-    assert error.message.endswith("own.toml: derived: unknown key `fortune`")
+    assert error.message.endswith(
+        "own.toml: derived: unknown key `fortune`; use any of hp, valor, fatigue, luck"
+    )
     error = refusal(
         tmp_path, TEXT.replace("luck_buys_fumble = false", "luck_buys_fumble = false\nluck_heals = true")
     )
-    assert error.message.endswith("own.toml: rules: unknown key `luck_heals`")
+    assert error.message.endswith("own.toml: rules: unknown key `luck_heals`; use any of luck_buys_fumble")
     error = refusal(tmp_path, TEXT.replace("[recovery]", "[recover]"))
     assert "own.toml: unknown section `recover`; use any of derived, recovery" in error.message
 
@@ -78,7 +80,7 @@ def test_what_a_type_cannot_say_is_checked_after_decoding(tmp_path: Path) -> Non
     error = refusal(tmp_path, TEXT.replace("Trepar = 40", 'Trepar = 40\n"TREPAR" = 30'))
     assert "two skills or tests share a name" in error.message
     error = refusal(tmp_path, TEXT.replace("Trepar = 40", "Trepar = 400"))
-    assert error.message.endswith("own.toml: skills.Trepar: expected a whole number <= 100")
+    assert error.message.endswith("own.toml: skills.Trepar: expected a whole number <= 100, got 400")
 
 
 def test_the_command_line_names_the_table_to_fix(tmp_path: Path) -> None:
@@ -88,4 +90,6 @@ def test_the_command_line_names_the_table_to_fix(tmp_path: Path) -> None:
         cli, ["--db", str(tmp_path / "t.ledger"), "new", "d100", "Bad", "--tables", str(own)]
     )
     assert result.exit_code == 1 and result.output.count("\n") == 1
-    assert "derived.hp.divide: expected a whole number >= 1; fix the [derived] table" in result.output
+    assert (
+        "derived.hp.divide: expected a whole number >= 1, got 0; fix the [derived.hp] table" in result.output
+    )

@@ -61,7 +61,7 @@ def test_a_value_of_the_wrong_type_is_refused_at_its_place(tmp_path: Path) -> No
     assert error.message.endswith("own.toml: classes.cook.money: expected a whole number, got text")
     assert error.fix is not None and (error.fix.action, error.fix.detail) == (
         "edit_tables",
-        {"table": "classes"},
+        {"table": "classes.cook"},
     )
 
 
@@ -74,14 +74,16 @@ def test_a_missing_key_is_refused_at_its_place(tmp_path: Path) -> None:
 
 def test_an_unknown_key_is_refused_at_its_place(tmp_path: Path) -> None:
     error = refusal(tmp_path, '[weapons."combat knife"]\nkind = "melee"\ndamage = "1d4"\ncolour = "red"\n')
-    assert error.message.endswith('own.toml: weapons."combat knife": unknown key `colour`')
+    assert error.message.endswith(
+        'own.toml: weapons."combat knife": unknown key `colour`; use any of kind, damage, range, ammo, autofire'
+    )
     error = refusal(tmp_path, '[weapon.x]\nkind = "melee"\n')
     assert "own.toml: unknown section `weapon`; use any of" in error.message
 
 
 def test_a_value_out_of_bounds_and_what_a_type_cannot_say(tmp_path: Path) -> None:
     error = refusal(tmp_path, "[difficulties]\nimpossible = 50\n")
-    assert error.message.endswith("own.toml: difficulties.impossible: expected a whole number <= 40")
+    assert error.message.endswith("own.toml: difficulties.impossible: expected a whole number <= 40, got 50")
     error = refusal(tmp_path, "[[modifiers]]\nmin = 3\nmax = 17\nmod = 0\n")
     assert "own.toml: [[modifiers]] bands cover scores" in error.message
     weapons = '[weapons.unarmed]\nkind = "melee"\ndamage = "1d3"\n'
@@ -98,5 +100,6 @@ def test_the_command_line_names_the_table_to_fix(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert result.output.count("\n") == 1
     assert (
-        "classes.cook.endurance: expected text, got a whole number; fix the [classes] table" in result.output
+        "classes.cook.endurance: expected text, got a whole number; fix the [classes.cook] table"
+        in result.output
     )

@@ -348,7 +348,7 @@ def test_a_users_table_replaces_a_section(tmp_path: Path) -> None:
     with pytest.raises(TableError, match=r"\[weapons.gun\]: class must be 'melee' or a \[ranges\] class"):
         load_tables(str(own))
     own.write_text("[monsters]\nx = 1\n")
-    with pytest.raises(TableError, match=r"has an unknown section \[monsters\]; give one or more of"):
+    with pytest.raises(TableError, match=r"unknown section `monsters`; use any of"):
         load_tables(str(own))
 
 

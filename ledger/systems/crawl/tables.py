@@ -12,18 +12,17 @@ start event (:func:`stored`), the same as it always has.
 
 from __future__ import annotations
 
-import json
-import re
-import types
 from collections.abc import Iterator, Mapping
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Any, Literal, Union, get_args, get_origin
+from typing import Annotated, Any, Literal, get_args
 
 import msgspec
 from msgspec import UNSET, Meta, UnsetType, field
 
+from ledger import tablefile
 from ledger.errors import Fix, TableError
+from ledger.tablefile import toml_key
 
 SAMPLE = resources.files("ledger.samples") / "crawl" / "tables.toml"
 DIRECTIONS = ("n", "ne", "se", "s", "sw", "nw")
@@ -201,14 +200,7 @@ def load_tables(path: str | None) -> tuple[dict[str, Any], str]:
 
 def decode(text: str, source: str = "tables") -> CrawlTables:
     """The typed tables of a TOML text, checked whole; a TableError names the first problem."""
-    try:
-        tables = msgspec.toml.decode(text, type=CrawlTables)
-    except msgspec.ValidationError as e:
-        raise _refusal(source, text, e) from None
-    except msgspec.DecodeError as e:
-        raise TableError(
-            f"table file {source!r} is not valid TOML ({e})", fix=Fix("other", "fix the syntax")
-        ) from None
+    tables = tablefile.decode(text, CrawlTables, source)
     check(tables, _Problems(source))
     return tables
 
@@ -238,32 +230,34 @@ def check(tables: CrawlTables, problems: _Problems) -> None:
         problems.fail("enemies", "has no god", "add [enemies.god], the foe of the third divine chapter")
     for name in tables.events:
         if name != "default" and name not in names:
-            problems.fail(f"events.{_key(name)}", "names no terrain", f"name one of {', '.join(names)}")
+            problems.fail(f"events.{toml_key(name)}", "names no terrain", f"name one of {', '.join(names)}")
     default = tables.events.get("default", {})
     for name in names:
         rows = tables.events.get(name, {})
         for total in get_args(Total):
             if total not in rows and total not in default:
                 problems.fail(
-                    f"events.{_key(name)}",
+                    f"events.{toml_key(name)}",
                     f"has no row {total}, nor has [events.default]",
                     f"give row {total}",
                 )
     for table, where, outcome in _outcomes(tables):
         _refers(problems, table, where, outcome, enemies, items)
     for name, ware in tables.shop.items():
-        where = f"shop.{_key(name)}"
+        where = f"shop.{toml_key(name)}"
         if ware.enemy is not UNSET:
             problems.fail(f"{where}.enemy", "brings an enemy", "sell goods only", where)
         _refers(problems, where, where, ware, enemies, items)
     for name in tables.encounters:
         if name not in names:
-            problems.fail(f"encounters.{_key(name)}", "names no terrain", f"name one of {', '.join(names)}")
+            problems.fail(
+                f"encounters.{toml_key(name)}", "names no terrain", f"name one of {', '.join(names)}"
+            )
     for name in names:
         rows = tables.encounters.get(name)
         if rows is None:
             problems.fail(
-                f"encounters.{_key(name)}",
+                f"encounters.{toml_key(name)}",
                 "is missing",
                 "give rows 1, 3 and 5 with enemy names",
                 "encounters",
@@ -271,14 +265,14 @@ def check(tables: CrawlTables, problems: _Problems) -> None:
             continue
         for face in ("1", "3", "5"):
             if face not in rows:
-                problems.fail(f"encounters.{_key(name)}", f"has no row {face}", "give rows 1, 3 and 5")
+                problems.fail(f"encounters.{toml_key(name)}", f"has no row {face}", "give rows 1, 3 and 5")
         for face, enemy in rows.items():
             if enemy not in enemies:
                 problems.fail(
-                    f"encounters.{_key(name)}.{face}",
+                    f"encounters.{toml_key(name)}.{face}",
                     f"names enemy {enemy!r}, which is not in [enemies] ({', '.join(enemies)})",
-                    f"name one of [enemies] or add [enemies.{_key(enemy)}]",
-                    f"encounters.{_key(name)}",
+                    f"name one of [enemies] or add [enemies.{toml_key(enemy)}]",
+                    f"encounters.{toml_key(name)}",
                 )
     for n, item in enumerate(tables.start.inventory):
         if item not in items:
@@ -293,7 +287,7 @@ def check(tables: CrawlTables, problems: _Problems) -> None:
 def _outcomes(tables: CrawlTables) -> Iterator[tuple[str, str, Outcome]]:
     """Every outcome the file writes (shop wares aside): its table, where it is, the outcome."""
     for name, rows in tables.events.items():
-        table = f"events.{_key(name)}"
+        table = f"events.{toml_key(name)}"
         for total, outcome in rows.items():
             yield table, f"{table}.{total}", outcome
     for table in ("ruins", "rewards", "quests"):
@@ -322,14 +316,14 @@ def _refers(
         problems.fail(
             f"{where}.enemy",
             f"names enemy {outcome.enemy!r}, which is not in [enemies] ({', '.join(enemies)})",
-            f"name one of [enemies] or add [enemies.{_key(outcome.enemy)}]",
+            f"name one of [enemies] or add [enemies.{toml_key(outcome.enemy)}]",
             table,
         )
     if outcome.item is not UNSET and outcome.item not in items:
         problems.fail(
             f"{where}.item",
             f"gives item {outcome.item!r}, which is not in [items] ({', '.join(items)})",
-            f"name one of [items] or add [items.{_key(outcome.item)}]",
+            f"name one of [items] or add [items.{toml_key(outcome.item)}]",
             table,
         )
 
@@ -377,137 +371,6 @@ def _as_written(outcome: Outcome, raw: Mapping[str, Any]) -> dict[str, Any]:
     """An outcome as plain data, its keys in the order the file wrote them."""
     built = msgspec.to_builtins(outcome)
     return {key: built[key] for key in raw}
-
-
-# --- a refusal with its path -------------------------------------------------------------
-
-_BARE = re.compile(r"[A-Za-z0-9_-]+")
-_ERROR = re.compile(r"^(?P<what>.*?) - at `(?P<at>[^`]*)`(?: in `(?P<within>[^`]*)`)?$", re.DOTALL)
-_STEP = re.compile(r"\.([^.\[]+)|\[(\.\.\.|\d+)\]")
-
-
-def _key(name: str) -> str:
-    """A key as TOML writes it in a table's name: bare, or quoted."""
-    return name if _BARE.fullmatch(name) else json.dumps(name, ensure_ascii=False)
-
-
-def _path(keys: list[str | int]) -> str:
-    out = ""
-    for key in keys:
-        out += f"[{key}]" if isinstance(key, int) else (f".{_key(key)}" if out else _key(key))
-    return out
-
-
-def _bare(kind: Any) -> Any:
-    """The type a value must have, without its constraints and its UNSET."""
-    origin = get_origin(kind)
-    if origin is Annotated:
-        return _bare(get_args(kind)[0])
-    if origin in (Union, types.UnionType):
-        left = [a for a in get_args(kind) if a not in (UnsetType, type(None))]
-        return _bare(left[0]) if len(left) == 1 else kind
-    return kind
-
-
-class _Walk:
-    """Where msgspec's path leads in the file: the keys (each ``[...]`` of a dict named),
-    the value found there and its type."""
-
-    def __init__(self, written: Any, path: str) -> None:
-        self.keys: list[str | int] = []
-        self.value, self.kind = written, CrawlTables
-        for name, index in _STEP.findall(path.removeprefix("$")):
-            self.kind = _bare(self.kind)
-            if name:
-                found = next(f for f in msgspec.structs.fields(self.kind) if f.encode_name == name)
-                self.keys.append(name)
-                self.value, self.kind = self._get(name), found.type
-            elif index == "...":
-                key_kind, value_kind = get_args(self.kind)
-                key = next(
-                    k for k, v in self.value.items() if not _fits(k, key_kind) or not _fits(v, value_kind)
-                )
-                self.keys.append(key)
-                self.value, self.kind = self.value[key], value_kind
-            else:
-                self.keys.append(int(index))
-                self.value, self.kind = self.value[int(index)], get_args(self.kind)[0]
-        self.kind = _bare(self.kind)
-
-    def _get(self, name: str) -> Any:
-        return self.value.get(name) if isinstance(self.value, dict) else None
-
-    def fields(self) -> list[str]:
-        """The keys the table here may have."""
-        if isinstance(self.kind, type) and issubclass(self.kind, msgspec.Struct):
-            return [f.encode_name for f in msgspec.structs.fields(self.kind)]
-        return []
-
-    def choices(self, key: bool = False) -> str:
-        """The values (or, for a dict, the keys) allowed here."""
-        kind = get_args(self.kind)[0] if key else self.kind
-        return ", ".join(_shown(c) if isinstance(c, bool) else str(c) for c in get_args(kind))
-
-
-def _fits(value: Any, kind: Any) -> bool:
-    try:
-        msgspec.convert(value, type=kind)
-    except msgspec.ValidationError:
-        return False
-    return True
-
-
-def _refusal(source: str, text: str, error: msgspec.ValidationError) -> TableError:
-    """msgspec's refusal, with its path in the file's words and the fix."""
-    said = str(error)
-    match = _ERROR.match(said)
-    what, at, within = (match["what"], match["at"], match["within"]) if match else (said, "$", None)
-    try:
-        walk = _Walk(msgspec.toml.decode(text), within or at)
-    except (StopIteration, KeyError, IndexError, TypeError, ValueError, AttributeError):
-        return TableError(_one_line(f"{source}: {said}"), fix=Fix("other", "fix the tables file"))
-    where = _path(walk.keys)
-    keyed = re.fullmatch(r"Object (missing required|contains unknown) field `(.*)`", what, re.DOTALL)
-    enum = re.fullmatch(r"Invalid enum value (.*)", what, re.DOTALL)
-    if keyed is not None:
-        key = keyed[2]
-        if keyed[1] == "contains unknown":
-            problem = f"has an unknown key {key!r} (keys: {', '.join(walk.fields())})"
-        elif not where:
-            problem = f"has no [{key}] table"
-        elif walk.kind in (Terrains, Rows, Chapter) and key.isdigit():
-            problem = f"has no row {key}"
-        else:
-            problem = f"has no {key!r}"
-        return _refused(source, where, problem, where or _key(key))
-    if within is not None and enum is not None:
-        return _refused(source, where, f"has a row {enum[1]}, not one of {walk.choices(key=True)}", where)
-    named = [k for k in walk.keys if isinstance(k, str)]
-    table = _path(named[:-1]) or where
-    if enum is not None:
-        return _refused(source, where, f"is {_shown(walk.value)}, not one of {walk.choices()}", table)
-    problem = what[:1].lower() + what[1:]
-    if ", got " not in problem:
-        problem += f", got {_shown(walk.value)}"
-    return _refused(source, where, problem, table)
-
-
-def _shown(value: Any) -> str:
-    """A value as the file writes it."""
-    return str(value).lower() if isinstance(value, bool) else repr(value)
-
-
-def _refused(source: str, where: str, problem: str, table: str) -> TableError:
-    place = f"[{where}] " if where else ""
-    return TableError(
-        _one_line(f"{source}: {place}{problem}"),
-        fix=Fix("edit_tables", f"fix [{table}]", {"table": table}),
-    )
-
-
-def _one_line(text: str) -> str:
-    """A message with every unprintable character (a line break in a key) escaped."""
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def listing(data: dict[str, Any]) -> list[Any]:

@@ -5,7 +5,7 @@ files in ``samples/dicepool/`` (each marked ``sample = true``). A user's TOML
 file may replace any of the sections ``[skills]``, ``[ranges]``,
 ``[modifiers]``, ``[weapons]`` and ``[rules]``; sections it leaves out keep the
 samples. Each file is decoded into the typed :class:`TableFile` (a wrong type, a
-missing field or an unknown key is refused with its path), then checked for what
+missing field or an unknown key is refused with its path, :mod:`ledger.tablefile`), then checked for what
 a type cannot say (the weapon's range class exists, the range bands grow). The
 tables are embedded in the campaign's first event as plain data, so replay never
 reads these files again.
@@ -21,6 +21,7 @@ from typing import Annotated, Any
 
 import msgspec
 
+from ledger import tablefile
 from ledger.errors import Fix, RuleError, TableError
 from ledger.systems.dicepool.damage import parse_damage
 from ledger.systems.dicepool.model import ATTRIBUTES
@@ -95,55 +96,10 @@ class TableFile(msgspec.Struct, forbid_unknown_fields=True):
         return [s for s in SECTIONS if getattr(self, s) is not msgspec.UNSET]
 
 
-ENTRIES: dict[str, type] = {"skills": Skill, "ranges": Ranges, "modifiers": Modifier, "weapons": Weapon}
-_UNKNOWN = re.compile(r"^Object contains unknown field `(?P<key>[^`]*)`$")
-
-
-def _refused(where: str, problem: str, table: str | None) -> TableError:
-    """A table file's refusal: the fix edits the table the path names, or says what a file holds."""
-    if table is not None and table.split(".")[0] in SECTIONS:
-        fix = Fix("edit_tables", f"fix the [{table}] table as the samples show it", {"table": table})
-    elif table is not None:
-        fix = Fix("other", f"fix or remove the key {table}")
-    else:
-        fix = Fix("other", "give one or more of the sections " + ", ".join(f"[{s}]" for s in SECTIONS))
+def _refused(where: str, problem: str) -> TableError:
+    """A file that gives none of the sections."""
+    fix = Fix("other", "give one or more of the sections " + ", ".join(f"[{s}]" for s in SECTIONS))
     return TableError(f"table file {where!r}: {problem}", fix=fix)
-
-
-def _precise(data: bytes, error: msgspec.ValidationError) -> tuple[str, str]:
-    """(problem, path) of a decoding error, the entry's key named where msgspec says ``[...]``."""
-    problem, _, path = str(error).partition(" - at ")
-    path = path.strip("`")
-    section = path[2:].partition("[...]")[0] if path.startswith("$.") and "[...]" in path else ""
-    if section in ENTRIES:
-        raw = msgspec.toml.decode(data)
-        for key, entry in raw.get(section, {}).items():
-            try:
-                msgspec.convert(entry, ENTRIES[section])
-            except msgspec.ValidationError as inner:
-                problem, _, rest = str(inner).partition(" - at ")
-                return problem, f"$.{section}.{key}{rest.strip('`')[1:]}"
-    return problem, path or "$"
-
-
-def decode(data: bytes, where: str) -> TableFile:
-    """A table file's text as a :class:`TableFile`, or a :class:`TableError` naming the path."""
-    try:
-        return msgspec.toml.decode(data, type=TableFile)
-    except msgspec.ValidationError as e:
-        problem, path = _precise(data, e)
-        unknown = _UNKNOWN.match(problem)
-        if path == "$" and unknown is not None:
-            raise _refused(where, f"has an unknown section [{unknown['key']}]", None) from None
-        table = path[2:].split("[")[0] if path.startswith("$.") else None
-        if table is not None and table.count(".") > 1:
-            table = ".".join(table.split(".")[:2])
-        raise _refused(where, f"{problem[:1].lower()}{problem[1:]} at `{path}`", table) from None
-    except msgspec.DecodeError as e:
-        raise TableError(
-            f"table file {where!r} is not valid TOML ({e})",
-            fix=Fix("other", "fix the line it names"),
-        ) from None
 
 
 def _read(path: Path | Traversable, where: str) -> TableFile:
@@ -158,7 +114,7 @@ def _read(path: Path | Traversable, where: str) -> TableFile:
             f"table file {where!r} cannot be read ({e.strerror})",
             fix=Fix("other", "give the path of a readable TOML file"),
         ) from None
-    return decode(data, where)
+    return tablefile.decode(data, TableFile, where)
 
 
 # --- what a type cannot say ------------------------------------------------------------------
@@ -222,7 +178,7 @@ def load_tables(path: str | None) -> tuple[dict[str, Any], str]:
         own = _read(Path(path), path)
         given = own.given()
         if not given:
-            raise _refused(path, "has no known section", None)
+            raise _refused(path, "has no known section")
         merged = msgspec.structs.replace(merged, **{s: getattr(own, s) for s in given})
         kept = [s for s in SECTIONS if s not in given]
         source = f"{path} ({', '.join(given)})" + (f"; samples for {', '.join(kept)}" if kept else "")

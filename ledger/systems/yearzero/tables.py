@@ -10,7 +10,6 @@ the tables do not know is refused, so a misspelt key cannot be silently ignored.
 
 from __future__ import annotations
 
-import re
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any
@@ -18,6 +17,7 @@ from typing import Annotated, Any
 import msgspec
 from msgspec import UNSET, Meta, UnsetType
 
+from ledger import tablefile
 from ledger.errors import Fix, TableError
 from ledger.projections.yearzero.state import split_sector
 
@@ -85,12 +85,6 @@ class Tables(Table, kw_only=True):
     critical_injuries: dict[str, Injury]
 
 
-_ENTRIES: dict[str, Any] = {"rot_levels": RotLevel, "sector_rot": Level, "critical_injuries": Injury}
-"""The type of one entry of each table keyed by number, to name an entry msgspec shows as ``[...]``."""
-
-_AT = re.compile(r"^(?P<what>.*?)(?: - at `(?P<path>[^`]*)`(?: in `(?P<within>[^`]*)`)?)?$", re.S)
-
-
 def load_tables(path: str | None) -> tuple[dict[str, Any], str]:
     """The tables of ``path`` (the sample tables when None) as stored data, and their source."""
     source = Path(path) if path is not None else SAMPLE
@@ -105,59 +99,11 @@ def load_tables(path: str | None) -> tuple[dict[str, Any], str]:
 
 
 def decode(text: str, source: str) -> Tables:
-    """The typed tables of a file's text, or a TableError naming the entry that is wrong."""
-    try:
-        tables = msgspec.toml.decode(text, type=Tables)
-    except msgspec.ValidationError as e:
-        raise _refusal(source, str(e), text) from None
-    except msgspec.DecodeError as e:
-        raise TableError(f"tables file {source!r} is not valid TOML ({e}); fix the syntax") from None
+    """The typed tables of a file's text (:mod:`ledger.tablefile`), checked for what a type
+    cannot say; a TableError naming the entry that is wrong."""
+    tables = tablefile.decode(text, Tables, source)
     _check(tables, source)
     return tables
-
-
-def _refusal(source: str, error: str, text: str) -> TableError:
-    """msgspec's "Expected `int`, got `str` - at `$.sector_rot[...]`" as a one-line refusal
-    naming the entry (``sector_rot.4``) and the table to fix."""
-    found = _AT.match(error)
-    what, at, within = (found["what"], found["path"], found["within"]) if found else (error, None, None)
-    if at == "key" and within is not None:  # a key of a table that is not a number
-        where = within.removeprefix("$").lstrip(".")
-        raw = msgspec.toml.decode(text).get(where, {})
-        bad = next((k for k in raw if not k.isdigit()), "?")
-        what = f"the key {bad!r} should be a number (0, 1, 2 ...)"
-    else:
-        where = _entry(at.removeprefix("$").lstrip(".") if at else "", text)
-    if what.startswith("Object contains unknown field"):
-        what = what.replace("Object contains unknown field", "unknown key") + " (the tables have no such key)"
-    elif what.startswith("Object missing required field") and not where:
-        raw = msgspec.toml.decode(text)
-        required = [f.name for f in msgspec.structs.fields(Tables) if f.required and f.name not in raw]
-        what = "missing " + ", ".join(f"[{name}]" for name in required)
-    elif what.startswith("Object missing required field"):
-        what = what.replace("Object missing required field", "missing key")
-    else:
-        what = what[0].lower() + what[1:]
-    table = where.split(".")[0].split("[")[0]
-    place = where or "the top level"
-    return TableError(
-        f"tables file {source!r}: {place}: {what}",
-        fix=Fix("edit_tables", f"fix {place} of the tables file", {"table": table} if table else {}),
-    )
-
-
-def _entry(where: str, text: str) -> str:
-    """``where`` with the ``[...]`` of a numbered table replaced by the first entry that fails."""
-    table, marker, rest = where.partition("[...]")
-    if not marker or table not in _ENTRIES:
-        return where
-    raw = msgspec.toml.decode(text).get(table, {})
-    for key, value in raw.items():
-        try:
-            msgspec.convert(value, type=_ENTRIES[table])
-        except msgspec.ValidationError:
-            return f"{table}.{key}{rest}"
-    return where
 
 
 def _fail(source: str, where: str, expected: str, got: Any) -> TableError:
