@@ -801,7 +801,7 @@ class Ledger:
         client_seed = fairness.check_client_seed(client_seed)
         if client_seed and (not commit or seed is not None):
             raise LedgerError(
-                "`client_seed` goes into a dice commitment, and a campaign with `seed` or `no_commit` "
+                "`client_seed` goes into a dice commitment, and a campaign with `seed` or `commit=False` "
                 "opens none; drop one of them",
                 field="client_seed",
             )
