@@ -3,9 +3,41 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ledger.errors import Fix, LedgerError
+
+OPTIONS: dict[str, str] = {
+    "all": "--all",
+    "at": "--at",
+    "campaign": "-c",
+    "attrs": "--attr",
+    "campaigns": "--campaigns",
+    "client_seed": "--client-seed",
+    "commit=False": "--no-commit",
+    "day": "--day",
+    "db": "--db",
+    "faces": "--faces",
+    "json": "--json",
+    "label": "--label",
+    "limit": "--limit",
+    "name": "--name",
+    "prefix": "--prefix",
+    "require_signed": "--require-signed",
+    "schema": "--db",
+    "seed": "--seed",
+    "simulated": "--simulated",
+    "system": "--system",
+    "target": "--db / LEDGER_DB",
+    "tables": "--tables",
+    "timeout": "--timeout",
+    "unsigned": "--unsigned",
+    "warehouse": "--warehouse",
+}
+"""The library's input names (as a caller passes them) and the options that give them."""
+
+_QUOTED = re.compile(r"`([A-Za-z_][A-Za-z0-9_=]*)`")
 
 TEMPLATES: dict[str, str] = {
     "undo": "take it back with `ledger undo`",
@@ -25,6 +57,21 @@ TEMPLATES: dict[str, str] = {
 """Each fix action as the command line says it; ``{name}`` fields come from the fix's detail."""
 
 
+def spelled(name: str) -> str:
+    """An input's name as the command line spells it (``faces`` -> ``--faces``); a name
+    with words after it keeps them (``at VERSION`` -> ``--at VERSION``); a name already
+    spelled as an option stays as it is."""
+    first, sep, rest = name.partition(" ")
+    if not first.startswith("-"):
+        first = OPTIONS.get(first, "--" + first.replace("_", "-"))
+    return f"{first}{sep}{rest}"
+
+
+def options_in(text: str) -> str:
+    """``text`` with each input named in backquotes (```seed```) as its option."""
+    return _QUOTED.sub(lambda m: OPTIONS.get(m.group(1), m.group(0)), text)
+
+
 def worded(fix: Fix) -> str:
     """The fix as a command to type, or its own words when no command does it."""
     template = TEMPLATES.get(fix.action)
@@ -40,6 +87,13 @@ def _detail(fix: Fix) -> dict[str, Any]:
     detail = dict(fix.detail)
     if "system" in detail and "group" not in detail:
         detail["group"] = _group(detail.get("system", ""))
+    if "option" in detail:
+        detail["option"] = spelled(detail["option"])
+    if "options" in detail:
+        detail["command"] = " ".join([detail.get("command", ""), *map(spelled, detail["options"].split(","))])
+    for key in ("verb", "after", "how"):
+        if key in detail:
+            detail[key] = options_in(detail[key])
     if fix.action in ("command", "option"):
         default = "run" if fix.action == "command" else "pass"
         detail.setdefault("verb", detail.get("how", default))
@@ -59,9 +113,19 @@ def _group(system: str) -> str:
     return found.cli_name or found.name
 
 
+def command_line(fix: Fix) -> str:
+    """The command line that does a ``command`` fix (``ledger verify --all``); any other
+    fix in its own words."""
+    if fix.action != "command":
+        return worded(fix)
+    detail = _detail(fix)
+    return f"ledger {detail['prefix']}{detail['command']}"
+
+
 def message(error: LedgerError) -> str:
     """The refusal's one line: the library's message and the fix as a command."""
-    return error.message if error.fix is None else f"{error.message}; {worded(error.fix)}"
+    text = options_in(error.message)
+    return text if error.fix is None else f"{text}; {worded(error.fix)}"
 
 
 def as_json(fix: Fix | None) -> dict[str, Any] | None:

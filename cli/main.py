@@ -9,6 +9,7 @@ from typing import Any
 
 import click
 
+from ledger.cli import fixes
 from ledger.cli.options import (
     CommandHelpLater,
     Ctx,
@@ -815,7 +816,7 @@ def verify(c: Ctx, file: str | None, every: bool, dice: bool, require_signed: bo
         shown = found.as_dict()
         text = (
             f"ok  {file}: {found.name!r} ({found.system}), {found.head} events, "
-            f"head {found.head_hash[:16]}; {found.signer.describe(file)}"
+            f"head {found.head_hash[:16]}; {found.signer.describe(file, word=fixes.worded)}"
         )
         if dice:
             with open(file, "rb") as data:
@@ -839,7 +840,7 @@ def verify(c: Ctx, file: str | None, every: bool, dice: bool, require_signed: bo
         data["dice"] = {name: proof.as_dict() for name, proof in proofs.items()}
 
     def line(name: str, n: int) -> str:
-        came = f"; imported, {signers[name].describe()}" if name in signers else ""
+        came = f"; imported, {signers[name].describe(word=fixes.worded)}" if name in signers else ""
         return f"ok  {name}: {n} events, head {report.heads[name][:16]}{came}"
 
     lines = [line(name, n) for name, n in report.checked.items()]
@@ -849,7 +850,7 @@ def verify(c: Ctx, file: str | None, every: bool, dice: bool, require_signed: bo
 
 def _dice_lines(name: str, proof: Any) -> str:
     warned = "".join(f"\nwarning  {name}: {w}" for w in proof.warnings)
-    return f"dice  {name}: {proof.line()}{warned}"
+    return f"dice  {name}: {proof.line(spell=fixes.spelled)}{warned}"
 
 
 # --- provable dice ---------------------------------------------------------------------
@@ -1012,7 +1013,7 @@ def import_(c: Ctx, file: str, name: str | None, require_signed: bool) -> None:
     emit(
         c,
         {"name": camp.name, "system": camp.system, "head": head, "signer": signer.as_dict()},
-        f"imported {camp.name!r} ({camp.system}, {head} events, chain verified); {signer.describe(file)}",
+        f"imported {camp.name!r} ({camp.system}, {head} events, chain verified); {signer.describe(file, word=fixes.worded)}",
     )
 
 

@@ -15,6 +15,7 @@ import click
 
 if TYPE_CHECKING:
     from ledger.campaign import Ledger
+    from ledger.errors import LedgerError
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -38,7 +39,7 @@ class Ctx:
         if self._ledger is None:
             from ledger.campaign import Ledger
 
-            self._ledger = Ledger(self.db, create=self.create, read_only=self.read_only, warn=warn)
+            self._ledger = Ledger(self.db, create=self.create, read_only=self.read_only, warn=_warn_of)
         return self._ledger
 
     def close(self) -> None:
@@ -53,6 +54,13 @@ pass_ctx = click.make_pass_decorator(Ctx)
 def warn(message: str) -> None:
     """A warning: one line on stderr, never in the way of --json on stdout."""
     click.echo(f"warning: {message}", err=True)
+
+
+def _warn_of(warning: LedgerError) -> None:
+    """A library warning (a refusal that was not raised) in the command line's words."""
+    from ledger.cli import fixes
+
+    warn(fixes.message(warning))
 
 
 def _set_json(ctx: click.Context, _param: click.Parameter, value: bool) -> bool:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from ledger.cli import fixes
 from ledger.cli.options import Ctx, emit, pass_ctx
 
 if TYPE_CHECKING:
@@ -178,7 +179,7 @@ def stats(
     # that caught up; only `ledger query`, which runs a user's SQL, needs the read-only one.
     with _open_caught_up(c, Warehouse(c.ledger, warehouse_path)) as con:
         data = report(con, Scope(c.campaign, who, simulated), only or None)
-    emit(c, data, lambda: render(data))
+    emit(c, data, lambda: render(data, spell=fixes.spelled))
 
 
 # --- ledger query ----------------------------------------------------------------------------
@@ -247,7 +248,7 @@ def query(
         else:
             for line in table_lines(q.columns, pages()):
                 click.echo(line)
-        note = left_out_note(shown, q.left_out, q.left_out_exact)
+        note = left_out_note(shown, q.left_out, q.left_out_exact, spell=fixes.spelled)
     if as_csv or c.json:
         if note:
             click.echo(f"note: {note}", err=True)
@@ -410,4 +411,4 @@ def demo(book: Any, echo: Callable[[str], None]) -> None:
     from ledger.projections.warehouse import Warehouse
     from ledger.stats import demo_report
 
-    demo_report(book, Warehouse(book), lambda line: echo(f"  {line}"))
+    demo_report(book, Warehouse(book), lambda line: echo(f"  {line}"), word=fixes.command_line)

@@ -114,10 +114,11 @@ def listing(system: str, tables: dict[str, Any]) -> list[Table]:
         raise LedgerError(
             f"the campaign's {system} tables cannot be listed (missing or malformed: {e})",
             fix=fix_command(
-                f"tables --system {system}",
+                "tables",
                 f"look at the sample {system} tables",
                 "see",
                 " for the sample ones",
+                options=(f"system {system}",),
             ),
         ) from None
     return found

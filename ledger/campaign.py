@@ -96,10 +96,10 @@ class ChainWarning(UserWarning):
     """A campaign's recent events fail the chain check; new actions are still recorded."""
 
 
-def _warn(message: str) -> None:
+def _warn(warning: LedgerError) -> None:
     import warnings
 
-    warnings.warn(message, ChainWarning, stacklevel=4)
+    warnings.warn(str(warning), ChainWarning, stacklevel=4)
 
 
 def known_as(c: Campaign, state: CampaignState) -> CampaignState:
@@ -120,7 +120,7 @@ def unreadable(name: str, version: int, error: Exception) -> TamperError:
         name,
         version,
         f"the stored event cannot be read ({first})",
-        fix=fix_command("verify --all", "verify the whole ledger"),
+        fix=fix_command("verify", "verify the whole ledger", options=("all",)),
     )
 
 
@@ -151,12 +151,13 @@ class Ledger:
         *,
         create: bool = True,
         read_only: bool = False,
-        warn: Callable[[str], None] | None = None,
+        warn: Callable[[LedgerError], None] | None = None,
     ) -> None:
         """Open the ledger at ``db``. ``create``: a missing SQLite file may be made (else
         it is refused naming the path); ``read_only``: open it for reading only, so
-        nothing is written and read-only media work. ``warn`` receives one-line
-        warnings (default: :class:`ChainWarning` through :mod:`warnings`)."""
+        nothing is written and read-only media work. ``warn`` receives the warnings,
+        each a :class:`LedgerError` that is not raised (its message and fix; default: a
+        :class:`ChainWarning` through :mod:`warnings`)."""
         self.store = Store(resolve_target(db), create=create, read_only=read_only)
         self.warn = warn or _warn
         self._tail_checked: set[str] = set()
@@ -331,7 +332,7 @@ class Ledger:
                 campaign.name,
                 version,
                 f"the event stored there says it is version {env.v}",
-                fix=fix_command("verify --all", "verify the whole ledger"),
+                fix=fix_command("verify", "verify the whole ledger", options=("all",)),
             )
         return env
 
@@ -410,7 +411,7 @@ class Ledger:
         system = self.system(c)
         if day is not None:
             if at is not None:
-                raise LedgerError("give --at or --day, not both")
+                raise LedgerError("give `at` or `day`, not both", field="day")
             at = self.version_at_day(c, day)
         if at is None:
             return self.tip(c).state
@@ -425,7 +426,7 @@ class Ledger:
         if not 1 <= version <= head:
             raise VersionError(
                 f"version {version} is outside campaign {c.name!r} (versions 1 to {head})",
-                fix=fix_command("log --all", "list every version in the log", "see"),
+                fix=fix_command("log", "list every version in the log", "see", options=("all",)),
             )
         return version
 
@@ -493,12 +494,12 @@ class Ledger:
         if latest is None:
             raise VersionError(
                 f"campaign {campaign.name!r} has no game days",
-                fix=option("--at VERSION", "give a version instead", "use"),
+                fix=option("at VERSION", "give a version instead", "use"),
             )
         if latest < day:
             raise VersionError(
                 f"campaign {campaign.name!r} has reached day {latest}",
-                fix=option(f"--day 0 to {latest}", f"give a day from 0 to {latest}", "use"),
+                fix=option(f"day 0 to {latest}", f"give a day from 0 to {latest}", "use"),
             )
         return version
 
@@ -578,7 +579,7 @@ class Ledger:
                     c.name,
                     lost + 1,
                     "a stored row is out of place",
-                    fix=fix_command("verify --all", "verify the whole ledger"),
+                    fix=fix_command("verify", "verify the whole ledger", options=("all",)),
                 )
             if c.id not in self._tail_checked:
                 self._tail_checked.add(c.id)
@@ -609,12 +610,19 @@ class Ledger:
             elif env is not None and prev is not None and env.prev != prev:
                 problem = "its link to the version before does not match (an event was edited or removed)"
             if problem is not None:
-                message = (
-                    f"campaign {c.name!r} fails verification at version {v}: {problem}; "
-                    "recording anyway, run `ledger verify` and restore from a backup or export"
+                warning = TamperError(
+                    c.name,
+                    v,
+                    problem,
+                    fix=fix_command(
+                        "verify",
+                        "recording anyway; verify the campaign and restore it from a backup or export",
+                        "recording anyway, run",
+                        " and restore from a backup or export",
+                    ),
                 )
-                self.warn(message)
-                return message
+                self.warn(warning)
+                return str(warning)
             prev = env.hash if env is not None else None
         return None
 
@@ -786,15 +794,16 @@ class Ledger:
             table_data, source = sysdef.load_tables(tables)
         elif tables is not None:
             raise LedgerError(
-                f"the {system} system has no tables", fix=option("--tables", "give it none", "drop")
+                f"the {system} system has no tables", fix=option("tables", "give it none", "drop")
             )
         if seed is not None and not 0 <= seed < 2**63:
-            raise LedgerError(f"--seed {seed} is out of range; use 0 to 2**63-1")
+            raise LedgerError(f"`seed` {seed} is out of range; use 0 to 2**63-1", field="seed")
         client_seed = fairness.check_client_seed(client_seed)
         if client_seed and (not commit or seed is not None):
             raise LedgerError(
-                "--client-seed goes into a dice commitment, and a campaign with --seed or --no-commit "
-                "opens none; drop one of them"
+                "`client_seed` goes into a dice commitment, and a campaign with `seed` or `commit=False` "
+                "opens none; drop one of them",
+                field="client_seed",
             )
         cid = str(uuid.uuid4())
         commitment = fairness.new_seed(self.store, client_seed, cid) if commit and seed is None else None
@@ -834,7 +843,7 @@ class Ledger:
         if not 1 <= at <= head:
             raise VersionError(
                 f"cannot fork {parent.name!r} at version {at}: its head is version {head}",
-                fix=option(f"--at 1 to {head}", f"fork at a version from 1 to {head}", "use"),
+                fix=option(f"at 1 to {head}", f"fork at a version from 1 to {head}", "use"),
             )
         base = self.envelope(parent, at)
         at_fork = self._dice_at(parent, at)
@@ -900,9 +909,10 @@ class Ledger:
     def _check_provable(self, c: Campaign, tip: Tip) -> None:
         if tip.state.core.seed is not None:
             raise LedgerError(
-                f"campaign {c.name!r} rolls seeded dice (--seed): reproducible, never provable",
+                f"campaign {c.name!r} rolls seeded dice (`seed`): reproducible, never provable",
+                field="seed",
                 fix=option(
-                    "--seed",
+                    "seed",
                     "start a campaign with unseeded dice for committed dice",
                     "start a campaign without",
                     " for committed dice",

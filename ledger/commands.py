@@ -170,34 +170,35 @@ def check_name(name: str, what: str) -> str:
     return value
 
 
-def check_text(value: str, what: str, limit: int) -> str:
+def check_text(value: str, what: str, limit: int, *, field: str | None = None) -> str:
     """``value`` stripped and in NFC when it is one line of at most ``limit`` characters
     with no control or invisible character; else InvalidTextError.
 
-    Whether empty text is allowed is the caller's rule; ``what`` names the field
-    ("--label", "a note")."""
+    Whether empty text is allowed is the caller's rule; ``what`` names the text
+    ("a note", or an input's name in backquotes, "`label`"); ``field`` is the input's
+    name as a caller passes it."""
     rule = f"use one line of at most {limit} visible characters"
     if not isinstance(value, str):
-        raise InvalidTextError(repr(value), what, "it is not text", rule)
+        raise InvalidTextError(repr(value), what, "it is not text", rule, field=field)
     text = nfc(value).strip()
     if len(text) > limit:  # first, so a huge value is not scanned
-        raise InvalidTextError(text, what, f"it is {len(text)} characters long", rule)
+        raise InvalidTextError(text, what, f"it is {len(text)} characters long", rule, field=field)
     bad = invisible(text)
     if bad is not None:
         kind = "a line break" if bad in LINE_BREAKS else "a control or invisible character"
-        raise InvalidTextError(text, what, f"it holds {describe(bad)}, {kind}", rule)
+        raise InvalidTextError(text, what, f"it holds {describe(bad)}, {kind}", rule, field=field)
     return text
 
 
-def check_attrs(attrs: dict[str, str], what: str = "--attr") -> dict[str, str]:
+def check_attrs(attrs: dict[str, str], what: str = "`attrs`", field: str = "attrs") -> dict[str, str]:
     """Attribute keys (1-64 characters) and values (up to 10000), each one line of
     visible text; returns them stripped and in NFC."""
     checked: dict[str, str] = {}
     for key, value in attrs.items():
-        k = check_text(key, f"{what} key", 64)
+        k = check_text(key, f"{what} key", 64, field=field)
         if not k:
-            raise InvalidTextError(key, f"{what} key", "it is empty", "give KEY=VALUE")
-        checked[k] = check_text(str(value), f"{what} {k} value", 10_000)
+            raise InvalidTextError(key, f"{what} key", "it is empty", "give KEY=VALUE", field=field)
+        checked[k] = check_text(str(value), f"{what} {k} value", 10_000, field=field)
     return checked
 
 
@@ -205,7 +206,7 @@ def decide_core(state: Any, command: Command, dice: dice_mod.Dice) -> list[Event
     """Events for a core command, or None when the command is not a core one."""
     if isinstance(command, Roll):
         result = dice_mod.roll(command.notation, dice)
-        label = check_text(command.label, "--label", 200)
+        label = check_text(command.label, "`label`", 200, field="label")
         return [
             Rolled(result=result, label=label, manual=dice.manual, p_success=dice_mod.p_any_success(result))
         ]

@@ -142,13 +142,13 @@ def parse_faces(text: str) -> list[int]:
     """Parse ``--faces 3,5,6`` (commas or spaces; Fate dice as ``-1,0,1``)."""
     parts = [p for p in re.split(r"[,\s]+", text.strip()) if p]
     if not parts:
-        raise FacesError("--faces is empty; give the faces rolled, e.g. --faces 3,5,6")
+        raise FacesError("`faces` is empty; give the faces rolled, e.g. `faces` 3,5,6", field="faces")
     if len(parts) > MAX_FACES_INPUT:
-        raise FacesError(f"--faces gives {len(parts)} faces; at most {MAX_FACES_INPUT}")
+        raise FacesError(f"`faces` gives {len(parts)} faces; at most {MAX_FACES_INPUT}", field="faces")
     faces = []
     for part in parts:
         if not re.fullmatch(r"-?\d{1,4}", part):
-            raise FacesError(f"--faces has {part!r}, not a whole number; e.g. --faces 3,5,6")
+            raise FacesError(f"`faces` has {part!r}, not a whole number; e.g. `faces` 3,5,6", field="faces")
         faces.append(int(part))
     return faces
 

@@ -24,7 +24,8 @@ class Fix:
     what the system takes; ``system``), ``system_command`` (do ``doing`` with one of
     the system's commands: ``system``, ``command``), ``command`` (do what the operation
     ``command`` does, introduced by ``verb``, or ``how``, with ``after`` following it:
-    ``{"verb": "run", "command": "verify --all"}``; with ``system``, ``command`` is
+    ``{"verb": "run", "command": "verify", "options": "all"}``, ``options`` being the
+    inputs given with it, comma-separated, as a caller names them); with ``system``, ``command`` is
     given after the system's group), ``edit_tables`` (``table``), ``read_table`` (look
     at ``table``), ``setting`` (``key``), ``option`` (give the input ``option``, with
     ``verb`` and ``after`` around it), ``drop_option`` (leave ``option`` out),
@@ -35,18 +36,24 @@ class Fix:
     detail: Mapping[str, str] = field(default_factory=dict)
 
 
-def command(operation: str, text: str, verb: str = "run", after: str = "") -> Fix:
-    """A fix that is another operation of the ledger (``verify --all``, ``undo 2``):
-    ``text`` says it in plain words, the front end names its own control for it
-    (``verb`` before it, ``after`` behind it)."""
+def command(
+    operation: str, text: str, verb: str = "run", after: str = "", options: tuple[str, ...] = ()
+) -> Fix:
+    """A fix that is another operation of the ledger (``verify`` with ``options=("all",)``,
+    ``undo 2``): ``text`` says it in plain words, the front end names its own control for
+    it (``verb`` before it, ``after`` behind it, each of ``options`` after the operation:
+    an input's name as a caller passes it, with words after it when it takes a value)."""
     detail = {"command": operation, "verb": verb}
     if after:
         detail["after"] = after
+    if options:
+        detail["options"] = ",".join(options)
     return Fix("command", text, detail)
 
 
 def option(name: str, text: str, verb: str = "pass", after: str = "") -> Fix:
-    """A fix that is an input to give again (``name`` as the command line spells it):
+    """A fix that is an input to give again (``name`` as a library caller passes it, with
+    words after it when it takes a value: ``at VERSION``):
     ``text`` says it in plain words (``verb`` before the option, ``after`` behind it)."""
     detail = {"option": name, "verb": verb}
     if after:
@@ -54,15 +61,29 @@ def option(name: str, text: str, verb: str = "pass", after: str = "") -> Fix:
     return Fix("option", text, detail)
 
 
+def named(name: str) -> str:
+    """An input's name in the library's words (in backquotes, as a caller passes it): the
+    default speller of the report lines that say which input to give (``spell=``)."""
+    return f"`{name}`"
+
+
 class LedgerError(Exception):
-    """Base class: a refusal that names the problem, and its fix when there is one."""
+    """Base class: a refusal that names the problem, and its fix when there is one.
+
+    ``field`` names the input the refusal is about, as a library caller passes it
+    (``faces``, ``seed``, ``client_seed``); the message writes an input's name in
+    backquotes (```seed` 5 is out of range``) so a front end can name its own
+    control for it."""
 
     exit_code = 1
+    field: str | None = None
 
-    def __init__(self, message: str, *, fix: Fix | None = None) -> None:
+    def __init__(self, message: str, *, fix: Fix | None = None, field: str | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.fix = fix
+        if field is not None:
+            self.field = field
 
     def __str__(self) -> str:
         return self.message if self.fix is None else f"{self.message}; {self.fix.text}"
@@ -73,8 +94,10 @@ class StoreError(LedgerError):
 
     exit_code = 3
 
-    def __init__(self, message: str, path: str | None = None, *, fix: Fix | None = None) -> None:
-        super().__init__(message, fix=fix)
+    def __init__(
+        self, message: str, path: str | None = None, *, fix: Fix | None = None, field: str | None = None
+    ) -> None:
+        super().__init__(message, fix=fix, field=field)
         self.path = path
 
 
@@ -135,7 +158,7 @@ class NotationError(LedgerError):
 
 
 class FacesError(LedgerError):
-    """Physical dice given with --faces do not fit the roll."""
+    """Physical dice given as ``faces`` do not fit the roll."""
 
 
 class OutputExistsError(LedgerError):
@@ -198,9 +221,9 @@ class InvalidTextError(LedgerError):
     """A name or stored text that the ledger refuses: a line break, a control or
     invisible character, the wrong characters for a name, or too long."""
 
-    def __init__(self, value: str, what: str, reason: str, allowed: str) -> None:
+    def __init__(self, value: str, what: str, reason: str, allowed: str, *, field: str | None = None) -> None:
         shown = value if len(value) <= 40 else value[:40] + "..."
-        super().__init__(f"{what} {shown!r} is not allowed: {reason}; {allowed}")
+        super().__init__(f"{what} {shown!r} is not allowed: {reason}; {allowed}", field=field)
         self.value = value
         self.what = what
         self.reason = reason
@@ -215,8 +238,15 @@ class SignatureError(LedgerError):
 
     exit_code = 4
 
-    def __init__(self, message: str, fingerprint: str | None = None, *, fix: Fix | None = None) -> None:
-        super().__init__(message, fix=fix)
+    def __init__(
+        self,
+        message: str,
+        fingerprint: str | None = None,
+        *,
+        fix: Fix | None = None,
+        field: str | None = None,
+    ) -> None:
+        super().__init__(message, fix=fix, field=field)
         self.fingerprint = fingerprint
 
 

@@ -36,7 +36,7 @@ from typing import Any, Literal
 
 from ledger.commands import check_text, nfc
 from ledger.dice import committed_face
-from ledger.errors import LedgerError, StoreError, TamperError
+from ledger.errors import LedgerError, StoreError, TamperError, named
 from ledger.errors import command as fix_command
 from ledger.events import (
     BranchForked,
@@ -63,7 +63,7 @@ Mark = Literal["proven", "pending", "physical", "seeded", "unproven", "none"]
 
 def check_client_seed(text: str) -> str:
     """The players' contribution: one printable line of at most 200 characters (NFC)."""
-    return check_text(nfc(text), "--client-seed", CLIENT_SEED_LIMIT)
+    return check_text(nfc(text), "`client_seed`", CLIENT_SEED_LIMIT, field="client_seed")
 
 
 def commitment_of(seed: bytes) -> str:
@@ -231,12 +231,13 @@ class DiceReport:
             "warnings": self.warnings,
         }
 
-    def line(self) -> str:
+    def line(self, *, spell: Callable[[str], str] = named) -> str:
+        """One line of counts; ``spell`` names an input (``seed``) in the reader's words."""
         parts = [f"{self.proven} dice proven"]
         for n, what in (
             (self.pending, "pending (commitment not revealed)"),
             (self.physical, "physical"),
-            (self.seeded, "seeded (--seed, not provable)"),
+            (self.seeded, f"seeded ({spell('seed')}, not provable)"),
             (self.unproven, "virtual without a commitment"),
         ):
             if n:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 import shlex
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from ledger import admission
 from ledger.commands import check_name
-from ledger.errors import LedgerError, PublicKeyError, SignatureError, StoreError, option
+from ledger.errors import Fix, LedgerError, PublicKeyError, SignatureError, StoreError, option
 from ledger.errors import command as fix_command
 from ledger.integrity import import_campaign
 
@@ -94,6 +94,10 @@ def statement(header: Mapping[str, Any]) -> bytes:
 # --- who signed -----------------------------------------------------------------------
 
 
+def _own_words(fix: Fix) -> str:
+    return fix.text
+
+
 @dataclass(frozen=True)
 class Signer:
     """Who signed an export, as far as this ledger knows."""
@@ -110,8 +114,9 @@ class Signer:
     def known(self) -> bool:
         return self.status in ("own", "trusted")
 
-    def describe(self, file: str | None = None) -> str:
-        """One line: whose signature, and what to do about an unknown one."""
+    def describe(self, file: str | None = None, *, word: Callable[[Fix], str] = _own_words) -> str:
+        """One line: whose signature, and what to do about an unknown one (a :class:`Fix`
+        that ``word`` says in the reader's words; its own text by default)."""
         if self.status == "own":
             return f"signed by this ledger's key {self.fingerprint}"
         if self.status == "trusted":
@@ -120,7 +125,7 @@ class Signer:
             source = shlex.quote(file) if file else self.key
             return (
                 f"signed by an unknown key {self.fingerprint}; if it is the sender's, "
-                f"trust it with `ledger key trust {source} --name NAME`"
+                f"{word(trust_fix(source))}"
             )
         return "unsigned: its chain is whole, but nothing says who exported it"
 
@@ -129,6 +134,16 @@ class Signer:
 
 
 # --- the key table --------------------------------------------------------------------
+
+
+def trust_fix(source: str, before: str = "") -> Fix:
+    """Trusting the key of ``source`` (a file or key) under a name: the fix of an unknown signer."""
+    return fix_command(
+        f"key trust {source}",
+        f"{before}trust its key under a name",
+        f"{before}trust it with",
+        options=("name NAME",),
+    )
 
 
 def _now() -> str:
@@ -177,7 +192,7 @@ def signing_key(store: Store, *, create: bool = True) -> Ed25519PrivateKey | Non
             f"{e.message}; the ledger's signing key is made on first export",
             e.path,
             fix=option(
-                "--unsigned",
+                "unsigned",
                 "export unsigned until it can be written",
                 "so export with",
                 " until it can be written",
@@ -252,7 +267,7 @@ def trust(store: Store, key: str, name: str) -> TrustedKey:
                 fix=fix_command(
                     f"key forget {shlex.quote(name)}",
                     "choose another name, or forget that key first",
-                    "choose another --name or",
+                    "choose another `name` or",
                     " first",
                 ),
             )
@@ -347,22 +362,20 @@ def check_header(
         source = shlex.quote(file) if file else "FILE"
         if signer.status == "unsigned":
             raise SignatureError(
-                "refused: the export is unsigned and --require-signed is set",
+                "refused: the export is unsigned and `require_signed` is set",
+                field="require_signed",
                 fix=option(
-                    "--require-signed",
+                    "require_signed",
                     "ask its sender to export it again with a current campaign-ledger, or admit unsigned files",
                     "ask its sender to export it again with a current campaign-ledger, or drop",
                 ),
             )
         raise SignatureError(
-            f"refused: the export is signed by an unknown key {signer.fingerprint} and --require-signed "
+            f"refused: the export is signed by an unknown key {signer.fingerprint} and `require_signed` "
             "is set",
             signer.fingerprint,
-            fix=fix_command(
-                f"key trust {source} --name NAME",
-                "if it is the sender's, trust its key",
-                "if it is the sender's, trust it with",
-            ),
+            field="require_signed",
+            fix=trust_fix(source, "if it is the sender's, "),
         )
     return signer
 

@@ -19,6 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ledger.errors import Fix, named
+from ledger.errors import command as fix_command
+
 if TYPE_CHECKING:
     import duckdb
 
@@ -588,8 +591,9 @@ def _survival_lines(curve: list[dict[str, Any]]) -> list[str]:
     return lines
 
 
-def render(data: dict[str, Any]) -> str:
-    """The report as terminal text."""
+def render(data: dict[str, Any], *, spell: Callable[[str], str] = named) -> str:
+    """The report as terminal text; ``spell`` names an input to give (``simulated``,
+    ``faces``) in the reader's words."""
     out: list[str] = []
     scope = data.get("scope", {})
     named = {k: scope.get(k) for k in ("campaign", "character")}
@@ -603,7 +607,7 @@ def render(data: dict[str, Any]) -> str:
     out.append(head)
     left_out = scope.get("simulated_left_out")
     if left_out:
-        out.append(f"({left_out} simulated campaigns left out; --simulated brings them in)")
+        out.append(f"({left_out} simulated campaigns left out; {spell('simulated')} brings them in)")
     if "luck" in data:
         lk = data["luck"]
         o = lk["overall"]
@@ -638,7 +642,7 @@ def render(data: dict[str, Any]) -> str:
         ("mulligans", "Mulligans (undone rolls) by player", lambda v: [_dict_table(v)]),
         ("damage", "Damage taken and healed per day", lambda v: [_dict_table(v)]),
         ("damage_causes", "What did the damage", lambda v: [_dict_table(v)]),
-        ("deaths", "Deaths by cause (by day: --json)", lambda v: [_dict_table(_by_cause(v))]),
+        ("deaths", f"Deaths by cause (by day: {spell('json')})", lambda v: [_dict_table(_by_cause(v))]),
         ("survival", "Survival by day (Kaplan-Meier)", _survival_lines),
         (
             "fairness",
@@ -653,7 +657,7 @@ def render(data: dict[str, Any]) -> str:
         out.append("")
         out.append(f"{title}:")
         if key == "fairness" and not value:
-            out.append("  (no dice entered with --faces)")
+            out.append(f"  (no dice entered with {spell('faces')})")
             continue
         out.extend(show(value))
     extra = [key for key in data if key not in REPORTS and key != "scope"]
@@ -687,7 +691,7 @@ def plan(system: str, campaigns: int, seed: int, prefix: str | None = None) -> S
     if campaigns < 1:
         from ledger.errors import LedgerError
 
-        raise LedgerError(f"--campaigns must be at least 1, got {campaigns}")
+        raise LedgerError(f"`campaigns` must be at least 1, got {campaigns}", field="campaigns")
     stem = prefix or f"sim-{system}-{seed}"
     names = tuple(f"{stem}-{i:05d}" for i in range(1, campaigns + 1))
     seeds = tuple(random.Random(f"{seed}:{system}:{i}").getrandbits(62) for i in range(1, campaigns + 1))
@@ -825,12 +829,17 @@ def still_to_simulate(ledger: Any, run: SimulationPlan) -> list[tuple[str, int]]
         started = ledger.envelope(camp, 1).event if camp.parent_id is None else None
         if camp.system != run.system or not isinstance(started, CampaignStarted) or started.seed != seed:
             raise DuplicateNameError(
-                f"campaign {name!r} exists already and is not part of this run; use another --seed or --prefix"
+                f"campaign {name!r} exists already and is not part of this run; use another `seed` or `prefix`",
+                field="prefix",
             )
     return todo
 
 
 # --- the demo ----------------------------------------------------------------------------------
+
+
+def _own_words(fix: Fix) -> str:
+    return fix.text
 
 
 def demo_report(
@@ -840,11 +849,14 @@ def demo_report(
     *,
     campaigns: int | None = None,
     seed: int = 7,
+    word: Callable[[Fix], str] = _own_words,
 ) -> dict[str, Any]:
     """The statistics part of ``ledger demo``: simulate (once) the campaigns each installed
     system shows there (``System.stats_demo``; ``campaigns`` of each when given), then report
     luck, the survival curve, what each system says of its campaigns and the physical dice
-    check, read from ``warehouse`` (caught up here, after the simulations)."""
+    check, read from ``warehouse`` (caught up here, after the simulations). Each step is
+    echoed after ``$ `` as the operation that does it, a :class:`Fix` ``word`` says in the
+    reader's words (its own text by default)."""
     from ledger.systems import installed
 
     shown = [(system.name, system.stats_demo) for system in installed() if system.stats_demo is not None]
@@ -854,7 +866,12 @@ def demo_report(
         known = {c.name for c in ledger.campaigns()}
         todo = [(n, s) for n, s in zip(run.names, run.seeds, strict=True) if n not in known]
         if todo:
-            echo(f"$ ledger simulate {name} --campaigns {count} --seed {seed}")
+            step = fix_command(
+                f"simulate {name}",
+                f"simulate {count} {name} campaigns from seed {seed}",
+                options=(f"campaigns {count}", f"seed {seed}"),
+            )
+            echo(f"$ {word(step)}")
             with Simulator(ledger, name, demo.days) as simulator:
                 for campaign, campaign_seed in todo:
                     simulator.play(campaign, campaign_seed)
@@ -865,7 +882,9 @@ def demo_report(
         remarks = [line for _, demo in shown if demo.lines is not None for line in demo.lines(con)]
     finally:
         con.close()
-    echo("$ ledger stats --simulated")
+    echo(
+        f"$ {word(fix_command('stats', 'report on every campaign, simulated ones included', options=('simulated',)))}"
+    )
     ov, lk = data["overview"], data["luck"]["overall"]
     echo(
         f"{ov['campaigns']} campaigns, {ov['events']} events, {ov['rolls']} rolls; "

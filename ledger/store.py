@@ -31,7 +31,7 @@ from ledger.errors import command as fix_command
 NEW_LEDGER = Fix(
     "command",
     "check the database target, or start a ledger with a campaign",
-    {"verb": "check --db / LEDGER_DB, or start one with", "command": "new SYSTEM NAME"},
+    {"verb": "check `target`, or start one with", "command": "new SYSTEM NAME"},
 )
 """The fix of a target that holds no ledger."""
 
@@ -145,16 +145,16 @@ class Store:
             "password": unquote(u.password or ""),
         }
         if schema and not schema.replace("_", "").isalnum():
-            raise StoreError(f"schema {schema!r} in --db is not a plain name; use letters, digits and _")
+            raise StoreError(
+                f"schema {schema!r} in `db` is not a plain name; use letters, digits and _", field="db"
+            )
         try:
             setup = psycopg.connect(**params, connect_timeout=3, autocommit=True)
         except psycopg.OperationalError as e:
             first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
             raise StoreError(
                 f"cannot reach {self.describe()}: {first}",
-                fix=option(
-                    "--db / LEDGER_DB", "start the server or fix the target", "start the server or fix"
-                ),
+                fix=option("target", "start the server or fix the target", "start the server or fix"),
             ) from e
         except psycopg.Error as e:
             raise StoreError(f"cannot open {self.describe()}: {_reason(e)}") from e
@@ -652,19 +652,19 @@ def check_sqlite_file(path: Path) -> set[str]:
     """Refuse, without touching it, a file that is not a ledger; return its tables."""
     if path.is_dir():
         raise NotALedgerError(
-            f"{path} is a folder", fix=option("--db", "give a file path", "give", " a file path")
+            f"{path} is a folder", fix=option("db", "give a file path", "give", " a file path")
         )
     if not path.exists():
         parent = path.parent if str(path.parent) else Path(".")
         if not parent.exists():
             raise StoreError(
                 f"folder {parent} does not exist",
-                fix=option("--db", "create it or choose another target", "create it or choose another"),
+                fix=option("db", "create it or choose another target", "create it or choose another"),
             )
         if not os.access(parent, os.W_OK):
             raise StoreError(
                 f"folder {parent} is read-only",
-                fix=option("--db", "choose a writable location", "choose a writable", " location"),
+                fix=option("db", "choose a writable location", "choose a writable", " location"),
             )
         return set()
     try:
@@ -677,7 +677,7 @@ def check_sqlite_file(path: Path) -> set[str]:
     if header[: len(_SQLITE_HEADER)] != _SQLITE_HEADER:
         raise NotALedgerError(
             f"{path} is not a campaign-ledger file (not SQLite)",
-            fix=option("--db", "check the target, nothing was changed", "check", ", nothing was changed"),
+            fix=option("db", "check the target, nothing was changed", "check", ", nothing was changed"),
         )
     _check_length(path, header)
     try:
@@ -699,7 +699,7 @@ def check_sqlite_file(path: Path) -> set[str]:
         raise NotALedgerError(
             f"{path} is another application's SQLite database (no {EVENTS_TABLE} table)",
             fix=option(
-                "--db",
+                "db",
                 "choose another target, nothing was changed",
                 "choose another",
                 ", nothing was changed",

@@ -72,6 +72,7 @@ def fold(
     ``last_reset`` names an undo or redo at or before the event, so every walk
     over resets goes down; a log breaking that is refused as tampered)."""
     from ledger.errors import TamperError
+    from ledger.errors import command as fix_command
 
     envs: dict[int, Envelope[Any]] = {}
     states: dict[int, CampaignState] = {0: CampaignState()}
@@ -80,7 +81,12 @@ def fold(
         envs[env.v] = env
         r = env.v if isinstance(env.event, RESETS) else env.last_reset
         if r and not (r in envs and isinstance(envs[r].event, RESETS) and 0 < envs[r].event.target < r):
-            raise TamperError(name, env.v, "its last undo or redo is out of place; run `ledger verify`")
+            raise TamperError(
+                name,
+                env.v,
+                "its last undo or redo is out of place",
+                fix=fix_command("verify", "verify the campaign"),
+            )
         if isinstance(env.event, RESETS):
             previous = states[env.event.target]
         else:

@@ -43,7 +43,8 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from ledger.errors import LedgerError, WarehouseError
+from ledger.errors import Fix, LedgerError, WarehouseError, named
+from ledger.errors import command as fix_command
 from ledger.events import (
     CORE_EVENTS,
     CampaignRegistered,
@@ -93,9 +94,17 @@ class WarehousePathError(WarehouseError):
     """A warehouse path that holds something else: the ledger, or a file that is no warehouse
     of this ledger (it is never written)."""
 
-    def __init__(self, message: str, path: Path) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, path: Path, *, field: str | None = None, fix: Fix | None = None) -> None:
+        super().__init__(message, field=field, fix=fix)
         self.path = path
+
+
+REBUILD = fix_command("warehouse rebuild", "rebuild the warehouse")
+"""The fix of a warehouse that is missing or not filled yet."""
+
+
+def _verify_campaign(name: str) -> Fix:
+    return fix_command("verify", f"verify campaign {name!r}", options=(f"campaign {name}",))
 
 
 class SchemaChanged(WarehouseError):
@@ -162,7 +171,7 @@ CAMPAIGNS = Table(
 EVENTS = Table(
     "events",
     (*COMMON, ("kind", "VARCHAR"), ("physical", "BOOLEAN")),
-    "One row per stored event (``physical``: an action's first event, its dice typed with ``--faces``).",
+    "One row per stored event (``physical``: an action's first event, its dice typed as ``faces``).",
 )
 CHARACTERS = Table(
     "characters", (*COMMON, ("name", "VARCHAR"), ("attrs", "VARCHAR")), "Characters as added (attrs as JSON)."
@@ -342,26 +351,30 @@ def check_warehouse_path(ledger: Ledger, path: Path) -> None:
             for file, what in ledger_files.items():
                 if _same(own, file):
                     raise WarehousePathError(
-                        f"warehouse {path} would overwrite {what} {file}; give --warehouse a file of "
+                        f"warehouse {path} would overwrite {what} {file}; give `warehouse` a file of "
                         f"its own, e.g. {main}.duckdb",
                         path,
+                        field="warehouse",
                     )
     if not path.exists():
         return
     if not path.is_file():
-        raise WarehousePathError(f"warehouse {path} is not a file; choose another --warehouse", path)
+        raise WarehousePathError(
+            f"warehouse {path} is not a file; choose another `warehouse`", path, field="warehouse"
+        )
     try:
         with path.open("rb") as f:
             head = f.read(12)
     except OSError as e:
         raise WarehousePathError(
-            f"cannot read warehouse {path}: {e.strerror}; choose another --warehouse", path
+            f"cannot read warehouse {path}: {e.strerror}; choose another `warehouse`", path, field="warehouse"
         ) from e
     if head[8:12] != _DUCKDB_MAGIC:
         raise WarehousePathError(
             f"{path} is not a DuckDB database, so not a warehouse of this ledger; it was left as it is: "
-            "choose another --warehouse, or remove the file if it is a damaged warehouse",
+            "choose another `warehouse`, or remove the file if it is a damaged warehouse",
             path,
+            field="warehouse",
         )
 
 
@@ -580,7 +593,8 @@ class Warehouse:
             check_warehouse_path(self.ledger, target)
         if target.parent and not target.parent.exists():
             raise WarehouseError(
-                f"folder {target.parent} does not exist; create it or choose another --warehouse"
+                f"folder {target.parent} does not exist; create it or choose another `warehouse`",
+                field="warehouse",
             )
         try:
             con = duckdb.connect(str(target), config=duckdb_config())
@@ -601,7 +615,8 @@ class Warehouse:
         if isinstance(e, duckdb.IOException) and "not a valid" in str(e):
             return WarehouseError(
                 f"warehouse {target} is not a DuckDB database ({_first_line(e)}); "
-                "remove it if it is a damaged warehouse, or choose another --warehouse"
+                "remove it if it is a damaged warehouse, or choose another `warehouse`",
+                field="warehouse",
             )
         return WarehouseError(f"cannot open warehouse {target}: {_first_line(e)}")
 
@@ -623,16 +638,18 @@ class Warehouse:
             if names:
                 raise WarehousePathError(
                     f"{self.path} is a DuckDB database but not a ledger warehouse (it has no warehouse_meta "
-                    "table); it was left as it is: choose another --warehouse",
+                    "table); it was left as it is: choose another `warehouse`",
                     self.path,
+                    field="warehouse",
                 ) from None
             return None
         meta: dict[str, str] = dict(rows)
         if meta and meta.get("ledger") != self._ledger_id():
             raise WarehousePathError(
                 f"warehouse {self.path} was built from another ledger ({meta.get('store')}); it was left "
-                "as it is: choose another --warehouse, or remove it to build this ledger's there",
+                "as it is: choose another `warehouse`, or remove it to build this ledger's there",
                 self.path,
+                field="warehouse",
             )
         return meta or None
 
@@ -673,7 +690,7 @@ class Warehouse:
 
         check_warehouse_path(self.ledger, self.path)
         if not self.path.exists():
-            raise WarehouseError(f"no warehouse at {self.path}; run `ledger warehouse rebuild`")
+            raise WarehouseError(f"no warehouse at {self.path}", fix=REBUILD)
         config = duckdb_config(enable_external_access=False, python_enable_replacements=False)
         if limits is not None:
             config.update(
@@ -688,8 +705,9 @@ class Warehouse:
         try:
             if self._meta(con) is None:
                 raise WarehousePathError(
-                    f"{self.path} is an empty DuckDB database, not a warehouse yet; run `ledger warehouse rebuild`",
+                    f"{self.path} is an empty DuckDB database, not a warehouse yet",
                     self.path,
+                    fix=REBUILD,
                 )
             locked = con.execute("SELECT current_setting('lock_configuration')").fetchone()
             if not (locked and locked[0]):  # a connection of this process may have locked it already
@@ -947,7 +965,10 @@ class Warehouse:
             if (stored[1], v) != (stream, version):
                 raise WarehouseError(
                     f"event {position} was staged out of place ({stream} v{version}, stored as "
-                    f"{stored[1]} v{v}); report it and run `ledger warehouse rebuild`"
+                    f"{stored[1]} v{v})",
+                    fix=fix_command(
+                        "warehouse rebuild", "report it and rebuild the warehouse", "report it and run"
+                    ),
                 )
         if len(found) != len(sample):
             raise self._unreadable(rows, None)
@@ -965,11 +986,13 @@ class Warehouse:
                 info = self._streams.get(stream)
                 name = info.name if info else stream
                 return WarehouseError(
-                    f"event {position} of campaign {name!r} cannot be read ({problem}); run `ledger verify -c {name}`"
+                    f"event {position} of campaign {name!r} cannot be read ({problem})",
+                    fix=_verify_campaign(name),
                 )
         reason = _first_line(cause) if cause else "DuckDB read another number of events than were stored"
         return WarehouseError(
-            f"events {rows[0][0]}-{rows[-1][0]} cannot be loaded ({reason}); run `ledger verify --all`"
+            f"events {rows[0][0]}-{rows[-1][0]} cannot be loaded ({reason})",
+            fix=fix_command("verify", "verify the whole ledger", options=("all",)),
         )
 
     def _facts(self, con: duckdb.DuckDBPyConnection, rows: list[tuple[int, str, bytes]]) -> None:
@@ -1003,8 +1026,8 @@ class Warehouse:
                 env = info.decode(state)
             except msgspec.DecodeError as e:
                 raise WarehouseError(
-                    f"event {position} of campaign {info.name!r} cannot be read ({e}); "
-                    f"run `ledger verify -c {info.name}`"
+                    f"event {position} of campaign {info.name!r} cannot be read ({e})",
+                    fix=_verify_campaign(info.name),
                 ) from e
             if type(env.event) in _CORE_TYPES:
                 continue
@@ -1113,7 +1136,9 @@ class Warehouse:
         self._check_replaceable()
         parent = self.path.parent if str(self.path.parent) else Path(".")
         if not parent.is_dir():
-            raise WarehouseError(f"folder {parent} does not exist; create it or choose another --warehouse")
+            raise WarehouseError(
+                f"folder {parent} does not exist; create it or choose another `warehouse`", field="warehouse"
+            )
         prefix = f".{self.path.name}{REBUILD_MARK}"
         _sweep(str(parent), prefix)
         folder = Path(tempfile.mkdtemp(prefix=f"{prefix}{os.getpid()}-", dir=parent))
@@ -1297,7 +1322,9 @@ class QueryLimits:
 
     def __post_init__(self) -> None:
         if not (0 < self.timeout <= 86_400):  # also refuses NaN
-            raise WarehouseError(f"--timeout must be between 0 and 86400 seconds, got {self.timeout}")
+            raise WarehouseError(
+                f"`timeout` must be between 0 and 86400 seconds, got {self.timeout}", field="timeout"
+            )
         for name in ("memory_mb", "threads"):
             if getattr(self, name) < 1:
                 raise WarehouseError(f"query {name} must be at least 1, got {getattr(self, name)}")
@@ -1315,13 +1342,16 @@ class QueryResult:
     left_out_exact: bool = True
     """Whether :attr:`left_out` is all of them."""
 
-    def note(self) -> str | None:
-        """What was left out, in words (None: nothing)."""
-        return left_out_note(len(self.rows), self.left_out, self.left_out_exact)
+    def note(self, *, spell: Callable[[str], str] = named) -> str | None:
+        """What was left out, in words (None: nothing; ``spell`` as :func:`left_out_note`)."""
+        return left_out_note(len(self.rows), self.left_out, self.left_out_exact, spell=spell)
 
 
-def left_out_note(shown: int, left_out: int, exact: bool) -> str | None:
-    """``12 more rows were left out`` and the like, or None when every row was shown."""
+def left_out_note(
+    shown: int, left_out: int, exact: bool, *, spell: Callable[[str], str] = named
+) -> str | None:
+    """``12 more rows were left out`` and the like, or None when every row was shown
+    (``spell`` names the input that shows more, ``limit``, in the reader's words)."""
     if exact and not left_out:
         return None
     if exact:
@@ -1330,7 +1360,7 @@ def left_out_note(shown: int, left_out: int, exact: bool) -> str | None:
         more = f"at least {left_out} more rows were left out"
     else:
         more = "more rows may have been left out (counting them failed)"
-    return f"{shown} row{'s' if shown != 1 else ''} shown; {more}: --limit N shows more, --limit 0 every row"
+    return f"{shown} row{'s' if shown != 1 else ''} shown; {more}: {spell('limit')} N shows more, {spell('limit')} 0 every row"
 
 
 class QueryStream:
@@ -1421,7 +1451,8 @@ class _Guard:
         if isinstance(e, duckdb.InterruptException) or self.fired:
             raise WarehouseError(
                 f"the query ran past its time limit of {self.limits.timeout:g} s and was stopped; "
-                "narrow it, or give --timeout SECONDS"
+                "narrow it, or give `timeout` SECONDS",
+                field="timeout",
             ) from e
         if isinstance(e, duckdb.OutOfMemoryException):
             raise WarehouseError(
@@ -1454,7 +1485,9 @@ def _names_a_file(e: Exception) -> bool:
 def check_query_text(sql: str, limit: int) -> str:
     """The checks of :func:`check_query` that need no parser: the limit, and a query at all."""
     if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
-        raise WarehouseError(f"--limit must be a whole number of rows, 0 for every row; got {limit!r}")
+        raise WarehouseError(
+            f"`limit` must be a whole number of rows, 0 for every row; got {limit!r}", field="limit"
+        )
     text = sql.strip().rstrip(";").strip()
     if not text:
         raise WarehouseError('the query is empty; give a SELECT, e.g. "SELECT count(*) FROM rolls"')

@@ -386,16 +386,17 @@ def test_crawl_simulation_reports_a_survival_curve(tmp_path: Path) -> None:
 
 
 def test_demo_report_simulates_once_and_summarises(tmp_path: Path) -> None:
+    from ledger.cli.fixes import command_line
     from ledger.stats import demo_report
 
     lines: list[str] = []
     with Ledger(str(tmp_path / "demo.ledger")) as book:
         book.new_campaign("freeform", "table")
         book.roll("30d6", "table", faces=[1, 2, 3, 4, 5, 6] * 5)
-        demo_report(book, Warehouse(book), lines.append, campaigns=3)
+        demo_report(book, Warehouse(book), lines.append, campaigns=3, word=command_line)
         events = book.store.max_notification_id()
         again: list[str] = []
-        demo_report(book, Warehouse(book), again.append, campaigns=3)
+        demo_report(book, Warehouse(book), again.append, campaigns=3, word=command_line)
         assert book.store.max_notification_id() == events  # the campaigns are simulated once
     (d6,) = [line for line in lines if line.startswith("physical d6: 30 throws, p = ")]
     assert d6.endswith("consistent with a fair die")
