@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import click
@@ -20,6 +21,11 @@ from ledger.cli.options import faces as parse
 from ledger.errors import LedgerError
 from ledger.projections.yearzero import state as proj
 from ledger.systems.yearzero import commands as cmd
+
+
+def helpers_option(text: str) -> Callable[[Any], Any]:
+    """``--helpers/-H N``: people helping the roll (each rule says what they add)."""
+    return click.option("--helpers", "-H", "helpers", type=int, default=0, metavar="N", help=text)
 
 
 @click.group("yz")
@@ -101,15 +107,7 @@ def character(
 @click.option(
     "--item", default=None, help="Use this item: its bonus is the gear dice, and a push can damage it."
 )
-@click.option(
-    "--helpers",
-    "-H",
-    "helpers",
-    type=int,
-    default=0,
-    metavar="N",
-    help="People helping: +1 skill die each, at most 3.",
-)
+@helpers_option("People helping: +1 skill die each, at most 3.")
 @click.option(
     "--mod", "modifier", type=int, default=0, help="Other modifier to skill dice (negative ones allowed)."
 )
@@ -286,15 +284,7 @@ def wash(c: Ctx, faces: str | None) -> None:
 @click.argument("item")
 @click.option("--gear", type=int, default=None, help="Gear dice from tools.")
 @click.option("--tool", default=None, help="Use this item of the repairer as gear.")
-@click.option(
-    "--helpers",
-    "-H",
-    "helpers",
-    metavar="N",
-    type=int,
-    default=0,
-    help="People helping (not allowed: Jury-Rig is a specialist skill).",
-)
+@helpers_option("People helping (not allowed: Jury-Rig is a specialist skill).")
 @click.option("--mod", "modifier", type=int, default=0, help="Modifier to skill dice.")
 @faces_option
 @common
@@ -319,15 +309,7 @@ def critical(c: Ctx, faces: str | None) -> None:
 @click.argument("target")
 @click.option("--gear", type=int, default=None, help="Gear dice (a medkit).")
 @click.option("--item", default=None, help="Use this item as gear.")
-@click.option(
-    "--helpers",
-    "-H",
-    "helpers",
-    type=int,
-    default=0,
-    metavar="N",
-    help="People helping: +1 skill die each, at most 3.",
-)
+@helpers_option("People helping: +1 skill die each, at most 3.")
 @click.option("--mod", "modifier", type=int, default=0, help="Modifier to skill dice.")
 @faces_option
 @common

@@ -55,6 +55,16 @@ def describe(char: str) -> str:
     return f"U+{ord(char):04X} {name}" if name else f"U+{ord(char):04X}"
 
 
+def invisible_reason(text: str) -> str | None:
+    """Why ``text`` cannot be stored, when it holds a line break, control or invisible
+    character: "it holds U+000A (line feed), a line break"; None when it holds none."""
+    bad = invisible(text)
+    if bad is None:
+        return None
+    kind = "a line break" if bad in LINE_BREAKS else "a control or invisible character"
+    return f"it holds {describe(bad)}, {kind}"
+
+
 def invisible(text: str) -> str | None:
     """The first line break, control or invisible character in ``text``, if any."""
     for char in text:
@@ -91,14 +101,13 @@ def check_command_text(command: Command) -> None:
     (``Envelope.decision``), and nothing stored may hold such a character."""
     for field in command.__struct_fields__:
         for text in _strings(getattr(command, field)):
-            bad = invisible(text)
-            if bad is not None:
-                kind = "a line break" if bad in LINE_BREAKS else "a control or invisible character"
+            reason = invisible_reason(text)
+            if reason is not None:
                 shown = field.replace("_", "-")
                 raise InvalidTextError(
                     text,
                     f"--{shown}" if field != "text" else "the text",
-                    f"it holds {describe(bad)}, {kind}",
+                    reason,
                     "type it on one line with visible characters only",
                 )
 
@@ -154,10 +163,9 @@ def check_name(name: str, what: str) -> str:
     value = nfc(name)
     if len(value) > NAME_LIMIT:  # first, so a huge value is not scanned
         raise InvalidNameError(value, label, f"it is {len(value)} characters long", NAME_RULE)
-    bad = invisible(value)
-    if bad is not None:
-        kind = "a line break" if bad in LINE_BREAKS else "a control or invisible character"
-        raise InvalidNameError(value, label, f"it holds {describe(bad)}, {kind}", NAME_RULE)
+    reason = invisible_reason(value)
+    if reason is not None:
+        raise InvalidNameError(value, label, reason, NAME_RULE)
     if not value:
         raise InvalidNameError(value, label, "it is empty", NAME_RULE)
     if not value[0].isalnum():
@@ -183,10 +191,9 @@ def check_text(value: str, what: str, limit: int, *, field: str | None = None) -
     text = nfc(value).strip()
     if len(text) > limit:  # first, so a huge value is not scanned
         raise InvalidTextError(text, what, f"it is {len(text)} characters long", rule, field=field)
-    bad = invisible(text)
-    if bad is not None:
-        kind = "a line break" if bad in LINE_BREAKS else "a control or invisible character"
-        raise InvalidTextError(text, what, f"it holds {describe(bad)}, {kind}", rule, field=field)
+    reason = invisible_reason(text)
+    if reason is not None:
+        raise InvalidTextError(text, what, reason, rule, field=field)
     return text
 
 
