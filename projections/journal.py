@@ -10,14 +10,15 @@ the others a heading per calendar day the events were recorded on.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import Any
 
 SKIPPED = frozenset({"campaign.started", "branch.forked", "action.undone", "action.redone"})
 """Bookkeeping, not play: left out of the journal."""
 
-HIDDEN_STATE = frozenset(
-    {"campaign", "system", "expected", "phase", "day", "next_chapter", "luck_index", "last_roll", "name"}
-)
+HIDDEN_STATE = frozenset({"campaign", "system", "day", "luck_index", "last_roll", "name"})
+"""Sheet keys no day's headline shows: what every sheet carries about itself (a system adds
+its own in ``System.journal_hidden``)."""
 
 _SPECIAL = re.compile(r"([\\`*_{}\[\]<>#|~^$&])")
 """Emphasis, code, links, HTML, headings, tables, strike-through, math, entities."""
@@ -43,11 +44,13 @@ def _value(value: Any) -> str:
     return str(value)
 
 
-def state_line(sheet: dict[str, Any]) -> str:
-    """The sheet's headline values, ``health 10 · energy 8 · food bar 3, fruit 0``."""
+def state_line(sheet: dict[str, Any], hidden: Iterable[str] = ()) -> str:
+    """The sheet's headline values, ``health 10 · energy 8 · food bar 3, fruit 0``, leaving out
+    the ``hidden`` keys as well as :data:`HIDDEN_STATE`."""
+    left_out = HIDDEN_STATE | frozenset(hidden)
     parts = []
     for key, value in sheet.items():
-        if key in HIDDEN_STATE or key.startswith("_") or value is None or value in ([], {}, ""):
+        if key in left_out or key.startswith("_") or value is None or value in ([], {}, ""):
             continue
         if isinstance(value, dict) and any(isinstance(v, dict | list) for v in value.values()):
             continue  # nested detail (a fight, a map): the sheet shows it, the journal does not
@@ -81,7 +84,7 @@ def render(book: Any, campaign: str | None, actor: str | None, version: int | No
         state = book.state(camp.name, at=envs[-1].v)
         if state.game is not None:
             sheet = system.sheet(state, actor)
-            shown = state_line(sheet)
+            shown = state_line(sheet, system.journal_hidden)
             if shown:
                 lines += [
                     "",

@@ -173,6 +173,9 @@ class System:
     """Shows the system in ``ledger demo``: (ledger, echo) -> None."""
     journal: Callable[[CampaignState], Iterable[dict[str, Any]]] | None = None
     """The day-by-day journal rows (``ledger journal``); None when the system keeps no journal."""
+    journal_hidden: tuple[str, ...] = ()
+    """Sheet keys the Markdown journal's end-of-day line leaves out (what comes next, a phase:
+    the sheet shows them, a day's summary does not)."""
     hints: Callable[[CampaignState], list[str]] | None = None
     """What the player may do next, as command lines (``next:`` after an action; None: a
     character first, then the system's commands)."""

@@ -381,6 +381,7 @@ def _system() -> System:
         listing=listing,
         solo=True,
         journal=proj.journal,
+        journal_hidden=("expected", "phase", "next_chapter"),
         facts=facts,
         facts_sql=FACTS_SQL,
         autoplay=autoplay,
