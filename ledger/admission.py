@@ -24,6 +24,7 @@ A refusal is a :class:`~ledger.errors.TamperError` naming the version.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Callable, Iterator, Mapping
@@ -702,18 +703,14 @@ _STRUCT_FIELDS: dict[type, tuple[str, ...]] = {}
 """The fields walked of each struct type seen that is not a roll (a start's seed is not)."""
 
 
+@functools.cache
 def _system_rolls() -> Mapping[type, Any]:
-    """Rolls that systems record in their own form, each with its check (``System.roll_checks``)."""
-    if _ROLL_CHECKS is None:
-        found: dict[type, Any] = {}
-        for system in installed():
-            found.update(system.roll_checks)
-        globals()["_ROLL_CHECKS"] = found
-        return found
-    return _ROLL_CHECKS
-
-
-_ROLL_CHECKS: dict[type, Any] | None = None
+    """Rolls that systems record in their own form, each with its check (``System.roll_checks``),
+    gathered once per process."""
+    found: dict[type, Any] = {}
+    for system in installed():
+        found.update(system.roll_checks)
+    return found
 
 
 def check_roll(result: RollResult) -> None:
