@@ -33,8 +33,9 @@ PROGRESS_FROM = 20_000
 
 
 class ReportChoice(click.Choice):  # type: ignore[type-arg]
-    """The names ``--report`` takes: the shared reports and the installed systems' own, read
-    when the option is parsed or its help shown (not when the command line starts)."""
+    """The names ``--report`` takes: the shared reports and the installed systems' own. A
+    shared name is taken as it is; the systems' names are read (every system loaded) only
+    for another name, or to show the help, never when the command line starts."""
 
     def __init__(self) -> None:
         super().__init__((), case_sensitive=True)
@@ -48,6 +49,13 @@ class ReportChoice(click.Choice):  # type: ignore[type-arg]
     @choices.setter
     def choices(self, _value: Any) -> None:
         pass
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        from ledger.stats import REPORTS
+
+        if value in REPORTS:  # a shared report: no system loaded to list the others
+            return value
+        return super().convert(value, param, ctx)
 
 
 def warehouse_option(f: F) -> F:
@@ -125,6 +133,14 @@ def _open_caught_up(
         behind = top - wh.position(con)
         if behind > 0:
             _with_progress(wh, behind, con=con)
+    except SchemaChanged:  # a system's own layout changed: found when a page held its events
+        wh.close(con)
+        _with_progress(wh, top, rebuild=True)
+        con = wh.connect()
+    except BaseException:
+        wh.close(con)
+        raise
+    try:
         yield con
     finally:
         wh.close(con)

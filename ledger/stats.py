@@ -472,7 +472,10 @@ def report(
     from ledger.errors import LedgerError
 
     scope = scope or Scope()
-    own = system_reports()
+    # The shared reports alone load no system: `stats --report luck` right after an action
+    # imports only the systems whose events it applies.
+    shared_only = bool(only) and all(n in REPORTS for n in only)
+    own = {} if shared_only else system_reports()
     names = list(only) if only else [*REPORTS, *own]
     unknown = [n for n in names if n not in REPORTS and n not in own]
     if unknown:

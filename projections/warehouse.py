@@ -215,9 +215,17 @@ class Schema:
 
     tables: tuple[Table, ...]
     fact_types: tuple[type[Fact], ...]
-    """The shared fact classes, then the installed systems' own."""
-    fingerprint: str
-    """Of the table layout and of the facts: a warehouse written with another is rebuilt."""
+    """The shared fact classes, then the systems' own."""
+    shared: str
+    """Of the shared layout (the core tables, the shared facts, ``FACTS_REVISION``)."""
+    systems: Mapping[str, str]
+    """Of each system's own part (its facts revision and its tables), by system name."""
+
+    @functools.cached_property
+    def fingerprint(self) -> str:
+        """Of the whole layout: a warehouse written with another is rebuilt."""
+        parts = [self.shared, *(f"{name} {fp}" for name, fp in sorted(self.systems.items()))]
+        return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:16]
 
     @functools.cached_property
     def by_name(self) -> dict[str, Table]:
@@ -237,29 +245,43 @@ class Schema:
         return {layout.table.name: layout for layout in self.layouts.values()}
 
 
-def _system_facts() -> list[tuple[str, int, tuple[type[Fact], ...]]]:
-    """(name, facts revision, own fact classes) of each installed system that loads (one that
+SystemFacts = tuple[str, int, tuple[type[Fact], ...]]
+"""A system's name, facts revision and own fact classes, as the layout takes them."""
+
+
+def _loaded(name: str) -> SystemFacts | None:
+    """The layout's part of one installed system, or None when it does not load (one that
     does not has no campaigns to read: opening any of them names the problem)."""
-    from ledger.systems import get_system, system_names
+    from ledger.systems import get_system
 
-    found = []
-    for name in system_names():
-        try:
-            system = get_system(name)
-        except LedgerError:
-            continue
-        found.append((name, system.facts_revision, tuple(system.fact_types)))
-    return found
+    try:
+        system = get_system(name)
+    except LedgerError:
+        return None
+    return (name, system.facts_revision, tuple(system.fact_types))
 
 
-def build_schema(systems: Sequence[tuple[str, int, tuple[type[Fact], ...]]]) -> Schema:
+def _system_facts() -> list[SystemFacts]:
+    """The layout's part of every installed system that loads."""
+    from ledger.systems import system_names
+
+    return [found for name in system_names() if (found := _loaded(name)) is not None]
+
+
+def _digest(parts: Sequence[str]) -> str:
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:16]
+
+
+def build_schema(systems: Sequence[SystemFacts]) -> Schema:
     """The layout for the shared facts and the given systems' (name, revision, fact classes);
     a fact class with no table, or with the table of another class, is refused."""
     classes: list[type[Fact]] = list(FACT_TYPES)
     owner: dict[str, str] = {cls.table: "the shared facts" for cls in FACT_TYPES}
     owner.update({t.name: "the warehouse" for t in (CAMPAIGNS, EVENTS, CHARACTERS, DICE)})
     owner["actions"] = owner["warehouse_meta"] = "the warehouse"
+    own_tables: dict[str, list[Table]] = {}
     for name, _revision, own in systems:
+        mine = own_tables.setdefault(name, [])
         for cls in own:
             if cls in classes:
                 continue
@@ -275,20 +297,33 @@ def build_schema(systems: Sequence[tuple[str, int, tuple[type[Fact], ...]]]) -> 
                 )
             owner[cls.table] = f"the {name} system"
             classes.append(cls)
+            mine.append(_fact_table(cls))
     facts = tuple(_fact_table(cls) for cls in classes)
     tables = (CAMPAIGNS, EVENTS, CHARACTERS, *facts[:1], DICE, *facts[1:])
-    revisions = [f"facts {FACTS_REVISION}", *(f"system {n} {r}" for n, r, _ in systems)]
-    fingerprint = hashlib.sha256(
-        "\n".join([*(t.ddl() for t in tables), ACTIONS_VIEW, *revisions]).encode()
-    ).hexdigest()[:16]
-    return Schema(tables, tuple(classes), fingerprint)
+    shared = (CAMPAIGNS, EVENTS, CHARACTERS, *facts[:1], DICE, *facts[1 : len(FACT_TYPES)])
+    return Schema(
+        tables,
+        tuple(classes),
+        _digest([*(t.ddl() for t in shared), ACTIONS_VIEW, f"facts {FACTS_REVISION}"]),
+        {
+            name: _digest([f"system {name} {revision}", *(t.ddl() for t in own_tables[name])])
+            for name, revision, _ in systems
+        },
+    )
 
 
 @functools.cache
 def schema() -> Schema:
-    """The layout for the installed systems (worked out once per process: a system is
+    """The layout for every installed system (worked out once per process: a system is
     installed or removed with its distribution, never while a command runs)."""
     return build_schema(_system_facts())
+
+
+@functools.cache
+def layout_for(systems: frozenset[str]) -> Schema:
+    """The layout's shared part and the given installed systems' own, loading only those: a
+    catch-up applies what its page's systems say, and a warm command loads no other system."""
+    return build_schema([found for name in sorted(systems) if (found := _loaded(name)) is not None])
 
 
 def tables() -> tuple[Table, ...]:
@@ -442,7 +477,7 @@ def _insert_facts(con: duckdb.DuckDBPyConnection, query: FactQuery, system: str 
     given = {name for (name,) in con.execute("SELECT name FROM pragma_table_info('fact')").fetchall()}
     cls = query.fact
     defaults = field_defaults(cls)
-    table = schema().by_name.get(cls.table)
+    table = layout_for(frozenset(() if system is None else (system,))).by_name.get(cls.table)
     if table is None:
         raise WarehouseError(
             f"a fact query writes {cls.__name__} (table {cls.table!r}), a fact type no installed system "
@@ -476,22 +511,19 @@ def _insert_facts(con: duckdb.DuckDBPyConnection, query: FactQuery, system: str 
     con.execute("DROP TABLE fact")
 
 
-@dataclass
+@dataclass(frozen=True)
 class StreamInfo:
+    """A campaign branch the warehouse knows (its system is loaded only once a page holds
+    events of it: :meth:`Warehouse._check_system`)."""
+
     name: str
     system: str
-    facts: Callable[[Envelope[Any]], list[Fact]] | None
-    """The system's Python facts, when it declares no SQL ones."""
-    decode: Callable[[bytes], Envelope[Any]]
     simulated: bool = False
     """Played by ``ledger simulate`` (or forked from a campaign that was)."""
 
 
-def _stream_info(name: str, system: str, simulated: bool = False) -> StreamInfo:
-    return StreamInfo(name, system, _python_hook(system), envelope_decoder(system).decode, simulated)
-
-
 def _python_hook(system: str) -> Callable[[Envelope[Any]], list[Fact]] | None:
+    """The system's Python facts, when it declares no SQL ones."""
     found = _system(system)
     return None if found is None or found.facts_sql else found.facts
 
@@ -505,6 +537,14 @@ def _system(system: str) -> System | None:
     from ledger.systems import get_system, system_names
 
     return get_system(system) if system in system_names() else None
+
+
+def _installed() -> str:
+    """The installed systems' names, as the marker keeps them (read from the entry points,
+    no system loaded): a system installed or removed changes the layout."""
+    from ledger.systems import system_names
+
+    return ",".join(system_names())
 
 
 _CORE_TYPES = frozenset(CORE_EVENTS)
@@ -580,6 +620,10 @@ class Warehouse:
         self.ledger = ledger
         self.path = Path(path) if path is not None else warehouse_path(ledger)
         self._streams: dict[str, StreamInfo] = {}
+        self._marker: dict[str, str] = {}
+        """The open warehouse's ``warehouse_meta``, as read (or written) on open."""
+        self._checked: set[str] = set()
+        """The systems whose own layout the open warehouse was found to have."""
 
     # --- connections ------------------------------------------------------------------
 
@@ -657,25 +701,49 @@ class Warehouse:
         """Check the marker of an existing warehouse, or lay out an empty database as one (in one
         transaction, so the marker is there whenever a table is)."""
         meta = self._meta(con)
+        self._checked = set()
         if meta is not None:
-            if meta.get("schema") != schema().fingerprint:
+            # The shared layout and which systems are installed; each system's own layout is
+            # checked once a page holds its events (_check_system), so that a warm command
+            # loads only the systems it applies.
+            if meta.get("schema") != layout_for(frozenset()).shared or meta.get("systems") != _installed():
                 raise SchemaChanged(f"warehouse {self.path} has an older layout; it is rebuilt on catch-up")
+            self._marker = meta
             return
+        layout = schema()
+        marker = {
+            "schema": layout.shared,
+            "systems": _installed(),
+            **{f"system {name}": own for name, own in layout.systems.items()},
+            "position": "0",
+            "store": self.ledger.store.describe(),
+            "ledger": self._ledger_id(),
+        }
         con.execute("BEGIN TRANSACTION")
         try:
             con.execute("CREATE TABLE IF NOT EXISTS warehouse_meta (key VARCHAR PRIMARY KEY, value VARCHAR)")
-            layout = schema()
             for table in layout.tables:
                 con.execute(table.ddl())
             con.execute(ACTIONS_VIEW)
-            con.execute(
-                "INSERT INTO warehouse_meta VALUES ('schema', ?), ('position', '0'), ('store', ?), ('ledger', ?)",
-                [layout.fingerprint, self.ledger.store.describe(), self._ledger_id()],
-            )
+            con.executemany("INSERT INTO warehouse_meta VALUES (?, ?)", list(marker.items()))
             con.execute("COMMIT")
         except BaseException:
             con.execute("ROLLBACK")
             raise
+        self._marker = marker
+
+    def _check_system(self, system: str) -> None:
+        """Load a system whose events a page holds, and refuse a warehouse whose tables were
+        laid out for another version of its facts (:class:`SchemaChanged`: it is rebuilt)."""
+        if system in self._checked:
+            return
+        own = layout_for(frozenset((system,))).systems.get(system)  # None: not installed, or broken
+        if own is not None and self._marker.get(f"system {system}") != own:
+            raise SchemaChanged(
+                f"warehouse {self.path} has an older layout of the {system} system's facts; "
+                "it is rebuilt on catch-up"
+            )
+        self._checked.add(system)
 
     def _ledger_id(self) -> str:
         """The hash of the ledger's first registry event: different for every ledger."""
@@ -767,7 +835,10 @@ class Warehouse:
         con: duckdb.DuckDBPyConnection | None = None,
     ) -> int:
         """Apply every event recorded since the last catch-up; returns how many. On ``con``
-        (from :meth:`connect`, left open) when given, else on a connection of its own."""
+        (from :meth:`connect`, left open) when given, else on a connection of its own (and a
+        warehouse of an older layout is rebuilt). On ``con``, a page of a system whose own
+        layout has changed raises :class:`SchemaChanged` (the page is not applied): close it
+        and :meth:`rebuild`."""
         if con is not None:
             return self._catch_up(con, progress, batch)
         try:
@@ -775,9 +846,15 @@ class Warehouse:
         except SchemaChanged:
             return self.rebuild(progress, batch)
         try:
-            return self._catch_up(con, progress, batch)
-        finally:
+            applied = self._catch_up(con, progress, batch)
+        except SchemaChanged:  # a system's own layout, found when a page held its events
             self.close(con)
+            return self.rebuild(progress, batch)
+        except BaseException:
+            self.close(con)
+            raise
+        self.close(con)
+        return applied
 
     def _catch_up(
         self, con: duckdb.DuckDBPyConnection, progress: Callable[[int], None] | None, size: int
@@ -847,7 +924,7 @@ class Warehouse:
         found = con.execute("SELECT stream, campaign, system, simulated FROM campaigns").fetchall()
         for stream, name, system, simulated in found:
             if stream not in self._streams:
-                self._streams[stream] = _stream_info(name, system, bool(simulated))
+                self._streams[stream] = StreamInfo(name, system, bool(simulated))
 
     def _apply(self, con: duckdb.DuckDBPyConnection, page: Page) -> None:
         """Apply one page of stored events and record its position, in one DuckDB transaction.
@@ -902,7 +979,7 @@ class Warehouse:
                     simulated,
                 )
             )
-            self._streams[ev.campaign_id] = _stream_info(ev.name, ev.system, simulated)
+            self._streams[ev.campaign_id] = StreamInfo(ev.name, ev.system, simulated)
         if new:
             con.executemany(f"INSERT INTO campaigns VALUES ({', '.join('?' * len(CAMPAIGNS.columns))})", new)
 
@@ -1003,7 +1080,9 @@ class Warehouse:
             if kinds.intersection(query.kinds):
                 _insert_facts(con, query, None)
         systems = {system for system, _ in present}
-        python = {i.system for i in self._streams.values() if i.facts is not None and i.system in systems}
+        for system in sorted(systems):
+            self._check_system(system)
+        python = {system for system in systems if _python_hook(system) is not None}
         for system in sorted(systems):
             seen = {kind for s, kind in present if s == system}
             for query in _fact_queries(system):
@@ -1016,14 +1095,17 @@ class Warehouse:
         self, con: duckdb.DuckDBPyConnection, rows: list[tuple[int, str, bytes]], systems: set[str]
     ) -> None:
         """Facts of the systems that declare only a Python ``facts`` function."""
-        layout_of = schema()
+        layout_of = layout_for(frozenset(systems))
+        hooks = {system: _python_hook(system) for system in systems}
+        decoders = {system: envelope_decoder(system).decode for system in systems}
         out: dict[str, list[tuple[Any, ...]]] = {t.name: [] for t in layout_of.tables}
         for position, stream, state in rows:
             info = self._streams.get(stream)
-            if info is None or info.system not in systems or info.facts is None:
+            hook = hooks.get(info.system) if info is not None else None
+            if info is None or hook is None:
                 continue
             try:
-                env = info.decode(state)
+                env = decoders[info.system](state)
             except msgspec.DecodeError as e:
                 raise WarehouseError(
                     f"event {position} of campaign {info.name!r} cannot be read ({e})",
@@ -1032,7 +1114,7 @@ class Warehouse:
             if type(env.event) in _CORE_TYPES:
                 continue
             try:
-                facts = info.facts(env)
+                facts = hook(env)
             except Exception as e:
                 raise WarehouseError(
                     f"the {info.system} system cannot turn event {env.v} ({env.event.kind}) of "
@@ -1118,7 +1200,8 @@ class Warehouse:
             "CREATE OR REPLACE TEMP TABLE live (stream VARCHAR, lo INTEGER, hi INTEGER, head INTEGER)"
         )
         con.executemany("INSERT INTO live VALUES (?, ?, ?, ?)", segments)
-        for name in schema().event_tables:
+        systems = frozenset(self._streams[stream].system for stream, _ in touched if stream in self._streams)
+        for name in layout_for(systems).event_tables:  # the shared tables and these systems' own
             resets = " AND t.kind NOT IN ('action.undone', 'action.redone')" if name == "events" else ""
             con.execute(
                 f'UPDATE "{name}" AS t SET undone = NOT EXISTS (SELECT 1 FROM live l WHERE l.stream = t.stream '
@@ -1197,6 +1280,11 @@ class Warehouse:
             data["outdated"] = True
             return data
         try:
+            if any(self._marker.get(f"system {n}") != own for n, own in schema().systems.items()):
+                data["outdated"] = (
+                    True  # a system's own layout, which a catch-up finds when it applies its events
+                )
+                return data
             pos = self.position(con)
             data["position"] = pos
             data["behind"] = max(0, top - pos)

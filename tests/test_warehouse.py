@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import re
 import subprocess
@@ -15,7 +14,7 @@ import pytest
 
 from ledger import Ledger
 from ledger.facts import Fact
-from ledger.projections.warehouse import Warehouse, export_parquet, tables, warehouse_path
+from ledger.projections.warehouse import SchemaChanged, Warehouse, export_parquet, tables, warehouse_path
 from ledger.systems import get_system
 from tests.conftest import Session
 
@@ -255,14 +254,7 @@ def test_a_failing_facts_hook_is_reported_in_one_line(
     def broken(_env: Any) -> list[Any]:
         raise KeyError("enemy")
 
-    real = wmod._stream_info
-
-    def with_hook(name: str, system: str, simulated: bool = False) -> wmod.StreamInfo:
-        info = real(name, system, simulated)
-        info.facts = broken
-        return info
-
-    monkeypatch.setattr(wmod, "_stream_info", with_hook)
+    monkeypatch.setattr(wmod, "_python_hook", lambda system: broken)
     monkeypatch.setattr(wmod, "_CORE_TYPES", frozenset())
     with Ledger(str(tmp_path / "h.ledger")) as book:
         book.new_campaign("freeform", "c")
@@ -289,20 +281,61 @@ def test_stats_from_a_postgres_ledger_use_their_own_warehouse(
     assert status["behind"] == 0 and status["store"].startswith("PostgreSQL database")
 
 
-def test_a_warehouse_of_an_older_layout_is_rebuilt(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import ledger.projections.warehouse as wmod
+def _mark(wh: Warehouse, key: str, value: str) -> None:
+    """Write one entry of a closed warehouse's marker, as another version of the code left it."""
+    con = duckdb.connect(str(wh.path))
+    try:
+        con.execute("UPDATE warehouse_meta SET value = ? WHERE key = ?", [value, key])
+    finally:
+        con.close()
 
+
+@pytest.mark.parametrize("key", ["schema", "systems"])
+def test_a_warehouse_of_an_older_layout_is_rebuilt(tmp_path: Path, key: str) -> None:
+    """The shared layout changed, or a system was installed or removed since it was built."""
     with Ledger(str(tmp_path / "o.ledger")) as book:
         book.new_campaign("freeform", "c")
         book.roll("2d6", "c")
         wh = Warehouse(book)
         wh.catch_up()
-        older = dataclasses.replace(wmod.schema(), fingerprint="another-layout")
-        monkeypatch.setattr(wmod, "schema", lambda: older)
+        kept = _count(wh, f"SELECT value FROM warehouse_meta WHERE key = '{key}'")
+        _mark(wh, key, "another-layout")
         assert wh.status()["outdated"] is True
         assert wh.catch_up() == book.store.max_notification_id()  # rebuilt from the whole log
-        assert _count(wh, "SELECT value FROM warehouse_meta WHERE key = 'schema'") == "another-layout"
+        assert _count(wh, f"SELECT value FROM warehouse_meta WHERE key = '{key}'") == kept
         assert _count(wh, "SELECT count(*) FROM rolls") == 1
+
+
+def test_a_systems_changed_facts_rebuild_the_warehouse_once_its_events_come(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A system's own layout is checked when a page holds its events: a crawl campaign's new
+    event finds the crawl tables laid out for another revision and rebuilds, on the
+    catch-up of its own and on the one `ledger stats` runs on its connection."""
+    with Ledger(str(tmp_path / "s.ledger")) as book:
+        book.new_campaign("freeform", "f")
+        book.new_campaign("crawl", "k", seed=1)
+        wh = Warehouse(book)
+        wh.catch_up()
+        _mark(wh, "system crawl", "older")
+        book.note("hello", "f")
+        assert wh.catch_up() == 1  # the freeform event alone: crawl's tables are not read
+        assert _count(wh, "SELECT value FROM warehouse_meta WHERE key = 'system crawl'") == "older"
+        assert wh.status()["outdated"] is True
+        book.note("into the woods", "k")
+        assert wh.catch_up() == book.store.max_notification_id()  # rebuilt from the whole log
+        assert _count(wh, "SELECT value FROM warehouse_meta WHERE key = 'system crawl'") != "older"
+        assert wh.status().get("outdated") is None
+        _mark(wh, "system crawl", "older")
+        book.note("again", "k")
+        con = wh.connect()
+        with pytest.raises(SchemaChanged):
+            wh.catch_up(con=con)
+        wh.close(con)
+    session = Session(str(tmp_path / "s.ledger"))
+    out = json.loads(session("stats", "-c", "k", "--report", "overview", "--json").output)
+    assert out["overview"]["campaigns"] == 1
+    assert _count(wh, "SELECT value FROM warehouse_meta WHERE key = 'system crawl'") != "older"
 
 
 def test_a_warehouse_of_another_ledger_is_refused(ledger_cli: Session, db: str, tmp_path: Path) -> None:
