@@ -594,10 +594,12 @@ class Page:
     """(notification id, stream, stored state), in notification order."""
     states: Path
     """The states as JSON lines."""
-    positions: Path | None
-    """The notification ids, one per line, when they are not consecutive."""
-    streams: Path
-    """(first row, counted from 1, and stream) of each run of rows stored in the same stream."""
+    positions: list[int] | None
+    """The notification ids, when they are not consecutive."""
+    runs: tuple[list[int], list[str]]
+    """The first row (counted from 1) and the stream of each run of rows stored in the same
+    stream: few, since actions are appended whole (sent to DuckDB as two lists, not a file:
+    a CSV reader's start cost a small page about 4 ms)."""
 
 
 class _Head(msgspec.Struct):
@@ -907,18 +909,16 @@ class Warehouse:
             out.writelines(itertools.chain.from_iterable(zip([r[2] for r in rows], itertools.repeat(b"\n"))))
         positions = None
         if rows[-1][0] - rows[0][0] + 1 != len(rows):  # gaps in the notification ids: send them along
-            positions = folder / "positions.csv"
-            positions.write_bytes(b"\n".join(b"%d" % r[0] for r in rows) + b"\n")
+            positions = [r[0] for r in rows]
         # Which stream each row is stored in (an imported event keeps the campaign id it was
-        # sealed with), as runs of consecutive rows: few, since actions are appended whole.
-        runs = folder / "streams.csv"
-        starts, last = [], None
+        # sealed with), as runs of consecutive rows.
+        firsts: list[int] = []
+        streams: list[str] = []
         for i, (_, stream, _) in enumerate(rows, start=1):
-            if stream != last:
-                starts.append(b'%d,"%s"' % (i, stream.encode()))
-                last = stream
-        runs.write_bytes(b"\n".join(starts) + b"\n")
-        return Page(rows, states, positions, runs)
+            if not streams or stream != streams[-1]:
+                firsts.append(i)
+                streams.append(stream)
+        return Page(rows, states, positions, (firsts, streams))
 
     def _load_streams(self, con: duckdb.DuckDBPyConnection) -> None:
         found = con.execute("SELECT stream, campaign, system, simulated FROM campaigns").fetchall()
@@ -936,15 +936,16 @@ class Warehouse:
         con.execute("BEGIN TRANSACTION")
         try:
             self._register(con, rows)
-            self._stage(con, page)
+            present, undo = self._stage(con, page)
             con.execute(f"INSERT INTO events SELECT {', '.join(COMMON_SELECT)}, kind, physical FROM batch")
             con.execute(
                 f"INSERT INTO characters SELECT {', '.join(COMMON_SELECT)}, event->>'name', "
                 "CAST(event->'attrs' AS VARCHAR) FROM batch WHERE kind = 'character.added'"
             )
-            self._facts(con, rows)
+            self._facts(con, rows, present)
             self._mark_physical(con, rows[0][0])
-            self._flag_undone(con)
+            if undo:
+                self._flag_undone(con)
             con.execute("UPDATE warehouse_meta SET value = ? WHERE key = 'position'", [str(rows[-1][0])])
             con.execute("DROP TABLE batch")
             con.execute("COMMIT")
@@ -983,9 +984,10 @@ class Warehouse:
         if new:
             con.executemany(f"INSERT INTO campaigns VALUES ({', '.join('?' * len(CAMPAIGNS.columns))})", new)
 
-    def _stage(self, con: duckdb.DuckDBPyConnection, page: Page) -> None:
+    def _stage(self, con: duckdb.DuckDBPyConnection, page: Page) -> tuple[set[tuple[str, str]], bool]:
         """Load the page's campaign events into the temporary table ``batch``, one row per
-        event, with its campaign's name and system."""
+        event, with its campaign's name and system; returns the (system, kind) pairs staged,
+        and whether an undo or redo is among them."""
         import duckdb
 
         rows = page.rows
@@ -993,18 +995,13 @@ class Warehouse:
             f"read_json('{_sql_str(page.states)}', format = 'newline_delimited', columns = {STAGED_COLUMNS}, "
             "maximum_object_size = 1073741824)"
         )
-        source = f"{read} WITH ORDINALITY r"
+        firsts, streams = page.runs
+        params: dict[str, Any] = {"firsts": firsts, "streams": streams}
         number = f"{rows[0][0] - 1} + r.ordinality"
         if page.positions is not None:
-            source += (
-                f" JOIN read_csv('{_sql_str(page.positions)}', header = false, "
-                "columns = {'position': 'BIGINT'}) WITH ORDINALITY p USING (ordinality)"
-            )
-            number = "p.position"
-        runs = (
-            f"read_csv('{_sql_str(page.streams)}', header = false, quote = '\"', "
-            "columns = {'first': 'BIGINT', 'stream': 'VARCHAR'})"
-        )
+            number = "($positions::BIGINT[])[r.ordinality]"
+            params["positions"] = page.positions
+        runs = "(SELECT unnest($firsts::BIGINT[]) AS first, unnest($streams::VARCHAR[]) AS stream)"
         # Row number -> stream, campaign and system, worked out on row numbers alone.
         where = (
             f"SELECT i.row, u.stream, c.campaign, c.system FROM range(1, {len(rows) + 1}) i(row) "
@@ -1016,26 +1013,35 @@ class Warehouse:
                 "w.system, r.v AS version, r.action, r.day, r.actor, "
                 "CAST(rtrim(r.at, 'Z') AS TIMESTAMP) AS recorded_at, r.event->>'kind' AS kind, r.event, "
                 "coalesce((r.decision->>'manual')::BOOLEAN, false) AS physical "
-                f"FROM {source} JOIN ({where}) w ON w.row = r.ordinality"
+                f"FROM {read} WITH ORDINALITY r JOIN ({where}) w ON w.row = r.ordinality",
+                params,
             )
         except duckdb.Error as e:
             raise self._unreadable(rows, e) from e
-        self._check_staged(con, rows)
+        return self._check_staged(con, rows)
 
-    def _check_staged(self, con: duckdb.DuckDBPyConnection, rows: list[tuple[int, str, bytes]]) -> None:
+    def _check_staged(
+        self, con: duckdb.DuckDBPyConnection, rows: list[tuple[int, str, bytes]]
+    ) -> tuple[set[tuple[str, str]], bool]:
         """Every staged row must be the stored event its position names: the count, and a
-        sample of rows (the first, the last and every 997th) read back."""
+        sample of rows (the first, the last and every 997th) read back. One statement reads
+        these and what the rest of the page's work depends on (see :meth:`_stage`)."""
         mine = [r for r in rows if r[1] in self._streams]
-        staged = con.execute("SELECT count(*) FROM batch").fetchone()
-        if not staged or staged[0] != len(mine):
+        sample = {mine[i][0]: mine[i] for i in (*range(0, len(mine), 997), len(mine) - 1)} if mine else {}
+        summary = con.execute(
+            "SELECT count(*), list(DISTINCT {'system': system, 'kind': kind}), "
+            "coalesce(bool_or(kind IN ('action.undone', 'action.redone')), false), "
+            "list({'position': position, 'stream': stream, 'version': version}) "
+            "FILTER (WHERE list_contains($sample::BIGINT[], position)) FROM batch",
+            {"sample": list(sample)},
+        ).fetchone()
+        if not summary or summary[0] != len(mine):
             raise self._unreadable(rows, None)
+        _, kinds, undo, staged = summary
+        present = {(k["system"], k["kind"]) for k in kinds or ()}
         if not mine:
-            return
-        sample = {mine[i][0]: mine[i] for i in (*range(0, len(mine), 997), len(mine) - 1)}
-        found = con.execute(
-            "SELECT position, stream, version FROM batch WHERE position IN (SELECT unnest(?))",
-            [list(sample)],
-        ).fetchall()
+            return present, undo
+        found = [(f["position"], f["stream"], f["version"]) for f in staged or ()]
         for position, stream, version in found:
             stored = sample[position]
             v = _HEAD.decode(stored[2]).v
@@ -1049,6 +1055,7 @@ class Warehouse:
                 )
         if len(found) != len(sample):
             raise self._unreadable(rows, None)
+        return present, undo
 
     def _unreadable(self, rows: list[tuple[int, str, bytes]], cause: BaseException | None) -> WarehouseError:
         """The error naming the first stored event of the page that is not one JSON line."""
@@ -1072,9 +1079,11 @@ class Warehouse:
             fix=fix_command("verify", "verify the whole ledger", options=("all",)),
         )
 
-    def _facts(self, con: duckdb.DuckDBPyConnection, rows: list[tuple[int, str, bytes]]) -> None:
-        """Every fact of the page: the core rolls, then each system's, in SQL where it has queries."""
-        present = con.execute("SELECT DISTINCT system, kind FROM batch").fetchall()
+    def _facts(
+        self, con: duckdb.DuckDBPyConnection, rows: list[tuple[int, str, bytes]], present: set[tuple[str, str]]
+    ) -> None:
+        """Every fact of the page (whose (system, kind) pairs are ``present``): the core rolls,
+        then each system's, in SQL where it has queries."""
         kinds = {kind for _, kind in present}
         for query in CORE_FACTS_SQL:
             if kinds.intersection(query.kinds):
@@ -1162,10 +1171,13 @@ class Warehouse:
         system, whether or not the event itself carries a ``manual`` mark. Events recorded
         before decisions were kept have none, and read as their own mark says."""
         found = con.execute(
-            "SELECT count(*) FROM rolls WHERE position >= ? AND NOT manual", [first]
+            "SELECT EXISTS (SELECT 1 FROM rolls WHERE position >= $first AND NOT manual) "
+            "AND EXISTS (SELECT 1 FROM events WHERE physical AND (stream, action) IN "
+            "(SELECT stream, action FROM batch))",
+            {"first": first},
         ).fetchone()
         if not found or not found[0]:
-            return  # no roll in the page, or every one physical already
+            return  # no roll in the page, every one physical already, or no action played with --faces
         con.execute(
             "UPDATE rolls SET manual = true WHERE position >= ? AND NOT manual AND (stream, action) IN "
             "(SELECT stream, action FROM events WHERE physical "
