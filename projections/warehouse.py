@@ -1080,7 +1080,10 @@ class Warehouse:
         )
 
     def _facts(
-        self, con: duckdb.DuckDBPyConnection, rows: list[tuple[int, str, bytes]], present: set[tuple[str, str]]
+        self,
+        con: duckdb.DuckDBPyConnection,
+        rows: list[tuple[int, str, bytes]],
+        present: set[tuple[str, str]],
     ) -> None:
         """Every fact of the page (whose (system, kind) pairs are ``present``): the core rolls,
         then each system's, in SQL where it has queries."""
