@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
+import msgspec
 
 if TYPE_CHECKING:
     from ledger.campaign import Ledger
@@ -20,8 +20,7 @@ if TYPE_CHECKING:
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-@dataclass
-class Ctx:
+class Ctx(msgspec.Struct):
     """What the root group hands every command."""
 
     db: str | None = None
@@ -32,7 +31,7 @@ class Ctx:
     """The command may make a missing ledger file (`new`, `import`, `simulate`)."""
     read_only: bool = False
     """The command only reads: open the ledger read-only."""
-    _ledger: Any = field(default=None, repr=False)
+    _ledger: Any = None
 
     @property
     def ledger(self) -> Ledger:

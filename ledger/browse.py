@@ -9,8 +9,9 @@ each covers; a reference table (shop, enemies, skills...) has no dice.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from typing import Any
+
+import msgspec
 
 from ledger.errors import LedgerError
 from ledger.errors import command as fix_command
@@ -18,18 +19,16 @@ from ledger.errors import command as fix_command
 __all__ = ["Row", "Table", "effects", "find", "listing", "ranged_rows"]
 
 
-@dataclass(frozen=True)
-class Row:
+class Row(msgspec.Struct, frozen=True):
     key: str
     """The roll range (``3-4``) on a rolled table, else the entry's name."""
     text: str
-    details: dict[str, Any] = field(default_factory=dict)
+    details: dict[str, Any] = msgspec.field(default_factory=dict)
     low: int | None = None
     high: int | None = None
 
 
-@dataclass(frozen=True)
-class Table:
+class Table(msgspec.Struct, frozen=True):
     name: str
     title: str
     rows: tuple[Row, ...]

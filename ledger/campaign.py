@@ -19,7 +19,6 @@ import random
 import time
 import uuid
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import replace
 from datetime import UTC, datetime
 from typing import IO, Any
 
@@ -670,7 +669,7 @@ class Ledger:
         stream, after, _ = c.lineage[-1]
         decode = envelope_decoder(c.system).decode
         status = fairness.status_at(self.store, stream, after, tip.version, decode)
-        tip = replace(tip, dice=status)
+        tip = msgspec.structs.replace(tip, dice=status)
         if self._heads.get(c.id) is not None and self._heads[c.id].version == tip.version:
             self._heads[c.id] = tip
         return tip

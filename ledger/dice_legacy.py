@@ -11,8 +11,9 @@ module; nothing new is rolled under it.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Protocol
+
+import msgspec
 
 from ledger.errors import NotationError
 from ledger.events import DiceGroup, Die, RollResult
@@ -32,8 +33,7 @@ MAX_MODIFIER = 1_000_000
 # --- notation: parse -------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Term:
+class Term(msgspec.Struct, frozen=True):
     sign: int
     count: int = 0
     sides: int = 0
@@ -47,8 +47,7 @@ class Term:
         return self.sides > 0
 
 
-@dataclass(frozen=True)
-class Formula:
+class Formula(msgspec.Struct, frozen=True):
     text: str
     terms: tuple[Term, ...]
 

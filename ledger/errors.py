@@ -10,11 +10,11 @@ recorded when one is raised.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+
+import msgspec
 
 
-@dataclass(frozen=True)
-class Fix:
+class Fix(msgspec.Struct, frozen=True):
     """How to put a refusal right.
 
     ``action`` names what to do, from a small vocabulary a front end can map to
@@ -33,7 +33,7 @@ class Fix:
 
     action: str
     text: str
-    detail: Mapping[str, str] = field(default_factory=dict)
+    detail: Mapping[str, str] = msgspec.field(default_factory=dict)
 
 
 def command(

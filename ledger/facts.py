@@ -21,7 +21,6 @@ two equal, fact for fact, on every sample and on simulated campaigns.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import msgspec
@@ -163,8 +162,7 @@ DIE_SQL = "STRUCT(size INTEGER, face INTEGER, kept BOOLEAN, reroll_of INTEGER)"
 """The SQL type of one element of a roll fact's ``dice`` list (``kept`` NULL means kept)."""
 
 
-@dataclass(frozen=True)
-class FactQuery:
+class FactQuery(msgspec.Struct, frozen=True):
     """One kind of fact as a DuckDB ``SELECT`` over a batch of stored events.
 
     The statement reads only the relation ``ev``, one row per stored event of

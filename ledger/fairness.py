@@ -30,9 +30,10 @@ import json
 import re
 import secrets
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Literal
+
+import msgspec
 
 from ledger.commands import check_text, nfc
 from ledger.dice import committed_face
@@ -113,16 +114,21 @@ def load_seed(store: Store, commitment: str) -> tuple[bytes, str] | None:
 # --- the open commitment of a branch -------------------------------------------------
 
 
-@dataclass(frozen=True)
-class DiceStatus:
+class DiceStatus(msgspec.Struct, frozen=True):
     """A branch's dice at its head: the open commitment, if any, and the next nonce."""
 
     branch: str
     commitment: str | None = None
     next_nonce: int = 0
-    seed: bytes | None = field(default=None, repr=False)
+    seed: bytes | None = None
     """None while a commitment is open whose seed this store does not hold."""
     client_seed: str = ""
+
+    def __repr__(self) -> str:  # the seed of an open commitment is never printed
+        shown = ", ".join(
+            f"{name}={getattr(self, name)!r}" for name in self.__struct_fields__ if name != "seed"
+        )
+        return f"DiceStatus({shown})"
 
     def opened(self, store: Store, commitment: str | None) -> DiceStatus:
         if commitment is None:
@@ -186,8 +192,7 @@ def status_at(
 # --- proving a branch's dice ------------------------------------------------------------
 
 
-@dataclass
-class Commitment:
+class Commitment(msgspec.Struct):
     commitment: str
     branch: str
     client_seed: str
@@ -197,12 +202,11 @@ class Commitment:
     revealed: int | None = None
     closed: str = ""
     """Why it stopped being open without a reveal here: "fork" or "replaced"."""
-    rolls: list[tuple[Envelope[Any], int]] = field(default_factory=list)
+    rolls: list[tuple[Envelope[Any], int]] = msgspec.field(default_factory=list)
     """Each action that drew under it, with its position in the history read."""
 
 
-@dataclass
-class DiceReport:
+class DiceReport(msgspec.Struct):
     """What ``ledger verify --dice`` found on one branch."""
 
     campaign: str
@@ -215,9 +219,9 @@ class DiceReport:
     """Dice of a ``--seed`` campaign: reproducible, not provable."""
     unproven: int = 0
     """Virtual dice drawn with no commitment open (or recorded before commitments)."""
-    commitments: list[dict[str, Any]] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-    marks: dict[int, Mark] = field(default_factory=dict)
+    commitments: list[dict[str, Any]] = msgspec.field(default_factory=list)
+    warnings: list[str] = msgspec.field(default_factory=list)
+    marks: dict[int, Mark] = msgspec.field(default_factory=dict)
     """Per version whose action drew dice: proven, pending, physical, seeded or unproven."""
 
     def as_dict(self) -> dict[str, Any]:

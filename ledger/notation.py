@@ -23,8 +23,9 @@ that could be either are refused with what to write instead.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
 from functools import lru_cache
+
+import msgspec
 
 from ledger.errors import NotationError
 
@@ -41,8 +42,7 @@ MAX_LABEL = 40
 COMPARISONS = (">=", "<=", "==", ">", "<", "=")
 
 
-@dataclass(frozen=True)
-class Cmp:
+class Cmp(msgspec.Struct, frozen=True):
     """A comparison with a number: which faces a modifier picks, or a target."""
 
     op: str  # one of >= <= > < =
@@ -56,8 +56,7 @@ class Cmp:
         return f"{self.value}" if self.op == "=" and bare_equal else f"{self.op}{self.value}"
 
 
-@dataclass(frozen=True)
-class DiceTerm:
+class DiceTerm(msgspec.Struct, frozen=True):
     count: int
     sides: int  # 3 for Fate dice
     fate: bool = False
@@ -109,8 +108,7 @@ class DiceTerm:
         return out + (f"[{self.label}]" if with_label and self.label else "")
 
 
-@dataclass(frozen=True)
-class Number:
+class Number(msgspec.Struct, frozen=True):
     value: int
     label: str = ""
 
@@ -118,16 +116,14 @@ class Number:
         return f"{self.value}" + (f"[{self.label}]" if self.label else "")
 
 
-@dataclass(frozen=True)
-class Negate:
+class Negate(msgspec.Struct, frozen=True):
     operand: Node
 
     def text(self) -> str:
         return f"-{self.operand.text()}"
 
 
-@dataclass(frozen=True)
-class BinOp:
+class BinOp(msgspec.Struct, frozen=True):
     op: str  # + - * /
     left: Node
     right: Node
@@ -136,8 +132,7 @@ class BinOp:
         return f"{self.left.text()}{self.op}{self.right.text()}"
 
 
-@dataclass(frozen=True)
-class Group:
+class Group(msgspec.Struct, frozen=True):
     """Parentheses, which also say "this whole value" before a comparison."""
 
     inner: Node
@@ -150,13 +145,12 @@ class Group:
 Node = DiceTerm | Number | Negate | BinOp | Group
 
 
-@dataclass(frozen=True)
-class Formula:
+class Formula(msgspec.Struct, frozen=True):
     """A parsed roll: its tree, a check on the total if any, and its canonical text."""
 
     root: Node
     check: Cmp | None = None
-    text: str = field(default="")
+    text: str = msgspec.field(default="")
 
     def dice_terms(self) -> list[DiceTerm]:
         return list(walk_dice(self.root))
@@ -246,7 +240,7 @@ class _Parser:
         if not has_dice(root):
             raise self.fail("it rolls no dice")
         formula = Formula(root, check)
-        return replace(formula, text=formula_text(formula))
+        return msgspec.structs.replace(formula, text=formula_text(formula))
 
     def check(self, root: Node, op: str) -> Cmp:
         if isinstance(root, DiceTerm):
@@ -398,7 +392,7 @@ class _Parser:
             if self.pos == before:
                 break
         _check_term(self, term)
-        return replace(term, label=self.labels())
+        return msgspec.structs.replace(term, label=self.labels())
 
     def selector(self, what: str, required: bool) -> Cmp | None:
         op = self.comparison()
@@ -423,7 +417,7 @@ class _Parser:
             kind = ("k" if low[0] == "k" else "d") + low[1]
             once("keep or drop", s[p : p + 2])
             number = self.integer(kind) if self.peek().isdigit() else 1
-            return replace(term, keep=kind, keep_n=number)
+            return msgspec.structs.replace(term, keep=kind, keep_n=number)
         if low.startswith("p"):
             raise self.fail(
                 "p drops dice: pl1 (or dl1) drops the lowest, ph1 (or dh1) the highest; "
@@ -436,7 +430,7 @@ class _Parser:
             if not self.peek().isdigit():
                 raise self.fail("k needs how many to keep: kh3 keeps the highest 3, kl1 the lowest")
             once("keep or drop", "k")
-            return replace(term, keep="kh", keep_n=self.integer("k"))
+            return msgspec.structs.replace(term, keep="kh", keep_n=self.integer("k"))
         if low.startswith("d"):
             rest = s[p + 1 : p + 4]
             n = "".join(ch for ch in rest if ch.isdigit()) or "1"
@@ -451,13 +445,13 @@ class _Parser:
             kind = "minimum" if low[1] == "i" else "maximum"
             once(kind, s[p : self.pos])
             number = self.integer(s[p : self.pos])
-            return replace(term, **{kind: number})
+            return msgspec.structs.replace(term, **{kind: number})
         if low.startswith("r"):
             once_ = low.startswith("ro")
             self.pos += 2 if low.startswith(("ro", "rr")) else 1
             once("reroll", s[p : self.pos])
             sel = self.selector(s[p : self.pos], required=True)
-            return replace(term, reroll=sel, reroll_once=once_)
+            return msgspec.structs.replace(term, reroll=sel, reroll_once=once_)
         if low.startswith(("!", "e", "x")):
             compound = s.startswith("!!", p)
             self.pos += 2 if compound else 1
@@ -468,7 +462,7 @@ class _Parser:
                 )
             once("explode", s[p : self.pos])
             sel = self.selector(s[p : self.pos], required=False) or Cmp("=", term.top)
-            return replace(term, explode=sel, compound=compound)
+            return msgspec.structs.replace(term, explode=sel, compound=compound)
         if self.peek() in "<>=" and self.peek():
             op = self.comparison()
             assert op is not None
@@ -480,7 +474,7 @@ class _Parser:
             self.skip_space()
             if not self.peek().isdigit():
                 raise self.fail(f"{op} needs a whole number to compare with, found {self.here()}")
-            return replace(term, success=Cmp(op, self.integer(op)))
+            return msgspec.structs.replace(term, success=Cmp(op, self.integer(op)))
         return term
 
 

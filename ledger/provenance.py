@@ -20,10 +20,11 @@ import hashlib
 import json
 import shlex
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
+
+import msgspec
 
 from ledger import admission
 from ledger.commands import check_name
@@ -98,8 +99,7 @@ def _own_words(fix: Fix) -> str:
     return fix.text
 
 
-@dataclass(frozen=True)
-class Signer:
+class Signer(msgspec.Struct, frozen=True):
     """Who signed an export, as far as this ledger knows."""
 
     status: Status
@@ -204,8 +204,7 @@ def signing_key(store: Store, *, create: bool = True) -> Ed25519PrivateKey | Non
     return found[0]
 
 
-@dataclass(frozen=True)
-class OwnKey:
+class OwnKey(msgspec.Struct, frozen=True):
     key: str
     created: str
 
@@ -223,8 +222,7 @@ def own_key(store: Store, *, create: bool = True) -> OwnKey | None:
     return OwnKey(key_text(_public_raw(found[0])), found[1]) if found else None
 
 
-@dataclass(frozen=True)
-class TrustedKey:
+class TrustedKey(msgspec.Struct, frozen=True):
     key: str
     name: str
     since: str
@@ -450,8 +448,7 @@ def key_from(source: str) -> tuple[str, str | None]:
     return key, name if isinstance(name, str) else None
 
 
-@dataclass(frozen=True)
-class FileReport:
+class FileReport(msgspec.Struct, frozen=True):
     """What ``ledger verify FILE`` found in an export."""
 
     file: str

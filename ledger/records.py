@@ -10,8 +10,9 @@ and never import it.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
+
+import msgspec
 
 from ledger.errors import VersionError
 from ledger.events import Envelope, Event
@@ -29,8 +30,7 @@ Rows = list[tuple[str, int, str, bytes]]
 """Rows to append: (stream, version, kind, sealed bytes)."""
 
 
-@dataclass(frozen=True)
-class Campaign:
+class Campaign(msgspec.Struct, frozen=True):
     """A campaign (a branch) as the registry knows it."""
 
     id: str
@@ -52,8 +52,7 @@ class Campaign:
         raise VersionError(f"version {version} is outside campaign {self.name!r}")
 
 
-@dataclass(frozen=True)
-class Recorded:
+class Recorded(msgspec.Struct, frozen=True):
     """What one command appended."""
 
     campaign: Campaign
@@ -70,8 +69,7 @@ class Recorded:
         return self.envelopes[-1].v
 
 
-@dataclass(frozen=True)
-class Tip:
+class Tip(msgspec.Struct, frozen=True):
     """The head of a branch: its version, hash, last reset and state."""
 
     version: int
@@ -83,8 +81,7 @@ class Tip:
     (:meth:`Ledger.dice_tip`)."""
 
 
-@dataclass(frozen=True)
-class LogEntry:
+class LogEntry(msgspec.Struct, frozen=True):
     version: int
     action: str
     kind: str
@@ -97,10 +94,9 @@ class LogEntry:
     hash: str
 
 
-@dataclass
-class VerifyReport:
-    checked: dict[str, int] = field(default_factory=dict)
-    heads: dict[str, str] = field(default_factory=dict)
+class VerifyReport(msgspec.Struct):
+    checked: dict[str, int] = msgspec.field(default_factory=dict)
+    heads: dict[str, str] = msgspec.field(default_factory=dict)
 
 
 class Keys(Protocol):

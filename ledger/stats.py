@@ -15,9 +15,10 @@ from __future__ import annotations
 import math
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+import msgspec
 
 from ledger.errors import Fix, named
 from ledger.errors import command as fix_command
@@ -98,8 +99,7 @@ def chi2_sf(statistic: float, dof: int) -> float:
     return gamma_q(dof / 2, statistic / 2)
 
 
-@dataclass(frozen=True)
-class Fairness:
+class Fairness(msgspec.Struct, frozen=True):
     size: int
     throws: int
     counts: tuple[int, ...]
@@ -161,8 +161,7 @@ def who(alias: str = "") -> str:
     return f"coalesce({prefix}character, {prefix}actor)"
 
 
-@dataclass(frozen=True)
-class Scope:
+class Scope(msgspec.Struct, frozen=True):
     """Which rows a report reads: one campaign and/or one character, or everything; the
     campaigns ``ledger simulate`` played only when ``simulated`` (or named by ``campaign``)."""
 
@@ -678,8 +677,7 @@ def render(data: dict[str, Any], *, spell: Callable[[str], str] = named) -> str:
 # --- simulation ---------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class SimulationPlan:
+class SimulationPlan(msgspec.Struct, frozen=True):
     """What ``simulate`` will create: campaign names and their dice seeds."""
 
     system: str

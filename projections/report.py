@@ -25,7 +25,6 @@ import json
 import math
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -43,12 +42,11 @@ ASSETS = Path(__file__).resolve().parent / "report_assets"
 Segments = list[tuple[int, int]]
 
 
-@dataclass
-class Pool:
+class Pool(msgspec.Struct):
     """Interned JSON values: each distinct value is kept once, referred to by index."""
 
-    values: list[Any] = field(default_factory=list)
-    index: dict[str, int] = field(default_factory=dict)
+    values: list[Any] = msgspec.field(default_factory=list)
+    index: dict[str, int] = msgspec.field(default_factory=dict)
 
     def add(self, value: Any) -> int:
         key = json.dumps(value, sort_keys=True, default=str)

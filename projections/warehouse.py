@@ -37,7 +37,6 @@ import threading
 import time
 import typing
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -114,8 +113,7 @@ class SchemaChanged(WarehouseError):
 # --- table layout ------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Table:
+class Table(msgspec.Struct, frozen=True):
     name: str
     columns: tuple[tuple[str, str], ...]
     doc: str
@@ -209,8 +207,7 @@ warehouse filled under another revision is rebuilt. A system raises its own
 ``System.facts_revision``."""
 
 
-@dataclass(frozen=True)
-class Schema:
+class Schema(msgspec.Struct, frozen=True, dict=True):
     """The warehouse's layout: every table, and how each kind of fact becomes a row."""
 
     tables: tuple[Table, ...]
@@ -511,8 +508,7 @@ def _insert_facts(con: duckdb.DuckDBPyConnection, query: FactQuery, system: str 
     con.execute("DROP TABLE fact")
 
 
-@dataclass(frozen=True)
-class StreamInfo:
+class StreamInfo(msgspec.Struct, frozen=True):
     """A campaign branch the warehouse knows (its system is loaded only once a page holds
     events of it: :meth:`Warehouse._check_system`)."""
 
@@ -551,8 +547,7 @@ _CORE_TYPES = frozenset(CORE_EVENTS)
 _ENCODER = msgspec.json.Encoder()
 
 
-@dataclass(frozen=True)
-class Layout:
+class Layout(msgspec.Struct, frozen=True):
     """How one kind of fact becomes a row of its table (for facts made in Python)."""
 
     table: Table
@@ -586,8 +581,7 @@ def _at(text: str) -> str:
     return text[:-1] if text.endswith("Z") else text
 
 
-@dataclass(frozen=True)
-class Page:
+class Page(msgspec.Struct, frozen=True):
     """One page of stored events on its way into the warehouse."""
 
     rows: list[tuple[int, str, bytes]]
@@ -1412,8 +1406,7 @@ reach, so a bigger one is refused before it is converted."""
 _TOO_BIG = "ledger-value-too-big:"
 
 
-@dataclass(frozen=True)
-class QueryLimits:
+class QueryLimits(msgspec.Struct, frozen=True):
     """What one untrusted query may use."""
 
     timeout: float = 20.0
@@ -1435,8 +1428,7 @@ class QueryLimits:
             raise WarehouseError(f"query temp_mb must be 0 or more, got {self.temp_mb}")
 
 
-@dataclass(frozen=True)
-class QueryResult:
+class QueryResult(msgspec.Struct, frozen=True):
     columns: list[str]
     types: list[str]
     rows: list[tuple[Any, ...]]

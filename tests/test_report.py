@@ -7,6 +7,7 @@ import math
 import re
 from pathlib import Path
 
+import msgspec
 import pytest
 from click.testing import CliRunner
 
@@ -207,7 +208,6 @@ def test_cli_names_an_unknown_campaign(tmp_path: Path) -> None:
 def test_a_systems_report_hooks_add_tracks_charts_meters_and_a_legend(tmp_path: Path) -> None:
     """What a system draws beyond the sheets comes from its ReportHooks alone: its tracks
     after the sheet's meters, its charts first, its meters and its legend as given."""
-    import dataclasses
 
     from ledger.systems import ReportHooks, get_system
 
@@ -219,7 +219,7 @@ def test_a_systems_report_hooks_add_tracks_charts_meters_and_a_legend(tmp_path: 
         meters={"luck": 3},
         legend=lambda tables: {"terrains": ["sea"]},
     )
-    system = dataclasses.replace(get_system("freeform"), report=hooks)
+    system = msgspec.structs.replace(get_system("freeform"), report=hooks)
     sheet = {"hp": {"current": 4, "max": 9}, "rolls": 2}
     assert report.tracks_of(system, sheet) == {"hp": (4, 9), "rolls made": (2, None)}
     tracks = [

@@ -8,6 +8,7 @@ import random
 from pathlib import Path
 
 import duckdb
+import msgspec
 import pytest
 
 from ledger import Ledger
@@ -431,7 +432,6 @@ def test_a_system_report_runs_under_its_name_and_prints_under_its_title(ledger_c
 
 
 def test_a_report_name_two_systems_give_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
-    import dataclasses
 
     from ledger import stats
     from ledger.errors import PluginError
@@ -439,7 +439,7 @@ def test_a_report_name_two_systems_give_is_refused(monkeypatch: pytest.MonkeyPat
 
     real = installed()
     twin = StatsReport(title="Luck again", run=lambda con, scope: [], render=lambda v: [])
-    clash = dataclasses.replace(real[0], reports={"luck": twin})
+    clash = msgspec.structs.replace(real[0], reports={"luck": twin})
     monkeypatch.setattr("ledger.systems.installed", lambda: [clash, *real[1:]])
     with pytest.raises(PluginError, match="'luck' is the ledger's already"):
         stats.system_reports()

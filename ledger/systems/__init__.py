@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
 from importlib import metadata
 from typing import TYPE_CHECKING, Any
+
+import msgspec
 
 from ledger.errors import PluginError, UnknownSystemError
 
@@ -44,8 +45,7 @@ Track = tuple[int | None, int | None]
 """One number the report draws over time: (value, maximum), either unknown (None)."""
 
 
-@dataclass(frozen=True, kw_only=True)
-class ReportHooks:
+class ReportHooks(msgspec.Struct, frozen=True, kw_only=True):
     """What a system adds to ``ledger report`` beyond the sheets, the journal and the rolls.
 
     The report draws, at every step of the campaign, what these give; each is optional."""
@@ -67,7 +67,7 @@ class ReportHooks:
     """The system's own charts over the tracks (each ``{"character", "name", "max",
     "values"}``): ``{"title", "series": [track index...], "bars": bool}``. They come first;
     each character's tracks that none of them draws get a chart of their own."""
-    meters: Mapping[str, int] = field(default_factory=dict)
+    meters: Mapping[str, int] = msgspec.field(default_factory=dict)
     """Sheet values the page draws as a bar out of a fixed maximum, by key (``health: 20``)."""
     legend: Callable[[dict[str, Any]], dict[str, Any]] | None = None
     """What the map's legend needs from the campaign's tables (the report's ``legend``).
@@ -75,8 +75,7 @@ class ReportHooks:
     and ``divine_signs`` (a sign's number -> the name the legend gives it)."""
 
 
-@dataclass(frozen=True, kw_only=True)
-class StatsReport:
+class StatsReport(msgspec.Struct, frozen=True, kw_only=True):
     """A statistics report a system adds to ``ledger stats`` (``--report NAME``).
 
     ``run`` reads the warehouse: a DuckDB connection and the :class:`ledger.stats.Scope`
@@ -91,8 +90,7 @@ class StatsReport:
     empty: Callable[[Any], bool] = lambda value: not value
 
 
-@dataclass(frozen=True, kw_only=True)
-class StatsDemo:
+class StatsDemo(msgspec.Struct, frozen=True, kw_only=True):
     """What a system shows in the statistics part of ``ledger demo``: ``campaigns`` of its
     campaigns simulated once (``ledger simulate``, ``days`` each), which the statistics
     then read, and ``lines`` with what the system says of them (given a read-only DuckDB
@@ -103,8 +101,7 @@ class StatsDemo:
     lines: Callable[[duckdb.DuckDBPyConnection], list[str]] | None = None
 
 
-@dataclass(frozen=True, kw_only=True)
-class Walkthrough:
+class Walkthrough(msgspec.Struct, frozen=True, kw_only=True):
     """A short walk through the system's play, for ``ledger --help``: a title line, then
     the commands in the order a player types them, each with what it does."""
 
@@ -113,8 +110,7 @@ class Walkthrough:
     """(command line as typed, what it does)."""
 
 
-@dataclass(frozen=True, kw_only=True)
-class System:
+class System(msgspec.Struct, frozen=True, kw_only=True):
     """Everything a rule system plugs into the ledger.
 
     ``events`` are the system's event classes (tags never renamed); ``initial``
@@ -161,7 +157,7 @@ class System:
     health_tracks: tuple[str, ...] = ()
     """The tracks of the system's wound facts that are bodily harm (Health, hit points): the
     damage reports read these alone, not stress, fatigue or the other tracks it wounds."""
-    roll_checks: Mapping[type, Callable[[Any], None]] = field(default_factory=dict)
+    roll_checks: Mapping[type, Callable[[Any], None]] = msgspec.field(default_factory=dict)
     """Rolls recorded in a form of the system's own, each with the check an import runs on
     it (it raises :class:`ledger.admission.Refusal` when the faces do not give the roll)."""
     autoplay: Callable[..., None] | None = None
@@ -179,9 +175,9 @@ class System:
     hints: Callable[[CampaignState], list[str]] | None = None
     """What the player may do next, as command lines (``next:`` after an action; None: a
     character first, then the system's commands)."""
-    report: ReportHooks = field(default_factory=ReportHooks)
+    report: ReportHooks = msgspec.field(default_factory=ReportHooks)
     """What the system adds to ``ledger report`` (map, tracks, charts, meters, legend)."""
-    reports: Mapping[str, StatsReport] = field(default_factory=dict)
+    reports: Mapping[str, StatsReport] = msgspec.field(default_factory=dict)
     """Statistics reports of the system's own, by the name ``stats --report`` takes."""
     stats_demo: StatsDemo | None = None
     """The system's campaigns in the statistics part of ``ledger demo`` (None: none)."""

@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 from ledger.autoplay import Player
 from ledger.commands import Note, Roll
@@ -50,8 +51,7 @@ TRAINED = 20
 """Fewest skill points a healer needs before the party lets them try."""
 
 
-@dataclass
-class Creature:
+class Creature(msgspec.Struct):
     """What the director keeps in their notes about the foe of a fight."""
 
     name: str

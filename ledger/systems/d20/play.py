@@ -23,8 +23,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 from ledger.autoplay import Player
 from ledger.projections.d20.state import D20State, Hero
@@ -48,8 +49,7 @@ from ledger.systems.d20.commands import (
 NAMES = ("Ripley", "Parker", "Lambert", "Hicks", "Vasquez", "Bishop", "Dallas", "Kane")
 
 
-@dataclass(frozen=True)
-class Creature:
+class Creature(msgspec.Struct, frozen=True):
     """A foe as the game master runs it: the numbers the crew rolls against."""
 
     name: str

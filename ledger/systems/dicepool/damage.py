@@ -10,7 +10,8 @@ The levels, their boxes and the wound penalties are in ``model``.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+import msgspec
 
 from ledger.errors import RuleError
 from ledger.systems.dicepool.model import LEVELS, MONITOR
@@ -34,8 +35,7 @@ MAX_POWER = 40
 _CODE = re.compile(r"^\s*(?P<power>STR(?:\s*[+-]\s*\d+)?|\d+)\s*-?\s*(?P<level>[A-Za-z]+)\s*$", re.I)
 
 
-@dataclass(frozen=True)
-class DamageCode:
+class DamageCode(msgspec.Struct, frozen=True):
     power: int
     level: str
 
@@ -86,8 +86,7 @@ def staging_steps(net: int) -> int:
     return net // 2 if net >= 0 else -((-net) // 2)
 
 
-@dataclass(frozen=True)
-class Monitor:
+class Monitor(msgspec.Struct, frozen=True):
     physical: int
     stun: int
     overflow: int
