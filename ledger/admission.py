@@ -41,6 +41,8 @@ from ledger.errors import command as fix_command
 from ledger.events import (
     DICE_EVENTS,
     FORMAT,
+    MAX_DAY,
+    MAX_LINE,
     RESETS,
     ActionRedone,
     ActionUndone,
@@ -63,16 +65,12 @@ from ledger.systems import System
 EXPORT_FORMAT = "campaign-ledger-export"
 EXPORT_FILE = fix_command("export", "use a file the ledger exported", "use a file from")
 """The fix of an import file that is no export."""
-MAX_LINE = 8 * 1024 * 1024
-"""Longest event line an import reads (the ledger refuses to record a longer event)."""
 MAX_HEADER = 64 * 1024
 MAX_DEPTH = 64
 """Deepest nesting of arrays and objects in one line."""
 MAX_TEXT = 10_000
 """Longest text in any event (the longest a command accepts: an attribute's value)."""
 MAX_INT = 2**53
-MAX_DAY = 1_000_000
-"""Latest game day an envelope may carry (some 2,700 years of play)."""
 MAX_SEED = 2**63
 NOTE_LIMIT = 500
 LABEL_LIMIT = 200

@@ -42,6 +42,8 @@ from ledger.errors import command as fix_command
 from ledger.events import (
     DICE_EVENTS,
     FORMAT,
+    MAX_DAY,
+    MAX_LINE,
     RESETS,
     ActionRedone,
     ActionUndone,
@@ -123,11 +125,9 @@ def unreadable(name: str, version: int, error: Exception) -> TamperError:
 
 def _check_size(raw: bytes) -> None:
     """Refuse an event longer than an import reads (its tables or attributes too big)."""
-    from ledger import admission
-
-    if len(raw) > admission.MAX_LINE:
+    if len(raw) > MAX_LINE:
         raise LedgerError(
-            f"the event would take {len(raw) // 1024} KiB, above the {admission.MAX_LINE // 2**20} MiB "
+            f"the event would take {len(raw) // 1024} KiB, above the {MAX_LINE // 2**20} MiB "
             "one event may take; use smaller tables or fewer, shorter attributes"
         )
 
@@ -702,7 +702,7 @@ class Ledger:
         decision: Decision | None = None,
     ) -> tuple[list[tuple[str, int, str, bytes]], list[Envelope[Any]], Tip]:
         """Fold and seal a command's events on top of ``tip``: the rows to store."""
-        from ledger import admission, fairness
+        from ledger import fairness
 
         action = action or _new_action()
         system = system or self.system(c)
@@ -731,9 +731,9 @@ class Ledger:
             else:
                 state = evolve(state, env, system)
             day = state.core.day
-            if day is not None and not 0 <= day <= admission.MAX_DAY:
+            if day is not None and not 0 <= day <= MAX_DAY:
                 raise VersionError(
-                    f"the event would fall on day {day}; the ledger records days 0 to {admission.MAX_DAY}"
+                    f"the event would fall on day {day}; the ledger records days 0 to {MAX_DAY}"
                 )
             env = msgspec.structs.replace(env, day=day)
             raw, prev = chain.seal(env)
