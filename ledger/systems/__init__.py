@@ -222,10 +222,12 @@ class System:
 
 
 @functools.cache
-def _installed_points() -> metadata.EntryPoints:
-    """Every installed entry point, read once per process: a system is installed or removed
-    with its distribution, never while a command runs."""
-    return metadata.entry_points()
+def _installed_points() -> tuple[metadata.EntryPoint, ...]:
+    """The installed systems' entry points and their help's (:data:`GROUP`, :data:`HELP_GROUP`),
+    read in one pass once per process: a system is installed or removed with its
+    distribution, never while a command runs."""
+    found = metadata.entry_points()
+    return (*found.select(group=GROUP), *found.select(group=HELP_GROUP))
 
 
 @functools.cache
@@ -235,7 +237,7 @@ def _entry_points() -> dict[str, metadata.EntryPoint]:
     first distribution to claim a name keeps it)."""
     found: dict[str, metadata.EntryPoint] = {}
     points = sorted(
-        _installed_points().select(group=GROUP),
+        (p for p in _installed_points() if p.group == GROUP),
         key=lambda p: (p.dist is None or p.dist.name != "campaign-ledger", p.name),
     )
     for point in points:
@@ -287,12 +289,14 @@ def system_help(name: str) -> SystemHelp | System:
     point = _entry_points().get(name)
     dist = None if point is None or point.dist is None else point.dist.name
     if dist is not None:
-        for candidate in _installed_points().select(group=HELP_GROUP, name=name):
+        for candidate in _installed_points():
+            if candidate.group != HELP_GROUP or candidate.name != name:
+                continue
             if candidate.dist is None or candidate.dist.name != dist:
                 continue
             try:
                 shown = candidate.load()
-            except ImportError:
+            except (ImportError, AttributeError):
                 break
             if isinstance(shown, SystemHelp) and shown.name == name:
                 return shown
