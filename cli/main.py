@@ -28,7 +28,7 @@ from ledger.cli.options import (
 )
 from ledger.cli.options import faces as parse_faces
 from ledger.errors import LedgerError
-from ledger.systems import System, get_system, system_names
+from ledger.systems import System, SystemHelp, system_help, system_names
 
 # Commands that live in their own modules, loaded only when used:
 # name -> (module, attribute, short help shown by `ledger --help`). Each system's own group
@@ -62,7 +62,7 @@ def load(target: str) -> Any:
     return getattr(importlib.import_module(module), attr)
 
 
-def _group_of(system: System) -> tuple[str, str, str] | None:
+def _group_of(system: System | SystemHelp) -> tuple[str, str, str] | None:
     """(name on the command line, import string, short help) of a system's command group."""
     if system.cli is None:
         return None
@@ -71,14 +71,16 @@ def _group_of(system: System) -> tuple[str, str, str] | None:
 
 def _system_groups(only: str | None = None) -> dict[str, tuple[str, str]]:
     """Each installed system's group: name -> (import string, short help). With ``only``, the
-    system of that name alone when it is one (its group usually goes by its name)."""
+    system of that name alone when it is one (its group usually goes by its name). Each
+    system's published help says (:func:`ledger.systems.system_help`): listing the groups
+    imports no system that publishes one."""
     names = system_names()
     if only is not None and only in names:
         names = [only]
     found: dict[str, tuple[str, str]] = {}
     for name in names:
         try:
-            group = _group_of(get_system(name))
+            group = _group_of(system_help(name))
         except LedgerError:
             continue  # a broken plugin: `ledger systems` names it and why
         if group is not None:
@@ -284,7 +286,7 @@ def epilog() -> str:
     parts = []
     for name in system_names():
         try:
-            walk = get_system(name).walkthrough
+            walk = system_help(name).walkthrough
         except LedgerError:
             continue  # a broken plugin: `ledger new` names it and why
         if walk is None or not walk.steps:

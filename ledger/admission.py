@@ -24,10 +24,10 @@ A refusal is a :class:`~ledger.errors.TamperError` naming the version.
 
 from __future__ import annotations
 
-import functools
 import math
 import re
 from collections.abc import Callable, Iterator, Mapping
+from types import MappingProxyType
 from typing import IO, Any
 
 import msgspec
@@ -41,6 +41,8 @@ from ledger.errors import command as fix_command
 from ledger.events import (
     DICE_EVENTS,
     FORMAT,
+    MAX_DAY,
+    MAX_LINE,
     RESETS,
     ActionRedone,
     ActionUndone,
@@ -58,21 +60,17 @@ from ledger.events import (
 )
 from ledger.snapshots import rules_fingerprint
 from ledger.state import CampaignState, evolve
-from ledger.systems import System, installed
+from ledger.systems import System
 
 EXPORT_FORMAT = "campaign-ledger-export"
 EXPORT_FILE = fix_command("export", "use a file the ledger exported", "use a file from")
 """The fix of an import file that is no export."""
-MAX_LINE = 8 * 1024 * 1024
-"""Longest event line an import reads (the ledger refuses to record a longer event)."""
 MAX_HEADER = 64 * 1024
 MAX_DEPTH = 64
 """Deepest nesting of arrays and objects in one line."""
 MAX_TEXT = 10_000
 """Longest text in any event (the longest a command accepts: an attribute's value)."""
 MAX_INT = 2**53
-MAX_DAY = 1_000_000
-"""Latest game day an envelope may carry (some 2,700 years of play)."""
 MAX_SEED = 2**63
 NOTE_LIMIT = 500
 LABEL_LIMIT = 200
@@ -348,9 +346,10 @@ class Admission:
         self._meaning(env, v)
         first = self.action_envs[0].decision
         redeciding = first is not None and first.rules == rules_fingerprint(self.system.name)
-        walk(ev, "event", rolls=not redeciding)  # a re-decided action's rolls are rolled again
+        checks = self.system.roll_checks
+        walk(ev, "event", rolls=not redeciding, checks=checks)  # a re-decided action's rolls are rolled again
         if env.decision is not None:  # a command as typed (the command trims it); never shown
-            walk(env.decision, "decision", text=False)
+            walk(env.decision, "decision", text=False, checks=checks)
         state = self._fold(env)
         if v == 1 and env.day is not None:
             raise Refusal("the start of a campaign has no day")
@@ -525,7 +524,9 @@ class Admission:
         for k, env in enumerate(envs):
             if k >= len(events) or events[k] != env.event:
                 try:
-                    walk(env.event, "event")  # a roll that disagrees with its own dice says so
+                    walk(
+                        env.event, "event", checks=self.system.roll_checks
+                    )  # a roll that disagrees with its own dice says so
                 except Refusal as e:
                     raise Refusal(str(e), env.v) from None
                 raise Refusal("the event is not what its command decides on its recorded dice", env.v)
@@ -609,10 +610,19 @@ class Admission:
         return state
 
 
-def walk(value: Any, where: str, *, text: bool = True, rolls: bool = True) -> None:
+def walk(
+    value: Any,
+    where: str,
+    *,
+    text: bool = True,
+    rolls: bool = True,
+    checks: Mapping[type, Callable[[Any], None]] = MappingProxyType({}),
+) -> None:
     """Refuse a value no command records: control characters or line breaks in text
     (with ``text``), text over MAX_TEXT, whole numbers beyond +-2**53, numbers that are
-    not finite, and (with ``rolls``) rolls whose totals disagree with their faces.
+    not finite, and (with ``rolls``) rolls whose totals disagree with their faces:
+    the ledger's own rolls, and those the campaign's system records in a form of its
+    own, each run through its check (``checks``: the system's ``roll_checks``).
 
     A roll is not walked into: recomputed from its notation (here, or when its action
     is decided again), its every number is one the roller gives."""
@@ -632,7 +642,7 @@ def walk(value: Any, where: str, *, text: bool = True, rolls: bool = True) -> No
     if kind is bool or value is None:
         return
     fields = _STRUCT_FIELDS.get(kind)
-    if fields is not None:  # an event or value struct without a roll check of its own
+    if fields is not None and kind not in checks:  # an event or value struct without a roll check of its own
         for field in fields:
             item = getattr(value, field)
             # What passes at a glance is not walked into (the checks below, inline: this
@@ -646,12 +656,12 @@ def walk(value: Any, where: str, *, text: bool = True, rolls: bool = True) -> No
                     continue
             elif of is bool or item is None or (of is RollResult and not rolls) or (of is tuple and not item):
                 continue
-            walk(item, field, text=text, rolls=rolls)
+            walk(item, field, text=text, rolls=rolls, checks=checks)
         return
     if kind is dict:
         for key, item in value.items():
             if not (type(key) is str and len(key) <= MAX_TEXT and key.isascii() and key.isprintable()):
-                walk(key, f"{where} key", text=text, rolls=rolls)
+                walk(key, f"{where} key", text=text, rolls=rolls, checks=checks)
             of = type(item)
             if of is str:
                 if len(item) <= MAX_TEXT and item.isascii() and item.isprintable():
@@ -661,14 +671,15 @@ def walk(value: Any, where: str, *, text: bool = True, rolls: bool = True) -> No
                     continue
             elif of is bool or item is None:
                 continue
-            walk(item, f"{where}.{key}", text=text, rolls=rolls)
+            walk(item, f"{where}.{key}", text=text, rolls=rolls, checks=checks)
         return
     if isinstance(value, RollResult):
         if rolls:
             check_roll(value)
         return
-    if rolls and kind in _system_rolls():
-        _system_rolls()[kind](value)
+    check = checks.get(kind)
+    if check is not None and rolls:
+        check(value)
     if isinstance(value, str):
         if text:
             check_text(value, where, MAX_TEXT)
@@ -684,33 +695,25 @@ def walk(value: Any, where: str, *, text: bool = True, rolls: bool = True) -> No
             raise Refusal(f"{where} holds {value}, not a number the ledger records")
     elif isinstance(value, dict):
         for key, item in value.items():
-            walk(key, f"{where} key", text=text, rolls=rolls)
-            walk(item, f"{where}.{key}", text=text, rolls=rolls)
+            walk(key, f"{where} key", text=text, rolls=rolls, checks=checks)
+            walk(item, f"{where}.{key}", text=text, rolls=rolls, checks=checks)
     elif isinstance(value, list | tuple):
         for item in value:
-            walk(item, where, text=text, rolls=rolls)
+            walk(item, where, text=text, rolls=rolls, checks=checks)
     elif isinstance(value, msgspec.Struct):
         fields = tuple(f for f in value.__struct_fields__ if not (kind is CampaignStarted and f == "seed"))
-        if not isinstance(value, RollResult) and kind not in _system_rolls():
+        if not isinstance(value, RollResult) and check is None:
             _STRUCT_FIELDS[kind] = fields  # the next one of its kind goes straight to its fields
         for field in fields:
-            walk(getattr(value, field), field, text=text, rolls=rolls)
+            walk(getattr(value, field), field, text=text, rolls=rolls, checks=checks)
     else:  # pragma: no cover - the decoder yields only the types above
         raise Refusal(f"{where} holds a {type(value).__name__}")
 
 
 _STRUCT_FIELDS: dict[type, tuple[str, ...]] = {}
-"""The fields walked of each struct type seen that is not a roll (a start's seed is not)."""
-
-
-@functools.cache
-def _system_rolls() -> Mapping[type, Any]:
-    """Rolls that systems record in their own form, each with its check (``System.roll_checks``),
-    gathered once per process."""
-    found: dict[type, Any] = {}
-    for system in installed():
-        found.update(system.roll_checks)
-    return found
+"""The fields walked of each struct type seen that is not a roll (a start's seed is not);
+a type one system checks as its own roll is walked through its check whenever that
+system's campaign is read, whatever another system's campaign cached of it."""
 
 
 def check_roll(result: RollResult) -> None:

@@ -20,31 +20,11 @@ import time
 import uuid
 from collections.abc import Callable, Iterator, Mapping
 from datetime import UTC, datetime
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import msgspec
 
-from ledger import admission, chain, fairness, integrity, provenance, snapshots
-from ledger.batch import Batch
-from ledger.commands import (
-    AddCharacter,
-    Command,
-    Note,
-    Roll,
-    check_command_text,
-    check_name,
-    nfc,
-)
-from ledger.deciding import (
-    actor_in,
-    decide_and_draw,
-    decide_command,
-    decide_with_dice,
-    decision,
-    dice_for,
-    drawn,
-)
-from ledger.dice import Dice
+from ledger import chain, snapshots
 from ledger.errors import (
     ConflictError,
     DuplicateNameError,
@@ -61,6 +41,8 @@ from ledger.errors import command as fix_command
 from ledger.events import (
     DICE_EVENTS,
     FORMAT,
+    MAX_DAY,
+    MAX_LINE,
     RESETS,
     ActionRedone,
     ActionUndone,
@@ -81,6 +63,23 @@ from ledger.records import Campaign, LogEntry, Recorded, Tip, VerifyReport
 from ledger.state import CampaignState, evolve
 from ledger.store import Store, VersionConflict, resolve_target
 from ledger.systems import System, get_system
+
+# What only recording, verifying, exporting or importing needs is imported where it is
+# used: a command that reads (a sheet, the log, the statistics) loads none of it.
+if TYPE_CHECKING:
+    from ledger.batch import Batch
+    from ledger.commands import Command
+    from ledger.deciding import (
+        actor_in,
+        decide_and_draw,
+        decide_command,
+        decide_with_dice,
+        decision,
+        dice_for,
+        drawn,
+    )
+    from ledger.dice import Dice
+    from ledger.fairness import DiceStatus
 
 REGISTRY = "registry"
 MAX_ATTEMPTS = 50
@@ -125,9 +124,9 @@ def unreadable(name: str, version: int, error: Exception) -> TamperError:
 
 def _check_size(raw: bytes) -> None:
     """Refuse an event longer than an import reads (its tables or attributes too big)."""
-    if len(raw) > admission.MAX_LINE:
+    if len(raw) > MAX_LINE:
         raise LedgerError(
-            f"the event would take {len(raw) // 1024} KiB, above the {admission.MAX_LINE // 2**20} MiB "
+            f"the event would take {len(raw) // 1024} KiB, above the {MAX_LINE // 2**20} MiB "
             "one event may take; use smaller tables or fewer, shorter attributes"
         )
 
@@ -255,6 +254,8 @@ class Ledger:
         self._refresh()
         if name is None:
             return self.current()
+        from ledger.commands import nfc
+
         try:
             return self._by_name[nfc(name)]
         except KeyError:
@@ -535,6 +536,8 @@ class Ledger:
         system = self.system(c)
         given = msgspec.structs.replace(command, actor=actor or command.actor)
 
+        from ledger.deciding import decide_command
+
         def decide(state: CampaignState, dice: Dice) -> list[Event]:
             return decide_command(system, state, given, dice)
 
@@ -546,6 +549,8 @@ class Ledger:
         return newcomer if newcomer is not None else self._actor(state, actor)
 
     def _actor(self, state: CampaignState, wanted: str | None) -> str | None:
+        from ledger.deciding import actor_in
+
         return actor_in(state, wanted)
 
     def record(
@@ -561,6 +566,9 @@ class Ledger:
         """Append what ``decide`` returns for the head state, all or nothing; the action is
         recorded under ``newcomer`` (a character it brings in), else ``actor``. With the
         ``command`` it decides, the action keeps it and its dice (``Envelope.decision``)."""
+        from ledger.commands import check_command_text
+        from ledger.deciding import decide_and_draw, decision
+
         if command is not None:
             check_command_text(command)
         c = self.campaign(campaign)
@@ -637,7 +645,12 @@ class Ledger:
             news = list(self.envelopes(c, cached.version, None))
             if not news:
                 return cached
-            dice = None if cached.dice is None else fairness.advance(cached.dice, news, self.store)
+            if cached.dice is None:
+                dice = None
+            else:
+                from ledger import fairness
+
+                dice = fairness.advance(cached.dice, news, self.store)
             if not any(isinstance(env.event, RESETS) for env in news):
                 state = cached.state
                 for env in news:
@@ -652,7 +665,7 @@ class Ledger:
         return self._remember(c, self.envelope(c, head), self.state_at(c, head, system))
 
     def _remember(
-        self, c: Campaign, env: Envelope[Any], state: CampaignState, dice: fairness.DiceStatus | None = None
+        self, c: Campaign, env: Envelope[Any], state: CampaignState, dice: DiceStatus | None = None
     ) -> Tip:
         state = known_as(c, state)
         last_reset = env.v if isinstance(env.event, RESETS) else env.last_reset
@@ -668,6 +681,8 @@ class Ledger:
             return tip
         stream, after, _ = c.lineage[-1]
         decode = envelope_decoder(c.system).decode
+        from ledger import fairness
+
         status = fairness.status_at(self.store, stream, after, tip.version, decode)
         tip = msgspec.structs.replace(tip, dice=status)
         if self._heads.get(c.id) is not None and self._heads[c.id].version == tip.version:
@@ -686,6 +701,8 @@ class Ledger:
         decision: Decision | None = None,
     ) -> tuple[list[tuple[str, int, str, bytes]], list[Envelope[Any]], Tip]:
         """Fold and seal a command's events on top of ``tip``: the rows to store."""
+        from ledger import fairness
+
         action = action or _new_action()
         system = system or self.system(c)
         stream = c.lineage[-1][0]
@@ -713,9 +730,9 @@ class Ledger:
             else:
                 state = evolve(state, env, system)
             day = state.core.day
-            if day is not None and not 0 <= day <= admission.MAX_DAY:
+            if day is not None and not 0 <= day <= MAX_DAY:
                 raise VersionError(
-                    f"the event would fall on day {day}; the ledger records days 0 to {admission.MAX_DAY}"
+                    f"the event would fall on day {day}; the ledger records days 0 to {MAX_DAY}"
                 )
             env = msgspec.structs.replace(env, day=day)
             raw, prev = chain.seal(env)
@@ -739,6 +756,8 @@ class Ledger:
 
     def batch(self, campaign: str | None = None) -> Batch:
         """Record many commands on one campaign in one transaction (simulate, bulk work)."""
+        from ledger.batch import Batch
+
         return Batch(self, self.campaign(campaign))
 
     def register(
@@ -783,6 +802,9 @@ class Ledger:
     ) -> Campaign:
         """Start a campaign; unless ``commit`` is False or the dice are seeded, its first
         dice commitment opens with it (see ledger.fairness)."""
+        from ledger import fairness
+        from ledger.commands import check_name
+
         sysdef = get_system(system)
         name = check_name(name, "campaign")
         if settings and sysdef.check_settings is not None:
@@ -833,6 +855,9 @@ class Ledger:
         self, name: str | None, new_name: str, *, at: int | None = None, day: int | None = None
     ) -> Campaign:
         """A new branch sharing the parent's history up to ``at`` (default: head)."""
+        from ledger import fairness
+        from ledger.commands import check_name
+
         parent = self.campaign(name)
         new_name = check_name(new_name, "campaign")
         head = self.head(parent)
@@ -886,8 +911,10 @@ class Ledger:
 
     # --- provable dice (see ledger.fairness) -------------------------------------
 
-    def _dice_at(self, c: Campaign, version: int) -> fairness.DiceStatus:
+    def _dice_at(self, c: Campaign, version: int) -> DiceStatus:
         """The dice status of a branch at one of its versions (its stored history up to it)."""
+        from ledger import fairness
+
         for stream, after, upto in reversed(c.lineage):
             if version > after and (upto is None or version <= upto):
                 decode = envelope_decoder(c.system).decode
@@ -920,6 +947,8 @@ class Ledger:
 
     def commit_dice(self, campaign: str | None = None, *, client_seed: str = "") -> Recorded:
         """Open a dice commitment: a fresh secret seed, its sha256 in the log."""
+        from ledger import fairness
+
         c = self.campaign(campaign)
         client_seed = fairness.check_client_seed(client_seed)
         self._check_provable(c, self.tip(c))
@@ -946,6 +975,8 @@ class Ledger:
     def reveal_dice(self, campaign: str | None = None, *, client_seed: str | None = None) -> Recorded:
         """Reveal the open commitment's seed and open the next commitment (with the same
         client seed unless another is given)."""
+        from ledger import fairness
+
         c = self.campaign(campaign)
         given = None if client_seed is None else fairness.check_client_seed(client_seed)
         now = self.dice_tip(c, self.tip(c)).dice
@@ -1012,14 +1043,20 @@ class Ledger:
         faces: list[int] | None = None,
         actor: str | None = None,
     ) -> Recorded:
+        from ledger.commands import Roll
+
         return self.execute(Roll(notation=notation, label=label), campaign, faces=faces, actor=actor)
 
     def note(self, text: str, campaign: str | None = None, *, actor: str | None = None) -> Recorded:
+        from ledger.commands import Note
+
         return self.execute(Note(text=text), campaign, actor=actor)
 
     def add_character(
         self, name: str, campaign: str | None = None, attrs: dict[str, str] | None = None
     ) -> Recorded:
+        from ledger.commands import AddCharacter
+
         return self.execute(AddCharacter(name=name, attrs=attrs or {}), campaign, actor=None)
 
     # --- undo and redo ----------------------------------------------------------
@@ -1165,11 +1202,15 @@ class Ledger:
 
     def verify(self, campaign: str | None = None, *, every: bool = False) -> VerifyReport:
         """Walk the chain; raise TamperError at the first bad event."""
+        from ledger import integrity
+
         return integrity.verify(self, campaign, every=every)
 
     def export(self, out: IO[bytes], campaign: str | None = None, *, sign: bool = True) -> int:
         """Write a campaign's whole branch as JSON lines, its header signed by this
         ledger's key unless ``sign`` is False; returns the event count."""
+        from ledger import integrity, provenance
+
         return integrity.export(
             self, out, campaign, sign=(lambda header: provenance.sign(self.store, header)) if sign else None
         )
@@ -1185,6 +1226,7 @@ class Ledger:
         """Import an export after verifying its chain and signature; refuses edited files
         (and, with ``require_signed``, files not signed by a known key). ``file``
         names the file in messages."""
+        from ledger import integrity, provenance
 
         def signer(header: Mapping[str, Any]) -> str | None:
             return provenance.check_header(self, header, require_signed=require_signed, file=file).key
@@ -1208,3 +1250,23 @@ __all__ = [
     "dice_for",
     "drawn",
 ]
+
+_DECIDING = {
+    "actor_in",
+    "decide_and_draw",
+    "decide_command",
+    "decide_with_dice",
+    "decision",
+    "dice_for",
+    "drawn",
+}
+"""Names kept here for the callers that import them from this module; they live in
+:mod:`ledger.deciding`, imported when first asked for (a read never needs it)."""
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _DECIDING:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from ledger import deciding
+
+    return getattr(deciding, name)

@@ -23,7 +23,6 @@ import random
 import re
 from collections.abc import Iterator
 
-from ledger import dice_legacy, odds
 from ledger.errors import FacesError, NotationError
 from ledger.events import DiceGroup, Die, RollResult
 from ledger.notation import (
@@ -337,6 +336,8 @@ def recompute(result: RollResult) -> RollResult:
     :class:`~ledger.errors.LedgerError` when the notation or the faces do not fit."""
     faces = Faces(result.faces())
     if result.semantics == 1:
+        from ledger import dice_legacy  # older rolls only: imported when one is read
+
         again = dice_legacy.evaluate(dice_legacy.parse(result.notation), faces)
     elif result.semantics == SEMANTICS:
         again = evaluate(parse(result.notation), faces)
@@ -362,8 +363,12 @@ def p_any_success(result: RollResult) -> float | None:
     key = (result.semantics, result.notation)
     if key not in _P_SUCCESS:
         if result.semantics == 1:
+            from ledger import dice_legacy
+
             _P_SUCCESS[key] = dice_legacy.p_any(result.groups)
         else:
+            from ledger import odds  # the exact chances: imported when first asked for
+
             _P_SUCCESS[key] = odds.p_success(parse(result.notation))
     return _P_SUCCESS[key]
 
@@ -375,6 +380,8 @@ def render(result: RollResult) -> str:
     """``4d6kh3 = 14  [6, 5, ~2, 3]``: dice not counted (dropped, rerolled) are marked
     with ``~``, explosions with ``!``, a limited die as ``1->3``, Fate dice as -1/0/+1."""
     if result.semantics == 1:
+        from ledger import dice_legacy
+
         return dice_legacy.render(result)
     formula = parse(result.notation)
     groups = iter(result.groups)

@@ -19,6 +19,11 @@ import msgspec
 
 FORMAT = 1
 """Store format version, written once into the registry stream."""
+MAX_LINE = 8 * 1024 * 1024
+"""Longest stored event, in bytes: the ledger refuses to record a longer one, an import
+reads no longer line."""
+MAX_DAY = 1_000_000
+"""Latest game day an envelope may carry (some 2,700 years of play)."""
 
 
 class Event(msgspec.Struct, frozen=True, tag_field="kind", kw_only=True, gc=False):

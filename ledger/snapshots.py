@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import importlib.machinery
 import importlib.metadata
 import importlib.util
 import inspect
@@ -94,14 +95,25 @@ def _imported(path: Path, module: str) -> tuple[str, ...]:
 
 
 @cache
-def _module_file(module: str) -> Path | None:
-    """The source file of a module, found by the import system without running the module
-    itself (its packages are imported): None for what is not a module, such as a class
-    named in ``from a import Class``."""
+def _spec(module: str) -> importlib.machinery.ModuleSpec | None:
+    """A module's spec, found by the import system without running the module itself (its
+    packages are imported): None for what is not a module, such as a class named in
+    ``from a import Class``. Only a package can hold a module, so ``a.Class`` is looked
+    for only when ``a`` is a package: the module ``a`` is never run to find it out."""
+    parent, _, _ = module.rpartition(".")
+    if parent:
+        above = _spec(parent)
+        if above is None or above.submodule_search_locations is None:
+            return None
     try:
-        spec = importlib.util.find_spec(module)
+        return importlib.util.find_spec(module)
     except (ImportError, ValueError, AttributeError):
         return None
+
+
+def _module_file(module: str) -> Path | None:
+    """The source file of a module (see :func:`_spec`), None for what is not a module."""
+    spec = _spec(module)
     if spec is None or not spec.origin or not spec.origin.endswith(".py"):
         return None
     return Path(spec.origin)

@@ -24,7 +24,7 @@ from ledger.commands import Command, Roll, stable_commands
 from ledger.dice import Faces
 from ledger.errors import LedgerError
 from ledger.events import CORE_EVENTS
-from ledger.systems import GROUP, System, get_system, system_names
+from ledger.systems import GROUP, HELP_GROUP, System, SystemHelp, get_system, system_names
 
 SYSTEMS = system_names()
 
@@ -64,6 +64,26 @@ def test_the_system_is_well_formed(name: str) -> None:
     if system.cli is not None:
         group = _load(system.cli)
         assert isinstance(group, click.Command) and group.name == (system.cli_name or name)
+
+
+@pytest.mark.parametrize("name", SYSTEMS)
+def test_the_help_published_beside_the_system_says_what_the_system_says(name: str) -> None:
+    """What ``ledger --help`` shows of a system without importing it (its SystemHelp,
+    published under HELP_GROUP by the system's distribution) is what its System holds."""
+    dist = _point(name).dist
+    published = [
+        p
+        for p in metadata.entry_points(group=HELP_GROUP)
+        if p.name == name and dist is not None and p.dist is not None and p.dist.name == dist.name
+    ]
+    if dist is not None and dist.name == "campaign-ledger":
+        assert published, "the ledger's own systems publish their help"
+    system = get_system(name)
+    for point in published:
+        shown = point.load()
+        assert isinstance(shown, SystemHelp)
+        for field in SystemHelp.__struct_fields__:
+            assert getattr(shown, field) == getattr(system, field), field
 
 
 @pytest.mark.parametrize("name", SYSTEMS)

@@ -36,6 +36,10 @@ if TYPE_CHECKING:
 GROUP = "campaign_ledger.systems"
 """The entry-point group every system is published under."""
 
+HELP_GROUP = "campaign_ledger.system_help"
+"""The entry-point group where a system may publish its :class:`SystemHelp`, under the
+system's name and from the distribution that publishes the system."""
+
 
 def _no_day(_game: Any) -> int | None:
     return None
@@ -108,6 +112,21 @@ class Walkthrough(msgspec.Struct, frozen=True, kw_only=True):
     title: str
     steps: tuple[tuple[str, str], ...]
     """(command line as typed, what it does)."""
+
+
+class SystemHelp(msgspec.Struct, frozen=True, kw_only=True):
+    """What ``ledger --help`` shows of a system, kept where importing it is cheap (a
+    system's package ``__init__``) and published under :data:`HELP_GROUP`: the help lists
+    every installed system without importing one. The :class:`System` holds the same
+    values (the contract test holds them equal); a system that publishes no help is
+    loaded for it."""
+
+    name: str
+    description: str
+    cli: str | None = None
+    cli_name: str | None = None
+    cli_help: str = ""
+    walkthrough: Walkthrough | None = None
 
 
 class System(msgspec.Struct, frozen=True, kw_only=True):
@@ -198,14 +217,22 @@ class System(msgspec.Struct, frozen=True, kw_only=True):
 
 
 @functools.cache
+def _installed_points() -> tuple[metadata.EntryPoint, ...]:
+    """The installed systems' entry points and their help's (:data:`GROUP`, :data:`HELP_GROUP`),
+    read in one pass once per process: a system is installed or removed with its
+    distribution, never while a command runs."""
+    found = metadata.entry_points()
+    return (*found.select(group=GROUP), *found.select(group=HELP_GROUP))
+
+
+@functools.cache
 def _entry_points() -> dict[str, metadata.EntryPoint]:
-    """The installed systems' entry points by name, looked up once per process: a system is
-    installed or removed with its distribution, never while a command runs. The ledger's own
-    come first, then the plugins', each by name; a plugin cannot take a name the ledger's own
-    systems use (the first distribution to claim a name keeps it)."""
+    """The installed systems' entry points by name. The ledger's own come first, then the
+    plugins', each by name; a plugin cannot take a name the ledger's own systems use (the
+    first distribution to claim a name keeps it)."""
     found: dict[str, metadata.EntryPoint] = {}
     points = sorted(
-        metadata.entry_points(group=GROUP),
+        (p for p in _installed_points() if p.group == GROUP),
         key=lambda p: (p.dist is None or p.dist.name != "campaign-ledger", p.name),
     )
     for point in points:
@@ -245,3 +272,28 @@ def get_system(name: str) -> System:
 def installed() -> list[System]:
     """Every installed system, loaded."""
     return [get_system(n) for n in system_names()]
+
+
+def system_help(name: str) -> SystemHelp | System:
+    """What ``ledger --help`` shows of the installed system ``name``: the :class:`SystemHelp`
+    its distribution publishes beside it (:data:`HELP_GROUP`), imported without the system;
+    else, or when that help does not load or names another system, the System itself."""
+    found = _loaded.get(name)
+    if found is not None:
+        return found
+    point = _entry_points().get(name)
+    dist = None if point is None or point.dist is None else point.dist.name
+    if dist is not None:
+        for candidate in _installed_points():
+            if candidate.group != HELP_GROUP or candidate.name != name:
+                continue
+            if candidate.dist is None or candidate.dist.name != dist:
+                continue
+            try:
+                shown = candidate.load()
+            except (ImportError, AttributeError):
+                break
+            if isinstance(shown, SystemHelp) and shown.name == name:
+                return shown
+            break
+    return get_system(name)

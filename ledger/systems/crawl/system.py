@@ -21,8 +21,8 @@ from ledger.events import Event
 from ledger.projections.crawl import report as rep
 from ledger.projections.crawl import state as proj
 from ledger.projections.crawl.state import CHAPTER_DAYS, DIRECTIONS, GOD_CHAPTER, Crawl
-from ledger.systems import System, Walkthrough
-from ledger.systems.crawl import combat
+from ledger.systems import System
+from ledger.systems.crawl import HELP, combat
 from ledger.systems.crawl import events as ev
 from ledger.systems.crawl import stats as crawl_stats
 from ledger.systems.crawl.facts_sql import FACTS_SQL
@@ -366,8 +366,11 @@ def _system() -> System:
     from ledger.systems.crawl.play import autoplay, demo, facts
 
     return System(
-        name="crawl",
-        description="a solo hex-crawl: one hex a day, hunger, towns, divine chapters, combat",
+        name=HELP.name,
+        description=HELP.description,
+        cli=HELP.cli,
+        cli_help=HELP.cli_help,
+        walkthrough=HELP.walkthrough,
         initial=proj.initial,
         evolve=proj.evolve,
         decide=decider,
@@ -390,25 +393,6 @@ def _system() -> System:
         reports=crawl_stats.REPORTS,
         stats_demo=crawl_stats.STATS_DEMO,
         health_tracks=("health",),
-        walkthrough=Walkthrough(
-            title="Play a crawl day (each command prints what may come next)",
-            steps=(
-                ("ledger new crawl Mine", "start; the explorer stands on (0,0)"),
-                ("ledger crawl move n", "a new day: walk to a neighbour (n ne se s sw nw)"),
-                ("ledger crawl terrain", "a blank hex: roll its terrain (1d6)"),
-                ("ledger crawl event", "roll the day's event (2d6 on a new hex)"),
-                ("ledger crawl fight", "an enemy? it strikes first; then"),
-                ("ledger crawl attack", "... attack (or technique N, or escape) until it falls"),
-                ("ledger crawl buy bar", "in a town: trade, then quest, eat, sleep"),
-                ("ledger crawl eat bar", "up to 3 rations: bar, fruit, or tavern in a town"),
-                ("ledger crawl sleep wild", "end the day (wild, town or hotel)"),
-                ("ledger sheet; ledger crawl map", "how you are, where you are"),
-                ("ledger tables", "the tables the dice are rolled on"),
-                ("ledger undo", "take the last action back"),
-            ),
-        ),
-        cli="ledger.cli.crawl:group",
-        cli_help="The crawl system: a solo hex-crawl, day by day.",
         create="ledger.cli.crawl:create",
         first_steps=(
             "crawl move DIR (n ne se s sw nw: the explorer walks to a neighbouring hex; day 1 begins)",

@@ -22,9 +22,9 @@ from ledger.events import CharacterAdded, Event
 from ledger.projections.d100 import state as proj
 from ledger.projections.d100.state import MINUTES_PER_DAY, MINUTES_PER_WEEK, D100State, Investigator
 from ledger.systems import System
+from ledger.systems.d100 import HELP, roll
 from ledger.systems.d100 import commands as cmd
 from ledger.systems.d100 import events as ev
-from ledger.systems.d100 import roll
 from ledger.systems.d100.facts_sql import FACTS_SQL
 from ledger.systems.d100.model import CHARACTERISTICS, POINTS, ceil_div, fold
 from ledger.systems.d100.play import autoplay
@@ -787,8 +787,10 @@ def _demo(ledger: Any, echo: Callable[[str], None]) -> None:
 
 
 SYSTEM = System(
-    name="d100",
-    description="percentile roll-under: success levels, fumbles, luck, hit/valor/fatigue points, rounds",
+    name=HELP.name,
+    description=HELP.description,
+    cli=HELP.cli,
+    cli_help=HELP.cli_help,
     initial=proj.initial,
     evolve=proj.evolve,
     decide=decider,
@@ -804,7 +806,5 @@ SYSTEM = System(
     facts_sql=FACTS_SQL,
     health_tracks=("hp",),
     autoplay=autoplay,
-    cli="ledger.cli.d100:group",
-    cli_help="The d100 system: percentile skills, luck, hit/valor/fatigue points.",
     create="ledger.cli.d100:create",
 )

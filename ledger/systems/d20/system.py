@@ -17,7 +17,7 @@ from ledger.events import CharacterAdded
 from ledger.projections.d20 import state as proj
 from ledger.projections.d20.state import D20State, Hero
 from ledger.systems import System
-from ledger.systems.d20 import combat
+from ledger.systems.d20 import HELP, combat
 from ledger.systems.d20.commands import (
     Assign,
     Attack,
@@ -493,9 +493,10 @@ def _demo(ledger: Any, echo: Any) -> None:
 
 
 SYSTEM = System(
-    name="d20",
-    description="a Black Hack / Mothership-style d20: modifiers, advantage, calm points, usage dice, "
-    "autofire, stress and panic",
+    name=HELP.name,
+    description=HELP.description,
+    cli=HELP.cli,
+    cli_help=HELP.cli_help,
     initial=proj.initial,
     evolve=proj.evolve,
     decide=decider,
@@ -512,8 +513,6 @@ SYSTEM = System(
     health_tracks=("hp",),
     roll_checks={D20Roll: check_d20_roll},
     autoplay=autoplay,
-    cli="ledger.cli.d20:group",
-    cli_help="The d20 system: checks, calm points, usage dice, stress and panic.",
     create="ledger.cli.d20:create",
 )
 

@@ -19,6 +19,7 @@ from ledger.facts import DeathFact, DieFace, Fact, RollFact, WoundFact, attribut
 from ledger.projections.dicepool import report as rep
 from ledger.projections.dicepool import state as proj
 from ledger.systems import System
+from ledger.systems.dicepool import HELP
 from ledger.systems.dicepool.checks import decide_test, join
 from ledger.systems.dicepool.combat import (
     decide_attack,
@@ -148,8 +149,10 @@ def demo(book: Any, echo: Callable[[str], None]) -> None:
 
 
 SYSTEM = System(
-    name="dicepool",
-    description="d6 pools against target numbers: rule of six, combat pool, damage staging",
+    name=HELP.name,
+    description=HELP.description,
+    cli=HELP.cli,
+    cli_help=HELP.cli_help,
     initial=proj.initial,
     evolve=proj.evolve,
     decide=decider,
@@ -165,7 +168,5 @@ SYSTEM = System(
     health_tracks=("physical",),
     report=rep.HOOKS,
     autoplay=autoplay,
-    cli="ledger.cli.dicepool:group",
-    cli_help="The dicepool system: target numbers, pools, damage staging.",
     create="ledger.cli.dicepool:create",
 )

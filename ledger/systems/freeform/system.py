@@ -10,6 +10,7 @@ from ledger.errors import Fix, RuleError
 from ledger.events import Event
 from ledger.projections.freeform import state as proj
 from ledger.systems import System
+from ledger.systems.freeform import HELP
 from ledger.systems.freeform.demo import demo
 from ledger.systems.freeform.play import simulate
 
@@ -33,8 +34,8 @@ class CoreOnly(Decider):
 decider = CoreOnly("freeform", proj.evolve)
 
 SYSTEM = System(
-    name="freeform",
-    description="any game: generic dice rolls, characters and notes",
+    name=HELP.name,
+    description=HELP.description,
     initial=proj.initial,
     evolve=proj.evolve,
     events=(),

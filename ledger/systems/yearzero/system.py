@@ -18,6 +18,7 @@ from ledger.events import Envelope, Event
 from ledger.projections.yearzero import report as rep
 from ledger.projections.yearzero import state as proj
 from ledger.systems import System
+from ledger.systems.yearzero import HELP
 from ledger.systems.yearzero import events as ev
 from ledger.systems.yearzero import facts as f
 from ledger.systems.yearzero import stats as yz_stats
@@ -217,8 +218,11 @@ def demo(ledger: Any, echo: Callable[[str], None]) -> None:
 
 
 SYSTEM = System(
-    name="yearzero",
-    description="Mutant: Year Zero: base/skill/gear dice, pushing, trauma, gear damage, conditions, Rot, Zone",
+    name=HELP.name,
+    description=HELP.description,
+    cli=HELP.cli,
+    cli_name=HELP.cli_name,
+    cli_help=HELP.cli_help,
     initial=proj.initial,
     evolve=proj.evolve,
     decide=decider,
@@ -237,8 +241,5 @@ SYSTEM = System(
     report=rep.HOOKS,
     reports=yz_stats.REPORTS,
     autoplay=autoplay,
-    cli="ledger.cli.yearzero:group",
-    cli_name="yz",
-    cli_help="The yearzero system: pushes, trauma, Rot and the Zone.",
     create="ledger.cli.yearzero:create",
 )

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from campaign_ledger_coin import HELP
 from campaign_ledger_coin import state as proj
 from campaign_ledger_coin.commands import Flip
 from campaign_ledger_coin.events import EVENTS, FACES, Flipped
@@ -40,8 +41,10 @@ def hints(_state: Any) -> list[str]:
 
 
 SYSTEM = System(
-    name="coin",
-    description="sample plugin: call heads or tails, flip a coin",
+    name=HELP.name,
+    description=HELP.description,
+    cli=HELP.cli,
+    cli_help=HELP.cli_help,
     events=EVENTS,
     initial=proj.initial,
     evolve=proj.evolve,
@@ -54,6 +57,4 @@ SYSTEM = System(
     demo=demo,
     hints=hints,
     first_steps=("coin flip --call heads|tails",),
-    cli="campaign_ledger_coin.cli:group",
-    cli_help="The coin system (sample plugin): call heads or tails, flip.",
 )

@@ -1,0 +1,151 @@
+"""What one `ledger` command imports, in a fresh process as a user runs it.
+
+A command line pays for every module it imports before it answers. A recorded action
+loads the campaign's own system only, never every installed one; a command that only
+reads imports none of the machinery that records, imports or exports; `ledger --help`
+lists every system without importing a system that publishes its help.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ledger import Ledger
+from ledger.systems import GROUP, HELP_GROUP, SystemHelp, get_system, system_names
+
+PROBE = """
+import json, sys
+from ledger.cli.main import cli
+code = cli.main(sys.argv[1:], prog_name="ledger", standalone_mode=False)
+print()
+print(json.dumps({"code": code, "modules": sorted(sys.modules)}))
+"""
+"""Runs one command line and prints, last, its exit code and every module it imported."""
+
+RECORDING = (
+    "ledger.admission",
+    "ledger.deciding",
+    "ledger.fairness",
+    "ledger.integrity",
+    "ledger.provenance",
+    "ledger.batch",
+    "ledger.dice_legacy",
+)
+"""What records, imports or exports, and what only an older roll's rules need."""
+
+
+def run(tmp_path: Path, *args: str) -> tuple[str, dict[str, Any]]:
+    """The command's output, and what the probe saw."""
+    env = {**os.environ, "LEDGER_DB": str(tmp_path / "t.ledger")}
+    env["LEDGER_WAREHOUSE"] = str(tmp_path / "t.duckdb")
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, *args],
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    output, _, last = done.stdout.rstrip("\n").rpartition("\n")
+    seen = json.loads(last)
+    assert seen["code"] == 0, (args, output, done.stderr)
+    return output, seen
+
+
+def systems_loaded(modules: list[str]) -> list[str]:
+    """The installed systems whose System was imported (its entry point's module)."""
+    points = {p.name: p.value.partition(":")[0] for p in metadata.entry_points(group=GROUP)}
+    return sorted(name for name, module in points.items() if name in system_names() and module in modules)
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Path:
+    """A freeform campaign with a roll and a note, a crawl campaign, and an export."""
+    with Ledger(str(tmp_path / "t.ledger")) as book:
+        book.new_campaign("crawl", "Mine", seed=1)
+        book.new_campaign("freeform", "Table")
+        book.use("Table")
+        book.roll("2d6", "Table", faces=[3, 4])
+        book.note("the door creaks", "Table")
+        with (tmp_path / "table.jsonl").open("wb") as out:
+            book.export(out, "Table")
+    return tmp_path
+
+
+@pytest.mark.parametrize(
+    ("args", "system"),
+    [
+        (["roll", "2d6"], "freeform"),
+        (["note", "a new day"], "freeform"),
+        (["-c", "Mine", "crawl", "move", "n"], "crawl"),
+        (["import", "table.jsonl", "--name", "Copy"], "freeform"),
+        (["verify"], "freeform"),
+    ],
+    ids=["roll", "note", "system command", "import", "verify"],
+)
+def test_a_command_on_a_campaign_loads_its_system_alone(table: Path, args: list[str], system: str) -> None:
+    """Every other installed system stays unimported: an import's and a verify's checks
+    of the rolls a system records in its own form are that system's alone."""
+    _, seen = run(table, *args)
+    assert systems_loaded(seen["modules"]) == [system]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["sheet"],
+        ["log", "--all"],
+        ["journal"],
+        ["status"],
+        ["stats"],
+        ["query", "SELECT count(*) FROM events"],
+    ],
+    ids=lambda args: args[0],
+)
+def test_a_command_that_reads_imports_none_of_the_recording(table: Path, args: list[str]) -> None:
+    output, seen = run(table, *args)
+    assert output.strip()
+    assert [m for m in RECORDING if m in seen["modules"]] == []
+
+
+def test_the_help_lists_every_system_without_importing_one(tmp_path: Path) -> None:
+    output, seen = run(tmp_path, "--help")
+    publishing = [p.name for p in metadata.entry_points(group=HELP_GROUP) if isinstance(p.load(), SystemHelp)]
+    assert {"freeform", "crawl", "dicepool", "yearzero", "d100", "d20"} <= set(publishing)
+    assert [n for n in systems_loaded(seen["modules"]) if n in publishing] == []
+    assert "ledger.campaign" not in seen["modules"] and "ledger.store" not in seen["modules"]
+    flat = " ".join(output.split())
+    for name in system_names():
+        system = get_system(name)
+        if system.cli is not None:
+            assert f"{system.cli_name or name} {system.cli_help}" in flat
+        if system.walkthrough is not None:
+            assert system.walkthrough.title in output
+
+
+def test_the_help_reads_the_same_from_the_systems_themselves(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A system that publishes no help is loaded for it: the help says the same."""
+    from click.testing import CliRunner
+
+    import ledger.systems as registry
+    from ledger.cli.main import cli
+
+    monkeypatch.setattr(registry, "_loaded", {})
+    assert isinstance(registry.system_help("crawl"), SystemHelp)
+    published = CliRunner().invoke(cli, ["--help"])
+    assert published.exit_code == 0
+    everything = registry._installed_points()
+    unpublished = tuple(p for p in everything if p.group != HELP_GROUP)
+    monkeypatch.setattr(registry, "_installed_points", lambda: unpublished)
+    monkeypatch.setattr(registry, "_loaded", {})
+    assert registry.system_help("crawl") is get_system("crawl")
+    assert CliRunner().invoke(cli, ["--help"]).output == published.output
