@@ -5,12 +5,16 @@ of these stopped it."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
+import shutil
 import subprocess
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -274,6 +278,141 @@ def test_the_limits_are_set_and_locked_against_the_sql(db: str) -> None:
                     con.execute(f"SET {setting}")
         finally:
             con.close()
+
+
+# --- the engine's own refusals: SQL run on the query connection directly, past check_query ---
+
+
+@contextlib.contextmanager
+def query_connection(db: str) -> Iterator[Any]:
+    """The connection ``ledger query`` runs the user's SQL on, with the default limits."""
+    with Ledger(db) as book:
+        con = warehouse.Warehouse(book).connect_read_only(warehouse.QueryLimits())
+        try:
+            yield con
+        finally:
+            con.close()
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "INSERT INTO rolls SELECT * FROM rolls",
+        "UPDATE warehouse_meta SET value = '0' WHERE key = 'position'",
+        "DELETE FROM events",
+        "DROP TABLE rolls",
+        "CREATE TABLE evil AS SELECT 1 AS x",
+    ],
+)
+def test_the_engine_refuses_to_write_the_warehouse(db: str, sql: str) -> None:
+    import duckdb
+
+    before = snapshot(db)
+    with query_connection(db) as con, pytest.raises(duckdb.Error, match="read-only mode"):
+        con.execute(sql)
+    assert snapshot(db) == before
+
+
+def test_no_database_the_query_connection_reaches_is_writable(db: str) -> None:
+    """Read-only is the engine's, for every database the SQL can reach, whatever it runs first. A
+    connection started writable, with the warehouse attached read-only and external access
+    turned off after, falls to this sequence: it attaches an in-memory database, uses it,
+    detaches the warehouse and attaches its file again, writable (DuckDB lets an attached
+    database's files be opened once external access is off), or creates a database file in
+    the spill folder."""
+    import duckdb
+
+    wh = Path(db + ".duckdb")
+    spill = wh.with_name(wh.name + ".tmp")  # the spill folder, as a spilling query leaves it while it runs
+    made = not spill.exists()
+    spill.mkdir(exist_ok=True)
+    try:
+        before, in_spill = snapshot(db), sorted(spill.iterdir())
+        with query_connection(db) as con:
+            name = con.execute("SELECT current_database()").fetchone()[0]
+            steps = [
+                "ATTACH ':memory:' AS scratch",
+                "USE scratch",
+                f'DETACH "{name}"',
+                f"ATTACH '{wh}' AS again",
+                "CREATE TABLE again.evil AS SELECT 1 AS x",
+                f"ATTACH '{spill / 'evil.duckdb'}' AS spilled",
+                "CREATE TABLE spilled.evil AS SELECT 1 AS x",
+            ]
+            ran = []
+            for step in steps:
+                try:
+                    con.execute(step)
+                except duckdb.Error:
+                    continue
+                ran.append(step)
+            writable = con.execute(
+                "SELECT database_name FROM duckdb_databases() WHERE NOT readonly AND NOT internal"
+            ).fetchall()
+        assert not any(step.startswith("CREATE TABLE") for step in ran), ran
+        assert snapshot(db) == before, ran
+        assert sorted(spill.iterdir()) == in_spill, ran
+        assert writable == [], ran
+    finally:
+        for leftover in ("evil.duckdb", "evil.duckdb.wal"):
+            (spill / leftover).unlink(missing_ok=True)
+        if made:
+            shutil.rmtree(spill, ignore_errors=True)
+
+
+def test_the_engine_refuses_to_read_or_write_files(db: str, secret: str, tmp_path: Path) -> None:
+    import duckdb
+
+    parquet = tmp_path / "hoard.parquet"
+    plain = duckdb.connect(config=dict(warehouse.DUCKDB_CONFIG))
+    try:
+        plain.execute(f"COPY (SELECT 42 AS gold) TO '{parquet}' (FORMAT parquet)")
+        assert plain.execute(f"SELECT gold FROM read_parquet('{parquet}')").fetchall() == [(42,)]
+    finally:
+        plain.close()
+    out = tmp_path / "out.csv"
+    with query_connection(db) as con:
+        for sql in (
+            f"SELECT * FROM read_csv('{secret}')",
+            f"SELECT * FROM read_parquet('{parquet}')",
+            f"SELECT * FROM '{parquet}'",
+            f"COPY (SELECT 1 AS x) TO '{out}'",
+            f"ATTACH '{tmp_path / 'other.duckdb'}' AS other",
+        ):
+            with pytest.raises(duckdb.PermissionException):
+                con.execute(sql)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["hoard.parquet"]
+
+
+@pytest.mark.parametrize(
+    "sql", ["INSTALL httpfs", "LOAD httpfs", "LOAD '/tmp/ledger-no-such.duckdb_extension'"]
+)
+def test_the_engine_refuses_to_install_or_load_extensions(db: str, sql: str) -> None:
+    import duckdb
+
+    with query_connection(db) as con, pytest.raises(duckdb.PermissionException):
+        con.execute(sql)
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "RESET memory_limit",
+        "SET GLOBAL memory_limit = '64GB'",
+        "PRAGMA memory_limit = '64GB'",
+        "SET max_temp_directory_size = '1TB'",
+        "SET temp_directory = '/tmp'",
+        "SET python_enable_replacements = true",
+        "SET lock_configuration = false",
+    ],
+)
+def test_the_engine_refuses_to_change_a_limit(db: str, sql: str) -> None:
+    import duckdb
+
+    with query_connection(db) as con:
+        with pytest.raises(duckdb.InvalidInputException, match="the configuration has been locked"):
+            con.execute(sql)
+        assert con.execute("SELECT current_setting('memory_limit')").fetchone() == ("488.2 MiB",)
 
 
 def test_the_warehouse_still_answers_after_the_hostile_queries(db: str) -> None:
