@@ -749,7 +749,14 @@ class Warehouse:
     def connect_read_only(self, limits: QueryLimits | None = None) -> duckdb.DuckDBPyConnection:
         """A connection for SQL: read-only, no files, no network, no extensions, no Python
         objects, locked settings; with ``limits`` (untrusted SQL: :func:`open_query`) its
-        memory, threads and spill files are bounded too."""
+        memory, threads and spill files are bounded too.
+
+        A DuckDB database of its own, started read-only, so that every database the SQL can
+        reach is read-only: in one started writable (the catch-up's, say) with the warehouse
+        attached read-only and external access turned off after, SQL can attach an in-memory
+        database, use it, detach the warehouse and attach its file again writable, or create a
+        database in the spill folder; turning the local file system off closes that and stops
+        spilling as well."""
         import duckdb
 
         check_warehouse_path(self.ledger, self.path)
