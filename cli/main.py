@@ -937,7 +937,8 @@ def export(c: Ctx, kind: str | None, directory: str | None, output: str, unsigne
     """Write the campaign as JSON lines, with its chain hashes.
 
     `ledger export parquet DIR` writes the statistics warehouse's tables as
-    Parquet files instead, partitioned by system. The header is signed with
+    Parquet files instead, partitioned by system, into a new or empty folder
+    (or one an earlier export of this ledger wrote: its tables are replaced). The header is signed with
     this ledger's key (made on first export; see `ledger key show`). With
     --json and no -o, one JSON object holds the file's lines (`lines`; joined
     with line feeds they are the export)."""

@@ -13,6 +13,7 @@ import duckdb
 import pytest
 
 from ledger import Ledger
+from ledger.errors import LedgerError
 from ledger.facts import Fact
 from ledger.projections.warehouse import SchemaChanged, Warehouse, export_parquet, tables, warehouse_path
 from ledger.systems import get_system
@@ -211,6 +212,68 @@ def test_parquet_export_is_partitioned_by_system_and_readable(tmp_path: Path) ->
         "hive_partitioning=true) GROUP BY system"
     ).fetchall()
     assert rows == [("freeform", 4)]
+
+
+def _rolled(path: Path, rolls: int) -> Ledger:
+    book = Ledger(str(path))
+    book.new_campaign("freeform", "c", seed=4)
+    for _ in range(rolls):
+        book.roll("2d6", "c")
+    return book
+
+
+def test_parquet_export_never_touches_a_folder_that_holds_other_files(tmp_path: Path) -> None:
+    """A folder named like a table, in a folder that is no export, is the user's."""
+    mine = tmp_path / "stats" / "events"
+    mine.mkdir(parents=True)
+    (mine / "notes.txt").write_text("session zero")
+    with (
+        _rolled(tmp_path / "q.ledger", 2) as book,
+        pytest.raises(LedgerError, match="is not empty and holds no"),
+    ):
+        export_parquet(book, str(tmp_path / "stats"))
+    assert sorted(p.name for p in (tmp_path / "stats").rglob("*")) == ["events", "notes.txt"]
+
+
+def test_parquet_export_again_replaces_its_own_tables_and_nothing_else(tmp_path: Path) -> None:
+    out = tmp_path / "pq"
+    with _rolled(tmp_path / "q.ledger", 2) as book:
+        export_parquet(book, str(out))
+        (out / "README.txt").write_text("ours")
+        book.roll("2d6", "c")
+        files = export_parquet(book, str(out))
+    assert (out / "README.txt").read_text() == "ours"
+    assert not [p for p in out.iterdir() if p.name.startswith(".")]  # no scratch folder left
+    assert all(Path(f).is_relative_to(out) for f in files)
+    found = duckdb.connect().execute(
+        f"SELECT count(*) FROM read_parquet('{out}/rolls/**/*.parquet', hive_partitioning=true)"
+    )
+    assert found.fetchone() == (3,)
+
+
+def test_parquet_export_refuses_another_ledgers_export(tmp_path: Path) -> None:
+    out = tmp_path / "pq"
+    with _rolled(tmp_path / "a.ledger", 1) as book:
+        export_parquet(book, str(out))
+    before = sorted(str(p) for p in out.rglob("*"))
+    with (
+        _rolled(tmp_path / "b.ledger", 1) as other,
+        pytest.raises(LedgerError, match="another ledger's Parquet"),
+    ):
+        export_parquet(other, str(out))
+    assert sorted(str(p) for p in out.rglob("*")) == before
+
+
+def test_cli_parquet_export_refusal_is_one_line(ledger_cli: Session, db: str, tmp_path: Path) -> None:
+    ledger_cli("new", "freeform", "c")
+    ledger_cli("roll", "2d6")
+    (tmp_path / "busy").mkdir()
+    (tmp_path / "busy" / "keep.txt").write_text("x")
+    result = ledger_cli("export", "parquet", str(tmp_path / "busy"), ok=False)
+    assert result.exit_code != 0
+    assert "is not empty and holds no Parquet export" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert (tmp_path / "busy" / "keep.txt").read_text() == "x"
 
 
 def test_cli_warehouse_status_and_rebuild(ledger_cli: Session, db: str) -> None:
