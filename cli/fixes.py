@@ -46,7 +46,6 @@ TEMPLATES: dict[str, str] = {
     "create_campaign": "create it with `ledger new SYSTEM {name}`",
     "choose_campaign": "pick one with -c NAME, or make it current with `ledger use NAME`",
     "system_commands": "see `ledger {group} --help`",
-    "system_command": "{doing} with `ledger {group} {command}`",
     "edit_tables": "fix the [{table}] table of the tables file (`ledger new ... --tables FILE`)",
     "setting": "start the campaign again with --setting {key}=VALUE",
     "option": "{verb} {option}{after}",

@@ -21,12 +21,11 @@ class Fix(msgspec.Struct, frozen=True):
     its own controls: ``undo`` (take the last action back), ``choose_character``
     (say who acts; ``characters`` lists them), ``create_character``,
     ``create_campaign`` (``name``), ``choose_campaign``, ``system_commands`` (see
-    what the system takes; ``system``), ``system_command`` (do ``doing`` with one of
-    the system's commands: ``system``, ``command``), ``command`` (do what the operation
+    what the system takes; ``system``), ``command`` (do what the operation
     ``command`` does, introduced by ``verb``, or ``how``, with ``after`` following it:
     ``{"verb": "run", "command": "verify", "options": "all"}``, ``options`` being the
-    inputs given with it, comma-separated, as a caller names them); with ``system``, ``command`` is
-    given after the system's group), ``edit_tables`` (``table``), ``read_table`` (look
+    inputs given with it, comma-separated, as a caller names them; with ``system``, the
+    operation is one of that system's commands), ``edit_tables`` (``table``), ``read_table`` (look
     at ``table``), ``setting`` (``key``), ``option`` (give the input ``option``, with
     ``verb`` and ``after`` around it), ``drop_option`` (leave ``option`` out),
     ``other``. ``text`` says it in plain words for a reader of the library's messages."""
@@ -37,13 +36,21 @@ class Fix(msgspec.Struct, frozen=True):
 
 
 def command(
-    operation: str, text: str, verb: str = "run", after: str = "", options: tuple[str, ...] = ()
+    operation: str,
+    text: str,
+    verb: str = "run",
+    after: str = "",
+    options: tuple[str, ...] = (),
+    system: str | None = None,
 ) -> Fix:
     """A fix that is another operation of the ledger (``verify`` with ``options=("all",)``,
-    ``undo 2``): ``text`` says it in plain words, the front end names its own control for
-    it (``verb`` before it, ``after`` behind it, each of ``options`` after the operation:
-    an input's name as a caller passes it, with words after it when it takes a value)."""
+    ``undo 2``), or of a system's when ``system`` names it (``tick``): ``text`` says it in
+    plain words, the front end names its own control for it (``verb`` before it, ``after``
+    behind it, each of ``options`` after the operation: an input's name as a caller passes
+    it, with words after it when it takes a value)."""
     detail = {"command": operation, "verb": verb}
+    if system is not None:
+        detail["system"] = system
     if after:
         detail["after"] = after
     if options:

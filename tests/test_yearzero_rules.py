@@ -171,7 +171,7 @@ def test_a_broken_character_cannot_roll_and_gets_up_when_the_hours_are_over() ->
     assert error.message == (
         "Ana is broken by damage and cannot roll skills; a broken character may only make one maneuver a turn"
     )
-    assert error.fix is not None and error.fix.action == "system_command"
+    assert error.fix is not None and error.fix.action == "command"
     assert fixes.message(error).endswith("; heal them, or wait until they get up with `ledger yz tick`")
     up = START + 2 * 60
     assert when(state, yz.Tick(minutes=3 * 60, actor="Ana")) == [

@@ -14,6 +14,7 @@ from typing import Any
 from ledger.commands import check_attrs, check_name
 from ledger.decider import Draft
 from ledger.errors import DuplicateNameError, Fix, GameOverError, RuleError
+from ledger.errors import command as fix_command
 from ledger.events import CharacterAdded
 from ledger.projections.dicepool.state import Character, DicepoolState, norm, parse_character
 from ledger.systems.dicepool import tables as tables_mod
@@ -28,7 +29,7 @@ ATTRIBUTE_TN = 4
 
 def run(doing: str, command: str) -> Fix:
     """The fix of doing what a dicepool command does (``command``: its words after the group)."""
-    return Fix("system_command", doing, {"system": "dicepool", "command": command, "doing": doing})
+    return fix_command(command, doing, verb=f"{doing} with", system="dicepool")
 
 
 def game_of(draft: Draft[Any]) -> DicepoolState:

@@ -14,6 +14,7 @@ import msgspec
 from ledger.commands import Command, Introduction, check_attrs, check_name, check_text
 from ledger.decider import Decider
 from ledger.errors import DuplicateNameError, Fix, RuleError
+from ledger.errors import command as fix_command
 from ledger.events import CharacterAdded
 from ledger.projections.yearzero import state as proj
 from ledger.projections.yearzero.state import ATTRIBUTES, SKILLS, SPECIALIST_SKILLS, TRAUMA, Character
@@ -141,7 +142,7 @@ class Warm(Command, frozen=True):
 
 def _run(doing: str, command: str) -> Fix:
     """The fix of doing something a yearzero command does (``command``: its words after the group)."""
-    return Fix("system_command", doing, {"system": "yearzero", "command": command, "doing": doing})
+    return fix_command(command, doing, verb=f"{doing} with", system="yearzero")
 
 
 def actor_of(d: YZDraft, command: Command) -> str:
