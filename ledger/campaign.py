@@ -1251,17 +1251,10 @@ __all__ = [
     "drawn",
 ]
 
-_DECIDING = {
-    "actor_in",
-    "decide_and_draw",
-    "decide_command",
-    "decide_with_dice",
-    "decision",
-    "dice_for",
-    "drawn",
-}
-"""Names kept here for the callers that import them from this module; they live in
-:mod:`ledger.deciding`, imported when first asked for (a read never needs it)."""
+_DECIDING = frozenset(name for name in __all__ if name[0].islower())
+"""The functions of ``__all__``: kept here for the callers that import them from this
+module, they live in :mod:`ledger.deciding`, imported when first asked for (a read never
+needs it)."""
 
 
 def __getattr__(name: str) -> Any:
