@@ -570,3 +570,21 @@ def test_verify_dice_names_a_seeding_after_a_die_was_drawn(tmp_path: Path) -> No
     assert process.returncode == 4
     lines = process.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: campaign 'Main' fails verification at version 3")
+
+
+def test_an_import_keeps_the_client_seed_given_after_the_commitment(tmp_path: Path) -> None:
+    book = Ledger(str(tmp_path / "home.ledger"))
+    book.new_campaign("freeform", "Tale")
+    book.seed_dice("ours", "Tale")
+    book.roll("2d6", "Tale")
+    path = tmp_path / "tale.jsonl"
+    with path.open("wb") as out:
+        book.export(out, "Tale")
+    other = Ledger(str(tmp_path / "away.ledger"))
+    with path.open("rb") as data:
+        other.import_(data, "Tale")
+    status = Ledger(str(tmp_path / "away.ledger")).dice_status("Tale")
+    assert (status["client_seed"], status["seeded_at"], status["drawn"]) == ("ours", 2, 2)
+    with path.open("rb") as data:
+        _, alone = verify_dice_file(data)
+    assert alone.pending == 2 and alone.commitments[0]["client_seed"] == "ours"
