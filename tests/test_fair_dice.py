@@ -548,6 +548,43 @@ def test_an_imported_open_commitment_cannot_be_seeded_here(tmp_path: Path) -> No
         other.seed_dice("ours", "Tale")
 
 
+def test_the_cli_seeds_shows_it_and_refuses_a_late_seed_in_one_line(ledger_cli: Session, db: str) -> None:
+    ledger_cli("new", "freeform", "Main")
+    assert "players may seed it before the first roll" in ledger_cli("dice", "status").output
+    out = ledger_cli("dice", "seed", "table 7").output
+    assert out.startswith("dice seeded in 'Main': commitment ") and "client seed 'table 7'" in out
+    status = ledger_cli("dice", "status").output
+    assert "client seed 'table 7' (seeded after the commitment, v2), 0 dice drawn" in status
+    assert "dice seeded: " in ledger_cli("log").output
+    ledger_cli("roll", "2d6")
+    assert "2 dice drawn" in ledger_cli("dice", "status").output
+    before = hr.store_rows(db)
+    process = hr.run_ledger(db, "dice", "seed", "late")
+    assert process.returncode == 1
+    lines = process.stderr.strip().splitlines()
+    assert len(lines) == 1, process.stderr
+    assert lines[0].startswith("error: 2 dice were drawn under dice commitment ")
+    assert lines[0].endswith(
+        "reveal it with `ledger dice reveal` (that opens the next one) and seed the next one"
+    )
+    assert hr.store_rows(db) == before
+    ledger_cli("dice", "reveal")
+    assert "dice  Main: 2 dice proven" in ledger_cli("verify", "--dice").output
+
+
+def test_undo_passes_over_a_seeding(ledger_cli: Session) -> None:
+    ledger_cli("new", "freeform", "Main")
+    ledger_cli("dice", "seed", "ours")
+    refused = ledger_cli("undo", ok=False)
+    assert refused.exit_code == 1 and "nothing to undo" in refused.output
+    ledger_cli("roll", "1d6")
+    assert "undo v3: rolled 1d6" in ledger_cli("undo").output
+    assert (
+        "client seed 'ours' (seeded after the commitment, v2), 1 dice drawn"
+        in ledger_cli("dice", "status").output
+    )
+
+
 def test_verify_dice_names_a_seeding_after_a_die_was_drawn(tmp_path: Path) -> None:
     db = str(tmp_path / "v.ledger")
     book = Ledger(db)
