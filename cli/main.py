@@ -860,7 +860,8 @@ def _dice_lines(name: str, proof: Any) -> str:
 
 @cli.group("dice")
 def dice_group() -> None:
-    """Provable virtual dice: commit to a secret seed, roll, reveal (docs/dice.md)."""
+    """Provable virtual dice: commit to a secret seed, let the players seed it, roll,
+    reveal (docs/dice.md)."""
 
 
 @dice_group.command("commit")
@@ -875,6 +876,29 @@ def dice_commit(c: Ctx, client_seed: str) -> None:
         c,
         {**recorded_json(rec), "commitment": ev.commitment},  # type: ignore[attr-defined]
         f"dice committed in {rec.campaign.name!r}: {ev.commitment}",  # type: ignore[attr-defined]
+    )
+
+
+@dice_group.command("seed")
+@click.argument("text")
+@common
+@pass_ctx
+def dice_seed(c: Ctx, text: str) -> None:
+    """Give the players' client seed TEXT for the open dice commitment.
+
+    Players choose TEXT after the commitment is published (`ledger dice status`
+    shows it) and before the first virtual die under it: the secret seed was drawn
+    before they chose, so it cannot have been picked to suit the rolls. Every die
+    under the commitment then uses TEXT. Refused once a die has been drawn under
+    it; reveal it (that opens the next one) and seed that one. Not an action:
+    `ledger undo` passes over it."""
+    rec = c.ledger.seed_dice(text, c.campaign)
+    ev = rec.events[0]
+    emit(
+        c,
+        {**recorded_json(rec), "commitment": ev.commitment, "client_seed": ev.client_seed},  # type: ignore[attr-defined]
+        f"dice seeded in {rec.campaign.name!r}: commitment {ev.commitment[:16]}, "  # type: ignore[attr-defined]
+        f"client seed {ev.client_seed!r}",  # type: ignore[attr-defined]
     )
 
 
@@ -904,7 +928,8 @@ def dice_reveal(c: Ctx, client_seed: str | None) -> None:
 @common
 @pass_ctx
 def dice_status(c: Ctx) -> None:
-    """The open dice commitment and how many dice were drawn under it."""
+    """The open dice commitment, its client seed (and whether the players seeded it
+    after it opened), and how many dice were drawn under it."""
     found = c.ledger.dice_status(c.campaign)
 
     def text() -> str:
@@ -914,7 +939,14 @@ def dice_status(c: Ctx) -> None:
             return f"{found['campaign']}: no dice commitment open; virtual dice are unproven (`ledger dice commit`)"
         where = "" if found["seed_here"] else " (its seed is in the ledger this campaign came from)"
         client = f", client seed {found['client_seed']!r}" if found["client_seed"] else ""
-        return f"{found['campaign']}: commitment {found['commitment']}{client}, {found['drawn']} dice drawn{where}"
+        if found["seeded_at"] is not None:
+            client += f" (seeded after the commitment, v{found['seeded_at']})"
+        elif found["client_seed"]:
+            client += " (given with the commitment)"
+        hint = ""
+        if not found["drawn"] and found["seed_here"] and found["seeded_at"] is None:
+            hint = "; players may seed it before the first roll (`ledger dice seed TEXT`)"
+        return f"{found['campaign']}: commitment {found['commitment']}{client}, {found['drawn']} dice drawn{where}{hint}"
 
     emit(c, found, text)
 

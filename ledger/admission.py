@@ -32,7 +32,7 @@ from typing import IO, Any
 
 import msgspec
 
-from ledger import chain
+from ledger import chain, fairness
 from ledger import dice as dice_mod
 from ledger.commands import Command, check_name, check_text, stable_commands
 from ledger.deciding import actor_in, decide_command, drawn
@@ -50,6 +50,9 @@ from ledger.events import (
     CampaignRegistered,
     CampaignStarted,
     CharacterAdded,
+    DiceCommitted,
+    DiceRevealed,
+    DiceSeeded,
     Envelope,
     LedgerCreated,
     Noted,
@@ -240,6 +243,12 @@ class Admission:
         """The campaign id of the event before (it changes only at a fork)."""
         self.actor_names: set[str] = set()
         """Actors found to be valid names."""
+        self.dice_open: str | None = None
+        """The dice commitment open at the event read, as the ledger tracks it."""
+        self.dice_drawn = 0
+        """Virtual dice drawn while it was open (undone actions' too)."""
+        self.seeded: set[str] = set()
+        """The commitments a ``dice.seeded`` event seeds."""
         self.watch: Callable[[Envelope[Any], CampaignState], None] | None = None
         """Called with each admitted event and the state it leaves (``verify`` compares
         the cached snapshots with it instead of folding the branch a second time)."""
@@ -432,6 +441,24 @@ class Admission:
             self._undone(ev, v)
         elif isinstance(ev, ActionRedone):
             self._redone(ev, v)
+        self._dice(env)
+
+    def _dice(self, env: Envelope[Any]) -> None:
+        """The open commitment and its dice drawn: a ``dice.seeded`` is refused unless it
+        seeds the open commitment before its first die, with a client seed the ledger takes."""
+        ev = env.event
+        if isinstance(ev, DiceSeeded):
+            problem = fairness.seeding_problem(ev, self.dice_open, self.dice_drawn)
+            if problem is not None:
+                raise Refusal(problem)
+            self.seeded.add(ev.commitment)
+        elif isinstance(ev, DiceRevealed):
+            self.dice_open, self.dice_drawn = None, 0
+        elif isinstance(ev, DiceCommitted | CampaignStarted | BranchForked):
+            self.dice_open, self.dice_drawn = ev.opens()[0], 0
+        how = env.decision
+        if self.dice_open is not None and how is not None and not how.manual:
+            self.dice_drawn += len(how.faces)
 
     def _fold(self, env: Envelope[Any]) -> CampaignState:
         ev = env.event

@@ -53,6 +53,7 @@ from ledger.events import (
     Decision,
     DiceCommitted,
     DiceRevealed,
+    DiceSeeded,
     Envelope,
     Event,
     LedgerCreated,
@@ -972,6 +973,43 @@ class Ledger:
 
         return self._record_dice(c, decide)
 
+    def seed_dice(self, client_seed: str, campaign: str | None = None) -> Recorded:
+        """Give the players' client seed for the open commitment, after it was published
+        and before any die is drawn under it: the dice under it use this client seed,
+        which the server seed was drawn without knowing (docs/dice.md)."""
+        from ledger import fairness
+
+        c = self.campaign(campaign)
+        client_seed = fairness.check_seeding(client_seed)
+        self._check_provable(c, self.tip(c))
+
+        def decide(tip: Tip) -> list[Event]:
+            self._check_provable(c, tip)
+            status = tip.dice
+            assert status is not None
+            if status.commitment is None:
+                raise LedgerError(
+                    f"no dice commitment is open in {c.name!r} to seed",
+                    fix=fix_command("dice commit", "open one first", "open one first with"),
+                )
+            if status.seed is None:
+                raise fairness.refuse_foreign(status)
+            if status.next_nonce:
+                raise LedgerError(
+                    f"{status.next_nonce} dice were drawn under dice commitment {status.commitment[:16]} "
+                    f"in {c.name!r}, so its client seed can no longer change",
+                    fix=fix_command(
+                        "dice reveal",
+                        "reveal it (that opens the next one) and seed the next one",
+                        "reveal it with",
+                        " (that opens the next one) and seed the next one",
+                    ),
+                )
+            fairness.note_seeded(self.store, c.lineage[-1][0], status.commitment)
+            return [DiceSeeded(commitment=status.commitment, client_seed=client_seed)]
+
+        return self._record_dice(c, decide)
+
     def reveal_dice(self, campaign: str | None = None, *, client_seed: str | None = None) -> Recorded:
         """Reveal the open commitment's seed and open the next commitment (with the same
         client seed unless another is given)."""
@@ -1027,6 +1065,7 @@ class Ledger:
             "commitment": status.commitment,
             "client_seed": status.client_seed if status.commitment else None,
             "drawn": status.next_nonce if status.commitment else 0,
+            "seeded_at": status.seeded_at if status.commitment else None,
             "seed_here": status.seed is not None,
             "seeded": seeded_dice,
             "provable": status.commitment is not None and status.seed is not None and not seeded_dice,

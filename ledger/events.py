@@ -260,6 +260,19 @@ class DiceRevealed(Event, frozen=True, tag="dice.revealed"):
         return f"dice revealed: {self.commitment[:16]}, seed {self.seed}"
 
 
+class DiceSeeded(Event, frozen=True, tag="dice.seeded"):
+    """The players' client seed for the open commitment, given after it was published and
+    before any die was drawn under it: its dice use this client seed from now on, and
+    the server seed, drawn before the players chose it, cannot have been picked to suit
+    it (docs/dice.md)."""
+
+    commitment: str
+    client_seed: str
+
+    def summary(self) -> str:
+        return f"dice seeded: {self.commitment[:16]}, client seed {self.client_seed!r}"
+
+
 RESETS = (ActionUndone, ActionRedone)
 
 
@@ -275,8 +288,8 @@ def redoable(trailing: list[Event]) -> list[ActionUndone]:
     return stack
 
 
-DICE_EVENTS = (DiceCommitted, DiceRevealed)
-"""Events that open and close dice commitments: no command's, never undone."""
+DICE_EVENTS = (DiceCommitted, DiceSeeded, DiceRevealed)
+"""Events that open, seed and close dice commitments: no command's, never undone."""
 
 CORE_EVENTS: tuple[type[Event], ...] = (
     LedgerCreated,
@@ -290,6 +303,7 @@ CORE_EVENTS: tuple[type[Event], ...] = (
     ActionRedone,
     DiceCommitted,
     DiceRevealed,
+    DiceSeeded,
 )
 
 

@@ -15,6 +15,11 @@ nonces, but only one append wins the version; the other decides again on the
 new head, with the next nonces. A counter kept beside the seed could not be
 written in the same transaction as the events, so it is not kept.
 
+The players may give their client seed after the commitment is published and before
+any die is drawn under it (``dice.seeded``): the server seed was drawn before they chose
+it, so it cannot have been picked to suit the first rolls. From then on the dice under
+that commitment use the seeded client seed.
+
 A fork opens its own commitment (a fresh seed) when its parent had one open:
 revealing the fork's seed then tells nothing about the parent's next roll,
 and the fork's dice are derived from another seed and another branch id.
@@ -44,6 +49,7 @@ from ledger.events import (
     CampaignStarted,
     DiceCommitted,
     DiceRevealed,
+    DiceSeeded,
     Envelope,
 )
 from ledger.store import Store
@@ -52,10 +58,15 @@ SEED_STREAM = "dice-seed:"
 BRANCH_STREAM = "dice-branch:"
 """A record per branch on which a commitment was ever opened (or imported): a branch
 without one has none, and its first roll need not look for one in its log."""
+SEEDED_STREAM = "dice-seeded:"
+"""A record per branch and commitment that may have been seeded (written before its
+``dice.seeded`` is appended, or when an import brings one): only such a commitment's
+client seed is looked for in the log behind its latest die."""
 MARKER = b'"commitment":'
 """Present in the stored bytes of every event or decision that opens, closes or draws
 under a commitment (as a key: a quote inside text is always escaped)."""
 REVEALED = b'"dice.revealed"'
+SEEDED = b'"dice.seeded"'
 CLIENT_SEED_LIMIT = 200
 HEX64 = re.compile(r"[0-9a-f]{64}")
 
@@ -65,6 +76,17 @@ Mark = Literal["proven", "pending", "physical", "seeded", "unproven", "none"]
 def check_client_seed(text: str) -> str:
     """The players' contribution: one printable line of at most 200 characters (NFC)."""
     return check_text(nfc(text), "`client_seed`", CLIENT_SEED_LIMIT, field="client_seed")
+
+
+def check_seeding(text: str) -> str:
+    """A client seed given after the commitment: a client seed, and not empty."""
+    given = check_client_seed(text)
+    if not given:
+        raise LedgerError(
+            "`client_seed` is empty; the players' client seed is the text they choose",
+            field="client_seed",
+        )
+    return given
 
 
 def commitment_of(seed: bytes) -> str:
@@ -98,6 +120,13 @@ def mark_branch(store: Store, branch: str) -> None:
         store.put_seed(BRANCH_STREAM + branch, b"{}", exist_ok=True)
 
 
+def note_seeded(store: Store, branch: str, commitment: str) -> None:
+    """Note that ``commitment`` may be seeded in ``branch``'s log (see :data:`SEEDED_STREAM`)."""
+    key = f"{SEEDED_STREAM}{branch}:{commitment}"
+    if store.seed_record(key) is None:
+        store.put_seed(key, b"{}", exist_ok=True)
+
+
 def load_seed(store: Store, commitment: str) -> tuple[bytes, str] | None:
     """The seed and client seed of a commitment made by this ledger; None when this
     store does not hold it (a commitment made by the ledger a campaign came from)."""
@@ -123,6 +152,10 @@ class DiceStatus(msgspec.Struct, frozen=True):
     seed: bytes | None = None
     """None while a commitment is open whose seed this store does not hold."""
     client_seed: str = ""
+    """The client seed its dice use: the commitment's, or the one seeded after it."""
+    seeded_at: int | None = None
+    """The version of the ``dice.seeded`` that gave the client seed; None when it came
+    with the commitment."""
 
     def __repr__(self) -> str:  # the seed of an open commitment is never printed
         shown = ", ".join(
@@ -137,6 +170,12 @@ class DiceStatus(msgspec.Struct, frozen=True):
         seed, client = found if found else (None, "")
         return DiceStatus(self.branch, commitment, 0, seed, client)
 
+    def seeded(self, ev: DiceSeeded, version: int) -> DiceStatus:
+        """The status after ``ev`` (recorded only for the open commitment, before a die)."""
+        if ev.commitment != self.commitment:  # pragma: no cover - the ledger never records this
+            return self
+        return msgspec.structs.replace(self, client_seed=ev.client_seed, seeded_at=version)
+
 
 def advance(status: DiceStatus, envs: Iterable[Envelope[Any]], store: Store) -> DiceStatus:
     """The status after ``envs``, appended to the branch in order."""
@@ -144,13 +183,13 @@ def advance(status: DiceStatus, envs: Iterable[Envelope[Any]], store: Store) -> 
         ev = env.event
         how = env.decision
         if how is not None and how.commitment is not None and how.nonce is not None:
-            status = DiceStatus(
-                status.branch, how.commitment, how.nonce + len(how.faces), status.seed, status.client_seed
-            )
             if status.commitment != how.commitment:  # pragma: no cover - the ledger never does this
                 status = status.opened(store, how.commitment)
+            status = msgspec.structs.replace(status, next_nonce=how.nonce + len(how.faces))
         if isinstance(ev, DiceRevealed):
             status = DiceStatus(status.branch)
+        elif isinstance(ev, DiceSeeded):
+            status = status.seeded(ev, env.v)
         elif isinstance(ev, DiceCommitted | CampaignStarted | BranchForked):
             status = status.opened(store, ev.opens()[0])
     return status
@@ -172,21 +211,52 @@ def status_at(
         rows = store.marked(stream, after, top, MARKER, 16)
         if not rows:
             break
-        for _v, raw in rows:
+        for v, raw in rows:
             env = decode(raw)
             how = env.decision
             if how is not None and how.commitment is not None and how.nonce is not None:
-                found = blank.opened(store, how.commitment)
-                return DiceStatus(
-                    stream, how.commitment, how.nonce + len(how.faces), found.seed, found.client_seed
-                )
+                found = _seeding(store, stream, after, v, how.commitment, decode)
+                if found is None:
+                    found = blank.opened(store, how.commitment)
+                return msgspec.structs.replace(found, next_nonce=how.nonce + len(how.faces))
             ev = env.event
             if isinstance(ev, DiceRevealed):
                 return blank
+            if isinstance(ev, DiceSeeded):
+                return blank.opened(store, ev.commitment).seeded(ev, v)
             if isinstance(ev, DiceCommitted | CampaignStarted | BranchForked):
                 return blank.opened(store, ev.opens()[0])
         top = rows[-1][0] - 1  # only text that looks like the marker (an attribute's name)
     return blank
+
+
+def _seeding(
+    store: Store,
+    stream: str,
+    after: int,
+    before: int,
+    commitment: str,
+    decode: Callable[[bytes], Envelope[Any]],
+) -> DiceStatus | None:
+    """The status right after ``commitment`` was seeded in ``stream`` (its own versions
+    in (after, before)), or None when it was not: only a commitment noted as seeded is
+    looked for. The latest ``dice.seeded`` before a die under it is its own, if any (a
+    commitment is seeded only while it is open, before its first die)."""
+    if store.seed_record(f"{SEEDED_STREAM}{stream}:{commitment}") is None:
+        return None
+    top = before - 1
+    while top > after:
+        rows = store.marked(stream, after, top, SEEDED, 16)
+        if not rows:
+            break
+        for v, raw in rows:
+            ev = decode(raw).event
+            if isinstance(ev, DiceSeeded):
+                if ev.commitment != commitment:
+                    return None
+                return DiceStatus(stream).opened(store, commitment).seeded(ev, v)
+        top = rows[-1][0] - 1
+    return None
 
 
 # --- proving a branch's dice ------------------------------------------------------------
@@ -198,6 +268,8 @@ class Commitment(msgspec.Struct):
     client_seed: str
     opened: int
     next_nonce: int = 0
+    seeded: int | None = None
+    """The version of the ``dice.seeded`` that gave ``client_seed``, if one did."""
     seed: bytes | None = None
     revealed: int | None = None
     closed: str = ""
@@ -294,6 +366,14 @@ def check(
                     "its dice can never be proven"
                 )
             open_ = opening(env, ev.commitment, ev.client_seed)
+        elif isinstance(ev, DiceSeeded):
+            problem = seeding_problem(
+                ev, open_.commitment if open_ else None, open_.next_nonce if open_ else 0
+            )
+            if problem is not None or open_ is None:
+                raise TamperError(name, env.v, problem or "")
+            open_.client_seed = ev.client_seed
+            open_.seeded = env.v
         elif isinstance(ev, DiceRevealed):
             if open_ is None or ev.commitment != open_.commitment:
                 raise TamperError(
@@ -363,6 +443,7 @@ def _prove(name: str, made: Commitment, report: DiceReport) -> None:
             "opened": made.opened,
             "revealed": made.revealed,
             "client_seed": made.client_seed,
+            "seeded": made.seeded,
             "dice": dice,
             "state": state,
         }
@@ -386,6 +467,26 @@ def _prove(name: str, made: Commitment, report: DiceReport) -> None:
                 )
         report.proven += len(how.faces)
         report.marks[env.v] = "proven"
+
+
+def seeding_problem(ev: DiceSeeded, open_commitment: str | None, drawn: int) -> str | None:
+    """Why the ledger could not have recorded ``ev`` on a branch whose open commitment is
+    ``open_commitment`` with ``drawn`` dice drawn under it; None when it could have."""
+    shown = ev.commitment[:16]
+    if open_commitment is None or ev.commitment != open_commitment:
+        return f"it seeds dice commitment {shown}, which is not the open one"
+    if drawn:
+        return (
+            f"it seeds dice commitment {shown} after {drawn} of its dice were drawn "
+            "(a client seed comes before the first die)"
+        )
+    try:
+        given = check_seeding(ev.client_seed)
+    except LedgerError:
+        given = None
+    if given != ev.client_seed:
+        return "its client seed is not one line of 1 to 200 visible characters, trimmed, in NFC"
+    return None
 
 
 def revealed_in(rows: Iterator[bytes], decode: Callable[[bytes], Envelope[Any]]) -> dict[str, str]:

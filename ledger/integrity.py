@@ -280,6 +280,8 @@ def import_campaign(
     rows = [(cid, v, kinds[v - 1], raw) for v, raw in enumerate(admit.raws, start=1)]
     if not dry_run and book is not None and any(fairness.MARKER in raw for raw in admit.raws):
         fairness.mark_branch(book.store, cid)  # its dice commitments are in its log
+        for commitment in sorted(admit.seeded):  # and the client seeds given after them
+            fairness.note_seeded(book.store, cid, commitment)
 
     if dry_run or book is None:
         return Campaign(

@@ -447,3 +447,181 @@ def test_a_client_seed_without_a_commitment_is_refused_and_nothing_recorded(ledg
     assert "no campaigns yet" in ledger_cli("campaigns").output
     bad = ledger_cli("new", "freeform", "X", "--client-seed", "a\nb", ok=False)
     assert bad.exit_code == 1 and "--client-seed" in bad.output
+
+
+# --- the players' client seed, given after the commitment (dice.seeded) ---------------------
+
+
+def _faces_under(book: Ledger, name: str, seed: bytes, client_seed: str) -> tuple[list[int], list[int]]:
+    """Every virtual face of a branch as recorded, and as the derivation gives it under
+    ``seed`` and ``client_seed`` (written again, sharing no code with the ledger)."""
+    recorded, derived = [], []
+    for env in _decisions(book, name):
+        how = env.decision
+        if how.manual or how.nonce is None:
+            continue
+        recorded += list(how.faces)
+        derived += [
+            own_face(seed, client_seed, env.campaign, how.nonce + i, sides)
+            for i, sides in enumerate(how.sides)
+        ]
+    return recorded, derived
+
+
+def test_dice_seeded_after_the_commitment_use_the_players_client_seed(tmp_path: Path) -> None:
+    db = str(tmp_path / "s.ledger")
+    book = Ledger(db)
+    book.new_campaign("freeform", "Main", client_seed="given early")
+    opened = book.dice_status("Main")
+    seeded = book.seed_dice("  table 7 ", "Main").events[0]
+    assert (seeded.kind, seeded.commitment, seeded.client_seed) == (
+        "dice.seeded",
+        opened["commitment"],
+        "table 7",
+    )
+    status = book.dice_status("Main")
+    assert (status["client_seed"], status["seeded_at"], status["drawn"]) == ("table 7", 2, 0)
+    Ledger(db).roll("3d6", "Main")  # a new process reads the client seed back from the seeding
+    Ledger(db).roll("2d20", "Main")  # and from behind a die drawn under it
+    book = Ledger(db)
+    assert book.dice_status("Main")["client_seed"] == "table 7"
+    shown, _ = book.reveal_dice("Main").events
+    recorded, derived = _faces_under(book, "Main", bytes.fromhex(shown.seed), "table 7")
+    assert len(recorded) == 5 and recorded == derived
+    _, early = _faces_under(book, "Main", bytes.fromhex(shown.seed), "given early")
+    assert early != recorded  # the commitment's own client seed would give other dice
+    report = verify_dice(book, "Main")["Main"]
+    assert report.proven == 5
+    assert (report.commitments[0]["client_seed"], report.commitments[0]["seeded"]) == ("table 7", 2)
+
+
+def test_a_fork_after_seeding_carries_the_seeded_client_seed(tmp_path: Path) -> None:
+    db = str(tmp_path / "f.ledger")
+    book = Ledger(db)
+    book.new_campaign("freeform", "Main")
+    book.seed_dice("ours", "Main")
+    book.roll("1d6", "Main")
+    Ledger(db).fork("Main", "Alt")
+    assert Ledger(db).dice_status("Alt")["client_seed"] == "ours"
+
+
+def test_seeding_after_a_die_was_drawn_is_refused_and_records_nothing(tmp_path: Path) -> None:
+    book = Ledger(str(tmp_path / "d.ledger"))
+    c = book.new_campaign("freeform", "Main")
+    book.roll("1d6", "Main")
+    book.undo("Main")  # an undone die keeps its number: the commitment has drawn one
+    head = book.head(c)
+    with pytest.raises(LedgerError, match=r"^1 dice were drawn under dice commitment [0-9a-f]{16} in 'Main'"):
+        book.seed_dice("too late", "Main")
+    assert book.head(c) == head
+    assert book.dice_status("Main")["client_seed"] == ""
+    book.reveal_dice("Main")  # the next commitment can be seeded
+    assert book.seed_dice("in time", "Main").events[0].kind == "dice.seeded"
+
+
+def test_seeding_with_no_commitment_open_is_refused(tmp_path: Path) -> None:
+    book = Ledger(str(tmp_path / "n.ledger"))
+    plain = book.new_campaign("freeform", "Plain", commit=False)
+    with pytest.raises(LedgerError, match=r"no dice commitment is open in 'Plain' to seed"):
+        book.seed_dice("ours", "Plain")
+    assert book.head(plain) == 1
+    sim = book.new_campaign("freeform", "Sim", seed=7)
+    with pytest.raises(LedgerError, match=r"rolls seeded dice"):
+        book.seed_dice("ours", "Sim")
+    assert book.head(sim) == 1
+    book.commit_dice("Plain")
+    with pytest.raises(LedgerError, match=r"`client_seed` is empty"):
+        book.seed_dice("  ", "Plain")
+    assert book.head(plain) == 2
+
+
+def test_an_imported_open_commitment_cannot_be_seeded_here(tmp_path: Path) -> None:
+    book = Ledger(str(tmp_path / "home.ledger"))
+    book.new_campaign("freeform", "Tale")
+    path = tmp_path / "tale.jsonl"
+    with path.open("wb") as out:
+        book.export(out, "Tale")
+    other = Ledger(str(tmp_path / "away.ledger"))
+    with path.open("rb") as data:
+        other.import_(data, "Tale")
+    with pytest.raises(LedgerError, match=r"was made by the ledger this campaign was imported from"):
+        other.seed_dice("ours", "Tale")
+
+
+def test_the_cli_seeds_shows_it_and_refuses_a_late_seed_in_one_line(ledger_cli: Session, db: str) -> None:
+    ledger_cli("new", "freeform", "Main")
+    assert "players may seed it before the first roll" in ledger_cli("dice", "status").output
+    out = ledger_cli("dice", "seed", "table 7").output
+    assert out.startswith("dice seeded in 'Main': commitment ") and "client seed 'table 7'" in out
+    status = ledger_cli("dice", "status").output
+    assert "client seed 'table 7' (seeded after the commitment, v2), 0 dice drawn" in status
+    assert "dice seeded: " in ledger_cli("log").output
+    ledger_cli("roll", "2d6")
+    assert "2 dice drawn" in ledger_cli("dice", "status").output
+    before = hr.store_rows(db)
+    process = hr.run_ledger(db, "dice", "seed", "late")
+    assert process.returncode == 1
+    lines = process.stderr.strip().splitlines()
+    assert len(lines) == 1, process.stderr
+    assert lines[0].startswith("error: 2 dice were drawn under dice commitment ")
+    assert lines[0].endswith(
+        "reveal it with `ledger dice reveal` (that opens the next one) and seed the next one"
+    )
+    assert hr.store_rows(db) == before
+    ledger_cli("dice", "reveal")
+    assert "dice  Main: 2 dice proven" in ledger_cli("verify", "--dice").output
+
+
+def test_undo_passes_over_a_seeding(ledger_cli: Session) -> None:
+    ledger_cli("new", "freeform", "Main")
+    ledger_cli("dice", "seed", "ours")
+    refused = ledger_cli("undo", ok=False)
+    assert refused.exit_code == 1 and "nothing to undo" in refused.output
+    ledger_cli("roll", "1d6")
+    assert "undo v3: rolled 1d6" in ledger_cli("undo").output
+    assert (
+        "client seed 'ours' (seeded after the commitment, v2), 1 dice drawn"
+        in ledger_cli("dice", "status").output
+    )
+
+
+def test_verify_dice_names_a_seeding_after_a_die_was_drawn(tmp_path: Path) -> None:
+    db = str(tmp_path / "v.ledger")
+    book = Ledger(db)
+    c = book.new_campaign("freeform", "Main")
+    commitment = book.dice_status("Main")["commitment"]
+    book.roll("1d6", "Main")
+    book.note("then the players chose", "Main")
+    book.close()
+
+    def edit(events: list[dict[str, Any]]) -> None:
+        events[2].pop("decision")
+        events[2]["event"] = {"kind": "dice.seeded", "commitment": commitment, "client_seed": "late"}
+
+    forge_store(db, c.id, edit)
+    with pytest.raises(
+        TamperError, match=r"version 3: it seeds dice commitment [0-9a-f]{16} after 1 of its dice"
+    ):
+        verify_dice(Ledger(db), "Main")
+    process = hr.run_ledger(db, "verify", "--dice")
+    assert process.returncode == 4
+    lines = process.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: campaign 'Main' fails verification at version 3")
+
+
+def test_an_import_keeps_the_client_seed_given_after_the_commitment(tmp_path: Path) -> None:
+    book = Ledger(str(tmp_path / "home.ledger"))
+    book.new_campaign("freeform", "Tale")
+    book.seed_dice("ours", "Tale")
+    book.roll("2d6", "Tale")
+    path = tmp_path / "tale.jsonl"
+    with path.open("wb") as out:
+        book.export(out, "Tale")
+    other = Ledger(str(tmp_path / "away.ledger"))
+    with path.open("rb") as data:
+        other.import_(data, "Tale")
+    status = Ledger(str(tmp_path / "away.ledger")).dice_status("Tale")
+    assert (status["client_seed"], status["seeded_at"], status["drawn"]) == ("ours", 2, 2)
+    with path.open("rb") as data:
+        _, alone = verify_dice_file(data)
+    assert alone.pending == 2 and alone.commitments[0]["client_seed"] == "ours"

@@ -498,6 +498,72 @@ def test_a_decision_naming_a_class_outside_the_commands_is_refused(tmp_path: Pat
     assert_refused(db, forged, at_version(v), "which is no command of d20")
 
 
+# --- provable dice: the players' client seed, given after the commitment ------------------------
+
+
+def committed_export(tmp_path: Path) -> tuple[str, Path, list[str]]:
+    """A campaign with dice commitments: notes where a forger can put a ``dice.seeded``
+    (v2 before the first die, v4 after it, v7 after the reveal), and both commitments."""
+    db = str(tmp_path / "t.ledger")
+    with Ledger(db) as book:
+        book.new_campaign("freeform", "Tomb")
+        first = book.dice_status("Tomb")["commitment"]
+        book.note("we wait", "Tomb")
+        book.roll("1d6", "Tomb")
+        book.note("the players choose", "Tomb")
+        book.reveal_dice("Tomb")
+        book.note("after the reveal", "Tomb")
+        second = book.dice_status("Tomb")["commitment"]
+    out = tmp_path / "tomb.jsonl"
+    with Ledger(db) as book, out.open("wb") as f:
+        book.export(f, "Tomb")
+    return db, out, [first, second]
+
+
+def seeding_at(path: Path, target: Path, v: int, commitment: str, client_seed: str) -> Path:
+    """The export with its note at version ``v`` turned into a ``dice.seeded`` event."""
+
+    def edit(_h: dict[str, Any], events: Events) -> Events:
+        note = events[v - 1]
+        assert note["event"]["kind"] == "note"
+        note.pop("decision")
+        note["event"] = {"kind": "dice.seeded", "commitment": commitment, "client_seed": client_seed}
+        return events
+
+    return forgery.forge_export(path, target, edit)
+
+
+def test_a_seeding_of_the_open_commitment_before_its_first_die_imports(tmp_path: Path) -> None:
+    """The forger's edit is one the ledger could have made: the file imports."""
+    db, path, (_, second) = committed_export(tmp_path)
+    forged = seeding_at(path, tmp_path / "f.jsonl", 7, second, "table 7")
+    result = hr.invoke(db, "import", str(forged), "--name", "Copy")
+    assert result.exit_code == 0, result.stderr
+    with Ledger(db) as book:
+        assert book.dice_status("Copy")["client_seed"] == "table 7"
+
+
+@pytest.mark.parametrize(
+    ("v", "which", "client_seed", "problem"),
+    [
+        (4, 0, "late", "after 1 of its dice were drawn"),
+        (2, None, "table 7", "which is not the open one"),
+        (7, 0, "table 7", "which is not the open one"),
+        (2, 0, " table 7", "its client seed is not one line"),
+        (2, 0, "", "its client seed is not one line"),
+        (2, 0, "x" * 201, "its client seed is not one line"),
+    ],
+    ids=["after-a-die", "unknown-commitment", "revealed-commitment", "untrimmed", "empty", "too-long"],
+)
+def test_a_seeding_the_ledger_could_not_have_recorded_is_refused(
+    tmp_path: Path, v: int, which: int | None, client_seed: str, problem: str
+) -> None:
+    db, path, commitments = committed_export(tmp_path)
+    commitment = "ab" * 32 if which is None else commitments[which]
+    forged = seeding_at(path, tmp_path / "f.jsonl", v, commitment, client_seed)
+    assert_refused(db, forged, at_version(v), problem)
+
+
 # --- a forger's random edits ------------------------------------------------------------------
 
 ODD_VALUES: list[Any] = [
