@@ -27,6 +27,7 @@ OPTIONS: dict[str, str] = {
     "require_signed": "--require-signed",
     "schema": "--db",
     "seed": "--seed",
+    "settings": "--setting",
     "simulated": "--simulated",
     "system": "--system",
     "target": "--db / LEDGER_DB",

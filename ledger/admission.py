@@ -483,6 +483,13 @@ class Admission:
             raise Refusal(f"the {self.system.name} system has no tables")
         if ev.tables_source is not None:
             check_text(ev.tables_source, "the tables' source", 4096)
+        if ev.settings:
+            if self.system.check_settings is None:
+                raise Refusal(f"the {self.system.name} system takes no settings")
+            try:
+                self.system.check_settings(dict(ev.settings))
+            except LedgerError as e:
+                raise Refusal(e.message) from None
 
     def _close_action(self) -> None:
         """An action is recorded under a character known before it, or one it brings in."""

@@ -808,7 +808,13 @@ class Ledger:
 
         sysdef = get_system(system)
         name = check_name(name, "campaign")
-        if settings and sysdef.check_settings is not None:
+        if settings:
+            if sysdef.check_settings is None:
+                raise LedgerError(
+                    f"the {system} system takes no settings",
+                    field="settings",
+                    fix=option("settings", "give none", "drop"),
+                )
             settings = sysdef.check_settings(settings)
         table_data: dict[str, Any] = {}
         source: str | None = None

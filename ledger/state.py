@@ -47,8 +47,16 @@ def _started(core: CoreState, ev: CampaignStarted, env: Envelope[Any]) -> CoreSt
         system=ev.system,
         seed=ev.seed,
         settings=ev.settings,
-        tables=ev.tables,
+        tables=_with_settings(ev.tables, ev.settings),
     )
+
+
+def _with_settings(tables: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any]:
+    """The campaign's tables as played: its settings (``--setting KEY=VALUE``) win over the
+    ``[settings]`` of its tables, for the rules and for ``ledger tables`` alike."""
+    if not settings:
+        return tables
+    return {**tables, "settings": {**tables.get("settings", {}), **settings}}
 
 
 def _character(core: CoreState, ev: CharacterAdded, env: Envelope[Any]) -> CoreState:

@@ -20,7 +20,8 @@ from typing import Any, TypeVar
 
 import msgspec
 
-from ledger.errors import Fix, TableError
+from ledger.errors import Fix, LedgerError, TableError
+from ledger.errors import option as fix_option
 
 T = TypeVar("T")
 
@@ -50,6 +51,34 @@ def decode(data: bytes | str, kind: type[T], file: str) -> T:
         raise TableError(
             _one_line(f"table file {file!r} is not valid TOML ({e})"), fix=Fix("other", "fix the syntax")
         ) from None
+
+
+def settings(given: typing.Mapping[str, Any], kind: type[Any], system: str) -> dict[str, Any]:
+    """A campaign's ``settings`` (``--setting KEY=VALUE``) checked against the system's typed
+    ``[settings]`` table ``kind``: the values as given (a whole number may come as its
+    digits), or a one-line LedgerError naming the setting and what it takes."""
+    known = [f.encode_name for f in msgspec.structs.fields(kind)]
+    for key, value in given.items():
+        if key not in known:
+            raise LedgerError(
+                f"the {system} system has no setting {key!r}; its settings are {', '.join(known)}",
+                field="settings",
+                fix=fix_option("settings", "give one of them", "give", " KEY=VALUE with one of them"),
+            )
+        try:
+            msgspec.convert({key: value}, kind, strict=False)
+        except msgspec.ValidationError as e:
+            found = _AT.match(str(e))
+            problem = found["problem"] if found else str(e)
+            words = _worded(problem)
+            if problem.startswith("Invalid enum value"):
+                words += _choices(_field_kind(kind, key))
+            raise LedgerError(
+                f"the setting {key}={value!r} is refused: {words}",
+                field="settings",
+                fix=fix_option("settings", f"give {key} a value it takes", "give", f" {key}=VALUE"),
+            ) from None
+    return dict(given)
 
 
 def _refusal(data: bytes | str, kind: type[Any], file: str, error: str) -> TableError:

@@ -120,6 +120,37 @@ def test_tables_command_checks_a_file(run: Any, tmp_path: Path) -> None:
     assert data["settings"]["terrain"] == "3d6" and data["sample"] is False
 
 
+def test_a_setting_given_at_the_start_rules_the_campaign(run: Any, tmp_path: Path) -> None:
+    """--setting wins over the tables' [settings]: the 3d6 terrain variant, chosen on the
+    command line over the sample tables' 1d6, is what the campaign lists and rolls."""
+    assert run("new", "crawl", "trip", "--setting", "terrain=3d6").exit_code == 0
+    assert "this campaign rolls 3d6" in run("tables", "terrain").output
+    run("crawl", "move", "n")
+    rolled = run("crawl", "terrain", "--faces", "2,5,6", "--json")
+    assert rolled.exit_code == 0, rolled.output
+
+
+@pytest.mark.parametrize(
+    ("system", "setting", "why"),
+    [
+        ("freeform", "repeat=pass", "the freeform system takes no settings; drop --setting"),
+        ("crawl", "bogus=1", "the crawl system has no setting 'bogus'; its settings are terrain, repeat"),
+        (
+            "crawl",
+            "repeat=maybe",
+            "the setting repeat='maybe' is refused: invalid enum value 'maybe'; use any of",
+        ),
+    ],
+)
+def test_a_setting_the_system_does_not_take_is_refused_at_the_start(
+    run: Any, system: str, setting: str, why: str
+) -> None:
+    result = run("new", system, "trip", "--setting", setting)
+    assert result.exit_code == 1 and why in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert "trip" not in run("campaigns").output  # nothing recorded
+
+
 def test_every_crawl_command_has_help(run: Any) -> None:
     from ledger.cli.crawl import group
 

@@ -654,3 +654,39 @@ def test_an_older_d20_export_with_a_check_forged_the_other_way_is_refused(tmp_pa
 
     forged = forgery.forge_export(source, tmp_path / "f.jsonl", edit)
     assert_refused(db, forged, at_version(check["v"]), "but its dice give", f"success {was}")
+
+
+def test_settings_on_a_system_that_takes_none_are_refused(exported: tuple[str, Path], tmp_path: Path) -> None:
+    db, path = exported
+
+    def edit(_h: dict[str, Any], events: Events) -> Events:
+        event_of(events, "campaign.started")["event"]["settings"] = {"repeat": "pass"}
+        return events
+
+    forged = forgery.forge_export(path, tmp_path / "f.jsonl", edit)
+    assert_refused(db, forged, at_version(1), "the freeform system takes no settings")
+
+
+@pytest.mark.parametrize(
+    ("settings", "why"),
+    [({"bogus": "1"}, "has no setting 'bogus'"), ({"repeat": "maybe"}, "repeat='maybe' is refused")],
+)
+def test_a_crawl_setting_the_ledger_would_refuse_is_refused(
+    tmp_path: Path, settings: dict[str, str], why: str
+) -> None:
+    db = str(tmp_path / "c.ledger")
+    source = tmp_path / "source.ledger"
+    with Ledger(str(source)) as book, (tmp_path / "k.jsonl").open("wb") as out:
+        book.new_campaign("crawl", "Tomb", seed=3, settings={"repeat": "pass"})
+        book.export(out, "Tomb")
+    with Ledger(db):
+        pass
+
+    def edit(_h: dict[str, Any], events: Events) -> Events:
+        event_of(events, "campaign.started")["event"]["settings"] = settings
+        return events
+
+    honest = forgery.forge_export(tmp_path / "k.jsonl", tmp_path / "same.jsonl", lambda _h, events: events)
+    assert hr.invoke(db, "import", str(honest), "--name", "Honest").exit_code == 0
+    forged = forgery.forge_export(tmp_path / "k.jsonl", tmp_path / "f.jsonl", edit)
+    assert_refused(db, forged, at_version(1), why)

@@ -213,9 +213,10 @@ def test_settings_from_the_command_line(tmp_path: Path) -> None:
     )
     out = invoke("yz", "rot", "1", "--faces", "6,2,3,4", "--json")  # one 6 is not enough here
     assert json.loads(out.output)["events"][0]["absorbed"] is False
-    assert invoke("new", "yearzero", "odd", "--setting", "night_start=dusk").exit_code == 0
-    out = invoke("-c", "odd", "yz", "tick", "1")
-    assert out.exit_code == 1 and "night_start='dusk'" in out.output and out.output.count("\n") == 1
+    refused = invoke("new", "yearzero", "odd", "--setting", "night_start=dusk")
+    assert refused.exit_code == 1 and refused.stderr.count("\n") == 1
+    assert "the setting night_start='dusk' is refused: expected a whole number" in refused.stderr
+    assert "odd" not in invoke("campaigns").output
 
 
 def test_the_golden_log_is_what_the_rules_decide_today(tmp_path: Path) -> None:

@@ -509,3 +509,9 @@ def sources(data: dict[str, Any], key: str, value: object) -> list[str]:
     if any(row.get(key) == value for row in data.get("shop", {}).values()):
         found.append("shop")
     return found
+
+
+def check_settings(given: dict[str, Any]) -> dict[str, Any]:
+    """``--setting KEY=VALUE`` values, checked against the ``[settings]`` table's keys and
+    values (docs/rulings/crawl.md): a campaign's settings win over its tables'."""
+    return tablefile.settings(given, Settings, "crawl")

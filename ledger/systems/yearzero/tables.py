@@ -191,3 +191,9 @@ def listing(data: dict[str, Any]) -> list[Any]:
             ),
         ),
     ]
+
+
+def check_settings(given: dict[str, Any]) -> dict[str, Any]:
+    """``--setting KEY=VALUE`` values, checked against the ``[settings]`` table's keys and
+    values (docs/rulings/yearzero.md): a campaign's settings win over its tables'."""
+    return tablefile.settings(given, Settings, "yearzero")
