@@ -159,7 +159,9 @@ class System(msgspec.Struct, frozen=True, kw_only=True):
     listing: Callable[[dict[str, Any]], list[Table]] | None = None
     """The tables a player can browse and roll on (``ledger tables``), from a campaign's tables."""
     check_settings: Callable[[dict[str, Any]], dict[str, Any]] | None = None
-    """Validates ``--setting`` values at campaign creation (raises a LedgerError)."""
+    """Checks a campaign's settings (``--setting KEY=VALUE``) when it starts and when it is
+    imported, returning them (raises a LedgerError); a system without one takes none. The
+    settings win over the ``[settings]`` of the campaign's tables (``Draft.tables``)."""
     solo: bool = False
     """One character only: a second ``character create`` is refused."""
     facts: Callable[[Envelope[Any]], list[Fact]] | None = None
