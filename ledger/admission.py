@@ -444,8 +444,9 @@ class Admission:
         self._dice(env)
 
     def _dice(self, env: Envelope[Any]) -> None:
-        """The open commitment and its dice drawn: a ``dice.seeded`` is refused unless it
-        seeds the open commitment before its first die, with a client seed the ledger takes."""
+        """The open commitment and its dice drawn: a commitment opens as a sha256 with a
+        client seed the ledger takes, a ``dice.revealed`` reveals the open one with the seed
+        that hashes to it, and a ``dice.seeded`` seeds the open one before its first die."""
         ev = env.event
         if isinstance(ev, DiceSeeded):
             problem = fairness.seeding_problem(ev, self.dice_open, self.dice_drawn)
@@ -453,9 +454,17 @@ class Admission:
                 raise Refusal(problem)
             self.seeded.add(ev.commitment)
         elif isinstance(ev, DiceRevealed):
+            problem = fairness.reveal_problem(ev, self.dice_open)
+            if problem is not None:
+                raise Refusal(problem)
             self.dice_open, self.dice_drawn = None, 0
         elif isinstance(ev, DiceCommitted | CampaignStarted | BranchForked):
-            self.dice_open, self.dice_drawn = ev.opens()[0], 0
+            commitment, client_seed = ev.opens()
+            if commitment is not None:
+                problem = fairness.opening_problem(commitment, client_seed)
+                if problem is not None:
+                    raise Refusal(problem)
+            self.dice_open, self.dice_drawn = commitment, 0
         how = env.decision
         if self.dice_open is not None and how is not None and not how.manual:
             self.dice_drawn += len(how.faces)

@@ -489,6 +489,31 @@ def seeding_problem(ev: DiceSeeded, open_commitment: str | None, drawn: int) -> 
     return None
 
 
+def opening_problem(commitment: str, client_seed: str) -> str | None:
+    """Why the ledger could not have opened a commitment ``commitment`` with ``client_seed``
+    (its sha256 as 64 lowercase hex digits; a client seed it takes); None when it could."""
+    if not HEX64.fullmatch(commitment):
+        return f"its dice commitment {commitment[:16]!r} is not a sha256 in 64 lowercase hex digits"
+    try:
+        given = check_client_seed(client_seed)
+    except LedgerError:
+        given = None
+    if given != client_seed:
+        return "its client seed is not one line of at most 200 visible characters, in NFC"
+    return None
+
+
+def reveal_problem(ev: DiceRevealed, open_commitment: str | None) -> str | None:
+    """Why the ledger could not have recorded ``ev`` while ``open_commitment`` is open: it
+    reveals only the open commitment, with the seed that hashes to it."""
+    shown = ev.commitment[:16]
+    if open_commitment is None or ev.commitment != open_commitment:
+        return f"it reveals dice commitment {shown}, which is not the open one"
+    if not HEX64.fullmatch(ev.seed) or commitment_of(bytes.fromhex(ev.seed)) != ev.commitment:
+        return f"the seed it reveals does not hash to dice commitment {shown}"
+    return None
+
+
 def revealed_in(rows: Iterator[bytes], decode: Callable[[bytes], Envelope[Any]]) -> dict[str, str]:
     """Every seed revealed in a stream: commitment -> seed hex."""
     found: dict[str, str] = {}

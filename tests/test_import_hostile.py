@@ -564,6 +564,36 @@ def test_a_seeding_the_ledger_could_not_have_recorded_is_refused(
     assert_refused(db, forged, at_version(v), problem)
 
 
+@pytest.mark.parametrize(
+    ("v", "field", "value", "problem"),
+    [
+        (5, "seed", "00" * 32, "the seed it reveals does not hash to dice commitment"),
+        (
+            5,
+            "commitment",
+            "ab" * 32,
+            "it reveals dice commitment abababababababab, which is not the open one",
+        ),
+        (1, "commitment", "not-a-sha256", "is not a sha256 in 64 lowercase hex digits"),
+        (6, "client_seed", "x" * 201, "its client seed is not one line of at most 200"),
+    ],
+    ids=["wrong-seed", "not-open", "not-hex", "long-client-seed"],
+)
+def test_a_commitment_or_reveal_the_ledger_could_not_have_recorded_is_refused(
+    tmp_path: Path, v: int, field: str, value: str, problem: str
+) -> None:
+    """What only ``verify --dice`` named before: the import refuses it too."""
+    db, path, _ = committed_export(tmp_path)
+
+    def edit(_h: dict[str, Any], events: Events) -> Events:
+        assert events[v - 1]["event"]["kind"] in ("campaign.started", "dice.revealed", "dice.committed")
+        events[v - 1]["event"][field] = value
+        return events
+
+    forged = forgery.forge_export(path, tmp_path / "f.jsonl", edit)
+    assert_refused(db, forged, at_version(v), problem)
+
+
 # --- a forger's random edits ------------------------------------------------------------------
 
 ODD_VALUES: list[Any] = [
