@@ -132,6 +132,15 @@ def _check_size(raw: bytes) -> None:
         )
 
 
+def _none_open(c: Campaign, purpose: str = "", when: str = "") -> LedgerError:
+    """The refusal of a dice operation on a branch with no commitment open."""
+    first = f" {when}" if when else ""
+    return LedgerError(
+        f"no dice commitment is open in {c.name!r}{purpose}",
+        fix=fix_command("dice commit", f"open one{first}", f"open one{first} with"),
+    )
+
+
 def _backoff(attempt: int) -> None:
     """Random exponential back-off after losing a race, so no writer starves."""
     time.sleep(random.uniform(0, min(0.2, 0.001 * 2 ** min(attempt, 10))))
@@ -994,10 +1003,7 @@ class Ledger:
             status = tip.dice
             assert status is not None
             if status.commitment is None:
-                raise LedgerError(
-                    f"no dice commitment is open in {c.name!r} to seed",
-                    fix=fix_command("dice commit", "open one first", "open one first with"),
-                )
+                raise _none_open(c, " to seed", "first")
             if status.seed is None:
                 raise fairness.refuse_foreign(status)
             if status.next_nonce:
@@ -1026,10 +1032,7 @@ class Ledger:
         now = self.dice_tip(c, self.tip(c)).dice
         assert now is not None
         if now.commitment is None:
-            raise LedgerError(
-                f"no dice commitment is open in {c.name!r}",
-                fix=fix_command("dice commit", "open one", "open one with"),
-            )
+            raise _none_open(c)
         if now.seed is None:
             raise LedgerError(
                 f"the seed of dice commitment {now.commitment[:16]} is kept by the ledger this campaign "

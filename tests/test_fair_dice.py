@@ -26,6 +26,28 @@ from tests.helpers_forgery import forge_store
 DOC = Path(__file__).parents[1] / "docs" / "dice.md"
 
 
+def carried(book: Ledger, tmp_path: Path) -> Ledger:
+    """Another ledger (``away.ledger``), into which the campaign ``Tale`` of ``book`` was
+    exported and imported."""
+    path = tmp_path / "tale.jsonl"
+    with path.open("wb") as out:
+        book.export(out, "Tale")
+    other = Ledger(str(tmp_path / "away.ledger"))
+    with path.open("rb") as data:
+        other.import_(data, "Tale")
+    return other
+
+
+def assert_verify_dice_fails(db: str, campaign: str, version: int) -> None:
+    """``ledger verify --dice`` in a process of its own: exit 4, one line naming the version,
+    no traceback."""
+    process = hr.run_ledger(db, "verify", "--dice")
+    assert process.returncode == 4
+    lines = process.stderr.strip().splitlines()
+    assert len(lines) == 1
+    assert lines[0].startswith(f"error: campaign {campaign!r} fails verification at version {version}")
+
+
 def doc_face() -> Any:
     """The face function exactly as docs/dice.md prints it, run with nothing else."""
     code = re.search(r"```python\n(.*?)```", DOC.read_text(), re.S)
@@ -273,10 +295,7 @@ def test_a_forged_repeated_nonce_is_named(tmp_path: Path) -> None:
     forge_store(db, c.id, edit)
     with pytest.raises(TamperError, match=r"version 3: its first die is number 0 .* where 1 comes next"):
         verify_dice(Ledger(db), "Main")
-    process = hr.run_ledger(db, "verify", "--dice")  # a process of its own: one line, no traceback
-    assert process.returncode == 4
-    lines = process.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: campaign 'Main' fails verification at version 3")
+    assert_verify_dice_fails(db, "Main", 3)
 
 
 def test_a_fork_revealing_its_seed_tells_nothing_of_the_parent(tmp_path: Path) -> None:
@@ -369,12 +388,7 @@ def test_an_imported_open_commitment_cannot_be_rolled_under_here(tmp_path: Path)
     book = Ledger(str(tmp_path / "home.ledger"))
     book.new_campaign("freeform", "Tale")
     book.roll("1d6", "Tale")
-    path = tmp_path / "tale.jsonl"
-    with path.open("wb") as out:
-        book.export(out, "Tale")
-    other = Ledger(str(tmp_path / "away.ledger"))
-    with path.open("rb") as data:
-        other.import_(data, "Tale")
+    other = carried(book, tmp_path)
     with pytest.raises(LedgerError, match=r"was made by the ledger this campaign was imported from"):
         other.roll("1d6", "Tale")
     with pytest.raises(LedgerError, match=r"reveal it there, or open a new one here"):
@@ -538,12 +552,7 @@ def test_seeding_with_no_commitment_open_is_refused(tmp_path: Path) -> None:
 def test_an_imported_open_commitment_cannot_be_seeded_here(tmp_path: Path) -> None:
     book = Ledger(str(tmp_path / "home.ledger"))
     book.new_campaign("freeform", "Tale")
-    path = tmp_path / "tale.jsonl"
-    with path.open("wb") as out:
-        book.export(out, "Tale")
-    other = Ledger(str(tmp_path / "away.ledger"))
-    with path.open("rb") as data:
-        other.import_(data, "Tale")
+    other = carried(book, tmp_path)
     with pytest.raises(LedgerError, match=r"was made by the ledger this campaign was imported from"):
         other.seed_dice("ours", "Tale")
 
@@ -603,10 +612,7 @@ def test_verify_dice_names_a_seeding_after_a_die_was_drawn(tmp_path: Path) -> No
         TamperError, match=r"version 3: it seeds dice commitment [0-9a-f]{16} after 1 of its dice"
     ):
         verify_dice(Ledger(db), "Main")
-    process = hr.run_ledger(db, "verify", "--dice")
-    assert process.returncode == 4
-    lines = process.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: campaign 'Main' fails verification at version 3")
+    assert_verify_dice_fails(db, "Main", 3)
 
 
 def test_an_import_keeps_the_client_seed_given_after_the_commitment(tmp_path: Path) -> None:
@@ -614,14 +620,9 @@ def test_an_import_keeps_the_client_seed_given_after_the_commitment(tmp_path: Pa
     book.new_campaign("freeform", "Tale")
     book.seed_dice("ours", "Tale")
     book.roll("2d6", "Tale")
-    path = tmp_path / "tale.jsonl"
-    with path.open("wb") as out:
-        book.export(out, "Tale")
-    other = Ledger(str(tmp_path / "away.ledger"))
-    with path.open("rb") as data:
-        other.import_(data, "Tale")
-    status = Ledger(str(tmp_path / "away.ledger")).dice_status("Tale")
+    carried(book, tmp_path)
+    status = Ledger(str(tmp_path / "away.ledger")).dice_status("Tale")  # read back by a new Ledger
     assert (status["client_seed"], status["seeded_at"], status["drawn"]) == ("ours", 2, 2)
-    with path.open("rb") as data:
+    with (tmp_path / "tale.jsonl").open("rb") as data:
         _, alone = verify_dice_file(data)
     assert alone.pending == 2 and alone.commitments[0]["client_seed"] == "ours"
