@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from ledger import dice as dice_mod
-from ledger.errors import DuplicateNameError, InvalidNameError, InvalidTextError, PluginError
+from ledger.errors import DuplicateNameError, InvalidNameError, InvalidTextError, PluginError, named
 from ledger.events import CharacterAdded, Event, Noted, Rolled
 
 if TYPE_CHECKING:
@@ -103,12 +103,12 @@ def check_command_text(command: Command) -> None:
         for text in _strings(getattr(command, field)):
             reason = invisible_reason(text)
             if reason is not None:
-                shown = field.replace("_", "-")
                 raise InvalidTextError(
                     text,
-                    f"--{shown}" if field != "text" else "the text",
+                    named(field) if field != "text" else "the text",
                     reason,
                     "type it on one line with visible characters only",
+                    field=field,
                 )
 
 
