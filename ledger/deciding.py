@@ -52,7 +52,22 @@ def decide_and_draw(
 ) -> tuple[list[Event], Dice]:
     """The events ``decide`` gives on the head state, and the dice it drew."""
     dice = dice_for(tip, faces)
-    events = decide(tip.state, dice)
+    try:
+        events = decide(tip.state, dice)
+    except LedgerError:
+        raise
+    except Exception as e:  # the rules met state the ledger did not write: one line, not a traceback
+        core = tip.state.core
+        raise LedgerError(
+            f"the {core.system} rules cannot decide this on campaign {core.name!r} "
+            f"({type(e).__name__}: {e}); nothing was recorded. Its tables or events may not be "
+            "ones the ledger wrote (an imported campaign?)",
+            fix=fix_command(
+                "verify",
+                "verify the campaign, and report it if it verifies",
+                options=(f"campaign {core.name}",),
+            ),
+        ) from e
     if isinstance(dice, Faces):
         dice.finish()
     if not events:
