@@ -11,12 +11,13 @@ import pytest
 
 from ledger.dice import Faces, RandomDice
 from ledger.errors import GameOverError, OutOfOrderError, RuleError
-from ledger.events import CampaignStarted, Envelope, Event
-from ledger.state import CampaignState, evolve
+from ledger.events import CampaignStarted, Event
+from ledger.state import CampaignState
 from ledger.systems.crawl import events as ev
 from ledger.systems.crawl.order import Attack, Eat, Escape, Move, Sleep, Technique, Terrain
 from ledger.systems.crawl.system import SYSTEM
 from ledger.systems.crawl.tables import load_tables
+from tests.helpers_rules import decided, folded
 from tests.test_crawl import write_tables
 
 RAT = ev.Foe(name="rat", health=5, max_health=5, esc=2)
@@ -31,20 +32,12 @@ def tables(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 
 def given(tables: dict[str, Any], *events: Event) -> CampaignState:
     """The campaign state these events lead to, folded as the ledger folds them."""
-    state = CampaignState()
-    started = CampaignStarted(name="run", system="crawl", tables=tables)
-    for v, event in enumerate((started, *events), start=1):
-        env = Envelope(v=v, campaign="c1", action=f"a{v}", at="", prev="", event=event)
-        state = evolve(state, env, SYSTEM)
-    return state
+    return folded(SYSTEM, CampaignStarted(name="run", system="crawl", tables=tables), events)
 
 
 def when(state: CampaignState, command: Any, *faces: int) -> list[Event]:
     """The events the command decides on these faces, every face used."""
-    dice = Faces(list(faces))
-    events = SYSTEM.decide(state, command, dice)
-    assert dice.used == len(faces), f"{len(faces) - dice.used} faces left over"
-    return events
+    return decided(SYSTEM, state, command, faces)
 
 
 def new_hex(day: int, text: str = "nothing 6", total: tuple[int, int] = (1, 5)) -> list[Event]:

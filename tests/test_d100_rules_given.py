@@ -10,13 +10,13 @@ import pytest
 
 from ledger import snapshots
 from ledger.commands import Command
-from ledger.dice import Faces
 from ledger.errors import RuleError
-from ledger.events import CampaignStarted, CharacterAdded, Envelope, Event
-from ledger.state import CampaignState, evolve
+from ledger.events import CampaignStarted, CharacterAdded, Event
+from ledger.state import CampaignState
 from ledger.systems import get_system
 from ledger.systems.d100 import commands as c
 from ledger.systems.d100 import events as ev
+from tests.helpers_rules import decided, folded
 
 SYSTEM = get_system("d100")
 TABLES, _ = SYSTEM.load_tables(None)
@@ -26,25 +26,19 @@ ANA = CharacterAdded(
     name="Ana",
     attrs={**{k: str(v) for k, v in CHARS.items()}, "skill.Trepar": "40", "skill.Esquivar": "40"},
 )
+
 """Ana: hp (CON + TAM) / 2 = 12, valor and luck POD x 5 = 65, fatigue CON + FUE = 21."""
 
 
 def given(*events: Event) -> CampaignState:
     """The campaign state after a new d100 campaign and these events."""
-    state = CampaignState()
-    for v, event in enumerate((CampaignStarted(name="Casa", system="d100", tables=TABLES), *events), 1):
-        actor = getattr(event, "who", None) or getattr(event, "name", None)
-        env = Envelope(v=v, campaign="c1", action=f"a{v}", at="", actor=actor, prev="", event=event)
-        state = evolve(state, env, SYSTEM)
-    return state
+    started = CampaignStarted(name="Casa", system="d100", tables=TABLES)
+    return folded(SYSTEM, started, events, lambda e: getattr(e, "who", None) or getattr(e, "name", None))
 
 
 def when(state: CampaignState, command: Command, faces: list[int] | None = None) -> list[Any]:
     """The events the d100 system decides for ``command``, rolling exactly ``faces``."""
-    dice = Faces(faces or [])
-    events = SYSTEM.decide(state, command, dice)
-    dice.finish()
-    return events
+    return decided(SYSTEM, state, command, faces or [])
 
 
 def climb(face: int, level: str) -> ev.Tested:

@@ -9,10 +9,9 @@ from typing import Any
 import pytest
 
 from ledger.commands import Command
-from ledger.dice import Faces
 from ledger.errors import GameOverError, RuleError
-from ledger.events import CampaignStarted, CharacterAdded, Envelope, Event
-from ledger.state import CampaignState, evolve
+from ledger.events import CampaignStarted, CharacterAdded, Event
+from ledger.state import CampaignState
 from ledger.systems import get_system
 from ledger.systems.d20.commands import Attack, Check, Create, Panic, Stress, TakeDamage, Use
 from ledger.systems.d20.events import (
@@ -25,6 +24,7 @@ from ledger.systems.d20.events import (
     Stressed,
     UsageRolled,
 )
+from tests.helpers_rules import decided, folded
 
 SYSTEM = get_system("d20")
 TABLES, _ = SYSTEM.load_tables(None)
@@ -57,20 +57,13 @@ RIPLEY = Created(
 
 def given(*events: Event) -> CampaignState:
     """The campaign state after a new d20 campaign and these events."""
-    state = CampaignState()
-    for v, event in enumerate((CampaignStarted(name="Station", system="d20", tables=TABLES), *events), 1):
-        actor = getattr(event, "who", None) or getattr(event, "name", None)
-        env = Envelope(v=v, campaign="c1", action=f"a{v}", at="", actor=actor, prev="", event=event)
-        state = evolve(state, env, SYSTEM)
-    return state
+    started = CampaignStarted(name="Station", system="d20", tables=TABLES)
+    return folded(SYSTEM, started, events, lambda e: getattr(e, "who", None) or getattr(e, "name", None))
 
 
 def when(state: CampaignState, command: Command, faces: list[int] | None = None) -> list[Any]:
     """The events the d20 system decides for ``command``, rolling exactly ``faces``."""
-    dice = Faces(faces or [])
-    events = SYSTEM.decide(state, command, dice)
-    dice.finish()
-    return events
+    return decided(SYSTEM, state, command, faces or [])
 
 
 def roll(faces: tuple[int, ...], kept: int, modifier: int, target: int, p: float, **more: Any) -> D20Roll:

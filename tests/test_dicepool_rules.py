@@ -13,10 +13,9 @@ from typing import Any
 
 import pytest
 
-from ledger.dice import Faces
 from ledger.errors import GameOverError, RuleError
-from ledger.events import CampaignStarted, CharacterAdded, Envelope, Event
-from ledger.state import CampaignState, evolve
+from ledger.events import CampaignStarted, CharacterAdded, Event
+from ledger.state import CampaignState
 from ledger.systems.dicepool.commands import Attack, Dodge, Initiative, Resist
 from ledger.systems.dicepool.commands import Test as SkillTest
 from ledger.systems.dicepool.events import (
@@ -33,6 +32,7 @@ from ledger.systems.dicepool.events import (
 from ledger.systems.dicepool.events import Tested as SkillTested
 from ledger.systems.dicepool.system import SYSTEM
 from ledger.systems.dicepool.tables import load_tables
+from tests.helpers_rules import decided, folded
 
 EDDIE = CharacterAdded(
     name="Eddie",
@@ -45,6 +45,7 @@ EDDIE = CharacterAdded(
         "weapon": "ares_predator",
     },
 )
+
 MARK = CharacterAdded(name="Mark", attrs={"body": "3", "pool.combat": "6", "armor": "2"})
 GUN = CharacterAdded(name="Gun", attrs={"body": "3", "skill.submachine_guns": "4", "pool.combat": "7"})
 TABLES = load_tables(None)[0]
@@ -52,20 +53,13 @@ TABLES = load_tables(None)[0]
 
 def given(*events: Event) -> CampaignState:
     """The state a new street campaign reaches through ``events``, folded as the ledger folds them."""
-    state = CampaignState()
-    for v, event in enumerate((CampaignStarted(name="alley", system="dicepool", tables=TABLES), *events), 1):
-        actor = event.name if isinstance(event, CharacterAdded) else None
-        env = Envelope(v=v, campaign="c1", action=f"a{v}", at="", actor=actor, prev="", event=event)
-        state = evolve(state, env, SYSTEM)
-    return state
+    started = CampaignStarted(name="alley", system="dicepool", tables=TABLES)
+    return folded(SYSTEM, started, events, lambda e: e.name if isinstance(e, CharacterAdded) else None)
 
 
 def when(state: CampaignState, command: Any, faces: list[int]) -> list[Event]:
     """What the command decides on these faces, every face used."""
-    dice = Faces(faces)
-    events = SYSTEM.decide(state, command, dice)
-    dice.finish()
-    return events
+    return decided(SYSTEM, state, command, faces)
 
 
 def pool(*totals: int | tuple[int, ...]) -> tuple[PoolDie, ...]:

@@ -12,12 +12,13 @@ import pytest
 from ledger.cli import fixes
 from ledger.dice import Faces
 from ledger.errors import RuleError
-from ledger.events import CampaignStarted, CharacterAdded, Envelope, Event
-from ledger.state import CampaignState, evolve
+from ledger.events import CampaignStarted, CharacterAdded, Event
+from ledger.state import CampaignState
 from ledger.systems.yearzero import commands as yz
 from ledger.systems.yearzero import events as ev
 from ledger.systems.yearzero.system import SYSTEM
 from ledger.systems.yearzero.tables import load_tables
+from tests.helpers_rules import decided, folded
 
 TABLES, _ = load_tables(None)
 ANA = {"strength": "3", "agility": "3", "wits": "3", "empathy": "3", "skill.shoot": "2", "gear.rifle": "2"}
@@ -31,30 +32,20 @@ def given(
     *events: Event, party: tuple[tuple[str, dict[str, str]], ...] = (("Ana", ANA), ("Grit", GRIT))
 ) -> CampaignState:
     """A yearzero campaign on the sample tables with the party, then ``events``, each its own action."""
-    opening: list[Event] = [CampaignStarted(name="zone", system="yearzero", tables=TABLES)]
-    opening += [CharacterAdded(name=name, attrs=attrs) for name, attrs in party]
-    state = CampaignState()
-    for v, event in enumerate([*opening, *events], start=1):
-        actor = getattr(event, "character", None) or getattr(event, "name", None)
-        env: Envelope[Any] = Envelope(
-            v=v,
-            campaign="c1",
-            action=f"a{v}",
-            at="2026-12-01T12:00:00.000Z",
-            actor=actor,
-            prev="",
-            event=event,
-        )
-        state = evolve(state, env, SYSTEM)
-    return state
+    started = CampaignStarted(name="zone", system="yearzero", tables=TABLES)
+    members = [CharacterAdded(name=name, attrs=attrs) for name, attrs in party]
+    return folded(
+        SYSTEM,
+        started,
+        [*members, *events],
+        lambda e: getattr(e, "character", None) or getattr(e, "name", None),
+        at="2026-12-01T12:00:00.000Z",
+    )
 
 
 def when(state: CampaignState, command: Any, faces: list[int] | None = None) -> list[Event]:
     """The events ``command`` decides on the physical dice ``faces``, every one of them used."""
-    dice = Faces(faces or [])
-    events = SYSTEM.decide(state, command, dice)
-    assert dice.used == len(dice.faces), "the command left dice unrolled"
-    return events
+    return decided(SYSTEM, state, command, faces or [])
 
 
 def refused(state: CampaignState, command: Any, faces: list[int] | None = None) -> RuleError:
