@@ -6,25 +6,19 @@ from __future__ import annotations
 import typing
 from pathlib import Path
 
-import pytest
 from click.testing import CliRunner
 
-from ledger.cli.fixes import message
 from ledger.cli.main import cli
 from ledger.errors import TableError
 from ledger.systems.d100.model import CHARACTERISTICS
 from ledger.systems.d100.tables import SAMPLE, Characteristic, load_tables
+from tests.helpers_tables import refused_file
 
 TEXT = SAMPLE.read_text(encoding="utf-8")
 
 
 def refusal(tmp_path: Path, text: str) -> TableError:
-    own = tmp_path / "own.toml"
-    own.write_text(text, encoding="utf-8")
-    with pytest.raises(TableError) as refused:
-        load_tables(str(own))
-    assert "\n" not in message(refused.value)
-    return refused.value
+    return refused_file(load_tables, tmp_path, text)
 
 
 def test_the_sample_tables_load_whole() -> None:

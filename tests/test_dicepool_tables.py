@@ -11,17 +11,13 @@ from ledger import Ledger
 from ledger.cli.fixes import message
 from ledger.errors import TableError
 from ledger.systems.dicepool.tables import SAMPLES, SECTIONS, load_tables
+from tests.helpers_tables import refused_file
 
 GUN = '[weapons.gun]\nname = "Gun"\nclass = "light_pistol"\nskill = "pistols"\ndamage = "6L"\n'
 
 
 def refused(tmp_path: Path, text: str) -> TableError:
-    own = tmp_path / "own.toml"
-    own.write_text(text)
-    with pytest.raises(TableError) as error:
-        load_tables(str(own))
-    assert "\n" not in message(error.value)
-    return error.value
+    return refused_file(load_tables, tmp_path, text)
 
 
 def test_the_sample_tables_load_as_their_files_say() -> None:
