@@ -222,8 +222,7 @@ class Schema(msgspec.Struct, frozen=True, dict=True):
     @functools.cached_property
     def fingerprint(self) -> str:
         """Of the whole layout: a warehouse written with another is rebuilt."""
-        parts = [self.shared, *(f"{name} {fp}" for name, fp in sorted(self.systems.items()))]
-        return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:16]
+        return _digest([self.shared, *(f"{name} {fp}" for name, fp in sorted(self.systems.items()))])
 
     @functools.cached_property
     def by_name(self) -> dict[str, Table]:
@@ -850,15 +849,12 @@ class Warehouse:
         except SchemaChanged:
             return self.rebuild(progress, batch)
         try:
-            applied = self._catch_up(con, progress, batch)
+            return self._catch_up(con, progress, batch)
         except SchemaChanged:  # a system's own layout, found when a page held its events
+            pass
+        finally:
             self.close(con)
-            return self.rebuild(progress, batch)
-        except BaseException:
-            self.close(con)
-            raise
-        self.close(con)
-        return applied
+        return self.rebuild(progress, batch)
 
     def _catch_up(
         self, con: duckdb.DuckDBPyConnection, progress: Callable[[int], None] | None, size: int
@@ -1304,10 +1300,9 @@ class Warehouse:
             data["outdated"] = True
             return data
         try:
+            # A system's own layout, which a catch-up finds only when it applies its events.
             if any(self._marker.get(f"system {n}") != own for n, own in schema().systems.items()):
-                data["outdated"] = (
-                    True  # a system's own layout, which a catch-up finds when it applies its events
-                )
+                data["outdated"] = True
                 return data
             pos = self.position(con)
             data["position"] = pos
@@ -1419,7 +1414,8 @@ def export_parquet(ledger: Ledger, directory: str, *, warehouse: str | None = No
     Read it back with ``read_parquet('DIR/rolls/**/*.parquet', hive_partitioning=true)``."""
     wh = open_warehouse(ledger, warehouse)
     out = Path(directory)
-    earlier = _export_target(out, wh._ledger_id())
+    ledger_id = wh._ledger_id()
+    earlier = _export_target(out, ledger_id)
     out.mkdir(parents=True, exist_ok=True)
     _sweep(str(out), f".{EXPORT_MARK}-")
     stage = Path(tempfile.mkdtemp(prefix=f".{EXPORT_MARK}-{os.getpid()}-", dir=out))
@@ -1445,7 +1441,7 @@ def export_parquet(ledger: Ledger, directory: str, *, warehouse: str | None = No
             shutil.rmtree(out / name)
         for name in written:
             os.replace(stage / name, out / name)
-        mark = {"ledger": wh._ledger_id(), "store": ledger.store.describe(), "tables": written}
+        mark = {"ledger": ledger_id, "store": ledger.store.describe(), "tables": written}
         (out / EXPORT_MARK).write_bytes(msgspec.json.encode(mark))
     finally:
         shutil.rmtree(stage, ignore_errors=True)
