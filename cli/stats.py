@@ -122,11 +122,15 @@ def _open_caught_up(
     from ledger.projections.warehouse import SchemaChanged
 
     top = c.ledger.store.max_notification_id()
+
+    def rebuilt() -> duckdb.DuckDBPyConnection:  # an older layout: built again from the log, then opened
+        _with_progress(wh, top, rebuild=True)
+        return wh.connect()
+
     try:
         con = wh.connect()
-    except SchemaChanged:  # an older layout: built again from the log, then opened
-        _with_progress(wh, top, rebuild=True)
-        con = wh.connect()
+    except SchemaChanged:
+        con = rebuilt()
     try:
         if check is not None:
             check(con)
@@ -135,8 +139,7 @@ def _open_caught_up(
             _with_progress(wh, behind, con=con)
     except SchemaChanged:  # a system's own layout changed: found when a page held its events
         wh.close(con)
-        _with_progress(wh, top, rebuild=True)
-        con = wh.connect()
+        con = rebuilt()
     except BaseException:
         wh.close(con)
         raise
