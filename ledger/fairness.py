@@ -340,8 +340,9 @@ def check(
     def opening(env: Envelope[Any], commitment: str | None, client_seed: str) -> Commitment | None:
         if commitment is None:
             return None
-        if not HEX64.fullmatch(commitment):
-            raise TamperError(name, env.v, "its dice commitment is not 64 lowercase hex digits")
+        problem = opening_problem(commitment, client_seed)
+        if problem is not None:
+            raise TamperError(name, env.v, problem)
         if commitment in known:
             raise TamperError(name, env.v, f"it opens dice commitment {commitment[:16]} a second time")
         made = Commitment(commitment, env.campaign, client_seed, env.v)
@@ -375,14 +376,9 @@ def check(
             open_.client_seed = ev.client_seed
             open_.seeded = env.v
         elif isinstance(ev, DiceRevealed):
-            if open_ is None or ev.commitment != open_.commitment:
-                raise TamperError(
-                    name, env.v, f"it reveals dice commitment {ev.commitment[:16]}, which is not open"
-                )
-            if not HEX64.fullmatch(ev.seed) or commitment_of(bytes.fromhex(ev.seed)) != ev.commitment:
-                raise TamperError(
-                    name, env.v, f"the revealed seed does not hash to dice commitment {ev.commitment[:16]}"
-                )
+            problem = reveal_problem(ev, open_.commitment if open_ else None)
+            if problem is not None or open_ is None:
+                raise TamperError(name, env.v, problem or "")
             open_.seed = bytes.fromhex(ev.seed)
             open_.revealed = env.v
             open_ = None
@@ -480,13 +476,17 @@ def seeding_problem(ev: DiceSeeded, open_commitment: str | None, drawn: int) -> 
             f"it seeds dice commitment {shown} after {drawn} of its dice were drawn "
             "(a client seed comes before the first die)"
         )
-    try:
-        given = check_seeding(ev.client_seed)
-    except LedgerError:
-        given = None
-    if given != ev.client_seed:
+    if not _recorded_as_given(check_seeding, ev.client_seed):
         return "its client seed is not one line of 1 to 200 visible characters, trimmed, in NFC"
     return None
+
+
+def _recorded_as_given(check: Callable[[str], str], text: str) -> bool:
+    """Whether ``check`` takes ``text`` and would record it unchanged."""
+    try:
+        return check(text) == text
+    except LedgerError:
+        return False
 
 
 def opening_problem(commitment: str, client_seed: str) -> str | None:
@@ -494,11 +494,7 @@ def opening_problem(commitment: str, client_seed: str) -> str | None:
     (its sha256 as 64 lowercase hex digits; a client seed it takes); None when it could."""
     if not HEX64.fullmatch(commitment):
         return f"its dice commitment {commitment[:16]!r} is not a sha256 in 64 lowercase hex digits"
-    try:
-        given = check_client_seed(client_seed)
-    except LedgerError:
-        given = None
-    if given != client_seed:
+    if not _recorded_as_given(check_client_seed, client_seed):
         return "its client seed is not one line of at most 200 visible characters, in NFC"
     return None
 
