@@ -27,6 +27,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Iterator, Mapping
+from datetime import datetime
 from types import MappingProxyType
 from typing import IO, Any
 
@@ -82,6 +83,19 @@ ATTR_KEY_LIMIT = 64
 ACTION_RE = re.compile(r"[0-9a-f]{16}")
 UUID_RE = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 AT_RE = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z")
+
+
+def real_instant(at: str) -> bool:
+    """Whether ``at``, in the shape the ledger writes (``AT_RE``), names a real UTC
+    instant: month 1 to 12, a day its month has, hours to 23, minutes and seconds to 59
+    (the ledger's clock, Python's ``datetime``, never writes a leap second)."""
+    try:
+        datetime.fromisoformat(at)
+    except ValueError:
+        return False
+    return True
+
+
 _STRINGS = re.compile(rb'"(?:[^"\\]|\\.)*"')
 _NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
 STATE_CACHE = 256
@@ -391,7 +405,7 @@ class Admission:
         self.campaign_id = env.campaign
         if not ACTION_RE.fullmatch(env.action):
             raise Refusal("its action id is malformed")
-        if not AT_RE.fullmatch(env.at):
+        if not AT_RE.fullmatch(env.at) or not real_instant(env.at):
             raise Refusal(f"its time {env.at[:40]!r} is not a time the ledger writes")
         expected = v if isinstance(ev, RESETS) else self.last_reset
         if env.last_reset != expected:

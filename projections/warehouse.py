@@ -38,6 +38,7 @@ import threading
 import time
 import typing
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -577,7 +578,14 @@ def _layout(cls: type[Fact], table: Table) -> Layout:
     return Layout(table, cls, None if len(keep) == len(COMMON) else keep, fields, dice_at)
 
 
-def _at(text: str) -> str:
+def _at(text: str) -> str | None:
+    """A recorded time for a TIMESTAMP column; None for one that names no instant (an
+    event imported before the import checked its time): one bad time never stops the
+    warehouse for the whole ledger."""
+    try:
+        datetime.fromisoformat(text)
+    except ValueError:
+        return None
     return text[:-1] if text.endswith("Z") else text
 
 
@@ -1011,7 +1019,7 @@ class Warehouse:
             con.execute(
                 f"CREATE OR REPLACE TEMP TABLE batch AS SELECT {number} AS position, w.stream, w.campaign, "
                 "w.system, r.v AS version, r.action, r.day, r.actor, "
-                "CAST(rtrim(r.at, 'Z') AS TIMESTAMP) AS recorded_at, r.event->>'kind' AS kind, r.event, "
+                "TRY_CAST(rtrim(r.at, 'Z') AS TIMESTAMP) AS recorded_at, r.event->>'kind' AS kind, r.event, "
                 "coalesce((r.decision->>'manual')::BOOLEAN, false) AS physical "
                 f"FROM {read} WITH ORDINALITY r JOIN ({where}) w ON w.row = r.ordinality",
                 params,
