@@ -742,7 +742,7 @@ def replay(c: Ctx, at: int | None, old_to: int | None) -> None:
             {
                 "versions": [group[0].v, group[-1].v],
                 "action": group[0].action,
-                "events": [e.event.summary() for e in group],
+                "events": [book.summary(e.event) for e in group],
                 "changed": changes,
             }
         )

@@ -271,6 +271,16 @@ class Ledger:
         except KeyError:
             raise UnknownCampaignError(name, sorted(self._by_name)) from None
 
+    def summary(self, event: Event) -> str:
+        """What ``event`` says, as this ledger tells it: a fork names its parent only when
+        the ledger holds a campaign with the parent's id (see ``BranchForked.told``)."""
+        if not isinstance(event, BranchForked):
+            return event.summary()
+        if event.parent_id not in self._by_id:
+            self._refresh()
+        held = self._by_id.get(event.parent_id)
+        return event.told(held.name if held is not None else None)
+
     def campaign_by_id(self, campaign_id: str) -> Campaign:
         """A campaign by its id (a fork's ``parent_id``, say)."""
         if campaign_id not in self._by_id:
@@ -1226,7 +1236,7 @@ class Ledger:
                     env.at,
                     env.day,
                     env.actor,
-                    env.event.summary(),
+                    self.summary(env.event),
                     not effective and not reset,
                     env.event,
                     env.hash,

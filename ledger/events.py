@@ -119,6 +119,17 @@ class BranchForked(Event, frozen=True, tag="branch.forked"):
     def summary(self) -> str:
         return f"forked {self.name!r} from {self.parent_name!r} at version {self.at}"
 
+    def told(self, parent: str | None) -> str:
+        """The summary as a ledger tells it: ``parent`` is the name of the campaign it
+        holds under ``parent_id``, or None when it holds none (an imported fork whose
+        parent is elsewhere, or a forged one): the recorded name is then only a claim."""
+        if parent is None:
+            return (
+                f"forked {self.name!r} at version {self.at} from a campaign this ledger "
+                f"does not hold (recorded as {self.parent_name!r})"
+            )
+        return f"forked {self.name!r} from {parent!r} at version {self.at}"
+
 
 class CharacterAdded(Event, frozen=True, tag="character.added"):
     name: str

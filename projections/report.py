@@ -24,13 +24,13 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from ledger.events import RESETS, BranchForked, CampaignStarted, Envelope
+from ledger.events import RESETS, BranchForked, CampaignStarted, Envelope, Event
 from ledger.facts import RollFact
 from ledger.state import CampaignState, evolve
 from ledger.systems import System, Track
@@ -300,6 +300,7 @@ def log_rows(
     live: Segments,
     children: list[tuple[str, int]],
     dice: dict[int, str] | None = None,
+    summary: Callable[[Event], str] | None = None,
 ) -> list[dict[str, Any]]:
     """Every event of the branch: effective, undone (struck), resets and forks marked,
     and each action that drew dice with whether they are proven, pending, physical,
@@ -325,7 +326,7 @@ def log_rows(
                 "day": env.day,
                 "actor": env.actor,
                 "kind": ev.kind,
-                "text": ev.summary(),
+                "text": ev.summary() if summary is None else summary(ev),
                 "status": status,
                 "action": env.action,
                 "forks": forks_at.get(v, []),
@@ -378,7 +379,7 @@ def build(book: Ledger, campaign: str | None = None, focus: str | None = None) -
             {
                 "v": end.v,
                 "day": end.day,
-                "what": end.event.summary()
+                "what": book.summary(end.event)
                 if not isinstance(end.event, CampaignStarted)
                 else "campaign started",
                 "actor": end.actor,
@@ -417,7 +418,7 @@ def build(book: Ledger, campaign: str | None = None, focus: str | None = None) -
         "tracks": tracks,
         "charts": charts(system, tracks),
         "rolls": rolls(system, history, step_of),
-        "log": log_rows(envs, live, children, dice_marks(book, c)),
+        "log": log_rows(envs, live, children, dice_marks(book, c), book.summary),
         "map_kind": system.report.map_kind if system.report.map is not None else None,
         "meters": dict(system.report.meters),
         "legend": system.report.legend(tables) if system.report.legend is not None else {},
