@@ -35,7 +35,7 @@ import msgspec
 
 from ledger import chain, fairness
 from ledger import dice as dice_mod
-from ledger.commands import Command, check_lookalike, check_name, check_text, stable_commands
+from ledger.commands import Command, check_distinct, check_name, check_text, stable_commands
 from ledger.deciding import actor_in, decide_command, drawn
 from ledger.errors import ImportFileError, LedgerError, TamperError
 from ledger.errors import command as fix_command
@@ -434,7 +434,7 @@ class Admission:
             check_name(ev.name, "character")
             if ev.name in core.characters:
                 raise Refusal(f"character {ev.name!r} already exists")
-            check_lookalike(ev.name, core.characters, "character")
+            check_distinct(ev.name, core.characters, "character")
             for key, value in ev.attrs.items():
                 check_text(key, "an attribute key", ATTR_KEY_LIMIT)
                 check_text(value, "an attribute value", MAX_TEXT)

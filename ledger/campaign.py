@@ -732,9 +732,9 @@ class Ledger:
         for ev in events:
             version += 1
             if isinstance(ev, CharacterAdded):
-                from ledger.commands import check_lookalike
+                from ledger.commands import check_distinct
 
-                check_lookalike(ev.name, state.core.characters, "character")
+                check_distinct(ev.name, state.core.characters, "character")
             who = ev.name if isinstance(ev, CharacterAdded) else actor
             if isinstance(ev, RESETS):
                 last_reset = version
@@ -794,9 +794,9 @@ class Ledger:
             registered, rows = make()
             if registered.name in self._by_name:
                 raise DuplicateNameError(f"a campaign named {registered.name!r} exists; choose another name")
-            from ledger.commands import check_lookalike
+            from ledger.commands import check_distinct
 
-            check_lookalike(registered.name, self._by_name, "campaign")
+            check_distinct(registered.name, self._by_name, "campaign")
             env = Envelope(
                 v=self._registry_version + 1,
                 campaign=REGISTRY,

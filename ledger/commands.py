@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import importlib.util
+import re
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
@@ -226,19 +227,42 @@ def lookalike(name: str, existing: Iterable[str]) -> str | None:
     return None
 
 
-def check_lookalike(name: str, existing: Iterable[str], what: str) -> None:
-    """Refuse ``name`` when it looks like one of ``existing`` but is another name
-    (DuplicateNameError naming both); ``what`` says whose names they are ("campaign")."""
+LOOKALIKE_SCRIPTS = frozenset({"Latin", "Greek", "Cyrillic"})
+"""The scripts whose letters are drawn alike (Latin a, Cyrillic а, Greek α): one word of a
+name holds the letters of one of them at most."""
+_WORD_BREAKS = re.compile(r"[ _.'-]+")
+
+
+def mixed_word(name: str) -> tuple[str, list[str]] | None:
+    """The first word of ``name`` mixing letters of two of :data:`LOOKALIKE_SCRIPTS`, with
+    those scripts; None when each word keeps to one."""
+    for word in _WORD_BREAKS.split(name):
+        scripts = {_script(c) for c in word if c.isalpha()} & LOOKALIKE_SCRIPTS
+        if len(scripts) > 1:
+            return word, sorted(scripts)
+    return None
+
+
+def check_distinct(name: str, existing: Iterable[str], what: str) -> None:
+    """Refuse a new ``name`` that looks like one of ``existing`` but is another name
+    (DuplicateNameError naming both), or that mixes Latin, Greek or Cyrillic letters in
+    one word (InvalidNameError); ``what`` says whose names they are ("campaign")."""
     other = lookalike(name, existing)
-    if other is None:
-        return
-    theirs = {_script(c) for c in other if c.isalpha()}
-    odd = sorted({_script(c) for c in name if c.isalpha()} - theirs)
-    if odd:
-        why = f"it holds {' and '.join(odd)} letters where {other!r} has {' and '.join(sorted(theirs))} ones"
-    else:
-        why = "its letters differ only in ones that look alike"
-    raise DuplicateNameError(f"{name!r} looks like the existing {what} {other!r} ({why}); pick another name")
+    if other is not None:
+        theirs = {_script(c) for c in other if c.isalpha()}
+        odd = sorted({_script(c) for c in name if c.isalpha()} - theirs)
+        if odd:
+            why = f"it holds {' and '.join(odd)} letters where {other!r} has {' and '.join(sorted(theirs))} ones"
+        else:
+            why = "its letters differ only in ones that look alike"
+        raise DuplicateNameError(
+            f"{name!r} looks like the existing {what} {other!r} ({why}); pick another name"
+        )
+    mixed = mixed_word(name)
+    if mixed is not None:
+        word, scripts = mixed
+        reason = f"{word!r} mixes {' and '.join(scripts)} letters in one word"
+        raise InvalidNameError(name, f"{what} name", reason, "write each word in one script")
 
 
 def check_text(value: str, what: str, limit: int, *, field: str | None = None) -> str:

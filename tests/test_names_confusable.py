@@ -87,9 +87,13 @@ def test_a_character_named_like_one_in_the_campaign_is_refused(db: str) -> None:
     line = refused(db, "character", "create", "\u0410na", "-c", "Existing")  # Cyrillic А
     assert "'\u0410na' looks like the existing character 'Ana'" in line, line
     assert "it holds Cyrillic letters where 'Ana' has Latin ones" in line, line
-    # Another campaign's Ana is no neighbour of this one's.
+    # All in Cyrillic, Асе looks like Latin Ace just the same; another campaign's Ace is
+    # no neighbour of this one's.
+    assert hr.invoke(db, "character", "create", "Ace", "-c", "Existing").exit_code == 0
+    line = refused(db, "character", "create", "\u0410\u0441\u0435", "-c", "Existing")
+    assert "'\u0410\u0441\u0435' looks like the existing character 'Ace'" in line, line
     assert hr.invoke(db, "new", "freeform", "Other").exit_code == 0
-    assert hr.invoke(db, "character", "create", "\u0410na", "-c", "Other").exit_code == 0
+    assert hr.invoke(db, "character", "create", "\u0410\u0441\u0435", "-c", "Other").exit_code == 0
 
 
 def test_a_character_of_a_rules_system_named_like_one_in_the_campaign_is_refused(tmp_path: Path) -> None:
@@ -118,3 +122,37 @@ def test_an_import_whose_characters_look_alike_is_refused(db: str, tmp_path: Pat
     line = refused(db, "import", str(forged), "--name", "Copy")
     assert "campaign 'Copy' fails verification at version 4: import refused:" in line, line
     assert "'\u0410na' looks like the existing character 'Ana'" in line, line
+
+
+def test_a_word_mixing_latin_and_cyrillic_is_refused_with_no_lookalike_yet(tmp_path: Path) -> None:
+    """The name that would look like a campaign not yet made: refused before it is."""
+    db = str(tmp_path / "e.ledger")
+    assert hr.invoke(db, "new", "freeform", "Tomb").exit_code == 0
+    line = refused(db, "new", "freeform", LOOKALIKE)
+    assert f"campaign name '{LOOKALIKE}' is not allowed:" in line, line
+    assert (
+        f"'{LOOKALIKE}' mixes Cyrillic and Latin letters in one word; write each word in one script" in line
+    )
+    line = refused(db, "character", "create", "B\u043eb", "-c", "Tomb")  # Cyrillic о
+    assert "character name 'B\u043eb' is not allowed: 'B\u043eb' mixes Cyrillic and Latin letters" in line
+    # One script a word: a Cyrillic word beside a Latin one is two words.
+    assert hr.invoke(db, "character", "create", "Борис Bob", "-c", "Tomb").exit_code == 0
+
+
+def test_an_import_holding_a_character_whose_name_mixes_scripts_is_refused(db: str, tmp_path: Path) -> None:
+    out = tmp_path / "e.jsonl"
+    with Ledger(db) as book, out.open("wb") as f:
+        book.export(f, "Existing")
+
+    def edit(_h: dict[str, Any], events: Events) -> Events:
+        for event in events:  # Ana becomes Аna with a Cyrillic А, everywhere she is named
+            if event.get("actor") == "Ana":
+                event["actor"] = "\u0410na"
+            if event["event"]["kind"] == "character.added":
+                event["event"]["name"] = "\u0410na"
+        return events
+
+    forged = forgery.forge_export(out, tmp_path / "f.jsonl", edit)
+    line = refused(db, "import", str(forged), "--name", "Copy")
+    assert "campaign 'Copy' fails verification at version 2: import refused:" in line, line
+    assert "'\u0410na' mixes Cyrillic and Latin letters in one word" in line, line
