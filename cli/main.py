@@ -634,11 +634,21 @@ def sheet(c: Ctx, at: int | None, day: int | None) -> None:
     data = system.sheet(state, c.actor)
     version = at if at is not None else (book.version_at_day(camp, day) if day is not None else None)
     data["luck_index"] = luck_from_log(book, camp.name, c.actor, version=version)
+    layout = system.sheet_layout
+    if layout is not None:
+        from ledger.projections import sheets
+
+        data["view"] = sheets.view(layout, data)
     render = system.render_sheet or render_mapping
 
     def text() -> str:
         luck = data["luck_index"]
-        shown = {k: v for k, v in data.items() if k != "luck_index"} if system.render_sheet is None else data
+        if layout is not None:
+            shown = {}
+        else:
+            shown = (
+                {k: v for k, v in data.items() if k != "luck_index"} if system.render_sheet is None else data
+            )
         line = ""
         if luck["judged"] and luck["luck"] is None:  # every judged roll had p = 0 or 1
             line = f"\nluck: none to measure: {luck['judged']} rolls were all certain to succeed or fail"
@@ -647,6 +657,10 @@ def sheet(c: Ctx, at: int | None, day: int | None) -> None:
                 f"\nluck {luck['luck']:+.2f}: {luck['successes']} successes in {luck['judged']} rolls "
                 f"where {luck['expected']} were expected"
             )
+        if layout is not None:
+            from ledger.projections import sheets
+
+            return sheets.text(data["view"]) + line
         return render(shown) + line
 
     emit(c, data, text)

@@ -32,6 +32,7 @@ import msgspec
 
 from ledger.events import RESETS, BranchForked, CampaignStarted, Envelope, Event
 from ledger.facts import RollFact
+from ledger.projections import sheets as sheets_view
 from ledger.state import CampaignState, evolve
 from ledger.systems import System, Track
 
@@ -172,6 +173,25 @@ def pack(pool: Pool, sheet: dict[str, Any]) -> int:
     """A sheet as [its keys, its values], each part interned: an action changes a
     few fields, so consecutive sheets share the rest."""
     return pool.add([pool.add(list(sheet)), [pool.add(v) for v in sheet.values()]])
+
+
+def pack_view(pool: Pool, system: System, sheet: dict[str, Any]) -> int | None:
+    """The sheet as the system's layout reads it (:func:`ledger.projections.sheets.view`),
+    as [title, headline, [section...]], each part interned; None without a layout."""
+    if system.sheet_layout is None:
+        return None
+    v = sheets_view.view(system.sheet_layout, sheet)
+    return pool.add([pool.add(v["title"]), pool.add(v["headline"]), [pool.add(s) for s in v["sections"]]])
+
+
+def view_at(data: dict[str, Any], step: dict[str, Any], who: str) -> dict[str, Any] | None:
+    """The laid-out sheet a step shows for one character, unpacked (None without a layout)."""
+    pool = data["pool"]
+    packed = step["views"][who]
+    if packed is None:
+        return None
+    title, headline, sections = pool[packed]
+    return {"title": pool[title], "headline": pool[headline], "sections": [pool[i] for i in sections]}
 
 
 def sheet_at(data: dict[str, Any], step: dict[str, Any], who: str) -> dict[str, Any]:
@@ -384,6 +404,7 @@ def build(book: Ledger, campaign: str | None = None, focus: str | None = None) -
                 else "campaign started",
                 "actor": end.actor,
                 "sheets": {who: pack(pool, s) for who, s in sheet_map.items()},
+                "views": {who: pack_view(pool, system, s) for who, s in sheet_map.items()},
                 "map": map_view(system, state, pool),
                 "journal": None if lines is None else [pool.add(row) for row in lines],
                 "segments": segments(envs, end.v),

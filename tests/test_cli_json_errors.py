@@ -137,7 +137,7 @@ def test_read_only_file_and_folder_can_be_listed_shown_verified_and_exported(tmp
         names = sorted(p.name for p in place.iterdir())
         assert "Tomb" in s("campaigns").stdout
         assert "sealed" in s("log").stdout
-        assert "campaign: Tomb" in s("sheet").stdout
+        assert s("sheet").stdout.startswith("Tomb (freeform)\n")
         assert s("verify", "--all").stdout.startswith("ok")
         exported = json.loads(s("--json", "export").stdout)
         assert exported["signed"] is True and exported["events"] == 2

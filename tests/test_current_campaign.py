@@ -149,6 +149,6 @@ def test_a_campaign_imported_under_another_name_is_called_by_it(target: str, tmp
     s("import", str(tmp_path / "ash.jsonl"), "--name", "Ash2")
     sheet = as_json(s("--json", "-c", "Ash2", "sheet"))
     assert sheet["campaign"] == "Ash2"  # type: ignore[index]
-    assert "campaign: Ash2" in s("-c", "Ash2", "sheet").stdout
+    assert s("-c", "Ash2", "sheet").stdout.startswith("Ash2 (freeform)\n")
     assert as_json(s("--json", "-c", "Ash2", "sheet", "--at", "1"))["campaign"] == "Ash2"  # type: ignore[index]
     assert as_json(s("--json", "-c", "Ash", "sheet"))["campaign"] == "Ash"  # type: ignore[index]

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from ledger import Ledger
 from ledger.errors import FacesError, GameOverError, LedgerError, RuleError, TableError
 from ledger.facts import DeathFact, RollFact, WoundFact
+from ledger.projections import sheets
 from ledger.projections.d20.state import facts
 from ledger.systems.d20.commands import (
     Assign,
@@ -291,7 +292,9 @@ def test_a_calm_point_per_wound_and_panic_due_at_zero(book: Ledger) -> None:
     assert isinstance(ev, Damaged) and ev.panic_due
     s = sheet(book, "Ash")
     assert s["calm"]["current"] == 0 and s["panic_due"] and s["hp"]["current"] == 3
-    rendered = book.system(book.campaign("Station")).render_sheet(s)  # type: ignore[misc]
+    layout = book.system(book.campaign("Station")).sheet_layout
+    assert layout is not None
+    rendered = sheets.text(sheets.view(layout, s))
     assert "PANIC ROLL DUE" in rendered
 
 

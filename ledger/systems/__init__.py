@@ -79,6 +79,46 @@ class ReportHooks(msgspec.Struct, frozen=True, kw_only=True):
     and ``divine_signs`` (a sign's number -> the name the legend gives it)."""
 
 
+class SheetField(msgspec.Struct, frozen=True):
+    """One line of a sheet as a player reads it: the value at ``key`` (a dotted path into the
+    dict ``System.sheet`` returns) under ``label``.
+
+    A value that is a ``{"current": N, "max": M}`` meter is a track; so is a number with a
+    ``max`` (a fixed maximum, or the dotted path of the value that holds it). ``show`` is a
+    template that words the value instead (``"({position.q}, {position.r}) {position.terrain}"``),
+    its ``{path}`` parts filled from the sheet. A field whose value is missing or None is left
+    out, so a sheet shows what there is."""
+
+    key: str
+    label: str
+    max: int | str | None = None
+    show: str = ""
+
+
+class SheetSection(msgspec.Struct, frozen=True):
+    """A titled group of fields; ``when`` (a dotted path) shows it only while that value is
+    set (a fight, a wound)."""
+
+    title: str
+    fields: tuple[SheetField, ...]
+    when: str = ""
+
+
+class SheetLayout(msgspec.Struct, frozen=True, kw_only=True):
+    """How a system's sheet reads, declared once: the terminal (``ledger sheet``), its
+    ``--json`` (``view``) and the report all draw it (:mod:`ledger.projections.sheets`).
+
+    ``title`` holds templates (``"{name}, day {day}"``), the first whose every part the
+    sheet holds being the title (a party sheet with no character yet); ``headline`` holds the few fields a
+    player looks at first (tracks with their maximum); ``sections`` the rest, in order.
+    What the layout does not name stays out of the sheet a player reads (it remains in the
+    data ``ledger sheet --json`` gives)."""
+
+    title: tuple[str, ...]
+    headline: tuple[SheetField, ...] = ()
+    sections: tuple[SheetSection, ...] = ()
+
+
 class StatsReport(msgspec.Struct, frozen=True, kw_only=True):
     """A statistics report a system adds to ``ledger stats`` (``--report NAME``).
 
@@ -153,6 +193,9 @@ class System(msgspec.Struct, frozen=True, kw_only=True):
     """The system's command classes, each named ``<system>.<Class>`` in a stored decision."""
     sheet: Callable[[CampaignState, str | None], dict[str, Any]]
     render_sheet: Callable[[dict[str, Any]], str] | None = None
+    sheet_layout: SheetLayout | None = None
+    """How the sheet reads (what a player looks at first, labelled tracks, sections); when
+    given, the terminal and the report draw it, and ``render_sheet`` is not needed."""
     day: Callable[[Any], int | None] = _no_day
     load_tables: Callable[[str | None], tuple[dict[str, Any], str]] | None = None
     """Reads a user's table file (or the system's sample tables when None): (tables, source)."""

@@ -9,6 +9,7 @@ import msgspec
 from msgspec.structs import replace
 
 from ledger.events import CampaignStarted, Envelope, Event, Noted
+from ledger.systems import SheetField, SheetLayout, SheetSection
 from ledger.systems.crawl import events as ev
 
 CAP = 20
@@ -478,7 +479,60 @@ def sheet(state: Any, actor: str | None = None) -> dict[str, Any]:
         "chapters_open": list(g.chapters),
         "next_chapter": cal["next"],
         "cause_of_death": g.cause,
+        "status": "alive" if g.alive else f"dead ({g.cause})",
+        "who": state.core.characters[0] if state.core.characters else "the explorer",
+        "mastery": [f"{n}: {s}/6" + (" mastered" if s >= 6 else "") for n, s in sorted(g.techniques.items())],
     }
+
+
+SHEET = SheetLayout(
+    title=("{who} in {campaign}, day {day}: {status}",),
+    headline=(
+        SheetField("health", "Health", max=20),
+        SheetField("energy", "Energy", max=20),
+        SheetField("attack", "Attack", show="{weapon.attack} with {weapon.name}"),
+        SheetField("defense", "Defense"),
+    ),
+    sections=(
+        SheetSection(
+            "Supplies",
+            (
+                SheetField("food.bar", "bars"),
+                SheetField("food.fruit", "fruit"),
+                SheetField("bits", "bits"),
+                SheetField("arrows", "arrows"),
+            ),
+        ),
+        SheetSection(
+            "Hunger", (SheetField("hunger_streak", "streak"), SheetField("meals_today", "meals today"))
+        ),
+        SheetSection("Gear", (SheetField("inventory", "carrying"), SheetField("mastery", "techniques"))),
+        SheetSection(
+            "Where",
+            (
+                SheetField("position", "at", show="({position.q}, {position.r}) {position.terrain}"),
+                SheetField("chapters_open", "chapters open"),
+                SheetField(
+                    "next_chapter", "next chapter", show="day {next_chapter.day}, {next_chapter.name}"
+                ),
+            ),
+        ),
+        SheetSection(
+            "Fighting",
+            (
+                SheetField("fight.enemy", ""),
+                SheetField("fight.health", "Health"),
+                SheetField("fight.attack", "Attack"),
+                SheetField("fight.defense", "Defense"),
+                SheetField("fight.esc", "ESC"),
+                SheetField("fight.effects", "effects"),
+            ),
+            when="fight",
+        ),
+        SheetSection("Next", (SheetField("expected", ""),), when="expected"),
+    ),
+)
+"""The explorer's sheet as a player reads it (``ledger sheet``, the report)."""
 
 
 def _weapon(g: Crawl, tables: dict[str, Any]) -> dict[str, Any]:
@@ -491,41 +545,6 @@ def _weapon(g: Crawl, tables: dict[str, Any]) -> dict[str, Any]:
         if item.get("attack", 0) > bonus:
             best, bonus = name, item["attack"]
     return {"name": best, "attack": g.attack + bonus}
-
-
-def render_sheet(data: dict[str, Any]) -> str:
-    status = "alive" if data["alive"] else f"dead ({data['cause_of_death']})"
-    tech = (
-        ", ".join(
-            f"{n}:{t['successes']}" + ("*" if t["mastered"] else "") for n, t in data["techniques"].items()
-        )
-        or "-"
-    )
-    pos = data["position"]
-    lines = [
-        f"{data['explorer'] or 'explorer'} in {data['campaign']} - day {data['day']}, {status}",
-        f"Health {data['health']}/20  Energy {data['energy']}/20  "
-        f"Attack {data['attack']} ({data['weapon']['attack']} with {data['weapon']['name']})  "
-        f"Defense {data['defense']}",
-        f"food: {data['food']['bar']} bars, {data['food']['fruit']} fruit   "
-        f"bits {data['bits']}   arrows {data['arrows']}",
-        f"hunger streak {data['hunger_streak']}   meals today {data['meals_today']}",
-        f"techniques {tech}   inventory: {', '.join(data['inventory']) or '-'}",
-        f"at ({pos['q']},{pos['r']}) {pos['terrain'] or 'start'}   chapters open: "
-        f"{', '.join(map(str, data['chapters_open'])) or '-'}",
-    ]
-    if data["fight"]:
-        f = data["fight"]
-        lines.append(
-            f"fighting {f['enemy']}: Health {f['health']} Attack {f['attack']} "
-            f"Defense {f['defense']} ESC {f['esc']}"
-        )
-    if data["expected"]:
-        lines.append(f"next: {' | '.join(data['expected'])}")
-    nxt = data["next_chapter"]
-    if nxt:
-        lines.append(f"next divine chapter: day {nxt['day']}, {nxt['name']}")
-    return "\n".join(lines)
 
 
 def journal(state: Any) -> list[dict[str, Any]]:

@@ -14,6 +14,7 @@ import msgspec
 from msgspec.structs import replace
 
 from ledger.events import CampaignStarted, CharacterAdded, Envelope, Event
+from ledger.systems import SheetField, SheetLayout, SheetSection
 from ledger.systems.d100 import events as ev
 from ledger.systems.d100.model import CHARACTERISTICS, POINTS, ceil_div, fold
 
@@ -418,34 +419,51 @@ def sheet(state: Any, actor: str | None) -> dict[str, Any]:
     }
     if who in game.characters:
         data.update(character_sheet(game.characters[who], game))
+        data.update(_readable(data))
     return data
 
 
-def render_sheet(data: dict[str, Any]) -> str:
-    if "name" not in data:
-        return f"{data['campaign']} (d100): no characters yet; add one first"
-    c = data["characteristics"]
-    lines = [
-        f"{data['name']}  [{data['state']}]  day {data['clock']['day']} {data['clock']['time']}"
-        + (f"  combat round {data['combat']['round']}" if data["combat"]["in_combat"] else ""),
-        "  " + " ".join(f"{k} {c.get(k, '-')}" for k in CHARACTERISTICS),
-        f"  hp {data['hp']['current']}/{data['hp']['max']}  valor {data['valor']['current']}/"
-        f"{data['valor']['max']}  fatigue {data['fatigue']['current']}/{data['fatigue']['max']}"
-        f"  luck {data['luck']}",
-    ]
-    if data["conditions"] != ["ok"]:
-        lines.append("  conditions: " + ", ".join(data["conditions"]))
-    for w in data["wounds"]:
-        aid = "first aid given" if w["first_aid"] else "no first aid yet"
-        lines.append(f"  wound {w['number']}: {w['amount']} ({w['cause']}), {aid}")
-    trained = data["trained"]
-    lines.append("  skills: " + (", ".join(f"{k} {v}" for k, v in trained.items()) or "base values only"))
-    if data["last_test"]:
-        t = data["last_test"]
-        lines.append(f"  last test: {t['skill']} {t['face']} vs {t['target']} -> {t['level']}")
-    others = {n: s for n, s in data["party"].items() if n != data["name"]}
-    if others:
-        lines.append("  party: " + ", ".join(f"{n} ({s['state']}, hp {s['hp']})" for n, s in others.items()))
-    for p in data["problems"]:
-        lines.append(f"  problem: {p}")
-    return "\n".join(lines)
+def _readable(data: dict[str, Any]) -> dict[str, Any]:
+    """What the sheet's layout words: the skills above their base, each wound, the last
+    test, the rest of the party, the conditions beyond "ok"."""
+    t = data["last_test"]
+    return {
+        "skills_shown": data["trained"] or "base values only",
+        "wound_lines": [
+            f"{w['number']}: {w['amount']} ({w['cause']}), "
+            + ("first aid given" if w["first_aid"] else "no first aid yet")
+            for w in data["wounds"]
+        ],
+        "last_test_line": f"{t['skill']} {t['face']} vs {t['target']} -> {t['level']}" if t else None,
+        "others": [
+            f"{n} ({p['state']}, hp {p['hp']})" for n, p in data["party"].items() if n != data["name"]
+        ],
+        "shown_conditions": [c for c in data["conditions"] if c != "ok"],
+        "round": data["combat"]["round"] if data["combat"]["in_combat"] else None,
+    }
+
+
+SHEET = SheetLayout(
+    title=(
+        "{name}  [{state}]  day {clock.day} {clock.time}  combat round {round}",
+        "{name}  [{state}]  day {clock.day} {clock.time}",
+        "{campaign} (d100): no characters yet; add one first",
+    ),
+    headline=(
+        SheetField("hp", "hp"),
+        SheetField("valor", "valor"),
+        SheetField("fatigue", "fatigue"),
+        SheetField("luck", "luck"),
+    ),
+    sections=(
+        SheetSection("Characteristics", (SheetField("characteristics", ""),), when="name"),
+        SheetSection("Conditions", (SheetField("shown_conditions", ""),), when="shown_conditions"),
+        SheetSection("Wounds", (SheetField("wound_lines", ""),), when="wound_lines"),
+        SheetSection("Skills", (SheetField("skills_shown", ""),), when="name"),
+        SheetSection("Last test", (SheetField("last_test_line", ""),), when="last_test_line"),
+        SheetSection("Party", (SheetField("others", ""),), when="others"),
+        SheetSection("Problems", (SheetField("problems", ""),), when="problems"),
+    ),
+)
+"""An investigator's sheet as a player reads it (``ledger sheet``, the report): the
+skills raised above their base, not the whole list."""

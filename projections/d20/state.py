@@ -10,6 +10,7 @@ from msgspec.structs import replace
 
 from ledger.events import CampaignStarted, Envelope, Event
 from ledger.facts import DeathFact, DieFace, Fact, RollFact, WoundFact, attributed
+from ledger.systems import SheetField, SheetLayout, SheetSection
 from ledger.systems.d20.events import (
     Attacked,
     Carried,
@@ -347,39 +348,69 @@ def sheet(state: Any, actor: str | None) -> dict[str, Any]:
     hero = game.heroes.get(who) if who else None
     if hero is None:
         return {**head, "hint": "no d20 character yet; create one first"}
-    return {**head, **hero_sheet(hero, game.tables)}
+    data = {**head, **hero_sheet(hero, game.tables)}
+    return {**data, **_readable(data)}
 
 
-def render_sheet(data: dict[str, Any]) -> str:
-    if "name" not in data:
-        return f"{data['campaign']} (d20, day {data['day']}): {data['hint']}"
-    attrs = "  ".join(f"{k.upper()} {a['score']} ({a['mod']:+d})" for k, a in data["attributes"].items())
-    status = "alive" if data["alive"] else "DEAD"
-    lines = [
-        f"{data['name']}: {data['class']}, level {data['level']} ({status}), day {data['day']}",
-        attrs,
-        f"PV {data['hp']['current']}/{data['hp']['max']}  PC {data['calm']['current']}/{data['calm']['max']}"
-        f"  DEF {data['def']}  MOV {data['mov']}  ATQ +{data['atq']}  INS +{data['ins']}",
-        f"skills: {', '.join(data['skills']) or '-'}; talents: {', '.join(data['talents'])}",
-        "usage: " + (", ".join(f"{r} {d}" for r, d in data["usage"].items()) or "-"),
-        f"carrying {data['carrying']['items']}/{data['carrying']['capacity']}: "
-        + ", ".join(data["weapons"] + data["items"])
-        + (" (OVERLOADED: disadvantage on physical actions)" if data["carrying"]["overloaded"] else ""),
-        f"traumas: {'; '.join(data['traumas']) or '-'}",
-        f"money {data['money']} acciones, income {data['income']} a month",
-    ]
+def _readable(data: dict[str, Any]) -> dict[str, Any]:
+    """What the sheet's layout words: attributes with their modifiers, what is carried,
+    the flags that need a roll, the rest of the crew."""
+    carrying = data["carrying"]
     flags = [
         f"jammed: {', '.join(data['jammed'])}" if data["jammed"] else "",
         f"empty: {', '.join(data['empty'])}" if data["empty"] else "",
         "exposed (attacks against have advantage)" if data["exposed"] else "",
         "PANIC ROLL DUE (roll on the panic table)" if data["panic_due"] else "",
+        "OVERLOADED: disadvantage on physical actions" if carrying["overloaded"] else "",
     ]
-    if any(flags):
-        lines.append("; ".join(f for f in flags if f))
-    others = [f"{n} ({s})" for n, s in data["crew"].items() if n != data["name"]]
-    if others:
-        lines.append(f"crew: {', '.join(others)}")
-    return "\n".join(lines)
+    return {
+        "status": "alive" if data["alive"] else "DEAD",
+        "scores": [f"{k.upper()} {a['score']} ({a['mod']:+d})" for k, a in data["attributes"].items()],
+        "carried": data["weapons"] + data["items"],
+        "flags": [f for f in flags if f],
+        "others": [f"{n} ({s})" for n, s in data["crew"].items() if n != data["name"]],
+    }
+
+
+SHEET = SheetLayout(
+    title=(
+        "{name}: {class}, level {level} ({status}), day {day}",
+        "{campaign} (d20, day {day}): {hint}",
+    ),
+    headline=(
+        SheetField("hp", "PV"),
+        SheetField("calm", "PC"),
+        SheetField("def", "DEF"),
+        SheetField("mov", "MOV"),
+        SheetField("atq", "ATQ", show="+{atq}"),
+        SheetField("ins", "INS", show="+{ins}"),
+    ),
+    sections=(
+        SheetSection("Attributes", (SheetField("scores", ""),), when="name"),
+        SheetSection("Skills", (SheetField("skills", ""), SheetField("talents", "talents")), when="name"),
+        SheetSection("Usage dice", (SheetField("usage", ""),), when="usage"),
+        SheetSection(
+            "Carrying",
+            (
+                SheetField("carrying.items", "", max="carrying.capacity"),
+                SheetField("carried", ""),
+            ),
+            when="name",
+        ),
+        SheetSection("Needs attention", (SheetField("flags", ""),), when="flags"),
+        SheetSection("Traumas", (SheetField("traumas", ""),), when="traumas"),
+        SheetSection(
+            "Money",
+            (
+                SheetField("money", "", show="{money} acciones"),
+                SheetField("income", "income", show="{income} a month"),
+            ),
+            when="name",
+        ),
+        SheetSection("Crew", (SheetField("others", ""),), when="others"),
+    ),
+)
+"""A crew member's sheet as a player reads it (``ledger sheet``, the report)."""
 
 
 # --- facts for the statistics warehouse ------------------------------------------

@@ -26,6 +26,7 @@ import msgspec
 from msgspec.structs import replace
 
 from ledger.events import CampaignStarted, CharacterAdded, Envelope, Event
+from ledger.systems import SheetField, SheetLayout, SheetSection
 from ledger.systems.dicepool.events import Attacked, Dodged, Healed, InitiativeRolled, Resisted, Tested
 from ledger.systems.dicepool.model import ATTRIBUTES, MONITOR, NAMES, box_level, tn_modifier
 
@@ -368,41 +369,45 @@ def sheet(state: Any, actor: str | None) -> dict[str, Any]:
         for who in game.characters.values()
     }
     data["last_exchange"] = exchange_view(game.last)
+    if len(data["party"]) > 1:
+        data["party_lines"] = [
+            f"{n} {p['physical']}P/{p['stun']}S pool {p['combat_pool']}" for n, p in data["party"].items()
+        ]
+    if data.get("condition", {}).get("overflow"):
+        data["overflow"] = data["condition"]["overflow"]
+    if data["last_exchange"]:
+        data["exchange_line"] = exchange_text(data["last_exchange"])
     return data
 
 
-def _track(boxes: int) -> str:
-    return "[" + "X" * boxes + "." * (MONITOR - boxes) + "]"
-
-
-def render_sheet(data: dict[str, Any]) -> str:
-    lines = [f"{data['campaign']} (dicepool), combat turn {data['turn']}"]
-    if "name" in data:
-        attrs = " ".join(f"{k} {v}" for k, v in data["attributes"].items())
-        skills = " ".join(f"{k} {v}" for k, v in data["skills"].items()) or "-"
-        pools = " ".join(f"{k} {v['current']}/{v['max']}" for k, v in data["pools"].items()) or "-"
-        cond = data["condition"]
-        lines += [
-            f"{data['name']} ({data['status']})",
-            f"  attributes: {attrs}",
-            f"  skills:     {skills}",
-            f"  pools:      {pools}",
-            f"  physical    {_track(cond['physical'])} {cond['physical']}/{cond['boxes']}"
-            + (f" +{cond['overflow']} overflow" if cond["overflow"] else ""),
-            f"  stun        {_track(cond['stun'])} {cond['stun']}/{cond['boxes']}",
-            f"  wound: {data['wound_level'] or 'none'}, TN modifier +{data['tn_modifier']}",
-        ]
-        if data["ignored"]:
-            lines.append(f"  ignored attributes: {data['ignored']}")
-    if len(data["party"]) > 1:
-        party = ", ".join(
-            f"{name} {p['physical']}P/{p['stun']}S pool {p['combat_pool']}"
-            for name, p in data["party"].items()
-        )
-        lines.append(f"party: {party}")
-    if data["last_exchange"]:
-        lines.append("last exchange: " + exchange_text(data["last_exchange"]))
-    return "\n".join(lines)
+SHEET = SheetLayout(
+    title=("{name} ({status}), {campaign}, combat turn {turn}", "{campaign} (dicepool), combat turn {turn}"),
+    headline=(
+        SheetField("condition.physical", "Physical", max="condition.boxes"),
+        SheetField("condition.stun", "Stun", max="condition.boxes"),
+        SheetField("pools.combat", "Combat pool"),
+        SheetField("wound_level", "wound"),
+    ),
+    sections=(
+        SheetSection("Attributes", (SheetField("attributes", ""),), when="name"),
+        SheetSection("Skills", (SheetField("skills", ""),), when="skills"),
+        SheetSection(
+            "Combat",
+            (
+                SheetField("weapon", "weapon"),
+                SheetField("armor", "armor", show="ballistic {armor.ballistic}, impact {armor.impact}"),
+                SheetField("tn_modifier", "TN modifier", show="+{tn_modifier}"),
+                SheetField("overflow", "overflow boxes"),
+                SheetField("initiative", "initiative"),
+            ),
+            when="name",
+        ),
+        SheetSection("Ignored attributes", (SheetField("ignored", ""),), when="ignored"),
+        SheetSection("Party", (SheetField("party_lines", ""),), when="party_lines"),
+        SheetSection("Last exchange", (SheetField("exchange_line", ""),), when="exchange_line"),
+    ),
+)
+"""A runner's sheet as a player reads it (``ledger sheet``, the report)."""
 
 
 def exchange_text(x: dict[str, Any]) -> str:

@@ -8,6 +8,7 @@ import msgspec
 from msgspec.structs import replace
 
 from ledger.events import CampaignStarted, Envelope, Event, Noted, Rolled
+from ledger.systems import SheetField, SheetLayout, SheetSection
 
 
 class FreeformState(msgspec.Struct, frozen=True):
@@ -51,4 +52,22 @@ def sheet(state: Any, actor: str | None) -> dict[str, Any]:
         "rolls": game.rolls,
         "notes": game.notes,
         "last_roll": game.last_roll.summary() if game.last_roll else None,
+        "character_lines": [
+            f"{name}"
+            + (" (" + ", ".join(f"{k}={v}" for k, v in c["attrs"].items()) + ")" if c["attrs"] else "")
+            + f": {c['rolls']} roll{'' if c['rolls'] == 1 else 's'}"
+            + (f", average {c['average']:g}" if c["average"] is not None else "")
+            for name, c in chars.items()
+        ],
     }
+
+
+SHEET = SheetLayout(
+    title=("{campaign} (freeform)",),
+    headline=(SheetField("rolls", "rolls"), SheetField("notes", "notes")),
+    sections=(
+        SheetSection("Characters", (SheetField("character_lines", ""),), when="character_lines"),
+        SheetSection("Last roll", (SheetField("last_roll", ""),), when="last_roll"),
+    ),
+)
+"""The table's sheet (freeform keeps one for everyone): who plays, their rolls, the last one."""

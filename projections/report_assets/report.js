@@ -92,18 +92,39 @@
   }
   function sheet(step) {
     var names = Object.keys(step.sheets);
-    who = names.indexOf(wanted) >= 0 ? wanted : names.indexOf(who) >= 0 ? who : names[0] || null;
+    who = names.indexOf(wanted) >= 0 ? wanted : names.indexOf(who) >= 0 ? who : names.length ? names[0] : null;
     $("who").innerHTML = names.length > 1 ? names.map(function (n) {
       return '<button type="button" role="tab" data-who="' + esc(n) + '" aria-selected="' + (n === who) + '">' + esc(n) + "</button>";
     }).join("") : "";
     $("sheet-when").textContent = when(step);
     if (who === null) { $("sheet").innerHTML = '<p class="empty">no sheet yet</p>'; return; }
+    $("sheet").setAttribute("data-who", who);
+    var laid = step.views ? step.views[who] : null;
+    if (laid !== null && laid !== undefined) { $("sheet").innerHTML = laidOut(P[laid]); return; }
     var packed = P[step.sheets[who]], data = {};
     P[packed[0]].forEach(function (k, j) { data[k] = P[packed[1][j]]; });
-    $("sheet").setAttribute("data-who", who);
     $("sheet").innerHTML = Object.keys(data).map(function (k) {
       return '<div class="kv" data-key="' + esc(k) + '"><span class="k">' + esc(label(k)) + "</span><span>" + value(data[k], k) + "</span></div>";
     }).join("");
+  }
+  /* A sheet as its system's layout reads it (projections/sheets.py view): a title, the
+     headline tracks, then titled sections of labelled rows. */
+  function rowValue(r) {
+    if (typeof r.text === "string") return '<span class="val">' + esc(r.text) + "</span>";
+    if (typeof r.max === "number" && typeof r.value === "number") return meter(r.value, r.max);
+    return value(r.value, r.key);
+  }
+  function rowHtml(r) {
+    return '<div class="kv' + (r.label ? "" : " bare") + '" data-key="' + esc(r.key) + '">' +
+      (r.label ? '<span class="k">' + esc(r.label) + "</span>" : "") + "<span>" + rowValue(r) + "</span></div>";
+  }
+  function laidOut(packed) {
+    var title = P[packed[0]], headline = P[packed[1]], sections = packed[2].map(function (i) { return P[i]; });
+    return '<div class="laid"><div class="sheet-title">' + esc(title) + "</div>" +
+      (headline.length ? '<div class="headline">' + headline.map(rowHtml).join("") + "</div>" : "") +
+      sections.map(function (sec) {
+        return '<div class="sheet-section"><h3>' + esc(sec.title) + "</h3>" + sec.rows.map(rowHtml).join("") + "</div>";
+      }).join("") + "</div>";
   }
 
   /* --- a hex map (map_kind "hex"): its legend reads D.legend.terrains and D.legend.divine_signs --- */
@@ -250,13 +271,29 @@
     return Math.max(1, (f <= 1 ? 1 : f <= 2 ? 2 : f <= 2.5 ? 2.5 : f <= 5 ? 5 : 10) * p);
   }
   function niceMax(v) { var st = niceStep(v); return Math.max(st, Math.ceil(v / st) * st); }
+  /* The x-axis ticks of a chart over the steps: with game days, each tick is a day (at the
+     first step of that day, no day twice, up to 7 evenly picked); without, versions. */
   function stepTicks(n) {
     var ticks = [], count = Math.min(7, n), seen = {};
+    if (hasDays()) {
+      var firsts = [], last = null;
+      for (var j = 0; j < n; j++) {
+        if (steps[j].day !== null && steps[j].day !== last) { firsts.push(j); last = steps[j].day; }
+      }
+      count = Math.min(7, firsts.length);
+      for (var d = 0; d < count; d++) {
+        var at = firsts[firsts.length <= 1 ? 0 : Math.round(d * (firsts.length - 1) / (count - 1 || 1))];
+        if (seen[at]) continue;
+        seen[at] = 1;
+        ticks.push([at, String(steps[at].day)]);
+      }
+      return ticks;
+    }
     for (var k = 0; k < count; k++) {
       var i = n <= 1 ? 0 : Math.round(k * (n - 1) / (count - 1 || 1));
       if (seen[i]) continue;
       seen[i] = 1;
-      ticks.push([i, hasDays() && steps[i].day !== null ? String(steps[i].day) : "v" + steps[i].v]);
+      ticks.push([i, "v" + steps[i].v]);
     }
     return ticks;
   }
@@ -313,7 +350,7 @@
   }
   function showWho(t, chart) { return D.characters.length > 1 && t.character && chart.title.indexOf(t.character) < 0; }
   function charts() {
-    if (!D.charts.length) { $("charts").innerHTML = '<p class="empty">this system keeps no tracks to chart</p>'; return; }
+    if (!D.charts.length) { $("charts-card").hidden = true; return; } /* nothing to chart: no empty panel */
     $("charts").innerHTML = D.charts.map(trackChart).join("");
   }
   function moveCursors(i) {
@@ -333,7 +370,7 @@
   /* --- rolls against expectation --- */
   function rollsChart() {
     var R = D.rolls, pts = R.points;
-    if (!pts.length) { $("rolls").innerHTML = '<p class="empty">no roll with a probability of success in this campaign</p>'; return; }
+    if (!pts.length) { $("rolls-card").hidden = true; $("journal-card").classList.add("wide"); return; } /* no judged roll */
     var n = pts.length, x = function (i) { return X0 + (n <= 1 ? 0 : (X1 - X0) * i / (n - 1)); };
     var top = niceMax(Math.max(pts[n - 1].s, pts[n - 1].e + pts[n - 1].sd, 1));
     var ticks = [], count = Math.min(6, n);

@@ -25,6 +25,7 @@ import msgspec
 from msgspec.structs import replace
 
 from ledger.events import CampaignStarted, CharacterAdded, Envelope, Event
+from ledger.systems import SheetField, SheetLayout, SheetSection
 from ledger.systems.yearzero import events as ev
 
 ATTRIBUTES = ("strength", "agility", "wits", "empathy")
@@ -708,6 +709,19 @@ def character_sheet(c: Character, game: YZState) -> dict[str, Any]:
         "booze": [clock(b.wears_off_at)["text"] for b in c.booze],
         "time": clock(game.minute),
         **({"ignored": list(c.ignored)} if c.ignored else {}),
+        "status": _status(c),
+        "gear_lines": [_gear_line(n, i, c.worn.get(i.kind) == n) for n, i in c.gear.items()],
+        "injury_lines": [
+            f"{i.name}"
+            + (
+                f" LETHAL, dies {clock(i.deadline_at)['text']}"
+                if i.lethal and i.deadline_at is not None
+                else ""
+            )
+            + (f", heals {clock(i.heals_at)['text']}" if i.heals_at is not None else "")
+            + (f". {i.effect}" if i.effect else "")
+            for i in c.injuries
+        ],
     }
 
 
@@ -738,33 +752,39 @@ def sheet(state: Any, actor: str | None) -> dict[str, Any]:
     }
 
 
-def render_sheet(data: dict[str, Any]) -> str:
-    if "strength" not in data:
-        return f"{data['campaign']} (yearzero) {data['time']['text']}: no characters yet"
-    status = "broken by " + ", ".join(data["broken_by"]) if data["broken"] else "ok"
-    if data["dead"]:
-        status = f"DEAD: {data['death_cause']}"
-    lines = [f"{data['name']}  {data['time']['text']}  at {data['position'] or '-'}  [{status}]"]
-    lines.append("  ".join(f"{a.capitalize()} {data[a]['current']}/{data[a]['max']}" for a in ATTRIBUTES))
-    lines.append(
-        f"Mutation points {data['mutation_points']}   Rot {data['rot']['total']} "
-        f"({data['rot']['permanent']} permanent)"
-    )
-    if data["skills"]:
-        lines.append("Skills: " + ", ".join(f"{k} {v}" for k, v in data["skills"].items()))
-    if data["gear"]:
-        gear = []
-        for n, g in data["gear"].items():
-            mark = " destroyed" if g["destroyed"] else (" broken" if g["broken"] else "")
-            worn = " (worn)" if g["worn"] else ""
-            gear.append(f"{n} {g['kind']} +{g['bonus']}/{g['max_bonus']}{mark}{worn}")
-        lines.append("Gear: " + "; ".join(gear))
-    lines.append("Conditions: " + (", ".join(data["conditions"]) or "none"))
-    for i in data["critical_injuries"]:
-        lethal = f" LETHAL, dies {i['deadline']}" if i["lethal"] else ""
-        heals = f", heals {i['heals']}" if i["heals"] else ""
-        lines.append(f"Critical injury: {i['name']}{lethal}{heals}. {i['effect']}".rstrip())
-    return "\n".join(lines)
+def _status(c: Character) -> str:
+    if c.dead:
+        return f"DEAD: {c.death_cause}"
+    return "broken by " + ", ".join(KIND_OF[a] for a in ATTRIBUTES if a in c.broken) if c.broken else "ok"
+
+
+def _gear_line(name: str, i: Any, worn: bool) -> str:
+    mark = " destroyed" if i.destroyed else (" broken" if i.bonus == 0 and not i.destroyed else "")
+    return f"{name} {i.kind} +{i.bonus}/{i.max_bonus}{mark}" + (" (worn)" if worn else "")
+
+
+SHEET = SheetLayout(
+    title=(
+        "{name}  {time.text}  at {position}  [{status}]",
+        "{campaign} (yearzero) {time.text}: no characters yet",
+    ),
+    headline=tuple(SheetField(a, a.capitalize()) for a in ATTRIBUTES),
+    sections=(
+        SheetSection(
+            "Mutant",
+            (
+                SheetField("mutation_points", "mutation points"),
+                SheetField("rot", "Rot", show="{rot.total} ({rot.permanent} permanent)"),
+            ),
+        ),
+        SheetSection("Skills", (SheetField("skills", ""),), when="skills"),
+        SheetSection("Gear", (SheetField("gear_lines", ""),), when="gear_lines"),
+        SheetSection("Conditions", (SheetField("conditions", ""),), when="name"),
+        SheetSection("Critical injuries", (SheetField("injury_lines", ""),), when="injury_lines"),
+        SheetSection("Party", (SheetField("party", ""),), when="name"),
+    ),
+)
+"""A mutant's sheet as a player reads it (``ledger sheet``, the report)."""
 
 
 def rot_view(game: YZState) -> dict[str, Any]:

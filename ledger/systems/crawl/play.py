@@ -13,6 +13,7 @@ from ledger.commands import Command
 from ledger.errors import LedgerError
 from ledger.events import Envelope
 from ledger.facts import DayFact, DeathFact, DieFace, Fact, MealFact, NightFact, RollFact, WoundFact
+from ledger.projections import sheets
 from ledger.projections.crawl import state as proj
 from ledger.projections.crawl.state import DIRECTIONS, Crawl
 from ledger.systems.crawl import combat
@@ -330,7 +331,7 @@ def demo(ledger: Any, echo: Callable[[str], None]) -> None:
             ledger.import_(f, SAMPLE_NAME)
     state = ledger.state(SAMPLE_NAME)
     echo(f"{SAMPLE_NAME}: imported from samples/crawl/campaign.jsonl ({state.core.version} events)")
-    echo(proj.render_sheet(proj.sheet(state)))
+    echo(sheets.text(sheets.view(proj.SHEET, proj.sheet(state))))
     echo("")
     echo("the map around the explorer (ledger crawl map --radius 4):")
     echo(proj.render_map(state, radius=4))

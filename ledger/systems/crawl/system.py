@@ -375,7 +375,7 @@ def _system() -> System:
         evolve=proj.evolve,
         decide=decider,
         sheet=proj.sheet,
-        render_sheet=proj.render_sheet,
+        sheet_layout=proj.SHEET,
         day=proj.day,
         load_tables=load_tables,
         check_settings=check_settings,

@@ -21,7 +21,8 @@ SHOWN = (
 
 
 def demo(ledger: Any, echo: Callable[[str], None]) -> None:
-    from ledger.projections.d100.state import render_sheet, sheet
+    from ledger.projections import sheets
+    from ledger.projections.d100.state import SHEET, sheet
 
     if NAME not in {c.name for c in ledger.campaigns()}:
         with SAMPLE.open("rb") as data:
@@ -37,7 +38,7 @@ def demo(ledger: Any, echo: Callable[[str], None]) -> None:
             echo(f"  v{e.version:<3} {e.summary}")
     state = ledger.state(camp)
     for who in state.core.characters:
-        echo(render_sheet(sheet(state, who)))
+        echo(sheets.text(sheets.view(SHEET, sheet(state, who))))
     before = ledger.state(camp, day=0)
     bruno = sheet(before, "Bruno")
     echo(

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ledger.projections.d20.state import facts, render_sheet, sheet
+from ledger.projections import sheets
+from ledger.projections.d20.state import SHEET, facts, sheet
 from ledger.systems.d20.tables import SAMPLES
 
 MAIN, DARK = "demo-d20-derelict", "demo-d20-derelict-dark"
@@ -27,7 +28,7 @@ def demo(book: Any, echo: Callable[[str], None]) -> None:
         if e.kind in SHOWN:
             echo(f"    v{e.version:<3} {e.summary}")
     echo(f"  $ ledger -c {MAIN} sheet --as Parker")
-    for line in render_sheet(sheet(book.state(MAIN), "Parker")).splitlines():
+    for line in sheets.text(sheets.view(SHEET, sheet(book.state(MAIN), "Parker"))).splitlines():
         echo(f"    {line}")
     dark = sheet(book.state(DARK), "Parker")
     echo(f"  $ ledger -c {DARK} sheet --as Parker   (the branch where the queen strikes first)")

@@ -16,6 +16,7 @@ from typing import Any
 from ledger.decider import Decider
 from ledger.events import Envelope
 from ledger.facts import DeathFact, DieFace, Fact, RollFact, WoundFact, attributed
+from ledger.projections import sheets
 from ledger.projections.dicepool import report as rep
 from ledger.projections.dicepool import state as proj
 from ledger.systems import System
@@ -145,7 +146,7 @@ def demo(book: Any, echo: Callable[[str], None]) -> None:
         echo(f"  v{entry.version}{who} {entry.summary}{mark}")
     state = book.state(SAMPLE_NAME)
     target = state.game.last.target if state.game.last else None
-    echo(proj.render_sheet(proj.sheet(state, target)))
+    echo(sheets.text(sheets.view(proj.SHEET, proj.sheet(state, target))))
 
 
 SYSTEM = System(
@@ -157,7 +158,7 @@ SYSTEM = System(
     evolve=proj.evolve,
     decide=decider,
     sheet=proj.sheet,
-    render_sheet=proj.render_sheet,
+    sheet_layout=proj.SHEET,
     load_tables=load_tables,
     demo=demo,
     events=EVENTS,

@@ -42,6 +42,7 @@ SYSTEM = System(
     decide=decider,
     commands=decider.commands,
     sheet=proj.sheet,
+    sheet_layout=proj.SHEET,
     simulate=simulate,
     demo=demo,
     first_steps=(),  # roll, note or add characters as you like

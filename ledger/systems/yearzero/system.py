@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ledger.events import Envelope, Event
+from ledger.projections import sheets
 from ledger.projections.yearzero import report as rep
 from ledger.projections.yearzero import state as proj
 from ledger.systems import System
@@ -204,7 +205,7 @@ def demo(ledger: Any, echo: Callable[[str], None]) -> None:
         f"now {proj.clock(game.minute)['text']}"
     )
     for name in game.order:
-        echo(proj.render_sheet(proj.sheet(state, name)))
+        echo(sheets.text(sheets.view(proj.SHEET, proj.sheet(state, name))))
         echo("")
     echo(proj.render_rot(proj.rot_view(game)))
     echo("")
@@ -227,7 +228,7 @@ SYSTEM = System(
     evolve=proj.evolve,
     decide=decider,
     sheet=proj.sheet,
-    render_sheet=proj.render_sheet,
+    sheet_layout=proj.SHEET,
     day=proj.day,
     load_tables=load_tables,
     check_settings=check_settings,
