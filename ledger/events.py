@@ -186,6 +186,9 @@ class Rolled(Event, frozen=True, tag="dice.rolled"):
     label: str = ""
     manual: bool = False
     p_success: float | None = None
+    p_truncated: bool | msgspec.UnsetType = msgspec.UNSET
+    """True when ``p_success`` leaves out an explosion's tail, under 10^-12 in all (absent
+    otherwise, and in rolls recorded before it; see docs/dice-notation.md)."""
 
     def summary(self) -> str:
         faces = ",".join(str(f) for f in self.result.faces())
