@@ -558,10 +558,15 @@ def _redirect_accident(formula: Any) -> str | None:
     except (OSError, ValueError, AttributeError):  # not a real file (a test's capture)
         out = None
     now = time.time()
-    for entry in Path(".").iterdir():
-        if not REDIRECTED.fullmatch(entry.name) or not entry.is_file():
+    try:
+        entries = [e for e in Path(".").iterdir() if REDIRECTED.fullmatch(e.name) and e.is_file()]
+    except OSError:  # an unreadable folder: nothing to say
+        return None
+    for entry in entries:
+        try:
+            st = entry.stat()
+        except OSError:
             continue
-        st = entry.stat()
         if (
             out is not None and (st.st_dev, st.st_ino) == (out.st_dev, out.st_ino)
         ) or now - st.st_mtime < JUST_MADE:
