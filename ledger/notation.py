@@ -7,17 +7,22 @@ and renders its result, :mod:`ledger.odds` gives its exact chances. The forms
 
 * dice ``NdS``, ``d%`` (percentile, 1 to 100), ``NdF`` (Fate/Fudge: -1, 0, +1), with
   modifiers in any order: reroll ``r1`` (until it shows another face; ``rr``
-  too), ``ro<3`` (once), explode ``!`` / ``e`` / ``x`` (on the maximum, ``!5``,
-  ``!>4``), compound ``!!``, minimum ``mi3`` and maximum ``ma5``, keep ``kh3``
-  ``kl1`` (``k3`` = ``kh3``), drop ``dl1`` ``dh1`` (``pl1`` / ``ph1`` too), and
-  a per-die success count ``>=5``;
-* arithmetic ``+ - * /`` (``/`` rounds down, by a number), parentheses,
-  unary minus and ``[labels]`` after any term;
+  too; ``r1r2`` either face), ``ro<3`` (once), explode ``!`` / ``e`` / ``x`` (on
+  the maximum, ``!5``, ``!>4``; once: ``!o`` / ``xo``), compound ``!!``, minimum
+  ``mi3`` and maximum ``ma5``, keep ``kh3`` ``kl1`` (``k3`` = ``kh3``), drop ``dl1``
+  ``dh1`` (``pl1`` / ``ph1`` too; after an explosion they count the dice there
+  are), sort ``s`` / ``sd`` (shown only), and a per-die success count ``>=5``
+  (``cs>=5``, ``cf<3`` too);
+* arithmetic ``+ - * /`` (``/`` rounds down, by a number), parentheses, unary
+  minus and plus, ``floor()`` ``ceil()`` ``round()`` ``abs()`` (a division inside
+  the first three is exact), pools ``{1d20,1d20}kh1``, ``[labels]`` after any
+  term, and words after the roll as its comment (``1d20+5 attack``);
 * a check on the total: a comparison after anything but one bare dice group,
   ``1d20+5>=15``, ``(8d6)>=30``, ``(8d6>=5)>=3``.
 
 A comparison glued to one dice group counts dice (``8d6>=5``); the readings
-that could be either are refused with what to write instead.
+that could be either are refused with what to write instead, and so is ``!=``
+after a die (other rollers read it as "not equal").
 """
 
 from __future__ import annotations

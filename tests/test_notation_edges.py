@@ -163,3 +163,20 @@ def test_every_new_form_is_checked_again_on_import(run: Session, tmp_path: Any) 
     run("export", "-o", str(out))
     run("import", str(out), "--name", "Again")
     assert rolls_recorded(run) == 6
+
+
+@pytest.mark.parametrize(
+    ("typed", "problem"),
+    [
+        ("{1d20,1d20}kh3", "keeps 3 of 2 rolls; keep 1 to 2"),
+        ("{1d20,1d20}dl2", "drops 2 of 2 rolls; drop 1 to 1"),
+        ("{1d20,1d20", "pool is not closed"),
+        ("3d6!!o", "a compounding die cannot explode once"),
+        ("2d6r1ro2", "mixes rerolls until another face with ro"),
+        ("floor(1d6/2", "floor( is not closed"),
+    ],
+)
+def test_the_new_forms_refuse_what_they_cannot_mean(run: Session, typed: str, problem: str) -> None:
+    result = run("roll", typed, "--faces", "1,2,3", ok=False)
+    assert result.exit_code != 0 and problem in result.stderr
+    assert "Traceback" not in result.stderr and rolls_recorded(run) == 0
