@@ -450,7 +450,8 @@ class Admission:
                 trimmed = check_text(label, "a roll's label", LABEL_LIMIT)
             if trimmed != label:
                 raise Refusal("a roll's label is trimmed")
-            if ev.p_success != dice_mod.p_any_success(ev.result):
+            p, truncated = dice_mod.chance(ev.result)
+            if ev.p_success != p or (ev.p_truncated is True) != truncated or ev.p_truncated is False:
                 raise Refusal("the roll's chance of success is not what its notation gives")
         elif isinstance(ev, ActionUndone):
             self._undone(ev, v)

@@ -310,9 +310,9 @@ def decide_core(state: Any, command: Command, dice: dice_mod.Dice) -> list[Event
     if isinstance(command, Roll):
         result = dice_mod.roll(command.notation, dice)
         label = check_text(command.label, "`label`", 200, field="label")
-        return [
-            Rolled(result=result, label=label, manual=dice.manual, p_success=dice_mod.p_any_success(result))
-        ]
+        p, truncated = dice_mod.chance(result)
+        cut = True if truncated else msgspec.UNSET
+        return [Rolled(result=result, label=label, manual=dice.manual, p_success=p, p_truncated=cut)]
     if isinstance(command, Note):
         text = check_text(command.text, "a note", 500)
         if not text:

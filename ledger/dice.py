@@ -19,9 +19,11 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import math
 import random
 import re
 from collections.abc import Iterator
+from fractions import Fraction
 
 from ledger.errors import FacesError, NotationError
 from ledger.events import DiceGroup, Die, RollResult
@@ -33,10 +35,13 @@ from ledger.notation import (
     BinOp,
     DiceTerm,
     Formula,
+    Func,
     Group,
     Negate,
     Node,
     Number,
+    Pool,
+    counted,
     parse,
 )
 
@@ -64,8 +69,10 @@ __all__ = [
 ]
 
 MAX_FACES_INPUT = 10_000
-SEMANTICS = 2
-"""The notation rules new rolls are recorded under (see ``RollResult.semantics``)."""
+SEMANTICS = 3
+"""The notation rules new rolls are recorded under (see ``RollResult.semantics``): 3 reports a
+count of successes only for a roll that is one counting group (a count inside arithmetic is a
+number); 2 summed the counts of every counting group, wherever it stood."""
 
 
 class Dice:
@@ -206,25 +213,33 @@ class _Evaluation:
         self.dice = dice
         self.groups: list[DiceGroup] = []
 
-    def value(self, node: Node, sign: int) -> int:
+    def value(self, node: Node, sign: int, exact: bool = False) -> Fraction | int:
+        """A node's value; ``exact`` within floor/ceil/round, where a division is not rounded."""
         if isinstance(node, Number):
             return node.value
         if isinstance(node, Group):
-            return self.value(node.inner, sign)
+            return self.value(node.inner, sign, exact)
         if isinstance(node, Negate):
-            return -self.value(node.operand, -sign)
+            return -self.value(node.operand, -sign, exact)
+        if isinstance(node, Func):
+            return node.apply(
+                self.value(node.operand, sign if node.name != "abs" else 1, node.name != "abs" or exact)
+            )
+        if isinstance(node, Pool):
+            values = [self.value(item, sign, exact) for item in node.items]
+            return sum((values[i] for i in node.kept(values)), start=0)
         if isinstance(node, BinOp):
             if node.op in "+-":
-                left = self.value(node.left, sign)
-                right = self.value(node.right, sign if node.op == "+" else -sign)
+                left = self.value(node.left, sign, exact)
+                right = self.value(node.right, sign if node.op == "+" else -sign, exact)
                 return left + right if node.op == "+" else left - right
-            left = self.value(node.left, 1)
-            right = self.value(node.right, 1)
+            left = self.value(node.left, 1, exact)
+            right = self.value(node.right, 1, exact)
             if node.op == "*":
                 return left * right
             if right == 0:
                 raise NotationError(node.text(), "it divides by zero")
-            return left // right
+            return Fraction(left) / right if exact else math.floor(Fraction(left) / right)
         group = roll_group(node, self.dice, sign)
         self.groups.append(group)
         return group.value
@@ -248,7 +263,7 @@ def roll_group(term: DiceTerm, dice: Dice, sign: int = 1) -> DiceGroup:
 
     def one(explodes: int | None) -> int:
         i = draw(explodes, None)
-        while term.reroll is not None and term.reroll.meets(shown(i)):
+        while term.rerolled(shown(i)):
             faces[i] = _drop(faces[i])
             i = draw(None, i)
             if term.reroll_once:
@@ -262,6 +277,8 @@ def roll_group(term: DiceTerm, dice: Dice, sign: int = 1) -> DiceGroup:
         while term.explode is not None and term.explode.meets(shown(i)):
             i = one(i)
             chain.append(i)
+            if term.explode_once:
+                break
         units.extend([chain] if term.compound else [[j] for j in chain])
 
     values = [sum(term.value_of(faces[j].face) for j in unit) for unit in units]
@@ -301,13 +318,18 @@ def _drop(die: Die) -> Die:
     return Die(die.sides, die.face, kept=False, explodes=die.explodes, rerolls=die.rerolls, value=die.value)
 
 
-def evaluate(formula: Formula, dice: Dice) -> RollResult:
-    """Roll a parsed formula with ``dice`` (the current rules, :data:`SEMANTICS`)."""
+def evaluate(formula: Formula, dice: Dice, semantics: int = SEMANTICS) -> RollResult:
+    """Roll a parsed formula with ``dice`` under notation rules ``semantics`` (2 or 3:
+    new rolls take the current rules, :data:`SEMANTICS`; 2 re-reads older rolls)."""
+    if semantics < SEMANTICS:
+        _refuse_newer(formula, semantics)
     run = _Evaluation(dice)
-    total = run.value(formula.root, 1)
+    total = int(run.value(formula.root, 1))
     groups = tuple(run.groups)
     counting = [g for g in groups if g.success]
     successes = sum(g.value for g in counting) if counting else None
+    if semantics >= 3:
+        successes = groups[0].value if counted(formula.root) is not None else None
     target = None
     if formula.check is not None:
         target = formula.check.text(bare_equal=False)
@@ -318,9 +340,39 @@ def evaluate(formula: Formula, dice: Dice) -> RollResult:
         modifier=total - sum(g.sign * g.value for g in groups),
         total=total,
         successes=successes,
-        semantics=SEMANTICS,
+        semantics=semantics,
         target=target,
     )
+
+
+def _has_newer_node(node: Node) -> bool:
+    if isinstance(node, (Pool, Func)):
+        return True
+    if isinstance(node, Group):
+        return _has_newer_node(node.inner)
+    if isinstance(node, Negate):
+        return _has_newer_node(node.operand)
+    if isinstance(node, BinOp):
+        return _has_newer_node(node.left) or _has_newer_node(node.right)
+    return False
+
+
+def _refuse_newer(formula: Formula, semantics: int) -> None:
+    """A roll recorded under older rules uses only the forms those rules read."""
+    newer = ""
+    for term in formula.dice_terms():
+        if (term.keep and term.keep[0] == "k" and term.keep_n > term.count) or (
+            term.keep and term.keep[0] == "d" and term.keep_n >= term.count
+        ):
+            newer = f"{term.keep}{term.keep_n} after an explosion"
+        elif term.explode_once or term.rerolls or term.sort:
+            newer = term.text(with_label=False)
+    if _has_newer_node(formula.root):
+        newer = "a pool {...} or a function"
+    if newer:
+        raise NotationError(
+            formula.text, f"{newer} is newer than notation rules {semantics}, which it claims"
+        )
 
 
 def roll(notation: str, dice: Dice) -> RollResult:
@@ -339,8 +391,8 @@ def recompute(result: RollResult) -> RollResult:
         from ledger import dice_legacy  # older rolls only: imported when one is read
 
         again = dice_legacy.evaluate(dice_legacy.parse(result.notation), faces)
-    elif result.semantics == SEMANTICS:
-        again = evaluate(parse(result.notation), faces)
+    elif result.semantics in (2, SEMANTICS):
+        again = evaluate(parse(result.notation), faces, result.semantics)
     else:
         raise NotationError(
             result.notation,
@@ -351,26 +403,32 @@ def recompute(result: RollResult) -> RollResult:
     return again
 
 
-_P_SUCCESS: dict[tuple[int, str], float | None] = {}
+_CHANCES: dict[tuple[int, str], tuple[float | None, bool]] = {}
+
+
+def chance(result: RollResult) -> tuple[float | None, bool]:
+    """The roll's chance of success (see :func:`p_any_success`) and whether an explosion's
+    tail below 10^-12 was left out of it (:data:`ledger.odds.TAIL`)."""
+    if result.successes is None:
+        return None, False
+    key = (result.semantics, result.notation)
+    if key not in _CHANCES:
+        if result.semantics == 1:
+            from ledger import dice_legacy
+
+            _CHANCES[key] = (dice_legacy.p_any(result.groups), False)
+        else:
+            from ledger import odds  # the exact chances: imported when first asked for
+
+            _CHANCES[key] = odds.chance(parse(result.notation), result.semantics)
+    return _CHANCES[key]
 
 
 def p_any_success(result: RollResult) -> float | None:
     """Exact chance that the roll succeeds: a check on the total meets its target, or a
     roll that counts successes scores at least one; None for a roll with no success
     (a plain total), or one too large to compute exactly (see :mod:`ledger.odds`)."""
-    if result.successes is None:
-        return None
-    key = (result.semantics, result.notation)
-    if key not in _P_SUCCESS:
-        if result.semantics == 1:
-            from ledger import dice_legacy
-
-            _P_SUCCESS[key] = dice_legacy.p_any(result.groups)
-        else:
-            from ledger import odds  # the exact chances: imported when first asked for
-
-            _P_SUCCESS[key] = odds.p_success(parse(result.notation))
-    return _P_SUCCESS[key]
+    return chance(result)[0]
 
 
 # --- notation: render -----------------------------------------------------
@@ -402,12 +460,21 @@ def _shown(node: Node, groups: Iterator[DiceGroup]) -> str:
         return f"({_shown(node.inner, groups)})" + (f"[{node.label}]" if node.label else "")
     if isinstance(node, Negate):
         return f"-{_shown(node.operand, groups)}"
+    if isinstance(node, Func):
+        return f"{node.name}({_shown(node.operand, groups)})" + (f"[{node.label}]" if node.label else "")
+    if isinstance(node, Pool):
+        keep = f"{node.keep}{node.keep_n}" if node.keep else ""
+        items = ", ".join(_shown(item, groups) for item in node.items)
+        return "{" + items + "}" + keep + (f"[{node.label}]" if node.label else "")
     if isinstance(node, BinOp):
         left = _shown(node.left, groups)
         right = _shown(node.right, groups)
         return f"{left} {node.op}{right}" if node.op in "+-" else f"{left}{node.op}{right}"
     group = next(groups)
-    return f"[{', '.join(_die_text(d, group.fate) for d in group.dice)}]" + (
+    dice = list(group.dice)
+    if node.sort:  # shown sorted (4d6s); recorded in the order rolled
+        dice.sort(key=lambda d: d.face if d.value is None else d.value, reverse=node.sort == "d")
+    return f"[{', '.join(_die_text(d, group.fate) for d in dice)}]" + (
         f"[{group.label}]" if group.label else ""
     )
 

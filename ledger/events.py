@@ -180,8 +180,9 @@ class RollResult(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
     successes: int | None = None
     semantics: int = 1
     """The notation rules the roll was made under: 1, the first version (a die and
-    its explosions one value; see :mod:`ledger.dice_legacy`); 2, the current ones
-    (each explosion its own die, checks on a total; see docs/dice-notation.md)."""
+    its explosions one value; see :mod:`ledger.dice_legacy`); 2, each explosion its
+    own die, checks on a total, every counting group adding to ``successes``; 3,
+    the current ones (a count inside arithmetic is a number; see docs/dice-notation.md)."""
     target: str | None = None
     """A check on the total (``>=15`` in ``1d20+5>=15``): ``successes`` is then 1 or 0."""
 
@@ -197,6 +198,9 @@ class Rolled(Event, frozen=True, tag="dice.rolled"):
     label: str = ""
     manual: bool = False
     p_success: float | None = None
+    p_truncated: bool | msgspec.UnsetType = msgspec.UNSET
+    """True when ``p_success`` leaves out an explosion's tail, under 10^-12 in all (absent
+    otherwise, and in rolls recorded before it; see docs/dice-notation.md)."""
 
     def summary(self) -> str:
         faces = ",".join(str(f) for f in self.result.faces())

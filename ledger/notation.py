@@ -7,22 +7,30 @@ and renders its result, :mod:`ledger.odds` gives its exact chances. The forms
 
 * dice ``NdS``, ``d%`` (percentile, 1 to 100), ``NdF`` (Fate/Fudge: -1, 0, +1), with
   modifiers in any order: reroll ``r1`` (until it shows another face; ``rr``
-  too), ``ro<3`` (once), explode ``!`` / ``e`` / ``x`` (on the maximum, ``!5``,
-  ``!>4``), compound ``!!``, minimum ``mi3`` and maximum ``ma5``, keep ``kh3``
-  ``kl1`` (``k3`` = ``kh3``), drop ``dl1`` ``dh1`` (``pl1`` / ``ph1`` too), and
-  a per-die success count ``>=5``;
-* arithmetic ``+ - * /`` (``/`` rounds down, by a number), parentheses,
-  unary minus and ``[labels]`` after any term;
+  too; ``r1r2`` either face), ``ro<3`` (once), explode ``!`` / ``e`` / ``x`` (on
+  the maximum, ``!5``, ``!>4``; once: ``!o`` / ``xo``), compound ``!!``, minimum
+  ``mi3`` and maximum ``ma5``, keep ``kh3`` ``kl1`` (``k3`` = ``kh3``), drop ``dl1``
+  ``dh1`` (``pl1`` / ``ph1`` too; after an explosion they count the dice there
+  are), sort ``s`` / ``sd`` (shown only), and a per-die success count ``>=5``
+  (``cs>=5``, ``cf<3`` too);
+* arithmetic ``+ - * /`` (``/`` rounds down, by a number), parentheses, unary
+  minus and plus, ``floor()`` ``ceil()`` ``round()`` ``abs()`` (a division inside
+  the first three is exact), pools ``{1d20,1d20}kh1``, ``[labels]`` after any
+  term, and words after the roll as its comment (``1d20+5 attack``);
 * a check on the total: a comparison after anything but one bare dice group,
   ``1d20+5>=15``, ``(8d6)>=30``, ``(8d6>=5)>=3``.
 
 A comparison glued to one dice group counts dice (``8d6>=5``); the readings
-that could be either are refused with what to write instead.
+that could be either are refused with what to write instead, and so is ``!=``
+after a die (other rollers read it as "not equal").
 """
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Iterator
+from fractions import Fraction
 from functools import lru_cache
 
 import msgspec
@@ -38,6 +46,9 @@ MAX_LENGTH = 200
 MAX_DEPTH = 20
 """Deepest nesting of parentheses and unary minus."""
 MAX_LABEL = 40
+MAX_COMMENT = 100
+"""Longest trailing comment (``1d20+5 attack``), which becomes the roll's label."""
+FUNCTIONS = ("floor", "ceil", "round", "abs")
 
 COMPARISONS = (">=", "<=", "==", ">", "<", "=")
 
@@ -64,12 +75,22 @@ class DiceTerm(msgspec.Struct, frozen=True):
     reroll_once: bool = False
     explode: Cmp | None = None
     compound: bool = False
+    explode_once: bool = False
+    """``!o`` / ``xo``: a die explodes at most once."""
+    rerolls: tuple[Cmp, ...] = ()
+    """Further faces rerolled like ``reroll`` (``r1r2``)."""
+    sort: str = ""
+    """``s`` / ``sa`` (``a``) or ``sd`` (``d``): the dice are shown sorted; no value changes."""
     minimum: int | None = None
     maximum: int | None = None
     keep: str | None = None  # kh kl dh dl
     keep_n: int = 0
     success: Cmp | None = None
     label: str = ""
+
+    def rerolled(self, shown: int) -> bool:
+        """Whether a die showing ``shown`` is rerolled."""
+        return self.reroll is not None and any(c.meets(shown) for c in (self.reroll, *self.rerolls))
 
     @property
     def top(self) -> int:
@@ -91,9 +112,10 @@ class DiceTerm(msgspec.Struct, frozen=True):
     def text(self, with_label: bool = True) -> str:
         out = f"{self.count}d{'F' if self.fate else self.sides}"
         if self.reroll:
-            out += ("ro" if self.reroll_once else "r") + self.reroll.text()
+            mark = "ro" if self.reroll_once else "r"
+            out += "".join(mark + c.text() for c in (self.reroll, *self.rerolls))
         if self.explode:
-            mark = "!!" if self.compound else "!"
+            mark = "!!" if self.compound else "!o" if self.explode_once else "!"
             # A count after a bare ! would read as the explosion's threshold: name the face.
             bare = self.explode == Cmp("=", self.top) and self.success is None
             out += mark + ("" if bare else self.explode.text())
@@ -103,6 +125,8 @@ class DiceTerm(msgspec.Struct, frozen=True):
             out += f"ma{self.maximum}"
         if self.keep:
             out += f"{self.keep}{self.keep_n}"
+        if self.sort:
+            out += "s" if self.sort == "a" else "sd"
         if self.success:
             out += self.success.text(bare_equal=False)
         return out + (f"[{self.label}]" if with_label and self.label else "")
@@ -142,7 +166,56 @@ class Group(msgspec.Struct, frozen=True):
         return f"({self.inner.text()})" + (f"[{self.label}]" if self.label else "")
 
 
-Node = DiceTerm | Number | Negate | BinOp | Group
+class Pool(msgspec.Struct, frozen=True):
+    """``{1d20,1d20}kh1``: several rolls, some of whose values are kept (all, without keep)."""
+
+    items: tuple[Node, ...]
+    keep: str | None = None  # kh kl dh dl
+    keep_n: int = 0
+    label: str = ""
+
+    def text(self) -> str:
+        keep = f"{self.keep}{self.keep_n}" if self.keep else ""
+        return (
+            "{"
+            + ",".join(i.text() for i in self.items)
+            + "}"
+            + keep
+            + (f"[{self.label}]" if self.label else "")
+        )
+
+    def kept(self, values: list[Fraction | int]) -> list[int]:
+        """The indexes of the items kept, given their values (ties: the first)."""
+        if self.keep is None:
+            return list(range(len(values)))
+        highest = self.keep[1] == "h"
+        order = sorted(range(len(values)), key=lambda i: (-values[i] if highest else values[i], i))
+        chosen = set(order[: self.keep_n])
+        return sorted(chosen if self.keep[0] == "k" else set(range(len(values))) - chosen)
+
+
+class Func(msgspec.Struct, frozen=True):
+    """``floor()``, ``ceil()``, ``round()`` (halves up) or ``abs()``; within the first
+    three a division is exact and the function rounds the result."""
+
+    name: str
+    operand: Node
+    label: str = ""
+
+    def text(self) -> str:
+        return f"{self.name}({self.operand.text()})" + (f"[{self.label}]" if self.label else "")
+
+    def apply(self, value: Fraction | int) -> Fraction | int:
+        if self.name == "abs":
+            return abs(value)
+        if self.name == "floor":
+            return math.floor(value)
+        if self.name == "ceil":
+            return math.ceil(value)
+        return math.floor(value + Fraction(1, 2))
+
+
+Node = DiceTerm | Number | Negate | BinOp | Group | Pool | Func
 
 
 class Formula(msgspec.Struct, frozen=True):
@@ -151,6 +224,8 @@ class Formula(msgspec.Struct, frozen=True):
     root: Node
     check: Cmp | None = None
     text: str = msgspec.field(default="")
+    comment: str = ""
+    """Words after the roll (``1d20+5 attack``): not part of the notation; the label."""
 
     def dice_terms(self) -> list[DiceTerm]:
         return list(walk_dice(self.root))
@@ -166,6 +241,19 @@ def walk_dice(node: Node) -> Iterator[DiceTerm]:
         yield from walk_dice(node.right)
     elif isinstance(node, Group):
         yield from walk_dice(node.inner)
+    elif isinstance(node, Func):
+        yield from walk_dice(node.operand)
+    elif isinstance(node, Pool):
+        for item in node.items:
+            yield from walk_dice(item)
+
+
+def counted(node: Node) -> DiceTerm | None:
+    """The dice group whose count of successes a roll reports: the whole roll is that
+    group (perhaps in parentheses). A count inside arithmetic is a number."""
+    while isinstance(node, Group):
+        node = node.inner
+    return node if isinstance(node, DiceTerm) and node.success is not None else None
 
 
 def has_dice(node: Node) -> bool:
@@ -226,20 +314,28 @@ class _Parser:
         if self.pos < len(self.src) and (op := self.comparison()):
             check = self.check(root, op)
         self.skip_space()
+        comment = ""
         if self.pos < len(self.src):
             if self.peek() == ")":
                 raise self.fail(f"a ')' at position {self.pos + 1} closes nothing")
-            if self.src[self.pos - 1] in " \t" and self.peek().lower() in "kdremxp!":
+            word = self.src[self.pos :].split()[0]
+            if self.src[self.pos - 1] in " \t" and _is_modifiers(word):
                 raise self.fail(
                     f"unexpected {self.here()}: modifiers follow their dice with no space (4d6kh3)"
                 )
-            raise self.fail(f"unexpected {self.here()}")
+            if self.src[self.pos - 1] not in " \t" or not self.peek().isalpha() or _is_roll(word):
+                raise self.fail(f"unexpected {self.here()}")
+            comment = " ".join(self.src[self.pos :].split())
+            if len(comment) > MAX_COMMENT or not comment.isprintable():
+                raise self.fail(
+                    f"the words after the roll are a comment of at most {MAX_COMMENT} printable characters"
+                )
         _refuse_loose_counts(self, root, top=True)
         if self.groups > MAX_GROUPS:
             raise self.fail(f"more than {MAX_GROUPS} terms with dice")
         if not has_dice(root):
             raise self.fail("it rolls no dice")
-        formula = Formula(root, check)
+        formula = Formula(root, check, comment=comment)
         return msgspec.structs.replace(formula, text=formula_text(formula))
 
     def check(self, root: Node, op: str) -> Cmp:
@@ -297,8 +393,12 @@ class _Parser:
     def unary(self) -> Node:
         self.skip_space()
         c = self.peek()
-        if c == "+":
-            raise self.fail("two operators in a row" if self.pos else "it starts with '+'; drop it")
+        if c == "+":  # a unary plus changes nothing (+1d20, 1d20*+2)
+            self.pos += 1
+            self.enter()
+            operand = self.unary()
+            self.depth -= 1
+            return operand
         if c == "-":
             self.pos += 1
             self.enter()
@@ -332,6 +432,21 @@ class _Parser:
             self.pos += 1
             self.depth -= 1
             return Group(inner, self.labels())
+        name = re.match(r"[a-z]+(?=\s*\()", self.src[self.pos :].lower())
+        if name and name.group() in FUNCTIONS:
+            self.pos += len(name.group())
+            self.skip_space()
+            self.pos += 1  # the (
+            self.enter()
+            inner = self.sum()
+            self.skip_space()
+            if self.peek() != ")":
+                raise self.fail(f"{name.group()}( is not closed with ')' (found {self.here()})")
+            self.pos += 1
+            self.depth -= 1
+            return Func(name.group(), inner, self.labels())
+        if c == "{":
+            return self.pool()
         if c in "dD" or c.isdigit():
             start = self.pos
             count = None
@@ -346,6 +461,34 @@ class _Parser:
         if c == "[":
             raise self.fail("a [label] follows the number or dice it names (1d6[fire]+2)")
         raise self.fail(f"unexpected {self.here()}")
+
+    def pool(self) -> Pool:
+        self.pos += 1  # the {
+        self.enter()
+        items = [self.sum()]
+        self.skip_space()
+        while self.peek() == ",":
+            self.pos += 1
+            items.append(self.sum())
+            self.skip_space()
+        if self.peek() != "}":
+            raise self.fail(f"a '{{' pool is not closed with '}}' (found {self.here()})")
+        self.pos += 1
+        self.depth -= 1
+        pool = Pool(tuple(items))
+        low = self.src[self.pos : self.pos + 2].lower()
+        if low.startswith(("kh", "kl", "dh", "dl", "ph", "pl")) or (low[:1] == "k" and low[1:2].isdigit()):
+            size = 1 if low[1:2].isdigit() else 2
+            self.pos += size
+            kind = "kh" if size == 1 else ("k" if low[0] == "k" else "d") + low[1]
+            n = self.integer(kind) if self.peek().isdigit() or size == 1 else 1
+            what = f"{{...}}{kind}{n}"
+            if kind[0] == "k" and not 1 <= n <= len(items):
+                raise self.fail(f"{what} keeps {n} of {len(items)} rolls; keep 1 to {len(items)}")
+            if kind[0] == "d" and not 1 <= n < len(items):
+                raise self.fail(f"{what} drops {n} of {len(items)} rolls; drop 1 to {len(items) - 1}")
+            pool = Pool(tuple(items), kind, n)
+        return msgspec.structs.replace(pool, label=self.labels())
 
     def labels(self) -> str:
         parts = []
@@ -418,6 +561,14 @@ class _Parser:
             once("keep or drop", s[p : p + 2])
             number = self.integer(kind) if self.peek().isdigit() else 1
             return msgspec.structs.replace(term, keep=kind, keep_n=number)
+        if low.startswith(("cs", "cf")):  # Foundry: count successes (or failures)
+            self.pos += 2
+            op = self.comparison() or "="
+            return self.count(term, seen, op)
+        if low.startswith("s"):
+            self.pos += 2 if low[1:2] in ("a", "d") else 1
+            once("sort", s[p : self.pos])
+            return msgspec.structs.replace(term, sort="d" if low[1:2] == "d" else "a")
         if low.startswith("p"):
             raise self.fail(
                 "p drops dice: pl1 (or dl1) drops the lowest, ph1 (or dh1) the highest; "
@@ -449,33 +600,55 @@ class _Parser:
         if low.startswith("r"):
             once_ = low.startswith("ro")
             self.pos += 2 if low.startswith(("ro", "rr")) else 1
-            once("reroll", s[p : self.pos])
-            sel = self.selector(s[p : self.pos], required=True)
-            return msgspec.structs.replace(term, reroll=sel, reroll_once=once_)
+            written = s[p : self.pos]
+            sel = self.selector(written, required=True)
+            assert sel is not None
+            if term.reroll is None:
+                seen.add("reroll")
+                return msgspec.structs.replace(term, reroll=sel, reroll_once=once_)
+            if once_ != term.reroll_once:
+                raise self.fail(f"{written} mixes rerolls until another face with ro (once); use one kind")
+            return msgspec.structs.replace(term, rerolls=(*term.rerolls, sel))  # r1r2: either face
         if low.startswith(("!", "e", "x")):
             compound = s.startswith("!!", p)
             self.pos += 2 if compound else 1
-            if s[self.pos : self.pos + 1].lower() in ("o", "p"):
+            if s.startswith("=", self.pos) and s[p] == "!":
+                n = re.match(r"=*(\d*)", s[self.pos :]).group(1) or "N"  # type: ignore[union-attr]
                 raise self.fail(
-                    f"{s[p : self.pos + 1]} (explode once / penetrate) is not supported; "
-                    "use ! (explode), !! (compound) or ro (reroll once)"
+                    f"'{s[p : self.pos]}=' reads as 'not equal' to other rollers, so it is not taken as an "
+                    f"explosion: to explode on {n} write {term.count}d{'F' if term.fate else term.sides}"
+                    f"{s[p : self.pos]}{n}"
                 )
+            after = s[self.pos : self.pos + 2].lower()
+            explode_once = after[:1] == "o"
+            if explode_once and compound:
+                raise self.fail(f"{s[p : self.pos + 1]}: a compounding die cannot explode once; use !o or !!")
+            if after[:1] == "p" and after[1:2] not in ("l", "h"):
+                raise self.fail(
+                    f"{s[p : self.pos + 1]} (penetrate) is not supported; use ! (explode), !! (compound), "
+                    "!o (explode once) or ro (reroll once)"
+                )
+            self.pos += int(explode_once)
             once("explode", s[p : self.pos])
             sel = self.selector(s[p : self.pos], required=False) or Cmp("=", term.top)
-            return msgspec.structs.replace(term, explode=sel, compound=compound)
+            return msgspec.structs.replace(term, explode=sel, compound=compound, explode_once=explode_once)
         if self.peek() in "<>=" and self.peek():
             op = self.comparison()
             assert op is not None
-            if "success" in seen:
-                raise self.fail(
-                    f"{term.text()} counts successes once; to check how many, write ({term.text()}){op}N"
-                )
-            seen.add("success")
-            self.skip_space()
-            if not self.peek().isdigit():
-                raise self.fail(f"{op} needs a whole number to compare with, found {self.here()}")
-            return msgspec.structs.replace(term, success=Cmp(op, self.integer(op)))
+            return self.count(term, seen, op)
         return term
+
+    def count(self, term: DiceTerm, seen: set[str], op: str) -> DiceTerm:
+        """A per-die count of successes, after its comparison."""
+        if "success" in seen:
+            raise self.fail(
+                f"{term.text()} counts successes once; to check how many, write ({term.text()}){op}N"
+            )
+        seen.add("success")
+        self.skip_space()
+        if not self.peek().isdigit():
+            raise self.fail(f"{op} needs a whole number to compare with, found {self.here()}")
+        return msgspec.structs.replace(term, success=Cmp(op, self.integer(op)))
 
 
 def _constant(node: Node) -> int | None:
@@ -508,13 +681,14 @@ def _check_term(p: _Parser, t: DiceTerm) -> None:
     # Selectors on Fate dice compare the -1/0/+1 value.
     shown = [f - 2 for f in faces] if t.fate else faces
     if t.reroll:
-        hit = [v for v in shown if t.reroll.meets(v)]
-        if not hit:
-            raise p.fail(f"{what}: r{t.reroll.text()} rerolls no face of a d{t.sides}; name a face it shows")
+        for c in (t.reroll, *t.rerolls):
+            if not any(c.meets(v) for v in shown):
+                raise p.fail(f"{what}: r{c.text()} rerolls no face of a d{t.sides}; name a face it shows")
+        hit = [v for v in shown if t.rerolled(v)]
         if len(hit) == len(shown) and not t.reroll_once:
             raise p.fail(f"{what} would reroll every face forever; reroll fewer faces or use ro (once)")
     if t.explode:
-        after = [v for v in shown if not (t.reroll and not t.reroll_once and t.reroll.meets(v))]
+        after = [v for v in shown if not (not t.reroll_once and t.rerolled(v))]
         hit = [v for v in after if t.explode.meets(v)]
         if not hit:
             mark = "!!" if t.compound else "!"
@@ -523,11 +697,15 @@ def _check_term(p: _Parser, t: DiceTerm) -> None:
                 f"{t.top} and count dice {t.explode.text()}, write {t.count}d{t.sides}{mark}{t.top}"
                 f"{t.explode.text()}"
             )
-        if len(hit) == len(after):
+        if len(hit) == len(after) and not t.explode_once:
             raise p.fail(f"{what} would explode forever: every face explodes; explode on fewer faces")
     if t.minimum is not None and t.maximum is not None and t.minimum > t.maximum:
         raise p.fail(f"{what}: the minimum mi{t.minimum} is above the maximum ma{t.maximum}")
-    if t.keep:
+    if t.keep and t.explode and not t.compound:
+        # Explosions add dice: keep or drop counts the dice there are (2d6!kh3 keeps up to 3).
+        if not 1 <= t.keep_n <= MAX_DICE:
+            raise p.fail(f"{t.keep}{t.keep_n}: keep or drop 1 to {MAX_DICE} dice")
+    elif t.keep:
         keeps = t.keep[0] == "k"
         if keeps and not 1 <= t.keep_n <= t.count:
             raise p.fail(f"{t.keep}{t.keep_n} keeps {t.keep_n} of {t.count} dice; keep 1 to {t.count}")
@@ -551,6 +729,32 @@ def _refuse_loose_counts(p: _Parser, node: Node, top: bool) -> None:
         _refuse_loose_counts(p, node.right, False)
     elif isinstance(node, Group):
         _refuse_loose_counts(p, node.inner, True)
+    elif isinstance(node, Func):
+        _refuse_loose_counts(p, node.operand, False)
+    elif isinstance(node, Pool):
+        for item in node.items:
+            _refuse_loose_counts(p, item, True)
+
+
+_MODIFIER = re.compile(
+    r"(?:k[hl]?\d*|[dp][hl]\d*|r[or]?(?:[<>]=?|==?)?\d+|(?:!!?|[ex])o?(?:[<>]=?|==?)?\d*"
+    r"|mi?n?\d+|ma?x?\d+|s[ad]?|c[sf](?:[<>]=?|==?)?\d+)+",
+    re.IGNORECASE,
+)
+
+
+def _is_modifiers(word: str) -> bool:
+    """Whether a word after a space is dice modifiers put apart from their dice (4d6 kh3)."""
+    return _MODIFIER.fullmatch(word) is not None
+
+
+def _is_roll(word: str) -> bool:
+    """Whether a word after a space is itself a roll (2d6 d4), not a comment."""
+    try:
+        _Parser(word).formula()
+    except NotationError:
+        return False
+    return True
 
 
 @lru_cache(maxsize=1024)

@@ -9,17 +9,38 @@ its face and stops; past a maximum on a d6 that is a chance below 1 in 10^16;
 see :data:`NEGLIGIBLE` for exploding dice kept or dropped).
 A roll whose distribution would take more than :data:`BUDGET` steps
 (``1000d1000kh500``) gets None: its chance is not recorded rather than guessed.
+
+That was notation rules 2 (see ``RollResult.semantics``), kept for the rolls recorded
+under them. Under rules 3 (:func:`chance`) an explosion is followed until the chains
+still exploding weigh less than a share of :data:`TAIL`, and outcomes rarer still are
+left out of sums, so that ``(20d6!)>=80`` or ``(2d100!)>=150`` get their chance; all
+that is left out weighs less than :data:`TAIL` in all (the chance is exact to 10^-12),
+and the chance says whether anything was.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable
+from fractions import Fraction
 from math import exp, lgamma, log, log1p
 
-from ledger.notation import BinOp, Cmp, DiceTerm, Formula, Group, Negate, Node, Number
+from ledger.notation import (
+    MAX_DICE,
+    BinOp,
+    Cmp,
+    DiceTerm,
+    Formula,
+    Func,
+    Group,
+    Negate,
+    Node,
+    Number,
+    Pool,
+    counted,
+)
 
-Dist = dict[int, float]
+Dist = dict[Fraction | int, float]
 
 EXPLOSION_DEPTH = 20
 """Explosions per die the chances follow."""
@@ -28,6 +49,12 @@ BUDGET = 1_000_000
 NEGLIGIBLE = 1e-18
 """Outcomes of an exploding keep or drop rarer than this are left out (together they
 move a chance by less than 10^-12)."""
+TAIL = 1e-12
+"""Rules 3: the most probability left out of one chance (explosions' tails, rare sums)."""
+_SHARE = TAIL / 1000
+"""What one explosion chain or one pruning may leave out (a chance takes far fewer than 1000)."""
+BUDGET_3 = 3_000_000
+"""Rules 3: most elementary steps one chance may take."""
 
 
 class TooLarge(Exception):
@@ -35,17 +62,58 @@ class TooLarge(Exception):
 
 
 class _Meter:
-    def __init__(self) -> None:
+    def __init__(self, legacy: bool = True) -> None:
         self.steps = 0
+        self.legacy = legacy
+        self.budget = BUDGET if legacy else BUDGET_3
+        self.cut = 0.0
+        """Probability left out so far (rules 3)."""
 
     def charge(self, n: int) -> None:
         self.steps += n
-        if self.steps > BUDGET:
+        if self.steps > self.budget:
             raise TooLarge
+
+    def prune(self, dist: Dist) -> Dist:
+        """Rules 3: leave out the rarest outcomes, together under one share of TAIL."""
+        if self.legacy or len(dist) < 64:
+            return dist
+        allowance = min(_SHARE, TAIL / 2 - self.cut)
+        rare = sorted((p, v) for v, p in dist.items() if p < allowance)
+        dropped = 0.0
+        out = dict(dist)
+        for p, v in rare:
+            if dropped + p > allowance:
+                break
+            dropped += p
+            del out[v]
+        self.cut += dropped
+        return out
+
+
+def chance(formula: Formula, semantics: int = 3) -> tuple[float | None, bool]:
+    """The chance the roll succeeds under notation rules ``semantics`` (None when it has
+    no success or is too large), and whether a tail below :data:`TAIL` was left out."""
+    if semantics < 3:
+        return p_success(formula), False
+    meter = _Meter(legacy=False)
+    try:
+        if formula.check is not None:
+            dist = _node(formula.root, meter)
+            p = _clip(sum(p for v, p in dist.items() if formula.check.meets(v)))  # type: ignore[arg-type]
+        elif (term := counted(formula.root)) is not None:
+            p = _clip(1 - term_distribution(term, meter).get(0, 0.0))
+        else:
+            return None, False
+    except TooLarge:
+        return None, False
+    assert meter.cut <= TAIL
+    return p, meter.cut > 0
 
 
 def p_success(formula: Formula) -> float | None:
-    """The chance the roll succeeds, or None when it has no success or is too large."""
+    """The chance the roll succeeds under notation rules 2, or None when it has no
+    success or is too large (:func:`chance` gives the current rules')."""
     meter = _Meter()
     try:
         if formula.check is not None:
@@ -62,10 +130,10 @@ def p_success(formula: Formula) -> float | None:
         return None
 
 
-def distribution(formula: Formula) -> Dist | None:
+def distribution(formula: Formula, semantics: int = 3) -> Dist | None:
     """The distribution of the roll's total (None when too large)."""
     try:
-        return _node(formula.root, _Meter())
+        return _node(formula.root, _Meter(legacy=semantics < 3))
     except TooLarge:
         return None
 
@@ -74,28 +142,63 @@ def _clip(p: float) -> float:
     return min(1.0, max(0.0, p))
 
 
-def _node(node: Node, meter: _Meter) -> Dist:
+def _node(node: Node, meter: _Meter, exact: bool = False) -> Dist:
     if isinstance(node, Number):
         return {node.value: 1.0}
     if isinstance(node, Group):
-        return _node(node.inner, meter)
+        return _node(node.inner, meter, exact)
     if isinstance(node, Negate):
-        return {-v: p for v, p in _node(node.operand, meter).items()}
+        return {-v: p for v, p in _node(node.operand, meter, exact).items()}
+    if isinstance(node, Func):
+        inner = _node(node.operand, meter, node.name != "abs" or exact)
+        meter.charge(len(inner))
+        out: defaultdict[Fraction | int, float] = defaultdict(float)
+        for v, p in inner.items():
+            out[node.apply(v)] += p
+        return dict(out)
+    if isinstance(node, Pool):
+        return _pool(node, meter, exact)
     if isinstance(node, BinOp):
-        left, right = _node(node.left, meter), _node(node.right, meter)
-        ops: dict[str, Callable[[int, int], int]] = {
+        left, right = _node(node.left, meter, exact), _node(node.right, meter, exact)
+        ops: dict[str, Callable[[Fraction | int, Fraction | int], Fraction | int]] = {
             "+": lambda a, b: a + b,
             "-": lambda a, b: a - b,
             "*": lambda a, b: a * b,
-            "/": lambda a, b: a // b,
+            "/": (lambda a, b: Fraction(a) / b) if exact else (lambda a, b: a // b),
         }
-        return _combine(left, right, ops[node.op], meter)
+        return meter.prune(_combine(left, right, ops[node.op], meter))
     return term_distribution(node, meter)
 
 
-def _combine(a: Dist, b: Dist, op: Callable[[int, int], int], meter: _Meter) -> Dist:
+def _pool(pool: Pool, meter: _Meter, exact: bool) -> Dist:
+    """The sum of a pool's items kept: the n extreme values so far, and the sum of all."""
+    dists = [_node(item, meter, exact) for item in pool.items]
+    if pool.keep is None:
+        total: Dist = {0: 1.0}
+        for d in dists:
+            total = meter.prune(_add(total, d, meter))
+        return total
+    n, highest, dropping = pool.keep_n, pool.keep[1] == "h", pool.keep[0] == "d"
+    states: dict[tuple[tuple[Fraction | int, ...], Fraction | int], float] = {((), 0): 1.0}
+    for d in dists:
+        meter.charge(len(states) * len(d) * (n + 1))
+        nxt: defaultdict[tuple[tuple[Fraction | int, ...], Fraction | int], float] = defaultdict(float)
+        for (extreme, rest), p in states.items():
+            for v, q in d.items():
+                merged = tuple(sorted((*extreme, v), reverse=highest)[:n])
+                nxt[(merged, rest + v if dropping else 0)] += p * q
+        states = dict(nxt)
+    out: defaultdict[Fraction | int, float] = defaultdict(float)
+    for (extreme, rest), p in states.items():
+        out[rest - sum(extreme) if dropping else sum(extreme)] += p
+    return dict(out)
+
+
+def _combine(
+    a: Dist, b: Dist, op: Callable[[Fraction | int, Fraction | int], Fraction | int], meter: _Meter
+) -> Dist:
     meter.charge(len(a) * len(b))
-    out: defaultdict[int, float] = defaultdict(float)
+    out: defaultdict[Fraction | int, float] = defaultdict(float)
     for x, p in a.items():
         for y, q in b.items():
             out[op(x, y)] += p * q
@@ -112,10 +215,10 @@ def _power(unit: Dist, count: int, meter: _Meter) -> Dist:
     base = unit
     while count:
         if count & 1:
-            result = _add(result, base, meter)
+            result = meter.prune(_add(result, base, meter))
         count >>= 1
         if count:
-            base = _add(base, base, meter)
+            base = meter.prune(_add(base, base, meter))
     return result
 
 
@@ -126,7 +229,7 @@ def face_distribution(term: DiceTerm) -> Dist:
     s = term.sides
     if term.reroll is None:
         return {f: 1 / s for f in faces}
-    matching = [f for f in faces if term.reroll.meets(shown(f))]
+    matching = [f for f in faces if term.rerolled(shown(f))]
     if term.reroll_once:
         again = len(matching) / s
         return {f: (0.0 if f in matching else 1 / s) + again / s for f in faces}
@@ -144,32 +247,46 @@ def term_distribution(term: DiceTerm, meter: _Meter | None = None) -> Dist:
 
     if term.keep is None:
         if success is None:
-            unit = _chain_exact(faces, explodes, term.value_of, meter)
+            unit = _chain_exact(faces, explodes, term.value_of, meter, term)
         elif term.compound:
-            sums = _chain_exact(faces, explodes, term.value_of, meter)
-            hit = sum(p for v, p in sums.items() if success.meets(v))
+            sums = _chain_exact(faces, explodes, term.value_of, meter, term)
+            hit = sum(p for v, p in sums.items() if success.meets(v))  # type: ignore[arg-type]
             unit = {0: 1 - hit, 1: hit}
         else:
-            unit = _chain_exact(faces, explodes, lambda f: int(success.meets(term.value_of(f))), meter)
+            unit = _chain_exact(faces, explodes, lambda f: int(success.meets(term.value_of(f))), meter, term)
         return _power(unit, term.count, meter)
     return _kept(term, faces, explodes, meter)
 
 
-def _chain_exact(faces: Dist, explodes: set[int], score: Callable[[int], int], meter: _Meter) -> Dist:
-    """Sum of ``score`` over one die and its explosions, followed to EXPLOSION_DEPTH."""
+def _depth(term: DiceTerm, meter: _Meter) -> int:
+    """How many explosions of one die the chances follow (rules 3: until the tail is cut)."""
+    if term.explode_once:
+        return 1
+    return EXPLOSION_DEPTH if meter.legacy else MAX_DICE
+
+
+def _chain_exact(
+    faces: Dist, explodes: set[int], score: Callable[[int], int], meter: _Meter, term: DiceTerm
+) -> Dist:
+    """Sum of ``score`` over one die and its explosions, followed to EXPLOSION_DEPTH
+    (rules 3: until the chains still exploding weigh under a share of TAIL per die)."""
     result: Dist = {}
     pending: Dist = {0: 1.0}  # score so far of chains still exploding
-    for depth in range(EXPLOSION_DEPTH + 1):
+    limit = _depth(term, meter)
+    for depth in range(limit + 1):
         meter.charge(len(faces) * len(pending))
-        nxt: defaultdict[int, float] = defaultdict(float)
+        nxt: defaultdict[Fraction | int, float] = defaultdict(float)
         for acc, p in pending.items():
             for f, q in faces.items():
-                v = acc + score(f)
-                if f in explodes and depth < EXPLOSION_DEPTH:
+                v = acc + score(f)  # type: ignore[call-overload]
+                if f in explodes and depth < limit:
                     nxt[v] += p * q
                 else:
                     result[v] = result.get(v, 0.0) + p * q
         pending = dict(nxt)
+        if not meter.legacy and pending and (left := sum(pending.values())) < _SHARE / term.count:
+            meter.cut += left * term.count  # the die's explosions past here are left out
+            break
         if not pending:
             break
     return result
@@ -186,7 +303,7 @@ def _kept(term: DiceTerm, faces: Dist, explodes: set[int], meter: _Meter) -> Dis
     if term.compound or not explodes:
         # One value per die, all alike: order statistics over the values.
         if term.compound:
-            unit = _chain_exact(faces, explodes, term.value_of, meter)
+            unit = _chain_exact(faces, explodes, term.value_of, meter, term)
         else:
             unit = defaultdict(float)
             for f, p in faces.items():
@@ -195,6 +312,20 @@ def _kept(term: DiceTerm, faces: Dist, explodes: set[int], meter: _Meter) -> Dis
         kept = term.count - term.keep_n if dropping else term.keep_n
         return _top(dict(unit), term.count, kept, keep_highest, success, meter)
     return _exploding_kept(term, faces, explodes, meter)
+
+
+def _prune_states(states: dict[State, float], meter: _Meter) -> dict[State, float]:
+    """Rules 3: the rarest states left out, together under one share of TAIL."""
+    allowance = min(_SHARE, TAIL / 2 - meter.cut)
+    dropped = 0.0
+    out = dict(states)
+    for p, st in sorted(((p, st) for st, p in states.items() if p < allowance), key=lambda x: x[0]):
+        if dropped + p > allowance:
+            break
+        dropped += p
+        del out[st]
+    meter.cut += dropped
+    return out
 
 
 def _top(unit: Dist, count: int, n: int, highest: bool, success: Cmp | None, meter: _Meter) -> Dist:
@@ -261,23 +392,34 @@ def _exploding_kept(term: DiceTerm, faces: Dist, explodes: set[int], meter: _Met
         return (tuple(merged), rest)
 
     states: dict[State, float] = {((), 0): 1.0}
+    limit = _depth(term, meter)
     for _ in range(term.count):
         done: defaultdict[State, float] = defaultdict(float)
         pending = states
-        for depth in range(EXPLOSION_DEPTH + 1):
+        for depth in range(limit + 1):
             meter.charge(len(pending) * len(faces) * (n + 1))
             nxt: defaultdict[State, float] = defaultdict(float)
             for st, p in pending.items():
                 for f, q in faces.items():
                     st2 = add(st, term.value_of(f))
-                    if f in explodes and depth < EXPLOSION_DEPTH:
+                    if f in explodes and depth < limit:
                         nxt[st2] += p * q
                     else:
                         done[st2] += p * q
-            pending = {st: p for st, p in nxt.items() if p > NEGLIGIBLE}
+            if meter.legacy:
+                pending = {st: p for st, p in nxt.items() if p > NEGLIGIBLE}
+            else:
+                pending = dict(nxt)
+                if pending and (left := sum(pending.values())) < _SHARE / term.count:
+                    meter.cut += left
+                    pending = {}
             if not pending:
                 break
-        states = {st: p for st, p in done.items() if p > NEGLIGIBLE}
+        states = (
+            {st: p for st, p in done.items() if p > NEGLIGIBLE}
+            if meter.legacy
+            else _prune_states(done, meter)
+        )
 
     out: defaultdict[int, float] = defaultdict(float)
     for (extreme, rest), p in states.items():
