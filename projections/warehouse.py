@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from ledger import outfile
 from ledger.errors import Fix, LedgerError, WarehouseError, named
 from ledger.errors import command as fix_command
 from ledger.events import (
@@ -61,7 +62,7 @@ if TYPE_CHECKING:
     from ledger.campaign import Ledger
     from ledger.systems import System
 
-DEFAULT_PG_WAREHOUSE = "ledger-warehouse.duckdb"
+DEFAULT_PG_WAREHOUSE = outfile.DEFAULT_PG_WAREHOUSE
 BATCH = 250_000
 WAL_FOLD = 16 * 1024
 """A writable connection leaves DuckDB's write-ahead log unfolded on close while it is
@@ -350,44 +351,23 @@ _DUCKDB_MAGIC = b"DUCK"
 """Bytes 8 to 11 of every DuckDB database file."""
 
 
-def _ledger_files(ledger: Ledger) -> dict[Path, str]:
-    """The files a SQLite ledger lives in (none for PostgreSQL), with what each is."""
-    if ledger.store.kind != "sqlite":
-        return {}
-    main = Path(ledger.store.target)
-    files = {main: "the ledger file"}
-    for suffix in ("-wal", "-shm", "-journal"):
-        files[main.with_name(main.name + suffix)] = f"the ledger's {suffix[1:]} file"
-    return files
-
-
-def _same(a: Path, b: Path) -> bool:
-    if a.resolve() == b.resolve():
-        return True
-    try:
-        return os.path.samefile(a, b)  # hard links
-    except OSError:
-        return False
-
-
 def check_warehouse_path(ledger: Ledger, path: Path) -> None:
     """Refuse a warehouse path that would overwrite something other than a warehouse: the
     ledger's own files (after resolving symlinks and relative paths, with the warehouse's
     write-ahead log and spill folder beside it), or an existing file that is not a DuckDB
     database. Whether a DuckDB database is this ledger's warehouse is checked when it opens."""
-    ledger_files = _ledger_files(ledger)
+    ledger_files = outfile.ledger_files(ledger.store)
     if ledger_files:
         main = next(iter(ledger_files))
-        mine = (path, path.with_name(path.name + ".wal"), path.with_name(path.name + ".tmp"))
-        for own in mine:
-            for file, what in ledger_files.items():
-                if _same(own, file):
-                    raise WarehousePathError(
-                        f"warehouse {path} would overwrite {what} {file}; give `warehouse` a file of "
-                        f"its own, e.g. {main}.duckdb",
-                        path,
-                        field="warehouse",
-                    )
+        for own in outfile.warehouse_files(path):
+            found = outfile.clash(own, ledger_files)
+            if found is not None:
+                raise WarehousePathError(
+                    f"warehouse {path} would overwrite {found[1]} {found[0]}; give `warehouse` a file of "
+                    f"its own, e.g. {main}.duckdb",
+                    path,
+                    field="warehouse",
+                )
     if not path.exists():
         return
     if not path.is_file():
@@ -413,12 +393,7 @@ def check_warehouse_path(ledger: Ledger, path: Path) -> None:
 def warehouse_path(ledger: Ledger, explicit: str | None = None) -> Path:
     """``--warehouse``, else ``LEDGER_WAREHOUSE``, else ``<ledger file>.duckdb``
     for SQLite or ``./ledger-warehouse.duckdb`` for PostgreSQL."""
-    chosen = explicit or os.environ.get("LEDGER_WAREHOUSE")
-    if chosen:
-        return Path(chosen)
-    if ledger.store.kind == "sqlite":
-        return Path(ledger.store.target + ".duckdb")
-    return Path(DEFAULT_PG_WAREHOUSE)
+    return Path(explicit) if explicit else outfile.default_warehouse(ledger.store)
 
 
 # --- turning stored events into rows ----------------------------------------------------
