@@ -273,3 +273,10 @@ class OutputPathError(LedgerError):
 class OutputWriteError(StoreError):
     """A file or the standard output could not be written (a full disk, an I/O error, a
     missing folder); a file being replaced keeps its old contents."""
+
+
+class WarehouseStorageError(WarehouseError):
+    """The warehouse's disk is full or failing: a storage error. A warehouse that could not be
+    laid out is not left behind half-made."""
+
+    exit_code = 3
