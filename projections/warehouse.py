@@ -374,8 +374,6 @@ def check_warehouse_path(ledger: Ledger, path: Path) -> None:
         raise WarehousePathError(
             f"warehouse {path} is not a file; choose another `warehouse`", path, field="warehouse"
         )
-    if path.stat().st_size == 0:
-        return  # nothing to lose: what a full disk left of a warehouse being made, made again on open
     try:
         with path.open("rb") as f:
             head = f.read(12)
@@ -613,7 +611,7 @@ class Warehouse:
                 f"folder {target.parent} does not exist; create it or choose another `warehouse`",
                 field="warehouse",
             )
-        if path is None and (not target.exists() or target.stat().st_size == 0):
+        if path is None and not target.exists():
             self._lay_out_new()
         try:
             con = duckdb.connect(str(target), config=duckdb_config())
@@ -630,9 +628,9 @@ class Warehouse:
         return con
 
     def _lay_out_new(self) -> None:
-        """Make a new warehouse (or one in place of an empty file, all a full disk left of an
-        earlier try): laid out in a scratch folder beside it and renamed into place, so that a
-        full disk leaves no half-made warehouse that every later open would refuse."""
+        """Make a new warehouse: laid out in a scratch folder beside it and renamed into place,
+        so that a full disk leaves no empty or half-made warehouse (which every later open
+        would refuse: an empty file there is nobody's warehouse, and is left as it is)."""
         import duckdb
 
         parent = self.path.parent if str(self.path.parent) else Path(".")
@@ -651,6 +649,9 @@ class Warehouse:
                 raise self._cannot_open(self.path, e) from e
             finally:
                 con.close()
+            # A log left beside a warehouse that is gone belongs to no database (checked not
+            # to be the ledger's); DuckDB would refuse to replay it over this one.
+            self.path.with_name(self.path.name + ".wal").unlink(missing_ok=True)
             os.replace(fresh, self.path)
         except OSError as e:
             raise WarehouseStorageError(f"cannot make warehouse {self.path}: {e.strerror}") from e
