@@ -11,6 +11,7 @@ or partial file): :class:`ledger.errors.OutputWriteError`, a storage error.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import secrets
@@ -159,6 +160,8 @@ def write_file(
         raise _cannot_write(target, e) from e
     try:
         with os.fdopen(fd, "wb") as out:
+            with contextlib.suppress(FileNotFoundError):  # a file replaced keeps its permissions
+                os.fchmod(out.fileno(), stat.S_IMODE(os.stat(target).st_mode))
             result = write(out)
             out.flush()
             os.fsync(out.fileno())

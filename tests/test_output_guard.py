@@ -124,3 +124,13 @@ def test_a_device_is_refused_not_replaced(session: Session) -> None:
         pytest.skip("making a device node needs root (CI runs as root)")
     refused(session, "export", "full", "is a device, fifo or socket")
     assert stat.S_ISCHR(os.lstat("full").st_mode)
+
+
+@pytest.mark.parametrize("writer", ["export", "journal"])
+def test_a_replaced_file_keeps_its_permissions(session: Session, writer: str) -> None:
+    """A private file (0600) stays private when --force replaces it."""
+    Path("private.md").write_text("mine\n")
+    os.chmod("private.md", 0o600)
+    assert session(*WRITERS[writer], "private.md").exit_code == 0
+    assert Path("private.md").read_text() != "mine\n"
+    assert stat.S_IMODE(os.stat("private.md").st_mode) == 0o600
