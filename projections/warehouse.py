@@ -658,13 +658,22 @@ class Warehouse:
         finally:
             shutil.rmtree(folder, ignore_errors=True)
 
-    def _cannot_open(self, target: Path, e: Exception) -> WarehouseError:
+    def _storage_fault(self, e: BaseException) -> WarehouseStorageError | None:
+        """A DuckDB error that is the disk's (full, failing), in one line; None for any other."""
         import duckdb
 
-        if any(os.strerror(n) in str(e) for n in outfile.STORAGE_ERRNOS):
+        if isinstance(e, duckdb.Error) and any(os.strerror(n) in str(e) for n in outfile.STORAGE_ERRNOS):
             return WarehouseStorageError(
                 f"cannot write warehouse {self.path}: {_first_line(e)}; free some space, or choose another `warehouse`"
             )
+        return None
+
+    def _cannot_open(self, target: Path, e: Exception) -> WarehouseError:
+        import duckdb
+
+        full = self._storage_fault(e)
+        if full is not None:
+            return full
         if "lock" in str(e).lower():
             return WarehouseError(f"warehouse {target} is in use by another process; try again")
         if isinstance(e, duckdb.IOException) and "not a valid" in str(e):
@@ -948,6 +957,8 @@ class Warehouse:
         The events travel to DuckDB as the JSON lines they are stored as; DuckDB
         parses them in parallel and every table is filled by SQL: the core rows
         here, each system's facts by its :class:`FactQuery` statements."""
+        import duckdb
+
         rows = page.rows
         con.execute("BEGIN TRANSACTION")
         try:
@@ -967,8 +978,12 @@ class Warehouse:
             con.execute("UPDATE warehouse_meta SET value = ? WHERE key = 'position'", [str(rows[-1][0])])
             con.execute("DROP TABLE batch")
             con.execute("COMMIT")
-        except BaseException:
-            con.execute("ROLLBACK")
+        except BaseException as e:
+            with contextlib.suppress(duckdb.Error):  # a failed COMMIT has ended the transaction
+                con.execute("ROLLBACK")
+            full = self._storage_fault(e)
+            if full is not None:
+                raise full from e
             raise
 
     def _register(self, con: duckdb.DuckDBPyConnection, rows: list[tuple[int, str, bytes]]) -> None:

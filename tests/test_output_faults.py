@@ -130,6 +130,21 @@ def test_stats_on_a_full_disk_leaves_no_warehouse_that_later_refuses(db: Path, f
     assert json.loads(again.stdout)
 
 
+def test_a_catch_up_on_a_full_disk_is_one_line_and_the_next_one_finishes(db: Path, full_disk: Path) -> None:
+    warehouse = full_disk / "w.duckdb"
+    assert ledger(db, "stats", "--warehouse", str(warehouse)).returncode == 0
+    s = Session(str(db))
+    for _ in range(30):
+        s("roll", "8d6")
+    fill(full_disk)
+    result = ledger(db, "stats", "--warehouse", str(warehouse))
+    one_storage_error(result, f"cannot write warehouse {warehouse}")
+    (full_disk / "filler").unlink()
+    counted = ledger(db, "query", "--json", "SELECT count(*) AS n FROM rolls", "--warehouse", str(warehouse))
+    assert counted.returncode == 0, counted.stderr
+    assert json.loads(counted.stdout) == [{"n": 33}]
+
+
 def test_export_parquet_over_a_symlinked_table_folder_is_refused(db: Path, tmp_path: Path) -> None:
     out = tmp_path / "tables"
     assert ledger(db, "export", "parquet", str(out)).returncode == 0
