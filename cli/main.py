@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import os
 import re
 import sys
 from pathlib import Path
@@ -28,7 +29,8 @@ from ledger.cli.options import (
     typed_campaign,
 )
 from ledger.cli.options import faces as parse_faces
-from ledger.errors import LedgerError
+from ledger.errors import LedgerError, OutputWriteError
+from ledger.outfile import STORAGE_ERRNOS
 from ledger.systems import System, SystemHelp, system_help, system_names
 
 # Commands that live in their own modules, loaded only when used:
@@ -160,6 +162,7 @@ class LedgerGroup(click.Group):
         try:
             with self.make_context(prog_name, list(argv), **extra) as ctx:
                 self.invoke(ctx)
+            sys.stdout.flush()  # a full standard output fails here, not at exit
         except click.exceptions.Exit as e:
             code = e.exit_code
         except BaseException as e:  # every error leaves by one door
@@ -223,7 +226,15 @@ def fail(error: BaseException, as_json: bool) -> int:
             130,
         )
     elif isinstance(error, BrokenPipeError):
+        _drop_stdout()
         return 1  # the reader went away (`ledger log | head`): nothing to tell it
+    elif isinstance(error, OSError) and error.errno in STORAGE_ERRNOS:
+        # Files the ledger writes report their own faults (OutputWriteError): this is the
+        # standard output, so the error goes to stderr whatever --json says.
+        _drop_stdout()
+        reason = error.strerror or str(error)
+        click.echo(f"error: cannot write the standard output: {reason}; send it to another file", err=True)
+        return OutputWriteError.exit_code
     else:
         raise error
     if as_json:
@@ -232,6 +243,17 @@ def fail(error: BaseException, as_json: bool) -> int:
     else:
         click.echo(f"error: {message}", err=True)
     return code
+
+
+def _drop_stdout() -> None:
+    """Point the standard output at /dev/null, so that nothing left in its buffer fails again
+    when Python flushes it at exit (which would print a traceback and exit 120)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # no real file behind it (a test's capture)
+        pass
 
 
 @click.group(cls=LedgerGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -774,8 +796,12 @@ def journal(c: Ctx, at: int | None, day: int | None, form: str, output: str | No
 
     if output is not None and form != "md":
         raise LedgerError("-o writes the Markdown journal; add --format md")
-    if output is not None and Path(output).exists() and not force:
-        raise LedgerError(f"{output} already exists; pick another file or add --force to overwrite it")
+    if output is not None:
+        from ledger import outfile
+
+        outfile.check_target(Path(output), outfile.own_files(c.ledger.store))
+        if Path(output).exists() and not force:
+            raise LedgerError(f"{output} already exists; pick another file or add --force to overwrite it")
     state = state_for(c, at, day)
     if form == "md":
         from ledger.projections.journal import render as markdown
@@ -784,10 +810,9 @@ def journal(c: Ctx, at: int | None, day: int | None, form: str, output: str | No
         if output is None:
             emit(c, {"format": "md", "markdown": text_md}, text_md.rstrip("\n"))
             return
-        path = Path(output)
-        tmp = path.with_name(path.name + ".part")
-        tmp.write_text(text_md, encoding="utf-8")
-        tmp.replace(path)
+        from ledger import outfile
+
+        outfile.write_text(output, text_md, protected=outfile.own_files(c.ledger.store), replace=force)
         emit(c, {"file": output, "format": "md"}, f"journal written to {output}")
         return
     book = c.ledger
@@ -1102,16 +1127,15 @@ def export(c: Ctx, kind: str | None, directory: str | None, output: str, unsigne
         book.export(sys.stdout.buffer, camp.name, sign=sign)
         sys.stdout.flush()
         return
-    path = Path(output)
-    if path.exists() and not force:
+    from ledger import outfile
+
+    protected = outfile.own_files(book.store)
+    outfile.check_target(Path(output), protected)
+    if os.path.lexists(output) and not force:
         raise OutputExistsError(f"{output} exists; give --force to replace it, or another -o FILE", output)
-    tmp = path.with_name(path.name + ".part")
-    try:
-        with tmp.open("wb") as out:
-            n = book.export(out, camp.name, sign=sign)
-        tmp.replace(path)
-    finally:
-        tmp.unlink(missing_ok=True)
+    n = outfile.write_file(
+        output, lambda out: book.export(out, camp.name, sign=sign), protected=protected, replace=force
+    )
     emit(
         c,
         {"campaign": camp.name, "events": n, "file": output, "signed": sign},

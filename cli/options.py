@@ -6,6 +6,7 @@ and renders the result as text or, with ``--json``, as JSON.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -162,6 +163,17 @@ def emit(ctx: Ctx, data: Any, text: str | Callable[[], str]) -> None:
         click.echo(json.dumps(data, indent=2, sort_keys=False, default=str))
     else:
         click.echo(text() if callable(text) else text)
+
+
+_CONTROLS = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f]")
+"""The control characters (C0 but the line feed, DEL, C1): a terminal acts on them (ESC starts
+a sequence that moves the cursor, recolours or retitles the window) instead of showing them."""
+
+
+def printable(text: str) -> str:
+    """``text`` with each control character but the line feed written as ``\\xNN``: what a
+    query returns reaches the terminal as text, never as a command to it."""
+    return _CONTROLS.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
 
 
 def render_mapping(data: Any, indent: int = 0) -> str:

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from ledger.cli import fixes
-from ledger.cli.options import Ctx, emit, pass_ctx
+from ledger.cli.options import Ctx, emit, pass_ctx, printable
 
 if TYPE_CHECKING:
     import duckdb
@@ -198,7 +198,7 @@ def stats(
     # that caught up; only `ledger query`, which runs a user's SQL, needs the read-only one.
     with _open_caught_up(c, Warehouse(c.ledger, warehouse_path)) as con:
         data = report(con, Scope(c.campaign, who, simulated), only or None)
-    emit(c, data, lambda: render(data, spell=fixes.spelled))
+    emit(c, data, lambda: printable(render(data, spell=fixes.spelled)))
 
 
 # --- ledger query ----------------------------------------------------------------------------
@@ -254,18 +254,19 @@ def query(
     shown = 0
     with open_query(wh, sql, limit=limit, limits=limits) as q:
 
-        def pages() -> Any:
+        def pages(safe: bool) -> Any:
             nonlocal shown
             for page in q.pages():
                 shown += len(page)
-                yield page
+                yield [tuple(map(_shown, row)) for row in page] if safe else page
 
+        headers = [printable(name) for name in q.columns]
         if as_csv:
-            _write_csv(q.columns, pages())
+            _write_csv(headers, pages(True))
         elif c.json:
-            _write_json(q.columns, pages())
+            _write_json(q.columns, pages(False))  # JSON writes every control character as \uNNNN
         else:
-            for line in table_lines(q.columns, pages()):
+            for line in table_lines(headers, pages(True)):
                 click.echo(line)
         note = left_out_note(shown, q.left_out, q.left_out_exact, spell=fixes.spelled)
     if as_csv or c.json:
@@ -275,6 +276,12 @@ def query(
         click.echo(f"({note})")
     else:
         click.echo(f"({shown} row{'s' if shown != 1 else ''})")
+
+
+def _shown(value: Any) -> Any:
+    """A value of a query's row, as text output shows it: a text with its control characters
+    escaped (:func:`printable`; a nested value's texts are shown quoted and escaped already)."""
+    return printable(value) if isinstance(value, str) else value
 
 
 def _write_csv(columns: list[str], pages: Any) -> None:

@@ -147,7 +147,9 @@ def read_header(data: IO[bytes]) -> tuple[Header, dict[str, Any]]:
 
 
 def lines(data: IO[bytes]) -> Iterator[bytes]:
-    """The event lines after the header, each read with a size cap (blank lines skipped)."""
+    """The event lines after the header, each read with a size cap. A blank line is refused
+    where it stands: no export of the ledger holds one (each event is one line, the last one
+    ends the file), so a file of blank lines is refused at its second line, not read to its end."""
     v = 0
     while True:
         line = data.readline(MAX_LINE + 2)
@@ -156,9 +158,14 @@ def lines(data: IO[bytes]) -> Iterator[bytes]:
         raw = line.rstrip(b"\r\n")
         if len(raw) > MAX_LINE:
             raise LineTooLong(v + 1)
-        if raw.strip():
-            v += 1
-            yield raw
+        if not raw.strip():
+            raise ImportFileError(
+                f"line {v + 2} of the import file is blank, and no export holds a blank line "
+                "(one event a line, after the header)",
+                fix=EXPORT_FILE,
+            )
+        v += 1
+        yield raw
 
 
 class LineTooLong(Exception):

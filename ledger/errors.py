@@ -259,3 +259,24 @@ class SignatureError(LedgerError):
 
 class PublicKeyError(LedgerError):
     """A public key given to trust, forget or check cannot be read or used."""
+
+
+class OutputPathError(LedgerError):
+    """A file the ledger was asked to write that it must not replace: one of the ledger's own
+    files (or its warehouse's), a symlink, a folder or a device. Nothing is written."""
+
+    def __init__(self, message: str, path: str, *, field: str | None = None) -> None:
+        super().__init__(message, field=field)
+        self.path = path
+
+
+class OutputWriteError(StoreError):
+    """A file or the standard output could not be written (a full disk, an I/O error, a
+    missing folder); a file being replaced keeps its old contents."""
+
+
+class WarehouseStorageError(WarehouseError):
+    """The warehouse's disk is full or failing: a storage error. A warehouse that could not be
+    laid out is not left behind half-made."""
+
+    exit_code = 3

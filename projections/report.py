@@ -489,7 +489,11 @@ def _escape(text: str) -> str:
 
 
 def write(book: Ledger, campaign: str | None, out: Path, focus: str | None = None) -> dict[str, Any]:
-    """Build and write the report; returns the data it embeds."""
+    """Build and write the report (replacing a file of that name, never one of the ledger's
+    own: :func:`ledger.outfile.write_file`); returns the data it embeds."""
+    from ledger import outfile
+
+    outfile.check_target(out, outfile.own_files(book.store))  # before the work of building it
     data = build(book, campaign, focus)
-    out.write_text(render(data), encoding="utf-8")
+    outfile.write_text(out, render(data), protected=outfile.own_files(book.store), replace=True)
     return data

@@ -44,7 +44,8 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from ledger.errors import Fix, LedgerError, WarehouseError, named
+from ledger import outfile
+from ledger.errors import Fix, LedgerError, WarehouseError, WarehouseStorageError, named
 from ledger.errors import command as fix_command
 from ledger.events import (
     CORE_EVENTS,
@@ -62,7 +63,7 @@ if TYPE_CHECKING:
     from ledger.campaign import Ledger
     from ledger.systems import System
 
-DEFAULT_PG_WAREHOUSE = "ledger-warehouse.duckdb"
+DEFAULT_PG_WAREHOUSE = outfile.DEFAULT_PG_WAREHOUSE
 BATCH = 250_000
 WAL_FOLD = 16 * 1024
 """A writable connection leaves DuckDB's write-ahead log unfolded on close while it is
@@ -351,44 +352,23 @@ _DUCKDB_MAGIC = b"DUCK"
 """Bytes 8 to 11 of every DuckDB database file."""
 
 
-def _ledger_files(ledger: Ledger) -> dict[Path, str]:
-    """The files a SQLite ledger lives in (none for PostgreSQL), with what each is."""
-    if ledger.store.kind != "sqlite":
-        return {}
-    main = Path(ledger.store.target)
-    files = {main: "the ledger file"}
-    for suffix in ("-wal", "-shm", "-journal"):
-        files[main.with_name(main.name + suffix)] = f"the ledger's {suffix[1:]} file"
-    return files
-
-
-def _same(a: Path, b: Path) -> bool:
-    if a.resolve() == b.resolve():
-        return True
-    try:
-        return os.path.samefile(a, b)  # hard links
-    except OSError:
-        return False
-
-
 def check_warehouse_path(ledger: Ledger, path: Path) -> None:
     """Refuse a warehouse path that would overwrite something other than a warehouse: the
     ledger's own files (after resolving symlinks and relative paths, with the warehouse's
     write-ahead log and spill folder beside it), or an existing file that is not a DuckDB
     database. Whether a DuckDB database is this ledger's warehouse is checked when it opens."""
-    ledger_files = _ledger_files(ledger)
+    ledger_files = outfile.ledger_files(ledger.store)
     if ledger_files:
         main = next(iter(ledger_files))
-        mine = (path, path.with_name(path.name + ".wal"), path.with_name(path.name + ".tmp"))
-        for own in mine:
-            for file, what in ledger_files.items():
-                if _same(own, file):
-                    raise WarehousePathError(
-                        f"warehouse {path} would overwrite {what} {file}; give `warehouse` a file of "
-                        f"its own, e.g. {main}.duckdb",
-                        path,
-                        field="warehouse",
-                    )
+        for own in outfile.warehouse_files(path):
+            found = outfile.clash(own, ledger_files)
+            if found is not None:
+                raise WarehousePathError(
+                    f"warehouse {path} would overwrite {found[1]} {found[0]}; give `warehouse` a file of "
+                    f"its own, e.g. {main}.duckdb",
+                    path,
+                    field="warehouse",
+                )
     if not path.exists():
         return
     if not path.is_file():
@@ -414,12 +394,7 @@ def check_warehouse_path(ledger: Ledger, path: Path) -> None:
 def warehouse_path(ledger: Ledger, explicit: str | None = None) -> Path:
     """``--warehouse``, else ``LEDGER_WAREHOUSE``, else ``<ledger file>.duckdb``
     for SQLite or ``./ledger-warehouse.duckdb`` for PostgreSQL."""
-    chosen = explicit or os.environ.get("LEDGER_WAREHOUSE")
-    if chosen:
-        return Path(chosen)
-    if ledger.store.kind == "sqlite":
-        return Path(ledger.store.target + ".duckdb")
-    return Path(DEFAULT_PG_WAREHOUSE)
+    return Path(explicit) if explicit else outfile.default_warehouse(ledger.store)
 
 
 # --- turning stored events into rows ----------------------------------------------------
@@ -644,20 +619,69 @@ class Warehouse:
                 f"folder {target.parent} does not exist; create it or choose another `warehouse`",
                 field="warehouse",
             )
+        if path is None and not target.exists():
+            self._lay_out_new()
         try:
             con = duckdb.connect(str(target), config=duckdb_config())
         except duckdb.Error as e:
             raise self._cannot_open(target, e) from e
         try:
             self._ensure_schema(con)
+        except duckdb.Error as e:
+            con.close()
+            raise self._cannot_open(target, e) from e
         except BaseException:
             con.close()
             raise
         return con
 
+    def _lay_out_new(self) -> None:
+        """Make a new warehouse: laid out in a scratch folder beside it and renamed into place,
+        so that a full disk leaves no empty or half-made warehouse (which every later open
+        would refuse: an empty file there is nobody's warehouse, and is left as it is)."""
+        import duckdb
+
+        parent = self.path.parent if str(self.path.parent) else Path(".")
+        prefix = f".{self.path.name}{REBUILD_MARK}"
+        _sweep(str(parent), prefix)
+        try:
+            folder = Path(tempfile.mkdtemp(prefix=f"{prefix}{os.getpid()}-", dir=parent))
+        except OSError as e:
+            raise WarehouseStorageError(f"cannot make warehouse {self.path}: {e.strerror}") from e
+        try:
+            fresh = folder / "warehouse.duckdb"
+            con = self._connect(fresh)
+            try:
+                con.execute("CHECKPOINT")
+            except duckdb.Error as e:
+                raise self._cannot_open(self.path, e) from e
+            finally:
+                con.close()
+            # A log left beside a warehouse that is gone belongs to no database (checked not
+            # to be the ledger's); DuckDB would refuse to replay it over this one.
+            self.path.with_name(self.path.name + ".wal").unlink(missing_ok=True)
+            os.replace(fresh, self.path)
+        except OSError as e:
+            raise WarehouseStorageError(f"cannot make warehouse {self.path}: {e.strerror}") from e
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+
+    def _storage_fault(self, e: BaseException) -> WarehouseStorageError | None:
+        """A DuckDB error that is the disk's (full, failing), in one line; None for any other."""
+        import duckdb
+
+        if isinstance(e, duckdb.Error) and any(os.strerror(n) in str(e) for n in outfile.STORAGE_ERRNOS):
+            return WarehouseStorageError(
+                f"cannot write warehouse {self.path}: {_first_line(e)}; free some space, or choose another `warehouse`"
+            )
+        return None
+
     def _cannot_open(self, target: Path, e: Exception) -> WarehouseError:
         import duckdb
 
+        full = self._storage_fault(e)
+        if full is not None:
+            return full
         if "lock" in str(e).lower():
             return WarehouseError(f"warehouse {target} is in use by another process; try again")
         if isinstance(e, duckdb.IOException) and "not a valid" in str(e):
@@ -704,6 +728,8 @@ class Warehouse:
     def _ensure_schema(self, con: duckdb.DuckDBPyConnection) -> None:
         """Check the marker of an existing warehouse, or lay out an empty database as one (in one
         transaction, so the marker is there whenever a table is)."""
+        import duckdb
+
         meta = self._meta(con)
         self._checked = set()
         if meta is not None:
@@ -732,7 +758,8 @@ class Warehouse:
             con.executemany("INSERT INTO warehouse_meta VALUES (?, ?)", list(marker.items()))
             con.execute("COMMIT")
         except BaseException:
-            con.execute("ROLLBACK")
+            with contextlib.suppress(duckdb.Error):  # a failed COMMIT has ended the transaction
+                con.execute("ROLLBACK")
             raise
         self._marker = marker
 
@@ -938,6 +965,8 @@ class Warehouse:
         The events travel to DuckDB as the JSON lines they are stored as; DuckDB
         parses them in parallel and every table is filled by SQL: the core rows
         here, each system's facts by its :class:`FactQuery` statements."""
+        import duckdb
+
         rows = page.rows
         con.execute("BEGIN TRANSACTION")
         try:
@@ -957,8 +986,12 @@ class Warehouse:
             con.execute("UPDATE warehouse_meta SET value = ? WHERE key = 'position'", [str(rows[-1][0])])
             con.execute("DROP TABLE batch")
             con.execute("COMMIT")
-        except BaseException:
-            con.execute("ROLLBACK")
+        except BaseException as e:
+            with contextlib.suppress(duckdb.Error):  # a failed COMMIT has ended the transaction
+                con.execute("ROLLBACK")
+            full = self._storage_fault(e)
+            if full is not None:
+                raise full from e
             raise
 
     def _register(self, con: duckdb.DuckDBPyConnection, rows: list[tuple[int, str, bytes]]) -> None:
@@ -1402,6 +1435,12 @@ def _export_target(out: Path, ledger_id: str) -> list[str]:
             raise WarehouseError(
                 f"{out} holds another ledger's Parquet export; it was left as it is: choose another folder",
             )
+        for t in tables:
+            if _TABLE_NAME.fullmatch(t) and (out / t).is_symlink():
+                raise WarehouseError(
+                    f"{out / t} is a symlink, not a table folder an export wrote; the folder was left as it "
+                    "is: remove the symlink, or choose another folder",
+                )
         return [t for t in tables if _TABLE_NAME.fullmatch(t) and (out / t).is_dir()]
     if any(p for p in out.iterdir() if not p.name.startswith(f".{EXPORT_MARK}-")):
         raise WarehouseError(
@@ -1422,6 +1461,15 @@ def export_parquet(ledger: Ledger, directory: str, *, warehouse: str | None = No
     Read it back with ``read_parquet('DIR/rolls/**/*.parquet', hive_partitioning=true)``."""
     wh = open_warehouse(ledger, warehouse)
     out = Path(directory)
+    try:
+        return _export_parquet(wh, ledger, out)
+    except OSError as e:
+        raise WarehouseStorageError(
+            f"cannot write the Parquet export in {out}: {e.strerror or e}; free some space, or choose another folder"
+        ) from e
+
+
+def _export_parquet(wh: Warehouse, ledger: Ledger, out: Path) -> list[str]:
     ledger_id = wh._ledger_id()
     earlier = _export_target(out, ledger_id)
     out.mkdir(parents=True, exist_ok=True)
@@ -1444,6 +1492,13 @@ def export_parquet(ledger: Ledger, directory: str, *, warehouse: str | None = No
                 written.append(table.name)
         finally:
             con.close()
+        for name in written:
+            there = out / name
+            if os.path.lexists(there) and (name not in earlier or there.is_symlink()):
+                raise WarehouseError(
+                    f"{there} was not written by an export of this ledger; the folder was left as it is: "
+                    "remove it, or choose another folder",
+                )
         (out / EXPORT_MARK).unlink(missing_ok=True)  # from here until the end, no export is whole
         for name in earlier:
             shutil.rmtree(out / name)
@@ -1474,6 +1529,15 @@ MAX_ELEMENTS = 1_000_000
 down): DuckDB's Python binding converts a value in one piece, out of the time limit's
 reach, so a bigger one is refused before it is converted."""
 _TOO_BIG = "ledger-value-too-big:"
+MAX_VALUE_BYTES = 16 * 1024 * 1024
+"""Most bytes one value of a result may hold (a text, a blob, or a nested value written out):
+more than any event of the ledger (8 MiB), far less than DuckDB lets a string grow, which
+its memory limit does not count. A bigger one is refused before it is converted."""
+_TOO_LONG = "ledger-value-too-long:"
+MAX_RESULT_BYTES = 256 * 1024 * 1024
+"""Most bytes the rows of one result may hold, as they stream out."""
+PAGE_BYTES = 8 * 1024 * 1024
+"""About the most bytes one page of rows holds: a page of wide rows is fetched in fewer rows."""
 
 
 class QueryLimits(msgspec.Struct, frozen=True):
@@ -1538,12 +1602,15 @@ class QueryStream:
         guard: _Guard,
         columns: list[str],
         types: list[str],
+        wide: bool = True,
     ) -> None:
         self._cursor = cursor
         self._limit = limit
         self._guard = guard
         self.columns = columns
         self.types = types
+        self.wide = wide
+        """Whether a column holds values of any size (texts, blobs, nested values)."""
         self.left_out = 0
         """Known once :meth:`pages` is exhausted: rows past the limit that were counted."""
         self.left_out_exact = True
@@ -1552,13 +1619,24 @@ class QueryStream:
     def pages(self) -> Iterator[list[tuple[Any, ...]]]:
         if not self.columns:
             return
-        sent = 0
+        sent = total = 0
+        rows = 1 if self.wide else PAGE_ROWS  # a first row shows how wide they are
         while not self._limit or sent < self._limit:
-            want = PAGE_ROWS if not self._limit else min(PAGE_ROWS, self._limit - sent)
+            want = rows if not self._limit else min(rows, self._limit - sent)
             with self._guard:
                 page = self._cursor.fetchmany(want)
             if not page:
                 return
+            held = sum(_size(v) for row in page for v in row)
+            total += held
+            if total > MAX_RESULT_BYTES:
+                raise WarehouseError(
+                    f"the result holds more than {MAX_RESULT_BYTES // (1024 * 1024)} MiB, more than ledger query "
+                    f"gives, past its first {sent} rows; narrow it: fewer rows (WHERE, {named('limit')}) or "
+                    "fewer or shorter columns"
+                )
+            # A page of wide rows: fetch fewer at a time, so that one page stays near PAGE_BYTES.
+            rows = max(1, min(PAGE_ROWS, PAGE_BYTES * len(page) // max(held, 1)))
             sent += len(page)
             yield page
         self.left_out, self.left_out_exact = self._count_rest()
@@ -1612,6 +1690,12 @@ class _Guard:
             raise WarehouseError(
                 f"a value of column {column!r} holds more than {MAX_ELEMENTS:,} elements, more than ledger query "
                 "prints; count or slice it in SQL (len(x), x[1:100])"
+            ) from e
+        if _TOO_LONG in str(e):
+            column = str(e).split(_TOO_LONG, 1)[1].split("\n", 1)[0].strip()
+            raise WarehouseError(
+                f"a value of column {column!r} holds more than {MAX_VALUE_BYTES // (1024 * 1024)} MiB, more than "
+                "ledger query gives; take a part of it in SQL (left(x, 1000), strlen(x))"
             ) from e
         if isinstance(e, duckdb.InterruptException) or self.fired:
             raise WarehouseError(
@@ -1711,6 +1795,31 @@ def _elements(expr: str, kind: Any, depth: int = 1) -> str | None:
     return None
 
 
+def _bytes(expr: str, kind: Any) -> str | None:
+    """SQL for how many bytes a value of type ``kind`` holds, when that can be large: a text,
+    a blob, a bit string, or a nested value (written out as text, after its elements were
+    counted); None for the fixed-size types."""
+    name = kind.id
+    if name == "varchar":
+        return f"strlen({expr})"
+    if name in ("blob", "bit"):
+        return f"octet_length({expr})"
+    if name in ("list", "array", "map", "struct", "union"):
+        return f"strlen(CAST({expr} AS VARCHAR))"
+    return None
+
+
+def _size(value: Any) -> int:
+    """About how many bytes a fetched value holds (its text's, for the strings in it)."""
+    if isinstance(value, str | bytes | bytearray):
+        return len(value) + 8
+    if isinstance(value, list | tuple):
+        return sum(map(_size, value)) + 8
+    if isinstance(value, dict):
+        return sum(_size(k) + _size(v) for k, v in value.items()) + 8
+    return 8
+
+
 def duckdb_list_of(kind: Any) -> Any:
     import duckdb
 
@@ -1725,14 +1834,19 @@ def _bounded(text: str, columns: Sequence[str], types: Sequence[Any]) -> str:
     select, guarded = [], False
     for name, original, kind in zip(names, columns, types, strict=True):
         count = _elements(f'"{name}"', kind)
-        if count is None:
+        size = _bytes(f'"{name}"', kind)
+        if count is None and size is None:
             select.append(f'"{name}"')
             continue
         guarded = True
-        select.append(
-            f"CASE WHEN ({count}) > {MAX_ELEMENTS} THEN error({_literal(f'{_TOO_BIG} {original}')}) "
-            f'ELSE "{name}" END AS "{name}"'
-        )
+        whens = []
+        if count is not None:
+            whens.append(f"WHEN ({count}) > {MAX_ELEMENTS} THEN error({_literal(f'{_TOO_BIG} {original}')})")
+        if size is not None:
+            whens.append(
+                f"WHEN ({size}) > {MAX_VALUE_BYTES} THEN error({_literal(f'{_TOO_LONG} {original}')})"
+            )
+        select.append(f'CASE {" ".join(whens)} ELSE "{name}" END AS "{name}"')
     if not guarded:
         return text
     aliases = ", ".join(f'"{n}"' for n in names)
@@ -1764,7 +1878,8 @@ def open_query(
             relation = con.sql(text)  # bound, not run: its columns and their types
             columns, types = list(relation.columns), list(relation.types)
             cursor = con.execute(_bounded(text, columns, types))
-        yield QueryStream(cursor, limit, guard, columns, [str(t) for t in types])
+        wide = any(_bytes("x", t) is not None for t in types)
+        yield QueryStream(cursor, limit, guard, columns, [str(t) for t in types], wide)
     finally:
         guard.stop()
         con.close()
