@@ -490,6 +490,11 @@ class Admission:
             raise Refusal(f"the {self.system.name} system has no tables")
         if ev.tables_source is not None:
             check_text(ev.tables_source, "the tables' source", 4096)
+        if ev.tables and self.system.check_tables is not None:
+            try:
+                self.system.check_tables(dict(ev.tables))
+            except LedgerError as e:
+                raise Refusal(e.message) from None
         if ev.settings:
             if self.system.check_settings is None:
                 raise Refusal(f"the {self.system.name} system takes no settings")

@@ -54,7 +54,7 @@ from ledger.systems.crawl.outcomes import (
     setting,
     starve,
 )
-from ledger.systems.crawl.tables import check_settings, listing, load_tables
+from ledger.systems.crawl.tables import check_settings, check_stored, listing, load_tables
 
 
 def _in_order(d: Draft[Crawl]) -> None:
@@ -378,6 +378,7 @@ def _system() -> System:
         render_sheet=proj.render_sheet,
         day=proj.day,
         load_tables=load_tables,
+        check_tables=check_stored,
         check_settings=check_settings,
         demo=demo,
         events=ev.EVENTS,

@@ -198,8 +198,28 @@ def load_tables(path: str | None) -> tuple[dict[str, Any], str]:
     return stored(decode(text, source), msgspec.toml.decode(text)), "sample" if path is None else source
 
 
+def check_stored(data: dict[str, Any]) -> None:
+    """A campaign's stored tables, judged as its table file was: decoded by the same table
+    types and bounds, checked by the same rules, and stored exactly as the ledger stores
+    them; a TableError naming the first problem otherwise."""
+    source = "the stored tables"
+    try:
+        tables = msgspec.convert(data, CrawlTables)
+    except msgspec.ValidationError as e:
+        raise TableError(
+            f"{source} are not crawl tables ({str(e)[:200]})", fix=Fix("other", "import an unedited export")
+        ) from None
+    check(tables, _Problems(source))
+    if stored(tables, data) != data:
+        raise TableError(
+            f"{source} are not tables the ledger stores (a table is edited)",
+            fix=Fix("other", "import an unedited export"),
+        )
+
+
 def decode(text: str, source: str = "tables") -> CrawlTables:
-    """The typed tables of a TOML text, checked whole; a TableError names the first problem."""
+    """The typed tables of a TOML text, checked whole; a TableError names the first problem
+    (the checks a campaign's stored tables meet at import too: :func:`check_stored`)."""
     tables = tablefile.decode(text, CrawlTables, source)
     check(tables, _Problems(source))
     return tables

@@ -1,0 +1,109 @@
+"""A campaign's stored tables are checked at import against the system's own table types.
+
+A crawl campaign stores its tables in its start event. A forger who edits them (an
+item's attack +1000, an enemy's Health below zero, a terrain row that is a number) and
+re-seals the chain must be refused in one line, nothing written: the stored tables are
+judged by the same types, bounds and checks as a table file given at the start. The
+older golden logs, whose tables were valid, keep importing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+try:
+    from tests import helpers_forgery as forgery
+    from tests import helpers_reliability as hr
+except ImportError:  # tests/ is not a package: it is on sys.path itself
+    import helpers_forgery as forgery  # type: ignore[no-redef]
+    import helpers_reliability as hr  # type: ignore[no-redef]
+
+from ledger import Ledger
+from ledger.errors import TableError, TamperError
+from ledger.systems.crawl import tables as crawl_tables
+
+SAMPLES = Path(__file__).parents[1] / "samples" / "crawl"
+LOGS = sorted(SAMPLES.glob("*.jsonl"))
+Tables = dict[str, Any]
+
+
+def tables_of(events: list[dict[str, Any]]) -> Tables:
+    return events[0]["event"]["tables"]  # type: ignore[no-any-return]
+
+
+EDITS: dict[str, Callable[[Tables], None]] = {
+    "an item's attack +1000": lambda t: t["items"]["knife"].update(attack=1000),
+    "an enemy's attack 10**15": lambda t: t["enemies"]["wild dog"].update(attack=10**15),
+    "an enemy's Health below zero": lambda t: t["enemies"]["wild dog"].update(health=-5),
+    "an enemy's Health as text": lambda t: t["enemies"]["wild dog"].update(health="lots"),
+    "a terrain row as a number": lambda t: t["terrain"].update({"1": 7}),
+    "a row as a list": lambda t: t["events"]["forest"].update({"2": [1, 2]}),
+    "a price below zero": lambda t: t["shop"]["bar"].update(price=-3),
+    "an escape beyond the die": lambda t: t["enemies"]["wild dog"].update(esc=9),
+    "a start with 10**9 bits": lambda t: t["start"].update(bits=10**9),
+    "an enemy no table names": lambda t: t["encounters"]["forest"].update({"1": "nobody"}),
+    "a row's Health change of 1000": lambda t: t["events"]["forest"]["2"].update(health=1000),
+    "a table left out": lambda t: t.pop("ruins"),
+    "an unknown table": lambda t: t.update(extra={}),
+    "a terrain's events left out": lambda t: t["events"].pop("forest"),
+}
+
+
+def forged(tmp_path: Path, edit: Callable[[Tables], None], log: Path = SAMPLES / "campaign.jsonl") -> Path:
+    def change(_head: dict[str, Any], events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        edit(tables_of(events))
+        return events
+
+    return forgery.forge_export(log, tmp_path / "forged.jsonl", change)
+
+
+@pytest.mark.parametrize("case", list(EDITS))
+def test_an_edited_stored_table_is_refused_at_import(case: str, tmp_path: Path) -> None:
+    path = forged(tmp_path, EDITS[case])
+    with Ledger(str(tmp_path / "t.ledger")) as book:
+        with path.open("rb") as data, pytest.raises(TamperError) as refused:
+            book.import_(data, "Copy")
+        assert "Copy" not in {c.name for c in book.campaigns()}
+    message = str(refused.value)
+    assert "\n" not in message
+    assert "fails verification at version 1: import refused: the stored tables" in message
+
+
+@pytest.mark.parametrize(
+    "case", ["an item's attack +1000", "a terrain row as a number", "an enemy's Health as text"]
+)
+def test_the_command_line_refuses_an_edited_table_with_exit_4(case: str, tmp_path: Path) -> None:
+    path = forged(tmp_path, EDITS[case])
+    db = str(tmp_path / "t.ledger")
+    with Ledger(db) as book:
+        book.new_campaign("freeform", "Home")
+    before = hr.store_rows(db)
+    line = hr.assert_one_line_error(hr.invoke(db, "import", str(path), "--name", "Copy"), code=4)
+    assert "the stored tables" in line
+    assert hr.store_rows(db) == before
+
+
+@pytest.mark.parametrize("path", LOGS, ids=[p.name for p in LOGS])
+def test_the_stored_tables_of_every_crawl_golden_log_pass(path: Path) -> None:
+    _head, events = forgery.read_export(path)
+    crawl_tables.check_stored(tables_of(events))
+
+
+def test_a_table_file_and_the_tables_it_stores_are_judged_alike(tmp_path: Path) -> None:
+    stored, _source = crawl_tables.load_tables(None)
+    crawl_tables.check_stored(stored)
+    stored["items"]["knife"]["attack"] = 1000
+    with pytest.raises(TableError, match="the stored tables"):
+        crawl_tables.check_stored(stored)
+    text = (SAMPLES / "tables.toml").read_text(encoding="utf-8")
+    edited = tmp_path / "tables.toml"
+    edited.write_text(
+        text.replace("[items.knife]\nattack = 2", "[items.knife]\nattack = 1000"), encoding="utf-8"
+    )
+    assert edited.read_text(encoding="utf-8") != text
+    with pytest.raises(TableError, match="attack"):
+        crawl_tables.load_tables(str(edited))
