@@ -107,3 +107,36 @@ def test_a_table_file_and_the_tables_it_stores_are_judged_alike(tmp_path: Path) 
     assert edited.read_text(encoding="utf-8") != text
     with pytest.raises(TableError, match="attack"):
         crawl_tables.load_tables(str(edited))
+
+
+# --- a campaign stored by an older ledger, whose tables hold no table ---------------------
+
+NOT_TABLES: dict[str, Any] = {"a list": [1, 2], "a number": 5, "text": "x"}
+PLACES: dict[str, Callable[[Tables, Any], None]] = {
+    "terrain": lambda t, v: t.update(terrain=v),
+    "chapters": lambda t, v: t.update(chapters=v),
+    "a chapter": lambda t, v: t["chapters"].update({"1": v}),
+    "items": lambda t, v: t.update(items=v),
+    "the knife": lambda t, v: t["items"].update(knife=v),
+}
+
+
+@pytest.mark.parametrize(
+    ("command", "place"), [("crawl map", "terrain"), *(("report", place) for place in PLACES)]
+)
+@pytest.mark.parametrize("value", list(NOT_TABLES))
+def test_map_and_report_on_stored_tables_holding_no_table_refuse_in_one_line(
+    command: str, place: str, value: str, tmp_path: Path
+) -> None:
+    """Such tables are refused at import; an older ledger may have stored them, so the
+    campaign is written to the store directly."""
+    from ledger.systems.crawl.order import Move
+
+    db = str(tmp_path / "t.ledger")
+    with Ledger(db) as book:
+        camp = book.new_campaign("crawl", "Copy", seed=3)
+        book.execute(Move(direction="n"), "Copy")
+    forgery.forge_store(db, camp.id, lambda events: PLACES[place](tables_of(events), NOT_TABLES[value]))
+    args = [*command.split(), *(["-o", str(tmp_path / "r.html")] if command == "report" else [])]
+    line = hr.assert_one_line_error(hr.invoke(db, "-c", "Copy", *args), code=1)
+    assert "the campaign's stored tables hold" in line
