@@ -516,6 +516,13 @@ class Admission:
         self.action_actors = []
         if self.action_envs:
             self._redecide(self.action_envs)
+            check = self.system.check_state
+            if check is not None and self.action_kind is None:  # an undo or redo goes back to a state checked
+                problem = check(self.before, self.state)
+                if problem is not None:
+                    raise Refusal(
+                        f"the {self.system.name} rules cannot reach its state: {problem}", self.version
+                    )
         self.action_envs = []
         if self.version:
             self.states[self.version] = self.state  # versions only grow: the oldest is first

@@ -271,3 +271,74 @@ def test_the_current_versions_import_and_are_decided_again(tmp_path: Path) -> No
     path = forged(tmp_path, "crawl/campaign-rules-v1.jsonl", versions("core=1 crawl=1"), rules=False)
     _head, events = forgery.read_export(path)
     assert admitted(path.read_bytes()).redecided == decided(events)
+
+
+# --- the second line: each system's invariants, on actions recorded without a decision ------
+
+
+def undecided(events: Events) -> Events:
+    """The log as a ledger that kept no decisions would have recorded it: each action is
+    then only folded, and the system's invariants are what stand behind the fold."""
+    for e in events:
+        e.pop("decision", None)
+    return events
+
+
+def inserted(events: Events, after: dict[str, Any], *new: dict[str, Any]) -> None:
+    """Events put in after ``after``, the versions of everything later moved on."""
+    at = events.index(after) + 1
+    events[at:at] = list(new)
+    for v, e in enumerate(events, 1):
+        e["v"] = v
+
+
+def another_action(event: dict[str, Any], n: int, **changes: Any) -> dict[str, Any]:
+    copy = json.loads(json.dumps(event))
+    copy["action"] = f"{n:016x}"
+    copy["event"].update(changes)
+    return copy
+
+
+def crawl_health_undecided(events: Events) -> None:
+    nth(undecided(events), "crawl.ate")["event"]["health"] = 1000
+
+
+def crawl_debt_undecided(events: Events) -> None:
+    nth(undecided(events), "crawl.bought")["event"]["bits"] = -491
+
+
+def crawl_four_meals(events: Events) -> None:
+    ate = nth(undecided(events), "crawl.ate", 0, lambda e: e["food"] == "bar")
+    inserted(
+        events,
+        ate,
+        *(another_action(ate, n, food="tavern", cost=0, meal=ate["event"]["meal"] + n) for n in (1, 2, 3)),
+    )
+
+
+def crawl_after_death(events: Events) -> None:
+    starved = nth(undecided(events), "crawl.starved")
+    starved["event"]["health"] = 0
+    died = json.loads(json.dumps(starved))
+    died["event"] = {"kind": "crawl.died", "cause": "hunger", "day": starved["day"]}
+    inserted(events, starved, died)
+
+
+SECOND_LINE: dict[str, tuple[Callable[[Events], None], str]] = {
+    "Health 1000": (crawl_health_undecided, "Health 1000 is outside 0 to 20"),
+    "bits at -491": (crawl_debt_undecided, "bits -491 is below zero"),
+    "four meals in a day": (crawl_four_meals, "4 meals on day"),
+    "a move after death": (crawl_after_death, "the explorer acts after dying (hunger)"),
+}
+
+
+@pytest.mark.parametrize("case", list(SECOND_LINE))
+def test_an_undecided_action_that_breaks_an_invariant_is_refused(case: str, tmp_path: Path) -> None:
+    edit, problem = SECOND_LINE[case]
+    line = refusal(tmp_path, forged(tmp_path, "crawl/campaign-rules-v1.jsonl", edit, rules=False))
+    assert f"the crawl rules cannot reach its state: {problem}" in line
+
+
+def test_an_undecided_log_within_the_invariants_imports(tmp_path: Path) -> None:
+    path = forged(tmp_path, "crawl/campaign-rules-v1.jsonl", undecided, rules=False)
+    assert admitted(path.read_bytes()).redecided == 0

@@ -191,10 +191,10 @@ class System(msgspec.Struct, frozen=True, kw_only=True):
     )
     """The deciders of earlier rules versions the system still keeps, by version: an action
     recorded under a version neither ``decide`` nor one of these decides is refused at import."""
-    check_state: Callable[[CampaignState], str | None] | None = None
-    """The system's invariants, run on the state after every imported action: the problem
-    in a few words (``Health 1000 is beyond its maximum 20``), or None when the state is one
-    the rules can reach."""
+    check_state: Callable[[CampaignState, CampaignState], str | None] | None = None
+    """The system's invariants, run at import on the states before and after every imported
+    action (undo and redo aside): the problem in a few words (``Health 1000 is outside 0 to
+    20``), or None when the state after is one the rules can reach from the state before."""
     check_tables: Callable[[dict[str, Any]], None] | None = None
     """Checks a campaign's stored tables (its start event's ``tables``) at import, by the
     same function that reads a table file given at the start: raises a LedgerError naming

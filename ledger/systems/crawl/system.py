@@ -26,6 +26,7 @@ from ledger.systems.crawl import HELP, combat
 from ledger.systems.crawl import events as ev
 from ledger.systems.crawl import stats as crawl_stats
 from ledger.systems.crawl.facts_sql import FACTS_SQL
+from ledger.systems.crawl.invariants import check_state
 from ledger.systems.crawl.model import MEALS, NIGHTS
 from ledger.systems.crawl.order import (
     Attack,
@@ -379,6 +380,7 @@ def _system() -> System:
         day=proj.day,
         load_tables=load_tables,
         check_tables=check_stored,
+        check_state=check_state,
         check_settings=check_settings,
         demo=demo,
         events=ev.EVENTS,
