@@ -342,3 +342,51 @@ def test_an_undecided_action_that_breaks_an_invariant_is_refused(case: str, tmp_
 def test_an_undecided_log_within_the_invariants_imports(tmp_path: Path) -> None:
     path = forged(tmp_path, "crawl/campaign-rules-v1.jsonl", undecided, rules=False)
     assert admitted(path.read_bytes()).redecided == 0
+
+
+# --- older rules, kept -------------------------------------------------------------------
+
+
+def admitted_under(data: bytes, system: Any) -> admission.Admission:
+    stream = io.BytesIO(data)
+    admission.read_header(stream)
+    admit = admission.Admission("Copy", system)
+    for raw in admission.lines(stream):
+        admit.admit(raw)
+    admit.finish()
+    return admit
+
+
+def test_an_action_of_an_older_rules_version_is_decided_by_the_decider_kept_for_it() -> None:
+    """As after crawl raises its rules version: the golden log's version-1 actions are
+    decided by the version-1 decider the system keeps, every one of them."""
+    import msgspec
+
+    crawl = get_system("crawl")
+    calls: list[int] = []
+
+    def version_1(state: Any, command: Any, dice: Any) -> Any:
+        calls.append(1)
+        return crawl.decide(state, command, dice)
+
+    def version_2(state: Any, command: Any, dice: Any) -> Any:
+        raise AssertionError("a version-1 action decided by version 2")
+
+    newer = msgspec.structs.replace(crawl, rules_version=2, decide=version_2, older_rules={1: version_1})
+    data = (SAMPLES / "crawl" / "campaign-rules-v1.jsonl").read_bytes()
+    _head, events = forgery.read_export(SAMPLES / "crawl" / "campaign-rules-v1.jsonl")
+    assert admitted_under(data, newer).redecided == decided(events)
+    assert len(calls) == sum(
+        1 for e in events if (e.get("decision") or {}).get("command", "").startswith("crawl.")
+    )
+
+
+def test_an_action_of_an_older_rules_version_no_decider_is_kept_for_is_refused() -> None:
+    import msgspec
+
+    newer = msgspec.structs.replace(get_system("crawl"), rules_version=2)
+    data = (SAMPLES / "crawl" / "campaign-rules-v1.jsonl").read_bytes()
+    with pytest.raises(
+        TamperError, match=r"recorded by rules version 1 of crawl, which this ledger no longer decides"
+    ):
+        admitted_under(data, newer)
