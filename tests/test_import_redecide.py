@@ -332,11 +332,38 @@ SECOND_LINE: dict[str, tuple[Callable[[Events], None], str]] = {
 }
 
 
+def d20_health_undecided(events: Events) -> None:
+    nth(undecided(events), "d20.damaged")["event"]["hp_after"] = 1000
+
+
+def d100_face_undecided(events: Events) -> None:
+    nth(undecided(events), "d100.tested")["event"]["face"] = 1000
+
+
+OTHER_SYSTEMS: dict[str, tuple[str, Callable[[Events], None], str]] = {
+    "d20 Health 1000": ("d20", d20_health_undecided, "Parker's Health 1000 is outside 0 to 8"),
+    "d100 a face of 1000": (
+        "d100",
+        d100_face_undecided,
+        "Ana's last test shows 1000, which is not on a d100",
+    ),
+}
+
+
 @pytest.mark.parametrize("case", list(SECOND_LINE))
 def test_an_undecided_action_that_breaks_an_invariant_is_refused(case: str, tmp_path: Path) -> None:
     edit, problem = SECOND_LINE[case]
     line = refusal(tmp_path, forged(tmp_path, "crawl/campaign-rules-v1.jsonl", edit, rules=False))
     assert f"the crawl rules cannot reach its state: {problem}" in line
+
+
+@pytest.mark.parametrize("case", list(OTHER_SYSTEMS))
+def test_an_undecided_action_that_breaks_another_systems_invariant_is_refused(
+    case: str, tmp_path: Path
+) -> None:
+    system, edit, problem = OTHER_SYSTEMS[case]
+    line = refusal(tmp_path, forged(tmp_path, f"{system}/campaign-rules-v1.jsonl", edit, rules=False))
+    assert f"the {system} rules cannot reach its state: {problem}" in line
 
 
 def test_an_undecided_log_within_the_invariants_imports(tmp_path: Path) -> None:

@@ -26,6 +26,7 @@ from ledger.systems.d100 import HELP, roll
 from ledger.systems.d100 import commands as cmd
 from ledger.systems.d100 import events as ev
 from ledger.systems.d100.facts_sql import FACTS_SQL
+from ledger.systems.d100.invariants import check_state
 from ledger.systems.d100.model import CHARACTERISTICS, POINTS, ceil_div, fold
 from ledger.systems.d100.play import autoplay
 from ledger.systems.d100.tables import listing, load_tables
@@ -798,6 +799,7 @@ SYSTEM = System(
     render_sheet=proj.render_sheet,
     day=proj.day,
     load_tables=load_tables,
+    check_state=check_state,
     demo=_demo,
     events=ev.EVENTS,
     commands=decider.commands,

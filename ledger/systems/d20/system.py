@@ -66,6 +66,7 @@ from ledger.systems.d20.events import (
     Therapy,
 )
 from ledger.systems.d20.facts_sql import FACTS_SQL
+from ledger.systems.d20.invariants import check_state
 from ledger.systems.d20.play import autoplay
 from ledger.systems.d20.tables import ATTRIBUTES, USAGE_DICE, die_sides, listing, load_tables
 
@@ -504,6 +505,7 @@ SYSTEM = System(
     render_sheet=proj.render_sheet,
     day=proj.day,
     load_tables=load_tables,
+    check_state=check_state,
     demo=_demo,
     events=EVENTS,
     commands=decider.commands,
