@@ -140,3 +140,56 @@ def test_map_and_report_on_stored_tables_holding_no_table_refuse_in_one_line(
     args = [*command.split(), *(["-o", str(tmp_path / "r.html")] if command == "report" else [])]
     line = hr.assert_one_line_error(hr.invoke(db, "-c", "Copy", *args), code=1)
     assert "the campaign's stored tables hold" in line
+
+
+# --- the other systems with tables ------------------------------------------------------------
+
+ROOT = Path(__file__).parents[1] / "samples"
+OTHER_EDITS: dict[str, tuple[str, Callable[[Tables], None], str]] = {
+    "d100 a skill at 1000": ("d100", lambda t: t["skills"].update(Actuar=1000), "not d100 tables"),
+    "d100 hit points from no characteristic": (
+        "d100",
+        lambda t: t["derived"]["hp"].update(of=[]),
+        "not d100 tables",
+    ),
+    "d100 a recovery that is no dice": (
+        "d100",
+        lambda t: t["recovery"].update(hp_per_week="lots"),
+        "must be a whole number or dice",
+    ),
+    "yearzero a Rot level as text": (
+        "yearzero",
+        lambda t: t["rot_levels"].update({"1": "x"}),
+        "not yearzero tables",
+    ),
+    "yearzero a critical injury left out": (
+        "yearzero",
+        lambda t: t["critical_injuries"].pop("2"),
+        "rows 2 to 12",
+    ),
+    "dicepool a weapon's damage as a number": (
+        "dicepool",
+        lambda t: t["weapons"]["ares_predator"].update(damage=9),
+        "not dicepool tables",
+    ),
+    "dicepool a section left out": ("dicepool", lambda t: t.pop("ranges"), "have no [ranges]"),
+    "dicepool an unknown field": (
+        "dicepool",
+        lambda t: t["skills"]["pistols"].update(bonus=1000),
+        "not dicepool tables",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(OTHER_EDITS))
+def test_another_systems_edited_stored_table_is_refused_at_import(case: str, tmp_path: Path) -> None:
+    system, edit, problem = OTHER_EDITS[case]
+    path = forged(tmp_path, edit, ROOT / system / "campaign.jsonl")
+    with Ledger(str(tmp_path / "t.ledger")) as book:
+        with path.open("rb") as data, pytest.raises(TamperError) as refused:
+            book.import_(data, "Copy")
+        assert "Copy" not in {c.name for c in book.campaigns()}
+    message = str(refused.value)
+    assert "\n" not in message
+    assert "fails verification at version 1: import refused: " in message
+    assert "the stored tables" in message and problem in message

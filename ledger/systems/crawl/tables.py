@@ -200,21 +200,14 @@ def load_tables(path: str | None) -> tuple[dict[str, Any], str]:
 
 def check_stored(data: dict[str, Any]) -> None:
     """A campaign's stored tables, judged as its table file was: decoded by the same table
-    types and bounds, checked by the same rules, and stored exactly as the ledger stores
-    them; a TableError naming the first problem otherwise."""
-    source = "the stored tables"
-    try:
-        tables = msgspec.convert(data, CrawlTables)
-    except msgspec.ValidationError as e:
-        raise TableError(
-            f"{source} are not crawl tables ({str(e)[:200]})", fix=Fix("other", "import an unedited export")
-        ) from None
-    check(tables, _Problems(source))
-    if stored(tables, data) != data:
-        raise TableError(
-            f"{source} are not tables the ledger stores (a table is edited)",
-            fix=Fix("other", "import an unedited export"),
-        )
+    types and bounds, checked by the same rules (:func:`check`), and stored exactly as
+    :func:`stored` stores them; a TableError naming the first problem otherwise."""
+
+    def store(tables: CrawlTables, source: str) -> dict[str, Any]:
+        check(tables, _Problems(source))
+        return stored(tables, data)
+
+    tablefile.check_stored(data, CrawlTables, store, "crawl")
 
 
 def decode(text: str, source: str = "tables") -> CrawlTables:

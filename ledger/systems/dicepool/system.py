@@ -42,6 +42,7 @@ from ledger.systems.dicepool.events import (
 from ledger.systems.dicepool.facts_sql import FACTS_SQL
 from ledger.systems.dicepool.play import autoplay
 from ledger.systems.dicepool.tables import SAMPLES, listing, load_tables
+from ledger.systems.dicepool.tables import check_stored as stored_tables_check
 
 SAMPLE_LOG = SAMPLES / "campaign.jsonl"
 SAMPLE_NAME = "dicepool-sample"
@@ -159,6 +160,7 @@ SYSTEM = System(
     sheet=proj.sheet,
     render_sheet=proj.render_sheet,
     load_tables=load_tables,
+    check_tables=stored_tables_check,
     demo=demo,
     events=EVENTS,
     commands=decider.commands,

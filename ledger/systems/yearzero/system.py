@@ -26,6 +26,7 @@ from ledger.systems.yearzero.commands import decider
 from ledger.systems.yearzero.facts_sql import FACTS_SQL
 from ledger.systems.yearzero.play import autoplay
 from ledger.systems.yearzero.tables import check_settings, listing, load_tables
+from ledger.systems.yearzero.tables import check_stored as stored_tables_check
 
 SAMPLE_LOG = resources.files("ledger.samples") / "yearzero" / "campaign.jsonl"
 FORK_LOG = resources.files("ledger.samples") / "yearzero" / "campaign-fork.jsonl"
@@ -230,6 +231,7 @@ SYSTEM = System(
     render_sheet=proj.render_sheet,
     day=proj.day,
     load_tables=load_tables,
+    check_tables=stored_tables_check,
     check_settings=check_settings,
     demo=demo,
     events=ev.EVENTS,
