@@ -340,7 +340,34 @@ def d100_face_undecided(events: Events) -> None:
     nth(undecided(events), "d100.tested")["event"]["face"] = 1000
 
 
+def yearzero_seven_undecided(events: Events) -> None:
+    nth(undecided(events), "yz.rolled")["event"]["dice"]["base"][0] = 7
+
+
+def yearzero_nine_undecided(events: Events) -> None:
+    nth(undecided(events), "yz.rolled")["event"]["successes"] = 9
+
+
+def dicepool_monitor_undecided(events: Events) -> None:
+    nth(undecided(events), "dicepool.resisted")["event"]["physical"] = 1000
+
+
 OTHER_SYSTEMS: dict[str, tuple[str, Callable[[Events], None], str]] = {
+    "yearzero a 7 on a d6": (
+        "yearzero",
+        yearzero_seven_undecided,
+        "Vesna's roll shows a 7, which is not on a d6",
+    ),
+    "yearzero nine successes": (
+        "yearzero",
+        yearzero_nine_undecided,
+        "Vesna's roll records 9 successes where its dice give 0",
+    ),
+    "dicepool 1000 boxes": (
+        "dicepool",
+        dicepool_monitor_undecided,
+        "Mark's physical damage 1000 is outside 0 to 10 boxes",
+    ),
     "d20 Health 1000": ("d20", d20_health_undecided, "Parker's Health 1000 is outside 0 to 8"),
     "d100 a face of 1000": (
         "d100",

@@ -40,6 +40,7 @@ from ledger.systems.dicepool.events import (
     Tested,
 )
 from ledger.systems.dicepool.facts_sql import FACTS_SQL
+from ledger.systems.dicepool.invariants import check_state
 from ledger.systems.dicepool.play import autoplay
 from ledger.systems.dicepool.tables import SAMPLES, listing, load_tables
 from ledger.systems.dicepool.tables import check_stored as stored_tables_check
@@ -161,6 +162,7 @@ SYSTEM = System(
     render_sheet=proj.render_sheet,
     load_tables=load_tables,
     check_tables=stored_tables_check,
+    check_state=check_state,
     demo=demo,
     events=EVENTS,
     commands=decider.commands,
