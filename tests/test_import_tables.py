@@ -178,6 +178,26 @@ OTHER_EDITS: dict[str, tuple[str, Callable[[Tables], None], str]] = {
         lambda t: t["skills"]["pistols"].update(bonus=1000),
         "not dicepool tables",
     ),
+    "d20 a weapon of 50 dice": (
+        "d20",
+        lambda t: t["weapons"]["pistol"].update(count=50),
+        "weapon 'pistol' count: expected a whole number from 1 to 10, got 50",
+    ),
+    "d20 an endurance die as text": (
+        "d20",
+        lambda t: t["classes"]["marine"].update(endurance="lots"),
+        "is not one of d4",
+    ),
+    "d20 a difficulty of 1000": (
+        "d20",
+        lambda t: t["difficulties"].update(hard=1000),
+        "not d20 tables",
+    ),
+    "d20 a panic entry left out": (
+        "d20",
+        lambda t: t["panic"]["results"].pop("3"),
+        "needs entries 1 to 6",
+    ),
 }
 
 
