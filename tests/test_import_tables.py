@@ -213,3 +213,51 @@ def test_another_systems_edited_stored_table_is_refused_at_import(case: str, tmp
     assert "\n" not in message
     assert "fails verification at version 1: import refused: " in message
     assert "the stored tables" in message and problem in message
+
+
+def stored_crawl(tmp_path: Path, edit: Callable[[Tables], None]) -> str:
+    """A seeded crawl campaign whose stored tables an older ledger let be edited: written to
+    the store directly, as an import refuses them now."""
+    db = str(tmp_path / "t.ledger")
+    with Ledger(db) as book:
+        camp = book.new_campaign("crawl", "Copy", seed=3)
+    forgery.forge_store(db, camp.id, lambda events: edit(tables_of(events)))
+    return db
+
+
+def every_terrain_a_number(t: Tables) -> None:
+    t["terrain"] = {str(face): face for face in range(1, 7)}
+
+
+def every_event_a_wild_dog_with_text_health(t: Tables) -> None:
+    t["enemies"]["wild dog"]["health"] = "lots"
+    for rows in t["events"].values():
+        for total in rows:
+            rows[total] = {"text": "a dog growls", "enemy": "wild dog"}
+
+
+@pytest.mark.parametrize(
+    ("edit", "commands", "problem"),
+    [
+        (every_terrain_a_number, [["move", "n"], ["terrain"]], "a number where the terrain of a"),
+        (
+            every_event_a_wild_dog_with_text_health,
+            [["move", "n"], ["terrain"], ["event"]],
+            "give enemy 'wild dog' a value no table file can",
+        ),
+    ],
+    ids=["a terrain row as a number", "an enemy's Health as text"],
+)
+def test_a_rule_reading_a_stored_value_of_another_type_refuses_and_writes_no_unreadable_event(
+    edit: Callable[[Tables], None], commands: list[list[str]], problem: str, tmp_path: Path
+) -> None:
+    db = stored_crawl(tmp_path, edit)
+    for args in commands[:-1]:
+        assert hr.invoke(db, "-c", "Copy", "crawl", *args).exit_code == 0
+    before = hr.store_rows(db)
+    line = hr.assert_one_line_error(hr.invoke(db, "-c", "Copy", "crawl", *commands[-1]), code=1)
+    assert problem in line
+    assert hr.store_rows(db) == before
+    for args in (["sheet"], ["log"], ["undo"], ["export", "-o", str(tmp_path / "out.jsonl")]):
+        result = hr.invoke(db, "-c", "Copy", *args)
+        assert result.exit_code == 0, (args, result.stderr)

@@ -109,11 +109,17 @@ def _terrain(d: Draft[Crawl], c: Terrain) -> None:
                 fix=Fix("other", "roll the terrain without choosing one"),
             )
         face = d.dice.roll(6)
-        d.emit(ev.TerrainRolled(q=d.game.q, r=d.game.r, dice=(face,), face=face, terrain=terrain[str(face)]))
+        name = terrain[str(face)]
+        if not isinstance(name, str):
+            raise proj.not_stored(f"the terrain of a {face}", name)
+        d.emit(ev.TerrainRolled(q=d.game.q, r=d.game.r, dice=(face,), face=face, terrain=name))
         return
     faces = tuple(d.dice.roll(6) for _ in range(3))
     counts = _neighbour_terrains(d)
     options = [terrain[str(f)] for f in faces] + [t for t, n in counts.items() if n >= 2]
+    for face, name in zip(faces, options, strict=False):
+        if not isinstance(name, str):
+            raise proj.not_stored(f"the terrain of a {face}", name)
     options = list(dict.fromkeys(options))
     choice = c.choose or _default_choice(faces, counts, terrain)
     if choice not in options:
