@@ -36,7 +36,7 @@ import msgspec
 from ledger import chain, fairness
 from ledger import dice as dice_mod
 from ledger.commands import Command, check_distinct, check_name, check_text, stable_commands
-from ledger.deciding import actor_in, decide_command, drawn
+from ledger.deciding import CORE_RULES, actor_in, decide_command, drawn, recorded_rules
 from ledger.errors import ImportFileError, LedgerError, TamperError
 from ledger.errors import command as fix_command
 from ledger.events import (
@@ -62,7 +62,6 @@ from ledger.events import (
     envelope_decoder,
     redoable,
 )
-from ledger.snapshots import rules_fingerprint
 from ledger.state import CampaignState, evolve
 from ledger.systems import System
 
@@ -374,8 +373,7 @@ class Admission:
         self.action_envs.append(env)
         self._envelope(env, v)
         self._meaning(env, v)
-        first = self.action_envs[0].decision
-        redeciding = first is not None and first.rules == rules_fingerprint(self.system.name)
+        redeciding = self.action_envs[0].decision is not None  # every decided action is decided again
         checks = self.system.roll_checks
         walk(ev, "event", rolls=not redeciding, checks=checks)  # a re-decided action's rolls are rolled again
         if env.decision is not None:  # a command as typed (the command trims it); never shown
@@ -515,6 +513,11 @@ class Admission:
             raise Refusal(f"the {self.system.name} system has no tables")
         if ev.tables_source is not None:
             check_text(ev.tables_source, "the tables' source", 4096)
+        if ev.tables and self.system.check_tables is not None:
+            try:
+                self.system.check_tables(dict(ev.tables))
+            except LedgerError as e:
+                raise Refusal(e.message) from None
         if ev.settings:
             if self.system.check_settings is None:
                 raise Refusal(f"the {self.system.name} system takes no settings")
@@ -536,6 +539,13 @@ class Admission:
         self.action_actors = []
         if self.action_envs:
             self._redecide(self.action_envs)
+            check = self.system.check_state
+            if check is not None and self.action_kind is None:  # an undo or redo goes back to a state checked
+                problem = check(self.before, self.state)
+                if problem is not None:
+                    raise Refusal(
+                        f"the {self.system.name} rules cannot reach its state: {problem}", self.version
+                    )
         self.action_envs = []
         if self.version:
             self.states[self.version] = self.state  # versions only grow: the oldest is first
@@ -556,8 +566,7 @@ class Admission:
             return  # recorded before decisions were kept: the checks above are all there is
         if isinstance(first.event, (*RESETS, CampaignStarted, BranchForked)):
             raise Refusal(f"a {first.event.kind} event records a command", first.v)
-        if how.rules != rules_fingerprint(self.system.name):
-            return  # decided by other rules code: replaying it would apply today's rules to the past
+        system = self._rules(how.rules, first.v)
         kind = command_class(how.command, self.system)
         if kind is None:
             raise Refusal(
@@ -575,7 +584,7 @@ class Admission:
             else Replayed(how.faces, how.manual, how.sides)
         )
         try:
-            events = decide_command(self.system, self.before, command, dice)
+            events = decide_command(system, self.before, command, dice)
             who = command.introduces() or actor_in(self.before, command.actor)
         except Refusal as e:
             raise Refusal(str(e), first.v) from None
@@ -602,6 +611,37 @@ class Admission:
         if len(events) > len(envs):
             raise Refusal("its command decides an event the file does not record here", envs[-1].v + 1)
         self.redecided += 1
+
+    def _rules(self, rules: str, v: int) -> System:
+        """The system as it decided under the rules versions a decision records: today's
+        rules, or the older decider the system keeps for that version; refused otherwise."""
+        name, known = self.system.name, self.system.rules_version
+        try:
+            core, version = recorded_rules(rules, self.system)
+        except LedgerError as e:
+            raise Refusal(e.message, v) from None
+        if core > CORE_RULES:
+            raise Refusal(
+                f"recorded by rules version {core} of the core commands; this ledger knows up to "
+                f"{CORE_RULES}: upgrade campaign-ledger",
+                v,
+            )
+        if version > known:
+            raise Refusal(
+                f"recorded by rules version {version} of {name}; this ledger knows up to {known}: "
+                "upgrade campaign-ledger",
+                v,
+            )
+        if version == known:
+            return self.system
+        older = self.system.older_rules.get(version)
+        if older is None:
+            raise Refusal(
+                f"recorded by rules version {version} of {name}, which this ledger no longer decides "
+                f"(it keeps {', '.join(map(str, sorted({known, *self.system.older_rules})))})",
+                v,
+            )
+        return msgspec.structs.replace(self.system, decide=older)
 
     # --- undo and redo, decided again ----------------------------------------------
 

@@ -8,6 +8,7 @@ The Ledger records through these (``ledger.campaign``), a batch decides with the
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import msgspec
@@ -19,9 +20,33 @@ from ledger.errors import LedgerError, RuleError
 from ledger.errors import command as fix_command
 from ledger.events import Decision, Event
 from ledger.records import Tip
-from ledger.snapshots import rules_fingerprint
 from ledger.state import CampaignState
 from ledger.systems import System
+
+CORE_RULES = 1
+"""The version of the core commands' rules (characters, rolls, notes), recorded with every
+decided action beside its system's (``System.rules_version``); raised whenever a core
+command changes what it records."""
+
+_RULES = re.compile(r"core=([1-9][0-9]{0,5}) ([a-z0-9][a-z0-9_-]{0,63})=([1-9][0-9]{0,5})")
+_FINGERPRINT = re.compile(r"[0-9a-f]{32}")
+
+
+def rules_in_force(system: System) -> str:
+    """What ``Decision.rules`` records: the rules versions an action is decided under."""
+    return f"core={CORE_RULES} {system.name}={system.rules_version}"
+
+
+def recorded_rules(rules: str, system: System) -> tuple[int, int]:
+    """The (core, system) rules versions a decision records. A decision recorded before
+    versions were kept holds a hash of the rules' code (or nothing): those are version 1
+    of both. Raises a LedgerError for any other text, or another system's versions."""
+    if not rules or _FINGERPRINT.fullmatch(rules):
+        return 1, 1
+    found = _RULES.fullmatch(rules)
+    if found is None or found[2] != system.name:
+        raise LedgerError(f"its decision records rules {rules[:60]!r}, which are no rules of {system.name}")
+    return int(found[1]), int(found[3])
 
 
 def dice_for(tip: Tip, faces: list[int] | None) -> Dice:
@@ -98,7 +123,7 @@ def decision(command: Command | None, dice: Dice, system: System) -> Decision | 
         args=msgspec.to_builtins(command),
         faces=faces,
         manual=dice.manual,
-        rules=rules_fingerprint(system.name),
+        rules=rules_in_force(system),
         commitment=dice.commitment if derived else None,  # type: ignore[attr-defined]
         nonce=dice.first if derived else None,  # type: ignore[attr-defined]
         sides=tuple(dice.sides) if derived else (),  # type: ignore[attr-defined]

@@ -325,7 +325,7 @@ CORE_EVENTS: tuple[type[Event], ...] = (
 class Decision(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
     """How an action was decided, kept on its first event so that an import can
     decide it again and compare: the command, every die face drawn in order, and
-    a fingerprint of the code that decided it (``ledger.admission.rules_fingerprint``)."""
+    the rules versions it was decided under (``rules``)."""
 
     command: str
     """The command's stable name, ``core.<Class>`` or ``<system>.<Class>``, whatever
@@ -335,6 +335,10 @@ class Decision(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
     manual: bool = False
     """The faces were physical dice (``--faces``)."""
     rules: str = ""
+    """The rules versions in force, ``core=1 crawl=1`` (``ledger.deciding.rules_in_force``).
+    Decisions recorded before versions were kept hold a 32-hex hash of the rules' code
+    instead: they are version 1 of both. An import decides every action again under the
+    versions it records (docs/reliability.md)."""
     commitment: str | None = None
     """The dice commitment the faces were derived under (virtual dice while one is open)."""
     nonce: int | None = None

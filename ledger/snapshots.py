@@ -169,20 +169,6 @@ def key(stream: str, system: System) -> str:
 
 
 @cache
-def rules_fingerprint(system: str) -> str:
-    """A hash of the code that decides and folds a system's commands: an import decides
-    an action again only when it was recorded under the same code."""
-    from ledger.systems import get_system
-
-    found = get_system(system)
-    return code_fingerprint(
-        (found.decide, found.evolve, found.initial, *found.events, *found.commands),
-        ["ledger.commands", "ledger.dice", "ledger.state", "ledger.events"],
-        size=32,
-    )
-
-
-@cache
 def _plugin_packages() -> frozenset[str]:
     """The top-level packages of the installed systems: a snapshot's state type is looked up
     only there (and in the ledger), never in a module the stored text names at will."""

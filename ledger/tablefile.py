@@ -53,6 +53,28 @@ def decode(data: bytes | str, kind: type[T], file: str) -> T:
         ) from None
 
 
+STORED = "the stored tables"
+"""How a refusal names a campaign's stored tables (the ``source`` the checks are given)."""
+
+
+def check_stored(
+    data: typing.Mapping[str, Any], kind: type[T], store: typing.Callable[[T, str], Any], system: str
+) -> None:
+    """A campaign's stored tables (its start event's), judged as a table file is: decoded
+    by the same table ``kind`` and bounds, checked and stored by ``store`` (the function a
+    system's ``load_tables`` stores a file's tables with, given the typed tables and the
+    source to name), and required to be exactly what that stores. A one-line TableError
+    naming the first problem otherwise."""
+    fix = Fix("other", "import an export the ledger wrote, unedited")
+    try:
+        typed = msgspec.convert(data, kind)
+    except msgspec.ValidationError as e:
+        problem = _one_line(_worded(str(e)))[:200]
+        raise TableError(f"{STORED} are not {system} tables ({problem})", fix=fix) from None
+    if store(typed, STORED) != data:
+        raise TableError(f"{STORED} are not tables the ledger stores (a table was edited)", fix=fix)
+
+
 def settings(given: typing.Mapping[str, Any], kind: type[Any], system: str) -> dict[str, Any]:
     """A campaign's ``settings`` (``--setting KEY=VALUE``) checked against the system's typed
     ``[settings]`` table ``kind``: the values as given (a whole number may come as its

@@ -594,22 +594,19 @@ def test_a_commitment_or_reveal_the_ledger_could_not_have_recorded_is_refused(
     assert_refused(db, forged, at_version(v), problem)
 
 
-def test_rules_that_fail_on_imported_tables_refuse_in_one_line_and_record_nothing(tmp_path: Path) -> None:
+def test_rules_that_fail_on_stored_tables_refuse_in_one_line_and_record_nothing(tmp_path: Path) -> None:
     """Tables the ledger would not have written (a number where the crawl's terrain table
-    stands) pass the import, whose checks do not read tables; the first command whose rule
-    reads them is refused in one line, not a traceback, and records nothing."""
-    source = tmp_path / "k.jsonl"
-    with Ledger(str(tmp_path / "a.ledger")) as book, source.open("wb") as out:
-        book.new_campaign("crawl", "Tomb", seed=3)
-        book.export(out, "Tomb")
-
-    def edit(_h: dict[str, Any], events: Events) -> Events:
-        events[0]["event"]["tables"]["terrain"] = 5
-        return events
-
+    stands) are refused at import now (tests/test_import_tables.py); a campaign stored so
+    by an older ledger still gets, from the first command whose rule reads them, a one-line
+    refusal, not a traceback, and nothing recorded."""
     db = str(tmp_path / "b.ledger")
-    forged = forgery.forge_export(source, tmp_path / "f.jsonl", edit)
-    assert hr.invoke(db, "import", str(forged), "--name", "Copy").exit_code == 0
+    with Ledger(db) as book:
+        camp = book.new_campaign("crawl", "Copy", seed=3)
+
+    def edit(events: Events) -> None:
+        events[0]["event"]["tables"]["terrain"] = 5
+
+    forgery.forge_store(db, camp.id, edit)
     assert hr.invoke(db, "-c", "Copy", "crawl", "move", "n").exit_code == 0
     before = hr.store_rows(db)
     line = hr.assert_one_line_error(hr.invoke(db, "-c", "Copy", "crawl", "terrain"), code=1)

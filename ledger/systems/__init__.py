@@ -224,6 +224,24 @@ class System(msgspec.Struct, frozen=True, kw_only=True):
     roll_checks: Mapping[type, Callable[[Any], None]] = msgspec.field(default_factory=dict)
     """Rolls recorded in a form of the system's own, each with the check an import runs on
     it (it raises :class:`ledger.admission.Refusal` when the faces do not give the roll)."""
+    rules_version: int = 1
+    """The version of the system's rules, recorded with every decided action
+    (``Decision.rules``): raised whenever a rule changes what a command records on the same
+    state and dice. An import decides each action again by the rules it was recorded
+    under: today's ``decide`` for this version, one of ``older_rules`` for an earlier one."""
+    older_rules: Mapping[int, Callable[[CampaignState, Any, Dice], list[Event]]] = msgspec.field(
+        default_factory=dict
+    )
+    """The deciders of earlier rules versions the system still keeps, by version: an action
+    recorded under a version neither ``decide`` nor one of these decides is refused at import."""
+    check_state: Callable[[CampaignState, CampaignState], str | None] | None = None
+    """The system's invariants, run at import on the states before and after every imported
+    action (undo and redo aside): the problem in a few words (``Health 1000 is outside 0 to
+    20``), or None when the state after is one the rules can reach from the state before."""
+    check_tables: Callable[[dict[str, Any]], None] | None = None
+    """Checks a campaign's stored tables (its start event's ``tables``) at import, by the
+    same function that reads a table file given at the start: raises a LedgerError naming
+    the problem. A system with tables and without one has its stored tables taken as given."""
     autoplay: Callable[..., None] | None = None
     """Plays one campaign for ``ledger simulate`` through a batch: (batch, campaign, days)."""
     simulate: Callable[[Any, str, int, int], None] | None = None

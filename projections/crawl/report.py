@@ -5,7 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from ledger.projections.crawl.state import CAP, CHAPTER_DAYS, GOD_CHAPTER, chapter_name, map_entries
+from ledger.projections.crawl.state import (
+    CAP,
+    CHAPTER_DAYS,
+    GOD_CHAPTER,
+    chapter_name,
+    map_entries,
+    stored_table,
+)
 from ledger.systems import ReportHooks, Track
 
 METERS = {"health": CAP, "energy": CAP}
@@ -44,7 +51,7 @@ def divine_signs(tables: dict[str, Any]) -> dict[str, str]:
 
 def legend(tables: dict[str, Any]) -> dict[str, Any]:
     """The terrains in table order (each its colour) and the divine signs' chapters."""
-    return {"terrains": list(tables.get("terrain", {}).values()), "divine_signs": divine_signs(tables)}
+    return {"terrains": list(stored_table(tables, "terrain").values()), "divine_signs": divine_signs(tables)}
 
 
 HOOKS = ReportHooks(

@@ -8,6 +8,8 @@ from typing import Any
 import msgspec
 from msgspec.structs import replace
 
+from ledger.errors import LedgerError
+from ledger.errors import command as fix_command
 from ledger.events import CampaignStarted, Envelope, Event, Noted
 from ledger.systems import SheetField, SheetLayout, SheetSection
 from ledger.systems.crawl import events as ev
@@ -102,8 +104,29 @@ class Crawl(msgspec.Struct, frozen=True):
         return self.hexes.get(key(self.q, self.r), Hex())
 
 
+def not_stored(where: str, value: object) -> LedgerError:
+    """A campaign's stored tables hold ``value`` where a table or a name should be: tables no
+    ledger wrote (an import checks them since; a campaign kept by an older ledger may not)."""
+    what = {list: "a list", dict: "a table", str: "text", bool: "true or false"}.get(type(value), "a number")
+    return LedgerError(
+        f"the campaign's stored tables hold {what} where {where} should be; they are not tables the ledger writes",
+        fix=fix_command("verify", "verify the campaign, and start it again from a table file"),
+    )
+
+
+def stored_table(tables: object, name: str) -> dict[str, Any]:
+    """One table of a campaign's stored tables (empty when missing), refused in one line
+    when the stored value is no table."""
+    if not isinstance(tables, dict):
+        raise not_stored("the tables", tables)
+    found = tables.get(name, {})
+    if not isinstance(found, dict):
+        raise not_stored(f"the {name} table", found)
+    return found
+
+
 def initial(started: CampaignStarted) -> Crawl:
-    start = started.tables.get("start", {})
+    start = stored_table(started.tables, "start")
     return Crawl(
         bits=int(start.get("bits", 0)),
         arrows=int(start.get("arrows", 0)),
@@ -407,7 +430,7 @@ def day(game: Crawl | None) -> int | None:
 
 
 def chapter_name(tables: dict[str, Any], chapter: int) -> str:
-    return str(tables.get("chapters", {}).get(str(chapter), {}).get("name", f"chapter {chapter}"))
+    return str(stored_table(stored_table(tables, "chapters"), str(chapter)).get("name", f"chapter {chapter}"))
 
 
 def calendar(state: Any) -> dict[str, Any]:
@@ -539,10 +562,13 @@ def _weapon(g: Crawl, tables: dict[str, Any]) -> dict[str, Any]:
     """The best weapon carried and the Attack it gives (bows only with arrows)."""
     best, bonus = "hands", 0
     for name in g.inventory:
-        item = tables.get("items", {}).get(name, {})
+        item = stored_table(stored_table(tables, "items"), name)
         if item.get("bow") and g.arrows == 0:
             continue
-        if item.get("attack", 0) > bonus:
+        attack = item.get("attack", 0)
+        if type(attack) is not int:
+            raise not_stored(f"the attack of item {name!r}", attack)
+        if attack > bonus:
             best, bonus = name, item["attack"]
     return {"name": best, "attack": g.attack + bonus}
 
@@ -599,7 +625,9 @@ def _icon_chapter(tables: dict[str, Any], h: Hex) -> str | None:
 
 def terrain_letters(tables: dict[str, Any]) -> dict[str, str]:
     letters: dict[str, str] = {}
-    for name in tables.get("terrain", {}).values():
+    for name in stored_table(tables, "terrain").values():
+        if not isinstance(name, str) or not name:
+            raise not_stored("a terrain's name", name)
         letter = name[0].lower()
         if letter in letters.values():
             letter = letter.upper()

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 from ledger.decider import Draft
 from ledger.dice import Dice
+from ledger.errors import LedgerError
+from ledger.errors import command as fix_command
 from ledger.projections.crawl import state as proj
-from ledger.projections.crawl.state import CAP, Crawl
+from ledger.projections.crawl.state import CAP, Crawl, stored_table
 from ledger.systems.crawl import events as ev
 
 REPEATABLE = ("events.", "ruins")
@@ -34,17 +38,29 @@ def starve(d: Draft[Crawl], streak: int, cost: int, before: int | None = None) -
 
 
 def foe_from(tables: dict[str, Any], name: str) -> ev.Foe:
-    row = tables["enemies"][name]
-    return ev.Foe(
-        name=name,
-        health=row["health"],
-        max_health=row["health"],
-        attack=row["attack"],
-        defense=row["defense"],
-        esc=row["esc"],
-        robot=row["robot"],
-        god=name == "god",
-    )
+    """The foe of an [enemies] row, typed as its event records it: a row an older ledger
+    stored with a value of another type is refused, never written into an event."""
+    row = stored_table(stored_table(tables, "enemies"), name)
+    try:
+        return msgspec.convert(
+            {
+                "name": name,
+                "health": row["health"],
+                "max_health": row["health"],
+                "attack": row["attack"],
+                "defense": row["defense"],
+                "esc": row["esc"],
+                "robot": row["robot"],
+                "god": name == "god",
+            },
+            ev.Foe,
+        )
+    except msgspec.ValidationError as e:
+        raise LedgerError(
+            f"the campaign's stored tables give enemy {name!r} a value no table file can ({e}); "
+            "they are not tables the ledger writes",
+            fix=fix_command("verify", "verify the campaign, and start it again from a table file"),
+        ) from None
 
 
 def roll_table(

@@ -26,6 +26,7 @@ from ledger.systems.crawl import HELP, combat
 from ledger.systems.crawl import events as ev
 from ledger.systems.crawl import stats as crawl_stats
 from ledger.systems.crawl.facts_sql import FACTS_SQL
+from ledger.systems.crawl.invariants import check_state
 from ledger.systems.crawl.model import MEALS, NIGHTS
 from ledger.systems.crawl.order import (
     Attack,
@@ -54,7 +55,7 @@ from ledger.systems.crawl.outcomes import (
     setting,
     starve,
 )
-from ledger.systems.crawl.tables import check_settings, listing, load_tables
+from ledger.systems.crawl.tables import check_settings, check_stored, listing, load_tables
 
 
 def _in_order(d: Draft[Crawl]) -> None:
@@ -108,11 +109,17 @@ def _terrain(d: Draft[Crawl], c: Terrain) -> None:
                 fix=Fix("other", "roll the terrain without choosing one"),
             )
         face = d.dice.roll(6)
-        d.emit(ev.TerrainRolled(q=d.game.q, r=d.game.r, dice=(face,), face=face, terrain=terrain[str(face)]))
+        name = terrain[str(face)]
+        if not isinstance(name, str):
+            raise proj.not_stored(f"the terrain of a {face}", name)
+        d.emit(ev.TerrainRolled(q=d.game.q, r=d.game.r, dice=(face,), face=face, terrain=name))
         return
     faces = tuple(d.dice.roll(6) for _ in range(3))
     counts = _neighbour_terrains(d)
     options = [terrain[str(f)] for f in faces] + [t for t, n in counts.items() if n >= 2]
+    for face, name in zip(faces, options, strict=False):
+        if not isinstance(name, str):
+            raise proj.not_stored(f"the terrain of a {face}", name)
     options = list(dict.fromkeys(options))
     choice = c.choose or _default_choice(faces, counts, terrain)
     if choice not in options:
@@ -378,6 +385,8 @@ def _system() -> System:
         sheet_layout=proj.SHEET,
         day=proj.day,
         load_tables=load_tables,
+        check_tables=check_stored,
+        check_state=check_state,
         check_settings=check_settings,
         demo=demo,
         events=ev.EVENTS,

@@ -198,8 +198,21 @@ def load_tables(path: str | None) -> tuple[dict[str, Any], str]:
     return stored(decode(text, source), msgspec.toml.decode(text)), "sample" if path is None else source
 
 
+def check_stored(data: dict[str, Any]) -> None:
+    """A campaign's stored tables, judged as its table file was: decoded by the same table
+    types and bounds, checked by the same rules (:func:`check`), and stored exactly as
+    :func:`stored` stores them; a TableError naming the first problem otherwise."""
+
+    def store(tables: CrawlTables, source: str) -> dict[str, Any]:
+        check(tables, _Problems(source))
+        return stored(tables, data)
+
+    tablefile.check_stored(data, CrawlTables, store, "crawl")
+
+
 def decode(text: str, source: str = "tables") -> CrawlTables:
-    """The typed tables of a TOML text, checked whole; a TableError names the first problem."""
+    """The typed tables of a TOML text, checked whole; a TableError names the first problem
+    (the checks a campaign's stored tables meet at import too: :func:`check_stored`)."""
     tables = tablefile.decode(text, CrawlTables, source)
     check(tables, _Problems(source))
     return tables

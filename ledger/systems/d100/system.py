@@ -26,8 +26,10 @@ from ledger.systems.d100 import HELP, roll
 from ledger.systems.d100 import commands as cmd
 from ledger.systems.d100 import events as ev
 from ledger.systems.d100.facts_sql import FACTS_SQL
+from ledger.systems.d100.invariants import check_state
 from ledger.systems.d100.model import CHARACTERISTICS, POINTS, ceil_div, fold
 from ledger.systems.d100.play import autoplay
+from ledger.systems.d100.tables import check_stored as stored_tables_check
 from ledger.systems.d100.tables import listing, load_tables
 
 MAX_POINTS = 999
@@ -798,6 +800,8 @@ SYSTEM = System(
     sheet_layout=proj.SHEET,
     day=proj.day,
     load_tables=load_tables,
+    check_tables=stored_tables_check,
+    check_state=check_state,
     demo=_demo,
     events=ev.EVENTS,
     commands=decider.commands,

@@ -17,6 +17,7 @@ from typing import Annotated, Any, Literal
 
 from msgspec import Meta, Struct
 
+from ledger import tablefile
 from ledger.errors import TableError
 from ledger.systems.d100.model import POINTS, fold
 from ledger.tablefile import decode
@@ -84,6 +85,12 @@ def load_tables(path: str | None) -> tuple[dict[str, Any], str]:
         raise TableError(f"tables file {str(file)!r} cannot be read ({e}); check the file") from None
     tables = validate(decode(data, TableFile, where), where)
     return tables, (str(file) if path is not None else "samples/d100/tables.toml")
+
+
+def check_stored(data: dict[str, Any]) -> None:
+    """A campaign's stored tables, judged by the types and :func:`validate` a table file is
+    read with, and stored exactly so (``System.check_tables``)."""
+    tablefile.check_stored(data, TableFile, validate, "d100")
 
 
 def _need(cond: bool, where: str, problem: str) -> None:

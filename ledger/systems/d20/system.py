@@ -66,8 +66,9 @@ from ledger.systems.d20.events import (
     Therapy,
 )
 from ledger.systems.d20.facts_sql import FACTS_SQL
+from ledger.systems.d20.invariants import check_state
 from ledger.systems.d20.play import autoplay
-from ledger.systems.d20.tables import ATTRIBUTES, USAGE_DICE, die_sides, listing, load_tables
+from ledger.systems.d20.tables import ATTRIBUTES, USAGE_DICE, check_stored, die_sides, listing, load_tables
 
 STRESS_LOSS = {11: 4, 14: 6, 17: 8, 20: 10}
 """Stress check difficulty -> die of calm points lost on a failure."""
@@ -504,6 +505,8 @@ SYSTEM = System(
     sheet_layout=proj.SHEET,
     day=proj.day,
     load_tables=load_tables,
+    check_tables=check_stored,
+    check_state=check_state,
     demo=_demo,
     events=EVENTS,
     commands=decider.commands,

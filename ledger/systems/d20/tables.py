@@ -23,7 +23,7 @@ from typing import Annotated, Any, Literal
 import msgspec
 from msgspec import Meta, Struct
 
-from ledger.errors import TableError
+from ledger.errors import Fix, TableError
 from ledger.tablefile import decode
 
 SAMPLES = resources.files("ledger.samples") / "d20"
@@ -240,6 +240,76 @@ def normalise(raw: Sections) -> dict[str, Any]:
         "panic": _panic(raw.panic),
         "traumas": _roll_table(raw.traumas, "traumas"),
     }
+
+
+class _Stored(Struct, forbid_unknown_fields=True):
+    """The tables as a campaign stores them (:func:`normalise`, and the sample sections)."""
+
+    modifiers: list[Band]
+    levels: list[Level]
+    income_per_level: Annotated[int, Meta(ge=0, le=1_000_000)]
+    difficulties: Annotated[dict[str, Annotated[int, Meta(ge=1, le=40)]], Meta(min_length=1)]
+    skills: Named
+    weapons: dict[str, dict[str, Any]]
+    classes: dict[str, dict[str, Any]]
+    panic: dict[str, Any]
+    traumas: dict[str, Any]
+    sample: list[Literal[SECTIONS]]  # type: ignore[valid-type]
+
+
+def check_stored(data: dict[str, Any]) -> None:
+    """A campaign's stored tables, read back into the sections a table file gives (each
+    die written as the file writes it) and judged by :func:`normalise`, which must store
+    them exactly so (``System.check_tables``); a one-line TableError otherwise."""
+    fix = Fix("other", "import an export the ledger wrote, unedited")
+    try:
+        stored = msgspec.convert(data, _Stored)
+        weapons = {
+            name: Weapon(
+                kind=w["kind"],
+                damage=f"{_int(w['count'], f'weapon {name!r} count', 1, 10)}d{_int(w['sides'], f'weapon {name!r} sides', 2, 20)}",
+                range=w.get("range"),
+                ammo=w.get("ammo"),
+                autofire=w["autofire"],
+            )
+            for name, w in stored.weapons.items()
+        }
+        classes = {
+            name: msgspec.convert(
+                {
+                    **{k: v for k, v in c.items() if k not in ("endurance", "usage")},
+                    "endurance": f"d{c['endurance']}",
+                    "usage": {k: f"d{v}" for k, v in c["usage"].items()},
+                },
+                CharacterClass,
+            )
+            for name, c in stored.classes.items()
+        }
+        panic = Rolled(
+            die=f"d{stored.panic['die']}",
+            results=stored.panic["results"],
+            trauma_from=stored.panic["trauma_from"],
+        )
+        traumas = Rolled(die=f"d{stored.traumas['die']}", results=stored.traumas["results"])
+        raw = Sections(
+            modifiers=stored.modifiers,
+            levels=stored.levels,
+            income_per_level=stored.income_per_level,
+            difficulties=stored.difficulties,
+            skills=stored.skills,
+            classes=classes,
+            weapons=weapons,
+            panic=panic,
+            traumas=traumas,
+        )
+        again = {**normalise(raw), "sample": stored.sample}
+    except TableError as e:
+        raise TableError(f"the stored tables: {e.message}", fix=fix) from None
+    except (msgspec.ValidationError, KeyError, TypeError, AttributeError) as e:
+        shown = str(e).splitlines()[0][:200] if str(e) else type(e).__name__
+        raise TableError(f"the stored tables are not d20 tables ({shown})", fix=fix) from None
+    if again != data:
+        raise TableError("the stored tables are not tables the ledger stores (a table was edited)", fix=fix)
 
 
 def die_sides(text: object, where: str, allowed: tuple[int, ...]) -> int:

@@ -41,8 +41,10 @@ from ledger.systems.dicepool.events import (
     Tested,
 )
 from ledger.systems.dicepool.facts_sql import FACTS_SQL
+from ledger.systems.dicepool.invariants import check_state
 from ledger.systems.dicepool.play import autoplay
 from ledger.systems.dicepool.tables import SAMPLES, listing, load_tables
+from ledger.systems.dicepool.tables import check_stored as stored_tables_check
 
 SAMPLE_LOG = SAMPLES / "campaign.jsonl"
 SAMPLE_NAME = "dicepool-sample"
@@ -160,6 +162,8 @@ SYSTEM = System(
     sheet=proj.sheet,
     sheet_layout=proj.SHEET,
     load_tables=load_tables,
+    check_tables=stored_tables_check,
+    check_state=check_state,
     demo=demo,
     events=EVENTS,
     commands=decider.commands,

@@ -194,6 +194,21 @@ def load_tables(path: str | None) -> tuple[dict[str, Any], str]:
     return {section: plain[section] for section in SECTIONS}, source
 
 
+def check_stored(data: dict[str, Any]) -> None:
+    """A campaign's stored tables, judged by the types and :func:`check` a table file is
+    read with, every section given, and stored exactly so (``System.check_tables``)."""
+
+    def store(tables: TableFile, source: str) -> dict[str, Any]:
+        missing = [s for s in SECTIONS if s not in tables.given()]
+        if missing:
+            raise TableError(f"{source} have no [{'], ['.join(missing)}]")
+        check(tables.skills, tables.ranges, tables.weapons, tables.rules, source)  # type: ignore[arg-type]
+        plain = msgspec.to_builtins(tables)
+        return {section: plain[section] for section in SECTIONS}
+
+    tablefile.check_stored(data, TableFile, store, "dicepool")
+
+
 def range_class(tables: dict[str, Any], weapon_class: str, meters: int) -> str:
     """The range class a distance falls in for a weapon class."""
     bands = tables["ranges"][weapon_class]

@@ -25,8 +25,10 @@ from ledger.systems.yearzero import facts as f
 from ledger.systems.yearzero import stats as yz_stats
 from ledger.systems.yearzero.commands import decider
 from ledger.systems.yearzero.facts_sql import FACTS_SQL
+from ledger.systems.yearzero.invariants import check_state
 from ledger.systems.yearzero.play import autoplay
 from ledger.systems.yearzero.tables import check_settings, listing, load_tables
+from ledger.systems.yearzero.tables import check_stored as stored_tables_check
 
 SAMPLE_LOG = resources.files("ledger.samples") / "yearzero" / "campaign.jsonl"
 FORK_LOG = resources.files("ledger.samples") / "yearzero" / "campaign-fork.jsonl"
@@ -231,6 +233,8 @@ SYSTEM = System(
     sheet_layout=proj.SHEET,
     day=proj.day,
     load_tables=load_tables,
+    check_tables=stored_tables_check,
+    check_state=check_state,
     check_settings=check_settings,
     demo=demo,
     events=ev.EVENTS,

@@ -98,6 +98,17 @@ def load_tables(path: str | None) -> tuple[dict[str, Any], str]:
     return msgspec.to_builtins(tables), "sample" if path is None else str(source)
 
 
+def check_stored(data: dict[str, Any]) -> None:
+    """A campaign's stored tables, judged by the types and checks a table file is read
+    with (:func:`decode`), and stored exactly so (``System.check_tables``)."""
+
+    def store(tables: Tables, source: str) -> dict[str, Any]:
+        _check(tables, source)
+        return msgspec.to_builtins(tables)  # type: ignore[no-any-return]
+
+    tablefile.check_stored(data, Tables, store, "yearzero")
+
+
 def decode(text: str, source: str) -> Tables:
     """The typed tables of a file's text (:mod:`ledger.tablefile`), checked for what a type
     cannot say; a TableError naming the entry that is wrong."""

@@ -1,0 +1,38 @@
+"""What every crawl state the rules reach holds (``System.check_state``): an import runs
+these on the state after each imported action, a second line behind deciding the action
+again (an action recorded without a decision is only folded)."""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from ledger.projections.crawl.state import CAP, Crawl
+from ledger.state import CampaignState
+
+MEALS_A_DAY = 3
+"""The meals an explorer eats in a day at most (docs/rulings.md)."""
+TRACKS = ("health", "energy")
+"""Kept between 0 and CAP by every rule (``outcomes.capped``)."""
+COUNTS = ("bits", "bar", "fruit", "arrows", "meals", "hunger_streak", "towns")
+"""Never below zero."""
+
+
+def check_state(before: CampaignState, after: CampaignState) -> str | None:
+    """The first invariant the state after an action breaks, in a few words; None when it
+    holds them all."""
+    g, was = after.game, before.game
+    if not isinstance(g, Crawl):
+        return None
+    if isinstance(was, Crawl) and not was.alive and replace(g, notes=was.notes) != was:  # a note is no act
+        return f"the explorer acts after dying ({was.cause or 'dead'})"
+    for name in TRACKS:
+        value = getattr(g, name)
+        if not 0 <= value <= CAP:
+            return f"{name.capitalize()} {value} is outside 0 to {CAP}"
+    for name in COUNTS:
+        value = getattr(g, name)
+        if value < 0:
+            return f"{name.replace('_', ' ')} {value} is below zero"
+    if g.meals > MEALS_A_DAY:
+        return f"{g.meals} meals on day {g.day}, more than the {MEALS_A_DAY} a day allows"
+    return None

@@ -1,0 +1,22 @@
+"""What every d100 state the rules reach holds (``System.check_state``), checked at import
+on the state after each action, behind deciding the action again."""
+
+from __future__ import annotations
+
+from ledger.projections.d100.state import D100State
+from ledger.state import CampaignState
+
+
+def check_state(_before: CampaignState, after: CampaignState) -> str | None:
+    """Each investigator's hit points within 0 and their maximum, and the face of their
+    last test on a d100."""
+    g = after.game
+    if not isinstance(g, D100State):
+        return None
+    for inv in g.characters.values():
+        if not 0 <= inv.hp <= inv.hp_max:
+            return f"{inv.name}'s hit points {inv.hp} are outside 0 to {inv.hp_max}"
+        last = inv.last_test
+        if last is not None and not 1 <= last.face <= 100:
+            return f"{inv.name}'s last test shows {last.face}, which is not on a d100"
+    return None

@@ -1,0 +1,23 @@
+"""What every dicepool state the rules reach holds (``System.check_state``), checked at
+import on the state after each action, behind deciding the action again."""
+
+from __future__ import annotations
+
+from ledger.projections.dicepool.state import DicepoolState
+from ledger.state import CampaignState
+from ledger.systems.dicepool.model import MONITOR
+
+
+def check_state(_before: CampaignState, after: CampaignState) -> str | None:
+    """Each condition monitor within 0 and its 10 boxes, and no overflow below zero."""
+    g = after.game
+    if not isinstance(g, DicepoolState):
+        return None
+    for c in g.characters.values():
+        for track in ("physical", "stun"):
+            value = getattr(c, track)
+            if not 0 <= value <= MONITOR:
+                return f"{c.name}'s {track} damage {value} is outside 0 to {MONITOR} boxes"
+        if c.overflow < 0:
+            return f"{c.name}'s overflow {c.overflow} is below zero"
+    return None
