@@ -566,7 +566,7 @@ class Admission:
             return  # recorded before decisions were kept: the checks above are all there is
         if isinstance(first.event, (*RESETS, CampaignStarted, BranchForked)):
             raise Refusal(f"a {first.event.kind} event records a command", first.v)
-        system = self._rules(how.rules, first.v)
+        system, core_rules = self._rules(how.rules, first.v)
         kind = command_class(how.command, self.system)
         if kind is None:
             raise Refusal(
@@ -584,7 +584,7 @@ class Admission:
             else Replayed(how.faces, how.manual, how.sides)
         )
         try:
-            events = decide_command(system, self.before, command, dice)
+            events = decide_command(system, self.before, command, dice, core_rules)
             who = command.introduces() or actor_in(self.before, command.actor)
         except Refusal as e:
             raise Refusal(str(e), first.v) from None
@@ -612,9 +612,10 @@ class Admission:
             raise Refusal("its command decides an event the file does not record here", envs[-1].v + 1)
         self.redecided += 1
 
-    def _rules(self, rules: str, v: int) -> System:
-        """The system as it decided under the rules versions a decision records: today's
-        rules, or the older decider the system keeps for that version; refused otherwise."""
+    def _rules(self, rules: str, v: int) -> tuple[System, int]:
+        """The system as it decided under the rules versions a decision records (today's
+        rules, or the older decider the system keeps for that version; refused otherwise),
+        and the core rules version (every one is kept: :data:`ledger.deciding.CORE_NOTATION`)."""
         name, known = self.system.name, self.system.rules_version
         try:
             core, version = recorded_rules(rules, self.system)
@@ -633,7 +634,7 @@ class Admission:
                 v,
             )
         if version == known:
-            return self.system
+            return self.system, core
         older = self.system.older_rules.get(version)
         if older is None:
             raise Refusal(
@@ -641,7 +642,7 @@ class Admission:
                 f"(it keeps {', '.join(map(str, sorted({known, *self.system.older_rules})))})",
                 v,
             )
-        return msgspec.structs.replace(self.system, decide=older)
+        return msgspec.structs.replace(self.system, decide=older), core
 
     # --- undo and redo, decided again ----------------------------------------------
 

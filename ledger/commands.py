@@ -305,10 +305,14 @@ def check_attrs(attrs: dict[str, str], what: str = "`attrs`", field: str = "attr
     return checked
 
 
-def decide_core(state: Any, command: Command, dice: dice_mod.Dice) -> list[Event] | None:
-    """Events for a core command, or None when the command is not a core one."""
+def decide_core(
+    state: Any, command: Command, dice: dice_mod.Dice, semantics: int = dice_mod.SEMANTICS
+) -> list[Event] | None:
+    """Events for a core command, or None when the command is not a core one; a roll under
+    the current notation rules, or (``semantics``) the older ones an action recorded under
+    an older core rules version took."""
     if isinstance(command, Roll):
-        result = dice_mod.roll(command.notation, dice)
+        result = dice_mod.roll(command.notation, dice, semantics)
         label = check_text(command.label, "`label`", 200, field="label")
         p, truncated = dice_mod.chance(result)
         cut = True if truncated else msgspec.UNSET

@@ -23,10 +23,16 @@ from ledger.records import Tip
 from ledger.state import CampaignState
 from ledger.systems import System
 
-CORE_RULES = 1
+CORE_RULES = 2
 """The version of the core commands' rules (characters, rolls, notes), recorded with every
 decided action beside its system's (``System.rules_version``); raised whenever a core
-command changes what it records."""
+command changes what it records. Version 2 rolls under notation rules 3 (a count inside
+arithmetic is a number, keep and drop count the dice an explosion added; see
+``RollResult.semantics``)."""
+
+CORE_NOTATION = {1: 2, 2: 3}
+"""The notation rules (``RollResult.semantics``) each core rules version rolls under: an
+action recorded under version 1 is decided again as it was, under notation rules 2."""
 
 _RULES = re.compile(r"core=([1-9][0-9]{0,5}) ([a-z0-9][a-z0-9_-]{0,63})=([1-9][0-9]{0,5})")
 _FINGERPRINT = re.compile(r"[0-9a-f]{32}")
@@ -149,8 +155,12 @@ def actor_in(state: CampaignState, wanted: str | None) -> str | None:
     return state.core.last_actor
 
 
-def decide_command(system: System, state: CampaignState, command: Command, dice: Dice) -> list[Event]:
-    """The events a command decides on a state: core commands first, then the system's."""
+def decide_command(
+    system: System, state: CampaignState, command: Command, dice: Dice, core_rules: int = CORE_RULES
+) -> list[Event]:
+    """The events a command decides on a state: core commands first (under the core rules
+    version given: today's, or an older one an imported action was recorded under), then
+    the system's."""
     if isinstance(command, AddCharacter) and system.solo:
         raise RuleError(
             f"{system.name} is solo",
@@ -162,7 +172,7 @@ def decide_command(system: System, state: CampaignState, command: Command, dice:
             ),
         )
     cmd = msgspec.structs.replace(command, actor=actor_in(state, command.actor))
-    events = decide_core(state, cmd, dice)
+    events = decide_core(state, cmd, dice, CORE_NOTATION[core_rules])
     if events is None:
         events = system.decide(state, cmd, dice)
     return events

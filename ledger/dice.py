@@ -375,8 +375,10 @@ def _refuse_newer(formula: Formula, semantics: int) -> None:
         )
 
 
-def roll(notation: str, dice: Dice) -> RollResult:
-    return evaluate(parse(notation), dice)
+def roll(notation: str, dice: Dice, semantics: int = SEMANTICS) -> RollResult:
+    """A notation rolled on the dice, under the current notation rules or (``semantics``)
+    older ones, as an action recorded under them is decided again."""
+    return evaluate(parse(notation), dice, semantics)
 
 
 def recompute(result: RollResult) -> RollResult:

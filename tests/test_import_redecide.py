@@ -108,7 +108,7 @@ def test_an_action_records_the_rules_versions_it_was_decided_under(tmp_path: Pat
         out = io.BytesIO()
         book.export(out, "Dunes")
     rules = {json.loads(line)["decision"]["rules"] for line in out.getvalue().splitlines()[2:3]}
-    assert rules == {"core=1 crawl=1"}
+    assert rules == {"core=2 crawl=1"}
     assert admitted(out.getvalue()).redecided == 1
 
 
@@ -259,7 +259,7 @@ def test_a_newer_rules_version_is_refused_with_upgrade(tmp_path: Path) -> None:
 def test_a_newer_core_rules_version_is_refused_with_upgrade(tmp_path: Path) -> None:
     path = forged(tmp_path, "freeform/campaign-rules-v1.jsonl", versions("core=9 freeform=1"), rules=False)
     line = refusal(tmp_path, path)
-    assert "rules version 9 of the core commands; this ledger knows up to 1: upgrade campaign-ledger" in line
+    assert "rules version 9 of the core commands; this ledger knows up to 2: upgrade campaign-ledger" in line
 
 
 def test_rules_that_name_another_system_are_refused(tmp_path: Path) -> None:
@@ -267,8 +267,19 @@ def test_rules_that_name_another_system_are_refused(tmp_path: Path) -> None:
     assert "which are no rules of crawl" in refusal(tmp_path, path)
 
 
+def test_a_roll_recorded_under_core_rules_1_is_decided_again_under_its_notation_rules(tmp_path: Path) -> None:
+    """Core rules 2 roll under notation rules 3; an action recorded under core rules 1 (any
+    recorded before versions, such as the golden logs') is decided again as it was rolled,
+    under notation rules 2, and the same action claiming core rules 2 is refused."""
+    path = tmp_path / "v1.jsonl"
+    path.write_bytes((SAMPLES / "freeform" / "campaign-rules-v1.jsonl").read_bytes())
+    assert admitted(path.read_bytes()).redecided > 0
+    claimed = forged(tmp_path, "freeform/campaign-rules-v1.jsonl", versions("core=2 freeform=1"), rules=False)
+    assert "the event is not what its command decides on its recorded dice" in refusal(tmp_path, claimed)
+
+
 def test_the_current_versions_import_and_are_decided_again(tmp_path: Path) -> None:
-    path = forged(tmp_path, "crawl/campaign-rules-v1.jsonl", versions("core=1 crawl=1"), rules=False)
+    path = forged(tmp_path, "crawl/campaign-rules-v1.jsonl", versions("core=2 crawl=1"), rules=False)
     _head, events = forgery.read_export(path)
     assert admitted(path.read_bytes()).redecided == decided(events)
 
