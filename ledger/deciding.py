@@ -107,7 +107,10 @@ def decision(command: Command | None, dice: Dice, system: System) -> Decision | 
 
 def actor_in(state: CampaignState, wanted: str | None) -> str | None:
     """The character a command acts as: the one asked for (who must exist), the only
-    character, or the last one who acted."""
+    character, or the last one who acted. The last rule is how an action recorded without
+    a named actor was read when it was recorded (an import decides it again the same way);
+    the ledger now names the acting character of every action it records
+    (``Ledger.acting``), so only such old actions still reach it."""
     chars = state.core.characters
     if wanted is not None:
         wanted = nfc(wanted)
@@ -126,14 +129,14 @@ def actor_in(state: CampaignState, wanted: str | None) -> str | None:
 
 def decide_command(system: System, state: CampaignState, command: Command, dice: Dice) -> list[Event]:
     """The events a command decides on a state: core commands first, then the system's."""
-    if isinstance(command, AddCharacter) and system.solo:
+    if isinstance(command, AddCharacter) and system.solo and state.core.characters:
         raise RuleError(
-            f"{system.name} is solo",
+            f"{system.name} is solo: {state.core.name!r} already has its character, "
+            f"{state.core.characters[0]!r}",
             fix=fix_command(
                 f"new {system.name} NAME",
-                "its one character comes with its campaign; start another campaign for another character",
-                "its one character comes with",
-                "; start another campaign for another character",
+                "start another campaign for another character",
+                "start another campaign for another character with",
             ),
         )
     cmd = msgspec.structs.replace(command, actor=actor_in(state, command.actor))
