@@ -29,6 +29,7 @@ from ledger.cli.options import (
 )
 from ledger.cli.options import faces as parse_faces
 from ledger.errors import LedgerError
+from ledger.state import told_as, told_on
 from ledger.systems import System, SystemHelp, system_help, system_names
 
 # Commands that live in their own modules, loaded only when used:
@@ -667,6 +668,7 @@ def log(c: Ctx, show_all: bool, at: int | None) -> None:
             "at": e.at,
             "day": e.day,
             "actor": e.actor,
+            "who": told_as(e.event, e.actor),
             "summary": e.summary,
             "undone": e.undone,
         }
@@ -678,7 +680,8 @@ def log(c: Ctx, show_all: bool, at: int | None) -> None:
         for e in entries:
             mark = " [undone]" if e.undone else ""
             day = f" d{e.day}" if e.day is not None else ""
-            who = f" {e.actor}:" if e.actor else ""
+            told = told_as(e.event, e.actor)
+            who = f" {told}:" if told else ""
             lines.append(f"v{e.version:<5}{day}{who} {e.summary}{mark}")
         return "\n".join(lines)
 
@@ -771,7 +774,14 @@ def journal(c: Ctx, at: int | None, day: int | None, form: str, output: str | No
         for env in book.effective(camp, state.core.version or None):
             if env.event.kind in ("campaign.started", "branch.forked"):
                 continue
-            data.append({"version": env.v, "day": env.day, "actor": env.actor, "text": env.event.summary()})
+            data.append(
+                {
+                    "version": env.v,
+                    "day": told_on(env.event, env.day),
+                    "actor": told_as(env.event, env.actor),
+                    "text": env.event.summary(),
+                }
+            )
 
     def text() -> str:
         out = []

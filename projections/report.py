@@ -32,7 +32,7 @@ import msgspec
 
 from ledger.events import RESETS, BranchForked, CampaignStarted, Envelope
 from ledger.facts import RollFact
-from ledger.state import CampaignState, evolve
+from ledger.state import CampaignState, evolve, told_as
 from ledger.systems import System, Track
 
 if TYPE_CHECKING:
@@ -329,7 +329,7 @@ def log_rows(
             {
                 "v": v,
                 "day": env.day,
-                "actor": env.actor,
+                "actor": told_as(env.event, env.actor),
                 "kind": ev.kind,
                 "text": ev.summary(),
                 "status": status,
