@@ -552,8 +552,8 @@ def character() -> None:
 @common
 @pass_ctx
 def character_add(c: Ctx, name: str, attrs: tuple[str, ...]) -> None:
-    """Add a character NAME to the campaign."""
-    rec = c.ledger.add_character(name, c.campaign, key_values(attrs, "--attr"))
+    """Add a character NAME to the campaign, its --attr checked as `character create` checks them."""
+    rec = c.ledger.create_character(name, c.campaign, key_values(attrs, "--attr"))
     emit(c, recorded_json(rec), f"{name} joins {rec.campaign.name!r}")
 
 

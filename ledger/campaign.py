@@ -1181,9 +1181,22 @@ class Ledger:
     def add_character(
         self, name: str, campaign: str | None = None, attrs: dict[str, str] | None = None
     ) -> Recorded:
+        """Add a character with the core's command: its attributes stored as given, for the
+        system to read (:meth:`create_character` checks them as the system's creation does)."""
         from ledger.commands import AddCharacter
 
         return self.execute(AddCharacter(name=name, attrs=attrs or {}), campaign, actor=None)
+
+    def create_character(
+        self, name: str, campaign: str | None = None, attrs: dict[str, str] | None = None
+    ) -> Recorded:
+        """Add a character checked as the system's own creation checks it: through that
+        creation where it takes attributes, refused where it takes other inputs (or, in a
+        solo game, none but the name); the core's where the system has no creation."""
+        from ledger.deciding import creation
+
+        c = self.campaign(campaign)
+        return self.execute(creation(self.system(c), name, attrs or {}), c.name, actor=None)
 
     # --- undo and redo ----------------------------------------------------------
 

@@ -127,6 +127,33 @@ def actor_in(state: CampaignState, wanted: str | None) -> str | None:
     return state.core.last_actor
 
 
+def creation(system: System, name: str, attrs: dict[str, str]) -> Command:
+    """The command that adds a character ``name`` with ``attrs`` to a campaign of ``system``:
+    the system's own creation where it takes attributes (its command's ``from_attrs``), so
+    that adding and creating check the same; attributes are refused where the system's
+    creation takes other inputs, or none (a solo game's character has only a name); else
+    the core's."""
+    for kind in system.commands:
+        make = getattr(kind, "from_attrs", None)
+        if make is not None:
+            made: Command = make(name, attrs)
+            return made
+    if attrs and system.solo:
+        raise RuleError(
+            f"{system.name}'s character has no attributes ({', '.join(sorted(attrs))} given)",
+            fix=fix_command(f"character create {name}", "create it with its name only"),
+        )
+    if attrs and system.create is not None:
+        raise RuleError(
+            f"a {system.name} character takes no attributes ({', '.join(sorted(attrs))} given): "
+            "its creation gives them",
+            fix=fix_command(
+                f"character create {name}", "create it with the system's options", "create it with"
+            ),
+        )
+    return AddCharacter(name=name, attrs=attrs)
+
+
 def decide_command(system: System, state: CampaignState, command: Command, dice: Dice) -> list[Event]:
     """The events a command decides on a state: core commands first, then the system's."""
     if isinstance(command, AddCharacter) and system.solo and state.core.characters:
