@@ -700,9 +700,10 @@ def sheet(c: Ctx, at: int | None, day: int | None) -> None:
     book = c.ledger
     camp = book.campaign(c.campaign)
     system = book.system(camp)
-    data = system.sheet(state, c.actor)
+    who = c.actor or book.acting(camp.name, state)  # the acting character's sheet by default
+    data = system.sheet(state, who)
     version = at if at is not None else (book.version_at_day(camp, day) if day is not None else None)
-    data["luck_index"] = luck_from_log(book, camp.name, c.actor, version=version)
+    data["luck_index"] = luck_from_log(book, camp.name, who, version=version)
     render = system.render_sheet or render_mapping
 
     def text() -> str:

@@ -109,3 +109,12 @@ def test_an_export_of_actions_chosen_this_way_imports_and_verifies(tmp_path: Pat
     away = Session(str(tmp_path / "away.ledger"))
     assert "imported 'Table' (freeform, 6 events, chain verified)" in away("import", str(export)).output
     assert [e["actor"] for e in json.loads(away("log", "--json").output)][3:] == ["Bob", "Ann", "Bob"]
+
+
+def test_the_sheet_is_the_acting_characters_after_a_one_command_as(ledger_cli: Session) -> None:
+    ledger_cli("new", "dicepool", "Seattle")
+    ledger_cli("character", "add", "Ann", "--attr", "body=3")
+    ledger_cli("character", "add", "Bob", "--attr", "body=5")
+    ledger_cli("use", "--as", "Bob")
+    ledger_cli("--as", "Ann", "dicepool", "test", "body", "--tn", "4", "--faces", "1,2,3")
+    assert ledger_cli("sheet").output.splitlines()[1] == "Bob (active)"
