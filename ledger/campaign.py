@@ -1001,6 +1001,9 @@ class Ledger:
             )
 
         self.register(make, keep_current=False)
+        chosen = self.store.acting_character(parent.id)
+        if chosen is not None:
+            self.store.act_as(cid, chosen)  # a branch goes on with the parent's acting character
         return self._by_name[new_name]
 
     # --- provable dice (see ledger.fairness) -------------------------------------

@@ -118,3 +118,10 @@ def test_the_sheet_is_the_acting_characters_after_a_one_command_as(ledger_cli: S
     ledger_cli("use", "--as", "Bob")
     ledger_cli("--as", "Ann", "dicepool", "test", "body", "--tn", "4", "--faces", "1,2,3")
     assert ledger_cli("sheet").output.splitlines()[1] == "Bob (active)"
+
+
+def test_a_fork_goes_on_with_the_acting_character(ledger_cli: Session) -> None:
+    party(ledger_cli)
+    ledger_cli("use", "--as", "Bob")
+    ledger_cli("fork", "Table-what-if")
+    assert ledger_cli("roll", "1d6", "--faces", "2").output == "Bob: 1d6 = 2  [2]\n"
