@@ -93,7 +93,7 @@ class Batch:
                 f"campaign {self.campaign.name!r} changed while the batch was built; "
                 "nothing of the batch was recorded, run it again"
             ) from e
-        self.ledger.remember(self.campaign, self.tip)
         if self.first is not None and self.ledger.store.acting_character(self.campaign.id) is None:
             self.ledger.store.act_as(self.campaign.id, self.first)
+        self.ledger.remember(self.campaign, self.tip)
         return len(rows)

@@ -175,6 +175,8 @@ class Ledger:
         self._by_id: dict[str, Campaign] = {}
         self._registry_hash = chain.GENESIS
         self._heads: dict[str, Tip] = {}
+        self._chosen: dict[str, str | None] = {}
+        """The acting character chosen per campaign id, as read once from the store."""
         self._init_registry()
 
     def close(self) -> None:
@@ -545,7 +547,8 @@ class Ledger:
 
         c = self.campaign(campaign)
         newcomer = command.introduces()
-        before = self.tip(c).state
+        known = self._heads.get(c.id)  # the head this Ledger last saw: no read in steady use
+        before = (known if known is not None else self.tip(c)).state
         actor = actor or command.actor
         if actor is None and newcomer is None:
             actor = self._acting_or_refuse(c, before)
@@ -571,10 +574,20 @@ class Ledger:
         (the head's by default) is the campaign's at the version asked about."""
         c = self.campaign(campaign)
         chars = (self.tip(c).state if state is None else state).core.characters
-        chosen = self.store.acting_character(c.id)
-        if chosen is not None and chosen in chars:
-            return chosen
-        return chars[0] if len(chars) == 1 else None
+        if len(chars) < 2:
+            return chars[0] if chars else None
+        chosen = self._chosen_in(c)
+        return chosen if chosen in chars else None
+
+    def _chosen_in(self, c: Campaign) -> str | None:
+        if c.id not in self._chosen:
+            self._chosen[c.id] = self.store.acting_character(c.id)
+        return self._chosen[c.id]
+
+    def _choose(self, c: Campaign, name: str) -> None:
+        if self._chosen_in(c) != name:
+            self.store.act_as(c.id, name)
+        self._chosen[c.id] = name
 
     def act_as(self, name: str, campaign: str | None = None) -> str:
         """Choose the character that commands of ``campaign`` act as when none is named,
@@ -585,8 +598,7 @@ class Ledger:
         c = self.campaign(campaign)
         chosen = actor_in(self.tip(c).state, name)
         assert chosen is not None  # a name was asked for: it exists or was refused
-        if self.store.acting_character(c.id) != chosen:
-            self.store.act_as(c.id, chosen)
+        self._choose(c, chosen)
         return chosen
 
     def _acting_or_refuse(self, c: Campaign, state: CampaignState) -> str | None:
@@ -599,13 +611,13 @@ class Ledger:
     def _keep_acting(self, c: Campaign, before: CampaignState, after: CampaignState) -> None:
         """After a character joins: the first of a campaign becomes the acting one, and an
         only character that was acting stays so (a newcomer never takes the choice over)."""
-        if self.store.acting_character(c.id) in before.core.characters:
+        if self._chosen_in(c) in before.core.characters:
             return
         keep = self.acting(c.name, before)
         if keep is None and not before.core.characters and after.core.characters:
             keep = after.core.characters[0]
         if keep is not None:
-            self.store.act_as(c.id, keep)
+            self._choose(c, keep)
 
     def decider(
         self, c: Campaign, command: Command, actor: str | None = None
@@ -829,8 +841,10 @@ class Ledger:
         return Recorded(c, envelopes[0].action, envelopes, after.state)
 
     def remember(self, c: Campaign, tip: Tip) -> None:
-        """Keep a tip known to be the campaign's head (after a batch commit)."""
+        """Keep a tip known to be the campaign's head (after a batch commit, which may
+        have chosen its acting character: read again when next needed)."""
         self._heads[c.id] = tip
+        self._chosen.pop(c.id, None)
 
     def batch(self, campaign: str | None = None) -> Batch:
         """Record many commands on one campaign in one transaction (simulate, bulk work)."""
@@ -1001,9 +1015,9 @@ class Ledger:
             )
 
         self.register(make, keep_current=False)
-        chosen = self.store.acting_character(parent.id)
-        if chosen is not None:
-            self.store.act_as(cid, chosen)  # a branch goes on with the parent's acting character
+        chosen = self._chosen_in(parent)
+        if chosen is not None:  # a branch goes on with the parent's acting character
+            self._choose(self._by_name[new_name], chosen)
         return self._by_name[new_name]
 
     # --- provable dice (see ledger.fairness) -------------------------------------
