@@ -78,3 +78,25 @@ def test_the_help_a_new_player_reads_names_the_explorer_and_the_report(ledger_cl
     assert "ledger new crawl Mine --explorer Ada" in top and "ledger report -o mine.html" in top
     crawl = " ".join(ledger_cli("crawl", "--help").output.split())
     assert "`ledger new crawl NAME --explorer ADA`" in crawl and "`ledger report -o FILE.html`" in crawl
+
+
+def test_a_new_player_plays_a_crawl_day_and_sees_their_sheet_each_step(
+    ledger_cli: Session, tmp_path: Path
+) -> None:
+    ledger_cli("new", "crawl", "Mine", "--explorer", "Ada")
+    for step in (
+        ("move", "n"),
+        ("terrain", "--faces", "1"),
+        ("event", "--faces", "3,4"),
+        ("eat", "bar"),
+        ("sleep", "wild"),
+    ):
+        ledger_cli("crawl", *step)
+    data = report_data(ledger_cli, tmp_path / "mine.html")
+    assert [list(step["sheets"]) for step in data["steps"]][1:] == [["Ada"]] * 6
+    assert {row["actor"] for row in data["log"][1:]} == {"Ada"}
+    pool = data["pool"]
+    last = data["steps"][-1]
+    keys, values = pool[last["sheets"]["Ada"]]
+    sheet = {k: pool[i] for k, i in zip(pool[keys], values, strict=True)}
+    assert sheet["day"] == 1 and sheet["health"] == 15
