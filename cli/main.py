@@ -473,8 +473,10 @@ def use(c: Ctx, name: str | None) -> None:
     if name is None and c.actor is None:
         raise click.UsageError("give a campaign NAME, --as CHARACTER, or both")
     book = c.ledger
-    camp = book.use(typed_campaign(name) or name) if name is not None else book.campaign(c.campaign)
-    acting = book.act_as(c.actor, camp.name) if c.actor is not None else None
+    camp = book.campaign(typed_campaign(name) or name if name is not None else c.campaign)
+    acting = book.act_as(c.actor, camp.name) if c.actor is not None else None  # refused: nothing moves
+    if name is not None:
+        book.use(camp.name)
     lines = [f"now playing {camp.name!r} ({camp.system})"] if name is not None else []
     if acting is not None:
         lines.append(f"{acting} acts in {camp.name!r}")

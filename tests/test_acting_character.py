@@ -125,3 +125,11 @@ def test_a_fork_goes_on_with_the_acting_character(ledger_cli: Session) -> None:
     ledger_cli("use", "--as", "Bob")
     ledger_cli("fork", "Table-what-if")
     assert ledger_cli("roll", "1d6", "--faces", "2").output == "Bob: 1d6 = 2  [2]\n"
+
+
+def test_use_with_an_unknown_character_does_not_move_the_current_campaign(ledger_cli: Session) -> None:
+    party(ledger_cli)
+    ledger_cli("new", "freeform", "Other")
+    out = ledger_cli("use", "Table", "--as", "Zed", ok=False)
+    assert out.exit_code == 1 and "no character named 'Zed' in 'Table'" in out.stderr
+    assert ledger_cli("status").output.splitlines()[0] == "campaign  Other (freeform), v1"
