@@ -25,6 +25,9 @@ from ledger.systems.crawl import order
 group = click.Group(
     "crawl",
     help="A solo hex-crawl: move, terrain, event, eat, sleep; one hex a day.\n\n"
+    "Name your explorer as the campaign starts (`ledger new crawl NAME --explorer ADA`) "
+    "or once after (`ledger character create ADA`); the sheet, the log and "
+    "`ledger report -o FILE.html` go by that name.\n\n"
     "The day's order is fixed: move DIR; terrain (a blank hex); event; on an "
     "enemy fight, then attack / technique N / escape; loot after a win; in a "
     "town buy, quest; eat (up to 3); sleep. Each command says what comes next.",
@@ -55,8 +58,9 @@ def _run(c: Ctx, command: Command, faces: str | None = None) -> None:
 @common
 @pass_ctx
 def create(c: Ctx, name: str) -> None:
-    """The crawl is solo: its explorer comes with `ledger new crawl NAME` (refused here)."""
-    c.ledger.add_character(name, c.campaign)
+    """Name the campaign's explorer NAME (once: the crawl is solo)."""
+    rec = c.ledger.add_character(name, c.campaign)
+    emit(c, recorded_json(rec), f"{name} explores in {rec.campaign.name!r}")
 
 
 def _action(name: str, help_text: str) -> Any:

@@ -43,6 +43,7 @@ _QUOTED = re.compile(r"`([A-Za-z_][A-Za-z0-9_=]*)`")
 TEMPLATES: dict[str, str] = {
     "undo": "take it back with `ledger undo`",
     "choose_character": "say who acts with --as NAME",
+    "choose_actor": "choose one with `ledger use --as NAME` (or give --as NAME for one command)",
     "create_character": "create one with `ledger character create NAME`",
     "create_campaign": "create it with `ledger new SYSTEM {name}`",
     "choose_campaign": "pick one with -c NAME, or make it current with `ledger use NAME`",

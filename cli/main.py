@@ -13,6 +13,7 @@ import click
 
 from ledger.cli import fixes
 from ledger.cli.options import (
+    AS_HELP,
     CommandHelpLater,
     Ctx,
     common,
@@ -31,6 +32,7 @@ from ledger.cli.options import (
 from ledger.cli.options import faces as parse_faces
 from ledger.errors import LedgerError, OutputWriteError
 from ledger.outfile import STORAGE_ERRNOS
+from ledger.state import told_as, told_on
 from ledger.systems import System, SystemHelp, system_help, system_names
 
 # Commands that live in their own modules, loaded only when used:
@@ -271,7 +273,7 @@ def _drop_stdout() -> None:
     default=None,
     help="Act on this campaign (default: the current one; see `ledger use`).",
 )
-@click.option("--as", "actor", default=None, metavar="CHARACTER", help="Act as this character.")
+@click.option("--as", "actor", default=None, metavar="CHARACTER", help=AS_HELP)
 @click.version_option(package_name="campaign-ledger", prog_name="ledger")
 @click.pass_context
 def cli(ctx: click.Context, db: str | None, as_json: bool, campaign: str | None, actor: str | None) -> None:
@@ -357,6 +359,15 @@ def _new_help() -> str:
     metavar="KEY=VALUE",
     help="A table ruling where players disagree (repeatable; see docs/rulings.md).",
 )
+@click.option(
+    "--explorer",
+    "--character",
+    "character",
+    default=None,
+    metavar="NAME",
+    help="Its first character, who acts (a crawl's explorer), where the system's "
+    "`character create` takes only a NAME.",
+)
 @common
 @pass_ctx
 def new(
@@ -368,7 +379,10 @@ def new(
     client_seed: str,
     tables: str | None,
     settings: tuple[str, ...],
+    character: str | None,
 ) -> None:
+    if character is not None:
+        character = _first_character(system, character)
     campaign = c.ledger.new_campaign(
         system,
         name,
@@ -381,13 +395,39 @@ def new(
     c.ledger.use(campaign.name)
     from ledger.cli.create import first_steps
 
-    nxt = first_steps(campaign.system)
+    if character is not None:
+        c.ledger.add_character(character, campaign.name)
+    chosen = c.ledger.system(campaign)
+    if character is None or chosen.solo:
+        nxt = first_steps(campaign.system)
+    else:
+        nxt = _next(chosen, c.ledger.state(campaign))
+    data = {"name": campaign.name, "system": campaign.system, "id": campaign.id, "current": True, "next": nxt}
+    if character is not None:
+        data["character"] = character
     emit(
         c,
-        {"name": campaign.name, "system": campaign.system, "id": campaign.id, "current": True, "next": nxt},
+        data,
         f"campaign {campaign.name!r} started ({campaign.system})"
+        + (f"\n{character} acts" if character is not None else "")
         + (f"\nnext: {' | '.join(nxt)}" if nxt else ""),
     )
+
+
+def _first_character(system: str, name: str) -> str:
+    """The name of a campaign's first character, checked before the campaign starts: refused
+    where the system's creation takes more than a name (its `character create` does)."""
+    from ledger.commands import check_name
+    from ledger.systems import get_system
+
+    found = get_system(system)
+    if found.create is not None and not found.solo:
+        raise click.UsageError(
+            f"the {system} system creates a character with its own options: start the campaign "
+            f"without --explorer, then run `ledger character create {name} ...` "
+            "(`ledger character create --help` lists them)"
+        )
+    return check_name(name, "character")
 
 
 @cli.command("campaigns")
@@ -400,11 +440,13 @@ def campaigns(c: Ctx) -> None:
     every = book.campaigns()
     current = _current_id(c)
     for camp in every:
+        head = book.head(camp)
         rows.append(
             {
                 "name": camp.name,
                 "system": camp.system,
-                "head": book.head(camp),
+                "head": head,
+                "version": book.effective_version(camp, head),
                 "parent": book.campaign_by_id(camp.parent_id).name if camp.parent_id else None,
                 "forked_at": camp.parent_version,
                 "imported": camp.imported,
@@ -419,12 +461,17 @@ def campaigns(c: Ctx) -> None:
         for r in rows:
             fork = f"  (fork of {r['parent']} at v{r['forked_at']})" if r["parent"] else ""
             mark = "*" if r["current"] else " "
-            out.append(f"{mark} {r['name']:<24} {r['system']:<9} v{r['head']}{fork}")
+            out.append(f"{mark} {r['name']:<24} {r['system']:<9} {versions(r['head'], r['version'])}{fork}")
         if current is None and len(rows) > 1:
             out.append("no current campaign: choose one with `ledger use NAME`")
         return "\n".join(out)
 
     emit(c, rows, text)
+
+
+def versions(head: int, effective: int) -> str:
+    """A campaign's version: its head, and after an undo the version its state stands at."""
+    return f"v{head}" if head == effective else f"head v{head}, effective v{effective}"
 
 
 def _current_id(c: Ctx) -> str | None:
@@ -438,17 +485,28 @@ def _current_id(c: Ctx) -> str | None:
 
 
 @cli.command("use")
-@click.argument("name")
+@click.argument("name", required=False)
 @common
 @pass_ctx
-def use(c: Ctx, name: str) -> None:
-    """Make NAME the current campaign: commands without -c act on it from now on."""
-    camp = c.ledger.use(typed_campaign(name) or name)
-    emit(
-        c,
-        {"name": camp.name, "system": camp.system, "current": True},
-        f"now playing {camp.name!r} ({camp.system})",
-    )
+def use(c: Ctx, name: str | None) -> None:
+    """Make NAME the current campaign: commands without -c act on it from now on.
+
+    With --as CHARACTER, make CHARACTER the one who acts in the campaign (NAME, or the
+    current one) from now on: commands without --as act as them. `ledger status` shows both."""
+    if name is None and c.actor is None:
+        raise click.UsageError("give a campaign NAME, --as CHARACTER, or both")
+    book = c.ledger
+    camp = book.campaign(typed_campaign(name) or name if name is not None else c.campaign)
+    acting = book.act_as(c.actor, camp.name) if c.actor is not None else None  # refused: nothing moves
+    if name is not None:
+        book.use(camp.name)
+    lines = [f"now playing {camp.name!r} ({camp.system})"] if name is not None else []
+    if acting is not None:
+        lines.append(f"{acting} acts in {camp.name!r}")
+    data: dict[str, Any] = {"name": camp.name, "system": camp.system, "current": camp.id == _current_id(c)}
+    if acting is not None:
+        data["acting"] = acting
+    emit(c, data, "\n".join(lines))
 
 
 @cli.command("status")
@@ -459,24 +517,35 @@ def status(c: Ctx) -> None:
     book = c.ledger
     camp = book.campaign(c.campaign)
     state = book.state(camp)
-    actor = c.actor or state.core.last_actor or (state.core.characters[0] if state.core.characters else None)
+    acting = book.acting(camp.name, state)
+    actor = c.actor or acting
+    head = book.head(camp)
     data = {
         "campaign": camp.name,
         "system": camp.system,
         "current": camp.id == _current_id(c),
         "character": actor,
+        "acting": acting,
         "characters": list(state.core.characters),
         "day": state.core.day,
         "version": state.core.version,
+        "head": head,
         "next": _next(book.system(camp), state),
     }
 
     def text() -> str:
         how = "" if data["current"] else "  (chosen with -c; the current one is unchanged)"
-        lines = [f"campaign  {camp.name} ({camp.system}), v{data['version']}{how}"]
+        lines = [f"campaign  {camp.name} ({camp.system}), {versions(head, state.core.version)}{how}"]
+        chars = data["characters"]
         if actor is not None:
-            others = [n for n in data["characters"] if n != actor]
+            others = [n for n in chars if n != actor]
             lines.append(f"character {actor}" + (f" (also: {', '.join(others)})" if others else ""))
+            if actor != acting:
+                lines.append(
+                    f"          with --as, for this command only; {acting or 'no one'} acts without it"
+                )
+        elif chars:
+            lines.append(f"character none acts of {', '.join(chars)}: choose one with `ledger use --as NAME`")
         if data["day"] is not None:
             lines.append(f"day       {data['day']}")
         if data["next"]:
@@ -508,8 +577,8 @@ def character() -> None:
 @common
 @pass_ctx
 def character_add(c: Ctx, name: str, attrs: tuple[str, ...]) -> None:
-    """Add a character NAME to the campaign."""
-    rec = c.ledger.add_character(name, c.campaign, key_values(attrs, "--attr"))
+    """Add a character NAME to the campaign, its --attr checked as `character create` checks them."""
+    rec = c.ledger.create_character(name, c.campaign, key_values(attrs, "--attr"))
     emit(c, recorded_json(rec), f"{name} joins {rec.campaign.name!r}")
 
 
@@ -705,6 +774,7 @@ def log(c: Ctx, show_all: bool, at: int | None) -> None:
             "at": e.at,
             "day": e.day,
             "actor": e.actor,
+            "who": told_as(e.event, e.actor),
             "summary": e.summary,
             "undone": e.undone,
         }
@@ -716,7 +786,8 @@ def log(c: Ctx, show_all: bool, at: int | None) -> None:
         for e in entries:
             mark = " [undone]" if e.undone else ""
             day = f" d{e.day}" if e.day is not None else ""
-            who = f" {e.actor}:" if e.actor else ""
+            told = told_as(e.event, e.actor)
+            who = f" {told}:" if told else ""
             lines.append(f"v{e.version:<5}{day}{who} {e.summary}{mark}")
         return "\n".join(lines)
 
@@ -735,9 +806,10 @@ def sheet(c: Ctx, at: int | None, day: int | None) -> None:
     book = c.ledger
     camp = book.campaign(c.campaign)
     system = book.system(camp)
-    data = system.sheet(state, c.actor)
+    who = c.actor or book.acting(camp.name, state)  # the acting character's sheet by default
+    data = system.sheet(state, who)
     version = at if at is not None else (book.version_at_day(camp, day) if day is not None else None)
-    data["luck_index"] = luck_from_log(book, camp.name, c.actor, version=version)
+    data["luck_index"] = luck_from_log(book, camp.name, who, version=version)
     layout = system.sheet_layout
     if layout is not None:
         from ledger.projections import sheets
@@ -826,7 +898,14 @@ def journal(c: Ctx, at: int | None, day: int | None, form: str, output: str | No
         for env in book.effective(camp, state.core.version or None):
             if env.event.kind in ("campaign.started", "branch.forked"):
                 continue
-            data.append({"version": env.v, "day": env.day, "actor": env.actor, "text": env.event.summary()})
+            data.append(
+                {
+                    "version": env.v,
+                    "day": told_on(env.event, env.day),
+                    "actor": told_as(env.event, env.actor),
+                    "text": env.event.summary(),
+                }
+            )
 
     def text() -> str:
         out = []

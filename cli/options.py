@@ -96,6 +96,9 @@ def _set_actor(ctx: click.Context, _param: click.Parameter, value: str | None) -
     return value
 
 
+AS_HELP = "Act as this character for this command only (`ledger use --as NAME`: from now on)."
+
+
 def common(f: F) -> F:
     """``--json``, ``-c`` and ``--as`` accepted after the command too."""
     f = click.option(
@@ -122,7 +125,7 @@ def common(f: F) -> F:
         callback=_set_actor,
         is_eager=True,
         metavar="CHARACTER",
-        help="Act as this character.",
+        help=AS_HELP,
     )(f)
     return f
 

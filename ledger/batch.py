@@ -36,6 +36,8 @@ class Batch:
         self.tip = ledger.dice_tip(campaign)
         self.rows: list[tuple[str, int, str, bytes]] = []
         self.actions = 0
+        self.first: str | None = None
+        """The campaign's first character, when this batch brings it in: it acts from then on."""
 
     def __enter__(self) -> Batch:
         return self
@@ -69,6 +71,8 @@ class Batch:
         decide = self.ledger.decider(self.campaign, command, actor)
         events, dice = decide_and_draw(decide, self.tip, faces)
         who = self.ledger.recorded_under(self.tip.state, actor or command.actor, command.introduces())
+        if command.introduces() is not None and not self.tip.state.core.characters:
+            self.first = who
         how = decision(msgspec.structs.replace(command, actor=actor or command.actor), dice, self.system)
         rows, envelopes, self.tip = self.ledger.seal(
             self.campaign, self.tip, events, who, system=self.system, decision=how
@@ -89,5 +93,7 @@ class Batch:
                 f"campaign {self.campaign.name!r} changed while the batch was built; "
                 "nothing of the batch was recorded, run it again"
             ) from e
+        if self.first is not None and self.ledger.store.acting_character(self.campaign.id) is None:
+            self.ledger.store.act_as(self.campaign.id, self.first)
         self.ledger.remember(self.campaign, self.tip)
         return len(rows)

@@ -29,6 +29,7 @@ from ledger.errors import (
     ConflictError,
     DuplicateNameError,
     LedgerError,
+    NoActorError,
     NoCurrentCampaignError,
     NotALedgerError,
     NothingToUndoError,
@@ -174,6 +175,8 @@ class Ledger:
         self._by_id: dict[str, Campaign] = {}
         self._registry_hash = chain.GENESIS
         self._heads: dict[str, Tip] = {}
+        self._chosen: dict[str, str | None] = {}
+        """The acting character chosen per campaign id, as read once from the store."""
         self._init_registry()
 
     def close(self) -> None:
@@ -320,6 +323,12 @@ class Ledger:
         """The id of the campaign chosen with :meth:`use`, if any."""
         return self.store.current_campaign()
 
+    def _keep_current(self) -> None:
+        """Choose the only campaign, current without being chosen, before another arrives."""
+        self._refresh()
+        if len(self._by_name) == 1 and self.current_id() not in self._by_id:
+            self.store.use_campaign(next(iter(self._by_name.values())).id)
+
     def use(self, name: str) -> Campaign:
         """Make the campaign ``name`` current: commands without a campaign act on it."""
         c = self.campaign(name)
@@ -340,6 +349,14 @@ class Ledger:
 
     def head(self, campaign: Campaign) -> int:
         return self.store.head(campaign.lineage[-1][0])
+
+    def effective_version(self, campaign: Campaign, head: int | None = None) -> int:
+        """The version a campaign's state stands at: its head, or after an undo or redo
+        (the head is then the reset), the version that reset went back to."""
+        head = self.head(campaign) if head is None else head
+        if not head or not isinstance(self.envelope(campaign, head).event, RESETS):
+            return head
+        return self.tip(campaign).state.core.version
 
     def envelope(self, campaign: Campaign, version: int) -> Envelope[Any]:
         stream = campaign.stream_for(version)
@@ -539,15 +556,78 @@ class Ledger:
         version conflict the state is read again and the command decided again."""
 
         c = self.campaign(campaign)
+        newcomer = command.introduces()
+        known = self._heads.get(c.id)  # the head this Ledger last saw: no read in steady use
+        before = (known if known is not None else self.tip(c)).state
+        actor = actor or command.actor
+        if actor is None and newcomer is None:
+            actor = self._acting_or_refuse(c, before)
         decide = self.decider(c, command, actor)
-        return self.record(
+        recorded = self.record(
             decide,
             c.name,
             faces=faces,
-            actor=actor or command.actor,
-            newcomer=command.introduces(),
-            command=msgspec.structs.replace(command, actor=actor or command.actor),
+            actor=actor,
+            newcomer=newcomer,
+            command=msgspec.structs.replace(command, actor=actor),
         )
+        if newcomer is not None:
+            self._keep_acting(c, before, recorded.state)
+        return recorded
+
+    # --- the acting character: a choice of this ledger, per campaign, never an event ---
+
+    def acting(self, campaign: str | None = None, state: CampaignState | None = None) -> str | None:
+        """The character a command acts as when none is named: the one chosen with
+        :meth:`act_as` while it is still a character of the campaign, else its only
+        character; None when it has none, or several and none was chosen. ``state``
+        (the head's by default) is the campaign's at the version asked about."""
+        c = self.campaign(campaign)
+        chars = (self.tip(c).state if state is None else state).core.characters
+        if len(chars) < 2:
+            return chars[0] if chars else None
+        chosen = self._chosen_in(c)
+        return chosen if chosen in chars else None
+
+    def _chosen_in(self, c: Campaign) -> str | None:
+        if c.id not in self._chosen:
+            self._chosen[c.id] = self.store.acting_character(c.id)
+        return self._chosen[c.id]
+
+    def _choose(self, c: Campaign, name: str) -> None:
+        if self._chosen_in(c) != name:
+            self.store.act_as(c.id, name)
+        self._chosen[c.id] = name
+
+    def act_as(self, name: str, campaign: str | None = None) -> str:
+        """Choose the character that commands of ``campaign`` act as when none is named,
+        until another is chosen: a choice kept in this ledger, like the current campaign,
+        never recorded in the campaign nor exported."""
+        from ledger.deciding import actor_in
+
+        c = self.campaign(campaign)
+        chosen = actor_in(self.tip(c).state, name)
+        assert chosen is not None  # a name was asked for: it exists or was refused
+        self._choose(c, chosen)
+        return chosen
+
+    def _acting_or_refuse(self, c: Campaign, state: CampaignState) -> str | None:
+        acting = self.acting(c.name, state)
+        chars = state.core.characters
+        if acting is None and len(chars) > 1:
+            raise NoActorError(state.core.name, list(chars))
+        return acting
+
+    def _keep_acting(self, c: Campaign, before: CampaignState, after: CampaignState) -> None:
+        """After a character joins: the first of a campaign becomes the acting one, and an
+        only character that was acting stays so (a newcomer never takes the choice over)."""
+        if self._chosen_in(c) in before.core.characters:
+            return
+        keep = self.acting(c.name, before)
+        if keep is None and not before.core.characters and after.core.characters:
+            keep = after.core.characters[0]
+        if keep is not None:
+            self._choose(c, keep)
 
     def decider(
         self, c: Campaign, command: Command, actor: str | None = None
@@ -775,8 +855,10 @@ class Ledger:
         return Recorded(c, envelopes[0].action, envelopes, after.state)
 
     def remember(self, c: Campaign, tip: Tip) -> None:
-        """Keep a tip known to be the campaign's head (after a batch commit)."""
+        """Keep a tip known to be the campaign's head (after a batch commit, which may
+        have chosen its acting character: read again when next needed)."""
         self._heads[c.id] = tip
+        self._chosen.pop(c.id, None)
 
     def batch(self, campaign: str | None = None) -> Batch:
         """Record many commands on one campaign in one transaction (simulate, bulk work)."""
@@ -785,10 +867,20 @@ class Ledger:
         return Batch(self, self.campaign(campaign))
 
     def register(
-        self, make: Callable[[], tuple[CampaignRegistered, list[tuple[str, int, str, bytes]]]]
+        self,
+        make: Callable[[], tuple[CampaignRegistered, list[tuple[str, int, str, bytes]]]],
+        *,
+        keep_current: bool = True,
     ) -> None:
         """Append a registry event together with a new stream's first rows: ``make`` gives
-        both, and is called again when another writer registered first."""
+        both, and is called again when another writer registered first.
+
+        A ledger's only campaign is current until one is chosen; before a second one
+        arrives, that one is kept current (unless ``keep_current`` is False: a campaign
+        started or forked here, which its caller may choose), so that an imported or
+        simulated campaign never changes which campaign commands act on."""
+        if keep_current:
+            self._keep_current()
         for attempt in range(MAX_ATTEMPTS):
             self._refresh()
             registered, rows = make()
@@ -881,7 +973,7 @@ class Ledger:
                 [(cid, 1, started.kind, raw)],
             )
 
-        self.register(make)
+        self.register(make, keep_current=False)
         return self._by_name[name]
 
     def fork(
@@ -939,7 +1031,10 @@ class Ledger:
                 [(cid, at + 1, "branch.forked", raw)],
             )
 
-        self.register(make)
+        self.register(make, keep_current=False)
+        chosen = self._chosen_in(parent)
+        if chosen is not None:  # a branch goes on with the parent's acting character
+            self._choose(self._by_name[new_name], chosen)
         return self._by_name[new_name]
 
     # --- provable dice (see ledger.fairness) -------------------------------------
@@ -1120,9 +1215,22 @@ class Ledger:
     def add_character(
         self, name: str, campaign: str | None = None, attrs: dict[str, str] | None = None
     ) -> Recorded:
+        """Add a character with the core's command: its attributes stored as given, for the
+        system to read (:meth:`create_character` checks them as the system's creation does)."""
         from ledger.commands import AddCharacter
 
         return self.execute(AddCharacter(name=name, attrs=attrs or {}), campaign, actor=None)
+
+    def create_character(
+        self, name: str, campaign: str | None = None, attrs: dict[str, str] | None = None
+    ) -> Recorded:
+        """Add a character checked as the system's own creation checks it: through that
+        creation where it takes attributes, refused where it takes other inputs (or, in a
+        solo game, none but the name); the core's where the system has no creation."""
+        from ledger.deciding import creation
+
+        c = self.campaign(campaign)
+        return self.execute(creation(self.system(c), name, attrs or {}), c.name, actor=None)
 
     # --- undo and redo ----------------------------------------------------------
 

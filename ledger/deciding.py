@@ -138,7 +138,10 @@ def decision(command: Command | None, dice: Dice, system: System) -> Decision | 
 
 def actor_in(state: CampaignState, wanted: str | None) -> str | None:
     """The character a command acts as: the one asked for (who must exist), the only
-    character, or the last one who acted."""
+    character, or the last one who acted. The last rule is how an action recorded without
+    a named actor was read when it was recorded (an import decides it again the same way);
+    the ledger now names the acting character of every action it records
+    (``Ledger.acting``), so only such old actions still reach it."""
     chars = state.core.characters
     if wanted is not None:
         wanted = nfc(wanted)
@@ -155,20 +158,47 @@ def actor_in(state: CampaignState, wanted: str | None) -> str | None:
     return state.core.last_actor
 
 
+def creation(system: System, name: str, attrs: dict[str, str]) -> Command:
+    """The command that adds a character ``name`` with ``attrs`` to a campaign of ``system``:
+    the system's own creation where it takes attributes (its command's ``from_attrs``), so
+    that adding and creating check the same; attributes are refused where the system's
+    creation takes other inputs, or none (a solo game's character has only a name); else
+    the core's."""
+    for kind in system.commands:
+        make = getattr(kind, "from_attrs", None)
+        if make is not None:
+            made: Command = make(name, attrs)
+            return made
+    if attrs and system.solo:
+        raise RuleError(
+            f"{system.name}'s character has no attributes ({', '.join(sorted(attrs))} given)",
+            fix=fix_command(f"character create {name}", "create it with its name only"),
+        )
+    if attrs and system.create is not None:
+        raise RuleError(
+            f"a {system.name} character takes no attributes ({', '.join(sorted(attrs))} given): "
+            "its creation gives them",
+            fix=fix_command(
+                f"character create {name}", "create it with the system's options", "create it with"
+            ),
+        )
+    return AddCharacter(name=name, attrs=attrs)
+
+
 def decide_command(
     system: System, state: CampaignState, command: Command, dice: Dice, core_rules: int = CORE_RULES
 ) -> list[Event]:
     """The events a command decides on a state: core commands first (under the core rules
     version given: today's, or an older one an imported action was recorded under), then
     the system's."""
-    if isinstance(command, AddCharacter) and system.solo:
+    if isinstance(command, AddCharacter) and system.solo and state.core.characters:
         raise RuleError(
-            f"{system.name} is solo",
+            f"{system.name} is solo: {state.core.name!r} already has its character, "
+            f"{state.core.characters[0]!r}",
             fix=fix_command(
                 f"new {system.name} NAME",
-                "its one character comes with its campaign; start another campaign for another character",
-                "its one character comes with",
-                "; start another campaign for another character",
+                "start another campaign for another character",
+                "start another campaign for another character with",
             ),
         )
     cmd = msgspec.structs.replace(command, actor=actor_in(state, command.actor))

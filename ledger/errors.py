@@ -19,7 +19,8 @@ class Fix(msgspec.Struct, frozen=True):
 
     ``action`` names what to do, from a small vocabulary a front end can map to
     its own controls: ``undo`` (take the last action back), ``choose_character``
-    (say who acts; ``characters`` lists them), ``create_character``,
+    (say who acts; ``characters`` lists them), ``choose_actor`` (choose the character
+    who acts from now on; ``characters`` lists them), ``create_character``,
     ``create_campaign`` (``name``), ``choose_campaign``, ``system_commands`` (see
     what the system takes; ``system``), ``command`` (do what the operation
     ``command`` does, introduced by ``verb``, or ``how``, with ``after`` following it:
@@ -130,6 +131,21 @@ class NoCurrentCampaignError(LedgerError):
     def __init__(self, message: str, known: list[str], *, fix: Fix | None = None) -> None:
         super().__init__(message, fix=fix)
         self.known = known
+
+
+class NoActorError(LedgerError):
+    """A command needs a character to act as, and the campaign has several, none chosen."""
+
+    def __init__(self, campaign: str, characters: list[str]) -> None:
+        shown = ", ".join(characters[:8]) + (
+            f" and {len(characters) - 8} more" if len(characters) > 8 else ""
+        )
+        super().__init__(
+            f"who acts? {campaign!r} has {len(characters)} characters ({shown}) and none is chosen",
+            fix=Fix("choose_actor", "choose the character who acts", {"characters": ", ".join(characters)}),
+        )
+        self.campaign = campaign
+        self.characters = characters
 
 
 class UnknownSystemError(LedgerError):

@@ -83,3 +83,27 @@ def evolve(state: CampaignState, env: Envelope[Any], system: System) -> Campaign
     actor = env.actor if env.actor is not None else core.last_actor
     core = replace(core, version=env.v, day=system.day(game), last_actor=actor)
     return CampaignState(core, game)
+
+
+SUBJECT_FIELDS = ("character", "who")
+"""The fields by which an event names the character it is about."""
+
+
+def told_as(event: Event, actor: str | None) -> str | None:
+    """Whose an event is, told in a log or a journal: the character it is about (its
+    ``character`` or ``who``: "Bob gains a Rot point" is Bob's, whoever acted), else the
+    actor its action was recorded under."""
+    for field in SUBJECT_FIELDS:
+        value = getattr(event, field, None)
+        if isinstance(value, str) and value:
+            return value
+    return actor
+
+
+def told_on(event: Event, day: int | None) -> int | None:
+    """The game day an event is told on: the day it names ("day 0 ends" is recorded once
+    day 1 has begun), else ``day``, the day it was recorded on."""
+    named = getattr(event, "day", None)
+    if day is not None and isinstance(named, int) and not isinstance(named, bool):
+        return named
+    return day

@@ -42,6 +42,9 @@ KEYS_TABLE = "ledger_keys"
 CURRENT_STREAM = "current-campaign"
 """The stream of the keys table that records which campaign is current (its id, one
 row per ``ledger use``); kept beside the signing keys, never exported."""
+ACTING_STREAM = "acting-character:"
+"""The prefix of the keys-table streams that record, per campaign (its id follows), the
+acting character chosen on this ledger (one row per choice); never exported."""
 SEEDS_TABLE = "ledger_seeds"
 PAGE = 4096
 
@@ -327,6 +330,23 @@ class Store:
             if self.put_key(CURRENT_STREAM, version, "campaign.used", campaign_id.encode()):
                 return
         raise StoreError(f"cannot record the current campaign in {self.describe()}: it is busy; try again")
+
+    # --- the acting character of each campaign: a choice of this ledger, not an event ---
+
+    def acting_character(self, campaign_id: str) -> str | None:
+        """The character last chosen to act in a campaign on this ledger, if any."""
+        rows = self.key_records(ACTING_STREAM + campaign_id, last=True)
+        return rows[0].state.decode() if rows else None
+
+    def act_as(self, campaign_id: str, name: str) -> None:
+        """Choose the acting character of a campaign: one more row on its stream."""
+        stream = ACTING_STREAM + campaign_id
+        for _ in range(50):
+            rows = self.key_records(stream, last=True)
+            version = rows[0].originator_version + 1 if rows else 1
+            if self.put_key(stream, version, "character.acting", name.encode()):
+                return
+        raise StoreError(f"cannot record the acting character in {self.describe()}: it is busy; try again")
 
     def marked(self, stream: str, gt: int, lte: int, marker: bytes, limit: int) -> list[tuple[int, bytes]]:
         """Up to ``limit`` (version, state) rows of a stream in (gt, lte] whose stored bytes

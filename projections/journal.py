@@ -13,6 +13,8 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from ledger.state import told_as, told_on
+
 SKIPPED = frozenset({"campaign.started", "branch.forked", "action.undone", "action.redone"})
 """Bookkeeping, not play: left out of the journal."""
 
@@ -69,7 +71,8 @@ def render(book: Any, campaign: str | None, actor: str | None, version: int | No
     for env in book.effective(camp, head):
         if env.event.kind in SKIPPED:
             continue
-        heading = f"Day {env.day}" if env.day is not None else env.at[:10]
+        day = told_on(env.event, env.day)
+        heading = f"Day {day}" if day is not None else env.at[:10]
         if not days or days[-1][0] != heading:
             days.append((heading, []))
         days[-1][1].append(env)
@@ -79,7 +82,8 @@ def render(book: Any, campaign: str | None, actor: str | None, version: int | No
     for heading, envs in days:
         lines += [f"## {heading}", ""]
         for env in envs:
-            who = f"**{escape(env.actor)}**: " if env.actor else ""
+            told = told_as(env.event, env.actor)
+            who = f"**{escape(told)}**: " if told else ""
             lines.append(f"- {who}{escape(env.event.summary())}")
         state = book.state(camp.name, at=envs[-1].v)
         if state.game is not None:

@@ -33,7 +33,7 @@ import msgspec
 from ledger.events import RESETS, BranchForked, CampaignStarted, Envelope, Event
 from ledger.facts import RollFact
 from ledger.projections import sheets as sheets_view
-from ledger.state import CampaignState, evolve
+from ledger.state import CampaignState, evolve, told_as
 from ledger.systems import System, Track
 
 if TYPE_CHECKING:
@@ -145,11 +145,17 @@ def action_ends(history: list[Envelope[Any]]) -> list[Envelope[Any]]:
 # --- what each system shows --------------------------------------------------------------
 
 
+UNNAMED = "(unnamed)"
+"""The key of a solo game's sheet while its one character has no name (no name can be
+this: a name starts with a letter or digit)."""
+
+
 def sheets(system: System, state: CampaignState) -> dict[str, dict[str, Any]]:
-    """One sheet per character (the system picks the actor); the party sheet when none."""
+    """One sheet per character (the system picks the actor); without one, a solo game's
+    sheet of its unnamed character, else the party sheet (keyed "": no one's yet)."""
     names = list(state.core.characters)
     if not names:
-        return {"": system.sheet(state, None)}
+        return {UNNAMED if system.solo else "": system.sheet(state, None)}
     out = {name: system.sheet(state, name) for name in names}
     first = json.dumps(out[names[0]], sort_keys=True, default=str)
     if all(json.dumps(out[n], sort_keys=True, default=str) == first for n in names[1:]):
@@ -344,7 +350,7 @@ def log_rows(
             {
                 "v": v,
                 "day": env.day,
-                "actor": env.actor,
+                "actor": told_as(env.event, env.actor),
                 "kind": ev.kind,
                 "text": ev.summary() if summary is None else summary(ev),
                 "status": status,
@@ -411,7 +417,7 @@ def build(book: Ledger, campaign: str | None = None, focus: str | None = None) -
             }
         )
         for who, s in sheet_map.items():
-            if not who and characters:
+            if who in ("", UNNAMED) and characters:
                 continue  # the party sheet before anyone joined: not a character's track
             for name, (value, top) in tracks_of(system, s).items():
                 track = raw_tracks.setdefault(

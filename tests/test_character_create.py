@@ -65,7 +65,7 @@ def test_help_without_a_campaign_says_to_pass_one(ledger_cli: Session) -> None:
 
 
 def test_a_solo_crawl_refuses_another_character(ledger_cli: Session) -> None:
-    ledger_cli("new", "crawl", "C")
+    ledger_cli("new", "crawl", "C", "--explorer", "Ada")
     before = ledger_cli("log").output
     for verb in ("create", "add"):
         out = ledger_cli("character", verb, "Bob", ok=False)

@@ -11,7 +11,7 @@ HELP = SystemHelp(
     walkthrough=Walkthrough(
         title="Play a crawl day (each command prints what may come next)",
         steps=(
-            ("ledger new crawl Mine", "start; the explorer stands on (0,0)"),
+            ("ledger new crawl Mine --explorer Ada", "start; your explorer Ada stands on (0,0)"),
             ("ledger crawl move n", "a new day: walk to a neighbour (n ne se s sw nw)"),
             ("ledger crawl terrain", "a blank hex: roll its terrain (1d6)"),
             ("ledger crawl event", "roll the day's event (2d6 on a new hex)"),
@@ -21,6 +21,7 @@ HELP = SystemHelp(
             ("ledger crawl eat bar", "up to 3 rations: bar, fruit, or tavern in a town"),
             ("ledger crawl sleep wild", "end the day (wild, town or hotel)"),
             ("ledger sheet; ledger crawl map", "how you are, where you are"),
+            ("ledger report -o mine.html", "a page of your sheet, map and log, day by day"),
             ("ledger tables", "the tables the dice are rolled on"),
             ("ledger undo", "take the last action back"),
         ),

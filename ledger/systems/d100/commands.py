@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import re
+
 import msgspec
 
 from ledger.commands import Command, Introduction
+from ledger.errors import RuleError
+from ledger.systems.d100.model import POINTS
 
 
 class CreateCharacter(Introduction, frozen=True):
@@ -14,6 +18,25 @@ class CreateCharacter(Introduction, frozen=True):
     characteristics: dict[str, int]
     skills: dict[str, int] = msgspec.field(default_factory=dict)
     points: dict[str, int] = msgspec.field(default_factory=dict)
+
+    @classmethod
+    def from_attrs(cls, name: str, attrs: dict[str, str]) -> CreateCharacter:
+        """The creation ``character add NAME`` asks for with attributes (``TAM=12``,
+        ``skill.Trepar=40``, ``hp=14``): checked as the creation checks them."""
+        chars: dict[str, int] = {}
+        skills: dict[str, int] = {}
+        points: dict[str, int] = {}
+        for key, raw in attrs.items():
+            if not re.fullmatch(r"-?\d{1,4}", str(raw).strip()):
+                raise RuleError(f"{key}={raw!r} is not KEY=NUMBER; e.g. DES=12 or skill.Trepar=40")
+            value = int(raw)
+            if key.lower().startswith("skill."):
+                skills[key[6:].replace("_", " ").strip()] = value
+            elif key.lower() in POINTS:
+                points[key.lower()] = value
+            else:
+                chars[key.strip().upper()] = value
+        return cls(name=name, characteristics=chars, skills=skills, points=points)
 
 
 class Test(Command, frozen=True):

@@ -9,6 +9,7 @@ ninguna reserva."
 
 from __future__ import annotations
 
+import difflib
 from typing import Any
 
 from ledger.commands import check_attrs, check_name
@@ -183,6 +184,17 @@ def check_join(tables: dict[str, Any], name: str, attrs: dict[str, str]) -> Char
             f"{name} needs a body of 1 or more (it resists damage)",
             fix=Fix("option", "give the character a body", {"option": "--attr body=N"}),
         )
+    known = tables.get("skills", {})
+    for skill in who.skills:
+        if skill not in known:
+            near = [k for k in known if k.startswith(skill)] or difflib.get_close_matches(
+                skill, list(known), 3
+            )
+            raise RuleError(
+                f"no skill {skill!r} in the campaign's skills table"
+                + (f" (did you mean {', '.join(near)}?)" if near else ""),
+                fix=Fix("read_table", "see the skills table", {"table": "skills"}),
+            )
     if who.weapon is not None:
         tables_mod.weapon(tables, who.weapon)
     return who

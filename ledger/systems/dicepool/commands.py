@@ -13,6 +13,11 @@ class Join(Introduction, frozen=True):
     name: str
     attrs: dict[str, str] = msgspec.field(default_factory=dict)
 
+    @classmethod
+    def from_attrs(cls, name: str, attrs: dict[str, str]) -> Join:
+        """The creation ``character add NAME`` asks for with attributes: checked the same."""
+        return cls(name=name, attrs=attrs)
+
 
 class Test(Command, frozen=True):
     """A skill or attribute test against a TN, defaulting when the skill is missing."""

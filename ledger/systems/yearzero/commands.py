@@ -23,11 +23,25 @@ from ledger.systems.yearzero import events as ev
 from ledger.systems.yearzero.engine import YZDraft, alive, char, d6, gain_rot, hurt, living, now
 
 MAX_DICE = 30
+MAX_ATTRIBUTE = 5
+"""The highest an attribute starts at (docs/rulings/yearzero.md): a mutant's are 1 to 5."""
+_CREATE = fix_command(
+    "character create NAME",
+    f"give each attribute 1 to {MAX_ATTRIBUTE}",
+    "create it with",
+    options=("strength N", "agility N", "wits N", "empathy N"),
+)
+"""The fix of a creation refused for its attributes: the checked creation, in full."""
 
 
 class CreateCharacter(Introduction, frozen=True):
     name: str
     attrs: dict[str, str] = msgspec.field(default_factory=dict)
+
+    @classmethod
+    def from_attrs(cls, name: str, attrs: dict[str, str]) -> CreateCharacter:
+        """The creation ``character add NAME`` asks for with attributes: checked the same."""
+        return cls(name=name, attrs=attrs)
 
 
 class Roll(Command, frozen=True):
@@ -323,18 +337,21 @@ def create_character(d: YZDraft, cmd: CreateCharacter) -> None:
     if cmd.name in d.game.characters:
         raise DuplicateNameError(f"character {cmd.name!r} already exists; pick another name")
     _, problems = proj.parse_attrs(cmd.name, attrs)
-    if problems:
+    high = [
+        f"{k}={v}"
+        for k, v in attrs.items()
+        if proj.attribute_name(k.strip().lower()) and v.strip().isdigit() and int(v) > MAX_ATTRIBUTE
+    ]
+    if problems or high:
         raise RuleError(
-            f"cannot read {', '.join(problems)}; use strength/agility/wits/empathy=1..10, "
-            "skill.NAME=0..5 (a Year Zero skill), gear.NAME=0..10, armor./shield./suit.NAME=0..10"
+            f"cannot read {', '.join([*problems, *high])}; use strength/agility/wits/empathy=1..{MAX_ATTRIBUTE}, "
+            "skill.NAME=0..5 (a Year Zero skill), gear.NAME=0..10, armor./shield./suit.NAME=0..10",
+            fix=_CREATE,
         )
     keys = {proj.attribute_name(k) for k in attrs}
     missing = [a for a in ATTRIBUTES if a not in keys]
     if missing:
-        raise RuleError(
-            f"give every attribute; missing {', '.join(missing)}",
-            fix=Fix("option", "give each attribute 1 to 10", {"option": f"--{missing[0]} N (1 to 10)"}),
-        )
+        raise RuleError(f"give every attribute; missing {', '.join(missing)}", fix=_CREATE)
     d.emit(CharacterAdded(name=cmd.name, attrs=attrs))
 
 
