@@ -117,7 +117,7 @@ def test_the_sheet_is_the_acting_characters_after_a_one_command_as(ledger_cli: S
     ledger_cli("character", "add", "Bob", "--attr", "body=5")
     ledger_cli("use", "--as", "Bob")
     ledger_cli("--as", "Ann", "dicepool", "test", "body", "--tn", "4", "--faces", "1,2,3")
-    assert ledger_cli("sheet").output.splitlines()[1] == "Bob (active)"
+    assert ledger_cli("sheet").output.splitlines()[0] == "Bob (active), Seattle, combat turn 0"
 
 
 def test_a_fork_goes_on_with_the_acting_character(ledger_cli: Session) -> None:
