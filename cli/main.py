@@ -9,11 +9,13 @@ from typing import Any
 
 import click
 
+from ledger import docs
 from ledger.cli import fixes
 from ledger.cli.options import (
     CommandHelpLater,
     Ctx,
     common,
+    echo_json,
     emit,
     faces_option,
     installed_systems,
@@ -193,8 +195,6 @@ def fail(error: BaseException, as_json: bool) -> int:
     """The one place an error is turned into output: one ``error:`` line on stderr or,
     with ``--json``, ``{"error": {"type", "message", "exit_code", ...fields}}`` on stdout.
     Returns the exit code."""
-    import json
-
     from ledger.cli import fixes
 
     fields: dict[str, Any] = {}
@@ -227,7 +227,7 @@ def fail(error: BaseException, as_json: bool) -> int:
         raise error
     if as_json:
         body = {"type": kind, "message": message, "exit_code": code, **fields}
-        click.echo(json.dumps({"error": body}, indent=2, default=str))
+        echo_json({"error": body})
     else:
         click.echo(f"error: {message}", err=True)
     return code
@@ -332,7 +332,7 @@ def _new_help() -> str:
     "settings",
     multiple=True,
     metavar="KEY=VALUE",
-    help="A table ruling where players disagree (repeatable; see docs/rulings.md).",
+    help=f"A table ruling where players disagree (repeatable; see {docs.path('rulings.md')}).",
 )
 @common
 @pass_ctx
@@ -346,6 +346,12 @@ def new(
     tables: str | None,
     settings: tuple[str, ...],
 ) -> None:
+    from ledger.commands import check_name
+    from ledger.systems import get_system
+
+    # Refused before the ledger is opened: a mistyped system or name makes no ledger file.
+    get_system(system)
+    check_name(name, "campaign")
     campaign = c.ledger.new_campaign(
         system,
         name,
@@ -858,10 +864,13 @@ def _dice_lines(name: str, proof: Any) -> str:
 # --- provable dice ---------------------------------------------------------------------
 
 
-@cli.group("dice")
+@cli.group(
+    "dice",
+    help="Provable virtual dice: commit to a secret seed, let the players seed it, roll, "
+    f"reveal (see {docs.path('dice.md')}).",
+)
 def dice_group() -> None:
-    """Provable virtual dice: commit to a secret seed, let the players seed it, roll,
-    reveal (docs/dice.md)."""
+    """Provable virtual dice (the help names where the installed docs/dice.md is)."""
 
 
 @dice_group.command("commit")

@@ -8,7 +8,6 @@ from __future__ import annotations
 import contextlib
 import csv
 import io
-import json
 import sys
 import textwrap
 import time
@@ -19,7 +18,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from ledger.cli import fixes
-from ledger.cli.options import Ctx, emit, pass_ctx
+from ledger.cli.options import Ctx, emit, json_text, pass_ctx
 
 if TYPE_CHECKING:
     import duckdb
@@ -290,12 +289,12 @@ def _write_csv(columns: list[str], pages: Any) -> None:
 
 
 def _write_json(columns: list[str], pages: Any) -> None:
-    """The rows as one JSON array of objects, written as they come (as ``json.dumps(indent=2)``)."""
+    """The rows as one JSON array of objects, written as they come (indented as ``--json`` output is)."""
     first = True
     for page in pages:
         for row in page:
-            item = json.dumps(dict(zip(columns, row, strict=True)), indent=2, default=str)
-            click.echo(("[\n" if first else ",\n") + textwrap.indent(item, "  "), nl=False)
+            item = json_text(dict(zip(columns, row, strict=True)), indent=2)
+            click.echo((("[\n" if first else ",\n") + textwrap.indent(item, "  ")).encode("utf-8"), nl=False)
             first = False
     click.echo("[]" if first else "\n]")
 
