@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from ledger import docs
+from ledger import docs, words
 from ledger.cli import fixes
 from ledger.cli.options import (
     CommandHelpLater,
@@ -647,11 +647,11 @@ def sheet(c: Ctx, at: int | None, day: int | None) -> None:
         shown = {k: v for k, v in data.items() if k != "luck_index"} if system.render_sheet is None else data
         line = ""
         if luck["judged"] and luck["luck"] is None:  # every judged roll had p = 0 or 1
-            line = f"\nluck: none to measure: {luck['judged']} rolls were all certain to succeed or fail"
+            line = f"\nluck: none to measure: {words.count(luck['judged'], 'roll')} {words.plural(luck['judged'], 'was')} all certain to succeed or fail"
         elif luck["judged"]:
             line = (
-                f"\nluck {luck['luck']:+.2f}: {luck['successes']} successes in {luck['judged']} rolls "
-                f"where {luck['expected']} were expected"
+                f"\nluck {luck['luck']:+.2f}: {words.count(luck['successes'], 'success')} in {words.count(luck['judged'], 'roll')} "
+                f"where {luck['expected']} {words.plural(luck['expected'], 'was')} expected"
             )
         return render(shown) + line
 
@@ -823,7 +823,7 @@ def verify(c: Ctx, file: str | None, every: bool, dice: bool, require_signed: bo
         found = provenance.verify_file(book, file, require_signed=require_signed)
         shown = found.as_dict()
         text = (
-            f"ok  {file}: {found.name!r} ({found.system}), {found.head} events, "
+            f"ok  {file}: {found.name!r} ({found.system}), {words.count(found.head, 'event')}, "
             f"head {found.head_hash[:16]}; {found.signer.describe(file, word=fixes.worded)}"
         )
         if dice:
@@ -849,7 +849,7 @@ def verify(c: Ctx, file: str | None, every: bool, dice: bool, require_signed: bo
 
     def line(name: str, n: int) -> str:
         came = f"; imported, {signers[name].describe(word=fixes.worded)}" if name in signers else ""
-        return f"ok  {name}: {n} events, head {report.heads[name][:16]}{came}"
+        return f"ok  {name}: {words.count(n, 'event')}, head {report.heads[name][:16]}{came}"
 
     lines = [line(name, n) for name, n in report.checked.items()]
     lines += [_dice_lines(name, proof) for name, proof in proofs.items()]
@@ -955,7 +955,7 @@ def dice_status(c: Ctx) -> None:
         hint = ""
         if not found["drawn"] and found["seed_here"] and found["seeded_at"] is None:
             hint = "; players may seed it before the first roll (`ledger dice seed TEXT`)"
-        return f"{found['campaign']}: commitment {found['commitment']}{client}, {found['drawn']} dice drawn{where}{hint}"
+        return f"{found['campaign']}: commitment {found['commitment']}{client}, {words.count(found['drawn'], 'die')} drawn{where}{hint}"
 
     emit(c, found, text)
 
@@ -1028,7 +1028,7 @@ def export(c: Ctx, kind: str | None, directory: str | None, output: str, unsigne
     emit(
         c,
         {"campaign": camp.name, "events": n, "file": output, "signed": sign},
-        f"exported {n} events to {output}",
+        f"exported {words.count(n, 'event')} to {output}",
     )
 
 
@@ -1057,7 +1057,7 @@ def import_(c: Ctx, file: str, name: str | None, require_signed: bool) -> None:
     emit(
         c,
         {"name": camp.name, "system": camp.system, "head": head, "signer": signer.as_dict()},
-        f"imported {camp.name!r} ({camp.system}, {head} events, chain verified); {signer.describe(file, word=fixes.worded)}",
+        f"imported {camp.name!r} ({camp.system}, {words.count(head, 'event')}, chain verified); {signer.describe(file, word=fixes.worded)}",
     )
 
 

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from ledger import words
 from ledger.cli import fixes
 from ledger.cli.options import Ctx, emit, json_text, pass_ctx
 
@@ -323,7 +324,7 @@ def warehouse_rebuild(c: Ctx, warehouse_path: str | None) -> None:
     emit(
         c,
         {"path": str(wh.path), "events": n, "seconds": round(took, 3), "events_per_second": round(rate)},
-        f"rebuilt {wh.path} from {n} events in {took:.2f}s ({rate:,.0f} events/s)",
+        f"rebuilt {wh.path} from {words.count(n, 'event')} in {took:.2f}s ({rate:,.0f} events/s)",
     )
 
 
@@ -416,7 +417,8 @@ def simulate(c: Ctx, system: str, count: int, seed: int | None, days: int, prefi
     emit(
         c,
         data,
-        f"simulated {len(todo)} {system} campaigns (seed {seed}{resumed}): {events} events in {took:.1f}s; "
+        f"simulated {len(todo)} {system} {words.plural(len(todo), 'campaign')} (seed {seed}{resumed}): "
+        f"{words.count(events, 'event')} in {took:.1f}s; "
         "see `ledger stats --simulated`",
     )
     sys.stdout.flush()

@@ -2,23 +2,20 @@
 
 from __future__ import annotations
 
-IRREGULAR = {
-    "success": "successes",
-    "die": "dice",
-    "mulligan": "mulligans",
-    "campaign": "campaigns",
-    "is": "are",
-    "was": "were",
-}
-"""Plurals that adding an ``s`` does not make (and a few common ones, spelled once)."""
+IRREGULAR = {"success": "successes", "die": "dice", "box": "boxes", "is": "are", "was": "were"}
+"""Plurals that adding an ``s`` does not make."""
 
 
 def plural(n: int | float, word: str, many: str | None = None) -> str:
     """``word`` as the count ``n`` needs it: the singular for exactly 1, else ``many`` (by
-    default the word's known plural, or the word with an ``s``)."""
+    default the plural of its last word, ``combat pool die`` -> ``combat pool dice``, or
+    the word with an ``s``)."""
     if n == 1:
         return word
-    return many or IRREGULAR.get(word) or word + "s"
+    if many:
+        return many
+    head, _, last = word.rpartition(" ")
+    return (f"{head} " if head else "") + IRREGULAR.get(last, last + "s")
 
 
 def count(n: int | float, word: str, many: str | None = None) -> str:

@@ -316,7 +316,7 @@ def test_simulate_again_skips_its_own_campaigns_and_refuses_anyone_elses(tmp_pat
     session = Session(str(tmp_path / "d.ledger"))
     session("simulate", "freeform", "--campaigns", "2", "--seed", "1")
     again = session("simulate", "freeform", "--campaigns", "3", "--seed", "1")
-    assert again.stdout.startswith("simulated 1 freeform campaigns (seed 1; 2 of the 3 were there already)")
+    assert again.stdout.startswith("simulated 1 freeform campaign (seed 1; 2 of the 3 were there already)")
     with Ledger(str(tmp_path / "d.ledger")) as book:
         assert sorted(c.name for c in book.campaigns()) == [f"sim-freeform-1-0000{i}" for i in (1, 2, 3)]
     session("new", "freeform", "mine-00001", "--seed", "5")

@@ -8,6 +8,7 @@ from typing import Any
 import msgspec
 from msgspec.structs import replace
 
+from ledger import words
 from ledger.events import CampaignStarted, Envelope, Event, Noted
 from ledger.systems.crawl import events as ev
 
@@ -507,7 +508,7 @@ def render_sheet(data: dict[str, Any]) -> str:
         f"Health {data['health']}/20  Energy {data['energy']}/20  "
         f"Attack {data['attack']} ({data['weapon']['attack']} with {data['weapon']['name']})  "
         f"Defense {data['defense']}",
-        f"food: {data['food']['bar']} bars, {data['food']['fruit']} fruit   "
+        f"food: {words.count(data['food']['bar'], 'bar')}, {data['food']['fruit']} fruit   "
         f"bits {data['bits']}   arrows {data['arrows']}",
         f"hunger streak {data['hunger_streak']}   meals today {data['meals_today']}",
         f"techniques {tech}   inventory: {', '.join(data['inventory']) or '-'}",
