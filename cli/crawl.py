@@ -6,6 +6,7 @@ from typing import Any
 
 import click
 
+from ledger import words
 from ledger.cli.options import (
     Ctx,
     common,
@@ -204,7 +205,7 @@ def calendar(c: Ctx, at: int | None, day: int | None) -> None:
             lines.append(f"  day {ch['day']:>2}  chapter {ch['chapter']}  {ch['name']:<20} {mark}")
         nxt = data["next"]
         lines.append(
-            f"next: {nxt['name']} on day {nxt['day']} (in {nxt['in_days']} days)"
+            f"next: {nxt['name']} on day {nxt['day']} (in {words.count(nxt['in_days'], 'day')})"
             if nxt
             else "next: no chapter left"
         )
@@ -238,9 +239,7 @@ def autoplay(c: Ctx, days: int) -> None:
 
     def text() -> str:
         end = "alive" if g.alive else f"dead ({g.cause})"
-        return (
-            f"played {played} days: day {before.day} -> {g.day}, {end}, Health {g.health} Energy {g.energy}"
-        )
+        return f"played {words.count(played, 'day')}: day {before.day} -> {g.day}, {end}, Health {g.health} Energy {g.energy}"
 
     emit(c, data, text)
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from ledger import words
 from ledger.campaign import Ledger
 from ledger.cli.options import Ctx
 from ledger.systems import System, get_system, system_names
@@ -47,12 +48,14 @@ def run(c: Ctx, demo_db: str | None) -> None:
         shown = [name for name in report.checked if not name.startswith("sim-")]
         for campaign in shown:
             click.echo(
-                f"  ok  {campaign}: {report.checked[campaign]} events, head {report.heads[campaign][:16]}"
+                f"  ok  {campaign}: {words.count(report.checked[campaign], 'event')}, head {report.heads[campaign][:16]}"
             )
         simulated = [name for name in report.checked if name.startswith("sim-")]
         if simulated:
             events = sum(report.checked[name] for name in simulated)
-            click.echo(f"  ok  {len(simulated)} simulated campaigns: {events} events")
+            click.echo(
+                f"  ok  {words.count(len(simulated), 'simulated campaign')}: {words.count(events, 'event')}"
+            )
         first = next((camp.name for camp in book.campaigns() if not camp.name.startswith("sim-")), None)
     where = Path(target)
     click.echo("")

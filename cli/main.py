@@ -11,12 +11,14 @@ from typing import Any
 
 import click
 
+from ledger import docs, words
 from ledger.cli import fixes
 from ledger.cli.options import (
     AS_HELP,
     CommandHelpLater,
     Ctx,
     common,
+    echo_json,
     emit,
     faces_option,
     installed_systems,
@@ -199,8 +201,6 @@ def fail(error: BaseException, as_json: bool) -> int:
     """The one place an error is turned into output: one ``error:`` line on stderr or,
     with ``--json``, ``{"error": {"type", "message", "exit_code", ...fields}}`` on stdout.
     Returns the exit code."""
-    import json
-
     from ledger.cli import fixes
 
     fields: dict[str, Any] = {}
@@ -241,7 +241,7 @@ def fail(error: BaseException, as_json: bool) -> int:
         raise error
     if as_json:
         body = {"type": kind, "message": message, "exit_code": code, **fields}
-        click.echo(json.dumps({"error": body}, indent=2, default=str))
+        echo_json({"error": body})
     else:
         click.echo(f"error: {message}", err=True)
     return code
@@ -357,7 +357,7 @@ def _new_help() -> str:
     "settings",
     multiple=True,
     metavar="KEY=VALUE",
-    help="A table ruling where players disagree (repeatable; see docs/rulings.md).",
+    help=f"A table ruling where players disagree (repeatable; see {docs.path('rulings.md')}).",
 )
 @click.option(
     "--explorer",
@@ -381,6 +381,12 @@ def new(
     settings: tuple[str, ...],
     character: str | None,
 ) -> None:
+    from ledger.commands import check_name
+    from ledger.systems import get_system
+
+    # Refused before the ledger is opened: a mistyped system or name makes no ledger file.
+    get_system(system)
+    check_name(name, "campaign")
     if character is not None:
         character = _first_character(system, character)
     campaign = c.ledger.new_campaign(
@@ -827,11 +833,11 @@ def sheet(c: Ctx, at: int | None, day: int | None) -> None:
             )
         line = ""
         if luck["judged"] and luck["luck"] is None:  # every judged roll had p = 0 or 1
-            line = f"\nluck: none to measure: {luck['judged']} rolls were all certain to succeed or fail"
+            line = f"\nluck: none to measure: {words.count(luck['judged'], 'roll')} {words.plural(luck['judged'], 'was')} all certain to succeed or fail"
         elif luck["judged"]:
             line = (
-                f"\nluck {luck['luck']:+.2f}: {luck['successes']} successes in {luck['judged']} rolls "
-                f"where {luck['expected']} were expected"
+                f"\nluck {luck['luck']:+.2f}: {words.count(luck['successes'], 'success')} in {words.count(luck['judged'], 'roll')} "
+                f"where {luck['expected']} {words.plural(luck['expected'], 'was')} expected"
             )
         if layout is not None:
             from ledger.projections import sheets
@@ -1017,7 +1023,7 @@ def verify(c: Ctx, file: str | None, every: bool, dice: bool, require_signed: bo
         found = provenance.verify_file(book, file, require_signed=require_signed)
         shown = found.as_dict()
         text = (
-            f"ok  {file}: {found.name!r} ({found.system}), {found.head} events, "
+            f"ok  {file}: {found.name!r} ({found.system}), {words.count(found.head, 'event')}, "
             f"head {found.head_hash[:16]}; {found.signer.describe(file, word=fixes.worded)}"
         )
         if dice:
@@ -1043,7 +1049,7 @@ def verify(c: Ctx, file: str | None, every: bool, dice: bool, require_signed: bo
 
     def line(name: str, n: int) -> str:
         came = f"; imported, {signers[name].describe(word=fixes.worded)}" if name in signers else ""
-        return f"ok  {name}: {n} events, head {report.heads[name][:16]}{came}"
+        return f"ok  {name}: {words.count(n, 'event')}, head {report.heads[name][:16]}{came}"
 
     lines = [line(name, n) for name, n in report.checked.items()]
     lines += [_dice_lines(name, proof) for name, proof in proofs.items()]
@@ -1058,10 +1064,13 @@ def _dice_lines(name: str, proof: Any) -> str:
 # --- provable dice ---------------------------------------------------------------------
 
 
-@cli.group("dice")
+@cli.group(
+    "dice",
+    help="Provable virtual dice: commit to a secret seed, let the players seed it, roll, "
+    f"reveal (see {docs.path('dice.md')}).",
+)
 def dice_group() -> None:
-    """Provable virtual dice: commit to a secret seed, let the players seed it, roll,
-    reveal (docs/dice.md)."""
+    """Provable virtual dice (the help names where the installed docs/dice.md is)."""
 
 
 @dice_group.command("commit")
@@ -1146,7 +1155,7 @@ def dice_status(c: Ctx) -> None:
         hint = ""
         if not found["drawn"] and found["seed_here"] and found["seeded_at"] is None:
             hint = "; players may seed it before the first roll (`ledger dice seed TEXT`)"
-        return f"{found['campaign']}: commitment {found['commitment']}{client}, {found['drawn']} dice drawn{where}{hint}"
+        return f"{found['campaign']}: commitment {found['commitment']}{client}, {words.count(found['drawn'], 'die')} drawn{where}{hint}"
 
     emit(c, found, text)
 
@@ -1218,7 +1227,7 @@ def export(c: Ctx, kind: str | None, directory: str | None, output: str, unsigne
     emit(
         c,
         {"campaign": camp.name, "events": n, "file": output, "signed": sign},
-        f"exported {n} events to {output}",
+        f"exported {words.count(n, 'event')} to {output}",
     )
 
 
@@ -1247,7 +1256,7 @@ def import_(c: Ctx, file: str, name: str | None, require_signed: bool) -> None:
     emit(
         c,
         {"name": camp.name, "system": camp.system, "head": head, "signer": signer.as_dict()},
-        f"imported {camp.name!r} ({camp.system}, {head} events, chain verified); {signer.describe(file, word=fixes.worded)}",
+        f"imported {camp.name!r} ({camp.system}, {words.count(head, 'event')}, chain verified); {signer.describe(file, word=fixes.worded)}",
     )
 
 

@@ -158,12 +158,23 @@ def faces(text: str | None) -> list[int] | None:
     return parse_faces(text)
 
 
+def json_text(data: Any, **options: Any) -> str:
+    """``data`` as JSON text that keeps every character as itself (``"Ñandú"``, not
+    ``"\\u00d1and\\u00fa"``); ``options`` as :func:`json.dumps` takes them."""
+    import json
+
+    return json.dumps(data, ensure_ascii=False, default=str, **options)
+
+
+def echo_json(data: Any) -> None:
+    """Print ``data`` as indented JSON, encoded as UTF-8 whatever the terminal's locale."""
+    click.echo((json_text(data, indent=2) + "\n").encode("utf-8"), nl=False)
+
+
 def emit(ctx: Ctx, data: Any, text: str | Callable[[], str]) -> None:
     """Print JSON in --json mode, else the text."""
     if ctx.json:
-        import json
-
-        click.echo(json.dumps(data, indent=2, sort_keys=False, default=str))
+        echo_json(data)
     else:
         click.echo(text() if callable(text) else text)
 

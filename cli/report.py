@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from ledger import words
 from ledger.cli.options import Ctx, common, emit, pass_ctx
 
 
@@ -52,6 +53,6 @@ def report(c: Ctx, output: Path) -> None:
         summary,
         lambda: (
             f"wrote {output} ({summary['bytes'] // 1024} KiB): {data['campaign']} ({data['system']}), "
-            f"{span}{len(steps)} actions, head v{summary['head']} {summary['hash'][:16]}"
+            f"{span}{words.count(len(steps), 'action')}, head v{summary['head']} {summary['hash'][:16]}"
         ),
     )

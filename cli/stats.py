@@ -8,7 +8,6 @@ from __future__ import annotations
 import contextlib
 import csv
 import io
-import json
 import sys
 import textwrap
 import time
@@ -18,8 +17,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from ledger import words
 from ledger.cli import fixes
-from ledger.cli.options import Ctx, emit, pass_ctx, printable
+from ledger.cli.options import Ctx, emit, json_text, pass_ctx, printable
 
 if TYPE_CHECKING:
     import duckdb
@@ -297,12 +297,12 @@ def _write_csv(columns: list[str], pages: Any) -> None:
 
 
 def _write_json(columns: list[str], pages: Any) -> None:
-    """The rows as one JSON array of objects, written as they come (as ``json.dumps(indent=2)``)."""
+    """The rows as one JSON array of objects, written as they come (indented as ``--json`` output is)."""
     first = True
     for page in pages:
         for row in page:
-            item = json.dumps(dict(zip(columns, row, strict=True)), indent=2, default=str)
-            click.echo(("[\n" if first else ",\n") + textwrap.indent(item, "  "), nl=False)
+            item = json_text(dict(zip(columns, row, strict=True)), indent=2)
+            click.echo((("[\n" if first else ",\n") + textwrap.indent(item, "  ")).encode("utf-8"), nl=False)
             first = False
     click.echo("[]" if first else "\n]")
 
@@ -331,7 +331,7 @@ def warehouse_rebuild(c: Ctx, warehouse_path: str | None) -> None:
     emit(
         c,
         {"path": str(wh.path), "events": n, "seconds": round(took, 3), "events_per_second": round(rate)},
-        f"rebuilt {wh.path} from {n} events in {took:.2f}s ({rate:,.0f} events/s)",
+        f"rebuilt {wh.path} from {words.count(n, 'event')} in {took:.2f}s ({rate:,.0f} events/s)",
     )
 
 
@@ -424,7 +424,8 @@ def simulate(c: Ctx, system: str, count: int, seed: int | None, days: int, prefi
     emit(
         c,
         data,
-        f"simulated {len(todo)} {system} campaigns (seed {seed}{resumed}): {events} events in {took:.1f}s; "
+        f"simulated {len(todo)} {system} {words.plural(len(todo), 'campaign')} (seed {seed}{resumed}): "
+        f"{words.count(events, 'event')} in {took:.1f}s; "
         "see `ledger stats --simulated`",
     )
     sys.stdout.flush()

@@ -7,6 +7,7 @@ from typing import Any
 
 import click
 
+from ledger import words
 from ledger.cli.options import Ctx, OptionHelpLater, common, emit, faces_option, pass_ctx, recorded_json
 from ledger.cli.options import faces as parse_faces
 
@@ -97,7 +98,9 @@ def tables(c: Ctx, table: str | None, system: str | None, everything: bool) -> N
         width = max(len(t.name) for t in listed)
         lines = [f"tables of {where}:"]
         for t in listed:
-            lines.append(f"  {t.name:<{width}}  {t.dice or 'list':<5} {t.title} ({len(t.rows)} rows)")
+            lines.append(
+                f"  {t.name:<{width}}  {t.dice or 'list':<5} {t.title} ({words.count(len(t.rows), 'row')})"
+            )
         lines.append("show one: ledger tables TABLE; roll on one: ledger roll-table TABLE")
         return "\n".join(lines)
 

@@ -33,7 +33,7 @@ from typing import IO, Any
 
 import msgspec
 
-from ledger import chain, fairness
+from ledger import chain, fairness, words
 from ledger import dice as dice_mod
 from ledger.commands import Command, check_distinct, check_name, check_text, stable_commands
 from ledger.deciding import CORE_RULES, actor_in, decide_command, drawn, recorded_rules
@@ -831,7 +831,7 @@ def check_roll(result: RollResult) -> None:
         raise Refusal(f"the roll {result.notation[:40]!r} cannot have been rolled ({e})") from None
     if again != result:
         faces = ",".join(map(str, result.faces()[:20]))
-        shown = f"{again.successes} successes" if again.successes is not None else str(again.total)
+        shown = words.count(again.successes, "success") if again.successes is not None else str(again.total)
         raise Refusal(
             f"the roll {result.notation!r} [{faces}] records {result.total} but its dice give {shown}"
         )

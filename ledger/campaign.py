@@ -24,7 +24,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 import msgspec
 
-from ledger import chain, snapshots
+from ledger import chain, snapshots, words
 from ledger.errors import (
     ConflictError,
     DuplicateNameError,
@@ -1120,7 +1120,7 @@ class Ledger:
                 raise fairness.refuse_foreign(status)
             if status.next_nonce:
                 raise LedgerError(
-                    f"{status.next_nonce} dice were drawn under dice commitment {status.commitment[:16]} "
+                    f"{words.count(status.next_nonce, 'die')} {words.plural(status.next_nonce, 'was')} drawn under dice commitment {status.commitment[:16]} "
                     f"in {c.name!r}, so its client seed can no longer change",
                     fix=fix_command(
                         "dice reveal",

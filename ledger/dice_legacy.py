@@ -15,6 +15,7 @@ from typing import Protocol
 
 import msgspec
 
+from ledger import words
 from ledger.errors import NotationError
 from ledger.events import DiceGroup, Die, RollResult
 
@@ -117,7 +118,7 @@ def _term(text: str, m: re.Match[str], sign: int) -> Term:
         keep = keep.lower()
         n = int(keep[2:])
         if not 1 <= n <= count:
-            raise NotationError(text, f"{keep} keeps {n} of {count} dice; keep 1 to {count}")
+            raise NotationError(text, f"{keep} keeps {n} of {words.count(count, 'die')}; keep 1 to {count}")
     explode = bool(m.group("explode"))
     if explode and sides == 1:
         raise NotationError(text, "a d1 would explode forever")
@@ -216,7 +217,7 @@ def render(result: RollResult) -> str:
         parts.append(f"{'-' if g.sign < 0 else ''}[{shown}]")
     if result.modifier:
         parts.append(f"{result.modifier:+d}")
-    what = f"{result.successes} successes" if result.successes is not None else str(result.total)
+    what = words.count(result.successes, "success") if result.successes is not None else str(result.total)
     return f"{result.notation} = {what}  {' '.join(parts)}"
 
 

@@ -40,6 +40,7 @@ from typing import Any, Literal
 
 import msgspec
 
+from ledger import words
 from ledger.commands import check_text, nfc
 from ledger.dice import committed_face
 from ledger.errors import LedgerError, StoreError, TamperError, named
@@ -309,7 +310,7 @@ class DiceReport(msgspec.Struct):
 
     def line(self, *, spell: Callable[[str], str] = named) -> str:
         """One line of counts; ``spell`` names an input (``seed``) in the reader's words."""
-        parts = [f"{self.proven} dice proven"]
+        parts = [f"{words.count(self.proven, 'die')} proven"]
         for n, what in (
             (self.pending, "pending (commitment not revealed)"),
             (self.physical, "physical"),
@@ -452,7 +453,7 @@ def _prove(name: str, made: Commitment, report: DiceReport) -> None:
             continue
         for i, (face, sides) in enumerate(zip(how.faces, how.sides, strict=True)):
             if not 1 <= sides <= 2**32:
-                raise TamperError(name, env.v, f"its die {i + 1} records {sides} sides")
+                raise TamperError(name, env.v, f"its die {i + 1} records {words.count(sides, 'side')}")
             want = committed_face(made.seed, made.client_seed, env.campaign, how.nonce + i, sides)
             if face != want:
                 raise TamperError(
@@ -473,7 +474,7 @@ def seeding_problem(ev: DiceSeeded, open_commitment: str | None, drawn: int) -> 
         return f"it seeds dice commitment {shown}, which is not the open one"
     if drawn:
         return (
-            f"it seeds dice commitment {shown} after {drawn} of its dice were drawn "
+            f"it seeds dice commitment {shown} after {drawn} of its dice {words.plural(drawn, 'was')} drawn "
             "(a client seed comes before the first die)"
         )
     if not _recorded_as_given(check_seeding, ev.client_seed):

@@ -35,6 +35,7 @@ from functools import lru_cache
 
 import msgspec
 
+from ledger import words
 from ledger.errors import NotationError
 
 MAX_DICE = 1000
@@ -708,9 +709,13 @@ def _check_term(p: _Parser, t: DiceTerm) -> None:
     elif t.keep:
         keeps = t.keep[0] == "k"
         if keeps and not 1 <= t.keep_n <= t.count:
-            raise p.fail(f"{t.keep}{t.keep_n} keeps {t.keep_n} of {t.count} dice; keep 1 to {t.count}")
+            raise p.fail(
+                f"{t.keep}{t.keep_n} keeps {t.keep_n} of {words.count(t.count, 'die')}; keep 1 to {t.count}"
+            )
         if not keeps and not 1 <= t.keep_n < t.count:
-            raise p.fail(f"{t.keep}{t.keep_n} drops {t.keep_n} of {t.count} dice; drop 1 to {t.count - 1}")
+            raise p.fail(
+                f"{t.keep}{t.keep_n} drops {t.keep_n} of {words.count(t.count, 'die')}; drop 1 to {t.count - 1}"
+            )
 
 
 def _refuse_loose_counts(p: _Parser, node: Node, top: bool) -> None:

@@ -2,12 +2,15 @@
 
 Every report is a function of a DuckDB connection to the warehouse (see
 ``ledger.projections.warehouse``) and an optional scope (one campaign, one
-character). Undone rows are left out, except where undoing is the point
-(mulligans) or where the dice were thrown anyway (dice fairness).
+character). Undone rows are left out, except where the dice were thrown anyway
+(the luck index, the dice fairness) or where undoing is the point (mulligans).
 
 The luck index of a set of rolls with known probabilities of success is
 ``(successes - sum p) / sqrt(sum p (1 - p))``: how many standard deviations
-the successes ran above (lucky) or below (unlucky) their expectation.
+the successes ran above (lucky) or below (unlucky) their expectation. It counts
+every die thrown, undone ones included: undoing is a choice made after seeing
+the dice, so luck over the kept rolls alone ("kept luck") measures the
+mulligans as much as the dice.
 """
 
 from __future__ import annotations
@@ -22,6 +25,8 @@ import msgspec
 
 from ledger.errors import Fix, named
 from ledger.errors import command as fix_command
+from ledger.words import count as counted
+from ledger.words import plural
 
 if TYPE_CHECKING:
     import duckdb
@@ -34,6 +39,10 @@ FLAG_P = 0.01
 STRONG_P = 0.001
 MAX_LUCK_ROWS = 12
 """Characters listed in the text report before it shows only the extremes."""
+MIN_RANKED = 5
+"""Fewest expected successes, and expected failures, for a luck index to be ranked: below
+that the count of successes is too coarse for its standard deviations to compare (the
+same rule as the chi-square's ``MIN_EXPECTED``)."""
 MIN_EXPECTED = 5
 """Fewest expected throws per face for the chi-square test to mean anything."""
 
@@ -234,40 +243,86 @@ def _luck_row(row: dict[str, Any]) -> dict[str, Any]:
     return row
 
 
+def rankable(row: dict[str, Any]) -> bool:
+    """Whether a luck row has rolls enough to be ranked against others: at least
+    :data:`MIN_RANKED` successes expected and as many failures. One failed roll at 95% is
+    -4.4 standard deviations, yet one roll says nothing of anyone's luck."""
+    exp = row.get("expected")
+    return (
+        row.get("luck") is not None
+        and exp is not None
+        and exp >= MIN_RANKED
+        and row["judged"] - exp >= MIN_RANKED
+    )
+
+
 _JUDGED = f"""count(*) FILTER (WHERE p_success IS NOT NULL AND success IS NOT NULL) AS judged,
        sum(success::INTEGER) FILTER (WHERE p_success IS NOT NULL) AS wins,
        sum(p_success::{EXACT}) FILTER (WHERE success IS NOT NULL) AS expected,
        sum((p_success * (1 - p_success))::{EXACT}) FILTER (WHERE success IS NOT NULL) AS variance"""
 
 
+def _sums(prefix: str = "", where: str = "") -> str:
+    """The four sums of a luck row, over the rows ``where`` says (all when empty)."""
+    only = f" FILTER (WHERE {where})" if where else ""
+    return f"""count(*){only} AS {prefix}judged, sum(success::INTEGER){only} AS {prefix}wins,
+       sum(p_success::{EXACT}){only} AS {prefix}expected,
+       sum((p_success * (1 - p_success))::{EXACT}){only} AS {prefix}variance"""
+
+
+def _luck_parts(row: dict[str, Any]) -> dict[str, Any]:
+    """A luck row of every die thrown, with its ``kept`` luck (the rolls that stayed) and
+    its ``mulligans`` (the undone rolls: how many, their successes against expectation,
+    and the ``effect``, the standard deviations of kept luck that undoing them added)."""
+    kept = _luck_row({k: row.pop(f"kept_{k}") for k in ("judged", "wins", "expected", "variance")})
+    undone = _luck_row({k: row.pop(f"undone_{k}") for k in ("judged", "wins", "expected", "variance")})
+    out = _luck_row(row)
+    out["kept"] = {k: kept[k] for k in ("judged", "successes", "expected", "luck")}
+    effect = (
+        None if kept["luck"] is None or out["luck"] is None else _plain(round(kept["luck"] - out["luck"], 2))
+    )
+    out["mulligans"] = {
+        "rolls": undone["judged"],
+        "successes": undone["successes"] or 0,
+        "expected": undone["expected"] or 0.0,
+        "effect": effect,
+    }
+    return out
+
+
 # --- the reports ---------------------------------------------------------------------------------
 
 
 def rolls(con: duckdb.DuckDBPyConnection, scope: Scope) -> list[dict[str, Any]]:
-    """Rolls by system and purpose: how many, success rate against the expected rate, luck."""
-    where, params = scope.where("NOT undone")
-    sql = f"""SELECT system, purpose, count(*) AS rolls, count(*) FILTER (WHERE manual) AS physical,
+    """Rolls by system and purpose: how many stayed and were undone, the success rate of
+    every die thrown against the expected rate, and their luck."""
+    where, params = scope.where()
+    sql = f"""SELECT system, purpose, count(*) FILTER (WHERE NOT undone) AS rolls,
+       count(*) FILTER (WHERE undone) AS undone, count(*) FILTER (WHERE manual AND NOT undone) AS physical,
        {_JUDGED} FROM rolls {where} GROUP BY system, purpose ORDER BY system, rolls DESC, purpose"""
     return [_luck_row(r) for r in _rows(con, sql, params)]
 
 
 def luck(con: duckdb.DuckDBPyConnection, scope: Scope) -> dict[str, Any]:
-    """The luck index overall, per campaign and per character (one pass over the rolls).
+    """The luck index overall, per campaign and per character (one pass over the rolls),
+    over every die thrown; beside it the kept luck and the mulligans (:func:`_luck_parts`).
 
     An opponent's roll (an enemy's attack) is the opponent's luck and counts in none of
-    these: the luck index measures the dice thrown for the characters (docs/statistics.md)."""
-    where, params = scope.where("NOT undone", "p_success IS NOT NULL", "success IS NOT NULL", "NOT opponent")
+    these: the luck index measures the dice thrown for the characters (docs/statistics.md).
+    The luckiest and unluckiest campaigns and characters are ranked by the luck index
+    among those with rolls enough to rank (:func:`rankable`)."""
+    where, params = scope.where("p_success IS NOT NULL", "success IS NOT NULL", "NOT opponent")
     found = _rows(
         con,
         f"""SELECT grouping(campaign, who) AS level, campaign, any_value(system) AS system,
-               who AS character, count(*) AS judged, sum(success::INTEGER) AS wins,
-               sum(p_success::{EXACT}) AS expected, sum((p_success * (1 - p_success))::{EXACT}) AS variance
+               who AS character, {_sums()}, {_sums("kept_", "NOT undone")}, {_sums("undone_", "undone")}
         FROM (SELECT *, {who()} AS who FROM rolls {where})
         GROUP BY GROUPING SETS ((), (campaign), (campaign, who))""",
         params,
     )
+    empty = {f"{p}{k}": None for p in ("", "kept_", "undone_") for k in ("wins", "expected", "variance")}
     overall = [r for r in found if r["level"] == 3] or [
-        {"level": 3, "judged": 0, "wins": None, "expected": None, "variance": None}
+        {"level": 3, "judged": 0, "kept_judged": 0, "undone_judged": 0, **empty}
     ]
     campaigns = sorted((r for r in found if r["level"] == 1), key=lambda r: r["campaign"])
     characters = sorted(
@@ -280,15 +335,21 @@ def luck(con: duckdb.DuckDBPyConnection, scope: Scope) -> dict[str, Any]:
         del r["character"]
     for r in characters:
         del r["system"]
-    ranked = [_luck_row(r) for r in campaigns]
-    ranked = [r for r in ranked if r["luck"] is not None]
-    top = {k: v for k, v in overall[0].items() if k in ("judged", "wins", "expected", "variance")}
+    top = {k: v for k, v in overall[0].items() if k not in ("level", "campaign", "system", "character")}
+    by_campaign = [_luck_parts(r) for r in campaigns]
+    by_character = [_luck_parts(r) for r in characters]
+    for r in by_character:
+        r["ranked"] = rankable(r)
+    ranked = [r for r in by_campaign if rankable(r)]
+    ranked_characters = [r for r in by_character if r["ranked"]]
     return {
-        "overall": _luck_row(top),
-        "characters": [_luck_row(r) for r in characters],
+        "overall": _luck_parts(top),
+        "characters": by_character,
         "campaigns": len(campaigns),
         "luckiest": sorted(ranked, key=lambda r: -r["luck"])[:3],
         "unluckiest": sorted(ranked, key=lambda r: r["luck"])[:3],
+        "luckiest_characters": sorted(ranked_characters, key=lambda r: -r["luck"])[:3],
+        "unluckiest_characters": sorted(ranked_characters, key=lambda r: r["luck"])[:3],
     }
 
 
@@ -593,6 +654,64 @@ def _survival_lines(curve: list[dict[str, Any]]) -> list[str]:
     return lines
 
 
+def luck_lines(lk: dict[str, Any]) -> list[str]:
+    """The luck report as text: the luck index of every die thrown, then, each labelled,
+    the kept luck and the mulligans; then the characters (all, or the extremes of those
+    with rolls enough to rank, with how many rolls each)."""
+    o = lk["overall"]
+    if not o["judged"]:
+        return ["Luck: no rolls with a known chance of success yet"]
+    kept, mull = o["kept"], o["mulligans"]
+    lines = [
+        f"Luck: luck index {_signed(o['luck'])} over every die thrown: {counted(o['successes'] or 0, 'success')} "
+        f"in {counted(o['judged'], 'roll')}, {o['expected'] or 0} expected "
+        "(standard deviations above expectation; undone rolls included)",
+        f"  kept luck {_signed(kept['luck'])}: the {counted(kept['judged'], 'roll')} that stayed, "
+        f"{counted(kept['successes'] or 0, 'success')}, {kept['expected'] or 0} expected",
+    ]
+    if mull["rolls"]:
+        lines.append(
+            f"  mulligans: {counted(mull['rolls'], 'roll')} undone ({counted(mull['successes'], 'success')}, "
+            f"{mull['expected']} expected); undoing them moved the kept luck by {_signed(mull['effect'])}"
+        )
+    else:
+        lines.append("  mulligans: no roll undone")
+    chars = [c for c in lk["characters"] if c["judged"]]
+    if not chars:
+        return lines
+    ranked = sorted((c for c in chars if c["ranked"]), key=lambda c: -c["luck"])
+    if len(chars) <= MAX_LUCK_ROWS:
+        shown = chars
+    else:
+        half = MAX_LUCK_ROWS // 2
+        shown = ranked if len(ranked) <= MAX_LUCK_ROWS else ranked[:half] + ranked[-half:]
+        lines.append(
+            f"  luckiest and unluckiest of {counted(len(ranked), 'character')} with rolls enough to rank "
+            f"(at least {MIN_RANKED} successes and {MIN_RANKED} failures expected)"
+        )
+        if len(ranked) < len(chars):
+            unranked = len(chars) - len(ranked)
+            lines.append(
+                f"  ({counted(unranked, 'character')} with fewer rolls {plural(unranked, 'is')} not ranked)"
+            )
+    table = [
+        {
+            "campaign": c["campaign"],
+            "character": c["character"],
+            "rolls": c["judged"],
+            "successes": c["successes"],
+            "expected": c["expected"],
+            "luck": c["luck"],
+            "kept luck": c["kept"]["luck"],
+            "mulligans": c["mulligans"]["rolls"],
+        }
+        for c in shown
+    ]
+    if shown:
+        lines.append(_dict_table(table))
+    return lines
+
+
 def render(data: dict[str, Any], *, spell: Callable[[str], str] = named) -> str:
     """The report as terminal text; ``spell`` names an input to give (``simulated``,
     ``faces``) in the reader's words."""
@@ -605,39 +724,37 @@ def render(data: dict[str, Any], *, spell: Callable[[str], str] = named) -> str:
     ov = data.get("overview")
     head = f"Statistics: {what}"
     if ov:
-        head += f" ({ov['campaigns']} campaigns, {ov['events']} events, {ov['rolls']} rolls)"
+        head += (
+            f" ({counted(ov['campaigns'], 'campaign')}, {counted(ov['events'], 'event')}, "
+            f"{counted(ov['rolls'], 'roll')})"
+        )
     out.append(head)
     left_out = scope.get("simulated_left_out")
     if left_out:
-        out.append(f"({left_out} simulated campaigns left out; {spell('simulated')} brings them in)")
+        out.append(
+            f"({counted(left_out, 'simulated campaign')} left out; {spell('simulated')} brings them in)"
+        )
     if "luck" in data:
-        lk = data["luck"]
-        o = lk["overall"]
         out.append("")
-        if not o["judged"]:
-            out.append("Luck: no rolls with a known chance of success yet")
-        else:
-            out.append(
-                f"Luck: {o['successes'] or 0} successes in {o['judged']} rolls, "
-                f"{o['expected'] or 0} expected -> luck index {_signed(o['luck'])} "
-                "(standard deviations above expectation)"
-            )
-        chars = [c for c in lk["characters"] if c["judged"]]
-        columns = ["campaign", "character", "judged", "successes", "expected", "luck"]
-        if chars and len(chars) <= MAX_LUCK_ROWS:
-            out.append(_dict_table(chars, columns))
-        elif chars:
-            ranked = sorted((c for c in chars if c["luck"] is not None), key=lambda c: -c["luck"])
-            half = MAX_LUCK_ROWS // 2
-            out.append(f"  luckiest and unluckiest of {len(chars)} characters:")
-            out.append(_dict_table(ranked[:half] + ranked[-half:], columns))
+        out.extend(luck_lines(data["luck"]))
     sections: list[tuple[str, str, Callable[[Any], list[str]]]] = [
         (
             "rolls",
             "Rolls against expectation",
             lambda v: [
                 _dict_table(
-                    v, ["system", "purpose", "rolls", "physical", "judged", "rate", "expected_rate", "luck"]
+                    v,
+                    [
+                        "system",
+                        "purpose",
+                        "rolls",
+                        "undone",
+                        "physical",
+                        "judged",
+                        "rate",
+                        "expected_rate",
+                        "luck",
+                    ],
                 )
             ],
         ),
@@ -869,7 +986,7 @@ def demo_report(
         if todo:
             step = fix_command(
                 f"simulate {name}",
-                f"simulate {count} {name} campaigns from seed {seed}",
+                f"simulate {count} {name} {plural(count, 'campaign')} from seed {seed}",
                 options=(f"campaigns {count}", f"seed {seed}"),
             )
             echo(f"$ {word(step)}")
@@ -888,8 +1005,9 @@ def demo_report(
     )
     ov, lk = data["overview"], data["luck"]["overall"]
     echo(
-        f"{ov['campaigns']} campaigns, {ov['events']} events, {ov['rolls']} rolls; "
-        f"luck index {_signed(lk['luck'])} over {lk['judged']} rolls with a known chance"
+        f"{counted(ov['campaigns'], 'campaign')}, {counted(ov['events'], 'event')}, {counted(ov['rolls'], 'roll')}; "
+        f"luck index {_signed(lk['luck'])} over {counted(lk['judged'], 'die', 'dice')} thrown with a known chance "
+        f"(kept luck {_signed(lk['kept']['luck'])}, {counted(lk['mulligans']['rolls'], 'mulligan')})"
     )
     curve = data["survival"]
     if curve:
@@ -902,7 +1020,9 @@ def demo_report(
         echo(line)
     judged = [die for die in data["fairness"] if die["p_value"] is not None]
     for die in judged:
-        echo(f"physical {die['die']}: {die['throws']} throws, p = {die['p_value']:.3g}, {die['verdict']}")
+        echo(
+            f"physical {die['die']}: {counted(die['throws'], 'throw')}, p = {die['p_value']:.3g}, {die['verdict']}"
+        )
     if len(judged) < len(data["fairness"]):
         echo("other physical dice: too few throws to judge yet")
     return data
@@ -914,11 +1034,12 @@ def demo_report(
 def luck_from_log(
     ledger: Any, campaign: str | None = None, character: str | None = None, *, version: int | None = None
 ) -> dict[str, Any]:
-    """The luck index of one campaign's effective rolls (undone ones left out), read from
-    the log without the warehouse: cheap enough for a character sheet.
+    """The luck index of one campaign's dice, read from the log without the warehouse:
+    cheap enough for a character sheet.
 
     Counts every roll with a recorded probability of success along the branch's
-    whole history (a fork includes the history it shares with its parent)."""
+    whole history up to ``version`` (a fork includes the history it shares with its
+    parent), undone ones included: those dice were thrown, as in :func:`luck`."""
     from ledger.events import CORE_EVENTS, Rolled
     from ledger.facts import RollFact, rolled_fact
 
@@ -926,7 +1047,7 @@ def luck_from_log(
     hook = ledger.system(camp).facts
     judged = wins = 0
     expected = variance = 0.0
-    for env in ledger.effective(camp, version):
+    for env in ledger.envelopes(camp, 0, version):
         ev = env.event
         if isinstance(ev, Rolled):
             facts: list[Any] = [rolled_fact(ev)]

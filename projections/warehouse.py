@@ -1586,7 +1586,7 @@ def left_out_note(
     if exact:
         more = f"{left_out} more row{'s were' if left_out != 1 else ' was'} left out"
     elif left_out:
-        more = f"at least {left_out} more rows were left out"
+        more = f"at least {left_out} more row{'s were' if left_out != 1 else ' was'} left out"
     else:
         more = "more rows may have been left out (counting them failed)"
     return f"{shown} row{'s' if shown != 1 else ''} shown; {more}: {spell('limit')} N shows more, {spell('limit')} 0 every row"

@@ -161,7 +161,7 @@ def test_export_refuses_an_existing_file_unless_forced(ledger_cli: Session, tmp_
     assert refused.exit_code == 1
     assert refused.stderr.strip() == f"error: {out} exists; give --force to replace it, or another -o FILE"
     assert out.read_text() == "precious\n"
-    assert ledger_cli("export", "-o", str(out), "--force").stdout.startswith("exported 1 events")
+    assert ledger_cli("export", "-o", str(out), "--force").stdout.startswith("exported 1 event ")
     assert '"campaign-ledger-export"' in out.read_text()
     assert not (tmp_path / "here.jsonl.part").exists()
 

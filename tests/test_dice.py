@@ -131,14 +131,14 @@ OLD_ROLLS = [
         '{"kind":"dice.rolled","result":{"notation":"1d20>=15+5","groups":[{"count":1,"sides":20,'
         '"dice":[{"sides":20,"face":17}],"value":1,"success":">=15"}],"modifier":5,"total":6,'
         '"successes":1},"label":"","manual":true,"p_success":0.30000000000000004}',
-        "1d20>=15+5 = 1 successes  [17] +5",
+        "1d20>=15+5 = 1 success  [17] +5",
     ),
     (
         '{"kind":"dice.rolled","result":{"notation":"3d6!>=8","groups":[{"count":3,"sides":6,"dice":'
         '[{"sides":6,"face":6},{"sides":6,"face":2,"explodes":0},{"sides":6,"face":1},'
         '{"sides":6,"face":1}],"value":1,"explode":true,"success":">=8"}],"modifier":0,"total":1,'
         '"successes":1},"label":"","manual":true,"p_success":null}',
-        "3d6!>=8 = 1 successes  [6, 2!, 1, 1]",
+        "3d6!>=8 = 1 success  [6, 2!, 1, 1]",
     ),
 ]
 

@@ -525,7 +525,7 @@ def test_seeding_after_a_die_was_drawn_is_refused_and_records_nothing(tmp_path: 
     book.roll("1d6", "Main")
     book.undo("Main")  # an undone die keeps its number: the commitment has drawn one
     head = book.head(c)
-    with pytest.raises(LedgerError, match=r"^1 dice were drawn under dice commitment [0-9a-f]{16} in 'Main'"):
+    with pytest.raises(LedgerError, match=r"^1 die was drawn under dice commitment [0-9a-f]{16} in 'Main'"):
         book.seed_dice("too late", "Main")
     assert book.head(c) == head
     assert book.dice_status("Main")["client_seed"] == ""
@@ -589,7 +589,7 @@ def test_undo_passes_over_a_seeding(ledger_cli: Session) -> None:
     ledger_cli("roll", "1d6")
     assert "undo v3: rolled 1d6" in ledger_cli("undo").output
     assert (
-        "client seed 'ours' (seeded after the commitment, v2), 1 dice drawn"
+        "client seed 'ours' (seeded after the commitment, v2), 1 die drawn"
         in ledger_cli("dice", "status").output
     )
 

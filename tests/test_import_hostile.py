@@ -546,7 +546,7 @@ def test_a_seeding_of_the_open_commitment_before_its_first_die_imports(tmp_path:
 @pytest.mark.parametrize(
     ("v", "which", "client_seed", "problem"),
     [
-        (4, 0, "late", "after 1 of its dice were drawn"),
+        (4, 0, "late", "after 1 of its dice was drawn"),
         (2, None, "table 7", "which is not the open one"),
         (7, 0, "table 7", "which is not the open one"),
         (2, 0, " table 7", "its client seed is not one line"),

@@ -153,41 +153,78 @@ def test_sigkill_during_import_is_all_or_nothing(tmp_path: Path, big_export: tup
         )
 
 
-def test_sigkill_during_cli_commands(tmp_path: Path) -> None:
-    """`ledger roll` / `undo` processes killed mid-flight never leave a broken log.
+PAUSED_CLI = """
+import sys, time
+from ledger import store
 
-    Half the kills land at a random moment of the command's run (before it writes,
-    mostly), half the moment it writes to the log; both kinds must have hit a live
-    process at least once, and a write the kill landed after is whole."""
+point, first = sys.argv[1], []
+
+
+def stop_here() -> None:
+    print("paused", point, flush=True)
+    time.sleep(3600)
+
+
+def append(self, events):
+    if first:
+        return real(self, events)
+    first.append(True)
+    if point == "before the write":
+        stop_here()
+    if point == "inside the write":
+        recorder = self.recorder
+        with recorder.datastore.transaction(commit=True) as c:
+            c.executemany(recorder.insert_events_statement, events)
+            stop_here()
+    real(self, events)
+    stop_here()
+
+
+real, store.Store.append = store.Store.append, append
+sys.argv = ["ledger", *sys.argv[2:]]
+from ledger.cli.main import main
+
+main()
+"""
+"""``ledger ARGS`` that stops at ``point`` of its first append to the store (before it,
+inside its transaction with the rows inserted, or after its commit), says so on stdout
+and waits there to be killed."""
+
+KILL_POINTS = {"before the write": False, "inside the write": False, "after the write": True}
+"""Where a CLI command is killed, and whether its write must then be in the log."""
+
+
+def test_sigkill_during_cli_commands(tmp_path: Path) -> None:
+    """`ledger roll` / `undo` processes killed before, inside and after their write never
+    leave a broken log: a write not committed is absent, a committed one whole.
+
+    Each kill lands at a point the command itself reports it has reached (it stops there),
+    never after a guessed delay, so the test means the same on a loaded machine."""
     db = str(tmp_path / "t.ledger")
     with Ledger(db) as book:
         book.new_campaign("freeform", "Cli")
         for i in range(20):
             book.roll("1d6", "Cli", label=f"seed {i}")
-    start = time.perf_counter()
-    assert hr.run_ledger(db, "-c", "Cli", "roll", "1d6").returncode == 0
-    full = time.perf_counter() - start
-    rng = random.Random("cli")
-    landed = {"random": 0, "after a write": 0}
-    for trial in range(KILLS):
-        undo = trial % 4 >= 2
+    trials = [(point, undo) for undo in (False, True) for point in KILL_POINTS]
+    for point, undo in trials:
         args = ["-c", "Cli", "undo", "3"] if undo else ["-c", "Cli", "roll", "4d6kh3"]
         before = len(hr.store_rows(db))
         proc = subprocess.Popen(
-            hr.ledger_cmd("--db", db, *args),
+            [sys.executable, "-c", PAUSED_CLI, point, "--db", db, *args],
             cwd=hr.ROOT,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
         )
-        if trial % 2:
-            landed["after a write"] += hr.kill_once_written(proc, db)
-        else:
-            time.sleep(full * rng.uniform(0.2, 1.0))
-            proc.send_signal(signal.SIGKILL)
-            proc.wait(timeout=30)
-            landed["random"] += proc.returncode == -signal.SIGKILL
+        assert proc.stdout is not None
+        said = proc.stdout.readline().strip()
+        assert said == f"paused {point}", f"{args} ended without reaching {point!r}: {proc.communicate()}"
+        proc.send_signal(signal.SIGKILL)
+        proc.communicate(timeout=30)
+        assert proc.returncode == -signal.SIGKILL
         added = len(hr.store_rows(db)) - before
-        assert added in ((0, 3) if undo else (0, 1)), f"{args}: {added} rows, not all or none"
+        whole = (3 if undo else 1) if KILL_POINTS[point] else 0
+        assert added == whole, f"{args} killed {point}: {added} rows stored, {whole} expected"
         with Ledger(db) as book:
             book.verify(every=True)
             undo_actions: dict[str, int] = {}
@@ -195,7 +232,6 @@ def test_sigkill_during_cli_commands(tmp_path: Path) -> None:
                 if e.kind == "action.undone":
                     undo_actions[e.action] = undo_actions.get(e.action, 0) + 1
             assert all(n == 3 for n in undo_actions.values()), undo_actions
-    assert all(landed.values()), f"some kind of kill never hit a running command: {landed}"
     assert hr.run_ledger(db, "-c", "Cli", "roll", "1d6").returncode == 0
     assert hr.run_ledger(db, "verify", "--all").returncode == 0
 

@@ -144,7 +144,8 @@ def test_mulligans_count_undone_rolls_by_player(ledger_cli: Session) -> None:
     ledger_cli("roll", "1d20>=11", "--faces", "4", "--as", "Bo")
     data = json.loads(ledger_cli("stats", "--json").output)
     assert data["mulligans"] == [{"character": "Ana", "rolls": 2, "undone": 1, "share": 0.5}]
-    assert data["luck"]["overall"]["judged"] == 2  # the undone roll is out of the luck index
+    luck = data["luck"]["overall"]  # the undone roll's die was thrown: in the luck index
+    assert (luck["judged"], luck["kept"]["judged"], luck["mulligans"]["rolls"]) == (3, 2, 1)
 
 
 def test_a_roll_counts_for_the_character_it_names_not_whoever_typed_it(tmp_path: Path) -> None:
@@ -315,7 +316,7 @@ def test_simulate_again_skips_its_own_campaigns_and_refuses_anyone_elses(tmp_pat
     session = Session(str(tmp_path / "d.ledger"))
     session("simulate", "freeform", "--campaigns", "2", "--seed", "1")
     again = session("simulate", "freeform", "--campaigns", "3", "--seed", "1")
-    assert again.stdout.startswith("simulated 1 freeform campaigns (seed 1; 2 of the 3 were there already)")
+    assert again.stdout.startswith("simulated 1 freeform campaign (seed 1; 2 of the 3 were there already)")
     with Ledger(str(tmp_path / "d.ledger")) as book:
         assert sorted(c.name for c in book.campaigns()) == [f"sim-freeform-1-0000{i}" for i in (1, 2, 3)]
     session("new", "freeform", "mine-00001", "--seed", "5")
@@ -466,11 +467,11 @@ def test_luck_from_the_log_matches_the_warehouse(ledger_cli: Session, db: str) -
     for face in (15, 18, 12, 20, 11, 14, 17, 13, 2, 5):
         ledger_cli("roll", "1d20>=11", "--faces", str(face))
     ledger_cli("roll", "1d20>=11", "--faces", "1")
-    ledger_cli("undo")  # a mulligan: out of the luck index
+    ledger_cli("undo")  # a mulligan: its die was thrown, so it is in the luck index
     data = json.loads(ledger_cli("stats", "--report", "luck", "--json").output)
     with Ledger(db) as book:
         direct = luck_from_log(book, "c", "Ana")
-    assert direct == {"judged": 10, "successes": 8, "expected": 5.0, "luck": 1.9}
+    assert direct == {"judged": 11, "successes": 8, "expected": 5.5, "luck": 1.51}
     assert data["luck"]["overall"]["luck"] == direct["luck"]
 
 

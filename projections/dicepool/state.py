@@ -25,6 +25,7 @@ from typing import Any
 import msgspec
 from msgspec.structs import replace
 
+from ledger import words
 from ledger.events import CampaignStarted, CharacterAdded, Envelope, Event
 from ledger.systems import SheetField, SheetLayout, SheetSection
 from ledger.systems.dicepool.events import Attacked, Dodged, Healed, InitiativeRolled, Resisted, Tested
@@ -411,11 +412,15 @@ SHEET = SheetLayout(
 
 
 def exchange_text(x: dict[str, Any]) -> str:
-    parts = [f"#{x['exchange']} {x['attacker']} -> {x['target'] or '?'}: {x['attacker_successes']} successes"]
+    parts = [
+        f"#{x['exchange']} {x['attacker']} -> {x['target'] or '?'}: {words.count(x['attacker_successes'], 'success')}"
+    ]
     if x["dodged"] is not None:
         parts.append(f"{x['dodged']} dodged ({x['remaining']} left)")
     if x["resisted"] is not None:
         parts.append(f"{x['damage']} vs armor {x['armor']} = power {x['power']}, {x['resisted']} resisted")
-        parts.append(f"net {x['net']:+d}, staged {x['staged']}: {x['boxes']} {x['track']} boxes")
+        parts.append(
+            f"net {x['net']:+d}, staged {x['staged']}: {words.count(x['boxes'], x['track'] + ' box', x['track'] + ' boxes')}"
+        )
     parts.append(x["status"])
     return "; ".join(parts)

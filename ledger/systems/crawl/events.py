@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import msgspec
 
+from ledger import words
 from ledger.events import Event
 
 
@@ -268,7 +269,7 @@ class Bought(Event, frozen=True, tag="crawl.bought"):
     town: int
 
     def summary(self) -> str:
-        return f"buys {self.item} for {self.price} bits in town {self.town} ({self.bits} left)"
+        return f"buys {self.item} for {words.count(self.price, 'bit')} in town {self.town} ({self.bits} left)"
 
 
 class QuestTaken(Event, frozen=True, tag="crawl.quest_taken"):
@@ -288,7 +289,7 @@ class Ate(Event, frozen=True, tag="crawl.ate"):
     meal: int = 1
 
     def summary(self) -> str:
-        paid = f" for {self.cost} bits" if self.cost else ""
+        paid = f" for {words.count(self.cost, 'bit')}" if self.cost else ""
         return (
             f"eats {self.food}{paid}: Health +{self.health_gain} Energy +{self.energy_gain} "
             f"(meal {self.meal})"

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from importlib import resources
 from typing import Any
 
+from ledger import words
 from ledger.commands import Command
 from ledger.errors import LedgerError
 from ledger.events import Envelope
@@ -330,7 +331,9 @@ def demo(ledger: Any, echo: Callable[[str], None]) -> None:
         with SAMPLE_LOG.open("rb") as f:
             ledger.import_(f, SAMPLE_NAME)
     state = ledger.state(SAMPLE_NAME)
-    echo(f"{SAMPLE_NAME}: imported from samples/crawl/campaign.jsonl ({state.core.version} events)")
+    echo(
+        f"{SAMPLE_NAME}: imported from samples/crawl/campaign.jsonl ({words.count(state.core.version, 'event')})"
+    )
     echo(sheets.text(sheets.view(proj.SHEET, proj.sheet(state))))
     echo("")
     echo("the map around the explorer (ledger crawl map --radius 4):")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ledger import words
 from ledger.projections.crawl.state import CHAPTER_DAYS, GOD_CHAPTER
 from ledger.stats import Scope, dict_table, rate, rows
 from ledger.systems import StatsDemo, StatsReport
@@ -44,7 +45,7 @@ def hunger(con: duckdb.DuckDBPyConnection, scope: Scope) -> dict[str, Any]:
 
 def render_hunger(value: dict[str, Any]) -> list[str]:
     return [
-        f"  longest {value['longest']} days ({value['longest_in']}), mean longest "
+        f"  longest {words.count(value['longest'], 'day')} ({value['longest_in']}), mean longest "
         f"{value['mean_longest']}, hungry days {value['hungry_day_share']:.1%}",
         dict_table(value.get("by_longest", [])),
     ]
@@ -69,7 +70,10 @@ def deaths_before_god(con: duckdb.DuckDBPyConnection) -> list[str]:
     ).fetchone()
     if not row or not row[1]:
         return []
-    return [f"{row[0]} characters died before facing God on day {GOD_DAY} ({row[1]} deaths in all)"]
+    return [
+        f"{words.count(row[0], 'character')} died before facing God on day {GOD_DAY} "
+        f"({words.count(row[1], 'death')} in all)"
+    ]
 
 
 STATS_DEMO = StatsDemo(campaigns=200, days=30, lines=deaths_before_god)

@@ -14,6 +14,7 @@ from typing import Any
 
 import msgspec
 
+from ledger import words
 from ledger.decider import Decider, Draft
 from ledger.dice import Dice
 from ledger.errors import Fix, RuleError
@@ -233,7 +234,9 @@ def _eat(d: Draft[Crawl], c: Eat) -> None:
         if not in_town(g):
             raise RuleError("a tavern meal needs a town; eat a bar or fruit from your pack")
         if g.bits < cost:
-            raise RuleError(f"a tavern meal costs {cost} bits and you have {g.bits}; eat from your pack")
+            raise RuleError(
+                f"a tavern meal costs {words.count(cost, 'bit')} and you have {g.bits}; eat from your pack"
+            )
     elif getattr(g, c.food) < 1:
         raise RuleError(f"no {c.food} left in your pack; eat something else or sleep hungry")
     new_health, new_energy = capped(g.health, health), capped(g.energy, energy)
@@ -259,7 +262,9 @@ def _sleep(d: Draft[Crawl], c: Sleep) -> None:
     if c.where != "wild" and not in_town(g):
         raise RuleError(f"sleeping {c.where} needs a town; sleep wild")
     if g.bits < cost:
-        raise RuleError(f"the hotel costs {cost} bits and you have {g.bits}; sleep in town for free")
+        raise RuleError(
+            f"the hotel costs {words.count(cost, 'bit')} and you have {g.bits}; sleep in town for free"
+        )
     ate = g.meals > 0
     streak = 0 if ate else g.hunger_streak + 1
     if not ate and not _starve(d, streak):
@@ -295,7 +300,7 @@ def _buy(d: Draft[Crawl], c: Buy) -> None:
     row = shop[c.item]
     if d.game.bits < row["price"]:
         raise RuleError(
-            f"{c.item} costs {row['price']} bits and you have {d.game.bits}; buy something cheaper"
+            f"{c.item} costs {words.count(row['price'], 'bit')} and you have {d.game.bits}; buy something cheaper"
         )
     d.emit(
         ev.Bought(

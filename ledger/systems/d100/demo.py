@@ -6,6 +6,8 @@ from collections.abc import Callable
 from importlib import resources
 from typing import Any
 
+from ledger import words
+
 SAMPLE = resources.files("ledger.samples") / "d100" / "campaign.jsonl"
 NAME = "la-casa-ibarra"
 SHOWN = (
@@ -30,7 +32,7 @@ def demo(ledger: Any, echo: Callable[[str], None]) -> None:
         echo(f"imported the d100 sample {NAME!r} (chain verified)")
     camp = ledger.campaign(NAME)
     entries = ledger.log(NAME)
-    echo(f"{NAME}: {len(entries)} events; the scenes and the rolls that decided them:")
+    echo(f"{NAME}: {words.count(len(entries), 'event')}; the scenes and the rolls that decided them:")
     for e in entries:
         if e.kind in SHOWN or (
             e.kind == "d100.tested" and e.event.level in ("fumble", "special", "critical")

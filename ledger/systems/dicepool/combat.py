@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ledger import words
 from ledger.commands import check_text
 from ledger.decider import Draft
 from ledger.errors import Fix, RuleError
@@ -251,7 +252,7 @@ def decide_dodge(draft: Draft[DicepoolState], command: Dodge) -> None:
     left = who.pool_left("combat")
     if not 1 <= command.pool <= left:
         raise RuleError(
-            f"a dodge spends 1 to {left} combat pool dice, not {command.pool} "
+            f"a dodge spends 1 to {words.count(left, 'combat pool die', 'combat pool dice')}, not {command.pool} "
             f"({who.name} has {left} left this turn)"
         )
     if not 2 <= command.tn <= 30:
@@ -289,7 +290,7 @@ def _incoming(command: Resist, exchange: Exchange | None) -> tuple[int, str, boo
     if exchange is not None:
         if command.against is not None:
             raise RuleError(
-                f"the open attack already gives {exchange.remaining} successes",
+                f"the open attack already gives {words.count(exchange.remaining, 'success')}",
                 fix=Fix("other", "leave out the attacker's successes"),
             )
         text = command.damage or exchange.damage
@@ -331,7 +332,9 @@ def decide_resist(draft: Draft[DicepoolState], command: Resist) -> None:
         )
     left = who.pool_left("combat")
     if not 0 <= command.pool <= left:
-        raise RuleError(f"{who.name} has {left} combat pool dice left this turn, not {command.pool}")
+        raise RuleError(
+            f"{who.name} has {words.count(left, 'combat pool die', 'combat pool dice')} left this turn, not {command.pool}"
+        )
     body = who.attribute("body")
     count = dice_count(body, command.pool, command.dice)
     armor_mod = [Modifier(reason="armor", value=-armor)] if armor else []
@@ -413,7 +416,7 @@ def decide_heal(draft: Draft[DicepoolState], command: Heal) -> None:
     marked = who.physical if command.track == "physical" else who.stun
     if not 1 <= command.boxes <= marked:
         raise RuleError(
-            f"{who.name} has {marked} {command.track} boxes marked, not {command.boxes}; heal 1 to {marked}"
+            f"{who.name} has {words.count(marked, command.track + ' box', command.track + ' boxes')} marked, not {command.boxes}; heal 1 to {marked}"
             if marked
             else f"{who.name} has no {command.track} boxes to heal"
         )

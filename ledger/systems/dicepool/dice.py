@@ -11,6 +11,7 @@ from __future__ import annotations
 from fractions import Fraction
 from math import comb
 
+from ledger import words
 from ledger.dice import Dice, Faces
 from ledger.errors import FacesError, RuleError
 from ledger.systems.dicepool.events import Modifier, PoolDie, Roll
@@ -53,7 +54,7 @@ def p_at_least(dice: int, needed: int, p: Fraction) -> Fraction:
 
 def check_count(dice: int, what: str) -> None:
     if not 0 <= dice <= MAX_DICE:
-        raise RuleError(f"{what} rolls {dice} dice; roll 0 to {MAX_DICE}")
+        raise RuleError(f"{what} rolls {words.count(dice, 'die')}; roll 0 to {MAX_DICE}")
 
 
 def roll_die(tn: int, dice: Dice, index: int) -> PoolDie:
@@ -63,7 +64,7 @@ def roll_die(tn: int, dice: Dice, index: int) -> PoolDie:
         if isinstance(dice, Faces) and dice.used >= len(dice.faces):
             raise FacesError(
                 f"die {index + 1} shows a 6 at TN {tn}, so the rule of six re-rolls it and adds the "
-                f"result: give its re-roll face right after the 6 (got {len(dice.faces)} faces)"
+                f"result: give its re-roll face right after the 6 (got {words.count(len(dice.faces), 'face')})"
             )
         faces.append(dice.roll(SIDES))
     return PoolDie(faces=tuple(faces), total=sum(faces))

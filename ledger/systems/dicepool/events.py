@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import msgspec
 
+from ledger import words
 from ledger.events import Event
 
 
@@ -35,7 +36,11 @@ class Modifier(msgspec.Struct, frozen=True):
 
 
 def successes(n: int) -> str:
-    return f"{n} success" if n == 1 else f"{n} successes"
+    return words.count(n, "success")
+
+
+def _boxes(n: int, track: str) -> str:
+    return words.count(n, f"{track} box", f"{track} boxes")
 
 
 class Roll(msgspec.Struct, frozen=True, kw_only=True):
@@ -137,7 +142,7 @@ class Dodged(Event, frozen=True, tag="dicepool.dodged"):
             "dodges clear" if self.remaining <= 0 else f"{successes(self.remaining)} left to the attacker"
         )
         return (
-            f"{self.character} dodges with {self.pool_used} pool dice at TN {self.roll.tn}: "
+            f"{self.character} dodges with {words.count(self.pool_used, 'pool die', 'pool dice')} at TN {self.roll.tn}: "
             f"{successes(self.roll.successes)} [{self.roll.faces()}], {result}"
         )
 
@@ -170,10 +175,10 @@ class Resisted(Event, frozen=True, tag="dicepool.resisted"):
     manual: bool = False
 
     def summary(self) -> str:
-        wound = f"{self.level} wound, {self.boxes} {self.track} boxes" if self.level else "no wound"
+        wound = f"{self.level} wound, {_boxes(self.boxes, self.track)}" if self.level else "no wound"
         return (
             f"{self.character} resists {self.damage} (armor {self.armor}, power {self.power}) with "
-            f"{len(self.roll.dice)} dice: {successes(self.roll.successes)} [{self.roll.faces()}]; "
+            f"{words.count(len(self.roll.dice), 'die')}: {successes(self.roll.successes)} [{self.roll.faces()}]; "
             f"net {self.net:+d} stages {self.base_level} to {self.level or 'nothing'}: {wound}"
         )
 
@@ -210,7 +215,7 @@ class Healed(Event, frozen=True, tag="dicepool.healed"):
 
     def summary(self) -> str:
         why = f" ({self.reason})" if self.reason else ""
-        return f"{self.character} heals {self.boxes} {self.track} boxes{why}"
+        return f"{self.character} heals {_boxes(self.boxes, self.track)}{why}"
 
 
 EVENTS: tuple[type[Event], ...] = (Tested, Attacked, Dodged, Resisted, InitiativeRolled, Healed)

@@ -14,6 +14,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from ledger import words
 from ledger.events import Envelope, Event
 from ledger.projections import sheets
 from ledger.projections.yearzero import report as rep
@@ -203,7 +204,7 @@ def demo(ledger: Any, echo: Callable[[str], None]) -> None:
     state = ledger.state(SAMPLE_NAME)
     game: proj.YZState = state.game
     echo(
-        f"yearzero: {SAMPLE_NAME!r}, a week in the Zone, {state.core.version} events, "
+        f"yearzero: {SAMPLE_NAME!r}, a week in the Zone, {words.count(state.core.version, 'event')}, "
         f"now {proj.clock(game.minute)['text']}"
     )
     for name in game.order:

@@ -17,7 +17,7 @@ from typing import Annotated, Any
 import msgspec
 from msgspec import UNSET, Meta, UnsetType
 
-from ledger import tablefile
+from ledger import tablefile, words
 from ledger.errors import Fix, TableError
 from ledger.projections.yearzero.state import split_sector
 
@@ -157,7 +157,7 @@ def listing(data: dict[str, Any]) -> list[Any]:
             when = f"lethal in {value.get('deadline_minutes')} minutes unless healed"
         else:
             when = "not lethal"
-        heal = f", heals in {value['heal_days']} days" if value.get("heal_days") else ""
+        heal = f", heals in {words.count(value['heal_days'], 'day')}" if value.get("heal_days") else ""
         return f"{value['name']}: {when}{heal}. {value.get('effect', '')}".strip(), dict(value)
 
     def every(minutes: int) -> str:

@@ -1,0 +1,135 @@
+"""A count agrees with its noun: ``1 success``, ``1 campaign``, ``1 die``, never ``1 successes``."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ledger.cli.main import cli
+from ledger.words import count, plural
+from tests.conftest import Session
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.parametrize(
+    ("n", "word", "many", "shown"),
+    [
+        (1, "success", None, "1 success"),
+        (0, "success", None, "0 successes"),
+        (2, "success", None, "2 successes"),
+        (1, "die", None, "1 die"),
+        (3, "die", None, "3 dice"),
+        (1, "campaign", None, "1 campaign"),
+        (2, "simulated campaign", None, "2 simulated campaigns"),
+        (1, "hull box", "hull boxes", "1 hull box"),
+        (2, "hull box", "hull boxes", "2 hull boxes"),
+    ],
+)
+def test_a_count_agrees_with_its_noun(n: int, word: str, many: str | None, shown: str) -> None:
+    assert count(n, word, many) == shown
+    assert (plural(1, "was"), plural(2, "was")) == ("was", "were")
+
+
+def test_one_campaign_one_roll_one_success_in_stats_and_sheet(ledger_cli: Session) -> None:
+    ledger_cli("new", "freeform", "One", "--no-commit")
+    ledger_cli("character", "add", "Ana")
+    ledger_cli("roll", "1d20>=11", "--faces", "15")
+    stats = ledger_cli("stats").output
+    assert "Statistics: all campaigns (1 campaign, 3 events, 1 roll)" in stats
+    assert "luck index +1.00 over every die thrown: 1 success in 1 roll," in stats
+    assert "luck +1.00: 1 success in 1 roll where 0.5 were expected" in ledger_cli("sheet").output
+
+
+def test_one_event_verified_and_exported(ledger_cli: Session, tmp_path: Path) -> None:
+    ledger_cli("new", "freeform", "One", "--no-commit")
+    assert "ok  One: 1 event, head " in ledger_cli("verify").output
+    out = tmp_path / "one.jsonl"
+    assert ledger_cli("export", "-o", str(out)).output.startswith(f"exported 1 event to {out}")
+
+
+def test_one_simulated_campaign(tmp_path: Path) -> None:
+    done = CliRunner().invoke(
+        cli, ["--db", str(tmp_path / "s.ledger"), "simulate", "freeform", "--campaigns", "1", "--seed", "3"]
+    )
+    assert done.exit_code == 0, done.output
+    assert "simulated 1 freeform campaign (seed 3): " in done.output
+
+
+def test_keeping_more_dice_than_one_names_one_die(ledger_cli: Session) -> None:
+    ledger_cli("new", "freeform", "One")
+    done = ledger_cli("roll", "1d6kh2", ok=False)
+    assert "kh2 keeps 2 of 1 die; keep 1 to 1" in done.output
+
+
+# --- no text renderer prints a count with a fixed plural -------------------------------------------
+
+NOUNS = (
+    "successes|campaigns|events|rolls|dice|days|rows|actions|bits|faces|sides|deaths|characters"
+    "|throws|boxes|bars|stunts|versions|wounds|flips"
+)
+FIXED = re.compile(
+    r"\{([^{}]+)\} (?:(?:more|pool|combat pool|base|skill|gear|attacker|simulated) )?("
+    + NOUNS
+    + r")\b(?! AS)"
+)
+ALWAYS_MANY = {
+    # (file, the counted expression): counts that are never 1 where they are printed
+    ("ledger/notation.py", "MAX_LABEL"),
+    ("ledger/notation.py", "n"),  # above MAX_DICE
+    ("ledger/notation.py", "MAX_LENGTH"),
+    ("ledger/dice.py", "len(parts)"),  # above MAX_FACES_INPUT
+    ("ledger/dice.py", "MAX_DICE"),
+    ("ledger/dice_legacy.py", "count"),  # above MAX_DICE
+    ("ledger/dice_legacy.py", "MAX_DICE"),
+    ("ledger/commands.py", "len(value)"),  # above the name limit
+    ("ledger/commands.py", "len(text)"),  # above the text limit
+    ("ledger/admission.py", "MAX_TEXT"),
+    ("ledger/stats.py", "MIN_RANKED"),
+    ("ledger/systems/yearzero/commands.py", "MAX_DICE"),
+    ("ledger/systems/dicepool/checks.py", "wanted"),  # negative
+    ("ledger/systems/d100/system.py", "used"),  # above the allowed, at least 1
+    ("ledger/systems/yearzero/commands.py", "base"),  # out of range: below 0 or above 20
+    ("ledger/systems/yearzero/commands.py", "skill_level"),  # out of range: below 0 or above 10
+    ("ledger/systems/dicepool/combat.py", "command.against"),  # out of range
+}
+NOT_COUNTS = {
+    ("cli/crawl.py", "game.fruit"),  # "fruit 2 bits 3": labels before values
+    ("cli/demo.py", "where"),  # "--db PATH campaigns": a command line
+    ("ledger/campaign.py", "c.name!r"),  # "campaign 'X' rolls seeded dice"
+    ("ledger/stats.py", "wh.path"),  # "rebuilt PATH from"
+    ("cli/stats.py", "rate:,.0f"),  # "N events/s": a unit
+    ("ledger/systems/yearzero/events.py", "self.character"),  # "Ana rolls": a verb
+    ("ledger/systems/dicepool/dice.py", "what"),  # "Ana rolls": a verb
+    ("ledger/systems/dicepool/combat.py", "command.track"),  # "no hull boxes to heal"
+    ("ledger/systems/dicepool/events.py", "track"),  # the plural of "hull box", given to count
+    ("ledger/systems/dicepool/checks.py", "pool"),  # the plural of "combat pool die", given to count
+}
+
+
+def _fstring_texts(path: Path) -> list[str]:
+    """The text of each f-string in a module, with its expressions as ``{source}``."""
+    source = path.read_text(encoding="utf-8")
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.JoinedStr):
+            found.append(ast.get_source_segment(source, node) or "")
+    return found
+
+
+def test_no_count_is_printed_with_a_fixed_plural() -> None:
+    files = [*ROOT.glob("cli/**/*.py"), *ROOT.glob("projections/**/*.py"), *ROOT.glob("ledger/**/*.py")]
+    fixed = []
+    for path in files:
+        rel = path.relative_to(ROOT).as_posix()
+        for text in _fstring_texts(path):
+            for m in FIXED.finditer(text):
+                expr = m.group(1).split(":")[0] if ":," not in m.group(1) else m.group(1)
+                if (rel, expr) in ALWAYS_MANY or (rel, m.group(1)) in NOT_COUNTS or (rel, expr) in NOT_COUNTS:
+                    continue
+                fixed.append(f"{rel}: {m.group(0)}")
+    assert not fixed, "counts printed with a fixed plural:\n" + "\n".join(fixed)
