@@ -485,9 +485,13 @@ class _Parser:
             n = self.integer(kind) if self.peek().isdigit() or size == 1 else 1
             what = f"{{...}}{kind}{n}"
             if kind[0] == "k" and not 1 <= n <= len(items):
-                raise self.fail(f"{what} keeps {n} of {len(items)} rolls; keep 1 to {len(items)}")
+                raise self.fail(
+                    f"{what} keeps {n} of {words.count(len(items), 'roll')}; keep 1 to {len(items)}"
+                )
             if kind[0] == "d" and not 1 <= n < len(items):
-                raise self.fail(f"{what} drops {n} of {len(items)} rolls; drop 1 to {len(items) - 1}")
+                raise self.fail(
+                    f"{what} drops {n} of {words.count(len(items), 'roll')}; drop 1 to {len(items) - 1}"
+                )
             pool = Pool(tuple(items), kind, n)
         return msgspec.structs.replace(pool, label=self.labels())
 

@@ -96,6 +96,10 @@ ALWAYS_MANY = {
     ("ledger/systems/yearzero/commands.py", "base"),  # out of range: below 0 or above 20
     ("ledger/systems/yearzero/commands.py", "skill_level"),  # out of range: below 0 or above 10
     ("ledger/systems/dicepool/combat.py", "command.against"),  # out of range
+    ("ledger/notation.py", "MAX_DICE"),
+    ("ledger/errors.py", "len(characters)"),  # several characters, none chosen
+    ("ledger/systems/dicepool/invariants.py", "MONITOR"),  # a condition monitor's ten boxes
+    ("projections/warehouse.py", "sent"),  # past a result's byte budget: many rows
 }
 NOT_COUNTS = {
     ("cli/crawl.py", "game.fruit"),  # "fruit 2 bits 3": labels before values
@@ -108,6 +112,7 @@ NOT_COUNTS = {
     ("ledger/systems/dicepool/combat.py", "command.track"),  # "no hull boxes to heal"
     ("ledger/systems/dicepool/events.py", "track"),  # the plural of "hull box", given to count
     ("ledger/systems/dicepool/checks.py", "pool"),  # the plural of "combat pool die", given to count
+    ("ledger/systems/d20/tables.py", "name!r"),  # "weapon 'x' sides": a table field
 }
 
 

@@ -3,6 +3,7 @@ import on the state after each action, behind deciding the action again."""
 
 from __future__ import annotations
 
+from ledger import words
 from ledger.projections.yearzero.state import YZState
 from ledger.state import CampaignState
 
@@ -20,7 +21,7 @@ def check_state(_before: CampaignState, after: CampaignState) -> str | None:
             if not 1 <= face <= 6:
                 return f"{pending.character}'s roll shows a {face}, which is not on a d6"
         if pending.successes != dice.successes():
-            return f"{pending.character}'s roll records {pending.successes} successes where its dice give {dice.successes()}"
+            return f"{pending.character}'s roll records {words.count(pending.successes, 'success')} where its dice give {dice.successes()}"
     for c in g.characters.values():
         for name, value in c.current.items():
             if value < 0:
