@@ -1039,16 +1039,20 @@ def import_(c: Ctx, file: str, name: str | None, require_signed: bool) -> None:
     Says whether the file was signed by this ledger, a trusted key, an
     unknown key or nobody; a signature that does not match is refused."""
     from ledger import provenance
+    from ledger.admission import read_header
 
     with open(file, "rb") as data:
         camp = c.ledger.import_(data, name, require_signed=require_signed, file=file)
+        data.seek(0)
+        given = read_header(data)[0].head  # the file's events (the import may open a commitment after them)
     head = c.ledger.head(camp)
     signer = provenance.of_campaign(c.ledger, camp)
     assert signer is not None
     emit(
         c,
         {"name": camp.name, "system": camp.system, "head": head, "signer": signer.as_dict()},
-        f"imported {camp.name!r} ({camp.system}, {head} events, chain verified); {signer.describe(file, word=fixes.worded)}",
+        f"imported {camp.name!r} ({camp.system}, {given} events, chain verified); "
+        f"{signer.describe(file, word=fixes.worded)}",
     )
 
 

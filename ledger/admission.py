@@ -249,6 +249,10 @@ class Admission:
         """Virtual dice drawn while it was open (undone actions' too)."""
         self.seeded: set[str] = set()
         """The commitments a ``dice.seeded`` event seeds."""
+        self.dice_client = ""
+        """The client seed in force under the open commitment (its own, or a seeding's)."""
+        self.opened: dict[str, int] = {}
+        """Every commitment opened, with the version that opens it (each opens once)."""
         self.watch: Callable[[Envelope[Any], CampaignState], None] | None = None
         """Called with each admitted event and the state it leaves (``verify`` compares
         the cached snapshots with it instead of folding the branch a second time)."""
@@ -453,6 +457,7 @@ class Admission:
             if problem is not None:
                 raise Refusal(problem)
             self.seeded.add(ev.commitment)
+            self.dice_client = ev.client_seed
         elif isinstance(ev, DiceRevealed):
             problem = fairness.reveal_problem(ev, self.dice_open)
             if problem is not None:
@@ -464,7 +469,13 @@ class Admission:
                 problem = fairness.opening_problem(commitment, client_seed)
                 if problem is not None:
                     raise Refusal(problem)
-            self.dice_open, self.dice_drawn = commitment, 0
+                if commitment in self.opened:
+                    raise Refusal(
+                        f"it opens dice commitment {commitment[:16]} a second time "
+                        f"(version {self.opened[commitment]} opened it)"
+                    )
+                self.opened[commitment] = env.v
+            self.dice_open, self.dice_drawn, self.dice_client = commitment, 0, client_seed
         how = env.decision
         if self.dice_open is not None and how is not None and not how.manual:
             self.dice_drawn += len(how.faces)
