@@ -937,7 +937,13 @@ def dice_status(c: Ctx) -> None:
             return f"{found['campaign']}: seeded dice (--seed), reproducible, not provable"
         if found["commitment"] is None:
             return f"{found['campaign']}: no dice commitment open; virtual dice are unproven (`ledger dice commit`)"
-        where = "" if found["seed_here"] else " (its seed is in the ledger this campaign came from)"
+        where = (
+            ""
+            if found["seed_here"]
+            else " (its seed is missing from this ledger's seed table)"
+            if found.get("seed_lost")
+            else " (its seed is in the ledger this campaign came from)"
+        )
         client = f", client seed {found['client_seed']!r}" if found["client_seed"] else ""
         if found["seeded_at"] is not None:
             client += f" (seeded after the commitment, v{found['seeded_at']})"

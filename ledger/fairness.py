@@ -579,13 +579,11 @@ def refuse_foreign(status: DiceStatus) -> LedgerError:
     if status.lost:
         return LedgerError(
             f"the seed of the open dice commitment {shown} is missing from this ledger's seed table "
-            "(ledger_seeds lost its rows), so no die can be drawn under it, and no unproven die "
-            "is drawn in its place",
+            "(ledger_seeds), so no die is drawn, proven or unproven",
             fix=fix_command(
                 "dice commit",
-                "restore the ledger from a backup, or open a new commitment (the open one's dice stay unproven)",
+                "restore the ledger from a backup, or open a new commitment",
                 "restore the ledger from a backup, or open a new commitment with",
-                " (the open one's dice stay unproven)",
             ),
         )
     return LedgerError(

@@ -28,9 +28,12 @@ def export_to(book: Ledger, name: str, path: Path) -> Path:
 
 def rows(db: Path) -> tuple[int, int]:
     """The events and the seed-table records a ledger holds."""
-    with sqlite3.connect(db) as conn:
+    conn = sqlite3.connect(db)
+    try:
         events = conn.execute("SELECT count(*) FROM ledger_events").fetchone()[0]
         seeds = conn.execute("SELECT count(*) FROM ledger_seeds").fetchone()[0]
+    finally:
+        conn.close()
     return events, seeds
 
 
