@@ -373,6 +373,6 @@ def _known_commitments(book: Book, admit: admission.Admission) -> None:
         if not any(bytes(row.state) == raw for s in streams for row in book.store.read(s, gt=v - 1, lte=v)):
             raise admit.refuse(
                 v,
-                f"it opens dice commitment {commitment[:16]}, which this ledger already opened "
+                f"it opens dice commitment {commitment[:16]}, which this ledger already holds "
                 "for another campaign (a commitment opens once)",
             )

@@ -68,7 +68,7 @@ def test_a_start_that_reuses_the_importing_ledgers_open_commitment_is_refused(tm
     process = hr.run_ledger(str(victim_db), "import", str(forged))
     assert process.returncode == 4
     assert "at version 1: import refused: it opens dice commitment " in process.stderr
-    assert "which this ledger already opened for another campaign" in process.stderr
+    assert "which this ledger already holds for another campaign" in process.stderr
     assert rows(victim_db) == before
 
 
