@@ -249,6 +249,9 @@ class Admission:
         """Virtual dice drawn while it was open (undone actions' too)."""
         self.seeded: set[str] = set()
         """The commitments a ``dice.seeded`` event seeds."""
+        self.switched: int | None = None
+        """The version at which the campaign id changed to a home's without a fork (a
+        campaign an older ledger imported and played on), if it did."""
         self.dice_client = ""
         """The client seed in force under the open commitment (its own, or a seeding's)."""
         self.opened: dict[str, int] = {}
@@ -381,15 +384,12 @@ class Admission:
         ev = env.event
         if not UUID_RE.fullmatch(env.campaign):
             raise Refusal("its campaign id is malformed")
-        if (
-            v > 1
-            and not isinstance(ev, BranchForked)
-            and env.campaign != self.campaign_id
-            and not (env.campaign in self.homes and self.campaign_id not in self.homes)
-        ):
-            # An imported campaign's events keep the id they were sealed with; what is
-            # recorded after the import carries the id of the stream it is stored in.
-            raise Refusal("its campaign id changes without a fork")
+        if v > 1 and not isinstance(ev, BranchForked) and env.campaign != self.campaign_id:
+            if not (env.campaign in self.homes and self.campaign_id not in self.homes):
+                raise Refusal("its campaign id changes without a fork")
+            # A campaign an older ledger imported keeps the id its events were sealed
+            # with; what it recorded after the import carries the id of its stream.
+            self.switched = v
         if isinstance(ev, BranchForked) and env.campaign == self.campaign_id:
             raise Refusal("a fork keeps the campaign id of its parent")
         self.campaign_id = env.campaign

@@ -21,7 +21,7 @@ import msgspec
 
 from ledger import admission, chain, fairness, snapshots
 from ledger.commands import check_name
-from ledger.errors import DuplicateNameError, TamperError
+from ledger.errors import DuplicateNameError, LedgerError, TamperError
 from ledger.events import (
     FORMAT,
     RESETS,
@@ -282,7 +282,9 @@ def import_campaign(
     signed_by = signer(fields)
     new_name = check_name(name if name is not None else header.name, "campaign")
     system = get_system(header.system)
-    admit = admission.Admission(new_name, system)
+    # An older ledger stored an import under a stream id of its own, the header's, and
+    # sealed what was played after it with that id: such an export changes id once, to it.
+    admit = admission.Admission(new_name, system, homes=frozenset({header.campaign_id}))
     try:
         for raw in admission.lines(data):
             admit.admit(raw)
@@ -307,6 +309,12 @@ def import_campaign(
     _known_commitments(book, admit)
     held = {c.id for c in book.campaigns()}
     copy = admit.campaign_id in held or book.store.head(admit.campaign_id) > 0
+    if copy and admit.switched is not None:
+        raise LedgerError(
+            f"this ledger holds the campaign the file continues from version {admit.switched}, where an "
+            "older ledger changed its id without a fork; import the file into a ledger that does not "
+            "hold the campaign"
+        )
     cid = str(uuid.uuid4()) if copy else admit.campaign_id
     seeded_dice = admit.state.core.seed is not None
     fresh = (

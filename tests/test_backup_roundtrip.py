@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -13,6 +14,7 @@ from ledger import Ledger
 from ledger.integrity import verify_dice, verify_dice_file
 from ledger.systems.crawl.play import autoplay
 from tests import helpers_reliability as hr
+from tests.helpers_forgery import forge_export
 
 
 def exported(book: Ledger, name: str) -> bytes:
@@ -132,3 +134,42 @@ def test_an_imported_campaign_plays_at_once(tmp_path: Path, system: str) -> None
         assert away.dice_status("Tomb")["drawn"] > 0
         away.verify(every=True)
         verify_dice(away, every=True)
+
+
+def test_an_older_ledgers_export_of_an_imported_then_played_campaign_imports(tmp_path: Path) -> None:
+    """An older ledger stored an import under a stream id of its own and sealed what was
+    played after it with that id, with no event saying so: its export, which names that
+    id in its header, changes id once (at v3 here) and imports into a fresh ledger."""
+    with Ledger(str(tmp_path / "home.ledger")) as home:
+        home.new_campaign("freeform", "Tomb", commit=False)
+        home.note("before the export", "Tomb")
+        home.note("played on in the other ledger", "Tomb")
+        home.roll("1d6", "Tomb", faces=[5])
+        genuine = tmp_path / "played.jsonl"
+        genuine.write_bytes(exported(home, "Tomb"))
+    stream = "0b5e3f4c-9a1d-4e2b-8c7f-6d5a4b3c2e1f"
+
+    def stored_by_an_older_ledger(
+        _head: dict[str, Any], events: list[dict[str, Any]]
+    ) -> list[dict[str, Any]]:
+        for event in events[2:]:
+            event["campaign"] = stream
+        return events
+
+    older = forge_export(
+        genuine,
+        tmp_path / "older.jsonl",
+        stored_by_an_older_ledger,
+        header=lambda h: dict(h, campaign_id=stream),
+    )
+    with Ledger(str(tmp_path / "fresh.ledger")) as fresh:
+        with older.open("rb") as data:
+            restored = fresh.import_(data)
+        assert restored.id == stream
+        fresh.roll("1d6", "Tomb", faces=[2])
+        fresh.verify(every=True)
+        again = exported(fresh, "Tomb")
+    with Ledger(str(tmp_path / "third.ledger")) as third:
+        third.import_(io.BytesIO(again))
+        third.verify(every=True)
+        assert third.head(third.campaign("Tomb")) == 5
