@@ -173,3 +173,30 @@ def test_an_older_ledgers_export_of_an_imported_then_played_campaign_imports(tmp
         third.import_(io.BytesIO(again))
         third.verify(every=True)
         assert third.head(third.campaign("Tomb")) == 5
+
+
+def test_the_ledger_holding_an_older_exports_stream_refuses_it_in_one_line(tmp_path: Path) -> None:
+    db = tmp_path / "home.ledger"
+    with Ledger(str(db)) as home:
+        home.new_campaign("freeform", "Tomb", commit=False)
+        home.note("one", "Tomb")
+        home.note("two", "Tomb")
+        kept = home.new_campaign("freeform", "Kept", commit=False)
+        genuine = tmp_path / "tomb.jsonl"
+        genuine.write_bytes(exported(home, "Tomb"))
+
+    def stored_here(_head: dict[str, Any], events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        for event in events[2:]:
+            event["campaign"] = kept.id
+        return events
+
+    older = forge_export(
+        genuine, tmp_path / "older.jsonl", stored_here, header=lambda h: dict(h, campaign_id=kept.id)
+    )
+    refused = hr.run_ledger(str(db), "import", str(older), "--name", "Again")
+    assert refused.returncode == 1
+    lines = refused.stderr.strip().splitlines()
+    assert len(lines) == 1
+    assert lines[0].startswith("error: this ledger holds the campaign the file continues from version 3")
+    with Ledger(str(db)) as home:
+        assert sorted(c.name for c in home.campaigns()) == ["Kept", "Tomb"]
