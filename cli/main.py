@@ -1146,7 +1146,13 @@ def dice_status(c: Ctx) -> None:
             return f"{found['campaign']}: seeded dice (--seed), reproducible, not provable"
         if found["commitment"] is None:
             return f"{found['campaign']}: no dice commitment open; virtual dice are unproven (`ledger dice commit`)"
-        where = "" if found["seed_here"] else " (its seed is in the ledger this campaign came from)"
+        where = (
+            ""
+            if found["seed_here"]
+            else " (its seed is missing from this ledger's seed table)"
+            if found.get("seed_lost")
+            else " (its seed is in the ledger this campaign came from)"
+        )
         client = f", client seed {found['client_seed']!r}" if found["client_seed"] else ""
         if found["seeded_at"] is not None:
             client += f" (seeded after the commitment, v{found['seeded_at']})"
@@ -1247,16 +1253,20 @@ def import_(c: Ctx, file: str, name: str | None, require_signed: bool) -> None:
     Says whether the file was signed by this ledger, a trusted key, an
     unknown key or nobody; a signature that does not match is refused."""
     from ledger import provenance
+    from ledger.admission import read_header
 
     with open(file, "rb") as data:
         camp = c.ledger.import_(data, name, require_signed=require_signed, file=file)
+        data.seek(0)
+        given = read_header(data)[0].head  # the file's events (the import may open a commitment after them)
     head = c.ledger.head(camp)
     signer = provenance.of_campaign(c.ledger, camp)
     assert signer is not None
     emit(
         c,
         {"name": camp.name, "system": camp.system, "head": head, "signer": signer.as_dict()},
-        f"imported {camp.name!r} ({camp.system}, {words.count(head, 'event')}, chain verified); {signer.describe(file, word=fixes.worded)}",
+        f"imported {camp.name!r} ({camp.system}, {words.count(given, 'event')}, chain verified); "
+        f"{signer.describe(file, word=fixes.worded)}",
     )
 
 

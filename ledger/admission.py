@@ -269,6 +269,13 @@ class Admission:
         """Virtual dice drawn while it was open (undone actions' too)."""
         self.seeded: set[str] = set()
         """The commitments a ``dice.seeded`` event seeds."""
+        self.switched: int | None = None
+        """The version at which the campaign id changed to a home's without a fork (a
+        campaign an older ledger imported and played on), if it did."""
+        self.dice_client = ""
+        """The client seed in force under the open commitment (its own, or a seeding's)."""
+        self.opened: dict[str, int] = {}
+        """Every commitment opened, with the version that opens it (each opens once)."""
         self.watch: Callable[[Envelope[Any], CampaignState], None] | None = None
         """Called with each admitted event and the state it leaves (``verify`` compares
         the cached snapshots with it instead of folding the branch a second time)."""
@@ -396,15 +403,12 @@ class Admission:
         ev = env.event
         if not UUID_RE.fullmatch(env.campaign):
             raise Refusal("its campaign id is malformed")
-        if (
-            v > 1
-            and not isinstance(ev, BranchForked)
-            and env.campaign != self.campaign_id
-            and not (env.campaign in self.homes and self.campaign_id not in self.homes)
-        ):
-            # An imported campaign's events keep the id they were sealed with; what is
-            # recorded after the import carries the id of the stream it is stored in.
-            raise Refusal("its campaign id changes without a fork")
+        if v > 1 and not isinstance(ev, BranchForked) and env.campaign != self.campaign_id:
+            if not (env.campaign in self.homes and self.campaign_id not in self.homes):
+                raise Refusal("its campaign id changes without a fork")
+            # A campaign an older ledger imported keeps the id its events were sealed
+            # with; what it recorded after the import carries the id of its stream.
+            self.switched = v
         if isinstance(ev, BranchForked) and env.campaign == self.campaign_id:
             raise Refusal("a fork keeps the campaign id of its parent")
         self.campaign_id = env.campaign
@@ -474,6 +478,7 @@ class Admission:
             if problem is not None:
                 raise Refusal(problem)
             self.seeded.add(ev.commitment)
+            self.dice_client = ev.client_seed
         elif isinstance(ev, DiceRevealed):
             problem = fairness.reveal_problem(ev, self.dice_open)
             if problem is not None:
@@ -485,7 +490,13 @@ class Admission:
                 problem = fairness.opening_problem(commitment, client_seed)
                 if problem is not None:
                     raise Refusal(problem)
-            self.dice_open, self.dice_drawn = commitment, 0
+                if commitment in self.opened:
+                    raise Refusal(
+                        f"it opens dice commitment {commitment[:16]} a second time "
+                        f"(version {self.opened[commitment]} opened it)"
+                    )
+                self.opened[commitment] = env.v
+            self.dice_open, self.dice_drawn, self.dice_client = commitment, 0, client_seed
         how = env.decision
         if self.dice_open is not None and how is not None and not how.manual:
             self.dice_drawn += len(how.faces)

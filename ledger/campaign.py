@@ -1145,6 +1145,8 @@ class Ledger:
         assert now is not None
         if now.commitment is None:
             raise _none_open(c)
+        if now.seed is None and now.lost:
+            raise fairness.refuse_foreign(now)
         if now.seed is None:
             raise LedgerError(
                 f"the seed of dice commitment {now.commitment[:16]} is kept by the ledger this campaign "
@@ -1188,6 +1190,7 @@ class Ledger:
             "drawn": status.next_nonce if status.commitment else 0,
             "seeded_at": status.seeded_at if status.commitment else None,
             "seed_here": status.seed is not None,
+            "seed_lost": status.commitment is not None and status.seed is None and status.lost,
             "seeded": seeded_dice,
             "provable": status.commitment is not None and status.seed is not None and not seeded_dice,
         }

@@ -68,7 +68,7 @@ def dice_for(tip: Tip, faces: list[int] | None) -> Dice:
     if status.commitment is None:
         return RandomDice()
     if status.seed is None:
-        raise fairness.refuse_foreign(status)
+        return fairness.Unavailable(fairness.refuse_foreign(status))  # refused at the first die
     return CommittedDice(status.seed, status.client_seed, status.branch, status.next_nonce, status.commitment)
 
 

@@ -42,7 +42,7 @@ import msgspec
 
 from ledger import words
 from ledger.commands import check_text, nfc
-from ledger.dice import committed_face
+from ledger.dice import Dice, committed_face
 from ledger.errors import LedgerError, StoreError, TamperError, named
 from ledger.errors import command as fix_command
 from ledger.events import (
@@ -52,6 +52,8 @@ from ledger.events import (
     DiceRevealed,
     DiceSeeded,
     Envelope,
+    Rolled,
+    RollResult,
 )
 from ledger.store import Store
 
@@ -59,6 +61,9 @@ SEED_STREAM = "dice-seed:"
 BRANCH_STREAM = "dice-branch:"
 """A record per branch on which a commitment was ever opened (or imported): a branch
 without one has none, and its first roll need not look for one in its log."""
+KNOWN_STREAM = "dice-known:"
+"""A record per commitment an import brought in (its seed is elsewhere): an import that
+opens one already known here must hold the very event this ledger stores."""
 SEEDED_STREAM = "dice-seeded:"
 """A record per branch and commitment that may have been seeded (written before its
 ``dice.seeded`` is appended, or when an import brings one): only such a commitment's
@@ -105,6 +110,7 @@ def new_seed(store: Store, client_seed: str, branch: str) -> str:
     record = {
         "seed": seed.hex(),
         "client_seed": client_seed,
+        "branch": branch,
         "created": datetime.now(UTC).isoformat(timespec="seconds"),
     }
     try:
@@ -128,8 +134,20 @@ def note_seeded(store: Store, branch: str, commitment: str) -> None:
         store.put_seed(key, b"{}", exist_ok=True)
 
 
-def load_seed(store: Store, commitment: str) -> tuple[bytes, str] | None:
-    """The seed and client seed of a commitment made by this ledger; None when this
+def note_known(store: Store, commitment: str) -> None:
+    """Note that an import brought in ``commitment`` (see :data:`KNOWN_STREAM`)."""
+    if store.seed_record(KNOWN_STREAM + commitment) is None:
+        store.put_seed(KNOWN_STREAM + commitment, b"{}", exist_ok=True)
+
+
+def known_here(store: Store, commitment: str) -> bool:
+    """Whether this ledger made ``commitment`` or an import brought it in."""
+    return any(store.seed_record(key + commitment) is not None for key in (SEED_STREAM, KNOWN_STREAM))
+
+
+def load_seed(store: Store, commitment: str, branch: str | None = None) -> tuple[bytes, str] | None:
+    """The seed and client seed of a commitment made by this ledger (for ``branch``,
+    when given: a seed drawn for one branch never serves another); None when this
     store does not hold it (a commitment made by the ledger a campaign came from)."""
     raw = store.seed_record(SEED_STREAM + commitment)
     if raw is None:
@@ -138,6 +156,8 @@ def load_seed(store: Store, commitment: str) -> tuple[bytes, str] | None:
     seed = bytes.fromhex(record["seed"])
     if commitment_of(seed) != commitment:
         raise StoreError(f"the seed kept for dice commitment {commitment[:16]} does not match it")
+    if branch is not None and record.get("branch", branch) != branch:
+        return None  # drawn for another branch (seeds kept before branches were noted serve any)
     return seed, str(record.get("client_seed", ""))
 
 
@@ -157,6 +177,9 @@ class DiceStatus(msgspec.Struct, frozen=True):
     seeded_at: int | None = None
     """The version of the ``dice.seeded`` that gave the client seed; None when it came
     with the commitment."""
+    lost: bool = False
+    """The seed table lost this branch's rows: its log opens commitments, the table does
+    not note the branch (the seed of the open one is then missing, not elsewhere)."""
 
     def __repr__(self) -> str:  # the seed of an open commitment is never printed
         shown = ", ".join(
@@ -167,9 +190,9 @@ class DiceStatus(msgspec.Struct, frozen=True):
     def opened(self, store: Store, commitment: str | None) -> DiceStatus:
         if commitment is None:
             return DiceStatus(self.branch)
-        found = load_seed(store, commitment)
+        found = load_seed(store, commitment, self.branch)
         seed, client = found if found else (None, "")
-        return DiceStatus(self.branch, commitment, 0, seed, client)
+        return DiceStatus(self.branch, commitment, 0, seed, client, lost=self.lost)
 
     def seeded(self, ev: DiceSeeded, version: int) -> DiceStatus:
         """The status after ``ev`` (recorded only for the open commitment, before a die)."""
@@ -206,7 +229,13 @@ def status_at(
     own commitment or none: the parent's history never needs to be read."""
     blank = DiceStatus(stream)
     if store.seed_record(BRANCH_STREAM + stream) is None:
-        return blank  # no commitment was ever opened on this branch
+        # No note: no commitment was ever opened on this branch, unless the seed table
+        # lost its rows; a branch whose first own event opens one still says so.
+        first = store.marked(stream, after, after + 1, MARKER, 1)
+        opener = getattr(decode(first[0][1]).event, "opens", None) if first else None
+        if opener is None or opener()[0] is None:
+            return blank
+        blank = DiceStatus(stream, lost=True)
     top = version
     while top > after:
         rows = store.marked(stream, after, top, MARKER, 16)
@@ -386,6 +415,13 @@ def check(
         how = env.decision
         if how is None or not how.faces:
             continue
+        if isinstance(ev, Rolled) and how.commitment is not None and shown_faces(ev.result) != how.faces:
+            raise TamperError(
+                name,
+                env.v,
+                f"the roll it shows [{','.join(map(str, ev.result.faces()[:20]))}] is not the dice its "
+                "decision draws under the commitment",
+            )
         if how.manual:
             report.physical += len(how.faces)
             report.marks[env.v] = "physical"
@@ -429,6 +465,11 @@ def check(
             made.seed = bytes.fromhex(reveals[made.commitment])
         _prove(name, made, report)
     return report
+
+
+def shown_faces(result: RollResult) -> tuple[int, ...]:
+    """The die faces a recorded roll shows, as drawn (a Fate die as its d3 face)."""
+    return tuple(d.face for g in result.groups for d in g.dice)
 
 
 def _prove(name: str, made: Commitment, report: DiceReport) -> None:
@@ -523,8 +564,29 @@ def revealed_in(rows: Iterator[bytes], decode: Callable[[bytes], Envelope[Any]])
     return found
 
 
+class Unavailable(Dice):
+    """The dice of a branch whose open commitment's seed is not here: an action that
+    draws no die is recorded, the first die drawn is refused (``refusal``)."""
+
+    def __init__(self, refusal: LedgerError) -> None:
+        self.refusal = refusal
+
+    def roll(self, sides: int) -> int:
+        raise self.refusal
+
+
 def refuse_foreign(status: DiceStatus) -> LedgerError:
     shown = (status.commitment or "")[:16]
+    if status.lost:
+        return LedgerError(
+            f"the seed of the open dice commitment {shown} is missing from this ledger's seed table "
+            "(ledger_seeds), so no die is drawn, proven or unproven",
+            fix=fix_command(
+                "dice commit",
+                "restore the ledger from a backup, or open a new commitment",
+                "restore the ledger from a backup, or open a new commitment with",
+            ),
+        )
     return LedgerError(
         f"the open dice commitment {shown} was made by the ledger this campaign was imported from, "
         "which holds its seed",

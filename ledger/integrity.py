@@ -14,14 +14,24 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import Callable, Generator, Iterator, Mapping
+from datetime import UTC, datetime
 from typing import IO, TYPE_CHECKING, Any
 
 import msgspec
 
 from ledger import admission, chain, fairness, snapshots
 from ledger.commands import check_name
-from ledger.errors import TamperError
-from ledger.events import FORMAT, RESETS, CampaignRegistered, Envelope, envelope_decoder
+from ledger.errors import DuplicateNameError, LedgerError, TamperError
+from ledger.events import (
+    FORMAT,
+    RESETS,
+    BranchForked,
+    CampaignRegistered,
+    DiceCommitted,
+    Envelope,
+    Event,
+    envelope_decoder,
+)
 from ledger.records import Campaign, VerifyReport
 from ledger.state import CampaignState
 from ledger.systems import get_system
@@ -253,10 +263,18 @@ def import_campaign(
     signer: Callable[[Mapping[str, Any]], str | None],
     dry_run: bool = False,
 ) -> Campaign:
-    """Import an export after checking its chain, its signature and every event's
-    meaning (see ``ledger.admission``); a refused file records nothing. ``signer``
+    """Import an export after checking its chain, its signature, every event's meaning
+    (see ``ledger.admission``) and its dice (``ledger.fairness.check``: what ``verify
+    --all`` would refuse is refused here); a refused file records nothing. ``signer``
     checks the header's signature and gives the key that signed it, None for an
     unsigned file (``ledger.provenance.check_header``).
+
+    The campaign keeps the id its last events carry, so what is played after the import
+    continues the same chain and exports again as one history; a ledger that already
+    holds that id (a copy of a campaign it has) stores it as a branch of its own, under
+    a new id, which a ``branch.forked`` at the file's head opens. Whenever the file's
+    head has a dice commitment open (its seed stays with the ledger that made it), the
+    import opens a fresh one of this ledger's, so the campaign plays at once.
 
     ``dry_run`` checks everything and records nothing (``ledger verify FILE``); the
     campaign returned is then not in the ledger, and ``book`` may be None."""
@@ -264,7 +282,9 @@ def import_campaign(
     signed_by = signer(fields)
     new_name = check_name(name if name is not None else header.name, "campaign")
     system = get_system(header.system)
-    admit = admission.Admission(new_name, system)
+    # An older ledger stored an import under a stream id of its own, the header's, and
+    # sealed what was played after it with that id: such an export changes id once, to it.
+    admit = admission.Admission(new_name, system, homes=frozenset({header.campaign_id}))
     try:
         for raw in admission.lines(data):
             admit.admit(raw)
@@ -275,18 +295,67 @@ def import_campaign(
         ) from None
     admit.check_head(header)
     admit.finish()
-    cid = str(uuid.uuid4())
-    kinds = admit.kinds
-    rows = [(cid, v, kinds[v - 1], raw) for v, raw in enumerate(admit.raws, start=1)]
-    if not dry_run and book is not None and any(fairness.MARKER in raw for raw in admit.raws):
-        fairness.mark_branch(book.store, cid)  # its dice commitments are in its log
-        for commitment in sorted(admit.seeded):  # and the client seeds given after them
-            fairness.note_seeded(book.store, cid, commitment)
-
+    if any(fairness.MARKER in raw or b'"nonce":' in raw for raw in admit.raws):  # else no die to prove
+        try:
+            fairness.check(new_name, (admit.decode(raw) for raw in admit.raws))
+        except TamperError as e:
+            raise admit.refuse(e.version, e.problem) from None
     if dry_run or book is None:
+        cid = admit.campaign_id
         return Campaign(
             cid, new_name, system.name, imported=True, lineage=((cid, 0, None),), signed_by=signed_by
         )
+    if any(c.name == new_name for c in book.campaigns()):  # before a seed row is written
+        raise DuplicateNameError(f"a campaign named {new_name!r} exists; choose another name")
+    _known_commitments(book, admit)
+    held = {c.id for c in book.campaigns()}
+    copy = admit.campaign_id in held or book.store.head(admit.campaign_id) > 0
+    if copy and admit.switched is not None:
+        raise LedgerError(
+            f"this ledger holds the campaign the file continues from version {admit.switched}, where an "
+            "older ledger changed its id without a fork; import the file into a ledger that does not "
+            "hold the campaign"
+        )
+    cid = str(uuid.uuid4()) if copy else admit.campaign_id
+    seeded_dice = admit.state.core.seed is not None
+    fresh = (
+        fairness.new_seed(book.store, admit.dice_client, cid)
+        if admit.dice_open is not None and not seeded_dice
+        else None
+    )
+    kinds = admit.kinds
+    rows = [(cid, v, kinds[v - 1], raw) for v, raw in enumerate(admit.raws, start=1)]
+    opening: Event | None = None
+    if copy:
+        opening = BranchForked(
+            name=new_name,
+            parent_id=admit.campaign_id,
+            parent_name=admit.state.core.name,
+            at=admit.version,
+            commitment=fresh or msgspec.UNSET,
+            client_seed=admit.dice_client if fresh else msgspec.UNSET,
+        )
+    elif fresh is not None:
+        opening = DiceCommitted(commitment=fresh, client_seed=admit.dice_client)
+    if opening is not None:
+        env = Envelope(
+            v=admit.version + 1,
+            campaign=cid,
+            action=uuid.uuid4().hex[:16],
+            at=datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z"),
+            day=admit.state.core.day,
+            last_reset=admit.last_reset,
+            prev=admit.prev,
+            event=opening,
+        )
+        raw, _ = chain.seal(env)
+        rows.append((cid, env.v, opening.kind, raw))
+    if admit.opened or fresh is not None:
+        fairness.mark_branch(book.store, cid)  # its dice commitments are in its log
+        for commitment in sorted(admit.opened):
+            fairness.note_known(book.store, commitment)
+        for commitment in sorted(admit.seeded):  # and the client seeds given after them
+            fairness.note_seeded(book.store, cid, commitment)
 
     def make() -> tuple[CampaignRegistered, list[tuple[str, int, str, bytes]]]:
         registered = CampaignRegistered(
@@ -296,3 +365,23 @@ def import_campaign(
 
     book.register(make)
     return book.campaign(new_name)
+
+
+def _known_commitments(book: Book, admit: admission.Admission) -> None:
+    """A commitment this ledger made, or an earlier import brought in, comes in again only
+    with the very event that opens it here (a copy of a campaign this ledger holds): a
+    forged file that reuses one (published by ``dice status``) would have this ledger
+    derive dice under a seed it keeps for another campaign, and reveal it."""
+    streams: list[str] | None = None
+    for commitment, v in admit.opened.items():
+        if not fairness.known_here(book.store, commitment):
+            continue
+        if streams is None:
+            streams = sorted({s for c in book.campaigns() for s, lo, hi in c.lineage})
+        raw = admit.raws[v - 1]
+        if not any(bytes(row.state) == raw for s in streams for row in book.store.read(s, gt=v - 1, lte=v)):
+            raise admit.refuse(
+                v,
+                f"it opens dice commitment {commitment[:16]}, which this ledger already holds "
+                "for another campaign (a commitment opens once)",
+            )

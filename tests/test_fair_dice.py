@@ -384,19 +384,18 @@ def test_a_campaign_in_two_systems_revealed_exported_and_imported_proves_every_f
         assert set(there.marks.values()) <= {"proven", "physical"}
 
 
-def test_an_imported_open_commitment_cannot_be_rolled_under_here(tmp_path: Path) -> None:
+def test_an_import_opens_its_own_commitment_and_never_rolls_under_the_imported_one(tmp_path: Path) -> None:
     book = Ledger(str(tmp_path / "home.ledger"))
     book.new_campaign("freeform", "Tale")
     book.roll("1d6", "Tale")
+    theirs = book.dice_status("Tale")["commitment"]
     other = carried(book, tmp_path)
-    with pytest.raises(LedgerError, match=r"was made by the ledger this campaign was imported from"):
-        other.roll("1d6", "Tale")
-    with pytest.raises(LedgerError, match=r"reveal it there, or open a new one here"):
-        other.reveal_dice("Tale")
-    other.commit_dice("Tale")
+    ours = other.dice_status("Tale")
+    assert ours["commitment"] != theirs and ours["provable"] and ours["drawn"] == 0
     other.roll("1d6", "Tale")
+    other.reveal_dice("Tale")  # reveals this ledger's seed, never the home ledger's
     report = verify_dice(other, "Tale")["Tale"]
-    assert report.pending == 2
+    assert (report.proven, report.pending) == (1, 1)
     assert "never revealed: its dice can never be proven" in report.warnings[0]
 
 
@@ -549,12 +548,14 @@ def test_seeding_with_no_commitment_open_is_refused(tmp_path: Path) -> None:
     assert book.head(plain) == 2
 
 
-def test_an_imported_open_commitment_cannot_be_seeded_here(tmp_path: Path) -> None:
+def test_an_imported_campaign_seeds_the_commitment_its_import_opened(tmp_path: Path) -> None:
     book = Ledger(str(tmp_path / "home.ledger"))
     book.new_campaign("freeform", "Tale")
     other = carried(book, tmp_path)
-    with pytest.raises(LedgerError, match=r"was made by the ledger this campaign was imported from"):
-        other.seed_dice("ours", "Tale")
+    other.seed_dice("ours", "Tale")
+    status = other.dice_status("Tale")
+    assert (status["client_seed"], status["seeded_at"]) == ("ours", 3)
+    assert status["commitment"] != book.dice_status("Tale")["commitment"]
 
 
 def test_the_cli_seeds_shows_it_and_refuses_a_late_seed_in_one_line(ledger_cli: Session, db: str) -> None:
@@ -622,7 +623,8 @@ def test_an_import_keeps_the_client_seed_given_after_the_commitment(tmp_path: Pa
     book.roll("2d6", "Tale")
     carried(book, tmp_path)
     status = Ledger(str(tmp_path / "away.ledger")).dice_status("Tale")  # read back by a new Ledger
-    assert (status["client_seed"], status["seeded_at"], status["drawn"]) == ("ours", 2, 2)
+    # the import's own commitment opens with the client seed in force at the file's head
+    assert (status["client_seed"], status["seeded_at"], status["drawn"]) == ("ours", None, 0)
     with (tmp_path / "tale.jsonl").open("rb") as data:
         _, alone = verify_dice_file(data)
     assert alone.pending == 2 and alone.commitments[0]["client_seed"] == "ours"
