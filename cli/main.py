@@ -365,7 +365,7 @@ def _new_help() -> str:
     "character",
     default=None,
     metavar="NAME",
-    help="Its first character, who acts (a crawl's explorer), where the system's "
+    help="Its first character, who acts (a solo game's one character), where the system's "
     "`character create` takes only a NAME.",
 )
 @common

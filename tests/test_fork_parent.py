@@ -80,4 +80,7 @@ def test_a_forged_parent_name_is_never_printed_over_the_campaign_the_ledger_hold
 
     forged = forgery.forge_export(out, tmp_path / "f.jsonl", edit)
     assert hr.invoke(home, "import", str(forged), "--name", "Copy").exit_code == 0
-    assert fork_lines(home, "Copy") == ["v4     forked 'Branch' from 'Real' at version 3"]
+    assert fork_lines(home, "Copy") == [
+        "v4     forked 'Branch' from 'Real' at version 3",
+        "v5     forked 'Copy' from 'Branch' at version 4",  # a copy gets a branch of its own
+    ]

@@ -108,7 +108,7 @@ def test_one_stored_event_with_an_impossible_time_does_not_stop_stats_rebuild_or
     forgery.forge_store(db, cid, edit)
     stats = hr.invoke(db, "stats")
     assert stats.exit_code == 0, stats.stderr
-    assert "(1 campaigns, 4 events, 1 rolls)" in stats.output, stats.output
+    assert "(1 campaign, 4 events, 1 roll)" in stats.output, stats.output
     rebuilt = hr.invoke(db, "warehouse", "rebuild")
     assert rebuilt.exit_code == 0, rebuilt.stderr
     query = hr.invoke(db, "query", "SELECT count(*) AS n, count(recorded_at) AS timed FROM rolls")
