@@ -180,7 +180,7 @@ EXIT_CODES = {
     0: "done",
     1: "refused: bad input, or the rules say no; nothing was recorded",
     2: "usage: an unknown command or option, a missing or malformed argument",
-    3: "storage: the ledger is missing, unreadable, read-only or full",
+    3: "storage: the ledger, or a file or stream it writes, is missing, unreadable, read-only or full",
     4: "integrity: a chain hash or a signature does not hold (an edited log or export)",
     130: "interrupted (Ctrl-C)",
 }
