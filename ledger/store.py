@@ -324,12 +324,17 @@ class Store:
 
     def use_campaign(self, campaign_id: str) -> None:
         """Make a campaign current: one more row on the current-campaign stream."""
+        self._choose(CURRENT_STREAM, "campaign.used", campaign_id, "the current campaign")
+
+    def _choose(self, stream: str, topic: str, value: str, what: str) -> None:
+        """One more row on a stream of this ledger's choices (the last row is the choice),
+        retried while another writer takes the same version."""
         for _ in range(50):
-            rows = self.key_records(CURRENT_STREAM, last=True)
+            rows = self.key_records(stream, last=True)
             version = rows[0].originator_version + 1 if rows else 1
-            if self.put_key(CURRENT_STREAM, version, "campaign.used", campaign_id.encode()):
+            if self.put_key(stream, version, topic, value.encode()):
                 return
-        raise StoreError(f"cannot record the current campaign in {self.describe()}: it is busy; try again")
+        raise StoreError(f"cannot record {what} in {self.describe()}: it is busy; try again")
 
     # --- the acting character of each campaign: a choice of this ledger, not an event ---
 
@@ -340,13 +345,7 @@ class Store:
 
     def act_as(self, campaign_id: str, name: str) -> None:
         """Choose the acting character of a campaign: one more row on its stream."""
-        stream = ACTING_STREAM + campaign_id
-        for _ in range(50):
-            rows = self.key_records(stream, last=True)
-            version = rows[0].originator_version + 1 if rows else 1
-            if self.put_key(stream, version, "character.acting", name.encode()):
-                return
-        raise StoreError(f"cannot record the acting character in {self.describe()}: it is busy; try again")
+        self._choose(ACTING_STREAM + campaign_id, "character.acting", name, "the acting character")
 
     def marked(self, stream: str, gt: int, lte: int, marker: bytes, limit: int) -> list[tuple[int, bytes]]:
         """Up to ``limit`` (version, state) rows of a stream in (gt, lte] whose stored bytes
