@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
+import threading
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -489,37 +490,61 @@ def _postgres_recorder() -> type:
 
         Writers take no table lock: the (stream, version) key alone keeps each
         stream's versions whole and contiguous, so writers to different
-        campaigns commit side by side. Followers of the notification order
-        (``select_states_after``) instead read only up to a position below which
-        no write can still be in flight. The stock insert adapts every row to a
+        campaigns commit side by side. Every reader of the notification order
+        (``select_states_after``, and eventsourcing's own ``max_notification_id``,
+        ``select_notifications`` and ``subscribe``) instead reads only up to a
+        position below which no write can still be in flight (:meth:`settled`).
+        Every insert notifies the channel the stock subscription listens to, in
+        the same statement (or, for ``COPY``, the same transaction), so a live
+        append wakes a subscriber. The stock insert adapts every row to a
         composite type in Python, which takes minutes for a 100,000-event
-        import; the stock ``NOTIFY`` serialises every commit, and nothing here
-        listens."""
+        import, and takes a table lock that makes every writer wait for the one
+        before it."""
 
         horizon = 0
         """The highest notification id below which every row is known committed or
         never to be."""
 
-        def insert_rows(self, rows: Sequence[tuple[str, int, str, bytes]]) -> None:
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self._horizon_lock = threading.Lock()
+
+        def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
+            """The stock entry point, on the ledger's own insert (:meth:`insert_rows`)."""
+            rows = [(e.originator_id, e.originator_version, e.topic, e.state) for e in stored_events]
+            return self.insert_rows(rows)  # type: ignore[arg-type]
+
+        def insert_rows(self, rows: Sequence[tuple[str, int, str, bytes]]) -> list[int] | None:
+            """Insert (stream, version, topic, state) rows in one transaction and wake
+            subscribers; the notification ids of a small insert, ``None`` for a bulk one
+            (``COPY`` returns none) or an empty one (nothing is sent)."""
+            if not rows:
+                return None
             table = f'"{self.datastore.schema}"."{self.events_table_name}"'
             columns = "(originator_id, originator_version, topic, state)"
             if len(rows) <= 64:
-                # One statement is one transaction in autocommit mode: all rows or none.
+                # One statement is one transaction in autocommit mode: all rows or none,
+                # and the notification is sent when (and only if) it commits.
                 values = ", ".join(["(%s, %s, %s, %s)"] * len(rows))
-                params = [field for row in rows for field in row]
+                params: list[Any] = [field for row in rows for field in row]
+                # A channel notified more than once in a transaction is delivered once.
+                sql = (
+                    f"INSERT INTO {table} {columns} VALUES {values} "
+                    "RETURNING notification_id, pg_notify(%s, '') IS NULL AS notified"
+                )
                 with self.datastore.get_connection() as conn:
-                    conn.execute(f"INSERT INTO {table} {columns} VALUES {values}", params)
-                return
-            with (
-                self.datastore.transaction(commit=True) as curs,
-                curs.copy(f"COPY {table} {columns} FROM STDIN") as copy,
-            ):
-                for row in rows:
-                    copy.write_row(row)
+                    found = conn.execute(sql, [*params, self.channel_name]).fetchall()
+                return [r["notification_id"] for r in found]
+            with self.datastore.transaction(commit=True) as curs:
+                with curs.copy(f"COPY {table} {columns} FROM STDIN") as copy:
+                    for row in rows:
+                        copy.write_row(row)
+                curs.execute("SELECT pg_notify(%s, '')", [self.channel_name])
             if len(rows) > 10_000:
                 # Fresh statistics, so paged reads of a bulk import use the primary key.
                 with self.datastore.get_connection() as conn:
                     conn.execute(f"ANALYZE {table}")
+            return None
 
         def select_states(self, stream: str, gt: int, lte: int | None) -> Iterator[bytes]:
             table = f'"{self.datastore.schema}"."{self.events_table_name}"'
@@ -583,9 +608,39 @@ def _postgres_recorder() -> type:
                     time.sleep(0.002 * (1 + attempt % 5))
                     continue
                 top = row["top"] if row and row["top"] is not None else 0
-                self.horizon = max(self.horizon, top)
+                with self._horizon_lock:
+                    self.horizon = max(self.horizon, top)
                 break
             return self.horizon
+
+        def max_notification_id(self) -> int | None:
+            """The highest notification id a reader may go up to: every id below it
+            is committed or never will be (see :meth:`settled`); ``None`` when empty."""
+            return self.settled() or None
+
+        def select_notifications(
+            self,
+            start: int | None,
+            limit: int,
+            stop: int | None = None,
+            topics: Sequence[str] = (),
+            *,
+            inclusive_of_start: bool = True,
+        ) -> Sequence[Notification]:
+            """The stock read, never past a position where an earlier id could still
+            commit: a reader that moves on from the last row it got skips nothing."""
+            cap = self.horizon
+            got: Sequence[Notification] = []
+            below = cap > 0 and (start is None or start < cap or (inclusive_of_start and start == cap))
+            if below:
+                got = super().select_notifications(
+                    start, limit, _lowest(stop, cap), topics, inclusive_of_start=inclusive_of_start
+                )
+            if len(got) < limit and (stop is None or stop > cap) and self.settled() > cap:
+                got = super().select_notifications(
+                    start, limit, _lowest(stop, self.horizon), topics, inclusive_of_start=inclusive_of_start
+                )
+            return got
 
         def select_states_after(self, position: int, limit: int) -> list[tuple[int, str, bytes]]:
             """Rows after ``position`` in notification order, never past a position
@@ -603,6 +658,10 @@ def _postgres_recorder() -> type:
             return [(r["notification_id"], r["originator_id"], bytes(r["state"])) for r in rows]
 
     return LedgerPostgresRecorder
+
+
+def _lowest(stop: int | None, cap: int) -> int:
+    return cap if stop is None else min(stop, cap)
 
 
 def _reason(e: BaseException) -> str:
