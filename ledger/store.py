@@ -13,6 +13,7 @@ import contextlib
 import os
 import sqlite3
 import threading
+import zlib
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -494,12 +495,14 @@ def _postgres_recorder() -> type:
         (``select_states_after``, and eventsourcing's own ``max_notification_id``,
         ``select_notifications`` and ``subscribe``) instead reads only up to a
         position below which no write can still be in flight (:meth:`settled`).
-        Every insert notifies the channel the stock subscription listens to, in
-        the same statement (or, for ``COPY``, the same transaction), so a live
-        append wakes a subscriber. The stock insert adapts every row to a
-        composite type in Python, which takes minutes for a 100,000-event
-        import, and takes a table lock that makes every writer wait for the one
-        before it."""
+        An insert notifies the channel the stock subscription listens to, in the
+        same statement (or, for ``COPY``, the same transaction), whenever a
+        subscription is open (:meth:`subscribe`), so a live append wakes it. A
+        transaction that notified takes a database-wide lock at commit, which
+        would make every writer wait for the one before it; with no subscriber
+        nothing is notified. The stock insert adapts every row to a composite
+        type in Python, which takes minutes for a 100,000-event import, and
+        takes a table lock that serialises writers."""
 
         horizon = 0
         """The highest notification id below which every row is known committed or
@@ -508,6 +511,22 @@ def _postgres_recorder() -> type:
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
             self._horizon_lock = threading.Lock()
+            self.listen_key = (
+                zlib.crc32(f"{self.datastore.schema}.{self.events_table_name}".encode()) & 0x7FFFFFFF
+            )
+            # Channels are per database: one per schema, so ledgers beside each other
+            # do not wake each other's subscriptions (the stock one listens to this name).
+            self.channel_name = f"{self.events_table_name}_{self.listen_key:08x}"
+            # Whether a subscription holds its advisory lock; asked once per statement.
+            self._notify_sql = (
+                "(SELECT CASE WHEN EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' "
+                "AND database = (SELECT oid FROM pg_database WHERE datname = current_database()) "
+                f"AND classid = {LISTEN_CLASS} AND objid = {self.listen_key} AND objsubid = 2) "
+                "THEN pg_notify(%s, '') IS NULL END)"
+            )
+
+        def subscribe(self, gt: int | None = None, topics: Sequence[str] = ()) -> Any:
+            return _subscription()(self, gt=gt, topics=topics)
 
         def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
             """The stock entry point, on the ledger's own insert (:meth:`insert_rows`)."""
@@ -527,11 +546,7 @@ def _postgres_recorder() -> type:
                 # and the notification is sent when (and only if) it commits.
                 values = ", ".join(["(%s, %s, %s, %s)"] * len(rows))
                 params: list[Any] = [field for row in rows for field in row]
-                # A channel notified more than once in a transaction is delivered once.
-                sql = (
-                    f"INSERT INTO {table} {columns} VALUES {values} "
-                    "RETURNING notification_id, pg_notify(%s, '') IS NULL AS notified"
-                )
+                sql = f"INSERT INTO {table} {columns} VALUES {values} RETURNING notification_id, {self._notify_sql}"
                 with self.datastore.get_connection() as conn:
                     found = conn.execute(sql, [*params, self.channel_name]).fetchall()
                 return [r["notification_id"] for r in found]
@@ -539,7 +554,7 @@ def _postgres_recorder() -> type:
                 with curs.copy(f"COPY {table} {columns} FROM STDIN") as copy:
                     for row in rows:
                         copy.write_row(row)
-                curs.execute("SELECT pg_notify(%s, '')", [self.channel_name])
+                curs.execute(f"SELECT {self._notify_sql}", [self.channel_name])
             if len(rows) > 10_000:
                 # Fresh statistics, so paged reads of a bulk import use the primary key.
                 with self.datastore.get_connection() as conn:
@@ -658,6 +673,56 @@ def _postgres_recorder() -> type:
             return [(r["notification_id"], r["originator_id"], bytes(r["state"])) for r in rows]
 
     return LedgerPostgresRecorder
+
+
+LISTEN_CLASS = 0x4C454447
+"""The first half of the advisory-lock key a subscription holds (shared) while it
+listens; the second half is a hash of the event table's schema and name."""
+
+
+def _subscription() -> type:
+    from eventsourcing.postgres import PostgresSubscription
+    from psycopg.sql import SQL, Identifier
+
+    class LedgerSubscription(PostgresSubscription):
+        """The stock subscription, listening before its first read and saying so:
+        it holds a shared advisory lock that writers look for before they notify.
+        A writer that looked before the lock was taken still holds its insert open
+        or has committed, and the first read waits for it (see ``settled``)."""
+
+        def __init__(self, recorder: Any, gt: int | None = None, topics: Sequence[str] = ()) -> None:
+            self._held = recorder.datastore.get_connection()
+            conn = self._held.__enter__()
+            try:
+                conn.execute("SELECT pg_advisory_lock_shared(%s, %s)", [LISTEN_CLASS, recorder.listen_key])
+                conn.execute(SQL("LISTEN {0}").format(Identifier(recorder.channel_name)))
+            except BaseException as e:
+                self._held.__exit__(type(e), e, e.__traceback__)
+                raise
+            self._conn = conn
+            super().__init__(recorder=recorder, gt=gt, topics=topics)
+
+        def _listen(self) -> None:
+            conn = self._conn
+            try:
+                while not self._has_been_stopped and not self._thread_error:
+                    for _ in conn.notifies(timeout=0.1, stop_after=1):
+                        self._has_been_notified.set()
+            except BaseException as e:
+                if self._thread_error is None:
+                    self._thread_error = e
+                self.stop()
+            finally:
+                try:
+                    conn.execute("UNLISTEN *")
+                    conn.execute(
+                        "SELECT pg_advisory_unlock_shared(%s, %s)", [LISTEN_CLASS, self._recorder.listen_key]
+                    )
+                except Exception:  # a broken connection: the server dropped both with it
+                    pass
+                self._held.__exit__(None, None, None)
+
+    return LedgerSubscription
 
 
 def _lowest(stop: int | None, cap: int) -> int:

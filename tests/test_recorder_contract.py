@@ -184,3 +184,32 @@ def test_a_stock_reader_never_sees_past_an_id_still_in_flight(pg_url: str, reade
             early.close()
         # The reader moves on from the last id it got: it was shown both or neither.
         assert seen["ids"] == [late_id, early_id]
+
+
+@pytest.mark.postgres
+def test_an_append_notifies_only_while_a_subscription_is_open(pg_url: str) -> None:
+    """A notifying commit takes a database-wide lock, so writers notify only while a
+    subscription says it listens; one that is open is always woken."""
+    base, _ = _split(pg_url)
+    with closing(Store(pg_url)) as store, psycopg.connect(base, autocommit=True) as listener:
+        listener.execute(f'LISTEN "{store.recorder.channel_name}"')  # type: ignore[attr-defined]
+        store.append([("quiet", 1, "k", b"{}")])
+        assert list(listener.notifies(timeout=0.5, stop_after=1)) == []
+        with store.recorder.subscribe(gt=None) as subscription:
+            store.append([("heard", 1, "k", b"{}")])
+            assert len(list(listener.notifies(timeout=5, stop_after=1))) == 1
+            assert [(n.originator_id) for n in _take(subscription, 2)] == ["quiet", "heard"]
+        store.append([("quiet", 2, "k", b"{}")])
+        assert list(listener.notifies(timeout=0.5, stop_after=1)) == []
+
+
+def _take(subscription: Any, n: int) -> list[Notification]:
+    give_up = threading.Timer(10.0, subscription.stop)
+    give_up.start()
+    got: list[Notification] = []
+    for notification in subscription:
+        got.append(notification)
+        if len(got) == n:
+            break
+    give_up.cancel()
+    return got
