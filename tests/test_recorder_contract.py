@@ -39,11 +39,20 @@ class _SQLiteStores:
     def setUp(self) -> None:
         self._dir = TemporaryDirectory()
         self._stores: list[Store] = []
+        self._threads = set(threading.enumerate())
 
     def tearDown(self) -> None:
+        self._join_readers()
         for store in self._stores:
             store.close()
         self._dir.cleanup()
+
+    def _join_readers(self) -> None:
+        """The stock concurrency case signals its reader threads to stop but does not
+        wait for them; closing a store under a read still running would crash."""
+        for thread in set(threading.enumerate()) - self._threads:
+            if not thread.daemon:  # the connection pools' workers are daemons, and run on
+                thread.join(timeout=10)
 
     def new_store(self) -> Store:
         store = Store(str(Path(self._dir.name) / f"{uuid.uuid4().hex}.ledger"))
@@ -66,8 +75,10 @@ class _PostgresStores(_SQLiteStores):
             pytest.skip(why)
         self._schema = f"t_{uuid.uuid4().hex[:12]}"
         self._stores = []
+        self._threads = set(threading.enumerate())
 
     def tearDown(self) -> None:
+        self._join_readers()
         for store in self._stores:
             store.close()
         with psycopg.connect(PG_URL, autocommit=True) as conn:
