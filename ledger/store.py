@@ -12,6 +12,8 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
+import threading
+import zlib
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -508,37 +510,80 @@ def _postgres_recorder() -> type:
 
         Writers take no table lock: the (stream, version) key alone keeps each
         stream's versions whole and contiguous, so writers to different
-        campaigns commit side by side. Followers of the notification order
-        (``select_states_after``) instead read only up to a position below which
-        no write can still be in flight. The stock insert adapts every row to a
-        composite type in Python, which takes minutes for a 100,000-event
-        import; the stock ``NOTIFY`` serialises every commit, and nothing here
-        listens."""
+        campaigns commit side by side. Every reader of the notification order
+        (``select_states_after``, and eventsourcing's own ``max_notification_id``,
+        ``select_notifications`` and ``subscribe``) instead reads only up to a
+        position below which no write can still be in flight (:meth:`settled`).
+        An insert notifies the channel the stock subscription listens to, in the
+        same statement (or, for ``COPY``, the same transaction), whenever a
+        subscription is open (:meth:`subscribe`), so a live append wakes it. A
+        transaction that notified takes a database-wide lock at commit, which
+        would make every writer wait for the one before it; with no subscriber
+        nothing is notified. The stock insert adapts every row to a composite
+        type in Python, which takes minutes for a 100,000-event import, and
+        takes a table lock that serialises writers."""
 
         horizon = 0
         """The highest notification id below which every row is known committed or
         never to be."""
 
-        def insert_rows(self, rows: Sequence[tuple[str, int, str, bytes]]) -> None:
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self._horizon_lock = threading.Lock()
+            self.listen_key = (
+                zlib.crc32(f"{self.datastore.schema}.{self.events_table_name}".encode()) & 0x7FFFFFFF
+            )
+            # Channels are per database: one per schema, so ledgers beside each other
+            # do not wake each other's subscriptions (the stock one listens to this name).
+            self.channel_name = f"{self.events_table_name}_{self.listen_key:08x}"
+            # Whether a subscription holds its (shared) advisory lock, asked once per
+            # statement: an exclusive try, held to the commit, succeeds when none does
+            # (a few microseconds); only when it fails (a subscription, or another writer
+            # in flight) is pg_locks read, which costs about 0.1 ms.
+            self._notify_sql = (
+                f"(SELECT CASE WHEN pg_try_advisory_xact_lock({LISTEN_CLASS}, {self.listen_key}) THEN NULL "
+                "WHEN EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' "
+                "AND database = (SELECT oid FROM pg_database WHERE datname = current_database()) "
+                f"AND classid = {LISTEN_CLASS} AND objid = {self.listen_key} AND objsubid = 2 "
+                "AND mode = 'ShareLock' AND granted) "
+                "THEN pg_notify(%s, '') IS NULL END)"
+            )
+
+        def subscribe(self, gt: int | None = None, topics: Sequence[str] = ()) -> Any:
+            return _subscription()(self, gt=gt, topics=topics)
+
+        def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
+            """The stock entry point, on the ledger's own insert (:meth:`insert_rows`)."""
+            rows = [(e.originator_id, e.originator_version, e.topic, e.state) for e in stored_events]
+            return self.insert_rows(rows)  # type: ignore[arg-type]
+
+        def insert_rows(self, rows: Sequence[tuple[str, int, str, bytes]]) -> list[int] | None:
+            """Insert (stream, version, topic, state) rows in one transaction and wake
+            subscribers; the notification ids of a small insert, ``None`` for a bulk one
+            (``COPY`` returns none) or an empty one (nothing is sent)."""
+            if not rows:
+                return None
             table = f'"{self.datastore.schema}"."{self.events_table_name}"'
             columns = "(originator_id, originator_version, topic, state)"
             if len(rows) <= 64:
-                # One statement is one transaction in autocommit mode: all rows or none.
+                # One statement is one transaction in autocommit mode: all rows or none,
+                # and the notification is sent when (and only if) it commits.
                 values = ", ".join(["(%s, %s, %s, %s)"] * len(rows))
-                params = [field for row in rows for field in row]
+                params: list[Any] = [field for row in rows for field in row]
+                sql = f"INSERT INTO {table} {columns} VALUES {values} RETURNING notification_id, {self._notify_sql}"
                 with self.datastore.get_connection() as conn:
-                    conn.execute(f"INSERT INTO {table} {columns} VALUES {values}", params)
-                return
-            with (
-                self.datastore.transaction(commit=True) as curs,
-                curs.copy(f"COPY {table} {columns} FROM STDIN") as copy,
-            ):
-                for row in rows:
-                    copy.write_row(row)
+                    found = conn.execute(sql, [*params, self.channel_name]).fetchall()
+                return [r["notification_id"] for r in found]
+            with self.datastore.transaction(commit=True) as curs:
+                with curs.copy(f"COPY {table} {columns} FROM STDIN") as copy:
+                    for row in rows:
+                        copy.write_row(row)
+                curs.execute(f"SELECT {self._notify_sql}", [self.channel_name])
             if len(rows) > 10_000:
                 # Fresh statistics, so paged reads of a bulk import use the primary key.
                 with self.datastore.get_connection() as conn:
                     conn.execute(f"ANALYZE {table}")
+            return None
 
         def select_states(self, stream: str, gt: int, lte: int | None) -> Iterator[bytes]:
             table = f'"{self.datastore.schema}"."{self.events_table_name}"'
@@ -602,9 +647,39 @@ def _postgres_recorder() -> type:
                     time.sleep(0.002 * (1 + attempt % 5))
                     continue
                 top = row["top"] if row and row["top"] is not None else 0
-                self.horizon = max(self.horizon, top)
+                with self._horizon_lock:
+                    self.horizon = max(self.horizon, top)
                 break
             return self.horizon
+
+        def max_notification_id(self) -> int | None:
+            """The highest notification id a reader may go up to: every id below it
+            is committed or never will be (see :meth:`settled`); ``None`` when empty."""
+            return self.settled() or None
+
+        def select_notifications(
+            self,
+            start: int | None,
+            limit: int,
+            stop: int | None = None,
+            topics: Sequence[str] = (),
+            *,
+            inclusive_of_start: bool = True,
+        ) -> Sequence[Notification]:
+            """The stock read, never past a position where an earlier id could still
+            commit: a reader that moves on from the last row it got skips nothing."""
+            cap = self.horizon
+            got: Sequence[Notification] = []
+            below = cap > 0 and (start is None or start < cap or (inclusive_of_start and start == cap))
+            if below:
+                got = super().select_notifications(
+                    start, limit, _lowest(stop, cap), topics, inclusive_of_start=inclusive_of_start
+                )
+            if len(got) < limit and (stop is None or stop > cap) and self.settled() > cap:
+                got = super().select_notifications(
+                    start, limit, _lowest(stop, self.horizon), topics, inclusive_of_start=inclusive_of_start
+                )
+            return got
 
         def select_states_after(self, position: int, limit: int) -> list[tuple[int, str, bytes]]:
             """Rows after ``position`` in notification order, never past a position
@@ -622,6 +697,60 @@ def _postgres_recorder() -> type:
             return [(r["notification_id"], r["originator_id"], bytes(r["state"])) for r in rows]
 
     return LedgerPostgresRecorder
+
+
+LISTEN_CLASS = 0x4C454447
+"""The first half of the advisory-lock key a subscription holds (shared) while it
+listens; the second half is a hash of the event table's schema and name."""
+
+
+def _subscription() -> type:
+    from eventsourcing.postgres import PostgresSubscription
+    from psycopg.sql import SQL, Identifier
+
+    class LedgerSubscription(PostgresSubscription):
+        """The stock subscription, listening before its first read and saying so:
+        it holds a shared advisory lock that writers look for before they notify.
+        A writer that looked before the lock was taken still holds its insert open
+        or has committed, and the first read waits for it (see ``settled``)."""
+
+        def __init__(self, recorder: Any, gt: int | None = None, topics: Sequence[str] = ()) -> None:
+            self._held = recorder.datastore.get_connection()
+            conn = self._held.__enter__()
+            try:
+                conn.execute("SELECT pg_advisory_lock_shared(%s, %s)", [LISTEN_CLASS, recorder.listen_key])
+                conn.execute(SQL("LISTEN {0}").format(Identifier(recorder.channel_name)))
+            except BaseException as e:
+                self._held.__exit__(type(e), e, e.__traceback__)
+                raise
+            self._conn = conn
+            super().__init__(recorder=recorder, gt=gt, topics=topics)
+
+        def _listen(self) -> None:
+            conn = self._conn
+            try:
+                while not self._has_been_stopped and not self._thread_error:
+                    for _ in conn.notifies(timeout=0.1, stop_after=1):
+                        self._has_been_notified.set()
+            except BaseException as e:
+                if self._thread_error is None:
+                    self._thread_error = e
+                self.stop()
+            finally:
+                try:
+                    conn.execute("UNLISTEN *")
+                    conn.execute(
+                        "SELECT pg_advisory_unlock_shared(%s, %s)", [LISTEN_CLASS, self._recorder.listen_key]
+                    )
+                except Exception:  # a broken connection: the server dropped both with it
+                    pass
+                self._held.__exit__(None, None, None)
+
+    return LedgerSubscription
+
+
+def _lowest(stop: int | None, cap: int) -> int:
+    return cap if stop is None else min(stop, cap)
 
 
 def _reason(e: BaseException) -> str:
