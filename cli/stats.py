@@ -1,4 +1,4 @@
-"""``ledger stats``, ``ledger query``, ``ledger warehouse`` and ``ledger simulate``.
+"""``ledger stats``, ``ledger query``, ``ledger warehouse``, ``ledger simulate`` and the statistics part of ``ledger demo``.
 
 DuckDB is imported only inside the commands that read the warehouse.
 """
