@@ -30,8 +30,9 @@ from pathlib import Path
 
 from ledger import Ledger
 from ledger.commands import AddCharacter, Roll
+from ledger.projections.stats.reports import Scope, luck, rolls, survival
 from ledger.projections.warehouse import Warehouse, duckdb_config
-from ledger.stats import Scope, Simulator, luck, plan, rolls, survival
+from ledger.simulate import Simulator, plan
 from ledger.systems import system_names
 
 NOTATIONS = ("1d20>=11", "1d20>=15", "3d6>=5", "5d6>=6", "2d6+1", "4d6kh3", "1d8+2")

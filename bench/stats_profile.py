@@ -39,7 +39,7 @@ STEPS = [
     ("projections/warehouse.py", "_apply", "  the new page applied"),
     ("projections/warehouse.py", "_check_system", "    of which: its systems loaded and checked"),
     ("projections/warehouse.py", "close", "  DuckDB closed (its log folded only once large)"),
-    ("ledger/stats.py", "report", "the report's queries"),
+    ("projections/stats/reports.py", "report", "the report's queries"),
     ("ledger/store.py", "check_sqlite_file", "the ledger file checked and opened"),
 ]
 

@@ -806,7 +806,7 @@ def log(c: Ctx, show_all: bool, at: int | None) -> None:
 @pass_ctx
 def sheet(c: Ctx, at: int | None, day: int | None) -> None:
     """Show the character sheet (the campaign's state) now, or --at / --day."""
-    from ledger.stats import luck_from_log
+    from ledger.projections.stats.sheet import luck_from_log
 
     state = state_for(c, at, day)
     book = c.ledger

@@ -1,4 +1,4 @@
-"""``ledger stats``, ``ledger query``, ``ledger warehouse`` and ``ledger simulate``.
+"""``ledger stats``, ``ledger query``, ``ledger warehouse``, ``ledger simulate`` and the statistics part of ``ledger demo``.
 
 DuckDB is imported only inside the commands that read the warehouse.
 """
@@ -24,6 +24,7 @@ from ledger.cli.options import Ctx, emit, json_text, pass_ctx, printable
 if TYPE_CHECKING:
     import duckdb
 
+    from ledger.errors import Fix
     from ledger.projections.warehouse import Warehouse
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -42,7 +43,7 @@ class ReportChoice(click.Choice):  # type: ignore[type-arg]
 
     @property  # type: ignore[override]
     def choices(self) -> tuple[str, ...]:
-        from ledger.stats import report_names
+        from ledger.projections.stats.reports import report_names
 
         return tuple(report_names())
 
@@ -51,7 +52,7 @@ class ReportChoice(click.Choice):  # type: ignore[type-arg]
         pass
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        from ledger.stats import REPORTS
+        from ledger.projections.stats.reports import REPORTS
 
         if value in REPORTS:  # a shared report: no system loaded to list the others
             return value
@@ -187,7 +188,8 @@ def stats(
     system (--report lists them all).
 
     Across every campaign, or one with -c NAME."""
-    from ledger.stats import Scope, render, report
+    from ledger.cli.stats_text import render
+    from ledger.projections.stats.reports import Scope, report
 
     if c.campaign is not None:
         c.ledger.campaign(c.campaign)  # refuses an unknown name
@@ -231,6 +233,7 @@ def query(
     conditions, deaths and the systems' own; `ledger warehouse status` lists them).
     Output a table, --json or --csv; rows stream out as DuckDB finds them, within a
     time limit and bounded memory."""
+    from ledger.projections.stats.tables import table_lines
     from ledger.projections.warehouse import (
         DEFAULT_LIMIT,
         QueryLimits,
@@ -240,7 +243,6 @@ def query(
         left_out_note,
         open_query,
     )
-    from ledger.stats import table_lines
 
     limits = QueryLimits() if timeout is None else QueryLimits(timeout=timeout)
     limit = DEFAULT_LIMIT if limit is None else limit
@@ -386,7 +388,7 @@ def simulate(c: Ctx, system: str, count: int, seed: int | None, days: int, prefi
     import secrets
 
     from ledger.errors import LedgerError
-    from ledger.stats import Simulator, check_simulator, plan, still_to_simulate
+    from ledger.simulate import Simulator, check_simulator, plan, still_to_simulate
 
     check_simulator(system)
     if days < 1:
@@ -436,6 +438,81 @@ def demo(book: Any, echo: Callable[[str], None]) -> None:
     (made once), then luck, the survival curve, what each system says of them and the
     physical dice check."""
     from ledger.projections.warehouse import Warehouse
-    from ledger.stats import demo_report
 
     demo_report(book, Warehouse(book), lambda line: echo(f"  {line}"), word=fixes.command_line)
+
+
+def _own_words(fix: Fix) -> str:
+    return fix.text
+
+
+def demo_report(
+    ledger: Any,
+    warehouse: Warehouse,
+    echo: Callable[[str], None],
+    *,
+    campaigns: int | None = None,
+    seed: int = 7,
+    word: Callable[[Fix], str] = _own_words,
+) -> dict[str, Any]:
+    """The statistics part of ``ledger demo``: simulate (once) the campaigns each installed
+    system shows there (``System.stats_demo``; ``campaigns`` of each when given), then report
+    luck, the survival curve, what each system says of its campaigns and the physical dice
+    check, read from ``warehouse`` (caught up here, after the simulations). Each step is
+    echoed after ``$ `` as the operation that does it, a :class:`Fix` ``word`` says in the
+    reader's words (its own text by default)."""
+    from ledger.cli.stats_text import signed, survival_lines
+    from ledger.errors import command as fix_command
+    from ledger.projections.stats.reports import Scope, report
+    from ledger.simulate import Simulator, plan
+    from ledger.systems import installed
+
+    shown = [(system.name, system.stats_demo) for system in installed() if system.stats_demo is not None]
+    for name, demo in shown:
+        count = demo.campaigns if campaigns is None else campaigns
+        run = plan(name, count, seed)
+        known = {c.name for c in ledger.campaigns()}
+        todo = [(n, s) for n, s in zip(run.names, run.seeds, strict=True) if n not in known]
+        if todo:
+            step = fix_command(
+                f"simulate {name}",
+                f"simulate {count} {name} {words.plural(count, 'campaign')} from seed {seed}",
+                options=(f"campaigns {count}", f"seed {seed}"),
+            )
+            echo(f"$ {word(step)}")
+            with Simulator(ledger, name, demo.days) as simulator:
+                for campaign, campaign_seed in todo:
+                    simulator.play(campaign, campaign_seed)
+    warehouse.catch_up()
+    con = warehouse.connect_read_only()
+    try:
+        data = report(con, Scope(simulated=True), ["overview", "luck", "fairness", "survival"])
+        remarks = [line for _, demo in shown if demo.lines is not None for line in demo.lines(con)]
+    finally:
+        con.close()
+    echo(
+        f"$ {word(fix_command('stats', 'report on every campaign, simulated ones included', options=('simulated',)))}"
+    )
+    ov, lk = data["overview"], data["luck"]["overall"]
+    echo(
+        f"{words.count(ov['campaigns'], 'campaign')}, {words.count(ov['events'], 'event')}, {words.count(ov['rolls'], 'roll')}; "
+        f"luck index {signed(lk['luck'])} over {words.count(lk['judged'], 'die', 'dice')} thrown with a known chance "
+        f"(kept luck {signed(lk['kept']['luck'])}, {words.count(lk['mulligans']['rolls'], 'mulligan')})"
+    )
+    curve = data["survival"]
+    if curve:
+        enough = max(1, curve[0]["at_risk"] // 10)
+        kept = [row for row in curve if row["at_risk"] >= enough]
+        echo("survival by day (Kaplan-Meier):")
+        for line in survival_lines(kept)[::2]:
+            echo(line)
+    for line in remarks:
+        echo(line)
+    judged = [die for die in data["fairness"] if die["p_value"] is not None]
+    for die in judged:
+        echo(
+            f"physical {die['die']}: {words.count(die['throws'], 'throw')}, p = {die['p_value']:.3g}, {die['verdict']}"
+        )
+    if len(judged) < len(data["fairness"]):
+        echo("other physical dice: too few throws to judge yet")
+    return data

@@ -174,7 +174,7 @@ def assert_same_facts(book: Ledger, system: str, *, defaults_left_out: bool = Fa
 
 def play(book: Ledger, system: str, campaigns: int = 20, days: int = 40, prefix: str = "") -> None:
     """The system's samples plus ``campaigns`` autoplayed ones (seeded), for a comparison."""
-    from ledger.stats import simulate_campaign
+    from ledger.simulate import simulate_campaign
 
     root = Path(__file__).resolve().parents[1] / "samples" / system
     for i, sample in enumerate(sorted(root.glob("*.jsonl"))):

@@ -125,6 +125,6 @@ def test_four_failed_rolls_are_not_the_unluckiest_character(tmp_path: Path) -> N
 def test_a_luck_index_is_ranked_with_five_successes_and_five_failures_expected(
     expected: float, judged: int, ranked: bool
 ) -> None:
-    from ledger.stats import rankable
+    from ledger.projections.stats.maths import rankable
 
     assert rankable({"judged": judged, "expected": expected, "luck": 1.0}) is ranked

@@ -89,7 +89,7 @@ ALWAYS_MANY = {
     ("ledger/commands.py", "len(value)"),  # above the name limit
     ("ledger/commands.py", "len(text)"),  # above the text limit
     ("ledger/admission.py", "MAX_TEXT"),
-    ("ledger/stats.py", "MIN_RANKED"),
+    ("cli/stats_text.py", "MIN_RANKED"),
     ("ledger/systems/yearzero/commands.py", "MAX_DICE"),
     ("ledger/systems/dicepool/checks.py", "wanted"),  # negative
     ("ledger/systems/d100/system.py", "used"),  # above the allowed, at least 1

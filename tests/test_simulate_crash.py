@@ -12,7 +12,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from ledger import Ledger
-from ledger.stats import Simulator, plan
+from ledger.simulate import Simulator, plan
 from ledger.store import EVENTS_TABLE
 from tests import helpers_reliability as hr
 

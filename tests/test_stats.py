@@ -12,8 +12,8 @@ import msgspec
 import pytest
 
 from ledger import Ledger
+from ledger.projections.stats.maths import chi2_sf, fairness, gamma_q, kaplan_meier, luck_index
 from ledger.projections.warehouse import Warehouse
-from ledger.stats import chi2_sf, fairness, gamma_q, kaplan_meier, luck_index
 from ledger.systems import system_names
 from tests.conftest import Session
 
@@ -153,7 +153,7 @@ def test_a_roll_counts_for_the_character_it_names_not_whoever_typed_it(tmp_path:
     the reports and under --character, whoever recorded the command."""
     if "dicepool" not in system_names():
         pytest.skip("the dicepool system is not installed")
-    from ledger.stats import Scope, rolls
+    from ledger.projections.stats.reports import Scope, rolls
     from ledger.systems.dicepool.commands import Initiative, Join
 
     with Ledger(str(tmp_path / "s.ledger")) as book:
@@ -179,7 +179,7 @@ def test_rot_counts_for_the_character_who_gained_it(tmp_path: Path) -> None:
     last Rot total in the warehouse is the one on that character's sheet."""
     if "yearzero" not in system_names():
         pytest.skip("the yearzero system is not installed")
-    from ledger.stats import Scope
+    from ledger.projections.stats.reports import Scope
     from ledger.systems.yearzero.system import SAMPLE_LOG
 
     with Ledger(str(tmp_path / "z.ledger")) as book:
@@ -347,7 +347,7 @@ def _within_three_standard_errors(book: Ledger, tmp_path: Path, system: str) -> 
 def test_simulated_success_rates_match_recorded_probabilities(tmp_path: Path) -> None:
     """Every roll counts here, undone ones too: the dice are fair even when players are not."""
     with Ledger(str(tmp_path / "sim.ledger")) as book:
-        from ledger.stats import plan, simulate_campaign
+        from ledger.simulate import plan, simulate_campaign
 
         run = plan("freeform", 60, 11)
         for name, seed in zip(run.names, run.seeds, strict=True):
@@ -363,7 +363,7 @@ def test_systems_with_an_autoplayer_roll_as_expected(tmp_path: Path, system: str
 
     if get_system(system).autoplay is None:
         pytest.skip(f"the {system} system has no autoplayer")
-    from ledger.stats import plan, simulate_campaign
+    from ledger.simulate import plan, simulate_campaign
 
     with Ledger(str(tmp_path / "sys.ledger")) as book:
         run = plan(system, 200, 3)
@@ -389,7 +389,7 @@ def test_crawl_simulation_reports_a_survival_curve(tmp_path: Path) -> None:
 
 def test_demo_report_simulates_once_and_summarises(tmp_path: Path) -> None:
     from ledger.cli.fixes import command_line
-    from ledger.stats import demo_report
+    from ledger.cli.stats import demo_report
 
     lines: list[str] = []
     with Ledger(str(tmp_path / "demo.ledger")) as book:
@@ -409,7 +409,7 @@ def test_demo_report_simulates_once_and_summarises(tmp_path: Path) -> None:
 
 
 def test_the_reports_are_the_shared_ones_then_the_systems_own() -> None:
-    from ledger.stats import REPORTS, report_names, system_reports
+    from ledger.projections.stats.reports import REPORTS, report_names, system_reports
     from ledger.systems import installed
 
     own = [name for system in installed() for name in system.reports]
@@ -434,8 +434,8 @@ def test_a_system_report_runs_under_its_name_and_prints_under_its_title(ledger_c
 
 def test_a_report_name_two_systems_give_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
 
-    from ledger import stats
     from ledger.errors import PluginError
+    from ledger.projections.stats import reports as stats
     from ledger.systems import StatsReport, installed
 
     real = installed()
@@ -447,7 +447,7 @@ def test_a_report_name_two_systems_give_is_refused(monkeypatch: pytest.MonkeyPat
 
 
 def test_damage_reads_each_systems_own_health_tracks() -> None:
-    from ledger.stats import _health, health_tracks
+    from ledger.projections.stats.reports import _health, health_tracks
 
     found = health_tracks()
     if "yearzero" in system_names():
@@ -460,7 +460,7 @@ def test_damage_reads_each_systems_own_health_tracks() -> None:
 
 
 def test_luck_from_the_log_matches_the_warehouse(ledger_cli: Session, db: str) -> None:
-    from ledger.stats import luck_from_log
+    from ledger.projections.stats.sheet import luck_from_log
 
     ledger_cli("new", "freeform", "c")
     ledger_cli("character", "add", "Ana")
@@ -478,7 +478,8 @@ def test_luck_from_the_log_matches_the_warehouse(ledger_cli: Session, db: str) -
 def test_luck_from_the_log_reads_system_facts(tmp_path: Path) -> None:
     if "crawl" not in system_names():
         pytest.skip("the crawl system is not installed")
-    from ledger.stats import luck_from_log, plan, simulate_campaign
+    from ledger.projections.stats.sheet import luck_from_log
+    from ledger.simulate import plan, simulate_campaign
 
     with Ledger(str(tmp_path / "l.ledger")) as book:
         run = plan("crawl", 1, 5)
@@ -487,7 +488,7 @@ def test_luck_from_the_log_reads_system_facts(tmp_path: Path) -> None:
         wh = Warehouse(book, tmp_path / "l.duckdb")
         wh.catch_up()
         con = wh.connect_read_only()
-        from ledger.stats import Scope, luck
+        from ledger.projections.stats.reports import Scope, luck
 
         overall = luck(con, Scope(campaign=run.names[0]))["overall"]
         con.close()
@@ -499,7 +500,7 @@ def test_luck_from_the_log_reads_system_facts(tmp_path: Path) -> None:
 
 
 def test_simulate_refuses_a_system_without_a_simulator_before_recording(tmp_path: Path) -> None:
-    from ledger.stats import simulators
+    from ledger.simulate import simulators
 
     missing = [s for s in system_names() if s not in simulators()]
     if not missing:

@@ -301,7 +301,7 @@ def test_a_damaged_warehouse_file_is_refused_in_one_line(ledger_cli: Session, db
 
 def test_duckdb_is_imported_only_by_commands_that_need_it() -> None:
     code = (
-        "import sys, ledger.cli.main, ledger.cli.stats, ledger.stats, ledger.projections.warehouse; "
+        "import sys, ledger.cli.main, ledger.cli.stats, ledger.projections.stats.reports, ledger.projections.warehouse; "
         "from click.testing import CliRunner; CliRunner().invoke(ledger.cli.main.cli, ['--help']); "
         "print('duckdb' in sys.modules)"
     )

@@ -14,7 +14,7 @@ from ledger import Ledger
 from ledger.cli.main import cli
 from ledger.events import CharacterAdded
 from ledger.projections.yearzero.state import parse_attrs
-from ledger.stats import plan, simulate_campaign
+from ledger.simulate import plan, simulate_campaign
 from ledger.systems.yearzero import commands as yz
 from ledger.systems.yearzero import events as ev
 from ledger.systems.yearzero.play import ROLES, Autoplayer, autoplay, mutant

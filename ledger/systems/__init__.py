@@ -122,7 +122,7 @@ class SheetLayout(msgspec.Struct, frozen=True, kw_only=True):
 class StatsReport(msgspec.Struct, frozen=True, kw_only=True):
     """A statistics report a system adds to ``ledger stats`` (``--report NAME``).
 
-    ``run`` reads the warehouse: a DuckDB connection and the :class:`ledger.stats.Scope`
+    ``run`` reads the warehouse: a DuckDB connection and the :class:`ledger.projections.stats.reports.Scope`
     of the rows to read (its ``where()`` builds the WHERE clause); it returns JSON-ready
     data, what ``stats --json`` prints under the report's name. ``render`` turns that into
     the lines printed under ``title``; ``empty`` says when there is nothing to show (the

@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING, Any
 
 from ledger import words
 from ledger.projections.crawl.state import CHAPTER_DAYS, GOD_CHAPTER
-from ledger.stats import Scope, dict_table, rate, rows
+from ledger.projections.stats.reports import Scope, rate, rows
+from ledger.projections.stats.tables import dict_table
 from ledger.systems import StatsDemo, StatsReport
 
 if TYPE_CHECKING:

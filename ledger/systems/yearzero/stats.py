@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ledger.stats import Scope, dict_table, rows
+from ledger.projections.stats.reports import Scope, rows
+from ledger.projections.stats.tables import dict_table
 from ledger.systems import StatsReport
 
 if TYPE_CHECKING:

@@ -1,0 +1,375 @@
+"""The statistics reports over the warehouse: each a function of a DuckDB connection to
+the warehouse (see ``ledger.projections.warehouse``) and a :class:`Scope` (one campaign,
+one character, or everything), JSON-ready.
+
+Undone rows are left out, except where the dice were thrown anyway (the luck index, the
+dice fairness) or where undoing is the point (mulligans)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+
+from ledger.projections.stats.maths import fairness, kaplan_meier, luck_index, plain, rankable
+
+if TYPE_CHECKING:
+    import duckdb
+
+    from ledger.systems import StatsReport
+
+
+def who(alias: str = "") -> str:
+    """Whom a fact row is about: the character it names (one initiative event rolls for the
+    whole party), else the actor it was recorded under; the character sheet counts the same way."""
+    prefix = f"{alias}." if alias else ""
+    return f"coalesce({prefix}character, {prefix}actor)"
+
+
+class Scope(msgspec.Struct, frozen=True):
+    """Which rows a report reads: one campaign and/or one character, or everything; the
+    campaigns ``ledger simulate`` played only when ``simulated`` (or named by ``campaign``)."""
+
+    campaign: str | None = None
+    character: str | None = None
+    simulated: bool = False
+
+    def where(self, *extra: str, alias: str = "", by_actor: bool = False) -> tuple[str, list[Any]]:
+        """The WHERE clause and its parameters; ``by_actor`` for a table with no
+        ``character`` column (``events``)."""
+        prefix = f"{alias}." if alias else ""
+        clauses, params = list(extra), []
+        if self.campaign is not None:
+            clauses.append(f"{prefix}campaign = ?")
+            params.append(self.campaign)
+        elif not self.simulated:
+            clauses.append(f"{prefix}stream NOT IN (SELECT stream FROM campaigns WHERE simulated)")
+        if self.character is not None:
+            clauses.append(f"{prefix}actor = ?" if by_actor else f"{who(alias)} = ?")
+            params.append(self.character)
+        return ("WHERE " + " AND ".join(clauses)) if clauses else "", params
+
+    @property
+    def everything(self) -> bool:
+        """Every row of every campaign, simulated ones included."""
+        return self.campaign is None and self.character is None and self.simulated
+
+
+def rows(con: duckdb.DuckDBPyConnection, sql: str, params: list[Any]) -> list[dict[str, Any]]:
+    """The rows of a query as dicts by column name (for a report's JSON)."""
+    cur = con.execute(sql, params)
+    names = [d[0] for d in cur.description]
+    return [dict(zip(names, row, strict=True)) for row in cur.fetchall()]
+
+
+def rate(num: float | None, den: float | None) -> float | None:
+    """``num / den`` to four decimals; None when either is unknown or ``den`` is 0."""
+    return plain(round(float(num) / float(den), 4)) if num is not None and den else None
+
+
+EXACT = "DECIMAL(18, 12)"
+"""Probabilities are summed as fixed-point decimals, exactly: a float sum in DuckDB adds in
+whatever order its threads finish, so the same rolls could give a luck of 0.0 one run and
+-0.0 (or a last digit apart) the next. Twelve decimals are far below the two shown."""
+
+
+def _luck_row(row: dict[str, Any]) -> dict[str, Any]:
+    n, wins, exp, var = row.pop("judged"), row.pop("wins"), row.pop("expected"), row.pop("variance")
+    exp = None if exp is None else float(exp)
+    idx = luck_index(wins or 0, exp or 0, float(var or 0))
+    row.update(
+        {
+            "judged": n,
+            "successes": wins,
+            "expected": None if exp is None else plain(round(exp, 2)),
+            "rate": rate(wins, n),
+            "expected_rate": rate(exp, n),
+            "luck": None if idx is None else plain(round(idx, 2)),
+        }
+    )
+    return row
+
+
+_JUDGED = f"""count(*) FILTER (WHERE p_success IS NOT NULL AND success IS NOT NULL) AS judged,
+       sum(success::INTEGER) FILTER (WHERE p_success IS NOT NULL) AS wins,
+       sum(p_success::{EXACT}) FILTER (WHERE success IS NOT NULL) AS expected,
+       sum((p_success * (1 - p_success))::{EXACT}) FILTER (WHERE success IS NOT NULL) AS variance"""
+
+
+def _sums(prefix: str = "", where: str = "") -> str:
+    """The four sums of a luck row, over the rows ``where`` says (all when empty)."""
+    only = f" FILTER (WHERE {where})" if where else ""
+    return f"""count(*){only} AS {prefix}judged, sum(success::INTEGER){only} AS {prefix}wins,
+       sum(p_success::{EXACT}){only} AS {prefix}expected,
+       sum((p_success * (1 - p_success))::{EXACT}){only} AS {prefix}variance"""
+
+
+def _luck_parts(row: dict[str, Any]) -> dict[str, Any]:
+    """A luck row of every die thrown, with its ``kept`` luck (the rolls that stayed) and
+    its ``mulligans`` (the undone rolls: how many, their successes against expectation,
+    and the ``effect``, the standard deviations of kept luck that undoing them added)."""
+    kept = _luck_row({k: row.pop(f"kept_{k}") for k in ("judged", "wins", "expected", "variance")})
+    undone = _luck_row({k: row.pop(f"undone_{k}") for k in ("judged", "wins", "expected", "variance")})
+    out = _luck_row(row)
+    out["kept"] = {k: kept[k] for k in ("judged", "successes", "expected", "luck")}
+    effect = (
+        None if kept["luck"] is None or out["luck"] is None else plain(round(kept["luck"] - out["luck"], 2))
+    )
+    out["mulligans"] = {
+        "rolls": undone["judged"],
+        "successes": undone["successes"] or 0,
+        "expected": undone["expected"] or 0.0,
+        "effect": effect,
+    }
+    return out
+
+
+# --- the reports ---------------------------------------------------------------------------------
+
+
+def rolls(con: duckdb.DuckDBPyConnection, scope: Scope) -> list[dict[str, Any]]:
+    """Rolls by system and purpose: how many stayed and were undone, the success rate of
+    every die thrown against the expected rate, and their luck."""
+    where, params = scope.where()
+    sql = f"""SELECT system, purpose, count(*) FILTER (WHERE NOT undone) AS rolls,
+       count(*) FILTER (WHERE undone) AS undone, count(*) FILTER (WHERE manual AND NOT undone) AS physical,
+       {_JUDGED} FROM rolls {where} GROUP BY system, purpose ORDER BY system, rolls DESC, purpose"""
+    return [_luck_row(r) for r in rows(con, sql, params)]
+
+
+def luck(con: duckdb.DuckDBPyConnection, scope: Scope) -> dict[str, Any]:
+    """The luck index overall, per campaign and per character (one pass over the rolls),
+    over every die thrown; beside it the kept luck and the mulligans (:func:`_luck_parts`).
+
+    An opponent's roll (an enemy's attack) is the opponent's luck and counts in none of
+    these: the luck index measures the dice thrown for the characters (docs/statistics.md).
+    The luckiest and unluckiest campaigns and characters are ranked by the luck index
+    among those with rolls enough to rank (:func:`rankable`)."""
+    where, params = scope.where("p_success IS NOT NULL", "success IS NOT NULL", "NOT opponent")
+    found = rows(
+        con,
+        f"""SELECT grouping(campaign, who) AS level, campaign, any_value(system) AS system,
+               who AS character, {_sums()}, {_sums("kept_", "NOT undone")}, {_sums("undone_", "undone")}
+        FROM (SELECT *, {who()} AS who FROM rolls {where})
+        GROUP BY GROUPING SETS ((), (campaign), (campaign, who))""",
+        params,
+    )
+    empty = {f"{p}{k}": None for p in ("", "kept_", "undone_") for k in ("wins", "expected", "variance")}
+    overall = [r for r in found if r["level"] == 3] or [
+        {"level": 3, "judged": 0, "kept_judged": 0, "undone_judged": 0, **empty}
+    ]
+    campaigns = sorted((r for r in found if r["level"] == 1), key=lambda r: r["campaign"])
+    characters = sorted(
+        (r for r in found if r["level"] == 0),
+        key=lambda r: (r["campaign"], r["character"] is None, r["character"] or ""),
+    )
+    for r in found:
+        del r["level"]
+    for r in campaigns:
+        del r["character"]
+    for r in characters:
+        del r["system"]
+    top = {k: v for k, v in overall[0].items() if k not in ("level", "campaign", "system", "character")}
+    by_campaign = [_luck_parts(r) for r in campaigns]
+    by_character = [_luck_parts(r) for r in characters]
+    for r in by_character:
+        r["ranked"] = rankable(r)
+    ranked = [r for r in by_campaign if rankable(r)]
+    ranked_characters = [r for r in by_character if r["ranked"]]
+    return {
+        "overall": _luck_parts(top),
+        "characters": by_character,
+        "campaigns": len(campaigns),
+        "luckiest": sorted(ranked, key=lambda r: -r["luck"])[:3],
+        "unluckiest": sorted(ranked, key=lambda r: r["luck"])[:3],
+        "luckiest_characters": sorted(ranked_characters, key=lambda r: -r["luck"])[:3],
+        "unluckiest_characters": sorted(ranked_characters, key=lambda r: r["luck"])[:3],
+    }
+
+
+def mulligans(con: duckdb.DuckDBPyConnection, scope: Scope) -> list[dict[str, Any]]:
+    """Undone rolls by player: how often each one took a roll back."""
+    where, params = scope.where()
+    sql = f"""SELECT actor AS character, count(*) AS rolls, count(*) FILTER (WHERE undone) AS undone
+       FROM rolls {where} GROUP BY actor HAVING count(*) FILTER (WHERE undone) > 0
+       ORDER BY undone DESC, character NULLS LAST"""
+    out = rows(con, sql, params)
+    for r in out:
+        r["share"] = rate(r["undone"], r["rolls"])
+    return out
+
+
+def health_tracks() -> dict[str, tuple[str, ...]]:
+    """The tracks of bodily harm of each installed system that names some
+    (``System.health_tracks``): the damage reports read these alone, not the stress,
+    fatigue or other tracks a wound fact may name."""
+    from ledger.systems import installed
+
+    return {s.name: tuple(s.health_tracks) for s in installed() if s.health_tracks}
+
+
+def _health(tracks: dict[str, tuple[str, ...]] | None = None) -> str:
+    """The SQL condition on a ``wounds`` row that it harms a body, as its system counts."""
+    found = health_tracks() if tracks is None else tracks
+    parts = [
+        f"(system = {_sql_text(name)} AND track IN ({', '.join(_sql_text(t) for t in names)}))"
+        for name, names in found.items()
+    ]
+    return "(" + " OR ".join(parts) + ")" if parts else "false"
+
+
+def _sql_text(value: str) -> str:
+    return "'" + value.replace("'", "''") + "'"
+
+
+def damage(con: duckdb.DuckDBPyConnection, scope: Scope) -> list[dict[str, Any]]:
+    """Damage taken and healed to Health per game day (summed over the campaigns in scope)."""
+    where, params = scope.where("NOT undone", "day IS NOT NULL", _health())
+    sql = f"""SELECT day, count(DISTINCT stream) AS campaigns,
+       coalesce(sum(amount) FILTER (WHERE amount > 0), 0) AS taken,
+       coalesce(-sum(amount) FILTER (WHERE amount < 0), 0) AS healed
+       FROM wounds {where} GROUP BY day ORDER BY day"""
+    return rows(con, sql, params)
+
+
+def damage_causes(con: duckdb.DuckDBPyConnection, scope: Scope) -> list[dict[str, Any]]:
+    where, params = scope.where("NOT undone", "amount > 0", _health())
+    sql = f"""SELECT cause, count(*) AS wounds, sum(amount) AS taken FROM wounds {where}
+       GROUP BY cause ORDER BY taken DESC, cause LIMIT 10"""
+    return rows(con, sql, params)
+
+
+def deaths(con: duckdb.DuckDBPyConnection, scope: Scope) -> list[dict[str, Any]]:
+    """Deaths by day and cause."""
+    where, params = scope.where("NOT undone")
+    sql = f"""SELECT day, cause, count(*) AS deaths FROM deaths {where}
+       GROUP BY day, cause ORDER BY day NULLS LAST, deaths DESC, cause"""
+    return rows(con, sql, params)
+
+
+def survival(con: duckdb.DuckDBPyConnection, scope: Scope) -> list[dict[str, Any]]:
+    """Kaplan-Meier survival by game day over the campaigns that count days.
+
+    A campaign leaves the curve when its first death happens, or (censored,
+    still alive) after the last day it reached."""
+    where, params = scope.where("NOT e.undone", "e.day IS NOT NULL", alias="e", by_actor=True)
+    d_where, d_params = scope.where("NOT undone")
+    sql = f"""WITH reach AS (SELECT e.stream, max(e.day) AS last_day FROM events e {where} GROUP BY e.stream),
+       died AS (SELECT stream, min(day) AS death_day FROM deaths {d_where} GROUP BY stream)
+       SELECT r.last_day, d.death_day FROM reach r LEFT JOIN died d USING (stream)"""
+    lives = con.execute(sql, params + d_params).fetchall()
+    if not lives:
+        return []
+    return kaplan_meier([(death if death is not None else last, death is not None) for last, death in lives])
+
+
+def _any_simulated(con: duckdb.DuckDBPyConnection) -> bool:
+    found = con.execute("SELECT count(*) FROM campaigns WHERE simulated").fetchone()
+    return bool(found and found[0])
+
+
+def dice_fairness(con: duckdb.DuckDBPyConnection, scope: Scope) -> list[dict[str, Any]]:
+    """Chi-square per die size over the physical dice entered with ``--faces``
+    (undone rolls included: those dice were thrown all the same)."""
+    if scope.everything or (scope.campaign is None and scope.character is None and not _any_simulated(con)):
+        source, where, params = "dice", "WHERE manual", []
+    else:
+        source = "dice JOIN rolls r USING (roll_id)"
+        where, params = scope.where("r.manual", alias="r")
+    found = con.execute(
+        f"""SELECT size, face, count(*) FROM {source} {where}
+        GROUP BY size, face ORDER BY size, face""",
+        params,
+    ).fetchall()
+    by_size: dict[int, list[int]] = {}
+    for size, face, n in found:
+        counts = by_size.setdefault(int(size), [0] * int(size))
+        if 1 <= face <= size:
+            counts[face - 1] = int(n)
+    return [fairness(size, counts).as_dict() for size, counts in sorted(by_size.items())]
+
+
+def overview(con: duckdb.DuckDBPyConnection, scope: Scope) -> dict[str, Any]:
+    where, params = scope.where(by_actor=True)
+    camps = con.execute(f"SELECT count(DISTINCT campaign), count(*) FROM events {where}", params).fetchone()
+    r_where, r_params = scope.where("NOT undone")
+    n_rolls = con.execute(f"SELECT count(*) FROM rolls {r_where}", r_params).fetchone()
+    return {
+        "campaigns": camps[0] if camps else 0,
+        "events": camps[1] if camps else 0,
+        "rolls": n_rolls[0] if n_rolls else 0,
+    }
+
+
+REPORTS: dict[str, Callable[[Any, Scope], Any]] = {
+    "overview": overview,
+    "rolls": rolls,
+    "luck": luck,
+    "mulligans": mulligans,
+    "damage": damage,
+    "damage_causes": damage_causes,
+    "deaths": deaths,
+    "survival": survival,
+    "fairness": dice_fairness,
+}
+"""The reports every warehouse has, by name, in the order ``ledger stats`` prints them;
+the installed systems' own follow them (:func:`system_reports`)."""
+
+
+def system_reports() -> dict[str, StatsReport]:
+    """The installed systems' own reports (``System.reports``) by name, system by system; a
+    name that another report has already is refused."""
+    from ledger.errors import PluginError
+    from ledger.systems import installed
+
+    found: dict[str, StatsReport] = {}
+    owner: dict[str, str] = dict.fromkeys(REPORTS, "the ledger")
+    for system in installed():
+        for name, entry in system.reports.items():
+            if name in owner:
+                raise PluginError(
+                    system.name, "", f"its statistics report {name!r} is {owner[name]}'s already"
+                )
+            owner[name] = f"the {system.name} system"
+            found[name] = entry
+    return found
+
+
+def report_names() -> list[str]:
+    """Every report ``ledger stats --report`` takes: the shared ones, then the systems'."""
+    return [*REPORTS, *system_reports()]
+
+
+def report(
+    con: duckdb.DuckDBPyConnection, scope: Scope | None = None, only: Sequence[str] | None = None
+) -> dict[str, Any]:
+    """The named reports (all by default) for a scope, JSON-ready."""
+    from ledger.errors import LedgerError
+
+    scope = scope or Scope()
+    # The shared reports alone load no system: `stats --report luck` right after an action
+    # imports only the systems whose events it applies.
+    shared_only = bool(only) and all(n in REPORTS for n in only)
+    own = {} if shared_only else system_reports()
+    names = list(only) if only else [*REPORTS, *own]
+    unknown = [n for n in names if n not in REPORTS and n not in own]
+    if unknown:
+        raise LedgerError(
+            f"no statistics report named {unknown[0]!r}; the reports are: {', '.join([*REPORTS, *own])}"
+        )
+    left_out = 0
+    if scope.campaign is None and not scope.simulated:
+        found = con.execute("SELECT count(*) FROM campaigns WHERE simulated").fetchone()
+        left_out = int(found[0]) if found else 0
+    out: dict[str, Any] = {
+        "scope": {
+            "campaign": scope.campaign,
+            "character": scope.character,
+            "simulated": scope.simulated,
+            "simulated_left_out": left_out,
+        }
+    }
+    for name in names:
+        out[name] = REPORTS[name](con, scope) if name in REPORTS else own[name].run(con, scope)
+    return out

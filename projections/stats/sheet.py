@@ -1,0 +1,54 @@
+"""The luck a character sheet shows, read straight from the log (no warehouse)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ledger.projections.stats.maths import luck_index, plain
+
+
+def luck_from_log(
+    ledger: Any, campaign: str | None = None, character: str | None = None, *, version: int | None = None
+) -> dict[str, Any]:
+    """The luck index of one campaign's dice, read from the log without the warehouse:
+    cheap enough for a character sheet.
+
+    Counts every roll with a recorded probability of success along the branch's
+    whole history up to ``version`` (a fork includes the history it shares with its
+    parent), undone ones included: those dice were thrown, as in the
+    warehouse's luck report (:func:`ledger.projections.stats.reports.luck`)."""
+    from ledger.events import CORE_EVENTS, Rolled
+    from ledger.facts import RollFact, rolled_fact
+
+    camp = ledger.campaign(campaign)
+    hook = ledger.system(camp).facts
+    judged = wins = 0
+    expected = variance = 0.0
+    for env in ledger.envelopes(camp, 0, version):
+        ev = env.event
+        if isinstance(ev, Rolled):
+            facts: list[Any] = [rolled_fact(ev)]
+        elif hook is not None and type(ev) not in CORE_EVENTS:
+            facts = hook(env)
+        else:
+            continue
+        for fact in facts:
+            if character is not None and (getattr(fact, "character", None) or env.actor) != character:
+                continue
+            if (
+                isinstance(fact, RollFact)
+                and fact.p_success is not None
+                and fact.success is not None
+                and not fact.opponent
+            ):
+                judged += 1
+                wins += int(fact.success)
+                expected += fact.p_success
+                variance += fact.p_success * (1 - fact.p_success)
+    idx = luck_index(wins, expected, variance)
+    return {
+        "judged": judged,
+        "successes": wins,
+        "expected": round(expected, 2),
+        "luck": None if idx is None else plain(round(idx, 2)),
+    }
