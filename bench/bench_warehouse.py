@@ -30,7 +30,8 @@ from pathlib import Path
 
 from ledger import Ledger
 from ledger.commands import AddCharacter, Roll
-from ledger.projections.warehouse import Warehouse, duckdb_config
+from ledger.projections.warehouse.loading import Warehouse
+from ledger.projections.warehouse.paths import duckdb_config
 from ledger.stats import Scope, Simulator, luck, plan, rolls, survival
 from ledger.systems import system_names
 

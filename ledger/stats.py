@@ -31,7 +31,7 @@ from ledger.words import plural
 if TYPE_CHECKING:
     import duckdb
 
-    from ledger.projections.warehouse import Warehouse
+    from ledger.projections.warehouse.loading import Warehouse
     from ledger.systems import StatsReport
 
 FLAG_P = 0.01

@@ -14,7 +14,7 @@ import pytest
 from ledger import Ledger
 from ledger.facts import rolled_fact
 from ledger.projections.crawl import state as proj
-from ledger.projections.warehouse import Warehouse
+from ledger.projections.warehouse.loading import Warehouse
 from ledger.stats import Scope, _luck_row, luck_from_log, report
 from ledger.systems.crawl import events as ev
 from ledger.systems.crawl.order import Attack, Explore, Fight, Move, Terrain
