@@ -31,7 +31,8 @@ from pathlib import Path
 from ledger import Ledger
 from ledger.commands import AddCharacter, Roll
 from ledger.projections.stats.reports import Scope, luck, rolls, survival
-from ledger.projections.warehouse import Warehouse, duckdb_config
+from ledger.projections.warehouse.loading import Warehouse
+from ledger.projections.warehouse.paths import duckdb_config
 from ledger.simulate import Simulator, plan
 from ledger.systems import system_names
 

@@ -30,15 +30,15 @@ sys.path.insert(0, str(ROOT))
 # The steps of a warm `stats` call, by the function that runs each (file suffix, function name).
 STEPS = [
     ("cli/stats.py", "_open_caught_up", "catch-up, in all (DuckDB opened and closed once)"),
-    ("projections/warehouse.py", "_connect", "  DuckDB opened for writing (and its marker checked)"),
+    ("projections/warehouse/loading.py", "_connect", "  DuckDB opened for writing (and its marker checked)"),
     ("ledger/systems/__init__.py", "system_names", "    of which: the installed systems named"),
-    ("projections/warehouse.py", "position", "  the applied position read"),
-    ("projections/warehouse.py", "_load_streams", "  the campaigns' streams loaded (every campaign)"),
+    ("projections/warehouse/loading.py", "position", "  the applied position read"),
+    ("projections/warehouse/loading.py", "_load_streams", "  the campaigns' streams loaded (every campaign)"),
     ("threading.py", "start", "  the page reader's thread started"),
-    ("projections/warehouse.py", "_read_page", "  the new page read from the store"),
-    ("projections/warehouse.py", "_apply", "  the new page applied"),
-    ("projections/warehouse.py", "_check_system", "    of which: its systems loaded and checked"),
-    ("projections/warehouse.py", "close", "  DuckDB closed (its log folded only once large)"),
+    ("projections/warehouse/loading.py", "_read_page", "  the new page read from the store"),
+    ("projections/warehouse/loading.py", "_apply", "  the new page applied"),
+    ("projections/warehouse/loading.py", "_check_system", "    of which: its systems loaded and checked"),
+    ("projections/warehouse/loading.py", "close", "  DuckDB closed (its log folded only once large)"),
     ("projections/stats/reports.py", "report", "the report's queries"),
     ("ledger/store.py", "check_sqlite_file", "the ledger file checked and opened"),
 ]

@@ -1195,7 +1195,7 @@ def export(c: Ctx, kind: str | None, directory: str | None, output: str, unsigne
     from ledger.errors import LedgerError, OutputExistsError
 
     if kind == "parquet":
-        from ledger.projections.warehouse import export_parquet
+        from ledger.projections.warehouse.export import export_parquet
 
         if not directory:
             raise LedgerError("`ledger export parquet` needs a folder: ledger export parquet DIR")

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     import duckdb
 
     from ledger.errors import Fix
-    from ledger.projections.warehouse import Warehouse
+    from ledger.projections.warehouse.loading import Warehouse
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -120,7 +120,7 @@ def _open_caught_up(
     """The warehouse's writable connection, after the catch-up on it: a command opens DuckDB
     once for both (closed on leaving, so that a read-only connection can be opened after it).
     ``check`` runs on it before the catch-up (a refused query costs no catch-up)."""
-    from ledger.projections.warehouse import SchemaChanged
+    from ledger.projections.warehouse.schema import SchemaChanged
 
     top = c.ledger.store.max_notification_id()
 
@@ -193,7 +193,7 @@ def stats(
 
     if c.campaign is not None:
         c.ledger.campaign(c.campaign)  # refuses an unknown name
-    from ledger.projections.warehouse import Warehouse
+    from ledger.projections.warehouse.loading import Warehouse
 
     who = unicodedata.normalize("NFC", character) if character is not None else None
     # The reports are the project's own SQL with bound values, so they run on the connection
@@ -234,10 +234,10 @@ def query(
     Output a table, --json or --csv; rows stream out as DuckDB finds them, within a
     time limit and bounded memory."""
     from ledger.projections.stats.tables import table_lines
-    from ledger.projections.warehouse import (
+    from ledger.projections.warehouse.loading import Warehouse
+    from ledger.projections.warehouse.query import (
         DEFAULT_LIMIT,
         QueryLimits,
-        Warehouse,
         check_query,
         check_query_text,
         left_out_note,
@@ -323,7 +323,7 @@ def warehouse() -> None:
 @pass_ctx
 def warehouse_rebuild(c: Ctx, warehouse_path: str | None) -> None:
     """Drop the warehouse and build it again from the whole log."""
-    from ledger.projections.warehouse import Warehouse
+    from ledger.projections.warehouse.loading import Warehouse
 
     start = time.perf_counter()
     wh = Warehouse(c.ledger, warehouse_path)
@@ -343,7 +343,7 @@ def warehouse_rebuild(c: Ctx, warehouse_path: str | None) -> None:
 @pass_ctx
 def warehouse_status(c: Ctx, warehouse_path: str | None) -> None:
     """Where the warehouse is, how far behind the log it is, and its row counts."""
-    from ledger.projections.warehouse import Warehouse
+    from ledger.projections.warehouse.loading import Warehouse
 
     data = Warehouse(c.ledger, warehouse_path).status()
 
@@ -437,7 +437,7 @@ def demo(book: Any, echo: Callable[[str], None]) -> None:
     """The statistics part of ``ledger demo``: the campaigns each system simulates for it
     (made once), then luck, the survival curve, what each system says of them and the
     physical dice check."""
-    from ledger.projections.warehouse import Warehouse
+    from ledger.projections.warehouse.loading import Warehouse
 
     demo_report(book, Warehouse(book), lambda line: echo(f"  {line}"), word=fixes.command_line)
 

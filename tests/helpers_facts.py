@@ -20,7 +20,7 @@ import msgspec
 from ledger import Ledger
 from ledger.events import CORE_EVENTS, envelope_decoder
 from ledger.facts import DieFace, Fact, FactQuery, field_defaults
-from ledger.projections.warehouse import schema
+from ledger.projections.warehouse.schema import schema
 from ledger.systems import get_system
 
 BY_TABLE = {cls.table: cls for cls in schema().fact_types}

@@ -17,7 +17,7 @@ from ledger import Ledger
 from ledger.dice import committed_face
 from ledger.errors import LedgerError, TamperError
 from ledger.integrity import verify_dice, verify_dice_file
-from ledger.projections.warehouse import Warehouse
+from ledger.projections.warehouse.loading import Warehouse
 from ledger.systems.crawl.play import autoplay as crawl_autoplay
 from tests import helpers_reliability as hr
 from tests.conftest import Session

@@ -14,7 +14,7 @@ import psycopg
 import pytest
 
 from ledger import Ledger
-from ledger.projections.warehouse import Warehouse
+from ledger.projections.warehouse.loading import Warehouse
 from ledger.store import EVENTS_TABLE
 
 pytestmark = pytest.mark.postgres

@@ -240,7 +240,7 @@ def test_sigkill_during_cli_commands(tmp_path: Path) -> None:
 CATCH_UP = """
 import sys
 from ledger import Ledger
-from ledger.projections.warehouse import Warehouse
+from ledger.projections.warehouse.loading import Warehouse
 with Ledger(sys.argv[1]) as book:
     Warehouse(book, sys.argv[2]).catch_up(lambda n: print("batch", n, flush=True), batch=int(sys.argv[3]))
 print("finished", flush=True)

@@ -410,7 +410,7 @@ def invoke_checked(db: str, args: list[str]) -> object:
 def test_statistics_over_an_unreadable_stored_event_name_it_and_apply_nothing(
     tmp_path: Path, edit: Callable[[bytes], bytes], why: str
 ) -> None:
-    from ledger.projections.warehouse import Warehouse
+    from ledger.projections.warehouse.loading import Warehouse
 
     db = str(tmp_path / "t.ledger")
     stream = build(db)

@@ -13,7 +13,7 @@ import pytest
 
 from ledger import Ledger
 from ledger.projections.stats.maths import chi2_sf, fairness, gamma_q, kaplan_meier, luck_index
-from ledger.projections.warehouse import Warehouse
+from ledger.projections.warehouse.loading import Warehouse
 from ledger.systems import system_names
 from tests.conftest import Session
 

@@ -16,7 +16,7 @@ from ledger.facts import rolled_fact
 from ledger.projections.crawl import state as proj
 from ledger.projections.stats.reports import Scope, _luck_row, report
 from ledger.projections.stats.sheet import luck_from_log
-from ledger.projections.warehouse import Warehouse
+from ledger.projections.warehouse.loading import Warehouse
 from ledger.systems.crawl import events as ev
 from ledger.systems.crawl.order import Attack, Explore, Fight, Move, Terrain
 from ledger.systems.yearzero import commands as yz

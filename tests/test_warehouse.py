@@ -15,7 +15,10 @@ import pytest
 from ledger import Ledger
 from ledger.errors import LedgerError
 from ledger.facts import Fact
-from ledger.projections.warehouse import SchemaChanged, Warehouse, export_parquet, tables, warehouse_path
+from ledger.projections.warehouse.export import export_parquet
+from ledger.projections.warehouse.loading import Warehouse
+from ledger.projections.warehouse.paths import warehouse_path
+from ledger.projections.warehouse.schema import SchemaChanged, tables
 from ledger.systems import get_system
 from tests.conftest import Session
 
@@ -312,7 +315,7 @@ def test_duckdb_is_imported_only_by_commands_that_need_it() -> None:
 def test_a_failing_facts_hook_is_reported_in_one_line(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import ledger.projections.warehouse as wmod
+    import ledger.projections.warehouse.loading as wmod
 
     def broken(_env: Any) -> list[Any]:
         raise KeyError("enemy")
@@ -496,7 +499,7 @@ def test_a_system_with_python_facts_only_fills_the_same_tables(
 ) -> None:
     """A system of one's own may declare only ``extra["facts"]``: the warehouse then runs it
     event by event, and the tables come out as the SQL queries make them."""
-    import ledger.projections.warehouse as wmod
+    import ledger.projections.warehouse.loading as wmod
     from tests.helpers_facts import play
 
     with Ledger(str(tmp_path / "all.ledger")) as book:
@@ -531,7 +534,7 @@ class Rolls(Fact, frozen=True):
 def test_a_systems_own_fact_types_become_tables_of_their_own() -> None:
     """A plugin adds a table by declaring its fact class: the layout has it, with the common
     columns first, and the layout's fingerprint changes with it (so a warehouse is rebuilt)."""
-    from ledger.projections.warehouse import build_schema
+    from ledger.projections.warehouse.schema import build_schema
 
     plain = build_schema([("coin", 0, ())])
     added = build_schema([("coin", 0, (CoinFact,))])
@@ -544,7 +547,7 @@ def test_a_systems_own_fact_types_become_tables_of_their_own() -> None:
 
 def test_a_fact_type_that_takes_another_table_is_refused() -> None:
     from ledger.errors import LedgerError
-    from ledger.projections.warehouse import build_schema
+    from ledger.projections.warehouse.schema import build_schema
 
     with pytest.raises(
         LedgerError, match="the coin system's Rolls writes table 'rolls', which the shared facts"
@@ -555,7 +558,7 @@ def test_a_fact_type_that_takes_another_table_is_refused() -> None:
 
 
 def test_the_installed_systems_own_tables_are_in_the_warehouse(book: Ledger, tmp_path: Path) -> None:
-    from ledger.projections.warehouse import schema
+    from ledger.projections.warehouse.schema import schema
     from ledger.systems import installed
 
     own = {cls.table for system in installed() for cls in system.fact_types}

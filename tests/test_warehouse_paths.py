@@ -13,8 +13,8 @@ import duckdb
 import pytest
 
 from ledger import Ledger
-from ledger.projections import warehouse as wmod
-from ledger.projections.warehouse import Warehouse
+from ledger.projections.warehouse import loading as wmod
+from ledger.projections.warehouse.loading import Warehouse
 from tests.conftest import Session
 
 COMMANDS: tuple[tuple[str, ...], ...] = (

@@ -11,8 +11,8 @@ import duckdb
 import pytest
 
 from ledger import Ledger
-from ledger.projections import warehouse
-from ledger.projections.warehouse import Warehouse
+from ledger.projections.warehouse import loading as warehouse
+from ledger.projections.warehouse.loading import Warehouse
 from tests.conftest import Session
 
 
