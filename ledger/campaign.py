@@ -1398,4 +1398,3 @@ class Ledger:
             return provenance.check_header(self, header, require_signed=require_signed, file=file).key
 
         return integrity.import_campaign(self, data, name, signer=signer)
-
