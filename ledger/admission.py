@@ -455,7 +455,7 @@ class Admission:
         elif isinstance(ev, Noted):
             text = check_text(ev.text, "a note", NOTE_LIMIT)
             if not text or text != ev.text:
-                raise Refusal(f"a note is one trimmed line of 1 to {NOTE_LIMIT} characters")
+                raise Refusal(f"a note is one trimmed line of 1 to {words.count(NOTE_LIMIT, 'character')}")
         elif isinstance(ev, Rolled):
             label = ev.label
             if len(label) <= LABEL_LIMIT and label.isascii() and label.isprintable():

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from ledger import dice as dice_mod
+from ledger import words
 from ledger.errors import (
     DuplicateNameError,
     InvalidNameError,
@@ -329,7 +330,10 @@ def decide_core(
         text = check_text(command.text, "a note", NOTE_LIMIT)
         if not text:
             raise InvalidTextError(
-                text, "a note", "it is empty", f"write one line of 1 to {NOTE_LIMIT} characters"
+                text,
+                "a note",
+                "it is empty",
+                f"write one line of 1 to {words.count(NOTE_LIMIT, 'character')}",
             )
         return [Noted(text=text)]
     if isinstance(command, AddCharacter):
