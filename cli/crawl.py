@@ -14,11 +14,10 @@ from ledger.cli.options import (
     faces_option,
     pass_ctx,
     recorded_json,
+    run_command,
     state_for,
     time_travel,
 )
-from ledger.cli.options import faces as parse
-from ledger.commands import Command
 from ledger.projections.crawl import state as proj
 from ledger.projections.crawl.state import DIRECTIONS
 from ledger.systems.crawl import order
@@ -35,23 +34,21 @@ group = click.Group(
 )
 
 
-def _run(c: Ctx, command: Command, faces: str | None = None) -> None:
-    rec = c.ledger.execute(command, c.campaign, faces=parse(faces), actor=c.actor)
+def _text(rec: Any) -> str:
     game: proj.Crawl = rec.state.game
+    lines = [f"  {env.event.summary()}" for env in rec.envelopes]
+    status = (
+        f"day {game.day}  Health {game.health}  Energy {game.energy}  "
+        f"bars {game.bar} fruit {game.fruit} bits {game.bits}"
+    )
+    nxt = order.expected(game, rec.state.core.tables)
+    tail = f"next: {' | '.join(nxt)}" if game.alive else "the explorer is dead; the campaign is over"
+    return "\n".join([*lines, status, tail])
 
-    def text() -> str:
-        lines = [f"  {env.event.summary()}" for env in rec.envelopes]
-        status = (
-            f"day {game.day}  Health {game.health}  Energy {game.energy}  "
-            f"bars {game.bar} fruit {game.fruit} bits {game.bits}"
-        )
-        nxt = order.expected(game, rec.state.core.tables)
-        tail = f"next: {' | '.join(nxt)}" if game.alive else "the explorer is dead; the campaign is over"
-        return "\n".join([*lines, status, tail])
 
-    data = recorded_json(rec)
-    data["expected"] = order.expected(game, rec.state.core.tables)
-    emit(c, data, text)
+def _expected(rec: Any) -> dict[str, Any]:
+    """What the JSON adds: the commands the day's order allows next."""
+    return {"expected": order.expected(rec.state.game, rec.state.core.tables)}
 
 
 @click.command("create")
@@ -80,7 +77,7 @@ def _action(name: str, help_text: str) -> Any:
 @_action("move", "Start a new day: walk to the neighbouring hex DIRECTION (n ne se s sw nw).")
 @click.argument("direction", type=click.Choice(list(DIRECTIONS)))
 def move(c: Ctx, direction: str, faces: str | None) -> None:
-    _run(c, order.Move(direction=direction), faces)
+    run_command(c, order.Move(direction=direction), faces, text=_text, more=_expected)
 
 
 @_action("terrain", "Roll the terrain of a blank hex (1d6; 3d6 with neighbours in the variant).")
@@ -91,7 +88,7 @@ def move(c: Ctx, direction: str, faces: str | None) -> None:
     help="3d6 variant: the terrain to keep (on a die, or set by two matching neighbours).",
 )
 def terrain(c: Ctx, choose: str | None, faces: str | None) -> None:
-    _run(c, order.Terrain(choose=choose), faces)
+    run_command(c, order.Terrain(choose=choose), faces, text=_text, more=_expected)
 
 
 @_action("event", "Roll the day's event: 2d6 on a new hex; icons, revisits and divine days otherwise.")
@@ -102,62 +99,62 @@ def terrain(c: Ctx, choose: str | None, faces: str | None) -> None:
     help="On a repeated events/ruins result: take the row above/below, or pass through.",
 )
 def event(c: Ctx, repeat: str | None, faces: str | None) -> None:
-    _run(c, order.Explore(repeat=repeat), faces)
+    run_command(c, order.Explore(repeat=repeat), faces, text=_text, more=_expected)
 
 
 @_action("eat", "Eat a ration: bar (+2/+1), fruit (+1/+2) or tavern (town, 3 bits, +10/+4).")
 @click.argument("food", type=click.Choice(["bar", "fruit", "tavern"]))
 def eat(c: Ctx, food: str, faces: str | None) -> None:
-    _run(c, order.Eat(food=food), faces)
+    run_command(c, order.Eat(food=food), faces, text=_text, more=_expected)
 
 
 @_action("sleep", "End the day: sleep wild (+3/+2), in town (+4/+3) or at the hotel (3 bits, +10/+6).")
 @click.argument("where", type=click.Choice(["wild", "town", "hotel"]))
 def sleep(c: Ctx, where: str, faces: str | None) -> None:
-    _run(c, order.Sleep(where=where), faces)
+    run_command(c, order.Sleep(where=where), faces, text=_text, more=_expected)
 
 
 @_action("buy", "Buy ITEM from the town's shop (trade comes first in a town).")
 @click.argument("item")
 def buy(c: Ctx, item: str, faces: str | None) -> None:
-    _run(c, order.Buy(item=item), faces)
+    run_command(c, order.Buy(item=item), faces, text=_text, more=_expected)
 
 
 @_action("quest", "Take this town's one quest (1d6 on the quest table).")
 def quest(c: Ctx, faces: str | None) -> None:
-    _run(c, order.Quest(), faces)
+    run_command(c, order.Quest(), faces, text=_text, more=_expected)
 
 
 @_action("fight", "Face the enemy met today; it strikes first (1d6 + its Attack).")
 def fight(c: Ctx, faces: str | None) -> None:
-    _run(c, order.Fight(), faces)
+    run_command(c, order.Fight(), faces, text=_text, more=_expected)
 
 
 @_action("attack", "Basic attack: always hits (bows spend an arrow); then the enemy's turn.")
 @click.option("--weapon", default=None, help="Weapon to use (default: your best).")
 def attack(c: Ctx, weapon: str | None, faces: str | None) -> None:
-    _run(c, order.Attack(weapon=weapon), faces)
+    run_command(c, order.Attack(weapon=weapon), faces, text=_text, more=_expected)
 
 
 @_action("technique", "Use technique N (1-7): Energy, a training roll for 1-4, lasting effects for 5-7.")
 @click.argument("number", type=click.IntRange(1, 7))
 def technique(c: Ctx, number: int, faces: str | None) -> None:
-    _run(c, order.Technique(number=number), faces)
+    run_command(c, order.Technique(number=number), faces, text=_text, more=_expected)
 
 
 @_action("escape", "Try to flee: 1d6 above the enemy's ESC; success costs 2 Energy, 2 Health and the day.")
 def escape(c: Ctx, faces: str | None) -> None:
-    _run(c, order.Escape(), faces)
+    run_command(c, order.Escape(), faces, text=_text, more=_expected)
 
 
 @_action("hide", "Hide from God: the day ends with no meal and no sleep.")
 def hide(c: Ctx, faces: str | None) -> None:
-    _run(c, order.Hide(), faces)
+    run_command(c, order.Hide(), faces, text=_text, more=_expected)
 
 
 @_action("loot", "Search a defeated enemy's surroundings (1d6 on the rewards table).")
 def loot(c: Ctx, faces: str | None) -> None:
-    _run(c, order.Loot(), faces)
+    run_command(c, order.Loot(), faces, text=_text, more=_expected)
 
 
 def _projection(name: str, help_text: str) -> Any:

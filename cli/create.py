@@ -13,7 +13,7 @@ from typing import Any
 
 import click
 
-from ledger.cli.options import Ctx, typed_campaign
+from ledger.cli.options import Ctx, load, typed_campaign
 from ledger.systems import get_system, system_names
 
 HELP_WORDS = ("-h", "--help")
@@ -29,8 +29,6 @@ def first_steps(system: str) -> list[str]:
 
 def creator(system: str) -> click.Command:
     """The creation command the system declares (``System.create``; the core's without one)."""
-    from ledger.cli.main import load
-
     target = get_system(system).create or "ledger.cli.main:create"
     found: click.Command = load(target)
     return found

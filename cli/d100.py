@@ -13,8 +13,7 @@ from typing import Any
 
 import click
 
-from ledger.cli.options import Ctx, common, emit, faces_option, pass_ctx, recorded_json
-from ledger.cli.options import faces as parse
+from ledger.cli.options import Ctx, common, emit, faces_option, pass_ctx, run_command
 from ledger.errors import LedgerError
 from ledger.systems.d100 import commands as cmd
 from ledger.systems.d100 import events as ev
@@ -42,9 +41,8 @@ def _line(event: Any) -> str:
     return str(event.summary())
 
 
-def _run(c: Ctx, command: cmd.Command, faces: str | None = None) -> None:
-    rec = c.ledger.execute(command, c.campaign, faces=parse(faces), actor=c.actor)
-    emit(c, recorded_json(rec), lambda: "\n".join(_line(e) for e in rec.events))
+def _text(rec: Any) -> str:
+    return "\n".join(_line(e) for e in rec.events)
 
 
 luck_option = click.option(
@@ -78,7 +76,9 @@ def character(c: Ctx, name: str, values: tuple[str, ...]) -> None:
             points[key.lower()] = value
         else:
             chars[key.strip().upper()] = value
-    _run(c, cmd.CreateCharacter(name=name, characteristics=chars, skills=skills, points=points))
+    run_command(
+        c, cmd.CreateCharacter(name=name, characteristics=chars, skills=skills, points=points), text=_text
+    )
 
 
 @group.command("test")
@@ -116,7 +116,7 @@ def test(
     faces: str | None,
 ) -> None:
     """Roll d100 under SKILL (a skill, Idea/Resistencia/..., or a characteristic with --times)."""
-    _run(
+    run_command(
         c,
         cmd.Test(
             skill=skill,
@@ -129,6 +129,7 @@ def test(
             luck=use_luck,
         ),
         faces,
+        text=_text,
     )
 
 
@@ -137,7 +138,7 @@ def test(
 @pass_ctx
 def luck(c: Ctx) -> None:
     """Spend luck (roll minus target) to turn the last failed roll into a success."""
-    _run(c, cmd.SpendLuck())
+    run_command(c, cmd.SpendLuck(), text=_text)
 
 
 @group.command("refund")
@@ -145,7 +146,7 @@ def luck(c: Ctx) -> None:
 @pass_ctx
 def refund(c: Ctx) -> None:
     """The director returns the luck last spent (the roll was not needed)."""
-    _run(c, cmd.RefundLuck())
+    run_command(c, cmd.RefundLuck(), text=_text)
 
 
 @group.command("award")
@@ -155,7 +156,7 @@ def refund(c: Ctx) -> None:
 @pass_ctx
 def award(c: Ctx, points: int, reason: str) -> None:
     """The director gives POINTS luck (between adventures, at milestones, as a reward)."""
-    _run(c, cmd.AwardLuck(points=points, reason=reason))
+    run_command(c, cmd.AwardLuck(points=points, reason=reason), text=_text)
 
 
 @group.command("damage")
@@ -165,7 +166,7 @@ def award(c: Ctx, points: int, reason: str) -> None:
 @pass_ctx
 def damage(c: Ctx, amount: int, cause: str) -> None:
     """The character loses AMOUNT hit points (one wound)."""
-    _run(c, cmd.Damage(amount=amount, cause=cause))
+    run_command(c, cmd.Damage(amount=amount, cause=cause), text=_text)
 
 
 @group.command("heal")
@@ -180,7 +181,7 @@ def heal(
     c: Ctx, method: str, patient: str | None, wound: int | None, use_luck: bool, faces: str | None
 ) -> None:
     """First aid (1d3, once per wound) or medicine (1d6, once a week): skill roll, then the die."""
-    _run(c, cmd.Heal(method=method, patient=patient, wound=wound, luck=use_luck), faces)
+    run_command(c, cmd.Heal(method=method, patient=patient, wound=wound, luck=use_luck), faces, text=_text)
 
 
 @group.command("horror")
@@ -190,7 +191,7 @@ def heal(
 @pass_ctx
 def horror(c: Ctx, amount: int, cause: str) -> None:
     """The character loses AMOUNT valor points; at 0, panic."""
-    _run(c, cmd.Horror(amount=amount, cause=cause))
+    run_command(c, cmd.Horror(amount=amount, cause=cause), text=_text)
 
 
 @group.command("therapy")
@@ -201,7 +202,7 @@ def horror(c: Ctx, amount: int, cause: str) -> None:
 @pass_ctx
 def therapy(c: Ctx, patient: str | None, use_luck: bool, faces: str | None) -> None:
     """Psychotherapy: skill roll, then 1d6 valor back; once a day per patient."""
-    _run(c, cmd.Therapy(patient=patient, luck=use_luck), faces)
+    run_command(c, cmd.Therapy(patient=patient, luck=use_luck), faces, text=_text)
 
 
 @group.command("fatigue")
@@ -211,7 +212,7 @@ def therapy(c: Ctx, patient: str | None, use_luck: bool, faces: str | None) -> N
 @pass_ctx
 def fatigue(c: Ctx, amount: int, cause: str) -> None:
     """The character loses AMOUNT fatigue points; at 0, exhausted."""
-    _run(c, cmd.Fatigue(amount=amount, cause=cause))
+    run_command(c, cmd.Fatigue(amount=amount, cause=cause), text=_text)
 
 
 def _minutes(text: str) -> int:
@@ -233,7 +234,7 @@ def rest(c: Ctx, time: str, everyone: bool, faces: str | None) -> None:
 
     1 fatigue per 15 minutes; valor per full day; hit points per full week.
     """
-    _run(c, cmd.Rest(minutes=_minutes(time), everyone=everyone), faces)
+    run_command(c, cmd.Rest(minutes=_minutes(time), everyone=everyone), faces, text=_text)
 
 
 @group.command("round")
@@ -267,7 +268,7 @@ def round_(
 
     Actions by DES: 6-10 two, 11-15 three, 16-18 four; one attack per round.
     """
-    _run(
+    run_command(
         c,
         cmd.DeclareRound(
             option=option or "actions",
@@ -276,6 +277,7 @@ def round_(
             defense=defend,
             multi_attack_weapon=multi_attack_weapon,
         ),
+        text=_text,
     )
 
 
@@ -284,7 +286,7 @@ def round_(
 @pass_ctx
 def aim(c: Ctx) -> None:
     """Use the declared Apuntar action: the next aimed attack is at its normal target."""
-    _run(c, cmd.Aim())
+    run_command(c, cmd.Aim(), text=_text)
 
 
 @group.command("steady")
@@ -293,7 +295,7 @@ def aim(c: Ctx) -> None:
 @pass_ctx
 def steady(c: Ctx, points: int) -> None:
     """Give up POINTS of DES for +10 each on the next ranged attack (lost if attacked first)."""
-    _run(c, cmd.Steady(points=points))
+    run_command(c, cmd.Steady(points=points), text=_text)
 
 
 @group.command("dodge")
@@ -309,7 +311,7 @@ def steady(c: Ctx, points: int) -> None:
 @pass_ctx
 def dodge(c: Ctx, against: str | None, use_luck: bool, faces: str | None) -> None:
     """Roll Esquivar: an equal or better success level cancels the melee attack."""
-    _run(c, cmd.Dodge(against=against, luck=use_luck), faces)
+    run_command(c, cmd.Dodge(against=against, luck=use_luck), faces, text=_text)
 
 
 @group.command("endcombat")
@@ -317,7 +319,7 @@ def dodge(c: Ctx, against: str | None, use_luck: bool, faces: str | None) -> Non
 @pass_ctx
 def endcombat(c: Ctx) -> None:
     """End the combat (resting also ends it)."""
-    _run(c, cmd.EndCombat())
+    run_command(c, cmd.EndCombat(), text=_text)
 
 
 @group.command("odds")

@@ -6,8 +6,7 @@ from typing import Any
 
 import click
 
-from ledger.cli.options import Ctx, common, emit, faces_option, pass_ctx, recorded_json
-from ledger.cli.options import faces as parse_faces
+from ledger.cli.options import Ctx, common, faces_option, pass_ctx, run_command
 from ledger.errors import LedgerError
 from ledger.systems.d20.commands import (
     Assign,
@@ -32,11 +31,6 @@ from ledger.systems.d20.commands import (
 @click.group("d20")
 def group() -> None:
     """The d20 system: a crew in deep space, calm points, usage dice, autofire, panic."""
-
-
-def _run(c: Ctx, command: Any, faces: str | None = None) -> None:
-    rec = c.ledger.execute(command, c.campaign, faces=parse_faces(faces), actor=c.actor)
-    emit(c, recorded_json(rec), lambda: "\n".join(e.event.summary() for e in rec.envelopes))
 
 
 def _pairs(text: str | None) -> dict[str, int] | None:
@@ -102,7 +96,7 @@ def create(
     faces: str | None,
 ) -> None:
     """Create character NAME (or the --as character): seven 3d6, the lowest dropped."""
-    _run(
+    run_command(
         c,
         Create(name=name, assign=_pairs(assign), cls=cls, talents=_names(talents), skills=_names(skills)),
         faces,
@@ -118,7 +112,7 @@ def create(
 @pass_ctx
 def assign(c: Ctx, values: str) -> None:
     """Place the kept rolls anew (only before the character first acts)."""
-    _run(c, Assign(assign=_pairs(values) or {}))
+    run_command(c, Assign(assign=_pairs(values) or {}))
 
 
 @group.command("check")
@@ -148,7 +142,7 @@ def check(
     faces: str | None,
 ) -> None:
     """Roll d20 + ATTRIBUTE modifier + skill against --dc (natural 20 succeeds, 1 fumbles)."""
-    _run(
+    run_command(
         c,
         Check(attribute=attribute, dc=dc, skill=skill, instinct=instinct, adv=adv, dis=dis, push=push),
         faces,
@@ -161,7 +155,7 @@ def check(
 @pass_ctx
 def initiative(c: Ctx, faces: str | None) -> None:
     """Roll initiative: d20 + SAB modifier (also ends being exposed)."""
-    _run(c, RollInitiative(), faces)
+    run_command(c, RollInitiative(), faces)
 
 
 @group.command("usage")
@@ -171,7 +165,7 @@ def initiative(c: Ctx, faces: str | None) -> None:
 @pass_ctx
 def usage(c: Ctx, resource: str, faces: str | None) -> None:
     """Use RESOURCE: roll its usage die; 1-2 steps it down, past the d4 it is exhausted."""
-    _run(c, Use(resource=resource), faces)
+    run_command(c, Use(resource=resource), faces)
 
 
 @group.command("supply")
@@ -181,7 +175,7 @@ def usage(c: Ctx, resource: str, faces: str | None) -> None:
 @pass_ctx
 def supply(c: Ctx, resource: str, die: str) -> None:
     """Resupply (or add) RESOURCE with a fresh usage DIE."""
-    _run(c, Supply(resource=resource, die=die))
+    run_command(c, Supply(resource=resource, die=die))
 
 
 @group.command("attack")
@@ -230,7 +224,7 @@ def attack(
     faces: str | None,
 ) -> None:
     """Attack a target: d20 + ATQ (+FUE melee, +DES ranged) against its DEF, then damage."""
-    _run(
+    run_command(
         c,
         Attack(
             weapon=weapon,
@@ -256,7 +250,7 @@ def attack(
 @pass_ctx
 def reload(c: Ctx, weapon: str | None, faces: str | None) -> None:
     """Reload a weapon emptied by full auto: a use of its ammunition (usage die)."""
-    _run(c, Reload(weapon=weapon), faces)
+    run_command(c, Reload(weapon=weapon), faces)
 
 
 @group.command("unjam")
@@ -267,7 +261,7 @@ def reload(c: Ctx, weapon: str | None, faces: str | None) -> None:
 @pass_ctx
 def unjam(c: Ctx, weapon: str | None, push: bool, faces: str | None) -> None:
     """Clear a jammed weapon: DES + precision at 14+."""
-    _run(c, Unjam(weapon=weapon, push=push), faces)
+    run_command(c, Unjam(weapon=weapon, push=push), faces)
 
 
 @group.command("damage")
@@ -277,7 +271,7 @@ def unjam(c: Ctx, weapon: str | None, push: bool, faces: str | None) -> None:
 @pass_ctx
 def damage(c: Ctx, amount: int, cause: str) -> None:
     """Take AMOUNT damage: lose PV and 1 calm point; 0 PV is death."""
-    _run(c, TakeDamage(amount=amount, cause=cause))
+    run_command(c, TakeDamage(amount=amount, cause=cause))
 
 
 @group.command("stress")
@@ -288,7 +282,7 @@ def damage(c: Ctx, amount: int, cause: str) -> None:
 @pass_ctx
 def stress(c: Ctx, difficulty: str, adv: bool, dis: bool, push: bool, faces: str | None) -> None:
     """INS SAB check at DIFFICULTY; failing loses 1d4/1d6/1d8/1d10 calm points."""
-    _run(c, Stress(difficulty=int(difficulty), adv=adv, dis=dis, push=push), faces)
+    run_command(c, Stress(difficulty=int(difficulty), adv=adv, dis=dis, push=push), faces)
 
 
 @group.command("panic")
@@ -297,7 +291,7 @@ def stress(c: Ctx, difficulty: str, adv: bool, dis: bool, push: bool, faces: str
 @pass_ctx
 def panic(c: Ctx, faces: str | None) -> None:
     """Roll on the panic table (due at 0 PC or a fumbled INS SAB), then recover 1d4 PC."""
-    _run(c, Panic(), faces)
+    run_command(c, Panic(), faces)
 
 
 @group.command("rest")
@@ -305,7 +299,7 @@ def panic(c: Ctx, faces: str | None) -> None:
 @pass_ctx
 def rest(c: Ctx) -> None:
     """A day of rest for the crew: PV (not synthetics) and PC back as many as the level."""
-    _run(c, Rest())
+    run_command(c, Rest())
 
 
 @group.command("heal")
@@ -317,7 +311,7 @@ def rest(c: Ctx) -> None:
 @pass_ctx
 def heal(c: Ctx, target: str | None, kit: bool, push: bool, faces: str | None) -> None:
     """First aid (INT + precision 14+) or, on a synthetic, repairs (INT + technology 14+)."""
-    _run(c, Heal(target=target, kit=kit, push=push), faces)
+    run_command(c, Heal(target=target, kit=kit, push=push), faces)
 
 
 @group.command("therapy")
@@ -328,7 +322,7 @@ def heal(c: Ctx, target: str | None, kit: bool, push: bool, faces: str | None) -
 @pass_ctx
 def therapy(c: Ctx, trauma: int, push: bool, faces: str | None) -> None:
     """Six months of therapy for trauma number TRAUMA, then INS SAB at 17+ to recover."""
-    _run(c, Treat(trauma=trauma, push=push), faces)
+    run_command(c, Treat(trauma=trauma, push=push), faces)
 
 
 @group.command("carry")
@@ -338,4 +332,4 @@ def therapy(c: Ctx, trauma: int, push: bool, faces: str | None) -> None:
 @pass_ctx
 def carry(c: Ctx, items: tuple[str, ...], drop: bool) -> None:
     """Pick up (or --drop) ITEMS; more objects than FUE is overloaded."""
-    _run(c, Carry(items=items, drop=drop))
+    run_command(c, Carry(items=items, drop=drop))

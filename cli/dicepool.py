@@ -13,10 +13,10 @@ from ledger.cli.options import (
     faces_option,
     pass_ctx,
     recorded_json,
+    run_command,
     state_for,
     time_travel,
 )
-from ledger.cli.options import faces as parse
 from ledger.systems.dicepool.commands import Attack, Dodge, Heal, Initiative, Join, Resist, Test
 from ledger.systems.dicepool.events import Roll
 from ledger.systems.dicepool.tables import RANGE_CLASSES
@@ -51,11 +51,6 @@ def _text(rec: Any) -> str:
         if isinstance(roll, Roll):
             lines.append(_tn_line(ev.kind, roll))
     return "\n".join(lines)
-
-
-def _run(c: Ctx, command: Any, faces: str | None = None) -> None:
-    rec = c.ledger.execute(command, c.campaign, faces=parse(faces), actor=c.actor)
-    emit(c, recorded_json(rec), lambda: _text(rec))
 
 
 dice_option = click.option(
@@ -119,7 +114,9 @@ def test(
     faces: str | None,
 ) -> None:
     """Test SKILL (or an ATTRIBUTE) at --tn; defaults to a related skill or the attribute."""
-    _run(c, Test(skill=skill, tn=tn, pool=pool, pool_name=pool_name, mods=mods, dice=dice), faces)
+    run_command(
+        c, Test(skill=skill, tn=tn, pool=pool, pool_name=pool_name, mods=mods, dice=dice), faces, text=_text
+    )
 
 
 @group.command("attack")
@@ -175,7 +172,7 @@ def attack(
     faces: str | None,
 ) -> None:
     """Attack: opens an exchange that the target dodges (optional) and resists."""
-    _run(
+    run_command(
         c,
         Attack(
             skill=skill,
@@ -192,6 +189,7 @@ def attack(
             dice=dice,
         ),
         faces,
+        text=_text,
     )
 
 
@@ -206,7 +204,7 @@ def attack(
 @pass_ctx
 def dodge(c: Ctx, pool: int, tn: int, dice: int | None, faces: str | None) -> None:
     """Dodge the open attack: each success cancels one attacker success."""
-    _run(c, Dodge(pool=pool, tn=tn, dice=dice), faces)
+    run_command(c, Dodge(pool=pool, tn=tn, dice=dice), faces, text=_text)
 
 
 @group.command("resist")
@@ -237,7 +235,12 @@ def resist(
     faces: str | None,
 ) -> None:
     """Resist damage with Body + pool at TN = power - armor; stages and marks the wound."""
-    _run(c, Resist(damage=damage, armor=armor, pool=pool, against=against, stun=stun, dice=dice), faces)
+    run_command(
+        c,
+        Resist(damage=damage, armor=armor, pool=pool, against=against, stun=stun, dice=dice),
+        faces,
+        text=_text,
+    )
 
 
 @group.command("initiative")
@@ -249,7 +252,7 @@ def resist(
 @pass_ctx
 def initiative(c: Ctx, only: tuple[str, ...], faces: str | None) -> None:
     """Start a combat turn: Reaction + initiative dice (no rule of six); refresh every pool."""
-    _run(c, Initiative(only=only), faces)
+    run_command(c, Initiative(only=only), faces, text=_text)
 
 
 @group.command("heal")
@@ -266,7 +269,7 @@ def initiative(c: Ctx, only: tuple[str, ...], faces: str | None) -> None:
 @pass_ctx
 def heal(c: Ctx, boxes: int, track: str, reason: str) -> None:
     """Clear boxes from the character's condition monitor."""
-    _run(c, Heal(boxes=boxes, track=track, reason=reason))
+    run_command(c, Heal(boxes=boxes, track=track, reason=reason), text=_text)
 
 
 @group.command("exchange")

@@ -23,6 +23,7 @@ from ledger.cli.options import (
     faces_option,
     installed_systems,
     key_values,
+    load,
     pass_ctx,
     recorded_json,
     render_mapping,
@@ -61,12 +62,6 @@ LAZY: dict[str, tuple[str, str, str]] = {
         "Write a campaign report: map, timeline and charts in one HTML file.",
     ),
 }
-
-
-def load(target: str) -> Any:
-    """The object an import string names (``package.module:attribute``)."""
-    module, _, attr = target.partition(":")
-    return getattr(importlib.import_module(module), attr)
 
 
 def _group_of(system: System | SystemHelp) -> tuple[str, str, str] | None:

@@ -6,9 +6,10 @@ and renders the result as text or, with ``--json``, as JSON.
 
 from __future__ import annotations
 
+import importlib
 import re
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
@@ -232,6 +233,35 @@ def recorded_json(rec: Any) -> dict[str, Any]:
         "version": rec.version,
         "events": [json.loads(msgspec.json.encode(e.event)) for e in rec.envelopes],
     }
+
+
+def summaries(rec: Any) -> str:
+    """Each event ``rec`` recorded as its summary, one a line."""
+    return "\n".join(e.event.summary() for e in rec.envelopes)
+
+
+def run_command(
+    c: Ctx,
+    command: Any,
+    given_faces: str | None = None,
+    *,
+    text: Callable[[Any], str] = summaries,
+    more: Callable[[Any], Mapping[str, Any]] | None = None,
+) -> None:
+    """Execute a system's ``command`` on the chosen campaign, with the --faces given,
+    and print what it recorded: its JSON (and the fields ``more`` adds) with --json,
+    else ``text`` of it."""
+    rec = c.ledger.execute(command, c.campaign, faces=faces(given_faces), actor=c.actor)
+    data = recorded_json(rec)
+    if more is not None:
+        data.update(more(rec))
+    emit(c, data, lambda: text(rec))
+
+
+def load(target: str) -> Any:
+    """The object an import string names (``package.module:attribute``)."""
+    module, _, attr = target.partition(":")
+    return getattr(importlib.import_module(module), attr)
 
 
 def key_values(items: tuple[str, ...], option: str) -> dict[str, str]:

@@ -13,11 +13,10 @@ from ledger.cli.options import (
     emit,
     faces_option,
     pass_ctx,
-    recorded_json,
+    run_command,
     state_for,
     time_travel,
 )
-from ledger.cli.options import faces as parse
 from ledger.errors import LedgerError
 from ledger.projections.yearzero import state as proj
 from ledger.systems.yearzero import commands as cmd
@@ -36,11 +35,6 @@ def group() -> None:
     the same order; shield before armor; rot suit before the Rot roll; a
     critical injury (2d6) before the hours to get up (1d6).
     """
-
-
-def run(c: Ctx, command: Any, faces: str | None = None) -> None:
-    rec = c.ledger.execute(command, c.campaign, faces=parse(faces), actor=c.actor)
-    emit(c, recorded_json(rec), lambda: "\n".join(e.summary() for e in rec.events))
 
 
 def _hours(text: str) -> int:
@@ -96,7 +90,7 @@ def character(
             if not sep or not key.strip():
                 raise LedgerError(f"--{prefix} {item!r} is not NAME=VALUE; e.g. --{prefix} rifle=2")
             attrs[f"{prefix}.{key.strip()}"] = value.strip()
-    run(c, cmd.CreateCharacter(name=name, attrs=attrs))
+    run_command(c, cmd.CreateCharacter(name=name, attrs=attrs))
 
 
 @group.command("roll")
@@ -126,7 +120,7 @@ def roll(
     faces: str | None,
 ) -> None:
     """Roll a skill or an attribute: base, skill and gear dice; a 6 is a success."""
-    run(
+    run_command(
         c,
         cmd.Roll(what=what, base=base, skill=skill, gear=gear, item=item, helpers=helpers, modifier=modifier),
         faces,
@@ -139,7 +133,7 @@ def roll(
 @pass_ctx
 def push(c: Ctx, faces: str | None) -> None:
     """Push the last roll once: re-roll what is not a 6 (nor a 1 on base and gear dice)."""
-    run(c, cmd.Push(), faces)
+    run_command(c, cmd.Push(), faces)
 
 
 @group.command("damage")
@@ -151,7 +145,7 @@ def push(c: Ctx, faces: str | None) -> None:
 @pass_ctx
 def damage(c: Ctx, kind: str, amount: int, no_armor: bool, faces: str | None) -> None:
     """Suffer AMOUNT trauma of KIND; damage rolls the shield, then the armor."""
-    run(c, cmd.Damage(kind=kind, amount=amount, armor=not no_armor), faces)
+    run_command(c, cmd.Damage(kind=kind, amount=amount, armor=not no_armor), faces)
 
 
 @group.command("armor")
@@ -163,7 +157,7 @@ def damage(c: Ctx, kind: str, amount: int, no_armor: bool, faces: str | None) ->
 @pass_ctx
 def armor(c: Ctx, item: str | None, off: str | None) -> None:
     """Wear the armor, shield or rot suit ITEM (or take one off with --off)."""
-    run(c, cmd.Wear(item=item, off=off))
+    run_command(c, cmd.Wear(item=item, off=off))
 
 
 @group.command("eat")
@@ -174,7 +168,7 @@ def armor(c: Ctx, item: str | None, off: str | None) -> None:
 @pass_ctx
 def eat(c: Ctx, contaminated: bool, everyone: bool, faces: str | None) -> None:
     """Eat a ration of grub: the daily ration first, then one for recovering Strength."""
-    run(c, cmd.Eat(contaminated=contaminated, everyone=everyone), faces)
+    run_command(c, cmd.Eat(contaminated=contaminated, everyone=everyone), faces)
 
 
 @group.command("drink")
@@ -185,7 +179,7 @@ def eat(c: Ctx, contaminated: bool, everyone: bool, faces: str | None) -> None:
 @pass_ctx
 def drink(c: Ctx, contaminated: bool, everyone: bool, faces: str | None) -> None:
     """Drink a ration of water: the daily ration first, then one for recovering Agility."""
-    run(c, cmd.Drink(contaminated=contaminated, everyone=everyone), faces)
+    run_command(c, cmd.Drink(contaminated=contaminated, everyone=everyone), faces)
 
 
 @group.command("sleep")
@@ -196,7 +190,7 @@ def drink(c: Ctx, contaminated: bool, everyone: bool, faces: str | None) -> None
 @pass_ctx
 def sleep(c: Ctx, hours: int, watch: tuple[str, ...], faces: str | None) -> None:
     """The party sleeps HOURS (4+ for the daily need; 4 more recover Wits)."""
-    run(c, cmd.Sleep(hours=hours, watch=watch), faces)
+    run_command(c, cmd.Sleep(hours=hours, watch=watch), faces)
 
 
 @group.command("rest")
@@ -212,7 +206,7 @@ def sleep(c: Ctx, hours: int, watch: tuple[str, ...], faces: str | None) -> None
 @pass_ctx
 def rest(c: Ctx, hours: int, intimacy: tuple[str, ...], faces: str | None) -> None:
     """The party rests HOURS without sleeping; 4+ hours recover with the resources taken."""
-    run(c, cmd.Rest(hours=hours, intimacy=intimacy), faces)
+    run_command(c, cmd.Rest(hours=hours, intimacy=intimacy), faces)
 
 
 @group.command("booze")
@@ -221,7 +215,7 @@ def rest(c: Ctx, hours: int, intimacy: tuple[str, ...], faces: str | None) -> No
 @pass_ctx
 def booze(c: Ctx, faces: str | None) -> None:
     """A dose of booze: heals 1 damage and 1 doubt for 1d6 hours, causes 1 confusion."""
-    run(c, cmd.Booze(), faces)
+    run_command(c, cmd.Booze(), faces)
 
 
 @group.command("rot")
@@ -234,7 +228,7 @@ def booze(c: Ctx, faces: str | None) -> None:
 def rot(c: Ctx, points: int | None, source: str, faces: str | None, at: int | None, day: int | None) -> None:
     """Gain POINTS Rot points (each rolls base dice equal to total Rot); without POINTS, show the Rot."""
     if points is not None:
-        run(c, cmd.Rot(points=points, source=source), faces)
+        run_command(c, cmd.Rot(points=points, source=source), faces)
         return
     data = proj.rot_view(state_for(c, at, day).game)
     emit(c, data, lambda: proj.render_rot(data))
@@ -251,7 +245,7 @@ def rot(c: Ctx, points: int | None, source: str, faces: str | None, at: int | No
 @pass_ctx
 def enter(c: Ctx, sector: str, rot_level: int | None, vehicle: bool, faces: str | None) -> None:
     """Move the party into a neighbouring SECTOR (diagonals allowed)."""
-    run(c, cmd.Enter(sector=sector, rot_level=rot_level, vehicle=vehicle), faces)
+    run_command(c, cmd.Enter(sector=sector, rot_level=rot_level, vehicle=vehicle), faces)
 
 
 @group.command("explore")
@@ -268,7 +262,7 @@ def enter(c: Ctx, sector: str, rot_level: int | None, vehicle: bool, faces: str 
 @pass_ctx
 def explore(c: Ctx, hurry: bool, stunt: bool, terrain: str, faces: str | None) -> None:
     """Explore the party's sector: 4 hours, doubled at night."""
-    run(c, cmd.Explore(hurry=hurry, stunt=stunt, terrain=terrain), faces)
+    run_command(c, cmd.Explore(hurry=hurry, stunt=stunt, terrain=terrain), faces)
 
 
 @group.command("wash")
@@ -277,7 +271,7 @@ def explore(c: Ctx, hurry: bool, stunt: bool, terrain: str, faces: str | None) -
 @pass_ctx
 def wash(c: Ctx, faces: str | None) -> None:
     """Wash with clean water in a Rot-free place: half the Rot goes (once per return)."""
-    run(c, cmd.Wash(), faces)
+    run_command(c, cmd.Wash(), faces)
 
 
 @group.command("repair")
@@ -293,7 +287,7 @@ def repair(
     c: Ctx, item: str, gear: int | None, tool: str | None, helpers: int, modifier: int, faces: str | None
 ) -> None:
     """Repair ITEM: two hours and a Jury-Rig roll; failure fixes the bonus for good."""
-    run(c, cmd.Repair(item=item, gear=gear, tool=tool, helpers=helpers, modifier=modifier), faces)
+    run_command(c, cmd.Repair(item=item, gear=gear, tool=tool, helpers=helpers, modifier=modifier), faces)
 
 
 @group.command("critical")
@@ -302,7 +296,7 @@ def repair(
 @pass_ctx
 def critical(c: Ctx, faces: str | None) -> None:
     """Roll a critical injury (2d6 on the table) for the character."""
-    run(c, cmd.Critical(), faces)
+    run_command(c, cmd.Critical(), faces)
 
 
 @group.command("heal")
@@ -318,7 +312,7 @@ def heal(
     c: Ctx, target: str, gear: int | None, item: str | None, helpers: int, modifier: int, faces: str | None
 ) -> None:
     """Roll Heal on TARGET: save a life, get them up, or halve a critical injury's healing time."""
-    run(c, cmd.Heal(target=target, gear=gear, item=item, helpers=helpers, modifier=modifier), faces)
+    run_command(c, cmd.Heal(target=target, gear=gear, item=item, helpers=helpers, modifier=modifier), faces)
 
 
 @group.command("cold")
@@ -329,7 +323,7 @@ def heal(
 @pass_ctx
 def cold(c: Ctx, gear: int | None, item: str | None, faces: str | None) -> None:
     """Roll Endure against the cold; failing makes the character hypothermic."""
-    run(c, cmd.Cold(gear=gear, item=item), faces)
+    run_command(c, cmd.Cold(gear=gear, item=item), faces)
 
 
 @group.command("warm")
@@ -338,7 +332,7 @@ def cold(c: Ctx, gear: int | None, item: str | None, faces: str | None) -> None:
 @pass_ctx
 def warm(c: Ctx, everyone: bool) -> None:
     """The character is warm again: hypothermia ends."""
-    run(c, cmd.Warm(everyone=everyone))
+    run_command(c, cmd.Warm(everyone=everyone))
 
 
 @group.command("initiative")
@@ -348,7 +342,7 @@ def warm(c: Ctx, everyone: bool) -> None:
 @pass_ctx
 def initiative(c: Ctx, ambush: bool, faces: str | None) -> None:
     """Roll initiative: 1d6 plus current Agility (cannot be pushed)."""
-    run(c, cmd.Initiative(ambush=ambush), faces)
+    run_command(c, cmd.Initiative(ambush=ambush), faces)
 
 
 @group.command("tick")
@@ -358,7 +352,7 @@ def initiative(c: Ctx, ambush: bool, faces: str | None) -> None:
 @pass_ctx
 def tick(c: Ctx, hours: str, faces: str | None) -> None:
     """Let HOURS pass (6, or 0.5 for half an hour): day ends, booze, deadlines, Rot."""
-    run(c, cmd.Tick(minutes=_hours(hours)), faces)
+    run_command(c, cmd.Tick(minutes=_hours(hours)), faces)
 
 
 @group.command("zone")

@@ -35,7 +35,17 @@ import msgspec
 
 from ledger import chain, fairness, words
 from ledger import dice as dice_mod
-from ledger.commands import Command, check_distinct, check_name, check_text, stable_commands
+from ledger.commands import (
+    ATTR_KEY_LIMIT,
+    LABEL_LIMIT,
+    MAX_TEXT,
+    NOTE_LIMIT,
+    Command,
+    check_distinct,
+    check_name,
+    check_text,
+    stable_commands,
+)
 from ledger.deciding import CORE_RULES, actor_in, decide_command, drawn, recorded_rules
 from ledger.errors import ImportFileError, LedgerError, TamperError
 from ledger.errors import command as fix_command
@@ -71,13 +81,8 @@ EXPORT_FILE = fix_command("export", "use a file the ledger exported", "use a fil
 MAX_HEADER = 64 * 1024
 MAX_DEPTH = 64
 """Deepest nesting of arrays and objects in one line."""
-MAX_TEXT = 10_000
-"""Longest text in any event (the longest a command accepts: an attribute's value)."""
 MAX_INT = 2**53
 MAX_SEED = 2**63
-NOTE_LIMIT = 500
-LABEL_LIMIT = 200
-ATTR_KEY_LIMIT = 64
 
 ACTION_RE = re.compile(r"[0-9a-f]{16}")
 UUID_RE = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
@@ -450,7 +455,7 @@ class Admission:
         elif isinstance(ev, Noted):
             text = check_text(ev.text, "a note", NOTE_LIMIT)
             if not text or text != ev.text:
-                raise Refusal("a note is one trimmed line of 1 to 500 characters")
+                raise Refusal(f"a note is one trimmed line of 1 to {words.count(NOTE_LIMIT, 'character')}")
         elif isinstance(ev, Rolled):
             label = ev.label
             if len(label) <= LABEL_LIMIT and label.isascii() and label.isprintable():

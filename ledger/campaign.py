@@ -71,21 +71,11 @@ from ledger.systems import System, get_system
 if TYPE_CHECKING:
     from ledger.batch import Batch
     from ledger.commands import Command
-    from ledger.deciding import (
-        actor_in,
-        decide_and_draw,
-        decide_command,
-        decide_with_dice,
-        decision,
-        dice_for,
-        drawn,
-    )
     from ledger.dice import Dice
     from ledger.fairness import DiceStatus
 
 REGISTRY = "registry"
 MAX_ATTEMPTS = 50
-EXPORT_FORMAT = "campaign-ledger-export"
 
 
 TAIL = 16
@@ -1408,34 +1398,3 @@ class Ledger:
             return provenance.check_header(self, header, require_signed=require_signed, file=file).key
 
         return integrity.import_campaign(self, data, name, signer=signer)
-
-
-__all__ = [
-    "Campaign",
-    "ChainWarning",
-    "Ledger",
-    "LogEntry",
-    "Recorded",
-    "Tip",
-    "VerifyReport",
-    "actor_in",
-    "decide_and_draw",
-    "decide_command",
-    "decide_with_dice",
-    "decision",
-    "dice_for",
-    "drawn",
-]
-
-_DECIDING = frozenset(name for name in __all__ if name[0].islower())
-"""The functions of ``__all__``: kept here for the callers that import them from this
-module, they live in :mod:`ledger.deciding`, imported when first asked for (a read never
-needs it)."""
-
-
-def __getattr__(name: str) -> Any:
-    if name not in _DECIDING:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from ledger import deciding
-
-    return getattr(deciding, name)

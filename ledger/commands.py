@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from ledger import dice as dice_mod
+from ledger import words
 from ledger.errors import (
     DuplicateNameError,
     InvalidNameError,
@@ -33,6 +34,14 @@ if TYPE_CHECKING:
     from ledger.systems import System
 
 NAME_LIMIT = 64
+NOTE_LIMIT = 500
+"""Longest note."""
+LABEL_LIMIT = 200
+"""Longest label of a roll."""
+ATTR_KEY_LIMIT = 64
+"""Longest attribute key."""
+MAX_TEXT = 10_000
+"""Longest text in any event (the longest a command accepts: an attribute's value)."""
 NAME_PUNCTUATION = frozenset(" _.'-")
 NAME_RULE = (
     f"use 1-{NAME_LIMIT} letters or digits (any script), with spaces or _ . ' - inside, "
@@ -294,14 +303,14 @@ def check_text(value: str, what: str, limit: int, *, field: str | None = None) -
 
 
 def check_attrs(attrs: dict[str, str], what: str = "`attrs`", field: str = "attrs") -> dict[str, str]:
-    """Attribute keys (1-64 characters) and values (up to 10000), each one line of
-    visible text; returns them stripped and in NFC."""
+    """Attribute keys (1-:data:`ATTR_KEY_LIMIT` characters) and values (up to
+    :data:`MAX_TEXT`), each one line of visible text; returns them stripped and in NFC."""
     checked: dict[str, str] = {}
     for key, value in attrs.items():
-        k = check_text(key, f"{what} key", 64, field=field)
+        k = check_text(key, f"{what} key", ATTR_KEY_LIMIT, field=field)
         if not k:
             raise InvalidTextError(key, f"{what} key", "it is empty", "give KEY=VALUE", field=field)
-        checked[k] = check_text(str(value), f"{what} {k} value", 10_000, field=field)
+        checked[k] = check_text(str(value), f"{what} {k} value", MAX_TEXT, field=field)
     return checked
 
 
@@ -313,14 +322,19 @@ def decide_core(
     an older core rules version took."""
     if isinstance(command, Roll):
         result = dice_mod.roll(command.notation, dice, semantics)
-        label = check_text(command.label, "`label`", 200, field="label")
+        label = check_text(command.label, "`label`", LABEL_LIMIT, field="label")
         p, truncated = dice_mod.chance(result)
         cut = True if truncated else msgspec.UNSET
         return [Rolled(result=result, label=label, manual=dice.manual, p_success=p, p_truncated=cut)]
     if isinstance(command, Note):
-        text = check_text(command.text, "a note", 500)
+        text = check_text(command.text, "a note", NOTE_LIMIT)
         if not text:
-            raise InvalidTextError(text, "a note", "it is empty", "write one line of 1 to 500 characters")
+            raise InvalidTextError(
+                text,
+                "a note",
+                "it is empty",
+                f"write one line of 1 to {words.count(NOTE_LIMIT, 'character')}",
+            )
         return [Noted(text=text)]
     if isinstance(command, AddCharacter):
         name = check_name(command.name, "character")

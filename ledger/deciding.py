@@ -72,12 +72,6 @@ def dice_for(tip: Tip, faces: list[int] | None) -> Dice:
     return CommittedDice(status.seed, status.client_seed, status.branch, status.next_nonce, status.commitment)
 
 
-def decide_with_dice(
-    decide: Callable[[CampaignState, Dice], list[Event]], tip: Tip, faces: list[int] | None
-) -> list[Event]:
-    return decide_and_draw(decide, tip, faces)[0]
-
-
 def decide_and_draw(
     decide: Callable[[CampaignState, Dice], list[Event]], tip: Tip, faces: list[int] | None
 ) -> tuple[list[Event], Dice]:

@@ -376,15 +376,6 @@ def system_events(system: str) -> tuple[type[Event], ...]:
     return tuple(get_system(system).events) if system in system_names() else ()
 
 
-def all_event_types() -> tuple[type[Event], ...]:
-    from ledger.systems import system_names
-
-    types = list(CORE_EVENTS)
-    for name in system_names():
-        types.extend(system_events(name))
-    return tuple(types)
-
-
 @cache
 def envelope_decoder(system: str | None) -> msgspec.json.Decoder[Any]:
     """A decoder for the envelopes of one system's campaigns (built once)."""

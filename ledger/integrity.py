@@ -40,7 +40,6 @@ if TYPE_CHECKING:
     from ledger.records import Book
 
 REGISTRY = "registry"
-EXPORT_FORMAT = admission.EXPORT_FORMAT
 
 
 def verify(book: Book, campaign: str | None = None, *, every: bool = False) -> VerifyReport:
@@ -237,7 +236,7 @@ def export(
     head = book.head(c)
     head_env = book.envelope(c, head)
     header = {
-        "format": EXPORT_FORMAT,
+        "format": admission.EXPORT_FORMAT,
         "version": FORMAT,
         "name": c.name,
         "system": c.system,

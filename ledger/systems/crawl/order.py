@@ -8,11 +8,13 @@ God happen inside the event step. :func:`expected` says what may come next;
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ledger.commands import Command
 from ledger.errors import GameOverError, OutOfOrderError
-from ledger.projections.crawl.state import Crawl
+
+if TYPE_CHECKING:
+    from ledger.projections.crawl.state import Crawl
 
 
 class Move(Command, frozen=True):
@@ -140,7 +142,7 @@ def expected(g: Crawl, tables: dict[str, Any] | None = None) -> list[str]:
 
 def _hint(g: Crawl, name: str, tables: dict[str, Any] | None) -> str | None:
     """The hint for one allowed command, or None when nothing could come of it now."""
-    from ledger.systems.crawl.model import MEALS, NIGHTS
+    from ledger.systems.crawl.model import MEALS, NIGHTS, TECHNIQUES
 
     town = in_town(g)
     if name == "eat":
@@ -158,8 +160,6 @@ def _hint(g: Crawl, name: str, tables: dict[str, Any] | None) -> str | None:
         wares = [w for w, row in tables.get("shop", {}).items() if row.get("price", 0) <= g.bits]
         return f"buy {'|'.join(wares)}" if wares else None
     if name == "technique":
-        from ledger.systems.crawl.combat import TECHNIQUES
-
         usable = [str(n) for n in sorted(g.techniques) if TECHNIQUES[n]["cost"] <= g.energy]
         return f"technique {'|'.join(usable)}" if usable else None
     return HINTS.get(name, name)
