@@ -26,7 +26,7 @@ from ledger.systems import System
 from ledger.systems.crawl import HELP, combat
 from ledger.systems.crawl import events as ev
 from ledger.systems.crawl import stats as crawl_stats
-from ledger.systems.crawl.facts_sql import FACTS_SQL
+from ledger.systems.crawl.facts import FACTS_SQL, facts
 from ledger.systems.crawl.invariants import check_state
 from ledger.systems.crawl.model import MEALS, NIGHTS
 from ledger.systems.crawl.order import (
@@ -375,7 +375,7 @@ def hints(state: Any) -> list[str]:
 
 
 def _system() -> System:
-    from ledger.systems.crawl.play import autoplay, demo, facts
+    from ledger.systems.crawl.play import autoplay, demo
 
     return System(
         name=HELP.name,
