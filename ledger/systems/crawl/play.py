@@ -32,6 +32,7 @@ from ledger.systems.crawl.order import (
     Technique,
     Terrain,
     allowed,
+    expected,
     in_town,
 )
 
@@ -226,7 +227,7 @@ def demo(ledger: Any, echo: Callable[[str], None]) -> None:
     echo(
         f"{SAMPLE_NAME}: imported from samples/crawl/campaign.jsonl ({words.count(state.core.version, 'event')})"
     )
-    echo(sheets.text(sheets.view(proj.SHEET, proj.sheet(state))))
+    echo(sheets.text(sheets.view(proj.SHEET, proj.sheet(state, expected=expected))))
     echo("")
     echo("the map around the explorer (ledger crawl map --radius 4):")
     echo(proj.render_map(state, radius=4))

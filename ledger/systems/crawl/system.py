@@ -374,6 +374,11 @@ def hints(state: Any) -> list[str]:
     return list(expected(game))
 
 
+def sheet(state: Any, actor: str | None = None) -> dict[str, Any]:
+    """The explorer's sheet, with the commands the day's order allows next."""
+    return proj.sheet(state, actor, expected=expected)
+
+
 def _system() -> System:
     from ledger.systems.crawl.play import autoplay, demo
 
@@ -386,7 +391,7 @@ def _system() -> System:
         initial=proj.initial,
         evolve=proj.evolve,
         decide=decider,
-        sheet=proj.sheet,
+        sheet=sheet,
         sheet_layout=proj.SHEET,
         day=proj.day,
         load_tables=load_tables,
