@@ -47,8 +47,8 @@ TABLE_SQL = FactQuery(
     RollFact,
     ("crawl.table_rolled",),
     f"""SELECT position, 0 AS n, event->>'table' AS purpose, {D6} AS dice,
-               event->>'text' AS outcome, {MANUAL}
-        FROM ev WHERE kind = 'crawl.table_rolled'""",
+                   event->>'text' AS outcome, {MANUAL}
+            FROM ev WHERE kind = 'crawl.table_rolled'""",
 )
 
 
@@ -60,8 +60,8 @@ TERRAIN_SQL = FactQuery(
     RollFact,
     ("crawl.terrain_rolled",),
     f"""SELECT position, 0 AS n, 'terrain' AS purpose, {D6} AS dice,
-               event->>'terrain' AS outcome, {MANUAL}
-        FROM ev WHERE kind = 'crawl.terrain_rolled'""",
+                   event->>'terrain' AS outcome, {MANUAL}
+            FROM ev WHERE kind = 'crawl.terrain_rolled'""",
 )
 
 
@@ -92,25 +92,25 @@ ENEMY_ROLL_SQL = FactQuery(
     RollFact,
     ("crawl.enemy_struck",),
     f"""SELECT position, 0 AS n, event->>'foe' AS character, 'enemy attack' AS purpose,
-               {ONE_D6} AS dice,
-               CASE WHEN (event->>'damage')::INTEGER > 0 THEN 'hit' ELSE 'miss' END AS outcome,
-               (event->>'defense')::INTEGER AS target,
-               (event->>'damage')::INTEGER > 0 AS success, {MANUAL},
-               (event->>'p_success')::DOUBLE AS p_success, true AS opponent
-        FROM ev
-        WHERE kind = 'crawl.enemy_struck' AND NOT coalesce((event->>'stunned')::BOOLEAN, false)
-          AND (event->>'face') IS NOT NULL""",
+                   {ONE_D6} AS dice,
+                   CASE WHEN (event->>'damage')::INTEGER > 0 THEN 'hit' ELSE 'miss' END AS outcome,
+                   (event->>'defense')::INTEGER AS target,
+                   (event->>'damage')::INTEGER > 0 AS success, {MANUAL},
+                   (event->>'p_success')::DOUBLE AS p_success, true AS opponent
+            FROM ev
+            WHERE kind = 'crawl.enemy_struck' AND NOT coalesce((event->>'stunned')::BOOLEAN, false)
+              AND (event->>'face') IS NOT NULL""",
 )
 
 ENEMY_WOUND_SQL = FactQuery(
     WoundFact,
     ("crawl.enemy_struck",),
     """SELECT position, 1 AS n, 'health' AS track,
-              coalesce((event->>'lost')::INTEGER, (event->>'damage')::INTEGER) AS amount,
-              event->>'foe' AS cause
-       FROM ev
-       WHERE kind = 'crawl.enemy_struck' AND NOT coalesce((event->>'stunned')::BOOLEAN, false)
-         AND (event->>'face') IS NOT NULL""",
+                  coalesce((event->>'lost')::INTEGER, (event->>'damage')::INTEGER) AS amount,
+                  event->>'foe' AS cause
+           FROM ev
+           WHERE kind = 'crawl.enemy_struck' AND NOT coalesce((event->>'stunned')::BOOLEAN, false)
+             AND (event->>'face') IS NOT NULL""",
 )
 
 
@@ -134,11 +134,11 @@ TECHNIQUE_SQL = FactQuery(
     RollFact,
     ("crawl.technique_rolled",),
     f"""SELECT position, 0 AS n, 'technique ' || (event->>'number') AS purpose, {D6} AS dice,
-               CASE WHEN (event->>'success')::BOOLEAN THEN 'success' ELSE 'failure' END AS outcome,
-               (event->>'needed')::INTEGER AS target,
-               (event->>'success')::BOOLEAN AS success, {MANUAL},
-               (event->>'p_success')::DOUBLE AS p_success
-        FROM ev WHERE kind = 'crawl.technique_rolled' AND json_array_length(event->'dice') > 0""",
+                   CASE WHEN (event->>'success')::BOOLEAN THEN 'success' ELSE 'failure' END AS outcome,
+                   (event->>'needed')::INTEGER AS target,
+                   (event->>'success')::BOOLEAN AS success, {MANUAL},
+                   (event->>'p_success')::DOUBLE AS p_success
+            FROM ev WHERE kind = 'crawl.technique_rolled' AND json_array_length(event->'dice') > 0""",
 )
 
 
@@ -160,11 +160,11 @@ ESCAPE_SQL = FactQuery(
     RollFact,
     ("crawl.escape_rolled",),
     f"""SELECT position, 0 AS n, 'escape' AS purpose, {ONE_D6} AS dice,
-               CASE WHEN (event->>'success')::BOOLEAN THEN 'success' ELSE 'failure' END AS outcome,
-               (event->>'esc')::INTEGER AS target,
-               (event->>'success')::BOOLEAN AS success, {MANUAL},
-               (event->>'p_success')::DOUBLE AS p_success
-        FROM ev WHERE kind = 'crawl.escape_rolled'""",
+                   CASE WHEN (event->>'success')::BOOLEAN THEN 'success' ELSE 'failure' END AS outcome,
+                   (event->>'esc')::INTEGER AS target,
+                   (event->>'success')::BOOLEAN AS success, {MANUAL},
+                   (event->>'p_success')::DOUBLE AS p_success
+            FROM ev WHERE kind = 'crawl.escape_rolled'""",
 )
 
 
@@ -181,15 +181,15 @@ CHANGED_SQL = FactQuery(
     WoundFact,
     ("crawl.changed",),
     """WITH c AS (
-           SELECT position, event->>'cause' AS cause,
-                  coalesce((event->>'health')::INTEGER, 0) AS health,
-                  coalesce((event->>'energy')::INTEGER, 0) AS energy
-           FROM ev WHERE kind = 'crawl.changed')
-       SELECT position, 0 AS n, 'health' AS track, -health AS amount, cause FROM c WHERE health <> 0
-       UNION ALL
-       SELECT position, CASE WHEN health <> 0 THEN 1 ELSE 0 END AS n, 'energy' AS track,
-              -energy AS amount, cause
-       FROM c WHERE energy <> 0""",
+               SELECT position, event->>'cause' AS cause,
+                      coalesce((event->>'health')::INTEGER, 0) AS health,
+                      coalesce((event->>'energy')::INTEGER, 0) AS energy
+               FROM ev WHERE kind = 'crawl.changed')
+           SELECT position, 0 AS n, 'health' AS track, -health AS amount, cause FROM c WHERE health <> 0
+           UNION ALL
+           SELECT position, CASE WHEN health <> 0 THEN 1 ELSE 0 END AS n, 'energy' AS track,
+                  -energy AS amount, cause
+           FROM c WHERE energy <> 0""",
 )
 
 
@@ -202,10 +202,10 @@ HEALED_SQL = FactQuery(
     WoundFact,
     ("crawl.ate", "crawl.slept"),
     """SELECT position, 1 AS n, 'health' AS track, -(event->>'health_gain')::INTEGER AS amount,
-              CASE kind WHEN 'crawl.ate' THEN event->>'food'
-                        ELSE 'night (' || (event->>'where') || ')' END AS cause
-       FROM ev
-       WHERE kind IN ('crawl.ate', 'crawl.slept') AND (event->>'health_gain')::INTEGER <> 0""",
+                  CASE kind WHEN 'crawl.ate' THEN event->>'food'
+                            ELSE 'night (' || (event->>'where') || ')' END AS cause
+           FROM ev
+           WHERE kind IN ('crawl.ate', 'crawl.slept') AND (event->>'health_gain')::INTEGER <> 0""",
 )
 
 
@@ -220,8 +220,8 @@ MEAL_SQL = FactQuery(
     MealFact,
     ("crawl.ate",),
     """SELECT position, 0 AS n, event->>'food' AS food, (event->>'health_gain')::INTEGER AS health,
-              (event->>'energy_gain')::INTEGER AS energy
-       FROM ev WHERE kind = 'crawl.ate'""",
+                  (event->>'energy_gain')::INTEGER AS energy
+           FROM ev WHERE kind = 'crawl.ate'""",
 )
 
 
@@ -236,8 +236,8 @@ NIGHT_SQL = FactQuery(
     NightFact,
     ("crawl.slept",),
     """SELECT position, 0 AS n, event->>'where' AS kind, (event->>'health_gain')::INTEGER AS health,
-              (event->>'energy_gain')::INTEGER AS energy
-       FROM ev WHERE kind = 'crawl.slept'""",
+                  (event->>'energy_gain')::INTEGER AS energy
+           FROM ev WHERE kind = 'crawl.slept'""",
 )
 
 
@@ -249,8 +249,8 @@ STARVED_SQL = FactQuery(
     WoundFact,
     ("crawl.starved",),
     """SELECT position, 0 AS n, 'health' AS track, (event->>'loss')::INTEGER AS amount,
-              'hunger' AS cause
-       FROM ev WHERE kind = 'crawl.starved'""",
+                  'hunger' AS cause
+           FROM ev WHERE kind = 'crawl.starved'""",
 )
 
 
@@ -262,8 +262,8 @@ DAY_SQL = FactQuery(
     DayFact,
     ("crawl.day_ended",),
     """SELECT position, 0 AS n, (event->>'day')::INTEGER AS day, (event->>'ate')::BOOLEAN AS ate,
-              (event->>'streak')::INTEGER AS hunger_streak
-       FROM ev WHERE kind = 'crawl.day_ended'""",
+                  (event->>'streak')::INTEGER AS hunger_streak
+           FROM ev WHERE kind = 'crawl.day_ended'""",
 )
 
 
