@@ -1,4 +1,4 @@
-"""The crawl's SQL facts (``ledger.systems.crawl.facts_sql``) equal its Python facts on
+"""The crawl's SQL facts (``FACTS_SQL`` in ``ledger.systems.crawl.facts``) equal its Python facts on
 the days hunger kills, and both count the Health hunger actually took."""
 
 from __future__ import annotations

@@ -16,7 +16,6 @@ from ledger import Ledger
 from ledger.errors import FacesError, GameOverError, LedgerError, RuleError, TableError
 from ledger.facts import DeathFact, RollFact, WoundFact
 from ledger.projections import sheets
-from ledger.projections.d20.state import facts
 from ledger.systems.d20.commands import (
     Assign,
     Attack,
@@ -37,6 +36,7 @@ from ledger.systems.d20.commands import (
 )
 from ledger.systems.d20.dice import p_success
 from ledger.systems.d20.events import Attacked, Checked, Created, Damaged, Panicked, Stressed
+from ledger.systems.d20.facts import facts
 from ledger.systems.d20.tables import load_tables
 
 # Seven 3d6: totals 15, 8, 4 (the lowest), 18, 12, 13, 9.

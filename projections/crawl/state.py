@@ -459,9 +459,14 @@ def hunger(state: Any) -> dict[str, Any]:
     }
 
 
-def sheet(state: Any, actor: str | None = None) -> dict[str, Any]:
-    from ledger.systems.crawl.order import expected
+Upcoming = Callable[[Crawl, dict[str, Any] | None], list[str]]
+"""What the day's order lets the explorer do next, as commands to type, from the game and
+the campaign's tables: the rules decide it (``ledger.systems.crawl.order.expected``), so the
+system hands it to :func:`sheet` rather than the fold importing the rules."""
 
+
+def sheet(state: Any, actor: str | None = None, *, expected: Upcoming) -> dict[str, Any]:
+    """The explorer's sheet; ``expected`` gives its list of the commands that may come next."""
     g: Crawl = state.game
     cal = calendar(state)
     fight = None

@@ -9,14 +9,12 @@ import msgspec
 from msgspec.structs import replace
 
 from ledger.events import CampaignStarted, Envelope, Event
-from ledger.facts import DeathFact, DieFace, Fact, RollFact, WoundFact, attributed
 from ledger.systems import SheetField, SheetLayout, SheetSection
 from ledger.systems.d20.events import (
     Attacked,
     Carried,
     Checked,
     Created,
-    D20Roll,
     Damaged,
     Healed,
     Initiative,
@@ -411,127 +409,3 @@ SHEET = SheetLayout(
     ),
 )
 """A crew member's sheet as a player reads it (``ledger sheet``, the report)."""
-
-
-# --- facts for the statistics warehouse ------------------------------------------
-
-
-def _roll_fact(purpose: str, roll: D20Roll, pushed: bool = False) -> RollFact:
-    dice = tuple(DieFace(20, f, kept=(i == _kept_index(roll))) for i, f in enumerate(roll.faces))
-    outcome = roll.natural or ("success" if roll.success else "failure")
-    return RollFact(
-        purpose=purpose,
-        dice=dice,
-        outcome=outcome,
-        target=roll.target,
-        success=roll.success,
-        pushed=pushed,
-        manual=roll.manual,
-        p_success=roll.p_success,
-    )
-
-
-def _kept_index(roll: D20Roll) -> int:
-    return roll.faces.index(roll.kept)
-
-
-def _table_fact(purpose: str, sides: int, face: int, outcome: str, manual: bool) -> RollFact:
-    return RollFact(purpose=purpose, dice=(DieFace(sides, face),), outcome=outcome, manual=manual)
-
-
-def _facts(env: Envelope[Any]) -> list[Fact]:
-    ev = env.event
-    maker = _FACTS.get(type(ev))
-    return [] if maker is None else maker(ev)
-
-
-facts = attributed(_facts, "who")
-"""Warehouse rows of one event, each about the character the event names (``who``), but
-for a healing, which is the patient's."""
-
-
-def _created_facts(ev: Created) -> list[Fact]:
-    dice = tuple(DieFace(6, f, kept=(i != ev.dropped)) for i, r in enumerate(ev.rolls) for f in r)
-    outcome = f"dropped {sum(ev.rolls[ev.dropped])}"
-    return [RollFact(purpose="attributes", dice=dice, outcome=outcome, manual=ev.manual)]
-
-
-def _checked_facts(ev: Checked) -> list[Fact]:
-    return [
-        _roll_fact(ev.purpose if not ev.instinct else f"instinct {ev.attribute}", ev.roll, pushed=ev.pushed)
-    ]
-
-
-def _attacked_facts(ev: Attacked) -> list[Fact]:
-    out: list[Fact] = [_roll_fact(f"attack {ev.mode}", ev.roll, pushed=ev.pushed)]
-    if ev.damage_faces:
-        sides = int(ev.damage_dice.split("d")[1])
-        out.append(
-            RollFact(
-                purpose="damage",
-                dice=tuple(DieFace(sides, f) for f in ev.damage_faces),
-                outcome=str(ev.damage),
-                manual=ev.roll.manual,
-            )
-        )
-    return out
-
-
-def _damaged_facts(ev: Damaged) -> list[Fact]:
-    out: list[Fact] = [WoundFact(track="hp", amount=ev.amount, cause=ev.cause)]
-    if ev.calm_lost:
-        out.append(WoundFact(track="calm", amount=ev.calm_lost, cause="wound"))
-    if ev.died:
-        out.append(DeathFact(cause=ev.cause))
-    return out
-
-
-def _stressed_facts(ev: Stressed) -> list[Fact]:
-    out: list[Fact] = [_roll_fact(f"stress {ev.difficulty}", ev.roll, pushed=ev.pushed)]
-    if ev.loss_face is not None:
-        out.append(WoundFact(track="calm", amount=ev.loss_face, cause=f"stress {ev.difficulty}"))
-    return out
-
-
-def _panicked_facts(ev: Panicked) -> list[Fact]:
-    out: list[Fact] = [_table_fact("panic", ev.sides, ev.face, ev.result.split(":")[0], ev.manual)]
-    if ev.trauma_face is not None and ev.trauma_sides is not None and ev.trauma:
-        out.append(_table_fact("trauma", ev.trauma_sides, ev.trauma_face, ev.trauma.split(":")[0], ev.manual))
-    out.append(WoundFact(track="calm", amount=-ev.recovered_face, cause="panic over"))
-    return out
-
-
-def _healed_facts(ev: Healed) -> list[Fact]:
-    out: list[Fact] = [_roll_fact(ev.method, ev.roll, pushed=ev.pushed)]
-    if ev.face is not None:
-        out.append(WoundFact(character=ev.target, track="hp", amount=-ev.face, cause=ev.method))
-    return out
-
-
-def _usage_facts(ev: UsageRolled) -> list[Fact]:
-    outcome = "exhausted" if not ev.after else ("step down" if ev.after < ev.sides else "holds")
-    return [
-        RollFact(
-            purpose=f"usage {ev.resource}",
-            dice=(DieFace(ev.sides, ev.face),),
-            outcome=outcome,
-            success=ev.after == ev.sides,
-            p_success=(ev.sides - 2) / ev.sides,
-            manual=ev.manual,
-        )
-    ]
-
-
-_FACTS: dict[type[Event], Callable[[Any], list[Fact]]] = {
-    Created: _created_facts,
-    Checked: _checked_facts,
-    Attacked: _attacked_facts,
-    Damaged: _damaged_facts,
-    Stressed: _stressed_facts,
-    Panicked: _panicked_facts,
-    Healed: _healed_facts,
-    UsageRolled: _usage_facts,
-    Unjammed: lambda ev: [_roll_fact("unjam", ev.roll, pushed=ev.pushed)],
-    Therapy: lambda ev: [_roll_fact("therapy", ev.roll, pushed=ev.pushed)],
-    Initiative: lambda ev: [_table_fact("initiative", 20, ev.face, str(ev.total), ev.manual)],
-}

@@ -1,4 +1,4 @@
-"""Playing ``crawl`` by itself (the autoplayer), its warehouse facts and its demo."""
+"""Playing ``crawl`` by itself (the autoplayer) and its demo."""
 
 from __future__ import annotations
 
@@ -12,8 +12,6 @@ from typing import Any
 from ledger import words
 from ledger.commands import Command
 from ledger.errors import LedgerError
-from ledger.events import Envelope
-from ledger.facts import DayFact, DeathFact, DieFace, Fact, MealFact, NightFact, RollFact, WoundFact
 from ledger.projections import sheets
 from ledger.projections.crawl import state as proj
 from ledger.projections.crawl.state import DIRECTIONS, Crawl
@@ -34,6 +32,7 @@ from ledger.systems.crawl.order import (
     Technique,
     Terrain,
     allowed,
+    expected,
     in_town,
 )
 
@@ -215,112 +214,6 @@ def autoplay(
     return played
 
 
-# --- warehouse facts ----------------------------------------------------------------------
-
-
-def _dice(faces: tuple[int, ...]) -> tuple[DieFace, ...]:
-    return tuple(DieFace(6, f) for f in faces)
-
-
-def _fact_table(e: ev.TableRolled) -> list[Fact]:
-    return [RollFact(purpose=e.table, dice=_dice(e.dice), outcome=e.text, manual=e.manual)]
-
-
-def _fact_terrain(e: ev.TerrainRolled) -> list[Fact]:
-    return [RollFact(purpose="terrain", dice=_dice(e.dice), outcome=e.terrain, manual=e.manual)]
-
-
-def _fact_enemy(e: ev.EnemyStruck) -> list[Fact]:
-    if e.stunned or e.face is None:
-        return []
-    hit = e.damage > 0
-    # The enemy's roll is the enemy's luck (docs/rulings/crawl.md, 20): its success is the
-    # hit, it names the foe, and it counts in no character's luck index.
-    return [
-        RollFact(
-            character=e.foe,
-            purpose="enemy attack",
-            dice=_dice((e.face,)),
-            outcome="hit" if hit else "miss",
-            target=e.defense,
-            success=hit,
-            manual=e.manual,
-            p_success=e.p_success,
-            opponent=True,
-        ),
-        WoundFact(track="health", amount=e.damage if e.lost is None else e.lost, cause=e.foe),
-    ]
-
-
-def _fact_technique(e: ev.TechniqueRolled) -> list[Fact]:
-    if not e.dice:
-        return []
-    return [
-        RollFact(
-            purpose=f"technique {e.number}",
-            dice=_dice(e.dice),
-            outcome="success" if e.success else "failure",
-            target=e.needed,
-            success=e.success,
-            manual=e.manual,
-            p_success=e.p_success,
-        )
-    ]
-
-
-def _healed(cause: str, health: int) -> list[Fact]:
-    return [WoundFact(track="health", amount=-health, cause=cause)] if health else []
-
-
-def _fact_escape(e: ev.EscapeRolled) -> list[Fact]:
-    return [
-        RollFact(
-            purpose="escape",
-            dice=_dice((e.face,)),
-            outcome="success" if e.success else "failure",
-            target=e.esc,
-            success=e.success,
-            manual=e.manual,
-            p_success=e.p_success,
-        )
-    ]
-
-
-def _fact_changed(e: ev.Changed) -> list[Fact]:
-    out: list[Fact] = []
-    for track, amount in (("health", e.health), ("energy", e.energy)):
-        if amount:
-            out.append(WoundFact(track=track, amount=-amount, cause=e.cause))
-    return out
-
-
-FACTS: dict[type, Callable[[Any], list[Fact]]] = {
-    ev.TableRolled: _fact_table,
-    ev.TerrainRolled: _fact_terrain,
-    ev.EnemyStruck: _fact_enemy,
-    ev.TechniqueRolled: _fact_technique,
-    ev.EscapeRolled: _fact_escape,
-    ev.Changed: _fact_changed,
-    ev.Ate: lambda e: [
-        MealFact(food=e.food, health=e.health_gain, energy=e.energy_gain),
-        *_healed(e.food, e.health_gain),
-    ],
-    ev.Slept: lambda e: [
-        NightFact(kind=e.where, health=e.health_gain, energy=e.energy_gain),
-        *_healed(f"night ({e.where})", e.health_gain),
-    ],
-    ev.Starved: lambda e: [WoundFact(track="health", amount=e.loss, cause="hunger")],
-    ev.DayEnded: lambda e: [DayFact(day=e.day, ate=e.ate, hunger_streak=e.streak)],
-    ev.Died: lambda e: [DeathFact(cause=e.cause)],
-}
-
-
-def facts(env: Envelope[Any]) -> list[Fact]:
-    """The warehouse rows of one stored crawl event."""
-    make = FACTS.get(type(env.event))
-    return make(env.event) if make else []
-
-
 # --- the demo --------------------------------------------------------------------------------
 
 
@@ -334,7 +227,7 @@ def demo(ledger: Any, echo: Callable[[str], None]) -> None:
     echo(
         f"{SAMPLE_NAME}: imported from samples/crawl/campaign.jsonl ({words.count(state.core.version, 'event')})"
     )
-    echo(sheets.text(sheets.view(proj.SHEET, proj.sheet(state))))
+    echo(sheets.text(sheets.view(proj.SHEET, proj.sheet(state, expected=expected))))
     echo("")
     echo("the map around the explorer (ledger crawl map --radius 4):")
     echo(proj.render_map(state, radius=4))

@@ -26,7 +26,7 @@ from ledger.systems import System
 from ledger.systems.crawl import HELP, combat
 from ledger.systems.crawl import events as ev
 from ledger.systems.crawl import stats as crawl_stats
-from ledger.systems.crawl.facts_sql import FACTS_SQL
+from ledger.systems.crawl.facts import FACTS_SQL, facts
 from ledger.systems.crawl.invariants import check_state
 from ledger.systems.crawl.model import MEALS, NIGHTS
 from ledger.systems.crawl.order import (
@@ -374,8 +374,13 @@ def hints(state: Any) -> list[str]:
     return list(expected(game))
 
 
+def sheet(state: Any, actor: str | None = None) -> dict[str, Any]:
+    """The explorer's sheet, with the commands the day's order allows next."""
+    return proj.sheet(state, actor, expected=expected)
+
+
 def _system() -> System:
-    from ledger.systems.crawl.play import autoplay, demo, facts
+    from ledger.systems.crawl.play import autoplay, demo
 
     return System(
         name=HELP.name,
@@ -386,7 +391,7 @@ def _system() -> System:
         initial=proj.initial,
         evolve=proj.evolve,
         decide=decider,
-        sheet=proj.sheet,
+        sheet=sheet,
         sheet_layout=proj.SHEET,
         day=proj.day,
         load_tables=load_tables,

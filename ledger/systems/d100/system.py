@@ -25,7 +25,7 @@ from ledger.systems import System
 from ledger.systems.d100 import HELP, roll
 from ledger.systems.d100 import commands as cmd
 from ledger.systems.d100 import events as ev
-from ledger.systems.d100.facts_sql import FACTS_SQL
+from ledger.systems.d100.facts import FACTS_SQL, facts
 from ledger.systems.d100.invariants import check_state
 from ledger.systems.d100.model import CHARACTERISTICS, POINTS, ceil_div, fold
 from ledger.systems.d100.play import autoplay
@@ -776,12 +776,6 @@ def _end_combat(draft: Draft[D100State], _c: cmd.EndCombat) -> None:
     _emit(draft, ev.CombatEnded(rounds=game.round))
 
 
-def _facts(env: Any) -> list[Any]:
-    from ledger.systems.d100.facts import facts
-
-    return facts(env)
-
-
 def _demo(ledger: Any, echo: Callable[[str], None]) -> None:
     from ledger.systems.d100.demo import demo
 
@@ -806,7 +800,7 @@ SYSTEM = System(
     events=ev.EVENTS,
     commands=decider.commands,
     listing=listing,
-    facts=_facts,
+    facts=facts,
     facts_sql=FACTS_SQL,
     health_tracks=("hp",),
     autoplay=autoplay,

@@ -6,7 +6,8 @@ from collections.abc import Callable
 from typing import Any
 
 from ledger.projections import sheets
-from ledger.projections.d20.state import SHEET, facts, sheet
+from ledger.projections.d20.state import SHEET, sheet
+from ledger.systems.d20.facts import facts
 from ledger.systems.d20.tables import SAMPLES
 
 MAIN, DARK = "demo-d20-derelict", "demo-d20-derelict-dark"

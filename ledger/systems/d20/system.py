@@ -65,7 +65,7 @@ from ledger.systems.d20.events import (
     Supplied,
     Therapy,
 )
-from ledger.systems.d20.facts_sql import FACTS_SQL
+from ledger.systems.d20.facts import FACTS_SQL, facts
 from ledger.systems.d20.invariants import check_state
 from ledger.systems.d20.play import autoplay
 from ledger.systems.d20.tables import ATTRIBUTES, USAGE_DICE, check_stored, die_sides, listing, load_tables
@@ -483,10 +483,6 @@ decider.on(Unjam)(combat.unjam)
 decider.on(TakeDamage)(combat.take_damage)
 
 
-def _facts(env: Any) -> list[Any]:
-    return proj.facts(env)
-
-
 def _demo(ledger: Any, echo: Any) -> None:
     from ledger.systems.d20.demo import demo
 
@@ -511,7 +507,7 @@ SYSTEM = System(
     events=EVENTS,
     commands=decider.commands,
     listing=listing,
-    facts=_facts,
+    facts=facts,
     facts_sql=FACTS_SQL,
     health_tracks=("hp",),
     roll_checks={D20Roll: check_d20_roll},

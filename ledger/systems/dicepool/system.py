@@ -14,8 +14,6 @@ from pathlib import Path
 from typing import Any
 
 from ledger.decider import Decider
-from ledger.events import Envelope
-from ledger.facts import DeathFact, DieFace, Fact, RollFact, WoundFact, attributed
 from ledger.projections import sheets
 from ledger.projections.dicepool import report as rep
 from ledger.projections.dicepool import state as proj
@@ -32,15 +30,8 @@ from ledger.systems.dicepool.combat import (
 from ledger.systems.dicepool.commands import Attack, Dodge, Heal, Initiative, Join, Resist, Test
 from ledger.systems.dicepool.events import (
     EVENTS,
-    Attacked,
-    Dodged,
-    Healed,
-    InitiativeRolled,
-    Resisted,
-    Roll,
-    Tested,
 )
-from ledger.systems.dicepool.facts_sql import FACTS_SQL
+from ledger.systems.dicepool.facts import FACTS_SQL, facts
 from ledger.systems.dicepool.invariants import check_state
 from ledger.systems.dicepool.play import autoplay
 from ledger.systems.dicepool.tables import SAMPLES, listing, load_tables
@@ -57,74 +48,6 @@ decider.on(Dodge)(decide_dodge)
 decider.on(Resist)(decide_resist)
 decider.on(Initiative)(decide_initiative)
 decider.on(Heal)(decide_heal)
-
-
-# --- facts for the warehouse --------------------------------------------------------------
-
-
-def _faces(roll: Roll) -> tuple[DieFace, ...]:
-    faces: list[DieFace] = []
-    for die in roll.dice:
-        for i, face in enumerate(die.faces):
-            faces.append(DieFace(size=6, face=face, reroll_of=len(faces) - 1 if i else None))
-    return tuple(faces)
-
-
-def _roll_fact(
-    purpose: str, roll: Roll, manual: bool, outcome: str | None = None, character: str | None = None
-) -> RollFact:
-    success = roll.successes >= roll.needed
-    return RollFact(
-        character=character,
-        purpose=purpose,
-        dice=_faces(roll),
-        outcome=outcome or ("success" if success else "failure"),
-        target=roll.tn,
-        successes=roll.successes,
-        success=success,
-        manual=manual,
-        p_success=roll.p_success,
-    )
-
-
-def _resisted_facts(ev: Resisted) -> list[Fact]:
-    facts: list[Fact] = [_roll_fact("resist", ev.roll, ev.manual, f"{ev.level or 'no'} wound")]
-    if ev.boxes:
-        facts.append(WoundFact(track=ev.track, amount=ev.boxes, cause=f"{ev.damage} staged to {ev.level}"))
-    if ev.overflow > ev.body:
-        facts.append(DeathFact(cause=f"{ev.damage} wound, overflow {ev.overflow}"))
-    return facts
-
-
-def _facts(env: Envelope[Any]) -> list[Fact]:
-    ev = env.event
-    if isinstance(ev, Attacked):
-        return [_roll_fact("attack", ev.roll, ev.manual, "hit" if ev.hit else "miss", ev.attacker)]
-    if isinstance(ev, Tested):
-        return [_roll_fact(f"test:{ev.defaulting.wanted}", ev.roll, ev.manual)]
-    if isinstance(ev, Dodged):
-        return [_roll_fact("dodge", ev.roll, ev.manual, "dodged" if ev.remaining <= 0 else "hit")]
-    if isinstance(ev, Resisted):
-        return _resisted_facts(ev)
-    if isinstance(ev, InitiativeRolled):
-        return [
-            RollFact(
-                purpose="initiative",
-                dice=tuple(DieFace(size=6, face=f) for f in e.faces),
-                outcome=str(e.score),
-                character=e.character,
-                manual=ev.manual,
-            )
-            for e in ev.entries
-        ]
-    if isinstance(ev, Healed):
-        return [WoundFact(track=ev.track, amount=-ev.boxes, cause=ev.reason or "healing")]
-    return []
-
-
-facts = attributed(_facts, "character")
-"""Warehouse rows: every test with its exact odds, every wound and healing, each about the
-character its event names (the attacker for an attack, each entry's for initiative)."""
 
 
 # --- the demo ---------------------------------------------------------------------------------

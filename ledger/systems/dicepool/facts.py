@@ -1,9 +1,10 @@
-"""``dicepool``'s warehouse facts as DuckDB SQL: the twin of ``facts`` in ``dicepool.py``.
+"""``dicepool``'s warehouse facts: the Python ``facts`` (``System.facts``) and, after it, the
+same rows as DuckDB SQL, one statement per kind of roll or fact table (``System.facts_sql``).
 
 Each :class:`~ledger.facts.FactQuery` reads the relation ``ev`` (one row per
 stored event) and returns, per fact, the event's ``position``, the fact's index
 ``n`` in the list the Python ``facts`` returns for that event, and the fact's
-fields. ``tests/test_facts_sql_dicepool.py`` holds the two equal, fact for fact.
+fields. ``tests/test_facts_sql.py`` holds the two equal, fact for fact.
 
 The events are read with one ``json_transform`` per row; a field left at its
 Struct default is coalesced to that default in case it was omitted.
@@ -11,7 +12,89 @@ Struct default is coalesced to that default in case it was omitted.
 
 from __future__ import annotations
 
-from ledger.facts import DIE_SQL, DeathFact, FactQuery, RollFact, WoundFact, attributed_sql
+from typing import Any
+
+from ledger.events import Envelope
+from ledger.facts import (
+    DIE_SQL,
+    DeathFact,
+    DieFace,
+    Fact,
+    FactQuery,
+    RollFact,
+    WoundFact,
+    attributed,
+    attributed_sql,
+)
+from ledger.systems.dicepool.events import Attacked, Dodged, Healed, InitiativeRolled, Resisted, Roll, Tested
+
+
+def _faces(roll: Roll) -> tuple[DieFace, ...]:
+    faces: list[DieFace] = []
+    for die in roll.dice:
+        for i, face in enumerate(die.faces):
+            faces.append(DieFace(size=6, face=face, reroll_of=len(faces) - 1 if i else None))
+    return tuple(faces)
+
+
+def _roll_fact(
+    purpose: str, roll: Roll, manual: bool, outcome: str | None = None, character: str | None = None
+) -> RollFact:
+    success = roll.successes >= roll.needed
+    return RollFact(
+        character=character,
+        purpose=purpose,
+        dice=_faces(roll),
+        outcome=outcome or ("success" if success else "failure"),
+        target=roll.tn,
+        successes=roll.successes,
+        success=success,
+        manual=manual,
+        p_success=roll.p_success,
+    )
+
+
+def _resisted_facts(ev: Resisted) -> list[Fact]:
+    facts: list[Fact] = [_roll_fact("resist", ev.roll, ev.manual, f"{ev.level or 'no'} wound")]
+    if ev.boxes:
+        facts.append(WoundFact(track=ev.track, amount=ev.boxes, cause=f"{ev.damage} staged to {ev.level}"))
+    if ev.overflow > ev.body:
+        facts.append(DeathFact(cause=f"{ev.damage} wound, overflow {ev.overflow}"))
+    return facts
+
+
+def _facts(env: Envelope[Any]) -> list[Fact]:
+    ev = env.event
+    if isinstance(ev, Attacked):
+        return [_roll_fact("attack", ev.roll, ev.manual, "hit" if ev.hit else "miss", ev.attacker)]
+    if isinstance(ev, Tested):
+        return [_roll_fact(f"test:{ev.defaulting.wanted}", ev.roll, ev.manual)]
+    if isinstance(ev, Dodged):
+        return [_roll_fact("dodge", ev.roll, ev.manual, "dodged" if ev.remaining <= 0 else "hit")]
+    if isinstance(ev, Resisted):
+        return _resisted_facts(ev)
+    if isinstance(ev, InitiativeRolled):
+        return [
+            RollFact(
+                purpose="initiative",
+                dice=tuple(DieFace(size=6, face=f) for f in e.faces),
+                outcome=str(e.score),
+                character=e.character,
+                manual=ev.manual,
+            )
+            for e in ev.entries
+        ]
+    if isinstance(ev, Healed):
+        return [WoundFact(track=ev.track, amount=-ev.boxes, cause=ev.reason or "healing")]
+    return []
+
+
+facts = attributed(_facts, "character")
+"""Warehouse rows: every test with its exact odds, every wound and healing, each about the
+character its event names (the attacker for an attack, each entry's for initiative)."""
+
+
+# --- the same facts in SQL ------------------------------------------------------------
 
 _ROLL_JSON = (
     '{"tn": "INTEGER", "dice": [{"faces": ["INTEGER"]}], "successes": "INTEGER", '
