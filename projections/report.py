@@ -321,6 +321,18 @@ def rolls(system: System, history: list[Envelope[Any]], step_of: dict[int, int])
 # --- the branch's log ------------------------------------------------------------------------
 
 
+def unnamed_rows(system: System, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A solo game's log rows of play recorded before its one character was named are
+    that character's: their "who" is :data:`UNNAMED`, as the sheet's key is."""
+    if not system.solo:
+        return rows
+    for row in rows:
+        played = row["status"] in ("live", "undone") and row["day"] is not None
+        if played and row["actor"] is None and not row["kind"].startswith(("dice.", "campaign.", "branch.")):
+            row["actor"] = UNNAMED
+    return rows
+
+
 def log_rows(
     envs: dict[int, Envelope[Any]],
     live: Segments,
@@ -445,7 +457,7 @@ def build(book: Ledger, campaign: str | None = None, focus: str | None = None) -
         "tracks": tracks,
         "charts": charts(system, tracks),
         "rolls": rolls(system, history, step_of),
-        "log": log_rows(envs, live, children, dice_marks(book, c), book.summary),
+        "log": unnamed_rows(system, log_rows(envs, live, children, dice_marks(book, c), book.summary)),
         "map_kind": system.report.map_kind if system.report.map is not None else None,
         "meters": dict(system.report.meters),
         "legend": system.report.legend(tables) if system.report.legend is not None else {},

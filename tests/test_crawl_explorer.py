@@ -43,6 +43,8 @@ def test_an_unnamed_explorer_still_has_a_sheet_in_the_report(ledger_cli: Session
     ledger_cli("crawl", "move", "n")
     data = report_data(ledger_cli, tmp_path / "mine.html")
     assert [list(step["sheets"]) for step in data["steps"]] == [["(unnamed)"], ["(unnamed)"]]
+    played = [row for row in data["log"] if row["kind"].startswith("crawl.")]
+    assert played and all(row["actor"] == "(unnamed)" for row in played), "the log's who is the explorer's"
 
 
 def test_character_create_names_the_explorer_once(ledger_cli: Session) -> None:
