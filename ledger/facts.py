@@ -119,6 +119,20 @@ FACT_TYPES: tuple[type[Fact], ...] = (
 """The shared fact classes, in the order of their warehouse tables (``rolls`` first)."""
 
 
+def event_facts(hook: Callable[[Any], list[Fact]] | None, env: Any) -> list[Fact]:
+    """The facts of one stored event: a core ``ledger roll`` as :func:`rolled_fact`, a
+    system's own event through the system's ``facts`` hook, nothing for the other core
+    events (what the warehouse, the sheet's luck and the report all read)."""
+    from ledger.events import CORE_EVENTS, Rolled
+
+    ev = env.event
+    if isinstance(ev, Rolled):
+        return [rolled_fact(ev)]
+    if hook is not None and type(ev) not in CORE_EVENTS:
+        return hook(env)
+    return []
+
+
 def rolled_fact(ev: Rolled) -> RollFact:
     """A core ``ledger roll`` as a roll with purpose ``roll``.
 

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from ledger.events import RESETS, BranchForked, CampaignStarted, Envelope, Event
-from ledger.facts import RollFact
+from ledger.facts import RollFact, event_facts
 from ledger.projections import sheets as sheets_view
 from ledger.state import CampaignState, evolve, told_as
 from ledger.systems import System, Track
@@ -262,14 +262,35 @@ def luck_index(successes: float, expected: float, variance: float) -> float | No
     return None if variance <= 0 else (successes - expected) / math.sqrt(variance)
 
 
-def rolls(system: System, history: list[Envelope[Any]], step_of: dict[int, int]) -> dict[str, Any]:
-    """Every roll with a probability of success, with running sums and the luck index."""
-    facts = system.facts
+def judged(system: System, envs: Iterable[Envelope[Any]]) -> tuple[int, float, float, float]:
+    """(rolls, successes, sum of p, sum of p(1-p)) over the judged rolls of some events
+    (an opponent's left out, as in the statistics)."""
+    n = s = e = var = 0.0
+    for env in envs:
+        for fact in event_facts(system.facts, env):
+            if not isinstance(fact, RollFact) or fact.p_success is None or fact.success is None:
+                continue
+            if fact.opponent:
+                continue
+            p = float(fact.p_success)
+            n, s, e, var = n + 1, s + fact.success, e + p, var + p * (1 - p)
+    return int(n), s, e, var
+
+
+def rolls(
+    system: System,
+    history: list[Envelope[Any]],
+    step_of: dict[int, int],
+    thrown: Iterable[Envelope[Any]] = (),
+) -> dict[str, Any]:
+    """Every roll with a probability of success, with running sums and the kept luck (the
+    rolls that stayed), and beside them the luck index over every die ``thrown`` (undone
+    rolls included, as ``ledger stats`` and the sheet count it; docs/statistics.md)."""
     points: list[dict[str, Any]] = []
     s = e = var = 0.0
     per_actor: dict[str, list[float]] = {}
-    for env in history if facts else []:
-        for fact in facts(env):
+    for env in history:
+        for fact in event_facts(system.facts, env):
             if not isinstance(fact, RollFact) or fact.p_success is None or fact.success is None:
                 continue
             if fact.opponent:  # an opponent's luck, not a character's (docs/statistics.md)
@@ -309,12 +330,21 @@ def rolls(system: System, history: list[Envelope[Any]], step_of: dict[int, int])
         for who, (n, ok, p, v) in per_actor.items()
     ]
     total = luck_index(s, e, var)
+    n_all, s_all, e_all, var_all = judged(system, thrown)
+    every = luck_index(s_all, e_all, var_all)
     return {
         "points": points,
         "successes": int(s),
         "expected": round(e, 2),
         "luck": None if total is None else round(total, 2),
         "actors": actors,
+        "every": {
+            "rolls": n_all,
+            "undone": n_all - len(points),
+            "successes": int(s_all),
+            "expected": round(e_all, 2),
+            "luck": None if every is None else round(every, 2),
+        },
     }
 
 
@@ -456,7 +486,7 @@ def build(book: Ledger, campaign: str | None = None, focus: str | None = None) -
         "pool": pool.values,
         "tracks": tracks,
         "charts": charts(system, tracks),
-        "rolls": rolls(system, history, step_of),
+        "rolls": rolls(system, history, step_of, (envs[v] for v in sorted(envs))),
         "log": unnamed_rows(system, log_rows(envs, live, children, dice_marks(book, c), book.summary)),
         "map_kind": system.report.map_kind if system.report.map is not None else None,
         "meters": dict(system.report.meters),

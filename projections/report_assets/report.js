@@ -63,6 +63,9 @@
       "or import the export with <code>ledger import FILE</code> (refused if any byte was edited); the head it reports must equal the hash above.</div>";
   }
 
+  /* a count and its noun in agreement: "1 roll", "2 rolls", "1 success", "3 successes" */
+  function counted(n, one, many) { return n + " " + (n === 1 ? one : many || one + "s"); }
+
   /* --- the sheet --- */
   function meter(cur, max) {
     var pct = max ? Math.max(0, Math.min(100, 100 * cur / max)) : 0;
@@ -384,14 +387,17 @@
       return '<circle r="2.4" cx="' + x(i).toFixed(1) + '" cy="' + f.y(p.s).toFixed(1) + '" fill="' + (p.ok ? "#3f8f4e" : "#c0392b") + '"><title>' +
         esc("#" + (i + 1) + " " + p.purpose + (p.who ? " (" + p.who + ")" : "") + ": p=" + p.p + ", " + (p.ok ? "success" : "failure") + ", v" + p.v) + "</title></circle>";
     }).join("");
-    var luckClass = R.luck > 0 ? "pos" : R.luck < 0 ? "neg" : "";
+    var A = R.every, luckClass = A.luck > 0 ? "pos" : A.luck < 0 ? "neg" : "";
     var actors = R.actors.length > 1 ? '<table class="mini"><tr><th>who</th><th>rolls</th><th>successes</th><th>expected</th><th>luck</th></tr>' +
       R.actors.map(function (a) {
         return "<tr><td>" + esc(a.who || "-") + "</td><td>" + a.rolls + "</td><td>" + a.successes + "</td><td>" + a.expected + "</td><td>" + signed(a.luck) + "</td></tr>";
       }).join("") + "</table>" : "";
     $("rolls").innerHTML =
-      '<div><span class="luck ' + luckClass + '" id="luck-total">' + signed(R.luck) + '</span> <span class="muted">luck index over ' + n +
-      " rolls: " + R.successes + " successes where " + R.expected + " were expected</span></div>" +
+      '<div><span class="luck ' + luckClass + '" id="luck-total">' + signed(A.luck) + '</span> <span class="muted">luck index over every die thrown, ' +
+      counted(A.rolls, "roll") + " (" + A.undone + " undone): " + counted(A.successes, "success", "successes") + " where " + A.expected +
+      " were expected</span></div>" +
+      '<div class="muted small" id="luck-kept">kept luck ' + signed(R.luck) + " over the " + counted(n, "roll") + " that stayed: " +
+      counted(R.successes, "success", "successes") + " where " + R.expected + " were expected (the chart)</div>" +
       '<div class="chart"><svg viewBox="0 0 ' + W + " " + H + '" role="img" aria-label="successes against expectation">' + f.svg +
       '<polygon points="' + upper.concat(lower).join(" ") + '" fill="#2d6fb5" opacity=".13"/>' +
       '<path d="' + exp + '" fill="none" stroke="#2d6fb5" stroke-width="2" stroke-dasharray="5 3"/>' +

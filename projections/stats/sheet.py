@@ -17,22 +17,14 @@ def luck_from_log(
     whole history up to ``version`` (a fork includes the history it shares with its
     parent), undone ones included: those dice were thrown, as in the
     warehouse's luck report (:func:`ledger.projections.stats.reports.luck`)."""
-    from ledger.events import CORE_EVENTS, Rolled
-    from ledger.facts import RollFact, rolled_fact
+    from ledger.facts import RollFact, event_facts
 
     camp = ledger.campaign(campaign)
     hook = ledger.system(camp).facts
     judged = wins = 0
     expected = variance = 0.0
     for env in ledger.envelopes(camp, 0, version):
-        ev = env.event
-        if isinstance(ev, Rolled):
-            facts: list[Any] = [rolled_fact(ev)]
-        elif hook is not None and type(ev) not in CORE_EVENTS:
-            facts = hook(env)
-        else:
-            continue
-        for fact in facts:
+        for fact in event_facts(hook, env):
             if character is not None and (getattr(fact, "character", None) or env.actor) != character:
                 continue
             if (
