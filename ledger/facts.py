@@ -133,6 +133,16 @@ def event_facts(hook: Callable[[Any], list[Fact]] | None, env: Any) -> list[Fact
     return []
 
 
+def judged_rolls(hook: Callable[[Any], list[Fact]] | None, env: Any) -> list[RollFact]:
+    """The rolls of one stored event that the luck index judges: a chance of success
+    recorded, the success known, and not an opponent's (docs/statistics.md)."""
+    return [
+        f
+        for f in event_facts(hook, env)
+        if isinstance(f, RollFact) and f.p_success is not None and f.success is not None and not f.opponent
+    ]
+
+
 def rolled_fact(ev: Rolled) -> RollFact:
     """A core ``ledger roll`` as a roll with purpose ``roll``.
 

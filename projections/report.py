@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from ledger.events import RESETS, BranchForked, CampaignStarted, Envelope, Event
-from ledger.facts import RollFact, event_facts
+from ledger.facts import judged_rolls
 from ledger.projections import sheets as sheets_view
 from ledger.state import CampaignState, evolve, told_as
 from ledger.systems import System, Track
@@ -267,12 +267,8 @@ def judged(system: System, envs: Iterable[Envelope[Any]]) -> tuple[int, float, f
     (an opponent's left out, as in the statistics)."""
     n = s = e = var = 0.0
     for env in envs:
-        for fact in event_facts(system.facts, env):
-            if not isinstance(fact, RollFact) or fact.p_success is None or fact.success is None:
-                continue
-            if fact.opponent:
-                continue
-            p = float(fact.p_success)
+        for fact in judged_rolls(system.facts, env):
+            p = float(fact.p_success)  # type: ignore[arg-type]
             n, s, e, var = n + 1, s + fact.success, e + p, var + p * (1 - p)
     return int(n), s, e, var
 
@@ -290,12 +286,8 @@ def rolls(
     s = e = var = 0.0
     per_actor: dict[str, list[float]] = {}
     for env in history:
-        for fact in event_facts(system.facts, env):
-            if not isinstance(fact, RollFact) or fact.p_success is None or fact.success is None:
-                continue
-            if fact.opponent:  # an opponent's luck, not a character's (docs/statistics.md)
-                continue
-            p = float(fact.p_success)
+        for fact in judged_rolls(system.facts, env):  # an opponent's luck is not a character's
+            p = float(fact.p_success)  # type: ignore[arg-type]
             s, e, var = s + fact.success, e + p, var + p * (1 - p)
             who = fact.character or env.actor or ""
             acc = per_actor.setdefault(who, [0.0, 0.0, 0.0, 0.0])

@@ -17,26 +17,21 @@ def luck_from_log(
     whole history up to ``version`` (a fork includes the history it shares with its
     parent), undone ones included: those dice were thrown, as in the
     warehouse's luck report (:func:`ledger.projections.stats.reports.luck`)."""
-    from ledger.facts import RollFact, event_facts
+    from ledger.facts import judged_rolls
 
     camp = ledger.campaign(campaign)
     hook = ledger.system(camp).facts
     judged = wins = 0
     expected = variance = 0.0
     for env in ledger.envelopes(camp, 0, version):
-        for fact in event_facts(hook, env):
-            if character is not None and (getattr(fact, "character", None) or env.actor) != character:
+        for fact in judged_rolls(hook, env):
+            if character is not None and (fact.character or env.actor) != character:
                 continue
-            if (
-                isinstance(fact, RollFact)
-                and fact.p_success is not None
-                and fact.success is not None
-                and not fact.opponent
-            ):
-                judged += 1
-                wins += int(fact.success)
-                expected += fact.p_success
-                variance += fact.p_success * (1 - fact.p_success)
+            p = float(fact.p_success)  # type: ignore[arg-type]
+            judged += 1
+            wins += int(fact.success)  # type: ignore[arg-type]
+            expected += p
+            variance += p * (1 - p)
     idx = luck_index(wins, expected, variance)
     return {
         "judged": judged,
