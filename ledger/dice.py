@@ -42,6 +42,7 @@ from ledger.notation import (
     Number,
     Pool,
     counted,
+    kept_indexes,
     parse,
 )
 
@@ -282,12 +283,7 @@ def roll_group(term: DiceTerm, dice: Dice, sign: int = 1) -> DiceGroup:
         units.extend([chain] if term.compound else [[j] for j in chain])
 
     values = [sum(term.value_of(faces[j].face) for j in unit) for unit in units]
-    kept = set(range(len(units)))
-    if term.keep:
-        highest = term.keep[1] == "h"
-        order = sorted(range(len(units)), key=lambda u: (-values[u] if highest else values[u], u))
-        chosen = set(order[: term.keep_n])
-        kept = chosen if term.keep[0] == "k" else kept - chosen
+    kept = set(kept_indexes(term.keep, term.keep_n, values)) if term.keep else set(range(len(units)))
     for u, unit in enumerate(units):
         if u not in kept:
             for j in unit:

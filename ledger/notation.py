@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from fractions import Fraction
 from functools import lru_cache
 
@@ -189,10 +189,16 @@ class Pool(msgspec.Struct, frozen=True):
         """The indexes of the items kept, given their values (ties: the first)."""
         if self.keep is None:
             return list(range(len(values)))
-        highest = self.keep[1] == "h"
-        order = sorted(range(len(values)), key=lambda i: (-values[i] if highest else values[i], i))
-        chosen = set(order[: self.keep_n])
-        return sorted(chosen if self.keep[0] == "k" else set(range(len(values))) - chosen)
+        return kept_indexes(self.keep, self.keep_n, values)
+
+
+def kept_indexes(keep: str, keep_n: int, values: Sequence[Fraction | int]) -> list[int]:
+    """The indexes a keep or drop (``kh``, ``kl``, ``dh``, ``dl`` and its count) leaves of
+    some values, in order; ties go to the first (a dice group's and a pool's alike)."""
+    highest = keep[1] == "h"
+    order = sorted(range(len(values)), key=lambda i: (-values[i] if highest else values[i], i))
+    chosen = set(order[:keep_n])
+    return sorted(chosen if keep[0] == "k" else set(range(len(values))) - chosen)
 
 
 class Func(msgspec.Struct, frozen=True):
