@@ -277,26 +277,17 @@
   /* The x-axis ticks of a chart over the steps: with game days, each tick is a day (at the
      first step of that day, no day twice, up to 7 evenly picked); without, versions. */
   function stepTicks(n) {
-    var ticks = [], count = Math.min(7, n), seen = {};
-    if (hasDays()) {
-      var firsts = [], last = null;
-      for (var j = 0; j < n; j++) {
-        if (steps[j].day !== null && steps[j].day !== last) { firsts.push(j); last = steps[j].day; }
-      }
-      count = Math.min(7, firsts.length);
-      for (var d = 0; d < count; d++) {
-        var at = firsts[firsts.length <= 1 ? 0 : Math.round(d * (firsts.length - 1) / (count - 1 || 1))];
-        if (seen[at]) continue;
-        seen[at] = 1;
-        ticks.push([at, String(steps[at].day)]);
-      }
-      return ticks;
+    var days = hasDays(), idx = [], last = null, ticks = [], seen = {};
+    for (var j = 0; j < n; j++) {
+      if (!days) idx.push(j);
+      else if (steps[j].day !== null && steps[j].day !== last) { idx.push(j); last = steps[j].day; }
     }
+    var count = Math.min(7, idx.length);
     for (var k = 0; k < count; k++) {
-      var i = n <= 1 ? 0 : Math.round(k * (n - 1) / (count - 1 || 1));
-      if (seen[i]) continue;
-      seen[i] = 1;
-      ticks.push([i, "v" + steps[i].v]);
+      var at = idx[idx.length <= 1 ? 0 : Math.round(k * (idx.length - 1) / (count - 1 || 1))];
+      if (seen[at]) continue;
+      seen[at] = 1;
+      ticks.push([at, days ? String(steps[at].day) : "v" + steps[at].v]);
     }
     return ticks;
   }
