@@ -94,17 +94,25 @@ class _Meter:
 def chance(formula: Formula, semantics: int = 3) -> tuple[float | None, bool]:
     """The chance the roll succeeds under notation rules ``semantics`` (None when it has
     no success or is too large), and whether a tail below :data:`TAIL` was left out."""
-    if semantics < 3:
-        return p_success(formula), False
-    meter = _Meter(legacy=False)
+    meter = _Meter(legacy=semantics < 3)
     try:
         if formula.check is not None:
             dist = _node(formula.root, meter)
             p = _clip(sum(p for v, p in dist.items() if formula.check.meets(v)))  # type: ignore[arg-type]
-        elif (term := counted(formula.root)) is not None:
-            p = _clip(1 - term_distribution(term, meter).get(0, 0.0))
         else:
-            return None, False
+            # Rules 2: a success when any counting group counts one; rules 3: only a roll
+            # that is one counting group reports successes (a count in arithmetic is a number).
+            if meter.legacy:
+                counting = [t for t in formula.dice_terms() if t.success]
+            else:
+                term = counted(formula.root)
+                counting = [] if term is None else [term]
+            if not counting:
+                return None, False
+            p_none = 1.0
+            for t in counting:
+                p_none *= term_distribution(t, meter).get(0, 0.0)
+            p = _clip(1 - p_none)
     except TooLarge:
         return None, False
     assert meter.cut <= TAIL
@@ -114,20 +122,7 @@ def chance(formula: Formula, semantics: int = 3) -> tuple[float | None, bool]:
 def p_success(formula: Formula) -> float | None:
     """The chance the roll succeeds under notation rules 2, or None when it has no
     success or is too large (:func:`chance` gives the current rules')."""
-    meter = _Meter()
-    try:
-        if formula.check is not None:
-            dist = _node(formula.root, meter)
-            return _clip(sum(p for v, p in dist.items() if formula.check.meets(v)))
-        counting = [t for t in formula.dice_terms() if t.success]
-        if not counting:
-            return None
-        p_none = 1.0
-        for term in counting:
-            p_none *= term_distribution(term, meter).get(0, 0.0)
-        return _clip(1 - p_none)
-    except TooLarge:
-        return None
+    return chance(formula, 2)[0]
 
 
 def distribution(formula: Formula, semantics: int = 3) -> Dist | None:
