@@ -20,7 +20,7 @@ from typing import IO, TYPE_CHECKING, Any
 import msgspec
 
 from ledger import admission, chain, fairness, snapshots
-from ledger.commands import check_name
+from ledger.commands import check_distinct, check_name
 from ledger.errors import DuplicateNameError, LedgerError, TamperError
 from ledger.events import (
     FORMAT,
@@ -304,10 +304,13 @@ def import_campaign(
         return Campaign(
             cid, new_name, system.name, imported=True, lineage=((cid, 0, None),), signed_by=signed_by
         )
-    if any(c.name == new_name for c in book.campaigns()):  # before a seed row is written
+    campaigns = book.campaigns()
+    names = [c.name for c in campaigns]
+    if new_name in names:  # the name refused as registering it would, before a seed row is written
         raise DuplicateNameError(f"a campaign named {new_name!r} exists; choose another name")
-    _known_commitments(book, admit)
-    held = {c.id for c in book.campaigns()}
+    check_distinct(new_name, names, "campaign")
+    _known_commitments(book, admit, campaigns)
+    held = {c.id for c in campaigns}
     copy = admit.campaign_id in held or book.store.head(admit.campaign_id) > 0
     if copy and admit.switched is not None:
         raise LedgerError(
@@ -349,7 +352,7 @@ def import_campaign(
         )
         raw, _ = chain.seal(env)
         rows.append((cid, env.v, opening.kind, raw))
-    if admit.opened or fresh is not None:
+    if admit.opened:  # a fresh commitment opens only where the file opened one
         fairness.mark_branch(book.store, cid)  # its dice commitments are in its log
         for commitment in sorted(admit.opened):
             fairness.note_known(book.store, commitment)
@@ -366,7 +369,7 @@ def import_campaign(
     return book.campaign(new_name)
 
 
-def _known_commitments(book: Book, admit: admission.Admission) -> None:
+def _known_commitments(book: Book, admit: admission.Admission, campaigns: list[Campaign]) -> None:
     """A commitment this ledger made, or an earlier import brought in, comes in again only
     with the very event that opens it here (a copy of a campaign this ledger holds): a
     forged file that reuses one (published by ``dice status``) would have this ledger
@@ -376,7 +379,7 @@ def _known_commitments(book: Book, admit: admission.Admission) -> None:
         if not fairness.known_here(book.store, commitment):
             continue
         if streams is None:
-            streams = sorted({s for c in book.campaigns() for s, lo, hi in c.lineage})
+            streams = sorted({s for c in campaigns for s, lo, hi in c.lineage})
         raw = admit.raws[v - 1]
         if not any(bytes(row.state) == raw for s in streams for row in book.store.read(s, gt=v - 1, lte=v)):
             raise admit.refuse(

@@ -80,3 +80,14 @@ def test_a_refused_import_leaves_no_seed_row(tmp_path: Path) -> None:
     refused = hr.run_ledger(str(db), "import", str(export))  # 'Tale' exists
     assert refused.returncode == 1 and "exists" in refused.stderr
     assert seed_rows(db) == before
+
+
+def test_an_import_refused_for_a_lookalike_name_leaves_no_seed_row(tmp_path: Path) -> None:
+    db = tmp_path / "t.ledger"
+    committed(db)
+    export = tmp_path / "tale.jsonl"
+    assert hr.run_ledger(str(db), "export", "-o", str(export)).returncode == 0
+    before = seed_rows(db)
+    refused = hr.run_ledger(str(db), "import", str(export), "--name", "T\u0430le")  # a Cyrillic a
+    assert refused.returncode == 1 and "looks like the existing campaign 'Tale'" in refused.stderr
+    assert seed_rows(db) == before
