@@ -64,6 +64,10 @@ def test_yearzero_refuses_an_attribute_above_five(ledger_cli: Session) -> None:
     ) and err.endswith(fix)
     attrs = ("--attr", "strength=9", "--attr", "agility=3", "--attr", "wits=3", "--attr", "empathy=3")
     assert refused(ledger_cli, "character", "add", "Ana", *attrs) == err
+    signed = ("--attr", "strength=+7", "--attr", "agility=3", "--attr", "wits=3", "--attr", "empathy=3")
+    assert refused(ledger_cli, "character", "add", "Cy", *signed).startswith(
+        "error: cannot read strength=+7; use strength/agility/wits/empathy=1..5"
+    ), "a sign does not get a value past the maximum"
     err = refused(ledger_cli, "character", "add", "Bo", "--attr", "strength=4")
     assert err == f"error: give every attribute; missing agility, wits, empathy; {fix}"
 

@@ -330,6 +330,14 @@ decider = Decider("yearzero", proj.evolve, before=_before)
 """The yearzero commands and their handlers: ``SYSTEM.decide``."""
 
 
+def _above(value: str) -> bool:
+    """Whether an attribute's value reads (as ``parse_attrs`` reads it) above the maximum."""
+    try:
+        return int(value) > MAX_ATTRIBUTE
+    except ValueError:
+        return False  # parse_attrs names it
+
+
 @decider.on(CreateCharacter)
 def create_character(d: YZDraft, cmd: CreateCharacter) -> None:
     check_name(cmd.name, "character")  # the command holds the name in NFC already
@@ -337,11 +345,7 @@ def create_character(d: YZDraft, cmd: CreateCharacter) -> None:
     if cmd.name in d.game.characters:
         raise DuplicateNameError(f"character {cmd.name!r} already exists; pick another name")
     _, problems = proj.parse_attrs(cmd.name, attrs)
-    high = [
-        f"{k}={v}"
-        for k, v in attrs.items()
-        if proj.attribute_name(k.strip().lower()) and v.strip().isdigit() and int(v) > MAX_ATTRIBUTE
-    ]
+    high = [f"{k}={v}" for k, v in attrs.items() if proj.attribute_name(k.strip().lower()) and _above(v)]
     if problems or high:
         raise RuleError(
             f"cannot read {', '.join([*problems, *high])}; use strength/agility/wits/empathy=1..{MAX_ATTRIBUTE}, "
