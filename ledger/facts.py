@@ -21,12 +21,11 @@ two equal, fact for fact, on every sample and on simulated campaigns.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 import msgspec
 
-if TYPE_CHECKING:
-    from ledger.events import Rolled
+from ledger.events import CORE_EVENTS, Rolled
 
 
 class Fact(msgspec.Struct, frozen=True, kw_only=True):
@@ -119,16 +118,18 @@ FACT_TYPES: tuple[type[Fact], ...] = (
 """The shared fact classes, in the order of their warehouse tables (``rolls`` first)."""
 
 
+_CORE_TYPES = frozenset(CORE_EVENTS)
+
+
 def event_facts(hook: Callable[[Any], list[Fact]] | None, env: Any) -> list[Fact]:
     """The facts of one stored event: a core ``ledger roll`` as :func:`rolled_fact`, a
     system's own event through the system's ``facts`` hook, nothing for the other core
-    events (what the warehouse, the sheet's luck and the report all read)."""
-    from ledger.events import CORE_EVENTS, Rolled
-
+    events (what the sheet's luck and the report read; the warehouse reads a core roll in
+    SQL, ``ROLLED_SQL``)."""
     ev = env.event
     if isinstance(ev, Rolled):
         return [rolled_fact(ev)]
-    if hook is not None and type(ev) not in CORE_EVENTS:
+    if hook is not None and type(ev) not in _CORE_TYPES:
         return hook(env)
     return []
 
