@@ -33,6 +33,7 @@ import msgspec
 from ledger.events import RESETS, BranchForked, CampaignStarted, Envelope, Event
 from ledger.facts import judged_rolls
 from ledger.projections import sheets as sheets_view
+from ledger.projections.stats.maths import luck_index
 from ledger.state import CampaignState, evolve, told_as
 from ledger.systems import System, Track
 
@@ -257,22 +258,6 @@ def charts(system: System, tracks: list[dict[str, Any]]) -> list[dict[str, Any]]
 # --- rolls against expectation ---------------------------------------------------------
 
 
-def luck_index(successes: float, expected: float, variance: float) -> float | None:
-    """(successes - sum p) / sqrt(sum p(1-p)); None while nothing was uncertain."""
-    return None if variance <= 0 else (successes - expected) / math.sqrt(variance)
-
-
-def judged(system: System, envs: Iterable[Envelope[Any]]) -> tuple[int, float, float, float]:
-    """(rolls, successes, sum of p, sum of p(1-p)) over the judged rolls of some events
-    (an opponent's left out, as in the statistics)."""
-    n = s = e = var = 0.0
-    for env in envs:
-        for fact in judged_rolls(system.facts, env):
-            p = float(fact.p_success)  # type: ignore[arg-type]
-            n, s, e, var = n + 1, s + fact.success, e + p, var + p * (1 - p)
-    return int(n), s, e, var
-
-
 def rolls(
     system: System,
     history: list[Envelope[Any]],
@@ -281,12 +266,15 @@ def rolls(
 ) -> dict[str, Any]:
     """Every roll with a probability of success, with running sums and the kept luck (the
     rolls that stayed), and beside them the luck index over every die ``thrown`` (undone
-    rolls included, as ``ledger stats`` and the sheet count it; docs/statistics.md)."""
+    rolls included, as ``ledger stats`` and the sheet count it; docs/statistics.md). Each
+    event's rolls are read once: the kept ones are among those thrown."""
+    judged = {env.v: judged_rolls(system.facts, env) for env in thrown}
     points: list[dict[str, Any]] = []
     s = e = var = 0.0
     per_actor: dict[str, list[float]] = {}
     for env in history:
-        for fact in judged_rolls(system.facts, env):  # an opponent's luck is not a character's
+        kept = judged[env.v] if env.v in judged else judged_rolls(system.facts, env)
+        for fact in kept:  # an opponent's luck is not a character's
             p = float(fact.p_success)  # type: ignore[arg-type]
             s, e, var = s + fact.success, e + p, var + p * (1 - p)
             who = fact.character or env.actor or ""
@@ -322,7 +310,11 @@ def rolls(
         for who, (n, ok, p, v) in per_actor.items()
     ]
     total = luck_index(s, e, var)
-    n_all, s_all, e_all, var_all = judged(system, thrown)
+    n_all = s_all = e_all = var_all = 0.0
+    for facts in judged.values():
+        for fact in facts:
+            p = float(fact.p_success)  # type: ignore[arg-type]
+            n_all, s_all, e_all, var_all = n_all + 1, s_all + fact.success, e_all + p, var_all + p * (1 - p)
     every = luck_index(s_all, e_all, var_all)
     return {
         "points": points,
@@ -331,8 +323,8 @@ def rolls(
         "luck": None if total is None else round(total, 2),
         "actors": actors,
         "every": {
-            "rolls": n_all,
-            "undone": n_all - len(points),
+            "rolls": int(n_all),
+            "undone": int(n_all) - len(points),
             "successes": int(s_all),
             "expected": round(e_all, 2),
             "luck": None if every is None else round(every, 2),
