@@ -816,16 +816,9 @@ def sheet(c: Ctx, at: int | None, day: int | None) -> None:
         from ledger.projections import sheets
 
         data["view"] = sheets.view(layout, data)
-    render = system.render_sheet or render_mapping
 
     def text() -> str:
         luck = data["luck_index"]
-        if layout is not None:
-            shown = {}
-        else:
-            shown = (
-                {k: v for k, v in data.items() if k != "luck_index"} if system.render_sheet is None else data
-            )
         line = ""
         if luck["judged"] and luck["luck"] is None:  # every judged roll had p = 0 or 1
             line = f"\nluck: none to measure: {words.count(luck['judged'], 'roll')} {words.plural(luck['judged'], 'was')} all certain to succeed or fail"
@@ -835,10 +828,10 @@ def sheet(c: Ctx, at: int | None, day: int | None) -> None:
                 f"where {luck['expected']} {words.plural(luck['expected'], 'was')} expected"
             )
         if layout is not None:
-            from ledger.projections import sheets
-
             return sheets.text(data["view"]) + line
-        return render(shown) + line
+        if system.render_sheet is not None:
+            return system.render_sheet(data) + line
+        return render_mapping({k: v for k, v in data.items() if k != "luck_index"}) + line
 
     emit(c, data, text)
 
