@@ -19,7 +19,6 @@ import random
 import time
 import uuid
 from collections.abc import Callable, Iterator, Mapping
-from datetime import UTC, datetime
 from typing import IO, TYPE_CHECKING, Any
 
 import msgspec
@@ -100,10 +99,6 @@ def known_as(c: Campaign, state: CampaignState) -> CampaignState:
     return msgspec.structs.replace(state, core=msgspec.structs.replace(state.core, name=c.name))
 
 
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-
-
 def unreadable(name: str, version: int, error: Exception) -> TamperError:
     first = str(error).splitlines()[0] if str(error) else type(error).__name__
     return TamperError(
@@ -135,10 +130,6 @@ def _none_open(c: Campaign, purpose: str = "", when: str = "") -> LedgerError:
 def _backoff(attempt: int) -> None:
     """Random exponential back-off after losing a race, so no writer starves."""
     time.sleep(random.uniform(0, min(0.2, 0.001 * 2 ** min(attempt, 10))))
-
-
-def _new_action() -> str:
-    return uuid.uuid4().hex[:16]
 
 
 class Ledger:
@@ -186,8 +177,8 @@ class Ledger:
             env = Envelope(
                 v=1,
                 campaign=REGISTRY,
-                action=_new_action(),
-                at=_now(),
+                action=chain.new_action(),
+                at=chain.now(),
                 prev=chain.GENESIS,
                 event=LedgerCreated(),
             )
@@ -793,11 +784,11 @@ class Ledger:
         """Fold and seal a command's events on top of ``tip``: the rows to store."""
         from ledger import fairness
 
-        action = action or _new_action()
+        action = action or chain.new_action()
         system = system or self.system(c)
         stream = c.lineage[-1][0]
         rows, envelopes = [], []
-        at = _now()
+        at = chain.now()
         version, prev, last_reset, state = tip.version, tip.prev, tip.last_reset, tip.state
         for ev in events:
             version += 1
@@ -882,8 +873,8 @@ class Ledger:
             env = Envelope(
                 v=self._registry_version + 1,
                 campaign=REGISTRY,
-                action=_new_action(),
-                at=_now(),
+                action=chain.new_action(),
+                at=chain.now(),
                 prev=self._registry_hash,
                 event=registered,
             )
@@ -953,7 +944,9 @@ class Ledger:
             commitment=commitment or msgspec.UNSET,
             client_seed=client_seed if commitment else msgspec.UNSET,
         )
-        env = Envelope(v=1, campaign=cid, action=_new_action(), at=_now(), prev=chain.GENESIS, event=started)
+        env = Envelope(
+            v=1, campaign=cid, action=chain.new_action(), at=chain.now(), prev=chain.GENESIS, event=started
+        )
         raw, _ = chain.seal(env)
         _check_size(raw)
 
@@ -993,8 +986,8 @@ class Ledger:
         env = Envelope(
             v=at + 1,
             campaign=cid,
-            action=_new_action(),
-            at=_now(),
+            action=chain.new_action(),
+            at=chain.now(),
             day=base.day,
             last_reset=last_reset,
             prev=base.hash,

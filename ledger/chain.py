@@ -11,6 +11,8 @@ swapped row breaks either a hash or a ``prev`` link.
 from __future__ import annotations
 
 import hashlib
+import uuid
+from datetime import UTC, datetime
 
 from ledger.events import Envelope, encoder
 
@@ -39,3 +41,13 @@ def check(state: bytes) -> str | None:
     if hashlib.sha256(body).hexdigest().encode() != stored:
         return "hash does not match the stored bytes (the event was edited)"
     return None
+
+
+def now() -> str:
+    """The time an event is sealed at, as the ledger writes it (UTC, milliseconds, ``Z``)."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def new_action() -> str:
+    """A fresh action id: 16 hex digits, shared by every event one command records."""
+    return uuid.uuid4().hex[:16]

@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import Callable, Generator, Iterator, Mapping
-from datetime import UTC, datetime
 from typing import IO, TYPE_CHECKING, Any
 
 import msgspec
@@ -343,8 +342,8 @@ def import_campaign(
         env = Envelope(
             v=admit.version + 1,
             campaign=cid,
-            action=uuid.uuid4().hex[:16],
-            at=datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z"),
+            action=chain.new_action(),
+            at=chain.now(),
             day=admit.state.core.day,
             last_reset=admit.last_reset,
             prev=admit.prev,
