@@ -121,23 +121,25 @@ def new_seed(store: Store, client_seed: str, branch: str) -> str:
     return commitment
 
 
-def mark_branch(store: Store, branch: str) -> None:
-    """Note that ``branch`` has (or will have) commitments in its log."""
-    if store.seed_record(BRANCH_STREAM + branch) is None:
-        store.put_seed(BRANCH_STREAM + branch, b"{}", exist_ok=True)
-
-
-def note_seeded(store: Store, branch: str, commitment: str) -> None:
-    """Note that ``commitment`` may be seeded in ``branch``'s log (see :data:`SEEDED_STREAM`)."""
-    key = f"{SEEDED_STREAM}{branch}:{commitment}"
+def _note(store: Store, key: str) -> None:
+    """An empty row of the seed table under ``key`` (a note), unless one is there."""
     if store.seed_record(key) is None:
         store.put_seed(key, b"{}", exist_ok=True)
 
 
+def mark_branch(store: Store, branch: str) -> None:
+    """Note that ``branch`` has (or will have) commitments in its log."""
+    _note(store, BRANCH_STREAM + branch)
+
+
+def note_seeded(store: Store, branch: str, commitment: str) -> None:
+    """Note that ``commitment`` may be seeded in ``branch``'s log (see :data:`SEEDED_STREAM`)."""
+    _note(store, f"{SEEDED_STREAM}{branch}:{commitment}")
+
+
 def note_known(store: Store, commitment: str) -> None:
     """Note that an import brought in ``commitment`` (see :data:`KNOWN_STREAM`)."""
-    if store.seed_record(KNOWN_STREAM + commitment) is None:
-        store.put_seed(KNOWN_STREAM + commitment, b"{}", exist_ok=True)
+    _note(store, KNOWN_STREAM + commitment)
 
 
 def known_here(store: Store, commitment: str) -> bool:
