@@ -117,7 +117,7 @@ class BranchForked(Event, frozen=True, tag="branch.forked"):
         return _opening(self.commitment, self.client_seed)
 
     def summary(self) -> str:
-        return f"forked {self.name!r} from {self.parent_name!r} at version {self.at}"
+        return self.told(self.parent_name)
 
     def told(self, parent: str | None) -> str:
         """The summary as a ledger tells it: ``parent`` is the name of the campaign it
