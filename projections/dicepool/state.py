@@ -420,7 +420,7 @@ def exchange_text(x: dict[str, Any]) -> str:
     if x["resisted"] is not None:
         parts.append(f"{x['damage']} vs armor {x['armor']} = power {x['power']}, {x['resisted']} resisted")
         parts.append(
-            f"net {x['net']:+d}, staged {x['staged']}: {words.count(x['boxes'], x['track'] + ' box', x['track'] + ' boxes')}"
+            f"net {x['net']:+d}, staged {x['staged']}: {words.count(x['boxes'], x['track'] + ' box')}"
         )
     parts.append(x["status"])
     return "; ".join(parts)

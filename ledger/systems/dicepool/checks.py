@@ -115,7 +115,7 @@ def check_pool(who: Character, found: Defaulting, pool: str, wanted: int) -> Non
         )
     half = " (half the pool, defaulting to a related skill)" if found.how == "related" else ""
     raise RuleError(
-        f"{who.name} can spend {words.count(usable, f'{pool} pool die', f'{pool} pool dice')} here{half}, not {wanted} "
+        f"{who.name} can spend {words.count(usable, f'{pool} pool die')} here{half}, not {wanted} "
         f"(the {pool} pool refreshes each combat turn)",
         fix=Fix("option", f"spend {usable} or fewer", {"option": f"--pool {usable}"}),
     )

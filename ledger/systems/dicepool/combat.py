@@ -252,7 +252,7 @@ def decide_dodge(draft: Draft[DicepoolState], command: Dodge) -> None:
     left = who.pool_left("combat")
     if not 1 <= command.pool <= left:
         raise RuleError(
-            f"a dodge spends 1 to {words.count(left, 'combat pool die', 'combat pool dice')}, not {command.pool} "
+            f"a dodge spends 1 to {words.count(left, 'combat pool die')}, not {command.pool} "
             f"({who.name} has {left} left this turn)"
         )
     if not 2 <= command.tn <= 30:
@@ -333,7 +333,7 @@ def decide_resist(draft: Draft[DicepoolState], command: Resist) -> None:
     left = who.pool_left("combat")
     if not 0 <= command.pool <= left:
         raise RuleError(
-            f"{who.name} has {words.count(left, 'combat pool die', 'combat pool dice')} left this turn, not {command.pool}"
+            f"{who.name} has {words.count(left, 'combat pool die')} left this turn, not {command.pool}"
         )
     body = who.attribute("body")
     count = dice_count(body, command.pool, command.dice)
@@ -416,7 +416,7 @@ def decide_heal(draft: Draft[DicepoolState], command: Heal) -> None:
     marked = who.physical if command.track == "physical" else who.stun
     if not 1 <= command.boxes <= marked:
         raise RuleError(
-            f"{who.name} has {words.count(marked, command.track + ' box', command.track + ' boxes')} marked, not {command.boxes}; heal 1 to {marked}"
+            f"{who.name} has {words.count(marked, command.track + ' box')} marked, not {command.boxes}; heal 1 to {marked}"
             if marked
             else f"{who.name} has no {command.track} boxes to heal"
         )

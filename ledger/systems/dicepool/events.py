@@ -40,7 +40,7 @@ def successes(n: int) -> str:
 
 
 def _boxes(n: int, track: str) -> str:
-    return words.count(n, f"{track} box", f"{track} boxes")
+    return words.count(n, f"{track} box")
 
 
 class Roll(msgspec.Struct, frozen=True, kw_only=True):
@@ -142,7 +142,7 @@ class Dodged(Event, frozen=True, tag="dicepool.dodged"):
             "dodges clear" if self.remaining <= 0 else f"{successes(self.remaining)} left to the attacker"
         )
         return (
-            f"{self.character} dodges with {words.count(self.pool_used, 'pool die', 'pool dice')} at TN {self.roll.tn}: "
+            f"{self.character} dodges with {words.count(self.pool_used, 'pool die')} at TN {self.roll.tn}: "
             f"{successes(self.roll.successes)} [{self.roll.faces()}], {result}"
         )
 
