@@ -277,7 +277,7 @@ def query(
     elif note:
         click.echo(f"({note})")
     else:
-        click.echo(f"({shown} row{'s' if shown != 1 else ''})")
+        click.echo(f"({words.count(shown, 'row')})")
 
 
 def _shown(value: Any) -> Any:

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from ledger import words
 from ledger.errors import WarehouseError, named
 from ledger.projections.warehouse.paths import (
     REBUILD,
@@ -148,12 +149,12 @@ def left_out_note(
     if exact and not left_out:
         return None
     if exact:
-        more = f"{left_out} more row{'s were' if left_out != 1 else ' was'} left out"
+        more = f"{words.count(left_out, 'more row')} {words.plural(left_out, 'was')} left out"
     elif left_out:
-        more = f"at least {left_out} more row{'s were' if left_out != 1 else ' was'} left out"
+        more = f"at least {words.count(left_out, 'more row')} {words.plural(left_out, 'was')} left out"
     else:
         more = "more rows may have been left out (counting them failed)"
-    return f"{shown} row{'s' if shown != 1 else ''} shown; {more}: {spell('limit')} N shows more, {spell('limit')} 0 every row"
+    return f"{words.count(shown, 'row')} shown; {more}: {spell('limit')} N shows more, {spell('limit')} 0 every row"
 
 
 class QueryStream:
