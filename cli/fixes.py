@@ -1,12 +1,31 @@
-"""A refusal's fix in the command line's words: the library says what to do
-(:class:`ledger.errors.Fix`), this module says which command or option does it."""
+"""A refusal's fix in the command line's words: the library says what to do, as one
+operation of a closed set (:class:`ledger.errors.Fix`), this module says which command or
+option does it and how the command line reads each operation."""
 
 from __future__ import annotations
 
 import re
 from typing import Any
 
-from ledger.errors import Fix, LedgerError
+import msgspec
+
+from ledger.errors import (
+    ChooseActor,
+    ChooseCharacter,
+    CreateCampaign,
+    CreateCharacter,
+    DropOption,
+    EditTable,
+    Fix,
+    GiveOption,
+    Input,
+    LedgerError,
+    ReadTable,
+    RunCommand,
+    Setting,
+    SystemCommands,
+    Undo,
+)
 
 OPTIONS: dict[str, str] = {
     "all": "--all",
@@ -38,24 +57,27 @@ OPTIONS: dict[str, str] = {
 }
 """The library's input names (as a caller passes them) and the options that give them."""
 
+OPERATIONS: dict[str, str] = {
+    "query": "ledger query",
+}
+"""The operations a library message names in backquotes (```query``` is read-only), and
+the commands that do them."""
+
 _QUOTED = re.compile(r"`([A-Za-z_][A-Za-z0-9_=]*)`")
 
-TEMPLATES: dict[str, str] = {
-    "undo": "take it back with `ledger undo`",
-    "choose_character": "say who acts with --as NAME",
-    "choose_actor": "choose one with `ledger use --as NAME` (or give --as NAME for one command)",
-    "create_character": "create one with `ledger character create NAME`",
-    "create_campaign": "create it with `ledger new SYSTEM {name}`",
-    "choose_campaign": "pick one with -c NAME, or make it current with `ledger use NAME`",
-    "system_commands": "see `ledger {group} --help`",
-    "edit_tables": "fix the [{table}] table of the tables file (`ledger new ... --tables FILE`)",
-    "setting": "start the campaign again with --setting {key}=VALUE",
-    "option": "{verb} {option}{after}",
-    "drop_option": "drop {option}",
-    "command": "{verb} `ledger {prefix}{command}`{after}",
-    "read_table": "see `ledger tables {table}`",
+TEMPLATES: dict[type[Fix], str] = {
+    Undo: "take it back with `ledger undo`",
+    ChooseCharacter: "say who acts with --as NAME",
+    ChooseActor: "choose one with `ledger use --as NAME` (or give --as NAME for one command)",
+    CreateCharacter: "create one with `ledger character create NAME`",
+    CreateCampaign: "create it with `ledger new SYSTEM {name}`",
+    SystemCommands: "see `ledger {group} --help`",
+    EditTable: "fix the [{table}] table of the tables file (`ledger new ... --tables FILE`)",
+    Setting: "start the campaign again with --setting {key}=VALUE",
+    ReadTable: "see `ledger tables {table}`",
 }
-"""Each fix action as the command line says it; ``{name}`` fields come from the fix's detail."""
+"""How the command line says each operation with fixed words; ``{name}`` fields are the
+fix's own (``{group}``: its system's command group)."""
 
 
 def spelled(name: str) -> str:
@@ -69,39 +91,57 @@ def spelled(name: str) -> str:
 
 
 def options_in(text: str) -> str:
-    """``text`` with each input named in backquotes (```seed```) as its option."""
-    return _QUOTED.sub(lambda m: OPTIONS.get(m.group(1), m.group(0)), text)
+    """``text`` with each input named in backquotes (```seed```) as its option, and each
+    operation so named (```query```) as its command."""
+    return _QUOTED.sub(lambda m: OPTIONS.get(m.group(1)) or OPERATIONS.get(m.group(1), m.group(0)), text)
+
+
+def given(entry: Input, system: str | None = None) -> str:
+    """An input with its value, as typed (``--weapon NAME``, ``--all``): with ``system``,
+    an option of that system's command, whose names are its own."""
+    name = spelled(entry.name) if system is None else "--" + entry.name.replace("_", "-")
+    return f"{name} {entry.value}" if entry.value else name
+
+
+def _listed(items: list[str], every: bool) -> str:
+    """``a or b``, ``a, b and c``: any one of them, or (``every``) all of them."""
+    if len(items) < 2:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} {'and' if every else 'or'} {items[-1]}"
+
+
+def _spell_named(text: str, names: list[str], system: str | None) -> str | None:
+    """``text`` with each of ``names`` in backquotes as its option (None: it names none)."""
+    marks = [f"`{n}`" for n in names if f"`{n}`" in text]
+    for name in names:
+        text = text.replace(f"`{name}`", given(Input(name), system))
+    return options_in(text) if marks else None
 
 
 def worded(fix: Fix) -> str:
-    """The fix as a command to type, or its own words when no command does it."""
-    template = TEMPLATES.get(fix.action)
+    """The fix as the command line says it: the command or option that does it, in the
+    fix's own words when they name one, else in the command line's; its own words when no
+    command does it."""
+    if isinstance(fix, RunCommand):
+        line = f"`{command_line(fix)}`"
+        mark = f"`{fix.command}`"
+        if mark in fix.text:
+            return options_in(fix.text.replace(mark, line, 1))
+        return f"run {line}"
+    if isinstance(fix, GiveOption):
+        named = _spell_named(fix.text, [i.name for i in fix.inputs], fix.system)
+        listed = _listed([given(i, fix.system) for i in fix.inputs], fix.every)
+        return named or f"pass {listed}" + (", not both" if fix.exclusive else "")
+    if isinstance(fix, DropOption):
+        named = _spell_named(fix.text, list(fix.inputs), fix.system)
+        return named or "drop " + _listed([given(Input(i), fix.system) for i in fix.inputs], fix.every)
+    template = TEMPLATES.get(type(fix))
     if template is None:
         return fix.text
-    try:
-        return template.format(**_detail(fix))
-    except (KeyError, IndexError):
-        return fix.text
-
-
-def _detail(fix: Fix) -> dict[str, Any]:
-    detail = dict(fix.detail)
-    if "system" in detail and "group" not in detail:
-        detail["group"] = _group(detail.get("system", ""))
-    if "option" in detail:
-        detail["option"] = spelled(detail["option"])
-    if "options" in detail:
-        detail["command"] = " ".join([detail.get("command", ""), *map(spelled, detail["options"].split(","))])
-    for key in ("verb", "after", "how"):
-        if key in detail:
-            detail[key] = options_in(detail[key])
-    if fix.action in ("command", "option"):
-        default = "run" if fix.action == "command" else "pass"
-        detail.setdefault("verb", detail.get("how", default))
-        detail.setdefault("after", "")
-    if fix.action == "command":
-        detail["prefix"] = f"{detail['group']} " if "group" in detail else ""
-    return detail
+    fields = msgspec.structs.asdict(fix)
+    if isinstance(fix, SystemCommands):
+        fields["group"] = _group(fix.system)
+    return template.format(**fields)
 
 
 def _group(system: str) -> str:
@@ -115,12 +155,14 @@ def _group(system: str) -> str:
 
 
 def command_line(fix: Fix) -> str:
-    """The command line that does a ``command`` fix (``ledger verify --all``); any other
-    fix in its own words."""
-    if fix.action != "command":
+    """The command line that does a :class:`RunCommand` (``ledger verify --all``); any
+    other fix as the command line says it."""
+    if not isinstance(fix, RunCommand):
         return worded(fix)
-    detail = _detail(fix)
-    return f"ledger {detail['prefix']}{detail['command']}"
+    group = [_group(fix.system)] if fix.system is not None else []
+    return " ".join(
+        ["ledger", *group, fix.command, *fix.arguments, *(given(i, fix.system) for i in fix.options)]
+    )
 
 
 def message(error: LedgerError) -> str:
@@ -130,7 +172,10 @@ def message(error: LedgerError) -> str:
 
 
 def as_json(fix: Fix | None) -> dict[str, Any] | None:
-    """The fix as JSON fields: what to do, the detail, and the command that does it."""
+    """The fix as JSON: its ``action`` (which operation), that operation's typed fields
+    (docs: README, "Errors"), and ``text``, the fix as the command line says it."""
     if fix is None:
         return None
-    return {"action": fix.action, "detail": dict(fix.detail), "text": worded(fix)}
+    found: dict[str, Any] = msgspec.to_builtins(fix)
+    found["text"] = worded(fix)
+    return found

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from ledger import words
+from ledger.cli.fixes import command_line
 from ledger.cli.options import Ctx, common, emit, pass_ctx
 
 
@@ -33,7 +34,7 @@ def report(c: Ctx, output: Path) -> None:
         raise click.BadParameter(
             f"expected a file name ending in .html, got {str(output)!r}; use -o NAME.html"
         )
-    data = write(c.ledger, c.campaign, output, focus=c.actor)
+    data = write(c.ledger, c.campaign, output, focus=c.actor, word=command_line)
     steps = data["steps"]
     last = steps[-1] if steps else {"day": None, "v": 0}
     span = f"days {min(map(int, data['days']))}-{last['day']}, " if data["days"] else ""

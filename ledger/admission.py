@@ -47,8 +47,7 @@ from ledger.commands import (
     stable_commands,
 )
 from ledger.deciding import CORE_RULES, actor_in, decide_command, drawn, recorded_rules
-from ledger.errors import ImportFileError, LedgerError, TamperError
-from ledger.errors import command as fix_command
+from ledger.errors import ImportFileError, LedgerError, RunCommand, TamperError
 from ledger.events import (
     DICE_EVENTS,
     FORMAT,
@@ -76,7 +75,7 @@ from ledger.state import CampaignState, evolve
 from ledger.systems import System
 
 EXPORT_FORMAT = "campaign-ledger-export"
-EXPORT_FILE = fix_command("export", "use a file the ledger exported", "use a file from")
+EXPORT_FILE = RunCommand(text="use a file from `export`", command="export")
 """The fix of an import file that is no export."""
 MAX_HEADER = 64 * 1024
 MAX_DEPTH = 64

@@ -13,8 +13,7 @@ from typing import Any
 
 import msgspec
 
-from ledger.errors import LedgerError
-from ledger.errors import command as fix_command
+from ledger.errors import Input, LedgerError, RunCommand
 
 __all__ = ["Row", "Table", "effects", "find", "listing", "ranged_rows"]
 
@@ -112,12 +111,8 @@ def listing(system: str, tables: dict[str, Any]) -> list[Table]:
     except (KeyError, TypeError, AttributeError, ValueError) as e:
         raise LedgerError(
             f"the campaign's {system} tables cannot be listed (missing or malformed: {e})",
-            fix=fix_command(
-                "tables",
-                f"look at the sample {system} tables",
-                "see",
-                " for the sample ones",
-                options=(f"system {system}",),
+            fix=RunCommand(
+                text="see `tables` for the sample ones", command="tables", options=(Input("system", system),)
             ),
         ) from None
     return found

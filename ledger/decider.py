@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from ledger.errors import Fix, RuleError
+from ledger.errors import RuleError, SystemCommands
 from ledger.events import Envelope, Event
 
 if TYPE_CHECKING:
@@ -130,10 +130,8 @@ class Decider:
         if handler is None:
             raise RuleError(
                 f"the {self.system} system has no command {type(command).__name__}",
-                fix=Fix(
-                    "system_commands",
-                    f"use one of the {self.system} system's commands",
-                    {"system": self.system},
+                fix=SystemCommands(
+                    text=f"use one of the {self.system} system's commands", system=self.system
                 ),
             )
         draft: Draft[Any] = Draft(state, command, dice, self.evolve)

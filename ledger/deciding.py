@@ -16,8 +16,7 @@ import msgspec
 from ledger import fairness
 from ledger.commands import AddCharacter, Command, command_name, decide_core, nfc
 from ledger.dice import CommittedDice, Dice, Faces, RandomDice, seeded
-from ledger.errors import LedgerError, RuleError
-from ledger.errors import command as fix_command
+from ledger.errors import Input, LedgerError, RuleError, RunCommand
 from ledger.events import Decision, Event
 from ledger.records import Tip
 from ledger.state import CampaignState
@@ -87,10 +86,10 @@ def decide_and_draw(
             f"the {core.system} rules cannot decide this on campaign {core.name!r} "
             f"({type(e).__name__}: {e}); nothing was recorded. Its tables or events may not be "
             "ones the ledger wrote (an imported campaign?)",
-            fix=fix_command(
-                "verify",
-                "verify the campaign, and report it if it verifies",
-                options=(f"campaign {core.name}",),
+            fix=RunCommand(
+                text="verify the campaign, and report it if it verifies",
+                command="verify",
+                options=(Input("campaign", core.name),),
             ),
         ) from e
     if isinstance(dice, Faces):
@@ -144,7 +143,9 @@ def actor_in(state: CampaignState, wanted: str | None) -> str | None:
             shown = wanted if wanted.isprintable() else "NAME"
             raise LedgerError(
                 f"no character named {wanted!r} in {state.core.name!r} (characters: {known})",
-                fix=fix_command(f"character add {shown}", f"add a character named {shown}", "add one with"),
+                fix=RunCommand(
+                    text="add one with `character add`", command="character add", arguments=(shown,)
+                ),
             )
         return wanted
     if len(chars) == 1:
@@ -166,14 +167,16 @@ def creation(system: System, name: str, attrs: dict[str, str]) -> Command:
     if attrs and system.solo:
         raise RuleError(
             f"{system.name}'s character has no attributes ({', '.join(sorted(attrs))} given)",
-            fix=fix_command(f"character create {name}", "create it with its name only"),
+            fix=RunCommand(
+                text="create it with its name only", command="character create", arguments=(name,)
+            ),
         )
     if attrs and system.create is not None:
         raise RuleError(
             f"a {system.name} character takes no attributes ({', '.join(sorted(attrs))} given): "
             "its creation gives them",
-            fix=fix_command(
-                f"character create {name}", "create it with the system's options", "create it with"
+            fix=RunCommand(
+                text="create it with `character create`", command="character create", arguments=(name,)
             ),
         )
     return AddCharacter(name=name, attrs=attrs)
@@ -189,10 +192,10 @@ def decide_command(
         raise RuleError(
             f"{system.name} is solo: {state.core.name!r} already has its character, "
             f"{state.core.characters[0]!r}",
-            fix=fix_command(
-                f"new {system.name} NAME",
-                "start another campaign for another character",
-                "start another campaign for another character with",
+            fix=RunCommand(
+                text="start another campaign for another character with `new`",
+                command="new",
+                arguments=(system.name, "NAME"),
             ),
         )
     cmd = msgspec.structs.replace(command, actor=actor_in(state, command.actor))

@@ -9,31 +9,157 @@ recorded when one is raised.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 import msgspec
 
 
-class Fix(msgspec.Struct, frozen=True):
-    """How to put a refusal right.
+class Input(msgspec.Struct, frozen=True):
+    """An input to give, as a library caller names it (``faces``, ``campaign``), and the
+    value to give it when it takes one, as the user reads it (``NAME``, ``long``, ``0``)."""
 
-    ``action`` names what to do, from a small vocabulary a front end can map to
-    its own controls: ``undo`` (take the last action back), ``choose_character``
-    (say who acts; ``characters`` lists them), ``choose_actor`` (choose the character
-    who acts from now on; ``characters`` lists them), ``create_character``,
-    ``create_campaign`` (``name``), ``choose_campaign``, ``system_commands`` (see
-    what the system takes; ``system``), ``command`` (do what the operation
-    ``command`` does, introduced by ``verb``, or ``how``, with ``after`` following it:
-    ``{"verb": "run", "command": "verify", "options": "all"}``, ``options`` being the
-    inputs given with it, comma-separated, as a caller names them; with ``system``, the
-    operation is one of that system's commands), ``edit_tables`` (``table``), ``read_table`` (look
-    at ``table``), ``setting`` (``key``), ``option`` (give the input ``option``, with
-    ``verb`` and ``after`` around it), ``drop_option`` (leave ``option`` out),
-    ``other``. ``text`` says it in plain words for a reader of the library's messages."""
+    name: str
+    value: str = ""
 
-    action: str
+
+class Fix(msgspec.Struct, frozen=True, kw_only=True, tag_field="action"):
+    """How to put a refusal right: one operation of a closed set, each with typed arguments,
+    tagged by ``action`` so a front end can map it to its own controls.
+
+    ``text`` says it in the library's words. An operation's inputs are named in backquotes
+    there as in every message (```db```); an operation that is a command names it in
+    backquotes too (```dice reveal```) where the words around it are more than doing it. A
+    front end words the fix as its own controls (``ledger.cli.fixes`` as a command line)."""
+
     text: str
-    detail: Mapping[str, str] = msgspec.field(default_factory=dict)
+
+    @property
+    def action(self) -> str:
+        """Which operation the fix is: its tag (``"undo"``, ``"command"``)."""
+        return str(self.__struct_config__.tag)
+
+
+class Undo(Fix, frozen=True, tag="undo"):
+    """Take the last action back."""
+
+
+class ChooseCharacter(Fix, frozen=True, tag="choose_character"):
+    """Say which character acts, for this command: one of ``characters``."""
+
+    characters: tuple[str, ...] = ()
+
+
+class ChooseActor(Fix, frozen=True, tag="choose_actor"):
+    """Choose the character who acts from now on: one of ``characters``."""
+
+    characters: tuple[str, ...] = ()
+
+
+class CreateCharacter(Fix, frozen=True, tag="create_character"):
+    """Create a character first."""
+
+
+class CreateCampaign(Fix, frozen=True, tag="create_campaign"):
+    """Start the campaign ``name`` first."""
+
+    name: str
+
+
+class SystemCommands(Fix, frozen=True, tag="system_commands"):
+    """Use one of the commands of ``system``."""
+
+    system: str
+
+
+class RunCommand(Fix, frozen=True, tag="command"):
+    """Do what the operation ``command`` does (``verify``, ``dice reveal``), with its
+    ``arguments`` as the user reads them and its ``options``; with ``system``, the operation
+    is one of that system's commands (``supply``)."""
+
+    command: str
+    arguments: tuple[str, ...] = ()
+    options: tuple[Input, ...] = ()
+    system: str | None = None
+
+
+class GiveOption(Fix, frozen=True, tag="option"):
+    """Give ``inputs`` with the command: every one of them when ``every``, else any one
+    (``exclusive``: one, not more); with ``system``, they are inputs of that system's
+    command."""
+
+    inputs: tuple[Input, ...]
+    every: bool = False
+    exclusive: bool = False
+    system: str | None = None
+
+
+class DropOption(Fix, frozen=True, tag="drop_option"):
+    """Leave ``inputs`` out (their names): every one of them when ``every``, else one of
+    them; with ``system``, they are inputs of that system's command."""
+
+    inputs: tuple[str, ...]
+    every: bool = False
+    system: str | None = None
+
+
+class EditTable(Fix, frozen=True, tag="edit_tables"):
+    """Fix ``table`` in the table file."""
+
+    table: str
+
+
+class ReadTable(Fix, frozen=True, tag="read_table"):
+    """Look at ``table``."""
+
+    table: str
+
+
+class Setting(Fix, frozen=True, tag="setting"):
+    """Start the campaign again with the setting ``key`` given."""
+
+    key: str
+
+
+class Other(Fix, frozen=True, tag="other"):
+    """Anything else: ``text`` says it."""
+
+
+FIXES: tuple[type[Fix], ...] = (
+    Undo,
+    ChooseCharacter,
+    ChooseActor,
+    CreateCharacter,
+    CreateCampaign,
+    SystemCommands,
+    RunCommand,
+    GiveOption,
+    DropOption,
+    EditTable,
+    ReadTable,
+    Setting,
+    Other,
+)
+"""Every operation a fix can be: the closed set a front end words."""
+
+AnyFix = (
+    Undo
+    | ChooseCharacter
+    | ChooseActor
+    | CreateCharacter
+    | CreateCampaign
+    | SystemCommands
+    | RunCommand
+    | GiveOption
+    | DropOption
+    | EditTable
+    | ReadTable
+    | Setting
+    | Other
+)
+"""The type of a fix as data (``msgspec.convert(data, AnyFix)`` reads one back)."""
+
+
+def _input(spoken: str) -> Input:
+    name, _, value = spoken.partition(" ")
+    return Input(name, value)
 
 
 def command(
@@ -43,30 +169,26 @@ def command(
     after: str = "",
     options: tuple[str, ...] = (),
     system: str | None = None,
-) -> Fix:
-    """A fix that is another operation of the ledger (``verify`` with ``options=("all",)``,
-    ``undo 2``), or of a system's when ``system`` names it (``tick``): ``text`` says it in
-    plain words, the front end names its own control for it (``verb`` before it, ``after``
-    behind it, each of ``options`` after the operation: an input's name as a caller passes
-    it, with words after it when it takes a value)."""
-    detail = {"command": operation, "verb": verb}
-    if system is not None:
-        detail["system"] = system
-    if after:
-        detail["after"] = after
-    if options:
-        detail["options"] = ",".join(options)
-    return Fix("command", text, detail)
+) -> RunCommand:
+    """A :class:`RunCommand` from the older call form: ``operation`` with its arguments in
+    one string, ``options`` each an input's name with its value after a space. Plain
+    ``text`` when doing it is the whole of it (``verb`` "run"), else the words ``verb``
+    and ``after`` around the operation named in backquotes."""
+    said = text if verb == "run" and not after else f"{verb} `{operation}`{after}"
+    return RunCommand(text=said, command=operation, options=tuple(map(_input, options)), system=system)
 
 
-def option(name: str, text: str, verb: str = "pass", after: str = "") -> Fix:
-    """A fix that is an input to give again (``name`` as a library caller passes it, with
-    words after it when it takes a value: ``at VERSION``):
-    ``text`` says it in plain words (``verb`` before the option, ``after`` behind it)."""
-    detail = {"option": name, "verb": verb}
-    if after:
-        detail["after"] = after
-    return Fix("option", text, detail)
+def option(name: str, text: str, verb: str = "pass", after: str = "") -> GiveOption | DropOption:
+    """A :class:`GiveOption` (a :class:`DropOption` for ``verb`` "drop") from the older call
+    form: ``name`` with its value after a space; plain ``text`` for "pass", else the words
+    ``verb`` and ``after`` around the input named in backquotes."""
+    given = _input(name)
+    if verb == "drop" and not after and not given.value:
+        return DropOption(text=f"drop `{given.name}`", inputs=(given.name,))
+    if verb == "pass" and not after:
+        return GiveOption(text=text, inputs=(given,))
+    value = f" {given.value}" if given.value else ""
+    return GiveOption(text=f"{verb} `{given.name}`{value}{after}", inputs=(given,))
 
 
 def named(name: str) -> str:
@@ -80,8 +202,8 @@ class LedgerError(Exception):
 
     ``field`` names the input the refusal is about, as a library caller passes it
     (``faces``, ``seed``, ``client_seed``); the message writes an input's name in
-    backquotes (```seed` 5 is out of range``) so a front end can name its own
-    control for it."""
+    backquotes (```seed` 5 is out of range``), and an operation's (```query` is
+    read-only``), so a front end can name its own control for it."""
 
     exit_code = 1
     field: str | None = None
@@ -119,7 +241,7 @@ class UnknownCampaignError(LedgerError):
         shown = name if name.isprintable() and " " not in name else "NAME"
         super().__init__(
             f"no campaign named {name!r} ({hint})",
-            fix=Fix("create_campaign", f"start a campaign named {shown} first", {"name": shown}),
+            fix=CreateCampaign(text=f"start a campaign named {shown} first", name=shown),
         )
         self.name = name
         self.known = known
@@ -142,7 +264,7 @@ class NoActorError(LedgerError):
         )
         super().__init__(
             f"who acts? {campaign!r} has {len(characters)} characters ({shown}) and none is chosen",
-            fix=Fix("choose_actor", "choose the character who acts", {"characters": ", ".join(characters)}),
+            fix=ChooseActor(text="choose the character who acts", characters=tuple(characters)),
         )
         self.campaign = campaign
         self.characters = characters

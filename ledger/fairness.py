@@ -43,8 +43,7 @@ import msgspec
 from ledger import words
 from ledger.commands import check_text, nfc
 from ledger.dice import Dice, committed_face
-from ledger.errors import LedgerError, StoreError, TamperError, named
-from ledger.errors import command as fix_command
+from ledger.errors import LedgerError, RunCommand, StoreError, TamperError, named
 from ledger.events import (
     BranchForked,
     CampaignStarted,
@@ -583,14 +582,13 @@ def refuse_foreign(status: DiceStatus) -> LedgerError:
         return LedgerError(
             f"the seed of the open dice commitment {shown} is missing from this ledger's seed table "
             "(ledger_seeds), so no die is drawn, proven or unproven",
-            fix=fix_command(
-                "dice commit",
-                "restore the ledger from a backup, or open a new commitment",
-                "restore the ledger from a backup, or open a new commitment with",
+            fix=RunCommand(
+                text="restore the ledger from a backup, or open a new commitment with `dice commit`",
+                command="dice commit",
             ),
         )
     return LedgerError(
         f"the open dice commitment {shown} was made by the ledger this campaign was imported from, "
         "which holds its seed",
-        fix=fix_command("dice commit", "open one here", "open one here with"),
+        fix=RunCommand(text="open one here with `dice commit`", command="dice commit"),
     )

@@ -28,8 +28,17 @@ import msgspec
 
 from ledger import admission
 from ledger.commands import check_name
-from ledger.errors import Fix, LedgerError, PublicKeyError, SignatureError, StoreError, option
-from ledger.errors import command as fix_command
+from ledger.errors import (
+    DropOption,
+    Fix,
+    GiveOption,
+    Input,
+    LedgerError,
+    PublicKeyError,
+    RunCommand,
+    SignatureError,
+    StoreError,
+)
 from ledger.integrity import import_campaign
 
 if TYPE_CHECKING:
@@ -67,7 +76,7 @@ def parse_key(text: str) -> bytes:
     if len(body) != 64 or any(ch not in "0123456789abcdefABCDEF" for ch in body):
         raise PublicKeyError(
             "a public key is ed25519: followed by 64 hex digits",
-            fix=fix_command("key show", "check what you pasted", "as", " prints it; check what you pasted"),
+            fix=RunCommand(text="as `key show` prints it; check what you pasted", command="key show"),
         )
     return bytes.fromhex(body)
 
@@ -138,11 +147,11 @@ class Signer(msgspec.Struct, frozen=True):
 
 def trust_fix(source: str, before: str = "") -> Fix:
     """Trusting the key of ``source`` (a file or key) under a name: the fix of an unknown signer."""
-    return fix_command(
-        f"key trust {source}",
-        f"{before}trust its key under a name",
-        f"{before}trust it with",
-        options=("name NAME",),
+    return RunCommand(
+        text=f"{before}trust it with `key trust`",
+        command="key trust",
+        arguments=(source,),
+        options=(Input("name", "NAME"),),
     )
 
 
@@ -191,11 +200,8 @@ def signing_key(store: Store, *, create: bool = True) -> Ed25519PrivateKey | Non
         raise StoreError(
             f"{e.message}; the ledger's signing key is made on first export",
             e.path,
-            fix=option(
-                "unsigned",
-                "export unsigned until it can be written",
-                "so export with",
-                " until it can be written",
+            fix=GiveOption(
+                text="so export with `unsigned` until it can be written", inputs=(Input("unsigned"),)
             ),
         ) from e
     found = _read_signing(store)  # this call's key, or that of the writer that won a race
@@ -262,11 +268,10 @@ def trust(store: Store, key: str, name: str) -> TrustedKey:
         if k.name == name and k.key != key:
             raise PublicKeyError(
                 f"the name {name!r} is given to key {k.fingerprint}",
-                fix=fix_command(
-                    f"key forget {shlex.quote(name)}",
-                    "choose another name, or forget that key first",
-                    "choose another `name` or",
-                    " first",
+                fix=RunCommand(
+                    text="choose another `name` or `key forget` first",
+                    command="key forget",
+                    arguments=(shlex.quote(name),),
                 ),
             )
         if k.key == key and k.name == name:
@@ -286,7 +291,7 @@ def forget(store: Store, who: str) -> TrustedKey:
     names = ", ".join(repr(k.name) for k in trusted_keys(store)) or "none"
     raise PublicKeyError(
         f"no trusted key named or fingerprinted {who!r} (trusted: {names})",
-        fix=fix_command("key list", "list the trusted keys", "see"),
+        fix=RunCommand(text="see `key list`", command="key list"),
     )
 
 
@@ -362,10 +367,9 @@ def check_header(
             raise SignatureError(
                 "refused: the export is unsigned and `require_signed` is set",
                 field="require_signed",
-                fix=option(
-                    "require_signed",
-                    "ask its sender to export it again with a current campaign-ledger, or admit unsigned files",
-                    "ask its sender to export it again with a current campaign-ledger, or drop",
+                fix=DropOption(
+                    text="ask its sender to export it again with a current campaign-ledger, or drop `require_signed`",
+                    inputs=("require_signed",),
                 ),
             )
         raise SignatureError(
@@ -425,11 +429,8 @@ def key_from(source: str) -> tuple[str, str | None]:
             shown = source if source.isprintable() and len(source) <= 80 else "FILE_OR_KEY"
             raise PublicKeyError(
                 f"{shown!r} is neither an export file nor a public key (ed25519: followed by 64 hex digits)",
-                fix=fix_command(
-                    "key show",
-                    "check the path or what you pasted",
-                    "as",
-                    " prints a key; check the path or what you pasted",
+                fix=RunCommand(
+                    text="as `key show` prints a key; check the path or what you pasted", command="key show"
                 ),
             ) from None
     try:

@@ -27,13 +27,10 @@ from eventsourcing.persistence import (
     StoredEvent,
 )
 
-from ledger.errors import Fix, NotALedgerError, StoreError, option
-from ledger.errors import command as fix_command
+from ledger.errors import GiveOption, Input, NotALedgerError, RunCommand, StoreError
 
-NEW_LEDGER = Fix(
-    "command",
-    "check the database target, or start a ledger with a campaign",
-    {"verb": "check `target`, or start one with", "command": "new SYSTEM NAME"},
+NEW_LEDGER = RunCommand(
+    text="check `target`, or start one with `new`", command="new", arguments=("SYSTEM", "NAME")
 )
 """The fix of a target that holds no ledger."""
 
@@ -111,7 +108,7 @@ class Store:
         if self.read_only and not tables:
             raise StoreError(
                 f"{path} is empty: not a ledger yet",
-                fix=fix_command("new SYSTEM NAME", "start a ledger with a campaign", "start one with"),
+                fix=RunCommand(text="start one with `new`", command="new", arguments=("SYSTEM", "NAME")),
             )
         name = _read_only_uri(path) if self.read_only else str(path)
         self._datastore = SQLiteDatastore(name, lock_timeout=30, pool_size=1, originator_id_type="text")
@@ -159,7 +156,7 @@ class Store:
             first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
             raise StoreError(
                 f"cannot reach {self.describe()}: {first}",
-                fix=option("target", "start the server or fix the target", "start the server or fix"),
+                fix=GiveOption(text="start the server or fix `target`", inputs=(Input("target"),)),
             ) from e
         except psycopg.Error as e:
             raise StoreError(f"cannot open {self.describe()}: {_reason(e)}") from e
@@ -800,19 +797,19 @@ def check_sqlite_file(path: Path) -> set[str]:
     """Refuse, without touching it, a file that is not a ledger; return its tables."""
     if path.is_dir():
         raise NotALedgerError(
-            f"{path} is a folder", fix=option("db", "give a file path", "give", " a file path")
+            f"{path} is a folder", fix=GiveOption(text="give `db` a file path", inputs=(Input("db"),))
         )
     if not path.exists():
         parent = path.parent if str(path.parent) else Path(".")
         if not parent.exists():
             raise StoreError(
                 f"folder {parent} does not exist",
-                fix=option("db", "create it or choose another target", "create it or choose another"),
+                fix=GiveOption(text="create it or choose another `db`", inputs=(Input("db"),)),
             )
         if not os.access(parent, os.W_OK):
             raise StoreError(
                 f"folder {parent} is read-only",
-                fix=option("db", "choose a writable location", "choose a writable", " location"),
+                fix=GiveOption(text="choose a writable `db` location", inputs=(Input("db"),)),
             )
         return set()
     try:
@@ -825,7 +822,7 @@ def check_sqlite_file(path: Path) -> set[str]:
     if header[: len(_SQLITE_HEADER)] != _SQLITE_HEADER:
         raise NotALedgerError(
             f"{path} is not a campaign-ledger file (not SQLite)",
-            fix=option("db", "check the target, nothing was changed", "check", ", nothing was changed"),
+            fix=GiveOption(text="check `db`, nothing was changed", inputs=(Input("db"),)),
         )
     _check_length(path, header)
     try:
@@ -846,12 +843,7 @@ def check_sqlite_file(path: Path) -> set[str]:
     if tables and EVENTS_TABLE not in tables:
         raise NotALedgerError(
             f"{path} is another application's SQLite database (no {EVENTS_TABLE} table)",
-            fix=option(
-                "db",
-                "choose another target, nothing was changed",
-                "choose another",
-                ", nothing was changed",
-            ),
+            fix=GiveOption(text="choose another `db`, nothing was changed", inputs=(Input("db"),)),
         )
     return tables
 

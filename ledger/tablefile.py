@@ -20,8 +20,7 @@ from typing import Any, TypeVar
 
 import msgspec
 
-from ledger.errors import Fix, LedgerError, TableError
-from ledger.errors import option as fix_option
+from ledger.errors import EditTable, GiveOption, Input, LedgerError, Other, TableError
 
 T = TypeVar("T")
 
@@ -49,7 +48,7 @@ def decode(data: bytes | str, kind: type[T], file: str) -> T:
         raise _refusal(data, kind, file, str(e)) from None
     except msgspec.DecodeError as e:
         raise TableError(
-            _one_line(f"table file {file!r} is not valid TOML ({e})"), fix=Fix("other", "fix the syntax")
+            _one_line(f"table file {file!r} is not valid TOML ({e})"), fix=Other(text="fix the syntax")
         ) from None
 
 
@@ -65,7 +64,7 @@ def check_stored(
     system's ``load_tables`` stores a file's tables with, given the typed tables and the
     source to name), and required to be exactly what that stores. A one-line TableError
     naming the first problem otherwise."""
-    fix = Fix("other", "import an export the ledger wrote, unedited")
+    fix = Other(text="import an export the ledger wrote, unedited")
     try:
         typed = msgspec.convert(data, kind)
     except msgspec.ValidationError as e:
@@ -85,7 +84,10 @@ def settings(given: typing.Mapping[str, Any], kind: type[Any], system: str) -> d
             raise LedgerError(
                 f"the {system} system has no setting {key!r}; its settings are {', '.join(known)}",
                 field="settings",
-                fix=fix_option("settings", "give one of them", "give", " KEY=VALUE with one of them"),
+                fix=GiveOption(
+                    text="give `settings` KEY=VALUE with one of them",
+                    inputs=(Input("settings", "KEY=VALUE"),),
+                ),
             )
         try:
             msgspec.convert({key: value}, kind, strict=False)
@@ -98,7 +100,9 @@ def settings(given: typing.Mapping[str, Any], kind: type[Any], system: str) -> d
             raise LedgerError(
                 f"the setting {key}={value!r} is refused: {words}",
                 field="settings",
-                fix=fix_option("settings", f"give {key} a value it takes", "give", f" {key}=VALUE"),
+                fix=GiveOption(
+                    text=f"give `settings` {key}=VALUE", inputs=(Input("settings", f"{key}=VALUE"),)
+                ),
             ) from None
     return dict(given)
 
@@ -124,10 +128,10 @@ def _refusal(data: bytes | str, kind: type[Any], file: str, error: str) -> Table
             known = ", ".join(place.fields())
             return TableError(
                 _one_line(f"{file}: unknown section `{table}`; use any of {known}"),
-                fix=Fix("edit_tables", f"rename or remove {toml_key(table)}", {"table": toml_key(table)}),
+                fix=EditTable(text=f"rename or remove {toml_key(table)}", table=toml_key(table)),
             )
         if not problem.startswith("Object missing required field"):
-            return TableError(_one_line(f"{file}: {words}"), fix=Fix("other", "fix the table file"))
+            return TableError(_one_line(f"{file}: {words}"), fix=Other(text="fix the table file"))
         written = place.value if isinstance(place.value, dict) else {}
         missing = [
             f.encode_name for f in msgspec.structs.fields(kind) if f.required and f.encode_name not in written
@@ -135,9 +139,7 @@ def _refusal(data: bytes | str, kind: type[Any], file: str, error: str) -> Table
         tables = ", ".join(f"[{toml_key(name)}]" for name in missing or [table])
         return TableError(
             _one_line(f"{file}: missing {tables}"),
-            fix=Fix(
-                "edit_tables", f"add {tables} to the table file", {"table": toml_key((missing or [table])[0])}
-            ),
+            fix=EditTable(text=f"add {tables} to the table file", table=toml_key((missing or [table])[0])),
         )
     shown = _dotted(keys)
     named = [k for k in keys if isinstance(k, str)]
@@ -145,7 +147,7 @@ def _refusal(data: bytes | str, kind: type[Any], file: str, error: str) -> Table
     table = _dotted(holder) or _dotted(keys[:1])
     return TableError(
         _one_line(f"{file}: {shown}: {words}"),
-        fix=Fix("edit_tables", f"fix {shown} in the table file", {"table": table}),
+        fix=EditTable(text=f"fix {shown} in the table file", table=table),
     )
 
 

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from ledger.errors import Fix, Input, RunCommand
 from ledger.events import RESETS, BranchForked, CampaignStarted, Envelope, Event
 from ledger.facts import judged_rolls
 from ledger.projections import sheets as sheets_view
@@ -72,7 +73,6 @@ def fold(
     ``last_reset`` names an undo or redo at or before the event, so every walk
     over resets goes down; a log breaking that is refused as tampered)."""
     from ledger.errors import TamperError
-    from ledger.errors import command as fix_command
 
     envs: dict[int, Envelope[Any]] = {}
     states: dict[int, CampaignState] = {0: CampaignState()}
@@ -85,7 +85,7 @@ def fold(
                 name,
                 env.v,
                 "its last undo or redo is out of place",
-                fix=fix_command("verify", "verify the campaign"),
+                fix=RunCommand(text="verify the campaign", command="verify"),
             )
         if isinstance(env.event, RESETS):
             previous = states[env.event.target]
@@ -403,9 +403,20 @@ def dice_marks(book: Ledger, c: Campaign) -> dict[int, str]:
 # --- the whole report --------------------------------------------------------------------------
 
 
-def build(book: Ledger, campaign: str | None = None, focus: str | None = None) -> dict[str, Any]:
+def _own_words(fix: Fix) -> str:
+    return fix.text
+
+
+def build(
+    book: Ledger,
+    campaign: str | None = None,
+    focus: str | None = None,
+    word: Callable[[Fix], str] = _own_words,
+) -> dict[str, Any]:
     """The report's data for one campaign, JSON-ready; ``focus`` is the character
-    whose sheet the page opens on (default: the first)."""
+    whose sheet the page opens on (default: the first). The page tells how to verify the
+    campaign: the operation that does it, as ``word`` says it (its own words by default;
+    the command line gives its command)."""
     c = book.campaign(campaign)
     system = book.system(c)
     envs, states = fold(list(book.envelopes(c)), system, c.name)  # read whole before folding
@@ -479,7 +490,11 @@ def build(book: Ledger, campaign: str | None = None, focus: str | None = None) -
             "head": head,
             "hash": last.hash if last else "",
             "prev": last.prev if last else "",
-            "verify": f"ledger verify -c {c.name}",
+            "verify": word(
+                RunCommand(
+                    text=f"verify campaign {c.name!r}", command="verify", options=(Input("campaign", c.name),)
+                )
+            ),
         },
     }
 
@@ -520,12 +535,19 @@ def _escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
 
 
-def write(book: Ledger, campaign: str | None, out: Path, focus: str | None = None) -> dict[str, Any]:
+def write(
+    book: Ledger,
+    campaign: str | None,
+    out: Path,
+    focus: str | None = None,
+    word: Callable[[Fix], str] = _own_words,
+) -> dict[str, Any]:
     """Build and write the report (replacing a file of that name, never one of the ledger's
-    own: :func:`ledger.outfile.write_file`); returns the data it embeds."""
+    own: :func:`ledger.outfile.write_file`); returns the data it embeds (``word``: as in
+    :func:`build`)."""
     from ledger import outfile
 
     outfile.check_target(out, outfile.own_files(book.store))  # before the work of building it
-    data = build(book, campaign, focus)
+    data = build(book, campaign, focus, word)
     outfile.write_text(out, render(data), protected=outfile.own_files(book.store), replace=True)
     return data

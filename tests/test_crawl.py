@@ -384,7 +384,7 @@ def test_tables_are_validated_with_one_line_errors(tmp_path: Path) -> None:
         SYSTEM.load_tables(str(bad))  # type: ignore[misc]
     with pytest.raises(TableError, match="does not exist"):
         SYSTEM.load_tables(str(tmp_path / "missing.toml"))  # type: ignore[misc]
-    assert ghost.value.fix is not None and ghost.value.fix.detail == {"table": "events.default"}
+    assert ghost.value.fix is not None and ghost.value.fix.table == "events.default"
     write_tables(bad, settings='repeat = "maybe"')
     with pytest.raises(
         TableError, match=r"settings\.repeat: invalid enum value 'maybe'; use any of shift, pass;"

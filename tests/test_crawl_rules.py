@@ -206,9 +206,9 @@ def test_an_unknown_technique_points_to_the_table_that_teaches_it(tables: dict[s
         "learn it first: it comes from events.plain on a 4, events.wood on a 4"
     )
     assert refused.value.fix is not None
-    assert (refused.value.fix.action, dict(refused.value.fix.detail)) == (
+    assert (refused.value.fix.action, refused.value.fix.table) == (
         "read_table",
-        {"table": "events.plain"},
+        "events.plain",
     )
 
 

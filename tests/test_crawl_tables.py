@@ -51,9 +51,9 @@ def test_the_sample_tables_decode_to_typed_tables() -> None:
 def test_a_bad_type_is_refused_with_its_path(tmp_path: Path) -> None:
     error = refusal(tmp_path, ("[enemies.rat]\nhealth = 5", '[enemies.rat]\nhealth = "5"'))
     assert error.message == f"{tmp_path / 'bad.toml'}: enemies.rat.health: expected a whole number, got text"
-    assert error.fix is not None and (error.fix.action, dict(error.fix.detail)) == (
+    assert error.fix is not None and (error.fix.action, error.fix.table) == (
         "edit_tables",
-        {"table": "enemies.rat"},
+        "enemies.rat",
     )
 
 
@@ -65,7 +65,7 @@ def test_a_value_out_of_range_names_what_was_given(tmp_path: Path) -> None:
 def test_a_quoted_name_is_in_the_path_as_toml_writes_it(tmp_path: Path) -> None:
     error = refusal(tmp_path, ('[items."solar taser"]\ntool = true', '[items."solar taser"]\ntool = 1'))
     assert error.message.endswith(': items."solar taser".tool: expected true or false, got a whole number')
-    assert error.fix is not None and error.fix.detail == {"table": 'items."solar taser"'}
+    assert error.fix is not None and error.fix.table == 'items."solar taser"'
 
 
 def test_a_missing_field_is_refused_with_its_path(tmp_path: Path) -> None:
@@ -81,7 +81,7 @@ def test_a_missing_table_is_refused_by_name(tmp_path: Path) -> None:
     end = good.index("[chapters.1]")
     error = refusal(tmp_path, text=good[:start] + good[end:])
     assert error.message.endswith(": missing [quests]")
-    assert error.fix is not None and error.fix.detail == {"table": "quests"}
+    assert error.fix is not None and error.fix.table == "quests"
 
 
 def test_an_unknown_key_is_refused_with_its_path(tmp_path: Path) -> None:
@@ -112,7 +112,7 @@ def test_a_choice_outside_its_list_names_the_list(tmp_path: Path) -> None:
 def test_a_list_entry_is_named_by_its_index(tmp_path: Path) -> None:
     error = refusal(tmp_path, ('inventory = ["knife"]', 'inventory = ["knife", 3]'))
     assert error.message.endswith(": start.inventory[2]: expected text, got a whole number")
-    assert error.fix is not None and error.fix.detail == {"table": "start"}
+    assert error.fix is not None and error.fix.table == "start"
 
 
 def test_names_the_types_cannot_check_are_checked_after(tmp_path: Path) -> None:
@@ -179,7 +179,7 @@ def test_a_file_that_is_not_toml_says_so(tmp_path: Path) -> None:
 def test_a_line_break_in_a_key_stays_on_the_one_line(tmp_path: Path) -> None:
     error = refusal(tmp_path, ("sample = false", 'sample = false\n"a\\nb" = 1'))
     assert ": unknown section `a\\nb`; use any of sample," in error.message
-    assert error.fix is not None and error.fix.detail == {"table": '"a\\nb"'}
+    assert error.fix is not None and error.fix.table == '"a\\nb"'
     enemy = refusal(
         tmp_path,
         ("[enemies.rat]\nhealth = 5", '[enemies."r\\nt"]\nhealth = "5"\nesc = 1\n[enemies.rat]\nhealth = 5'),

@@ -10,7 +10,7 @@ import pytest
 
 from ledger import snapshots
 from ledger.commands import Command
-from ledger.errors import RuleError
+from ledger.errors import Input, RuleError
 from ledger.events import CampaignStarted, CharacterAdded, Event
 from ledger.state import CampaignState
 from ledger.systems import get_system
@@ -97,7 +97,7 @@ def test_horror_to_zero_valor_panics_and_a_panicking_character_can_only_flee() -
     with pytest.raises(RuleError, match=r"Ana is in panic \(valor 0\) and can only flee") as refused:
         when(given(ANA, horror), c.Test(skill="Trepar", actor="Ana"), [8])
     fix = refused.value.fix
-    assert fix is not None and (fix.action, fix.detail["command"]) == ("command", "round --run")
+    assert fix is not None and (fix.action, fix.command, fix.options) == ("command", "round", (Input("run"),))
 
 
 def test_an_exhausted_character_is_told_to_rest() -> None:
@@ -106,7 +106,7 @@ def test_an_exhausted_character_is_told_to_rest() -> None:
     with pytest.raises(RuleError, match="exhausted") as refused:
         when(given(ANA, tired), c.Test(skill="Trepar", actor="Ana"), [8])
     fix = refused.value.fix
-    assert fix is not None and fix.detail["command"] == "rest 15"
+    assert fix is not None and (fix.command, fix.arguments) == ("rest", ("15",))
 
 
 def test_the_fold_imports_no_module_of_the_decide_side() -> None:

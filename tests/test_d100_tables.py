@@ -35,9 +35,9 @@ def test_the_sample_tables_load_whole() -> None:
 def test_a_value_of_the_wrong_type_is_refused_at_its_place(tmp_path: Path) -> None:
     error = refusal(tmp_path, TEXT.replace("Trepar = 40", 'Trepar = "forty"'))
     assert error.message.endswith("own.toml: skills.Trepar: expected a whole number, got text")
-    assert error.fix is not None and (error.fix.action, error.fix.detail) == (
+    assert error.fix is not None and (error.fix.action, error.fix.table) == (
         "edit_tables",
-        {"table": "skills"},
+        "skills",
     )
     error = refusal(
         tmp_path, TEXT.replace('Idea = { characteristic = "INT"', 'Idea = { characteristic = "IQ"')
@@ -52,7 +52,7 @@ def test_a_missing_key_is_refused_at_its_place(tmp_path: Path) -> None:
     assert error.message.endswith("own.toml: recovery: missing key `valor_per_day`")
     error = refusal(tmp_path, TEXT.split("[skills]")[0])
     assert error.message.endswith("own.toml: missing [skills]")
-    assert error.fix is not None and error.fix.detail == {"table": "skills"}
+    assert error.fix is not None and error.fix.table == "skills"
 
 
 def test_an_unknown_key_is_refused_at_its_place(tmp_path: Path) -> None:

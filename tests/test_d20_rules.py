@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from ledger.commands import Command
-from ledger.errors import GameOverError, RuleError
+from ledger.errors import GameOverError, Input, RuleError
 from ledger.events import CampaignStarted, CharacterAdded, Event
 from ledger.state import CampaignState
 from ledger.systems import get_system
@@ -159,9 +159,10 @@ def test_a_fumbled_shot_jams_the_weapon_and_a_jammed_weapon_cannot_fire() -> Non
     with pytest.raises(RuleError, match="the pulse rifle is jammed") as refused:
         when(given(RIPLEY, jammed), shot, [20])
     fix = refused.value.fix
-    assert fix is not None and (fix.action, fix.detail["command"]) == (
+    assert fix is not None and (fix.action, fix.command, fix.options) == (
         "command",
-        "unjam --weapon 'pulse rifle'",
+        "unjam",
+        (Input("weapon", "'pulse rifle'"),),
     )
 
 

@@ -53,9 +53,9 @@ def test_a_value_of_the_wrong_type_is_refused_at_its_place(tmp_path: Path) -> No
         '[classes.cook]\nendurance = "d6"\nmoney = "lots"\n[classes.cook.talents]\na = "x"\nb = "y"\n',
     )
     assert error.message.endswith("own.toml: classes.cook.money: expected a whole number, got text")
-    assert error.fix is not None and (error.fix.action, error.fix.detail) == (
+    assert error.fix is not None and (error.fix.action, error.fix.table) == (
         "edit_tables",
-        {"table": "classes.cook"},
+        "classes.cook",
     )
 
 

@@ -272,7 +272,7 @@ def test_one_exchange_at_a_time_and_only_the_target_answers(book: Ledger) -> Non
     with pytest.raises(RuleError, match="aimed at Mark; dodge as Mark") as refused:
         run(book, Dodge(pool=1), "Bystander", None)
     assert refused.value.fix is not None and refused.value.fix.action == "choose_character"
-    assert refused.value.fix.detail == {"characters": "Mark"}
+    assert refused.value.fix.characters == ("Mark",)
 
 
 def test_a_dodge_that_cancels_everything_is_a_miss(book: Ledger) -> None:

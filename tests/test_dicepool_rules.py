@@ -251,7 +251,7 @@ def test_only_the_target_dodges_and_the_attacker_cannot() -> None:
     with pytest.raises(RuleError) as refused:
         when(state, Dodge(pool=1, actor="Bystander"), [])
     assert refused.value.message == "the open attack is aimed at Mark"
-    assert refused.value.fix is not None and refused.value.fix.detail == {"characters": "Mark"}
+    assert refused.value.fix is not None and refused.value.fix.characters == ("Mark",)
     with pytest.raises(RuleError, match="Eddie made this attack and cannot dodge it"):
         when(state, Dodge(pool=1, actor="Eddie"), [])
     with pytest.raises(RuleError, match=r"Eddie's attack \(exchange 1\) is still open"):
@@ -270,7 +270,7 @@ def test_a_full_stun_track_knocks_out_and_more_stun_rolls_into_physical() -> Non
     assert state.game.characters["Mark"].status == "unconscious"
     with pytest.raises(RuleError, match="Mark is unconscious") as refused:
         when(state, SkillTest(skill="body", tn=4, actor="Mark"), [])
-    assert refused.value.fix is not None and refused.value.fix.detail["command"] == "heal"
+    assert refused.value.fix is not None and refused.value.fix.command == "heal"
     more = when(state, Resist(damage="2S", against=0, stun=True, actor="Mark"), [1, 1, 1])
     assert [(e.level, e.track, e.boxes, e.stun, e.physical, e.overflow) for e in more] == [
         ("S", "stun", 1, 10, 1, 0)

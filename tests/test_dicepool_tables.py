@@ -40,7 +40,7 @@ def test_a_wrong_type_is_refused_with_its_path(tmp_path: Path) -> None:
     assert error.message.endswith("own.toml: ranges.pistol.medium: expected a whole number, got text")
     assert "own.toml" in error.message
     assert error.fix is not None and error.fix.action == "edit_tables"
-    assert error.fix.detail == {"table": "ranges.pistol"}
+    assert error.fix.table == "ranges.pistol"
     assert message(error).endswith(
         "fix the [ranges.pistol] table of the tables file (`ledger new ... --tables FILE`)"
     )
@@ -64,7 +64,7 @@ def test_the_path_names_the_entry_that_is_wrong(tmp_path: Path) -> None:
     text = '[skills.first]\nattribute = "body"\n\n[skills.second]\nattribute = "body"\nrelated = ["a", 3]\n'
     error = refused(tmp_path, text)
     assert error.message.endswith("own.toml: skills.second.related[2]: expected text, got a whole number")
-    assert error.fix is not None and error.fix.detail == {"table": "skills.second"}
+    assert error.fix is not None and error.fix.table == "skills.second"
 
 
 def test_an_out_of_range_number_and_an_empty_section_are_refused(tmp_path: Path) -> None:

@@ -1,8 +1,28 @@
-"""The kernel and the read side speak the library's words: no string of theirs names a
-command-line option (``--faces``) or a ``ledger`` command. An input is named as a caller
-passes it (``faces``, ``client_seed``) and the command line words it (``ledger.cli.fixes``).
+"""The library speaks its own words: no string of the kernel, the rule systems, the read
+side or a sample plugin's library names a command-line option or a ``ledger`` command. An
+input is named as a caller passes it (``faces``, ``client_seed``), in backquotes in a
+message, an operation likewise (```query```), and how to put a refusal right is a typed
+:class:`ledger.errors.Fix`; the command line words them all (``ledger.cli.fixes``).
 
-The rule systems' folders (``ledger/systems/``, ``projections/<name>/``) are not walked."""
+The rule, on every string literal (an f-string's text too) outside docstrings and comments:
+
+- a double-dash option: ``--`` then a letter, or ``--`` ending the string (``--faces``,
+  ``f"--{name}"``), not preceded by a letter, digit or dash (``a--b`` is no option);
+- a single-dash option: ``-`` then one letter, then a space, the end of the string or
+  ``,;)]``/a backquote (``-c NAME``, ``-o FILE``), not preceded by a letter, digit or dash:
+  a negative number (``-1``), a hyphenated word (``re-roll``) or a field (``-e.amount``)
+  is none;
+- a command: ``ledger`` then one of the command line's commands (``ledger query``, ``run
+  ledger verify``, ```ledger undo```), unless ``ledger`` follows an article or a
+  determiner (``the ledger import``, ``this ledger keeps``) or is part of a word
+  (``campaign-ledger export``).
+
+Walked: every module of ``ledger/`` and ``projections/`` (the systems' folders too) and the
+coin sample's library (its ``cli`` module is the command line's). A system's ``demo``, its
+walkthrough, its ``hints`` and ``first_steps`` show commands as a player types them: they
+are the command line's part of a system, left out here until it is published apart from
+the rules. The strings of
+``ledger/campaign.py`` that still name an option are listed in :data:`PENDING`."""
 
 from __future__ import annotations
 
@@ -10,11 +30,44 @@ import ast
 import re
 from pathlib import Path
 
+import click
 import pytest
 
+from ledger.cli.main import cli
+
 ROOT = Path(__file__).resolve().parent.parent
-MODULES = sorted([*ROOT.glob("ledger/*.py"), *ROOT.glob("projections/*.py")])
-CLI_WORDS = re.compile(r"(?<![\w-])--(?:[a-z]|$)|`ledger ")
+COIN = ROOT / "samples" / "plugin-coin" / "campaign_ledger_coin"
+MODULES = sorted(
+    [
+        *ROOT.glob("ledger/**/*.py"),
+        *ROOT.glob("projections/**/*.py"),
+        *(p for p in COIN.glob("*.py") if p.name != "cli.py"),
+    ]
+)
+COMMANDS = frozenset(cli.list_commands(click.Context(cli)))
+"""Every command and group of the command line's root (``query``, ``verify``, ``d20`` ...)."""
+
+OPTION = re.compile(r"(?<![\w-])(?:--(?:[a-z]|$)|-[A-Za-z](?=[\s,;)\]`]|$))")
+COMMAND = re.compile(r"(?<![\w-])ledger ([a-z][a-z0-9-]*)")
+DETERMINERS = frozenset(
+    {
+        *("a", "an", "the", "this", "that", "each", "every", "any", "another"),
+        *("its", "your", "their", "our", "one", "own", "older", "newer", "same"),
+    }
+)
+"""Words after which ``ledger`` is the noun of a sentence, not the program."""
+
+SHOWN = frozenset({"demo", "hints"})
+"""Functions whose strings are commands as typed: a system's demo, its hints of what comes next."""
+SHOWN_CALLS = frozenset({"Walkthrough"})
+"""Calls whose strings are commands as typed: a system's walkthrough for ``ledger --help``."""
+SHOWN_FIELDS = frozenset({"first_steps"})
+"""Fields of a system whose strings are commands as typed: what a new campaign does first."""
+
+PENDING: dict[str, tuple[str, ...]] = {
+    "ledger/campaign.py": (" or give -c NAME",),
+}
+"""Strings of a module being reshaped elsewhere that still name an option; each is to move."""
 
 
 def _docstrings(tree: ast.Module) -> set[int]:
@@ -31,15 +84,39 @@ def _docstrings(tree: ast.Module) -> set[int]:
     return found
 
 
+def _shown(tree: ast.Module) -> set[int]:
+    """The ids of the string nodes inside a demo or hints function, a walkthrough call or a
+    ``first_steps`` field."""
+    found: set[int] = set()
+    for node in ast.walk(tree):
+        demo = isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in SHOWN
+        walk = isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in SHOWN_CALLS
+        field = isinstance(node, ast.keyword) and node.arg in SHOWN_FIELDS
+        if demo or walk or field:
+            found.update(id(n) for n in ast.walk(node) if isinstance(n, ast.Constant))
+    return found
+
+
+def names_the_command_line(text: str) -> bool:
+    """Whether ``text`` names an option or a ``ledger`` command (the rule above)."""
+    if OPTION.search(text):
+        return True
+    for found in COMMAND.finditer(text):
+        before = text[: found.start()].split()
+        if found.group(1) in COMMANDS and not (before and before[-1].lower() in DETERMINERS):
+            return True
+    return False
+
+
 def cli_words(source: str) -> list[tuple[int, str]]:
     """Each string literal (an f-string's text too) naming an option or a ``ledger`` command,
-    with its line, docstrings and comments left out."""
+    with its line; docstrings, comments, demos and walkthroughs left out."""
     tree = ast.parse(source)
-    skip = _docstrings(tree)
+    skip = _docstrings(tree) | _shown(tree)
     hits = []
     for node in ast.walk(tree):
         literal = isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in skip
-        if literal and CLI_WORDS.search(node.value):
+        if literal and names_the_command_line(node.value):
             hits.append((node.lineno, node.value))
     return sorted(hits)
 
@@ -57,7 +134,64 @@ def f(n: int) -> str:
     assert [line for line, _ in cli_words(source)] == [6, 7, 8]
 
 
+@pytest.mark.parametrize(
+    "planted",
+    [
+        "no current campaign; or give -c NAME",
+        "write it with -o FILE",
+        "ledger query is read-only",
+        "more than ledger query gives",
+        "run ledger verify first",
+        "try: ledger crawl map",
+        "the check fails; run `ledger undo`",
+    ],
+)
+def test_the_check_sees_single_dash_options_and_bare_commands(planted: str) -> None:
+    assert names_the_command_line(planted)
+    assert [line for line, _ in cli_words(f"x = 1\ny = {planted!r}\n")] == [2]
+
+
+@pytest.mark.parametrize(
+    "prose",
+    [
+        "the ledger keeps every event",
+        "this ledger knows up to version 3",
+        "import the file into a ledger that does not hold the campaign",
+        "the ledger import refused it",
+        "not a campaign-ledger export",
+        "a modifier of -1 (-2 at night)",
+        "a re-roll of 2d6-1",
+        "SELECT -e.amount FROM t",
+        "ledger file campaigns.ledger",
+    ],
+)
+def test_ordinary_prose_is_no_command_line(prose: str) -> None:
+    assert not names_the_command_line(prose)
+
+
+def test_a_string_in_a_system_module_is_seen() -> None:
+    """The systems' folders are walked, and a planted option in a refusal of one is found."""
+    path = ROOT / "ledger" / "systems" / "d20" / "combat.py"
+    assert path in MODULES and (ROOT / "projections" / "d20" / "state.py") in MODULES
+    source = path.read_text(encoding="utf-8")
+    planted = source.replace('"name the weapon"', '"name the weapon with --weapon NAME"', 1)
+    assert planted != source
+    assert [text for _, text in cli_words(planted)] == ["name the weapon with --weapon NAME"]
+
+
+def test_a_demo_and_a_walkthrough_print_commands_and_nothing_else_does() -> None:
+    source = """def demo(book, echo):
+    echo("  $ ledger -c x log")
+HELP = Walkthrough(title="t", steps=(("ledger undo", "take it back"),))
+SYSTEM = System(first_steps=("coin flip --call heads",))
+def hint():
+    return "ledger undo"
+"""
+    assert cli_words(source) == [(6, "ledger undo")]
+
+
 @pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(ROOT)))
 def test_no_command_line_words_in_library_strings(path: Path) -> None:
-    hits = cli_words(path.read_text(encoding="utf-8"))
+    pending = PENDING.get(str(path.relative_to(ROOT)), ())
+    hits = [(line, text) for line, text in cli_words(path.read_text(encoding="utf-8")) if text not in pending]
     assert not hits, "\n".join(f"{path.relative_to(ROOT)}:{line}: {text!r}" for line, text in hits)

@@ -26,6 +26,7 @@ except ImportError:  # tests/ is not a package: it is on sys.path itself
     import helpers_reliability as hr  # type: ignore[no-redef]
 
 from ledger import Ledger
+from ledger.cli import fixes
 
 warehouse = pytest.importorskip("ledger.projections.warehouse", reason="the warehouse is not installed")
 
@@ -214,7 +215,9 @@ def test_memory_is_bounded_and_the_query_says_so(db: str) -> None:
                 "SELECT list(range) FROM range(50000000)",
                 limits=warehouse.QueryLimits(memory_mb=64, temp_mb=0),
             )
-    assert str(refused.value).startswith("the query needs more memory than ledger query allows (64 MB")
+    assert fixes.message(refused.value).startswith(
+        "the query needs more memory than ledger query allows (64 MB"
+    )
 
 
 @pytest.mark.parametrize(

@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from ledger import Ledger
+from ledger.cli.fixes import command_line
 from ledger.cli.main import cli
 from ledger.facts import RollFact
 from ledger.projections import report
@@ -143,7 +144,7 @@ def test_chain_footer_names_the_head_hash(tmp_path: Path) -> None:
     book, name = imported(tmp_path, "crawl")
     c = book.campaign(name)
     head = book.head(c)
-    chain = report.build(book, name)["chain"]
+    chain = report.build(book, name, word=command_line)["chain"]
     assert chain["head"] == head
     assert chain["hash"] == book.envelope(c, head).hash == book.verify(name).heads[name]
     assert chain["verify"] == f"ledger verify -c {name}"

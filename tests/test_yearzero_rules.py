@@ -112,9 +112,7 @@ def test_a_push_must_come_right_after_its_roll_and_by_who_rolled() -> None:
     error = refused(given(SHOT), yz.Push(actor="Grit"), [1, 5, 6, 5])
     assert error.message == "only Ana can push their own roll"
     assert (
-        error.fix is not None
-        and error.fix.action == "choose_character"
-        and error.fix.detail == {"characters": "Ana"}
+        error.fix is not None and error.fix.action == "choose_character" and error.fix.characters == ("Ana",)
     )
 
 
@@ -229,7 +227,7 @@ def test_the_dead_do_not_act_and_nobody_helps_with_a_specialist_skill() -> None:
     dead = given(ev.Died(character="Ana", cause="crushed skull", at=START))
     error = refused(dead, yz.Roll(what="shoot", actor="Ana"), [6] * 5)
     assert error.message == "Ana is dead (crushed skull)"
-    assert error.fix is not None and error.fix.detail == {"characters": "Grit"}
+    assert error.fix is not None and error.fix.characters == ("Grit",)
     assert fixes.message(error) == "Ana is dead (crushed skull); say who acts with --as NAME"
     helped = refused(given(), yz.Roll(what="jury_rig", helpers=1, actor="Grit"), [6] * 7)
     assert helped.message == "nobody can help with the specialist skill jury_rig"
@@ -241,4 +239,4 @@ def test_a_command_with_nobody_acting_is_refused_with_the_fix_that_fits() -> Non
     assert nobody.fix.action == "create_character"
     unnamed = refused(given(), yz.Roll(what="shoot"))
     assert unnamed.fix is not None and unnamed.fix.action == "choose_character"
-    assert unnamed.fix.detail == {"characters": "Ana, Grit"}
+    assert unnamed.fix.characters == ("Ana", "Grit")

@@ -69,7 +69,7 @@ def test_a_value_of_the_wrong_type_is_refused_at_its_entry() -> None:
     )
     assert error.message == "mine.toml: critical_injuries.5.heal_days: expected a whole number, got text"
     assert error.fix is not None and error.fix.action == "edit_tables"
-    assert dict(error.fix.detail) == {"table": "critical_injuries.5"}
+    assert error.fix.table == "critical_injuries.5"
     line = fixes.message(error)
     assert line.count("\n") == 0 and line.endswith(
         "fix the [critical_injuries.5] table of the tables file (`ledger new ... --tables FILE`)"

@@ -8,8 +8,7 @@ from typing import Any
 import msgspec
 from msgspec.structs import replace
 
-from ledger.errors import LedgerError
-from ledger.errors import command as fix_command
+from ledger.errors import LedgerError, RunCommand
 from ledger.events import CampaignStarted, Envelope, Event, Noted
 from ledger.systems import SheetField, SheetLayout, SheetSection
 from ledger.systems.crawl import events as ev
@@ -110,7 +109,7 @@ def not_stored(where: str, value: object) -> LedgerError:
     what = {list: "a list", dict: "a table", str: "text", bool: "true or false"}.get(type(value), "a number")
     return LedgerError(
         f"the campaign's stored tables hold {what} where {where} should be; they are not tables the ledger writes",
-        fix=fix_command("verify", "verify the campaign, and start it again from a table file"),
+        fix=RunCommand(text="verify the campaign, and start it again from a table file", command="verify"),
     )
 
 

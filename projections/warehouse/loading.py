@@ -34,8 +34,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from ledger import outfile
-from ledger.errors import Fix, WarehouseError, WarehouseStorageError
-from ledger.errors import command as fix_command
+from ledger.errors import Fix, Input, RunCommand, WarehouseError, WarehouseStorageError
 from ledger.events import (
     CORE_EVENTS,
     CampaignRegistered,
@@ -85,7 +84,7 @@ FACTS_PER_EVENT = 1000
 
 
 def _verify_campaign(name: str) -> Fix:
-    return fix_command("verify", f"verify campaign {name!r}", options=(f"campaign {name}",))
+    return RunCommand(text=f"verify campaign {name!r}", command="verify", options=(Input("campaign", name),))
 
 
 ROLLED_SQL = FactQuery(
@@ -699,9 +698,7 @@ class Warehouse:
                 raise WarehouseError(
                     f"event {position} was staged out of place ({stream} v{version}, stored as "
                     f"{stored[1]} v{v})",
-                    fix=fix_command(
-                        "warehouse rebuild", "report it and rebuild the warehouse", "report it and run"
-                    ),
+                    fix=RunCommand(text="report it and run `warehouse rebuild`", command="warehouse rebuild"),
                 )
         if len(found) != len(sample):
             raise self._unreadable(rows, None)
@@ -726,7 +723,7 @@ class Warehouse:
         reason = first_line(cause) if cause else "DuckDB read another number of events than were stored"
         return WarehouseError(
             f"events {rows[0][0]}-{rows[-1][0]} cannot be loaded ({reason})",
-            fix=fix_command("verify", "verify the whole ledger", options=("all",)),
+            fix=RunCommand(text="verify the whole ledger", command="verify", options=(Input("all"),)),
         )
 
     def _facts(

@@ -22,8 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ledger import outfile
-from ledger.errors import Fix, WarehouseError
-from ledger.errors import command as fix_command
+from ledger.errors import Fix, RunCommand, WarehouseError
 
 if TYPE_CHECKING:
     from ledger.campaign import Ledger
@@ -40,7 +39,7 @@ class WarehousePathError(WarehouseError):
         self.path = path
 
 
-REBUILD = fix_command("warehouse rebuild", "rebuild the warehouse")
+REBUILD = RunCommand(text="rebuild the warehouse", command="warehouse rebuild")
 """The fix of a warehouse that is missing or not filled yet."""
 
 DUCKDB_CONFIG: Mapping[str, Any] = {

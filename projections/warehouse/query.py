@@ -196,7 +196,7 @@ class QueryStream:
             total += held
             if total > MAX_RESULT_BYTES:
                 raise WarehouseError(
-                    f"the result holds more than {MAX_RESULT_BYTES // (1024 * 1024)} MiB, more than ledger query "
+                    f"the result holds more than {MAX_RESULT_BYTES // (1024 * 1024)} MiB, more than `query` "
                     f"gives, past its first {sent} rows; narrow it: fewer rows (WHERE, {named('limit')}) or "
                     "fewer or shorter columns"
                 )
@@ -253,14 +253,14 @@ class _Guard:
         if _TOO_BIG in str(e):
             column = str(e).split(_TOO_BIG, 1)[1].split("\n", 1)[0].strip()
             raise WarehouseError(
-                f"a value of column {column!r} holds more than {MAX_ELEMENTS:,} elements, more than ledger query "
+                f"a value of column {column!r} holds more than {MAX_ELEMENTS:,} elements, more than `query` "
                 "prints; count or slice it in SQL (len(x), x[1:100])"
             ) from e
         if _TOO_LONG in str(e):
             column = str(e).split(_TOO_LONG, 1)[1].split("\n", 1)[0].strip()
             raise WarehouseError(
                 f"a value of column {column!r} holds more than {MAX_VALUE_BYTES // (1024 * 1024)} MiB, more than "
-                "ledger query gives; take a part of it in SQL (left(x, 1000), strlen(x))"
+                "`query` gives; take a part of it in SQL (left(x, 1000), strlen(x))"
             ) from e
         if isinstance(e, duckdb.InterruptException) or self.fired:
             raise WarehouseError(
@@ -270,12 +270,12 @@ class _Guard:
             ) from e
         if isinstance(e, duckdb.OutOfMemoryException):
             raise WarehouseError(
-                f"the query needs more memory than ledger query allows ({self.limits.memory_mb} MB, "
+                f"the query needs more memory than `query` allows ({self.limits.memory_mb} MB, "
                 f"spilling at most {self.limits.temp_mb} MB to disk): {first_line(e)}; narrow it"
             ) from e
         if isinstance(e, duckdb.PermissionException) or _names_a_file(e):
             raise WarehouseError(
-                "ledger query cannot read files or reach the network (external access is off); "
+                "`query` cannot read files or reach the network (external access is off); "
                 "query the warehouse tables, e.g. SELECT * FROM rolls"
             ) from e
         raise WarehouseError(f"query failed: {first_line(e)}") from e
@@ -325,7 +325,7 @@ def check_query(sql: str, limit: int = DEFAULT_LIMIT, con: duckdb.DuckDBPyConnec
     kind = statements[0].type
     if kind != duckdb.StatementType.SELECT:
         name = str(kind).rsplit(".", 1)[-1]
-        raise WarehouseError(f"ledger query is read-only: {name} statements are refused; use SELECT")
+        raise WarehouseError(f"`query` is read-only: {name} statements are refused; use SELECT")
     return text
 
 

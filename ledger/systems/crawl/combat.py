@@ -14,7 +14,7 @@ from typing import Any
 
 from ledger.decider import Draft
 from ledger.dice import Dice
-from ledger.errors import Fix, RuleError
+from ledger.errors import Fix, Other, ReadTable, RuleError
 from ledger.projections.crawl.state import Crawl
 from ledger.systems.crawl import events as ev
 from ledger.systems.crawl.model import TECHNIQUES
@@ -167,7 +167,7 @@ def check_technique(g: Crawl, n: int, tables: dict[str, Any] | None = None) -> d
     if g.energy < tech["cost"]:
         raise RuleError(
             f"technique {n} costs {tech['cost']} Energy and you have {g.energy}",
-            fix=Fix("other", "attack (or escape) now: food and sleep bring Energy back"),
+            fix=Other(text="attack (or escape) now: food and sleep bring Energy back"),
         )
     return tech
 
@@ -192,7 +192,7 @@ def _see(table: str | None) -> Fix | None:
     """Read the table that gives what is missing (None when no table does)."""
     if table is None:
         return None
-    return Fix("read_table", f"see the {table} table", {"table": table})
+    return ReadTable(text=f"see the {table} table", table=table)
 
 
 def technique(d: Draft[Crawl], n: int, dice: Dice) -> None:

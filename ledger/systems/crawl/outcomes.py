@@ -8,8 +8,7 @@ import msgspec
 
 from ledger.decider import Draft
 from ledger.dice import Dice
-from ledger.errors import LedgerError
-from ledger.errors import command as fix_command
+from ledger.errors import LedgerError, RunCommand
 from ledger.projections.crawl import state as proj
 from ledger.projections.crawl.state import CAP, Crawl, stored_table
 from ledger.systems.crawl import events as ev
@@ -59,7 +58,9 @@ def foe_from(tables: dict[str, Any], name: str) -> ev.Foe:
         raise LedgerError(
             f"the campaign's stored tables give enemy {name!r} a value no table file can ({e}); "
             "they are not tables the ledger writes",
-            fix=fix_command("verify", "verify the campaign, and start it again from a table file"),
+            fix=RunCommand(
+                text="verify the campaign, and start it again from a table file", command="verify"
+            ),
         ) from None
 
 

@@ -17,7 +17,7 @@ import msgspec
 from ledger import words
 from ledger.decider import Decider, Draft
 from ledger.dice import Dice
-from ledger.errors import Fix, RuleError
+from ledger.errors import EditTable, Other, RuleError
 from ledger.events import Event
 from ledger.projections.crawl import report as rep
 from ledger.projections.crawl import state as proj
@@ -107,7 +107,7 @@ def _terrain(d: Draft[Crawl], c: Terrain) -> None:
         if c.choose is not None:
             raise RuleError(
                 f"a terrain to keep ({c.choose!r}) is for the 3d6 terrain variant; this campaign rolls 1d6",
-                fix=Fix("other", "roll the terrain without choosing one"),
+                fix=Other(text="roll the terrain without choosing one"),
             )
         face = d.dice.roll(6)
         name = terrain[str(face)]
@@ -359,7 +359,7 @@ class _NoDice(Dice):
     def roll(self, sides: int) -> int:
         raise RuleError(
             "a shop item cannot call for dice (a ruin, a divine chapter)",
-            fix=Fix("edit_tables", "give the [shop] items goods only", {"table": "shop"}),
+            fix=EditTable(text="give the [shop] items goods only", table="shop"),
         )
 
 

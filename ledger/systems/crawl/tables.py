@@ -21,7 +21,7 @@ import msgspec
 from msgspec import UNSET, Meta, UnsetType, field
 
 from ledger import tablefile
-from ledger.errors import Fix, TableError
+from ledger.errors import EditTable, Other, TableError
 from ledger.tablefile import toml_key
 
 SAMPLE = resources.files("ledger.samples") / "crawl" / "tables.toml"
@@ -183,17 +183,17 @@ def load_tables(path: str | None) -> tuple[dict[str, Any], str]:
         text = file.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise TableError(
-            f"table file {source!r} does not exist", fix=Fix("other", "give a path to a TOML file")
+            f"table file {source!r} does not exist", fix=Other(text="give a path to a TOML file")
         ) from None
     except UnicodeDecodeError as e:
         raise TableError(
             f"table file {source!r} is not UTF-8 text ({e.reason} at byte {e.start})",
-            fix=Fix("other", "save it as UTF-8"),
+            fix=Other(text="save it as UTF-8"),
         ) from None
     except OSError as e:
         raise TableError(
             f"table file {source!r} cannot be read ({e.strerror})",
-            fix=Fix("other", "give a path to a TOML file"),
+            fix=Other(text="give a path to a TOML file"),
         ) from None
     return stored(decode(text, source), msgspec.toml.decode(text)), "sample" if path is None else source
 
@@ -228,7 +228,7 @@ class _Problems:
         table = table or where
         raise TableError(
             f"{self.source}: [{where}] {problem}",
-            fix=Fix("edit_tables", fix, {"table": table}),
+            fix=EditTable(text=fix, table=table),
         )
 
 

@@ -17,7 +17,17 @@ from ledger import dice as dice_mod
 from ledger.commands import check_name, check_text
 from ledger.decider import Decider, Draft
 from ledger.dice import Dice
-from ledger.errors import DuplicateNameError, Fix, GameOverError, RuleError
+from ledger.errors import (
+    ChooseCharacter,
+    DropOption,
+    DuplicateNameError,
+    GameOverError,
+    GiveOption,
+    Input,
+    RuleError,
+    RunCommand,
+    Undo,
+)
 from ledger.events import CharacterAdded, Event
 from ledger.projections.d100 import state as proj
 from ledger.projections.d100.state import MINUTES_PER_DAY, MINUTES_PER_WEEK, D100State, Investigator
@@ -36,17 +46,16 @@ MAX_POINTS = 999
 MAX_REST = 52 * MINUTES_PER_WEEK
 FORBIDDEN_IN_COMBAT = ("medicina", "psicoterapia", "ciencia")
 SPECIAL_ACTIONS = {"apuntar": "Apuntar", "salir": "Salir"}
-END_COMBAT = Fix(
-    "command", "end the combat first", {"system": "d100", "command": "endcombat", "how": "end it first with"}
-)
+END_COMBAT = RunCommand(text="end it first with `endcombat`", command="endcombat", system="d100")
 
 # --- helpers ----------------------------------------------------------------------
 
 
-def _run(how: str, command: str, text: str) -> Fix:
-    """The fix that is one of the d100 system's commands: ``command`` as given after the
-    system's group (``rest 15``), ``how`` the words that lead to it."""
-    return Fix("command", text, {"system": "d100", "command": command, "how": how})
+def _run(said: str, command: str, *arguments: str, options: tuple[Input, ...] = ()) -> RunCommand:
+    """The fix that is one of the d100 system's commands: ``command`` with its ``arguments``
+    (``rest``, ``15``) and ``options``, ``said`` in the library's words, naming the command
+    in backquotes."""
+    return RunCommand(text=said, command=command, arguments=arguments, options=options, system="d100")
 
 
 def _emit(draft: Draft[D100State], *events: Event) -> None:
@@ -54,7 +63,7 @@ def _emit(draft: Draft[D100State], *events: Event) -> None:
         draft.emit(event)
 
 
-FLEE = _run("flee with", "round --run", "flee, or restore valor with psychotherapy")
+FLEE = _run("flee with `round`", "round", options=(Input("run"),))
 
 
 def _character(game: D100State, name: str | None, what: str = "the actor") -> Investigator:
@@ -62,11 +71,11 @@ def _character(game: D100State, name: str | None, what: str = "the actor") -> In
         if not game.characters:
             raise RuleError(
                 f"no character to act as ({what})",
-                fix=_run("add one with", "character NAME ...", "add a character first"),
+                fix=_run("add one with `character`", "character", "NAME", "..."),
             )
         raise RuleError(
             f"no character to act as ({what})",
-            fix=Fix("choose_character", "say who acts", {"characters": ", ".join(game.characters)}),
+            fix=ChooseCharacter(text="say who acts", characters=tuple(game.characters)),
         )
     inv = game.characters.get(name)
     if inv is None:
@@ -75,7 +84,7 @@ def _character(game: D100State, name: str | None, what: str = "the actor") -> In
     if inv.problems:
         raise RuleError(
             f"{name}'s sheet is incomplete ({'; '.join(inv.problems)})",
-            fix=Fix("undo", "undo the addition, or add the character again with the d100 character command"),
+            fix=Undo(text="undo the addition, or add the character again with the d100 character command"),
         )
     return inv
 
@@ -94,7 +103,7 @@ def _able(inv: Investigator, doing: str, *, panic_ok: bool = False) -> None:
     if inv.fatigue <= 0:
         raise RuleError(
             f"{inv.name} is exhausted (fatigue 0) and cannot {doing}",
-            fix=_run("rest with", "rest 15", "rest a quarter of an hour first"),
+            fix=_run("rest with `rest`", "rest", "15"),
         )
 
 
@@ -123,14 +132,14 @@ def _resolve_skill(inv: Investigator, game: D100State, c: cmd.Test) -> tuple[str
         if c.times is None:
             raise RuleError(
                 f"a test of {name.upper()} needs a multiple (a luck test is POD times 4)",
-                fix=Fix("option", "give the multiple", {"option": "--times N"}),
+                fix=GiveOption(system="d100", text="give the multiple", inputs=(Input("times", "N"),)),
             )
         times = _positive(c.times, "the multiple", 10)
         return f"{name.upper()}x{times}", inv.characteristics[name.upper()] * times
     if c.times is not None:
         raise RuleError(
             f"a multiple applies to a characteristic ({', '.join(CHARACTERISTICS)}), not {name!r}",
-            fix=Fix("drop_option", "test the skill without a multiple", {"option": "--times"}),
+            fix=DropOption(system="d100", text="test the skill without a multiple", inputs=("times",)),
         )
     for test, spec in game.tables.get("tests", {}).items():
         if fold(test) == fold(name):
@@ -170,10 +179,10 @@ def _target(inv: Investigator, value: int, c: cmd.Test) -> tuple[int, list[str]]
         if c.attack is None:
             raise RuleError(
                 "an aimed roll is an attack",
-                fix=Fix(
-                    "option",
-                    "say the attack is melee or ranged",
-                    {"option": "--attack melee or --attack ranged"},
+                fix=GiveOption(
+                    system="d100",
+                    text="say the attack is melee or ranged",
+                    inputs=(Input("attack", "melee"), Input("attack", "ranged")),
                 ),
             )
         if inv.aiming:
@@ -319,7 +328,7 @@ def _spend_luck(draft: Draft[D100State], c: cmd.SpendLuck) -> None:
     if last is None:
         raise RuleError(
             f"{inv.name} has no roll to spend luck on",
-            fix=_run("roll with", "test SKILL", "roll a test first"),
+            fix=_run("roll with `test`", "test", "SKILL"),
         )
     if last.luck_spent:
         raise RuleError(f"{inv.name} already spent {last.luck_spent} luck on the last roll")
@@ -331,7 +340,7 @@ def _spend_luck(draft: Draft[D100State], c: cmd.SpendLuck) -> None:
     if last.purpose not in ("test", "attack"):
         raise RuleError(
             f"{inv.name}'s last roll ({last.skill}) already had its effect; declare luck before such rolls",
-            fix=Fix("option", "declare luck with the roll", {"option": "--luck"}),
+            fix=GiveOption(system="d100", text="declare luck with the roll", inputs=(Input("luck"),)),
         )
     cost, problem = _luck_problem(inv, game, last.face, last.target, last.level)
     if problem:
@@ -476,7 +485,7 @@ def _medicine(
         raise RuleError(
             f"{patient.name} had medicine on day {last // MINUTES_PER_DAY}; it can be repeated "
             f"after a week ({wait} more minutes of game time)",
-            fix=_run("let the time pass with", f"rest {wait}", "let the week pass first"),
+            fix=_run("let the time pass with `rest`", "rest", str(wait)),
         )
     rolled, level = _skill_roll(healer, game, "Medicina", dice, "medicine", luck)
     if not roll.is_success(level):
@@ -543,11 +552,7 @@ def _therapy(draft: Draft[D100State], c: cmd.Therapy) -> None:
     if patient.therapy_day == today:
         raise RuleError(
             f"{patient.name} already had psychotherapy on day {today}; it cannot be repeated the same day",
-            fix=_run(
-                "advance time with",
-                f"rest {MINUTES_PER_DAY - game.clock % MINUTES_PER_DAY}",
-                "wait for the next day",
-            ),
+            fix=_run("advance time with `rest`", "rest", str(MINUTES_PER_DAY - game.clock % MINUTES_PER_DAY)),
         )
     rolled, level = _skill_roll(healer, game, "Psicoterapia", dice, "therapy", c.luck)
     if not roll.is_success(level):
@@ -655,8 +660,10 @@ def _check_attacks(inv: Investigator, game: D100State, attacks: list[str], multi
     raise RuleError(
         f"{len(attacks)} attacks in one round: only one is allowed, unless the weapon allows several "
         "or one of two is with a trained Arte Marcial",
-        fix=Fix(
-            "option", "declare a weapon that allows several attacks", {"option": "--multi-attack-weapon"}
+        fix=GiveOption(
+            system="d100",
+            text="declare a weapon that allows several attacks",
+            inputs=(Input("multi_attack_weapon"),),
         ),
     )
 
@@ -720,7 +727,9 @@ def _aim(draft: Draft[D100State], c: cmd.Aim) -> None:
         raise RuleError(
             f"{inv.name} has not declared this round",
             fix=_run(
-                "declare it with", "round --act Apuntar --attack SKILL", "declare the round, aiming, first"
+                "declare it with `round`",
+                "round",
+                options=(Input("act", "Apuntar"), Input("attack", "SKILL")),
             ),
         )
     if inv.aiming:
@@ -752,7 +761,11 @@ def _dodge(draft: Draft[D100State], c: cmd.Dodge) -> None:
         if last is None or last.who == inv.name:
             raise RuleError(
                 "no attack to dodge",
-                fix=Fix("option", "give the attack's success level", {"option": "--against special"}),
+                fix=GiveOption(
+                    system="d100",
+                    text="give the attack's success level",
+                    inputs=(Input("against", "special"),),
+                ),
             )
         if last.kind != "melee":
             raise RuleError(f"{last.who}'s last attack is ranged; dodge works against melee attacks only")

@@ -7,7 +7,7 @@ from typing import Any
 from ledger.commands import check_text
 from ledger.decider import Draft
 from ledger.dice import Dice
-from ledger.errors import Fix, RuleError
+from ledger.errors import DropOption, GiveOption, Input, RuleError
 from ledger.projections.d20.state import D20State, Hero
 from ledger.systems.d20.commands import Attack, Reload, TakeDamage, Unjam
 from ledger.systems.d20.crew import game, hero_for, level_row, push_calm, roll_for, run, skill_points
@@ -33,7 +33,7 @@ def weapon_row(state: Any, hero: Hero, name: str) -> dict[str, Any]:
         carried = ", ".join(hero.weapons) or "none"
         raise RuleError(
             f"{hero.name} does not carry a {name} (weapons: {carried})",
-            fix=run("pick it up with", f"carry {name!r}", f"pick up the {name} first"),
+            fix=run("pick it up with `carry`", "carry", repr(name)),
         )
     return weapons[name]
 
@@ -43,8 +43,8 @@ def range_band(weapon: dict[str, Any], band: str | None, distance: float | None)
     if band is not None and distance is not None:
         raise RuleError(
             "both a range band and a distance were given",
-            fix=Fix(
-                "drop_option", "give the range band or the distance", {"option": "--range or --distance"}
+            fix=DropOption(
+                system="d20", text="give the range band or the distance", inputs=("range", "distance")
             ),
         )
     if band is not None:
@@ -73,7 +73,7 @@ def _mode(cmd: Attack, weapon: dict[str, Any]) -> str:
     if not weapon["autofire"]:
         raise RuleError(
             f"the {cmd.weapon} has no automatic fire",
-            fix=Fix("drop_option", "fire it without a fire mode", {"option": "--mode"}),
+            fix=DropOption(system="d20", text="fire it without a fire mode", inputs=("mode",)),
         )
     return cmd.mode
 
@@ -83,18 +83,18 @@ def _check_ranged(hero: Hero, name: str, weapon: dict[str, Any]) -> int:
     if name in hero.jammed:
         raise RuleError(
             f"the {name} is jammed",
-            fix=run("clear it with", f"unjam --weapon {name!r}", f"clear the {name} first"),
+            fix=run("clear it with `unjam`", "unjam", weapon=repr(name)),
         )
     if name in hero.empty:
         raise RuleError(
             f"the {name}'s magazine is empty after full auto",
-            fix=run("reload it with", f"reload --weapon {name!r}", f"reload the {name} first"),
+            fix=run("reload it with `reload`", "reload", weapon=repr(name)),
         )
     ammo = hero.usage.get(weapon["ammo"], 0)
     if not ammo:
         raise RuleError(
             f"{hero.name} has no {weapon['ammo']} left",
-            fix=run("resupply with", f"supply {weapon['ammo']!r} d6", f"resupply the {weapon['ammo']} first"),
+            fix=run("resupply with `supply`", "supply", repr(weapon["ammo"]), "d6"),
         )
     return ammo
 
@@ -105,7 +105,7 @@ def _split(cmd: Attack, mode: str) -> int:
     if cmd.split > 1 and mode not in ("long", "full"):
         raise RuleError(
             "covering fire on several targets needs a long burst or full auto",
-            fix=Fix("option", "fire a long burst", {"option": "--mode long"}),
+            fix=GiveOption(system="d20", text="fire a long burst", inputs=(Input("mode", "long"),)),
         )
     return cmd.split
 
@@ -134,10 +134,11 @@ def attack(draft: Draft[D20State], cmd: Attack) -> None:
         if cmd.mode or cmd.range or cmd.distance is not None:
             raise RuleError(
                 f"the {cmd.weapon} is a melee weapon, with no fire mode or range",
-                fix=Fix(
-                    "drop_option",
-                    "attack without a fire mode, range or distance",
-                    {"option": "--mode, --range and --distance"},
+                fix=DropOption(
+                    system="d20",
+                    text="attack without a fire mode, range or distance",
+                    inputs=("mode", "range", "distance"),
+                    every=True,
                 ),
             )
     else:
@@ -225,7 +226,7 @@ def _single(items: tuple[str, ...], given: str | None, what: str) -> str:
     if len(items) != 1:
         raise RuleError(
             f"{len(items)} weapons are {what} ({', '.join(items) or '-'})",
-            fix=Fix("option", "name the weapon", {"option": "--weapon NAME"}),
+            fix=GiveOption(system="d20", text="name the weapon", inputs=(Input("weapon", "NAME"),)),
         )
     return items[0]
 
@@ -253,7 +254,7 @@ def reload(draft: Draft[D20State], cmd: Reload) -> None:
     if not sides:
         raise RuleError(
             f"{hero.name} has no {resource} left to reload the {name}",
-            fix=run("resupply first with", f"supply {resource!r} d6", f"resupply the {resource} first"),
+            fix=run("resupply first with `supply`", "supply", repr(resource), "d6"),
         )
     draft.emit(usage_roll(hero.name, resource, sides, dice, reason="reload"))
     draft.emit(Reloaded(who=hero.name, weapon=name))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ledger.dice import Dice
-from ledger.errors import Fix, GameOverError, RuleError
+from ledger.errors import ChooseCharacter, DropOption, GameOverError, Input, RuleError, RunCommand
 from ledger.projections.d20.state import D20State, Hero
 from ledger.systems.d20.dice import mode_of, roll_d20
 from ledger.systems.d20.events import D20Roll
@@ -15,17 +15,19 @@ PHYSICAL = ("fue", "des", "con")
 """Attributes of physical actions: an overloaded character has disadvantage on them."""
 
 
-def run(how: str, command: str, text: str) -> Fix:
-    """The fix that is one of the d20 system's commands: ``command`` as given after the
-    system's group (``supply 'oxygen' d6``), ``how`` the words that lead to it."""
-    return Fix("command", text, {"system": "d20", "command": command, "how": how})
+def run(said: str, command: str, *arguments: str, **options: str) -> RunCommand:
+    """The fix that is one of the d20 system's commands: ``command`` with its ``arguments``
+    (``supply``, ``'oxygen'``, ``d6``) and ``options`` (``weapon="'pistol'"``), ``said`` in
+    the library's words, naming the command in backquotes."""
+    given = tuple(Input(name, value) for name, value in options.items())
+    return RunCommand(text=said, command=command, arguments=arguments, options=given, system="d20")
 
 
-def create_first(who: str | None = None) -> Fix:
+def create_first(who: str | None = None) -> RunCommand:
     """Create the character (``who``, or one to be named) before it acts."""
     if who is None:
-        return run("create one with", "create NAME", "create a d20 character first")
-    return run("create it with", f"create {who!r}", f"create {who}'s d20 character first")
+        return run("create one with `create`", "create", "NAME")
+    return run("create it with `create`", "create", repr(who))
 
 
 def game(state: Any) -> D20State:
@@ -40,10 +42,10 @@ def hero_for(state: Any, who: str | None, *, alive: bool = True) -> Hero:
     if hero is None:
         raise RuleError(f"{who!r} has no d20 sheet yet", fix=create_first(who))
     if alive and not hero.alive:
-        living = ", ".join(n for n, h in game(state).heroes.items() if h.alive)
+        living = tuple(n for n, h in game(state).heroes.items() if h.alive)
         raise GameOverError(
             f"{who} is dead (0 PV)",
-            fix=Fix("choose_character", "act as another character", {"characters": living}),
+            fix=ChooseCharacter(text="act as another character", characters=living),
         )
     return hero
 
@@ -90,12 +92,12 @@ def check_push(hero: Hero, push: bool, adv: bool) -> None:
     if adv:
         raise RuleError(
             "pushing buys advantage the roll already has",
-            fix=Fix("drop_option", "push or take advantage, not both", {"option": "--push or --adv"}),
+            fix=DropOption(system="d20", text="push or take advantage, not both", inputs=("push", "adv")),
         )
     if hero.calm < 1:
         raise RuleError(
             f"{hero.name} has no calm points left to push (PC 0)",
-            fix=Fix("drop_option", "roll without pushing", {"option": "--push"}),
+            fix=DropOption(system="d20", text="roll without pushing", inputs=("push",)),
         )
 
 

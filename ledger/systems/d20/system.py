@@ -12,7 +12,7 @@ from typing import Any
 
 from ledger.commands import check_name, check_text
 from ledger.decider import Decider, Draft
-from ledger.errors import DuplicateNameError, Fix, RuleError
+from ledger.errors import DropOption, DuplicateNameError, EditTable, RuleError
 from ledger.events import CharacterAdded
 from ledger.projections.d20 import state as proj
 from ledger.projections.d20.state import D20State, Hero
@@ -88,7 +88,7 @@ def modifier(tables: dict[str, Any], score: int) -> int:
             return int(band["mod"])
     raise RuleError(
         f"score {score} is outside the modifiers table (3 to 18)",
-        fix=Fix("edit_tables", "give every score 3 to 18 a modifier", {"table": "modifiers"}),
+        fix=EditTable(text="give every score 3 to 18 a modifier", table="modifiers"),
     )
 
 
@@ -168,11 +168,7 @@ def create(draft: Draft[D20State], cmd: Create) -> None:
     if cmd.assign is not None and not dice.manual and state.core.seed is None:
         raise RuleError(
             "an assignment at creation needs dice known in advance (physical dice, or a seeded campaign)",
-            fix=run(
-                "create without it, then place the rolls with",
-                "assign fue=..,des=..,...",
-                "create without an assignment, then place the rolls",
-            ),
+            fix=run("create without it, then place the rolls with `assign`", "assign", "fue=..,des=..,..."),
         )
     rolls = tuple((dice.roll(6), dice.roll(6), dice.roll(6)) for _ in range(7))
     totals = [sum(r) for r in rolls]
@@ -242,7 +238,9 @@ def check(draft: Draft[D20State], cmd: Check) -> None:
     if cmd.instinct and cmd.skill:
         raise RuleError(
             "an INS check adds the INS bonus, not a skill",
-            fix=Fix("drop_option", "check a skill or the instinct, not both", {"option": "--skill or --ins"}),
+            fix=DropOption(
+                system="d20", text="check a skill or the instinct, not both", inputs=("skill", "ins")
+            ),
         )
     points = skill_points(state, hero, cmd.skill)
     bonus = level_row(state, hero)["ins"] if cmd.instinct else points
@@ -293,13 +291,13 @@ def use(draft: Draft[D20State], cmd: Use) -> None:
         known = ", ".join(hero.usage) or "none"
         raise RuleError(
             f"{hero.name} has no {resource!r} (resources: {known})",
-            fix=run("add it with", f"supply {resource!r} d6", f"supply {hero.name} with {resource} first"),
+            fix=run("add it with `supply`", "supply", repr(resource), "d6"),
         )
     sides = hero.usage[resource]
     if not sides:
         raise RuleError(
             f"{hero.name}'s {resource} is exhausted",
-            fix=run("resupply with", f"supply {resource!r} d6", f"resupply the {resource} first"),
+            fix=run("resupply with `supply`", "supply", repr(resource), "d6"),
         )
     draft.emit(usage_roll(hero.name, resource, sides, draft.dice))
 

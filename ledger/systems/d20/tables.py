@@ -23,7 +23,7 @@ from typing import Annotated, Any, Literal
 import msgspec
 from msgspec import Meta, Struct
 
-from ledger.errors import Fix, TableError
+from ledger.errors import Other, TableError
 from ledger.tablefile import decode
 
 SAMPLES = resources.files("ledger.samples") / "d20"
@@ -261,7 +261,7 @@ def check_stored(data: dict[str, Any]) -> None:
     """A campaign's stored tables, read back into the sections a table file gives (each
     die written as the file writes it) and judged by :func:`normalise`, which must store
     them exactly so (``System.check_tables``); a one-line TableError otherwise."""
-    fix = Fix("other", "import an export the ledger wrote, unedited")
+    fix = Other(text="import an export the ledger wrote, unedited")
     try:
         stored = msgspec.convert(data, _Stored)
         weapons = {

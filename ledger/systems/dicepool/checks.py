@@ -15,8 +15,18 @@ from typing import Any
 from ledger import words
 from ledger.commands import check_attrs, check_name
 from ledger.decider import Draft
-from ledger.errors import DuplicateNameError, Fix, GameOverError, RuleError
-from ledger.errors import command as fix_command
+from ledger.errors import (
+    ChooseCharacter,
+    CreateCharacter,
+    DuplicateNameError,
+    GameOverError,
+    GiveOption,
+    Input,
+    Other,
+    ReadTable,
+    RuleError,
+    RunCommand,
+)
 from ledger.events import CharacterAdded
 from ledger.projections.dicepool.state import Character, DicepoolState, norm, parse_character
 from ledger.systems.dicepool import tables as tables_mod
@@ -29,9 +39,9 @@ RELATED_TN = 2
 ATTRIBUTE_TN = 4
 
 
-def run(doing: str, command: str) -> Fix:
-    """The fix of doing what a dicepool command does (``command``: its words after the group)."""
-    return fix_command(command, doing, verb=f"{doing} with", system="dicepool")
+def run(doing: str, command: str, options: tuple[Input, ...] = ()) -> RunCommand:
+    """The fix of ``doing`` what the dicepool command ``command`` does, given ``options``."""
+    return RunCommand(text=f"{doing} with `{command}`", command=command, options=options, system="dicepool")
 
 
 def game_of(draft: Draft[Any]) -> DicepoolState:
@@ -43,19 +53,17 @@ def character(game: DicepoolState, name: str | None, *, acting: bool = True) -> 
     """The character a command is for; acting needs one who is conscious."""
     if name is None or name not in game.characters:
         if not game.characters:
-            raise RuleError("no character is acting", fix=Fix("create_character", "add one to the party"))
+            raise RuleError("no character is acting", fix=CreateCharacter(text="add one to the party"))
         raise RuleError(
             "no character is acting",
-            fix=Fix(
-                "choose_character", "say which character acts", {"characters": ", ".join(game.characters)}
-            ),
+            fix=ChooseCharacter(text="say which character acts", characters=tuple(game.characters)),
         )
     who = game.characters[name]
-    others = ", ".join(n for n, c in game.characters.items() if n != name and c.status == "active")
+    others = tuple(n for n, c in game.characters.items() if n != name and c.status == "active")
     if who.dead:
         raise GameOverError(
             f"{name} is dead (overflow {who.overflow} > body {who.attribute('body')})",
-            fix=Fix("choose_character", "act as another character", {"characters": others}),
+            fix=ChooseCharacter(text="act as another character", characters=others),
         )
     if acting and who.unconscious:
         raise RuleError(f"{name} is unconscious (a full condition track)", fix=run("heal them first", "heal"))
@@ -111,13 +119,15 @@ def check_pool(who: Character, found: Defaulting, pool: str, wanted: int) -> Non
     if found.how in ("attribute", "default-attribute"):
         raise RuleError(
             f"no pool dice on a test of {found.used}, an attribute",
-            fix=Fix("option", "spend no pool dice", {"option": "--pool 0"}),
+            fix=GiveOption(system="dicepool", text="spend no pool dice", inputs=(Input("pool", "0"),)),
         )
     half = " (half the pool, defaulting to a related skill)" if found.how == "related" else ""
     raise RuleError(
         f"{who.name} can spend {words.count(usable, f'{pool} pool die')} here{half}, not {wanted} "
         f"(the {pool} pool refreshes each combat turn)",
-        fix=Fix("option", f"spend {usable} or fewer", {"option": f"--pool {usable}"}),
+        fix=GiveOption(
+            system="dicepool", text=f"spend {usable} or fewer", inputs=(Input("pool", str(usable)),)
+        ),
     )
 
 
@@ -137,7 +147,11 @@ def dice_count(rating: int, pool: int, override: int | None) -> int:
     if count == 0:
         raise RuleError(
             "the test has no dice (rating 0 and no pool)",
-            fix=Fix("option", "raise the rating or say how many dice to roll", {"option": "--dice N"}),
+            fix=GiveOption(
+                system="dicepool",
+                text="raise the rating or say how many dice to roll",
+                inputs=(Input("dice", "N"),),
+            ),
         )
     return count
 
@@ -174,16 +188,15 @@ def check_join(tables: dict[str, Any], name: str, attrs: dict[str, str]) -> Char
         key, value = next(iter(who.ignored.items()))
         raise RuleError(
             f"the attribute {key}={value} does not fit",
-            fix=Fix(
-                "other",
-                f"use an attribute ({', '.join(ATTRIBUTES)}), skill.NAME, pool.NAME, armor, "
-                "armor.impact, weapon or initiative.dice with a rating 0 to 30",
+            fix=Other(
+                text=f"use an attribute ({', '.join(ATTRIBUTES)}), skill.NAME, pool.NAME, armor, "
+                "armor.impact, weapon or initiative.dice with a rating 0 to 30"
             ),
         )
     if who.attribute("body") < 1:
         raise RuleError(
             f"{name} needs a body of 1 or more (it resists damage)",
-            fix=Fix("option", "give the character a body", {"option": "--attr body=N"}),
+            fix=GiveOption(text="give the character a body", inputs=(Input("attrs", "body=N"),)),
         )
     known = tables.get("skills", {})
     for skill in who.skills:
@@ -194,7 +207,7 @@ def check_join(tables: dict[str, Any], name: str, attrs: dict[str, str]) -> Char
             raise RuleError(
                 f"no skill {skill!r} in the campaign's skills table"
                 + (f" (did you mean {', '.join(near)}?)" if near else ""),
-                fix=Fix("read_table", "see the skills table", {"table": "skills"}),
+                fix=ReadTable(text="see the skills table", table="skills"),
             )
     if who.weapon is not None:
         tables_mod.weapon(tables, who.weapon)

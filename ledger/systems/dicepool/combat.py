@@ -14,7 +14,7 @@ from typing import Any
 from ledger import words
 from ledger.commands import check_text
 from ledger.decider import Draft
-from ledger.errors import Fix, RuleError
+from ledger.errors import ChooseCharacter, CreateCharacter, GiveOption, Input, Other, RuleError
 from ledger.projections.dicepool.state import Character, DicepoolState, Exchange
 from ledger.systems.dicepool import tables as tables_mod
 from ledger.systems.dicepool.checks import (
@@ -71,7 +71,9 @@ def _target(game: DicepoolState, attacker: Character, name: str | None) -> str |
     if target.name == attacker.name:
         raise RuleError(
             f"{attacker.name} cannot attack themself",
-            fix=Fix("option", "name another target", {"option": "--target CHARACTER"}),
+            fix=GiveOption(
+                system="dicepool", text="name another target", inputs=(Input("target", "CHARACTER"),)
+            ),
         )
     return target.name
 
@@ -84,7 +86,7 @@ def _range(tables: dict[str, Any], command: Attack, arm: dict[str, Any] | None) 
         if arm is None:
             raise RuleError(
                 "a distance needs a weapon to look up its range class",
-                fix=Fix("option", "name the weapon", {"option": "--weapon NAME"}),
+                fix=GiveOption(system="dicepool", text="name the weapon", inputs=(Input("weapon", "NAME"),)),
             )
         if command.distance < 0:
             raise RuleError(f"a distance of {command.distance} m is negative; give meters from 0")
@@ -95,8 +97,10 @@ def _range(tables: dict[str, Any], command: Attack, arm: dict[str, Any] | None) 
         raise RuleError(
             f"a ranged attack needs a range class ({', '.join(RANGE_CLASSES)}) or a distance in meters, "
             f"got {command.range!r}",
-            fix=Fix(
-                "option", "give the range or the distance", {"option": "--range CLASS or --distance METERS"}
+            fix=GiveOption(
+                system="dicepool",
+                text="give the range or the distance",
+                inputs=(Input("range", "CLASS"), Input("distance", "METERS")),
             ),
         )
     if not 0 <= command.scope <= MAX_SCOPE:
@@ -116,12 +120,14 @@ def _burst(command: Attack, arm: dict[str, Any] | None) -> list[Modifier]:
     if rounds > most and arm is None:
         raise RuleError(
             f"a burst of {rounds} needs a weapon",
-            fix=Fix("option", "name the weapon", {"option": "--weapon NAME"}),
+            fix=GiveOption(system="dicepool", text="name the weapon", inputs=(Input("weapon", "NAME"),)),
         )
     if rounds > most and arm is not None:
         raise RuleError(
             f"a burst of {rounds}: the {arm['name']} fires at most {most}",
-            fix=Fix("option", f"fire {most} rounds or fewer", {"option": f"--burst {most}"}),
+            fix=GiveOption(
+                system="dicepool", text=f"fire {most} rounds or fewer", inputs=(Input("burst", str(most)),)
+            ),
         )
     recoil = max(0, rounds - int(arm.get("recoil_comp", 0) if arm else 0))
     return [Modifier(reason=f"recoil, {rounds}-round burst", value=recoil)] if recoil else []
@@ -139,13 +145,21 @@ def _skill(command: Attack, arm: dict[str, Any] | None, who: Character, tables: 
     if skill is None:
         raise RuleError(
             "an attack needs a skill or a weapon that names its skill",
-            fix=Fix("option", "name the skill or the weapon", {"option": "--skill SKILL or --weapon NAME"}),
+            fix=GiveOption(
+                system="dicepool",
+                text="name the skill or the weapon",
+                inputs=(Input("skill", "SKILL"), Input("weapon", "NAME")),
+            ),
         )
     found = resolve_skill(who, skill, tables)
     if found.how == "attribute":
         raise RuleError(
             f"attack with a combat skill, not the attribute {found.used}",
-            fix=Fix("option", "name a combat skill such as pistols", {"option": "--skill pistols"}),
+            fix=GiveOption(
+                system="dicepool",
+                text="name a combat skill such as pistols",
+                inputs=(Input("skill", "pistols"),),
+            ),
         )
     return found
 
@@ -160,7 +174,7 @@ def _base_tn(
     if command.range or command.distance is not None or command.scope:
         raise RuleError(
             "a melee attack has no range or scope",
-            fix=Fix("other", "leave out the range, distance and scope"),
+            fix=Other(text="leave out the range, distance and scope"),
         )
     return MELEE_TN, None, None
 
@@ -176,7 +190,7 @@ def decide_attack(draft: Draft[DicepoolState], command: Attack) -> None:
     if command.melee and arm is not None and arm["class"] != MELEE:
         raise RuleError(
             f"the {arm['name']} is a ranged weapon",
-            fix=Fix("other", "attack with it at range, or pick a melee weapon"),
+            fix=Other(text="attack with it at range, or pick a melee weapon"),
         )
     found = _skill(command, arm, who, tables)
     target = _target(game, who, command.target)
@@ -216,7 +230,7 @@ def _refuse_open(exchange: Exchange | None) -> None:
         target = exchange.target or "TARGET"
         raise RuleError(
             f"{exchange.attacker}'s attack (exchange {exchange.number}) is still open",
-            fix=run("resolve it first (or undo it)", f"resist --as {target}"),
+            fix=run("resolve it first (or undo it)", "resist", (Input("as", target),)),
         )
 
 
@@ -228,15 +242,15 @@ def _open_for(game: DicepoolState, who: Character, verb: str) -> Exchange | None
     if exchange is None:
         return None
     if exchange.attacker == who.name:
-        others = ", ".join(n for n in game.characters if n != who.name)
+        others = tuple(n for n in game.characters if n != who.name)
         raise RuleError(
             f"{who.name} made this attack and cannot {verb} it",
-            fix=Fix("choose_character", f"{verb} as the target", {"characters": others}),
+            fix=ChooseCharacter(text=f"{verb} as the target", characters=others),
         )
     if exchange.target is not None and exchange.target != who.name:
         raise RuleError(
             f"the open attack is aimed at {exchange.target}",
-            fix=Fix("choose_character", f"{verb} as {exchange.target}", {"characters": exchange.target}),
+            fix=ChooseCharacter(text=f"{verb} as {exchange.target}", characters=(exchange.target,)),
         )
     return exchange
 
@@ -291,22 +305,25 @@ def _incoming(command: Resist, exchange: Exchange | None) -> tuple[int, str, boo
         if command.against is not None:
             raise RuleError(
                 f"the open attack already gives {words.count(exchange.remaining, 'success')}",
-                fix=Fix("other", "leave out the attacker's successes"),
+                fix=Other(text="leave out the attacker's successes"),
             )
         text = command.damage or exchange.damage
         if text is None:
             raise RuleError(
                 "the attack named no weapon",
-                fix=Fix("option", "give its damage code, e.g. 9L", {"option": "--damage CODE"}),
+                fix=GiveOption(
+                    system="dicepool", text="give its damage code, e.g. 9L", inputs=(Input("damage", "CODE"),)
+                ),
             )
         return exchange.remaining, text, command.stun or exchange.stun, exchange.melee, exchange.number
     if command.against is None or command.damage is None:
         raise RuleError(
             "there is no open attack",
-            fix=Fix(
-                "option",
-                "give the damage code and the attacker's successes left after any dodge",
-                {"option": "--damage CODE and --against N"},
+            fix=GiveOption(
+                system="dicepool",
+                text="give the damage code and the attacker's successes left after any dodge",
+                inputs=(Input("damage", "CODE"), Input("against", "N")),
+                every=True,
             ),
         )
     if not 0 <= command.against <= MAX_DICE:
@@ -328,7 +345,7 @@ def decide_resist(draft: Draft[DicepoolState], command: Resist) -> None:
     if who.unconscious and command.pool:
         raise RuleError(
             f"{who.name} is unconscious and resists with Body alone",
-            fix=Fix("option", "resist without pool dice", {"option": "--pool 0"}),
+            fix=GiveOption(system="dicepool", text="resist without pool dice", inputs=(Input("pool", "0"),)),
         )
     left = who.pool_left("combat")
     if not 0 <= command.pool <= left:
@@ -384,9 +401,7 @@ def decide_initiative(draft: Draft[DicepoolState], command: Initiative) -> None:
             )
     ready = [game.characters[n] for n in dict.fromkeys(names) if game.characters[n].status == "active"]
     if not ready:
-        raise RuleError(
-            "nobody can act this combat turn", fix=Fix("create_character", "add one to the party")
-        )
+        raise RuleError("nobody can act this combat turn", fix=CreateCharacter(text="add one to the party"))
     entries = []
     for who in ready:
         faces = roll_initiative(who.initiative_dice, draft.dice)

@@ -22,7 +22,7 @@ from typing import Annotated, Any
 import msgspec
 
 from ledger import tablefile
-from ledger.errors import Fix, RuleError, TableError
+from ledger.errors import EditTable, Other, RuleError, TableError
 from ledger.systems.dicepool.damage import parse_damage
 from ledger.systems.dicepool.model import ATTRIBUTES
 
@@ -98,7 +98,7 @@ class TableFile(msgspec.Struct, forbid_unknown_fields=True):
 
 def _refused(where: str, problem: str) -> TableError:
     """A file that gives none of the sections."""
-    fix = Fix("other", "give one or more of the sections " + ", ".join(f"[{s}]" for s in SECTIONS))
+    fix = Other(text="give one or more of the sections " + ", ".join(f"[{s}]" for s in SECTIONS))
     return TableError(f"table file {where!r}: {problem}", fix=fix)
 
 
@@ -107,12 +107,12 @@ def _read(path: Path | Traversable, where: str) -> TableFile:
         data = path.read_bytes()
     except FileNotFoundError:
         raise TableError(
-            f"table file {where!r} does not exist", fix=Fix("other", "give the path of a TOML file")
+            f"table file {where!r} does not exist", fix=Other(text="give the path of a TOML file")
         ) from None
     except OSError as e:
         raise TableError(
             f"table file {where!r} cannot be read ({e.strerror})",
-            fix=Fix("other", "give the path of a readable TOML file"),
+            fix=Other(text="give the path of a readable TOML file"),
         ) from None
     return tablefile.decode(data, TableFile, where)
 
@@ -123,7 +123,7 @@ def _read(path: Path | Traversable, where: str) -> TableFile:
 def _bad(where: str, table: str, problem: str) -> TableError:
     return TableError(
         f"table file {where!r} [{table}]: {problem}",
-        fix=Fix("edit_tables", f"fix the [{table}] table", {"table": table}),
+        fix=EditTable(text=f"fix the [{table}] table", table=table),
     )
 
 

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from ledger.decider import Decider
 from ledger.dice import Dice
-from ledger.errors import Fix, RuleError
+from ledger.errors import Other, RuleError
 from ledger.events import Event
 from ledger.projections.freeform import state as proj
 from ledger.systems import System
@@ -17,7 +17,7 @@ from ledger.systems.freeform.play import simulate
 if TYPE_CHECKING:
     from ledger.state import CampaignState
 
-ADVICE = Fix("other", "roll dice, write a note or add a character: a freeform campaign takes only those")
+ADVICE = Other(text="roll dice, write a note or add a character: a freeform campaign takes only those")
 """What a freeform campaign takes instead: the commands every campaign takes."""
 
 

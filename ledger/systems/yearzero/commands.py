@@ -11,10 +11,18 @@ from __future__ import annotations
 
 import msgspec
 
+from ledger import errors
 from ledger.commands import Command, Introduction, check_attrs, check_name, check_text
 from ledger.decider import Decider
-from ledger.errors import DuplicateNameError, Fix, RuleError
-from ledger.errors import command as fix_command
+from ledger.errors import (
+    ChooseCharacter,
+    DuplicateNameError,
+    GiveOption,
+    Input,
+    Other,
+    RuleError,
+    RunCommand,
+)
 from ledger.events import CharacterAdded
 from ledger.projections.yearzero import state as proj
 from ledger.projections.yearzero.state import ATTRIBUTES, SKILLS, SPECIALIST_SKILLS, TRAUMA, Character
@@ -25,11 +33,11 @@ from ledger.systems.yearzero.engine import YZDraft, alive, char, d6, gain_rot, h
 MAX_DICE = 30
 MAX_ATTRIBUTE = 5
 """The highest an attribute starts at (docs/rulings/yearzero.md): a mutant's are 1 to 5."""
-_CREATE = fix_command(
-    "character create NAME",
-    f"give each attribute 1 to {MAX_ATTRIBUTE}",
-    "create it with",
-    options=("strength N", "agility N", "wits N", "empathy N"),
+_CREATE = RunCommand(
+    text="create it with `character create`",
+    command="character create",
+    arguments=("NAME",),
+    options=tuple(Input(attribute, "N") for attribute in ("strength", "agility", "wits", "empathy")),
 )
 """The fix of a creation refused for its attributes: the checked creation, in full."""
 
@@ -154,17 +162,19 @@ class Warm(Command, frozen=True):
 # --- helpers ---------------------------------------------------------------------
 
 
-def _run(doing: str, command: str) -> Fix:
-    """The fix of doing something a yearzero command does (``command``: its words after the group)."""
-    return fix_command(command, doing, verb=f"{doing} with", system="yearzero")
+def _run(doing: str, command: str, *arguments: str) -> RunCommand:
+    """The fix of ``doing`` something the yearzero command ``command`` does, given ``arguments``."""
+    return RunCommand(
+        text=f"{doing} with `{command}`", command=command, arguments=arguments, system="yearzero"
+    )
 
 
 def actor_of(d: YZDraft, command: Command) -> str:
     if command.actor is None or command.actor not in d.game.characters:
         if d.game.order:
-            fix = Fix("choose_character", "say which character acts", {"characters": ", ".join(alive(d))})
+            fix = ChooseCharacter(text="say which character acts", characters=tuple(alive(d)))
         else:
-            fix = Fix("create_character", "create a character first")
+            fix = errors.CreateCharacter(text="create a character first")
         raise RuleError("no character is acting", fix=fix)
     return command.actor
 
@@ -191,14 +201,14 @@ def find_item(d: YZDraft, name: str, item: str) -> tuple[str, proj.Item]:
         return owners[0]
     have = ", ".join(char(d, name).gear) or "none"
     if owners:
-        owner_names = ", ".join(n for n, _ in owners)
+        owner_names = tuple(n for n, _ in owners)
         raise RuleError(
-            f"several characters own {item!r} ({owner_names})",
-            fix=Fix("choose_character", "act as its owner", {"characters": owner_names}),
+            f"several characters own {item!r} ({', '.join(owner_names)})",
+            fix=ChooseCharacter(text="act as its owner", characters=owner_names),
         )
     raise RuleError(
         f"{name} has no item {item!r} (gear: {have})",
-        fix=Fix("other", "give the character the item as its attribute gear.NAME=BONUS"),
+        fix=Other(text="give the character the item as its attribute gear.NAME=BONUS"),
     )
 
 
@@ -206,8 +216,11 @@ def usable_gear(d: YZDraft, name: str, gear: int | None, item: str | None) -> tu
     if gear is not None and item is not None:
         raise RuleError(
             "a roll takes a gear bonus or an item, not both",
-            fix=Fix(
-                "option", "give the gear bonus or the item", {"option": "--gear N or --item NAME, not both"}
+            fix=GiveOption(
+                system="yearzero",
+                text="give the gear bonus or the item",
+                inputs=(Input("gear", "N"), Input("item", "NAME")),
+                exclusive=True,
             ),
         )
     if item is None:
@@ -222,7 +235,7 @@ def usable_gear(d: YZDraft, name: str, gear: int | None, item: str | None) -> tu
         raise RuleError(f"{item} is destroyed for good; use another item")
     if found.bonus <= 0:
         raise RuleError(
-            f"{item} is broken (bonus 0) and does not work", fix=_run("repair it", f"repair {item}")
+            f"{item} is broken (bonus 0) and does not work", fix=_run("repair it", "repair", item)
         )
     return found.bonus, item
 
@@ -247,7 +260,7 @@ def make_roll(
         raise RuleError(f"{helpers} helpers is not allowed; at most 3 people can help (0 to 3)")
     if helpers and skill in SPECIALIST_SKILLS:
         raise RuleError(
-            f"nobody can help with the specialist skill {skill}", fix=Fix("other", "roll it without helpers")
+            f"nobody can help with the specialist skill {skill}", fix=Other(text="roll it without helpers")
         )
     if skill in SPECIALIST_SKILLS and c.skills.get(skill, 0) == 0 and skill_level is None:
         raise RuleError(f"{name} does not have the specialist skill {skill}; only its specialists roll it")
@@ -372,7 +385,7 @@ def roll(d: YZDraft, cmd: Roll) -> None:
     if skill is None and cmd.skill:
         raise RuleError(
             "an attribute roll has no skill dice",
-            fix=Fix("other", "roll a skill, or the attribute without skill dice"),
+            fix=Other(text="roll a skill, or the attribute without skill dice"),
         )
     make_roll(
         d,
@@ -400,7 +413,7 @@ def push(d: YZDraft, cmd: Push) -> None:
     if name != p.character:
         raise RuleError(
             f"only {p.character} can push their own roll",
-            fix=Fix("choose_character", f"act as {p.character}", {"characters": p.character}),
+            fix=ChooseCharacter(text=f"act as {p.character}", characters=(p.character,)),
         )
     c = living(d, name)
     old = p.dice
@@ -486,7 +499,7 @@ def wear(d: YZDraft, cmd: Wear) -> None:
         worn = [n for n, i in c.gear.items() if i.kind != "gear"] or ["none"]
         raise RuleError(
             f"{name} has no armor, shield or rot suit {cmd.item!r} (have: {', '.join(worn)})",
-            fix=Fix("other", "give the character one as its attribute armor.NAME=RATING"),
+            fix=Other(text="give the character one as its attribute armor.NAME=RATING"),
         )
     if item.destroyed:
         raise RuleError(f"{cmd.item} is destroyed for good")
@@ -591,7 +604,7 @@ def enter(d: YZDraft, cmd: Enter) -> None:
         if max(abs(hx - where[0]), abs(hy - where[1])) != 1:
             raise RuleError(f"{sector} is not next to {here}; move one sector at a time (diagonals allowed)")
     if not d.game.order:
-        raise RuleError("the party has nobody yet", fix=Fix("create_character", "add characters first"))
+        raise RuleError("the party has nobody yet", fix=errors.CreateCharacter(text="add characters first"))
     if not alive(d):
         raise RuleError("nobody in the party is alive; the Zone has claimed them all")
     known = d.game.sectors.get(sector)
@@ -600,7 +613,7 @@ def enter(d: YZDraft, cmd: Enter) -> None:
         if cmd.rot_level is not None and cmd.rot_level != known.rot_level:
             raise RuleError(
                 f"{sector} has Rot level {known.rot_level}, not {cmd.rot_level}",
-                fix=Fix("other", "enter it without a Rot level"),
+                fix=Other(text="enter it without a Rot level"),
             )
         level = known.rot_level
     elif cmd.rot_level is not None:
@@ -638,7 +651,7 @@ TERRAIN = {"open": 120, "typical": 240, "difficult": 480}
 def explore(d: YZDraft, cmd: Explore) -> None:
     sector = d.game.sectors.get(d.game.position)
     if sector is None or not d.game.position:
-        raise RuleError("the party is in no sector", fix=_run("enter one", "enter SECTOR"))
+        raise RuleError("the party is in no sector", fix=_run("enter one", "enter", "SECTOR"))
     if sector.explored:
         raise RuleError(f"{d.game.position} is already explored; passing through it takes an hour")
     if cmd.terrain not in TERRAIN:

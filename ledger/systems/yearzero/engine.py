@@ -19,7 +19,7 @@ from functools import cache
 from msgspec.structs import replace
 
 from ledger.decider import Draft
-from ledger.errors import Fix, RuleError
+from ledger.errors import ChooseCharacter, RuleError, Setting
 from ledger.projections.yearzero import state as proj
 from ledger.projections.yearzero.state import DAY, TRAUMA, Character, YZState
 from ledger.systems.yearzero import events as ev
@@ -58,10 +58,8 @@ def setting(game: YZState, key: str) -> int:
     if isinstance(raw, bool) or not lo <= value <= hi:
         raise RuleError(
             f"the campaign's setting {key}={raw!r} is not a whole number from {lo} to {hi}",
-            fix=Fix(
-                "setting",
-                f"start the campaign again with {key} set to a whole number from {lo} to {hi}",
-                {"key": key},
+            fix=Setting(
+                text=f"start the campaign again with {key} set to a whole number from {lo} to {hi}", key=key
             ),
         )
     return value
@@ -133,7 +131,7 @@ def living(d: YZDraft, name: str) -> Character:
     if c.dead:
         raise RuleError(
             f"{name} is dead ({c.death_cause})",
-            fix=Fix("choose_character", "act as another character", {"characters": ", ".join(alive(d))}),
+            fix=ChooseCharacter(text="act as another character", characters=tuple(alive(d))),
         )
     return c
 

@@ -18,7 +18,7 @@ import msgspec
 from msgspec import UNSET, Meta, UnsetType
 
 from ledger import tablefile, words
-from ledger.errors import Fix, TableError
+from ledger.errors import EditTable, TableError
 from ledger.projections.yearzero.state import split_sector
 
 SAMPLE = resources.files("ledger.samples") / "yearzero" / "tables.toml"
@@ -121,7 +121,7 @@ def _fail(source: str, where: str, expected: str, got: Any) -> TableError:
     table = where.strip("[]").split(".")[0]
     return TableError(
         f"tables file {source!r}: {where} should be {expected}, got {got!r}",
-        fix=Fix("edit_tables", f"fix {where} of the tables file", {"table": table}),
+        fix=EditTable(text=f"fix {where} of the tables file", table=table),
     )
 
 

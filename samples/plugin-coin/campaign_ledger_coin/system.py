@@ -17,7 +17,7 @@ from campaign_ledger_coin.commands import Flip
 from campaign_ledger_coin.events import EVENTS, FACES, Flipped
 from campaign_ledger_coin.play import autoplay, demo
 from ledger.decider import Decider, Draft
-from ledger.errors import Fix, RuleError
+from ledger.errors import GiveOption, Input, RuleError
 from ledger.systems import System
 
 decider = Decider("coin", proj.evolve)
@@ -28,7 +28,9 @@ def _flip(draft: Draft[proj.CoinState], command: Flip) -> None:
     if command.call not in FACES:
         raise RuleError(
             f"a call is heads or tails, not {command.call!r}",
-            fix=Fix("option", "call heads or tails", {"option": "--call heads (or tails)"}),
+            fix=GiveOption(
+                system="coin", text="call heads or tails", inputs=(Input("call", "heads (or tails)"),)
+            ),
         )
     # A d2 through the campaign's dice: derived under its dice commitment, seeded, or
     # the physical coin's face given with --faces (1 heads, 2 tails).
