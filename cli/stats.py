@@ -462,7 +462,7 @@ def demo_report(
     echoed after ``$ `` as the operation that does it, a :class:`Fix` ``word`` says in the
     reader's words (its own text by default)."""
     from ledger.cli.stats_text import signed, survival_lines
-    from ledger.errors import command as fix_command
+    from ledger.errors import Input, RunCommand
     from ledger.projections.stats.reports import Scope, report
     from ledger.simulate import Simulator, plan
     from ledger.systems import installed
@@ -474,10 +474,11 @@ def demo_report(
         known = {c.name for c in ledger.campaigns()}
         todo = [(n, s) for n, s in zip(run.names, run.seeds, strict=True) if n not in known]
         if todo:
-            step = fix_command(
-                f"simulate {name}",
-                f"simulate {count} {name} {words.plural(count, 'campaign')} from seed {seed}",
-                options=(f"campaigns {count}", f"seed {seed}"),
+            step = RunCommand(
+                text=f"simulate {count} {name} {words.plural(count, 'campaign')} from seed {seed}",
+                command="simulate",
+                arguments=(name,),
+                options=(Input("campaigns", str(count)), Input("seed", str(seed))),
             )
             echo(f"$ {word(step)}")
             with Simulator(ledger, name, demo.days) as simulator:
@@ -491,7 +492,7 @@ def demo_report(
     finally:
         con.close()
     echo(
-        f"$ {word(fix_command('stats', 'report on every campaign, simulated ones included', options=('simulated',)))}"
+        f"$ {word(RunCommand(text='report on every campaign, simulated ones included', command='stats', options=(Input('simulated'),)))}"
     )
     ov, lk = data["overview"], data["luck"]["overall"]
     echo(

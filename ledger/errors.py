@@ -1,10 +1,12 @@
 """One error hierarchy for everything a user can get wrong.
 
 Every message says what was expected and what was got, on a single line, in
-the library's words; how to put it right is a :class:`Fix`, data a program can
-act on. The command line words the fix as a command (``ledger.cli.fixes``) and
-turns any ``LedgerError`` into one line and a non-zero exit; nothing is
-recorded when one is raised.
+the library's words; how to put it right is a :class:`Fix`, one operation of a
+closed set (:data:`FIXES`) with typed arguments, data a program can act on. No
+message or fix names an option or a command of the command line: an input is
+named as a library caller passes it. The command line words the fix as a
+command (``ledger.cli.fixes``) and turns any ``LedgerError`` into one line and a
+non-zero exit; nothing is recorded when one is raised.
 """
 
 from __future__ import annotations
@@ -170,8 +172,8 @@ def command(
     options: tuple[str, ...] = (),
     system: str | None = None,
 ) -> RunCommand:
-    """A :class:`RunCommand` from the older call form: ``operation`` with its arguments in
-    one string, ``options`` each an input's name with its value after a space. Plain
+    """A :class:`RunCommand` from the older call form (``ledger.campaign``'s refusals
+    still use it): ``operation`` with its arguments in one string, ``options`` each an input's name with its value after a space. Plain
     ``text`` when doing it is the whole of it (``verb`` "run"), else the words ``verb``
     and ``after`` around the operation named in backquotes."""
     said = text if verb == "run" and not after else f"{verb} `{operation}`{after}"
@@ -180,7 +182,7 @@ def command(
 
 def option(name: str, text: str, verb: str = "pass", after: str = "") -> GiveOption | DropOption:
     """A :class:`GiveOption` (a :class:`DropOption` for ``verb`` "drop") from the older call
-    form: ``name`` with its value after a space; plain ``text`` for "pass", else the words
+    form (``ledger.campaign``'s refusals still use it): ``name`` with its value after a space; plain ``text`` for "pass", else the words
     ``verb`` and ``after`` around the input named in backquotes."""
     given = _input(name)
     if verb == "drop" and not after and not given.value:
