@@ -21,6 +21,8 @@ from ledger.cli.options import (
 from ledger.projections.crawl import state as proj
 from ledger.projections.crawl.state import DIRECTIONS
 from ledger.systems.crawl import order
+from ledger.systems.crawl.play import autoplay as play
+from ledger.systems.crawl.tables import load_tables
 
 group = click.Group(
     "crawl",
@@ -219,8 +221,6 @@ def calendar(c: Ctx, at: int | None, day: int | None) -> None:
 @pass_ctx
 def autoplay(c: Ctx, days: int) -> None:
     """Play by the rules with a sensible policy (eat when hungry, rest in towns, flee when losing)."""
-    from ledger.systems.crawl.play import autoplay as play
-
     before = c.ledger.state(c.campaign).game
     played = play(c.ledger, c.campaign, days)
     g: proj.Crawl = c.ledger.state(c.campaign).game
@@ -247,8 +247,6 @@ def autoplay(c: Ctx, days: int) -> None:
 @pass_ctx
 def tables(c: Ctx, file: str | None) -> None:
     """Check a tables FILE (default: the sample tables); `ledger tables` shows the rows."""
-    from ledger.systems.crawl.tables import load_tables
-
     data, source = load_tables(file)
     summary = {
         "source": source,

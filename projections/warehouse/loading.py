@@ -27,6 +27,7 @@ import os
 import shutil
 import tempfile
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -254,6 +255,7 @@ class Warehouse:
     def _connect(self, path: Path | None = None) -> duckdb.DuckDBPyConnection:
         """The writable connection: to the warehouse (after :func:`check_warehouse_path`), or to
         the fresh file a rebuild fills."""
+        # lazy: importing the warehouse imports no duckdb (tests/test_warehouse.py)
         import duckdb
 
         target = path or self.path
@@ -284,6 +286,7 @@ class Warehouse:
         """Make a new warehouse: laid out in a scratch folder beside it and renamed into place,
         so that a full disk leaves no empty or half-made warehouse (which every later open
         would refuse: an empty file there is nobody's warehouse, and is left as it is)."""
+        # lazy: importing the warehouse imports no duckdb (tests/test_warehouse.py)
         import duckdb
 
         parent = self.path.parent if str(self.path.parent) else Path(".")
@@ -313,6 +316,7 @@ class Warehouse:
 
     def _storage_fault(self, e: BaseException) -> WarehouseStorageError | None:
         """A DuckDB error that is the disk's (full, failing), in one line; None for any other."""
+        # lazy: importing the warehouse imports no duckdb (tests/test_warehouse.py)
         import duckdb
 
         if isinstance(e, duckdb.Error) and any(os.strerror(n) in str(e) for n in outfile.STORAGE_ERRNOS):
@@ -322,6 +326,7 @@ class Warehouse:
         return None
 
     def _cannot_open(self, target: Path, e: Exception) -> WarehouseError:
+        # lazy: importing the warehouse imports no duckdb (tests/test_warehouse.py)
         import duckdb
 
         full = self._storage_fault(e)
@@ -343,6 +348,7 @@ class Warehouse:
 
         The marker is read first: listing the database's tables and views (what is checked
         when there is no marker) took 17-36 ms of each warm command's open."""
+        # lazy: importing the warehouse imports no duckdb (tests/test_warehouse.py)
         import duckdb
 
         try:
@@ -373,6 +379,7 @@ class Warehouse:
     def _ensure_schema(self, con: duckdb.DuckDBPyConnection) -> None:
         """Check the marker of an existing warehouse, or lay out an empty database as one (in one
         transaction, so the marker is there whenever a table is)."""
+        # lazy: importing the warehouse imports no duckdb (tests/test_warehouse.py)
         import duckdb
 
         meta = self._meta(con)
@@ -524,8 +531,6 @@ class Warehouse:
                     ahead = None
                     if last < top:
                         if reader is None:
-                            from concurrent.futures import ThreadPoolExecutor
-
                             reader = ThreadPoolExecutor(1)
                         ahead = reader.submit(self._read_page, last, size, folder)
                     self._apply(con, page)
@@ -574,6 +579,7 @@ class Warehouse:
         The events travel to DuckDB as the JSON lines they are stored as; DuckDB
         parses them in parallel and every table is filled by SQL: the core rows
         here, each system's facts by its :class:`FactQuery` statements."""
+        # lazy: importing the warehouse imports no duckdb (tests/test_warehouse.py)
         import duckdb
 
         rows = page.rows
@@ -638,6 +644,7 @@ class Warehouse:
         """Load the page's campaign events into the temporary table ``batch``, one row per
         event, with its campaign's name and system; returns the (system, kind) pairs staged,
         and whether an undo or redo is among them."""
+        # lazy: importing the warehouse imports no duckdb (tests/test_warehouse.py)
         import duckdb
 
         rows = page.rows
@@ -914,6 +921,7 @@ class Warehouse:
 
     def _check_replaceable(self) -> None:
         """Refuse to replace anything but a warehouse of this ledger (or an empty DuckDB file)."""
+        # lazy: importing the warehouse imports no duckdb (tests/test_warehouse.py)
         import duckdb
 
         check_warehouse_path(self.ledger, self.path)
