@@ -118,12 +118,12 @@ def test_a_command_that_reads_imports_none_of_the_recording(table: Path, args: l
     assert [m for m in RECORDING if m in seen["modules"]] == []
 
 
-
 @pytest.mark.parametrize("args", [["roll", "2d6"], ["sheet"], ["verify"]], ids=lambda args: args[0])
 def test_a_command_on_a_sqlite_ledger_imports_no_postgresql_driver(table: Path, args: list[str]) -> None:
     _, seen = run(table, *args)
     loaded = [m for m in seen["modules"] if m.partition(".")[0] in ("psycopg", "psycopg_pool")]
     assert loaded == [] and "eventsourcing.postgres" not in seen["modules"]
+
 
 def test_the_help_lists_every_system_without_importing_one(tmp_path: Path) -> None:
     output, seen = run(tmp_path, "--help")
