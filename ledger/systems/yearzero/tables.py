@@ -19,7 +19,7 @@ from msgspec import UNSET, Meta, UnsetType
 
 from ledger import browse, tablefile, words
 from ledger.errors import Fix, TableError
-from ledger.projections.yearzero.state import SKILLS, SPECIALIST_SKILLS, split_sector
+from ledger.projections.yearzero.vocabulary import SKILLS, SPECIALIST_SKILLS, split_sector
 
 SAMPLE = resources.files("ledger.samples") / "yearzero" / "tables.toml"
 
