@@ -26,7 +26,7 @@ import itertools
 import os
 import shutil
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from pathlib import Path
@@ -283,36 +283,45 @@ class Warehouse:
         return con
 
     def _lay_out_new(self) -> None:
-        """Make a new warehouse: laid out in a scratch folder beside it and renamed into place,
-        so that a full disk leaves no empty or half-made warehouse (which every later open
-        would refuse: an empty file there is nobody's warehouse, and is left as it is)."""
+        """Make a new warehouse: laid out beside it and renamed into place (:meth:`_beside`);
+        a full disk leaves no empty or half-made warehouse (which every later open would
+        refuse: an empty file there is nobody's warehouse, and is left as it is)."""
         # lazy: importing the warehouse imports no duckdb (tests/test_warehouse.py)
         import duckdb
 
+        try:
+            with self._beside() as fresh:
+                con = self._connect(fresh)
+                try:
+                    con.execute("CHECKPOINT")
+                except duckdb.Error as e:
+                    raise self._cannot_open(self.path, e) from e
+                finally:
+                    con.close()
+                self._swap_in(fresh)
+        except OSError as e:
+            raise WarehouseStorageError(f"cannot make warehouse {self.path}: {e.strerror}") from e
+
+    @contextlib.contextmanager
+    def _beside(self) -> Iterator[Path]:
+        """The file a whole new warehouse is built in, in a scratch folder of its own beside the
+        warehouse, to be renamed into place (:meth:`_swap_in`); the folder is removed after,
+        and those of processes killed before they could remove theirs are swept first."""
         parent = self.path.parent if str(self.path.parent) else Path(".")
         prefix = f".{self.path.name}{REBUILD_MARK}"
         sweep(str(parent), prefix)
+        folder = Path(tempfile.mkdtemp(prefix=f"{prefix}{os.getpid()}-", dir=parent))
         try:
-            folder = Path(tempfile.mkdtemp(prefix=f"{prefix}{os.getpid()}-", dir=parent))
-        except OSError as e:
-            raise WarehouseStorageError(f"cannot make warehouse {self.path}: {e.strerror}") from e
-        try:
-            fresh = folder / "warehouse.duckdb"
-            con = self._connect(fresh)
-            try:
-                con.execute("CHECKPOINT")
-            except duckdb.Error as e:
-                raise self._cannot_open(self.path, e) from e
-            finally:
-                con.close()
-            # A log left beside a warehouse that is gone belongs to no database (checked not
-            # to be the ledger's); DuckDB would refuse to replay it over this one.
-            self.path.with_name(self.path.name + ".wal").unlink(missing_ok=True)
-            os.replace(fresh, self.path)
-        except OSError as e:
-            raise WarehouseStorageError(f"cannot make warehouse {self.path}: {e.strerror}") from e
+            yield folder / "warehouse.duckdb"
         finally:
             shutil.rmtree(folder, ignore_errors=True)
+
+    def _swap_in(self, fresh: Path) -> None:
+        """The warehouse built in ``fresh`` renamed into place, over the old one if any."""
+        # A log left beside the warehouse replaced (or one that is gone) belongs to no database
+        # from now on (checked not to be the ledger's); DuckDB would refuse to replay it over this one.
+        self.path.with_name(self.path.name + ".wal").unlink(missing_ok=True)
+        os.replace(fresh, self.path)
 
     def _storage_fault(self, e: BaseException) -> WarehouseStorageError | None:
         """A DuckDB error that is the disk's (full, failing), in one line; None for any other."""
@@ -891,19 +900,15 @@ class Warehouse:
     # --- rebuilding and reporting -------------------------------------------------------
 
     def rebuild(self, progress: Callable[[int], None] | None = None, batch: int = BATCH) -> int:
-        """Build the warehouse from scratch in a folder of its own beside the old one, then swap
-        it in (only over a warehouse of this ledger: :func:`check_warehouse_path`)."""
+        """Build the warehouse from scratch beside the old one (:meth:`_beside`), then swap it
+        in (only over a warehouse of this ledger: :func:`check_warehouse_path`)."""
         self._check_replaceable()
         parent = self.path.parent if str(self.path.parent) else Path(".")
         if not parent.is_dir():
             raise WarehouseError(
                 f"folder {parent} does not exist; create it or choose another `warehouse`", field="warehouse"
             )
-        prefix = f".{self.path.name}{REBUILD_MARK}"
-        sweep(str(parent), prefix)
-        folder = Path(tempfile.mkdtemp(prefix=f"{prefix}{os.getpid()}-", dir=parent))
-        try:
-            fresh = folder / "warehouse.duckdb"
+        with self._beside() as fresh:
             self._streams = {}
             con = self._connect(fresh)
             try:
@@ -912,11 +917,7 @@ class Warehouse:
             finally:
                 con.close()
             self._check_replaceable()
-            if self.path.exists():
-                self.path.with_name(self.path.name + ".wal").unlink(missing_ok=True)
-            os.replace(fresh, self.path)
-        finally:
-            shutil.rmtree(folder, ignore_errors=True)
+            self._swap_in(fresh)
         return applied
 
     def _check_replaceable(self) -> None:

@@ -15,7 +15,7 @@ from typing import Any
 from ledger.decider import Draft
 from ledger.dice import Dice
 from ledger.errors import Fix, RuleError
-from ledger.projections.crawl.state import Crawl
+from ledger.projections.crawl.game import Crawl
 from ledger.systems.crawl import events as ev
 from ledger.systems.crawl.model import TECHNIQUES
 from ledger.systems.crawl.outcomes import setting, starve

@@ -15,7 +15,7 @@ from ledger.errors import GameOverError, OutOfOrderError
 from ledger.systems.crawl.model import MEALS, NIGHTS, TECHNIQUES
 
 if TYPE_CHECKING:
-    from ledger.projections.crawl.state import Crawl
+    from ledger.projections.crawl.game import Crawl
 
 
 class Move(Command, frozen=True):
