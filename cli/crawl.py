@@ -18,9 +18,11 @@ from ledger.cli.options import (
     state_for,
     time_travel,
 )
-from ledger.projections.crawl import state as proj
-from ledger.projections.crawl.state import DIRECTIONS
+from ledger.projections.crawl import views
+from ledger.projections.crawl.game import DIRECTIONS, Crawl
 from ledger.systems.crawl import order
+from ledger.systems.crawl.play import autoplay as play
+from ledger.systems.crawl.tables import load_tables
 
 group = click.Group(
     "crawl",
@@ -35,7 +37,7 @@ group = click.Group(
 
 
 def _text(rec: Any) -> str:
-    game: proj.Crawl = rec.state.game
+    game: Crawl = rec.state.game
     lines = [f"  {env.event.summary()}" for env in rec.envelopes]
     status = (
         f"day {game.day}  Health {game.health}  Energy {game.energy}  "
@@ -174,12 +176,12 @@ def _projection(name: str, help_text: str) -> Any:
 )
 def map_(c: Ctx, at: int | None, day: int | None, radius: int | None) -> None:
     state = state_for(c, at, day)
-    emit(c, proj.map_entries(state), lambda: proj.render_map(state, radius))
+    emit(c, views.map_entries(state), lambda: views.render_map(state, radius))
 
 
 @_projection("hunger", "The hunger streak: current, longest, Health lost to hunger.")
 def hunger(c: Ctx, at: int | None, day: int | None) -> None:
-    data = proj.hunger(state_for(c, at, day))
+    data = views.hunger(state_for(c, at, day))
     emit(
         c,
         data,
@@ -193,7 +195,7 @@ def hunger(c: Ctx, at: int | None, day: int | None) -> None:
 
 @_projection("calendar", "The divine calendar: today, the chapters open and the next one.")
 def calendar(c: Ctx, at: int | None, day: int | None) -> None:
-    data = proj.calendar(state_for(c, at, day))
+    data = views.calendar(state_for(c, at, day))
 
     def text() -> str:
         lines = [f"day {data['day']}"]
@@ -219,11 +221,9 @@ def calendar(c: Ctx, at: int | None, day: int | None) -> None:
 @pass_ctx
 def autoplay(c: Ctx, days: int) -> None:
     """Play by the rules with a sensible policy (eat when hungry, rest in towns, flee when losing)."""
-    from ledger.systems.crawl.play import autoplay as play
-
     before = c.ledger.state(c.campaign).game
     played = play(c.ledger, c.campaign, days)
-    g: proj.Crawl = c.ledger.state(c.campaign).game
+    g: Crawl = c.ledger.state(c.campaign).game
     data = {
         "days_played": played,
         "from_day": before.day,
@@ -247,8 +247,6 @@ def autoplay(c: Ctx, days: int) -> None:
 @pass_ctx
 def tables(c: Ctx, file: str | None) -> None:
     """Check a tables FILE (default: the sample tables); `ledger tables` shows the rows."""
-    from ledger.systems.crawl.tables import load_tables
-
     data, source = load_tables(file)
     summary = {
         "source": source,

@@ -17,6 +17,7 @@ from ledger.cli.options import Ctx, common, emit, faces_option, pass_ctx, run_co
 from ledger.errors import LedgerError
 from ledger.systems.d100 import commands as cmd
 from ledger.systems.d100 import events as ev
+from ledger.systems.d100 import roll
 
 LEVELS = ["success", "special", "critical"]
 
@@ -329,8 +330,6 @@ def endcombat(c: Ctx) -> None:
 @pass_ctx
 def odds(c: Ctx, target: int, skill: int | None) -> None:
     """Exact chances of each success level for TARGET (no campaign needed)."""
-    from ledger.systems.d100 import roll
-
     counts = roll.chances(target, target if skill is None else skill)
     data = {
         "target": target,

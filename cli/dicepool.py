@@ -17,6 +17,8 @@ from ledger.cli.options import (
     state_for,
     time_travel,
 )
+from ledger.errors import RuleError
+from ledger.projections.dicepool.state import exchange_text, exchange_view
 from ledger.systems.dicepool.commands import Attack, Dodge, Heal, Initiative, Join, Resist, Test
 from ledger.systems.dicepool.events import Roll
 from ledger.systems.dicepool.tables import RANGE_CLASSES
@@ -79,8 +81,6 @@ mod_option = click.option(
 @pass_ctx
 def join(c: Ctx, name: str, attrs: tuple[str, ...]) -> None:
     """Add a character NAME to the party, checking every --attr against the convention."""
-    from ledger.errors import RuleError
-
     parsed: dict[str, str] = {}
     for item in attrs:
         key, sep, value = item.partition("=")
@@ -278,8 +278,6 @@ def heal(c: Ctx, boxes: int, track: str, reason: str) -> None:
 @pass_ctx
 def exchange(c: Ctx, at: int | None, day: int | None) -> None:
     """Show the last exchange: attacker successes, dodged, resisted, staged wound."""
-    from ledger.projections.dicepool.state import exchange_text, exchange_view
-
     state = state_for(c, at, day)
     view = exchange_view(state.game.last if state.game is not None else None)
     emit(c, view, lambda: exchange_text(view) if view else "no exchange yet")

@@ -9,6 +9,7 @@ import click
 from ledger import words
 from ledger.cli.fixes import command_line
 from ledger.cli.options import Ctx, common, emit, pass_ctx
+from ledger.projections.report import write
 
 
 @click.command("report")
@@ -28,8 +29,6 @@ def report(c: Ctx, output: Path) -> None:
     Open it in any browser, even offline; the slider shows the sheet, the map
     and the journal as they were on each day (#day=N in the address opens it
     there). With --as NAME the page opens on that character's sheet."""
-    from ledger.projections.report import write
-
     if output.suffix.lower() not in (".html", ".htm"):
         raise click.BadParameter(
             f"expected a file name ending in .html, got {str(output)!r}; use -o NAME.html"

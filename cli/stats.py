@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import csv
 import io
+import secrets
 import sys
 import textwrap
 import time
@@ -20,6 +21,22 @@ import click
 from ledger import words
 from ledger.cli import fixes
 from ledger.cli.options import Ctx, emit, json_text, pass_ctx, printable
+from ledger.cli.stats_text import render, signed, survival_lines
+from ledger.errors import Input, LedgerError, RunCommand
+from ledger.projections.stats.reports import REPORTS, Scope, report, report_names
+from ledger.projections.stats.tables import table_lines
+from ledger.projections.warehouse.loading import Warehouse
+from ledger.projections.warehouse.query import (
+    DEFAULT_LIMIT,
+    QueryLimits,
+    check_query,
+    check_query_text,
+    left_out_note,
+    open_query,
+)
+from ledger.projections.warehouse.schema import SchemaChanged
+from ledger.simulate import Simulator, check_simulator, plan, still_to_simulate
+from ledger.systems import installed
 
 if TYPE_CHECKING:
     import duckdb
@@ -43,8 +60,6 @@ class ReportChoice(click.Choice):  # type: ignore[type-arg]
 
     @property  # type: ignore[override]
     def choices(self) -> tuple[str, ...]:
-        from ledger.projections.stats.reports import report_names
-
         return tuple(report_names())
 
     @choices.setter
@@ -52,8 +67,6 @@ class ReportChoice(click.Choice):  # type: ignore[type-arg]
         pass
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        from ledger.projections.stats.reports import REPORTS
-
         if value in REPORTS:  # a shared report: no system loaded to list the others
             return value
         return super().convert(value, param, ctx)
@@ -120,8 +133,6 @@ def _open_caught_up(
     """The warehouse's writable connection, after the catch-up on it: a command opens DuckDB
     once for both (closed on leaving, so that a read-only connection can be opened after it).
     ``check`` runs on it before the catch-up (a refused query costs no catch-up)."""
-    from ledger.projections.warehouse.schema import SchemaChanged
-
     top = c.ledger.store.max_notification_id()
 
     def rebuilt() -> duckdb.DuckDBPyConnection:  # an older layout: built again from the log, then opened
@@ -188,12 +199,8 @@ def stats(
     system (--report lists them all).
 
     Across every campaign, or one with -c NAME."""
-    from ledger.cli.stats_text import render
-    from ledger.projections.stats.reports import Scope, report
-
     if c.campaign is not None:
         c.ledger.campaign(c.campaign)  # refuses an unknown name
-    from ledger.projections.warehouse.loading import Warehouse
 
     who = unicodedata.normalize("NFC", character) if character is not None else None
     # The reports are the project's own SQL with bound values, so they run on the connection
@@ -233,17 +240,6 @@ def query(
     conditions, deaths and the systems' own; `ledger warehouse status` lists them).
     Output a table, --json or --csv; rows stream out as DuckDB finds them, within a
     time limit and bounded memory."""
-    from ledger.projections.stats.tables import table_lines
-    from ledger.projections.warehouse.loading import Warehouse
-    from ledger.projections.warehouse.query import (
-        DEFAULT_LIMIT,
-        QueryLimits,
-        check_query,
-        check_query_text,
-        left_out_note,
-        open_query,
-    )
-
     limits = QueryLimits() if timeout is None else QueryLimits(timeout=timeout)
     limit = DEFAULT_LIMIT if limit is None else limit
     check_query_text(sql, limit)  # a bad --limit or an empty query, before anything is opened
@@ -323,8 +319,6 @@ def warehouse() -> None:
 @pass_ctx
 def warehouse_rebuild(c: Ctx, warehouse_path: str | None) -> None:
     """Drop the warehouse and build it again from the whole log."""
-    from ledger.projections.warehouse.loading import Warehouse
-
     start = time.perf_counter()
     wh = Warehouse(c.ledger, warehouse_path)
     n = _with_progress(wh, c.ledger.store.max_notification_id(), rebuild=True)
@@ -343,8 +337,6 @@ def warehouse_rebuild(c: Ctx, warehouse_path: str | None) -> None:
 @pass_ctx
 def warehouse_status(c: Ctx, warehouse_path: str | None) -> None:
     """Where the warehouse is, how far behind the log it is, and its row counts."""
-    from ledger.projections.warehouse.loading import Warehouse
-
     data = Warehouse(c.ledger, warehouse_path).status()
 
     def text() -> str:
@@ -385,11 +377,6 @@ def warehouse_status(c: Ctx, warehouse_path: str | None) -> None:
 def simulate(c: Ctx, system: str, count: int, seed: int | None, days: int, prefix: str | None) -> None:
     """Generate whole campaigns of SYSTEM fast, to try statistics at scale
     (each system plays with its own autoplayer or simulator)."""
-    import secrets
-
-    from ledger.errors import LedgerError
-    from ledger.simulate import Simulator, check_simulator, plan, still_to_simulate
-
     check_simulator(system)
     if days < 1:
         raise LedgerError(f"--days must be at least 1, got {days}")
@@ -437,8 +424,6 @@ def demo(book: Any, echo: Callable[[str], None]) -> None:
     """The statistics part of ``ledger demo``: the campaigns each system simulates for it
     (made once), then luck, the survival curve, what each system says of them and the
     physical dice check."""
-    from ledger.projections.warehouse.loading import Warehouse
-
     demo_report(book, Warehouse(book), lambda line: echo(f"  {line}"), word=fixes.command_line)
 
 
@@ -461,12 +446,6 @@ def demo_report(
     check, read from ``warehouse`` (caught up here, after the simulations). Each step is
     echoed after ``$ `` as the operation that does it, a :class:`Fix` ``word`` says in the
     reader's words (its own text by default)."""
-    from ledger.cli.stats_text import signed, survival_lines
-    from ledger.errors import Input, RunCommand
-    from ledger.projections.stats.reports import Scope, report
-    from ledger.simulate import Simulator, plan
-    from ledger.systems import installed
-
     shown = [(system.name, system.stats_demo) for system in installed() if system.stats_demo is not None]
     for name, demo in shown:
         count = demo.campaigns if campaigns is None else campaigns

@@ -7,22 +7,23 @@ from typing import Any
 
 import click
 
-from ledger import words
+from ledger import browse, words
+from ledger.browse import systems_with_tables
 from ledger.cli.options import Ctx, OptionHelpLater, common, emit, faces_option, pass_ctx, recorded_json
 from ledger.cli.options import faces as parse_faces
+from ledger.dice import render as render_roll
+from ledger.errors import LedgerError
+from ledger.store import is_postgres, resolve_target
+from ledger.systems import get_system
 
 
 def _has_ledger(c: Ctx) -> bool:
-    from ledger.store import is_postgres, resolve_target
-
     target = resolve_target(c.db)
     return is_postgres(target) or Path(target).exists()
 
 
 def _campaign_tables(c: Ctx) -> tuple[str, str, dict[str, Any]]:
     """(system, campaign name, tables) of the campaign meant: its own tables, as it was started."""
-    from ledger.errors import LedgerError
-
     if not _has_ledger(c):
         raise LedgerError("no campaign here; give --system SYSTEM, or -c CAMPAIGN with --db PATH")
     camp = c.ledger.campaign(c.campaign)
@@ -31,13 +32,8 @@ def _campaign_tables(c: Ctx) -> tuple[str, str, dict[str, Any]]:
 
 
 def _system_tables(system: str) -> dict[str, Any]:
-    from ledger.errors import LedgerError
-    from ledger.systems import get_system
-
     found = get_system(system)
     if found.load_tables is None:
-        from ledger.browse import systems_with_tables
-
         raise LedgerError(
             f"the {system} system has no tables; systems with tables: {', '.join(systems_with_tables())}"
         )
@@ -56,8 +52,6 @@ def render(table: Any) -> str:
 
 
 def _system_help() -> str:
-    from ledger.browse import systems_with_tables
-
     return f"A system's sample tables, without a campaign ({', '.join(systems_with_tables())})."
 
 
@@ -79,8 +73,6 @@ def tables(c: Ctx, table: str | None, system: str | None, everything: bool) -> N
     Without TABLE, the list of tables (with --all, every one in full); roll on
     one with `ledger roll-table TABLE`. Shops, enemies, items, techniques,
     skills and classes are listed as the system has them."""
-    from ledger import browse
-
     if system is not None:
         where, data = f"the {system} system (sample tables)", _system_tables(system)
     else:
@@ -114,10 +106,6 @@ def tables(c: Ctx, table: str | None, system: str | None, everything: bool) -> N
 @pass_ctx
 def roll_table(c: Ctx, table: str, faces: str | None) -> None:
     """Roll on TABLE of the campaign's system and record the roll (--faces for physical dice)."""
-    from ledger import browse
-    from ledger.dice import render as render_roll
-    from ledger.errors import LedgerError
-
     system, name, data = _campaign_tables(c)
     found = browse.find(browse.listing(system, data), table, system)
     if found.dice is None:

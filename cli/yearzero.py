@@ -18,7 +18,8 @@ from ledger.cli.options import (
     time_travel,
 )
 from ledger.errors import LedgerError
-from ledger.projections.yearzero import state as proj
+from ledger.projections.yearzero.views import render_rot, render_zone, rot_view, zone_view
+from ledger.projections.yearzero.vocabulary import SLOTS, TRAUMA
 from ledger.systems.yearzero import commands as cmd
 
 
@@ -137,7 +138,7 @@ def push(c: Ctx, faces: str | None) -> None:
 
 
 @group.command("damage")
-@click.argument("kind", type=click.Choice(sorted(proj.TRAUMA)))
+@click.argument("kind", type=click.Choice(sorted(TRAUMA)))
 @click.argument("amount", type=int)
 @click.option("--no-armor", is_flag=True, help="Armor and shield do not roll (falls, Rot, hunger...).")
 @faces_option
@@ -150,9 +151,7 @@ def damage(c: Ctx, kind: str, amount: int, no_armor: bool, faces: str | None) ->
 
 @group.command("armor")
 @click.argument("item", required=False)
-@click.option(
-    "--off", type=click.Choice(proj.SLOTS), default=None, help="Take off the armor, shield or suit."
-)
+@click.option("--off", type=click.Choice(SLOTS), default=None, help="Take off the armor, shield or suit.")
 @common
 @pass_ctx
 def armor(c: Ctx, item: str | None, off: str | None) -> None:
@@ -230,8 +229,8 @@ def rot(c: Ctx, points: int | None, source: str, faces: str | None, at: int | No
     if points is not None:
         run_command(c, cmd.Rot(points=points, source=source), faces)
         return
-    data = proj.rot_view(state_for(c, at, day).game)
-    emit(c, data, lambda: proj.render_rot(data))
+    data = rot_view(state_for(c, at, day).game)
+    emit(c, data, lambda: render_rot(data))
 
 
 @group.command("enter")
@@ -361,8 +360,8 @@ def tick(c: Ctx, hours: str, faces: str | None) -> None:
 @pass_ctx
 def zone(c: Ctx, at: int | None, day: int | None) -> None:
     """The Zone map: sectors visited and explored, Rot levels, where the party is."""
-    data = proj.zone_view(state_for(c, at, day).game)
-    emit(c, data, lambda: proj.render_zone(data))
+    data = zone_view(state_for(c, at, day).game)
+    emit(c, data, lambda: render_zone(data))
 
 
 create = character

@@ -14,6 +14,7 @@ from typing import Any
 import msgspec
 
 from ledger.errors import Input, LedgerError, RunCommand
+from ledger.systems import get_system, system_names
 
 __all__ = ["Row", "Table", "effects", "find", "listing", "ranged_rows"]
 
@@ -92,15 +93,11 @@ def ranged_rows(entries: Mapping[str, Any], dice: str, text: Any) -> tuple[Row, 
 
 
 def systems_with_tables() -> list[str]:
-    from ledger.systems import get_system, system_names
-
     return [s for s in system_names() if get_system(s).listing is not None]
 
 
 def listing(system: str, tables: dict[str, Any]) -> list[Table]:
     """Every table of ``system``, as the system lists them (``System.listing``)."""
-    from ledger.systems import get_system
-
     lister = get_system(system).listing
     if lister is None:
         raise LedgerError(

@@ -25,6 +25,7 @@ import re
 from collections.abc import Iterator
 from fractions import Fraction
 
+from ledger import odds
 from ledger.errors import FacesError, NotationError
 from ledger.events import DiceGroup, Die, RollResult
 from ledger.notation import (
@@ -386,7 +387,8 @@ def recompute(result: RollResult) -> RollResult:
     :class:`~ledger.errors.LedgerError` when the notation or the faces do not fit."""
     faces = Faces(result.faces())
     if result.semantics == 1:
-        from ledger import dice_legacy  # older rolls only: imported when one is read
+        # lazy: a command that reads imports no dice_legacy (tests/test_cli_startup.py)
+        from ledger import dice_legacy
 
         again = dice_legacy.evaluate(dice_legacy.parse(result.notation), faces)
     elif result.semantics in (2, SEMANTICS):
@@ -412,12 +414,11 @@ def chance(result: RollResult) -> tuple[float | None, bool]:
     key = (result.semantics, result.notation)
     if key not in _CHANCES:
         if result.semantics == 1:
+            # lazy: a command that reads imports no dice_legacy (tests/test_cli_startup.py)
             from ledger import dice_legacy
 
             _CHANCES[key] = (dice_legacy.p_any(result.groups), False)
         else:
-            from ledger import odds  # the exact chances: imported when first asked for
-
             _CHANCES[key] = odds.chance(parse(result.notation), result.semantics)
     return _CHANCES[key]
 
@@ -436,6 +437,7 @@ def render(result: RollResult) -> str:
     """``4d6kh3 = 14  [6, 5, ~2, 3]``: dice not counted (dropped, rerolled) are marked
     with ``~``, explosions with ``!``, a limited die as ``1->3``, Fate dice as -1/0/+1."""
     if result.semantics == 1:
+        # lazy: a command that reads imports no dice_legacy (tests/test_cli_startup.py)
         from ledger import dice_legacy
 
         return dice_legacy.render(result)

@@ -17,6 +17,8 @@ from typing import Any, Generic, TypeVar, Union
 
 import msgspec
 
+from ledger.systems import get_system, system_names
+
 FORMAT = 1
 """Store format version, written once into the registry stream."""
 MAX_LINE = 8 * 1024 * 1024
@@ -371,8 +373,6 @@ class Envelope(msgspec.Struct, Generic[E], frozen=True, kw_only=True, gc=False):
 
 def system_events(system: str) -> tuple[type[Event], ...]:
     """The event types of one installed system (``System.events``); none for an unknown name."""
-    from ledger.systems import get_system, system_names
-
     return tuple(get_system(system).events) if system in system_names() else ()
 
 

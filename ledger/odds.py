@@ -24,6 +24,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from fractions import Fraction
 from math import exp, lgamma, log, log1p
+from typing import Any, TypeVar
 
 from ledger.notation import (
     MAX_DICE,
@@ -41,6 +42,8 @@ from ledger.notation import (
 )
 
 Dist = dict[Fraction | int, float]
+Outcome = TypeVar("Outcome", bound=Any)
+"""A sum, or a state of kept dice: what a distribution gives a chance to."""
 
 EXPLOSION_DEPTH = 20
 """Explosions per die the chances follow."""
@@ -75,11 +78,20 @@ class _Meter:
             raise TooLarge
 
     def prune(self, dist: Dist) -> Dist:
-        """Rules 3: leave out the rarest outcomes, together under one share of TAIL."""
+        """Rules 3: a sum's rarest outcomes left out (one of fewer than 64 kept whole)."""
         if self.legacy or len(dist) < 64:
             return dist
+        return self.leave_out_rarest(dist, ties_by_value=True)
+
+    def leave_out_rarest(self, dist: dict[Outcome, float], *, ties_by_value: bool) -> dict[Outcome, float]:
+        """Rules 3: the rarest outcomes left out, together under one share of TAIL, the
+        rarest first; equal chances in the order of their values, or as they came."""
         allowance = min(_SHARE, TAIL / 2 - self.cut)
-        rare = sorted((p, v) for v, p in dist.items() if p < allowance)
+        rare = [(p, v) for v, p in dist.items() if p < allowance]
+        if ties_by_value:
+            rare.sort()
+        else:
+            rare.sort(key=lambda pair: pair[0])
         dropped = 0.0
         out = dict(dist)
         for p, v in rare:
@@ -165,6 +177,36 @@ def _node(node: Node, meter: _Meter, exact: bool = False) -> Dist:
     return term_distribution(node, meter)
 
 
+State = tuple[tuple[Fraction | int, ...], Fraction | int]
+"""The n extreme values so far, and the sum (or successes) of all when dropping."""
+
+
+class _Keep:
+    """Keeping (or dropping) the n highest (or lowest) of values met one at a time."""
+
+    def __init__(self, keep: str, n: int, success: Cmp | None) -> None:
+        self.n = n
+        self.highest = keep[1] == "h"
+        self.dropping = keep[0] == "d"
+        self.success = success
+
+    def add(self, state: State, v: Fraction | int) -> State:
+        """The state once ``v`` is met: among the extremes if it is one, in the sum when dropping."""
+        extreme, rest = state
+        merged = tuple(sorted((*extreme, v), reverse=self.highest)[: self.n])
+        if self.dropping:
+            rest += int(self.success.meets(v)) if self.success else v  # type: ignore[arg-type]
+        return (merged, rest)
+
+    def value(self, state: State) -> Fraction | int:
+        """The roll's value in a state: the extremes kept, or all but them."""
+        extreme, rest = state
+        if self.success is None:
+            return rest - sum(extreme) if self.dropping else sum(extreme)
+        in_extreme = sum(1 for v in extreme if self.success.meets(v))  # type: ignore[arg-type]
+        return rest - in_extreme if self.dropping else in_extreme
+
+
 def _pool(pool: Pool, meter: _Meter, exact: bool) -> Dist:
     """The sum of a pool's items kept: the n extreme values so far, and the sum of all."""
     dists = [_node(item, meter, exact) for item in pool.items]
@@ -173,19 +215,18 @@ def _pool(pool: Pool, meter: _Meter, exact: bool) -> Dist:
         for d in dists:
             total = meter.prune(_add(total, d, meter))
         return total
-    n, highest, dropping = pool.keep_n, pool.keep[1] == "h", pool.keep[0] == "d"
-    states: dict[tuple[tuple[Fraction | int, ...], Fraction | int], float] = {((), 0): 1.0}
+    keep = _Keep(pool.keep, pool.keep_n, None)
+    states: dict[State, float] = {((), 0): 1.0}
     for d in dists:
-        meter.charge(len(states) * len(d) * (n + 1))
-        nxt: defaultdict[tuple[tuple[Fraction | int, ...], Fraction | int], float] = defaultdict(float)
-        for (extreme, rest), p in states.items():
+        meter.charge(len(states) * len(d) * (keep.n + 1))
+        nxt: defaultdict[State, float] = defaultdict(float)
+        for state, p in states.items():
             for v, q in d.items():
-                merged = tuple(sorted((*extreme, v), reverse=highest)[:n])
-                nxt[(merged, rest + v if dropping else 0)] += p * q
+                nxt[keep.add(state, v)] += p * q
         states = dict(nxt)
     out: defaultdict[Fraction | int, float] = defaultdict(float)
-    for (extreme, rest), p in states.items():
-        out[rest - sum(extreme) if dropping else sum(extreme)] += p
+    for state, p in states.items():
+        out[keep.value(state)] += p
     return dict(out)
 
 
@@ -287,9 +328,6 @@ def _chain_exact(
     return result
 
 
-State = tuple[tuple[int, ...], int]  # the n extreme values, and the sum or successes of all
-
-
 def _kept(term: DiceTerm, faces: Dist, explodes: set[int], meter: _Meter) -> Dist:
     assert term.keep is not None
     highest = term.keep[1] == "h"
@@ -307,20 +345,6 @@ def _kept(term: DiceTerm, faces: Dist, explodes: set[int], meter: _Meter) -> Dis
         kept = term.count - term.keep_n if dropping else term.keep_n
         return _top(dict(unit), term.count, kept, keep_highest, success, meter)
     return _exploding_kept(term, faces, explodes, meter)
-
-
-def _prune_states(states: dict[State, float], meter: _Meter) -> dict[State, float]:
-    """Rules 3: the rarest states left out, together under one share of TAIL."""
-    allowance = min(_SHARE, TAIL / 2 - meter.cut)
-    dropped = 0.0
-    out = dict(states)
-    for p, st in sorted(((p, st) for st, p in states.items() if p < allowance), key=lambda x: x[0]):
-        if dropped + p > allowance:
-            break
-        dropped += p
-        del out[st]
-    meter.cut += dropped
-    return out
 
 
 def _top(unit: Dist, count: int, n: int, highest: bool, success: Cmp | None, meter: _Meter) -> Dist:
@@ -374,29 +398,18 @@ def _binomial(trials: int, q: float) -> list[float]:
 def _exploding_kept(term: DiceTerm, faces: Dist, explodes: set[int], meter: _Meter) -> Dist:
     """Keep or drop among dice whose explosions are dice of their own (how many varies)."""
     assert term.keep is not None
-    n = term.keep_n
-    highest = term.keep[1] == "h"
-    dropping = term.keep[0] == "d"
-    success = term.success
-
-    def add(state: State, v: int) -> State:
-        extreme, rest = state
-        merged = sorted((*extreme, v), reverse=highest)[:n]
-        if dropping:
-            rest += int(success.meets(v)) if success else v
-        return (tuple(merged), rest)
-
+    keep = _Keep(term.keep, term.keep_n, term.success)
     states: dict[State, float] = {((), 0): 1.0}
     limit = _depth(term, meter)
     for _ in range(term.count):
         done: defaultdict[State, float] = defaultdict(float)
         pending = states
         for depth in range(limit + 1):
-            meter.charge(len(pending) * len(faces) * (n + 1))
+            meter.charge(len(pending) * len(faces) * (keep.n + 1))
             nxt: defaultdict[State, float] = defaultdict(float)
             for st, p in pending.items():
                 for f, q in faces.items():
-                    st2 = add(st, term.value_of(f))
+                    st2 = keep.add(st, term.value_of(f))
                     if f in explodes and depth < limit:
                         nxt[st2] += p * q
                     else:
@@ -413,15 +426,10 @@ def _exploding_kept(term: DiceTerm, faces: Dist, explodes: set[int], meter: _Met
         states = (
             {st: p for st, p in done.items() if p > NEGLIGIBLE}
             if meter.legacy
-            else _prune_states(done, meter)
+            else meter.leave_out_rarest(done, ties_by_value=False)
         )
 
     out: defaultdict[int, float] = defaultdict(float)
-    for (extreme, rest), p in states.items():
-        if success is None:
-            value = rest - sum(extreme) if dropping else sum(extreme)
-        else:
-            in_extreme = sum(1 for v in extreme if success.meets(v))
-            value = rest - in_extreme if dropping else in_extreme
-        out[value] += p
+    for state, p in states.items():
+        out[keep.value(state)] += p  # type: ignore[index]
     return dict(out)

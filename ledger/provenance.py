@@ -25,6 +25,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 import msgspec
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat, PublicFormat
 
 from ledger import admission
 from ledger.commands import check_name
@@ -160,14 +163,10 @@ def _now() -> str:
 
 
 def _private(raw: bytes) -> Ed25519PrivateKey:
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-
     return Ed25519PrivateKey.from_private_bytes(raw)
 
 
 def _public_raw(key: Ed25519PrivateKey) -> bytes:
-    from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
-
     return key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
 
 
@@ -184,8 +183,6 @@ def signing_key(store: Store, *, create: bool = True) -> Ed25519PrivateKey | Non
     found = _read_signing(store)
     if found is not None or not create:
         return found[0] if found else None
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-    from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat
 
     key = Ed25519PrivateKey.generate()
     record = {
@@ -345,8 +342,6 @@ def check_signature(header: Mapping[str, Any]) -> str | None:
         raw_signature = bytes.fromhex(signature)
     except (PublicKeyError, ValueError) as e:
         raise SignatureError(refused) from e
-    from cryptography.exceptions import InvalidSignature
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
     try:
         Ed25519PublicKey.from_public_bytes(raw_key).verify(raw_signature, statement(header))

@@ -3,11 +3,18 @@ simulator, each recorded whole through the ledger's bulk path (:class:`Simulator
 
 from __future__ import annotations
 
+import os
+import random
 import tempfile
 from pathlib import Path
 from typing import Any
 
 import msgspec
+
+from ledger.campaign import Ledger
+from ledger.errors import DuplicateNameError, LedgerError
+from ledger.events import CampaignRegistered, CampaignStarted
+from ledger.systems import get_system, system_names
 
 
 class SimulationPlan(msgspec.Struct, frozen=True):
@@ -20,11 +27,7 @@ class SimulationPlan(msgspec.Struct, frozen=True):
 
 
 def plan(system: str, campaigns: int, seed: int, prefix: str | None = None) -> SimulationPlan:
-    import random
-
     if campaigns < 1:
-        from ledger.errors import LedgerError
-
         raise LedgerError(f"`campaigns` must be at least 1, got {campaigns}", field="campaigns")
     stem = prefix or f"sim-{system}-{seed}"
     names = tuple(f"{stem}-{i:05d}" for i in range(1, campaigns + 1))
@@ -34,16 +37,11 @@ def plan(system: str, campaigns: int, seed: int, prefix: str | None = None) -> S
 
 def simulators() -> list[str]:
     """The installed systems ``simulate`` can play: those with an autoplayer or a simulator."""
-    from ledger.systems import get_system, system_names
-
     return [n for n in system_names() if get_system(n).autoplay or get_system(n).simulate]
 
 
 def check_simulator(system: str) -> None:
     """Refuse, before anything is recorded, a system that cannot be simulated."""
-    from ledger.errors import LedgerError
-    from ledger.systems import get_system
-
     get_system(system)
     if system not in simulators():
         raise LedgerError(
@@ -53,8 +51,6 @@ def check_simulator(system: str) -> None:
 
 def _play(ledger: Any, system: str, name: str, seed: int, days: int) -> None:
     """Create and play one campaign: the system's simulator, or its autoplayer in one batch."""
-    from ledger.systems import get_system
-
     sysdef = get_system(system)
     autoplay = sysdef.autoplay
     if sysdef.simulate is not None:
@@ -98,8 +94,6 @@ class Simulator:
             self._folder = None
 
     def _fresh_scratch(self) -> Any:
-        from ledger.campaign import Ledger
-
         if self._scratch is None or self._played >= self.RENEW:
             self.close()
             self._folder = tempfile.TemporaryDirectory(prefix="ledger-sim-", dir=_scratch_dir())
@@ -109,9 +103,6 @@ class Simulator:
 
     def play(self, name: str, seed: int) -> None:
         """Play campaign ``name`` and record it whole (refused if the name is taken)."""
-        from ledger.errors import DuplicateNameError
-        from ledger.events import CampaignRegistered
-
         if name in {c.name for c in self.ledger.campaigns()}:
             raise DuplicateNameError(f"a campaign named {name!r} exists; choose another name")
         scratch = self._fresh_scratch()
@@ -134,8 +125,6 @@ class Simulator:
 
 def _scratch_dir() -> str | None:
     """Shared memory when the machine has it (a scratch ledger need never reach a disk)."""
-    import os
-
     shm = Path("/dev/shm")
     return str(shm) if shm.is_dir() and os.access(shm, os.W_OK) else None
 
@@ -150,9 +139,6 @@ def still_to_simulate(ledger: Any, run: SimulationPlan) -> list[tuple[str, int]]
     """The (name, seed) of each campaign of ``run`` not recorded yet: a run stopped part-way
     resumes where it stopped. A campaign of the run's name that another run (or a player)
     made is refused."""
-    from ledger.errors import DuplicateNameError
-    from ledger.events import CampaignStarted
-
     known = {c.name: c for c in ledger.campaigns()}
     todo = []
     for name, seed in zip(run.names, run.seeds, strict=True):

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from ledger.state import CampaignState, CoreState
+from ledger.systems import GROUP
 
 if TYPE_CHECKING:
     from ledger.systems import System
@@ -172,8 +173,6 @@ def key(stream: str, system: System) -> str:
 def _plugin_packages() -> frozenset[str]:
     """The top-level packages of the installed systems: a snapshot's state type is looked up
     only there (and in the ledger), never in a module the stored text names at will."""
-    from ledger.systems import GROUP
-
     return frozenset(p.value.split(".")[0] for p in importlib.metadata.entry_points(group=GROUP))
 
 

@@ -13,6 +13,8 @@ import contextlib
 import os
 import sqlite3
 import threading
+import time
+import weakref
 import zlib
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -26,6 +28,7 @@ from eventsourcing.persistence import (
     PersistenceError,
     StoredEvent,
 )
+from eventsourcing.sqlite import SQLiteAggregateRecorder, SQLiteApplicationRecorder, SQLiteDatastore
 
 from ledger.errors import GiveOption, Input, NotALedgerError, RunCommand, StoreError
 
@@ -93,8 +96,6 @@ class Store:
     # --- opening -------------------------------------------------------------
 
     def _open_sqlite(self, target: str) -> ApplicationRecorder:
-        from eventsourcing.sqlite import SQLiteAggregateRecorder, SQLiteDatastore
-
         path = Path(target)
         if not path.exists() and not path.is_dir() and not (self.create and not self.read_only):
             raise StoreError(
@@ -133,6 +134,7 @@ class Store:
         return recorder
 
     def _open_postgres(self, target: str) -> ApplicationRecorder:
+        # lazy: a command on a SQLite ledger imports no PostgreSQL driver (tests/test_cli_startup.py)
         import psycopg
         from eventsourcing.postgres import PostgresAggregateRecorder, PostgresDatastore
 
@@ -413,8 +415,6 @@ def _select_states_sql(table: str, gt: int, lte: int | None, mark: str) -> tuple
 
 
 def _bulk_sqlite_recorder() -> type:
-    from eventsourcing.sqlite import SQLiteApplicationRecorder
-
     class BulkSQLiteRecorder(SQLiteApplicationRecorder):
         """The SQLite application recorder, inserting a transaction's rows with
         one ``executemany`` (the stock one issues one ``execute`` per row to
@@ -477,9 +477,7 @@ moment no write is in flight, before it waits in the queue (see
 def _idle_check() -> Any:
     """A pool check that pings a connection only after it has sat idle: a server
     restart is noticed before the next command, without a round trip per statement."""
-    import time
-    import weakref
-
+    # lazy: a command on a SQLite ledger imports no PostgreSQL driver (tests/test_cli_startup.py)
     from psycopg_pool import ConnectionPool
 
     seen: weakref.WeakKeyDictionary[Any, float] = weakref.WeakKeyDictionary()
@@ -495,8 +493,7 @@ def _idle_check() -> Any:
 
 
 def _postgres_recorder() -> type:
-    import time
-
+    # lazy: a command on a SQLite ledger imports no PostgreSQL driver (tests/test_cli_startup.py)
     from eventsourcing.postgres import PostgresApplicationRecorder
     from psycopg.errors import LockNotAvailable
 
@@ -702,6 +699,7 @@ listens; the second half is a hash of the event table's schema and name."""
 
 
 def _subscription() -> type:
+    # lazy: a command on a SQLite ledger imports no PostgreSQL driver (tests/test_cli_startup.py)
     from eventsourcing.postgres import PostgresSubscription
     from psycopg.sql import SQL, Identifier
 

@@ -30,9 +30,11 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from ledger.errors import Fix, Input, RunCommand
+from ledger import outfile
+from ledger.errors import Fix, Input, RunCommand, TamperError
 from ledger.events import RESETS, BranchForked, CampaignStarted, Envelope, Event
 from ledger.facts import judged_rolls
+from ledger.integrity import verify_dice
 from ledger.projections import sheets as sheets_view
 from ledger.projections.stats.maths import luck_index
 from ledger.state import CampaignState, evolve, told_as
@@ -72,8 +74,6 @@ def fold(
     an undo or redo takes the state kept for its target (an earlier version, and
     ``last_reset`` names an undo or redo at or before the event, so every walk
     over resets goes down; a log breaking that is refused as tampered)."""
-    from ledger.errors import TamperError
-
     envs: dict[int, Envelope[Any]] = {}
     states: dict[int, CampaignState] = {0: CampaignState()}
     previous = CampaignState()
@@ -391,9 +391,6 @@ def log_rows(
 def dice_marks(book: Ledger, c: Campaign) -> dict[int, str]:
     """Per version whose action drew dice, how far its dice are proven; a branch whose
     dice do not verify marks none (``ledger verify --dice`` names the roll)."""
-    from ledger.errors import TamperError
-    from ledger.integrity import verify_dice
-
     try:
         return dict(verify_dice(book, c.name)[c.name].marks)
     except TamperError:
@@ -545,8 +542,6 @@ def write(
     """Build and write the report (replacing a file of that name, never one of the ledger's
     own: :func:`ledger.outfile.write_file`); returns the data it embeds (``word``: as in
     :func:`build`)."""
-    from ledger import outfile
-
     outfile.check_target(out, outfile.own_files(book.store))  # before the work of building it
     data = build(book, campaign, focus, word)
     outfile.write_text(out, render(data), protected=outfile.own_files(book.store), replace=True)

@@ -3,7 +3,8 @@
 A command line pays for every module it imports before it answers. A recorded action
 loads the campaign's own system only, never every installed one; a command that only
 reads imports none of the machinery that records, imports or exports; `ledger --help`
-lists every system without importing a system that publishes its help.
+lists every system without importing a system that publishes its help; a command on a
+SQLite ledger imports no PostgreSQL driver.
 """
 
 from __future__ import annotations
@@ -115,6 +116,13 @@ def test_a_command_that_reads_imports_none_of_the_recording(table: Path, args: l
     output, seen = run(table, *args)
     assert output.strip()
     assert [m for m in RECORDING if m in seen["modules"]] == []
+
+
+@pytest.mark.parametrize("args", [["roll", "2d6"], ["sheet"], ["verify"]], ids=lambda args: args[0])
+def test_a_command_on_a_sqlite_ledger_imports_no_postgresql_driver(table: Path, args: list[str]) -> None:
+    _, seen = run(table, *args)
+    loaded = [m for m in seen["modules"] if m.partition(".")[0] in ("psycopg", "psycopg_pool")]
+    assert loaded == [] and "eventsourcing.postgres" not in seen["modules"]
 
 
 def test_the_help_lists_every_system_without_importing_one(tmp_path: Path) -> None:

@@ -13,7 +13,9 @@ from msgspec.structs import replace
 from ledger import Ledger
 from ledger.dice import Faces
 from ledger.errors import GameOverError, OutOfOrderError, RuleError, TableError
-from ledger.projections.crawl import state as proj
+from ledger.projections.crawl import fold, views
+from ledger.projections.crawl.game import DIRECTIONS, Crawl, Hex, key, neighbour
+from ledger.projections.crawl.game import Fight as FightState
 from ledger.systems.crawl import events as ev
 from ledger.systems.crawl.order import (
     Attack,
@@ -89,7 +91,7 @@ def book(tmp_path: Path) -> Any:
         yield ledger
 
 
-def game(book: Ledger) -> proj.Crawl:
+def game(book: Ledger) -> Crawl:
     return book.state("run").game
 
 
@@ -142,7 +144,7 @@ def test_three_hungry_days_cost_2_3_4_then_a_meal_resets_the_streak(book: Ledger
         healths.append(game(book).health)
     assert losses == [2, 3, 4]
     assert healths == [10 - 2 + 3, 11 - 3 + 3, 11 - 4 + 3]
-    assert proj.hunger(book.state("run")) == {
+    assert views.hunger(book.state("run")) == {
         "day": 3,
         "streak": 3,
         "longest": 3,
@@ -153,7 +155,7 @@ def test_three_hungry_days_cost_2_3_4_then_a_meal_resets_the_streak(book: Ledger
     do(book, Eat(food="bar"))
     events = do(book, Sleep(where="wild"))
     assert not any(isinstance(e, ev.Starved) for e in events)
-    assert game(book).hunger_streak == 0 and proj.hunger(book.state("run"))["longest"] == 3
+    assert game(book).hunger_streak == 0 and views.hunger(book.state("run"))["longest"] == 3
 
 
 def test_a_fourth_ration_is_refused_and_counters_stop_at_20(book: Ledger) -> None:
@@ -221,7 +223,7 @@ def _combat_state(book: Ledger, successes: int, known: int = 1) -> Any:
     foe = ev.Foe(name="dummy", health=60, max_health=60)
     techniques = {n: 0 for n in range(1, known + 1)} | {1: successes}
     g = replace(
-        state.game, phase="combat", energy=20, techniques=techniques, fight=proj.Fight(foe=foe, started=True)
+        state.game, phase="combat", energy=20, techniques=techniques, fight=FightState(foe=foe, started=True)
     )
     return replace(state, game=g)
 
@@ -291,7 +293,7 @@ def test_day_25_brings_god_and_hiding_skips_meal_and_sleep(book: Ledger) -> None
     assert events[1].loss == 2 and events[2].how == "hid"
     g = game(book)
     assert g.hunger_streak == 1 and g.phase == "dawn" and g.meals == 0
-    assert proj.calendar(book.state("run"))["next"]["day"] == 40
+    assert views.calendar(book.state("run"))["next"]["day"] == 40
 
 
 def test_death_at_health_0_ends_the_campaign(book: Ledger) -> None:
@@ -314,19 +316,19 @@ def test_undoing_a_day_removes_it_from_sheet_map_and_journal(book: Ledger) -> No
     walk(book, "ne", event=(3, 4))
     do(book, Eat(food="bar"))
     do(book, Sleep(where="wild"))
-    assert len(proj.map_entries(book.state("run"))) == 3
+    assert len(views.map_entries(book.state("run"))) == 3
     book.undo("run", count=5)
     after = book.state("run")
     assert SYSTEM.sheet(after, None) == SYSTEM.sheet(before, None)
-    assert proj.map_entries(after) == proj.map_entries(before)
-    assert proj.journal(after) == proj.journal(before) and len(proj.journal(after)) == 1
+    assert views.map_entries(after) == views.map_entries(before)
+    assert views.journal(after) == views.journal(before) and len(views.journal(after)) == 1
 
 
 def test_a_fork_on_day_10_leaves_the_parent_map_untouched(tmp_path: Path) -> None:
     with Ledger(str(tmp_path / "f.ledger")) as book:
         book.new_campaign("crawl", "main", seed=12)
         SYSTEM.autoplay(book, "main", 12)
-        parent_map = proj.map_entries(book.state("main"))
+        parent_map = views.map_entries(book.state("main"))
         assert book.state("main").game.day >= 10
         book.fork("main", "other", day=10)
         child = book.state("other").game
@@ -338,13 +340,13 @@ def test_a_fork_on_day_10_leaves_the_parent_map_untouched(tmp_path: Path) -> Non
         )
         other = next(
             d
-            for d in proj.DIRECTIONS
+            for d in DIRECTIONS
             if d != parent_next.direction
-            and (h := child.hexes.get(proj.key(*proj.neighbour(child.q, child.r, d)))) is None
+            and (h := child.hexes.get(key(*neighbour(child.q, child.r, d)))) is None
         )
         book.execute(Move(direction=other), "other")
-        assert proj.map_entries(book.state("main")) == parent_map
-        assert proj.map_entries(book.state("other")) != parent_map
+        assert views.map_entries(book.state("main")) == parent_map
+        assert views.map_entries(book.state("other")) != parent_map
         assert h is None
 
 
@@ -354,7 +356,7 @@ def test_autoplay_plays_whole_days_by_the_rules(tmp_path: Path) -> None:
         played = SYSTEM.autoplay(book, "auto", 20)
         g = book.state("auto").game
         assert played == g.day == 20 and g.phase == "dawn"
-        assert len(proj.journal(book.state("auto"))) >= 20
+        assert len(views.journal(book.state("auto"))) >= 20
         facts = [f for env in book.effective(book.campaign("auto")) for f in SYSTEM.facts(env)]
         tables = {type(f).table for f in facts}
         assert {"rolls", "meals", "nights", "days"} <= tables
@@ -367,8 +369,8 @@ def test_time_travel_by_day(book: Ledger) -> None:
         do(book, Eat(food="bar"))
         do(book, Sleep(where="wild"))
     day1 = book.state("run", day=1)
-    assert day1.game.day == 1 and len(proj.map_entries(day1)) == 2
-    assert proj.calendar(day1)["next"] == {
+    assert day1.game.day == 1 and len(views.map_entries(day1)) == 2
+    assert views.calendar(day1)["next"] == {
         "day": 3,
         "chapter": 1,
         "name": "chapter 1",
@@ -450,7 +452,7 @@ def test_sprint_lowers_esc_and_the_grenade_stuns_robots(book: Ledger) -> None:
     g = replace(state.game, techniques={5: 0}, inventory=("knife", "solar taser"))
     sprint = SYSTEM.decide(replace(state, game=g), Technique(number=5), Faces([1]))
     assert sprint[0].dice == () and sprint[0].energy == 18
-    after = proj.evolve(g, sprint[0], None)  # type: ignore[arg-type]
+    after = fold.evolve(g, sprint[0], None)  # type: ignore[arg-type]
     escape = SYSTEM.decide(replace(state, game=after), Escape(), Faces([2]))  # ESC 3 - 2
     assert escape[0].esc == 1 and escape[0].success and escape[0].p_success == pytest.approx(5 / 6)
     assert isinstance(escape[1], ev.Escaped) and escape[1].energy == 16
@@ -483,7 +485,7 @@ def test_a_treasure_icon_marks_the_neighbour_and_pays_when_reached(tmp_path: Pat
     with Ledger(str(tmp_path / "i.ledger")) as book:
         book.new_campaign("crawl", "run", tables=write_tables(tmp_path / "i.toml", rows=rows))
         walk(book, "n", event=(5, 5))
-        assert game(book).hexes[proj.key(0, -2)].icon == "treasure"
+        assert game(book).hexes[key(0, -2)].icon == "treasure"
         do(book, Sleep(where="wild"))
         walk(book, "n", event=(6,))  # the treasure: 1d6 on the rewards table
         assert game(book).here.icon == "" and game(book).seen["treasure"] == (6,)
@@ -497,7 +499,7 @@ def test_a_treasure_icon_marks_the_neighbour_and_pays_when_reached(tmp_path: Pat
             walk(book, direction, quiet=(face,))
             do(book, Eat(food="bar"))
             do(book, Sleep(where="wild"))
-        rows = [e for e in proj.journal(book.state("run")) if e["day"] == 6]
+        rows = [e for e in views.journal(book.state("run")) if e["day"] == 6]
         assert "nothing 3" in rows[0]["text"]
         closed = [
             e.event for e in book.effective(book.campaign("run")) if e.event.kind == "crawl.table_rolled"
@@ -514,13 +516,13 @@ def test_charged_arrows_add_to_every_bow_shot(book: Ledger) -> None:
     }
     state = replace(state, core=replace(state.core, tables=tables), game=g)
     charged = SYSTEM.decide(state, Technique(number=6), Faces([1]))
-    g = proj.evolve(g, charged[0], None)  # type: ignore[arg-type]
+    g = fold.evolve(g, charged[0], None)  # type: ignore[arg-type]
     shot = SYSTEM.decide(replace(state, game=g), Attack(), Faces([1]))
     assert shot[0].weapon == "reinforced bow" and shot[0].attack == 1 + 4 + 2 and shot[0].arrows_spent == 1
     bare = replace(g, inventory=("reinforced bow",))
     with pytest.raises(RuleError, match="needs solar taser"):
         SYSTEM.decide(
-            replace(state, game=replace(bare, fight=proj.Fight(foe=g.fight.foe))),
+            replace(state, game=replace(bare, fight=FightState(foe=g.fight.foe))),
             Technique(number=6),
             Faces([1]),
         )
@@ -566,7 +568,7 @@ def test_day_3_leaves_the_sleepers_sign_and_a_return_with_an_even_roll_plays_its
     rolled = [e for e in events if isinstance(e, ev.TableRolled)]
     assert [(e.table, e.row, e.text) for e in rolled] == [("chapter.1", 2, "nothing 2")]
     assert not any(isinstance(e, ev.IconPlaced) for e in events)  # the sign stays as it was
-    sign = [e for e in proj.map_entries(book.state("run")) if (e["q"], e["r"]) == (2, -3)]
+    sign = [e for e in views.map_entries(book.state("run")) if (e["q"], e["r"]) == (2, -3)]
     assert [(e["icon"], e["number"], e["chapter"]) for e in sign] == [("divine", 1, "chapter 1")]
 
 
@@ -588,15 +590,15 @@ def test_the_map_draws_the_signs_and_names_their_chapters(book: Ledger) -> None:
     walk(book, "n")
     do(book, Sleep(where="wild"))
     walk(book, "n", quiet=(2,))  # day 3: the Sleepers' sign on (0,-3)
-    text = proj.render_map(book.state("run"))
+    text = views.render_map(book.state("run"))
     assert "@p+1" in text.splitlines()[0]
     assert "divine signs: +1 chapter 1" in text.splitlines()
 
 
 def test_a_return_to_gods_icon_meets_god_again(book: Ledger) -> None:
     state = book.state("run")
-    god_hex = proj.Hex(terrain="plain", icon="god", visits=2)
-    g = replace(state.game, day=30, phase="event", chapters=(1, 2, 3), hexes={proj.key(0, 0): god_hex})
+    god_hex = Hex(terrain="plain", icon="god", visits=2)
+    g = replace(state.game, day=30, phase="event", chapters=(1, 2, 3), hexes={key(0, 0): god_hex})
     events = SYSTEM.decide(replace(state, game=g), Explore(), Faces([]))
     assert [type(e) for e in events] == [ev.EnemyMet] and events[0].foe.god
 
@@ -612,7 +614,7 @@ def test_the_hunger_that_kills_records_the_health_there_was_and_the_streaks_cost
     assert isinstance(events[1], ev.Died) and "Health -5 (the streak asked 7)" in starved.summary()
     lost = [e.event.loss for e in book.effective(book.campaign("run")) if isinstance(e.event, ev.Starved)]
     assert lost == [2, 3, 4, 5, 6, 5]
-    assert proj.hunger(book.state("run"))["lost"] == sum(lost) == 25
+    assert views.hunger(book.state("run"))["lost"] == sum(lost) == 25
     facts = [f for env in book.effective(book.campaign("run")) for f in SYSTEM.facts(env)]
     assert sum(f.amount for f in facts if type(f).table == "wounds" and f.cause == "hunger") == 25
 
@@ -625,7 +627,7 @@ def test_an_escape_with_less_health_than_its_hunger_loses_what_there_was(book: L
     assert [type(e) for e in events] == [ev.EscapeRolled, ev.Escaped, ev.Starved, ev.Died]
     assert (events[1].health_cost, events[1].health) == (1, 0)
     assert (events[2].loss, events[2].cost, events[2].health) == (1, 2, 0)
-    assert proj.hunger(book.state("run"))["lost"] == 1
+    assert views.hunger(book.state("run"))["lost"] == 1
 
 
 def test_an_older_starved_event_reads_as_the_health_there_was(book: Ledger) -> None:
@@ -633,7 +635,7 @@ def test_an_older_starved_event_reads_as_the_health_there_was(book: Ledger) -> N
     old = msgspec.json.decode(b'{"kind":"crawl.starved","streak":6,"loss":7,"health":0}', type=ev.Starved)
     assert old.cost is None
     g = replace(game(book), health=5, hunger_lost=20)
-    assert proj.hunger_loss(g, old) == 5 and _fold(g, old).hunger_lost == 25
+    assert fold.hunger_loss(g, old) == 5 and _fold(g, old).hunger_lost == 25
     # An older escape with Health 1: both events said 2, the fold reads the 1 there was.
     rat = ev.Foe(name="rat", health=2, max_health=5)
     fled = _fold(
@@ -645,7 +647,7 @@ def test_an_older_starved_event_reads_as_the_health_there_was(book: Ledger) -> N
     assert _fold(replace(g, health=9), ev.Starved(streak=3, loss=4, health=5)).hunger_lost == 24
 
 
-def _fold(g: proj.Crawl, event: Any) -> proj.Crawl:
-    folded = proj.evolve(g, event, None)  # type: ignore[arg-type]
+def _fold(g: Crawl, event: Any) -> Crawl:
+    folded = fold.evolve(g, event, None)  # type: ignore[arg-type]
     assert folded is not None
     return folded

@@ -12,7 +12,8 @@ from click.testing import CliRunner
 from ledger import Ledger
 from ledger.cli.main import cli
 from ledger.errors import RuleError
-from ledger.projections.crawl import state as proj
+from ledger.projections.crawl import views
+from ledger.projections.crawl.game import Crawl
 from ledger.systems.crawl import events as ev
 from ledger.systems.crawl.order import Explore, Move, Sleep, Terrain
 from ledger.systems.crawl.system import SYSTEM
@@ -184,7 +185,7 @@ def test_the_sample_campaign_is_a_complete_golden_log(tmp_path: Path) -> None:
         camp = book.import_(f)
         book.verify(camp.name)
         state = book.state(camp.name)
-        g: proj.Crawl = state.game
+        g: Crawl = state.game
         events = [e.event for e in book.effective(camp)]
         assert g.alive and g.day >= 60 and g.chapters == (1, 2, 3, 4, 5) and g.towns >= 2
         assert any(e.kind == "branch.forked" for e in events)
@@ -193,7 +194,7 @@ def test_the_sample_campaign_is_a_complete_golden_log(tmp_path: Path) -> None:
         assert g.longest_streak >= 2
         hid = [e.day for e in book.effective(camp) if isinstance(e.event, ev.Hid)]
         assert hid == [25]
-        assert len([row for row in proj.journal(state) if not row["text"].startswith("note")]) == g.day
+        assert len([row for row in views.journal(state) if not row["text"].startswith("note")]) == g.day
         assert SYSTEM.sheet(state, None)["explorer"] == "Nadia"
 
 

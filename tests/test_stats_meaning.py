@@ -13,7 +13,8 @@ import pytest
 
 from ledger import Ledger
 from ledger.facts import rolled_fact
-from ledger.projections.crawl import state as proj
+from ledger.projections.crawl.fold import blow_loss
+from ledger.projections.crawl.game import Crawl
 from ledger.projections.stats.reports import Scope, _luck_row, report
 from ledger.projections.stats.sheet import luck_from_log
 from ledger.projections.warehouse.loading import Warehouse
@@ -309,7 +310,7 @@ def test_an_old_blow_without_its_loss_is_read_as_at_most_the_health_there_was() 
     old = ev.EnemyStruck(foe="dummy", face=6, attack=6, defense=1, damage=5, health=0)
     data = msgspec.json.decode(msgspec.json.encode(old))
     assert "lost" in data and data["lost"] is None  # the field is new, with a default
-    g = proj.Crawl()
-    assert proj.blow_loss(msgspec.structs.replace(g, health=1), old) == 1
-    assert proj.blow_loss(msgspec.structs.replace(g, health=9), old) == 5
-    assert proj.blow_loss(msgspec.structs.replace(g, health=1), msgspec.structs.replace(old, lost=1)) == 1
+    g = Crawl()
+    assert blow_loss(msgspec.structs.replace(g, health=1), old) == 1
+    assert blow_loss(msgspec.structs.replace(g, health=9), old) == 5
+    assert blow_loss(msgspec.structs.replace(g, health=1), msgspec.structs.replace(old, lost=1)) == 1

@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 from ledger import Ledger
 from ledger.errors import FacesError, RuleError, TableError
-from ledger.projections.yearzero.state import Character
+from ledger.projections.yearzero.fold import evolve, initial
+from ledger.projections.yearzero.game import Character
 from ledger.systems.yearzero import commands as yz
 from ledger.systems.yearzero import events as ev
 from ledger.systems.yearzero.engine import p_success
@@ -357,12 +358,11 @@ def test_game_day(book: Ledger) -> None:
 
 def _fresh_game() -> Any:
     from ledger.events import CampaignStarted, CharacterAdded, Envelope
-    from ledger.projections.yearzero import state as proj
 
     tables, _ = load_tables(None)
     env: Envelope[Any] = Envelope(v=0, campaign="", action="a", at="", prev="", event=None)
-    game = proj.initial(CampaignStarted(name="z", system="yearzero", tables=tables))
-    return proj.evolve(game, CharacterAdded(name="Ana", attrs=ANA), env)
+    game = initial(CampaignStarted(name="z", system="yearzero", tables=tables))
+    return evolve(game, CharacterAdded(name="Ana", attrs=ANA), env)
 
 
 @settings(max_examples=60, deadline=None)

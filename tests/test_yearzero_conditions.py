@@ -9,7 +9,7 @@ import pytest
 
 from ledger import Ledger
 from ledger.errors import RuleError
-from ledger.projections.yearzero.state import Character
+from ledger.projections.yearzero.game import Character
 from ledger.systems.yearzero import commands as yz
 from ledger.systems.yearzero import events as ev
 

@@ -5,14 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ledger.projections.crawl.state import (
-    CAP,
-    CHAPTER_DAYS,
-    GOD_CHAPTER,
-    chapter_name,
-    map_entries,
-    stored_table,
-)
+from ledger.projections.crawl.game import CAP, CHAPTER_DAYS, GOD_CHAPTER, stored_table
+from ledger.projections.crawl.views import chapter_name, map_entries
 from ledger.systems import ReportHooks, Track
 
 METERS = {"health": CAP, "energy": CAP}

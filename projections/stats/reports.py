@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from ledger import systems
+from ledger.errors import LedgerError, PluginError
 from ledger.projections.stats.maths import fairness, kaplan_meier, luck_index, plain, rankable
 
 if TYPE_CHECKING:
@@ -204,9 +206,7 @@ def health_tracks() -> dict[str, tuple[str, ...]]:
     """The tracks of bodily harm of each installed system that names some
     (``System.health_tracks``): the damage reports read these alone, not the stress,
     fatigue or other tracks a wound fact may name."""
-    from ledger.systems import installed
-
-    return {s.name: tuple(s.health_tracks) for s in installed() if s.health_tracks}
+    return {s.name: tuple(s.health_tracks) for s in systems.installed() if s.health_tracks}
 
 
 def _health(tracks: dict[str, tuple[str, ...]] | None = None) -> str:
@@ -320,12 +320,9 @@ the installed systems' own follow them (:func:`system_reports`)."""
 def system_reports() -> dict[str, StatsReport]:
     """The installed systems' own reports (``System.reports``) by name, system by system; a
     name that another report has already is refused."""
-    from ledger.errors import PluginError
-    from ledger.systems import installed
-
     found: dict[str, StatsReport] = {}
     owner: dict[str, str] = dict.fromkeys(REPORTS, "the ledger")
-    for system in installed():
+    for system in systems.installed():
         for name, entry in system.reports.items():
             if name in owner:
                 raise PluginError(
@@ -345,8 +342,6 @@ def report(
     con: duckdb.DuckDBPyConnection, scope: Scope | None = None, only: Sequence[str] | None = None
 ) -> dict[str, Any]:
     """The named reports (all by default) for a scope, JSON-ready."""
-    from ledger.errors import LedgerError
-
     scope = scope or Scope()
     # The shared reports alone load no system: `stats --report luck` right after an action
     # imports only the systems whose events it applies.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ledger.facts import judged_rolls
 from ledger.projections.stats.maths import luck_index, plain
 
 
@@ -17,8 +18,6 @@ def luck_from_log(
     whole history up to ``version`` (a fork includes the history it shares with its
     parent), undone ones included: those dice were thrown, as in the
     warehouse's luck report (:func:`ledger.projections.stats.reports.luck`)."""
-    from ledger.facts import judged_rolls
-
     camp = ledger.campaign(campaign)
     hook = ledger.system(camp).facts
     judged = wins = 0

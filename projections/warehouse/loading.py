@@ -26,7 +26,8 @@ import itertools
 import os
 import shutil
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -253,6 +254,7 @@ class Warehouse:
     def _connect(self, path: Path | None = None) -> duckdb.DuckDBPyConnection:
         """The writable connection: to the warehouse (after :func:`check_warehouse_path`), or to
         the fresh file a rebuild fills."""
+        # lazy: importing the warehouse imports no duckdb (tests/test_warehouse.py)
         import duckdb
 
         target = path or self.path
@@ -280,38 +282,49 @@ class Warehouse:
         return con
 
     def _lay_out_new(self) -> None:
-        """Make a new warehouse: laid out in a scratch folder beside it and renamed into place,
-        so that a full disk leaves no empty or half-made warehouse (which every later open
-        would refuse: an empty file there is nobody's warehouse, and is left as it is)."""
+        """Make a new warehouse: laid out beside it and renamed into place (:meth:`_beside`);
+        a full disk leaves no empty or half-made warehouse (which every later open would
+        refuse: an empty file there is nobody's warehouse, and is left as it is)."""
+        # lazy: importing the warehouse imports no duckdb (tests/test_warehouse.py)
         import duckdb
 
+        try:
+            with self._beside() as fresh:
+                con = self._connect(fresh)
+                try:
+                    con.execute("CHECKPOINT")
+                except duckdb.Error as e:
+                    raise self._cannot_open(self.path, e) from e
+                finally:
+                    con.close()
+                self._swap_in(fresh)
+        except OSError as e:
+            raise WarehouseStorageError(f"cannot make warehouse {self.path}: {e.strerror}") from e
+
+    @contextlib.contextmanager
+    def _beside(self) -> Iterator[Path]:
+        """The file a whole new warehouse is built in, in a scratch folder of its own beside the
+        warehouse, to be renamed into place (:meth:`_swap_in`); the folder is removed after,
+        and those of processes killed before they could remove theirs are swept first."""
         parent = self.path.parent if str(self.path.parent) else Path(".")
         prefix = f".{self.path.name}{REBUILD_MARK}"
         sweep(str(parent), prefix)
+        folder = Path(tempfile.mkdtemp(prefix=f"{prefix}{os.getpid()}-", dir=parent))
         try:
-            folder = Path(tempfile.mkdtemp(prefix=f"{prefix}{os.getpid()}-", dir=parent))
-        except OSError as e:
-            raise WarehouseStorageError(f"cannot make warehouse {self.path}: {e.strerror}") from e
-        try:
-            fresh = folder / "warehouse.duckdb"
-            con = self._connect(fresh)
-            try:
-                con.execute("CHECKPOINT")
-            except duckdb.Error as e:
-                raise self._cannot_open(self.path, e) from e
-            finally:
-                con.close()
-            # A log left beside a warehouse that is gone belongs to no database (checked not
-            # to be the ledger's); DuckDB would refuse to replay it over this one.
-            self.path.with_name(self.path.name + ".wal").unlink(missing_ok=True)
-            os.replace(fresh, self.path)
-        except OSError as e:
-            raise WarehouseStorageError(f"cannot make warehouse {self.path}: {e.strerror}") from e
+            yield folder / "warehouse.duckdb"
         finally:
             shutil.rmtree(folder, ignore_errors=True)
 
+    def _swap_in(self, fresh: Path) -> None:
+        """The warehouse built in ``fresh`` renamed into place, over the old one if any."""
+        # A log left beside the warehouse replaced (or one that is gone) belongs to no database
+        # from now on (checked not to be the ledger's); DuckDB would refuse to replay it over this one.
+        self.path.with_name(self.path.name + ".wal").unlink(missing_ok=True)
+        os.replace(fresh, self.path)
+
     def _storage_fault(self, e: BaseException) -> WarehouseStorageError | None:
         """A DuckDB error that is the disk's (full, failing), in one line; None for any other."""
+        # lazy: importing the warehouse imports no duckdb (tests/test_warehouse.py)
         import duckdb
 
         if isinstance(e, duckdb.Error) and any(os.strerror(n) in str(e) for n in outfile.STORAGE_ERRNOS):
@@ -321,6 +334,7 @@ class Warehouse:
         return None
 
     def _cannot_open(self, target: Path, e: Exception) -> WarehouseError:
+        # lazy: importing the warehouse imports no duckdb (tests/test_warehouse.py)
         import duckdb
 
         full = self._storage_fault(e)
@@ -342,6 +356,7 @@ class Warehouse:
 
         The marker is read first: listing the database's tables and views (what is checked
         when there is no marker) took 17-36 ms of each warm command's open."""
+        # lazy: importing the warehouse imports no duckdb (tests/test_warehouse.py)
         import duckdb
 
         try:
@@ -372,6 +387,7 @@ class Warehouse:
     def _ensure_schema(self, con: duckdb.DuckDBPyConnection) -> None:
         """Check the marker of an existing warehouse, or lay out an empty database as one (in one
         transaction, so the marker is there whenever a table is)."""
+        # lazy: importing the warehouse imports no duckdb (tests/test_warehouse.py)
         import duckdb
 
         meta = self._meta(con)
@@ -523,8 +539,6 @@ class Warehouse:
                     ahead = None
                     if last < top:
                         if reader is None:
-                            from concurrent.futures import ThreadPoolExecutor
-
                             reader = ThreadPoolExecutor(1)
                         ahead = reader.submit(self._read_page, last, size, folder)
                     self._apply(con, page)
@@ -573,6 +587,7 @@ class Warehouse:
         The events travel to DuckDB as the JSON lines they are stored as; DuckDB
         parses them in parallel and every table is filled by SQL: the core rows
         here, each system's facts by its :class:`FactQuery` statements."""
+        # lazy: importing the warehouse imports no duckdb (tests/test_warehouse.py)
         import duckdb
 
         rows = page.rows
@@ -637,6 +652,7 @@ class Warehouse:
         """Load the page's campaign events into the temporary table ``batch``, one row per
         event, with its campaign's name and system; returns the (system, kind) pairs staged,
         and whether an undo or redo is among them."""
+        # lazy: importing the warehouse imports no duckdb (tests/test_warehouse.py)
         import duckdb
 
         rows = page.rows
@@ -881,19 +897,15 @@ class Warehouse:
     # --- rebuilding and reporting -------------------------------------------------------
 
     def rebuild(self, progress: Callable[[int], None] | None = None, batch: int = BATCH) -> int:
-        """Build the warehouse from scratch in a folder of its own beside the old one, then swap
-        it in (only over a warehouse of this ledger: :func:`check_warehouse_path`)."""
+        """Build the warehouse from scratch beside the old one (:meth:`_beside`), then swap it
+        in (only over a warehouse of this ledger: :func:`check_warehouse_path`)."""
         self._check_replaceable()
         parent = self.path.parent if str(self.path.parent) else Path(".")
         if not parent.is_dir():
             raise WarehouseError(
                 f"folder {parent} does not exist; create it or choose another `warehouse`", field="warehouse"
             )
-        prefix = f".{self.path.name}{REBUILD_MARK}"
-        sweep(str(parent), prefix)
-        folder = Path(tempfile.mkdtemp(prefix=f"{prefix}{os.getpid()}-", dir=parent))
-        try:
-            fresh = folder / "warehouse.duckdb"
+        with self._beside() as fresh:
             self._streams = {}
             con = self._connect(fresh)
             try:
@@ -902,15 +914,12 @@ class Warehouse:
             finally:
                 con.close()
             self._check_replaceable()
-            if self.path.exists():
-                self.path.with_name(self.path.name + ".wal").unlink(missing_ok=True)
-            os.replace(fresh, self.path)
-        finally:
-            shutil.rmtree(folder, ignore_errors=True)
+            self._swap_in(fresh)
         return applied
 
     def _check_replaceable(self) -> None:
         """Refuse to replace anything but a warehouse of this ledger (or an empty DuckDB file)."""
+        # lazy: importing the warehouse imports no duckdb (tests/test_warehouse.py)
         import duckdb
 
         check_warehouse_path(self.ledger, self.path)

@@ -95,6 +95,7 @@ def read_only_connection(wh: Warehouse, limits: QueryLimits | None = None) -> du
     database, use it, detach the warehouse and attach its file again writable, or create a
     database in the spill folder; turning the local file system off closes that and stops
     spilling as well."""
+    # lazy: importing the warehouse imports no duckdb (tests/test_warehouse.py)
     import duckdb
 
     check_warehouse_path(wh.ledger, wh.path)
@@ -208,6 +209,7 @@ class QueryStream:
 
     def _count_rest(self) -> tuple[int, bool]:
         """The rows past the limit, counted while that stays cheap, and whether that is all."""
+        # lazy: importing the warehouse imports no duckdb (tests/test_warehouse.py)
         import duckdb
 
         counted, until = 0, time.monotonic() + COUNT_SECONDS
@@ -246,6 +248,7 @@ class _Guard:
         return self
 
     def __exit__(self, _t: object, e: BaseException | None, _tb: object) -> None:
+        # lazy: importing the warehouse imports no duckdb (tests/test_warehouse.py)
         import duckdb
 
         if not isinstance(e, duckdb.Error):
@@ -284,6 +287,7 @@ class _Guard:
 def _names_a_file(e: Exception) -> bool:
     """A table DuckDB could not find whose name is a file path: with external access off DuckDB
     does not look for the file (``SELECT * FROM '/etc/passwd'``)."""
+    # lazy: importing the warehouse imports no duckdb (tests/test_warehouse.py)
     import duckdb
 
     if not isinstance(e, duckdb.CatalogException):
@@ -313,6 +317,7 @@ def check_query(sql: str, limit: int = DEFAULT_LIMIT, con: duckdb.DuckDBPyConnec
     ``limit`` that is not a number of rows. Parsed by ``con`` when given: without one DuckDB
     parses on its default connection, a database of its own that costs as much to start as
     opening the warehouse (20-40 ms)."""
+    # lazy: importing the warehouse imports no duckdb (tests/test_warehouse.py)
     import duckdb
 
     text = check_query_text(sql, limit)
@@ -386,6 +391,7 @@ def _size(value: Any) -> int:
 
 
 def duckdb_list_of(kind: Any) -> Any:
+    # lazy: importing the warehouse imports no duckdb (tests/test_warehouse.py)
     import duckdb
 
     return duckdb.list_type(kind)

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ledger.projections.yearzero.state import split_sector, zone_view
+from ledger.projections.yearzero.views import zone_view
+from ledger.projections.yearzero.vocabulary import split_sector
 from ledger.systems import ReportHooks, Track
 
 

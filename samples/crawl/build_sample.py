@@ -19,7 +19,7 @@ from pathlib import Path
 
 from ledger import Ledger
 from ledger.commands import AddCharacter, Note
-from ledger.projections.crawl import state as proj
+from ledger.projections.crawl.game import DIRECTIONS, key, neighbour
 from ledger.systems.crawl import events as ev
 from ledger.systems.crawl.order import Move
 from ledger.systems.crawl.play import autoplay
@@ -44,8 +44,8 @@ def play(book: Ledger, seed: int) -> None:
         for e in book.effective(book.campaign(FIRST))
         if isinstance(e.event, ev.Moved) and e.event.day == 11
     )
-    fresh = [d for d in proj.DIRECTIONS if proj.key(*proj.neighbour(g.q, g.r, d)) not in g.hexes]
-    other = next(d for d in [*fresh, *proj.DIRECTIONS] if d != taken)
+    fresh = [d for d in DIRECTIONS if key(*neighbour(g.q, g.r, d)) not in g.hexes]
+    other = next(d for d in [*fresh, *DIRECTIONS] if d != taken)
     book.execute(Note(text=f"on second thought, Nadia turns {other} instead of {taken}"), MAIN)
     book.execute(Move(direction=other), MAIN)
     autoplay(book, MAIN, DAYS - 10)

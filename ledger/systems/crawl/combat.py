@@ -15,10 +15,11 @@ from typing import Any
 from ledger.decider import Draft
 from ledger.dice import Dice
 from ledger.errors import Fix, Other, ReadTable, RuleError
-from ledger.projections.crawl.state import Crawl
+from ledger.projections.crawl.game import Crawl
 from ledger.systems.crawl import events as ev
 from ledger.systems.crawl.model import TECHNIQUES
 from ledger.systems.crawl.outcomes import setting, starve
+from ledger.systems.crawl.tables import sources
 
 MASTERY = 6
 """Successful uses after which a technique needs no training roll."""
@@ -174,8 +175,6 @@ def check_technique(g: Crawl, n: int, tables: dict[str, Any] | None = None) -> d
 
 def _where(tables: dict[str, Any] | None, key: str, value: object, otherwise: str) -> tuple[str, str | None]:
     """Which tables give it, in a player's words, and the first of them to look up."""
-    from ledger.systems.crawl.tables import sources
-
     found = sources(tables or {}, key, value)
     if not found:
         return otherwise, None

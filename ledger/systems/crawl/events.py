@@ -170,7 +170,7 @@ class EnemyStruck(Event, frozen=True, tag="crawl.enemy_struck"):
     lost: int | None = None
     """The Health the blow took: ``damage`` stops at the Health there was (docs/rulings/crawl.md,
     20). None: recorded before it was kept; ``damage`` then is the blow, which took all of it
-    unless it left Health 0 (see ``ledger.projections.crawl.state.blow_loss``)."""
+    unless it left Health 0 (see ``ledger.projections.crawl.fold.blow_loss``)."""
 
     def summary(self) -> str:
         if self.stunned:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from ledger.projections.crawl.state import CAP, Crawl
+from ledger.projections.crawl.game import CAP, Crawl
 from ledger.state import CampaignState
 
 MEALS_A_DAY = 3

@@ -12,9 +12,10 @@ from typing import TYPE_CHECKING, Any
 
 from ledger.commands import Command
 from ledger.errors import GameOverError, OutOfOrderError
+from ledger.systems.crawl.model import MEALS, NIGHTS, TECHNIQUES
 
 if TYPE_CHECKING:
-    from ledger.projections.crawl.state import Crawl
+    from ledger.projections.crawl.game import Crawl
 
 
 class Move(Command, frozen=True):
@@ -142,8 +143,6 @@ def expected(g: Crawl, tables: dict[str, Any] | None = None) -> list[str]:
 
 def _hint(g: Crawl, name: str, tables: dict[str, Any] | None) -> str | None:
     """The hint for one allowed command, or None when nothing could come of it now."""
-    from ledger.systems.crawl.model import MEALS, NIGHTS, TECHNIQUES
-
     town = in_town(g)
     if name == "eat":
         foods = [f for f, have in (("bar", g.bar > 0), ("fruit", g.fruit > 0)) if have]

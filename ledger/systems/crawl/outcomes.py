@@ -9,8 +9,7 @@ import msgspec
 from ledger.decider import Draft
 from ledger.dice import Dice
 from ledger.errors import LedgerError, RunCommand
-from ledger.projections.crawl import state as proj
-from ledger.projections.crawl.state import CAP, Crawl, stored_table
+from ledger.projections.crawl.game import CAP, Crawl, key, neighbour, stored_table
 from ledger.systems.crawl import events as ev
 
 REPEATABLE = ("events.", "ruins")
@@ -140,8 +139,8 @@ def _icons(d: Draft[Crawl], outcome: dict[str, Any]) -> None:
     for icon in ("treasure", "impassable"):
         direction = outcome.get(icon)
         if direction:
-            q, r = proj.neighbour(g.q, g.r, direction)
-            target = g.hexes.get(proj.key(q, r))
+            q, r = neighbour(g.q, g.r, direction)
+            target = g.hexes.get(key(q, r))
             if target is None or (not target.icon and target.visits == 0):
                 d.emit(ev.IconPlaced(q=q, r=r, icon=icon))
     chapter = outcome.get("divine")

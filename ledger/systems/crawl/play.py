@@ -13,8 +13,8 @@ from ledger import words
 from ledger.commands import Command
 from ledger.errors import LedgerError
 from ledger.projections import sheets
-from ledger.projections.crawl import state as proj
-from ledger.projections.crawl.state import DIRECTIONS, Crawl
+from ledger.projections.crawl import views
+from ledger.projections.crawl.game import DIRECTIONS, Crawl, Hex, key, neighbour
 from ledger.systems.crawl import combat
 from ledger.systems.crawl import events as ev
 from ledger.systems.crawl.order import (
@@ -157,14 +157,12 @@ class Policy:
                 return step
         fresh, known = [], []
         for direction in DIRECTIONS:
-            h = g.hexes.get(proj.key(*proj.neighbour(g.q, g.r, direction)))
+            h = g.hexes.get(key(*neighbour(g.q, g.r, direction)))
             if h is not None and (h.icon in ("impassable", "god") or h.foe is not None):
                 continue
             (known if h is not None and h.visits else fresh).append(direction)
         open_ways = [
-            d
-            for d in DIRECTIONS
-            if g.hexes.get(proj.key(*proj.neighbour(g.q, g.r, d)), proj.Hex()).icon != "impassable"
+            d for d in DIRECTIONS if g.hexes.get(key(*neighbour(g.q, g.r, d)), Hex()).icon != "impassable"
         ]
         return self.rng.choice(fresh or known or open_ways)
 
@@ -176,12 +174,12 @@ class Policy:
         queue = deque([start])
         while queue:
             q, r = queue.popleft()
-            h = g.hexes.get(proj.key(q, r))
+            h = g.hexes.get(key(q, r))
             if (q, r) != start and h is not None and h.icon == "town":
                 return seen[(q, r)]
             for direction in DIRECTIONS:
-                nxt = proj.neighbour(q, r, direction)
-                nh = g.hexes.get(proj.key(*nxt))
+                nxt = neighbour(q, r, direction)
+                nh = g.hexes.get(key(*nxt))
                 if nxt in seen or nh is None or not nh.visits or nh.foe is not None:
                     continue
                 if nh.icon in ("impassable", "god"):
@@ -227,12 +225,12 @@ def demo(ledger: Any, echo: Callable[[str], None]) -> None:
     echo(
         f"{SAMPLE_NAME}: imported from samples/crawl/campaign.jsonl ({words.count(state.core.version, 'event')})"
     )
-    echo(sheets.text(sheets.view(proj.SHEET, proj.sheet(state, expected=expected))))
+    echo(sheets.text(sheets.view(views.SHEET, views.sheet(state, expected=expected))))
     echo("")
     echo("the map around the explorer (ledger crawl map --radius 4):")
-    echo(proj.render_map(state, radius=4))
+    echo(views.render_map(state, radius=4))
     echo("")
-    rows = proj.journal(state)
+    rows = views.journal(state)
     echo(f"journal ({len(rows)} lines), the last 8:")
     for row in rows[-8:]:
         echo(f"  day {row['day']:>3}  {row['text'][:100]}")

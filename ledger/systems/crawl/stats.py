@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ledger import words
-from ledger.projections.crawl.state import CHAPTER_DAYS, GOD_CHAPTER
+from ledger.projections.crawl.game import CHAPTER_DAYS, GOD_CHAPTER
 from ledger.projections.stats.reports import Scope, rate, rows
 from ledger.projections.stats.tables import dict_table
 from ledger.systems import StatsDemo, StatsReport

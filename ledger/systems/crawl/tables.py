@@ -21,7 +21,9 @@ import msgspec
 from msgspec import UNSET, Meta, UnsetType, field
 
 from ledger import tablefile
+from ledger.browse import Row, Table, effects, ranged_rows
 from ledger.errors import EditTable, Other, TableError
+from ledger.systems.crawl.model import TECHNIQUES
 from ledger.tablefile import toml_key
 
 SAMPLE = resources.files("ledger.samples") / "crawl" / "tables.toml"
@@ -388,8 +390,6 @@ def _as_written(outcome: Outcome, raw: Mapping[str, Any]) -> dict[str, Any]:
 
 def listing(data: dict[str, Any]) -> list[Any]:
     """The crawl's tables as rolled (terrain, events, ruins...) and its reference lists."""
-    from ledger.browse import Row, Table, effects, ranged_rows
-    from ledger.systems.crawl.model import TECHNIQUES
 
     def outcome(value: Any) -> tuple[str, dict[str, Any]]:
         if isinstance(value, str):
@@ -498,8 +498,6 @@ def listing(data: dict[str, Any]) -> list[Any]:
 
 
 def _bought(item: dict[str, Any]) -> str:
-    from ledger.browse import effects
-
     more = effects(item, skip=("text", "price"))
     return item.get("text", "") + (f" ({more})" if more else "")
 

@@ -7,6 +7,8 @@ from importlib import resources
 from typing import Any
 
 from ledger import words
+from ledger.projections import sheets
+from ledger.projections.d100.state import SHEET, sheet
 
 SAMPLE = resources.files("ledger.samples") / "d100" / "campaign.jsonl"
 NAME = "la-casa-ibarra"
@@ -23,9 +25,6 @@ SHOWN = (
 
 
 def demo(ledger: Any, echo: Callable[[str], None]) -> None:
-    from ledger.projections import sheets
-    from ledger.projections.d100.state import SHEET, sheet
-
     if NAME not in {c.name for c in ledger.campaigns()}:
         with SAMPLE.open("rb") as data:
             ledger.import_(data, NAME)

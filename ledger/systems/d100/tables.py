@@ -18,6 +18,7 @@ from typing import Annotated, Any, Literal
 from msgspec import Meta, Struct
 
 from ledger import tablefile
+from ledger.browse import Row, Table
 from ledger.errors import TableError
 from ledger.systems.d100.model import POINTS, fold
 from ledger.tablefile import decode
@@ -124,7 +125,6 @@ def validate(data: TableFile, where: str = "tables") -> dict[str, Any]:
 
 def listing(data: dict[str, Any]) -> list[Any]:
     """The d100 reference tables: skills with their base chance, characteristic tests, derived points."""
-    from ledger.browse import Row, Table
 
     def derived(rule: dict[str, Any]) -> str:
         of = " + ".join(rule["of"])

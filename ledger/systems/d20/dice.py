@@ -102,6 +102,7 @@ def check_d20_roll(roll: Any) -> None:
     """A d20 roll must be what the d20 roller gives on its faces: the kept die, the
     total, success, natural and chance all follow from faces, mode, modifier and target
     (``System.roll_checks``, run by an import)."""
+    # lazy: a command that reads, loading d20 for its facts, imports no admission (tests/test_cli_startup.py)
     from ledger.admission import Refusal, Replayed
 
     if roll.mode not in (NORMAL, ADVANTAGE, DISADVANTAGE):

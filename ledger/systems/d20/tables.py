@@ -23,6 +23,7 @@ from typing import Annotated, Any, Literal
 import msgspec
 from msgspec import Meta, Struct
 
+from ledger.browse import Row, Table, ranged_rows
 from ledger.errors import Other, TableError
 from ledger.tablefile import decode
 
@@ -422,7 +423,6 @@ def _panic(table: Rolled) -> dict[str, Any]:
 
 def listing(data: dict[str, Any]) -> list[Any]:
     """The d20 tables: panic and traumas as rolled; classes, skills, weapons and the rest to read."""
-    from ledger.browse import Row, Table, ranged_rows
 
     def rolled(name: str, title: str) -> Any:
         table = data[name]

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ledger.autoplay import Player
+from ledger.errors import RuleError
 from ledger.projections.dicepool.state import Character, DicepoolState
 from ledger.systems.dicepool.commands import Attack, Dodge, Initiative, Join, Resist, Test
 from ledger.systems.dicepool.tables import RANGE_CLASSES
@@ -64,8 +65,6 @@ class Autoplayer(Player):
 
     def run(self, command: Any, actor: str | None = None) -> Any:
         """Record a command; a refusal (a rule the policy overlooked) plays nothing."""
-        from ledger.errors import RuleError
-
         try:
             return self.record(command, actor)
         except RuleError:

@@ -22,6 +22,7 @@ from typing import Annotated, Any
 import msgspec
 
 from ledger import tablefile
+from ledger.browse import Row, Table
 from ledger.errors import EditTable, Other, RuleError, TableError
 from ledger.systems.dicepool.damage import parse_damage
 from ledger.systems.dicepool.model import ATTRIBUTES
@@ -253,7 +254,6 @@ def skill_entry(tables: dict[str, Any], skill: str) -> dict[str, Any] | None:
 
 def listing(data: dict[str, Any]) -> list[Any]:
     """The dicepool reference tables: skills, weapons, ranges and situational modifiers."""
-    from ledger.browse import Row, Table
 
     def skill(s: dict[str, Any]) -> str:
         related = s.get("related") or []

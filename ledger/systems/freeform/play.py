@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
+
+from ledger.commands import AddCharacter, Note, Roll
 
 CHARACTER_NAMES = ("Ada", "Bram", "Cora", "Dov", "Esme", "Finn", "Gala", "Hugo")
 
@@ -16,10 +19,6 @@ def simulate(ledger: Any, name: str, seed: int, days: int) -> None:
     campaign's seed exactly as ``ledger roll`` would draw them; the actions
     between two undos are appended in one transaction. A freeform campaign has no
     days: ``days`` is not used."""
-    import random
-
-    from ledger.commands import AddCharacter, Note, Roll
-
     rng = random.Random(seed)
     ledger.new_campaign("freeform", name, seed=seed)
     party = rng.sample(CHARACTER_NAMES, rng.randint(1, 4))

@@ -24,8 +24,20 @@ from ledger.errors import (
     RunCommand,
 )
 from ledger.events import CharacterAdded
-from ledger.projections.yearzero import state as proj
-from ledger.projections.yearzero.state import ATTRIBUTES, SKILLS, SPECIALIST_SKILLS, TRAUMA, Character
+from ledger.projections.yearzero.characters import parse_attrs
+from ledger.projections.yearzero.fold import evolve
+from ledger.projections.yearzero.game import Character, Item, rot_interval
+from ledger.projections.yearzero.vocabulary import (
+    ATTRIBUTES,
+    KIND_OF,
+    SKILLS,
+    SLOTS,
+    SPECIALIST_SKILLS,
+    TRAUMA,
+    attribute_name,
+    skill_name,
+    split_sector,
+)
 from ledger.systems.yearzero import engine as eng
 from ledger.systems.yearzero import events as ev
 from ledger.systems.yearzero.engine import YZDraft, alive, char, d6, gain_rot, hurt, living, now
@@ -182,7 +194,7 @@ def actor_of(d: YZDraft, command: Command) -> str:
 def able(d: YZDraft, name: str) -> Character:
     c = living(d, name)
     if c.broken:
-        kinds = ", ".join(proj.KIND_OF[a] for a in ATTRIBUTES if a in c.broken)
+        kinds = ", ".join(KIND_OF[a] for a in ATTRIBUTES if a in c.broken)
         raise RuleError(
             f"{name} is broken by {kinds} and cannot roll skills; a broken character may only make "
             "one maneuver a turn",
@@ -191,7 +203,7 @@ def able(d: YZDraft, name: str) -> Character:
     return c
 
 
-def find_item(d: YZDraft, name: str, item: str) -> tuple[str, proj.Item]:
+def find_item(d: YZDraft, name: str, item: str) -> tuple[str, Item]:
     """An item of the character, else of another party member (names may not clash)."""
     own = char(d, name).gear.get(item)
     if own is not None:
@@ -339,7 +351,7 @@ def _before(d: YZDraft) -> None:
         settle(d)
 
 
-decider = Decider("yearzero", proj.evolve, before=_before)
+decider = Decider("yearzero", evolve, before=_before)
 """The yearzero commands and their handlers: ``SYSTEM.decide``."""
 
 
@@ -357,15 +369,15 @@ def create_character(d: YZDraft, cmd: CreateCharacter) -> None:
     attrs = check_attrs(cmd.attrs)
     if cmd.name in d.game.characters:
         raise DuplicateNameError(f"character {cmd.name!r} already exists; pick another name")
-    _, problems = proj.parse_attrs(cmd.name, attrs)
-    high = [f"{k}={v}" for k, v in attrs.items() if proj.attribute_name(k.strip().lower()) and _above(v)]
+    _, problems = parse_attrs(cmd.name, attrs)
+    high = [f"{k}={v}" for k, v in attrs.items() if attribute_name(k.strip().lower()) and _above(v)]
     if problems or high:
         raise RuleError(
             f"cannot read {', '.join([*problems, *high])}; use strength/agility/wits/empathy=1..{MAX_ATTRIBUTE}, "
             "skill.NAME=0..5 (a Year Zero skill), gear.NAME=0..10, armor./shield./suit.NAME=0..10",
             fix=_CREATE,
         )
-    keys = {proj.attribute_name(k) for k in attrs}
+    keys = {attribute_name(k) for k in attrs}
     missing = [a for a in ATTRIBUTES if a not in keys]
     if missing:
         raise RuleError(f"give every attribute; missing {', '.join(missing)}", fix=_CREATE)
@@ -375,8 +387,8 @@ def create_character(d: YZDraft, cmd: CreateCharacter) -> None:
 @decider.on(Roll)
 def roll(d: YZDraft, cmd: Roll) -> None:
     name = actor_of(d, cmd)
-    skill = proj.skill_name(cmd.what)
-    attribute = SKILLS[skill] if skill else proj.attribute_name(cmd.what)
+    skill = skill_name(cmd.what)
+    attribute = SKILLS[skill] if skill else attribute_name(cmd.what)
     if attribute is None:
         raise RuleError(
             f"{cmd.what!r} is neither a skill nor an attribute; use one of {', '.join(ATTRIBUTES)} "
@@ -486,7 +498,7 @@ def wear(d: YZDraft, cmd: Wear) -> None:
     name = actor_of(d, cmd)
     c = living(d, name)
     if cmd.off is not None:
-        if cmd.off not in proj.SLOTS:
+        if cmd.off not in SLOTS:
             raise RuleError(f"there is no slot {cmd.off!r} to take off; use armor, shield or suit")
         if cmd.off not in c.worn:
             raise RuleError(f"{name} wears no {cmd.off}")
@@ -594,13 +606,13 @@ def rot(d: YZDraft, cmd: Rot) -> None:
 def enter(d: YZDraft, cmd: Enter) -> None:
     sector = cmd.sector.strip().upper()
     here = d.game.position
-    where = proj.split_sector(sector)
+    where = split_sector(sector)
     if where is None:
         raise RuleError(f"sector {cmd.sector!r} is not a map sector; use letters then a number, e.g. F8")
     if sector == here:
         raise RuleError(f"the party is already in {sector}")
     if here:
-        hx, hy = proj.split_sector(here) or (0, 0)
+        hx, hy = split_sector(here) or (0, 0)
         if max(abs(hx - where[0]), abs(hy - where[1])) != 1:
             raise RuleError(f"{sector} is not next to {here}; move one sector at a time (diagonals allowed)")
     if not d.game.order:
@@ -627,7 +639,7 @@ def enter(d: YZDraft, cmd: Enter) -> None:
     explored = known is not None and known.explored
     night = eng.is_night(d.game, now(d))
     minutes = (30 if cmd.vehicle else 60) * (2 if night else 1) if explored else 0
-    interval = proj.rot_interval(d.game, level)
+    interval = rot_interval(d.game, level)
     d.emit(
         ev.SectorEntered(
             sector=sector,

@@ -20,8 +20,8 @@ from msgspec.structs import replace
 
 from ledger.decider import Draft
 from ledger.errors import ChooseCharacter, RuleError, Setting
-from ledger.projections.yearzero import state as proj
-from ledger.projections.yearzero.state import DAY, TRAUMA, Character, YZState
+from ledger.projections.yearzero.game import Character, YZState
+from ledger.projections.yearzero.vocabulary import ATTRIBUTES, DAY, TRAUMA
 from ledger.systems.yearzero import events as ev
 
 YZDraft = Draft[YZState]
@@ -327,7 +327,7 @@ def recover_after_rest(d: YZDraft, names: tuple[str, ...]) -> None:
         c = char(d, name)
         if c.dead:
             continue
-        for attribute in proj.ATTRIBUTES:
+        for attribute in ATTRIBUTES:
             lost = c.max[attribute] - c.current[attribute]
             if lost <= 0 or attribute in c.broken or RESOURCE[attribute] not in c.bank:
                 continue

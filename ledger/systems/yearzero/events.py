@@ -5,7 +5,7 @@ order together with their consequences (trauma suffered, mutation points,
 gear bonus left, Rot points, game minute), so replay never rolls again and
 never re-applies a rule. Game time is counted in minutes from the start of
 day 0. Characters join through the core ``character.added`` event (see
-``ledger.projections.yearzero.state`` for the attribute convention).
+``ledger.projections.yearzero.characters`` for the attribute convention).
 """
 
 from __future__ import annotations

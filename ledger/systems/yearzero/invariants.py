@@ -4,7 +4,7 @@ import on the state after each action, behind deciding the action again."""
 from __future__ import annotations
 
 from ledger import words
-from ledger.projections.yearzero.state import YZState
+from ledger.projections.yearzero.game import YZState
 from ledger.state import CampaignState
 
 

@@ -28,7 +28,8 @@ from typing import Any
 
 from ledger.autoplay import Player
 from ledger.errors import RuleError
-from ledger.projections.yearzero.state import DAY, SKILLS, SPECIALIST_SKILLS, Character, YZState, split_sector
+from ledger.projections.yearzero.game import Character, YZState
+from ledger.projections.yearzero.vocabulary import DAY, SKILLS, SPECIALIST_SKILLS, split_sector
 from ledger.systems.yearzero import commands as yz
 from ledger.systems.yearzero import events as ev
 

@@ -17,9 +17,9 @@ from typing import Annotated, Any
 import msgspec
 from msgspec import UNSET, Meta, UnsetType
 
-from ledger import tablefile, words
+from ledger import browse, tablefile, words
 from ledger.errors import EditTable, TableError
-from ledger.projections.yearzero.state import split_sector
+from ledger.projections.yearzero.vocabulary import SKILLS, SPECIALIST_SKILLS, split_sector
 
 SAMPLE = resources.files("ledger.samples") / "yearzero" / "tables.toml"
 
@@ -141,9 +141,6 @@ def _check(tables: Tables, source: str) -> None:
 
 def listing(data: dict[str, Any]) -> list[Any]:
     """Year Zero's tables: sector Rot (1d6), critical injuries (2d6), Rot levels and skills."""
-    from ledger.browse import Row, Table, ranged_rows
-    from ledger.projections.yearzero.state import SKILLS, SPECIALIST_SKILLS
-
     levels = data["rot_levels"]
 
     def rot(value: Any) -> tuple[str, dict[str, Any]]:
@@ -170,18 +167,20 @@ def listing(data: dict[str, Any]) -> list[Any]:
         return f"a Rot point every {minutes} minutes"
 
     return [
-        Table("sector_rot", "A sector's Rot level", ranged_rows(data["sector_rot"], "1d6", rot), "1d6"),
-        Table(
+        browse.Table(
+            "sector_rot", "A sector's Rot level", browse.ranged_rows(data["sector_rot"], "1d6", rot), "1d6"
+        ),
+        browse.Table(
             "critical_injuries",
             "Critical injuries",
-            ranged_rows(data["critical_injuries"], "2d6", injury),
+            browse.ranged_rows(data["critical_injuries"], "2d6", injury),
             "2d6",
         ),
-        Table(
+        browse.Table(
             "rot_levels",
             "Rot levels",
             tuple(
-                Row(
+                browse.Row(
                     level,
                     f"{row.get('name', f'level {level}')}: {every(row['minutes_per_point'])}",
                     dict(row),
@@ -189,11 +188,11 @@ def listing(data: dict[str, Any]) -> list[Any]:
                 for level, row in levels.items()
             ),
         ),
-        Table(
+        browse.Table(
             "skills",
             "Skills and their attributes",
             tuple(
-                Row(
+                browse.Row(
                     skill,
                     attribute + (" (specialist: nobody can help)" if skill in SPECIALIST_SKILLS else ""),
                     {"attribute": attribute, "specialist": skill in SPECIALIST_SKILLS},

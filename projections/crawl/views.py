@@ -1,0 +1,264 @@
+"""What a crawl player reads of the state: the sheet and its layout, the calendar, the
+hunger, the journal and the hex map."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ledger.projections.crawl.game import CHAPTER_DAYS, GOD_CHAPTER, Crawl, Hex, not_stored, stored_table
+from ledger.systems import SheetField, SheetLayout, SheetSection
+
+
+def chapter_name(tables: dict[str, Any], chapter: int) -> str:
+    return str(stored_table(stored_table(tables, "chapters"), str(chapter)).get("name", f"chapter {chapter}"))
+
+
+def calendar(state: Any) -> dict[str, Any]:
+    g: Crawl = state.game
+    tables = state.core.tables
+    chapters = [
+        {"day": d, "chapter": c, "name": chapter_name(tables, c), "open": c in g.chapters}
+        for d, c in CHAPTER_DAYS.items()
+    ]
+    upcoming = [c for c in chapters if c["day"] > g.day]
+    nxt = None
+    if upcoming:
+        first = upcoming[0]
+        nxt = {**first, "in_days": first["day"] - g.day}
+    return {"day": g.day, "chapters": chapters, "next": nxt}
+
+
+def hunger(state: Any) -> dict[str, Any]:
+    g: Crawl = state.game
+    return {
+        "day": g.day,
+        "streak": g.hunger_streak,
+        "longest": g.longest_streak,
+        "lost": g.hunger_lost,
+        "meals_today": g.meals,
+    }
+
+
+Upcoming = Callable[[Crawl, dict[str, Any] | None], list[str]]
+"""What the day's order lets the explorer do next, as commands to type, from the game and
+the campaign's tables: the rules decide it (``ledger.systems.crawl.order.expected``), so the
+system hands it to :func:`sheet` rather than the fold importing the rules."""
+
+
+def sheet(state: Any, actor: str | None = None, *, expected: Upcoming) -> dict[str, Any]:
+    """The explorer's sheet; ``expected`` gives its list of the commands that may come next."""
+    g: Crawl = state.game
+    cal = calendar(state)
+    fight = None
+    if g.fight is not None:
+        foe = g.fight.foe
+        fight = {
+            "enemy": foe.name,
+            "health": foe.health,
+            "attack": foe.attack,
+            "defense": foe.defense,
+            "esc": foe.esc,
+            "robot": foe.robot,
+            "escapable": foe.escapable,
+            "effects": list(g.fight.effects),
+            "stunned": g.fight.stun,
+        }
+    return {
+        "campaign": state.core.name,
+        "explorer": state.core.characters[0] if state.core.characters else None,
+        "day": g.day,
+        "alive": g.alive,
+        "health": g.health,
+        "energy": g.energy,
+        "attack": g.attack,
+        "defense": g.defense,
+        "food": {"bar": g.bar, "fruit": g.fruit},
+        "bits": g.bits,
+        "arrows": g.arrows,
+        "hunger_streak": g.hunger_streak,
+        "techniques": {str(n): {"successes": s, "mastered": s >= 6} for n, s in sorted(g.techniques.items())},
+        "inventory": list(g.inventory),
+        "weapon": _weapon(g, state.core.tables),
+        "position": {"q": g.q, "r": g.r, "terrain": g.here.terrain},
+        "meals_today": g.meals,
+        "phase": g.phase,
+        "expected": expected(g, state.core.tables) if g.alive else [],
+        "fight": fight,
+        "chapters_open": list(g.chapters),
+        "next_chapter": cal["next"],
+        "cause_of_death": g.cause,
+        "status": "alive" if g.alive else f"dead ({g.cause})",
+        "who": state.core.characters[0] if state.core.characters else "the explorer",
+        "mastery": [f"{n}: {s}/6" + (" mastered" if s >= 6 else "") for n, s in sorted(g.techniques.items())],
+    }
+
+
+SHEET = SheetLayout(
+    title=("{who} in {campaign}, day {day}: {status}",),
+    headline=(
+        SheetField("health", "Health", max=20),
+        SheetField("energy", "Energy", max=20),
+        SheetField("attack", "Attack", show="{weapon.attack} with {weapon.name}"),
+        SheetField("defense", "Defense"),
+    ),
+    sections=(
+        SheetSection(
+            "Supplies",
+            (
+                SheetField("food.bar", "bars"),
+                SheetField("food.fruit", "fruit"),
+                SheetField("bits", "bits"),
+                SheetField("arrows", "arrows"),
+            ),
+        ),
+        SheetSection(
+            "Hunger", (SheetField("hunger_streak", "streak"), SheetField("meals_today", "meals today"))
+        ),
+        SheetSection("Gear", (SheetField("inventory", "carrying"), SheetField("mastery", "techniques"))),
+        SheetSection(
+            "Where",
+            (
+                SheetField("position", "at", show="({position.q}, {position.r}) {position.terrain}"),
+                SheetField("chapters_open", "chapters open"),
+                SheetField(
+                    "next_chapter", "next chapter", show="day {next_chapter.day}, {next_chapter.name}"
+                ),
+            ),
+        ),
+        SheetSection(
+            "Fighting",
+            (
+                SheetField("fight.enemy", ""),
+                SheetField("fight.health", "Health"),
+                SheetField("fight.attack", "Attack"),
+                SheetField("fight.defense", "Defense"),
+                SheetField("fight.esc", "ESC"),
+                SheetField("fight.effects", "effects"),
+            ),
+            when="fight",
+        ),
+        SheetSection("Next", (SheetField("expected", ""),), when="expected"),
+    ),
+)
+"""The explorer's sheet as a player reads it (``ledger sheet``, the report)."""
+
+
+def _weapon(g: Crawl, tables: dict[str, Any]) -> dict[str, Any]:
+    """The best weapon carried and the Attack it gives (bows only with arrows)."""
+    best, bonus = "hands", 0
+    for name in g.inventory:
+        item = stored_table(stored_table(tables, "items"), name)
+        if item.get("bow") and g.arrows == 0:
+            continue
+        attack = item.get("attack", 0)
+        if type(attack) is not int:
+            raise not_stored(f"the attack of item {name!r}", attack)
+        if attack > bonus:
+            best, bonus = name, item["attack"]
+    return {"name": best, "attack": g.attack + bonus}
+
+
+def journal(state: Any) -> list[dict[str, Any]]:
+    g: Crawl = state.game
+    rows: list[tuple[int, int, str]] = [(d, 0, text) for d, text in g.journal]
+    rows += [(d, 1, f"note: {text}") for d, text in g.notes]
+    if g.today:
+        rows.append((g.day, 0, "; ".join(g.today) + " ..."))
+    rows.sort(key=lambda row: (row[0], row[1]))
+    return [{"day": d, "text": text} for d, _, text in rows]
+
+
+ICON_MARK = {"town": "T", "treasure": "$", "divine": "+", "god": "G", "enemy": "!", "impassable": "#"}
+
+
+def map_entries(state: Any) -> list[dict[str, Any]]:
+    g: Crawl = state.game
+    tables = state.core.tables
+    walked: dict[tuple[int, int], list[int]] = {}
+    for day_number, spot in enumerate(g.path):
+        walked.setdefault(spot, []).append(day_number)
+    out = []
+    for k, h in sorted(g.hexes.items(), key=lambda kv: tuple(map(int, kv[0].split(",")))[::-1]):
+        q, r = map(int, k.split(","))
+        out.append(
+            {
+                "q": q,
+                "r": r,
+                "terrain": h.terrain,
+                "icon": h.icon or None,
+                "number": h.number,
+                "chapter": _icon_chapter(tables, h),
+                "visits": h.visits,
+                "walked": (q, r) in walked,
+                "days": walked.get((q, r), []),
+                "here": (q, r) == (g.q, g.r),
+                "enemy": h.foe.name if h.foe else None,
+                "quest_done": h.quest_done,
+            }
+        )
+    return out
+
+
+def _icon_chapter(tables: dict[str, Any], h: Hex) -> str | None:
+    """The name of the divine chapter whose icon (a sign, or God's) the hex holds."""
+    if h.icon == "divine" and h.number is not None:
+        return chapter_name(tables, h.number)
+    if h.icon == "god":
+        return chapter_name(tables, GOD_CHAPTER)
+    return None
+
+
+def terrain_letters(tables: dict[str, Any]) -> dict[str, str]:
+    letters: dict[str, str] = {}
+    for name in stored_table(tables, "terrain").values():
+        if not isinstance(name, str) or not name:
+            raise not_stored("a terrain's name", name)
+        letter = name[0].lower()
+        if letter in letters.values():
+            letter = letter.upper()
+        letters[name] = letter
+    return letters
+
+
+def distance(q: int, r: int, q2: int, r2: int) -> int:
+    dq, dr = q - q2, r - r2
+    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+
+def render_map(state: Any, radius: int | None = None) -> str:
+    """Flat-topped hexes drawn on a text grid: each column is shifted half a row.
+
+    With ``radius`` only the hexes that close to the explorer are drawn."""
+    g: Crawl = state.game
+    entries = map_entries(state)
+    if radius is not None:
+        entries = [e for e in entries if distance(e["q"], e["r"], g.q, g.r) <= radius]
+    letters = terrain_letters(state.core.tables)
+    rows2 = [2 * e["r"] + e["q"] for e in entries]
+    qs = [e["q"] for e in entries]
+    q0, row0 = min(qs), min(rows2)
+    width, height = (max(qs) - q0 + 1) * 4 + 2, max(rows2) - row0 + 1
+    grid = [[" "] * width for _ in range(height)]
+    for e in entries:
+        x, y = (e["q"] - q0) * 4, 2 * e["r"] + e["q"] - row0
+        cell = _cell(e, letters)
+        for i, ch in enumerate(cell):
+            grid[y][x + i] = ch
+    body = "\n".join("".join(line).rstrip() for line in grid)
+    legend_terrain = "  ".join(f"{v}={k}" for k, v in letters.items())
+    signs = sorted({(e["number"], e["chapter"]) for e in entries if e["icon"] == "divine"})
+    legend_signs = "divine signs: " + "  ".join(f"+{n} {name}" for n, name in signs) + "\n" if signs else ""
+    return (
+        f"{body}\n\n@ you (day {g.day})  . walked  T town  $ treasure  +n divine sign of chapter n  G God  "
+        f"! waiting enemy  # impassable  ? unexplored  o no terrain yet\n{legend_signs}{legend_terrain}"
+    )
+
+
+def _cell(e: dict[str, Any], letters: dict[str, str]) -> str:
+    terrain = letters.get(e["terrain"], "?") if e["terrain"] else ("o" if e["walked"] else "?")
+    icon = ICON_MARK.get(e["icon"] or "", "")
+    if icon and e["number"] is not None:
+        icon += str(e["number"])
+    mark = "@" if e["here"] else ("." if e["walked"] else " ")
+    return f"{mark}{terrain}{icon}"[:4]
