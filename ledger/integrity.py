@@ -19,6 +19,7 @@ from typing import IO, TYPE_CHECKING, Any
 import msgspec
 
 from ledger import admission, chain, fairness, snapshots
+from ledger.campaign.records import Campaign, VerifyReport
 from ledger.commands import check_distinct, check_name
 from ledger.errors import DuplicateNameError, LedgerError, TamperError
 from ledger.events import (
@@ -31,21 +32,27 @@ from ledger.events import (
     Event,
     envelope_decoder,
 )
-from ledger.records import Campaign, VerifyReport
 from ledger.state import CampaignState
 from ledger.systems import get_system
 
 if TYPE_CHECKING:
-    from ledger.records import Book
+    from ledger.campaign import Ledger
+    from ledger.campaign.campaigns import Campaigns
+    from ledger.campaign.history import History
 
 REGISTRY = "registry"
 
 
-def verify(book: Book, campaign: str | None = None, *, every: bool = False) -> VerifyReport:
-    """Walk the chain; raise TamperError at the first bad event."""
+def verify_registry(book: History) -> VerifyReport:
+    """Walk the registry's chain; raise TamperError at the first bad event."""
     report = VerifyReport()
     _verify_stream(book, "(registry)", REGISTRY, None, 0, chain.GENESIS, report)
-    targets = book.campaigns() if every else [book.campaign(campaign)]
+    return report
+
+
+def verify_campaigns(book: History, targets: list[Campaign], report: VerifyReport) -> VerifyReport:
+    """Walk the chain of each target campaign, and what each event means, into ``report``;
+    raise TamperError at the first bad event."""
     for c in targets:
         after, prev, last_reset = 0, chain.GENESIS, 0
         for stream, lo, _hi in c.lineage:
@@ -57,7 +64,7 @@ def verify(book: Book, campaign: str | None = None, *, every: bool = False) -> V
                 prev = base.hash
                 last_reset = lo if isinstance(base.event, RESETS) else base.last_reset
         homes = frozenset(stream for stream, _lo, _hi in c.lineage)
-        meaning = admission.Admission(c.name, book.system(c), prefix="", homes=homes)
+        meaning = admission.Admission(c.name, get_system(c.system), prefix="", homes=homes)
         snapshots_check = _SnapshotCheck(book, c)
         meaning.watch = snapshots_check
         if after:
@@ -70,7 +77,7 @@ def verify(book: Book, campaign: str | None = None, *, every: bool = False) -> V
 
 
 def verify_dice(
-    book: Book, campaign: str | None = None, *, every: bool = False
+    book: Ledger, campaign: str | None = None, *, every: bool = False
 ) -> dict[str, fairness.DiceReport]:
     """Prove the virtual dice of a campaign (or every campaign) from its stored history
     (see ledger.fairness.check); seeds revealed on a parent after a fork count too.
@@ -122,10 +129,10 @@ class _SnapshotCheck:
     admission folds there (one fold serves both); a disagreement is reported once the
     whole chain and its meaning are found sound."""
 
-    def __init__(self, book: Book, c: Campaign) -> None:
+    def __init__(self, book: History, c: Campaign) -> None:
         self.book = book
         self.c = c
-        self.system = book.system(c)
+        self.system = get_system(c.system)
         self.own = c.lineage[-1][1]
         head = book.head(c)
         self.active = head >= snapshots.EVERY and head // snapshots.EVERY * snapshots.EVERY > self.own
@@ -152,7 +159,7 @@ class _SnapshotCheck:
 
 
 def _verify_stream(
-    book: Book,
+    book: History,
     name: str,
     stream: str,
     c: Campaign | None,
@@ -221,9 +228,9 @@ def _check_reset(name: str, env: Envelope[Any], last_reset: int) -> int:
 
 
 def export(
-    book: Book,
+    book: History,
     out: IO[bytes],
-    campaign: str | None = None,
+    c: Campaign,
     *,
     sign: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
 ) -> int:
@@ -231,7 +238,6 @@ def export(
 
     ``sign`` gives the header its signature (the Ledger signs with its key, see
     ledger.provenance); without it the header goes out unsigned."""
-    c = book.campaign(campaign)
     head = book.head(c)
     head_env = book.envelope(c, head)
     header = {
@@ -254,7 +260,7 @@ def export(
 
 
 def import_campaign(
-    book: Book | None,
+    book: Campaigns | None,
     data: IO[bytes],
     name: str | None = None,
     *,
@@ -303,7 +309,7 @@ def import_campaign(
         return Campaign(
             cid, new_name, system.name, imported=True, lineage=((cid, 0, None),), signed_by=signed_by
         )
-    campaigns = book.campaigns()
+    campaigns = book.all()
     names = [c.name for c in campaigns]
     if new_name in names:  # the name refused as registering it would, before a seed row is written
         raise DuplicateNameError(f"a campaign named {new_name!r} exists; choose another name")
@@ -365,10 +371,10 @@ def import_campaign(
         return registered, rows
 
     book.register(make)
-    return book.campaign(new_name)
+    return book.named(new_name)
 
 
-def _known_commitments(book: Book, admit: admission.Admission, campaigns: list[Campaign]) -> None:
+def _known_commitments(book: Campaigns, admit: admission.Admission, campaigns: list[Campaign]) -> None:
     """A commitment this ledger made, or an earlier import brought in, comes in again only
     with the very event that opens it here (a copy of a campaign this ledger holds): a
     forged file that reuses one (published by ``dice status``) would have this ledger
