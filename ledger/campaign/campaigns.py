@@ -180,12 +180,12 @@ class Campaigns:
         arrives, that one is kept current (unless ``keep_current`` is False: a campaign
         started or forked here, which its caller may choose), so that an imported or
         simulated campaign never changes which campaign commands act on."""
-        from ledger.campaign import recording
+        from ledger.campaign.recording import MAX_ATTEMPTS, backoff
         from ledger.commands import check_distinct
 
         if keep_current:
             self._keep_current()
-        for attempt in range(recording.MAX_ATTEMPTS):
+        for attempt in range(MAX_ATTEMPTS):
             self.refresh()
             registered, rows = make()
             if registered.name in self._by_name:
@@ -205,7 +205,7 @@ class Campaigns:
                 self.refresh()
                 return
             except VersionConflict:
-                recording.backoff(attempt)
+                backoff(attempt)
         raise ConflictError("the campaign registry is busy; try again")
 
     def start(
