@@ -85,8 +85,9 @@ def _forge_seat(seat: Any) -> Any:
         (["Ana"], "cannot be read"),
         ("x" * 5000, "seat name"),
         ("phone\u202e", "seat name"),
+        ("Cafe\u0301", "seat is not written as the ledger writes a name"),
     ],
-    ids=["number", "list", "oversized", "invisible"],
+    ids=["number", "list", "oversized", "invisible", "not NFC"],
 )
 def test_an_import_with_a_forged_seat_is_refused(
     seated: tuple[str, Path], tmp_path: Path, seat: Any, problem: str

@@ -44,7 +44,7 @@ class ChainWarning(UserWarning):
 
 def warn_chain(warning: LedgerError) -> None:
     """Tell a warning through :mod:`warnings`, as a :class:`ChainWarning`."""
-    warnings.warn(str(warning), ChainWarning, stacklevel=4)
+    warnings.warn(str(warning), ChainWarning, stacklevel=5)
 
 
 def backoff(attempt: int) -> None:
