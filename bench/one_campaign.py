@@ -29,17 +29,17 @@ from ledger import Ledger  # noqa: E402
 
 
 def _writer(url: str, seconds: float, go: Any, out: Any) -> None:
-    import ledger.campaign as campaign
+    from ledger.campaign import recording
 
     lost = 0
-    backoff = campaign._backoff
+    backoff = recording.backoff
 
     def counted(attempt: int) -> None:  # called once for every lost race
         nonlocal lost
         lost += 1
         backoff(attempt)
 
-    campaign._backoff = counted
+    recording.backoff = counted
     with Ledger(url) as book:
         for _ in range(3):
             book.roll("1d20+5", "Table")

@@ -17,16 +17,16 @@ from ledger.errors import LedgerError
 
 if TYPE_CHECKING:
     from ledger.campaign import Ledger
-    from ledger.records import Campaign, LogEntry, Recorded
+    from ledger.campaign.records import Campaign, LogEntry, Recorded
 
 __all__ = ["Campaign", "Ledger", "LedgerError", "LogEntry", "Recorded"]
 __version__ = "0.1.0"
 
 _LAZY = {
-    "Campaign": "ledger.records",
+    "Campaign": "ledger.campaign.records",
     "Ledger": "ledger.campaign",
-    "LogEntry": "ledger.records",
-    "Recorded": "ledger.records",
+    "LogEntry": "ledger.campaign.records",
+    "Recorded": "ledger.campaign.records",
 }
 """Names imported on first use: importing ``ledger`` (as every ``ledger.*`` module does,
 the command line's among them) loads the store and the recording machinery only when a

@@ -389,6 +389,9 @@ class Admission:
         walk(ev, "event", rolls=not redeciding, checks=checks)  # a re-decided action's rolls are rolled again
         if env.decision is not None:  # a command as typed (the command trims it); never shown
             walk(env.decision, "decision", text=False, checks=checks)
+            seat = env.decision.seat  # a device's label, checked as the ledger checks a name
+            if seat is not None and check_name(seat, "seat") != seat:
+                raise Refusal("its seat is not written as the ledger writes a name (Unicode NFC)")
         state = self._fold(env)
         if v == 1 and env.day is not None:
             raise Refusal("the start of a campaign has no day")

@@ -1,25 +1,27 @@
 """The bulk path: many commands on one campaign, one transaction.
 
-``ledger simulate`` and bulk work decide and fold commands in memory, seal
-their events, and append them all at once: either every action of the batch
-is recorded or none is. A batch cannot undo (an undo needs the stored
+``ledger simulate`` and bulk work decide and seal each command on the batch's
+head in memory, through the same path that records one action
+(``Recording.draft``), and append them all at once: either every action of the
+batch is recorded or none is. A batch cannot undo (an undo needs the stored
 history); record the batch, then undo.
+
+Imports the records and the store; it is handed the recording and the campaigns.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import msgspec
-
-from ledger.deciding import decide_and_draw, decision
+from ledger.campaign.records import Campaign, Recorded
 from ledger.errors import ConflictError, LedgerError
-from ledger.records import Campaign, Recorded
 from ledger.store import VersionConflict
+from ledger.systems import get_system
 
 if TYPE_CHECKING:
+    from ledger.campaign.campaigns import Campaigns
+    from ledger.campaign.recording import Recording
     from ledger.commands import Command
-    from ledger.records import Recorder
     from ledger.state import CampaignState
 
 
@@ -27,13 +29,14 @@ class Batch:
     """Commands decided against an in-memory head, appended together on commit.
 
     A batch takes what an autoplayer plays through (:meth:`state`, :meth:`execute`)
-    and :meth:`commit`; everything else is read from :attr:`ledger`."""
+    and :meth:`commit`."""
 
-    def __init__(self, ledger: Recorder, campaign: Campaign) -> None:
-        self.ledger = ledger
+    def __init__(self, recording: Recording, campaigns: Campaigns, campaign: Campaign) -> None:
+        self.recording = recording
+        self.campaigns = campaigns
         self.campaign = campaign
-        self.system = ledger.system(campaign)
-        self.tip = ledger.dice_tip(campaign)
+        self.system = get_system(campaign.system)
+        self.tip = recording.history.dice_tip(campaign)
         self.rows: list[tuple[str, int, str, bytes]] = []
         self.actions = 0
         self.first: str | None = None
@@ -66,34 +69,45 @@ class Batch:
         *,
         faces: list[int] | None = None,
         actor: str | None = None,
+        seat: str | None = None,
     ) -> Recorded:
+        """Decide and seal ``command`` on the batch's head (acting as ``actor``, else the
+        character it names), kept for :meth:`commit`."""
         self._check(campaign)
-        decide = self.ledger.decider(self.campaign, command, actor)
-        events, dice = decide_and_draw(decide, self.tip, faces)
-        who = self.ledger.recorded_under(self.tip.state, actor or command.actor, command.introduces())
-        if command.introduces() is not None and not self.tip.state.core.characters:
-            self.first = who
-        how = decision(msgspec.structs.replace(command, actor=actor or command.actor), dice, self.system)
-        rows, envelopes, self.tip = self.ledger.seal(
-            self.campaign, self.tip, events, who, system=self.system, decision=how
+        newcomer = command.introduces()
+        first = newcomer is not None and not self.tip.state.core.characters
+        drafted = self.recording.draft(
+            self.campaign,
+            self.tip,
+            command,
+            faces=faces,
+            actor=actor,
+            newcomer=newcomer,
+            seat=seat,
+            system=self.system,
         )
-        self.rows.extend(rows)
+        if first:
+            self.first = newcomer
+        self.tip = drafted.tip
+        self.rows.extend(drafted.rows)
         self.actions += 1
-        return Recorded(self.campaign, envelopes[0].action, envelopes, self.tip.state)
+        return Recorded(self.campaign, drafted.envelopes[0].action, drafted.envelopes, self.tip.state)
 
     def commit(self) -> int:
         """Append every buffered event in one transaction; returns how many."""
         if not self.rows:
             return 0
         rows, self.rows = self.rows, []
+        store = self.recording.store
         try:
-            self.ledger.store.append(rows)
+            store.append(rows)
         except VersionConflict as e:
             raise ConflictError(
                 f"campaign {self.campaign.name!r} changed while the batch was built; "
                 "nothing of the batch was recorded, run it again"
             ) from e
-        if self.first is not None and self.ledger.store.acting_character(self.campaign.id) is None:
-            self.ledger.store.act_as(self.campaign.id, self.first)
-        self.ledger.remember(self.campaign, self.tip)
+        if self.first is not None and store.acting_character(self.campaign.id) is None:
+            store.act_as(self.campaign.id, self.first)
+        self.recording.history.remember(self.campaign, self.tip)
+        self.campaigns.forget_choice(self.campaign)  # the batch may have chosen it: read again
         return len(rows)

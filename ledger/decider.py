@@ -1,4 +1,8 @@
-"""One way for every system to decide its commands.
+"""The systems' side of deciding: the :class:`Decider` every system decides its
+commands with, and the :class:`Draft` a command's handler writes its events into.
+
+(The ledger's side, :mod:`ledger.deciding`, picks the dice, the actor and the core's
+commands, then calls ``System.decide``, which is a system's Decider.)
 
 A system makes one :class:`Decider` with its fold, registers a handler per command
 class with ``@decider.on(Command)``, and publishes the decider as ``System.decide``

@@ -1,15 +1,19 @@
-"""Deciding one action: the dice it draws on a branch's head, who acts, the events
-a command decides, and the decision it keeps (``Envelope.decision``).
+"""Deciding one action on a branch's head, whatever records it: the dice source it
+draws from, the character who acts, the events a command decides (the core's
+commands first, then the system's ``decide``), the decision the action keeps
+(``Envelope.decision``) and the rules versions it names.
 
-The Ledger records through these (``ledger.campaign``), a batch decides with them
-(``ledger.batch``), and an import decides a recorded command again with them
-(``ledger.admission``).
+This is the ledger's side of deciding; :mod:`ledger.decider` is the systems' side
+(the ``Decider`` a system registers its command handlers with, which
+:func:`decide_command` reaches through ``System.decide``). The one recording path
+(``ledger.campaign.recording``) decides through :func:`decide_and_draw`, and an import
+decides a recorded command again with :func:`decide_command` (``ledger.admission``).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from typing import TYPE_CHECKING, ClassVar, Protocol
 
 import msgspec
 
@@ -18,9 +22,11 @@ from ledger.commands import AddCharacter, Command, command_name, decide_core, nf
 from ledger.dice import CommittedDice, Dice, Faces, RandomDice, seeded
 from ledger.errors import Input, LedgerError, RuleError, RunCommand
 from ledger.events import Decision, Event
-from ledger.records import Tip
 from ledger.state import CampaignState
 from ledger.systems import System
+
+if TYPE_CHECKING:
+    from ledger.campaign.records import Tip
 
 CORE_RULES = 2
 """The version of the core commands' rules (characters, rolls, notes), recorded with every
@@ -71,13 +77,28 @@ def dice_for(tip: Tip, faces: list[int] | None) -> Dice:
     return CommittedDice(status.seed, status.client_seed, status.branch, status.next_nonce, status.commitment)
 
 
+class Step(Protocol):
+    """An action decided on a branch's head that is no command of the rules: an undo,
+    a redo, a dice commitment, or events a program gives (``Ledger.record``).
+    ``by_actor`` says whether it is recorded under the acting character (an undo is;
+    a dice commitment, the ledger's own, is recorded under nobody)."""
+
+    by_actor: ClassVar[bool]
+
+    def decide(self, tip: Tip, dice: Dice) -> list[Event]: ...
+
+
 def decide_and_draw(
-    decide: Callable[[CampaignState, Dice], list[Event]], tip: Tip, faces: list[int] | None
+    system: System, tip: Tip, action: Command | Step, faces: list[int] | None
 ) -> tuple[list[Event], Dice]:
-    """The events ``decide`` gives on the head state, and the dice it drew."""
+    """The events ``action`` decides on the head (a command by the rules of ``system``),
+    and the dice it drew."""
     dice = dice_for(tip, faces)
     try:
-        events = decide(tip.state, dice)
+        if isinstance(action, Command):
+            events = decide_command(system, tip.state, action, dice)
+        else:
+            events = action.decide(tip, dice)
     except LedgerError:
         raise
     except Exception as e:  # the rules met state the ledger did not write: one line, not a traceback
@@ -108,8 +129,9 @@ def drawn(dice: Dice) -> tuple[int, ...]:
     return ()
 
 
-def decision(command: Command | None, dice: Dice, system: System) -> Decision | None:
-    """What re-deciding an action needs: its command and the faces it drew."""
+def decision(command: Command | None, dice: Dice, system: System, seat: str | None = None) -> Decision | None:
+    """What re-deciding an action needs: its command and the faces it drew; and the
+    ``seat`` (device) it was recorded from, when one is named."""
     if command is None:
         return None
     name = command_name(system, type(command))
@@ -126,6 +148,7 @@ def decision(command: Command | None, dice: Dice, system: System) -> Decision | 
         commitment=dice.commitment if derived else None,  # type: ignore[attr-defined]
         nonce=dice.first if derived else None,  # type: ignore[attr-defined]
         sides=tuple(dice.sides) if derived else (),  # type: ignore[attr-defined]
+        seat=seat,
     )
 
 

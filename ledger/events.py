@@ -348,6 +348,9 @@ class Decision(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
     one by one (``nonce``, ``nonce + 1``, ...)."""
     sides: tuple[int, ...] = ()
     """The sides of each derived die, in order (a Fate die as 3)."""
+    seat: str | None = None
+    """The device or seat the action was recorded from (``Ledger.execute(seat=...)``), a
+    name as a character's is checked; None when none was named."""
 
 
 E = TypeVar("E")

@@ -19,6 +19,7 @@ from typing import IO, TYPE_CHECKING, Any
 import msgspec
 
 from ledger import admission, chain, fairness, snapshots
+from ledger.campaign.records import Campaign, VerifyReport
 from ledger.commands import check_distinct, check_name
 from ledger.errors import DuplicateNameError, LedgerError, TamperError
 from ledger.events import (
@@ -31,21 +32,27 @@ from ledger.events import (
     Event,
     envelope_decoder,
 )
-from ledger.records import Campaign, VerifyReport
 from ledger.state import CampaignState
 from ledger.systems import get_system
 
 if TYPE_CHECKING:
-    from ledger.records import Book
+    from ledger.campaign import Ledger
+    from ledger.campaign.campaigns import Campaigns
+    from ledger.campaign.history import History
 
 REGISTRY = "registry"
 
 
-def verify(book: Book, campaign: str | None = None, *, every: bool = False) -> VerifyReport:
-    """Walk the chain; raise TamperError at the first bad event."""
+def verify_registry(history: History) -> VerifyReport:
+    """Walk the registry's chain; raise TamperError at the first bad event."""
     report = VerifyReport()
-    _verify_stream(book, "(registry)", REGISTRY, None, 0, chain.GENESIS, report)
-    targets = book.campaigns() if every else [book.campaign(campaign)]
+    _verify_stream(history, "(registry)", REGISTRY, None, 0, chain.GENESIS, report)
+    return report
+
+
+def verify_campaigns(history: History, targets: list[Campaign], report: VerifyReport) -> VerifyReport:
+    """Walk the chain of each target campaign, and what each event means, into ``report``;
+    raise TamperError at the first bad event."""
     for c in targets:
         after, prev, last_reset = 0, chain.GENESIS, 0
         for stream, lo, _hi in c.lineage:
@@ -53,16 +60,16 @@ def verify(book: Book, campaign: str | None = None, *, every: bool = False) -> V
                 continue
             after = lo
             if lo:
-                base = book.envelope(c, lo)
+                base = history.envelope(c, lo)
                 prev = base.hash
                 last_reset = lo if isinstance(base.event, RESETS) else base.last_reset
         homes = frozenset(stream for stream, _lo, _hi in c.lineage)
-        meaning = admission.Admission(c.name, book.system(c), prefix="", homes=homes)
-        snapshots_check = _SnapshotCheck(book, c)
+        meaning = admission.Admission(c.name, get_system(c.system), prefix="", homes=homes)
+        snapshots_check = _SnapshotCheck(history, c)
         meaning.watch = snapshots_check
         if after:
-            _admit_all(meaning, book.stored(c, 0, after))  # a fork's history before it
-        _verify_stream(book, c.name, c.id, c, after, prev, report, last_reset, meaning)
+            _admit_all(meaning, history.stored(c, 0, after))  # a fork's history before it
+        _verify_stream(history, c.name, c.id, c, after, prev, report, last_reset, meaning)
         if meaning.version:
             meaning.finish()
         snapshots_check.finish()
@@ -70,7 +77,7 @@ def verify(book: Book, campaign: str | None = None, *, every: bool = False) -> V
 
 
 def verify_dice(
-    book: Book, campaign: str | None = None, *, every: bool = False
+    book: Ledger, campaign: str | None = None, *, every: bool = False
 ) -> dict[str, fairness.DiceReport]:
     """Prove the virtual dice of a campaign (or every campaign) from its stored history
     (see ledger.fairness.check); seeds revealed on a parent after a fork count too.
@@ -122,19 +129,19 @@ class _SnapshotCheck:
     admission folds there (one fold serves both); a disagreement is reported once the
     whole chain and its meaning are found sound."""
 
-    def __init__(self, book: Book, c: Campaign) -> None:
-        self.book = book
+    def __init__(self, history: History, c: Campaign) -> None:
+        self.history = history
         self.c = c
-        self.system = book.system(c)
+        self.system = get_system(c.system)
         self.own = c.lineage[-1][1]
-        head = book.head(c)
+        head = history.head(c)
         self.active = head >= snapshots.EVERY and head // snapshots.EVERY * snapshots.EVERY > self.own
         self.wrong: int | None = None
 
     def __call__(self, env: Envelope[Any], state: CampaignState) -> None:
         if not self.active or env.v % snapshots.EVERY or env.v <= self.own or self.wrong is not None:
             return
-        row = self.book.store.snapshot(snapshots.key(self.c.stream_for(env.v), self.system), env.v)
+        row = self.history.store.snapshot(snapshots.key(self.c.stream_for(env.v), self.system), env.v)
         if row is None or row.originator_version != env.v:
             return
         found = snapshots.decode(row.state)
@@ -152,7 +159,7 @@ class _SnapshotCheck:
 
 
 def _verify_stream(
-    book: Book,
+    history: History,
     name: str,
     stream: str,
     c: Campaign | None,
@@ -174,7 +181,7 @@ def _verify_stream(
 
     expected = after + 1
     count = 0
-    for row in book.store.scan(stream):
+    for row in history.store.scan(stream):
         v = row.originator_version
         if v != expected:
             raise fail(expected, f"the event is missing (next stored is {v})")
@@ -221,9 +228,9 @@ def _check_reset(name: str, env: Envelope[Any], last_reset: int) -> int:
 
 
 def export(
-    book: Book,
+    history: History,
     out: IO[bytes],
-    campaign: str | None = None,
+    c: Campaign,
     *,
     sign: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
 ) -> int:
@@ -231,9 +238,8 @@ def export(
 
     ``sign`` gives the header its signature (the Ledger signs with its key, see
     ledger.provenance); without it the header goes out unsigned."""
-    c = book.campaign(campaign)
-    head = book.head(c)
-    head_env = book.envelope(c, head)
+    head = history.head(c)
+    head_env = history.envelope(c, head)
     header = {
         "format": admission.EXPORT_FORMAT,
         "version": FORMAT,
@@ -247,14 +253,14 @@ def export(
         header = sign(header)
     out.write(json.dumps(header).encode() + b"\n")
     n = 0
-    for raw in book.stored(c):
+    for raw in history.stored(c):
         out.write(bytes(raw) + b"\n")
         n += 1
     return n
 
 
 def import_campaign(
-    book: Book | None,
+    registry: Campaigns | None,
     data: IO[bytes],
     name: str | None = None,
     *,
@@ -275,7 +281,7 @@ def import_campaign(
     import opens a fresh one of this ledger's, so the campaign plays at once.
 
     ``dry_run`` checks everything and records nothing (``ledger verify FILE``); the
-    campaign returned is then not in the ledger, and ``book`` may be None."""
+    campaign returned is then not in the ledger, and ``registry`` may be None."""
     header, fields = admission.read_header(data)
     signed_by = signer(fields)
     new_name = check_name(name if name is not None else header.name, "campaign")
@@ -298,19 +304,19 @@ def import_campaign(
             fairness.check(new_name, (admit.decode(raw) for raw in admit.raws))
         except TamperError as e:
             raise admit.refuse(e.version, e.problem) from None
-    if dry_run or book is None:
+    if dry_run or registry is None:
         cid = admit.campaign_id
         return Campaign(
             cid, new_name, system.name, imported=True, lineage=((cid, 0, None),), signed_by=signed_by
         )
-    campaigns = book.campaigns()
-    names = [c.name for c in campaigns]
+    held_campaigns = registry.all()
+    names = [c.name for c in held_campaigns]
     if new_name in names:  # the name refused as registering it would, before a seed row is written
         raise DuplicateNameError(f"a campaign named {new_name!r} exists; choose another name")
     check_distinct(new_name, names, "campaign")
-    _known_commitments(book, admit, campaigns)
-    held = {c.id for c in campaigns}
-    copy = admit.campaign_id in held or book.store.head(admit.campaign_id) > 0
+    _known_commitments(registry, admit, held_campaigns)
+    held = {c.id for c in held_campaigns}
+    copy = admit.campaign_id in held or registry.store.head(admit.campaign_id) > 0
     if copy and admit.switched is not None:
         raise LedgerError(
             f"this ledger holds the campaign the file continues from version {admit.switched}, where an "
@@ -320,7 +326,7 @@ def import_campaign(
     cid = str(uuid.uuid4()) if copy else admit.campaign_id
     seeded_dice = admit.state.core.seed is not None
     fresh = (
-        fairness.new_seed(book.store, admit.dice_client, cid)
+        fairness.new_seed(registry.store, admit.dice_client, cid)
         if admit.dice_open is not None and not seeded_dice
         else None
     )
@@ -352,11 +358,11 @@ def import_campaign(
         raw, _ = chain.seal(env)
         rows.append((cid, env.v, opening.kind, raw))
     if admit.opened:  # a fresh commitment opens only where the file opened one
-        fairness.mark_branch(book.store, cid)  # its dice commitments are in its log
+        fairness.mark_branch(registry.store, cid)  # its dice commitments are in its log
         for commitment in sorted(admit.opened):
-            fairness.note_known(book.store, commitment)
+            fairness.note_known(registry.store, commitment)
         for commitment in sorted(admit.seeded):  # and the client seeds given after them
-            fairness.note_seeded(book.store, cid, commitment)
+            fairness.note_seeded(registry.store, cid, commitment)
 
     def make() -> tuple[CampaignRegistered, list[tuple[str, int, str, bytes]]]:
         registered = CampaignRegistered(
@@ -364,23 +370,27 @@ def import_campaign(
         )
         return registered, rows
 
-    book.register(make)
-    return book.campaign(new_name)
+    registry.register(make)
+    return registry.named(new_name)
 
 
-def _known_commitments(book: Book, admit: admission.Admission, campaigns: list[Campaign]) -> None:
+def _known_commitments(
+    registry: Campaigns, admit: admission.Admission, held_campaigns: list[Campaign]
+) -> None:
     """A commitment this ledger made, or an earlier import brought in, comes in again only
     with the very event that opens it here (a copy of a campaign this ledger holds): a
     forged file that reuses one (published by ``dice status``) would have this ledger
     derive dice under a seed it keeps for another campaign, and reveal it."""
     streams: list[str] | None = None
     for commitment, v in admit.opened.items():
-        if not fairness.known_here(book.store, commitment):
+        if not fairness.known_here(registry.store, commitment):
             continue
         if streams is None:
-            streams = sorted({s for c in campaigns for s, lo, hi in c.lineage})
+            streams = sorted({s for c in held_campaigns for s, lo, hi in c.lineage})
         raw = admit.raws[v - 1]
-        if not any(bytes(row.state) == raw for s in streams for row in book.store.read(s, gt=v - 1, lte=v)):
+        if not any(
+            bytes(row.state) == raw for s in streams for row in registry.store.read(s, gt=v - 1, lte=v)
+        ):
             raise admit.refuse(
                 v,
                 f"it opens dice commitment {commitment[:16]}, which this ledger already holds "

@@ -47,7 +47,8 @@ from ledger.integrity import import_campaign
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-    from ledger.records import Book, Campaign, Keys
+    from ledger.campaign import Ledger
+    from ledger.campaign.records import Campaign
     from ledger.store import Store
 
 KEY_PREFIX = "ed25519:"
@@ -351,11 +352,12 @@ def check_signature(header: Mapping[str, Any]) -> str | None:
 
 
 def check_header(
-    book: Keys | None, header: Mapping[str, Any], *, require_signed: bool = False, file: str | None = None
+    store: Store | None, header: Mapping[str, Any], *, require_signed: bool = False, file: str | None = None
 ) -> Signer:
     """Who signed an export header; refuses a bad signature, and with
-    ``require_signed`` an unsigned file or one signed by an unknown key."""
-    signer = signer_of(book.store if book is not None else None, check_signature(header))
+    ``require_signed`` an unsigned file or one signed by an unknown key (known to
+    ``store``'s ledger; None: no key is known)."""
+    signer = signer_of(store, check_signature(header))
     if require_signed and not signer.known:
         source = shlex.quote(file) if file else "FILE"
         if signer.status == "unsigned":
@@ -377,14 +379,14 @@ def check_header(
     return signer
 
 
-def of_campaign(book: Keys, campaign: Campaign) -> Signer | None:
+def of_campaign(book: Ledger, campaign: Campaign) -> Signer | None:
     """Who signed the export a campaign came from: None for one recorded here."""
     if not campaign.imported:
         return None
     return signer_of(book.store, campaign.signed_by)
 
 
-def of_campaigns(book: Keys, names: list[str]) -> dict[str, Signer]:
+def of_campaigns(book: Ledger, names: list[str]) -> dict[str, Signer]:
     """The signers of the imported campaigns among ``names`` (other names are left out)."""
     campaigns = {c.name: c for c in book.campaigns()}
     imported = [campaigns[n] for n in names if n in campaigns and campaigns[n].imported]
@@ -466,15 +468,16 @@ class FileReport(msgspec.Struct, frozen=True):
         }
 
 
-def verify_file(book: Book | None, path: str, *, require_signed: bool = False) -> FileReport:
+def verify_file(book: Ledger | None, path: str, *, require_signed: bool = False) -> FileReport:
     """Check an export as an import would (chain, head, every event, signature)
     without recording anything; ``book`` supplies the known keys (None: none known)."""
 
     def signer(header: Mapping[str, Any]) -> str | None:
-        return check_header(book, header, require_signed=require_signed, file=path).key
+        return check_header(store, header, require_signed=require_signed, file=path).key
 
+    store = book.store if book is not None else None
     with open(path, "rb") as data:
-        camp = import_campaign(book, data, signer=signer, dry_run=True)
+        camp = import_campaign(None, data, signer=signer, dry_run=True)
     header = read_header(path)
     return FileReport(
         path,
@@ -482,5 +485,5 @@ def verify_file(book: Book | None, path: str, *, require_signed: bool = False) -
         camp.system,
         int(header["head"]),
         str(header["head_hash"]),
-        signer_of(book.store if book is not None else None, camp.signed_by),
+        signer_of(store, camp.signed_by),
     )

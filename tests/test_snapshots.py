@@ -131,7 +131,7 @@ def test_a_snapshot_folded_before_a_helper_changed_is_not_used(
         c = book.campaign("Long")
         system = book.system(c)
         book.state("Long", at=EVERY + 2)  # keeps the snapshot at EVERY
-        assert book._snapshot(c, EVERY + 2, 0, system) is not None
+        assert book.history.snapshot(c, EVERY + 2, 0, system) is not None
         _edited(monkeypatch, ROOT / "ledger/dice.py")
-        assert book._snapshot(c, EVERY + 2, 0, system) is None
+        assert book.history.snapshot(c, EVERY + 2, 0, system) is None
         assert book.state("Long", at=EVERY + 2) == book.state_at(c, EVERY + 2, system, use_snapshots=False)

@@ -1,0 +1,380 @@
+"""The campaigns of one store: the registry that names them (its own stream of
+events), the current campaign, the character each campaign acts as, and starting a
+campaign.
+
+Imports the store, the chain, the events and the records; the name checks
+(``ledger.commands``), the dice commitments (``ledger.fairness``) and the acting
+character's rule (``ledger.deciding``) where a campaign is started, registered or
+acted in, so that a command that only reads loads none of them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+
+from ledger import chain
+from ledger.campaign.records import Campaign, Rows, unreadable
+from ledger.errors import (
+    ConflictError,
+    DuplicateNameError,
+    LedgerError,
+    NoActorError,
+    NoCurrentCampaignError,
+    NotALedgerError,
+    UnknownCampaignError,
+    option,
+)
+from ledger.errors import command as fix_command
+from ledger.events import (
+    FORMAT,
+    BranchForked,
+    CampaignRegistered,
+    CampaignStarted,
+    Envelope,
+    Event,
+    LedgerCreated,
+    envelope_decoder,
+)
+from ledger.state import CampaignState
+from ledger.store import Store, VersionConflict
+from ledger.systems import get_system
+
+REGISTRY = "registry"
+
+Registration = Callable[[], tuple[CampaignRegistered, Rows]]
+"""What registers a campaign: its registry event and its stream's first rows, made again
+when another writer registered first."""
+
+
+class Campaigns:
+    """The registry of one store, read once and then only what was appended since; the
+    current campaign and each campaign's acting character, choices of this ledger that
+    are never events."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._registry_version = 0
+        self._by_name: dict[str, Campaign] = {}
+        self._by_id: dict[str, Campaign] = {}
+        self._registry_hash = chain.GENESIS
+        self._chosen: dict[str, str | None] = {}
+        """The acting character chosen per campaign id, as read once from the store."""
+        self._open()
+
+    # --- the registry -------------------------------------------------------------
+
+    def _open(self) -> None:
+        first = self.store.read(REGISTRY, lte=1)
+        if not first:
+            env = Envelope(
+                v=1,
+                campaign=REGISTRY,
+                action=chain.new_action(),
+                at=chain.now(),
+                prev=chain.GENESIS,
+                event=LedgerCreated(),
+            )
+            raw, _ = chain.seal(env)
+            with contextlib.suppress(VersionConflict):  # another process created it first
+                self.store.append([(REGISTRY, 1, "ledger.created", raw)])
+            first = self.store.read(REGISTRY, lte=1)
+        try:
+            env = envelope_decoder(None).decode(first[0].state)
+        except msgspec.DecodeError as e:
+            raise NotALedgerError(
+                f"{self.store.describe()} has an unreadable registry ({e}); restore it from a backup"
+            ) from e
+        created = env.event
+        if not isinstance(created, LedgerCreated):
+            raise NotALedgerError(f"{self.store.describe()} is not a campaign-ledger store")
+        if created.format > FORMAT:
+            raise NotALedgerError(
+                f"{self.store.describe()} was written by a newer campaign-ledger "
+                f"(format {created.format}, this one reads up to {FORMAT}); upgrade campaign-ledger"
+            )
+
+    def refresh(self) -> None:
+        """Read the registry events appended since the last read."""
+        decoder = envelope_decoder(None)
+        for stored in self.store.scan(REGISTRY, gt=self._registry_version):
+            try:
+                env = decoder.decode(stored.state)
+            except msgspec.DecodeError as e:
+                raise unreadable("(registry)", stored.originator_version, e) from e
+            self._registry_version = env.v
+            self._registry_hash = env.hash
+            ev = env.event
+            if isinstance(ev, CampaignRegistered):
+                lineage: tuple[tuple[str, int, int | None], ...] = ((ev.campaign_id, 0, None),)
+                if ev.parent_id is not None and ev.parent_version is not None:
+                    parent = self._by_id[ev.parent_id]
+                    cut = ev.parent_version
+                    lineage = (
+                        *(
+                            (s, lo, cut if hi is None or hi > cut else hi)
+                            for s, lo, hi in parent.lineage
+                            if lo < cut
+                        ),
+                        (ev.campaign_id, cut, None),
+                    )
+                c = Campaign(
+                    ev.campaign_id,
+                    ev.name,
+                    ev.system,
+                    ev.parent_id,
+                    ev.parent_version,
+                    ev.imported,
+                    lineage,
+                    ev.signed_by,
+                )
+                self._by_name[c.name] = c
+                self._by_id[c.id] = c
+
+    def all(self) -> list[Campaign]:
+        self.refresh()
+        return list(self._by_name.values())
+
+    def named(self, name: str | None = None) -> Campaign:
+        """A campaign by name; without one, the current campaign (see :meth:`current`)."""
+        if name is not None and name in self._by_name:
+            return self._by_name[name]  # a registered name never changes what it names
+        self.refresh()
+        if name is None:
+            return self.current()
+        from ledger.commands import nfc
+
+        try:
+            return self._by_name[nfc(name)]
+        except KeyError:
+            raise UnknownCampaignError(name, sorted(self._by_name)) from None
+
+    def by_id(self, campaign_id: str) -> Campaign:
+        """A campaign by its id (a fork's ``parent_id``, say)."""
+        if campaign_id not in self._by_id:
+            self.refresh()
+        try:
+            return self._by_id[campaign_id]
+        except KeyError:
+            raise LedgerError(f"no campaign has the id {campaign_id!r}") from None
+
+    def summary(self, event: Event) -> str:
+        """What ``event`` says, as this ledger tells it: a fork names its parent only when
+        the ledger holds a campaign with the parent's id (see ``BranchForked.told``)."""
+        if not isinstance(event, BranchForked):
+            return event.summary()
+        if event.parent_id not in self._by_id:
+            self.refresh()
+        held = self._by_id.get(event.parent_id)
+        return event.told(held.name if held is not None else None)
+
+    def register(self, make: Registration, *, keep_current: bool = True) -> None:
+        """Append a registry event together with a new stream's first rows: ``make`` gives
+        both, and is called again when another writer registered first.
+
+        A ledger's only campaign is current until one is chosen; before a second one
+        arrives, that one is kept current (unless ``keep_current`` is False: a campaign
+        started or forked here, which its caller may choose), so that an imported or
+        simulated campaign never changes which campaign commands act on."""
+        from ledger.campaign.recording import MAX_ATTEMPTS, backoff
+        from ledger.commands import check_distinct
+
+        if keep_current:
+            self._keep_current()
+        for attempt in range(MAX_ATTEMPTS):
+            self.refresh()
+            registered, rows = make()
+            if registered.name in self._by_name:
+                raise DuplicateNameError(f"a campaign named {registered.name!r} exists; choose another name")
+            check_distinct(registered.name, self._by_name, "campaign")
+            env = Envelope(
+                v=self._registry_version + 1,
+                campaign=REGISTRY,
+                action=chain.new_action(),
+                at=chain.now(),
+                prev=self._registry_hash,
+                event=registered,
+            )
+            raw, _ = chain.seal(env)
+            try:
+                self.store.append([(REGISTRY, env.v, registered.kind, raw), *rows])
+                self.refresh()
+                return
+            except VersionConflict:
+                backoff(attempt)
+        raise ConflictError("the campaign registry is busy; try again")
+
+    def start(
+        self,
+        system: str,
+        name: str,
+        *,
+        seed: int | None = None,
+        tables: str | None = None,
+        settings: dict[str, Any] | None = None,
+        commit: bool = True,
+        client_seed: str = "",
+    ) -> Campaign:
+        """Start a campaign; unless ``commit`` is False or the dice are seeded, its first
+        dice commitment opens with it (see ledger.fairness)."""
+        from ledger import fairness
+        from ledger.campaign.recording import check_size
+        from ledger.commands import check_name
+
+        sysdef = get_system(system)
+        name = check_name(name, "campaign")
+        if settings:
+            if sysdef.check_settings is None:
+                raise LedgerError(
+                    f"the {system} system takes no settings",
+                    field="settings",
+                    fix=option("settings", "give none", "drop"),
+                )
+            settings = sysdef.check_settings(settings)
+        table_data: dict[str, Any] = {}
+        source: str | None = None
+        if sysdef.load_tables is not None:
+            table_data, source = sysdef.load_tables(tables)
+        elif tables is not None:
+            raise LedgerError(
+                f"the {system} system has no tables", fix=option("tables", "give it none", "drop")
+            )
+        if seed is not None and not 0 <= seed < 2**63:
+            raise LedgerError(f"`seed` {seed} is out of range; use 0 to 2**63-1", field="seed")
+        client_seed = fairness.check_client_seed(client_seed)
+        if client_seed and (not commit or seed is not None):
+            raise LedgerError(
+                "`client_seed` goes into a dice commitment, and a campaign with `seed` or `commit=False` "
+                "opens none; drop one of them",
+                field="client_seed",
+            )
+        cid = str(uuid.uuid4())
+        commitment = fairness.new_seed(self.store, client_seed, cid) if commit and seed is None else None
+        started = CampaignStarted(
+            name=name,
+            system=system,
+            seed=seed,
+            settings=settings or {},
+            tables=table_data,
+            tables_source=source,
+            commitment=commitment or msgspec.UNSET,
+            client_seed=client_seed if commitment else msgspec.UNSET,
+        )
+        env = Envelope(
+            v=1, campaign=cid, action=chain.new_action(), at=chain.now(), prev=chain.GENESIS, event=started
+        )
+        raw, _ = chain.seal(env)
+        check_size(raw)
+
+        def make() -> tuple[CampaignRegistered, Rows]:
+            return (
+                CampaignRegistered(campaign_id=cid, name=name, system=system),
+                [(cid, 1, started.kind, raw)],
+            )
+
+        self.register(make, keep_current=False)
+        return self._by_name[name]
+
+    # --- the current campaign -------------------------------------------------------
+
+    def current(self) -> Campaign:
+        """The current campaign: the one last chosen with :meth:`use` (``ledger use``,
+        ``ledger new``, ``ledger fork``); the only campaign when none was chosen.
+        Bulk work (simulate, import) never changes it."""
+        self.refresh()
+        chosen = self.current_id()
+        if chosen is not None and chosen in self._by_id:
+            return self._by_id[chosen]
+        if len(self._by_name) == 1:
+            return next(iter(self._by_name.values()))
+        if not self._by_name:
+            raise NoCurrentCampaignError(
+                "no campaigns yet",
+                [],
+                fix=fix_command("new SYSTEM NAME", "create a campaign first", "create one with"),
+            )
+        known = sorted(self._by_name)
+        shown = ", ".join(known[:8]) + (f" and {len(known) - 8} more" if len(known) > 8 else "")
+        raise NoCurrentCampaignError(
+            f"no current campaign (there are {len(known)}: {shown})",
+            known,
+            fix=fix_command(
+                "use NAME", "choose the campaign to act on", "choose one with", " or give -c NAME"
+            ),
+        )
+
+    def current_id(self) -> str | None:
+        """The id of the campaign chosen with :meth:`use`, if any."""
+        return self.store.current_campaign()
+
+    def _keep_current(self) -> None:
+        """Choose the only campaign, current without being chosen, before another arrives."""
+        self.refresh()
+        if len(self._by_name) == 1 and self.current_id() not in self._by_id:
+            self.store.use_campaign(next(iter(self._by_name.values())).id)
+
+    def use(self, name: str) -> Campaign:
+        """Make the campaign ``name`` current: commands without a campaign act on it."""
+        c = self.named(name)
+        if self.store.current_campaign() != c.id:
+            self.store.use_campaign(c.id)
+        return c
+
+    # --- the acting character: a choice of this ledger, per campaign, never an event ---
+
+    def acting(self, c: Campaign, state: CampaignState) -> str | None:
+        """The character a command acts as when none is named: the one chosen with
+        :meth:`act_as` while it is still a character of the campaign (in ``state``),
+        else its only character; None when it has none, or several and none was chosen."""
+        chars = state.core.characters
+        if len(chars) < 2:
+            return chars[0] if chars else None
+        chosen = self.chosen(c)
+        return chosen if chosen in chars else None
+
+    def chosen(self, c: Campaign) -> str | None:
+        """The acting character chosen in ``c``, as the store keeps it (read once)."""
+        if c.id not in self._chosen:
+            self._chosen[c.id] = self.store.acting_character(c.id)
+        return self._chosen[c.id]
+
+    def choose(self, c: Campaign, name: str) -> None:
+        if self.chosen(c) != name:
+            self.store.act_as(c.id, name)
+        self._chosen[c.id] = name
+
+    def forget_choice(self, c: Campaign) -> None:
+        """Read the acting character of ``c`` again when next needed (a batch may have chosen it)."""
+        self._chosen.pop(c.id, None)
+
+    def act_as(self, c: Campaign, state: CampaignState, name: str) -> str:
+        """Choose the character that commands of ``c`` act as when none is named."""
+        from ledger.deciding import actor_in
+
+        chosen = actor_in(state, name)
+        assert chosen is not None  # a name was asked for: it exists or was refused
+        self.choose(c, chosen)
+        return chosen
+
+    def acting_or_refuse(self, c: Campaign, state: CampaignState) -> str | None:
+        """The acting character, refused when the campaign has several and none was chosen."""
+        acting = self.acting(c, state)
+        chars = state.core.characters
+        if acting is None and len(chars) > 1:
+            raise NoActorError(state.core.name, list(chars))
+        return acting
+
+    def keep_acting(self, c: Campaign, before: CampaignState, after: CampaignState) -> None:
+        """After a character joins: the first of a campaign becomes the acting one, and an
+        only character that was acting stays so (a newcomer never takes the choice over)."""
+        if self.chosen(c) in before.core.characters:
+            return
+        keep = self.acting(c, before)
+        if keep is None and not before.core.characters and after.core.characters:
+            keep = after.core.characters[0]
+        if keep is not None:
+            self.choose(c, keep)

@@ -1,0 +1,400 @@
+"""The :class:`Ledger`, the library's entry point: one store's campaigns as
+append-only branches of sealed events, each method handed to the part that holds
+its idea (the package's docstring names them)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from functools import cached_property
+from typing import IO, TYPE_CHECKING, Any
+
+from ledger.campaign.campaigns import Campaigns, Registration
+from ledger.campaign.history import History, Redo, Undo
+from ledger.campaign.records import Campaign, LogEntry, Recorded, Rows, Tip, VerifyReport
+from ledger.errors import LedgerError
+from ledger.events import Decision, Envelope, Event
+from ledger.state import CampaignState
+from ledger.store import Store, resolve_target
+from ledger.systems import System, get_system
+
+# The parts that record, prove dice, verify, export or import are made (and their modules
+# imported) on first use: a command that reads (a sheet, the log, the statistics) loads
+# none of them (tests/test_cli_startup.py).
+if TYPE_CHECKING:
+    from ledger.batch import Batch
+    from ledger.campaign.commitments import Commitments
+    from ledger.campaign.recording import Recording
+    from ledger.campaign.transfer import Transfer
+    from ledger.commands import Command
+    from ledger.dice import Dice
+
+
+def _warn(warning: LedgerError) -> None:
+    from ledger.campaign.recording import warn_chain
+
+    warn_chain(warning)
+
+
+class Ledger:
+    """A campaign ledger over one database target (SQLite file or PostgreSQL)."""
+
+    def __init__(
+        self,
+        db: str | None = None,
+        *,
+        create: bool = True,
+        read_only: bool = False,
+        warn: Callable[[LedgerError], None] | None = None,
+    ) -> None:
+        """Open the ledger at ``db``. ``create``: a missing SQLite file may be made (else
+        it is refused naming the path); ``read_only``: open it for reading only, so
+        nothing is written and read-only media work. ``warn`` receives the warnings,
+        each a :class:`LedgerError` that is not raised (its message and fix; default: a
+        :class:`ledger.campaign.recording.ChainWarning` through :mod:`warnings`)."""
+        self.store = Store(resolve_target(db), create=create, read_only=read_only)
+        self.warn = warn or _warn
+        self.history = History(self.store)
+        self.registry = Campaigns(self.store)
+
+    @cached_property
+    def recording(self) -> Recording:
+        from ledger.campaign.recording import Recording
+
+        return Recording(self.history, self.warn)
+
+    @cached_property
+    def commitments(self) -> Commitments:
+        from ledger.campaign.commitments import Commitments
+
+        return Commitments(self.history, self.recording)
+
+    @cached_property
+    def transfer(self) -> Transfer:
+        from ledger.campaign.transfer import Transfer
+
+        return Transfer(self.registry, self.history)
+
+    def close(self) -> None:
+        self.store.close()
+
+    def __enter__(self) -> Ledger:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # --- campaigns (ledger.campaign.campaigns) -----------------------------------------
+
+    def campaigns(self) -> list[Campaign]:
+        return self.registry.all()
+
+    def campaign(self, name: str | None = None) -> Campaign:
+        """A campaign by name; without one, the current campaign (see :meth:`current`)."""
+        return self.registry.named(name)
+
+    def campaign_by_id(self, campaign_id: str) -> Campaign:
+        return self.registry.by_id(campaign_id)
+
+    def summary(self, event: Event) -> str:
+        return self.registry.summary(event)
+
+    def current(self) -> Campaign:
+        return self.registry.current()
+
+    def current_id(self) -> str | None:
+        return self.registry.current_id()
+
+    def use(self, name: str) -> Campaign:
+        return self.registry.use(name)
+
+    def system(self, campaign: Campaign) -> System:
+        return get_system(campaign.system)
+
+    def register(self, make: Registration, *, keep_current: bool = True) -> None:
+        self.registry.register(make, keep_current=keep_current)
+
+    def new_campaign(
+        self,
+        system: str,
+        name: str,
+        *,
+        seed: int | None = None,
+        tables: str | None = None,
+        settings: dict[str, Any] | None = None,
+        commit: bool = True,
+        client_seed: str = "",
+    ) -> Campaign:
+        """Start a campaign; unless ``commit`` is False or the dice are seeded, its first
+        dice commitment opens with it (see ledger.fairness)."""
+        return self.registry.start(
+            system, name, seed=seed, tables=tables, settings=settings, commit=commit, client_seed=client_seed
+        )
+
+    def acting(self, campaign: str | None = None, state: CampaignState | None = None) -> str | None:
+        """The character a command acts as when none is named (in ``state``, the head's
+        by default)."""
+        c = self.campaign(campaign)
+        return self.registry.acting(c, self.history.tip(c).state if state is None else state)
+
+    def act_as(self, name: str, campaign: str | None = None) -> str:
+        """Choose the character commands of ``campaign`` act as when none is named: a
+        choice kept in this ledger, never recorded in the campaign nor exported."""
+        c = self.campaign(campaign)
+        return self.registry.act_as(c, self.history.tip(c).state, name)
+
+    # --- history (ledger.campaign.history) ---------------------------------------------
+
+    def head(self, campaign: Campaign) -> int:
+        return self.history.head(campaign)
+
+    def effective_version(self, campaign: Campaign, head: int | None = None) -> int:
+        return self.history.effective_version(campaign, head)
+
+    def envelope(self, campaign: Campaign, version: int) -> Envelope[Any]:
+        return self.history.envelope(campaign, version)
+
+    def stored(self, campaign: Campaign, lo: int = 0, hi: int | None = None) -> Iterator[bytes]:
+        return self.history.stored(campaign, lo, hi)
+
+    def envelopes(self, campaign: Campaign, lo: int = 0, hi: int | None = None) -> Iterator[Envelope[Any]]:
+        return self.history.envelopes(campaign, lo, hi)
+
+    def segments(self, campaign: Campaign, version: int) -> list[tuple[int, int]]:
+        return self.history.segments(campaign, version)
+
+    def effective(self, campaign: Campaign, version: int | None = None) -> Iterator[Envelope[Any]]:
+        return self.history.effective(campaign, version)
+
+    def state(
+        self, campaign: Campaign | str | None = None, *, at: int | None = None, day: int | None = None
+    ) -> CampaignState:
+        """The campaign's state at its head, at a version, or at the end of a game day."""
+        c = campaign if isinstance(campaign, Campaign) else self.campaign(campaign)
+        return self.history.state(c, at=at, day=day)
+
+    def state_at(
+        self, c: Campaign, version: int, system: System, *, use_snapshots: bool = True
+    ) -> CampaignState:
+        return self.history.state_at(c, version, system, use_snapshots=use_snapshots)
+
+    def version_at_day(self, campaign: Campaign, day: int) -> int:
+        return self.history.version_at_day(campaign, day)
+
+    def tip(self, c: Campaign) -> Tip:
+        return self.history.tip(c)
+
+    def dice_tip(self, c: Campaign, tip: Tip | None = None) -> Tip:
+        return self.history.dice_tip(c, tip)
+
+    def log(
+        self, campaign: str | None = None, *, show_all: bool = False, at: int | None = None
+    ) -> list[LogEntry]:
+        return self.history.log(self.campaign(campaign), self.summary, show_all=show_all, at=at)
+
+    def replay(
+        self, campaign: str | None = None, *, to: int | None = None
+    ) -> Iterator[tuple[list[Envelope[Any]], CampaignState, CampaignState]]:
+        """Each effective action in order: (its events, state before, state after)."""
+        return self.history.replay(self.campaign(campaign), to)
+
+    # --- recording (ledger.campaign.recording): one path for every action --------------
+
+    def execute(
+        self,
+        command: Command,
+        campaign: str | None = None,
+        *,
+        faces: list[int] | None = None,
+        actor: str | None = None,
+        seat: str | None = None,
+    ) -> Recorded:
+        """Decide a command against the current state and append its events.
+
+        With ``faces`` the dice are physical; all of them must be used. On a version
+        conflict the state is read again and the command decided again. ``seat`` names
+        the device or seat it was recorded from, kept on its decision."""
+        c = self.campaign(campaign)
+        newcomer = command.introduces()
+        known = self.history.known_tip(c)  # the head this Ledger last saw: no read in steady use
+        before = (known if known is not None else self.history.tip(c)).state
+        actor = actor or command.actor
+        if actor is None and newcomer is None:
+            actor = self.registry.acting_or_refuse(c, before)
+        recorded = self.recording.record(c, command, faces=faces, actor=actor, newcomer=newcomer, seat=seat)
+        if newcomer is not None:
+            self.registry.keep_acting(c, before, recorded.state)
+        return recorded
+
+    def record(
+        self,
+        decide: Callable[[CampaignState, Dice], list[Event]],
+        campaign: str | None = None,
+        *,
+        faces: list[int] | None = None,
+        actor: str | None = None,
+        newcomer: str | None = None,
+        command: Command | None = None,
+        seat: str | None = None,
+    ) -> Recorded:
+        """Append what ``decide`` returns for the head state and dice, all or nothing,
+        under ``newcomer``, else ``actor``; with the ``command`` it stands for, the
+        action keeps it and its dice (``Envelope.decision``)."""
+        from ledger.campaign.recording import Given
+
+        c = self.campaign(campaign)
+        given = Given(decide, command)
+        return self.recording.record(c, given, faces=faces, actor=actor, newcomer=newcomer, seat=seat)
+
+    def recorded_under(self, state: CampaignState, actor: str | None, newcomer: str | None) -> str | None:
+        return self.recording.recorded_under(state, actor, newcomer)
+
+    def check_tail(self, c: Campaign, head: int) -> str | None:
+        return self.recording.check_tail(c, head)
+
+    def seal(
+        self,
+        c: Campaign,
+        tip: Tip,
+        events: list[Event],
+        actor: str | None,
+        *,
+        action: str | None = None,
+        system: System | None = None,
+        decision: Decision | None = None,
+    ) -> tuple[Rows, list[Envelope[Any]], Tip]:
+        return self.recording.seal(c, tip, events, actor, action=action, system=system, decision=decision)
+
+    def remember(self, c: Campaign, tip: Tip) -> None:
+        """Keep a tip known to be the campaign's head; its acting character is read again."""
+        self.history.remember(c, tip)
+        self.registry.forget_choice(c)
+
+    def batch(self, campaign: str | None = None) -> Batch:
+        """Record many commands on one campaign in one transaction (simulate, bulk work)."""
+        from ledger.batch import Batch
+
+        return Batch(self.recording, self.registry, self.campaign(campaign))
+
+    def roll(
+        self,
+        notation: str,
+        campaign: str | None = None,
+        *,
+        label: str = "",
+        faces: list[int] | None = None,
+        actor: str | None = None,
+        seat: str | None = None,
+    ) -> Recorded:
+        from ledger.commands import Roll
+
+        return self.execute(
+            Roll(notation=notation, label=label), campaign, faces=faces, actor=actor, seat=seat
+        )
+
+    def note(
+        self, text: str, campaign: str | None = None, *, actor: str | None = None, seat: str | None = None
+    ) -> Recorded:
+        from ledger.commands import Note
+
+        return self.execute(Note(text=text), campaign, actor=actor, seat=seat)
+
+    def add_character(
+        self,
+        name: str,
+        campaign: str | None = None,
+        attrs: dict[str, str] | None = None,
+        *,
+        seat: str | None = None,
+    ) -> Recorded:
+        """Add a character with the core's command, its attributes stored as given."""
+        from ledger.commands import AddCharacter
+
+        return self.execute(AddCharacter(name=name, attrs=attrs or {}), campaign, actor=None, seat=seat)
+
+    def create_character(
+        self,
+        name: str,
+        campaign: str | None = None,
+        attrs: dict[str, str] | None = None,
+        *,
+        seat: str | None = None,
+    ) -> Recorded:
+        """Add a character checked as the system's own creation checks it."""
+        from ledger.deciding import creation
+
+        c = self.campaign(campaign)
+        return self.execute(creation(self.system(c), name, attrs or {}), c.name, actor=None, seat=seat)
+
+    def undo(self, campaign: str | None = None, count: int = 1, *, seat: str | None = None) -> Recorded:
+        """Retract the last ``count`` effective actions (every event of each). An undo
+        keeps no decision, so ``seat`` is checked and not stored."""
+        if count < 1:
+            raise LedgerError(f"undo needs a count of at least 1, got {count}")
+        c = self.campaign(campaign)
+        return self.recording.record(c, Undo(self.history, c, count), seat=seat)
+
+    def redo(self, campaign: str | None = None, count: int = 1, *, seat: str | None = None) -> Recorded:
+        """Bring back the last ``count`` undone actions (only while nothing new was
+        recorded). A redo keeps no decision, so ``seat`` is checked and not stored."""
+        if count < 1:
+            raise LedgerError(f"redo needs a count of at least 1, got {count}")
+        c = self.campaign(campaign)
+        return self.recording.record(c, Redo(self.history, c, count), seat=seat)
+
+    # --- provable dice (ledger.campaign.commitments); none keeps a decision, nor a seat --
+
+    def commit_dice(
+        self, campaign: str | None = None, *, client_seed: str = "", seat: str | None = None
+    ) -> Recorded:
+        return self.commitments.commit(self.campaign(campaign), client_seed, seat=seat)
+
+    def seed_dice(
+        self, client_seed: str, campaign: str | None = None, *, seat: str | None = None
+    ) -> Recorded:
+        return self.commitments.seed(self.campaign(campaign), client_seed, seat=seat)
+
+    def reveal_dice(
+        self, campaign: str | None = None, *, client_seed: str | None = None, seat: str | None = None
+    ) -> Recorded:
+        return self.commitments.reveal(self.campaign(campaign), client_seed, seat=seat)
+
+    def dice_status(self, campaign: str | None = None) -> dict[str, Any]:
+        return self.commitments.status(self.campaign(campaign))
+
+    # --- forks, verify, export and import (ledger.campaign.transfer) -------------------
+
+    def fork(
+        self,
+        name: str | None,
+        new_name: str,
+        *,
+        at: int | None = None,
+        day: int | None = None,
+        seat: str | None = None,
+    ) -> Campaign:
+        """A new branch sharing the parent's history up to ``at`` (default: head). A fork
+        keeps no decision, so ``seat`` is checked and not stored."""
+        from ledger.campaign.recording import check_seat
+
+        parent = self.campaign(name)
+        check_seat(seat)
+        return self.transfer.fork(parent, new_name, at=at, day=day)
+
+    def verify(self, campaign: str | None = None, *, every: bool = False) -> VerifyReport:
+        """Walk the chain; raise TamperError at the first bad event."""
+        return self.transfer.verify(campaign, every=every)
+
+    def export(self, out: IO[bytes], campaign: str | None = None, *, sign: bool = True) -> int:
+        """Write a campaign's whole branch as JSON lines, signed unless ``sign`` is False."""
+        return self.transfer.export(out, self.campaign(campaign), sign=sign)
+
+    def import_(
+        self,
+        data: IO[bytes],
+        name: str | None = None,
+        *,
+        require_signed: bool = False,
+        file: str | None = None,
+    ) -> Campaign:
+        """Import an export after verifying its chain and signature; ``file`` names it in messages."""
+        return self.transfer.import_(data, name, require_signed=require_signed, file=file)

@@ -1,0 +1,278 @@
+"""The one recording path: every action of a campaign, whatever front end asks for it
+(``Ledger.execute``, an undo or a redo, a dice commitment, the bulk path of
+``ledger.batch``), is decided on the branch's head with its dice drawn, sealed and
+appended here, and decided again on the new head when another writer won the race.
+
+Imports the deciding (``ledger.deciding``), the commands' text checks, the chain, the
+store and the history; loaded only when something is recorded.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+import warnings
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import msgspec
+
+from ledger import chain
+from ledger.campaign.history import History
+from ledger.campaign.records import Campaign, Recorded, Rows, Tip
+from ledger.commands import Command, check_command_text, check_distinct, check_name
+from ledger.deciding import Step, actor_in, decide_and_draw, decision
+from ledger.errors import ConflictError, LedgerError, TamperError, VersionError
+from ledger.errors import command as fix_command
+from ledger.events import MAX_DAY, MAX_LINE, RESETS, CharacterAdded, Decision, Envelope, Event
+from ledger.state import CampaignState, evolve
+from ledger.store import VersionConflict
+from ledger.systems import System, get_system
+
+if TYPE_CHECKING:
+    from ledger.dice import Dice
+
+MAX_ATTEMPTS = 50
+
+TAIL = 16
+"""How many of a campaign's last events are checked before the first append to it."""
+
+
+class ChainWarning(UserWarning):
+    """A campaign's recent events fail the chain check; new actions are still recorded."""
+
+
+def warn_chain(warning: LedgerError) -> None:
+    """Tell a warning through :mod:`warnings`, as a :class:`ChainWarning`."""
+    warnings.warn(str(warning), ChainWarning, stacklevel=5)
+
+
+def backoff(attempt: int) -> None:
+    """Random exponential back-off after losing a race, so no writer starves."""
+    time.sleep(random.uniform(0, min(0.2, 0.001 * 2 ** min(attempt, 10))))
+
+
+def check_size(raw: bytes) -> None:
+    """Refuse an event longer than an import reads (its tables or attributes too big)."""
+    if len(raw) > MAX_LINE:
+        raise LedgerError(
+            f"the event would take {len(raw) // 1024} KiB, above the {MAX_LINE // 2**20} MiB "
+            "one event may take; use smaller tables or fewer, shorter attributes"
+        )
+
+
+def check_seat(seat: str | None) -> str | None:
+    """The seat label an action is recorded from, checked as a name is (None: none)."""
+    return None if seat is None else check_name(seat, "seat")
+
+
+class Given:
+    """Events a program decides itself on the head's state and dice (``Ledger.record``),
+    recorded under the acting character; with the ``command`` they stand for, the action
+    keeps it and its dice."""
+
+    by_actor: ClassVar[bool] = True
+
+    def __init__(
+        self, decide: Callable[[CampaignState, Dice], list[Event]], command: Command | None = None
+    ) -> None:
+        self.events = decide
+        self.command = command
+
+    def decide(self, tip: Tip, dice: Dice) -> list[Event]:
+        return self.events(tip.state, dice)
+
+
+def _command(action: Command | Step) -> Command | None:
+    """The command an action is decided from, if any: what its decision keeps."""
+    if isinstance(action, Command):
+        return action
+    return action.command if isinstance(action, Given) else None
+
+
+class Drafted(msgspec.Struct, frozen=True):
+    """One action decided and sealed on a head, not yet stored: its rows, its envelopes
+    and the head after it."""
+
+    rows: Rows
+    envelopes: list[Envelope[Any]]
+    tip: Tip
+
+
+class Recording:
+    """Decides, seals and appends the actions of the campaigns of one history."""
+
+    def __init__(self, history: History, warn: Callable[[LedgerError], None]) -> None:
+        self.history = history
+        self.store = history.store
+        self.warn = warn
+        self._tail_checked: set[str] = set()
+
+    def record(
+        self,
+        c: Campaign,
+        action: Command | Step,
+        *,
+        faces: list[int] | None = None,
+        actor: str | None = None,
+        newcomer: str | None = None,
+        seat: str | None = None,
+    ) -> Recorded:
+        """Decide ``action`` on the head of ``c`` and append its events, all or nothing,
+        deciding again on the new head when another writer appended first. The action is
+        recorded under ``newcomer`` (a character it brings in), else ``actor``; a command
+        keeps itself, its dice and ``seat`` (``Envelope.decision``)."""
+        if isinstance(action, Command):
+            check_command_text(msgspec.structs.replace(action, actor=actor or action.actor))
+        elif isinstance(action, Given) and action.command is not None:
+            check_command_text(action.command)
+        seat = check_seat(seat)
+        lost: int | None = None
+        for attempt in range(MAX_ATTEMPTS):
+            # The head this ledger last saw is tried first without reading the store:
+            # if another writer appended since, the append conflicts on its version
+            # and the next attempt reads what is new.
+            cached = self.history.known_tip(c) if attempt == 0 else None
+            tip = self.history.dice_tip(c, cached if cached is not None else self.history.tip(c))
+            if tip.version == lost:
+                # Nobody wrote since the version was refused: the stored versions are out of order.
+                raise TamperError(
+                    c.name,
+                    lost + 1,
+                    "a stored row is out of place",
+                    fix=fix_command("verify", "verify the whole ledger", options=("all",)),
+                )
+            if c.id not in self._tail_checked:
+                self._tail_checked.add(c.id)
+                self.check_tail(c, tip.version)
+            drafted = self.draft(c, tip, action, faces=faces, actor=actor, newcomer=newcomer, seat=seat)
+            try:
+                self.store.append(drafted.rows)
+            except VersionConflict:
+                lost = tip.version
+                backoff(attempt)
+                continue
+            self.history.remember(c, drafted.tip)
+            return Recorded(c, drafted.envelopes[0].action, drafted.envelopes, drafted.tip.state)
+        raise ConflictError(
+            f"campaign {c.name!r} is being written by other processes; "
+            f"gave up after {MAX_ATTEMPTS} attempts, try again"
+        )
+
+    def draft(
+        self,
+        c: Campaign,
+        tip: Tip,
+        action: Command | Step,
+        *,
+        faces: list[int] | None = None,
+        actor: str | None = None,
+        newcomer: str | None = None,
+        seat: str | None = None,
+        system: System | None = None,
+    ) -> Drafted:
+        """Decide ``action`` on ``tip`` with its dice drawn, and seal its events on top:
+        what :meth:`record` appends, and what a batch buffers. A command acts as
+        ``actor`` when one is given, else as the character it names."""
+        system = system or get_system(c.system)
+        if isinstance(action, Command):
+            action = msgspec.structs.replace(action, actor=actor or action.actor)
+            actor = action.actor
+        events, dice = decide_and_draw(system, tip, action, faces)
+        command = _command(action)
+        how = decision(command, dice, system, seat)
+        by_actor = isinstance(action, Command) or action.by_actor
+        who = self.recorded_under(tip.state, actor, newcomer) if by_actor else None
+        rows, envelopes, after = self.seal(c, tip, events, who, system=system, decision=how)
+        return Drafted(rows, envelopes, after)
+
+    @staticmethod
+    def recorded_under(state: CampaignState, actor: str | None, newcomer: str | None) -> str | None:
+        """Who an action is recorded under: the character the command brings in, whoever
+        typed it (as ``CharacterAdded`` events always are), else the actor."""
+        return newcomer if newcomer is not None else actor_in(state, actor)
+
+    def check_tail(self, c: Campaign, head: int) -> str | None:
+        """Before the first append to a campaign: check the hashes and links of its
+        last :data:`TAIL` events (a cheap part of ``verify``); a failure is warned
+        about, naming the version, and returned. The append goes ahead."""
+        lo = max(0, head - TAIL)
+        prev: str | None = None
+        for v, raw in enumerate(self.history.stored(c, lo, head), start=lo + 1):
+            problem = chain.check(bytes(raw))
+            env = self.history.decode(c, bytes(raw), v) if problem is None else None
+            if env is not None and env.v != v:
+                problem = f"the event stored there says it is version {env.v}"
+            elif env is not None and prev is not None and env.prev != prev:
+                problem = "its link to the version before does not match (an event was edited or removed)"
+            if problem is not None:
+                warning = TamperError(
+                    c.name,
+                    v,
+                    problem,
+                    fix=fix_command(
+                        "verify",
+                        "recording anyway; verify the campaign and restore it from a backup or export",
+                        "recording anyway, run",
+                        " and restore from a backup or export",
+                    ),
+                )
+                self.warn(warning)
+                return str(warning)
+            prev = env.hash if env is not None else None
+        return None
+
+    def seal(
+        self,
+        c: Campaign,
+        tip: Tip,
+        events: list[Event],
+        actor: str | None,
+        *,
+        action: str | None = None,
+        system: System | None = None,
+        decision: Decision | None = None,
+    ) -> tuple[Rows, list[Envelope[Any]], Tip]:
+        """Fold and seal a command's events on top of ``tip``: the rows to store."""
+        from ledger import fairness
+
+        action = action or chain.new_action()
+        system = system or get_system(c.system)
+        stream = c.lineage[-1][0]
+        rows, envelopes = [], []
+        at = chain.now()
+        version, prev, last_reset, state = tip.version, tip.prev, tip.last_reset, tip.state
+        for ev in events:
+            version += 1
+            if isinstance(ev, CharacterAdded):
+                check_distinct(ev.name, state.core.characters, "character")
+            who = ev.name if isinstance(ev, CharacterAdded) else actor
+            if isinstance(ev, RESETS):
+                last_reset = version
+            env = Envelope(
+                v=version,
+                campaign=c.id,
+                action=action,
+                at=at,
+                actor=who,
+                last_reset=last_reset,
+                decision=decision if version == tip.version + 1 else None,
+                prev=prev,
+                event=ev,
+            )
+            if isinstance(ev, RESETS):
+                state = self.history.state(c, at=ev.target) if ev.target else CampaignState()
+            else:
+                state = evolve(state, env, system)
+            day = state.core.day
+            if day is not None and not 0 <= day <= MAX_DAY:
+                raise VersionError(
+                    f"the event would fall on day {day}; the ledger records days 0 to {MAX_DAY}"
+                )
+            env = msgspec.structs.replace(env, day=day)
+            raw, prev = chain.seal(env)
+            check_size(raw)
+            rows.append((stream, version, ev.kind, raw))
+            envelopes.append(msgspec.structs.replace(env, hash=prev))
+        dice = None if tip.dice is None else fairness.advance(tip.dice, envelopes, self.store)
+        return rows, envelopes, Tip(version, prev, last_reset, state, dice)
