@@ -159,40 +159,6 @@ AnyFix = (
 """The type of a fix as data (``msgspec.convert(data, AnyFix)`` reads one back)."""
 
 
-def _input(spoken: str) -> Input:
-    name, _, value = spoken.partition(" ")
-    return Input(name, value)
-
-
-def command(
-    operation: str,
-    text: str,
-    verb: str = "run",
-    after: str = "",
-    options: tuple[str, ...] = (),
-    system: str | None = None,
-) -> RunCommand:
-    """A :class:`RunCommand` from the older call form (``ledger.campaign``'s refusals
-    still use it): ``operation`` with its arguments in one string, ``options`` each an input's name with its value after a space. Plain
-    ``text`` when doing it is the whole of it (``verb`` "run"), else the words ``verb``
-    and ``after`` around the operation named in backquotes."""
-    said = text if verb == "run" and not after else f"{verb} `{operation}`{after}"
-    return RunCommand(text=said, command=operation, options=tuple(map(_input, options)), system=system)
-
-
-def option(name: str, text: str, verb: str = "pass", after: str = "") -> GiveOption | DropOption:
-    """A :class:`GiveOption` (a :class:`DropOption` for ``verb`` "drop") from the older call
-    form (``ledger.campaign``'s refusals still use it): ``name`` with its value after a space; plain ``text`` for "pass", else the words
-    ``verb`` and ``after`` around the input named in backquotes."""
-    given = _input(name)
-    if verb == "drop" and not after and not given.value:
-        return DropOption(text=f"drop `{given.name}`", inputs=(given.name,))
-    if verb == "pass" and not after:
-        return GiveOption(text=text, inputs=(given,))
-    value = f" {given.value}" if given.value else ""
-    return GiveOption(text=f"{verb} `{given.name}`{value}{after}", inputs=(given,))
-
-
 def named(name: str) -> str:
     """An input's name in the library's words (in backquotes, as a caller passes it): the
     default speller of the report lines that say which input to give (``spell=``)."""

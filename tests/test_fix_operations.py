@@ -137,21 +137,23 @@ def test_the_command_line_words_each_operation(fix: errors.Fix, line: str) -> No
     ("fix", "line"),
     [
         (
-            errors.command("use NAME", "choose the campaign", "choose one with", " or give -c NAME"),
+            RunCommand(
+                text="choose one with `use` or give `campaign` NAME", command="use", arguments=("NAME",)
+            ),
             "choose one with `ledger use NAME` or give -c NAME",
         ),
-        (errors.command("log", "list every version", "see", options=("all",)), "see `ledger log --all`"),
-        (errors.command("verify", "verify the campaign"), "run `ledger verify`"),
-        (errors.option("at VERSION", "give a version instead", "use"), "use --at VERSION"),
-        (errors.option("day 0 to 4", "give a day from 0 to 4", "use"), "use --day 0 to 4"),
-        (errors.option("settings", "give none", "drop"), "drop --setting"),
+        (RunCommand(text="see `log`", command="log", options=(Input("all"),)), "see `ledger log --all`"),
+        (RunCommand(text="verify the campaign", command="verify"), "run `ledger verify`"),
+        (GiveOption(text="use `at` VERSION", inputs=(Input("at", "VERSION"),)), "use --at VERSION"),
+        (GiveOption(text="use `day` 0 to 4", inputs=(Input("day", "0 to 4"),)), "use --day 0 to 4"),
+        (DropOption(text="drop `settings`", inputs=("settings",)), "drop --setting"),
         (
-            errors.option("seed", "start unseeded", "start a campaign without", " for committed dice"),
+            GiveOption(text="start a campaign without `seed` for committed dice", inputs=(Input("seed"),)),
             "start a campaign without --seed for committed dice",
         ),
     ],
 )
-def test_the_older_call_form_gives_the_same_operations_and_lines(fix: errors.Fix, line: str) -> None:
+def test_the_ledgers_refusals_word_as_the_command_line_words_them(fix: errors.Fix, line: str) -> None:
     assert fixes.worded(fix) == line
 
 

@@ -21,8 +21,7 @@ Walked: every module of ``ledger/`` and ``projections/`` (the systems' folders t
 coin sample's library (its ``cli`` module is the command line's). A system's ``demo``, its
 walkthrough, its ``hints`` and ``first_steps`` show commands as a player types them: they
 are the command line's part of a system, left out here until it is published apart from
-the rules. The strings of the Ledger's module that still name an option are listed in
-:data:`PENDING`."""
+the rules."""
 
 from __future__ import annotations
 
@@ -63,12 +62,6 @@ SHOWN_CALLS = frozenset({"Walkthrough"})
 """Calls whose strings are commands as typed: a system's walkthrough for ``ledger --help``."""
 SHOWN_FIELDS = frozenset({"first_steps"})
 """Fields of a system whose strings are commands as typed: what a new campaign does first."""
-
-PENDING: dict[str, tuple[str, ...]] = {
-    "ledger/campaign": (" or give -c NAME",),
-}
-"""Strings of the Ledger's module (``ledger/campaign.py``, or the package it becomes) that
-still name an option, by the path they are under; each is to move to the command line."""
 
 
 def _docstrings(tree: ast.Module) -> set[int]:
@@ -193,7 +186,5 @@ def hint():
 
 @pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(ROOT)))
 def test_no_command_line_words_in_library_strings(path: Path) -> None:
-    where = str(path.relative_to(ROOT))
-    pending = next((texts for under, texts in PENDING.items() if where.startswith(under)), ())
-    hits = [(line, text) for line, text in cli_words(path.read_text(encoding="utf-8")) if text not in pending]
+    hits = cli_words(path.read_text(encoding="utf-8"))
     assert not hits, "\n".join(f"{path.relative_to(ROOT)}:{line}: {text!r}" for line, text in hits)

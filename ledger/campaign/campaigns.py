@@ -21,15 +21,15 @@ from ledger import chain
 from ledger.campaign.records import Campaign, Rows, unreadable
 from ledger.errors import (
     ConflictError,
+    DropOption,
     DuplicateNameError,
     LedgerError,
     NoActorError,
     NoCurrentCampaignError,
     NotALedgerError,
+    RunCommand,
     UnknownCampaignError,
-    option,
 )
-from ledger.errors import command as fix_command
 from ledger.events import (
     FORMAT,
     BranchForked,
@@ -232,7 +232,7 @@ class Campaigns:
                 raise LedgerError(
                     f"the {system} system takes no settings",
                     field="settings",
-                    fix=option("settings", "give none", "drop"),
+                    fix=DropOption(text="drop `settings`", inputs=("settings",)),
                 )
             settings = sysdef.check_settings(settings)
         table_data: dict[str, Any] = {}
@@ -241,7 +241,7 @@ class Campaigns:
             table_data, source = sysdef.load_tables(tables)
         elif tables is not None:
             raise LedgerError(
-                f"the {system} system has no tables", fix=option("tables", "give it none", "drop")
+                f"the {system} system has no tables", fix=DropOption(text="drop `tables`", inputs=("tables",))
             )
         if seed is not None and not 0 <= seed < 2**63:
             raise LedgerError(f"`seed` {seed} is out of range; use 0 to 2**63-1", field="seed")
@@ -295,15 +295,15 @@ class Campaigns:
             raise NoCurrentCampaignError(
                 "no campaigns yet",
                 [],
-                fix=fix_command("new SYSTEM NAME", "create a campaign first", "create one with"),
+                fix=RunCommand(text="create one with `new`", command="new", arguments=("SYSTEM", "NAME")),
             )
         known = sorted(self._by_name)
         shown = ", ".join(known[:8]) + (f" and {len(known) - 8} more" if len(known) > 8 else "")
         raise NoCurrentCampaignError(
             f"no current campaign (there are {len(known)}: {shown})",
             known,
-            fix=fix_command(
-                "use NAME", "choose the campaign to act on", "choose one with", " or give -c NAME"
+            fix=RunCommand(
+                text="choose one with `use` or give `campaign` NAME", command="use", arguments=("NAME",)
             ),
         )
 

@@ -13,8 +13,7 @@ from ledger import fairness, words
 from ledger.campaign.history import History
 from ledger.campaign.recording import Recording
 from ledger.campaign.records import Campaign, Recorded, Tip
-from ledger.errors import LedgerError, option
-from ledger.errors import command as fix_command
+from ledger.errors import GiveOption, Input, LedgerError, RunCommand
 from ledger.events import DiceCommitted, DiceRevealed, DiceSeeded, Event
 
 if TYPE_CHECKING:
@@ -26,7 +25,7 @@ def _none_open(c: Campaign, purpose: str = "", when: str = "") -> LedgerError:
     first = f" {when}" if when else ""
     return LedgerError(
         f"no dice commitment is open in {c.name!r}{purpose}",
-        fix=fix_command("dice commit", f"open one{first}", f"open one{first} with"),
+        fix=RunCommand(text=f"open one{first} with `dice commit`", command="dice commit"),
     )
 
 
@@ -36,11 +35,8 @@ def check_provable(c: Campaign, tip: Tip) -> None:
         raise LedgerError(
             f"campaign {c.name!r} rolls seeded dice (`seed`): reproducible, never provable",
             field="seed",
-            fix=option(
-                "seed",
-                "start a campaign with unseeded dice for committed dice",
-                "start a campaign without",
-                " for committed dice",
+            fix=GiveOption(
+                text="start a campaign without `seed` for committed dice", inputs=(Input("seed"),)
             ),
         )
 
@@ -61,11 +57,8 @@ class Commit:
         if status.commitment is not None and status.seed is not None:
             raise LedgerError(
                 f"dice commitment {status.commitment[:16]} is open in {c.name!r}",
-                fix=fix_command(
-                    "dice reveal",
-                    "reveal it first (it opens the next one)",
-                    "reveal it first with",
-                    " (it opens the next one)",
+                fix=RunCommand(
+                    text="reveal it first with `dice reveal` (it opens the next one)", command="dice reveal"
                 ),
             )
         return [DiceCommitted(commitment=self.commitment, client_seed=self.client_seed)]
@@ -92,11 +85,9 @@ class Seed:
             raise LedgerError(
                 f"{words.count(status.next_nonce, 'die')} {words.plural(status.next_nonce, 'was')} drawn under dice commitment {status.commitment[:16]} "
                 f"in {c.name!r}, so its client seed can no longer change",
-                fix=fix_command(
-                    "dice reveal",
-                    "reveal it (that opens the next one) and seed the next one",
-                    "reveal it with",
-                    " (that opens the next one) and seed the next one",
+                fix=RunCommand(
+                    text="reveal it with `dice reveal` (that opens the next one) and seed the next one",
+                    command="dice reveal",
                 ),
             )
         fairness.note_seeded(self.history.store, c.lineage[-1][0], status.commitment)
@@ -118,7 +109,7 @@ class Reveal:
         if status.commitment != self.commitment or status.seed is None:
             raise LedgerError(
                 f"dice commitment {self.commitment[:16]} was closed meanwhile",
-                fix=fix_command("dice status", "look at the dice status", "see"),
+                fix=RunCommand(text="see `dice status`", command="dice status"),
             )
         return [
             DiceRevealed(commitment=status.commitment, seed=status.seed.hex()),
@@ -161,10 +152,8 @@ class Commitments:
             raise LedgerError(
                 f"the seed of dice commitment {now.commitment[:16]} is kept by the ledger this campaign "
                 "was imported from",
-                fix=fix_command(
-                    "dice commit",
-                    "reveal it there, or open a new one here",
-                    "reveal it there, or open a new one here with",
+                fix=RunCommand(
+                    text="reveal it there, or open a new one here with `dice commit`", command="dice commit"
                 ),
             )
         following = now.client_seed if given is None else given

@@ -21,8 +21,15 @@ import msgspec
 
 from ledger import chain, snapshots
 from ledger.campaign.records import Campaign, LogEntry, Tip, unreadable
-from ledger.errors import LedgerError, NothingToUndoError, TamperError, VersionError, option
-from ledger.errors import command as fix_command
+from ledger.errors import (
+    GiveOption,
+    Input,
+    LedgerError,
+    NothingToUndoError,
+    RunCommand,
+    TamperError,
+    VersionError,
+)
 from ledger.events import (
     DICE_EVENTS,
     RESETS,
@@ -92,7 +99,7 @@ class History:
                 campaign.name,
                 version,
                 f"the event stored there says it is version {env.v}",
-                fix=fix_command("verify", "verify the whole ledger", options=("all",)),
+                fix=RunCommand(text="verify the whole ledger", command="verify", options=(Input("all"),)),
             )
         return env
 
@@ -139,7 +146,7 @@ class History:
                 c.name,
                 env.v,
                 f"its last undo or redo (version {r}) is not at or before it",
-                fix=fix_command("verify", "verify the campaign"),
+                fix=RunCommand(text="verify the campaign", command="verify"),
             )
         reset = env if r == env.v else self.envelope(c, r)
         if not isinstance(reset.event, RESETS):
@@ -147,7 +154,7 @@ class History:
                 c.name,
                 env.v,
                 f"its last undo or redo (version {r}) is not an undo or redo",
-                fix=fix_command("verify", "verify the campaign"),
+                fix=RunCommand(text="verify the campaign", command="verify"),
             )
         target = reset.event.target
         if not 0 < target < r:
@@ -155,7 +162,7 @@ class History:
                 c.name,
                 r,
                 f"its undo or redo target {target} is not an earlier version",
-                fix=fix_command("verify", "verify the campaign"),
+                fix=RunCommand(text="verify the campaign", command="verify"),
             )
         return int(target)
 
@@ -234,7 +241,7 @@ class History:
         if not 1 <= version <= head:
             raise VersionError(
                 f"version {version} is outside campaign {c.name!r} (versions 1 to {head})",
-                fix=fix_command("log", "list every version in the log", "see", options=("all",)),
+                fix=RunCommand(text="see `log`", command="log", options=(Input("all"),)),
             )
         return version
 
@@ -302,12 +309,12 @@ class History:
         if latest is None:
             raise VersionError(
                 f"campaign {campaign.name!r} has no game days",
-                fix=option("at VERSION", "give a version instead", "use"),
+                fix=GiveOption(text="use `at` VERSION", inputs=(Input("at", "VERSION"),)),
             )
         if latest < day:
             raise VersionError(
                 f"campaign {campaign.name!r} has reached day {latest}",
-                fix=option(f"day 0 to {latest}", f"give a day from 0 to {latest}", "use"),
+                fix=GiveOption(text=f"use `day` 0 to {latest}", inputs=(Input("day", f"0 to {latest}"),)),
             )
         return version
 
@@ -437,7 +444,7 @@ class Undo:
                     raise NothingToUndoError(f"nothing to undo in {c.name!r}")
                 raise NothingToUndoError(
                     f"only {n} action(s) to undo in {c.name!r}, not {count}",
-                    fix=fix_command(f"undo {n}", f"undo {n}", "use"),
+                    fix=RunCommand(text="use `undo`", command="undo", arguments=(str(n),)),
                 )
             first = history.action_range(c, last)
             first_event = last if first == last.v else history.envelope(c, first)
@@ -481,7 +488,7 @@ class Redo:
         if count > len(stack):
             raise NothingToUndoError(
                 f"only {len(stack)} action(s) to redo in {c.name!r}, not {count}",
-                fix=fix_command(f"redo {len(stack)}", f"redo {len(stack)}", "use"),
+                fix=RunCommand(text="use `redo`", command="redo", arguments=(str(len(stack)),)),
             )
         return [
             ActionRedone(redone=top.undone, target=top.last, what=top.what)

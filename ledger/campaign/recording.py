@@ -22,8 +22,7 @@ from ledger.campaign.history import History
 from ledger.campaign.records import Campaign, Recorded, Rows, Tip
 from ledger.commands import Command, check_command_text, check_distinct, check_name
 from ledger.deciding import Step, actor_in, decide_and_draw, decision
-from ledger.errors import ConflictError, LedgerError, TamperError, VersionError
-from ledger.errors import command as fix_command
+from ledger.errors import ConflictError, Input, LedgerError, RunCommand, TamperError, VersionError
 from ledger.events import MAX_DAY, MAX_LINE, RESETS, CharacterAdded, Decision, Envelope, Event
 from ledger.state import CampaignState, evolve
 from ledger.store import VersionConflict
@@ -140,7 +139,7 @@ class Recording:
                     c.name,
                     lost + 1,
                     "a stored row is out of place",
-                    fix=fix_command("verify", "verify the whole ledger", options=("all",)),
+                    fix=RunCommand(text="verify the whole ledger", command="verify", options=(Input("all"),)),
                 )
             if c.id not in self._tail_checked:
                 self._tail_checked.add(c.id)
@@ -210,11 +209,9 @@ class Recording:
                     c.name,
                     v,
                     problem,
-                    fix=fix_command(
-                        "verify",
-                        "recording anyway; verify the campaign and restore it from a backup or export",
-                        "recording anyway, run",
-                        " and restore from a backup or export",
+                    fix=RunCommand(
+                        text="recording anyway, run `verify` and restore from a backup or export",
+                        command="verify",
                     ),
                 )
                 self.warn(warning)

@@ -13,8 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from ledger.errors import TamperError, VersionError
-from ledger.errors import command as fix_command
+from ledger.errors import Input, RunCommand, TamperError, VersionError
 from ledger.events import Envelope, Event
 from ledger.state import CampaignState
 
@@ -101,5 +100,5 @@ def unreadable(name: str, version: int, error: Exception) -> TamperError:
         name,
         version,
         f"the stored event cannot be read ({first})",
-        fix=fix_command("verify", "verify the whole ledger", options=("all",)),
+        fix=RunCommand(text="verify the whole ledger", command="verify", options=(Input("all"),)),
     )

@@ -19,7 +19,7 @@ from ledger.campaign.campaigns import Campaigns
 from ledger.campaign.history import History
 from ledger.campaign.records import Campaign, Rows, VerifyReport
 from ledger.commands import check_name
-from ledger.errors import VersionError, option
+from ledger.errors import GiveOption, Input, VersionError
 from ledger.events import RESETS, BranchForked, CampaignRegistered, Envelope
 
 
@@ -44,7 +44,7 @@ class Transfer:
         if not 1 <= at <= head:
             raise VersionError(
                 f"cannot fork {parent.name!r} at version {at}: its head is version {head}",
-                fix=option(f"at 1 to {head}", f"fork at a version from 1 to {head}", "use"),
+                fix=GiveOption(text=f"use `at` 1 to {head}", inputs=(Input("at", f"1 to {head}"),)),
             )
         base = history.envelope(parent, at)
         at_fork = history.dice_at(parent, at)
