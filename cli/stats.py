@@ -467,7 +467,9 @@ def demo_report(
     from ledger.simulate import Simulator, plan
     from ledger.systems import installed
 
-    shown = [(system.name, system.stats_demo) for system in installed() if system.stats_demo is not None]
+    shown = [
+        (system.name, system.play.stats_demo) for system in installed() if system.play.stats_demo is not None
+    ]
     for name, demo in shown:
         count = demo.campaigns if campaigns is None else campaigns
         run = plan(name, count, seed)

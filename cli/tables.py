@@ -35,13 +35,13 @@ def _system_tables(system: str) -> dict[str, Any]:
     from ledger.systems import get_system
 
     found = get_system(system)
-    if found.load_tables is None:
+    if found.rules.load_tables is None:
         from ledger.browse import systems_with_tables
 
         raise LedgerError(
             f"the {system} system has no tables; systems with tables: {', '.join(systems_with_tables())}"
         )
-    data, _source = found.load_tables(None)
+    data, _source = found.rules.load_tables(None)
     return data
 
 

@@ -95,14 +95,14 @@ def ranged_rows(entries: Mapping[str, Any], dice: str, text: Any) -> tuple[Row, 
 def systems_with_tables() -> list[str]:
     from ledger.systems import get_system, system_names
 
-    return [s for s in system_names() if get_system(s).listing is not None]
+    return [s for s in system_names() if get_system(s).read.listing is not None]
 
 
 def listing(system: str, tables: dict[str, Any]) -> list[Table]:
     """Every table of ``system``, as the system lists them (``System.listing``)."""
     from ledger.systems import get_system
 
-    lister = get_system(system).listing
+    lister = get_system(system).read.listing
     if lister is None:
         raise LedgerError(
             f"the {system} system has no tables; systems with tables: {', '.join(systems_with_tables())}"

@@ -361,7 +361,7 @@ def stable_commands(system: System) -> Mapping[str, type]:
     if found is not None:
         return found
     table: dict[str, type] = {f"{CORE}.{kind.__name__}": kind for kind in (Roll, Note, AddCharacter)}
-    for kind in system.commands:
+    for kind in system.rules.commands:
         name = f"{system.name}.{kind.__name__}"
         if table.setdefault(name, kind) is not kind:
             raise PluginError(system.name, "", f"it has two commands named {kind.__name__}")

@@ -373,7 +373,7 @@ def system_events(system: str) -> tuple[type[Event], ...]:
     """The event types of one installed system (``System.events``); none for an unknown name."""
     from ledger.systems import get_system, system_names
 
-    return tuple(get_system(system).events) if system in system_names() else ()
+    return tuple(get_system(system).rules.events) if system in system_names() else ()
 
 
 @cache

@@ -36,7 +36,7 @@ def simulators() -> list[str]:
     """The installed systems ``simulate`` can play: those with an autoplayer or a simulator."""
     from ledger.systems import get_system, system_names
 
-    return [n for n in system_names() if get_system(n).autoplay or get_system(n).simulate]
+    return [n for n in system_names() if get_system(n).play.autoplay or get_system(n).play.simulate]
 
 
 def check_simulator(system: str) -> None:
@@ -56,9 +56,9 @@ def _play(ledger: Any, system: str, name: str, seed: int, days: int) -> None:
     from ledger.systems import get_system
 
     sysdef = get_system(system)
-    autoplay = sysdef.autoplay
-    if sysdef.simulate is not None:
-        sysdef.simulate(ledger, name, seed, days)
+    autoplay = sysdef.play.autoplay
+    if sysdef.play.simulate is not None:
+        sysdef.play.simulate(ledger, name, seed, days)
     elif autoplay is not None:
         ledger.new_campaign(system, name, seed=seed)
         with ledger.batch(name) as batch:

@@ -87,8 +87,8 @@ def render(book: Any, campaign: str | None, actor: str | None, version: int | No
             lines.append(f"- {who}{escape(env.event.summary())}")
         state = book.state(camp.name, at=envs[-1].v)
         if state.game is not None:
-            sheet = system.sheet(state, actor)
-            shown = state_line(sheet, system.journal_hidden)
+            sheet = system.read.sheet(state, actor)
+            shown = state_line(sheet, system.read.journal_hidden)
             if shown:
                 lines += [
                     "",

@@ -76,7 +76,7 @@ def _stored(book: Ledger, system: str) -> list[tuple[int, str, bytes]]:
 
 def python_facts(book: Ledger, system: str) -> dict[str, list[Row]]:
     """Rows of the Python facts function, table by table: (position, n, kind, *fields)."""
-    hook = get_system(system).facts
+    hook = get_system(system).read.facts
     decode = envelope_decoder(system).decode
     rows: dict[str, list[Row]] = defaultdict(list)
     for position, _, state in _stored(book, system):
@@ -121,7 +121,7 @@ def sql_facts(book: Ledger, system: str, *, defaults_left_out: bool = False) -> 
             f"columns = {EV_COLUMNS})"
         )
         try:
-            return sql_rows(con, get_system(system).facts_sql)
+            return sql_rows(con, get_system(system).read.facts_sql)
         finally:
             con.close()
 

@@ -206,7 +206,7 @@ def health_tracks() -> dict[str, tuple[str, ...]]:
     fatigue or other tracks a wound fact may name."""
     from ledger.systems import installed
 
-    return {s.name: tuple(s.health_tracks) for s in installed() if s.health_tracks}
+    return {s.name: tuple(s.read.health_tracks) for s in installed() if s.read.health_tracks}
 
 
 def _health(tracks: dict[str, tuple[str, ...]] | None = None) -> str:
@@ -326,7 +326,7 @@ def system_reports() -> dict[str, StatsReport]:
     found: dict[str, StatsReport] = {}
     owner: dict[str, str] = dict.fromkeys(REPORTS, "the ledger")
     for system in installed():
-        for name, entry in system.reports.items():
+        for name, entry in system.read.reports.items():
             if name in owner:
                 raise PluginError(
                     system.name, "", f"its statistics report {name!r} is {owner[name]}'s already"

@@ -20,7 +20,7 @@ def luck_from_log(
     from ledger.facts import judged_rolls
 
     camp = ledger.campaign(campaign)
-    hook = ledger.system(camp).facts
+    hook = ledger.system(camp).read.facts
     judged = wins = 0
     expected = variance = 0.0
     for env in ledger.envelopes(camp, 0, version):

@@ -176,12 +176,12 @@ class StreamInfo(msgspec.Struct, frozen=True):
 def _python_hook(system: str) -> Callable[[Envelope[Any]], list[Fact]] | None:
     """The system's Python facts, when it declares no SQL ones."""
     found = _system(system)
-    return None if found is None or found.facts_sql else found.facts
+    return None if found is None or found.read.facts_sql else found.read.facts
 
 
 def _fact_queries(system: str) -> Sequence[FactQuery]:
     found = _system(system)
-    return () if found is None else found.facts_sql
+    return () if found is None else found.read.facts_sql
 
 
 def _system(system: str) -> System | None:

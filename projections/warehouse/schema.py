@@ -190,7 +190,7 @@ def _loaded(name: str) -> SystemFacts | None:
         system = get_system(name)
     except LedgerError:
         return None
-    return (name, system.facts_revision, tuple(system.fact_types))
+    return (name, system.read.facts_revision, tuple(system.read.fact_types))
 
 
 def _system_facts() -> list[SystemFacts]:
