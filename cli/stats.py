@@ -456,7 +456,7 @@ def demo_report(
     word: Callable[[Fix], str] = _own_words,
 ) -> dict[str, Any]:
     """The statistics part of ``ledger demo``: simulate (once) the campaigns each installed
-    system shows there (``System.stats_demo``; ``campaigns`` of each when given), then report
+    system shows there (``Play.stats_demo``; ``campaigns`` of each when given), then report
     luck, the survival curve, what each system says of its campaigns and the physical dice
     check, read from ``warehouse`` (caught up here, after the simulations). Each step is
     echoed after ``$ `` as the operation that does it, a :class:`Fix` ``word`` says in the

@@ -1,6 +1,6 @@
 """A system's tables as a player browses them: each table with its dice and rows.
 
-Each system lists its own content with its ``System.listing(tables)`` (read-only: it never changes the tables);
+Each system lists its own content with its ``ReadModel.listing(tables)`` (read-only: it never changes the tables);
 this module gives those listings one shape and finds the row a roll lands on.
 A rolled table has dice (``1d6``, ``2d6``) and rows keyed by the lowest total
 each covers; a reference table (shop, enemies, skills...) has no dice.
@@ -99,7 +99,7 @@ def systems_with_tables() -> list[str]:
 
 
 def listing(system: str, tables: dict[str, Any]) -> list[Table]:
-    """Every table of ``system``, as the system lists them (``System.listing``)."""
+    """Every table of ``system``, as the system lists them (``ReadModel.listing``)."""
     from ledger.systems import get_system
 
     lister = get_system(system).read.listing

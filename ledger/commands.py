@@ -354,7 +354,7 @@ def stable_commands(system: System) -> Mapping[str, type]:
     """Every command a campaign of ``system`` takes, by its stable name.
 
     The core's are ``core.Roll``, ``core.Note`` and ``core.AddCharacter``; a
-    system's are ``<system>.<Class>`` for each class in ``System.commands``. The
+    system's are ``<system>.<Class>`` for each class in ``Rules.commands``. The
     name holds no module path, so a stored decision still finds its command
     after the system's modules move."""
     found = _commands.get(system.name)

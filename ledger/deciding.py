@@ -25,7 +25,7 @@ from ledger.systems import System
 
 CORE_RULES = 2
 """The version of the core commands' rules (characters, rolls, notes), recorded with every
-decided action beside its system's (``System.rules_version``); raised whenever a core
+decided action beside its system's (``Rules.rules_version``); raised whenever a core
 command changes what it records. Version 2 rolls under notation rules 3 (a count inside
 arithmetic is a number, keep and drop count the dice an explosion added; see
 ``RollResult.semantics``)."""

@@ -20,7 +20,7 @@ SKIPPED = frozenset({"campaign.started", "branch.forked", "action.undone", "acti
 
 HIDDEN_STATE = frozenset({"campaign", "system", "day", "luck_index", "last_roll", "name"})
 """Sheet keys no day's headline shows: what every sheet carries about itself (a system adds
-its own in ``System.journal_hidden``)."""
+its own in ``ReadModel.journal_hidden``)."""
 
 _SPECIAL = re.compile(r"([\\`*_{}\[\]<>#|~^$&])")
 """Emphasis, code, links, HTML, headings, tables, strike-through, math, entities."""

@@ -5,11 +5,11 @@ the state after every version (states are frozen and share their parts, so
 this is cheap). Undo and redo are resets to an earlier version's state, so the
 state after a reset is simply the one already kept for its target. From those
 states it projects, for every step of the effective history (the end of each
-effective action): the sheet of each character (``System.sheet``), the map, the
-journal (``System.journal``), the tracks (every meter of a sheet, and what the
+effective action): the sheet of each character (``ReadModel.sheet``), the map, the
+journal (``ReadModel.journal``), the tracks (every meter of a sheet, and what the
 system adds) and the rolls against their exact probability of success
-(``System.facts``). What a system draws beyond that (its map, tracks, charts,
-meters and legend) comes from its ``System.report`` hooks. The branch's full
+(``ReadModel.facts``). What a system draws beyond that (its map, tracks, charts,
+meters and legend) comes from its ``ReadModel.report`` hooks. The branch's full
 log, with undone actions, resets and forks, and the chain hash of its last event
 come along.
 

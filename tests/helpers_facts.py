@@ -2,7 +2,7 @@
 
 ``assert_same_facts(book, system)`` reads every stored event of the system's
 campaigns, runs the Python ``facts`` function on each and every
-:class:`~ledger.facts.FactQuery` of ``System.facts_sql`` over all of them in
+:class:`~ledger.facts.FactQuery` of ``ReadModel.facts_sql`` over all of them in
 DuckDB, and asserts both give the same rows: same event, same index, same
 fields, same dice. Probabilities may differ in the last bits (1e-12).
 """

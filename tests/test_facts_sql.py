@@ -1,5 +1,5 @@
-"""The facts contract: every installed system's SQL facts (``System.facts_sql``) give the
-rows of its Python facts (``System.facts``), both written side by side in the system's
+"""The facts contract: every installed system's SQL facts (``ReadModel.facts_sql``) give the
+rows of its Python facts (``ReadModel.facts``), both written side by side in the system's
 ``ledger/systems/<system>/facts.py``.
 
 Each system's golden logs (``samples/<system>``) and a few dozen autoplayed campaigns,

@@ -97,7 +97,7 @@ class ReportHooks(msgspec.Struct, frozen=True, kw_only=True):
 
 class SheetField(msgspec.Struct, frozen=True):
     """One line of a sheet as a player reads it: the value at ``key`` (a dotted path into the
-    dict ``System.sheet`` returns) under ``label``.
+    dict ``ReadModel.sheet`` returns) under ``label``.
 
     A value that is a ``{"current": N, "max": M}`` meter is a track; so is a number with a
     ``max`` (a fixed maximum, or the dotted path of the value that holds it). ``show`` is a

@@ -202,7 +202,7 @@ def mulligans(con: duckdb.DuckDBPyConnection, scope: Scope) -> list[dict[str, An
 
 def health_tracks() -> dict[str, tuple[str, ...]]:
     """The tracks of bodily harm of each installed system that names some
-    (``System.health_tracks``): the damage reports read these alone, not the stress,
+    (``ReadModel.health_tracks``): the damage reports read these alone, not the stress,
     fatigue or other tracks a wound fact may name."""
     from ledger.systems import installed
 
@@ -318,7 +318,7 @@ the installed systems' own follow them (:func:`system_reports`)."""
 
 
 def system_reports() -> dict[str, StatsReport]:
-    """The installed systems' own reports (``System.reports``) by name, system by system; a
+    """The installed systems' own reports (``ReadModel.reports``) by name, system by system; a
     name that another report has already is refused."""
     from ledger.errors import PluginError
     from ledger.systems import installed

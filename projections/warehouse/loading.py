@@ -6,8 +6,8 @@ written together with the last notification id it applied, in one DuckDB transac
 every event lands exactly once however often or however abruptly catch-up runs. An undo or
 redo recomputes the ``undone`` flag of its branch. ``rebuild`` builds a fresh warehouse
 beside the old one and swaps it in. Rows come from the core events (a ``ledger roll`` is a
-roll with purpose ``roll``) and from each system's facts: its ``System.facts_sql`` queries,
-or its Python ``System.facts`` when it declares no queries.
+roll with purpose ``roll``) and from each system's facts: its ``ReadModel.facts_sql`` queries,
+or its Python ``ReadModel.facts`` when it declares no queries.
 
 A fact belongs to the branch that recorded it: a fork's rows start after its fork point,
 and the shared history is counted once, in the parent.
