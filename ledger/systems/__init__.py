@@ -308,7 +308,7 @@ class System(msgspec.Struct, frozen=True, kw_only=True):
 
     name: str
     description: str
-    """One line for ``ledger demo`` and ``ledger systems``."""
+    """One line for the system's section of ``ledger demo``."""
     rules: Rules
     read: ReadModel
     play: Play = msgspec.field(default_factory=Play)
