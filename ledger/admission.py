@@ -649,7 +649,8 @@ class Admission:
                 f"(it keeps {', '.join(map(str, sorted({known, *self.system.rules.older_rules})))})",
                 v,
             )
-        return msgspec.structs.replace(self.system, decide=older), core
+        rules = msgspec.structs.replace(self.system.rules, decide=older)
+        return msgspec.structs.replace(self.system, rules=rules), core
 
     # --- undo and redo, decided again ----------------------------------------------
 

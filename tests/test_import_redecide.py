@@ -437,7 +437,12 @@ def test_an_action_of_an_older_rules_version_is_decided_by_the_decider_kept_for_
     def version_2(state: Any, command: Any, dice: Any) -> Any:
         raise AssertionError("a version-1 action decided by version 2")
 
-    newer = msgspec.structs.replace(crawl, rules_version=2, decide=version_2, older_rules={1: version_1})
+    newer = msgspec.structs.replace(
+        crawl,
+        rules=msgspec.structs.replace(
+            crawl.rules, rules_version=2, decide=version_2, older_rules={1: version_1}
+        ),
+    )
     data = (SAMPLES / "crawl" / "campaign-rules-v1.jsonl").read_bytes()
     _head, events = forgery.read_export(SAMPLES / "crawl" / "campaign-rules-v1.jsonl")
     assert admitted_under(data, newer).redecided == decided(events)
@@ -449,7 +454,8 @@ def test_an_action_of_an_older_rules_version_is_decided_by_the_decider_kept_for_
 def test_an_action_of_an_older_rules_version_no_decider_is_kept_for_is_refused() -> None:
     import msgspec
 
-    newer = msgspec.structs.replace(get_system("crawl"), rules_version=2)
+    crawl = get_system("crawl")
+    newer = msgspec.structs.replace(crawl, rules=msgspec.structs.replace(crawl.rules, rules_version=2))
     data = (SAMPLES / "crawl" / "campaign-rules-v1.jsonl").read_bytes()
     with pytest.raises(
         TamperError, match=r"recorded by rules version 1 of crawl, which this ledger no longer decides"

@@ -219,7 +219,8 @@ def test_a_systems_report_hooks_add_tracks_charts_meters_and_a_legend(tmp_path: 
         meters={"luck": 3},
         legend=lambda tables: {"terrains": ["sea"]},
     )
-    system = msgspec.structs.replace(get_system("freeform"), report=hooks)
+    freeform = get_system("freeform")
+    system = msgspec.structs.replace(freeform, read=msgspec.structs.replace(freeform.read, report=hooks))
     sheet = {"hp": {"current": 4, "max": 9}, "rolls": 2}
     assert report.tracks_of(system, sheet) == {"hp": (4, 9), "rolls made": (2, None)}
     tracks = [

@@ -440,7 +440,9 @@ def test_a_report_name_two_systems_give_is_refused(monkeypatch: pytest.MonkeyPat
 
     real = installed()
     twin = StatsReport(title="Luck again", run=lambda con, scope: [], render=lambda v: [])
-    clash = msgspec.structs.replace(real[0], reports={"luck": twin})
+    clash = msgspec.structs.replace(
+        real[0], read=msgspec.structs.replace(real[0].read, reports={"luck": twin})
+    )
     monkeypatch.setattr("ledger.systems.installed", lambda: [clash, *real[1:]])
     with pytest.raises(PluginError, match="'luck' is the ledger's already"):
         stats.system_reports()
