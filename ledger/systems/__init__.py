@@ -391,9 +391,6 @@ def system_help(name: str) -> SystemHelp | System:
     """What ``ledger --help`` shows of the installed system ``name``: the :class:`SystemHelp`
     its distribution publishes beside it (:data:`HELP_GROUP`), imported without the system;
     else, or when that help does not load or names another system, the System itself."""
-    found = _loaded.get(name)
-    if found is not None:
-        return found
     candidate = _beside(HELP_GROUP, name)
     if candidate is not None:
         try:
