@@ -18,14 +18,27 @@ from ledger.cli.options import (
     state_for,
     time_travel,
 )
+from ledger.cli.systems import SystemGroup
 from ledger.projections.crawl import views
 from ledger.projections.crawl.game import DIRECTIONS, Crawl
 from ledger.systems.crawl import order
 from ledger.systems.crawl.play import autoplay as play
 from ledger.systems.crawl.tables import load_tables
 
-group = click.Group(
+
+def _hints(state: Any) -> list[str]:
+    """What the day's order lets the explorer do next (nothing once dead)."""
+    game: Crawl | None = state.game
+    if game is None or not game.alive:
+        return []
+    return list(order.expected(game))
+
+
+group = SystemGroup(
     "crawl",
+    first_steps=("crawl move DIR (n ne se s sw nw: the explorer walks to a neighbouring hex; day 1 begins)",),
+    hints=_hints,
+    short_help="The crawl system: a solo hex-crawl, day by day.",
     help="A solo hex-crawl: move, terrain, event, eat, sleep; one hex a day.\n\n"
     "Name your explorer as the campaign starts (`ledger new crawl NAME --explorer ADA`) "
     "or once after (`ledger character create ADA`); the sheet, the log and "
@@ -268,3 +281,12 @@ def tables(c: Ctx, file: str | None) -> None:
             f"settings: {', '.join(f'{k}={v}' for k, v in data['settings'].items())}"
         ),
     )
+
+
+group.create = create
+"""``ledger character create`` runs this command in a crawl campaign."""
+
+
+def register(cli: click.Group) -> None:
+    """Add the crawl system's group to the command line (its ``campaign_ledger.commands``)."""
+    cli.add_command(group)

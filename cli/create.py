@@ -1,9 +1,10 @@
 """``ledger character create NAME ...``: one verb to make a character in every system.
 
-Each system names its creation command in ``System.create`` (the one place its
-creation options are declared); ``character create`` finds the campaign's
-system and runs that very command, so a system's own creation wizard (say
-``ledger SYSTEM character``) is an alias of it, not another way of doing it.
+Each system names its creation command in its command group's ``create`` (the one place
+its creation options are declared: :class:`ledger.cli.systems.SystemGroup`);
+``character create`` finds the campaign's system and runs that very command, so a
+system's own creation wizard (say ``ledger SYSTEM character``) is an alias of it, not
+another way of doing it.
 """
 
 from __future__ import annotations
@@ -13,25 +14,11 @@ from typing import Any
 
 import click
 
-from ledger.cli.options import Ctx, load, typed_campaign
-from ledger.systems import get_system, system_names
+from ledger.cli import systems as on_cli
+from ledger.cli.options import Ctx, typed_campaign
+from ledger.systems import system_names
 
 HELP_WORDS = ("-h", "--help")
-
-CREATE_HINT = "character create NAME ... (`ledger character create --help` lists the options)"
-
-
-def first_steps(system: str) -> list[str]:
-    """What to do first in a new campaign of ``system``, as commands to type (none: anything)."""
-    found = get_system(system).first_steps
-    return [CREATE_HINT] if found is None else list(found)
-
-
-def creator(system: str) -> click.Command:
-    """The creation command the system declares (``System.create``; the core's without one)."""
-    target = get_system(system).create or "ledger.cli.main:create"
-    found: click.Command = load(target)
-    return found
 
 
 def _campaign_in(args: list[str]) -> str | None:
@@ -65,7 +52,9 @@ def _system_of(c: Ctx, campaign: str | None, *, reading_help: bool) -> str | Non
 class CharacterCreate(click.Command):
     """Parses nothing itself: hands NAME and the options to the system's own command."""
 
-    def __init__(self) -> None:
+    def __init__(self, core: click.Command) -> None:
+        self.core = core
+        """The core's creation command, for a system without one of its own."""
         super().__init__(
             "create",
             callback=None,
@@ -86,12 +75,16 @@ class CharacterCreate(click.Command):
         if system is None:
             click.echo(self.general_help(ctx))
             return None
-        command = creator(system)
+        command = self.creator(system)
         if reading_help:
             click.echo(f"The {system} system's options (the campaign's system; -c CAMPAIGN for another):\n")
         assert ctx.parent is not None
         with command.make_context("create", args, parent=ctx.parent) as sub:
             return command.invoke(sub)
+
+    def creator(self, system: str) -> click.Command:
+        """The creation command of ``system`` (its group's ``create``; the core's without one)."""
+        return on_cli.creator(system, self.core)
 
     def general_help(self, ctx: click.Context) -> str:
         """Help when no campaign is known: how to see the options, and each system's."""
@@ -106,7 +99,7 @@ class CharacterCreate(click.Command):
             "",
         ]
         for system in system_names():
-            command = creator(system)
+            command = self.creator(system)
             names = [
                 p.opts[-1] if p.opts[-1].startswith("--") else p.opts[0]
                 for p in command.params

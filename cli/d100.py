@@ -14,6 +14,7 @@ from typing import Any
 import click
 
 from ledger.cli.options import Ctx, common, emit, faces_option, pass_ctx, run_command
+from ledger.cli.systems import SystemGroup
 from ledger.errors import LedgerError
 from ledger.systems.d100 import commands as cmd
 from ledger.systems.d100 import events as ev
@@ -22,7 +23,9 @@ from ledger.systems.d100 import roll
 LEVELS = ["success", "special", "critical"]
 
 
-@click.group("d100")
+@click.group(
+    "d100", cls=SystemGroup, short_help="The d100 system: percentile skills, luck, hit/valor/fatigue points."
+)
 def group() -> None:
     """The d100 system: percentile tests, luck, hit/valor/fatigue points, combat rounds.
 
@@ -347,5 +350,10 @@ def odds(c: Ctx, target: int, skill: int | None) -> None:
     )
 
 
-create = character
+group.create = character
 """The d100 creation command: `ledger character create` runs it (and `d100 character`)."""
+
+
+def register(cli: click.Group) -> None:
+    """Add the d100 system's group to the command line (its ``campaign_ledger.commands``)."""
+    cli.add_command(group)

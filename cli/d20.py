@@ -7,6 +7,7 @@ from typing import Any
 import click
 
 from ledger.cli.options import Ctx, common, faces_option, pass_ctx, run_command
+from ledger.cli.systems import SystemGroup
 from ledger.errors import LedgerError
 from ledger.systems.d20.commands import (
     Assign,
@@ -28,7 +29,9 @@ from ledger.systems.d20.commands import (
 )
 
 
-@click.group("d20")
+@click.group(
+    "d20", cls=SystemGroup, short_help="The d20 system: checks, calm points, usage dice, stress and panic."
+)
 def group() -> None:
     """The d20 system: a crew in deep space, calm points, usage dice, autofire, panic."""
 
@@ -333,3 +336,12 @@ def therapy(c: Ctx, trauma: int, push: bool, faces: str | None) -> None:
 def carry(c: Ctx, items: tuple[str, ...], drop: bool) -> None:
     """Pick up (or --drop) ITEMS; more objects than FUE is overloaded."""
     run_command(c, Carry(items=items, drop=drop))
+
+
+group.create = create
+"""The d20 creation command: `ledger character create` runs it (and `d20 create`)."""
+
+
+def register(cli: click.Group) -> None:
+    """Add the d20 system's group to the command line (its ``campaign_ledger.commands``)."""
+    cli.add_command(group)

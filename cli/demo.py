@@ -9,9 +9,9 @@ from pathlib import Path
 import click
 
 from ledger import words
-from ledger.campaign import Ledger
-from ledger.cli.options import Ctx
-from ledger.systems import System, get_system, system_names
+from ledger.cli import systems as on_cli
+from ledger.cli.options import Ctx, common, emit, pass_ctx
+from ledger.cli.root import cli
 
 DEMO_FILE = "demo.ledger"
 
@@ -21,22 +21,17 @@ def heading(text: str) -> None:
     click.secho(f"== {text} ==", bold=True)
 
 
-def shown_systems() -> list[System]:
-    """The installed systems that show themselves in the demo (``System.demo``): those with
-    no events of their own first (they show what every campaign can do: rolls, undo, redo,
-    forks), then the others in the order they are installed."""
-    found = [get_system(name) for name in system_names()]
-    return sorted((s for s in found if s.demo is not None), key=lambda s: bool(s.events))
-
-
 def run(c: Ctx, demo_db: str | None) -> None:
+    from ledger.campaign import Ledger  # `ledger --help` imports this module, never the ledger
+
     target = demo_db or c.db or DEMO_FILE
     click.echo(f"campaign-ledger demo: every roll, meal and wound is an event in {target}")
     with Ledger(target) as book:
-        for system in shown_systems():
-            assert system.demo is not None
+        for system in on_cli.shown_in_demo():
+            show = on_cli.demo_of(system)
+            assert show is not None
             heading(f"{system.name}: {system.description}")
-            system.demo(book, click.echo)
+            show(book, click.echo)
         if importlib.util.find_spec("ledger.cli.stats") is not None:
             stats = importlib.import_module("ledger.cli.stats")
             hook = getattr(stats, "demo", None)
@@ -61,3 +56,38 @@ def run(c: Ctx, demo_db: str | None) -> None:
     click.echo("")
     explore = f" | ledger --db {where} -c {first} log --all" if first else ""
     click.echo(f"Explore it: ledger --db {where} campaigns{explore}")
+
+
+@cli.command("demo")
+@click.option(
+    "--db",
+    "demo_db",
+    default=None,
+    metavar="PATH",
+    help="Where to keep the demo ledger (default: ./demo.ledger).",
+)
+@common
+@pass_ctx
+def demo(c: Ctx, demo_db: str | None) -> None:
+    """Show the main job on the embedded SQLite ledger: sample campaigns, undo, fork, verify.
+
+    With --json: one object, the demo's sections as lists of lines."""
+    import contextlib
+    import io
+
+    if not c.json:
+        run(c, demo_db)
+        return
+    shown = io.StringIO()
+    with contextlib.redirect_stdout(shown):
+        run(c, demo_db)
+    intro, *rest = shown.getvalue().split("\n== ")
+    sections = []
+    for part in rest:
+        title, _, body = part.partition(" ==\n")
+        sections.append({"title": title, "lines": [ln for ln in body.strip("\n").splitlines() if ln]})
+    emit(
+        c,
+        {"ledger": demo_db or c.db or DEMO_FILE, "intro": intro.strip(), "sections": sections},
+        "",
+    )

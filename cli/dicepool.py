@@ -17,14 +17,16 @@ from ledger.cli.options import (
     state_for,
     time_travel,
 )
+from ledger.cli.systems import SystemGroup
 from ledger.errors import RuleError
 from ledger.projections.dicepool.state import exchange_text, exchange_view
 from ledger.systems.dicepool.commands import Attack, Dodge, Heal, Initiative, Join, Resist, Test
 from ledger.systems.dicepool.events import Roll
 from ledger.systems.dicepool.tables import RANGE_CLASSES
 
-group = click.Group(
+group = SystemGroup(
     "dicepool",
+    short_help="The dicepool system: target numbers, pools, damage staging.",
     help="The dicepool system: d6 pools against target numbers, rule of six, combat pool, damage staging.",
 )
 
@@ -283,5 +285,10 @@ def exchange(c: Ctx, at: int | None, day: int | None) -> None:
     emit(c, view, lambda: exchange_text(view) if view else "no exchange yet")
 
 
-create = join
+group.create = join
 """The dicepool creation command: `ledger character create` runs it (and `dicepool join`)."""
+
+
+def register(cli: click.Group) -> None:
+    """Add the dicepool system's group to the command line (its ``campaign_ledger.commands``)."""
+    cli.add_command(group)

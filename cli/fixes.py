@@ -145,13 +145,13 @@ def worded(fix: Fix) -> str:
 
 
 def _group(system: str) -> str:
-    """The command-line group of a system (its ``cli_name``, else its name): its System says."""
-    from ledger.systems import get_system, system_names
+    """The command-line group of a system (the name its help gives it, else its name)."""
+    from ledger.cli.systems import command_name
+    from ledger.systems import system_names
 
     if system not in system_names():
         return system
-    found = get_system(system)
-    return found.cli_name or found.name
+    return command_name(system) or system
 
 
 def command_line(fix: Fix) -> str:

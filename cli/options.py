@@ -6,7 +6,6 @@ and renders the result as text or, with ``--json``, as JSON.
 
 from __future__ import annotations
 
-import importlib
 import re
 import unicodedata
 from collections.abc import Callable, Mapping
@@ -256,12 +255,6 @@ def run_command(
     if more is not None:
         data.update(more(rec))
     emit(c, data, lambda: text(rec))
-
-
-def load(target: str) -> Any:
-    """The object an import string names (``package.module:attribute``)."""
-    module, _, attr = target.partition(":")
-    return getattr(importlib.import_module(module), attr)
 
 
 def key_values(items: tuple[str, ...], option: str) -> dict[str, str]:

@@ -441,12 +441,14 @@ def demo_report(
     word: Callable[[Fix], str] = _own_words,
 ) -> dict[str, Any]:
     """The statistics part of ``ledger demo``: simulate (once) the campaigns each installed
-    system shows there (``System.stats_demo``; ``campaigns`` of each when given), then report
+    system shows there (``Play.stats_demo``; ``campaigns`` of each when given), then report
     luck, the survival curve, what each system says of its campaigns and the physical dice
     check, read from ``warehouse`` (caught up here, after the simulations). Each step is
     echoed after ``$ `` as the operation that does it, a :class:`Fix` ``word`` says in the
     reader's words (its own text by default)."""
-    shown = [(system.name, system.stats_demo) for system in installed() if system.stats_demo is not None]
+    shown = [
+        (system.name, system.play.stats_demo) for system in installed() if system.play.stats_demo is not None
+    ]
     for name, demo in shown:
         count = demo.campaigns if campaigns is None else campaigns
         run = plan(name, count, seed)

@@ -33,11 +33,11 @@ def _campaign_tables(c: Ctx) -> tuple[str, str, dict[str, Any]]:
 
 def _system_tables(system: str) -> dict[str, Any]:
     found = get_system(system)
-    if found.load_tables is None:
+    if found.rules.load_tables is None:
         raise LedgerError(
             f"the {system} system has no tables; systems with tables: {', '.join(systems_with_tables())}"
         )
-    data, _source = found.load_tables(None)
+    data, _source = found.rules.load_tables(None)
     return data
 
 

@@ -17,6 +17,7 @@ from ledger.cli.options import (
     state_for,
     time_travel,
 )
+from ledger.cli.systems import SystemGroup
 from ledger.errors import LedgerError
 from ledger.projections.yearzero.views import render_rot, render_zone, rot_view, zone_view
 from ledger.projections.yearzero.vocabulary import SLOTS, TRAUMA
@@ -28,7 +29,7 @@ def helpers_option(text: str) -> Callable[[Any], Any]:
     return click.option("--helpers", "-H", "helpers", type=int, default=0, metavar="N", help=text)
 
 
-@click.group("yz")
+@click.group("yz", cls=SystemGroup, short_help="The yearzero system: pushes, trauma, Rot and the Zone.")
 def group() -> None:
     """Mutant: Year Zero: rolls and pushes, trauma, conditions, Rot and the Zone.
 
@@ -364,5 +365,10 @@ def zone(c: Ctx, at: int | None, day: int | None) -> None:
     emit(c, data, lambda: render_zone(data))
 
 
-create = character
+group.create = character
 """The Year Zero creation command: `ledger character create` runs it (and `yz character`)."""
+
+
+def register(cli: click.Group) -> None:
+    """Add the yearzero system's group to the command line (its ``campaign_ledger.commands``)."""
+    cli.add_command(group)

@@ -72,7 +72,7 @@ from ledger.events import (
     redoable,
 )
 from ledger.state import CampaignState, evolve
-from ledger.systems import System
+from ledger.systems import Refusal, System
 
 EXPORT_FORMAT = "campaign-ledger-export"
 EXPORT_FILE = RunCommand(text="use a file from `export`", command="export")
@@ -193,15 +193,6 @@ def depth(raw: bytes) -> int:
         else:
             level -= 1
     return deepest
-
-
-class Refusal(Exception):
-    """One event's problem, raised inside the checks and turned into a TamperError
-    (naming ``version`` when it is not the event being read)."""
-
-    def __init__(self, problem: str, version: int | None = None) -> None:
-        super().__init__(problem)
-        self.version = version
 
 
 def command_class(name: str, system: System) -> type[Command] | None:
@@ -355,7 +346,7 @@ class Admission:
         except Refusal as e:
             raise self.refuse(e.version or v, str(e)) from None
         try:
-            self.system.sheet(self.state, None)
+            self.system.read.sheet(self.state, None)
         except LedgerError:
             pass  # a sheet may refuse a state (no character yet); it does so in one line
         except Exception as e:
@@ -385,7 +376,7 @@ class Admission:
         self._envelope(env, v)
         self._meaning(env, v)
         redeciding = self.action_envs[0].decision is not None  # every decided action is decided again
-        checks = self.system.roll_checks
+        checks = self.system.rules.roll_checks
         walk(ev, "event", rolls=not redeciding, checks=checks)  # a re-decided action's rolls are rolled again
         if env.decision is not None:  # a command as typed (the command trims it); never shown
             walk(env.decision, "decision", text=False, checks=checks)
@@ -527,20 +518,20 @@ class Admission:
             )
         if ev.seed is not None and not 0 <= ev.seed < MAX_SEED:
             raise Refusal(f"its seed {ev.seed} is outside 0 to 2**63-1")
-        if self.system.load_tables is None and (ev.tables or ev.tables_source is not None):
+        if self.system.rules.load_tables is None and (ev.tables or ev.tables_source is not None):
             raise Refusal(f"the {self.system.name} system has no tables")
         if ev.tables_source is not None:
             check_text(ev.tables_source, "the tables' source", 4096)
-        if ev.tables and self.system.check_tables is not None:
+        if ev.tables and self.system.rules.check_tables is not None:
             try:
-                self.system.check_tables(dict(ev.tables))
+                self.system.rules.check_tables(dict(ev.tables))
             except LedgerError as e:
                 raise Refusal(e.message) from None
         if ev.settings:
-            if self.system.check_settings is None:
+            if self.system.rules.check_settings is None:
                 raise Refusal(f"the {self.system.name} system takes no settings")
             try:
-                self.system.check_settings(dict(ev.settings))
+                self.system.rules.check_settings(dict(ev.settings))
             except LedgerError as e:
                 raise Refusal(e.message) from None
 
@@ -557,7 +548,7 @@ class Admission:
         self.action_actors = []
         if self.action_envs:
             self._redecide(self.action_envs)
-            check = self.system.check_state
+            check = self.system.rules.check_state
             if check is not None and self.action_kind is None:  # an undo or redo goes back to a state checked
                 problem = check(self.before, self.state)
                 if problem is not None:
@@ -618,7 +609,7 @@ class Admission:
             if k >= len(events) or events[k] != env.event:
                 try:
                     walk(
-                        env.event, "event", checks=self.system.roll_checks
+                        env.event, "event", checks=self.system.rules.roll_checks
                     )  # a roll that disagrees with its own dice says so
                 except Refusal as e:
                     raise Refusal(str(e), env.v) from None
@@ -634,7 +625,7 @@ class Admission:
         """The system as it decided under the rules versions a decision records (today's
         rules, or the older decider the system keeps for that version; refused otherwise),
         and the core rules version (every one is kept: :data:`ledger.deciding.CORE_NOTATION`)."""
-        name, known = self.system.name, self.system.rules_version
+        name, known = self.system.name, self.system.rules.rules_version
         try:
             core, version = recorded_rules(rules, self.system)
         except LedgerError as e:
@@ -653,14 +644,15 @@ class Admission:
             )
         if version == known:
             return self.system, core
-        older = self.system.older_rules.get(version)
+        older = self.system.rules.older_rules.get(version)
         if older is None:
             raise Refusal(
                 f"recorded by rules version {version} of {name}, which this ledger no longer decides "
-                f"(it keeps {', '.join(map(str, sorted({known, *self.system.older_rules})))})",
+                f"(it keeps {', '.join(map(str, sorted({known, *self.system.rules.older_rules})))})",
                 v,
             )
-        return msgspec.structs.replace(self.system, decide=older), core
+        rules = msgspec.structs.replace(self.system.rules, decide=older)
+        return msgspec.structs.replace(self.system, rules=rules), core
 
     # --- undo and redo, decided again ----------------------------------------------
 

@@ -1,6 +1,6 @@
 """A system's tables as a player browses them: each table with its dice and rows.
 
-Each system lists its own content with its ``System.listing(tables)`` (read-only: it never changes the tables);
+Each system lists its own content with its ``ReadModel.listing(tables)`` (read-only: it never changes the tables);
 this module gives those listings one shape and finds the row a roll lands on.
 A rolled table has dice (``1d6``, ``2d6``) and rows keyed by the lowest total
 each covers; a reference table (shop, enemies, skills...) has no dice.
@@ -93,12 +93,12 @@ def ranged_rows(entries: Mapping[str, Any], dice: str, text: Any) -> tuple[Row, 
 
 
 def systems_with_tables() -> list[str]:
-    return [s for s in system_names() if get_system(s).listing is not None]
+    return [s for s in system_names() if get_system(s).read.listing is not None]
 
 
 def listing(system: str, tables: dict[str, Any]) -> list[Table]:
-    """Every table of ``system``, as the system lists them (``System.listing``)."""
-    lister = get_system(system).listing
+    """Every table of ``system``, as the system lists them (``ReadModel.listing``)."""
+    lister = get_system(system).read.listing
     if lister is None:
         raise LedgerError(
             f"the {system} system has no tables; systems with tables: {', '.join(systems_with_tables())}"

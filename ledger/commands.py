@@ -354,14 +354,14 @@ def stable_commands(system: System) -> Mapping[str, type]:
     """Every command a campaign of ``system`` takes, by its stable name.
 
     The core's are ``core.Roll``, ``core.Note`` and ``core.AddCharacter``; a
-    system's are ``<system>.<Class>`` for each class in ``System.commands``. The
+    system's are ``<system>.<Class>`` for each class in ``Rules.commands``. The
     name holds no module path, so a stored decision still finds its command
     after the system's modules move."""
     found = _commands.get(system.name)
     if found is not None:
         return found
     table: dict[str, type] = {f"{CORE}.{kind.__name__}": kind for kind in (Roll, Note, AddCharacter)}
-    for kind in system.commands:
+    for kind in system.rules.commands:
         name = f"{system.name}.{kind.__name__}"
         if table.setdefault(name, kind) is not kind:
             raise PluginError(system.name, "", f"it has two commands named {kind.__name__}")

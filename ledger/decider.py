@@ -5,8 +5,8 @@ commands with, and the :class:`Draft` a command's handler writes its events into
 commands, then calls ``System.decide``, which is a system's Decider.)
 
 A system makes one :class:`Decider` with its fold, registers a handler per command
-class with ``@decider.on(Command)``, and publishes the decider as ``System.decide``
-and its ``commands`` as ``System.commands``. A handler writes the command's events
+class with ``@decider.on(Command)``, and publishes the decider as ``Rules.decide``
+and its ``commands`` as ``Rules.commands``. A handler writes the command's events
 into a :class:`Draft`, which folds each event as it is emitted, so the next rule
 sees the state the earlier events lead to::
 
@@ -88,7 +88,7 @@ class Draft(Generic[G]):
 
 
 class Decider:
-    """A system's commands, each with its handler; called as ``System.decide``.
+    """A system's commands, each with its handler; called as ``Rules.decide``.
 
     ``before`` runs on every command before its handler (a check every command of the
     system shares, such as "the campaign is over"); ``after`` may rewrite the events a

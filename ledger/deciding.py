@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 CORE_RULES = 2
 """The version of the core commands' rules (characters, rolls, notes), recorded with every
-decided action beside its system's (``System.rules_version``); raised whenever a core
+decided action beside its system's (``Rules.rules_version``); raised whenever a core
 command changes what it records. Version 2 rolls under notation rules 3 (a count inside
 arithmetic is a number, keep and drop count the dice an explosion added; see
 ``RollResult.semantics``)."""
@@ -45,7 +45,7 @@ _FINGERPRINT = re.compile(r"[0-9a-f]{32}")
 
 def rules_in_force(system: System) -> str:
     """What ``Decision.rules`` records: the rules versions an action is decided under."""
-    return f"core={CORE_RULES} {system.name}={system.rules_version}"
+    return f"core={CORE_RULES} {system.name}={system.rules.rules_version}"
 
 
 def recorded_rules(rules: str, system: System) -> tuple[int, int]:
@@ -182,19 +182,19 @@ def creation(system: System, name: str, attrs: dict[str, str]) -> Command:
     that adding and creating check the same; attributes are refused where the system's
     creation takes other inputs, or none (a solo game's character has only a name); else
     the core's."""
-    for kind in system.commands:
+    for kind in system.rules.commands:
         make = getattr(kind, "from_attrs", None)
         if make is not None:
             made: Command = make(name, attrs)
             return made
-    if attrs and system.solo:
+    if attrs and system.rules.solo:
         raise RuleError(
             f"{system.name}'s character has no attributes ({', '.join(sorted(attrs))} given)",
             fix=RunCommand(
                 text="create it with its name only", command="character create", arguments=(name,)
             ),
         )
-    if attrs and system.create is not None:
+    if attrs and system.rules.creates is not None:
         raise RuleError(
             f"a {system.name} character takes no attributes ({', '.join(sorted(attrs))} given): "
             "its creation gives them",
@@ -211,7 +211,7 @@ def decide_command(
     """The events a command decides on a state: core commands first (under the core rules
     version given: today's, or an older one an imported action was recorded under), then
     the system's."""
-    if isinstance(command, AddCharacter) and system.solo and state.core.characters:
+    if isinstance(command, AddCharacter) and system.rules.solo and state.core.characters:
         raise RuleError(
             f"{system.name} is solo: {state.core.name!r} already has its character, "
             f"{state.core.characters[0]!r}",
@@ -224,5 +224,5 @@ def decide_command(
     cmd = msgspec.structs.replace(command, actor=actor_in(state, command.actor))
     events = decide_core(state, cmd, dice, CORE_NOTATION[core_rules])
     if events is None:
-        events = system.decide(state, cmd, dice)
+        events = system.rules.decide(state, cmd, dice)
     return events

@@ -1,7 +1,7 @@
 """The vocabulary: every fact the ledger can record, as frozen msgspec Structs.
 
 All events form one tagged union (tag field ``kind``). The core events live
-here; each rule system lists its own in ``System.events``. A stored event is an
+here; each rule system lists its own in ``Rules.events``. A stored event is an
 :class:`Envelope` around one
 event; the envelope carries the campaign, the branch version, the action id
 (the unit of undo), wall time, game day, actor and the chain hash.
@@ -375,8 +375,8 @@ class Envelope(msgspec.Struct, Generic[E], frozen=True, kw_only=True, gc=False):
 
 
 def system_events(system: str) -> tuple[type[Event], ...]:
-    """The event types of one installed system (``System.events``); none for an unknown name."""
-    return tuple(get_system(system).events) if system in system_names() else ()
+    """The event types of one installed system (``Rules.events``); none for an unknown name."""
+    return tuple(get_system(system).rules.events) if system in system_names() else ()
 
 
 @cache

@@ -1,16 +1,16 @@
 """Facts: the rows a system's events contribute to the statistics warehouse.
 
-A system exposes ``System.facts``: a function from one stored
+A system exposes ``ReadModel.facts``: a function from one stored
 envelope to a list of these Structs. The warehouse adds the columns every row
 shares (campaign, branch, version, action, day, actor, wall time, undone) and
 writes each fact to the table named by its class's ``table``. The facts keep
 the warehouse free of any knowledge of event classes.
 
 The classes here are the shared ones (:data:`FACT_TYPES`, tables every warehouse
-has); a system may add classes of its own in ``System.fact_types``, and the
+has); a system may add classes of its own in ``ReadModel.fact_types``, and the
 warehouse makes a table for each.
 
-A system may also declare ``System.facts_sql``: the same facts as
+A system may also declare ``ReadModel.facts_sql``: the same facts as
 :class:`FactQuery` statements DuckDB runs over a whole batch of stored events
 at once, which is how the warehouse builds at the speed of DuckDB rather than
 of a Python loop. The Python function stays the definition (the character

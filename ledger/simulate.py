@@ -37,7 +37,7 @@ def plan(system: str, campaigns: int, seed: int, prefix: str | None = None) -> S
 
 def simulators() -> list[str]:
     """The installed systems ``simulate`` can play: those with an autoplayer or a simulator."""
-    return [n for n in system_names() if get_system(n).autoplay or get_system(n).simulate]
+    return [n for n in system_names() if get_system(n).play.autoplay or get_system(n).play.simulate]
 
 
 def check_simulator(system: str) -> None:
@@ -52,9 +52,9 @@ def check_simulator(system: str) -> None:
 def _play(ledger: Any, system: str, name: str, seed: int, days: int) -> None:
     """Create and play one campaign: the system's simulator, or its autoplayer in one batch."""
     sysdef = get_system(system)
-    autoplay = sysdef.autoplay
-    if sysdef.simulate is not None:
-        sysdef.simulate(ledger, name, seed, days)
+    autoplay = sysdef.play.autoplay
+    if sysdef.play.simulate is not None:
+        sysdef.play.simulate(ledger, name, seed, days)
     elif autoplay is not None:
         ledger.new_campaign(system, name, seed=seed)
         with ledger.batch(name) as batch:

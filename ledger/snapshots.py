@@ -160,7 +160,7 @@ def fingerprint(system: System) -> str:
     classes), found by reading the modules' import statements."""
     if system.name not in _fingerprints:
         _fingerprints[system.name] = code_fingerprint(
-            (system.evolve, system.initial, *system.events), [CampaignState.__module__]
+            (system.rules.evolve, system.rules.initial, *system.rules.events), [CampaignState.__module__]
         )
     return _fingerprints[system.name]
 

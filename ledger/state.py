@@ -79,9 +79,13 @@ def evolve(state: CampaignState, env: Envelope[Any], system: System) -> Campaign
     handler = _CORE.get(type(ev))
     if handler is not None:
         core = handler(core, ev, env)  # type: ignore[operator]
-    game = system.initial(ev) if isinstance(ev, CampaignStarted) else system.evolve(state.game, ev, env)
+    game = (
+        system.rules.initial(ev)
+        if isinstance(ev, CampaignStarted)
+        else system.rules.evolve(state.game, ev, env)
+    )
     actor = env.actor if env.actor is not None else core.last_actor
-    core = replace(core, version=env.v, day=system.day(game), last_actor=actor)
+    core = replace(core, version=env.v, day=system.rules.day(game), last_actor=actor)
     return CampaignState(core, game)
 
 

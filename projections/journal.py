@@ -20,7 +20,7 @@ SKIPPED = frozenset({"campaign.started", "branch.forked", "action.undone", "acti
 
 HIDDEN_STATE = frozenset({"campaign", "system", "day", "luck_index", "last_roll", "name"})
 """Sheet keys no day's headline shows: what every sheet carries about itself (a system adds
-its own in ``System.journal_hidden``)."""
+its own in ``ReadModel.journal_hidden``)."""
 
 _SPECIAL = re.compile(r"([\\`*_{}\[\]<>#|~^$&])")
 """Emphasis, code, links, HTML, headings, tables, strike-through, math, entities."""
@@ -87,8 +87,8 @@ def render(book: Any, campaign: str | None, actor: str | None, version: int | No
             lines.append(f"- {who}{escape(env.event.summary())}")
         state = book.state(camp.name, at=envs[-1].v)
         if state.game is not None:
-            sheet = system.sheet(state, actor)
-            shown = state_line(sheet, system.journal_hidden)
+            sheet = system.read.sheet(state, actor)
+            shown = state_line(sheet, system.read.journal_hidden)
             if shown:
                 lines += [
                     "",

@@ -5,11 +5,11 @@ the state after every version (states are frozen and share their parts, so
 this is cheap). Undo and redo are resets to an earlier version's state, so the
 state after a reset is simply the one already kept for its target. From those
 states it projects, for every step of the effective history (the end of each
-effective action): the sheet of each character (``System.sheet``), the map, the
-journal (``System.journal``), the tracks (every meter of a sheet, and what the
+effective action): the sheet of each character (``ReadModel.sheet``), the map, the
+journal (``ReadModel.journal``), the tracks (every meter of a sheet, and what the
 system adds) and the rolls against their exact probability of success
-(``System.facts``). What a system draws beyond that (its map, tracks, charts,
-meters and legend) comes from its ``System.report`` hooks. The branch's full
+(``ReadModel.facts``). What a system draws beyond that (its map, tracks, charts,
+meters and legend) comes from its ``ReadModel.report`` hooks. The branch's full
 log, with undone actions, resets and forks, and the chain hash of its last event
 come along.
 
@@ -156,8 +156,8 @@ def sheets(system: System, state: CampaignState) -> dict[str, dict[str, Any]]:
     sheet of its unnamed character, else the party sheet (keyed "": no one's yet)."""
     names = list(state.core.characters)
     if not names:
-        return {UNNAMED if system.solo else "": system.sheet(state, None)}
-    out = {name: system.sheet(state, name) for name in names}
+        return {UNNAMED if system.rules.solo else "": system.read.sheet(state, None)}
+    out = {name: system.read.sheet(state, name) for name in names}
     first = json.dumps(out[names[0]], sort_keys=True, default=str)
     if all(json.dumps(out[n], sort_keys=True, default=str) == first for n in names[1:]):
         return {names[0]: out[names[0]]}  # a system with one sheet for everyone (a solo game)
@@ -167,7 +167,7 @@ def sheets(system: System, state: CampaignState) -> dict[str, dict[str, Any]]:
 def map_view(system: System, state: CampaignState, pool: Pool) -> Any:
     """The system's map of the state (``ReportHooks.map``), interned: a list entry by entry,
     anything else whole; None without a map or before the game starts."""
-    hook = system.report.map
+    hook = system.read.report.map
     if state.game is None or hook is None:
         return None
     found = hook(state)
@@ -185,9 +185,9 @@ def pack(pool: Pool, sheet: dict[str, Any]) -> int:
 def pack_view(pool: Pool, system: System, sheet: dict[str, Any]) -> int | None:
     """The sheet as the system's layout reads it (:func:`ledger.projections.sheets.view`),
     as [title, headline, [section...]], each part interned; None without a layout."""
-    if system.sheet_layout is None:
+    if system.read.sheet_layout is None:
         return None
-    v = sheets_view.view(system.sheet_layout, sheet)
+    v = sheets_view.view(system.read.sheet_layout, sheet)
     return pool.add([pool.add(v["title"]), pool.add(v["headline"]), [pool.add(s) for s in v["sections"]]])
 
 
@@ -218,7 +218,7 @@ def map_at(data: dict[str, Any], step: dict[str, Any]) -> Any:
 
 
 def journal_lines(system: System, state: CampaignState) -> list[dict[str, Any]] | None:
-    hook = system.journal
+    hook = system.read.journal
     return None if hook is None or state.game is None else list(hook(state))
 
 
@@ -236,7 +236,7 @@ def tracks_of(system: System, sheet: dict[str, Any]) -> dict[str, Track]:
         current = _meter(value)
         if current is not None:
             found[name] = (current, value.get("max"))
-    hook = system.report.tracks
+    hook = system.read.report.tracks
     if hook is not None:
         found.update(hook(sheet))
     return found
@@ -245,7 +245,7 @@ def tracks_of(system: System, sheet: dict[str, Any]) -> dict[str, Track]:
 def charts(system: System, tracks: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Which tracks share a chart, with a title for each: the system's own charts
     (``ReportHooks.charts``) first, then one per character of the tracks they leave out."""
-    hook = system.report.charts
+    hook = system.read.report.charts
     out: list[dict[str, Any]] = list(hook(tracks)) if hook is not None else []
     charted = {i for chart in out for i in chart["series"]}
     for who in dict.fromkeys(t["character"] for t in tracks):
@@ -268,12 +268,12 @@ def rolls(
     rolls that stayed), and beside them the luck index over every die ``thrown`` (undone
     rolls included, as ``ledger stats`` and the sheet count it; docs/statistics.md). Each
     event's rolls are read once: the kept ones are among those thrown."""
-    judged = {env.v: judged_rolls(system.facts, env) for env in thrown}
+    judged = {env.v: judged_rolls(system.read.facts, env) for env in thrown}
     points: list[dict[str, Any]] = []
     s = e = var = 0.0
     per_actor: dict[str, list[float]] = {}
     for env in history:
-        kept = judged[env.v] if env.v in judged else judged_rolls(system.facts, env)
+        kept = judged[env.v] if env.v in judged else judged_rolls(system.read.facts, env)
         for fact in kept:  # an opponent's luck is not a character's
             p = float(fact.p_success)  # type: ignore[arg-type]
             s, e, var = s + fact.success, e + p, var + p * (1 - p)
@@ -338,7 +338,7 @@ def rolls(
 def unnamed_rows(system: System, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """A solo game's log rows of play recorded before its one character was named are
     that character's: their "who" is :data:`UNNAMED`, as the sheet's key is."""
-    if not system.solo:
+    if not system.rules.solo:
         return rows
     for row in rows:
         played = row["status"] in ("live", "undone") and row["day"] is not None
@@ -425,7 +425,7 @@ def build(
     steps: list[dict[str, Any]] = []
     step_of: dict[int, int] = {}
     raw_tracks: dict[tuple[str, str], dict[str, Any]] = {}
-    hooked = system.journal is not None
+    hooked = system.read.journal is not None
     characters = bool(states[head].core.characters) if envs else False
     step = 0
     for env in history:
@@ -480,9 +480,9 @@ def build(
         "charts": charts(system, tracks),
         "rolls": rolls(system, history, step_of, (envs[v] for v in sorted(envs))),
         "log": unnamed_rows(system, log_rows(envs, live, children, dice_marks(book, c), book.summary)),
-        "map_kind": system.report.map_kind if system.report.map is not None else None,
-        "meters": dict(system.report.meters),
-        "legend": system.report.legend(tables) if system.report.legend is not None else {},
+        "map_kind": system.read.report.map_kind if system.read.report.map is not None else None,
+        "meters": dict(system.read.report.meters),
+        "legend": system.read.report.legend(tables) if system.read.report.legend is not None else {},
         "chain": {
             "head": head,
             "hash": last.hash if last else "",

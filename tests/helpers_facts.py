@@ -2,7 +2,7 @@
 
 ``assert_same_facts(book, system)`` reads every stored event of the system's
 campaigns, runs the Python ``facts`` function on each and every
-:class:`~ledger.facts.FactQuery` of ``System.facts_sql`` over all of them in
+:class:`~ledger.facts.FactQuery` of ``ReadModel.facts_sql`` over all of them in
 DuckDB, and asserts both give the same rows: same event, same index, same
 fields, same dice. Probabilities may differ in the last bits (1e-12).
 """
@@ -76,7 +76,7 @@ def _stored(book: Ledger, system: str) -> list[tuple[int, str, bytes]]:
 
 def python_facts(book: Ledger, system: str) -> dict[str, list[Row]]:
     """Rows of the Python facts function, table by table: (position, n, kind, *fields)."""
-    hook = get_system(system).facts
+    hook = get_system(system).read.facts
     decode = envelope_decoder(system).decode
     rows: dict[str, list[Row]] = defaultdict(list)
     for position, _, state in _stored(book, system):
@@ -121,7 +121,7 @@ def sql_facts(book: Ledger, system: str, *, defaults_left_out: bool = False) -> 
             f"columns = {EV_COLUMNS})"
         )
         try:
-            return sql_rows(con, get_system(system).facts_sql)
+            return sql_rows(con, get_system(system).read.facts_sql)
         finally:
             con.close()
 

@@ -37,6 +37,6 @@ def folded(
 def decided(system: System, state: CampaignState, command: Any, faces: Iterable[int] = ()) -> list[Event]:
     """The events ``command`` decides on the physical dice ``faces``, every one of them used."""
     dice = Faces(list(faces))
-    events = system.decide(state, command, dice)
+    events = system.rules.decide(state, command, dice)
     assert dice.used == len(dice.faces), f"{len(dice.faces) - dice.used} faces left over"
     return events

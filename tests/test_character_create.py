@@ -83,10 +83,15 @@ def test_create_refuses_the_systems_missing_options(ledger_cli: Session) -> None
 def test_the_system_wizards_are_the_very_command_create_runs() -> None:
     import click
 
-    from ledger.cli.create import creator
+    from ledger.cli.create import CharacterCreate
     from ledger.cli.main import cli
 
     root = click.Context(cli)
+    character = cli.get_command(root, "character")
+    assert isinstance(character, click.Group)
+    create = character.get_command(click.Context(character), "create")
+    assert isinstance(create, CharacterCreate)
+    creator = create.creator
     for system, (group, name) in {
         "yearzero": ("yz", "character"),
         "dicepool": ("dicepool", "join"),
@@ -96,6 +101,4 @@ def test_the_system_wizards_are_the_very_command_create_runs() -> None:
         found = cli.get_command(root, group)
         assert isinstance(found, click.Group)
         assert found.get_command(click.Context(found), name) is creator(system), system
-    character = cli.get_command(root, "character")
-    assert isinstance(character, click.Group)
     assert character.get_command(click.Context(character), "add") is creator("freeform")

@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from ledger import Ledger
+from ledger.cli.systems import system_group
 from ledger.systems import GROUP, HELP_GROUP, SystemHelp, get_system, system_names
 
 PROBE = """
@@ -133,11 +134,11 @@ def test_the_help_lists_every_system_without_importing_one(tmp_path: Path) -> No
     assert "ledger.campaign" not in seen["modules"] and "ledger.store" not in seen["modules"]
     flat = " ".join(output.split())
     for name in system_names():
-        system = get_system(name)
-        if system.cli is not None:
-            assert f"{system.cli_name or name} {system.cli_help}" in flat
-        if system.walkthrough is not None:
-            assert system.walkthrough.title in output
+        system, group = get_system(name), system_group(name)
+        if group is not None:
+            assert f"{group.name} {group.short_help}" in flat
+        if system.play.walkthrough is not None:
+            assert system.play.walkthrough.title in output
 
 
 def test_the_help_reads_the_same_from_the_systems_themselves(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -239,7 +239,7 @@ def test_the_library_decides_a_flip_and_its_fact(tmp_path: Path) -> None:
         )
         assert (lost.state.game.flips, lost.state.game.streak, lost.state.game.won) == (2, 1, 1)
         system = get_system("coin")
-        assert system.sheet(lost.state, None)["streak_face"] == "heads"
+        assert system.read.sheet(lost.state, None)["streak_face"] == "heads"
         export = io.BytesIO()
         book.export(export, "Toss", sign=False)
     with Ledger(str(tmp_path / "other.ledger")) as other:

@@ -115,7 +115,7 @@ def walk(
 
 
 def test_a_new_explorer_starts_as_the_text_says(book: Ledger) -> None:
-    sheet = SYSTEM.sheet(book.state("run"), None)
+    sheet = SYSTEM.read.sheet(book.state("run"), None)
     assert (sheet["health"], sheet["energy"], sheet["attack"], sheet["defense"]) == (10, 10, 1, 1)
     assert sheet["food"] == {"bar": 3, "fruit": 0}
     assert sheet["day"] == 0 and sheet["alive"] is True
@@ -207,7 +207,7 @@ def test_escape_costs_2_energy_2_health_and_the_enemy_waits_unhealed(book: Ledge
         do(book, Escape(), 6)
     events = do(book, Attack())
     assert isinstance(events[-1], ev.EnemyDefeated)
-    assert game(book).here.icon == "" and "loot" in SYSTEM.sheet(book.state("run"), None)["expected"][0]
+    assert game(book).here.icon == "" and "loot" in SYSTEM.read.sheet(book.state("run"), None)["expected"][0]
 
 
 def test_a_failed_escape_loses_the_turn(book: Ledger) -> None:
@@ -233,18 +233,18 @@ def test_the_nth_use_of_a_technique_needs_n_or_less(
     book: Ledger, successes: int, fail: int, win: int
 ) -> None:
     state = _combat_state(book, successes)
-    failed = SYSTEM.decide(state, Technique(number=1), Faces([fail, 1]))
+    failed = SYSTEM.rules.decide(state, Technique(number=1), Faces([fail, 1]))
     assert failed[0].success is False and failed[0].needed == successes + 1
     assert failed[0].p_success == pytest.approx((successes + 1) / 6)
-    done = SYSTEM.decide(state, Technique(number=1), Faces([win, 1]))
+    done = SYSTEM.rules.decide(state, Technique(number=1), Faces([win, 1]))
     assert done[0].success is True and done[0].successes == successes + 1
     assert isinstance(done[1], ev.PlayerStruck) and done[1].attack == 1 + 2 + 2
 
 
 def test_a_mastered_technique_needs_no_roll_and_more_techniques_roll_more_dice(book: Ledger) -> None:
-    mastered = SYSTEM.decide(_combat_state(book, 6), Technique(number=1), Faces([1]))
+    mastered = SYSTEM.rules.decide(_combat_state(book, 6), Technique(number=1), Faces([1]))
     assert mastered[0].dice == () and mastered[0].success
-    three = SYSTEM.decide(_combat_state(book, 0, known=4), Technique(number=1), Faces([6, 5, 1, 1]))
+    three = SYSTEM.rules.decide(_combat_state(book, 0, known=4), Technique(number=1), Faces([6, 5, 1, 1]))
     assert three[0].dice == (6, 5, 1) and three[0].success
     assert three[0].p_success == pytest.approx(1 - (5 / 6) ** 3)
 
@@ -285,7 +285,7 @@ def test_day_25_brings_god_and_hiding_skips_meal_and_sleep(book: Ledger) -> None
     do(book, Move(direction="sw"))
     events = do(book, Explore())
     assert game(book).day == 25 and isinstance(events[-1], ev.EnemyMet) and events[-1].foe.god
-    assert SYSTEM.sheet(book.state("run"), None)["expected"] == ["crawl fight", "crawl hide"]
+    assert SYSTEM.read.sheet(book.state("run"), None)["expected"] == ["crawl fight", "crawl hide"]
     with pytest.raises(OutOfOrderError):
         do(book, Eat(food="tavern"))
     events = do(book, Hide())
@@ -305,7 +305,7 @@ def test_death_at_health_0_ends_the_campaign(book: Ledger) -> None:
     assert not g.alive and g.cause == "killed by rat"
     with pytest.raises(GameOverError, match="the explorer died on day 1"):
         do(book, Attack())
-    assert SYSTEM.sheet(book.state("run"), None)["alive"] is False
+    assert SYSTEM.read.sheet(book.state("run"), None)["alive"] is False
 
 
 def test_undoing_a_day_removes_it_from_sheet_map_and_journal(book: Ledger) -> None:
@@ -319,7 +319,7 @@ def test_undoing_a_day_removes_it_from_sheet_map_and_journal(book: Ledger) -> No
     assert len(views.map_entries(book.state("run"))) == 3
     book.undo("run", count=5)
     after = book.state("run")
-    assert SYSTEM.sheet(after, None) == SYSTEM.sheet(before, None)
+    assert SYSTEM.read.sheet(after, None) == SYSTEM.read.sheet(before, None)
     assert views.map_entries(after) == views.map_entries(before)
     assert views.journal(after) == views.journal(before) and len(views.journal(after)) == 1
 
@@ -327,7 +327,7 @@ def test_undoing_a_day_removes_it_from_sheet_map_and_journal(book: Ledger) -> No
 def test_a_fork_on_day_10_leaves_the_parent_map_untouched(tmp_path: Path) -> None:
     with Ledger(str(tmp_path / "f.ledger")) as book:
         book.new_campaign("crawl", "main", seed=12)
-        SYSTEM.autoplay(book, "main", 12)
+        SYSTEM.play.autoplay(book, "main", 12)
         parent_map = views.map_entries(book.state("main"))
         assert book.state("main").game.day >= 10
         book.fork("main", "other", day=10)
@@ -353,11 +353,11 @@ def test_a_fork_on_day_10_leaves_the_parent_map_untouched(tmp_path: Path) -> Non
 def test_autoplay_plays_whole_days_by_the_rules(tmp_path: Path) -> None:
     with Ledger(str(tmp_path / "a.ledger")) as book:
         book.new_campaign("crawl", "auto", seed=3)
-        played = SYSTEM.autoplay(book, "auto", 20)
+        played = SYSTEM.play.autoplay(book, "auto", 20)
         g = book.state("auto").game
         assert played == g.day == 20 and g.phase == "dawn"
         assert len(views.journal(book.state("auto"))) >= 20
-        facts = [f for env in book.effective(book.campaign("auto")) for f in SYSTEM.facts(env)]
+        facts = [f for env in book.effective(book.campaign("auto")) for f in SYSTEM.read.facts(env)]
         tables = {type(f).table for f in facts}
         assert {"rolls", "meals", "nights", "days"} <= tables
         assert all(0 <= f.p_success <= 1 for f in facts if getattr(f, "p_success", None) is not None)
@@ -383,16 +383,16 @@ def test_tables_are_validated_with_one_line_errors(tmp_path: Path) -> None:
     bad = tmp_path / "bad.toml"
     write_tables(bad, rows={3: '{ text = "a ghost", enemy = "ghost" }'})
     with pytest.raises(TableError, match=r"\[events\.default\.3\.enemy\] names enemy 'ghost'") as ghost:
-        SYSTEM.load_tables(str(bad))  # type: ignore[misc]
+        SYSTEM.rules.load_tables(str(bad))  # type: ignore[misc]
     with pytest.raises(TableError, match="does not exist"):
-        SYSTEM.load_tables(str(tmp_path / "missing.toml"))  # type: ignore[misc]
+        SYSTEM.rules.load_tables(str(tmp_path / "missing.toml"))  # type: ignore[misc]
     assert ghost.value.fix is not None and ghost.value.fix.table == "events.default"
     write_tables(bad, settings='repeat = "maybe"')
     with pytest.raises(
         TableError, match=r"settings\.repeat: invalid enum value 'maybe'; use any of shift, pass;"
     ):
-        SYSTEM.load_tables(str(bad))  # type: ignore[misc]
-    tables, source = SYSTEM.load_tables(None)  # type: ignore[misc]
+        SYSTEM.rules.load_tables(str(bad))  # type: ignore[misc]
+    tables, source = SYSTEM.rules.load_tables(None)  # type: ignore[misc]
     assert source == "sample" and tables["sample"] is True
 
 
@@ -418,7 +418,7 @@ def test_a_town_trades_then_quests_then_feeds_and_one_quest_ever(tmp_path: Path)
     with Ledger(str(tmp_path / "q.ledger")) as book:
         book.new_campaign("crawl", "run", tables=write_tables(tmp_path / "q.toml"))
         walk(book, "n", event=(4, 4))  # town 1
-        assert SYSTEM.sheet(book.state("run"), None)["expected"][:2] == ["crawl buy bar", "crawl quest"]
+        assert SYSTEM.read.sheet(book.state("run"), None)["expected"][:2] == ["crawl buy bar", "crawl quest"]
         events = do(book, Buy(item="bar"))
         assert isinstance(events[0], ev.Bought) and game(book).bits == 98 and game(book).bar == 4
         do(book, Quest(), 2)
@@ -450,17 +450,17 @@ def test_a_win_can_be_looted_once(book: Ledger) -> None:
 def test_sprint_lowers_esc_and_the_grenade_stuns_robots(book: Ledger) -> None:
     state = _combat_state(book, 0)
     g = replace(state.game, techniques={5: 0}, inventory=("knife", "solar taser"))
-    sprint = SYSTEM.decide(replace(state, game=g), Technique(number=5), Faces([1]))
+    sprint = SYSTEM.rules.decide(replace(state, game=g), Technique(number=5), Faces([1]))
     assert sprint[0].dice == () and sprint[0].energy == 18
     after = fold.evolve(g, sprint[0], None)  # type: ignore[arg-type]
-    escape = SYSTEM.decide(replace(state, game=after), Escape(), Faces([2]))  # ESC 3 - 2
+    escape = SYSTEM.rules.decide(replace(state, game=after), Escape(), Faces([2]))  # ESC 3 - 2
     assert escape[0].esc == 1 and escape[0].success and escape[0].p_success == pytest.approx(5 / 6)
     assert isinstance(escape[1], ev.Escaped) and escape[1].energy == 16
     with pytest.raises(RuleError, match=r"technique 4 .* is not known"):
-        SYSTEM.decide(replace(state, game=g), Technique(number=4), Faces([1, 1]))
+        SYSTEM.rules.decide(replace(state, game=g), Technique(number=4), Faces([1, 1]))
     robot = replace(g.fight, foe=replace(g.fight.foe, robot=True))
     g4 = replace(g, techniques={4: 0, 5: 0}, fight=robot)
-    grenade = SYSTEM.decide(replace(state, game=g4), Technique(number=4), Faces([1, 4]))
+    grenade = SYSTEM.rules.decide(replace(state, game=g4), Technique(number=4), Faces([1, 4]))
     assert grenade[0].success and grenade[0].stun == 3 and grenade[1].stunned
 
 
@@ -515,13 +515,13 @@ def test_charged_arrows_add_to_every_bow_shot(book: Ledger) -> None:
         "items": {**state.core.tables["items"], "reinforced bow": {"attack": 4, "bow": True, "defense": 0}},
     }
     state = replace(state, core=replace(state.core, tables=tables), game=g)
-    charged = SYSTEM.decide(state, Technique(number=6), Faces([1]))
+    charged = SYSTEM.rules.decide(state, Technique(number=6), Faces([1]))
     g = fold.evolve(g, charged[0], None)  # type: ignore[arg-type]
-    shot = SYSTEM.decide(replace(state, game=g), Attack(), Faces([1]))
+    shot = SYSTEM.rules.decide(replace(state, game=g), Attack(), Faces([1]))
     assert shot[0].weapon == "reinforced bow" and shot[0].attack == 1 + 4 + 2 and shot[0].arrows_spent == 1
     bare = replace(g, inventory=("reinforced bow",))
     with pytest.raises(RuleError, match="needs solar taser"):
-        SYSTEM.decide(
+        SYSTEM.rules.decide(
             replace(state, game=replace(bare, fight=FightState(foe=g.fight.foe))),
             Technique(number=6),
             Faces([1]),
@@ -532,7 +532,7 @@ def test_facts_feed_the_warehouse(book: Ledger) -> None:
     walk(book, "n", event=(1, 2))
     do(book, Fight(), 6)
     do(book, Attack(weapon="hands"), 6)
-    facts = [f for env in book.effective(book.campaign("run")) for f in SYSTEM.facts(env)]
+    facts = [f for env in book.effective(book.campaign("run")) for f in SYSTEM.read.facts(env)]
     enemy = [f for f in facts if getattr(f, "purpose", "") == "enemy attack"]
     # The rat's roll is the rat's (ruling 20): it hits on 5 of 6 faces, and both rolls hit.
     assert [f.p_success for f in enemy] == [pytest.approx(5 / 6)] * 2
@@ -599,7 +599,7 @@ def test_a_return_to_gods_icon_meets_god_again(book: Ledger) -> None:
     state = book.state("run")
     god_hex = Hex(terrain="plain", icon="god", visits=2)
     g = replace(state.game, day=30, phase="event", chapters=(1, 2, 3), hexes={key(0, 0): god_hex})
-    events = SYSTEM.decide(replace(state, game=g), Explore(), Faces([]))
+    events = SYSTEM.rules.decide(replace(state, game=g), Explore(), Faces([]))
     assert [type(e) for e in events] == [ev.EnemyMet] and events[0].foe.god
 
 
@@ -615,7 +615,7 @@ def test_the_hunger_that_kills_records_the_health_there_was_and_the_streaks_cost
     lost = [e.event.loss for e in book.effective(book.campaign("run")) if isinstance(e.event, ev.Starved)]
     assert lost == [2, 3, 4, 5, 6, 5]
     assert views.hunger(book.state("run"))["lost"] == sum(lost) == 25
-    facts = [f for env in book.effective(book.campaign("run")) for f in SYSTEM.facts(env)]
+    facts = [f for env in book.effective(book.campaign("run")) for f in SYSTEM.read.facts(env)]
     assert sum(f.amount for f in facts if type(f).table == "wounds" and f.cause == "hunger") == 25
 
 

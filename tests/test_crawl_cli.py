@@ -195,15 +195,15 @@ def test_the_sample_campaign_is_a_complete_golden_log(tmp_path: Path) -> None:
         hid = [e.day for e in book.effective(camp) if isinstance(e.event, ev.Hid)]
         assert hid == [25]
         assert len([row for row in views.journal(state) if not row["text"].startswith("note")]) == g.day
-        assert SYSTEM.sheet(state, None)["explorer"] == "Nadia"
+        assert SYSTEM.read.sheet(state, None)["explorer"] == "Nadia"
 
 
 def test_the_demo_imports_the_sample_once_and_stays_short(tmp_path: Path) -> None:
     lines: list[str] = []
     with Ledger(str(tmp_path / "d.ledger")) as book:
-        assert SYSTEM.demo is not None
-        SYSTEM.demo(book, lines.append)
-        SYSTEM.demo(book, lines.append)
+        assert SYSTEM.play.demo is not None
+        SYSTEM.play.demo(book, lines.append)
+        SYSTEM.play.demo(book, lines.append)
         assert [c.name for c in book.campaigns()] == ["crawl-sample"]
     shown = "\n".join(lines[: len(lines) // 2]).splitlines()
     assert len(shown) < 60 and "Nadia in crawl-sample" in shown[1]

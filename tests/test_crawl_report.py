@@ -21,7 +21,7 @@ def sample(tmp_path: Path) -> tuple[Ledger, str]:
 
 
 def chapter_hexes(book: Ledger, name: str, day: int) -> list[dict[str, object]]:
-    entries = book.system(book.campaign(name)).report.map(book.state(name, day=day))
+    entries = book.system(book.campaign(name)).read.report.map(book.state(name, day=day))
     return [e for e in entries if e["icon"] in ("divine", "god")]
 
 

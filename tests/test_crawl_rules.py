@@ -217,7 +217,7 @@ def test_only_rolls_on_physical_dice_are_marked_physical(tables: dict[str, Any])
     assert when(state, Terrain(), 2) == [
         ev.TerrainRolled(q=0, r=-1, dice=(2,), face=2, terrain="wood", manual=True)
     ]
-    (rolled,) = SYSTEM.decide(state, Terrain(), RandomDice(random.Random(3)))
+    (rolled,) = SYSTEM.rules.decide(state, Terrain(), RandomDice(random.Random(3)))
     assert isinstance(rolled, ev.TerrainRolled) and rolled.manual is False
 
 
@@ -230,8 +230,8 @@ def test_a_dead_explorer_takes_no_command(tables: dict[str, Any]) -> None:
 
 
 def test_the_decider_takes_the_crawl_commands_by_class(tables: dict[str, Any]) -> None:
-    assert SYSTEM.commands == SYSTEM.decide.commands  # type: ignore[attr-defined]
-    assert [c.__name__ for c in SYSTEM.commands] == [
+    assert SYSTEM.rules.commands == SYSTEM.rules.decide.commands  # type: ignore[attr-defined]
+    assert [c.__name__ for c in SYSTEM.rules.commands] == [
         "Move",
         "Terrain",
         "Explore",
@@ -247,6 +247,6 @@ def test_the_decider_takes_the_crawl_commands_by_class(tables: dict[str, Any]) -
         "Escape",
     ]
     with pytest.raises(RuleError) as refused:
-        SYSTEM.decide(given(tables), object(), Faces([]))
+        SYSTEM.rules.decide(given(tables), object(), Faces([]))
     assert refused.value.message == "the crawl system has no command object"
     assert refused.value.fix is not None and refused.value.fix.action == "system_commands"

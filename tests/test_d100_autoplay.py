@@ -28,8 +28,8 @@ def _play(book: Ledger, name: str, seed: int, days: int = 30) -> Autoplayer:
 
 
 def test_the_simulator_knows_the_d100_autoplayer() -> None:
-    assert SYSTEM.autoplay is autoplay
-    assert SYSTEM.facts is not None
+    assert SYSTEM.play.autoplay is autoplay
+    assert SYSTEM.read.facts is not None
 
 
 def test_the_same_seed_plays_the_same_campaign(tmp_path: Path) -> None:

@@ -140,17 +140,17 @@ def test_sample_campaign_imports_verifies_and_tells_the_story(tmp_path: Path) ->
         assert any(e.kind == "d100.treated" and e.method == "firstaid" for e in kinds)
         assert any(e.kind == "d100.horrified" and e.panic for e in kinds)
         system = get_system("d100")
-        day0 = system.sheet(book.state(camp, day=0), "Bruno")
+        day0 = system.read.sheet(book.state(camp, day=0), "Bruno")
         assert day0["state"] == "panic"
-        facts = [f for env in book.effective(camp) for f in system.facts(env)]
+        facts = [f for env in book.effective(camp) for f in system.read.facts(env)]
         assert any(f.table == "rolls" and f.p_success is not None for f in facts)
 
 
 def test_demo_imports_once_and_stays_short(tmp_path: Path) -> None:
     lines: list[str] = []
     with Ledger(str(tmp_path / "demo.ledger")) as book:
-        get_system("d100").demo(book, lines.append)
-        get_system("d100").demo(book, lines.append)
+        get_system("d100").play.demo(book, lines.append)
+        get_system("d100").play.demo(book, lines.append)
     assert sum("imported" in line for line in lines) == 1
     assert len(lines) < 120 and any("panic" in line for line in lines)
 

@@ -19,7 +19,7 @@ from ledger.systems.d100 import events as ev
 from tests.helpers_rules import decided, folded
 
 SYSTEM = get_system("d100")
-TABLES, _ = SYSTEM.load_tables(None)
+TABLES, _ = SYSTEM.rules.load_tables(None)
 
 CHARS = {"TAM": 12, "CON": 11, "FUE": 10, "INT": 14, "EDU": 15, "DES": 9, "CAR": 12, "POD": 13}
 ANA = CharacterAdded(

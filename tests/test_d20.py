@@ -58,7 +58,7 @@ def make(
 
 
 def sheet(book: Ledger, who: str = "Ripley") -> dict[str, Any]:
-    return book.system(book.campaign("Station")).sheet(book.state("Station"), who)
+    return book.system(book.campaign("Station")).read.sheet(book.state("Station"), who)
 
 
 def head(book: Ledger) -> int:
@@ -292,7 +292,7 @@ def test_a_calm_point_per_wound_and_panic_due_at_zero(book: Ledger) -> None:
     assert isinstance(ev, Damaged) and ev.panic_due
     s = sheet(book, "Ash")
     assert s["calm"]["current"] == 0 and s["panic_due"] and s["hp"]["current"] == 3
-    layout = book.system(book.campaign("Station")).sheet_layout
+    layout = book.system(book.campaign("Station")).read.sheet_layout
     assert layout is not None
     rendered = sheets.text(sheets.view(layout, s))
     assert "PANIC ROLL DUE" in rendered
@@ -437,7 +437,7 @@ def test_physical_dice_and_time_travel(book: Ledger) -> None:
     run(book, TakeDamage(amount=5))
     rows = [f for env in book.effective(book.campaign("Station")) for f in facts(env)]
     assert all(f.manual for f in rows if isinstance(f, RollFact))
-    past = book.system(book.campaign("Station")).sheet(book.state("Station", at=version), "Ripley")
+    past = book.system(book.campaign("Station")).read.sheet(book.state("Station", at=version), "Ripley")
     assert past["hp"]["current"] == 11 and sheet(book)["hp"]["current"] == 6
 
 

@@ -33,8 +33,8 @@ def _story(book: Ledger, name: str) -> list[tuple[str, str | None, int | None, s
 
 
 def test_the_d20_system_offers_its_autoplayer() -> None:
-    assert SYSTEM.autoplay is autoplay
-    assert SYSTEM.facts is not None
+    assert SYSTEM.play.autoplay is autoplay
+    assert SYSTEM.read.facts is not None
 
 
 def test_the_same_seed_plays_the_same_campaign(book: Ledger) -> None:

@@ -120,8 +120,8 @@ def test_golden_sample_logs_import_and_verify(tmp_path: Path) -> None:
             with (SAMPLES / file).open("rb") as data:
                 book.import_(data)
         book.verify(every=True)
-        main = get_system("d20").sheet(book.state("derelict"), "Parker")
-        dark = get_system("d20").sheet(book.state("derelict-dark"), "Parker")
+        main = get_system("d20").read.sheet(book.state("derelict"), "Parker")
+        dark = get_system("d20").read.sheet(book.state("derelict-dark"), "Parker")
     assert main["alive"] and main["traumas"] and main["hp"] == {"current": 8, "max": 8}
     assert main["crew"] == {"Ripley": "alive", "Parker": "alive", "Bishop": "alive"}
     assert not dark["alive"] and dark["crew"]["Parker"] == "dead"
@@ -139,7 +139,7 @@ def test_golden_log_refuses_an_edited_roll(tmp_path: Path) -> None:
 def test_demo_shows_the_sample(tmp_path: Path) -> None:
     lines: list[str] = []
     with Ledger(str(tmp_path / "demo.ledger")) as book:
-        get_system("d20").demo(book, lines.append)  # type: ignore[misc]
+        get_system("d20").play.demo(book, lines.append)  # type: ignore[misc]
     text = "\n".join(lines)
     assert len(lines) < 60
     assert "Claustrofobia" in text and "alive: False" in text and "long burst" in text

@@ -27,7 +27,7 @@ from ledger.systems.d20.events import (
 from tests.helpers_rules import decided, folded
 
 SYSTEM = get_system("d20")
-TABLES, _ = SYSTEM.load_tables(None)
+TABLES, _ = SYSTEM.rules.load_tables(None)
 
 # Seven 3d6: totals 15, 8, 4 (the lowest, dropped), 18, 12, 13, 9.
 SEVEN = [6, 5, 4, 3, 3, 2, 1, 1, 2, 6, 6, 6, 4, 4, 4, 5, 5, 3, 2, 3, 4]

@@ -49,7 +49,7 @@ def run(book: Ledger, command: Any, actor: str, faces: list[int] | None) -> Any:
 
 
 def sheet(book: Ledger, who: str) -> dict[str, Any]:
-    return book.system(book.campaign("alley")).sheet(book.state("alley"), who)
+    return book.system(book.campaign("alley")).read.sheet(book.state("alley"), who)
 
 
 # --- the test and the rule of six ------------------------------------------------------

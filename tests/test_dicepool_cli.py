@@ -203,9 +203,9 @@ def test_every_command_has_help() -> None:
 def test_demo_imports_the_sample_once_and_stays_short(tmp_path: Path) -> None:
     lines: list[str] = []
     with Ledger(str(tmp_path / "demo.ledger")) as book:
-        assert SYSTEM.demo is not None
-        SYSTEM.demo(book, lines.append)
-        SYSTEM.demo(book, lines.append)
+        assert SYSTEM.play.demo is not None
+        SYSTEM.play.demo(book, lines.append)
+        SYSTEM.play.demo(book, lines.append)
         assert [c.name for c in book.campaigns()] == [SAMPLE_NAME]
     text = "\n".join(lines)
     assert "Mark (unconscious)" in text

@@ -1,5 +1,5 @@
-"""The facts contract: every installed system's SQL facts (``System.facts_sql``) give the
-rows of its Python facts (``System.facts``), both written side by side in the system's
+"""The facts contract: every installed system's SQL facts (``ReadModel.facts_sql``) give the
+rows of its Python facts (``ReadModel.facts``), both written side by side in the system's
 ``ledger/systems/<system>/facts.py``.
 
 Each system's golden logs (``samples/<system>``) and a few dozen autoplayed campaigns,
@@ -62,7 +62,7 @@ PLAYED: dict[str, tuple[int, int]] = {
 """Per system: how many campaigns to autoplay beside its golden logs, and more facts than
 how many they must give. An installed system not named here plays 20 and must give some."""
 
-WITH_SQL = [name for name in system_names() if get_system(name).facts_sql]
+WITH_SQL = [name for name in system_names() if get_system(name).read.facts_sql]
 """Every installed system that declares SQL facts."""
 
 
@@ -229,7 +229,7 @@ def record_by_hand(book: Ledger, name: str = "by-hand") -> None:
     for _ in range(4):  # physical overflow past Body kills
         run(Resist(damage="12M", against=4), "Mark", [1, 1, 1])
         state = book.state(name)
-        if book.system(book.campaign(name)).sheet(state, "Mark")["status"] == "dead":
+        if book.system(book.campaign(name)).read.sheet(state, "Mark")["status"] == "dead":
             break
 
 

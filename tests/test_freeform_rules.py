@@ -20,8 +20,8 @@ def test_a_command_of_another_system_is_refused_with_the_core_commands_as_the_fi
         CampaignState(), Envelope(v=1, campaign="c1", action="a1", at="", prev="", event=start), SYSTEM
     )
     with pytest.raises(RuleError) as refused:
-        SYSTEM.decide(state, Heal(boxes=1), RandomDice(random.Random(1)))
+        SYSTEM.rules.decide(state, Heal(boxes=1), RandomDice(random.Random(1)))
     assert refused.value.message == "the freeform system has no command Heal"
     assert refused.value.fix == ADVICE
     assert "`" not in str(refused.value)
-    assert SYSTEM.commands == ()
+    assert SYSTEM.rules.commands == ()

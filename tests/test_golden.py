@@ -30,7 +30,7 @@ def test_golden_log_imports_verifies_and_folds(path: Path, tmp_path: Path) -> No
         campaign = book.import_(data)
         book.verify(campaign.name)
         state = book.state(campaign.name)
-        sheet = book.system(campaign).sheet(state, None)
+        sheet = book.system(campaign).read.sheet(state, None)
         assert sheet
         assert len(book.log(campaign.name, show_all=True)) == book.head(campaign)
 
@@ -44,5 +44,5 @@ def test_freeform_golden_log_reads_as_it_was_played(tmp_path: Path) -> None:
         summaries = [e.summary for e in book.log(c.name, show_all=True)]
         assert summaries[9] == "rolled attack: 1d20+2 = 3 [1] (physical dice)"
         assert [e.undone for e in book.log(c.name, show_all=True)][9] is True
-        sheet = book.system(c).sheet(book.state(c.name), None)
+        sheet = book.system(c).read.sheet(book.state(c.name), None)
         assert sheet["rolls"] == 6 and sheet["characters"]["Ines"]["rolls"] == 4

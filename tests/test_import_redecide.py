@@ -104,7 +104,7 @@ def test_every_action_of_a_golden_log_is_decided_again_whatever_code_hash_it_rec
 def test_an_action_records_the_rules_versions_it_was_decided_under(tmp_path: Path) -> None:
     with Ledger(str(tmp_path / "t.ledger")) as book:
         book.new_campaign("crawl", "Dunes", seed=3)
-        book.execute(get_system("crawl").commands[0](direction="n"), "Dunes")  # type: ignore[call-arg]
+        book.execute(get_system("crawl").rules.commands[0](direction="n"), "Dunes")  # type: ignore[call-arg]
         out = io.BytesIO()
         book.export(out, "Dunes")
     rules = {json.loads(line)["decision"]["rules"] for line in out.getvalue().splitlines()[2:3]}
@@ -432,12 +432,17 @@ def test_an_action_of_an_older_rules_version_is_decided_by_the_decider_kept_for_
 
     def version_1(state: Any, command: Any, dice: Any) -> Any:
         calls.append(1)
-        return crawl.decide(state, command, dice)
+        return crawl.rules.decide(state, command, dice)
 
     def version_2(state: Any, command: Any, dice: Any) -> Any:
         raise AssertionError("a version-1 action decided by version 2")
 
-    newer = msgspec.structs.replace(crawl, rules_version=2, decide=version_2, older_rules={1: version_1})
+    newer = msgspec.structs.replace(
+        crawl,
+        rules=msgspec.structs.replace(
+            crawl.rules, rules_version=2, decide=version_2, older_rules={1: version_1}
+        ),
+    )
     data = (SAMPLES / "crawl" / "campaign-rules-v1.jsonl").read_bytes()
     _head, events = forgery.read_export(SAMPLES / "crawl" / "campaign-rules-v1.jsonl")
     assert admitted_under(data, newer).redecided == decided(events)
@@ -449,7 +454,8 @@ def test_an_action_of_an_older_rules_version_is_decided_by_the_decider_kept_for_
 def test_an_action_of_an_older_rules_version_no_decider_is_kept_for_is_refused() -> None:
     import msgspec
 
-    newer = msgspec.structs.replace(get_system("crawl"), rules_version=2)
+    crawl = get_system("crawl")
+    newer = msgspec.structs.replace(crawl, rules=msgspec.structs.replace(crawl.rules, rules_version=2))
     data = (SAMPLES / "crawl" / "campaign-rules-v1.jsonl").read_bytes()
     with pytest.raises(
         TamperError, match=r"recorded by rules version 1 of crawl, which this ledger no longer decides"

@@ -45,8 +45,8 @@ def test_every_step_shows_the_library_state_at_that_version(tmp_path: Path, syst
         state = book.state(name, at=step["v"])
         for who in step["sheets"]:
             shown = report.sheet_at(data, step, who)
-            assert canon(shown) == canon(sysdef.sheet(state, who or None)), (system, step["v"], who)
-            assert list(shown) == list(sysdef.sheet(state, who or None)), "the fields keep their order"
+            assert canon(shown) == canon(sysdef.read.sheet(state, who or None)), (system, step["v"], who)
+            assert list(shown) == list(sysdef.read.sheet(state, who or None)), "the fields keep their order"
 
 
 def test_each_day_is_the_version_time_travel_gives(tmp_path: Path) -> None:
@@ -62,7 +62,7 @@ def test_crawl_map_of_a_day_is_the_map_projection_of_that_day(tmp_path: Path) ->
     book, name = imported(tmp_path, "crawl")
     data = report.build(book, name)
     steps = {s["v"]: s for s in data["steps"]}
-    hooks = book.system(book.campaign(name)).report
+    hooks = book.system(book.campaign(name)).read.report
     for day in (5, 20, 40):
         step = steps[data["days"][str(day)]]
         hexes = report.map_at(data, step)
@@ -87,7 +87,7 @@ def test_zone_sectors_follow_the_party(tmp_path: Path) -> None:
 
 def test_luck_index_is_successes_minus_expected_over_the_deviation(tmp_path: Path) -> None:
     book, name = imported(tmp_path, "crawl")
-    facts = book.system(book.campaign(name)).facts
+    facts = book.system(book.campaign(name)).read.facts
     rolls = [
         f
         for env in book.effective(book.campaign(name))
@@ -220,7 +220,8 @@ def test_a_systems_report_hooks_add_tracks_charts_meters_and_a_legend(tmp_path: 
         meters={"luck": 3},
         legend=lambda tables: {"terrains": ["sea"]},
     )
-    system = msgspec.structs.replace(get_system("freeform"), report=hooks)
+    freeform = get_system("freeform")
+    system = msgspec.structs.replace(freeform, read=msgspec.structs.replace(freeform.read, report=hooks))
     sheet = {"hp": {"current": 4, "max": 9}, "rolls": 2}
     assert report.tracks_of(system, sheet) == {"hp": (4, 9), "rolls made": (2, None)}
     tracks = [

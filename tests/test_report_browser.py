@@ -121,7 +121,7 @@ def crawl(tmp_path_factory: pytest.TempPathFactory) -> tuple[Ledger, str, Path]:
 
 def expect_day(dom: str, book: Ledger, name: str, day: int) -> None:
     state = book.state(name, day=day)
-    sheet: dict[str, Any] = book.system(book.campaign(name)).sheet(state, None)
+    sheet: dict[str, Any] = book.system(book.campaign(name)).read.sheet(state, None)
     assert body(dom)["data-version"] == str(state.core.version)
     assert f"day {sheet['day']}:" in sheet_title(dom)
     for key in ("health", "energy", "bits", "arrows"):
@@ -130,7 +130,7 @@ def expect_day(dom: str, book: Ledger, name: str, day: int) -> None:
     pos = sheet["position"]
     assert sheet_value(dom, "position") == f"({pos['q']}, {pos['r']}) {pos['terrain'] or ''}".strip()
     drawn = hexes(dom)
-    assert len(drawn) == len(book.system(book.campaign(name)).report.map(state))
+    assert len(drawn) == len(book.system(book.campaign(name)).read.report.map(state))
     here = [h for h in drawn if h.get("here") == "1"]
     assert [(int(h["q"]), int(h["r"])) for h in here] == [(sheet["position"]["q"], sheet["position"]["r"])]
 
@@ -179,7 +179,7 @@ def test_other_systems_render_without_errors(tmp_path: Path, system: str) -> Non
     assert errors(dom) == ""
     assert body(dom)["data-version"] == str(middle["v"])
     assert body(dom)["data-who"] == focus, "the page opens on the character asked for"
-    sheet = book.system(book.campaign(name)).sheet(book.state(name, at=middle["v"]), focus)
+    sheet = book.system(book.campaign(name)).read.sheet(book.state(name, at=middle["v"]), focus)
     assert sheet_title(dom).startswith(sheet["name"])
     undone = [r["v"] for r in data["log"] if r["status"] == "undone"]
     struck = re.findall(r'<div data-v="(\d+)" class="row undone', dom)

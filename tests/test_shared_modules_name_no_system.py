@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from ledger.systems import GROUP, get_system
+from ledger.cli.systems import command_name
+from ledger.systems import GROUP
 
 ROOT = Path(__file__).resolve().parents[1]
 LAYERS = ("ledger", "projections", "cli")
@@ -33,7 +34,7 @@ def builtin_names() -> dict[str, str]:
         if point.group != GROUP:
             continue
         names[point.name.lower()] = point.name
-        alias = get_system(point.name).cli_name
+        alias = command_name(point.name)
         if alias:
             names[alias.lower()] = point.name
     return names

@@ -38,7 +38,7 @@ def row_keys(view: dict[str, Any]) -> list[str]:
 
 @pytest.mark.parametrize("system", BUILT_IN)
 def test_every_built_in_system_declares_its_sheet(system: str) -> None:
-    layout = get_system(system).sheet_layout
+    layout = get_system(system).read.sheet_layout
     assert isinstance(layout, SheetLayout) and layout.title
     assert layout.sections, "a sheet in sections, not one list"
 
@@ -49,7 +49,7 @@ def test_every_field_a_layout_names_is_on_the_sample_sheets(tmp_path: Path, syst
     whole history, every declared field is shown at least once."""
     book, name = imported(tmp_path, system)
     sysdef = book.system(book.campaign(name))
-    assert sysdef.sheet_layout is not None
+    assert sysdef.read.sheet_layout is not None
     data = report.build(book, name)
     seen: set[str] = set()
     for step in data["steps"]:
@@ -57,8 +57,8 @@ def test_every_field_a_layout_names_is_on_the_sample_sheets(tmp_path: Path, syst
             v = report.view_at(data, step, who)
             assert v is not None
             seen.update(row_keys(v))
-    declared = {f.key for f in sysdef.sheet_layout.headline} | {
-        f.key for s in sysdef.sheet_layout.sections for f in s.fields
+    declared = {f.key for f in sysdef.read.sheet_layout.headline} | {
+        f.key for s in sysdef.read.sheet_layout.sections for f in s.fields
     }
     optional = {"fight.enemy", "fight.health", "fight.attack", "fight.defense", "fight.esc", "fight.effects"}
     optional |= {"next_chapter", "overflow", "problems", "traumas", "flags", "injury_lines", "wound_level"}
@@ -86,9 +86,9 @@ def test_d100_shows_the_skills_raised_above_their_base_not_all_of_them(tmp_path:
     sysdef = book.system(book.campaign(name))
     state = book.state(name)
     who = state.core.characters[0]
-    data = sysdef.sheet(state, who)
-    assert sysdef.sheet_layout is not None
-    v = sheets.view(sysdef.sheet_layout, data)
+    data = sysdef.read.sheet(state, who)
+    assert sysdef.read.sheet_layout is not None
+    v = sheets.view(sysdef.read.sheet_layout, data)
     (skills,) = [r for s in v["sections"] if s["title"] == "Skills" for r in s["rows"]]
     assert len(data["skills"]) > 40
     assert skills["value"] == data["trained"] and 0 < len(skills["value"]) < 10
@@ -97,9 +97,9 @@ def test_d100_shows_the_skills_raised_above_their_base_not_all_of_them(tmp_path:
 def test_the_crawl_sheet_reads_as_a_player_says_it(tmp_path: Path) -> None:
     book, name = imported(tmp_path, "crawl")
     sysdef = book.system(book.campaign(name))
-    data = sysdef.sheet(book.state(name), None)
-    assert sysdef.sheet_layout is not None
-    v = sheets.view(sysdef.sheet_layout, data)
+    data = sysdef.read.sheet(book.state(name), None)
+    assert sysdef.read.sheet_layout is not None
+    v = sheets.view(sysdef.read.sheet_layout, data)
     head = {r["key"]: r for r in v["headline"]}
     assert head["health"]["max"] == 20 and head["energy"]["max"] == 20
     assert head["attack"]["text"] == f"{data['weapon']['attack']} with {data['weapon']['name']}"
@@ -118,7 +118,7 @@ def test_ledger_sheet_prints_the_view_and_json_carries_it(tmp_path: Path) -> Non
     assert shown.splitlines()[0] == "the explorer in Moor, day 0: alive"
     assert "Supplies: bars 3   fruit 0   bits 3   arrows 0" in shown
     data = json.loads(s("--json", "sheet").stdout)
-    layout = get_system("crawl").sheet_layout
+    layout = get_system("crawl").read.sheet_layout
     assert layout is not None
     raw = {k: v for k, v in data.items() if k != "view"}
     assert data["view"] == sheets.view(layout, raw)
@@ -147,7 +147,7 @@ def test_a_section_shows_only_while_its_value_is_set() -> None:
 
 
 def test_a_party_sheet_takes_the_title_for_no_character_yet() -> None:
-    layout = get_system("yearzero").sheet_layout
+    layout = get_system("yearzero").read.sheet_layout
     assert layout is not None
     v = sheets.view(layout, {"campaign": "Ark", "system": "yearzero", "time": {"text": "day 0 08:00"}})
     assert v["title"] == "Ark (yearzero) day 0 08:00: no characters yet"

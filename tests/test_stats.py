@@ -200,7 +200,7 @@ def test_rot_counts_for_the_character_who_gained_it(tmp_path: Path) -> None:
             )
         finally:
             con.close()
-        sheets = {who: system.sheet(state, who)["rot"]["total"] for who in last}
+        sheets = {who: system.read.sheet(state, who)["rot"]["total"] for who in last}
     assert {"Vesna", "Grit"} <= set(last)
     assert last == sheets
 
@@ -361,7 +361,7 @@ def test_systems_with_an_autoplayer_roll_as_expected(tmp_path: Path, system: str
         pytest.skip(f"the {system} system is not installed")
     from ledger.systems import get_system
 
-    if get_system(system).autoplay is None:
+    if get_system(system).play.autoplay is None:
         pytest.skip(f"the {system} system has no autoplayer")
     from ledger.simulate import plan, simulate_campaign
 
@@ -377,7 +377,7 @@ def test_crawl_simulation_reports_a_survival_curve(tmp_path: Path) -> None:
         pytest.skip("the crawl system is not installed")
     from ledger.systems import get_system
 
-    if get_system("crawl").autoplay is None:
+    if get_system("crawl").play.autoplay is None:
         pytest.skip("the crawl system has no autoplayer")
     first = _sim_stats(tmp_path, "c1", 7, "crawl", 20)
     again = _sim_stats(tmp_path, "c2", 7, "crawl", 20)
@@ -412,7 +412,7 @@ def test_the_reports_are_the_shared_ones_then_the_systems_own() -> None:
     from ledger.projections.stats.reports import REPORTS, report_names, system_reports
     from ledger.systems import installed
 
-    own = [name for system in installed() for name in system.reports]
+    own = [name for system in installed() for name in system.read.reports]
     assert report_names() == [*REPORTS, *own]
     assert list(system_reports()) == own
     if "yearzero" in system_names():
@@ -440,7 +440,9 @@ def test_a_report_name_two_systems_give_is_refused(monkeypatch: pytest.MonkeyPat
 
     real = installed()
     twin = StatsReport(title="Luck again", run=lambda con, scope: [], render=lambda v: [])
-    clash = msgspec.structs.replace(real[0], reports={"luck": twin})
+    clash = msgspec.structs.replace(
+        real[0], read=msgspec.structs.replace(real[0].read, reports={"luck": twin})
+    )
     monkeypatch.setattr("ledger.systems.installed", lambda: [clash, *real[1:]])
     with pytest.raises(PluginError, match="'luck' is the ledger's already"):
         stats.system_reports()

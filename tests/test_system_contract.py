@@ -7,7 +7,6 @@ to know the ledger can record, fold, undo, export and import the system's campai
 
 from __future__ import annotations
 
-import importlib
 import io
 import json
 import subprocess
@@ -20,11 +19,12 @@ import click
 import pytest
 
 from ledger import Ledger
+from ledger.cli.systems import command_name, system_group
 from ledger.commands import Command, Roll, stable_commands
 from ledger.dice import Faces
 from ledger.errors import LedgerError
 from ledger.events import CORE_EVENTS
-from ledger.systems import GROUP, HELP_GROUP, System, SystemHelp, get_system, system_names
+from ledger.systems import GROUP, HELP_GROUP, System, SystemHelp, commands_point, get_system, system_names
 
 SYSTEMS = system_names()
 
@@ -38,11 +38,6 @@ def _point(name: str) -> metadata.EntryPoint:
     return point
 
 
-def _load(target: str) -> Any:
-    module, _, attr = target.partition(":")
-    return getattr(importlib.import_module(module), attr)
-
-
 def test_the_ledgers_own_systems_are_installed() -> None:
     assert {"freeform", "crawl", "dicepool", "yearzero", "d100", "d20"} <= set(SYSTEMS)
 
@@ -52,24 +47,25 @@ def test_the_system_is_well_formed(name: str) -> None:
     system = get_system(name)
     assert isinstance(system, System) and system.name == name
     assert _point(name).load() is system, "the entry point's name is the system's name"
-    tags = [kind.__struct_config__.tag for kind in system.events]
+    tags = [kind.__struct_config__.tag for kind in system.rules.events]
     assert len(tags) == len(set(tags)), f"two events share a tag: {tags}"
     core = {kind.__struct_config__.tag for kind in CORE_EVENTS}
     assert not core & set(tags), f"an event takes a core tag: {sorted(core & set(tags))}"
     assert all(isinstance(t, str) and t for t in tags)
     own = [n for n in stable_commands(system) if not n.startswith("core.")]
-    assert own == [f"{name}.{kind.__name__}" for kind in system.commands]
-    assert len(own) == len(set(own)) == len(system.commands)
-    assert all(issubclass(kind, Command) for kind in system.commands)
-    if system.cli is not None:
-        group = _load(system.cli)
-        assert isinstance(group, click.Command) and group.name == (system.cli_name or name)
+    assert own == [f"{name}.{kind.__name__}" for kind in system.rules.commands]
+    assert len(own) == len(set(own)) == len(system.rules.commands)
+    assert all(issubclass(kind, Command) for kind in system.rules.commands)
+    if commands_point(name) is not None:
+        group = system_group(name)
+        assert isinstance(group, click.Command) and group.name == command_name(name)
 
 
 @pytest.mark.parametrize("name", SYSTEMS)
 def test_the_help_published_beside_the_system_says_what_the_system_says(name: str) -> None:
     """What ``ledger --help`` shows of a system without importing it (its SystemHelp,
-    published under HELP_GROUP by the system's distribution) is what its System holds."""
+    published under HELP_GROUP by the system's distribution) is what its System and its
+    command group hold."""
     dist = _point(name).dist
     published = [
         p
@@ -78,12 +74,18 @@ def test_the_help_published_beside_the_system_says_what_the_system_says(name: st
     ]
     if dist is not None and dist.name == "campaign-ledger":
         assert published, "the ledger's own systems publish their help"
-    system = get_system(name)
+    system, group = get_system(name), system_group(name)
+    said = {
+        "name": system.name,
+        "command": None if group is None else group.name,
+        "summary": "" if group is None else group.short_help,
+        "walkthrough": system.play.walkthrough,
+    }
     for point in published:
         shown = point.load()
         assert isinstance(shown, SystemHelp)
         for field in SystemHelp.__struct_fields__:
-            assert getattr(shown, field) == getattr(system, field), field
+            assert getattr(shown, field) == said[field], field
 
 
 @pytest.mark.parametrize("name", SYSTEMS)
@@ -113,24 +115,24 @@ def test_a_new_campaign_folds_to_a_json_sheet_and_refuses_an_unknown_command(
     with Ledger(str(tmp_path / "new.ledger")) as book:
         state = _started(book, name, "Fresh")
         assert state.core.system == name and state.core.version == 1
-        sheet = system.sheet(state, None)
+        sheet = system.read.sheet(state, None)
         assert isinstance(sheet, dict) and json.loads(json.dumps(sheet)) == sheet
-        if system.render_sheet is not None:
-            assert isinstance(system.render_sheet(sheet), str)
+        if system.read.render_sheet is not None:
+            assert isinstance(system.read.render_sheet(sheet), str)
         with pytest.raises(LedgerError):
-            system.decide(state, Unheard(), Faces([1] * 20))
+            system.rules.decide(state, Unheard(), Faces([1] * 20))
         assert book.head(book.campaign("Fresh")) == 1
 
 
 def _played(book: Ledger, system: System, campaign: str) -> None:
     """A campaign with actions of the system's own: its simulator, its autoplayer, or (a
     system with neither) core rolls."""
-    if system.simulate is not None:
-        system.simulate(book, campaign, 7, 3)
-    elif system.autoplay is not None:
+    if system.play.simulate is not None:
+        system.play.simulate(book, campaign, 7, 3)
+    elif system.play.autoplay is not None:
         book.new_campaign(system.name, campaign, seed=7)
         with book.batch(campaign) as batch:
-            system.autoplay(batch, campaign, 3)
+            system.play.autoplay(batch, campaign, 3)
     else:
         book.new_campaign(system.name, campaign, seed=7)
         for _ in range(3):
@@ -146,7 +148,7 @@ def test_a_played_campaign_exports_imports_verifies_and_undoes(name: str, tmp_pa
         assert book.head(camp) > 1
         book.verify("Played")
         played = book.state("Played")
-        sheet = system.sheet(played, None)
+        sheet = system.read.sheet(played, None)
         assert json.loads(json.dumps(sheet)) == sheet
         out = io.BytesIO()
         book.export(out, "Played", sign=False)
@@ -154,10 +156,10 @@ def test_a_played_campaign_exports_imports_verifies_and_undoes(name: str, tmp_pa
 
         book.execute(Roll(notation="1d6"), "Played")  # every campaign takes a core roll
         book.undo("Played")
-        assert system.sheet(book.state("Played"), None) == sheet, "undo brings back the sheet before"
+        assert system.read.sheet(book.state("Played"), None) == sheet, "undo brings back the sheet before"
         last = book.undo("Played").events[0]
         before = book.state("Played", at=last.target)  # type: ignore[attr-defined]
-        assert system.sheet(book.state("Played"), None) == system.sheet(before, None)
+        assert system.read.sheet(book.state("Played"), None) == system.read.sheet(before, None)
         book.verify("Played")
 
     with Ledger(str(tmp_path / "fresh.ledger")) as fresh:
@@ -165,4 +167,4 @@ def test_a_played_campaign_exports_imports_verifies_and_undoes(name: str, tmp_pa
         imported = fresh.import_(out)
         fresh.verify(imported.name)
         assert fresh.head(imported) == exported
-        assert system.sheet(fresh.state(imported.name), None) == sheet
+        assert system.read.sheet(fresh.state(imported.name), None) == sheet

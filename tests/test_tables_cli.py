@@ -57,7 +57,7 @@ def test_unknown_table_and_tableless_system_are_one_line(ledger_cli: Session) ->
 
 @pytest.mark.parametrize("system", ["crawl", "yearzero", "dicepool", "d100", "d20"])
 def test_every_rolled_table_has_one_row_for_every_total(system: str) -> None:
-    data, _ = get_system(system).load_tables(None)
+    data, _ = get_system(system).rules.load_tables(None)
     listed = browse.listing(system, data)
     assert listed and all(t.rows for t in listed)
     for table in listed:

@@ -508,7 +508,7 @@ def test_a_system_with_python_facts_only_fills_the_same_tables(
         sql = Warehouse(book, tmp_path / "sql.duckdb")
         sql.rebuild()
         monkeypatch.setattr(wmod, "_fact_queries", lambda _system: ())
-        monkeypatch.setattr(wmod, "_python_hook", lambda system: get_system(system).facts)
+        monkeypatch.setattr(wmod, "_python_hook", lambda system: get_system(system).read.facts)
         python = Warehouse(book, tmp_path / "python.duckdb")
         python.rebuild()
     a, b = _tables(sql.path), _tables(python.path)
@@ -561,7 +561,7 @@ def test_the_installed_systems_own_tables_are_in_the_warehouse(book: Ledger, tmp
     from ledger.projections.warehouse.schema import schema
     from ledger.systems import installed
 
-    own = {cls.table for system in installed() for cls in system.fact_types}
+    own = {cls.table for system in installed() for cls in system.read.fact_types}
     assert own <= {t.name for t in tables()}
     wh = Warehouse(book, tmp_path / "w.duckdb")
     book.new_campaign("freeform", "c")

@@ -42,7 +42,7 @@ def char(book: Ledger, name: str = "Ana") -> Character:
 
 
 def sheet(book: Ledger, name: str = "Ana") -> dict[str, Any]:
-    return SYSTEM.sheet(book.state("zone"), name)
+    return SYSTEM.read.sheet(book.state("zone"), name)
 
 
 # --- rolls and the push -----------------------------------------------------------
@@ -324,7 +324,7 @@ def test_tables_are_validated(tmp_path: Path) -> None:
 def test_facts_carry_p_success_and_pushes(book: Ledger) -> None:
     run(book, yz.Roll(what="shoot", item="rifle"), [6, 1, 3, 1, 4, 1, 2])
     run(book, yz.Push(), [1, 5, 6, 5])
-    facts = [f for env in book.effective(book.campaign("zone")) for f in SYSTEM.facts(env)]
+    facts = [f for env in book.effective(book.campaign("zone")) for f in SYSTEM.read.facts(env)]
     tables = [f.table for f in facts]
     assert tables == ["rolls", "rolls", "pushes"]
     assert [f.purpose for f in facts[:2]] == ["shoot", "push shoot"]  # the skill pushed
@@ -343,12 +343,12 @@ def test_a_push_recorded_before_its_skill_was_kept_names_the_attribute(book: Led
     del stored["skill"]  # as a push was stored before the field existed
     old = msgspec.convert(stored, ev.Pushed)
     assert old.skill is None
-    (roll, _) = SYSTEM.facts(msgspec.structs.replace(env, event=old))
+    (roll, _) = SYSTEM.read.facts(msgspec.structs.replace(env, event=old))
     assert roll.purpose == "push agility"
 
 
 def test_game_day(book: Ledger) -> None:
-    assert SYSTEM.day(book.state("zone").game) == 0
+    assert SYSTEM.rules.day(book.state("zone").game) == 0
     run(book, yz.Tick(minutes=20 * 60))
     assert book.state("zone").core.day == 1
 
@@ -377,14 +377,14 @@ def test_a_push_rerolls_exactly_the_dice_the_rules_allow(first: list[int], secon
 
     start = CampaignState(game=_fresh_game())
     command = yz.Roll(what="shoot", item="rifle", actor="Ana")
-    d = Draft(start, command, Faces(first), SYSTEM.evolve)
+    d = Draft(start, command, Faces(first), SYSTEM.rules.evolve)
     yz.roll(d, command)
     base, skill, gear = first[:3], first[3:5], first[5:]
     eligible = (
         sum(f not in (1, 6) for f in base) + sum(f != 6 for f in skill) + sum(f not in (1, 6) for f in gear)
     )
     faces = Faces(second[:eligible] + [1] * 20)  # extra trailing faces are never used
-    push = Draft(CampaignState(game=d.game), yz.Push(actor="Ana"), faces, SYSTEM.evolve)
+    push = Draft(CampaignState(game=d.game), yz.Push(actor="Ana"), faces, SYSTEM.rules.evolve)
     yz.push(push, yz.Push(actor="Ana"))
     pushed = push.events[0]
     rerolled = pushed.rerolled

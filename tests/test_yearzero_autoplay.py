@@ -39,8 +39,8 @@ def _played(book: Ledger, name: str, seed: int, stretches: int = 30) -> Autoplay
 
 
 def test_the_system_offers_its_autoplayer_to_simulate() -> None:
-    assert SYSTEM.autoplay is autoplay
-    assert SYSTEM.facts is not None
+    assert SYSTEM.play.autoplay is autoplay
+    assert SYSTEM.read.facts is not None
 
 
 @pytest.mark.parametrize("role", sorted(ROLES))

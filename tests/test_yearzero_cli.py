@@ -171,7 +171,7 @@ def test_sample_campaign_is_a_verified_golden_log(tmp_path: Path) -> None:
     assert game.characters["Grit"].dead and not game.characters["Mira"].dead
     assert game.position == game.ark == "F8"
     lines: list[str] = []
-    SYSTEM.demo(book, lines.append)  # type: ignore[misc]
+    SYSTEM.play.demo(book, lines.append)  # type: ignore[misc]
     assert 5 < len(lines) <= 60
     fork = book.state("yz-sample-turn-back").game
     assert not any(c.dead for c in fork.characters.values())

@@ -50,7 +50,7 @@ def when(state: CampaignState, command: Any, faces: list[int] | None = None) -> 
 
 def refused(state: CampaignState, command: Any, faces: list[int] | None = None) -> RuleError:
     with pytest.raises(RuleError) as refusal:
-        SYSTEM.decide(state, command, Faces(faces or []))
+        SYSTEM.rules.decide(state, command, Faces(faces or []))
     return refusal.value
 
 

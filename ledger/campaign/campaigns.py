@@ -228,17 +228,17 @@ class Campaigns:
         sysdef = get_system(system)
         name = check_name(name, "campaign")
         if settings:
-            if sysdef.check_settings is None:
+            if sysdef.rules.check_settings is None:
                 raise LedgerError(
                     f"the {system} system takes no settings",
                     field="settings",
                     fix=DropOption(text="drop `settings`", inputs=("settings",)),
                 )
-            settings = sysdef.check_settings(settings)
+            settings = sysdef.rules.check_settings(settings)
         table_data: dict[str, Any] = {}
         source: str | None = None
-        if sysdef.load_tables is not None:
-            table_data, source = sysdef.load_tables(tables)
+        if sysdef.rules.load_tables is not None:
+            table_data, source = sysdef.rules.load_tables(tables)
         elif tables is not None:
             raise LedgerError(
                 f"the {system} system has no tables", fix=DropOption(text="drop `tables`", inputs=("tables",))

@@ -4,8 +4,8 @@ A system is a :class:`System` published under the entry-point group
 ``campaign_ledger.systems`` (the built-in ones register there the same way, in
 pyproject.toml). Each built-in system keeps its events, commands, rules, tables
 and facts in ``ledger/systems/<name>/``, its folds in ``ledger/projections/<name>/``
-and its commands in ``ledger/cli/<name>.py``; a plugin keeps them wherever it
-likes (docs/plugins.md). Nothing outside a system's own folders names it: the
+and its commands in ``ledger/cli/<name>.py``, published under ``campaign_ledger.commands``
+(:data:`COMMANDS_GROUP`); a plugin keeps them wherever it likes (docs/plugins.md). Nothing outside a system's own folders names it: the
 rest of the ledger reaches a system through this contract alone.
 
 A command is named the same wherever its class lives (:func:`commands`):
@@ -39,6 +39,22 @@ GROUP = "campaign_ledger.systems"
 HELP_GROUP = "campaign_ledger.system_help"
 """The entry-point group where a system may publish its :class:`SystemHelp`, under the
 system's name and from the distribution that publishes the system."""
+
+COMMANDS_GROUP = "campaign_ledger.commands"
+"""The entry-point group where a system may publish its commands on the command line, under
+the system's name and from the distribution that publishes the system: a function the
+command line calls with its root click group to register them on (the library never
+imports click; docs/plugins.md)."""
+
+
+class Refusal(Exception):
+    """What a system's check of a stored roll raises (``Rules.roll_checks``) when the faces
+    do not give the roll: ``problem`` in a few words; an import turns it into a refusal of
+    the file, naming ``version`` when it is not the event being read."""
+
+    def __init__(self, problem: str, version: int | None = None) -> None:
+        super().__init__(problem)
+        self.version = version
 
 
 def _no_day(_game: Any) -> int | None:
@@ -81,7 +97,7 @@ class ReportHooks(msgspec.Struct, frozen=True, kw_only=True):
 
 class SheetField(msgspec.Struct, frozen=True):
     """One line of a sheet as a player reads it: the value at ``key`` (a dotted path into the
-    dict ``System.sheet`` returns) under ``label``.
+    dict ``ReadModel.sheet`` returns) under ``label``.
 
     A value that is a ``{"current": N, "max": M}`` meter is a track; so is a number with a
     ``max`` (a fixed maximum, or the dotted path of the value that holds it). ``show`` is a
@@ -157,73 +173,57 @@ class Walkthrough(msgspec.Struct, frozen=True, kw_only=True):
 class SystemHelp(msgspec.Struct, frozen=True, kw_only=True):
     """What ``ledger --help`` shows of a system, kept where importing it is cheap (a
     system's package ``__init__``) and published under :data:`HELP_GROUP`: the help lists
-    every installed system without importing one. The :class:`System` holds the same
-    values (the contract test holds them equal); a system that publishes no help is
-    loaded for it."""
+    every installed system without importing one. It holds what the help prints and
+    nothing else: the name of the system's command group and its line in the command list
+    (the group's own ``short_help``, published under :data:`COMMANDS_GROUP`), and the
+    walkthrough (``Play.walkthrough``); the contract test holds them equal. A system that
+    publishes no help is loaded for it."""
 
     name: str
-    description: str
-    cli: str | None = None
-    cli_name: str | None = None
-    cli_help: str = ""
+    """The system's name (its entry point's)."""
+    command: str | None = None
+    """The name of the system's command group on the command line (None: it has none)."""
+    summary: str = ""
+    """The group's line in ``ledger --help``."""
     walkthrough: Walkthrough | None = None
 
 
-class System(msgspec.Struct, frozen=True, kw_only=True):
-    """Everything a rule system plugs into the ledger.
+class Rules(msgspec.Struct, frozen=True, kw_only=True):
+    """What a system records and how: its events and commands, the decider, the fold of its
+    events into the game state, its tables and settings, and what an import checks.
 
-    ``events`` are the system's event classes (tags never renamed); ``initial``
-    builds the game state from the campaign's start event; ``evolve`` folds one
-    of the system's events into it (pure, never rolls) and returns the state
-    unchanged for events it does not know; ``decide`` turns a command into
-    events given the campaign state and the dice, or raises a LedgerError
-    (usually a :class:`ledger.decider.Decider`, whose ``commands`` it lists);
-    ``sheet`` projects the state to the JSON-ready dict ``ledger sheet`` prints
-    and ``render_sheet`` turns that into terminal text; ``day`` reads the game
-    day from the state (None when the system has no days).
-    """
+    ``initial`` builds the game state from the campaign's start event; ``evolve`` folds one
+    of the system's events into it (pure, never rolls) and returns the state unchanged for
+    events it does not know; ``decide`` turns a command into events given the campaign
+    state and the dice, or raises a LedgerError (usually a :class:`ledger.decider.Decider`,
+    whose ``commands`` it lists); ``day`` reads the game day from the state (None when the
+    system has no days)."""
 
-    name: str
-    description: str
     events: tuple[type[Event], ...]
+    """The system's event classes (tags never renamed)."""
     initial: Callable[[Any], Any]
     evolve: Callable[[Any, Event, Envelope[Any]], Any]
     decide: Callable[[CampaignState, Any, Dice], list[Event]]
     commands: tuple[type, ...] = ()
     """The system's command classes, each named ``<system>.<Class>`` in a stored decision."""
-    sheet: Callable[[CampaignState, str | None], dict[str, Any]]
-    render_sheet: Callable[[dict[str, Any]], str] | None = None
-    sheet_layout: SheetLayout | None = None
-    """How the sheet reads (what a player looks at first, labelled tracks, sections); when
-    given, the terminal and the report draw it, and ``render_sheet`` is not needed."""
     day: Callable[[Any], int | None] = _no_day
-    load_tables: Callable[[str | None], tuple[dict[str, Any], str]] | None = None
-    """Reads a user's table file (or the system's sample tables when None): (tables, source)."""
-    listing: Callable[[dict[str, Any]], list[Table]] | None = None
-    """The tables a player can browse and roll on (``ledger tables``), from a campaign's tables."""
-    check_settings: Callable[[dict[str, Any]], dict[str, Any]] | None = None
-    """Checks a campaign's settings (``--setting KEY=VALUE``) when it starts and when it is
-    imported, returning them (raises a LedgerError); a system without one takes none. The
-    settings win over the ``[settings]`` of the campaign's tables (``Draft.tables``)."""
     solo: bool = False
     """One character only: a second ``character create`` is refused."""
-    facts: Callable[[Envelope[Any]], list[Fact]] | None = None
-    """The warehouse rows of one stored event (``ledger.facts``)."""
-    facts_sql: tuple[FactQuery, ...] = ()
-    """The same facts as DuckDB statements over a batch of events; when given, they are what
-    the warehouse runs, and ``facts`` must give the same rows (a test holds them equal)."""
-    fact_types: tuple[type[Fact], ...] = ()
-    """Fact classes of the system's own (beyond the shared ones of :mod:`ledger.facts`), each
-    writing the warehouse table its ``table`` names: the warehouse makes one table per class."""
-    facts_revision: int = 0
-    """Raised whenever the system's facts change what they record: a warehouse filled under
-    another revision is rebuilt."""
-    health_tracks: tuple[str, ...] = ()
-    """The tracks of the system's wound facts that are bodily harm (Health, hit points): the
-    damage reports read these alone, not stress, fatigue or the other tracks it wounds."""
-    roll_checks: Mapping[type, Callable[[Any], None]] = msgspec.field(default_factory=dict)
-    """Rolls recorded in a form of the system's own, each with the check an import runs on
-    it (it raises :class:`ledger.admission.Refusal` when the faces do not give the roll)."""
+    creates: type | None = None
+    """The system's own command that creates a character, when its creation takes more than
+    a name (its inputs are the command's; None: the core's ``AddCharacter``). Without a
+    ``from_attrs`` of its own, adding a character with attributes is refused: its creation
+    gives them."""
+    load_tables: Callable[[str | None], tuple[dict[str, Any], str]] | None = None
+    """Reads a user's table file (or the system's sample tables when None): (tables, source)."""
+    check_tables: Callable[[dict[str, Any]], None] | None = None
+    """Checks a campaign's stored tables (its start event's ``tables``) at import, by the
+    same function that reads a table file given at the start: raises a LedgerError naming
+    the problem. A system with tables and without one has its stored tables taken as given."""
+    check_settings: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+    """Checks a campaign's settings (``Draft.settings``) when it starts and when it is
+    imported, returning them (raises a LedgerError); a system without one takes none. The
+    settings win over the ``[settings]`` of the campaign's tables (``Draft.tables``)."""
     rules_version: int = 1
     """The version of the system's rules, recorded with every decided action
     (``Decision.rules``): raised whenever a rule changes what a command records on the same
@@ -238,10 +238,55 @@ class System(msgspec.Struct, frozen=True, kw_only=True):
     """The system's invariants, run at import on the states before and after every imported
     action (undo and redo aside): the problem in a few words (``Health 1000 is outside 0 to
     20``), or None when the state after is one the rules can reach from the state before."""
-    check_tables: Callable[[dict[str, Any]], None] | None = None
-    """Checks a campaign's stored tables (its start event's ``tables``) at import, by the
-    same function that reads a table file given at the start: raises a LedgerError naming
-    the problem. A system with tables and without one has its stored tables taken as given."""
+    roll_checks: Mapping[type, Callable[[Any], None]] = msgspec.field(default_factory=dict)
+    """Rolls recorded in a form of the system's own, each with the check an import runs on
+    it (it raises :class:`Refusal` when the faces do not give the roll)."""
+
+
+class ReadModel(msgspec.Struct, frozen=True, kw_only=True):
+    """What a system shows of its campaigns: the sheet, the tables a player browses, the
+    journal, the warehouse facts, the report's and the statistics' additions.
+
+    ``sheet`` projects the state to the JSON-ready dict ``ledger sheet`` prints and
+    ``render_sheet`` turns that into terminal text."""
+
+    sheet: Callable[[CampaignState, str | None], dict[str, Any]]
+    render_sheet: Callable[[dict[str, Any]], str] | None = None
+    sheet_layout: SheetLayout | None = None
+    """How the sheet reads (what a player looks at first, labelled tracks, sections); when
+    given, the terminal and the report draw it, and ``render_sheet`` is not needed."""
+    listing: Callable[[dict[str, Any]], list[Table]] | None = None
+    """The tables a player can browse and roll on (``ledger tables``), from a campaign's tables."""
+    journal: Callable[[CampaignState], Iterable[dict[str, Any]]] | None = None
+    """The day-by-day journal rows (``ledger journal``); None when the system keeps no journal."""
+    journal_hidden: tuple[str, ...] = ()
+    """Sheet keys the Markdown journal's end-of-day line leaves out (what comes next, a phase:
+    the sheet shows them, a day's summary does not)."""
+    facts: Callable[[Envelope[Any]], list[Fact]] | None = None
+    """The warehouse rows of one stored event (``ledger.facts``)."""
+    facts_sql: tuple[FactQuery, ...] = ()
+    """The same facts as DuckDB statements over a batch of events; when given, they are what
+    the warehouse runs, and ``facts`` must give the same rows (a test holds them equal)."""
+    fact_types: tuple[type[Fact], ...] = ()
+    """Fact classes of the system's own (beyond the shared ones of :mod:`ledger.facts`), each
+    writing the warehouse table its ``table`` names: the warehouse makes one table per class."""
+    facts_revision: int = 0
+    """Raised whenever the system's facts change what they record: a warehouse filled under
+    another revision is rebuilt."""
+    health_tracks: tuple[str, ...] = ()
+    """The tracks of the system's wound facts that are bodily harm (Health, hit points): the
+    damage reports read these alone, not stress, fatigue or the other tracks it wounds."""
+    report: ReportHooks = msgspec.field(default_factory=ReportHooks)
+    """What the system adds to ``ledger report`` (map, tracks, charts, meters, legend)."""
+    reports: Mapping[str, StatsReport] = msgspec.field(default_factory=dict)
+    """Statistics reports of the system's own, by the name ``stats --report`` takes."""
+
+
+class Play(msgspec.Struct, frozen=True, kw_only=True):
+    """How the ledger plays the system itself: whole campaigns for ``ledger simulate``, its
+    section and its statistics in ``ledger demo``, and the walk through its play that
+    ``ledger --help`` shows. Every part is optional."""
+
     autoplay: Callable[..., None] | None = None
     """Plays one campaign for ``ledger simulate`` through a batch: (batch, campaign, days)."""
     simulate: Callable[[Any, str, int, int], None] | None = None
@@ -249,43 +294,33 @@ class System(msgspec.Struct, frozen=True, kw_only=True):
     (an undo between actions): (ledger, name, seed, days)."""
     demo: Callable[..., None] | None = None
     """Shows the system in ``ledger demo``: (ledger, echo) -> None."""
-    journal: Callable[[CampaignState], Iterable[dict[str, Any]]] | None = None
-    """The day-by-day journal rows (``ledger journal``); None when the system keeps no journal."""
-    journal_hidden: tuple[str, ...] = ()
-    """Sheet keys the Markdown journal's end-of-day line leaves out (what comes next, a phase:
-    the sheet shows them, a day's summary does not)."""
-    hints: Callable[[CampaignState], list[str]] | None = None
-    """What the player may do next, as command lines (``next:`` after an action; None: a
-    character first, then the system's commands)."""
-    report: ReportHooks = msgspec.field(default_factory=ReportHooks)
-    """What the system adds to ``ledger report`` (map, tracks, charts, meters, legend)."""
-    reports: Mapping[str, StatsReport] = msgspec.field(default_factory=dict)
-    """Statistics reports of the system's own, by the name ``stats --report`` takes."""
     stats_demo: StatsDemo | None = None
     """The system's campaigns in the statistics part of ``ledger demo`` (None: none)."""
     walkthrough: Walkthrough | None = None
     """A walk through a game of the system, shown by ``ledger --help`` (None: none)."""
-    cli: str | None = None
-    """The system's command group, as an import string (``package.module:attribute``): the
-    library never imports click, the command line loads it by this name."""
-    cli_name: str | None = None
-    """The group's name on the command line, when it is not the system's (a shorter one)."""
-    cli_help: str = ""
-    """One line for the group in ``ledger --help``."""
-    create: str | None = None
-    """The ``character create`` command of the system, as an import string (None: the core's)."""
-    first_steps: tuple[str, ...] | None = None
-    """What a new campaign's player does first, as command lines ``ledger new`` prints (None:
-    create a character)."""
+
+
+class System(msgspec.Struct, frozen=True, kw_only=True):
+    """Everything a rule system plugs into the ledger, in three parts: its :class:`Rules`
+    (what it records and how), its :class:`ReadModel` (what it shows) and its
+    :class:`Play` (how the ledger plays it). Its commands on the command line are no part
+    of it: they are published under :data:`COMMANDS_GROUP`."""
+
+    name: str
+    description: str
+    """One line for the system's section of ``ledger demo``."""
+    rules: Rules
+    read: ReadModel
+    play: Play = msgspec.field(default_factory=Play)
 
 
 @functools.cache
 def _installed_points() -> tuple[metadata.EntryPoint, ...]:
-    """The installed systems' entry points and their help's (:data:`GROUP`, :data:`HELP_GROUP`),
-    read in one pass once per process: a system is installed or removed with its
-    distribution, never while a command runs."""
+    """The installed systems' entry points, their help's and their commands' (:data:`GROUP`,
+    :data:`HELP_GROUP`, :data:`COMMANDS_GROUP`), read in one pass once per process: a system
+    is installed or removed with its distribution, never while a command runs."""
     found = metadata.entry_points()
-    return (*found.select(group=GROUP), *found.select(group=HELP_GROUP))
+    return tuple(p for group in (GROUP, HELP_GROUP, COMMANDS_GROUP) for p in found.select(group=group))
 
 
 @functools.cache
@@ -337,26 +372,37 @@ def installed() -> list[System]:
     return [get_system(n) for n in system_names()]
 
 
+def _beside(group: str, name: str) -> metadata.EntryPoint | None:
+    """The entry point named ``name`` in ``group`` that the distribution publishing the
+    system ``name`` publishes (another distribution's is not the system's)."""
+    point = _entry_points().get(name)
+    dist = None if point is None or point.dist is None else point.dist.name
+    if dist is None:
+        return None
+    for candidate in _installed_points():
+        if candidate.group != group or candidate.name != name:
+            continue
+        if candidate.dist is not None and candidate.dist.name == dist:
+            return candidate
+    return None
+
+
 def system_help(name: str) -> SystemHelp | System:
     """What ``ledger --help`` shows of the installed system ``name``: the :class:`SystemHelp`
     its distribution publishes beside it (:data:`HELP_GROUP`), imported without the system;
     else, or when that help does not load or names another system, the System itself."""
-    found = _loaded.get(name)
-    if found is not None:
-        return found
-    point = _entry_points().get(name)
-    dist = None if point is None or point.dist is None else point.dist.name
-    if dist is not None:
-        for candidate in _installed_points():
-            if candidate.group != HELP_GROUP or candidate.name != name:
-                continue
-            if candidate.dist is None or candidate.dist.name != dist:
-                continue
-            try:
-                shown = candidate.load()
-            except (ImportError, AttributeError):
-                break
-            if isinstance(shown, SystemHelp) and shown.name == name:
-                return shown
-            break
+    candidate = _beside(HELP_GROUP, name)
+    if candidate is not None:
+        try:
+            shown = candidate.load()
+        except (ImportError, AttributeError):
+            shown = None
+        if isinstance(shown, SystemHelp) and shown.name == name:
+            return shown
     return get_system(name)
+
+
+def commands_point(name: str) -> metadata.EntryPoint | None:
+    """Where the installed system ``name`` publishes its commands (:data:`COMMANDS_GROUP`),
+    not loaded; None when it publishes none (its campaigns take the core's commands alone)."""
+    return _beside(COMMANDS_GROUP, name)

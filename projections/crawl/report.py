@@ -1,4 +1,4 @@
-"""What the crawl adds to ``ledger report`` (``System.report``): the hex map and its
+"""What the crawl adds to ``ledger report`` (``ReadModel.report``): the hex map and its
 legend, Health and Energy as bars out of their cap, and the explorer's tracks."""
 
 from __future__ import annotations
@@ -56,4 +56,4 @@ HOOKS = ReportHooks(
     meters=METERS,
     legend=legend,
 )
-"""The crawl's report hooks (``System.report``)."""
+"""The crawl's report hooks (``ReadModel.report``)."""

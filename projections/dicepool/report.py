@@ -1,4 +1,4 @@
-"""What the dice pool adds to ``ledger report`` (``System.report``): each runner's
+"""What the dice pool adds to ``ledger report`` (``ReadModel.report``): each runner's
 condition monitors and pools over time."""
 
 from __future__ import annotations
@@ -23,4 +23,4 @@ def tracks(sheet: dict[str, Any]) -> dict[str, Track]:
 
 
 HOOKS = ReportHooks(tracks=tracks)
-"""The dice pool's report hooks (``System.report``)."""
+"""The dice pool's report hooks (``ReadModel.report``)."""

@@ -204,9 +204,9 @@ def mulligans(con: duckdb.DuckDBPyConnection, scope: Scope) -> list[dict[str, An
 
 def health_tracks() -> dict[str, tuple[str, ...]]:
     """The tracks of bodily harm of each installed system that names some
-    (``System.health_tracks``): the damage reports read these alone, not the stress,
+    (``ReadModel.health_tracks``): the damage reports read these alone, not the stress,
     fatigue or other tracks a wound fact may name."""
-    return {s.name: tuple(s.health_tracks) for s in systems.installed() if s.health_tracks}
+    return {s.name: tuple(s.read.health_tracks) for s in systems.installed() if s.read.health_tracks}
 
 
 def _health(tracks: dict[str, tuple[str, ...]] | None = None) -> str:
@@ -318,12 +318,12 @@ the installed systems' own follow them (:func:`system_reports`)."""
 
 
 def system_reports() -> dict[str, StatsReport]:
-    """The installed systems' own reports (``System.reports``) by name, system by system; a
+    """The installed systems' own reports (``ReadModel.reports``) by name, system by system; a
     name that another report has already is refused."""
     found: dict[str, StatsReport] = {}
     owner: dict[str, str] = dict.fromkeys(REPORTS, "the ledger")
     for system in systems.installed():
-        for name, entry in system.reports.items():
+        for name, entry in system.read.reports.items():
             if name in owner:
                 raise PluginError(
                     system.name, "", f"its statistics report {name!r} is {owner[name]}'s already"

@@ -19,7 +19,7 @@ def luck_from_log(
     parent), undone ones included: those dice were thrown, as in the
     warehouse's luck report (:func:`ledger.projections.stats.reports.luck`)."""
     camp = ledger.campaign(campaign)
-    hook = ledger.system(camp).facts
+    hook = ledger.system(camp).read.facts
     judged = wins = 0
     expected = variance = 0.0
     for env in ledger.envelopes(camp, 0, version):

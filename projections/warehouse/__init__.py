@@ -5,7 +5,7 @@ event classes: ``campaigns`` (branches included), ``events``, ``actions`` (a
 view), ``characters``, ``rolls``, ``dice`` and one table per kind of fact: the
 shared ones (``meals``, ``nights``, ``days``, ``wounds``, ``conditions``,
 ``deaths``) and those of the installed systems' own fact classes
-(``System.fact_types``). Which tables there are, and so the layout a warehouse
+(``ReadModel.fact_types``). Which tables there are, and so the layout a warehouse
 was written with, depends on the installed systems.
 
 One idea per module, each importing only those above it in this list:

@@ -6,8 +6,8 @@ written together with the last notification id it applied, in one DuckDB transac
 every event lands exactly once however often or however abruptly catch-up runs. An undo or
 redo recomputes the ``undone`` flag of its branch. ``rebuild`` builds a fresh warehouse
 beside the old one and swaps it in. Rows come from the core events (a ``ledger roll`` is a
-roll with purpose ``roll``) and from each system's facts: its ``System.facts_sql`` queries,
-or its Python ``System.facts`` when it declares no queries.
+roll with purpose ``roll``) and from each system's facts: its ``ReadModel.facts_sql`` queries,
+or its Python ``ReadModel.facts`` when it declares no queries.
 
 A fact belongs to the branch that recorded it: a fork's rows start after its fork point,
 and the shared history is counted once, in the parent.
@@ -176,12 +176,12 @@ class StreamInfo(msgspec.Struct, frozen=True):
 def _python_hook(system: str) -> Callable[[Envelope[Any]], list[Fact]] | None:
     """The system's Python facts, when it declares no SQL ones."""
     found = _system(system)
-    return None if found is None or found.facts_sql else found.facts
+    return None if found is None or found.read.facts_sql else found.read.facts
 
 
 def _fact_queries(system: str) -> Sequence[FactQuery]:
     found = _system(system)
-    return () if found is None else found.facts_sql
+    return () if found is None else found.read.facts_sql
 
 
 def _system(system: str) -> System | None:

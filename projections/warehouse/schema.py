@@ -3,7 +3,7 @@
 Which tables there are depends on the installed systems: the core tables (``campaigns``,
 ``events``, ``characters``, ``dice`` and the ``actions`` view), one per shared fact class
 (``ledger.facts.FACT_TYPES``) and one per fact class a system declares
-(``System.fact_types``). :func:`schema` lays them out for every installed system,
+(``ReadModel.fact_types``). :func:`schema` lays them out for every installed system,
 :func:`layout_for` for a few; a warehouse whose marker names another layout is rebuilt,
 never migrated (:class:`SchemaChanged`). :class:`Layout` says how a fact made in Python
 becomes a row of its table.
@@ -142,7 +142,7 @@ FACTS_REVISION = 3
 every fact names the character it is about; 3: physical dice marked in every system, a
 replacing die's ``reroll_of``, an opponent's roll its own and its wound the Health lost): a
 warehouse filled under another revision is rebuilt. A system raises its own
-``System.facts_revision``."""
+``ReadModel.facts_revision``."""
 
 
 class Schema(msgspec.Struct, frozen=True, dict=True):
@@ -190,7 +190,7 @@ def _loaded(name: str) -> SystemFacts | None:
         system = get_system(name)
     except LedgerError:
         return None
-    return (name, system.facts_revision, tuple(system.fact_types))
+    return (name, system.read.facts_revision, tuple(system.read.fact_types))
 
 
 def _system_facts() -> list[SystemFacts]:

@@ -1,4 +1,4 @@
-"""What Year Zero adds to ``ledger report`` (``System.report``): the Zone's sectors as a
+"""What Year Zero adds to ``ledger report`` (``ReadModel.report``): the Zone's sectors as a
 grid and each character's Rot over time."""
 
 from __future__ import annotations
@@ -31,4 +31,4 @@ def charts(found: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 HOOKS = ReportHooks(map=zone_map, map_kind="zone", tracks=tracks, charts=charts)
-"""Year Zero's report hooks (``System.report``)."""
+"""Year Zero's report hooks (``ReadModel.report``)."""

@@ -1,13 +1,13 @@
 """The crawl system: its events, commands, rules and tables (``system.SYSTEM``); ``HELP``,
-what ``ledger --help`` shows of it, published without importing the rest."""
+what ``ledger --help`` shows of it (its command group, ``ledger.cli.crawl``), published
+without importing the rest."""
 
 from ledger.systems import SystemHelp, Walkthrough
 
 HELP = SystemHelp(
     name="crawl",
-    description="a solo hex-crawl: one hex a day, hunger, towns, divine chapters, combat",
-    cli="ledger.cli.crawl:group",
-    cli_help="The crawl system: a solo hex-crawl, day by day.",
+    command="crawl",
+    summary="The crawl system: a solo hex-crawl, day by day.",
     walkthrough=Walkthrough(
         title="Play a crawl day (each command prints what may come next)",
         steps=(

@@ -1,6 +1,6 @@
 """The crawl's warehouse facts, each event kind's Python function beside its DuckDB statement.
 
-:func:`facts` is ``System.facts`` and :data:`FACTS_SQL` is ``System.facts_sql``;
+:func:`facts` is ``ReadModel.facts`` and :data:`FACTS_SQL` is ``ReadModel.facts_sql``;
 ``tests/test_facts_sql.py`` holds the two equal on the golden logs and played campaigns, and
 ``tests/test_crawl_facts_sql.py`` on the days hunger kills. A hunger wound is
 the ``loss`` of ``crawl.starved``: the Health actually lost (docs/rulings/crawl.md, 6).

@@ -1,4 +1,4 @@
-"""What every crawl state the rules reach holds (``System.check_state``): an import runs
+"""What every crawl state the rules reach holds (``Rules.check_state``): an import runs
 these on the state after each imported action, a second line behind deciding the action
 again (an action recorded without a decision is only folded)."""
 

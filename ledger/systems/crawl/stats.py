@@ -60,7 +60,7 @@ REPORTS = {
         empty=lambda value: not value.get("campaigns"),
     )
 }
-"""The crawl's reports (``System.reports``)."""
+"""The crawl's reports (``ReadModel.reports``)."""
 
 
 def deaths_before_god(con: duckdb.DuckDBPyConnection) -> list[str]:
@@ -78,4 +78,4 @@ def deaths_before_god(con: duckdb.DuckDBPyConnection) -> list[str]:
 
 
 STATS_DEMO = StatsDemo(campaigns=200, days=30, lines=deaths_before_god)
-"""200 simulated explorers, 30 days each, in ``ledger demo`` (``System.stats_demo``)."""
+"""200 simulated explorers, 30 days each, in ``ledger demo`` (``Play.stats_demo``)."""

@@ -22,7 +22,7 @@ from ledger.events import Event
 from ledger.projections.crawl import report as rep
 from ledger.projections.crawl import state as proj
 from ledger.projections.crawl.state import CHAPTER_DAYS, DIRECTIONS, GOD_CHAPTER, Crawl
-from ledger.systems import System
+from ledger.systems import Play, ReadModel, Rules, System
 from ledger.systems.crawl import HELP, combat
 from ledger.systems.crawl import events as ev
 from ledger.systems.crawl import stats as crawl_stats
@@ -366,14 +366,6 @@ class _NoDice(Dice):
 _NO_DICE = _NoDice()
 
 
-def hints(state: Any) -> list[str]:
-    """What the day's order lets the explorer do next (nothing once dead)."""
-    game: proj.Crawl | None = state.game
-    if game is None or not game.alive:
-        return []
-    return list(expected(game))
-
-
 def sheet(state: Any, actor: str | None = None) -> dict[str, Any]:
     """The explorer's sheet, with the commands the day's order allows next."""
     return proj.sheet(state, actor, expected=expected)
@@ -383,39 +375,38 @@ def _system() -> System:
     from ledger.systems.crawl.play import autoplay, demo
 
     return System(
-        name=HELP.name,
-        description=HELP.description,
-        cli=HELP.cli,
-        cli_help=HELP.cli_help,
-        walkthrough=HELP.walkthrough,
-        initial=proj.initial,
-        evolve=proj.evolve,
-        decide=decider,
-        sheet=sheet,
-        sheet_layout=proj.SHEET,
-        day=proj.day,
-        load_tables=load_tables,
-        check_tables=check_stored,
-        check_state=check_state,
-        check_settings=check_settings,
-        demo=demo,
-        events=ev.EVENTS,
-        commands=decider.commands,
-        listing=listing,
-        solo=True,
-        journal=proj.journal,
-        journal_hidden=("expected", "phase", "next_chapter"),
-        facts=facts,
-        facts_sql=FACTS_SQL,
-        autoplay=autoplay,
-        hints=hints,
-        report=rep.HOOKS,
-        reports=crawl_stats.REPORTS,
-        stats_demo=crawl_stats.STATS_DEMO,
-        health_tracks=("health",),
-        create="ledger.cli.crawl:create",
-        first_steps=(
-            "crawl move DIR (n ne se s sw nw: the explorer walks to a neighbouring hex; day 1 begins)",
+        name="crawl",
+        description="a solo hex-crawl: one hex a day, hunger, towns, divine chapters, combat",
+        rules=Rules(
+            initial=proj.initial,
+            evolve=proj.evolve,
+            decide=decider,
+            day=proj.day,
+            load_tables=load_tables,
+            check_tables=check_stored,
+            check_state=check_state,
+            check_settings=check_settings,
+            events=ev.EVENTS,
+            commands=decider.commands,
+            solo=True,
+        ),
+        read=ReadModel(
+            sheet=sheet,
+            sheet_layout=proj.SHEET,
+            listing=listing,
+            journal=proj.journal,
+            journal_hidden=("expected", "phase", "next_chapter"),
+            facts=facts,
+            facts_sql=FACTS_SQL,
+            report=rep.HOOKS,
+            reports=crawl_stats.REPORTS,
+            health_tracks=("health",),
+        ),
+        play=Play(
+            walkthrough=HELP.walkthrough,
+            demo=demo,
+            autoplay=autoplay,
+            stats_demo=crawl_stats.STATS_DEMO,
         ),
     )
 

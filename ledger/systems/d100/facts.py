@@ -1,5 +1,5 @@
-"""The d100 warehouse facts: each event's Python handler (``System.facts``) and, after
-them, the same rows as DuckDB SQL, one statement per fact table (``System.facts_sql``).
+"""The d100 warehouse facts: each event's Python handler (``ReadModel.facts``) and, after
+them, the same rows as DuckDB SQL, one statement per fact table (``ReadModel.facts_sql``).
 
 Each statement's branches name the handler they mirror and must give exactly the same
 rows (``tests/test_facts_sql.py`` holds them equal on the golden logs, played campaigns

@@ -1,6 +1,6 @@
 """Playing ``d100`` by itself: a party of investigators lives through scenes.
 
-The autoplayer (``System.autoplay``, used by ``ledger simulate``)
+The autoplayer (``Play.autoplay``, used by ``ledger simulate``)
 creates two or three investigators with ``d100 character`` and plays scene
 after scene until the campaign clock reaches the last day or everyone is
 dead: investigations (skill and characteristic tests, luck declared or spent

@@ -31,10 +31,10 @@ from ledger.errors import (
 from ledger.events import CharacterAdded, Event
 from ledger.projections.d100 import state as proj
 from ledger.projections.d100.state import MINUTES_PER_DAY, MINUTES_PER_WEEK, D100State, Investigator
-from ledger.systems import System
-from ledger.systems.d100 import HELP, roll
+from ledger.systems import Play, ReadModel, Rules, System
 from ledger.systems.d100 import commands as cmd
 from ledger.systems.d100 import events as ev
+from ledger.systems.d100 import roll
 from ledger.systems.d100.facts import FACTS_SQL, facts
 from ledger.systems.d100.invariants import check_state
 from ledger.systems.d100.model import CHARACTERISTICS, POINTS, ceil_div, fold
@@ -796,26 +796,30 @@ def _demo(ledger: Any, echo: Callable[[str], None]) -> None:
 
 
 SYSTEM = System(
-    name=HELP.name,
-    description=HELP.description,
-    cli=HELP.cli,
-    cli_help=HELP.cli_help,
-    initial=proj.initial,
-    evolve=proj.evolve,
-    decide=decider,
-    sheet=proj.sheet,
-    sheet_layout=proj.SHEET,
-    day=proj.day,
-    load_tables=load_tables,
-    check_tables=stored_tables_check,
-    check_state=check_state,
-    demo=_demo,
-    events=ev.EVENTS,
-    commands=decider.commands,
-    listing=listing,
-    facts=facts,
-    facts_sql=FACTS_SQL,
-    health_tracks=("hp",),
-    autoplay=autoplay,
-    create="ledger.cli.d100:create",
+    name="d100",
+    description="percentile roll-under: success levels, fumbles, luck, hit/valor/fatigue points, rounds",
+    rules=Rules(
+        initial=proj.initial,
+        evolve=proj.evolve,
+        decide=decider,
+        day=proj.day,
+        load_tables=load_tables,
+        check_tables=stored_tables_check,
+        check_state=check_state,
+        events=ev.EVENTS,
+        commands=decider.commands,
+        creates=cmd.CreateCharacter,
+    ),
+    read=ReadModel(
+        sheet=proj.sheet,
+        sheet_layout=proj.SHEET,
+        listing=listing,
+        facts=facts,
+        facts_sql=FACTS_SQL,
+        health_tracks=("hp",),
+    ),
+    play=Play(
+        demo=_demo,
+        autoplay=autoplay,
+    ),
 )

@@ -90,7 +90,7 @@ def load_tables(path: str | None) -> tuple[dict[str, Any], str]:
 
 def check_stored(data: dict[str, Any]) -> None:
     """A campaign's stored tables, judged by the types and :func:`validate` a table file is
-    read with, and stored exactly so (``System.check_tables``)."""
+    read with, and stored exactly so (``Rules.check_tables``)."""
     tablefile.check_stored(data, TableFile, validate, "d100")
 
 

@@ -101,7 +101,7 @@ def usage_roll(who: str, resource: str, sides: int, dice: Dice, reason: str = "u
 def check_d20_roll(roll: Any) -> None:
     """A d20 roll must be what the d20 roller gives on its faces: the kept die, the
     total, success, natural and chance all follow from faces, mode, modifier and target
-    (``System.roll_checks``, run by an import)."""
+    (``Rules.roll_checks``, run by an import)."""
     # lazy: a command that reads, loading d20 for its facts, imports no admission (tests/test_cli_startup.py)
     from ledger.admission import Refusal, Replayed
 

@@ -1,5 +1,5 @@
-"""The d20's warehouse facts: each event's Python function (``System.facts``) beside the
-DuckDB statement that gives the same rows (``System.facts_sql``), each statement naming
+"""The d20's warehouse facts: each event's Python function (``ReadModel.facts``) beside the
+DuckDB statement that gives the same rows (``ReadModel.facts_sql``), each statement naming
 the function it mirrors; ``tests/test_facts_sql.py`` holds them equal on the golden logs,
 played campaigns and the rare events recorded by hand.
 A ``D20Roll`` is stored with ``omit_defaults`` (``mode``, ``modifier``,

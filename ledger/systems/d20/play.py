@@ -1,6 +1,6 @@
 """Playing ``d20`` by itself: a small crew explores a derelict, one shift a day.
 
-The autoplayer (``System.autoplay``, used by ``ledger simulate``)
+The autoplayer (``Play.autoplay``, used by ``ledger simulate``)
 creates a crew of two or three with ``create`` and plays up to ``days``
 shifts: each shift brings one scene (a task, a disturbing event, a creature,
 a cache of supplies, or nothing at all), then the crew breathes from its oxygen, patches its

@@ -16,8 +16,8 @@ from ledger.errors import DropOption, DuplicateNameError, EditTable, RuleError
 from ledger.events import CharacterAdded
 from ledger.projections.d20 import state as proj
 from ledger.projections.d20.state import D20State, Hero
-from ledger.systems import System
-from ledger.systems.d20 import HELP, combat
+from ledger.systems import Play, ReadModel, Rules, System
+from ledger.systems.d20 import combat
 from ledger.systems.d20.commands import (
     Assign,
     Attack,
@@ -488,29 +488,34 @@ def _demo(ledger: Any, echo: Any) -> None:
 
 
 SYSTEM = System(
-    name=HELP.name,
-    description=HELP.description,
-    cli=HELP.cli,
-    cli_help=HELP.cli_help,
-    initial=proj.initial,
-    evolve=proj.evolve,
-    decide=decider,
-    sheet=proj.sheet,
-    sheet_layout=proj.SHEET,
-    day=proj.day,
-    load_tables=load_tables,
-    check_tables=check_stored,
-    check_state=check_state,
-    demo=_demo,
-    events=EVENTS,
-    commands=decider.commands,
-    listing=listing,
-    facts=facts,
-    facts_sql=FACTS_SQL,
-    health_tracks=("hp",),
-    roll_checks={D20Roll: check_d20_roll},
-    autoplay=autoplay,
-    create="ledger.cli.d20:create",
+    name="d20",
+    description="a Black Hack / Mothership-style d20: modifiers, advantage, calm points, usage dice, "
+    "autofire, stress and panic",
+    rules=Rules(
+        initial=proj.initial,
+        evolve=proj.evolve,
+        decide=decider,
+        day=proj.day,
+        load_tables=load_tables,
+        check_tables=check_stored,
+        check_state=check_state,
+        events=EVENTS,
+        commands=decider.commands,
+        roll_checks={D20Roll: check_d20_roll},
+        creates=Create,
+    ),
+    read=ReadModel(
+        sheet=proj.sheet,
+        sheet_layout=proj.SHEET,
+        listing=listing,
+        facts=facts,
+        facts_sql=FACTS_SQL,
+        health_tracks=("hp",),
+    ),
+    play=Play(
+        demo=_demo,
+        autoplay=autoplay,
+    ),
 )
 
 __all__ = ["SYSTEM", "decider", "derived", "modifier"]

@@ -261,7 +261,7 @@ class _Stored(Struct, forbid_unknown_fields=True):
 def check_stored(data: dict[str, Any]) -> None:
     """A campaign's stored tables, read back into the sections a table file gives (each
     die written as the file writes it) and judged by :func:`normalise`, which must store
-    them exactly so (``System.check_tables``); a one-line TableError otherwise."""
+    them exactly so (``Rules.check_tables``); a one-line TableError otherwise."""
     fix = Other(text="import an export the ledger wrote, unedited")
     try:
         stored = msgspec.convert(data, _Stored)

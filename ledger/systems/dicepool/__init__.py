@@ -1,11 +1,11 @@
 """The dicepool system: its events, commands, rules and tables (``system.SYSTEM``); ``HELP``,
-what ``ledger --help`` shows of it, published without importing the rest."""
+what ``ledger --help`` shows of it (its command group, ``ledger.cli.dicepool``), published
+without importing the rest."""
 
 from ledger.systems import SystemHelp
 
 HELP = SystemHelp(
     name="dicepool",
-    description="d6 pools against target numbers: rule of six, combat pool, damage staging",
-    cli="ledger.cli.dicepool:group",
-    cli_help="The dicepool system: target numbers, pools, damage staging.",
+    command="dicepool",
+    summary="The dicepool system: target numbers, pools, damage staging.",
 )

@@ -1,5 +1,5 @@
-"""``dicepool``'s warehouse facts: the Python ``facts`` (``System.facts``) and, after it, the
-same rows as DuckDB SQL, one statement per kind of roll or fact table (``System.facts_sql``).
+"""``dicepool``'s warehouse facts: the Python ``facts`` (``ReadModel.facts``) and, after it, the
+same rows as DuckDB SQL, one statement per kind of roll or fact table (``ReadModel.facts_sql``).
 
 Each :class:`~ledger.facts.FactQuery` reads the relation ``ev`` (one row per
 stored event) and returns, per fact, the event's ``position``, the fact's index

@@ -1,4 +1,4 @@
-"""What every dicepool state the rules reach holds (``System.check_state``), checked at
+"""What every dicepool state the rules reach holds (``Rules.check_state``), checked at
 import on the state after each action, behind deciding the action again."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Playing ``dicepool`` by itself: two gunfighters shoot it out, turn by turn.
 
-The autoplayer (``System.autoplay``, used by ``ledger simulate``)
+The autoplayer (``Play.autoplay``, used by ``ledger simulate``)
 feeds the statistics warehouse with tests, attacks, dodges and resistance
 tests whose recorded odds the simulation checks against what the dice did.
 Each choice comes from a generator seeded by the campaign's seed and version,

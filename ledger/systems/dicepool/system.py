@@ -17,8 +17,7 @@ from ledger.decider import Decider
 from ledger.projections import sheets
 from ledger.projections.dicepool import report as rep
 from ledger.projections.dicepool import state as proj
-from ledger.systems import System
-from ledger.systems.dicepool import HELP
+from ledger.systems import Play, ReadModel, Rules, System
 from ledger.systems.dicepool.checks import decide_test, join
 from ledger.systems.dicepool.combat import (
     decide_attack,
@@ -75,26 +74,30 @@ def demo(book: Any, echo: Callable[[str], None]) -> None:
 
 
 SYSTEM = System(
-    name=HELP.name,
-    description=HELP.description,
-    cli=HELP.cli,
-    cli_help=HELP.cli_help,
-    initial=proj.initial,
-    evolve=proj.evolve,
-    decide=decider,
-    sheet=proj.sheet,
-    sheet_layout=proj.SHEET,
-    load_tables=load_tables,
-    check_tables=stored_tables_check,
-    check_state=check_state,
-    demo=demo,
-    events=EVENTS,
-    commands=decider.commands,
-    listing=listing,
-    facts=facts,
-    facts_sql=FACTS_SQL,
-    health_tracks=("physical",),
-    report=rep.HOOKS,
-    autoplay=autoplay,
-    create="ledger.cli.dicepool:create",
+    name="dicepool",
+    description="d6 pools against target numbers: rule of six, combat pool, damage staging",
+    rules=Rules(
+        initial=proj.initial,
+        evolve=proj.evolve,
+        decide=decider,
+        load_tables=load_tables,
+        check_tables=stored_tables_check,
+        check_state=check_state,
+        events=EVENTS,
+        commands=decider.commands,
+        creates=Join,
+    ),
+    read=ReadModel(
+        sheet=proj.sheet,
+        sheet_layout=proj.SHEET,
+        listing=listing,
+        facts=facts,
+        facts_sql=FACTS_SQL,
+        health_tracks=("physical",),
+        report=rep.HOOKS,
+    ),
+    play=Play(
+        demo=demo,
+        autoplay=autoplay,
+    ),
 )

@@ -197,7 +197,7 @@ def load_tables(path: str | None) -> tuple[dict[str, Any], str]:
 
 def check_stored(data: dict[str, Any]) -> None:
     """A campaign's stored tables, judged by the types and :func:`check` a table file is
-    read with, every section given, and stored exactly so (``System.check_tables``)."""
+    read with, every section given, and stored exactly so (``Rules.check_tables``)."""
 
     def store(tables: TableFile, source: str) -> dict[str, Any]:
         missing = [s for s in SECTIONS if s not in tables.given()]

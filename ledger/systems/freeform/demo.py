@@ -1,4 +1,4 @@
-"""The freeform part of ``ledger demo`` (``System.demo``): what every campaign can do, on
+"""The freeform part of ``ledger demo`` (``Play.demo``): what every campaign can do, on
 generic rolls: physical dice, undo, redo, a fork, and the log they leave."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The freeform simulator (``System.simulate``, used by ``ledger simulate``)."""
+"""The freeform simulator (``Play.simulate``, used by ``ledger simulate``)."""
 
 from __future__ import annotations
 

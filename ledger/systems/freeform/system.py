@@ -9,8 +9,7 @@ from ledger.dice import Dice
 from ledger.errors import Other, RuleError
 from ledger.events import Event
 from ledger.projections.freeform import state as proj
-from ledger.systems import System
-from ledger.systems.freeform import HELP
+from ledger.systems import Play, ReadModel, Rules, System
 from ledger.systems.freeform.demo import demo
 from ledger.systems.freeform.play import simulate
 
@@ -34,16 +33,21 @@ class CoreOnly(Decider):
 decider = CoreOnly("freeform", proj.evolve)
 
 SYSTEM = System(
-    name=HELP.name,
-    description=HELP.description,
-    initial=proj.initial,
-    evolve=proj.evolve,
-    events=(),
-    decide=decider,
-    commands=decider.commands,
-    sheet=proj.sheet,
-    sheet_layout=proj.SHEET,
-    simulate=simulate,
-    demo=demo,
-    first_steps=(),  # roll, note or add characters as you like
+    name="freeform",
+    description="any game: generic dice rolls, characters and notes",
+    rules=Rules(
+        initial=proj.initial,
+        evolve=proj.evolve,
+        events=(),
+        decide=decider,
+        commands=decider.commands,
+    ),
+    read=ReadModel(
+        sheet=proj.sheet,
+        sheet_layout=proj.SHEET,
+    ),
+    play=Play(
+        simulate=simulate,
+        demo=demo,
+    ),
 )

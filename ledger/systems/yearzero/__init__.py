@@ -1,12 +1,11 @@
 """The yearzero system: its events, commands, rules and tables (``system.SYSTEM``); ``HELP``,
-what ``ledger --help`` shows of it, published without importing the rest."""
+what ``ledger --help`` shows of it (its command group, ``ledger.cli.yearzero``), published
+without importing the rest."""
 
 from ledger.systems import SystemHelp
 
 HELP = SystemHelp(
     name="yearzero",
-    description="Mutant: Year Zero: base/skill/gear dice, pushing, trauma, gear damage, conditions, Rot, Zone",
-    cli="ledger.cli.yearzero:group",
-    cli_name="yz",
-    cli_help="The yearzero system: pushes, trauma, Rot and the Zone.",
+    command="yz",
+    summary="The yearzero system: pushes, trauma, Rot and the Zone.",
 )

@@ -1,9 +1,9 @@
 """The yearzero warehouse facts: the fact classes of its own, each event's Python function
-(``System.facts``) and, beside them, the same rows as DuckDB SQL (``System.facts_sql``),
+(``ReadModel.facts``) and, beside them, the same rows as DuckDB SQL (``ReadModel.facts_sql``),
 one :class:`~ledger.facts.FactQuery` per kind of fact, each naming the functions it mirrors.
 
 A push and its cost (``pushes``) and a change of Rot (``rot``) are Year Zero's alone, so
-their classes live here and the system declares them in ``System.fact_types``: the
+their classes live here and the system declares them in ``ReadModel.fact_types``: the
 warehouse makes their tables because the system is installed.
 
 Every field of an event with a default is coalesced to that default in SQL, so an
@@ -57,7 +57,7 @@ class RotFact(Fact, frozen=True):
 
 
 FACT_TYPES: tuple[type[Fact], ...] = (PushFact, RotFact)
-"""The system's own fact classes (``System.fact_types``)."""
+"""The system's own fact classes (``ReadModel.fact_types``)."""
 
 
 def _faces(dice: ev.Pool) -> tuple[DieFace, ...]:
@@ -439,7 +439,7 @@ def _facts(envelope: Envelope[Any]) -> list[Fact]:
 
 
 facts = attributed(_facts, "character")
-"""``System.facts``: every row about the character its event names."""
+"""``ReadModel.facts``: every row about the character its event names."""
 
 
 _QUERIES: list[FactQuery] = [

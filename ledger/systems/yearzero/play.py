@@ -1,6 +1,6 @@
 """Playing ``yearzero`` by itself: a party of mutants ventures out of the Ark, day by day.
 
-The autoplayer (``System.autoplay``, used by ``ledger simulate``)
+The autoplayer (``Play.autoplay``, used by ``ledger simulate``)
 makes up a party of three from the Mutant: Year Zero roles (enforcer,
 gearhead, stalker, fixer, chronicler) and plays each day in three stretches,
 as a table would. Morning: a ration of grub and one of water each (a second

@@ -40,4 +40,4 @@ REPORTS = {
     "pushes": StatsReport(title="Pushes and their cost", run=pushes, render=lambda v: [dict_table(v)]),
     "rot": StatsReport(title="Rot over time", run=rot, render=lambda v: [dict_table(v)]),
 }
-"""Year Zero's reports (``System.reports``)."""
+"""Year Zero's reports (``ReadModel.reports``)."""

@@ -18,11 +18,10 @@ from ledger import words
 from ledger.projections import sheets
 from ledger.projections.yearzero import report as rep
 from ledger.projections.yearzero import state as proj
-from ledger.systems import System
-from ledger.systems.yearzero import HELP
+from ledger.systems import Play, ReadModel, Rules, System
 from ledger.systems.yearzero import events as ev
 from ledger.systems.yearzero import stats as yz_stats
-from ledger.systems.yearzero.commands import decider
+from ledger.systems.yearzero.commands import CreateCharacter, decider
 from ledger.systems.yearzero.facts import FACT_TYPES, FACTS_SQL, facts
 from ledger.systems.yearzero.invariants import check_state
 from ledger.systems.yearzero.play import autoplay
@@ -70,31 +69,34 @@ def demo(ledger: Any, echo: Callable[[str], None]) -> None:
 
 
 SYSTEM = System(
-    name=HELP.name,
-    description=HELP.description,
-    cli=HELP.cli,
-    cli_name=HELP.cli_name,
-    cli_help=HELP.cli_help,
-    initial=proj.initial,
-    evolve=proj.evolve,
-    decide=decider,
-    sheet=proj.sheet,
-    sheet_layout=proj.SHEET,
-    day=proj.day,
-    load_tables=load_tables,
-    check_tables=stored_tables_check,
-    check_state=check_state,
-    check_settings=check_settings,
-    demo=demo,
-    events=ev.EVENTS,
-    commands=decider.commands,
-    listing=listing,
-    facts=facts,
-    facts_sql=FACTS_SQL,
-    fact_types=FACT_TYPES,
-    health_tracks=("strength",),
-    report=rep.HOOKS,
-    reports=yz_stats.REPORTS,
-    autoplay=autoplay,
-    create="ledger.cli.yearzero:create",
+    name="yearzero",
+    description="Mutant: Year Zero: base/skill/gear dice, pushing, trauma, gear damage, conditions, Rot, Zone",
+    rules=Rules(
+        initial=proj.initial,
+        evolve=proj.evolve,
+        decide=decider,
+        day=proj.day,
+        load_tables=load_tables,
+        check_tables=stored_tables_check,
+        check_state=check_state,
+        check_settings=check_settings,
+        events=ev.EVENTS,
+        commands=decider.commands,
+        creates=CreateCharacter,
+    ),
+    read=ReadModel(
+        sheet=proj.sheet,
+        sheet_layout=proj.SHEET,
+        listing=listing,
+        facts=facts,
+        facts_sql=FACTS_SQL,
+        fact_types=FACT_TYPES,
+        health_tracks=("strength",),
+        report=rep.HOOKS,
+        reports=yz_stats.REPORTS,
+    ),
+    play=Play(
+        demo=demo,
+        autoplay=autoplay,
+    ),
 )

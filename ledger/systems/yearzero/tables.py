@@ -100,7 +100,7 @@ def load_tables(path: str | None) -> tuple[dict[str, Any], str]:
 
 def check_stored(data: dict[str, Any]) -> None:
     """A campaign's stored tables, judged by the types and checks a table file is read
-    with (:func:`decode`), and stored exactly so (``System.check_tables``)."""
+    with (:func:`decode`), and stored exactly so (``Rules.check_tables``)."""
 
     def store(tables: Tables, source: str) -> dict[str, Any]:
         _check(tables, source)

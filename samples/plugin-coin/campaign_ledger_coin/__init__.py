@@ -1,16 +1,16 @@
 """The coin system, a sample plugin for campaign-ledger: call heads or tails, flip a coin.
 
 Sample content: the smallest complete rule system, written the way any plugin is
-(docs/plugins.md). ``system.SYSTEM`` is what the entry point publishes; ``HELP`` is
-what ``ledger --help`` shows of the system, published too, so that the help lists the
-system without importing it.
+(docs/plugins.md). ``system.SYSTEM`` is what the entry point publishes, ``cli.register``
+adds the ``ledger coin`` group to the command line; ``HELP`` is what ``ledger --help``
+shows of the system, published too, so that the help lists the system without importing
+it.
 """
 
 from ledger.systems import SystemHelp
 
 HELP = SystemHelp(
     name="coin",
-    description="sample plugin: call heads or tails, flip a coin",
-    cli="campaign_ledger_coin.cli:group",
-    cli_help="The coin system (sample plugin): call heads or tails, flip.",
+    command="coin",
+    summary="The coin system (sample plugin): call heads or tails, flip.",
 )

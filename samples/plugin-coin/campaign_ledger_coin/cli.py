@@ -1,21 +1,60 @@
-"""``ledger coin ...``: the coin system's commands on the command line.
+"""``ledger coin ...``: the coin system on the command line, and every word of it a player
+types: its command, what a new campaign does first and next, its part of ``ledger demo``.
 
-The ledger loads this group by the import string ``System.cli`` names, only when
-the command line needs it; the library never imports click. The shared options
-come from :mod:`ledger.cli.options`: ``common`` gives every command ``--json``,
-``-c CAMPAIGN`` and ``--as CHARACTER``, ``emit`` prints JSON or text.
+The entry point ``campaign_ledger.commands`` names :func:`register`, which the ledger calls
+the first time the command line needs the group; the library never imports click. Every
+name from the ledger comes from :mod:`ledger.cli.plugin`: ``common`` gives a command
+``--json``, ``-c CAMPAIGN`` and ``--as CHARACTER``, ``emit`` prints JSON or text.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
 
 import click
 
 from campaign_ledger_coin.commands import Flip
 from campaign_ledger_coin.events import FACES
-from ledger.cli.options import Ctx, common, emit, pass_ctx, recorded_json
+from campaign_ledger_coin.state import render_sheet, sheet
+from ledger.cli.plugin import Ctx, SystemGroup, common, emit, pass_ctx, recorded_json
+
+CALL = "coin flip --call heads|tails"
+"""What a coin campaign's player does, first and always."""
+
+DEMO = "demo-coin"
+PLAYED = (("heads", "heads"), ("heads", "tails"), ("tails", "tails"), ("heads", "tails"))
+"""The demo's flips, each (call, face) on a physical coin."""
 
 
-@click.group("coin")
+def demo(book: Any, echo: Callable[[str], None]) -> None:
+    """Four physical flips, the last one undone, and the sheet."""
+    if DEMO not in {c.name for c in book.campaigns()}:
+        book.new_campaign("coin", DEMO)
+        for call, face in PLAYED:
+            book.execute(Flip(call=call), DEMO, faces=[FACES.index(face) + 1])
+        book.undo(DEMO)
+    echo(f"  $ ledger new coin {DEMO}")
+    for call, face in PLAYED:
+        echo(f"  $ ledger coin flip --call {call} --faces {face}")
+    echo("  $ ledger undo        (the last flip is taken back)")
+    echo("  $ ledger log --all")
+    for e in book.log(DEMO, show_all=True):
+        mark = "  [undone]" if e.undone else ""
+        echo(f"    v{e.version:<3} {e.summary}{mark}")
+    echo("  $ ledger sheet")
+    for line in render_sheet(sheet(book.state(DEMO), None)).splitlines():
+        echo(f"    {line}")
+
+
+@click.group(
+    "coin",
+    cls=SystemGroup,
+    short_help="The coin system (sample plugin): call heads or tails, flip.",
+    first_steps=(CALL,),
+    hints=lambda _state: [CALL],
+    demo=demo,
+)
 def group() -> None:
     """The coin system (sample plugin): call heads or tails, flip a coin."""
 
@@ -41,3 +80,8 @@ def flip(c: Ctx, call: str, faces: str | None) -> None:
         {**recorded_json(rec), "streak": game.streak, "streak_face": game.streak_face},
         lambda: "\n".join([*(e.event.summary() for e in rec.envelopes), f"streak: {run}"]),
     )
+
+
+def register(cli: click.Group) -> None:
+    """Add the ``coin`` group to the command line (the entry point ``campaign_ledger.commands``)."""
+    cli.add_command(group)

@@ -19,7 +19,7 @@ class Flipped(Event, frozen=True, kw_only=True, tag="coin.flipped"):
     call: str
     face: str
     manual: bool = False
-    """A physical coin, its face given with ``--faces``."""
+    """A physical coin, its face given as it fell (not flipped by the ledger's dice)."""
 
     @property
     def won(self) -> bool:

@@ -1,0 +1,293 @@
+"""The campaign's history: ``ledger undo``, ``redo`` and ``fork`` move through it; ``log``,
+``sheet``, ``journal`` and ``replay`` read it, now or as it stood (``--at``, ``--day``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ledger import words
+from ledger.cli.options import (
+    Ctx,
+    common,
+    emit,
+    pass_ctx,
+    recorded_json,
+    render_mapping,
+    state_for,
+    time_travel,
+)
+from ledger.cli.root import cli
+from ledger.errors import LedgerError
+from ledger.state import told_as, told_on
+
+# --- undo, redo, fork ------------------------------------------------------------
+
+
+@cli.command("undo")
+@click.argument("count", type=int, default=1)
+@common
+@pass_ctx
+def undo(c: Ctx, count: int) -> None:
+    """Retract the last COUNT actions (all the events of each)."""
+    rec = c.ledger.undo(c.campaign, count)
+    emit(c, recorded_json(rec), "\n".join(e.event.summary() for e in rec.envelopes))
+
+
+@cli.command("redo")
+@click.argument("count", type=int, default=1)
+@common
+@pass_ctx
+def redo(c: Ctx, count: int) -> None:
+    """Bring back the last COUNT undone actions (while nothing new was recorded)."""
+    rec = c.ledger.redo(c.campaign, count)
+    emit(c, recorded_json(rec), "\n".join(e.event.summary() for e in rec.envelopes))
+
+
+@cli.command("fork")
+@click.argument("new_name")
+@click.option("--at", type=int, default=None, metavar="VERSION", help="Fork at this version (default: head).")
+@click.option("--day", type=int, default=None, help="Fork at the end of this game day.")
+@common
+@pass_ctx
+def fork(c: Ctx, new_name: str, at: int | None, day: int | None) -> None:
+    """Start a branch NEW_NAME sharing this campaign's history up to a point; the new
+    branch becomes the current campaign."""
+
+    if at is not None and day is not None:
+        raise LedgerError("give --at or --day, not both")
+    parent = c.ledger.campaign(c.campaign)
+    camp = c.ledger.fork(parent.name, new_name, at=at, day=day)
+    c.ledger.use(camp.name)
+    emit(
+        c,
+        {"name": camp.name, "parent": parent.name, "at": camp.parent_version, "current": True},
+        f"forked {camp.name!r} at version {camp.parent_version}; now playing it "
+        f"(back with `ledger use {parent.name}`)",
+    )
+
+
+# --- reading the log -----------------------------------------------------------------
+
+
+@cli.command("log")
+@click.option("--all", "show_all", is_flag=True, help="Include undone events (marked).")
+@click.option("--at", type=int, default=None, metavar="VERSION", help="The log as it stood at this version.")
+@common
+@pass_ctx
+def log(c: Ctx, show_all: bool, at: int | None) -> None:
+    """Show the campaign's events, oldest first."""
+    entries = c.ledger.log(c.campaign, show_all=show_all, at=at)
+    data = [
+        {
+            "version": e.version,
+            "action": e.action,
+            "kind": e.kind,
+            "at": e.at,
+            "day": e.day,
+            "actor": e.actor,
+            "who": told_as(e.event, e.actor),
+            "summary": e.summary,
+            "undone": e.undone,
+        }
+        for e in entries
+    ]
+
+    def text() -> str:
+        lines = []
+        for e in entries:
+            mark = " [undone]" if e.undone else ""
+            day = f" d{e.day}" if e.day is not None else ""
+            told = told_as(e.event, e.actor)
+            who = f" {told}:" if told else ""
+            lines.append(f"v{e.version:<5}{day}{who} {e.summary}{mark}")
+        return "\n".join(lines)
+
+    emit(c, data, text)
+
+
+@cli.command("sheet")
+@time_travel
+@common
+@pass_ctx
+def sheet(c: Ctx, at: int | None, day: int | None) -> None:
+    """Show the character sheet (the campaign's state) now, or --at / --day."""
+    from ledger.projections.stats.sheet import luck_from_log
+
+    state = state_for(c, at, day)
+    book = c.ledger
+    camp = book.campaign(c.campaign)
+    system = book.system(camp)
+    who = c.actor or book.acting(camp.name, state)  # the acting character's sheet by default
+    data = system.read.sheet(state, who)
+    version = at if at is not None else (book.version_at_day(camp, day) if day is not None else None)
+    data["luck_index"] = luck_from_log(book, camp.name, who, version=version)
+    layout = system.read.sheet_layout
+    if layout is not None:
+        from ledger.projections import sheets
+
+        data["view"] = sheets.view(layout, data)
+
+    def text() -> str:
+        luck = data["luck_index"]
+        line = ""
+        if luck["judged"] and luck["luck"] is None:  # every judged roll had p = 0 or 1
+            line = f"\nluck: none to measure: {words.count(luck['judged'], 'roll')} {words.plural(luck['judged'], 'was')} all certain to succeed or fail"
+        elif luck["judged"]:
+            line = (
+                f"\nluck {luck['luck']:+.2f}: {words.count(luck['successes'], 'success')} in {words.count(luck['judged'], 'roll')} "
+                f"where {luck['expected']} {words.plural(luck['expected'], 'was')} expected"
+            )
+        if layout is not None:
+            return sheets.text(data["view"]) + line
+        if system.read.render_sheet is not None:
+            return system.read.render_sheet(data) + line
+        return render_mapping({k: v for k, v in data.items() if k != "luck_index"}) + line
+
+    emit(c, data, text)
+
+
+@cli.command("journal")
+@time_travel
+@click.option(
+    "--format",
+    "form",
+    type=click.Choice(["text", "md"]),
+    default="text",
+    show_default=True,
+    help="md: Markdown for a notes vault or a blog (a heading per day, the state at each day's end).",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Write the journal to this file (default: standard output).",
+)
+@click.option("--force", is_flag=True, help="Overwrite the --output file if it exists.")
+@common
+@pass_ctx
+def journal(c: Ctx, at: int | None, day: int | None, form: str, output: str | None, force: bool) -> None:
+    """One line per game day (or per action), with notes; --format md for Markdown."""
+
+    if output is not None and form != "md":
+        raise LedgerError("-o writes the Markdown journal; add --format md")
+    if output is not None:
+        from ledger import outfile
+
+        outfile.check_target(Path(output), outfile.own_files(c.ledger.store))
+        if Path(output).exists() and not force:
+            raise LedgerError(f"{output} already exists; pick another file or add --force to overwrite it")
+    state = state_for(c, at, day)
+    if form == "md":
+        from ledger.projections.journal import render as markdown
+
+        text_md = markdown(c.ledger, c.campaign, c.actor, state.core.version or None)
+        if output is None:
+            emit(c, {"format": "md", "markdown": text_md}, text_md.rstrip("\n"))
+            return
+        from ledger import outfile
+
+        outfile.write_text(output, text_md, protected=outfile.own_files(c.ledger.store), replace=force)
+        emit(c, {"file": output, "format": "md"}, f"journal written to {output}")
+        return
+    book = c.ledger
+    camp = book.campaign(c.campaign)
+    system = book.system(camp)
+    hook = system.read.journal
+    if hook is not None:
+        data = hook(state)
+    else:
+        data = []
+        for env in book.effective(camp, state.core.version or None):
+            if env.event.kind in ("campaign.started", "branch.forked"):
+                continue
+            data.append(
+                {
+                    "version": env.v,
+                    "day": told_on(env.event, env.day),
+                    "actor": told_as(env.event, env.actor),
+                    "text": env.event.summary(),
+                }
+            )
+
+    def text() -> str:
+        out = []
+        for row in data:
+            when = f"day {row['day']}" if row.get("day") is not None else f"v{row.get('version')}"
+            out.append(f"{when:>8}  {row['text']}")
+        return "\n".join(out) or "the journal is empty"
+
+    emit(c, data, text)
+
+
+@cli.command("replay")
+@click.option("--at", type=int, default=None, metavar="VERSION", help="Stop at this version.")
+@click.option("--to", "old_to", type=int, default=None, hidden=True, help="The old name of --at.")
+@common
+@pass_ctx
+def replay(c: Ctx, at: int | None, old_to: int | None) -> None:
+    """Step through the effective actions, showing what each changed."""
+
+    if at is not None and old_to is not None:
+        raise LedgerError("give --at alone (--to is its old name)")
+    at = old_to if at is None else at
+    book = c.ledger
+    camp = book.campaign(c.campaign)
+    system = book.system(camp)
+    steps = []
+    for group, before, after in book.replay(camp.name, to=at):
+        if before.game is None:
+            changes: dict[str, Any] = {}
+        else:
+            changes = _diff(system.read.sheet(before, c.actor), system.read.sheet(after, c.actor))
+        steps.append(
+            {
+                "versions": [group[0].v, group[-1].v],
+                "action": group[0].action,
+                "events": [book.summary(e.event) for e in group],
+                "changed": changes,
+            }
+        )
+
+    def text() -> str:
+        out = []
+        for s in steps:
+            lo, hi = s["versions"]
+            span = f"v{lo}" if lo == hi else f"v{lo}-{hi}"
+            out.append(f"{span}: " + "; ".join(s["events"]))
+            for key, (old, new_value) in s["changed"].items():
+                out.append(f"    {key}: {_shown(old)} -> {_shown(new_value)}")
+        return "\n".join(out)
+
+    emit(c, steps, text)
+    if old_to is not None:  # after the output: a script reading stdout sees no change
+        click.echo("warning: `replay --to` is now `replay --at`; --to will go away", err=True)
+
+
+def _shown(value: Any) -> str:
+    """A sheet value as a player reads it: none, a list of words, key=value pairs."""
+    if value is None or value == [] or value == {}:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list | tuple):
+        return ", ".join(_shown(v) for v in value)
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {_shown(v)}" for k, v in value.items())
+    return str(value)
+
+
+def _diff(old: dict[str, Any], new_value: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    changes: dict[str, Any] = {}
+    for key in set(old) | set(new_value):
+        a, b = old.get(key), new_value.get(key)
+        if a == b:
+            continue
+        if isinstance(a, dict) and isinstance(b, dict):
+            changes.update(_diff(a, b, f"{prefix}{key}."))
+        else:
+            changes[f"{prefix}{key}"] = (a, b)
+    return dict(sorted(changes.items()))

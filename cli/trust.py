@@ -1,0 +1,381 @@
+"""Trust in a log: ``ledger verify`` (the chain, the signatures, the provable dice), ``dice``
+(commit, seed, reveal), ``export`` and ``import`` (signed files), and ``key`` (this ledger's
+signing key and the keys it trusts)."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ledger import docs, words
+from ledger.cli import fixes
+from ledger.cli.options import (
+    Ctx,
+    common,
+    emit,
+    pass_ctx,
+    recorded_json,
+)
+from ledger.cli.root import cli
+from ledger.errors import LedgerError
+
+# --- integrity -------------------------------------------------------------------
+
+
+@cli.command("verify")
+@click.argument("file", required=False, type=click.Path(exists=True, dir_okay=False))
+@click.option("--all", "every", is_flag=True, help="Verify every campaign in the ledger, dice included.")
+@click.option("--dice", "dice", is_flag=True, help="Also prove every virtual die (see `ledger dice`).")
+@click.option("--require-signed", is_flag=True, help="With FILE: fail unless it is signed by a known key.")
+@common
+@pass_ctx
+def verify(c: Ctx, file: str | None, every: bool, dice: bool, require_signed: bool) -> None:
+    """Walk the hash chain; exit non-zero naming the first bad version.
+
+    With FILE, check an export without importing it: its chain, its head,
+    every event, and who signed it. --dice (and --all) recompute every virtual
+    die under each revealed dice commitment, and report the rest."""
+    from ledger import integrity, provenance
+
+    if file is not None:
+        from ledger.store import is_postgres, resolve_target
+
+        if every:
+            raise LedgerError("give FILE or --all, not both")
+        target = resolve_target(c.db)
+        book = c.ledger if is_postgres(target) or Path(target).exists() else None
+        found = provenance.verify_file(book, file, require_signed=require_signed)
+        shown = found.as_dict()
+        text = (
+            f"ok  {file}: {found.name!r} ({found.system}), {words.count(found.head, 'event')}, "
+            f"head {found.head_hash[:16]}; {found.signer.describe(file, word=fixes.worded)}"
+        )
+        if dice:
+            with open(file, "rb") as data:
+                _, proof = integrity.verify_dice_file(data, file)
+            shown["dice"] = proof.as_dict()
+            text += "\n" + _dice_lines(found.name, proof)
+        emit(c, shown, text)
+        return
+    if require_signed:
+        raise LedgerError("--require-signed goes with FILE: ledger verify FILE --require-signed")
+    report = c.ledger.verify(c.campaign, every=every)
+    proofs = integrity.verify_dice(c.ledger, c.campaign, every=every) if dice or every else {}
+    signers = provenance.of_campaigns(c.ledger, list(report.checked))
+    data = {
+        "ok": True,
+        "checked": report.checked,
+        "heads": report.heads,
+        "signers": {name: s.as_dict() for name, s in signers.items()},
+    }
+    if proofs:
+        data["dice"] = {name: proof.as_dict() for name, proof in proofs.items()}
+
+    def line(name: str, n: int) -> str:
+        came = f"; imported, {signers[name].describe(word=fixes.worded)}" if name in signers else ""
+        return f"ok  {name}: {words.count(n, 'event')}, head {report.heads[name][:16]}{came}"
+
+    lines = [line(name, n) for name, n in report.checked.items()]
+    lines += [_dice_lines(name, proof) for name, proof in proofs.items()]
+    emit(c, data, "\n".join(lines))
+
+
+def _dice_lines(name: str, proof: Any) -> str:
+    warned = "".join(f"\nwarning  {name}: {w}" for w in proof.warnings)
+    return f"dice  {name}: {proof.line(spell=fixes.spelled)}{warned}"
+
+
+# --- provable dice ---------------------------------------------------------------------
+
+
+@cli.group(
+    "dice",
+    help="Provable virtual dice: commit to a secret seed, let the players seed it, roll, "
+    f"reveal (see {docs.path('dice.md')}).",
+)
+def dice_group() -> None:
+    """Provable virtual dice (the help names where the installed docs/dice.md is)."""
+
+
+@dice_group.command("commit")
+@click.option("--client-seed", default="", metavar="TEXT", help="The players' contribution (default: empty).")
+@common
+@pass_ctx
+def dice_commit(c: Ctx, client_seed: str) -> None:
+    """Open a dice commitment: the sha256 of a fresh secret seed goes in the log."""
+    rec = c.ledger.commit_dice(c.campaign, client_seed=client_seed)
+    ev = rec.events[0]
+    emit(
+        c,
+        {**recorded_json(rec), "commitment": ev.commitment},  # type: ignore[attr-defined]
+        f"dice committed in {rec.campaign.name!r}: {ev.commitment}",  # type: ignore[attr-defined]
+    )
+
+
+@dice_group.command("seed")
+@click.argument("text")
+@common
+@pass_ctx
+def dice_seed(c: Ctx, text: str) -> None:
+    """Give the players' client seed TEXT for the open dice commitment.
+
+    Players choose TEXT after the commitment is published (`ledger dice status`
+    shows it) and before the first virtual die under it: the secret seed was drawn
+    before they chose, so it cannot have been picked to suit the rolls. Every die
+    under the commitment then uses TEXT. Refused once a die has been drawn under
+    it; reveal it (that opens the next one) and seed that one. Not an action:
+    `ledger undo` passes over it."""
+    rec = c.ledger.seed_dice(text, c.campaign)
+    ev = rec.events[0]
+    emit(
+        c,
+        {**recorded_json(rec), "commitment": ev.commitment, "client_seed": ev.client_seed},  # type: ignore[attr-defined]
+        f"dice seeded in {rec.campaign.name!r}: commitment {ev.commitment[:16]}, "  # type: ignore[attr-defined]
+        f"client seed {ev.client_seed!r}",  # type: ignore[attr-defined]
+    )
+
+
+@dice_group.command("reveal")
+@click.option("--client-seed", default=None, metavar="TEXT", help="The players' part of the next commitment.")
+@common
+@pass_ctx
+def dice_reveal(c: Ctx, client_seed: str | None) -> None:
+    """Publish the open commitment's seed (every die under it can then be recomputed)
+    and open the next commitment."""
+    rec = c.ledger.reveal_dice(c.campaign, client_seed=client_seed)
+    shown, opened = rec.events
+    emit(
+        c,
+        {
+            **recorded_json(rec),
+            "revealed": shown.commitment,  # type: ignore[attr-defined]
+            "seed": shown.seed,  # type: ignore[attr-defined]
+            "commitment": opened.commitment,  # type: ignore[attr-defined]
+        },
+        f"revealed {shown.commitment[:16]}: seed {shown.seed}\n"  # type: ignore[attr-defined]
+        f"dice committed: {opened.commitment}",  # type: ignore[attr-defined]
+    )
+
+
+@dice_group.command("status")
+@common
+@pass_ctx
+def dice_status(c: Ctx) -> None:
+    """The open dice commitment, its client seed (and whether the players seeded it
+    after it opened), and how many dice were drawn under it."""
+    found = c.ledger.dice_status(c.campaign)
+
+    def text() -> str:
+        if found["seeded"]:
+            return f"{found['campaign']}: seeded dice (--seed), reproducible, not provable"
+        if found["commitment"] is None:
+            return f"{found['campaign']}: no dice commitment open; virtual dice are unproven (`ledger dice commit`)"
+        where = (
+            ""
+            if found["seed_here"]
+            else " (its seed is missing from this ledger's seed table)"
+            if found.get("seed_lost")
+            else " (its seed is in the ledger this campaign came from)"
+        )
+        client = f", client seed {found['client_seed']!r}" if found["client_seed"] else ""
+        if found["seeded_at"] is not None:
+            client += f" (seeded after the commitment, v{found['seeded_at']})"
+        elif found["client_seed"]:
+            client += " (given with the commitment)"
+        hint = ""
+        if not found["drawn"] and found["seed_here"] and found["seeded_at"] is None:
+            hint = "; players may seed it before the first roll (`ledger dice seed TEXT`)"
+        return f"{found['campaign']}: commitment {found['commitment']}{client}, {words.count(found['drawn'], 'die')} drawn{where}{hint}"
+
+    emit(c, found, text)
+
+
+@cli.command("export")
+@click.argument("kind", required=False, type=click.Choice(["parquet"]))
+@click.argument("directory", required=False, type=click.Path(file_okay=False))
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, writable=True),
+    default="-",
+    help="Write to this file (default: standard output).",
+)
+@click.option("--unsigned", is_flag=True, help="Leave the header unsigned (no key is made or used).")
+@click.option("--force", is_flag=True, help="With -o: replace the file if it exists.")
+@common
+@pass_ctx
+def export(c: Ctx, kind: str | None, directory: str | None, output: str, unsigned: bool, force: bool) -> None:
+    """Write the campaign as JSON lines, with its chain hashes.
+
+    `ledger export parquet DIR` writes the statistics warehouse's tables as
+    Parquet files instead, partitioned by system, into a new or empty folder
+    (or one an earlier export of this ledger wrote: its tables are replaced). The header is signed with
+    this ledger's key (made on first export; see `ledger key show`). With
+    --json and no -o, one JSON object holds the file's lines (`lines`; joined
+    with line feeds they are the export)."""
+    import io
+
+    from ledger import provenance
+    from ledger.errors import OutputExistsError
+
+    if kind == "parquet":
+        from ledger.projections.warehouse.export import export_parquet
+
+        if not directory:
+            raise LedgerError("`ledger export parquet` needs a folder: ledger export parquet DIR")
+        files = export_parquet(c.ledger, directory)
+        emit(c, {"files": files}, lambda: "\n".join(files) or "the warehouse is empty")
+        return
+    book = c.ledger
+    camp = book.campaign(c.campaign)
+    sign = not unsigned
+    if sign and book.store.read_only and provenance.own_key(book.store, create=False) is None:
+        sign = False  # a read-only ledger cannot make its first key
+        click.echo(
+            f"warning: {book.store.describe()} is read-only and has no signing key yet; the export is unsigned",
+            err=True,
+        )
+    if output == "-":
+        if c.json:
+            buf = io.BytesIO()
+            n = book.export(buf, camp.name, sign=sign)
+            lines = buf.getvalue().decode().splitlines()
+            emit(c, {"campaign": camp.name, "events": n, "signed": sign, "lines": lines}, "")
+            return
+        book.export(sys.stdout.buffer, camp.name, sign=sign)
+        sys.stdout.flush()
+        return
+    from ledger import outfile
+
+    protected = outfile.own_files(book.store)
+    outfile.check_target(Path(output), protected)
+    if os.path.lexists(output) and not force:
+        raise OutputExistsError(f"{output} exists; give --force to replace it, or another -o FILE", output)
+    n = outfile.write_file(
+        output, lambda out: book.export(out, camp.name, sign=sign), protected=protected, replace=force
+    )
+    emit(
+        c,
+        {"campaign": camp.name, "events": n, "file": output, "signed": sign},
+        f"exported {words.count(n, 'event')} to {output}",
+    )
+
+
+@cli.command("import")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--name", default=None, help="Import under this name (default: the exported name).")
+@click.option(
+    "--require-signed",
+    is_flag=True,
+    help="Refuse a file unless it is signed by this ledger or a trusted key.",
+)
+@common
+@pass_ctx
+def import_(c: Ctx, file: str, name: str | None, require_signed: bool) -> None:
+    """Import a campaign from an export, refusing it if any event was edited.
+
+    Says whether the file was signed by this ledger, a trusted key, an
+    unknown key or nobody; a signature that does not match is refused."""
+    from ledger import provenance
+    from ledger.admission import read_header
+
+    with open(file, "rb") as data:
+        camp = c.ledger.import_(data, name, require_signed=require_signed, file=file)
+        data.seek(0)
+        given = read_header(data)[0].head  # the file's events (the import may open a commitment after them)
+    head = c.ledger.head(camp)
+    signer = provenance.of_campaign(c.ledger, camp)
+    assert signer is not None
+    emit(
+        c,
+        {"name": camp.name, "system": camp.system, "head": head, "signer": signer.as_dict()},
+        f"imported {camp.name!r} ({camp.system}, {words.count(given, 'event')}, chain verified); "
+        f"{signer.describe(file, word=fixes.worded)}",
+    )
+
+
+@cli.group("key")
+def key() -> None:
+    """This ledger's signing key, and the keys of other ledgers it trusts."""
+
+
+@key.command("show")
+@common
+@pass_ctx
+def key_show(c: Ctx) -> None:
+    """Print this ledger's public key and its fingerprint (made now if there is none)."""
+    from ledger import provenance
+
+    own = provenance.own_key(c.ledger.store)
+    assert own is not None
+    emit(
+        c,
+        {"fingerprint": own.fingerprint, "public_key": own.key, "created": own.created},
+        f"fingerprint {own.fingerprint}\npublic key  {own.key}",
+    )
+
+
+@key.command("trust")
+@click.argument("source", metavar="FILE_OR_KEY")
+@click.option("--name", default=None, help="Whose key it is (default: the export's campaign name).")
+@common
+@pass_ctx
+def key_trust(c: Ctx, source: str, name: str | None) -> None:
+    """Trust the key that signed an export FILE, or a public key as `ledger key show` prints it."""
+    from ledger import provenance
+
+    found, suggested = provenance.key_from(source)
+    name = name or suggested
+    if name is None:
+        raise LedgerError("say whose key it is: ledger key trust KEY --name NAME")
+    trusted = provenance.trust(c.ledger.store, found, name)
+    emit(
+        c,
+        {"name": trusted.name, "fingerprint": trusted.fingerprint, "public_key": trusted.key},
+        f"trusted key {trusted.name!r} ({trusted.fingerprint})",
+    )
+
+
+@key.command("forget")
+@click.argument("who", metavar="NAME_OR_FINGERPRINT")
+@common
+@pass_ctx
+def key_forget(c: Ctx, who: str) -> None:
+    """Stop trusting a key; campaigns it signed then verify as signed by an unknown key."""
+    from ledger import provenance
+
+    gone = provenance.forget(c.ledger.store, who)
+    emit(
+        c,
+        {"name": gone.name, "fingerprint": gone.fingerprint},
+        f"no longer trusted: {gone.name!r} ({gone.fingerprint})",
+    )
+
+
+@key.command("list")
+@common
+@pass_ctx
+def key_list(c: Ctx) -> None:
+    """This ledger's own key and every trusted one."""
+    from ledger import provenance
+
+    own = provenance.own_key(c.ledger.store, create=False)
+    trusted = provenance.trusted_keys(c.ledger.store)
+    rows = (
+        [{"name": None, "own": True, "fingerprint": own.fingerprint, "public_key": own.key}] if own else []
+    ) + [{"name": k.name, "own": False, "fingerprint": k.fingerprint, "public_key": k.key} for k in trusted]
+
+    def text() -> str:
+        lines = (
+            [f"{own.fingerprint}  (this ledger)"]
+            if own
+            else ["no key yet (made on first export or `ledger key show`)"]
+        )
+        lines += [f"{k.fingerprint}  {k.name}" for k in trusted]
+        return "\n".join(lines)
+
+    emit(c, rows, text)
