@@ -275,8 +275,8 @@ def bulk_figures(export: Path, rounds: int) -> None:
     """Bulk append and replay on PostgreSQL against COPY and a raw SELECT + decode + fold."""
     import msgspec
 
-    from ledger.events import envelope_decoder
-    from ledger.state import CampaignState, evolve
+    from ledger.log.events import envelope_decoder
+    from ledger.log.state import CampaignState, evolve
 
     with export.open("rb") as f:
         next(f)

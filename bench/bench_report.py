@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 
 from ledger import Ledger
-from ledger.commands import AddCharacter
+from ledger.deciding.commands import AddCharacter
 from ledger.projections import report
 from ledger.systems.crawl.play import autoplay
 

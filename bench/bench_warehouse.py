@@ -29,11 +29,11 @@ import time
 from pathlib import Path
 
 from ledger import Ledger
-from ledger.commands import AddCharacter, Roll
+from ledger.deciding.commands import AddCharacter, Roll
+from ledger.play.simulate import Simulator, plan
 from ledger.projections.stats.reports import Scope, luck, rolls, survival
 from ledger.projections.warehouse.loading import Warehouse
 from ledger.projections.warehouse.paths import duckdb_config
-from ledger.simulate import Simulator, plan
 from ledger.systems import system_names
 
 NOTATIONS = ("1d20>=11", "1d20>=15", "3d6>=5", "5d6>=6", "2d6+1", "4d6kh3", "1d8+2")

@@ -53,8 +53,8 @@ import msgspec  # noqa: E402
 from bench import baseline  # noqa: E402
 from bench.workload import build_campaign  # noqa: E402
 from ledger import Ledger  # noqa: E402
-from ledger.events import envelope_decoder  # noqa: E402
-from ledger.state import CampaignState, evolve  # noqa: E402
+from ledger.log.events import envelope_decoder  # noqa: E402
+from ledger.log.state import CampaignState, evolve  # noqa: E402
 
 PG = os.environ.get("LEDGER_BENCH_PG", "postgresql://postgres@127.0.0.1:5432/test")
 

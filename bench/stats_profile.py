@@ -40,7 +40,7 @@ STEPS = [
     ("projections/warehouse/loading.py", "_check_system", "    of which: its systems loaded and checked"),
     ("projections/warehouse/loading.py", "close", "  DuckDB closed (its log folded only once large)"),
     ("projections/stats/reports.py", "report", "the report's queries"),
-    ("ledger/store.py", "check_sqlite_file", "the ledger file checked and opened"),
+    ("ledger/log/store.py", "check_sqlite_file", "the ledger file checked and opened"),
 ]
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from ledger import Ledger
-from ledger.commands import AddCharacter, Note, Roll
+from ledger.deciding.commands import AddCharacter, Note, Roll
 
 NOTATIONS = ["1d20+5", "2d6", "4d6kh3", "3d6!", "8d6>=5", "2d20kl1", "1d8+3", "d%", "6d10>=8", "1d4"]
 NOTES = ["The door is barred.", "A patrol passes.", "We rest by the fire.", "The map was wrong."]

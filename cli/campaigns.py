@@ -79,8 +79,8 @@ def new(
     settings: tuple[str, ...],
     character: str | None,
 ) -> None:
-    from ledger.commands import check_name
     from ledger.systems import get_system
+    from ledger.text import check_name
 
     # Refused before the ledger is opened: a mistyped system or name makes no ledger file.
     get_system(system)
@@ -119,8 +119,8 @@ def new(
 def _first_character(system: str, name: str) -> str:
     """The name of a campaign's first character, checked before the campaign starts: refused
     where the system's creation takes more than a name (its `character create` does)."""
-    from ledger.commands import check_name
     from ledger.systems import get_system
+    from ledger.text import check_name
 
     found = get_system(system)
     if found.rules.creates is not None and not found.rules.solo:

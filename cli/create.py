@@ -36,7 +36,7 @@ def _campaign_in(args: list[str]) -> str | None:
 def _system_of(c: Ctx, campaign: str | None, *, reading_help: bool) -> str | None:
     """The system of the campaign meant; None when there is none to find (help only)."""
     from ledger.errors import LedgerError
-    from ledger.store import is_postgres, resolve_target
+    from ledger.log.store import is_postgres, resolve_target
 
     target = resolve_target(c.db)
     if reading_help and not is_postgres(target) and not Path(target).exists():

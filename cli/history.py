@@ -21,7 +21,7 @@ from ledger.cli.options import (
 )
 from ledger.cli.root import cli
 from ledger.errors import LedgerError
-from ledger.state import told_as, told_on
+from ledger.log.state import told_as, told_on
 
 # --- undo, redo, fork ------------------------------------------------------------
 
@@ -175,7 +175,7 @@ def journal(c: Ctx, at: int | None, day: int | None, form: str, output: str | No
     if output is not None and form != "md":
         raise LedgerError("-o writes the Markdown journal; add --format md")
     if output is not None:
-        from ledger import outfile
+        from ledger.trust import outfile
 
         outfile.check_target(Path(output), outfile.own_files(c.ledger.store))
         if Path(output).exists() and not force:
@@ -188,7 +188,7 @@ def journal(c: Ctx, at: int | None, day: int | None, form: str, output: str | No
         if output is None:
             emit(c, {"format": "md", "markdown": text_md}, text_md.rstrip("\n"))
             return
-        from ledger import outfile
+        from ledger.trust import outfile
 
         outfile.write_text(output, text_md, protected=outfile.own_files(c.ledger.store), replace=force)
         emit(c, {"file": output, "format": "md"}, f"journal written to {output}")

@@ -153,7 +153,7 @@ def time_travel(f: F) -> F:
 def faces(text: str | None) -> list[int] | None:
     if text is None:
         return None
-    from ledger.dice import parse_faces
+    from ledger.dice.sources import parse_faces
 
     return parse_faces(text)
 

@@ -89,7 +89,7 @@ def _redirect_accident(formula: Any) -> str | None:
     group, and a file named like ``=5`` or ``5`` is stdout or was written seconds ago."""
     import time
 
-    from ledger.notation import DiceTerm
+    from ledger.dice.notation import DiceTerm
 
     if formula.check is not None or not isinstance(formula.root, DiceTerm) or formula.root.success:
         return None
@@ -126,8 +126,8 @@ def roll(c: Ctx, notation: tuple[str, ...], faces: str | None, label: str) -> No
     '1d8[fire]', '{1d20,1d20}kh1'. Quote the notation: a shell reads > < ( ) ! [ ] { } * itself
     (unquoted, 3d6>=5 rolls 3d6 into a file named =5). Words after it are the label:
     ledger roll 1d20+5 attack."""
-    from ledger.dice import render
-    from ledger.notation import parse
+    from ledger.dice.notation import parse
+    from ledger.dice.sources import render
 
     text = " ".join(notation)
     formula = parse(text)  # refuses bad notation before anything is opened

@@ -21,8 +21,8 @@ from ledger.cli.options import (
     typed_campaign,
 )
 from ledger.errors import LedgerError, OutputWriteError
-from ledger.outfile import STORAGE_ERRNOS
 from ledger.systems import system_names
+from ledger.trust.outfile import STORAGE_ERRNOS
 
 # Commands that live in their own modules, loaded only when used:
 # name -> (module, attribute, short help shown by `ledger --help`). Each system's own group

@@ -23,6 +23,7 @@ from ledger.cli import fixes
 from ledger.cli.options import Ctx, emit, json_text, pass_ctx, printable
 from ledger.cli.stats_text import render, signed, survival_lines
 from ledger.errors import Input, LedgerError, RunCommand
+from ledger.play.simulate import Simulator, check_simulator, plan, still_to_simulate
 from ledger.projections.stats.reports import REPORTS, Scope, report, report_names
 from ledger.projections.stats.tables import table_lines
 from ledger.projections.warehouse.loading import Warehouse
@@ -35,7 +36,6 @@ from ledger.projections.warehouse.query import (
     open_query,
 )
 from ledger.projections.warehouse.schema import SchemaChanged
-from ledger.simulate import Simulator, check_simulator, plan, still_to_simulate
 from ledger.systems import installed
 
 if TYPE_CHECKING:

@@ -7,14 +7,15 @@ from typing import Any
 
 import click
 
-from ledger import browse, words
-from ledger.browse import systems_with_tables
+from ledger import words
 from ledger.cli.options import Ctx, OptionHelpLater, common, emit, faces_option, pass_ctx, recorded_json
 from ledger.cli.options import faces as parse_faces
-from ledger.dice import render as render_roll
+from ledger.dice.sources import render as render_roll
 from ledger.errors import LedgerError
-from ledger.store import is_postgres, resolve_target
+from ledger.log.store import is_postgres, resolve_target
 from ledger.systems import get_system
+from ledger.tables import browse
+from ledger.tables.browse import systems_with_tables
 
 
 def _has_ledger(c: Ctx) -> bool:

@@ -39,10 +39,10 @@ def verify(c: Ctx, file: str | None, every: bool, dice: bool, require_signed: bo
     With FILE, check an export without importing it: its chain, its head,
     every event, and who signed it. --dice (and --all) recompute every virtual
     die under each revealed dice commitment, and report the rest."""
-    from ledger import integrity, provenance
+    from ledger.trust import integrity, provenance
 
     if file is not None:
-        from ledger.store import is_postgres, resolve_target
+        from ledger.log.store import is_postgres, resolve_target
 
         if every:
             raise LedgerError("give FILE or --all, not both")
@@ -219,8 +219,8 @@ def export(c: Ctx, kind: str | None, directory: str | None, output: str, unsigne
     with line feeds they are the export)."""
     import io
 
-    from ledger import provenance
     from ledger.errors import OutputExistsError
+    from ledger.trust import provenance
 
     if kind == "parquet":
         from ledger.projections.warehouse.export import export_parquet
@@ -249,7 +249,7 @@ def export(c: Ctx, kind: str | None, directory: str | None, output: str, unsigne
         book.export(sys.stdout.buffer, camp.name, sign=sign)
         sys.stdout.flush()
         return
-    from ledger import outfile
+    from ledger.trust import outfile
 
     protected = outfile.own_files(book.store)
     outfile.check_target(Path(output), protected)
@@ -280,8 +280,8 @@ def import_(c: Ctx, file: str, name: str | None, require_signed: bool) -> None:
 
     Says whether the file was signed by this ledger, a trusted key, an
     unknown key or nobody; a signature that does not match is refused."""
-    from ledger import provenance
-    from ledger.admission import read_header
+    from ledger.trust import provenance
+    from ledger.trust.admission import read_header
 
     with open(file, "rb") as data:
         camp = c.ledger.import_(data, name, require_signed=require_signed, file=file)
@@ -308,7 +308,7 @@ def key() -> None:
 @pass_ctx
 def key_show(c: Ctx) -> None:
     """Print this ledger's public key and its fingerprint (made now if there is none)."""
-    from ledger import provenance
+    from ledger.trust import provenance
 
     own = provenance.own_key(c.ledger.store)
     assert own is not None
@@ -326,7 +326,7 @@ def key_show(c: Ctx) -> None:
 @pass_ctx
 def key_trust(c: Ctx, source: str, name: str | None) -> None:
     """Trust the key that signed an export FILE, or a public key as `ledger key show` prints it."""
-    from ledger import provenance
+    from ledger.trust import provenance
 
     found, suggested = provenance.key_from(source)
     name = name or suggested
@@ -346,7 +346,7 @@ def key_trust(c: Ctx, source: str, name: str | None) -> None:
 @pass_ctx
 def key_forget(c: Ctx, who: str) -> None:
     """Stop trusting a key; campaigns it signed then verify as signed by an unknown key."""
-    from ledger import provenance
+    from ledger.trust import provenance
 
     gone = provenance.forget(c.ledger.store, who)
     emit(
@@ -361,7 +361,7 @@ def key_forget(c: Ctx, who: str) -> None:
 @pass_ctx
 def key_list(c: Ctx) -> None:
     """This ledger's own key and every trusted one."""
-    from ledger import provenance
+    from ledger.trust import provenance
 
     own = provenance.own_key(c.ledger.store, create=False)
     trusted = provenance.trusted_keys(c.ledger.store)

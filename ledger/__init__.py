@@ -17,16 +17,16 @@ from ledger.errors import LedgerError
 
 if TYPE_CHECKING:
     from ledger.campaign import Ledger
-    from ledger.campaign.records import Campaign, LogEntry, Recorded
+    from ledger.log.records import Campaign, LogEntry, Recorded
 
 __all__ = ["Campaign", "Ledger", "LedgerError", "LogEntry", "Recorded"]
 __version__ = "0.1.0"
 
 _LAZY = {
-    "Campaign": "ledger.campaign.records",
+    "Campaign": "ledger.log.records",
     "Ledger": "ledger.campaign",
-    "LogEntry": "ledger.campaign.records",
-    "Recorded": "ledger.campaign.records",
+    "LogEntry": "ledger.log.records",
+    "Recorded": "ledger.log.records",
 }
 """Names imported on first use: importing ``ledger`` (as every ``ledger.*`` module does,
 the command line's among them) loads the store and the recording machinery only when a

@@ -25,7 +25,7 @@ from typing import Any, ClassVar
 
 import msgspec
 
-from ledger.events import CORE_EVENTS, Rolled
+from ledger.log.events import CORE_EVENTS, Rolled
 
 
 class Fact(msgspec.Struct, frozen=True, kw_only=True):

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from ledger.state import told_as, told_on
+from ledger.log.state import told_as, told_on
 
 SKIPPED = frozenset({"campaign.started", "branch.forked", "action.undone", "action.redone"})
 """Bookkeeping, not play: left out of the journal."""

@@ -30,15 +30,15 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from ledger import outfile
 from ledger.errors import Fix, Input, RunCommand, TamperError
-from ledger.events import RESETS, BranchForked, CampaignStarted, Envelope, Event
 from ledger.facts import judged_rolls
-from ledger.integrity import verify_dice
+from ledger.log.events import RESETS, BranchForked, CampaignStarted, Envelope, Event
+from ledger.log.state import CampaignState, evolve, told_as
 from ledger.projections import sheets as sheets_view
 from ledger.projections.stats.maths import luck_index
-from ledger.state import CampaignState, evolve, told_as
 from ledger.systems import System, Track
+from ledger.trust import outfile
+from ledger.trust.integrity import verify_dice
 
 if TYPE_CHECKING:
     from ledger.campaign import Campaign, Ledger
@@ -356,7 +356,7 @@ def log_rows(
 ) -> list[dict[str, Any]]:
     """Every event of the branch: effective, undone (struck), resets and forks marked,
     and each action that drew dice with whether they are proven, pending, physical,
-    seeded or unproven (``dice``, see ledger.fairness)."""
+    seeded or unproven (``dice``, see ledger.dice.provable)."""
     forks_at: dict[int, list[str]] = {}
     for name, at in children:
         forks_at.setdefault(at, []).append(name)
@@ -540,7 +540,7 @@ def write(
     word: Callable[[Fix], str] = _own_words,
 ) -> dict[str, Any]:
     """Build and write the report (replacing a file of that name, never one of the ledger's
-    own: :func:`ledger.outfile.write_file`); returns the data it embeds (``word``: as in
+    own: :func:`ledger.trust.outfile.write_file`); returns the data it embeds (``word``: as in
     :func:`build`)."""
     outfile.check_target(out, outfile.own_files(book.store))  # before the work of building it
     data = build(book, campaign, focus, word)

@@ -18,8 +18,8 @@ import duckdb
 import msgspec
 
 from ledger import Ledger
-from ledger.events import CORE_EVENTS, envelope_decoder
 from ledger.facts import DieFace, Fact, FactQuery, field_defaults
+from ledger.log.events import CORE_EVENTS, envelope_decoder
 from ledger.projections.warehouse.schema import schema
 from ledger.systems import get_system
 
@@ -174,7 +174,7 @@ def assert_same_facts(book: Ledger, system: str, *, defaults_left_out: bool = Fa
 
 def play(book: Ledger, system: str, campaigns: int = 20, days: int = 40, prefix: str = "") -> None:
     """The system's samples plus ``campaigns`` autoplayed ones (seeded), for a comparison."""
-    from ledger.simulate import simulate_campaign
+    from ledger.play.simulate import simulate_campaign
 
     root = Path(__file__).resolve().parents[1] / "samples" / system
     for i, sample in enumerate(sorted(root.glob("*.jsonl"))):

@@ -1,6 +1,6 @@
 """A forger's tools: edit an export or a stored log, then re-seal the whole chain.
 
-The chain is unkeyed (``ledger/chain.py``): each event's hash is sha256 over its
+The chain is unkeyed (``ledger/log/chain.py``): each event's hash is sha256 over its
 own bytes before ``,"hash":``, and ``prev`` names the hash of the event before.
 Anyone can therefore edit events and recompute every hash, every ``prev`` and the
 export header's head, and the file is whole again. These helpers do exactly that,
@@ -24,7 +24,7 @@ Edit = Callable[[dict[str, Any], list[dict[str, Any]]], list[dict[str, Any]]]
 
 
 def seal(event: dict[str, Any], raw: dict[bytes, bytes] | None = None) -> tuple[bytes, str]:
-    """The stored bytes and hash of one envelope, as ``ledger.chain.seal`` writes them.
+    """The stored bytes and hash of one envelope, as ``ledger.log.chain.seal`` writes them.
 
     ``raw`` replaces placeholder strings (their JSON, quotes included) by arbitrary
     JSON after encoding, for values Python's json cannot write (deep nesting)."""

@@ -28,7 +28,7 @@ ROOT = HERE.parents[1]
 if str(ROOT) not in sys.path:  # the script form runs with tests/ as its path
     sys.path.insert(0, str(ROOT))
 
-from ledger.store import EVENTS_TABLE, is_postgres  # noqa: E402
+from ledger.log.store import EVENTS_TABLE, is_postgres  # noqa: E402
 
 BATCH = 4
 """Events in one simulated multi-event action (all or none must be stored)."""
@@ -238,7 +238,7 @@ def finish_writers(procs: Sequence[subprocess.Popen[str]], timeout: float = 120)
 def _write(target: str, campaign: str, worker: str, count: int, mode: str) -> dict[str, Any]:
     from ledger import Ledger
     from ledger.errors import ConflictError, DuplicateNameError, StoreError
-    from ledger.events import Noted
+    from ledger.log.events import Noted
 
     recorded, conflicts, store_errors, duplicates, undos = [], 0, 0, 0, 0
     start = time.perf_counter()

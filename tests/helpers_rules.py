@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from ledger.dice import Faces
-from ledger.events import CampaignStarted, Envelope, Event
-from ledger.state import CampaignState, evolve
+from ledger.dice.sources import Faces
+from ledger.log.events import CampaignStarted, Envelope, Event
+from ledger.log.state import CampaignState, evolve
 from ledger.systems import System
 
 

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from ledger import Ledger
-from ledger.integrity import verify_dice, verify_dice_file
 from ledger.systems.crawl.play import autoplay
+from ledger.trust.integrity import verify_dice, verify_dice_file
 from tests import helpers_reliability as hr
 from tests.helpers_forgery import forge_export
 

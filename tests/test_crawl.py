@@ -11,7 +11,7 @@ import pytest
 from msgspec.structs import replace
 
 from ledger import Ledger
-from ledger.dice import Faces
+from ledger.dice.sources import Faces
 from ledger.errors import GameOverError, OutOfOrderError, RuleError, TableError
 from ledger.projections.crawl import fold, views
 from ledger.projections.crawl.game import DIRECTIONS, Crawl, Hex, key, neighbour

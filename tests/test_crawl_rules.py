@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from ledger.dice import Faces, RandomDice
+from ledger.dice.sources import Faces, RandomDice
 from ledger.errors import GameOverError, OutOfOrderError, RuleError
-from ledger.events import CampaignStarted, Event
-from ledger.state import CampaignState
+from ledger.log.events import CampaignStarted, Event
+from ledger.log.state import CampaignState
 from ledger.systems.crawl import events as ev
 from ledger.systems.crawl.order import Attack, Eat, Escape, Move, Sleep, Technique, Terrain
 from ledger.systems.crawl.system import SYSTEM

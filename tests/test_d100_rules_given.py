@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
-from ledger import snapshots
-from ledger.commands import Command
+from ledger.deciding.commands import Command
 from ledger.errors import Input, RuleError
-from ledger.events import CampaignStarted, CharacterAdded, Event
-from ledger.state import CampaignState
+from ledger.log import snapshots
+from ledger.log.events import CampaignStarted, CharacterAdded, Event
+from ledger.log.state import CampaignState
 from ledger.systems import get_system
 from ledger.systems.d100 import commands as c
 from ledger.systems.d100 import events as ev

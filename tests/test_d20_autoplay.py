@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from ledger import Ledger
 from ledger.cli.main import cli
-from ledger.simulate import plan, simulate_campaign
+from ledger.play.simulate import plan, simulate_campaign
 from ledger.systems.d20.commands import Create, TakeDamage
 from ledger.systems.d20.events import Attacked, Checked, Healed, Stressed, Therapy, Unjammed
 from ledger.systems.d20.play import autoplay

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from ledger.commands import Command
+from ledger.deciding.commands import Command
 from ledger.errors import GameOverError, Input, RuleError
-from ledger.events import CampaignStarted, CharacterAdded, Event
-from ledger.state import CampaignState
+from ledger.log.events import CampaignStarted, CharacterAdded, Event
+from ledger.log.state import CampaignState
 from ledger.systems import get_system
 from ledger.systems.d20.commands import Attack, Check, Create, Panic, Stress, TakeDamage, Use
 from ledger.systems.d20.events import (

@@ -8,12 +8,12 @@ from typing import Any
 import msgspec
 import pytest
 
-from ledger.commands import Command
-from ledger.decider import PENDING, Decider, Draft
-from ledger.dice import RandomDice
+from ledger.deciding.commands import Command
+from ledger.deciding.decider import PENDING, Decider, Draft
+from ledger.dice.sources import RandomDice
 from ledger.errors import RuleError
-from ledger.events import Envelope, Event
-from ledger.state import CampaignState, CoreState
+from ledger.log.events import Envelope, Event
+from ledger.log.state import CampaignState, CoreState
 
 
 class Step(Command, frozen=True, kw_only=True):

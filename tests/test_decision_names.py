@@ -10,10 +10,12 @@ from typing import Any
 
 import pytest
 
-from ledger import Ledger, admission, commands
-from ledger.commands import AddCharacter, Command, Note, Roll, command_name, stable_commands
+from ledger import Ledger
+from ledger.deciding import commands
+from ledger.deciding.commands import AddCharacter, Command, Note, Roll, command_name, stable_commands
 from ledger.systems import get_system, system_names
 from ledger.systems.d20.commands import Check, Create
+from ledger.trust import admission
 
 SEVEN = [6, 5, 4, 3, 3, 2, 1, 1, 2, 6, 6, 6, 4, 4, 4, 5, 5, 3, 2, 3, 4]
 ASSIGN = {"fue": 18, "des": 15, "con": 13, "int": 12, "sab": 9, "car": 8}

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ledger.dice import (
+from ledger.dice.sources import (
     MAX_DICE,
     MAX_GROUPS,
     SEMANTICS,
@@ -24,7 +24,7 @@ from ledger.dice import (
     roll,
 )
 from ledger.errors import FacesError, LedgerError, NotationError
-from ledger.events import Rolled
+from ledger.log.events import Rolled
 
 
 def test_keep_highest_and_lowest() -> None:

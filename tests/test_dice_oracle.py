@@ -23,9 +23,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ledger.dice import Faces, RandomDice, p_any_success, parse, recompute, render, roll
+from ledger.dice.sources import Faces, RandomDice, p_any_success, parse, recompute, render, roll
 from ledger.errors import NotationError
-from ledger.events import DiceGroup, RollResult
+from ledger.log.events import DiceGroup, RollResult
 
 with warnings.catch_warnings():  # d20's parser (lark) imports modules Python 3.11 deprecates
     warnings.simplefilter("ignore", DeprecationWarning)

@@ -1,8 +1,8 @@
 """The dicepool rules as a player meets them: given these events, when this command, then these events.
 
 No ledger and no database: the given events are folded with the system's
-``initial`` and ``evolve`` into a :class:`ledger.state.CampaignState`, the command
-is decided by ``SYSTEM.decide`` on physical dice (:class:`ledger.dice.Faces`), and
+``initial`` and ``evolve`` into a :class:`ledger.log.state.CampaignState`, the command
+is decided by ``SYSTEM.decide`` on physical dice (:class:`ledger.dice.sources.Faces`), and
 the events it decides are compared whole.
 """
 
@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from ledger.errors import GameOverError, RuleError
-from ledger.events import CampaignStarted, CharacterAdded, Event
-from ledger.state import CampaignState
+from ledger.log.events import CampaignStarted, CharacterAdded, Event
+from ledger.log.state import CampaignState
 from ledger.systems.dicepool.commands import Attack, Dodge, Initiative, Resist
 from ledger.systems.dicepool.commands import Test as SkillTest
 from ledger.systems.dicepool.events import (

@@ -14,11 +14,11 @@ import duckdb
 import pytest
 
 from ledger import Ledger
-from ledger.dice import committed_face
+from ledger.dice.sources import committed_face
 from ledger.errors import LedgerError, TamperError
-from ledger.integrity import verify_dice, verify_dice_file
 from ledger.projections.warehouse.loading import Warehouse
 from ledger.systems.crawl.play import autoplay as crawl_autoplay
+from ledger.trust.integrity import verify_dice, verify_dice_file
 from tests import helpers_reliability as hr
 from tests.conftest import Session
 from tests.helpers_forgery import forge_store

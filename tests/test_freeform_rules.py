@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-from ledger.dice import RandomDice
+from ledger.dice.sources import RandomDice
 from ledger.errors import RuleError
-from ledger.events import CampaignStarted, Envelope
-from ledger.state import CampaignState, evolve
+from ledger.log.events import CampaignStarted, Envelope
+from ledger.log.state import CampaignState, evolve
 from ledger.systems.dicepool.commands import Heal
 from ledger.systems.freeform.system import ADVICE, SYSTEM
 

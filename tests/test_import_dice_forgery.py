@@ -15,7 +15,7 @@ import pytest
 
 from ledger import Ledger
 from ledger.errors import TamperError
-from ledger.integrity import verify_dice, verify_dice_file
+from ledger.trust.integrity import verify_dice, verify_dice_file
 from tests import helpers_reliability as hr
 from tests.helpers_forgery import forge_export
 

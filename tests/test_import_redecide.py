@@ -25,9 +25,10 @@ except ImportError:  # tests/ is not a package: it is on sys.path itself
     import helpers_forgery as forgery  # type: ignore[no-redef]
     import helpers_reliability as hr  # type: ignore[no-redef]
 
-from ledger import Ledger, admission
+from ledger import Ledger
 from ledger.errors import TamperError
 from ledger.systems import get_system, system_names
+from ledger.trust import admission
 
 SAMPLES = Path(__file__).parents[1] / "samples"
 DECIDED = sorted(SAMPLES.glob("*/campaign-rules-v1*.jsonl"))

@@ -19,13 +19,20 @@ MARK = "# lazy:"
 
 NOT_YET_SWEPT = frozenset(
     {
-        # Being reshaped on other branches (the command line's root, its options, the
-        # campaign facade, the systems' own System): each leaves this set as it is swept.
-        "cli/main.py",
-        "cli/options.py",
+        # The command line's modules, the campaign facade and four systems' System: each
+        # leaves this set as it is swept.
+        "cli/campaigns.py",
         "cli/create.py",
+        "cli/demo.py",
         "cli/fixes.py",
-        "ledger/campaign.py",
+        "cli/history.py",
+        "cli/options.py",
+        "cli/play.py",
+        "cli/trust.py",
+        "ledger/campaign/campaigns.py",
+        "ledger/campaign/history.py",
+        "ledger/campaign/ledger.py",
+        "ledger/campaign/recording.py",
         "ledger/systems/crawl/system.py",
         "ledger/systems/d100/system.py",
         "ledger/systems/d20/system.py",
@@ -107,7 +114,7 @@ def _report(found: dict[str, list[int]]) -> str:
 
 def test_every_import_inside_a_function_says_why() -> None:
     read = sources(ROOT)
-    assert "ledger/dice.py" in read and "projections/warehouse/query.py" in read  # the tree was read
+    assert "ledger/dice/sources.py" in read and "projections/warehouse/query.py" in read  # the tree was read
     found = {name: lines for name, text in read.items() if (lines := unexplained(text))}
     assert {n: lines for n, lines in found.items() if n not in NOT_YET_SWEPT} == {}, _report(found)
     swept = sorted(NOT_YET_SWEPT - set(found))

@@ -7,7 +7,7 @@ import io
 import pytest
 
 from ledger import Ledger
-from ledger.commands import AddCharacter
+from ledger.deciding.commands import AddCharacter
 from ledger.errors import (
     DuplicateNameError,
     FacesError,

@@ -23,8 +23,8 @@ except ImportError:  # tests/ is not a package: it is on sys.path itself
     import helpers_reliability as hr  # type: ignore[no-redef]
 
 from ledger import Ledger
-from ledger.commands import INVISIBLE, check_name, check_text
 from ledger.errors import InvalidNameError, InvalidTextError
+from ledger.text import INVISIBLE, check_name, check_text
 
 CAFE = "Caf\u00e9 del Mar"  # precomposed é, the NFC form
 CAFE_DECOMPOSED = "Cafe\u0301 del Mar"  # e followed by COMBINING ACUTE ACCENT

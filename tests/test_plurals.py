@@ -79,16 +79,16 @@ FIXED = re.compile(
 )
 ALWAYS_MANY = {
     # (file, the counted expression): counts that are never 1 where they are printed
-    ("ledger/notation.py", "MAX_LABEL"),
-    ("ledger/notation.py", "n"),  # above MAX_DICE
-    ("ledger/notation.py", "MAX_LENGTH"),
-    ("ledger/dice.py", "len(parts)"),  # above MAX_FACES_INPUT
-    ("ledger/dice.py", "MAX_DICE"),
-    ("ledger/dice_legacy.py", "count"),  # above MAX_DICE
-    ("ledger/dice_legacy.py", "MAX_DICE"),
-    ("ledger/commands.py", "len(value)"),  # above the name limit
-    ("ledger/commands.py", "len(text)"),  # above the text limit
-    ("ledger/admission.py", "MAX_TEXT"),
+    ("ledger/dice/notation.py", "MAX_LABEL"),
+    ("ledger/dice/notation.py", "n"),  # above MAX_DICE
+    ("ledger/dice/notation.py", "MAX_LENGTH"),
+    ("ledger/dice/sources.py", "len(parts)"),  # above MAX_FACES_INPUT
+    ("ledger/dice/sources.py", "MAX_DICE"),
+    ("ledger/dice/legacy.py", "count"),  # above MAX_DICE
+    ("ledger/dice/legacy.py", "MAX_DICE"),
+    ("ledger/deciding/commands.py", "len(value)"),  # above the name limit
+    ("ledger/deciding/commands.py", "len(text)"),  # above the text limit
+    ("ledger/trust/admission.py", "MAX_TEXT"),
     ("cli/stats_text.py", "MIN_RANKED"),
     ("ledger/systems/yearzero/commands.py", "MAX_DICE"),
     ("ledger/systems/dicepool/checks.py", "wanted"),  # negative
@@ -96,7 +96,7 @@ ALWAYS_MANY = {
     ("ledger/systems/yearzero/commands.py", "base"),  # out of range: below 0 or above 20
     ("ledger/systems/yearzero/commands.py", "skill_level"),  # out of range: below 0 or above 10
     ("ledger/systems/dicepool/combat.py", "command.against"),  # out of range
-    ("ledger/notation.py", "MAX_DICE"),
+    ("ledger/dice/notation.py", "MAX_DICE"),
     ("ledger/errors.py", "len(characters)"),  # several characters, none chosen
     ("ledger/systems/dicepool/invariants.py", "MONITOR"),  # a condition monitor's ten boxes
     ("projections/warehouse/query.py", "sent"),  # past a result's byte budget: many rows

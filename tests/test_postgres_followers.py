@@ -14,8 +14,8 @@ import psycopg
 import pytest
 
 from ledger import Ledger
+from ledger.log.store import EVENTS_TABLE
 from ledger.projections.warehouse.loading import Warehouse
-from ledger.store import EVENTS_TABLE
 
 pytestmark = pytest.mark.postgres
 

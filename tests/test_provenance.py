@@ -22,9 +22,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ledger import Ledger
-from ledger.chain import GENESIS
 from ledger.errors import SignatureError
-from ledger.store import KEYS_TABLE, is_postgres
+from ledger.log.chain import GENESIS
+from ledger.log.store import KEYS_TABLE, is_postgres
 from tests.conftest import Session
 from tests.helpers_reliability import assert_one_line_error, store_rows
 
@@ -48,7 +48,7 @@ def write(path: Path, lines: list[bytes]) -> Path:
 
 def reseal(lines: list[bytes]) -> list[bytes]:
     """What a careful forger does after editing events: recompute every event's
-    ``prev`` and hash, then the header's head hash (see ledger/chain.py)."""
+    ``prev`` and hash, then the header's head hash (see ledger/log/chain.py)."""
     prev = GENESIS
     events = []
     for raw in lines[1:]:
@@ -122,7 +122,7 @@ def test_own_key_signs_on_every_store(target: str, tmp_path: Path) -> None:
         camp = book.import_(f, "Tomb-copy", require_signed=True)
         assert camp.signed_by is not None
     with Ledger(target) as book:  # the signer was recorded, not only returned
-        from ledger import provenance
+        from ledger.trust import provenance
 
         signer = provenance.of_campaign(book, book.campaign("Tomb-copy"))
         assert signer is not None and signer.status == "own"
@@ -190,7 +190,7 @@ def test_a_forger_who_reseals_but_cannot_sign(alice: Session, bob: Session, tmp_
     # Signing it with a key of their own: an unknown key, never alice's.
     mallory = Session(str(tmp_path / "mallory.ledger"))
     with Ledger(mallory.db) as book:
-        from ledger import provenance
+        from ledger.trust import provenance
 
         header = provenance.sign(book.store, header_of(without_signature(forged)))
     resigned = write(tmp_path / "resigned.jsonl", [json.dumps(header).encode(), *forged[1:]])
@@ -329,7 +329,7 @@ def test_the_key_is_the_ledgers_across_sessions(alice: Session, tmp_path: Path) 
     second = header_of(export_to(alice, tmp_path / "b.jsonl"))["signed_by"]
     assert first == second
     with Ledger(alice.db) as book:
-        from ledger import provenance
+        from ledger.trust import provenance
 
         own = provenance.own_key(book.store, create=False)
         assert own is not None and own.key == first
@@ -342,7 +342,7 @@ def test_writers_making_the_key_at_once_all_get_the_same_one(
     the first stored wins, and every export is signed with it."""
     import threading
 
-    from ledger import provenance
+    from ledger.trust import provenance
 
     writers = 4
     barrier = threading.Barrier(writers, timeout=30)

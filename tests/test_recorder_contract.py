@@ -29,7 +29,7 @@ import pytest
 from eventsourcing.persistence import AggregateRecorder, ApplicationRecorder, Notification
 from eventsourcing.tests.persistence import AggregateRecorderTestCase, ApplicationRecorderTestCase
 
-from ledger.store import EVENTS_TABLE, Store
+from ledger.log.store import EVENTS_TABLE, Store
 from tests.conftest import PG_URL, postgres_available
 
 

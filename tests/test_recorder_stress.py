@@ -22,7 +22,7 @@ from contextlib import closing
 import psycopg
 import pytest
 
-from ledger.store import EVENTS_TABLE, Store
+from ledger.log.store import EVENTS_TABLE, Store
 
 pytestmark = pytest.mark.postgres
 

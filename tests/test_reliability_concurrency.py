@@ -17,7 +17,7 @@ except ImportError:  # tests/ is not a package: it is on sys.path itself
 
 from ledger import Ledger
 from ledger.errors import StoreError
-from ledger.store import Store, is_postgres
+from ledger.log.store import Store, is_postgres
 
 WRITERS = 4
 SQLITE_ACTIONS = 25

@@ -19,8 +19,8 @@ except ImportError:  # tests/ is not a package: it is on sys.path itself
     import helpers_reliability as hr  # type: ignore[no-redef]
 
 from ledger import Ledger
-from ledger.events import Noted
-from ledger.store import is_postgres
+from ledger.log.events import Noted
+from ledger.log.store import is_postgres
 
 pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs POSIX signals")
 
@@ -156,7 +156,7 @@ def test_sigkill_during_import_is_all_or_nothing(tmp_path: Path, big_export: tup
 
 PAUSED_CLI = """
 import sys, time
-from ledger import store
+from ledger.log import store
 
 point, first = sys.argv[1], []
 

@@ -28,10 +28,10 @@ except ImportError:  # tests/ is not a package: it is on sys.path itself
     import helpers_reliability as hr  # type: ignore[no-redef]
 
 from ledger import Ledger
-from ledger.commands import INVISIBLE
-from ledger.dice import MAX_DICE, MAX_FACES_INPUT, MAX_GROUPS, MAX_MODIFIER, MAX_SIDES, Faces, roll
+from ledger.dice.sources import MAX_DICE, MAX_FACES_INPUT, MAX_GROUPS, MAX_MODIFIER, MAX_SIDES, Faces, roll
 from ledger.errors import FacesError, LedgerError, NotationError
 from ledger.systems import system_names
+from ledger.text import INVISIBLE
 
 EXAMPLES = int(os.environ.get("LEDGER_HOSTILE_EXAMPLES", "50"))
 """Examples per property; raise it for a longer soak (docs/reliability.md)."""
@@ -412,7 +412,7 @@ def test_notation_and_faces_only_raise_ledger_errors(notation: str, faces: list[
 
 
 def test_faces_input_is_bounded() -> None:
-    from ledger.dice import parse_faces
+    from ledger.dice.sources import parse_faces
 
     with pytest.raises(FacesError, match=f"at most {MAX_FACES_INPUT}"):
         parse_faces(",".join(["3"] * (MAX_FACES_INPUT + 1)))

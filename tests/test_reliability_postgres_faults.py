@@ -28,7 +28,7 @@ except ImportError:  # tests/ is not a package: it is on sys.path itself
 
 from ledger import Ledger
 from ledger.errors import StoreError
-from ledger.events import Noted
+from ledger.log.events import Noted
 
 
 def free_port() -> int:

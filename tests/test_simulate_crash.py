@@ -12,8 +12,8 @@ from collections import defaultdict
 from pathlib import Path
 
 from ledger import Ledger
-from ledger.simulate import Simulator, plan
-from ledger.store import EVENTS_TABLE
+from ledger.log.store import EVENTS_TABLE
+from ledger.play.simulate import Simulator, plan
 from tests import helpers_reliability as hr
 
 SYSTEM, CAMPAIGNS, SEED, DAYS = "crawl", 80, 9, 10

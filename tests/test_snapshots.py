@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from ledger import Ledger, snapshots
-from ledger.commands import Roll
+from ledger import Ledger
+from ledger.deciding.commands import Roll
 from ledger.errors import TamperError
-from ledger.snapshots import EVERY
+from ledger.log import snapshots
+from ledger.log.snapshots import EVERY
 from ledger.systems import get_system
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -79,7 +80,7 @@ def _edited(monkeypatch: pytest.MonkeyPatch, module_file: Path) -> None:
     [
         ("d100", "ledger/systems/d100/model.py"),
         ("d100", "ledger/systems/d100/events.py"),
-        ("freeform", "ledger/dice.py"),
+        ("freeform", "ledger/dice/sources.py"),
     ],
 )
 def test_a_change_to_a_module_the_fold_imports_changes_the_fingerprint(
@@ -132,6 +133,6 @@ def test_a_snapshot_folded_before_a_helper_changed_is_not_used(
         system = book.system(c)
         book.state("Long", at=EVERY + 2)  # keeps the snapshot at EVERY
         assert book.history.snapshot(c, EVERY + 2, 0, system) is not None
-        _edited(monkeypatch, ROOT / "ledger/dice.py")
+        _edited(monkeypatch, ROOT / "ledger/dice/sources.py")
         assert book.history.snapshot(c, EVERY + 2, 0, system) is None
         assert book.state("Long", at=EVERY + 2) == book.state_at(c, EVERY + 2, system, use_snapshots=False)

@@ -347,7 +347,7 @@ def _within_three_standard_errors(book: Ledger, tmp_path: Path, system: str) -> 
 def test_simulated_success_rates_match_recorded_probabilities(tmp_path: Path) -> None:
     """Every roll counts here, undone ones too: the dice are fair even when players are not."""
     with Ledger(str(tmp_path / "sim.ledger")) as book:
-        from ledger.simulate import plan, simulate_campaign
+        from ledger.play.simulate import plan, simulate_campaign
 
         run = plan("freeform", 60, 11)
         for name, seed in zip(run.names, run.seeds, strict=True):
@@ -363,7 +363,7 @@ def test_systems_with_an_autoplayer_roll_as_expected(tmp_path: Path, system: str
 
     if get_system(system).play.autoplay is None:
         pytest.skip(f"the {system} system has no autoplayer")
-    from ledger.simulate import plan, simulate_campaign
+    from ledger.play.simulate import plan, simulate_campaign
 
     with Ledger(str(tmp_path / "sys.ledger")) as book:
         run = plan(system, 200, 3)
@@ -480,8 +480,8 @@ def test_luck_from_the_log_matches_the_warehouse(ledger_cli: Session, db: str) -
 def test_luck_from_the_log_reads_system_facts(tmp_path: Path) -> None:
     if "crawl" not in system_names():
         pytest.skip("the crawl system is not installed")
+    from ledger.play.simulate import plan, simulate_campaign
     from ledger.projections.stats.sheet import luck_from_log
-    from ledger.simulate import plan, simulate_campaign
 
     with Ledger(str(tmp_path / "l.ledger")) as book:
         run = plan("crawl", 1, 5)
@@ -502,7 +502,7 @@ def test_luck_from_the_log_reads_system_facts(tmp_path: Path) -> None:
 
 
 def test_simulate_refuses_a_system_without_a_simulator_before_recording(tmp_path: Path) -> None:
-    from ledger.simulate import simulators
+    from ledger.play.simulate import simulators
 
     missing = [s for s in system_names() if s not in simulators()]
     if not missing:

@@ -20,10 +20,10 @@ import pytest
 
 from ledger import Ledger
 from ledger.cli.systems import command_name, system_group
-from ledger.commands import Command, Roll, stable_commands
-from ledger.dice import Faces
+from ledger.deciding.commands import Command, Roll, stable_commands
+from ledger.dice.sources import Faces
 from ledger.errors import LedgerError
-from ledger.events import CORE_EVENTS
+from ledger.log.events import CORE_EVENTS
 from ledger.systems import GROUP, HELP_GROUP, System, SystemHelp, commands_point, get_system, system_names
 
 SYSTEMS = system_names()

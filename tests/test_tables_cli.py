@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from ledger import browse
 from ledger.errors import LedgerError
 from ledger.systems import get_system
+from ledger.tables import browse
 from tests.conftest import Session
 
 SAMPLE = Path(__file__).resolve().parents[1] / "samples" / "crawl" / "tables.toml"

@@ -417,8 +417,8 @@ def test_a_warehouse_of_another_ledger_is_refused(ledger_cli: Session, db: str, 
 def test_roll_rows_equal_the_python_roll_facts(tmp_path: Path) -> None:
     """The SQL that turns ``ledger roll`` into rows gives what ``rolled_fact`` gives (the sheet's luck
     index reads the latter), dice by dice, for every shape of notation."""
-    from ledger.events import Rolled
     from ledger.facts import rolled_fact
+    from ledger.log.events import Rolled
 
     notations = (
         "3d6>=5",
@@ -466,7 +466,7 @@ def test_gaps_in_the_notification_ids_keep_every_row_in_its_place(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """PostgreSQL leaves gaps where a transaction rolled back: positions still name the right events."""
-    from ledger.store import Store
+    from ledger.log.store import Store
 
     with Ledger(str(tmp_path / "g.ledger")) as book:
         book.new_campaign("freeform", "c", seed=5)

@@ -357,7 +357,7 @@ def test_game_day(book: Ledger) -> None:
 
 
 def _fresh_game() -> Any:
-    from ledger.events import CampaignStarted, CharacterAdded, Envelope
+    from ledger.log.events import CampaignStarted, CharacterAdded, Envelope
 
     tables, _ = load_tables(None)
     env: Envelope[Any] = Envelope(v=0, campaign="", action="a", at="", prev="", event=None)
@@ -371,9 +371,9 @@ def _fresh_game() -> Any:
     second=st.lists(st.integers(1, 6), min_size=7, max_size=7),
 )
 def test_a_push_rerolls_exactly_the_dice_the_rules_allow(first: list[int], second: list[int]) -> None:
-    from ledger.decider import Draft
-    from ledger.dice import Faces
-    from ledger.state import CampaignState
+    from ledger.deciding.decider import Draft
+    from ledger.dice.sources import Faces
+    from ledger.log.state import CampaignState
 
     start = CampaignState(game=_fresh_game())
     command = yz.Roll(what="shoot", item="rifle", actor="Ana")

@@ -12,9 +12,9 @@ from click.testing import CliRunner
 
 from ledger import Ledger
 from ledger.cli.main import cli
-from ledger.events import CharacterAdded
+from ledger.log.events import CharacterAdded
+from ledger.play.simulate import plan, simulate_campaign
 from ledger.projections.yearzero.characters import parse_attrs
-from ledger.simulate import plan, simulate_campaign
 from ledger.systems.yearzero import commands as yz
 from ledger.systems.yearzero import events as ev
 from ledger.systems.yearzero.play import ROLES, Autoplayer, autoplay, mutant

@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 
 from ledger.cli import fixes
-from ledger.dice import Faces
+from ledger.dice.sources import Faces
 from ledger.errors import RuleError
-from ledger.events import CampaignStarted, CharacterAdded, Event
-from ledger.state import CampaignState
+from ledger.log.events import CampaignStarted, CharacterAdded, Event
+from ledger.log.state import CampaignState
 from ledger.systems.yearzero import commands as yz
 from ledger.systems.yearzero import events as ev
 from ledger.systems.yearzero.system import SYSTEM

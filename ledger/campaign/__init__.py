@@ -9,11 +9,14 @@
   seal, append, and decide again when another writer won the race.
 - ``commitments`` — provable dice: commit, seed, reveal, status.
 - ``transfer`` — forks, and the glue of verify, export and import.
-- ``records`` — the plain data all of them hand out.
+- ``batch`` — the bulk path: many commands on one campaign, one transaction, drafted
+  through the recording path.
 
-Its modules are the top of the kernel: they may import any kernel module below them
-(the store, the events, the fold, the deciding, the dice, ``ledger.batch``,
-``ledger.integrity``, ``ledger.provenance``) and never a system, a projection or the
+The plain data they hand out (a campaign, a tip, a recorded action) is the log's
+(``ledger.log.records``).
+
+Its modules are the top of the kernel: they may import the packages below them (trust,
+deciding, the dice, the log and the base modules) and never a system, a projection or the
 command line (pyproject.toml's import contracts). What only recording, proving dice,
 verifying, exporting or importing needs is imported on first use, so that a command
 that reads loads none of it.
@@ -22,6 +25,6 @@ that reads loads none of it.
 from __future__ import annotations
 
 from ledger.campaign.ledger import Ledger
-from ledger.campaign.records import Campaign
+from ledger.log.records import Campaign
 
 __all__ = ["Campaign", "Ledger"]

@@ -3,8 +3,8 @@ events), the current campaign, the character each campaign acts as, and starting
 campaign.
 
 Imports the store, the chain, the events and the records; the name checks
-(``ledger.commands``), the dice commitments (``ledger.fairness``) and the acting
-character's rule (``ledger.deciding``) where a campaign is started, registered or
+(``ledger.deciding.commands``), the dice commitments (``ledger.dice.provable``) and the acting
+character's rule (``ledger.deciding.action``) where a campaign is started, registered or
 acted in, so that a command that only reads loads none of them.
 """
 
@@ -17,8 +17,6 @@ from typing import Any
 
 import msgspec
 
-from ledger import chain
-from ledger.campaign.records import Campaign, Rows, unreadable
 from ledger.errors import (
     ConflictError,
     DropOption,
@@ -30,7 +28,8 @@ from ledger.errors import (
     RunCommand,
     UnknownCampaignError,
 )
-from ledger.events import (
+from ledger.log import chain
+from ledger.log.events import (
     FORMAT,
     BranchForked,
     CampaignRegistered,
@@ -40,8 +39,9 @@ from ledger.events import (
     LedgerCreated,
     envelope_decoder,
 )
-from ledger.state import CampaignState
-from ledger.store import Store, VersionConflict
+from ledger.log.records import Campaign, Rows, unreadable
+from ledger.log.state import CampaignState
+from ledger.log.store import Store, VersionConflict
 from ledger.systems import get_system
 
 REGISTRY = "registry"
@@ -146,7 +146,7 @@ class Campaigns:
         self.refresh()
         if name is None:
             return self.current()
-        from ledger.commands import nfc
+        from ledger.text import nfc
 
         try:
             return self._by_name[nfc(name)]
@@ -181,7 +181,7 @@ class Campaigns:
         started or forked here, which its caller may choose), so that an imported or
         simulated campaign never changes which campaign commands act on."""
         from ledger.campaign.recording import MAX_ATTEMPTS, backoff
-        from ledger.commands import check_distinct
+        from ledger.text import check_distinct
 
         if keep_current:
             self._keep_current()
@@ -220,10 +220,10 @@ class Campaigns:
         client_seed: str = "",
     ) -> Campaign:
         """Start a campaign; unless ``commit`` is False or the dice are seeded, its first
-        dice commitment opens with it (see ledger.fairness)."""
-        from ledger import fairness
+        dice commitment opens with it (see ledger.dice.provable)."""
         from ledger.campaign.recording import check_size
-        from ledger.commands import check_name
+        from ledger.dice import provable as fairness
+        from ledger.text import check_name
 
         sysdef = get_system(system)
         name = check_name(name, "campaign")
@@ -353,7 +353,7 @@ class Campaigns:
 
     def act_as(self, c: Campaign, state: CampaignState, name: str) -> str:
         """Choose the character that commands of ``c`` act as when none is named."""
-        from ledger.deciding import actor_in
+        from ledger.deciding.action import actor_in
 
         chosen = actor_in(state, name)
         assert chosen is not None  # a name was asked for: it exists or was refused

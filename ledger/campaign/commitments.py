@@ -2,22 +2,23 @@
 the players' client seed, revealing it (which opens the next), and its status. Each is
 an action recorded through the one recording path.
 
-Imports the provable dice (``ledger.fairness``), the history and the recording.
+Imports the provable dice (``ledger.dice.provable``), the history and the recording.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ledger import fairness, words
+from ledger import words
 from ledger.campaign.history import History
 from ledger.campaign.recording import Recording
-from ledger.campaign.records import Campaign, Recorded, Tip
+from ledger.dice import provable as fairness
 from ledger.errors import GiveOption, Input, LedgerError, RunCommand
-from ledger.events import DiceCommitted, DiceRevealed, DiceSeeded, Event
+from ledger.log.events import DiceCommitted, DiceRevealed, DiceSeeded, Event
+from ledger.log.records import Campaign, Recorded, Tip
 
 if TYPE_CHECKING:
-    from ledger.dice import Dice
+    from ledger.dice.sources import Dice
 
 
 def _none_open(c: Campaign, purpose: str = "", when: str = "") -> LedgerError:

@@ -9,7 +9,7 @@ and nothing is ever rewritten. :class:`Undo` and :class:`Redo` find the actions 
 takes back or brings back.
 
 Imports the store, the events, the fold, the snapshots cache and the records; the dice
-commitments (``ledger.fairness``) only where a head's dice status is looked up.
+commitments (``ledger.dice.provable``) only where a head's dice status is looked up.
 """
 
 from __future__ import annotations
@@ -19,8 +19,6 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import msgspec
 
-from ledger import chain, snapshots
-from ledger.campaign.records import Campaign, LogEntry, Tip, unreadable
 from ledger.errors import (
     GiveOption,
     Input,
@@ -30,7 +28,8 @@ from ledger.errors import (
     TamperError,
     VersionError,
 )
-from ledger.events import (
+from ledger.log import chain, snapshots
+from ledger.log.events import (
     DICE_EVENTS,
     RESETS,
     ActionRedone,
@@ -42,15 +41,16 @@ from ledger.events import (
     envelope_decoder,
     redoable,
 )
-from ledger.state import CampaignState, evolve
-from ledger.store import Store
+from ledger.log.records import Campaign, LogEntry, Tip, unreadable
+from ledger.log.state import CampaignState, evolve
+from ledger.log.store import Store
 from ledger.systems import System, get_system
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from ledger.dice import Dice
-    from ledger.fairness import DiceStatus
+    from ledger.dice.provable import DiceStatus
+    from ledger.dice.sources import Dice
 
 
 def known_as(c: Campaign, state: CampaignState) -> CampaignState:
@@ -335,7 +335,7 @@ class History:
             if cached.dice is None:
                 dice = None
             else:
-                from ledger import fairness
+                from ledger.dice import provable as fairness
 
                 dice = fairness.advance(cached.dice, news, self.store)
             if not any(isinstance(env.event, RESETS) for env in news):
@@ -371,13 +371,13 @@ class History:
 
     def dice_tip(self, c: Campaign, tip: Tip | None = None) -> Tip:
         """The tip (the head by default) with its dice status looked up: the open
-        commitment and the next nonce, read back from the head (see ledger.fairness)."""
+        commitment and the next nonce, read back from the head (see ledger.dice.provable)."""
         tip = self.tip(c) if tip is None else tip
         if tip.dice is not None:
             return tip
         stream, after, _ = c.lineage[-1]
         decode = envelope_decoder(c.system).decode
-        from ledger import fairness
+        from ledger.dice import provable as fairness
 
         status = fairness.status_at(self.store, stream, after, tip.version, decode)
         tip = msgspec.structs.replace(tip, dice=status)
@@ -387,7 +387,7 @@ class History:
 
     def dice_at(self, c: Campaign, version: int) -> DiceStatus:
         """The dice status of a branch at one of its versions (its stored history up to it)."""
-        from ledger import fairness
+        from ledger.dice import provable as fairness
 
         for stream, after, upto in reversed(c.lineage):
             if version > after and (upto is None or version <= upto):

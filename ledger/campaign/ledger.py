@@ -10,23 +10,23 @@ from typing import IO, TYPE_CHECKING, Any
 
 from ledger.campaign.campaigns import Campaigns, Registration
 from ledger.campaign.history import History, Redo, Undo
-from ledger.campaign.records import Campaign, LogEntry, Recorded, Rows, Tip, VerifyReport
 from ledger.errors import LedgerError
-from ledger.events import Decision, Envelope, Event
-from ledger.state import CampaignState
-from ledger.store import Store, resolve_target
+from ledger.log.events import Decision, Envelope, Event
+from ledger.log.records import Campaign, LogEntry, Recorded, Rows, Tip, VerifyReport
+from ledger.log.state import CampaignState
+from ledger.log.store import Store, resolve_target
 from ledger.systems import System, get_system
 
 # The parts that record, prove dice, verify, export or import are made (and their modules
 # imported) on first use: a command that reads (a sheet, the log, the statistics) loads
 # none of them (tests/test_cli_startup.py).
 if TYPE_CHECKING:
-    from ledger.batch import Batch
+    from ledger.campaign.batch import Batch
     from ledger.campaign.commitments import Commitments
     from ledger.campaign.recording import Recording
     from ledger.campaign.transfer import Transfer
-    from ledger.commands import Command
-    from ledger.dice import Dice
+    from ledger.deciding.commands import Command
+    from ledger.dice.sources import Dice
 
 
 def _warn(warning: LedgerError) -> None:
@@ -125,7 +125,7 @@ class Ledger:
         client_seed: str = "",
     ) -> Campaign:
         """Start a campaign; unless ``commit`` is False or the dice are seeded, its first
-        dice commitment opens with it (see ledger.fairness)."""
+        dice commitment opens with it (see ledger.dice.provable)."""
         return self.registry.start(
             system, name, seed=seed, tables=tables, settings=settings, commit=commit, client_seed=client_seed
         )
@@ -271,7 +271,7 @@ class Ledger:
 
     def batch(self, campaign: str | None = None) -> Batch:
         """Record many commands on one campaign in one transaction (simulate, bulk work)."""
-        from ledger.batch import Batch
+        from ledger.campaign.batch import Batch
 
         return Batch(self.recording, self.registry, self.campaign(campaign))
 
@@ -285,7 +285,7 @@ class Ledger:
         actor: str | None = None,
         seat: str | None = None,
     ) -> Recorded:
-        from ledger.commands import Roll
+        from ledger.deciding.commands import Roll
 
         return self.execute(
             Roll(notation=notation, label=label), campaign, faces=faces, actor=actor, seat=seat
@@ -294,7 +294,7 @@ class Ledger:
     def note(
         self, text: str, campaign: str | None = None, *, actor: str | None = None, seat: str | None = None
     ) -> Recorded:
-        from ledger.commands import Note
+        from ledger.deciding.commands import Note
 
         return self.execute(Note(text=text), campaign, actor=actor, seat=seat)
 
@@ -307,7 +307,7 @@ class Ledger:
         seat: str | None = None,
     ) -> Recorded:
         """Add a character with the core's command, its attributes stored as given."""
-        from ledger.commands import AddCharacter
+        from ledger.deciding.commands import AddCharacter
 
         return self.execute(AddCharacter(name=name, attrs=attrs or {}), campaign, actor=None, seat=seat)
 
@@ -320,7 +320,7 @@ class Ledger:
         seat: str | None = None,
     ) -> Recorded:
         """Add a character checked as the system's own creation checks it."""
-        from ledger.deciding import creation
+        from ledger.deciding.action import creation
 
         c = self.campaign(campaign)
         return self.execute(creation(self.system(c), name, attrs or {}), c.name, actor=None, seat=seat)

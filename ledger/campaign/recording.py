@@ -1,9 +1,9 @@
 """The one recording path: every action of a campaign, whatever front end asks for it
 (``Ledger.execute``, an undo or a redo, a dice commitment, the bulk path of
-``ledger.batch``), is decided on the branch's head with its dice drawn, sealed and
+``ledger.campaign.batch``), is decided on the branch's head with its dice drawn, sealed and
 appended here, and decided again on the new head when another writer won the race.
 
-Imports the deciding (``ledger.deciding``), the commands' text checks, the chain, the
+Imports the deciding (``ledger.deciding.action``), the commands' text checks, the chain, the
 store and the history; loaded only when something is recorded.
 """
 
@@ -17,19 +17,20 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import msgspec
 
-from ledger import chain
 from ledger.campaign.history import History
-from ledger.campaign.records import Campaign, Recorded, Rows, Tip
-from ledger.commands import Command, check_command_text, check_distinct, check_name
-from ledger.deciding import Step, actor_in, decide_and_draw, decision
+from ledger.deciding.action import Step, actor_in, decide_and_draw, decision
+from ledger.deciding.commands import Command, check_command_text
 from ledger.errors import ConflictError, Input, LedgerError, RunCommand, TamperError, VersionError
-from ledger.events import MAX_DAY, MAX_LINE, RESETS, CharacterAdded, Decision, Envelope, Event
-from ledger.state import CampaignState, evolve
-from ledger.store import VersionConflict
+from ledger.log import chain
+from ledger.log.events import MAX_DAY, MAX_LINE, RESETS, CharacterAdded, Decision, Envelope, Event
+from ledger.log.records import Campaign, Recorded, Rows, Tip
+from ledger.log.state import CampaignState, evolve
+from ledger.log.store import VersionConflict
 from ledger.systems import System, get_system
+from ledger.text import check_distinct, check_name
 
 if TYPE_CHECKING:
-    from ledger.dice import Dice
+    from ledger.dice.sources import Dice
 
 MAX_ATTEMPTS = 50
 
@@ -231,7 +232,7 @@ class Recording:
         decision: Decision | None = None,
     ) -> tuple[Rows, list[Envelope[Any]], Tip]:
         """Fold and seal a command's events on top of ``tip``: the rows to store."""
-        from ledger import fairness
+        from ledger.dice import provable as fairness
 
         action = action or chain.new_action()
         system = system or get_system(c.system)

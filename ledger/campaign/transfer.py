@@ -1,8 +1,8 @@
 """Campaigns made from others: a fork (a new branch sharing its parent's history up to a
-version), and the glue of verify, export and import (``ledger.integrity``), with the
-export signed and the import's signature checked (``ledger.provenance``).
+version), and the glue of verify, export and import (``ledger.trust.integrity``), with the
+export signed and the import's signature checked (``ledger.trust.provenance``).
 
-Imports the campaigns, the history, the provable dice (``ledger.fairness``), the
+Imports the campaigns, the history, the provable dice (``ledger.dice.provable``), the
 integrity checks and the provenance; loaded only when one of these runs.
 """
 
@@ -14,13 +14,15 @@ from typing import IO, Any
 
 import msgspec
 
-from ledger import chain, fairness, integrity, provenance
 from ledger.campaign.campaigns import Campaigns
 from ledger.campaign.history import History
-from ledger.campaign.records import Campaign, Rows, VerifyReport
-from ledger.commands import check_name
+from ledger.dice import provable as fairness
 from ledger.errors import GiveOption, Input, VersionError
-from ledger.events import RESETS, BranchForked, CampaignRegistered, Envelope
+from ledger.log import chain
+from ledger.log.events import RESETS, BranchForked, CampaignRegistered, Envelope
+from ledger.log.records import Campaign, Rows, VerifyReport
+from ledger.text import check_name
+from ledger.trust import integrity, provenance
 
 
 class Transfer:

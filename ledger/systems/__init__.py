@@ -27,11 +27,11 @@ from ledger.errors import PluginError, UnknownSystemError
 if TYPE_CHECKING:
     import duckdb
 
-    from ledger.browse import Table
-    from ledger.dice import Dice
-    from ledger.events import Envelope, Event
+    from ledger.dice.sources import Dice
     from ledger.facts import Fact, FactQuery
-    from ledger.state import CampaignState
+    from ledger.log.events import Envelope, Event
+    from ledger.log.state import CampaignState
+    from ledger.tables.browse import Table
 
 GROUP = "campaign_ledger.systems"
 """The entry-point group every system is published under."""
@@ -195,7 +195,7 @@ class Rules(msgspec.Struct, frozen=True, kw_only=True):
     ``initial`` builds the game state from the campaign's start event; ``evolve`` folds one
     of the system's events into it (pure, never rolls) and returns the state unchanged for
     events it does not know; ``decide`` turns a command into events given the campaign
-    state and the dice, or raises a LedgerError (usually a :class:`ledger.decider.Decider`,
+    state and the dice, or raises a LedgerError (usually a :class:`ledger.deciding.decider.Decider`,
     whose ``commands`` it lists); ``day`` reads the game day from the state (None when the
     system has no days)."""
 

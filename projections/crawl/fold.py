@@ -7,7 +7,7 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from ledger.events import CampaignStarted, Envelope, Event, Noted
+from ledger.log.events import CampaignStarted, Envelope, Event, Noted
 from ledger.projections.crawl.game import Crawl, Fight, Hex, key, stored_table
 from ledger.systems.crawl import events as ev
 

@@ -13,7 +13,7 @@ from typing import Any
 import msgspec
 from msgspec.structs import replace
 
-from ledger.events import CampaignStarted, CharacterAdded, Envelope, Event
+from ledger.log.events import CampaignStarted, CharacterAdded, Envelope, Event
 from ledger.systems import SheetField, SheetLayout, SheetSection
 from ledger.systems.d100 import events as ev
 from ledger.systems.d100.model import CHARACTERISTICS, POINTS, ceil_div, fold

@@ -8,7 +8,7 @@ from typing import Any
 import msgspec
 from msgspec.structs import replace
 
-from ledger.events import CampaignStarted, Envelope, Event
+from ledger.log.events import CampaignStarted, Envelope, Event
 from ledger.systems import SheetField, SheetLayout, SheetSection
 from ledger.systems.d20.events import (
     Attacked,

@@ -26,7 +26,7 @@ import msgspec
 from msgspec.structs import replace
 
 from ledger import words
-from ledger.events import CampaignStarted, CharacterAdded, Envelope, Event
+from ledger.log.events import CampaignStarted, CharacterAdded, Envelope, Event
 from ledger.systems import SheetField, SheetLayout, SheetSection
 from ledger.systems.dicepool.events import Attacked, Dodged, Healed, InitiativeRolled, Resisted, Tested
 from ledger.systems.dicepool.model import ATTRIBUTES, MONITOR, NAMES, box_level, tn_modifier

@@ -7,7 +7,7 @@ from typing import Any
 import msgspec
 from msgspec.structs import replace
 
-from ledger.events import CampaignStarted, Envelope, Event, Noted, Rolled
+from ledger.log.events import CampaignStarted, Envelope, Event, Noted, Rolled
 from ledger.systems import SheetField, SheetLayout, SheetSection
 
 

@@ -6,7 +6,7 @@ reports over the warehouse, ``ledger.projections.warehouse``), :mod:`.tables` (t
 rows as aligned text, shared by the command line and the systems' own reports) and
 :mod:`.sheet` (the luck a character sheet shows, read from the log). Their text is the
 command line's (``ledger.cli.stats_text``); the simulator records, so it is no part of
-the read side (``ledger.simulate``).
+the read side (``ledger.play.simulate``).
 
 The luck index of a set of rolls with known probabilities of success is
 ``(successes - sum p) / sqrt(sum p (1 - p))``: how many standard deviations

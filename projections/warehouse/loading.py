@@ -34,15 +34,14 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from ledger import outfile
 from ledger.errors import Fix, Input, RunCommand, WarehouseError, WarehouseStorageError
-from ledger.events import (
+from ledger.facts import Fact, FactQuery, RollFact, field_defaults
+from ledger.log.events import (
     CORE_EVENTS,
     CampaignRegistered,
     Envelope,
     envelope_decoder,
 )
-from ledger.facts import Fact, FactQuery, RollFact, field_defaults
 from ledger.projections.warehouse.paths import (
     REBUILD_MARK,
     SCRATCH_PREFIX,
@@ -66,6 +65,7 @@ from ledger.projections.warehouse.schema import (
     tables,
 )
 from ledger.systems import get_system, system_names
+from ledger.trust import outfile
 
 if TYPE_CHECKING:
     from concurrent.futures import ThreadPoolExecutor

@@ -7,7 +7,7 @@ a rebuild or an export leaves beside it and sweeps up, and how every DuckDB conn
 the project is configured (:data:`DUCKDB_CONFIG`: no extension fetched or loaded) and how
 its errors are put in one line.
 
-It imports the kernel's errors and ``ledger.outfile`` (the ledger's own files), and no
+It imports the kernel's errors and ``ledger.trust.outfile`` (the ledger's own files), and no
 other module of the warehouse. It never imports DuckDB.
 """
 
@@ -21,8 +21,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ledger import outfile
 from ledger.errors import Fix, RunCommand, WarehouseError
+from ledger.trust import outfile
 
 if TYPE_CHECKING:
     from ledger.campaign import Ledger

@@ -7,7 +7,7 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from ledger.events import CampaignStarted, CharacterAdded, Envelope, Event
+from ledger.log.events import CampaignStarted, CharacterAdded, Envelope, Event
 from ledger.projections.yearzero.characters import parse_attrs
 from ledger.projections.yearzero.game import (
     Booze,

@@ -18,7 +18,7 @@ import tempfile
 from pathlib import Path
 
 from ledger import Ledger
-from ledger.commands import AddCharacter, Note
+from ledger.deciding.commands import AddCharacter, Note
 from ledger.projections.crawl.game import DIRECTIONS, key, neighbour
 from ledger.systems.crawl import events as ev
 from ledger.systems.crawl.order import Move

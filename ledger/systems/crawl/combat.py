@@ -12,8 +12,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ledger.decider import Draft
-from ledger.dice import Dice
+from ledger.deciding.decider import Draft
+from ledger.dice.sources import Dice
 from ledger.errors import Fix, Other, ReadTable, RuleError
 from ledger.projections.crawl.game import Crawl
 from ledger.systems.crawl import events as ev

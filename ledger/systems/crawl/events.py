@@ -9,7 +9,7 @@ from __future__ import annotations
 import msgspec
 
 from ledger import words
-from ledger.events import Event
+from ledger.log.events import Event
 
 
 def _physical(manual: bool) -> str:

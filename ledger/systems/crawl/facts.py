@@ -15,7 +15,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ledger.events import Envelope
 from ledger.facts import (
     DayFact,
     DeathFact,
@@ -27,6 +26,7 @@ from ledger.facts import (
     RollFact,
     WoundFact,
 )
+from ledger.log.events import Envelope
 from ledger.systems.crawl import events as ev
 
 D6 = "list_transform(CAST(event->'dice' AS INTEGER[]), lambda f: {'size': 6, 'face': f, 'kept': NULL::BOOLEAN, 'reroll_of': NULL::INTEGER})"

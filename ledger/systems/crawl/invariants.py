@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
+from ledger.log.state import CampaignState
 from ledger.projections.crawl.game import CAP, Crawl
-from ledger.state import CampaignState
 
 MEALS_A_DAY = 3
 """The meals an explorer eats in a day at most (docs/rulings.md)."""

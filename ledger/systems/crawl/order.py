@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ledger.commands import Command
+from ledger.deciding.commands import Command
 from ledger.errors import GameOverError, OutOfOrderError
 from ledger.systems.crawl.model import MEALS, NIGHTS, TECHNIQUES
 

@@ -1,4 +1,4 @@
-"""Applying table outcomes to the draft of a command's events (:class:`ledger.decider.Draft`)."""
+"""Applying table outcomes to the draft of a command's events (:class:`ledger.deciding.decider.Draft`)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ from typing import Any
 
 import msgspec
 
-from ledger.decider import Draft
-from ledger.dice import Dice
+from ledger.deciding.decider import Draft
+from ledger.dice.sources import Dice
 from ledger.errors import LedgerError, RunCommand
 from ledger.projections.crawl.game import CAP, Crawl, key, neighbour, stored_table
 from ledger.systems.crawl import events as ev

@@ -10,7 +10,7 @@ from importlib import resources
 from typing import Any
 
 from ledger import words
-from ledger.commands import Command
+from ledger.deciding.commands import Command
 from ledger.errors import LedgerError
 from ledger.projections import sheets
 from ledger.projections.crawl import views

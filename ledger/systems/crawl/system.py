@@ -15,10 +15,10 @@ from typing import Any
 import msgspec
 
 from ledger import words
-from ledger.decider import Decider, Draft
-from ledger.dice import Dice
+from ledger.deciding.decider import Decider, Draft
+from ledger.dice.sources import Dice
 from ledger.errors import EditTable, Other, RuleError
-from ledger.events import Event
+from ledger.log.events import Event
 from ledger.projections.crawl import report as rep
 from ledger.projections.crawl import state as proj
 from ledger.projections.crawl.state import CHAPTER_DAYS, DIRECTIONS, GOD_CHAPTER, Crawl

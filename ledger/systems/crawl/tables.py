@@ -20,11 +20,11 @@ from typing import Annotated, Any, Literal, get_args
 import msgspec
 from msgspec import UNSET, Meta, UnsetType, field
 
-from ledger import tablefile
-from ledger.browse import Row, Table, effects, ranged_rows
 from ledger.errors import EditTable, Other, TableError
 from ledger.systems.crawl.model import TECHNIQUES
-from ledger.tablefile import toml_key
+from ledger.tables import file as tablefile
+from ledger.tables.browse import Row, Table, effects, ranged_rows
+from ledger.tables.file import toml_key
 
 SAMPLE = resources.files("ledger.samples") / "crawl" / "tables.toml"
 DIRECTIONS = ("n", "ne", "se", "s", "sw", "nw")

@@ -6,7 +6,7 @@ import re
 
 import msgspec
 
-from ledger.commands import Command, Introduction
+from ledger.deciding.commands import Command, Introduction
 from ledger.errors import RuleError
 from ledger.systems.d100.model import POINTS
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import msgspec
 
-from ledger.events import Event
+from ledger.log.events import Event
 
 
 class Tested(Event, frozen=True, tag="d100.tested"):

@@ -25,9 +25,9 @@ from typing import Any
 
 import msgspec
 
-from ledger.autoplay import Player
-from ledger.commands import Note, Roll
+from ledger.deciding.commands import Note, Roll
 from ledger.errors import RuleError
+from ledger.play.autoplay import Player
 from ledger.projections.d100.state import MINUTES_PER_DAY, MINUTES_PER_WEEK, D100State, Investigator, state_of
 from ledger.systems.d100 import commands as c
 from ledger.systems.d100 import roll

@@ -13,10 +13,9 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from ledger import dice as dice_mod
-from ledger.commands import check_name, check_text
-from ledger.decider import Decider, Draft
-from ledger.dice import Dice
+from ledger.deciding.decider import Decider, Draft
+from ledger.dice import sources as dice_mod
+from ledger.dice.sources import Dice
 from ledger.errors import (
     ChooseCharacter,
     DropOption,
@@ -28,7 +27,7 @@ from ledger.errors import (
     RunCommand,
     Undo,
 )
-from ledger.events import CharacterAdded, Event
+from ledger.log.events import CharacterAdded, Event
 from ledger.projections.d100 import state as proj
 from ledger.projections.d100.state import MINUTES_PER_DAY, MINUTES_PER_WEEK, D100State, Investigator
 from ledger.systems import Play, ReadModel, Rules, System
@@ -41,6 +40,7 @@ from ledger.systems.d100.model import CHARACTERISTICS, POINTS, ceil_div, fold
 from ledger.systems.d100.play import autoplay
 from ledger.systems.d100.tables import check_stored as stored_tables_check
 from ledger.systems.d100.tables import listing, load_tables
+from ledger.text import check_name, check_text
 
 MAX_POINTS = 999
 MAX_REST = 52 * MINUTES_PER_WEEK

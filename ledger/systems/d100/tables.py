@@ -3,7 +3,7 @@
 The Spanish text names the skills but does not print their base values nor
 how the points derive from the characteristics: those are data, read from a
 TOML file (``samples/d100/tables.toml`` by default) into the Structs below
-(:mod:`ledger.tablefile`: a wrong type, a missing or an unknown key is refused
+(:mod:`ledger.tables.file`: a wrong type, a missing or an unknown key is refused
 with its place), checked for what a type cannot say, and embedded in the
 campaign's first event, as plain dicts, so replay never reads files.
 """
@@ -17,11 +17,11 @@ from typing import Annotated, Any, Literal
 
 from msgspec import Meta, Struct
 
-from ledger import tablefile
-from ledger.browse import Row, Table
 from ledger.errors import TableError
 from ledger.systems.d100.model import POINTS, fold
-from ledger.tablefile import decode
+from ledger.tables import file as tablefile
+from ledger.tables.browse import Row, Table
+from ledger.tables.file import decode
 
 SAMPLE = resources.files("ledger.samples") / "d100" / "tables.toml"
 _NOTATION = re.compile(r"^\s*(\d+|\d*d\d+([+-]\d+)?)\s*$", re.IGNORECASE)

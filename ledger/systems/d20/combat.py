@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from ledger.commands import check_text
-from ledger.decider import Draft
-from ledger.dice import Dice
+from ledger.deciding.decider import Draft
+from ledger.dice.sources import Dice
 from ledger.errors import DropOption, GiveOption, Input, RuleError
 from ledger.projections.d20.state import D20State, Hero
 from ledger.systems.d20.commands import Attack, Reload, TakeDamage, Unjam
 from ledger.systems.d20.crew import game, hero_for, level_row, push_calm, roll_for, run, skill_points
 from ledger.systems.d20.dice import step_down, usage_roll
 from ledger.systems.d20.events import Attacked, D20Roll, Damaged, Reloaded, Unjammed
+from ledger.text import check_text
 
 MODES = ("short", "long", "full")
 MULTIPLIER = {"single": 1, "short": 1, "long": 2, "full": 3}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ledger.commands import Command, Introduction
+from ledger.deciding.commands import Command, Introduction
 
 
 class Create(Introduction, frozen=True):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ledger.dice import Dice
+from ledger.dice.sources import Dice
 from ledger.errors import ChooseCharacter, DropOption, GameOverError, Input, RuleError, RunCommand
 from ledger.projections.d20.state import D20State, Hero
 from ledger.systems.d20.dice import mode_of, roll_d20

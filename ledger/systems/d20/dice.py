@@ -8,7 +8,7 @@ from functools import cache
 from itertools import product
 from typing import Any
 
-from ledger.dice import Dice
+from ledger.dice.sources import Dice
 from ledger.systems.d20.events import D20Roll, UsageRolled
 
 NORMAL, ADVANTAGE, DISADVANTAGE = "normal", "advantage", "disadvantage"
@@ -103,7 +103,7 @@ def check_d20_roll(roll: Any) -> None:
     total, success, natural and chance all follow from faces, mode, modifier and target
     (``Rules.roll_checks``, run by an import)."""
     # lazy: a command that reads, loading d20 for its facts, imports no admission (tests/test_cli_startup.py)
-    from ledger.admission import Refusal, Replayed
+    from ledger.trust.admission import Refusal, Replayed
 
     if roll.mode not in (NORMAL, ADVANTAGE, DISADVANTAGE):
         raise Refusal(f"a d20 roll's mode {roll.mode[:20]!r} is none of the d20 system's")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import msgspec
 
-from ledger.events import Event
+from ledger.log.events import Event
 
 
 class D20Roll(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ledger.events import Envelope, Event
 from ledger.facts import DeathFact, DieFace, Fact, FactQuery, RollFact, WoundFact, attributed, attributed_sql
+from ledger.log.events import Envelope, Event
 from ledger.systems.d20.events import (
     Attacked,
     Checked,

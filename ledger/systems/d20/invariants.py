@@ -3,8 +3,8 @@ on the state after each action, behind deciding the action again."""
 
 from __future__ import annotations
 
+from ledger.log.state import CampaignState
 from ledger.projections.d20.state import D20State
-from ledger.state import CampaignState
 
 
 def check_state(_before: CampaignState, after: CampaignState) -> str | None:

@@ -27,7 +27,7 @@ from typing import Any
 
 import msgspec
 
-from ledger.autoplay import Player
+from ledger.play.autoplay import Player
 from ledger.projections.d20.state import D20State, Hero
 from ledger.systems.d20.commands import (
     Attack,

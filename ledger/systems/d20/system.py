@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ledger.commands import check_name, check_text
-from ledger.decider import Decider, Draft
+from ledger.deciding.decider import Decider, Draft
 from ledger.errors import DropOption, DuplicateNameError, EditTable, RuleError
-from ledger.events import CharacterAdded
+from ledger.log.events import CharacterAdded
 from ledger.projections.d20 import state as proj
 from ledger.projections.d20.state import D20State, Hero
 from ledger.systems import Play, ReadModel, Rules, System
@@ -69,6 +68,7 @@ from ledger.systems.d20.facts import FACTS_SQL, facts
 from ledger.systems.d20.invariants import check_state
 from ledger.systems.d20.play import autoplay
 from ledger.systems.d20.tables import ATTRIBUTES, USAGE_DICE, check_stored, die_sides, listing, load_tables
+from ledger.text import check_name, check_text
 
 STRESS_LOSS = {11: 4, 14: 6, 17: 8, 20: 10}
 """Stress check difficulty -> die of calm points lost on a failure."""

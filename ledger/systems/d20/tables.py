@@ -4,7 +4,7 @@ The rules cite tables they do not print (attribute modifiers, classes, levels,
 difficulties, panic, traumas, weapons); the samples live in ``samples/d20/``,
 one TOML file per table, each marked ``sample = true``. A user's file may hold
 any of the sections; the sections it leaves out come from the samples. The file
-is decoded into the Structs below (:mod:`ledger.tablefile`: a wrong type, a
+is decoded into the Structs below (:mod:`ledger.tables.file`: a wrong type, a
 missing or an unknown key is refused with its place), then checked for what a
 type cannot say (bands covering every score, a class's weapons in [weapons]).
 The normalised tables, plain dicts, are embedded in the campaign's start event,
@@ -23,9 +23,9 @@ from typing import Annotated, Any, Literal
 import msgspec
 from msgspec import Meta, Struct
 
-from ledger.browse import Row, Table, ranged_rows
 from ledger.errors import Other, TableError
-from ledger.tablefile import decode
+from ledger.tables.browse import Row, Table, ranged_rows
+from ledger.tables.file import decode
 
 SAMPLES = resources.files("ledger.samples") / "d20"
 SECTIONS = ("modifiers", "levels", "difficulties", "skills", "classes", "weapons", "panic", "traumas")

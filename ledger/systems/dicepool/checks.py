@@ -13,8 +13,7 @@ import difflib
 from typing import Any
 
 from ledger import words
-from ledger.commands import check_attrs, check_name
-from ledger.decider import Draft
+from ledger.deciding.decider import Draft
 from ledger.errors import (
     ChooseCharacter,
     CreateCharacter,
@@ -27,13 +26,14 @@ from ledger.errors import (
     RuleError,
     RunCommand,
 )
-from ledger.events import CharacterAdded
+from ledger.log.events import CharacterAdded
 from ledger.projections.dicepool.state import Character, DicepoolState, norm, parse_character
 from ledger.systems.dicepool import tables as tables_mod
 from ledger.systems.dicepool.commands import Join, Test
 from ledger.systems.dicepool.dice import check_count, test
 from ledger.systems.dicepool.events import Defaulting, Modifier, Tested
 from ledger.systems.dicepool.model import ATTRIBUTES
+from ledger.text import check_attrs, check_name
 
 RELATED_TN = 2
 ATTRIBUTE_TN = 4

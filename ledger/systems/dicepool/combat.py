@@ -12,8 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ledger import words
-from ledger.commands import check_text
-from ledger.decider import Draft
+from ledger.deciding.decider import Draft
 from ledger.errors import ChooseCharacter, CreateCharacter, GiveOption, Input, Other, RuleError
 from ledger.projections.dicepool.state import Character, DicepoolState, Exchange
 from ledger.systems.dicepool import tables as tables_mod
@@ -50,6 +49,7 @@ from ledger.systems.dicepool.events import (
 )
 from ledger.systems.dicepool.model import BOXES
 from ledger.systems.dicepool.tables import MELEE, RANGE_CLASSES, RANGE_TN
+from ledger.text import check_text
 
 MELEE_TN = 4
 MAX_SCOPE = 3

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import msgspec
 
-from ledger.commands import Command, Introduction
+from ledger.deciding.commands import Command, Introduction
 
 
 class Join(Introduction, frozen=True):

@@ -12,7 +12,7 @@ from fractions import Fraction
 from math import comb
 
 from ledger import words
-from ledger.dice import Dice, Faces
+from ledger.dice.sources import Dice, Faces
 from ledger.errors import FacesError, RuleError
 from ledger.systems.dicepool.events import Modifier, PoolDie, Roll
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import msgspec
 
 from ledger import words
-from ledger.events import Event
+from ledger.log.events import Event
 
 
 class PoolDie(msgspec.Struct, frozen=True):

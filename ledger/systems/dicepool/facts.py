@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ledger.events import Envelope
 from ledger.facts import (
     DIE_SQL,
     DeathFact,
@@ -26,6 +25,7 @@ from ledger.facts import (
     attributed,
     attributed_sql,
 )
+from ledger.log.events import Envelope
 from ledger.systems.dicepool.events import Attacked, Dodged, Healed, InitiativeRolled, Resisted, Roll, Tested
 
 

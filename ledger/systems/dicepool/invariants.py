@@ -3,8 +3,8 @@ import on the state after each action, behind deciding the action again."""
 
 from __future__ import annotations
 
+from ledger.log.state import CampaignState
 from ledger.projections.dicepool.state import DicepoolState
-from ledger.state import CampaignState
 from ledger.systems.dicepool.model import MONITOR
 
 

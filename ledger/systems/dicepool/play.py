@@ -13,8 +13,8 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from ledger.autoplay import Player
 from ledger.errors import RuleError
+from ledger.play.autoplay import Player
 from ledger.projections.dicepool.state import Character, DicepoolState
 from ledger.systems.dicepool.commands import Attack, Dodge, Initiative, Join, Resist, Test
 from ledger.systems.dicepool.tables import RANGE_CLASSES

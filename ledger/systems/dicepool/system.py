@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ledger.decider import Decider
+from ledger.deciding.decider import Decider
 from ledger.projections import sheets
 from ledger.projections.dicepool import report as rep
 from ledger.projections.dicepool import state as proj

@@ -5,7 +5,7 @@ files in ``samples/dicepool/`` (each marked ``sample = true``). A user's TOML
 file may replace any of the sections ``[skills]``, ``[ranges]``,
 ``[modifiers]``, ``[weapons]`` and ``[rules]``; sections it leaves out keep the
 samples. Each file is decoded into the typed :class:`TableFile` (a wrong type, a
-missing field or an unknown key is refused with its path, :mod:`ledger.tablefile`), then checked for what
+missing field or an unknown key is refused with its path, :mod:`ledger.tables.file`), then checked for what
 a type cannot say (the weapon's range class exists, the range bands grow). The
 tables are embedded in the campaign's first event as plain data, so replay never
 reads these files again.
@@ -21,11 +21,11 @@ from typing import Annotated, Any
 
 import msgspec
 
-from ledger import tablefile
-from ledger.browse import Row, Table
 from ledger.errors import EditTable, Other, RuleError, TableError
 from ledger.systems.dicepool.damage import parse_damage
 from ledger.systems.dicepool.model import ATTRIBUTES
+from ledger.tables import file as tablefile
+from ledger.tables.browse import Row, Table
 
 SAMPLES = resources.files("ledger.samples") / "dicepool"
 SECTIONS = ("skills", "ranges", "modifiers", "weapons", "rules")

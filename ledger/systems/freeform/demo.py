@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ledger.dice import render
+from ledger.dice.sources import render
 
 NAME = "demo-freeform"
 FORK = "demo-freeform-what-if"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ledger.commands import AddCharacter, Note, Roll
+from ledger.deciding.commands import AddCharacter, Note, Roll
 
 CHARACTER_NAMES = ("Ada", "Bram", "Cora", "Dov", "Esme", "Finn", "Gala", "Hugo")
 

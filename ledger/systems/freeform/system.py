@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ledger.decider import Decider
-from ledger.dice import Dice
+from ledger.deciding.decider import Decider
+from ledger.dice.sources import Dice
 from ledger.errors import Other, RuleError
-from ledger.events import Event
+from ledger.log.events import Event
 from ledger.projections.freeform import state as proj
 from ledger.systems import Play, ReadModel, Rules, System
 from ledger.systems.freeform.demo import demo
 from ledger.systems.freeform.play import simulate
 
 if TYPE_CHECKING:
-    from ledger.state import CampaignState
+    from ledger.log.state import CampaignState
 
 ADVICE = Other(text="roll dice, write a note or add a character: a freeform campaign takes only those")
 """What a freeform campaign takes instead: the commands every campaign takes."""

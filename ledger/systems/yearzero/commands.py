@@ -12,8 +12,8 @@ from __future__ import annotations
 import msgspec
 
 from ledger import errors
-from ledger.commands import Command, Introduction, check_attrs, check_name, check_text
-from ledger.decider import Decider
+from ledger.deciding.commands import Command, Introduction
+from ledger.deciding.decider import Decider
 from ledger.errors import (
     ChooseCharacter,
     DuplicateNameError,
@@ -23,7 +23,7 @@ from ledger.errors import (
     RuleError,
     RunCommand,
 )
-from ledger.events import CharacterAdded
+from ledger.log.events import CharacterAdded
 from ledger.projections.yearzero.characters import parse_attrs
 from ledger.projections.yearzero.fold import evolve
 from ledger.projections.yearzero.game import Character, Item, rot_interval
@@ -41,6 +41,7 @@ from ledger.projections.yearzero.vocabulary import (
 from ledger.systems.yearzero import engine as eng
 from ledger.systems.yearzero import events as ev
 from ledger.systems.yearzero.engine import YZDraft, alive, char, d6, gain_rot, hurt, living, now
+from ledger.text import check_attrs, check_name, check_text
 
 MAX_DICE = 30
 MAX_ATTRIBUTE = 5

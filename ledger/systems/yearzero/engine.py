@@ -1,6 +1,6 @@
 """The yearzero rules engine: dice pools, trauma, Rot and the passing of time.
 
-Every rule here works on a :class:`ledger.decider.Draft` of the yearzero state:
+Every rule here works on a :class:`ledger.deciding.decider.Draft` of the yearzero state:
 each event is folded into ``draft.game`` as soon as it is emitted, so later
 rules see earlier consequences (a push that breaks a character rolls the
 critical injury on the Strength it left). All dice go through ``dice.roll(6)``
@@ -18,7 +18,7 @@ from functools import cache
 
 from msgspec.structs import replace
 
-from ledger.decider import Draft
+from ledger.deciding.decider import Draft
 from ledger.errors import ChooseCharacter, RuleError, Setting
 from ledger.projections.yearzero.game import Character, YZState
 from ledger.projections.yearzero.vocabulary import ATTRIBUTES, DAY, TRAUMA

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import msgspec
 
-from ledger.events import Event
+from ledger.log.events import Event
 
 
 def _faces(faces: tuple[int, ...]) -> str:

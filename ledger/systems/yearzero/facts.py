@@ -17,7 +17,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from ledger.events import Envelope, Event
 from ledger.facts import (
     DIE_SQL,
     ConditionFact,
@@ -33,6 +32,7 @@ from ledger.facts import (
     attributed,
     attributed_sql,
 )
+from ledger.log.events import Envelope, Event
 from ledger.systems.yearzero import events as ev
 
 

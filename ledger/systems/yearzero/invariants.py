@@ -4,8 +4,8 @@ import on the state after each action, behind deciding the action again."""
 from __future__ import annotations
 
 from ledger import words
+from ledger.log.state import CampaignState
 from ledger.projections.yearzero.game import YZState
-from ledger.state import CampaignState
 
 
 def check_state(_before: CampaignState, after: CampaignState) -> str | None:

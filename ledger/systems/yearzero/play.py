@@ -26,8 +26,8 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from ledger.autoplay import Player
 from ledger.errors import RuleError
+from ledger.play.autoplay import Player
 from ledger.projections.yearzero.game import Character, YZState
 from ledger.projections.yearzero.vocabulary import DAY, SKILLS, SPECIALIST_SKILLS, split_sector
 from ledger.systems.yearzero import commands as yz

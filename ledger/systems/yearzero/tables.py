@@ -17,9 +17,11 @@ from typing import Annotated, Any
 import msgspec
 from msgspec import UNSET, Meta, UnsetType
 
-from ledger import browse, tablefile, words
+from ledger import words
 from ledger.errors import EditTable, TableError
 from ledger.projections.yearzero.vocabulary import SKILLS, SPECIALIST_SKILLS, split_sector
+from ledger.tables import browse
+from ledger.tables import file as tablefile
 
 SAMPLE = resources.files("ledger.samples") / "yearzero" / "tables.toml"
 
@@ -110,7 +112,7 @@ def check_stored(data: dict[str, Any]) -> None:
 
 
 def decode(text: str, source: str) -> Tables:
-    """The typed tables of a file's text (:mod:`ledger.tablefile`), checked for what a type
+    """The typed tables of a file's text (:mod:`ledger.tables.file`), checked for what a type
     cannot say; a TableError naming the entry that is wrong."""
     tables = tablefile.decode(text, Tables, source)
     _check(tables, source)

@@ -7,7 +7,7 @@ class names.
 
 from __future__ import annotations
 
-from ledger.commands import Command
+from ledger.deciding.commands import Command
 
 
 class Flip(Command, frozen=True, kw_only=True):

@@ -7,7 +7,7 @@ a field's type never changes (docs/schema.md).
 
 from __future__ import annotations
 
-from ledger.events import Event
+from ledger.log.events import Event
 
 FACES = ("heads", "tails")
 """The coin's faces, in the order a d2 gives them: 1 is heads, 2 is tails."""

@@ -13,8 +13,8 @@ import msgspec
 from msgspec.structs import replace
 
 from campaign_ledger_coin.events import FACES, Flipped
-from ledger.events import CampaignStarted, Envelope, Event
 from ledger.facts import DieFace, Fact, RollFact
+from ledger.log.events import CampaignStarted, Envelope, Event
 
 P_SUCCESS = 0.5
 """A call wins on one face of two: exactly one chance in two."""

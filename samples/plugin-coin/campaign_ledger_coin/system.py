@@ -1,6 +1,6 @@
 """``coin``: call heads or tails, flip a coin; the call wins when it names the face.
 
-The rules are one decider (:class:`ledger.decider.Decider`) with a handler per
+The rules are one decider (:class:`ledger.deciding.decider.Decider`) with a handler per
 command; :data:`SYSTEM` is everything the ledger needs of the system, in its three
 parts (rules, read model, play), and the entry point in pyproject.toml publishes it.
 Nothing here imports click or words a command line: the ``ledger coin`` group is
@@ -14,7 +14,7 @@ from campaign_ledger_coin import state as proj
 from campaign_ledger_coin.commands import Flip
 from campaign_ledger_coin.events import EVENTS, FACES, Flipped
 from campaign_ledger_coin.play import autoplay
-from ledger.decider import Decider, Draft
+from ledger.deciding.decider import Decider, Draft
 from ledger.errors import GiveOption, Input, RuleError
 from ledger.systems import Play, ReadModel, Rules, System
 

@@ -3,7 +3,7 @@ of a branch, what one command recorded, a log entry and a verify report, and the
 refusal of a stored event that cannot be read.
 
 Plain data, shared by the parts of the campaign package and the modules that are
-handed those parts (``ledger.batch``, ``ledger.integrity``, ``ledger.provenance``);
+handed those parts (``ledger.campaign.batch``, ``ledger.trust.integrity``, ``ledger.trust.provenance``);
 it imports only the events, the state and the errors.
 """
 
@@ -14,11 +14,11 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from ledger.errors import Input, RunCommand, TamperError, VersionError
-from ledger.events import Envelope, Event
-from ledger.state import CampaignState
+from ledger.log.events import Envelope, Event
+from ledger.log.state import CampaignState
 
 if TYPE_CHECKING:
-    from ledger.fairness import DiceStatus
+    from ledger.dice.provable import DiceStatus
 
 Rows = list[tuple[str, int, str, bytes]]
 """Rows to append: (stream, version, kind, sealed bytes)."""

@@ -182,7 +182,7 @@ class RollResult(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
     successes: int | None = None
     semantics: int = 1
     """The notation rules the roll was made under: 1, the first version (a die and
-    its explosions one value; see :mod:`ledger.dice_legacy`); 2, each explosion its
+    its explosions one value; see :mod:`ledger.dice.legacy`); 2, each explosion its
     own die, checks on a total, every counting group adding to ``successes``; 3,
     the current ones (a count inside arithmetic is a number; see docs/dice-notation.md)."""
     target: str | None = None
@@ -337,7 +337,7 @@ class Decision(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
     manual: bool = False
     """The faces were physical dice (``--faces``)."""
     rules: str = ""
-    """The rules versions in force, ``core=2 <system>=1`` (``ledger.deciding.rules_in_force``).
+    """The rules versions in force, ``core=2 <system>=1`` (``ledger.deciding.action.rules_in_force``).
     Decisions recorded before versions were kept hold a 32-hex hash of the rules' code
     instead: they are version 1 of both. An import decides every action again under the
     versions it records (docs/reliability.md)."""
@@ -358,7 +358,7 @@ E = TypeVar("E")
 
 class Envelope(msgspec.Struct, Generic[E], frozen=True, kw_only=True, gc=False):
     """A stored event. ``hash`` must stay the last field: it covers the bytes
-    before it (see ``ledger.chain``)."""
+    before it (see ``ledger.log.chain``)."""
 
     v: int
     campaign: str

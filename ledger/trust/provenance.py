@@ -29,8 +29,6 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat, PublicFormat
 
-from ledger import admission
-from ledger.commands import check_name
 from ledger.errors import (
     DropOption,
     Fix,
@@ -42,14 +40,16 @@ from ledger.errors import (
     SignatureError,
     StoreError,
 )
-from ledger.integrity import import_campaign
+from ledger.text import check_name
+from ledger.trust import admission
+from ledger.trust.integrity import import_campaign
 
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
     from ledger.campaign import Ledger
-    from ledger.campaign.records import Campaign
-    from ledger.store import Store
+    from ledger.log.records import Campaign
+    from ledger.log.store import Store
 
 KEY_PREFIX = "ed25519:"
 SIGNED_BY = "signed_by"

@@ -26,7 +26,7 @@ from fractions import Fraction
 from math import exp, lgamma, log, log1p
 from typing import Any, TypeVar
 
-from ledger.notation import (
+from ledger.dice.notation import (
     MAX_DICE,
     BinOp,
     Cmp,

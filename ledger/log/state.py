@@ -7,7 +7,7 @@ from typing import Any
 import msgspec
 from msgspec.structs import replace
 
-from ledger.events import (
+from ledger.log.events import (
     BranchForked,
     CampaignStarted,
     CharacterAdded,

@@ -3,11 +3,11 @@ draws from, the character who acts, the events a command decides (the core's
 commands first, then the system's ``decide``), the decision the action keeps
 (``Envelope.decision``) and the rules versions it names.
 
-This is the ledger's side of deciding; :mod:`ledger.decider` is the systems' side
+This is the ledger's side of deciding; :mod:`ledger.deciding.decider` is the systems' side
 (the ``Decider`` a system registers its command handlers with, which
 :func:`decide_command` reaches through ``System.decide``). The one recording path
 (``ledger.campaign.recording``) decides through :func:`decide_and_draw`, and an import
-decides a recorded command again with :func:`decide_command` (``ledger.admission``).
+decides a recorded command again with :func:`decide_command` (``ledger.trust.admission``).
 """
 
 from __future__ import annotations
@@ -17,16 +17,17 @@ from typing import TYPE_CHECKING, ClassVar, Protocol
 
 import msgspec
 
-from ledger import fairness
-from ledger.commands import AddCharacter, Command, command_name, decide_core, nfc
-from ledger.dice import CommittedDice, Dice, Faces, RandomDice, seeded
+from ledger.deciding.commands import AddCharacter, Command, command_name, decide_core
+from ledger.dice import provable as fairness
+from ledger.dice.sources import CommittedDice, Dice, Faces, RandomDice, seeded
 from ledger.errors import Input, LedgerError, RuleError, RunCommand
-from ledger.events import Decision, Event
-from ledger.state import CampaignState
+from ledger.log.events import Decision, Event
+from ledger.log.state import CampaignState
 from ledger.systems import System
+from ledger.text import nfc
 
 if TYPE_CHECKING:
-    from ledger.campaign.records import Tip
+    from ledger.log.records import Tip
 
 CORE_RULES = 2
 """The version of the core commands' rules (characters, rolls, notes), recorded with every

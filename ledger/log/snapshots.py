@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from ledger.state import CampaignState, CoreState
+from ledger.log.state import CampaignState, CoreState
 from ledger.systems import GROUP
 
 if TYPE_CHECKING:

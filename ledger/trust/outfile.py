@@ -23,7 +23,7 @@ from typing import IO, TYPE_CHECKING, TypeVar
 from ledger.errors import OutputExistsError, OutputPathError, OutputWriteError
 
 if TYPE_CHECKING:
-    from ledger.store import Store
+    from ledger.log.store import Store
 
 T = TypeVar("T")
 

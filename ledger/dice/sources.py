@@ -7,12 +7,12 @@ reproducible campaign) or :class:`Faces`, physical dice typed in with
 explosions included. Results keep every face, kept or dropped.
 
 The notation is parsed, evaluated and rendered in three separate steps:
-``parse("4d6kh3+1")`` gives a :class:`~ledger.notation.Formula` (see
-:mod:`ledger.notation` for the forms); ``evaluate(formula, dice)`` gives a
-:class:`~ledger.events.RollResult`; ``render(result)`` gives text.
-:func:`p_any_success` gives a result's exact chance (:mod:`ledger.odds`) and
+``parse("4d6kh3+1")`` gives a :class:`~ledger.dice.notation.Formula` (see
+:mod:`ledger.dice.notation` for the forms); ``evaluate(formula, dice)`` gives a
+:class:`~ledger.log.events.RollResult`; ``render(result)`` gives text.
+:func:`p_any_success` gives a result's exact chance (:mod:`ledger.dice.odds`) and
 :func:`recompute` re-reads a recorded result on its own faces, under the rules
-it was recorded with (older rolls: :mod:`ledger.dice_legacy`).
+it was recorded with (older rolls: :mod:`ledger.dice.legacy`).
 """
 
 from __future__ import annotations
@@ -25,10 +25,8 @@ import re
 from collections.abc import Iterator
 from fractions import Fraction
 
-from ledger import odds
-from ledger.errors import FacesError, NotationError
-from ledger.events import DiceGroup, Die, RollResult
-from ledger.notation import (
+from ledger.dice import odds
+from ledger.dice.notation import (
     MAX_DICE,
     MAX_GROUPS,
     MAX_MODIFIER,
@@ -46,6 +44,8 @@ from ledger.notation import (
     kept_indexes,
     parse,
 )
+from ledger.errors import FacesError, NotationError
+from ledger.log.events import DiceGroup, Die, RollResult
 
 __all__ = [
     "MAX_DICE",
@@ -388,7 +388,7 @@ def recompute(result: RollResult) -> RollResult:
     faces = Faces(result.faces())
     if result.semantics == 1:
         # lazy: a command that reads imports no dice_legacy (tests/test_cli_startup.py)
-        from ledger import dice_legacy
+        from ledger.dice import legacy as dice_legacy
 
         again = dice_legacy.evaluate(dice_legacy.parse(result.notation), faces)
     elif result.semantics in (2, SEMANTICS):
@@ -408,14 +408,14 @@ _CHANCES: dict[tuple[int, str], tuple[float | None, bool]] = {}
 
 def chance(result: RollResult) -> tuple[float | None, bool]:
     """The roll's chance of success (see :func:`p_any_success`) and whether an explosion's
-    tail below 10^-12 was left out of it (:data:`ledger.odds.TAIL`)."""
+    tail below 10^-12 was left out of it (:data:`ledger.dice.odds.TAIL`)."""
     if result.successes is None:
         return None, False
     key = (result.semantics, result.notation)
     if key not in _CHANCES:
         if result.semantics == 1:
             # lazy: a command that reads imports no dice_legacy (tests/test_cli_startup.py)
-            from ledger import dice_legacy
+            from ledger.dice import legacy as dice_legacy
 
             _CHANCES[key] = (dice_legacy.p_any(result.groups), False)
         else:
@@ -426,7 +426,7 @@ def chance(result: RollResult) -> tuple[float | None, bool]:
 def p_any_success(result: RollResult) -> float | None:
     """Exact chance that the roll succeeds: a check on the total meets its target, or a
     roll that counts successes scores at least one; None for a roll with no success
-    (a plain total), or one too large to compute exactly (see :mod:`ledger.odds`)."""
+    (a plain total), or one too large to compute exactly (see :mod:`ledger.dice.odds`)."""
     return chance(result)[0]
 
 
@@ -438,7 +438,7 @@ def render(result: RollResult) -> str:
     with ``~``, explosions with ``!``, a limited die as ``1->3``, Fate dice as -1/0/+1."""
     if result.semantics == 1:
         # lazy: a command that reads imports no dice_legacy (tests/test_cli_startup.py)
-        from ledger import dice_legacy
+        from ledger.dice import legacy as dice_legacy
 
         return dice_legacy.render(result)
     formula = parse(result.notation)

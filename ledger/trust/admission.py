@@ -12,7 +12,7 @@ what the events *mean* is checked here, event by event, as the file streams in:
   0 to :data:`MAX_DAY`);
 * every value in every event: text is one printable line of at most
   :data:`MAX_TEXT` characters, whole numbers within +-2**53, every recorded
-  roll is what its notation gives on its faces (:func:`ledger.dice.recompute`);
+  roll is what its notation gives on its faces (:func:`ledger.dice.sources.recompute`);
 * each core event as its command would have checked it (names, note and label
   lengths, attributes, duplicates), the start event against the header's system;
 * undo and redo are decided again from the history before them and must equal
@@ -33,22 +33,14 @@ from typing import IO, Any
 
 import msgspec
 
-from ledger import chain, fairness, words
-from ledger import dice as dice_mod
-from ledger.commands import (
-    ATTR_KEY_LIMIT,
-    LABEL_LIMIT,
-    MAX_TEXT,
-    NOTE_LIMIT,
-    Command,
-    check_distinct,
-    check_name,
-    check_text,
-    stable_commands,
-)
-from ledger.deciding import CORE_RULES, actor_in, decide_command, drawn, recorded_rules
+from ledger import words
+from ledger.deciding.action import CORE_RULES, actor_in, decide_command, drawn, recorded_rules
+from ledger.deciding.commands import Command, stable_commands
+from ledger.dice import provable as fairness
+from ledger.dice import sources as dice_mod
 from ledger.errors import ImportFileError, LedgerError, RunCommand, TamperError
-from ledger.events import (
+from ledger.log import chain
+from ledger.log.events import (
     DICE_EVENTS,
     FORMAT,
     MAX_DAY,
@@ -71,8 +63,17 @@ from ledger.events import (
     envelope_decoder,
     redoable,
 )
-from ledger.state import CampaignState, evolve
+from ledger.log.state import CampaignState, evolve
 from ledger.systems import Refusal, System
+from ledger.text import (
+    ATTR_KEY_LIMIT,
+    LABEL_LIMIT,
+    MAX_TEXT,
+    NOTE_LIMIT,
+    check_distinct,
+    check_name,
+    check_text,
+)
 
 EXPORT_FORMAT = "campaign-ledger-export"
 EXPORT_FILE = RunCommand(text="use a file from `export`", command="export")
@@ -624,7 +625,7 @@ class Admission:
     def _rules(self, rules: str, v: int) -> tuple[System, int]:
         """The system as it decided under the rules versions a decision records (today's
         rules, or the older decider the system keeps for that version; refused otherwise),
-        and the core rules version (every one is kept: :data:`ledger.deciding.CORE_NOTATION`)."""
+        and the core rules version (every one is kept: :data:`ledger.deciding.action.CORE_NOTATION`)."""
         name, known = self.system.name, self.system.rules.rules_version
         try:
             core, version = recorded_rules(rules, self.system)

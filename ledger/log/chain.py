@@ -1,6 +1,6 @@
 """The sha256 chain that makes the log tamper-evident.
 
-A stored event is the JSON of its :class:`~ledger.events.Envelope` with the
+A stored event is the JSON of its :class:`~ledger.log.events.Envelope` with the
 ``hash`` field last. The hash is sha256 over every byte before ``,"hash":``,
 which include the version, the event's kind and payload, and ``prev`` (the
 hash of the event before it on the branch; a fork's first event names the
@@ -14,7 +14,7 @@ import hashlib
 import uuid
 from datetime import UTC, datetime
 
-from ledger.events import Envelope, encoder
+from ledger.log.events import Envelope, encoder
 
 GENESIS = "0" * 64
 _EMPTY_TAIL = b',"hash":""}'

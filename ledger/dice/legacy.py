@@ -1,10 +1,10 @@
 """The dice notation of the ledger's first version, kept so old rolls read as recorded.
 
-A :class:`~ledger.events.RollResult` without a ``semantics`` field (or with
+A :class:`~ledger.log.events.RollResult` without a ``semantics`` field (or with
 ``semantics=1``) was rolled under these rules: a die and its explosions are one
 value for keeping and counting (``4d6kh3!`` on 6,2,3,4,5 is 17), the notation is
 a sum of terms, and a comparison on a group counts its successes (``1d20>=15+5``
-is the successes plus 5). :mod:`ledger.dice` reads such results with this
+is the successes plus 5). :mod:`ledger.dice.sources` reads such results with this
 module; nothing new is rolled under it.
 """
 
@@ -17,11 +17,11 @@ import msgspec
 
 from ledger import words
 from ledger.errors import NotationError
-from ledger.events import DiceGroup, Die, RollResult
+from ledger.log.events import DiceGroup, Die, RollResult
 
 
 class Dice(Protocol):
-    """Where the faces come from (any ``ledger.dice.Dice``)."""
+    """Where the faces come from (any ``ledger.dice.sources.Dice``)."""
 
     def roll(self, sides: int) -> int: ...
 

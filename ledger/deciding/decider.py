@@ -1,7 +1,7 @@
 """The systems' side of deciding: the :class:`Decider` every system decides its
 commands with, and the :class:`Draft` a command's handler writes its events into.
 
-(The ledger's side, :mod:`ledger.deciding`, picks the dice, the actor and the core's
+(The ledger's side, :mod:`ledger.deciding.action`, picks the dice, the actor and the core's
 commands, then calls ``System.decide``, which is a system's Decider.)
 
 A system makes one :class:`Decider` with its fold, registers a handler per command
@@ -27,11 +27,11 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from ledger.errors import RuleError, SystemCommands
-from ledger.events import Envelope, Event
+from ledger.log.events import Envelope, Event
 
 if TYPE_CHECKING:
-    from ledger.dice import Dice
-    from ledger.state import CampaignState
+    from ledger.dice.sources import Dice
+    from ledger.log.state import CampaignState
 
 G = TypeVar("G")
 C = TypeVar("C")

@@ -13,7 +13,7 @@ import msgspec
 
 from ledger.campaign import Ledger
 from ledger.errors import DuplicateNameError, LedgerError
-from ledger.events import CampaignRegistered, CampaignStarted
+from ledger.log.events import CampaignRegistered, CampaignStarted
 from ledger.systems import get_system, system_names
 
 

@@ -3,7 +3,7 @@
 While a commitment is open on a branch, every virtual die is derived from the
 commitment's secret 32-byte server seed, the players' client seed, the branch
 (the campaign id sealed in the roll's envelope) and the die's number under the
-commitment, its *nonce* (:func:`ledger.dice.committed_face`, stated in
+commitment, its *nonce* (:func:`ledger.dice.sources.committed_face`, stated in
 docs/dice.md). The log records the commitment (sha256 of the seed) when it
 opens, and the seed when it is revealed; in between the seed lives in the
 store's ``ledger_seeds`` table, which no export, log or warehouse reads.
@@ -41,10 +41,9 @@ from typing import Any, Literal
 import msgspec
 
 from ledger import words
-from ledger.commands import check_text, nfc
-from ledger.dice import Dice, committed_face
+from ledger.dice.sources import Dice, committed_face
 from ledger.errors import LedgerError, RunCommand, StoreError, TamperError, named
-from ledger.events import (
+from ledger.log.events import (
     BranchForked,
     CampaignStarted,
     DiceCommitted,
@@ -54,7 +53,8 @@ from ledger.events import (
     Rolled,
     RollResult,
 )
-from ledger.store import Store
+from ledger.log.store import Store
+from ledger.text import check_text, nfc
 
 SEED_STREAM = "dice-seed:"
 BRANCH_STREAM = "dice-branch:"

@@ -2,7 +2,7 @@
 
 ``verify`` re-checks every stored event of a branch: its hash over the exact
 stored bytes, its version, its ``prev`` link, its kind, its undo and redo
-targets, and what it means (``ledger.admission``: the chain is unkeyed, so a
+targets, and what it means (``ledger.trust.admission``: the chain is unkeyed, so a
 forger can re-seal an edit; the event must still be one the ledger could have
 recorded). An export carries the same bytes, so ``import_campaign`` applies the
 same checks as the file streams in, and also refuses a file that stops short of
@@ -18,11 +18,10 @@ from typing import IO, TYPE_CHECKING, Any
 
 import msgspec
 
-from ledger import admission, chain, fairness, snapshots
-from ledger.campaign.records import Campaign, VerifyReport
-from ledger.commands import check_distinct, check_name
+from ledger.dice import provable as fairness
 from ledger.errors import DuplicateNameError, LedgerError, TamperError
-from ledger.events import (
+from ledger.log import chain, snapshots
+from ledger.log.events import (
     FORMAT,
     RESETS,
     BranchForked,
@@ -32,8 +31,11 @@ from ledger.events import (
     Event,
     envelope_decoder,
 )
-from ledger.state import CampaignState
+from ledger.log.records import Campaign, VerifyReport
+from ledger.log.state import CampaignState
 from ledger.systems import get_system
+from ledger.text import check_distinct, check_name
+from ledger.trust import admission
 
 if TYPE_CHECKING:
     from ledger.campaign import Ledger
@@ -80,7 +82,7 @@ def verify_dice(
     book: Ledger, campaign: str | None = None, *, every: bool = False
 ) -> dict[str, fairness.DiceReport]:
     """Prove the virtual dice of a campaign (or every campaign) from its stored history
-    (see ledger.fairness.check); seeds revealed on a parent after a fork count too.
+    (see ledger.dice.provable.check); seeds revealed on a parent after a fork count too.
     Raises TamperError at the first roll that does not match."""
     targets = book.campaigns() if every else [book.campaign(campaign)]
     reports = {}
@@ -170,7 +172,7 @@ def _verify_stream(
     meaning: admission.Admission | None = None,
 ) -> None:
     """Check the chain of one stream and, for a campaign, what each event means
-    (``ledger.admission``: a forger who re-sealed the chain after an edit is caught
+    (``ledger.trust.admission``: a forger who re-sealed the chain after an edit is caught
     at the edited event)."""
     decode = envelope_decoder(c.system if c else None).decode
 
@@ -237,7 +239,7 @@ def export(
     """Write a campaign's whole branch as JSON lines; returns the event count.
 
     ``sign`` gives the header its signature (the Ledger signs with its key, see
-    ledger.provenance); without it the header goes out unsigned."""
+    ledger.trust.provenance); without it the header goes out unsigned."""
     head = history.head(c)
     head_env = history.envelope(c, head)
     header = {
@@ -268,10 +270,10 @@ def import_campaign(
     dry_run: bool = False,
 ) -> Campaign:
     """Import an export after checking its chain, its signature, every event's meaning
-    (see ``ledger.admission``) and its dice (``ledger.fairness.check``: what ``verify
+    (see ``ledger.trust.admission``) and its dice (``ledger.dice.provable.check``: what ``verify
     --all`` would refuse is refused here); a refused file records nothing. ``signer``
     checks the header's signature and gives the key that signed it, None for an
-    unsigned file (``ledger.provenance.check_header``).
+    unsigned file (``ledger.trust.provenance.check_header``).
 
     The campaign keeps the id its last events carry, so what is played after the import
     continues the same chain and exports again as one history; a ledger that already

@@ -1,8 +1,8 @@
 """Dice notation as players type it: parse text into a tree, and write a tree back
 in canonical form.
 
-This module only reads and writes notation; :mod:`ledger.dice` rolls a tree
-and renders its result, :mod:`ledger.odds` gives its exact chances. The forms
+This module only reads and writes notation; :mod:`ledger.dice.sources` rolls a tree
+and renders its result, :mod:`ledger.dice.odds` gives its exact chances. The forms
 (see docs/dice-notation.md for the full table):
 
 * dice ``NdS``, ``d%`` (percentile, 1 to 100), ``NdF`` (Fate/Fudge: -1, 0, +1), with

@@ -1,8 +1,9 @@
-"""Commands every campaign accepts, and the core decider.
+"""Text as the ledger accepts it: names (campaigns, characters, seats), free text (notes,
+labels, attributes) and the limits on each, in Unicode normal form C, with no line break,
+control or invisible character, and no name that looks like another (UTS #39).
 
-A command is what a player asks for; ``decide`` turns it into events or
-refuses. Systems define their own commands the same way (``actor`` is filled
-in by the ledger from ``--as`` or the campaign's default character).
+Every command, the import and the dice commitments check their texts here. It imports
+only the error hierarchy.
 """
 
 from __future__ import annotations
@@ -11,27 +12,11 @@ import functools
 import importlib.util
 import re
 import unicodedata
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
 
-import msgspec
-
-from ledger import dice as dice_mod
-from ledger import words
-from ledger.errors import (
-    DuplicateNameError,
-    InvalidNameError,
-    InvalidTextError,
-    LedgerError,
-    PluginError,
-    named,
-)
-from ledger.events import CharacterAdded, Event, Noted, Rolled
-
-if TYPE_CHECKING:
-    from ledger.systems import System
+from ledger.errors import DuplicateNameError, InvalidNameError, InvalidTextError, LedgerError
 
 NAME_LIMIT = 64
 NOTE_LIMIT = 500
@@ -91,86 +76,6 @@ def invisible(text: str) -> str | None:
         if unicodedata.category(char) in INVISIBLE:
             return char
     return None
-
-
-def _normalised(value: Any) -> Any:
-    if isinstance(value, str):
-        return value if value.isascii() else nfc(value)
-    if isinstance(value, tuple):
-        return tuple(_normalised(v) for v in value)
-    if isinstance(value, dict):
-        return {_normalised(k): _normalised(v) for k, v in value.items()}
-    return value
-
-
-def _strings(value: Any) -> Iterator[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, tuple | list):
-        for v in value:
-            yield from _strings(v)
-    elif isinstance(value, dict):
-        for k, v in value.items():
-            yield from _strings(k)
-            yield from _strings(v)
-
-
-def check_command_text(command: Command) -> None:
-    """Refuse a command holding a line break, control or invisible character in any of
-    its texts, even one its rules would strip away: the action keeps its command
-    (``Envelope.decision``), and nothing stored may hold such a character."""
-    for field in command.__struct_fields__:
-        for text in _strings(getattr(command, field)):
-            reason = invisible_reason(text)
-            if reason is not None:
-                raise InvalidTextError(
-                    text,
-                    named(field) if field != "text" else "the text",
-                    reason,
-                    "type it on one line with visible characters only",
-                    field=field,
-                )
-
-
-class Command(msgspec.Struct, frozen=True, kw_only=True):
-    actor: str | None = None
-
-    def __post_init__(self) -> None:
-        # Everything a player types is compared in NFC, the form names are stored in:
-        # "Café" typed with a combining accent finds the campaign "Café".
-        for field in self.__struct_fields__:
-            value = getattr(self, field)
-            normal = _normalised(value)
-            if normal is not value and normal != value:
-                msgspec.structs.force_setattr(self, field, normal)
-
-    def introduces(self) -> str | None:
-        """The character this command brings into the campaign, if any: the action is
-        recorded under the newcomer, whoever typed it."""
-        return None
-
-
-class Introduction(Command, frozen=True):
-    """A command that brings a character into the campaign, named ``name``."""
-
-    name: str | None = None
-
-    def introduces(self) -> str | None:
-        return self.name
-
-
-class Roll(Command, frozen=True):
-    notation: str
-    label: str = ""
-
-
-class Note(Command, frozen=True):
-    text: str
-
-
-class AddCharacter(Introduction, frozen=True):
-    name: str
-    attrs: dict[str, str] = {}
 
 
 def check_name(name: str, what: str) -> str:
@@ -312,68 +217,3 @@ def check_attrs(attrs: dict[str, str], what: str = "`attrs`", field: str = "attr
             raise InvalidTextError(key, f"{what} key", "it is empty", "give KEY=VALUE", field=field)
         checked[k] = check_text(str(value), f"{what} {k} value", MAX_TEXT, field=field)
     return checked
-
-
-def decide_core(
-    state: Any, command: Command, dice: dice_mod.Dice, semantics: int = dice_mod.SEMANTICS
-) -> list[Event] | None:
-    """Events for a core command, or None when the command is not a core one; a roll under
-    the current notation rules, or (``semantics``) the older ones an action recorded under
-    an older core rules version took."""
-    if isinstance(command, Roll):
-        result = dice_mod.roll(command.notation, dice, semantics)
-        label = check_text(command.label, "`label`", LABEL_LIMIT, field="label")
-        p, truncated = dice_mod.chance(result)
-        cut = True if truncated else msgspec.UNSET
-        return [Rolled(result=result, label=label, manual=dice.manual, p_success=p, p_truncated=cut)]
-    if isinstance(command, Note):
-        text = check_text(command.text, "a note", NOTE_LIMIT)
-        if not text:
-            raise InvalidTextError(
-                text,
-                "a note",
-                "it is empty",
-                f"write one line of 1 to {words.count(NOTE_LIMIT, 'character')}",
-            )
-        return [Noted(text=text)]
-    if isinstance(command, AddCharacter):
-        name = check_name(command.name, "character")
-        attrs = check_attrs(command.attrs)
-        if name in state.core.characters:
-            raise DuplicateNameError(f"character {name!r} already exists; pick another name")
-        return [CharacterAdded(name=name, attrs=attrs)]
-    return None
-
-
-CORE = "core"
-"""The prefix of the commands every campaign takes (``core.Roll``)."""
-_commands: dict[str, Mapping[str, type]] = {}
-
-
-def stable_commands(system: System) -> Mapping[str, type]:
-    """Every command a campaign of ``system`` takes, by its stable name.
-
-    The core's are ``core.Roll``, ``core.Note`` and ``core.AddCharacter``; a
-    system's are ``<system>.<Class>`` for each class in ``Rules.commands``. The
-    name holds no module path, so a stored decision still finds its command
-    after the system's modules move."""
-    found = _commands.get(system.name)
-    if found is not None:
-        return found
-    table: dict[str, type] = {f"{CORE}.{kind.__name__}": kind for kind in (Roll, Note, AddCharacter)}
-    for kind in system.rules.commands:
-        name = f"{system.name}.{kind.__name__}"
-        if table.setdefault(name, kind) is not kind:
-            raise PluginError(system.name, "", f"it has two commands named {kind.__name__}")
-    found = MappingProxyType(table)
-    _commands[system.name] = found
-    return found
-
-
-def command_name(system: System, kind: type) -> str | None:
-    """The stable name of a command class in ``system`` (see :func:`stable_commands`), or None
-    when the system takes no such command."""
-    for name, known in stable_commands(system).items():
-        if known is kind:
-            return name
-    return None

@@ -13,16 +13,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ledger.campaign.records import Campaign, Recorded
 from ledger.errors import ConflictError, LedgerError
-from ledger.store import VersionConflict
+from ledger.log.records import Campaign, Recorded
+from ledger.log.store import VersionConflict
 from ledger.systems import get_system
 
 if TYPE_CHECKING:
     from ledger.campaign.campaigns import Campaigns
     from ledger.campaign.recording import Recording
-    from ledger.commands import Command
-    from ledger.state import CampaignState
+    from ledger.deciding.commands import Command
+    from ledger.log.state import CampaignState
 
 
 class Batch:

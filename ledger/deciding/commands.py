@@ -1,0 +1,181 @@
+"""Commands every campaign accepts, and the core decider.
+
+A command is what a player asks for; ``decide`` turns it into events or
+refuses. Systems define their own commands the same way (``actor`` is filled
+in by the ledger from ``--as`` or the campaign's default character).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+
+from ledger import words
+from ledger.dice import sources as dice_mod
+from ledger.errors import (
+    DuplicateNameError,
+    InvalidTextError,
+    PluginError,
+    named,
+)
+from ledger.log.events import CharacterAdded, Event, Noted, Rolled
+from ledger.text import (
+    LABEL_LIMIT,
+    NOTE_LIMIT,
+    check_attrs,
+    check_name,
+    check_text,
+    invisible_reason,
+    nfc,
+)
+
+if TYPE_CHECKING:
+    from ledger.systems import System
+
+
+def _normalised(value: Any) -> Any:
+    if isinstance(value, str):
+        return value if value.isascii() else nfc(value)
+    if isinstance(value, tuple):
+        return tuple(_normalised(v) for v in value)
+    if isinstance(value, dict):
+        return {_normalised(k): _normalised(v) for k, v in value.items()}
+    return value
+
+
+def _strings(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, tuple | list):
+        for v in value:
+            yield from _strings(v)
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            yield from _strings(k)
+            yield from _strings(v)
+
+
+def check_command_text(command: Command) -> None:
+    """Refuse a command holding a line break, control or invisible character in any of
+    its texts, even one its rules would strip away: the action keeps its command
+    (``Envelope.decision``), and nothing stored may hold such a character."""
+    for field in command.__struct_fields__:
+        for text in _strings(getattr(command, field)):
+            reason = invisible_reason(text)
+            if reason is not None:
+                raise InvalidTextError(
+                    text,
+                    named(field) if field != "text" else "the text",
+                    reason,
+                    "type it on one line with visible characters only",
+                    field=field,
+                )
+
+
+class Command(msgspec.Struct, frozen=True, kw_only=True):
+    actor: str | None = None
+
+    def __post_init__(self) -> None:
+        # Everything a player types is compared in NFC, the form names are stored in:
+        # "Café" typed with a combining accent finds the campaign "Café".
+        for field in self.__struct_fields__:
+            value = getattr(self, field)
+            normal = _normalised(value)
+            if normal is not value and normal != value:
+                msgspec.structs.force_setattr(self, field, normal)
+
+    def introduces(self) -> str | None:
+        """The character this command brings into the campaign, if any: the action is
+        recorded under the newcomer, whoever typed it."""
+        return None
+
+
+class Introduction(Command, frozen=True):
+    """A command that brings a character into the campaign, named ``name``."""
+
+    name: str | None = None
+
+    def introduces(self) -> str | None:
+        return self.name
+
+
+class Roll(Command, frozen=True):
+    notation: str
+    label: str = ""
+
+
+class Note(Command, frozen=True):
+    text: str
+
+
+class AddCharacter(Introduction, frozen=True):
+    name: str
+    attrs: dict[str, str] = {}
+
+
+def decide_core(
+    state: Any, command: Command, dice: dice_mod.Dice, semantics: int = dice_mod.SEMANTICS
+) -> list[Event] | None:
+    """Events for a core command, or None when the command is not a core one; a roll under
+    the current notation rules, or (``semantics``) the older ones an action recorded under
+    an older core rules version took."""
+    if isinstance(command, Roll):
+        result = dice_mod.roll(command.notation, dice, semantics)
+        label = check_text(command.label, "`label`", LABEL_LIMIT, field="label")
+        p, truncated = dice_mod.chance(result)
+        cut = True if truncated else msgspec.UNSET
+        return [Rolled(result=result, label=label, manual=dice.manual, p_success=p, p_truncated=cut)]
+    if isinstance(command, Note):
+        text = check_text(command.text, "a note", NOTE_LIMIT)
+        if not text:
+            raise InvalidTextError(
+                text,
+                "a note",
+                "it is empty",
+                f"write one line of 1 to {words.count(NOTE_LIMIT, 'character')}",
+            )
+        return [Noted(text=text)]
+    if isinstance(command, AddCharacter):
+        name = check_name(command.name, "character")
+        attrs = check_attrs(command.attrs)
+        if name in state.core.characters:
+            raise DuplicateNameError(f"character {name!r} already exists; pick another name")
+        return [CharacterAdded(name=name, attrs=attrs)]
+    return None
+
+
+CORE = "core"
+"""The prefix of the commands every campaign takes (``core.Roll``)."""
+_commands: dict[str, Mapping[str, type]] = {}
+
+
+def stable_commands(system: System) -> Mapping[str, type]:
+    """Every command a campaign of ``system`` takes, by its stable name.
+
+    The core's are ``core.Roll``, ``core.Note`` and ``core.AddCharacter``; a
+    system's are ``<system>.<Class>`` for each class in ``Rules.commands``. The
+    name holds no module path, so a stored decision still finds its command
+    after the system's modules move."""
+    found = _commands.get(system.name)
+    if found is not None:
+        return found
+    table: dict[str, type] = {f"{CORE}.{kind.__name__}": kind for kind in (Roll, Note, AddCharacter)}
+    for kind in system.rules.commands:
+        name = f"{system.name}.{kind.__name__}"
+        if table.setdefault(name, kind) is not kind:
+            raise PluginError(system.name, "", f"it has two commands named {kind.__name__}")
+    found = MappingProxyType(table)
+    _commands[system.name] = found
+    return found
+
+
+def command_name(system: System, kind: type) -> str | None:
+    """The stable name of a command class in ``system`` (see :func:`stable_commands`), or None
+    when the system takes no such command."""
+    for name, known in stable_commands(system).items():
+        if known is kind:
+            return name
+    return None

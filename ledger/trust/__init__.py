@@ -1,0 +1,9 @@
+"""Trust: what proves the log whole and who wrote it, and what an import accepts.
+
+``admission`` (an import accepts exactly what the ledger could have recorded), ``integrity``
+(verify, export and import), ``provenance`` (the export's Ed25519 signature and the keys a
+ledger trusts) and ``outfile`` (the one way a file a user names is written, never one of
+the ledger's own).
+
+It may import deciding, the dice, the log and the base modules.
+"""
