@@ -10,15 +10,12 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from starlette.testclient import TestClient
 
 from ledger import Ledger
 from ledger.cli.main import cli
 from ledger.web.app import create_app
 from ledger.web.auth import Guesses
-from tests.helpers_web import Seated, bearer, head, seat_table
-
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+from tests.helpers_web import Seated, TestClient, bearer, head, seat_table
 
 ROLL = {"command": "core.Roll", "args": {"notation": "2d6"}}
 XSS = "<img src=x onerror=alert(1)>"
@@ -348,6 +345,9 @@ def test_every_response_carries_the_content_security_policy(client: TestClient, 
 def test_the_sheet_now_at_a_version_and_for_a_character(client: TestClient, seated: Seated) -> None:
     mine = client.get("/api/c/Friday/sheet", headers=bearer(seated.bob))
     assert mine.status_code == 200 and mine.json()["luck_index"]["judged"] == 0
+    for secret in (seated.bob, seated.watch):  # time travel is the GM's
+        for query in ({"at": 2}, {"day": 0}):
+            assert client.get("/api/c/Friday/sheet", params=query, headers=bearer(secret)).status_code == 403
     earlier = client.get(
         "/api/c/Friday/sheet", params={"at": 2, "character": "Ana"}, headers=bearer(seated.gm)
     )
@@ -364,6 +364,7 @@ def test_the_table_names_the_seat_and_the_commands(client: TestClient, seated: S
     answer = client.get("/api/c/Friday", headers=bearer(seated.ana)).json()
     assert answer["seat"]["role"] == "player" and answer["seat"]["character"] == "Ana"
     assert answer["characters"] == ["Ana", "Bob"] and "core.Roll" in answer["commands"]
+    assert answer["dice"]["commitment"] is not None and answer["next"] == []
 
 
 def test_the_schema_names_every_command_by_its_stable_name(client: TestClient) -> None:

@@ -213,13 +213,17 @@ async def table_info(request: Request) -> Response:
         from ledger.commands import stable_commands
 
         system = book.system(c)
+        state = book.tip(c).state
         return {
             "campaign": c.name,
             "system": c.system,
             "head": book.head(c),
-            "characters": list(book.tip(c).state.core.characters),
+            "day": state.core.day,
+            "characters": list(state.core.characters),
             "seat": seat_view(seat, book),
             "commands": sorted(stable_commands(system)),
+            "next": system.hints(state) if system.hints is not None else [],
+            "dice": book.dice_status(c.name),
         }
 
     return json_answer(await table.run(read))
@@ -365,6 +369,8 @@ async def sheet(request: Request) -> Response:
     """What ``ledger sheet --json`` prints, now or ``at`` a version or on a ``day``."""
     seat, _ = await seat_of(request)
     at, day = version_query(request, "at"), version_query(request, "day")
+    if at is not None or day is not None:
+        auth.gm_only(seat, "travel in time")
     character = request.query_params.get("character")
     table = table_of(request)
 
