@@ -375,3 +375,19 @@ def test_the_schema_names_every_command_by_its_stable_name(client: TestClient) -
     spec = client.get("/api/openapi.json").json()
     assert spec["openapi"].startswith("3.1")
     assert "/api/c/{campaign}/actions" in spec["paths"] and "core.Roll" in spec["components"]["schemas"]
+
+
+def test_a_fault_of_the_server_is_the_same_error_object(
+    seated: Seated, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from ledger.web import api
+
+    def broken(*args: object) -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(api, "entries_after", broken)
+    with TestClient(create_app(seated.db), raise_server_exceptions=False) as client:
+        answer = client.get("/api/c/Friday/events", headers=bearer(seated.gm))
+    assert answer.status_code == 500
+    assert error_of(answer)["type"] == "ServerFault" and "RuntimeError" in str(error_of(answer)["message"])
+    assert "script-src 'self'" in answer.headers["content-security-policy"]

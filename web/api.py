@@ -255,9 +255,9 @@ async def _write(
 async def actions(request: Request) -> Response:
     """Record an action: a command by its stable name, decided as the command line does."""
     seat, _ = await seat_of(request)
+    auth.may_act(seat)
     raw = await body_of(request)
     asked = decoded(raw, schema.Action)
-    auth.may_act(seat)
     table = table_of(request)
 
     def run() -> dict[str, Any]:
@@ -295,9 +295,9 @@ def _gm_write(what: str, kind: type[T], act: Callable[[Any, Campaign, Seat, T], 
     @endpoint
     async def write(request: Request) -> Response:
         seat, _ = await seat_of(request)
+        auth.gm_only(seat, what)
         raw = await body_of(request)
         asked = decoded(raw, kind)
-        auth.gm_only(seat, what)
         table = table_of(request)
 
         def run() -> dict[str, Any]:
@@ -486,6 +486,18 @@ async def openapi(request: Request) -> Response:
 async def not_found(request: Request, exc: Exception) -> Response:
     return refusal(
         NotFound(f"no page at {request.url.path[:200]!r}; the API is described at /api/openapi.json")
+    )
+
+
+def server_error(exc: Exception) -> Response:
+    """A fault of the server itself, as the same error object (never a traceback)."""
+    from ledger.web.errors import ServerFault
+
+    return refusal(
+        ServerFault(
+            f"the server failed on this request ({type(exc).__name__}); "
+            "nothing was recorded unless the events show it"
+        )
     )
 
 

@@ -87,7 +87,8 @@ class Table:
 
 
 class Guards:
-    """Adds the Content-Security-Policy and the other guard headers to every response."""
+    """Adds the Content-Security-Policy and the other guard headers to every response, and
+    answers a fault of the server's own (a bug) with the error object, never a traceback."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -96,14 +97,22 @@ class Guards:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        started = False
 
         async def guarded(message: Message) -> None:
+            nonlocal started
             if message["type"] == "http.response.start":
+                started = True
                 headers = [h for h in message.get("headers", []) if h[0].lower() not in dict(GUARD_HEADERS)]
                 message = {**message, "headers": [*headers, *GUARD_HEADERS]}
             await send(message)
 
-        await self.app(scope, receive, guarded)
+        try:
+            await self.app(scope, receive, guarded)
+        except Exception as e:
+            if started:
+                raise
+            await api.server_error(e)(scope, receive, guarded)
 
 
 def create_app(ledger_target: str, *, guesses: Guesses | None = None) -> Starlette:
