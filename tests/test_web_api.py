@@ -391,3 +391,16 @@ def test_a_fault_of_the_server_is_the_same_error_object(
     assert answer.status_code == 500
     assert error_of(answer)["type"] == "ServerFault" and "RuntimeError" in str(error_of(answer)["message"])
     assert "script-src 'self'" in answer.headers["content-security-policy"]
+
+
+@pytest.mark.postgres
+def test_an_idempotent_retry_records_once_on_postgresql(pg_url: str) -> None:
+    seated = seat_table(pg_url)
+    body = {**ROLL, "args": {"notation": "3d6", "actor": "Bob"}}
+    key = {**bearer(seated.gm), "Idempotency-Key": "pg-roll"}
+    with TestClient(create_app(pg_url)) as one, TestClient(create_app(pg_url)) as two:
+        first = one.post("/api/c/Friday/actions", json=body, headers=key)
+        again = two.post("/api/c/Friday/actions", json=body, headers=key)
+        assert two.post("/api/c/Friday/actions", json=ROLL, headers=bearer(seated.watch)).status_code == 403
+    assert first.status_code == again.status_code == 200 and first.json() == again.json()
+    assert head(pg_url) == first.json()["version"]
