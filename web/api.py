@@ -101,7 +101,7 @@ async def seat_of(request: Request) -> tuple[Seat, bool]:
         raise Unauthorized(
             "no seat: send `Authorization: Bearer SECRET` or open your invitation link (`ledger table invite`)"
         )
-    seat = await table.run(table.seats.resolve, secret)
+    seat = await table.run(table.resolve, secret)
     if seat is None:
         table.guesses.failed(who)
         raise auth.unknown_secret()
@@ -450,7 +450,7 @@ async def join(request: Request) -> Response:
     who = auth.address(request)
     try:
         table.guesses.check(who)
-        seat = await table.run(table.seats.resolve, request.path_params["secret"])
+        seat = await table.run(table.resolve, request.path_params["secret"])
         if seat is None:
             table.guesses.failed(who)
             raise auth.unknown_secret()

@@ -20,7 +20,7 @@ from starlette.applications import Starlette
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ledger.campaign import Ledger
-from ledger.seats import Seats
+from ledger.seats import Seat, Seats
 from ledger.web import api
 from ledger.web.auth import Guesses
 from ledger.web.stream import Feeds
@@ -64,6 +64,10 @@ class Table:
         if self._seats is None:
             self._seats = Seats(self.book.store)
         return self._seats
+
+    def resolve(self, secret: str) -> Seat | None:
+        """The seat a secret opens (on the ledger thread, like every ledger call)."""
+        return self.seats.resolve(secret)
 
     async def run(self, work: Callable[..., T], *args: Any) -> T:
         """``work(*args)`` on the ledger thread."""
