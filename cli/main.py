@@ -61,6 +61,8 @@ LAZY: dict[str, tuple[str, str, str]] = {
         "report",
         "Write a campaign report: map, timeline and charts in one HTML file.",
     ),
+    "serve": ("ledger.cli.serve", "serve", "Serve the live table: every seat's page and the API."),
+    "table": ("ledger.cli.table", "table", "Seats at the live table: invite, list, revoke."),
 }
 
 

@@ -530,11 +530,13 @@ class Ledger:
         *,
         faces: list[int] | None = None,
         actor: str | None = None,
+        seat: str | None = None,
     ) -> Recorded:
         """Decide a command against the current state and append its events.
 
         With ``faces`` the dice are physical; all of them must be used. On a
-        version conflict the state is read again and the command decided again."""
+        version conflict the state is read again and the command decided again.
+        ``seat`` is the label of the seat that sent it (kept on its decision)."""
 
         c = self.campaign(campaign)
         newcomer = command.introduces()
@@ -551,6 +553,7 @@ class Ledger:
             actor=actor,
             newcomer=newcomer,
             command=msgspec.structs.replace(command, actor=actor),
+            seat=seat,
         )
         if newcomer is not None:
             self._keep_acting(c, before, recorded.state)
@@ -643,10 +646,12 @@ class Ledger:
         actor: str | None = None,
         newcomer: str | None = None,
         command: Command | None = None,
+        seat: str | None = None,
     ) -> Recorded:
         """Append what ``decide`` returns for the head state, all or nothing; the action is
         recorded under ``newcomer`` (a character it brings in), else ``actor``. With the
-        ``command`` it decides, the action keeps it and its dice (``Envelope.decision``)."""
+        ``command`` it decides, the action keeps it and its dice (``Envelope.decision``),
+        and the label of the ``seat`` that sent it; an undo or redo has no decision."""
         from ledger.commands import check_command_text
         from ledger.deciding import decide_and_draw, decision
 
@@ -674,6 +679,8 @@ class Ledger:
                 self.check_tail(c, tip.version)
             events, dice = decide_and_draw(decide, tip, faces)
             how = decision(command, dice, system)
+            if how is not None and seat is not None:
+                how = msgspec.structs.replace(how, seat=seat)
             try:
                 return self._append(c, tip, events, self.recorded_under(tip.state, actor, newcomer), how)
             except VersionConflict:
@@ -1242,7 +1249,7 @@ class Ledger:
             first -= 1
         return first
 
-    def undo(self, campaign: str | None = None, count: int = 1) -> Recorded:
+    def undo(self, campaign: str | None = None, count: int = 1, *, seat: str | None = None) -> Recorded:
         """Retract the last ``count`` effective actions (every event of each)."""
         if count < 1:
             raise LedgerError(f"undo needs a count of at least 1, got {count}")
@@ -1275,9 +1282,9 @@ class Ledger:
                 v = first - 1
             return events
 
-        return self.record(decide, c.name)
+        return self.record(decide, c.name, seat=seat)
 
-    def redo(self, campaign: str | None = None, count: int = 1) -> Recorded:
+    def redo(self, campaign: str | None = None, count: int = 1, *, seat: str | None = None) -> Recorded:
         """Bring back the last ``count`` undone actions (only while nothing new was recorded)."""
         if count < 1:
             raise LedgerError(f"redo needs a count of at least 1, got {count}")
@@ -1306,7 +1313,7 @@ class Ledger:
                 for top in reversed(stack[-count:])
             ]
 
-        return self.record(decide, c.name)
+        return self.record(decide, c.name, seat=seat)
 
     # --- the log ---------------------------------------------------------------
 

@@ -346,6 +346,9 @@ class Decision(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
     one by one (``nonce``, ``nonce + 1``, ...)."""
     sides: tuple[int, ...] = ()
     """The sides of each derived die, in order (a Fate die as 3)."""
+    seat: str | None = None
+    """The label of the seat (``ledger table invite``) whose device recorded the action,
+    when it came through ``ledger serve``; none from the command line."""
 
 
 E = TypeVar("E")

@@ -48,6 +48,12 @@ ACTING_STREAM = "acting-character:"
 """The prefix of the keys-table streams that record, per campaign (its id follows), the
 acting character chosen on this ledger (one row per choice); never exported."""
 SEEDS_TABLE = "ledger_seeds"
+SEATS_TABLE = "ledger_seats"
+"""The seats of the live table (``ledger table invite``): each seat's label, campaign, role
+and the sha256 of its secret, and its revocation; never exported, logged or warehoused."""
+REQUESTS_TABLE = "ledger_requests"
+"""The answers ``ledger serve`` gave to requests sent with an ``Idempotency-Key``, so a
+retry gets the first answer; never exported, logged or warehoused."""
 PAGE = 4096
 
 
@@ -119,6 +125,8 @@ class Store:
         self.snapshots = SQLiteAggregateRecorder(self._datastore, events_table_name=SNAPSHOTS_TABLE)
         self.keys = SQLiteAggregateRecorder(self._datastore, events_table_name=KEYS_TABLE)
         self.seeds = SQLiteAggregateRecorder(self._datastore, events_table_name=SEEDS_TABLE)
+        self.seats = SQLiteAggregateRecorder(self._datastore, events_table_name=SEATS_TABLE)
+        self.requests = SQLiteAggregateRecorder(self._datastore, events_table_name=REQUESTS_TABLE)
         if self.read_only:
             self.tables = tables
             return recorder
@@ -131,6 +139,10 @@ class Store:
                 self.keys.create_table()
             if SEEDS_TABLE not in tables:
                 self.seeds.create_table()
+            if SEATS_TABLE not in tables:
+                self.seats.create_table()
+            if REQUESTS_TABLE not in tables:
+                self.requests.create_table()
         except PersistenceError as e:
             raise StoreError(f"cannot write {self.describe()}: {_reason(e)}") from e
         return recorder
@@ -180,6 +192,8 @@ class Store:
         self.snapshots = PostgresAggregateRecorder(self._datastore, events_table_name=SNAPSHOTS_TABLE)
         self.keys = PostgresAggregateRecorder(self._datastore, events_table_name=KEYS_TABLE)
         self.seeds = PostgresAggregateRecorder(self._datastore, events_table_name=SEEDS_TABLE)
+        self.seats = PostgresAggregateRecorder(self._datastore, events_table_name=SEATS_TABLE)
+        self.requests = PostgresAggregateRecorder(self._datastore, events_table_name=REQUESTS_TABLE)
         if not self.create or self.read_only:
             # A read, or a command that may not make a ledger: a missing one is refused
             # (a mistyped schema is not created), and a read creates nothing.
@@ -212,6 +226,8 @@ class Store:
                     self.snapshots.create_table()
                     self.keys.create_table()
                     self.seeds.create_table()
+                    self.seats.create_table()
+                    self.requests.create_table()
                 finally:
                     setup.execute("SELECT pg_advisory_unlock(hashtext(%s))", (lock,))
         except psycopg.Error as e:
@@ -376,6 +392,31 @@ class Store:
         except PersistenceError as e:
             raise StoreError(f"cannot read {self.describe()}: {_reason(e)}") from e
         return bytes(rows[0].state) if rows else None
+
+    # --- the live table's seats and answered requests (never exported) -------------
+
+    def put_private(self, table: str, stream: str, version: int, topic: str, state: bytes) -> bool:
+        """Store one row of the seats or requests table (``SEATS_TABLE``,
+        ``REQUESTS_TABLE``); False when that version was taken by another writer."""
+        try:
+            self._private(table).insert_events([StoredEvent(stream, version, topic, state)])
+        except IntegrityError:
+            return False
+        except PersistenceError as e:
+            raise StoreError(f"cannot write to {self.describe()}: {_reason(e)}") from e
+        return True
+
+    def private_records(self, table: str, stream: str, gt: int | None = None) -> Sequence[StoredEvent]:
+        """The rows of one stream of the seats or requests table after version ``gt``."""
+        if self.read_only and table not in getattr(self, "tables", {table}):
+            return []  # a ledger older than the table, opened read-only
+        try:
+            return self._private(table).select_events(stream, gt=gt)
+        except PersistenceError as e:
+            raise StoreError(f"cannot read {self.describe()}: {_reason(e)}") from e
+
+    def _private(self, table: str) -> Any:
+        return {SEATS_TABLE: self.seats, REQUESTS_TABLE: self.requests}[table]
 
     def head(self, stream: str) -> int:
         last = self.read(stream, desc=True, limit=1)

@@ -1,0 +1,106 @@
+"""``ledger table``: the seats of the live table (``ledger serve``): invite, list, revoke."""
+
+from __future__ import annotations
+
+import click
+
+from ledger.cli.options import Ctx, common, emit, pass_ctx
+
+
+@click.group("table")
+def table() -> None:
+    """Seats at the live table (`ledger serve`): invite, list, revoke."""
+
+
+@table.command("invite")
+@click.option("--gm", is_flag=True, help="The GM's seat: everything, undo and fork included.")
+@click.option("--watch", is_flag=True, help="A watcher's seat: reads only.")
+@click.option("--label", default=None, help="The seat's name in `ledger table seats` and the log.")
+@click.option(
+    "--url",
+    default="http://127.0.0.1:8000",
+    show_default=True,
+    metavar="BASE",
+    help="Where `ledger serve` is reached.",
+)
+@common
+@pass_ctx
+def invite(c: Ctx, gm: bool, watch: bool, label: str | None, url: str) -> None:
+    """Invite a seat to the campaign: prints its link, with a fresh secret shown once.
+
+    Give exactly one of --gm, --as CHARACTER (a player's seat, acting as that character
+    only) or --watch. Only the secret's sha256 is kept; a lost link is revoked
+    (`ledger table revoke SEAT`) and a new one invited."""
+    from ledger.deciding import actor_in
+    from ledger.seats import seats_of
+
+    character = c.actor
+    if gm + watch + (character is not None) != 1:
+        raise click.UsageError("give one of --gm, --as CHARACTER or --watch")
+    role = "gm" if gm else "watch" if watch else "player"
+    book = c.ledger
+    camp = book.campaign(c.campaign)
+    if character is not None:
+        character = actor_in(book.tip(camp).state, character)
+    seat, secret = seats_of(book).invite(camp.id, role, character, label)
+    link = f"{url.rstrip('/')}/join/{secret}"
+    as_who = f" as {seat.character}" if seat.character else ""
+    emit(
+        c,
+        {
+            "seat": seat.label,
+            "campaign": camp.name,
+            "role": seat.role,
+            "character": seat.character,
+            "link": link,
+        },
+        f"{seat.label}: {seat.role}{as_who} at {camp.name!r}; open this link once (it is shown only now):\n{link}",
+    )
+
+
+@table.command("seats")
+@common
+@pass_ctx
+def seats(c: Ctx) -> None:
+    """List the seats (never their secrets): of the campaign given with -c, else all."""
+    from ledger.seats import seats_of
+
+    book = c.ledger
+    only = book.campaign(c.campaign).id if c.campaign is not None else None
+    found = seats_of(book).all(only)
+    names = {camp.id: camp.name for camp in book.campaigns()}
+    data = [
+        {
+            "seat": s.label,
+            "campaign": names.get(s.campaign, s.campaign),
+            "role": s.role,
+            "character": s.character,
+            "invited": s.invited,
+            "revoked": s.revoked,
+        }
+        for s in found
+    ]
+
+    def text() -> str:
+        if not data:
+            return "no seats yet: `ledger table invite -c NAME --gm` invites the GM"
+        lines = []
+        for row in data:
+            who = f" as {row['character']}" if row["character"] else ""
+            gone = f" (revoked {row['revoked']})" if row["revoked"] else ""
+            lines.append(f"{row['seat']}: {row['role']}{who} at {row['campaign']!r}{gone}")
+        return "\n".join(lines)
+
+    emit(c, data, text)
+
+
+@table.command("revoke")
+@click.argument("seat")
+@common
+@pass_ctx
+def revoke(c: Ctx, seat: str) -> None:
+    """End the seat SEAT at once: its link and cookie open nothing, its open pages stop."""
+    from ledger.seats import seats_of
+
+    ended = seats_of(c.ledger).revoke(seat)
+    emit(c, {"seat": ended.label, "revoked": ended.revoked}, f"{ended.label}: revoked")

@@ -1,0 +1,510 @@
+"""The routes of the live table: small endpoints over one :class:`ledger.Ledger`.
+
+Every action goes through ``Ledger.execute`` (or ``undo``, ``redo``, ``fork``,
+``reveal_dice``), the path the command line takes, so each refusal is the command line's,
+word for word, as its ``--json`` error object (``web.errors``). An action's answer is
+what ``ledger --json`` prints for it. Each endpoint checks the seat first (``web.auth``):
+the role, the campaign, the character. Ledger work runs on the table's one ledger thread
+(``Table.run``), so this process decides one action at a time, as a command line does.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.parse
+from collections.abc import Callable
+from importlib import resources
+from typing import Any, TypeVar
+
+import msgspec
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response, StreamingResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from ledger.errors import LedgerError
+from ledger.events import RESETS
+from ledger.records import Campaign
+from ledger.seats import Seat
+from ledger.state import told_as
+from ledger.web import auth, idempotency, schema
+from ledger.web.errors import (
+    BadRequest,
+    NotFound,
+    RequestTooLarge,
+    StaleVersion,
+    Unauthorized,
+    Unprocessable,
+    UnsupportedMediaType,
+    refusal,
+)
+
+MAX_BODY = 64 * 1024
+"""The largest request body read (a command's text is at most 10,000 characters)."""
+T = TypeVar("T")
+
+
+def json_answer(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+    return Response(
+        msgspec.json.encode(data), status_code=status, media_type="application/json", headers=headers
+    )
+
+
+def table_of(request: Request) -> Any:
+    return request.app.state.table
+
+
+# --- reading the request ----------------------------------------------------------------
+
+
+async def body_of(request: Request) -> bytes:
+    """The body, refused past :data:`MAX_BODY` bytes before any of it is parsed."""
+    length = request.headers.get("content-length")
+    if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+        raise RequestTooLarge(f"the body may take {MAX_BODY // 1024} KiB at most")
+    kind = request.headers.get("content-type", "application/json").split(";")[0].strip().lower()
+    if kind != "application/json":
+        raise UnsupportedMediaType(f"the body is {kind[:60]!r}; send application/json")
+    got = bytearray()
+    async for chunk in request.stream():
+        got += chunk
+        if len(got) > MAX_BODY:
+            raise RequestTooLarge(f"the body may take {MAX_BODY // 1024} KiB at most")
+    return bytes(got)
+
+
+def decoded(raw: bytes, kind: type[T]) -> T:
+    try:
+        return msgspec.json.decode(raw or b"{}", type=kind)
+    except msgspec.ValidationError as e:
+        raise Unprocessable(f"the body does not fit: {e}", field="body") from None
+    except msgspec.DecodeError as e:
+        raise BadRequest(f"the body is not JSON: {e}", field="body") from None
+
+
+def version_query(request: Request, name: str) -> int | None:
+    given = request.query_params.get(name)
+    if given is None:
+        return None
+    if not given.isdigit() or len(given) > 18:
+        raise BadRequest(f"`{name}` is a version, a whole number from 0; got {given[:40]!r}", field=name)
+    return int(given)
+
+
+async def seat_of(request: Request) -> tuple[Seat, bool]:
+    """The asking seat, and whether it came by cookie; 401 without one, 429 past the guesses."""
+    table = table_of(request)
+    who = auth.address(request)
+    table.guesses.check(who)
+    secret, by_cookie = auth.secret_of(request)
+    if secret is None:
+        raise Unauthorized(
+            "no seat: send `Authorization: Bearer SECRET` or open your invitation link (`ledger table invite`)"
+        )
+    seat = await table.run(table.seats.resolve, secret)
+    if seat is None:
+        table.guesses.failed(who)
+        raise auth.unknown_secret()
+    if by_cookie and request.method in auth.WRITES:
+        auth.check_origin(request)
+    return seat, by_cookie
+
+
+def campaign_of(table: Any, seat: Seat, asked: str) -> Campaign:
+    """The seat's campaign, when it is the one asked for (on the ledger thread)."""
+    campaign = table.book.campaign_by_id(seat.campaign)
+    auth.may_read(seat, campaign, asked)
+    return campaign
+
+
+# --- what is sent back --------------------------------------------------------------------
+
+
+def recorded(rec: Any) -> dict[str, Any]:
+    """What ``ledger --json`` prints for an action (``ledger.cli.options.recorded_json``)."""
+    return {
+        "campaign": rec.campaign.name,
+        "action": rec.action,
+        "version": rec.version,
+        "events": [json.loads(msgspec.json.encode(e.event)) for e in rec.envelopes],
+    }
+
+
+def entry(book: Any, env: Any, live: list[tuple[int, int]]) -> dict[str, Any]:
+    """One event as the page and any client read it: ``ledger log --json``'s fields, the
+    event's data and how its action was decided (``web.schema.Entry``)."""
+    reset = isinstance(env.event, RESETS)
+    how = env.decision
+    decision = None
+    if how is not None:
+        dice = (
+            "physical" if how.manual else "committed" if how.commitment else "unproven" if how.faces else None
+        )
+        decision = {
+            "command": how.command,
+            "seat": how.seat,
+            "faces": list(how.faces),
+            "dice": dice,
+            "commitment": how.commitment,
+        }
+    return {
+        "version": env.v,
+        "action": env.action,
+        "kind": env.event.kind,
+        "at": env.at,
+        "day": env.day,
+        "actor": env.actor,
+        "who": told_as(env.event, env.actor),
+        "summary": book.summary(env.event),
+        "undone": not reset and not any(lo < env.v <= hi for lo, hi in live),
+        "event": json.loads(msgspec.json.encode(env.event)),
+        "decision": decision,
+    }
+
+
+def entries_after(
+    book: Any, c: Campaign, after: int, limit: int = 500
+) -> tuple[list[dict[str, Any]], int, bool]:
+    """The entries after version ``after`` (at most ``limit``), the head, and whether more follow."""
+    head = book.head(c)
+    if after >= head:
+        return [], head, False
+    last = min(head, after + limit)
+    live = book.segments(c, head)
+    return [entry(book, env, live) for env in book.envelopes(c, after, last)], head, last < head
+
+
+def seat_view(seat: Seat, book: Any) -> dict[str, Any]:
+    return {
+        "label": seat.label,
+        "campaign": book.campaign_by_id(seat.campaign).name,
+        "role": seat.role,
+        "character": seat.character,
+        "invited": seat.invited,
+        "revoked": seat.revoked,
+    }
+
+
+# --- the endpoints ------------------------------------------------------------------------
+
+
+def endpoint(run: Callable[[Request], Any]) -> Callable[[Request], Any]:
+    """An endpoint whose refusals are the command line's ``--json`` error object."""
+
+    async def answer(request: Request) -> Response:
+        try:
+            return await run(request)  # type: ignore[no-any-return]
+        except LedgerError as e:
+            return refusal(e)
+
+    answer.__name__ = run.__name__
+    answer.__doc__ = run.__doc__
+    return answer
+
+
+@endpoint
+async def table_info(request: Request) -> Response:
+    seat, _ = await seat_of(request)
+    table = table_of(request)
+
+    def read() -> dict[str, Any]:
+        book = table.book
+        c = campaign_of(table, seat, request.path_params["campaign"])
+        from ledger.commands import stable_commands
+
+        system = book.system(c)
+        return {
+            "campaign": c.name,
+            "system": c.system,
+            "head": book.head(c),
+            "characters": list(book.tip(c).state.core.characters),
+            "seat": seat_view(seat, book),
+            "commands": sorted(stable_commands(system)),
+        }
+
+    return json_answer(await table.run(read))
+
+
+async def _write(
+    request: Request, seat: Seat, raw: bytes, run: Callable[[], dict[str, Any]], campaign_id: str
+) -> Response:
+    """Run a write on the ledger thread, once per ``Idempotency-Key``, and wake the streams."""
+    table = table_of(request)
+    key = request.headers.get("idempotency-key")
+
+    def answered() -> tuple[int, bytes]:
+        return 200, msgspec.json.encode(run())
+
+    if key is None:
+        status, body = await table.run(answered)
+    else:
+        idempotency.check_key(key)
+        mark = idempotency.fingerprint(request.method, request.url.path, raw)
+        status, body = await table.run(
+            lambda: idempotency.once(table.book.store, seat.label, key, mark, answered)
+        )
+    table.feeds.notify(campaign_id)
+    return Response(body, status_code=status, media_type="application/json")
+
+
+@endpoint
+async def actions(request: Request) -> Response:
+    """Record an action: a command by its stable name, decided as the command line does."""
+    seat, _ = await seat_of(request)
+    raw = await body_of(request)
+    asked = decoded(raw, schema.Action)
+    auth.may_act(seat)
+    table = table_of(request)
+
+    def run() -> dict[str, Any]:
+        from ledger.admission import command_class
+
+        book = table.book
+        c = campaign_of(table, seat, request.path_params["campaign"])
+        system = book.system(c)
+        kind = command_class(asked.command, system)
+        if kind is None:
+            from ledger.commands import stable_commands
+
+            raise Unprocessable(
+                f"{asked.command[:80]!r} is no command of the {system.name} system; "
+                f"it takes {', '.join(sorted(stable_commands(system)))}",
+                field="command",
+            )
+        try:
+            command = msgspec.convert(asked.args, kind)
+        except msgspec.ValidationError as e:
+            raise Unprocessable(f"the `args` of {asked.command} do not fit: {e}", field="args") from None
+        actor = auth.actor_for(seat, command.actor, command.introduces())
+        if asked.expected_version is not None and asked.expected_version != book.head(c):
+            raise StaleVersion(
+                f"campaign {c.name!r} is at version {book.head(c)}, not {asked.expected_version}: "
+                "someone acted first; read the events and decide again",
+                field="expected_version",
+            )
+        return recorded(book.execute(command, c.name, faces=asked.faces, actor=actor, seat=seat.label))
+
+    return await _write(request, seat, raw, run, seat.campaign)
+
+
+def _gm_write(what: str, kind: type[T], act: Callable[[Any, Campaign, Seat, T], dict[str, Any]]) -> Any:
+    @endpoint
+    async def write(request: Request) -> Response:
+        seat, _ = await seat_of(request)
+        raw = await body_of(request)
+        asked = decoded(raw, kind)
+        auth.gm_only(seat, what)
+        table = table_of(request)
+
+        def run() -> dict[str, Any]:
+            c = campaign_of(table, seat, request.path_params["campaign"])
+            return act(table, c, seat, asked)
+
+        return await _write(request, seat, raw, run, seat.campaign)
+
+    write.__name__ = what.split()[0]
+    return write
+
+
+def _undo(table: Any, c: Campaign, seat: Seat, asked: schema.Count) -> dict[str, Any]:
+    return recorded(table.book.undo(c.name, asked.count, seat=seat.label))
+
+
+def _redo(table: Any, c: Campaign, seat: Seat, asked: schema.Count) -> dict[str, Any]:
+    return recorded(table.book.redo(c.name, asked.count, seat=seat.label))
+
+
+def _fork(table: Any, c: Campaign, seat: Seat, asked: schema.Fork) -> dict[str, Any]:
+    if asked.at is not None and asked.day is not None:
+        raise LedgerError("give `at` or `day`, not both")
+    forked = table.book.fork(c.name, asked.name, at=asked.at, day=asked.day)
+    gm, secret = table.seats.invite(forked.id, "gm", label=None)
+    return {
+        "name": forked.name,
+        "parent": c.name,
+        "at": forked.parent_version,
+        "seat": gm.label,
+        "link": f"/join/{secret}",
+    }
+
+
+def _reveal(table: Any, c: Campaign, seat: Seat, asked: schema.Reveal) -> dict[str, Any]:
+    rec = table.book.reveal_dice(c.name, client_seed=asked.client_seed)
+    shown, opened = rec.events
+    return {
+        **recorded(rec),
+        "revealed": shown.commitment,
+        "seed": shown.seed,
+        "commitment": opened.commitment,
+    }
+
+
+undo = _gm_write("undo actions", schema.Count, _undo)
+redo = _gm_write("redo actions", schema.Count, _redo)
+fork = _gm_write("fork the campaign", schema.Fork, _fork)
+reveal = _gm_write("reveal the dice", schema.Reveal, _reveal)
+
+
+@endpoint
+async def events(request: Request) -> Response:
+    """The events after ``after`` (default 0), undone ones marked, a page at a time."""
+    seat, _ = await seat_of(request)
+    after = version_query(request, "after") or 0
+    table = table_of(request)
+
+    def read() -> dict[str, Any]:
+        c = campaign_of(table, seat, request.path_params["campaign"])
+        found, head, more = entries_after(table.book, c, after)
+        return {"campaign": c.name, "head": head, "events": found, "more": more}
+
+    return json_answer(await table.run(read))
+
+
+@endpoint
+async def sheet(request: Request) -> Response:
+    """What ``ledger sheet --json`` prints, now or ``at`` a version or on a ``day``."""
+    seat, _ = await seat_of(request)
+    at, day = version_query(request, "at"), version_query(request, "day")
+    character = request.query_params.get("character")
+    table = table_of(request)
+
+    def read() -> dict[str, Any]:
+        from ledger.projections.stats.sheet import luck_from_log
+
+        if at is not None and day is not None:
+            raise LedgerError("give `at` or `day`, not both")
+        book = table.book
+        c = campaign_of(table, seat, request.path_params["campaign"])
+        state = book.state(c.name, at=at, day=day)
+        system = book.system(c)
+        who = character or seat.character or book.acting(c.name, state)
+        if who is not None:
+            from ledger.deciding import actor_in
+
+            who = actor_in(state, who)
+        data: dict[str, Any] = system.sheet(state, who)
+        version = at if at is not None else (book.version_at_day(c, day) if day is not None else None)
+        data["luck_index"] = luck_from_log(book, c.name, who, version=version)
+        if system.sheet_layout is not None:
+            from ledger.projections import sheets
+
+            data["view"] = sheets.view(system.sheet_layout, data)
+        return data
+
+    return Response(msgspec.json.encode(await table.run(read)), media_type="application/json")
+
+
+@endpoint
+async def seats(request: Request) -> Response:
+    """The campaign's seats, never their secrets: the GM's."""
+    seat, _ = await seat_of(request)
+    auth.gm_only(seat, "list the seats")
+    table = table_of(request)
+
+    def read() -> list[dict[str, Any]]:
+        c = campaign_of(table, seat, request.path_params["campaign"])
+        return [seat_view(s, table.book) for s in table.seats.all(c.id)]
+
+    return json_answer(await table.run(read))
+
+
+@endpoint
+async def stream(request: Request) -> Response:
+    """Server-Sent Events: each entry after ``Last-Event-ID`` (or ``after``), then each new one."""
+    seat, _ = await seat_of(request)
+    table = table_of(request)
+    last = request.headers.get("last-event-id")
+    if last is not None:
+        if not last.strip().isdigit() or len(last.strip()) > 18:
+            raise BadRequest(
+                f"Last-Event-ID is a version, a whole number; got {last[:40]!r}", field="last_event_id"
+            )
+        after = int(last.strip())
+    else:
+        after = version_query(request, "after") or 0
+    c = await table.run(campaign_of, table, seat, request.path_params["campaign"])
+
+    def read(since: int) -> tuple[list[dict[str, Any]], bool]:
+        found, _head, more = entries_after(table.book, c, since)
+        return found, more
+
+    def still_seated() -> bool:
+        return seat.label not in table.feeds.revoked
+
+    return StreamingResponse(
+        table.feeds.follow(c.id, after, read, still_seated),
+        media_type="text/event-stream",
+        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+    )
+
+
+async def join(request: Request) -> Response:
+    """Swap an invitation's secret for the seat's cookie, and go to the table without it."""
+    table = table_of(request)
+    who = auth.address(request)
+    try:
+        table.guesses.check(who)
+        seat = await table.run(table.seats.resolve, request.path_params["secret"])
+        if seat is None:
+            table.guesses.failed(who)
+            raise auth.unknown_secret()
+        name = await table.run(lambda: table.book.campaign_by_id(seat.campaign).name)
+    except LedgerError as e:
+        return refusal(e)
+    answer = RedirectResponse(f"/t/{urllib.parse.quote(name, safe='')}", status_code=303)
+    answer.set_cookie(
+        auth.COOKIE,
+        request.path_params["secret"],
+        httponly=True,
+        samesite="strict",
+        secure=request.url.scheme == "https",
+        path="/",
+    )
+    return answer
+
+
+async def page(request: Request) -> Response:
+    """The table's page (``static/table.html``): it reads everything through the API."""
+    html = resources.files("ledger.web").joinpath("static/table.html").read_bytes()
+    return Response(html, media_type="text/html; charset=utf-8", headers={"Cache-Control": "no-store"})
+
+
+async def command_schema(request: Request) -> Response:
+    return json_answer(schema.command_schema())
+
+
+async def openapi(request: Request) -> Response:
+    return json_answer(schema.openapi())
+
+
+async def not_found(request: Request, exc: Exception) -> Response:
+    return refusal(
+        NotFound(f"no page at {request.url.path[:200]!r}; the API is described at /api/openapi.json")
+    )
+
+
+async def not_allowed(request: Request, exc: Exception) -> Response:
+    from ledger.web.errors import MethodNotAllowed
+
+    return refusal(MethodNotAllowed(f"{request.method} is not how {request.url.path[:200]!r} is used"))
+
+
+def routes() -> list[Route | Mount]:
+    static = StaticFiles(packages=[("ledger.web", "static")])
+    return [
+        Route("/api/schema", command_schema, methods=["GET"]),
+        Route("/api/openapi.json", openapi, methods=["GET"]),
+        Route("/api/c/{campaign}", table_info, methods=["GET"]),
+        Route("/api/c/{campaign}/actions", actions, methods=["POST"]),
+        Route("/api/c/{campaign}/undo", undo, methods=["POST"]),
+        Route("/api/c/{campaign}/redo", redo, methods=["POST"]),
+        Route("/api/c/{campaign}/fork", fork, methods=["POST"]),
+        Route("/api/c/{campaign}/dice/reveal", reveal, methods=["POST"]),
+        Route("/api/c/{campaign}/events", events, methods=["GET"]),
+        Route("/api/c/{campaign}/sheet", sheet, methods=["GET"]),
+        Route("/api/c/{campaign}/seats", seats, methods=["GET"]),
+        Route("/api/c/{campaign}/stream", stream, methods=["GET"]),
+        Route("/join/{secret}", join, methods=["GET"]),
+        Route("/t/{campaign}", page, methods=["GET"]),
+        Mount("/static", app=static, name="static"),
+    ]

@@ -1,0 +1,373 @@
+"""What a client may send and gets back, as JSON Schema and as an OpenAPI 3.1 description.
+
+The commands are msgspec Structs: their schemas come from ``msgspec.json.schema_components``,
+each under its stable name (``core.Roll``, ``crawl.Move``: the name an action's decision
+records, :func:`ledger.commands.stable_commands`), so the page builds a form from a
+command's fields and a tool builder generates a client, for every installed system, a
+plugin's included. The request and answer bodies of the API are Structs here too, and the
+OpenAPI description is built from the same components.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import msgspec
+
+from ledger.commands import stable_commands
+from ledger.systems import get_system, system_names
+
+MAX_FACES = 1000
+
+
+class Action(msgspec.Struct, forbid_unknown_fields=True):
+    """``POST /api/c/{campaign}/actions``: a command by its stable name and its fields."""
+
+    command: str
+    """The command's stable name (``core.Roll``, ``crawl.Move``; ``GET /api/schema`` lists them)."""
+    args: dict[str, Any] = {}
+    """The command's fields; a player's ``actor`` is their own character."""
+    faces: list[int] | None = None
+    """Physical dice, in the order the command rolls them; all must be used."""
+    expected_version: int | None = None
+    """The head the client saw: a 409 instead of an action decided on another state."""
+
+
+class Count(msgspec.Struct, forbid_unknown_fields=True):
+    """``POST .../undo`` and ``.../redo``: how many actions."""
+
+    count: int = 1
+
+
+class Fork(msgspec.Struct, forbid_unknown_fields=True):
+    """``POST .../fork``: the new branch's name, and where (default: the head)."""
+
+    name: str
+    at: int | None = None
+    day: int | None = None
+
+
+class Reveal(msgspec.Struct, forbid_unknown_fields=True):
+    """``POST .../dice/reveal``: the next commitment's client seed (default: the same)."""
+
+    client_seed: str | None = None
+
+
+class Recorded(msgspec.Struct):
+    """What an action recorded: what ``ledger --json`` prints for it."""
+
+    campaign: str
+    action: str
+    version: int
+    events: list[dict[str, Any]]
+
+
+class Decision(msgspec.Struct):
+    """How an action was decided: its command, the seat that sent it, its dice."""
+
+    command: str
+    seat: str | None
+    faces: list[int]
+    dice: str | None
+    """``physical`` (entered by hand), ``committed`` (derived under ``commitment``, proven
+    once it is revealed), ``unproven`` (virtual dice with no commitment), or None (no dice)."""
+    commitment: str | None
+
+
+class Entry(msgspec.Struct):
+    """One event of the log: ``ledger log --json``'s fields, its data and its decision."""
+
+    version: int
+    action: str
+    kind: str
+    at: str
+    day: int | None
+    actor: str | None
+    who: str | None
+    summary: str
+    undone: bool
+    event: dict[str, Any]
+    decision: Decision | None
+
+
+class Events(msgspec.Struct):
+    campaign: str
+    head: int
+    events: list[Entry]
+    more: bool
+    """More events follow the last one given: ask again after it."""
+
+
+class SeatView(msgspec.Struct):
+    label: str
+    campaign: str
+    role: str
+    character: str | None
+    invited: str
+    revoked: str | None
+
+
+class Table(msgspec.Struct):
+    """``GET /api/c/{campaign}``: the campaign, its head, and the asking seat."""
+
+    campaign: str
+    system: str
+    head: int
+    characters: list[str]
+    seat: SeatView
+    commands: list[str]
+
+
+class ForkAnswer(msgspec.Struct):
+    name: str
+    parent: str
+    at: int
+    seat: str
+    link: str
+    """The new branch's GM link (``/join/SECRET``): a seat is bound to one campaign."""
+
+
+class Fixed(msgspec.Struct):
+    action: str
+    detail: dict[str, str]
+    text: str
+
+
+class ErrorBody(msgspec.Struct):
+    type: str
+    message: str
+    exit_code: int
+    fix: Fixed | None = None
+    field: str | None = None
+
+
+class Error(msgspec.Struct):
+    """Every refusal: the object ``ledger --json`` prints for it."""
+
+    error: ErrorBody
+
+
+ANSWERS: tuple[type, ...] = (
+    Action,
+    Count,
+    Fork,
+    Reveal,
+    Recorded,
+    Events,
+    Table,
+    ForkAnswer,
+    Error,
+    SeatView,
+)
+
+
+def _commands() -> dict[str, type]:
+    found: dict[str, type] = {}
+    for name in system_names():
+        found.update(stable_commands(get_system(name)))
+    return found
+
+
+def _renamed(tree: Any, names: dict[str, str], prefix: str) -> Any:
+    if isinstance(tree, dict):
+        out = {k: _renamed(v, names, prefix) for k, v in tree.items()}
+        ref = out.get("$ref")
+        if isinstance(ref, str) and ref.startswith(prefix) and ref[len(prefix) :] in names:
+            out["$ref"] = prefix + names[ref[len(prefix) :]]
+        return out
+    if isinstance(tree, list):
+        return [_renamed(v, names, prefix) for v in tree]
+    return tree
+
+
+def components(prefix: str) -> tuple[dict[str, str], dict[str, Any]]:
+    """Each command's reference by stable name, and every schema (commands under their
+    stable names), with references starting ``prefix``."""
+    commands = _commands()
+    kinds = list(dict.fromkeys([*commands.values(), *ANSWERS]))
+    refs, found = msgspec.json.schema_components(kinds, ref_template=prefix + "{name}")
+    by_kind = dict(zip(kinds, refs, strict=True))
+    names = {by_kind[kind]["$ref"][len(prefix) :]: stable for stable, kind in commands.items()}
+    schemas = {names.get(k, k): _renamed(v, names, prefix) for k, v in found.items()}
+    return {stable: prefix + stable for stable in commands}, schemas
+
+
+@functools.cache
+def command_schema() -> dict[str, Any]:
+    """``GET /api/schema``: every command of every installed system, by stable name."""
+    refs, schemas = components("#/$defs/")
+    systems = {name: sorted(stable_commands(get_system(name))) for name in system_names()}
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "campaign-ledger commands",
+        "commands": {name: {"$ref": ref} for name, ref in sorted(refs.items())},
+        "systems": systems,
+        "$defs": schemas,
+    }
+
+
+def _error_responses(*statuses: int) -> dict[str, Any]:
+    said = {
+        400: "The body is not JSON, or a query parameter is malformed",
+        401: "No seat, or an unknown or revoked secret",
+        403: "The seat may not do this (another campaign, character or role; a cross-site write)",
+        404: "No such page or campaign",
+        409: "Someone acted first (`expected_version`), the campaign is busy, or an `Idempotency-Key` is under way",
+        413: "The body is larger than the server reads",
+        415: "The body is not application/json",
+        422: "The command line's refusal of the action, word for word",
+        429: "Too many unknown secrets from this address: wait and try again",
+    }
+    ref = {"$ref": "#/components/schemas/Error"}
+    return {
+        str(s): {"description": said[s], "content": {"application/json": {"schema": ref}}} for s in statuses
+    }
+
+
+def _json(description: str, ref: str) -> dict[str, Any]:
+    return {"description": description, "content": {"application/json": {"schema": {"$ref": ref}}}}
+
+
+@functools.cache
+def openapi() -> dict[str, Any]:
+    """``GET /api/openapi.json``: the whole API, OpenAPI 3.1, msgspec's components."""
+    _refs, schemas = components("#/components/schemas/")
+    campaign = {"name": "campaign", "in": "path", "required": True, "schema": {"type": "string"}}
+    idem = {
+        "name": "Idempotency-Key",
+        "in": "header",
+        "required": False,
+        "schema": {"type": "string", "minLength": 1, "maxLength": 200, "pattern": "^[\\x21-\\x7e]+$"},
+        "description": "A retry with the same key gets the first answer and records nothing more.",
+    }
+    version_param = {"schema": {"type": "integer", "minimum": 0}, "in": "query", "required": False}
+    reading = _error_responses(400, 401, 403, 404, 429)
+    writing = _error_responses(400, 401, 403, 404, 409, 413, 415, 422, 429)
+
+    def post(summary: str, body: str, answer: str, *, idempotent: bool = False) -> dict[str, Any]:
+        op: dict[str, Any] = {
+            "summary": summary,
+            "parameters": [campaign, *([idem] if idempotent else [])],
+            "requestBody": {
+                "required": True,
+                "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{body}"}}},
+            },
+            "responses": {"200": _json("Recorded", f"#/components/schemas/{answer}"), **writing},
+        }
+        return {"post": op}
+
+    paths = {
+        "/api/c/{campaign}": {
+            "get": {
+                "summary": "The campaign, its head, its commands, and the asking seat",
+                "parameters": [campaign],
+                "responses": {"200": _json("The table", "#/components/schemas/Table"), **reading},
+            }
+        },
+        "/api/c/{campaign}/actions": post(
+            "Record an action: a command by its stable name", "Action", "Recorded", idempotent=True
+        ),
+        "/api/c/{campaign}/undo": post("Undo the last actions (GM)", "Count", "Recorded", idempotent=True),
+        "/api/c/{campaign}/redo": post("Redo undone actions (GM)", "Count", "Recorded", idempotent=True),
+        "/api/c/{campaign}/fork": post("Fork a branch (GM)", "Fork", "ForkAnswer"),
+        "/api/c/{campaign}/dice/reveal": post(
+            "Reveal the dice commitment's seed and open the next (GM)", "Reveal", "Recorded"
+        ),
+        "/api/c/{campaign}/events": {
+            "get": {
+                "summary": "The events after a version (every one, undone ones marked)",
+                "parameters": [campaign, {"name": "after", **version_param}],
+                "responses": {"200": _json("Events", "#/components/schemas/Events"), **reading},
+            }
+        },
+        "/api/c/{campaign}/sheet": {
+            "get": {
+                "summary": "The character sheet, now or at a version or game day",
+                "parameters": [
+                    campaign,
+                    {"name": "at", **version_param},
+                    {"name": "day", **version_param},
+                    {"name": "character", "in": "query", "required": False, "schema": {"type": "string"}},
+                ],
+                "responses": {
+                    "200": {
+                        "description": "What `ledger sheet --json` prints",
+                        "content": {"application/json": {"schema": {"type": "object"}}},
+                    },
+                    **_error_responses(400, 401, 403, 404, 422, 429),
+                },
+            }
+        },
+        "/api/c/{campaign}/seats": {
+            "get": {
+                "summary": "The campaign's seats, never their secrets (GM)",
+                "parameters": [campaign],
+                "responses": {
+                    "200": {
+                        "description": "The seats",
+                        "content": {
+                            "application/json": {
+                                "schema": {
+                                    "type": "array",
+                                    "items": {"$ref": "#/components/schemas/SeatView"},
+                                }
+                            }
+                        },
+                    },
+                    **reading,
+                },
+            }
+        },
+        "/api/c/{campaign}/stream": {
+            "get": {
+                "summary": "Server-Sent Events: each event as an `Entry`, its id the version",
+                "parameters": [
+                    campaign,
+                    {"name": "after", **version_param},
+                    {
+                        "name": "Last-Event-ID",
+                        "in": "header",
+                        "required": False,
+                        "schema": {"type": "string", "pattern": "^[0-9]{1,18}$"},
+                    },
+                ],
+                "responses": {
+                    "200": {
+                        "description": "The stream",
+                        "content": {"text/event-stream": {"schema": {"type": "string"}}},
+                    },
+                    **reading,
+                },
+            }
+        },
+        "/api/schema": {
+            "get": {
+                "summary": "The JSON Schema of every command",
+                "security": [],
+                "responses": {
+                    "200": {
+                        "description": "The schema",
+                        "content": {"application/json": {"schema": {"type": "object"}}},
+                    }
+                },
+            }
+        },
+    }
+    return {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "campaign-ledger live table",
+            "version": "1",
+            "description": "The API `ledger serve` answers (docs/api.md).",
+        },
+        "paths": paths,
+        "components": {
+            "schemas": schemas,
+            "securitySchemes": {
+                "seat": {"type": "http", "scheme": "bearer", "description": "A seat's secret"},
+                "cookie": {"type": "apiKey", "in": "cookie", "name": "ledger_seat"},
+            },
+        },
+        "security": [{"seat": []}, {"cookie": []}],
+    }
