@@ -220,6 +220,7 @@ async def table_info(request: Request) -> Response:
             "characters": list(book.tip(c).state.core.characters),
             "seat": seat_view(seat, book),
             "commands": sorted(stable_commands(system)),
+            "map_kind": system.report.map_kind if system.report.map is not None else None,
         }
 
     return json_answer(await table.run(read))
@@ -389,9 +390,45 @@ async def sheet(request: Request) -> Response:
             from ledger.projections import sheets
 
             data["view"] = sheets.view(system.sheet_layout, data)
+        data["hints"] = next_steps(system, state)
         return data
 
     return Response(msgspec.json.encode(await table.run(read)), media_type="application/json")
+
+
+def next_steps(system: Any, state: Any) -> list[str]:
+    """What comes next, as the command line's ``next:`` words it: the system's hints (its
+    order of play), or a character first in a system without them."""
+    if system.hints is not None:
+        return list(system.hints(state))
+    return [] if state.core.characters else ["character create NAME"]
+
+
+@endpoint
+async def board(request: Request) -> Response:
+    """The system's map (``ReportHooks.map``: a crawl's hexes, the yearzero Zone) now, ``at`` a
+    version or on a ``day``, as the report draws it: ``{"kind", "map", "legend"}``."""
+    seat, _ = await seat_of(request)
+    at, day = version_query(request, "at"), version_query(request, "day")
+    table = table_of(request)
+
+    def read() -> dict[str, Any]:
+        if at is not None and day is not None:
+            raise LedgerError("give `at` or `day`, not both")
+        book = table.book
+        c = campaign_of(table, seat, request.path_params["campaign"])
+        system = book.system(c)
+        hooks = system.report
+        if hooks.map is None:
+            raise NotFound(f"the {system.name} system draws no map")
+        state = book.state(c.name, at=at, day=day)
+        return {
+            "kind": hooks.map_kind,
+            "map": hooks.map(state) if state.game is not None else None,
+            "legend": hooks.legend(state.core.tables) if hooks.legend is not None else {},
+        }
+
+    return json_answer(await table.run(read))
 
 
 @endpoint
@@ -502,6 +539,7 @@ def routes() -> list[Route | Mount]:
         Route("/api/c/{campaign}/dice/reveal", reveal, methods=["POST"]),
         Route("/api/c/{campaign}/events", events, methods=["GET"]),
         Route("/api/c/{campaign}/sheet", sheet, methods=["GET"]),
+        Route("/api/c/{campaign}/map", board, methods=["GET"]),
         Route("/api/c/{campaign}/seats", seats, methods=["GET"]),
         Route("/api/c/{campaign}/stream", stream, methods=["GET"]),
         Route("/join/{secret}", join, methods=["GET"]),

@@ -117,6 +117,8 @@ class Table(msgspec.Struct):
     characters: list[str]
     seat: SeatView
     commands: list[str]
+    map_kind: str | None = None
+    """How ``GET .../map`` is drawn: ``hex``, ``zone``, or None (the system has no map)."""
 
 
 class ForkAnswer(msgspec.Struct):
@@ -293,6 +295,19 @@ def openapi() -> dict[str, Any]:
                 "responses": {
                     "200": {
                         "description": "What `ledger sheet --json` prints",
+                        "content": {"application/json": {"schema": {"type": "object"}}},
+                    },
+                    **_error_responses(400, 401, 403, 404, 422, 429),
+                },
+            }
+        },
+        "/api/c/{campaign}/map": {
+            "get": {
+                "summary": "The system's map (hexes, the Zone), now or at a version or game day",
+                "parameters": [campaign, {"name": "at", **version_param}, {"name": "day", **version_param}],
+                "responses": {
+                    "200": {
+                        "description": "`{kind, map, legend}`, as the report draws it",
                         "content": {"application/json": {"schema": {"type": "object"}}},
                     },
                     **_error_responses(400, 401, 403, 404, 422, 429),

@@ -159,8 +159,11 @@
       if (e.here) here = c;
     });
     path.sort(function (a, b) { return a[0] - b[0]; });
-    var pad = s * 1.3, x0 = Math.min.apply(null, xs) - pad, y0 = Math.min.apply(null, ys) - pad;
-    var w = Math.max.apply(null, xs) - Math.min.apply(null, xs) + 2 * pad, h = Math.max.apply(null, ys) - Math.min.apply(null, ys) + 2 * pad;
+    /* at least seven hexes across and five down, so that a new map is not drawn huge */
+    var pad = s * 1.3, least = [10.5 * s, 7.5 * SQ3 * s];
+    var w = Math.max(least[0], Math.max.apply(null, xs) - Math.min.apply(null, xs) + 2 * pad);
+    var h = Math.max(least[1], Math.max.apply(null, ys) - Math.min.apply(null, ys) + 2 * pad);
+    var x0 = (Math.max.apply(null, xs) + Math.min.apply(null, xs) - w) / 2, y0 = (Math.max.apply(null, ys) + Math.min.apply(null, ys) - h) / 2;
     var root = svg("svg", { viewBox: [x0, y0, w, h].map(function (n) { return n.toFixed(1); }).join(" "), role: "img", "aria-label": "hex map" }, [
       hexes,
       svg("polyline", { "class": "path", points: path.map(function (p) { return p[1][0].toFixed(1) + "," + p[1][1].toFixed(1); }).join(" ") }),

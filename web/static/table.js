@@ -84,6 +84,7 @@
 
   /* --- the log --- */
   var RESET_KINDS = { "action.undone": 1, "action.redone": 1 };
+  var OPENS = { "campaign.started": 1, "branch.forked": 1, "dice.committed": 1 }; /* events that open a dice commitment */
   function diceState(d) {
     if (!d || !d.dice) return null;
     if (d.dice === "physical") return "physical";
@@ -132,7 +133,7 @@
   }
   function learn(e) {
     var ev = e.event || {};
-    if ((e.kind === "dice.committed" || e.kind === "branch.forked") && ev.commitment) {
+    if (OPENS[e.kind] && ev.commitment) {
       S.commitments.push(ev.commitment);
       S.seeded[ev.commitment] = ev.client_seed || "";
     } else if (e.kind === "dice.seeded") {
@@ -225,9 +226,11 @@
     if (S.day !== null) q.push("day=" + S.day);
     return q.length ? "?" + q.join("&") : "";
   }
+  var asking = 0;
   function refresh() {
-    var asked = S.head;
+    var asked = S.head, turn = ++asking;
     request("GET", API + "/sheet" + when()).then(function (data) {
+      if (turn !== asking) return; /* a later read is on its way */
       D.sheet($("sheet"), data);
       $("sheet").setAttribute("data-head", asked);
       $("sheet-when").textContent = S.day === null ? "now, v" + asked : "on day " + S.day;
@@ -239,6 +242,7 @@
     });
     if (!S.table.map_kind) return;
     request("GET", API + "/map" + (S.day !== null ? "?day=" + S.day : "")).then(function (m) {
+      if (turn !== asking) return;
       $("map-card").hidden = false;
       if (m.kind === "hex") D.hexMap($("map"), $("legend"), m.map, m.legend);
       else if (m.kind === "zone") D.zoneMap($("map"), $("legend"), m.map);
@@ -360,13 +364,21 @@
     var own = names.filter(function (n) { return n.indexOf("core.") !== 0; }), core = names.filter(function (n) { return n.indexOf("core.") === 0; });
     own.concat(core).forEach(function (name) {
       var s = schemaOf(name), fields = fieldsOf(s);
+      var needs = fields.some(function (f) { return f.required; });
       var b = el("button", { type: "button", "class": "command" + (name.indexOf("core.") === 0 ? " core" : ""), "data-command": name,
-        title: (s && s.description) || name, text: words(name) + (fields.some(function (f) { return f.required; }) ? "\u2026" : "") });
+        title: (s && s.description) || name, text: words(name) + (needs ? "\u2026" : "") });
+      /* a command that needs a value opens its form; one whose fields are all optional is
+         recorded at once, its options a click away */
       b.addEventListener("click", function () {
-        if (!fields.length) { clear($("command-form")).hidden = true; S.form = null; act(name, {}); }
-        else openForm(name, fields);
+        if (needs) { openForm(name, fields); return; }
+        clear($("command-form")).hidden = true;
+        S.form = null;
+        act(name, {});
       });
-      box.appendChild(b);
+      if (needs || !fields.length) { box.appendChild(b); return; }
+      var more = el("button", { type: "button", "class": "options", "data-options": name, "aria-label": words(name) + " with options", title: "options", text: "\u22ef" });
+      more.addEventListener("click", function () { openForm(name, fields); });
+      box.appendChild(el("span", { "class": "command-group" }, [b, more]));
     });
     $("command-form").addEventListener("submit", function (ev) {
       ev.preventDefault();
