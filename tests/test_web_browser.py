@@ -25,7 +25,7 @@ import pytest
 
 from ledger import Ledger
 from ledger.seats import seats_of
-from tests.helpers_web import serving
+from tests.helpers_web import free_port, serving
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples"
@@ -128,10 +128,10 @@ class Seat:
     def sheet(self, key: str) -> str:
         return str(self.page.locator(f"#sheet [data-key='{key}'] .val").first.inner_text())
 
-    def clean(self, *refused: int) -> None:
-        """No script error, no dialog, and no console error but the browser's note of each
-        refusal the test asked for (status ``refused``)."""
-        noted = [f"status of {status} " for status in refused]
+    def clean(self, *expected: int | str) -> None:
+        """No script error, no dialog, and no console error but the browser's note of what
+        the test brought about: a refusal (its status) or a network error (its name)."""
+        noted = [f"status of {e} " if isinstance(e, int) else e for e in expected]
         problems = [p for p in self.problems if not any(n in p for n in noted)]
         assert problems == [], problems
         assert self.dialogs == [], self.dialogs
@@ -216,6 +216,14 @@ def test_the_player_rolls_and_takes_a_crawl_day_the_gm_sees_it_and_undoes_it(
     )
     gm.page.locator("#log li.entry.undone", has_text="sleeps (wild)").wait_for(timeout=LIVE)
     assert ada.entry("eats bar").first.get_attribute("data-undone") == "0"
+
+    gm.page.fill("#next-seed", "our table's seed")
+    gm.page.click("#reveal-form button[type=submit]")
+    proven = ada.entry("scouting").locator("[data-dice='proven']")
+    proven.wait_for(timeout=LIVE)
+    ada.page.wait_for_selector("#dice-panel .badge.verified", timeout=LIVE)
+    assert "\u2713" in proven.inner_text()  # the revealed seed hashes to its commitment
+    assert ada.page.locator("#dice-panel .commitment.open code").nth(1).inner_text() == "our table's seed"
     ada.shoot("crawl-player-phone")
     gm.shoot("crawl-gm-laptop")
     gm.clean()
@@ -309,3 +317,34 @@ def test_the_gm_travels_back_to_a_day_and_the_sheet_follows(browser: Any, tmp_pa
         page.wait_for_function("() => document.querySelector('#sheet-when').textContent.startsWith('now')")
         gm.clean()
         gm.close()
+
+
+def test_a_page_that_lost_the_server_catches_up_without_a_gap_or_a_duplicate(
+    browser: Any, tmp_path: Path
+) -> None:
+    db = str(tmp_path / "table.ledger")
+    with Ledger(db) as book:
+        book.new_campaign("freeform", "Friday")
+        book.add_character("Ana", "Friday")
+        friday = book.campaign("Friday")
+        gm_secret = seats_of(book).invite(friday.id, "gm", label="gm")[1]
+    port = free_port()
+    with serving(db, port=port) as base:
+        gm = Seat(browser, base, gm_secret, LAPTOP)
+        gm.roll("1d6", "before")
+        seen_within(gm, "before")
+    gm.page.wait_for_selector("#live:not([data-state='live'])", timeout=5000)
+    with Ledger(db) as book:  # recorded while the page could not hear
+        for n in range(3):
+            book.note(f"while away {n}", "Friday")
+        head = book.head(book.campaign("Friday"))
+    with serving(db, port=port):
+        gm.page.wait_for_selector("#live[data-state='live']", timeout=10_000)
+        gm.entry("while away 2").wait_for(timeout=5000)
+        versions = [
+            int(v)
+            for v in gm.page.locator("#log li.entry").evaluate_all("l => l.map(e => e.dataset.version)")
+        ]
+        assert versions == list(range(head, 0, -1))
+    gm.clean("ERR_CONNECTION_REFUSED", "ERR_EMPTY_RESPONSE", "ERR_INCOMPLETE_CHUNKED_ENCODING")
+    gm.close()

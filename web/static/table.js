@@ -12,7 +12,7 @@
   var S = {
     table: null, schema: null, seat: null, entries: {}, versions: [], head: 0, who: null,
     day: null, maxDay: 0, revealed: {}, verified: {}, commitments: [], seeded: {}, source: null,
-    pending: null, form: null
+    lost: false, form: null
   };
 
   function $(id) { return document.getElementById(id); }
@@ -91,8 +91,16 @@
     if (d.dice === "committed") return S.revealed[d.commitment] !== undefined ? "proven" : "pending";
     return "unproven";
   }
+  /* The faces an entry shows: its decision's, or, for an event recorded without one (an
+     older import), the dice its own data names. */
+  function facesOf(e) {
+    if (e.decision && e.decision.faces.length) return e.decision.faces;
+    var ev = e.event || {}, found = Array.isArray(ev.dice) ? ev.dice : Array.isArray(ev.faces) ? ev.faces : [];
+    return found.every(function (f) { return typeof f === "number"; }) ? found : [];
+  }
   function entryNode(e) {
-    var state = diceState(e.decision);
+    var state = diceState(e.decision), shown = facesOf(e);
+    if (!state && shown.length && e.event && e.event.manual === true) state = "physical";
     var li = el("li", {
       "class": "entry" + (e.undone ? " undone" : "") + (RESET_KINDS[e.kind] ? " reset" : "") + (e.kind === "branch.forked" ? " fork" : ""),
       "data-version": e.version, "data-kind": e.kind, "data-undone": e.undone ? "1" : "0"
@@ -104,8 +112,8 @@
         el("span", { "class": "summary", text: e.summary })
       ]),
       el("span", { "class": "marks" }, [
-        e.decision && e.decision.faces.length ? el("span", { "class": "faces", "aria-label": "dice faces" },
-          e.decision.faces.map(function (f) { return el("span", { "class": "die", text: f }); })) : null,
+        shown.length ? el("span", { "class": "faces", "aria-label": "dice faces" },
+          shown.map(function (f) { return el("span", { "class": "die", text: f }); })) : null,
         state ? el("span", { "class": "badge dice " + state, "data-dice": state,
           title: state === "proven" && S.verified[e.decision.commitment] === true ? "the revealed seed hashes to the commitment" : "",
           text: state + (state === "proven" && S.verified[e.decision.commitment] === true ? " \u2713" : "") }) : null,
@@ -203,9 +211,15 @@
     if (S.source) S.source.close();
     var source = new EventSource(API + "/stream?after=" + S.head);
     S.source = source;
-    source.onopen = function () { live("live"); };
+    source.onopen = function () {
+      live("live");
+      if (S.lost) { S.lost = false; refreshSoon(); } /* what was read while the server was away */
+    };
     source.onmessage = function (m) { receive([JSON.parse(m.data)]); };
-    source.onerror = function () { live(source.readyState === EventSource.CLOSED ? "closed" : "reconnecting"); };
+    source.onerror = function () {
+      S.lost = true;
+      live(source.readyState === EventSource.CLOSED ? "closed" : "reconnecting");
+    };
     source.addEventListener("revoked", function (m) {
       source.close();
       live("revoked");
