@@ -11,7 +11,7 @@ OpenAPI description is built from the same components.
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 
@@ -24,9 +24,11 @@ MAX_FACES = 1000
 class Action(msgspec.Struct, forbid_unknown_fields=True):
     """``POST /api/c/{campaign}/actions``: a command by its stable name and its fields."""
 
-    command: str
+    command: Annotated[str, msgspec.Meta(examples=["core.Roll"])]
     """The command's stable name (``core.Roll``, ``crawl.Move``; ``GET /api/schema`` lists them)."""
-    args: dict[str, Any] = {}
+    args: Annotated[
+        dict[str, Any], msgspec.Meta(examples=[{"notation": "2d6+1", "label": "to hit", "actor": "Ana"}])
+    ] = {}
     """The command's fields; a player's ``actor`` is their own character."""
     faces: list[int] | None = None
     """Physical dice, in the order the command rolls them; all must be used."""
