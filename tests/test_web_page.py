@@ -45,7 +45,7 @@ def crawl(tmp_path: Path) -> Iterator[tuple[TestClient, str, str, str]]:
 
 
 def test_the_map_is_the_reports_hexes_now_and_on_a_day(crawl: tuple[TestClient, str, str, str]) -> None:
-    client, db, gm, ada = crawl
+    client, _db, gm, ada = crawl
     table = client.get("/api/c/Mine", headers=bearer(ada)).json()
     assert table["map_kind"] == "hex"
 
