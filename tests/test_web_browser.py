@@ -125,6 +125,10 @@ class Seat:
         page.click("#dice-box button[type=submit]")
         return self.recorded()
 
+    def sheet_of(self, version: int) -> None:
+        """Waits for the sheet read after ``version`` came in."""
+        self.page.wait_for_function(f"() => +document.body.dataset.sheetHead >= {version}", timeout=LIVE)
+
     def sheet(self, key: str) -> str:
         return str(self.page.locator(f"#sheet [data-key='{key}'] .val").first.inner_text())
 
@@ -176,7 +180,12 @@ def test_the_player_rolls_and_takes_a_crawl_day_the_gm_sees_it_and_undoes_it(
     ada = Seat(browser, base, ada_secret, PHONE)
     assert gm.page.locator("#gm").is_visible() and not ada.page.locator("#gm").is_visible()
 
+    ada.page.fill("#players-seed", "Ada's lucky seed")
+    ada.page.click("#seed-form button[type=submit]")
+    seeded = gm.page.locator("#dice-panel .commitment.open", has_text="Ada's lucky seed")
+    seeded.wait_for(timeout=LIVE)
     ada.roll("2d6+1", "scouting")
+    ada.page.wait_for_selector("#seed-form", state="hidden")  # a die was drawn under it
     seen_within(gm, "scouting")
     assert gm.entry("scouting").locator(".die").count() == 2
 
@@ -189,14 +198,13 @@ def test_the_player_rolls_and_takes_a_crawl_day_the_gm_sees_it_and_undoes_it(
     assert terrain.locator("[data-dice]").get_attribute("data-dice") == "physical"
     ada.act("crawl.Explore", faces=[3, 4])
     seen_within(gm, "a dropped ration pack")
-    ada.act("crawl.Eat", food="bar")
+    ate = ada.act("crawl.Eat", food="bar")
     seen_within(gm, "eats bar")
-    ada.page.wait_for_selector("#sheet[data-head]")
-    ada.page.wait_for_function("() => document.body.dataset.sheetHead === document.body.dataset.head")
+    ada.sheet_of(ate)
     assert ada.sheet("health") == "12"
-    ada.act("crawl.Sleep", where="wild")
+    slept = ada.act("crawl.Sleep", where="wild")
     seen_within(gm, "sleeps (wild)")
-    ada.page.wait_for_function("() => document.body.dataset.sheetHead === document.body.dataset.head")
+    ada.sheet_of(slept)
     assert ada.sheet("health") == "15"
     assert gm.page.locator("#map polygon.hex[data-here='1']").get_attribute("data-terrain") == "marsh"
     assert ada.entry("scouting").locator("[data-dice]").get_attribute("data-dice") == "pending"
@@ -224,8 +232,8 @@ def test_the_player_rolls_and_takes_a_crawl_day_the_gm_sees_it_and_undoes_it(
     ada.page.wait_for_selector("#dice-panel .badge.verified", timeout=LIVE)
     assert "\u2713" in proven.inner_text()  # the revealed seed hashes to its commitment
     assert ada.page.locator("#dice-panel .commitment.open code").nth(1).inner_text() == "our table's seed"
-    ada.shoot("crawl-player-phone")
-    gm.shoot("crawl-gm-laptop")
+    ada.shoot("crawl-day-player-phone")
+    gm.shoot("crawl-day-gm-laptop")
     gm.clean()
     ada.clean()
     gm.close()
@@ -313,6 +321,13 @@ def test_the_gm_travels_back_to_a_day_and_the_sheet_follows(browser: Any, tmp_pa
             f"() => document.querySelector(\"#sheet [data-key='health'] .val\").textContent === '{health}'"
         )
         assert "day 2" in page.locator("#sheet .sheet-title").inner_text()
+        page.fill("#fork-name", "what if")
+        page.click("#fork-form button[type=submit]")
+        link = page.locator("#fork-link")
+        link.wait_for(timeout=5000)
+        assert "'what if'" in link.inner_text()
+        with Ledger(db) as book:
+            assert book.campaign("what if").parent_version == book.version_at_day(book.campaign(name), 2)
         page.click("#now")
         page.wait_for_function("() => document.querySelector('#sheet-when').textContent.startsWith('now')")
         gm.clean()

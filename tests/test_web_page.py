@@ -123,3 +123,22 @@ def test_the_pages_scripts_build_text_never_html(name: str) -> None:
     for sink in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function"):
         assert sink not in code, f"{name} uses {sink}"
     assert "http://" not in code.replace("http://www.w3.org/2000/svg", "") and "https://" not in code
+
+
+def test_a_player_gives_the_players_seed_before_the_first_die(
+    crawl: tuple[TestClient, str, str, str],
+) -> None:
+    client, db, _gm, ada = crawl
+    with Ledger(db) as book:
+        watch = seats_of(book).invite(book.campaign("Mine").id, "watch", label="w")[1]
+    refused = client.post("/api/c/Mine/dice/seed", json={"client_seed": "ours"}, headers=bearer(watch))
+    assert refused.status_code == 403
+    seeded = client.post("/api/c/Mine/dice/seed", json={"client_seed": "ours"}, headers=bearer(ada))
+    assert seeded.status_code == 200, seeded.text
+    assert [e["kind"] for e in seeded.json()["events"]] == ["dice.seeded"]
+    with Ledger(db) as book:
+        assert book.dice_status("Mine")["client_seed"] == "ours"
+    roll = {"command": "core.Roll", "args": {"notation": "1d6"}}
+    assert client.post("/api/c/Mine/actions", json=roll, headers=bearer(ada)).status_code == 200
+    late = client.post("/api/c/Mine/dice/seed", json={"client_seed": "later"}, headers=bearer(ada))
+    assert late.status_code == 422, late.text

@@ -340,6 +340,22 @@ def _reveal(table: Any, c: Campaign, seat: Seat, asked: schema.Reveal) -> dict[s
     }
 
 
+@endpoint
+async def seed(request: Request) -> Response:
+    """The players' client seed for the open dice commitment: any seat that acts gives it."""
+    seat, _ = await seat_of(request)
+    raw = await body_of(request)
+    asked = decoded(raw, schema.Seed)
+    auth.may_act(seat)
+    table = table_of(request)
+
+    def run() -> dict[str, Any]:
+        c = campaign_of(table, seat, request.path_params["campaign"])
+        return recorded(table.book.seed_dice(asked.client_seed, c.name))
+
+    return await _write(request, seat, raw, run, seat.campaign)
+
+
 undo = _gm_write("undo actions", schema.Count, _undo)
 redo = _gm_write("redo actions", schema.Count, _redo)
 fork = _gm_write("fork the campaign", schema.Fork, _fork)
@@ -537,6 +553,7 @@ def routes() -> list[Route | Mount]:
         Route("/api/c/{campaign}/redo", redo, methods=["POST"]),
         Route("/api/c/{campaign}/fork", fork, methods=["POST"]),
         Route("/api/c/{campaign}/dice/reveal", reveal, methods=["POST"]),
+        Route("/api/c/{campaign}/dice/seed", seed, methods=["POST"]),
         Route("/api/c/{campaign}/events", events, methods=["GET"]),
         Route("/api/c/{campaign}/sheet", sheet, methods=["GET"]),
         Route("/api/c/{campaign}/map", board, methods=["GET"]),

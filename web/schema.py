@@ -56,6 +56,13 @@ class Reveal(msgspec.Struct, forbid_unknown_fields=True):
     client_seed: str | None = None
 
 
+class Seed(msgspec.Struct, forbid_unknown_fields=True):
+    """``POST .../dice/seed``: the players' client seed for the open commitment, given
+    before any die is drawn under it (docs/dice.md)."""
+
+    client_seed: str
+
+
 class Recorded(msgspec.Struct):
     """What an action recorded: what ``ledger --json`` prints for it."""
 
@@ -157,6 +164,7 @@ ANSWERS: tuple[type, ...] = (
     Count,
     Fork,
     Reveal,
+    Seed,
     Recorded,
     Events,
     Table,
@@ -277,6 +285,12 @@ def openapi() -> dict[str, Any]:
         "/api/c/{campaign}/fork": post("Fork a branch (GM)", "Fork", "ForkAnswer"),
         "/api/c/{campaign}/dice/reveal": post(
             "Reveal the dice commitment's seed and open the next (GM)", "Reveal", "Recorded"
+        ),
+        "/api/c/{campaign}/dice/seed": post(
+            "Give the players' client seed for the open dice commitment (a player or the GM)",
+            "Seed",
+            "Recorded",
+            idempotent=True,
         ),
         "/api/c/{campaign}/events": {
             "get": {

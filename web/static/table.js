@@ -55,7 +55,7 @@
   function refused(err) { notice(err.message, true); }
   function busy(on) {
     document.body.setAttribute("data-busy", on ? "1" : "0");
-    Array.prototype.forEach.call(document.querySelectorAll("#act-card button, #gm button, #reveal-form button"), function (b) { b.disabled = on; });
+    Array.prototype.forEach.call(document.querySelectorAll("#act-card button, #gm button, #reveal-form button, #seed-form button"), function (b) { b.disabled = on; });
   }
   function write(path, body, done) {
     busy(true);
@@ -419,13 +419,19 @@
     $("day-label").textContent = S.day === null ? "now" : "day " + S.day + " of " + S.maxDay;
     $("now").hidden = S.day === null;
   }
+  function drawnUnder(c) {
+    var drawn = 0;
+    S.versions.forEach(function (v) { var d = S.entries[v].decision; if (d && d.commitment === c) drawn += d.faces.length; });
+    return drawn;
+  }
   function dicePanel() {
     var box = clear($("dice-panel")), list = S.commitments;
     $("dice-card").hidden = !list.length;
     $("reveal-form").hidden = !isGM() || !list.length;
+    var open = list.length ? list[list.length - 1] : null;
+    $("seed-form").hidden = !mayAct() || open === null || S.revealed[open] !== undefined || drawnUnder(open) > 0;
     list.slice().reverse().forEach(function (c) {
-      var seed = S.revealed[c], drawn = 0, ok = S.verified[c];
-      S.versions.forEach(function (v) { var d = S.entries[v].decision; if (d && d.commitment === c) drawn += d.faces.length; });
+      var seed = S.revealed[c], drawn = drawnUnder(c), ok = S.verified[c];
       box.appendChild(el("div", { "class": "commitment" + (seed === undefined ? " open" : ""), "data-commitment": c }, [
         el("div", {}, [el("span", { "class": "k", text: seed === undefined ? "open commitment " : "commitment " }), el("code", { text: c })]),
         el("div", {}, [el("span", { "class": "k", text: "players' seed " }), el("code", { text: S.seeded[c] || "(none)" })]),
@@ -465,6 +471,10 @@
         a.hidden = false;
         $("fork-name").value = "";
       });
+    });
+    $("seed-form").addEventListener("submit", function (ev) {
+      ev.preventDefault();
+      write("/dice/seed", { client_seed: $("players-seed").value.trim() }, function () { $("players-seed").value = ""; });
     });
     $("reveal-form").addEventListener("submit", function (ev) {
       ev.preventDefault();
