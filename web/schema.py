@@ -230,6 +230,7 @@ def _error_responses(*statuses: int) -> dict[str, Any]:
         415: "The body is not application/json",
         422: "The command line's refusal of the action, word for word",
         429: "Too many unknown secrets from this address: wait and try again",
+        503: "The database cannot be reached or written",
     }
     ref = {"$ref": "#/components/schemas/Error"}
     return {
@@ -254,8 +255,8 @@ def openapi() -> dict[str, Any]:
         "description": "A retry with the same key gets the first answer and records nothing more.",
     }
     version_param = {"schema": {"type": "integer", "minimum": 0}, "in": "query", "required": False}
-    reading = _error_responses(400, 401, 403, 404, 429)
-    writing = _error_responses(400, 401, 403, 404, 409, 413, 415, 422, 429)
+    reading = _error_responses(400, 401, 403, 404, 429, 503)
+    writing = _error_responses(400, 401, 403, 404, 409, 413, 415, 422, 429, 503)
 
     def post(summary: str, body: str, answer: str, *, idempotent: bool = False) -> dict[str, Any]:
         op: dict[str, Any] = {
@@ -313,7 +314,7 @@ def openapi() -> dict[str, Any]:
                         "description": "What `ledger sheet --json` prints",
                         "content": {"application/json": {"schema": {"type": "object"}}},
                     },
-                    **_error_responses(400, 401, 403, 404, 422, 429),
+                    **_error_responses(400, 401, 403, 404, 422, 429, 503),
                 },
             }
         },
