@@ -24,7 +24,9 @@ from typing import Any
 import pytest
 
 from ledger import Ledger
+from ledger.commands import stable_commands
 from ledger.seats import seats_of
+from ledger.systems import system_names
 from tests.helpers_web import free_port, serving
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -363,3 +365,29 @@ def test_a_page_that_lost_the_server_catches_up_without_a_gap_or_a_duplicate(
         assert versions == list(range(head, 0, -1))
     gm.clean("ERR_CONNECTION_REFUSED", "ERR_EMPTY_RESPONSE", "ERR_INCOMPLETE_CHUNKED_ENCODING")
     gm.close()
+
+
+@pytest.mark.parametrize("system", system_names())
+def test_every_systems_commands_are_buttons_and_its_sheet_is_drawn(
+    browser: Any, tmp_path: Path, system: str
+) -> None:
+    db = str(tmp_path / "table.ledger")
+    with Ledger(db) as book:
+        book.new_campaign(system, "Friday")
+        friday = book.campaign("Friday")
+        book.add_character("Ana", "Friday")
+        commands = sorted(stable_commands(book.system(friday)))
+        gm_secret = seats_of(book).invite(friday.id, "gm", label="gm")[1]
+    with serving(db) as base:
+        gm = Seat(browser, base, gm_secret, PHONE)
+        page = gm.page
+        shown = page.locator("#commands button[data-command]").evaluate_all(
+            "l => l.map(b => b.dataset.command)"
+        )
+        assert sorted([*shown, "core.Roll"]) == commands  # core.Roll is the dice box
+        page.wait_for_selector("#sheet .kv, #sheet .sheet-title", timeout=5000)
+        width = page.evaluate("() => document.documentElement.scrollWidth")
+        assert width <= PHONE["width"]
+        gm.shoot(f"sheet-{system}-phone")
+        gm.clean()
+        gm.close()
