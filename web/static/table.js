@@ -173,7 +173,7 @@
   function receive(list) {
     var reset = false, people = false, reveal = false;
     list.forEach(function (e) {
-      if (S.entries[e.version] && !S.entries[e.version].fresh) return; /* never twice */
+      if (S.entries[e.version]) return; /* never twice */
       learn(e);
       place(e);
       if (RESET_KINDS[e.kind]) reset = true;
