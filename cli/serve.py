@@ -79,4 +79,5 @@ def serve(c: Ctx, db: str | None, host: str, port: int, certfile: str | None, ke
         ssl_keyfile=keyfile,
         log_level="warning",
         lifespan="on",
+        timeout_graceful_shutdown=2,  # open streams do not hold Ctrl-C up
     )

@@ -8,7 +8,6 @@ import shutil
 import tempfile
 from pathlib import Path
 
-import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis import GenerationMode
@@ -17,8 +16,6 @@ from schemathesis.specs.openapi import checks
 from ledger.web.app import create_app
 from ledger.web.auth import Guesses
 from tests.helpers_web import seat_table
-
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 EXAMPLES = 25
 

@@ -61,6 +61,8 @@ def test_the_map_is_the_reports_hexes_now_and_on_a_day(crawl: tuple[TestClient, 
     assert here(drawn) == [(0, -1)]
     assert drawn["legend"]["terrains"]
     assert here(client.get("/api/c/Mine/map?day=0", headers=bearer(gm)).json()) == [(0, 0)]
+    travel = client.get("/api/c/Mine/map?day=0", headers=bearer(ada))
+    assert travel.status_code == 403 and "travel in time" in travel.json()["error"]["message"]
     bad = client.get("/api/c/Mine/map?day=x", headers=bearer(gm))
     assert bad.status_code == 400 and "day is a version" in bad.json()["error"]["message"]
 

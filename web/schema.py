@@ -123,9 +123,15 @@ class Table(msgspec.Struct):
     campaign: str
     system: str
     head: int
+    day: int | None
     characters: list[str]
     seat: SeatView
     commands: list[str]
+    """The stable names of the commands the campaign takes (``GET /api/schema`` has their fields)."""
+    next: list[str]
+    """What the rules expect next, as the command line's hints say it (``next:``)."""
+    dice: dict[str, Any]
+    """What ``ledger dice status --json`` prints: the open commitment, its client seed, the dice drawn."""
     map_kind: str | None = None
     """How ``GET .../map`` is drawn: ``hex``, ``zone``, or None (the system has no map)."""
 
@@ -273,7 +279,7 @@ def openapi() -> dict[str, Any]:
     paths = {
         "/api/c/{campaign}": {
             "get": {
-                "summary": "The campaign, its head, its commands, and the asking seat",
+                "summary": "The campaign, its head, its commands, what comes next, its dice, and the asking seat",
                 "parameters": [campaign],
                 "responses": {"200": _json("The table", "#/components/schemas/Table"), **reading},
             }
@@ -302,7 +308,7 @@ def openapi() -> dict[str, Any]:
         },
         "/api/c/{campaign}/sheet": {
             "get": {
-                "summary": "The character sheet, now or at a version or game day",
+                "summary": "The character sheet, now or (GM) at a version or game day",
                 "parameters": [
                     campaign,
                     {"name": "at", **version_param},
