@@ -391,3 +391,29 @@ def test_every_systems_commands_are_buttons_and_its_sheet_is_drawn(
         gm.shoot(f"sheet-{system}-phone")
         gm.clean()
         gm.close()
+
+
+def test_a_watcher_sees_the_table_live_and_has_nothing_to_press(browser: Any, tmp_path: Path) -> None:
+    db = str(tmp_path / "table.ledger")
+    with Ledger(db) as book:
+        book.new_campaign("crawl", "Mine")
+        book.add_character("Ada", "Mine")
+        mine = book.campaign("Mine")
+        seats = seats_of(book)
+        ada_secret = seats.invite(mine.id, "player", "Ada", label="ada")[1]
+        watch_secret = seats.invite(mine.id, "watch", label="screen")[1]
+    with serving(db) as base:
+        screen = Seat(browser, base, watch_secret, LAPTOP)
+        ada = Seat(browser, base, ada_secret, PHONE)
+        page = screen.page
+        assert not page.locator("#act-card").is_visible() and not page.locator("#gm").is_visible()
+        assert not page.locator("#seed-form").is_visible()
+        assert page.locator("#map polygon.hex").count() >= 1
+        ada.act("crawl.Move", direction="s")
+        seen_within(screen, "moved s to (0,1)")
+        page.wait_for_selector("#map polygon.hex[data-here='1'][data-q='0'][data-r='1']", timeout=LIVE)
+        assert page.locator("#seat").inner_text() == "watching (screen)"
+        screen.clean()
+        ada.clean()
+        screen.close()
+        ada.close()
