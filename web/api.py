@@ -224,6 +224,7 @@ async def table_info(request: Request) -> Response:
             "commands": sorted(stable_commands(system)),
             "next": system.hints(state) if system.hints is not None else [],
             "dice": book.dice_status(c.name),
+            "map_kind": system.report.map_kind if system.report.map is not None else None,
         }
 
     return json_answer(await table.run(read))
@@ -343,6 +344,22 @@ def _reveal(table: Any, c: Campaign, seat: Seat, asked: schema.Reveal) -> dict[s
     }
 
 
+@endpoint
+async def seed(request: Request) -> Response:
+    """The players' client seed for the open dice commitment: any seat that acts gives it."""
+    seat, _ = await seat_of(request)
+    raw = await body_of(request)
+    asked = decoded(raw, schema.Seed)
+    auth.may_act(seat)
+    table = table_of(request)
+
+    def run() -> dict[str, Any]:
+        c = campaign_of(table, seat, request.path_params["campaign"])
+        return recorded(table.book.seed_dice(asked.client_seed, c.name))
+
+    return await _write(request, seat, raw, run, seat.campaign)
+
+
 undo = _gm_write("undo actions", schema.Count, _undo)
 redo = _gm_write("redo actions", schema.Count, _redo)
 fork = _gm_write("fork the campaign", schema.Fork, _fork)
@@ -395,9 +412,47 @@ async def sheet(request: Request) -> Response:
             from ledger.projections import sheets
 
             data["view"] = sheets.view(system.sheet_layout, data)
+        data["hints"] = next_steps(system, state)
         return data
 
     return Response(msgspec.json.encode(await table.run(read)), media_type="application/json")
+
+
+def next_steps(system: Any, state: Any) -> list[str]:
+    """What comes next, as the command line's ``next:`` words it: the system's hints (its
+    order of play), or a character first in a system without them."""
+    if system.hints is not None:
+        return list(system.hints(state))
+    return [] if state.core.characters else ["character create NAME"]
+
+
+@endpoint
+async def board(request: Request) -> Response:
+    """The system's map (``ReportHooks.map``: a crawl's hexes, the yearzero Zone) now, ``at`` a
+    version or on a ``day``, as the report draws it: ``{"kind", "map", "legend"}``."""
+    seat, _ = await seat_of(request)
+    at, day = version_query(request, "at"), version_query(request, "day")
+    if at is not None or day is not None:
+        auth.gm_only(seat, "travel in time")
+    table = table_of(request)
+
+    def read() -> dict[str, Any]:
+        if at is not None and day is not None:
+            raise LedgerError("give `at` or `day`, not both")
+        book = table.book
+        c = campaign_of(table, seat, request.path_params["campaign"])
+        system = book.system(c)
+        hooks = system.report
+        if hooks.map is None:
+            raise NotFound(f"the {system.name} system draws no map")
+        state = book.state(c.name, at=at, day=day)
+        return {
+            "kind": hooks.map_kind,
+            "map": hooks.map(state) if state.game is not None else None,
+            "legend": hooks.legend(state.core.tables) if hooks.legend is not None else {},
+        }
+
+    return json_answer(await table.run(read))
 
 
 @endpoint
@@ -518,8 +573,10 @@ def routes() -> list[Route | Mount]:
         Route("/api/c/{campaign}/redo", redo, methods=["POST"]),
         Route("/api/c/{campaign}/fork", fork, methods=["POST"]),
         Route("/api/c/{campaign}/dice/reveal", reveal, methods=["POST"]),
+        Route("/api/c/{campaign}/dice/seed", seed, methods=["POST"]),
         Route("/api/c/{campaign}/events", events, methods=["GET"]),
         Route("/api/c/{campaign}/sheet", sheet, methods=["GET"]),
+        Route("/api/c/{campaign}/map", board, methods=["GET"]),
         Route("/api/c/{campaign}/seats", seats, methods=["GET"]),
         Route("/api/c/{campaign}/stream", stream, methods=["GET"]),
         Route("/join/{secret}", join, methods=["GET"]),

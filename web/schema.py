@@ -56,6 +56,13 @@ class Reveal(msgspec.Struct, forbid_unknown_fields=True):
     client_seed: str | None = None
 
 
+class Seed(msgspec.Struct, forbid_unknown_fields=True):
+    """``POST .../dice/seed``: the players' client seed for the open commitment, given
+    before any die is drawn under it (docs/dice.md)."""
+
+    client_seed: str
+
+
 class Recorded(msgspec.Struct):
     """What an action recorded: what ``ledger --json`` prints for it."""
 
@@ -125,6 +132,8 @@ class Table(msgspec.Struct):
     """What the rules expect next, as the command line's hints say it (``next:``)."""
     dice: dict[str, Any]
     """What ``ledger dice status --json`` prints: the open commitment, its client seed, the dice drawn."""
+    map_kind: str | None = None
+    """How ``GET .../map`` is drawn: ``hex``, ``zone``, or None (the system has no map)."""
 
 
 class ForkAnswer(msgspec.Struct):
@@ -161,6 +170,7 @@ ANSWERS: tuple[type, ...] = (
     Count,
     Fork,
     Reveal,
+    Seed,
     Recorded,
     Events,
     Table,
@@ -283,6 +293,12 @@ def openapi() -> dict[str, Any]:
         "/api/c/{campaign}/dice/reveal": post(
             "Reveal the dice commitment's seed and open the next (GM)", "Reveal", "Recorded"
         ),
+        "/api/c/{campaign}/dice/seed": post(
+            "Give the players' client seed for the open dice commitment (a player or the GM)",
+            "Seed",
+            "Recorded",
+            idempotent=True,
+        ),
         "/api/c/{campaign}/events": {
             "get": {
                 "summary": "The events after a version (every one, undone ones marked)",
@@ -305,6 +321,19 @@ def openapi() -> dict[str, Any]:
                         "content": {"application/json": {"schema": {"type": "object"}}},
                     },
                     **_error_responses(400, 401, 403, 404, 422, 429, 503),
+                },
+            }
+        },
+        "/api/c/{campaign}/map": {
+            "get": {
+                "summary": "The system's map (hexes, the Zone), now or at a version or game day",
+                "parameters": [campaign, {"name": "at", **version_param}, {"name": "day", **version_param}],
+                "responses": {
+                    "200": {
+                        "description": "`{kind, map, legend}`, as the report draws it",
+                        "content": {"application/json": {"schema": {"type": "object"}}},
+                    },
+                    **_error_responses(400, 401, 403, 404, 422, 429),
                 },
             }
         },
