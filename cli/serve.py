@@ -8,6 +8,7 @@ import click
 
 from ledger import docs
 from ledger.cli.options import Ctx, common, pass_ctx
+from ledger.log.store import resolve_target
 
 LOOPBACK_NAMES = frozenset({"localhost", "localhost.localdomain"})
 
@@ -49,8 +50,6 @@ may serve one ledger side by side. The API, its errors and the live feed: {doc}.
 @pass_ctx
 def serve(c: Ctx, db: str | None, host: str, port: int, certfile: str | None, keyfile: str | None) -> None:
     """Serve the live table (the help text is SERVE_HELP)."""
-    from ledger.log.store import resolve_target
-
     if (certfile is None) != (keyfile is None):
         raise click.UsageError("give --certfile and --keyfile together, or neither")
     if db is not None:
@@ -65,6 +64,7 @@ def serve(c: Ctx, db: str | None, host: str, port: int, certfile: str | None, ke
             "(a reverse proxy with HTTPS), or give --certfile and --keyfile",
             err=True,
         )
+    # lazy: `ledger serve --help` imports no web framework (tests/test_web_cli.py)
     import uvicorn
 
     from ledger.web.app import create_app

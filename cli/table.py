@@ -5,6 +5,8 @@ from __future__ import annotations
 import click
 
 from ledger.cli.options import Ctx, common, emit, pass_ctx
+from ledger.deciding.action import actor_in
+from ledger.trust.seats import seats_of
 
 
 @click.group("table")
@@ -31,8 +33,6 @@ def invite(c: Ctx, gm: bool, watch: bool, label: str | None, url: str) -> None:
     Give exactly one of --gm, --as CHARACTER (a player's seat, acting as that character
     only) or --watch. Only the secret's sha256 is kept; a lost link is revoked
     (`ledger table revoke SEAT`) and a new one invited."""
-    from ledger.deciding.action import actor_in
-    from ledger.trust.seats import seats_of
 
     character = c.actor
     if gm + watch + (character is not None) != 1:
@@ -63,7 +63,6 @@ def invite(c: Ctx, gm: bool, watch: bool, label: str | None, url: str) -> None:
 @pass_ctx
 def seats(c: Ctx) -> None:
     """List the seats (never their secrets): of the campaign given with -c, else all."""
-    from ledger.trust.seats import seats_of
 
     book = c.ledger
     only = book.campaign(c.campaign).id if c.campaign is not None else None
@@ -100,7 +99,6 @@ def seats(c: Ctx) -> None:
 @pass_ctx
 def revoke(c: Ctx, seat: str) -> None:
     """End the seat SEAT at once: its link and cookie open nothing, its open pages stop."""
-    from ledger.trust.seats import seats_of
 
     ended = seats_of(c.ledger).revoke(seat)
     emit(c, {"seat": ended.label, "revoked": ended.revoked}, f"{ended.label}: revoked")

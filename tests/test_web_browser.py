@@ -24,9 +24,9 @@ from typing import Any
 import pytest
 
 from ledger import Ledger
-from ledger.commands import stable_commands
-from ledger.seats import seats_of
+from ledger.deciding.commands import stable_commands
 from ledger.systems import system_names
+from ledger.trust.seats import seats_of
 from tests.helpers_web import free_port, serving
 
 ROOT = Path(__file__).resolve().parent.parent

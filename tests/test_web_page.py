@@ -16,7 +16,7 @@ from starlette.testclient import TestClient
 
 from ledger import Ledger
 from ledger.cli.main import cli
-from ledger.seats import seats_of
+from ledger.trust.seats import seats_of
 from ledger.web.app import create_app
 from tests.helpers_web import bearer
 
@@ -85,7 +85,9 @@ def test_a_system_without_a_map_says_so(tmp_path: Path) -> None:
         answer = client.get("/api/c/Friday/map", headers=bearer(gm))
         assert answer.status_code == 404
         assert answer.json()["error"]["message"] == "the freeform system draws no map"
-        assert client.get("/api/c/Friday/sheet", headers=bearer(gm)).json()["hints"] == []
+        hints = client.get("/api/c/Friday/sheet", headers=bearer(gm)).json()["hints"]
+    status = CliRunner().invoke(cli, ["--db", db, "-c", "Friday", "--json", "status"])
+    assert hints == json.loads(status.output)["next"] == ["roll NOTATION", "note TEXT"]
 
 
 def test_a_zone_is_drawn_from_its_sectors(tmp_path: Path) -> None:

@@ -14,9 +14,9 @@ import pytest
 
 from ledger import Ledger
 from ledger.errors import DuplicateNameError, InvalidNameError, LedgerError
+from ledger.log.store import REQUESTS_TABLE, SEATS_TABLE
 from ledger.projections.warehouse.loading import Warehouse
 from ledger.trust.seats import UnknownSeatError, seats_of
-from ledger.log.store import REQUESTS_TABLE, SEATS_TABLE
 from tests.conftest import Session
 
 

@@ -22,11 +22,12 @@ from starlette.responses import RedirectResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from ledger.cli import systems as on_cli
 from ledger.errors import LedgerError
 from ledger.log.events import RESETS
-from ledger.records import Campaign
-from ledger.trust.seats import Seat
+from ledger.log.records import Campaign
 from ledger.log.state import told_as
+from ledger.trust.seats import Seat
 from ledger.web import auth, idempotency, schema
 from ledger.web.errors import (
     BadRequest,
@@ -222,9 +223,9 @@ async def table_info(request: Request) -> Response:
             "characters": list(state.core.characters),
             "seat": seat_view(seat, book),
             "commands": sorted(stable_commands(system)),
-            "next": system.hints(state) if system.hints is not None else [],
+            "next": next_steps(system, state),
             "dice": book.dice_status(c.name),
-            "map_kind": system.report.map_kind if system.report.map is not None else None,
+            "map_kind": system.read.report.map_kind if system.read.report.map is not None else None,
         }
 
     return json_answer(await table.run(read))
@@ -405,13 +406,13 @@ async def sheet(request: Request) -> Response:
             from ledger.deciding.action import actor_in
 
             who = actor_in(state, who)
-        data: dict[str, Any] = system.sheet(state, who)
+        data: dict[str, Any] = system.read.sheet(state, who)
         version = at if at is not None else (book.version_at_day(c, day) if day is not None else None)
         data["luck_index"] = luck_from_log(book, c.name, who, version=version)
-        if system.sheet_layout is not None:
+        if system.read.sheet_layout is not None:
             from ledger.projections import sheets
 
-            data["view"] = sheets.view(system.sheet_layout, data)
+            data["view"] = sheets.view(system.read.sheet_layout, data)
         data["hints"] = next_steps(system, state)
         return data
 
@@ -419,11 +420,9 @@ async def sheet(request: Request) -> Response:
 
 
 def next_steps(system: Any, state: Any) -> list[str]:
-    """What comes next, as the command line's ``next:`` words it: the system's hints (its
-    order of play), or a character first in a system without them."""
-    if system.hints is not None:
-        return list(system.hints(state))
-    return [] if state.core.characters else ["character create NAME"]
+    """What comes next, as the command line's ``next:`` words it (``ledger status``): the
+    hints of the system's command group (its order of play), or a character first."""
+    return list(on_cli.hints(system, state))
 
 
 @endpoint
@@ -442,7 +441,7 @@ async def board(request: Request) -> Response:
         book = table.book
         c = campaign_of(table, seat, request.path_params["campaign"])
         system = book.system(c)
-        hooks = system.report
+        hooks = system.read.report
         if hooks.map is None:
             raise NotFound(f"the {system.name} system draws no map")
         state = book.state(c.name, at=at, day=day)

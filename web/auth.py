@@ -15,7 +15,7 @@ from collections import deque
 from starlette.requests import Request
 
 from ledger.deciding.commands import nfc
-from ledger.records import Campaign
+from ledger.log.records import Campaign
 from ledger.trust.seats import Seat
 from ledger.web.errors import Forbidden, TooManyRequests, Unauthorized
 

@@ -6,6 +6,6 @@ and ``action`` (one action on a branch's head: who acts, the dice it draws, the 
 versions in force and the decision it keeps). Nothing here writes: the campaign facade
 records what is decided (``ledger.campaign``).
 
-It may import the dice (``ledger.dice.sources``), the log (``ledger.log``) and the base modules
+It may import the dice (``ledger.dice``), the log (``ledger.log``) and the base modules
 (``ledger.errors``, ``ledger.words``, ``ledger.text``).
 """

@@ -17,10 +17,10 @@ from typing import TYPE_CHECKING, Literal
 
 import msgspec
 
+from ledger.errors import DuplicateNameError, GiveOption, Input, LedgerError, RunCommand
 from ledger.log import chain
-from ledger.errors import DuplicateNameError, LedgerError, option
-from ledger.errors import command as fix_command
 from ledger.log.store import SEATS_TABLE, Store
+from ledger.text import check_name
 
 if TYPE_CHECKING:
     from ledger.campaign import Ledger
@@ -65,7 +65,7 @@ class UnknownSeatError(LedgerError):
         hint = f"seats: {', '.join(known)}" if known else "none was invited yet"
         super().__init__(
             f"no seat is labelled {label!r} ({hint})",
-            fix=fix_command("table seats", "list the seats", "list them with"),
+            fix=RunCommand(text="list them with `table seats`", command="table seats"),
         )
         self.label = label
 
@@ -110,7 +110,6 @@ class Seats:
         self, campaign_id: str, role: Role, character: str | None = None, label: str | None = None
     ) -> tuple[Seat, str]:
         """A new seat and its secret (shown once: only its sha256 is kept)."""
-        from ledger.deciding.commands import check_name
 
         if role not in ROLES:
             raise LedgerError(f"a seat's role is gm, player or watch, not {role!r}", field="role")
@@ -126,7 +125,7 @@ class Seats:
             if chosen in self._by_label:
                 raise DuplicateNameError(
                     f"a seat labelled {chosen!r} exists; choose another label",
-                    fix=option("label", "choose another label", "choose another"),
+                    fix=GiveOption(text="choose another `label`", inputs=(Input("label"),)),
                 )
             seat = Seat(chosen, campaign_id, role, character, invited=chain.now())
             if self._append(_Invited(seat, digest(secret))):
