@@ -20,7 +20,9 @@ Figures per step, each against a baseline measured in the same run:
 
 - action round trip (``POST /api/c/{campaign}/actions``, from the request to its
   answer) p50/p99, against the library's own in-process ``Ledger.execute`` of the same
-  actions on the same store, measured right before the step (goal: p99 within 3x);
+  kind of actions on the same store, in a process of its own that runs beside the load
+  for the whole step (one every ``--baseline-gap`` seconds on its own campaign), so that
+  both meet the machine as it is at that moment (goal: p99 within 3x);
 - fan-out: from the moment the action's events were sealed (their recorded ``at``, just
   before the commit) to the last of its table's five streams receiving it, p50/p99
   (goal: p99 under 100 ms with 50 tables); actions committed while one of the table's
@@ -38,6 +40,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import multiprocessing as mp
 import os
 import random
 import resource
@@ -52,6 +55,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -160,23 +164,30 @@ def an_action(rng: random.Random) -> tuple[str, dict[str, str]]:
     return "core.Roll", {"notation": rng.choice(NOTATIONS), "label": "attack"}
 
 
-def in_process(target: str, count: int, seed: int) -> list[float]:
-    """The library's own append of the same kind of actions, one at a time: each one's time."""
+def in_process(target: str, name: str, seconds: float, gap: float, seed: int, go: Any, out: Any) -> None:
+    """The library's own append of the same kind of actions, in a process of its own beside
+    the load: one every ``gap`` seconds on average for ``seconds``; each one's time."""
     rng = random.Random(seed)
-    name = f"baseline-{seed}"
     times = []
+    with Ledger(target) as book:
+        book.tip(book.campaign(name))  # the head in memory, as a server keeps it
+        go.wait(120)
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            time.sleep(min(rng.expovariate(1 / gap), max(0.0, end - time.monotonic())))
+            command, args = an_action(rng)
+            made = Note(**args) if command == "core.Note" else Roll(**args)
+            start = time.perf_counter()
+            book.execute(made, name, actor=rng.choice(PLAYERS))
+            times.append(time.perf_counter() - start)
+    out.put(times)
+
+
+def baseline_campaign(target: str, name: str) -> None:
     with Ledger(target) as book:
         book.new_campaign("freeform", name)
         for who in PLAYERS:
             book.add_character(who, name)
-        for _ in range(count):
-            command, args = an_action(rng)
-            made = Note(**args) if command == "core.Note" else Roll(**args)
-            who = rng.choice(PLAYERS)
-            start = time.perf_counter()
-            book.execute(made, name, actor=who)
-            times.append(time.perf_counter() - start)
-    return times
 
 
 # --- the servers ---------------------------------------------------------------------------
@@ -307,13 +318,13 @@ async def play(
         else:
             refused.append(resp.status_code)
 
-    await asyncio.sleep(rng.uniform(0, pace))
+    await asyncio.sleep(min(rng.uniform(0, pace), max(0.0, end - time.monotonic())))
     while time.monotonic() < end:
         if rng.random() < burst:
             await asyncio.gather(*(act(s) for s in table.seats))
         else:
             await act(rng.choice(table.seats))
-        await asyncio.sleep(rng.expovariate(1 / pace))
+        await asyncio.sleep(min(rng.expovariate(1 / pace), max(0.0, end - time.monotonic())))
 
 
 async def load(
@@ -323,6 +334,7 @@ async def load(
     bases: list[str],
     args: argparse.Namespace,
     seed: int,
+    go: Any,
 ) -> tuple[list[Stream], list[float], list[int], float, dict[str, int]]:
     """Open every seat's stream, play every table for the step, then let the streams catch up."""
     rng = random.Random(seed)
@@ -348,6 +360,7 @@ async def load(
         await asyncio.wait_for(asyncio.gather(*(s.connected.wait() for s in streams)), 60)
         round_trips: list[float] = []
         refused: list[int] = []
+        go.set()  # the in-process appends beside the load start with it
         begin = time.monotonic()
         end = begin + args.seconds
         await asyncio.gather(
@@ -416,15 +429,25 @@ def run_step(
     args: argparse.Namespace,
     seed: int,
 ) -> Step:
-    count = max(50, args.baseline)
-    baseline = in_process(target, count, seed)
+    name = f"baseline-{seed}"
+    baseline_campaign(target, name)
     after = heads(target, tables)
     bases = [f"http://127.0.0.1:{p.port}" for p in procs]  # type: ignore[attr-defined]
+    ctx = mp.get_context("fork")
+    go, out = ctx.Event(), ctx.Queue()
+    beside = ctx.Process(
+        target=in_process, args=(target, name, args.seconds, args.baseline_gap, seed, go, out)
+    )
+    beside.start()
     cpu0 = sum(cpu_seconds(p.pid) for p in procs)
     own0 = own_cpu()
-    streams, round_trips, refused, took, final = asyncio.run(load(target, tables, after, bases, args, seed))
+    streams, round_trips, refused, took, final = asyncio.run(
+        load(target, tables, after, bases, args, seed, go)
+    )
     server_cpu = (sum(cpu_seconds(p.pid) for p in procs) - cpu0) / took
     load_cpu = (own_cpu() - own0) / took
+    baseline = out.get(timeout=args.seconds + 60)
+    beside.join()
     lost, dup, fan_outs = tally(streams, final)
     return Step(
         len(tables), round_trips, fan_outs, baseline, lost, dup, len(refused), took, server_cpu, load_cpu
@@ -494,7 +517,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--reconnect", type=float, default=0.2, help="share of the streams that drop and resume"
     )
-    parser.add_argument("--baseline", type=int, default=200, help="in-process appends before each step")
+    parser.add_argument(
+        "--baseline-gap",
+        type=float,
+        default=0.3,
+        help="mean seconds between the in-process appends beside the load",
+    )
     parser.add_argument("--p99-ms", type=float, default=250.0, help="the p99 a step must hold")
     parser.add_argument("--all-steps", action="store_true", help="run every step, past one that falls behind")
     parser.add_argument("--no-sqlite", action="store_true")
@@ -502,7 +530,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="a smoke run: 2 tables, 3 s, fast pace")
     args = parser.parse_args(argv)
     if args.quick:
-        args.tables, args.seconds, args.pace, args.baseline, args.reconnect = "2", 3.0, 0.3, 20, 0.5
+        args.tables, args.seconds, args.pace, args.reconnect = "2", 3.0, 0.3, 0.5
         args.all_steps = True
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}")
     print(
