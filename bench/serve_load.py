@@ -45,6 +45,7 @@ import os
 import random
 import resource
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -307,11 +308,15 @@ async def play(
     async def act(seat: Seat) -> None:
         command, args = an_action(rng)
         start = time.perf_counter()
-        resp = await clients[seat.server].post(
-            f"{bases[seat.server]}/api/c/{table.name}/actions",
-            json={"command": command, "args": args},
-            headers={"Authorization": f"Bearer {seat.secret}"},
-        )
+        try:
+            resp = await clients[seat.server].post(
+                f"{bases[seat.server]}/api/c/{table.name}/actions",
+                json={"command": command, "args": args},
+                headers={"Authorization": f"Bearer {seat.secret}"},
+            )
+        except httpx.TransportError:  # a kept-alive connection the server closed as it was reused
+            refused.append(0)
+            return
         took = time.perf_counter() - start
         if resp.status_code == 200:
             out.append(took)
@@ -461,14 +466,16 @@ def show(step: Step, p99_ms: float) -> bool:
     held = rt99 <= p99_ms and f99 <= p99_ms and not step.refused
     print(
         f"  {step.tables:>4} tables  {len(step.round_trips):>5} actions in {step.seconds:4.1f} s"
-        f"  ({len(step.round_trips) / step.seconds:6.1f}/s, {step.refused} refused)\n"
+        f"  ({len(step.round_trips) / step.seconds:6.1f}/s, {step.refused} refused or cut off)\n"
         f"        round trip  p50 {rt50:7.1f} ms  p99 {rt99:7.1f} ms"
         f"   in-process append p50 {b50:6.1f} ms  p99 {b99:6.1f} ms"
         f"   p99 {rt99 / b99:5.2f}x (goal 3), p50 {rt50 / b50:5.2f}x\n"
         f"        fan-out     p50 {f50:7.1f} ms  p99 {f99:7.1f} ms   ({len(step.fan_outs)} actions to all 5 streams;"
         f" goal p99 100 ms at 50 tables)\n"
         f"        lost {step.lost}  duplicated {step.duplicated}   (goal 0 and 0)"
-        f"   cpu: servers {step.server_cpu:4.0%} of a core, load process {step.load_cpu:4.0%}"
+        f"   cpu: servers {step.server_cpu:4.0%} of a core"
+        f" ({step.server_cpu * step.seconds / max(1, len(step.round_trips)) * 1000:.1f} ms an action),"
+        f" load process {step.load_cpu:4.0%}"
         f"   {'holds' if held else 'falls behind'} (p99 <= {p99_ms:g} ms)",
         flush=True,
     )
@@ -529,6 +536,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-postgres", action="store_true")
     parser.add_argument("--quick", action="store_true", help="a smoke run: 2 tables, 3 s, fast pace")
     args = parser.parse_args(argv)
+    # A stopped run still stops its servers and drops its schema.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     if args.quick:
         args.tables, args.seconds, args.pace, args.reconnect = "2", 3.0, 0.3, 0.5
         args.all_steps = True
