@@ -99,6 +99,8 @@ class Stream:
     away: list[tuple[float, float]] = field(default_factory=list)
     """(dropped, back) wall-clock times of each reconnection."""
     connected: asyncio.Event = field(default_factory=asyncio.Event)
+    dropped: int = 0
+    """Unplanned drops of the connection (each resumed with the last event id)."""
 
     @property
     def last(self) -> int:
@@ -109,6 +111,8 @@ class Stream:
 class Step:
     tables: int
     round_trips: list[float]
+    lone: list[float]
+    """The round trips of actions sent alone (not in a burst)."""
     fan_outs: list[float]
     baseline: list[float]
     lost: int
@@ -117,6 +121,7 @@ class Step:
     seconds: float
     server_cpu: float
     load_cpu: float
+    dropped: int = 0
 
 
 def pct(values: list[float], q: float) -> float:
@@ -288,7 +293,16 @@ async def follow(
                         drop_at = None
                         s.away.append((time.time(), 0.0))
                         break
-        except (httpx.HTTPError, asyncio.CancelledError):
+        except httpx.TransportError:
+            # The connection dropped under the client (a kept-alive one the server had
+            # closed): resumed like a planned drop, with the last event id.
+            if stop.is_set():
+                return
+            s.dropped += 1
+            if not s.away or s.away[-1][1] != 0.0:
+                s.away.append((time.time(), 0.0))
+            await asyncio.sleep(0.05)
+        except asyncio.CancelledError:
             if stop.is_set():
                 return
             raise
@@ -303,9 +317,10 @@ async def play(
     burst: float,
     rng: random.Random,
     out: list[float],
+    lone: list[float],
     refused: list[int],
 ) -> None:
-    async def act(seat: Seat) -> None:
+    async def act(seat: Seat, alone: bool) -> None:
         command, args = an_action(rng)
         start = time.perf_counter()
         try:
@@ -320,15 +335,17 @@ async def play(
         took = time.perf_counter() - start
         if resp.status_code == 200:
             out.append(took)
+            if alone:
+                lone.append(took)
         else:
             refused.append(resp.status_code)
 
     await asyncio.sleep(min(rng.uniform(0, pace), max(0.0, end - time.monotonic())))
     while time.monotonic() < end:
         if rng.random() < burst:
-            await asyncio.gather(*(act(s) for s in table.seats))
+            await asyncio.gather(*(act(s, False) for s in table.seats))
         else:
-            await act(rng.choice(table.seats))
+            await act(rng.choice(table.seats), True)
         await asyncio.sleep(min(rng.expovariate(1 / pace), max(0.0, end - time.monotonic())))
 
 
@@ -340,7 +357,7 @@ async def load(
     args: argparse.Namespace,
     seed: int,
     go: Any,
-) -> tuple[list[Stream], list[float], list[int], float, dict[str, int]]:
+) -> tuple[list[Stream], list[float], list[float], list[int], float, dict[str, int]]:
     """Open every seat's stream, play every table for the step, then let the streams catch up."""
     rng = random.Random(seed)
     limits = httpx.Limits(max_connections=None, max_keepalive_connections=None)
@@ -364,6 +381,7 @@ async def load(
     try:
         await asyncio.wait_for(asyncio.gather(*(s.connected.wait() for s in streams)), 60)
         round_trips: list[float] = []
+        lone: list[float] = []
         refused: list[int] = []
         go.set()  # the in-process appends beside the load start with it
         begin = time.monotonic()
@@ -379,6 +397,7 @@ async def load(
                     args.burst,
                     random.Random(rng.random()),
                     round_trips,
+                    lone,
                     refused,
                 )
                 for t in tables
@@ -391,7 +410,7 @@ async def load(
             if any(f.done() for f in followers):
                 break
             await asyncio.sleep(0.05)
-        return streams, round_trips, refused, took, final
+        return streams, round_trips, lone, refused, took, final
     finally:
         stop.set()
         for f in followers:
@@ -446,7 +465,7 @@ def run_step(
     beside.start()
     cpu0 = sum(cpu_seconds(p.pid) for p in procs)
     own0 = own_cpu()
-    streams, round_trips, refused, took, final = asyncio.run(
+    streams, round_trips, lone, refused, took, final = asyncio.run(
         load(target, tables, after, bases, args, seed, go)
     )
     server_cpu = (sum(cpu_seconds(p.pid) for p in procs) - cpu0) / took
@@ -455,7 +474,18 @@ def run_step(
     beside.join()
     lost, dup, fan_outs = tally(streams, final)
     return Step(
-        len(tables), round_trips, fan_outs, baseline, lost, dup, len(refused), took, server_cpu, load_cpu
+        len(tables),
+        round_trips,
+        lone,
+        fan_outs,
+        baseline,
+        lost,
+        dup,
+        len(refused),
+        took,
+        server_cpu,
+        load_cpu,
+        sum(s.dropped for s in streams),
     )
 
 
@@ -470,9 +500,13 @@ def show(step: Step, p99_ms: float) -> bool:
         f"        round trip  p50 {rt50:7.1f} ms  p99 {rt99:7.1f} ms"
         f"   in-process append p50 {b50:6.1f} ms  p99 {b99:6.1f} ms"
         f"   p99 {rt99 / b99:5.2f}x (goal 3), p50 {rt50 / b50:5.2f}x\n"
+        f"          alone     p50 {pct(step.lone, 0.5) * 1000:7.1f} ms  p99 {pct(step.lone, 0.99) * 1000:7.1f} ms"
+        f"   ({len(step.lone)} actions sent outside a burst: p99 {pct(step.lone, 0.99) * 1000 / b99:5.2f}x,"
+        f" p50 {pct(step.lone, 0.5) * 1000 / b50:5.2f}x the in-process append)\n"
         f"        fan-out     p50 {f50:7.1f} ms  p99 {f99:7.1f} ms   ({len(step.fan_outs)} actions to all 5 streams;"
         f" goal p99 100 ms at 50 tables)\n"
-        f"        lost {step.lost}  duplicated {step.duplicated}   (goal 0 and 0)"
+        f"        lost {step.lost}  duplicated {step.duplicated}   (goal 0 and 0;"
+        f" {step.dropped} unplanned drops resumed)"
         f"   cpu: servers {step.server_cpu:4.0%} of a core"
         f" ({step.server_cpu * step.seconds / max(1, len(step.round_trips)) * 1000:.1f} ms an action),"
         f" load process {step.load_cpu:4.0%}"
