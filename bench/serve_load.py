@@ -261,10 +261,19 @@ def own_cpu() -> float:
 # --- the load ------------------------------------------------------------------------------
 
 
-async def follow(
+async def follow(base: str, s: Stream, stop: asyncio.Event, drop_at: float | None) -> None:
+    """Keep the seat's stream open until ``stop``; drop it once at ``drop_at`` and resume.
+
+    Each stream has a client of its own, as each device does: one client pooling hundreds
+    of open streams spends its time walking its pool on every request (httpcore's pool is
+    searched in full each time), which made the load process, not the server, the limit."""
+    async with httpx.AsyncClient(timeout=httpx.Timeout(30.0, read=None)) as client:
+        await following(client, base, s, stop, drop_at)
+
+
+async def following(
     client: httpx.AsyncClient, base: str, s: Stream, stop: asyncio.Event, drop_at: float | None
 ) -> None:
-    """Keep the seat's stream open until ``stop``; drop it once at ``drop_at`` and resume."""
     decode = msgspec.json.decode
     while not stop.is_set():
         headers = {"Authorization": f"Bearer {s.seat.secret}", "Last-Event-ID": str(s.last)}
@@ -369,7 +378,6 @@ async def load(
     followers = [
         asyncio.create_task(
             follow(
-                clients[s.seat.server],
                 bases[s.seat.server],
                 s,
                 stop,
