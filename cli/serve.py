@@ -6,6 +6,7 @@ import ipaddress
 
 import click
 
+from ledger import docs
 from ledger.cli.options import Ctx, common, pass_ctx
 
 LOOPBACK_NAMES = frozenset({"localhost", "localhost.localdomain"})
@@ -20,7 +21,15 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-@click.command("serve")
+SERVE_HELP = """Serve the live table: each seat's page at /t/CAMPAIGN and the API under /api.
+
+Invite the table with `ledger table invite`; each link opens one seat. It listens on
+the loopback unless --host says otherwise; on any other address put TLS in front of it
+(a reverse proxy), or give --certfile and --keyfile. On PostgreSQL several processes
+may serve one ledger side by side. The API, its errors and the live feed: {doc}."""
+
+
+@click.command("serve", help=SERVE_HELP.format(doc=docs.path("api.md")))
 @click.option("--db", default=None, metavar="PATH|URL", help="The ledger to serve (default: the root --db).")
 @click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on.")
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="The port.")
@@ -39,12 +48,7 @@ def is_loopback(host: str) -> bool:
 @common
 @pass_ctx
 def serve(c: Ctx, db: str | None, host: str, port: int, certfile: str | None, keyfile: str | None) -> None:
-    """Serve the live table: each seat's page at /t/CAMPAIGN and the API under /api.
-
-    Invite the table with `ledger table invite`; each link opens one seat. It listens on
-    the loopback unless --host says otherwise; on any other address put TLS in front of it
-    (a reverse proxy), or give --certfile and --keyfile. On PostgreSQL several processes
-    may serve one ledger side by side (docs/api.md)."""
+    """Serve the live table (the help text is SERVE_HELP)."""
     from ledger.store import resolve_target
 
     if (certfile is None) != (keyfile is None):
@@ -75,4 +79,5 @@ def serve(c: Ctx, db: str | None, host: str, port: int, certfile: str | None, ke
         ssl_keyfile=keyfile,
         log_level="warning",
         lifespan="on",
+        timeout_graceful_shutdown=2,  # open streams do not hold Ctrl-C up
     )

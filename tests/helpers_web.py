@@ -8,6 +8,7 @@ import socket
 import subprocess
 import sys
 import time
+import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -17,6 +18,13 @@ import msgspec
 
 from ledger import Ledger
 from ledger.seats import seats_of
+
+with warnings.catch_warnings():
+    # Starlette 1 names httpx2 as the TestClient's future transport; httpx is today's.
+    warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
+    from starlette.testclient import TestClient
+
+__all__ = ["TestClient"]
 
 
 class Seated(msgspec.Struct):

@@ -10,15 +10,12 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from starlette.testclient import TestClient
 
 from ledger import Ledger
 from ledger.cli.main import cli
 from ledger.web.app import create_app
 from ledger.web.auth import Guesses
-from tests.helpers_web import Seated, bearer, head, seat_table
-
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+from tests.helpers_web import Seated, TestClient, bearer, head, seat_table
 
 ROLL = {"command": "core.Roll", "args": {"notation": "2d6"}}
 XSS = "<img src=x onerror=alert(1)>"
@@ -348,6 +345,9 @@ def test_every_response_carries_the_content_security_policy(client: TestClient, 
 def test_the_sheet_now_at_a_version_and_for_a_character(client: TestClient, seated: Seated) -> None:
     mine = client.get("/api/c/Friday/sheet", headers=bearer(seated.bob))
     assert mine.status_code == 200 and mine.json()["luck_index"]["judged"] == 0
+    for secret in (seated.bob, seated.watch):  # time travel is the GM's
+        for query in ({"at": 2}, {"day": 0}):
+            assert client.get("/api/c/Friday/sheet", params=query, headers=bearer(secret)).status_code == 403
     earlier = client.get(
         "/api/c/Friday/sheet", params={"at": 2, "character": "Ana"}, headers=bearer(seated.gm)
     )
@@ -364,6 +364,7 @@ def test_the_table_names_the_seat_and_the_commands(client: TestClient, seated: S
     answer = client.get("/api/c/Friday", headers=bearer(seated.ana)).json()
     assert answer["seat"]["role"] == "player" and answer["seat"]["character"] == "Ana"
     assert answer["characters"] == ["Ana", "Bob"] and "core.Roll" in answer["commands"]
+    assert answer["dice"]["commitment"] is not None and answer["next"] == []
 
 
 def test_the_schema_names_every_command_by_its_stable_name(client: TestClient) -> None:
@@ -374,3 +375,32 @@ def test_the_schema_names_every_command_by_its_stable_name(client: TestClient) -
     spec = client.get("/api/openapi.json").json()
     assert spec["openapi"].startswith("3.1")
     assert "/api/c/{campaign}/actions" in spec["paths"] and "core.Roll" in spec["components"]["schemas"]
+
+
+def test_a_fault_of_the_server_is_the_same_error_object(
+    seated: Seated, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from ledger.web import api
+
+    def broken(*args: object) -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(api, "entries_after", broken)
+    with TestClient(create_app(seated.db), raise_server_exceptions=False) as client:
+        answer = client.get("/api/c/Friday/events", headers=bearer(seated.gm))
+    assert answer.status_code == 500
+    assert error_of(answer)["type"] == "ServerFault" and "RuntimeError" in str(error_of(answer)["message"])
+    assert "script-src 'self'" in answer.headers["content-security-policy"]
+
+
+@pytest.mark.postgres
+def test_an_idempotent_retry_records_once_on_postgresql(pg_url: str) -> None:
+    seated = seat_table(pg_url)
+    body = {**ROLL, "args": {"notation": "3d6", "actor": "Bob"}}
+    key = {**bearer(seated.gm), "Idempotency-Key": "pg-roll"}
+    with TestClient(create_app(pg_url)) as one, TestClient(create_app(pg_url)) as two:
+        first = one.post("/api/c/Friday/actions", json=body, headers=key)
+        again = two.post("/api/c/Friday/actions", json=body, headers=key)
+        assert two.post("/api/c/Friday/actions", json=ROLL, headers=bearer(seated.watch)).status_code == 403
+    assert first.status_code == again.status_code == 200 and first.json() == again.json()
+    assert head(pg_url) == first.json()["version"]

@@ -133,3 +133,26 @@ def test_no_export_log_or_warehouse_holds_a_seat(ledger_cli: Session, db: str, t
         for leak in (*secrets, *hashes, "seat-label-gm", "seat-label-ana", "seat.invited"):
             assert leak not in where
     assert REQUESTS_TABLE not in shown and SEATS_TABLE not in shown
+
+
+def test_an_action_keeps_its_seat_through_export_and_import(tmp_path: Path) -> None:
+    import io
+
+    from ledger.commands import Roll
+
+    with Ledger(str(tmp_path / "a.ledger")) as book:
+        book.new_campaign("freeform", "Friday")
+        book.add_character("Ana", "Friday")
+        sent = book.execute(Roll(notation="2d6"), "Friday", seat="Ana's phone")
+        typed = book.roll("d6", "Friday")
+        undone = book.undo("Friday", seat="gm")
+        assert sent.envelopes[0].decision.seat == "Ana's phone"  # type: ignore[union-attr]
+        assert typed.envelopes[0].decision.seat is None  # type: ignore[union-attr]
+        assert undone.envelopes[0].decision is None  # an undo decides nothing to keep
+        out = io.BytesIO()
+        book.export(out, "Friday")
+    with Ledger(str(tmp_path / "b.ledger")) as other:
+        other.import_(io.BytesIO(out.getvalue()))
+        c = other.campaign("Friday")
+        assert other.envelope(c, sent.version).decision.seat == "Ana's phone"  # type: ignore[union-attr]
+        assert other.verify("Friday") is not None

@@ -101,7 +101,7 @@ async def seat_of(request: Request) -> tuple[Seat, bool]:
         raise Unauthorized(
             "no seat: send `Authorization: Bearer SECRET` or open your invitation link (`ledger table invite`)"
         )
-    seat = await table.run(table.seats.resolve, secret)
+    seat = await table.run(table.resolve, secret)
     if seat is None:
         table.guesses.failed(who)
         raise auth.unknown_secret()
@@ -213,13 +213,17 @@ async def table_info(request: Request) -> Response:
         from ledger.commands import stable_commands
 
         system = book.system(c)
+        state = book.tip(c).state
         return {
             "campaign": c.name,
             "system": c.system,
             "head": book.head(c),
-            "characters": list(book.tip(c).state.core.characters),
+            "day": state.core.day,
+            "characters": list(state.core.characters),
             "seat": seat_view(seat, book),
             "commands": sorted(stable_commands(system)),
+            "next": system.hints(state) if system.hints is not None else [],
+            "dice": book.dice_status(c.name),
         }
 
     return json_answer(await table.run(read))
@@ -251,9 +255,9 @@ async def _write(
 async def actions(request: Request) -> Response:
     """Record an action: a command by its stable name, decided as the command line does."""
     seat, _ = await seat_of(request)
+    auth.may_act(seat)
     raw = await body_of(request)
     asked = decoded(raw, schema.Action)
-    auth.may_act(seat)
     table = table_of(request)
 
     def run() -> dict[str, Any]:
@@ -291,9 +295,9 @@ def _gm_write(what: str, kind: type[T], act: Callable[[Any, Campaign, Seat, T], 
     @endpoint
     async def write(request: Request) -> Response:
         seat, _ = await seat_of(request)
+        auth.gm_only(seat, what)
         raw = await body_of(request)
         asked = decoded(raw, kind)
-        auth.gm_only(seat, what)
         table = table_of(request)
 
         def run() -> dict[str, Any]:
@@ -365,6 +369,8 @@ async def sheet(request: Request) -> Response:
     """What ``ledger sheet --json`` prints, now or ``at`` a version or on a ``day``."""
     seat, _ = await seat_of(request)
     at, day = version_query(request, "at"), version_query(request, "day")
+    if at is not None or day is not None:
+        auth.gm_only(seat, "travel in time")
     character = request.query_params.get("character")
     table = table_of(request)
 
@@ -444,7 +450,7 @@ async def join(request: Request) -> Response:
     who = auth.address(request)
     try:
         table.guesses.check(who)
-        seat = await table.run(table.seats.resolve, request.path_params["secret"])
+        seat = await table.run(table.resolve, request.path_params["secret"])
         if seat is None:
             table.guesses.failed(who)
             raise auth.unknown_secret()
@@ -480,6 +486,18 @@ async def openapi(request: Request) -> Response:
 async def not_found(request: Request, exc: Exception) -> Response:
     return refusal(
         NotFound(f"no page at {request.url.path[:200]!r}; the API is described at /api/openapi.json")
+    )
+
+
+def server_error(exc: Exception) -> Response:
+    """A fault of the server itself, as the same error object (never a traceback)."""
+    from ledger.web.errors import ServerFault
+
+    return refusal(
+        ServerFault(
+            f"the server failed on this request ({type(exc).__name__}); "
+            "nothing was recorded unless the events show it"
+        )
     )
 
 

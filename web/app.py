@@ -20,7 +20,7 @@ from starlette.applications import Starlette
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ledger.campaign import Ledger
-from ledger.seats import Seats
+from ledger.seats import Seat, Seats
 from ledger.web import api
 from ledger.web.auth import Guesses
 from ledger.web.stream import Feeds
@@ -65,6 +65,10 @@ class Table:
             self._seats = Seats(self.book.store)
         return self._seats
 
+    def resolve(self, secret: str) -> Seat | None:
+        """The seat a secret opens (on the ledger thread, like every ledger call)."""
+        return self.seats.resolve(secret)
+
     async def run(self, work: Callable[..., T], *args: Any) -> T:
         """``work(*args)`` on the ledger thread."""
         loop = asyncio.get_running_loop()
@@ -87,7 +91,8 @@ class Table:
 
 
 class Guards:
-    """Adds the Content-Security-Policy and the other guard headers to every response."""
+    """Adds the Content-Security-Policy and the other guard headers to every response, and
+    answers a fault of the server's own (a bug) with the error object, never a traceback."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -96,14 +101,22 @@ class Guards:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        started = False
 
         async def guarded(message: Message) -> None:
+            nonlocal started
             if message["type"] == "http.response.start":
+                started = True
                 headers = [h for h in message.get("headers", []) if h[0].lower() not in dict(GUARD_HEADERS)]
                 message = {**message, "headers": [*headers, *GUARD_HEADERS]}
             await send(message)
 
-        await self.app(scope, receive, guarded)
+        try:
+            await self.app(scope, receive, guarded)
+        except Exception as e:
+            if started:
+                raise
+            await api.server_error(e)(scope, receive, guarded)
 
 
 def create_app(ledger_target: str, *, guesses: Guesses | None = None) -> Starlette:

@@ -70,6 +70,12 @@ class TooManyRequests(HTTPRefusal):
     status = 429
 
 
+class ServerFault(HTTPRefusal):
+    """An error of the server's own (a bug): answered as every other, with 500."""
+
+    status = 500
+
+
 STATUSES: tuple[tuple[type[LedgerError], int], ...] = (
     (UnknownCampaignError, 404),
     (ConflictError, 409),

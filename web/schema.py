@@ -11,7 +11,7 @@ OpenAPI description is built from the same components.
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 
@@ -24,9 +24,11 @@ MAX_FACES = 1000
 class Action(msgspec.Struct, forbid_unknown_fields=True):
     """``POST /api/c/{campaign}/actions``: a command by its stable name and its fields."""
 
-    command: str
+    command: Annotated[str, msgspec.Meta(examples=["core.Roll"])]
     """The command's stable name (``core.Roll``, ``crawl.Move``; ``GET /api/schema`` lists them)."""
-    args: dict[str, Any] = {}
+    args: Annotated[
+        dict[str, Any], msgspec.Meta(examples=[{"notation": "2d6+1", "label": "to hit", "actor": "Ana"}])
+    ] = {}
     """The command's fields; a player's ``actor`` is their own character."""
     faces: list[int] | None = None
     """Physical dice, in the order the command rolls them; all must be used."""
@@ -114,9 +116,15 @@ class Table(msgspec.Struct):
     campaign: str
     system: str
     head: int
+    day: int | None
     characters: list[str]
     seat: SeatView
     commands: list[str]
+    """The stable names of the commands the campaign takes (``GET /api/schema`` has their fields)."""
+    next: list[str]
+    """What the rules expect next, as the command line's hints say it (``next:``)."""
+    dice: dict[str, Any]
+    """What ``ledger dice status --json`` prints: the open commitment, its client seed, the dice drawn."""
 
 
 class ForkAnswer(msgspec.Struct):
@@ -218,6 +226,7 @@ def _error_responses(*statuses: int) -> dict[str, Any]:
         415: "The body is not application/json",
         422: "The command line's refusal of the action, word for word",
         429: "Too many unknown secrets from this address: wait and try again",
+        503: "The database cannot be reached or written",
     }
     ref = {"$ref": "#/components/schemas/Error"}
     return {
@@ -242,8 +251,8 @@ def openapi() -> dict[str, Any]:
         "description": "A retry with the same key gets the first answer and records nothing more.",
     }
     version_param = {"schema": {"type": "integer", "minimum": 0}, "in": "query", "required": False}
-    reading = _error_responses(400, 401, 403, 404, 429)
-    writing = _error_responses(400, 401, 403, 404, 409, 413, 415, 422, 429)
+    reading = _error_responses(400, 401, 403, 404, 429, 503)
+    writing = _error_responses(400, 401, 403, 404, 409, 413, 415, 422, 429, 503)
 
     def post(summary: str, body: str, answer: str, *, idempotent: bool = False) -> dict[str, Any]:
         op: dict[str, Any] = {
@@ -260,7 +269,7 @@ def openapi() -> dict[str, Any]:
     paths = {
         "/api/c/{campaign}": {
             "get": {
-                "summary": "The campaign, its head, its commands, and the asking seat",
+                "summary": "The campaign, its head, its commands, what comes next, its dice, and the asking seat",
                 "parameters": [campaign],
                 "responses": {"200": _json("The table", "#/components/schemas/Table"), **reading},
             }
@@ -283,7 +292,7 @@ def openapi() -> dict[str, Any]:
         },
         "/api/c/{campaign}/sheet": {
             "get": {
-                "summary": "The character sheet, now or at a version or game day",
+                "summary": "The character sheet, now or (GM) at a version or game day",
                 "parameters": [
                     campaign,
                     {"name": "at", **version_param},
@@ -295,7 +304,7 @@ def openapi() -> dict[str, Any]:
                         "description": "What `ledger sheet --json` prints",
                         "content": {"application/json": {"schema": {"type": "object"}}},
                     },
-                    **_error_responses(400, 401, 403, 404, 422, 429),
+                    **_error_responses(400, 401, 403, 404, 422, 429, 503),
                 },
             }
         },

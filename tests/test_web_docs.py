@@ -1,0 +1,71 @@
+"""docs/api.md stays true: its curl session runs as written against a real `ledger serve`,
+each answer as the doc shows it (``…`` stands for an action id or a time)."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.helpers_web import free_port
+
+DOC = (Path(__file__).parents[1] / "docs" / "api.md").read_text()
+
+
+def session() -> list[tuple[str, list[str]]]:
+    (body,) = re.findall(r"```console\n(.*?)```", DOC, flags=re.S)
+    steps: list[tuple[str, list[str]]] = []
+    for line in body.splitlines():
+        if line.startswith("$ "):
+            steps.append((line[2:], []))
+        else:
+            steps[-1][1].append(line)
+    return steps
+
+
+def matches(expected: str, got: str) -> bool:
+    pattern = ".*?".join(re.escape(part) for part in expected.split("…"))
+    return re.fullmatch(pattern, got) is not None
+
+
+def test_the_api_session_runs_as_written(tmp_path: Path) -> None:
+    if shutil.which("curl") is None:
+        pytest.fail("curl is not installed: the session in docs/api.md needs it")
+    port = free_port()
+    steps = session()
+    script = []
+    for n, (command, _) in enumerate(steps):
+        script.append(f'echo; echo "@@@{n}"')
+        if command == "ledger serve &":  # its own port, and wait until it answers
+            script.append(f"ledger serve --port {port} >serve.log 2>&1 &")
+            script.append(f"until curl -s localhost:{port}/api/schema >/dev/null; do sleep 0.1; done")
+        else:
+            script.append(command.replace("localhost:8000", f"localhost:{port}"))
+    script.append('echo; echo "@@@end"; kill %1; wait')
+    env = {
+        **os.environ,
+        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+        "LEDGER_DB": str(tmp_path / "campaigns.ledger"),
+    }
+    done = subprocess.run(
+        ["bash", "-e", "-c", "\n".join(script)],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr + (tmp_path / "serve.log").read_text()
+    parts = re.split(r"^@@@(\d+|end)\n", done.stdout, flags=re.M)
+    answers = {parts[k]: parts[k + 1].strip("\n") for k in range(1, len(parts) - 1, 2)}
+    assert "end" in answers
+    for n, (command, expected) in enumerate(steps):
+        got = answers[str(n)].splitlines()
+        assert len(got) == len(expected), (command, got)
+        for want, line in zip(expected, got, strict=True):
+            assert matches(want, line), (command, want, line)
