@@ -14,7 +14,7 @@ On PostgreSQL two ``ledger serve`` processes share the database: a table's seats
 streams and their actions alternate between them, so every action reaches some of its
 table's streams through the other process. During each step ``--reconnect`` of the
 streams drop and come back with ``Last-Event-ID``. One load process drives every seat
-(httpx, asyncio).
+(httpx, asyncio; each stream with a client of its own, as each device has).
 
 Figures per step, each against a baseline measured in the same run:
 
@@ -22,14 +22,16 @@ Figures per step, each against a baseline measured in the same run:
   answer) p50/p99, against the library's own in-process ``Ledger.execute`` of the same
   kind of actions on the same store, in a process of its own that runs beside the load
   for the whole step (one every ``--baseline-gap`` seconds on its own campaign), so that
-  both meet the machine as it is at that moment (goal: p99 within 3x);
+  both meet the machine as it is at that moment (goal: p99 within 3x); and the same for
+  the actions sent alone, outside a burst (a burst's five wait for each other's commits);
 - fan-out: from the moment the action's events were sealed (their recorded ``at``, just
   before the commit) to the last of its table's five streams receiving it, p50/p99
   (goal: p99 under 100 ms with 50 tables); actions committed while one of the table's
   streams was reconnecting are left out of it (they count below);
 - lost and duplicated events: each stream's versions, once every stream has caught up,
   against every version recorded after it opened (goal: 0 and 0);
-- the processor time the servers and the load process used, as a share of one core.
+- the processor time the servers and the load process used, as a share of one core,
+  and the servers' per action.
 
 The largest number of tables whose round trip and fan-out p99 both stay under
 ``--p99-ms`` is printed last. Each run uses a fresh SQLite file and a fresh PostgreSQL
