@@ -68,7 +68,7 @@ import httpx  # noqa: E402
 import msgspec  # noqa: E402
 
 from ledger import Ledger  # noqa: E402
-from ledger.commands import Note, Roll  # noqa: E402
+from ledger.deciding.commands import Note, Roll  # noqa: E402
 
 PG = os.environ.get("LEDGER_BENCH_PG", "postgresql://postgres@127.0.0.1:5432/test")
 PLAYERS = ("Ana", "Bo", "Cyr", "Dee", "Eli")
@@ -146,7 +146,7 @@ def sealed_at(at: str) -> float:
 
 def add_tables(target: str, first: int, count: int, servers: int) -> list[Table]:
     """``count`` more freeform tables of five characters, each with a player's seat."""
-    from ledger.seats import seats_of
+    from ledger.trust.seats import seats_of
 
     made = []
     with Ledger(target) as book:

@@ -30,7 +30,7 @@ from click.testing import CliRunner
 
 from ledger import Ledger
 from ledger.cli.main import cli
-from ledger.seats import seats_of
+from ledger.trust.seats import seats_of
 from tests.helpers_web import bearer, free_port
 
 CLIENTS = 4
