@@ -86,8 +86,8 @@ ALWAYS_MANY = {
     ("ledger/dice/sources.py", "MAX_DICE"),
     ("ledger/dice/legacy.py", "count"),  # above MAX_DICE
     ("ledger/dice/legacy.py", "MAX_DICE"),
-    ("ledger/deciding/commands.py", "len(value)"),  # above the name limit
-    ("ledger/deciding/commands.py", "len(text)"),  # above the text limit
+    ("ledger/text.py", "len(value)"),  # above the name limit
+    ("ledger/text.py", "len(text)"),  # above the text limit
     ("ledger/trust/admission.py", "MAX_TEXT"),
     ("cli/stats_text.py", "MIN_RANKED"),
     ("ledger/systems/yearzero/commands.py", "MAX_DICE"),
