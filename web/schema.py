@@ -16,6 +16,7 @@ from typing import Annotated, Any
 import msgspec
 
 from ledger.deciding.commands import stable_commands
+from ledger.errors import AnyFix
 from ledger.systems import get_system, system_names
 
 MAX_FACES = 1000
@@ -145,17 +146,13 @@ class ForkAnswer(msgspec.Struct):
     """The new branch's GM link (``/join/SECRET``): a seat is bound to one campaign."""
 
 
-class Fixed(msgspec.Struct):
-    action: str
-    detail: dict[str, str]
-    text: str
-
-
 class ErrorBody(msgspec.Struct):
     type: str
     message: str
     exit_code: int
-    fix: Fixed | None = None
+    fix: AnyFix | None = None
+    """How to put it right: one of the closed set of fix operations (``ledger.errors``), tagged by
+    ``action``, its ``text`` as the command line words it."""
     field: str | None = None
 
 
