@@ -10,7 +10,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from ledger.campaign.campaigns import Campaigns, Registration
 from ledger.campaign.history import History, Redo, Undo
-from ledger.deciding.commands import AddCharacter, Note, Roll
+from ledger.deciding.commands import AddCharacter, Command, Note, Roll
 from ledger.errors import LedgerError
 from ledger.log.events import Decision, Envelope, Event
 from ledger.log.records import Campaign, LogEntry, Recorded, Rows, Tip, VerifyReport
@@ -26,7 +26,6 @@ if TYPE_CHECKING:
     from ledger.campaign.commitments import Commitments
     from ledger.campaign.recording import Recording
     from ledger.campaign.transfer import Transfer
-    from ledger.deciding.commands import Command
     from ledger.dice.sources import Dice
 
 
