@@ -20,6 +20,9 @@ from ledger.cli.options import (
     typed_campaign,
 )
 from ledger.cli.root import cli
+from ledger.errors import NoCurrentCampaignError
+from ledger.systems import get_system
+from ledger.text import check_name
 
 # --- campaigns and characters ------------------------------------------------
 
@@ -79,9 +82,6 @@ def new(
     settings: tuple[str, ...],
     character: str | None,
 ) -> None:
-    from ledger.systems import get_system
-    from ledger.text import check_name
-
     # Refused before the ledger is opened: a mistyped system or name makes no ledger file.
     get_system(system)
     check_name(name, "campaign")
@@ -119,9 +119,6 @@ def new(
 def _first_character(system: str, name: str) -> str:
     """The name of a campaign's first character, checked before the campaign starts: refused
     where the system's creation takes more than a name (its `character create` does)."""
-    from ledger.systems import get_system
-    from ledger.text import check_name
-
     found = get_system(system)
     if found.rules.creates is not None and not found.rules.solo:
         raise click.UsageError(
@@ -178,8 +175,6 @@ def versions(head: int, effective: int) -> str:
 
 def _current_id(c: Ctx) -> str | None:
     """The current campaign's id, or None when there is none to act on."""
-    from ledger.errors import NoCurrentCampaignError
-
     try:
         return c.ledger.current().id
     except NoCurrentCampaignError:

@@ -16,6 +16,7 @@ import click
 
 from ledger.cli import systems as on_cli
 from ledger.cli.options import Ctx, typed_campaign
+from ledger.errors import LedgerError
 from ledger.systems import system_names
 
 HELP_WORDS = ("-h", "--help")
@@ -35,7 +36,7 @@ def _campaign_in(args: list[str]) -> str | None:
 
 def _system_of(c: Ctx, campaign: str | None, *, reading_help: bool) -> str | None:
     """The system of the campaign meant; None when there is none to find (help only)."""
-    from ledger.errors import LedgerError
+    # lazy: `ledger --help` imports no ledger.log.store (tests/test_cli_startup.py)
     from ledger.log.store import is_postgres, resolve_target
 
     target = resolve_target(c.db)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import importlib.util
+import io
 from pathlib import Path
 
 import click
@@ -22,7 +24,8 @@ def heading(text: str) -> None:
 
 
 def run(c: Ctx, demo_db: str | None) -> None:
-    from ledger.campaign import Ledger  # `ledger --help` imports this module, never the ledger
+    # lazy: `ledger --help` imports no ledger.campaign (tests/test_cli_startup.py)
+    from ledger.campaign import Ledger
 
     target = demo_db or c.db or DEMO_FILE
     click.echo(f"campaign-ledger demo: every roll, meal and wound is an event in {target}")
@@ -72,9 +75,6 @@ def demo(c: Ctx, demo_db: str | None) -> None:
     """Show the main job on the embedded SQLite ledger: sample campaigns, undo, fork, verify.
 
     With --json: one object, the demo's sections as lists of lines."""
-    import contextlib
-    import io
-
     if not c.json:
         run(c, demo_db)
         return

@@ -9,6 +9,7 @@ from typing import Any
 
 import msgspec
 
+from ledger.cli.systems import command_name
 from ledger.errors import (
     ChooseActor,
     ChooseCharacter,
@@ -26,6 +27,7 @@ from ledger.errors import (
     SystemCommands,
     Undo,
 )
+from ledger.systems import system_names
 
 OPTIONS: dict[str, str] = {
     "all": "--all",
@@ -146,9 +148,6 @@ def worded(fix: Fix) -> str:
 
 def _group(system: str) -> str:
     """The command-line group of a system (the name its help gives it, else its name)."""
-    from ledger.cli.systems import command_name
-    from ledger.systems import system_names
-
     if system not in system_names():
         return system
     return command_name(system) or system

@@ -22,6 +22,7 @@ from ledger.cli.options import (
 from ledger.cli.root import cli
 from ledger.errors import LedgerError
 from ledger.log.state import told_as, told_on
+from ledger.trust import outfile
 
 # --- undo, redo, fork ------------------------------------------------------------
 
@@ -114,6 +115,7 @@ def log(c: Ctx, show_all: bool, at: int | None) -> None:
 @pass_ctx
 def sheet(c: Ctx, at: int | None, day: int | None) -> None:
     """Show the character sheet (the campaign's state) now, or --at / --day."""
+    # lazy: `ledger --help` imports none of the read side (tests/test_cli_startup.py)
     from ledger.projections.stats.sheet import luck_from_log
 
     state = state_for(c, at, day)
@@ -126,6 +128,7 @@ def sheet(c: Ctx, at: int | None, day: int | None) -> None:
     data["luck_index"] = luck_from_log(book, camp.name, who, version=version)
     layout = system.read.sheet_layout
     if layout is not None:
+        # lazy: `ledger --help` imports none of the read side (tests/test_cli_startup.py)
         from ledger.projections import sheets
 
         data["view"] = sheets.view(layout, data)
@@ -175,21 +178,18 @@ def journal(c: Ctx, at: int | None, day: int | None, form: str, output: str | No
     if output is not None and form != "md":
         raise LedgerError("-o writes the Markdown journal; add --format md")
     if output is not None:
-        from ledger.trust import outfile
-
         outfile.check_target(Path(output), outfile.own_files(c.ledger.store))
         if Path(output).exists() and not force:
             raise LedgerError(f"{output} already exists; pick another file or add --force to overwrite it")
     state = state_for(c, at, day)
     if form == "md":
+        # lazy: `ledger --help` imports none of the read side (tests/test_cli_startup.py)
         from ledger.projections.journal import render as markdown
 
         text_md = markdown(c.ledger, c.campaign, c.actor, state.core.version or None)
         if output is None:
             emit(c, {"format": "md", "markdown": text_md}, text_md.rstrip("\n"))
             return
-        from ledger.trust import outfile
-
         outfile.write_text(output, text_md, protected=outfile.own_files(c.ledger.store), replace=force)
         emit(c, {"file": output, "format": "md"}, f"journal written to {output}")
         return

@@ -6,6 +6,7 @@ and renders the result as text or, with ``--json``, as JSON.
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
 from collections.abc import Callable, Mapping
@@ -14,9 +15,12 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 import msgspec
 
+from ledger.cli import fixes
+from ledger.errors import LedgerError
+from ledger.systems import system_names
+
 if TYPE_CHECKING:
     from ledger.campaign import Ledger
-    from ledger.errors import LedgerError
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -37,6 +41,7 @@ class Ctx(msgspec.Struct):
     @property
     def ledger(self) -> Ledger:
         if self._ledger is None:
+            # lazy: `ledger --help` imports no ledger.campaign (tests/test_cli_startup.py)
             from ledger.campaign import Ledger
 
             self._ledger = Ledger(self.db, create=self.create, read_only=self.read_only, warn=_warn_of)
@@ -58,8 +63,6 @@ def warn(message: str) -> None:
 
 def _warn_of(warning: LedgerError) -> None:
     """A library warning (a refusal that was not raised) in the command line's words."""
-    from ledger.cli import fixes
-
     warn(fixes.message(warning))
 
 
@@ -153,6 +156,7 @@ def time_travel(f: F) -> F:
 def faces(text: str | None) -> list[int] | None:
     if text is None:
         return None
+    # lazy: `ledger --help` imports no dice (tests/test_cli_startup.py)
     from ledger.dice.sources import parse_faces
 
     return parse_faces(text)
@@ -161,8 +165,6 @@ def faces(text: str | None) -> list[int] | None:
 def json_text(data: Any, **options: Any) -> str:
     """``data`` as JSON text that keeps every character as itself (``"Ñandú"``, not
     ``"\\u00d1and\\u00fa"``); ``options`` as :func:`json.dumps` takes them."""
-    import json
-
     return json.dumps(data, ensure_ascii=False, default=str, **options)
 
 
@@ -214,18 +216,12 @@ def render_mapping(data: Any, indent: int = 0) -> str:
 
 def state_for(c: Ctx, at: int | None, day: int | None) -> Any:
     if at is not None and day is not None:
-        from ledger.errors import LedgerError
-
         raise LedgerError("give --at or --day, not both")
     return c.ledger.state(c.campaign, at=at, day=day)
 
 
 def recorded_json(rec: Any) -> dict[str, Any]:
     """The JSON form of what a command recorded: campaign, action, version, events."""
-    import json
-
-    import msgspec
-
     return {
         "campaign": rec.campaign.name,
         "action": rec.action,
@@ -259,8 +255,6 @@ def run_command(
 
 def key_values(items: tuple[str, ...], option: str) -> dict[str, str]:
     """``KEY=VALUE`` options as a dict, refusing anything else."""
-    from ledger.errors import LedgerError
-
     parsed: dict[str, str] = {}
     for item in items:
         key, sep, value = item.partition("=")
@@ -300,6 +294,4 @@ class OptionHelpLater(_HelpLater, click.Option):
 
 def installed_systems() -> str:
     """The installed systems' names, comma-separated, for a help text."""
-    from ledger.systems import system_names
-
     return ", ".join(system_names())

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import re
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -87,8 +88,7 @@ JUST_MADE = 10.0
 def _redirect_accident(formula: Any) -> str | None:
     """The file a shell likely made of a notation's ``>``: the notation is one plain dice
     group, and a file named like ``=5`` or ``5`` is stdout or was written seconds ago."""
-    import time
-
+    # lazy: `ledger --help` imports no dice (tests/test_cli_startup.py)
     from ledger.dice.notation import DiceTerm
 
     if formula.check is not None or not isinstance(formula.root, DiceTerm) or formula.root.success:
@@ -126,6 +126,7 @@ def roll(c: Ctx, notation: tuple[str, ...], faces: str | None, label: str) -> No
     '1d8[fire]', '{1d20,1d20}kh1'. Quote the notation: a shell reads > < ( ) ! [ ] { } * itself
     (unquoted, 3d6>=5 rolls 3d6 into a file named =5). Words after it are the label:
     ledger roll 1d20+5 attack."""
+    # lazy: `ledger --help` imports no dice (tests/test_cli_startup.py)
     from ledger.dice.notation import parse
     from ledger.dice.sources import render
 

@@ -4,6 +4,7 @@ signing key and the keys it trusts)."""
 
 from __future__ import annotations
 
+import io
 import os
 import sys
 from pathlib import Path
@@ -21,7 +22,8 @@ from ledger.cli.options import (
     recorded_json,
 )
 from ledger.cli.root import cli
-from ledger.errors import LedgerError
+from ledger.errors import LedgerError, OutputExistsError
+from ledger.trust import outfile
 
 # --- integrity -------------------------------------------------------------------
 
@@ -39,9 +41,12 @@ def verify(c: Ctx, file: str | None, every: bool, dice: bool, require_signed: bo
     With FILE, check an export without importing it: its chain, its head,
     every event, and who signed it. --dice (and --all) recompute every virtual
     die under each revealed dice commitment, and report the rest."""
+    # lazy: a command that reads imports no integrity or provenance, `ledger --help` no
+    # ledger.log.store (tests/test_cli_startup.py)
     from ledger.trust import integrity, provenance
 
     if file is not None:
+        # lazy: `ledger --help` imports no ledger.log.store (tests/test_cli_startup.py)
         from ledger.log.store import is_postgres, resolve_target
 
         if every:
@@ -217,12 +222,12 @@ def export(c: Ctx, kind: str | None, directory: str | None, output: str, unsigne
     this ledger's key (made on first export; see `ledger key show`). With
     --json and no -o, one JSON object holds the file's lines (`lines`; joined
     with line feeds they are the export)."""
-    import io
-
-    from ledger.errors import OutputExistsError
+    # lazy: a command that reads imports no provenance, `ledger --help` no ledger.log.store
+    # (tests/test_cli_startup.py)
     from ledger.trust import provenance
 
     if kind == "parquet":
+        # lazy: `ledger --help` imports none of the read side (tests/test_cli_startup.py)
         from ledger.projections.warehouse.export import export_parquet
 
         if not directory:
@@ -249,8 +254,6 @@ def export(c: Ctx, kind: str | None, directory: str | None, output: str, unsigne
         book.export(sys.stdout.buffer, camp.name, sign=sign)
         sys.stdout.flush()
         return
-    from ledger.trust import outfile
-
     protected = outfile.own_files(book.store)
     outfile.check_target(Path(output), protected)
     if os.path.lexists(output) and not force:
@@ -280,6 +283,8 @@ def import_(c: Ctx, file: str, name: str | None, require_signed: bool) -> None:
 
     Says whether the file was signed by this ledger, a trusted key, an
     unknown key or nobody; a signature that does not match is refused."""
+    # lazy: a command that reads imports no admission or provenance, `ledger --help` no
+    # ledger.log.store (tests/test_cli_startup.py)
     from ledger.trust import provenance
     from ledger.trust.admission import read_header
 
@@ -308,6 +313,8 @@ def key() -> None:
 @pass_ctx
 def key_show(c: Ctx) -> None:
     """Print this ledger's public key and its fingerprint (made now if there is none)."""
+    # lazy: a command that reads imports no provenance, `ledger --help` no ledger.log.store
+    # (tests/test_cli_startup.py)
     from ledger.trust import provenance
 
     own = provenance.own_key(c.ledger.store)
@@ -326,6 +333,8 @@ def key_show(c: Ctx) -> None:
 @pass_ctx
 def key_trust(c: Ctx, source: str, name: str | None) -> None:
     """Trust the key that signed an export FILE, or a public key as `ledger key show` prints it."""
+    # lazy: a command that reads imports no provenance, `ledger --help` no ledger.log.store
+    # (tests/test_cli_startup.py)
     from ledger.trust import provenance
 
     found, suggested = provenance.key_from(source)
@@ -346,6 +355,8 @@ def key_trust(c: Ctx, source: str, name: str | None) -> None:
 @pass_ctx
 def key_forget(c: Ctx, who: str) -> None:
     """Stop trusting a key; campaigns it signed then verify as signed by an unknown key."""
+    # lazy: a command that reads imports no provenance, `ledger --help` no ledger.log.store
+    # (tests/test_cli_startup.py)
     from ledger.trust import provenance
 
     gone = provenance.forget(c.ledger.store, who)
@@ -361,6 +372,8 @@ def key_forget(c: Ctx, who: str) -> None:
 @pass_ctx
 def key_list(c: Ctx) -> None:
     """This ledger's own key and every trusted one."""
+    # lazy: a command that reads imports no provenance, `ledger --help` no ledger.log.store
+    # (tests/test_cli_startup.py)
     from ledger.trust import provenance
 
     own = provenance.own_key(c.ledger.store, create=False)

@@ -3,8 +3,9 @@
 A command line pays for every module it imports before it answers. A recorded action
 loads the campaign's own system only, never every installed one; a command that only
 reads imports none of the machinery that records, imports or exports; `ledger --help`
-lists every system without importing a system that publishes its help; a command on a
-SQLite ledger imports no PostgreSQL driver.
+lists every system without importing a system that publishes its help, the campaign
+facade, the store, the dice or the read side; a command on a SQLite ledger imports no
+PostgreSQL driver.
 """
 
 from __future__ import annotations
@@ -132,6 +133,7 @@ def test_the_help_lists_every_system_without_importing_one(tmp_path: Path) -> No
     assert {"freeform", "crawl", "dicepool", "yearzero", "d100", "d20"} <= set(publishing)
     assert [n for n in systems_loaded(seen["modules"]) if n in publishing] == []
     assert "ledger.campaign" not in seen["modules"] and "ledger.log.store" not in seen["modules"]
+    assert [m for m in seen["modules"] if m.startswith(("ledger.dice", "ledger.projections"))] == []
     flat = " ".join(output.split())
     for name in system_names():
         system, group = get_system(name), system_group(name)

@@ -17,30 +17,6 @@ ROOT = Path(__file__).resolve().parent.parent
 FOLDERS = ("ledger", "projections", "cli")
 MARK = "# lazy:"
 
-NOT_YET_SWEPT = frozenset(
-    {
-        # The command line's modules, the campaign facade and four systems' System: each
-        # leaves this set as it is swept.
-        "cli/campaigns.py",
-        "cli/create.py",
-        "cli/demo.py",
-        "cli/fixes.py",
-        "cli/history.py",
-        "cli/options.py",
-        "cli/play.py",
-        "cli/trust.py",
-        "ledger/campaign/campaigns.py",
-        "ledger/campaign/history.py",
-        "ledger/campaign/ledger.py",
-        "ledger/campaign/recording.py",
-        "ledger/systems/crawl/system.py",
-        "ledger/systems/d100/system.py",
-        "ledger/systems/d20/system.py",
-        "ledger/systems/yearzero/system.py",
-    }
-)
-"""Files whose function-level imports have not all been given a place yet."""
-
 Import = ast.Import | ast.ImportFrom
 
 
@@ -116,9 +92,7 @@ def test_every_import_inside_a_function_says_why() -> None:
     read = sources(ROOT)
     assert "ledger/dice/sources.py" in read and "projections/warehouse/query.py" in read  # the tree was read
     found = {name: lines for name, text in read.items() if (lines := unexplained(text))}
-    assert {n: lines for n, lines in found.items() if n not in NOT_YET_SWEPT} == {}, _report(found)
-    swept = sorted(NOT_YET_SWEPT - set(found))
-    assert swept == [], f"swept already, take out of NOT_YET_SWEPT: {swept}"
+    assert found == {}, _report(found)
 
 
 def test_a_lazy_import_without_its_reason_is_found() -> None:

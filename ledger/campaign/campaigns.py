@@ -2,10 +2,10 @@
 events), the current campaign, the character each campaign acts as, and starting a
 campaign.
 
-Imports the store, the chain, the events and the records; the name checks
-(``ledger.deciding.commands``), the dice commitments (``ledger.dice.provable``) and the acting
-character's rule (``ledger.deciding.action``) where a campaign is started, registered or
-acted in, so that a command that only reads loads none of them.
+Imports the store, the chain, the events, the records and the name checks (``ledger.text``);
+the recording's retries and size check (``ledger.campaign.recording``), the dice commitments
+(``ledger.dice.provable``) and the acting character's rule (``ledger.deciding.action``) where a
+campaign is started, registered or acted in, so that a command that only reads loads none of them.
 """
 
 from __future__ import annotations
@@ -43,6 +43,7 @@ from ledger.log.records import Campaign, Rows, unreadable
 from ledger.log.state import CampaignState
 from ledger.log.store import Store, VersionConflict
 from ledger.systems import get_system
+from ledger.text import check_distinct, check_name, nfc
 
 REGISTRY = "registry"
 
@@ -146,8 +147,6 @@ class Campaigns:
         self.refresh()
         if name is None:
             return self.current()
-        from ledger.text import nfc
-
         try:
             return self._by_name[nfc(name)]
         except KeyError:
@@ -180,8 +179,8 @@ class Campaigns:
         arrives, that one is kept current (unless ``keep_current`` is False: a campaign
         started or forked here, which its caller may choose), so that an imported or
         simulated campaign never changes which campaign commands act on."""
+        # lazy: a command that reads imports none of the recording (tests/test_cli_startup.py)
         from ledger.campaign.recording import MAX_ATTEMPTS, backoff
-        from ledger.text import check_distinct
 
         if keep_current:
             self._keep_current()
@@ -221,9 +220,9 @@ class Campaigns:
     ) -> Campaign:
         """Start a campaign; unless ``commit`` is False or the dice are seeded, its first
         dice commitment opens with it (see ledger.dice.provable)."""
+        # lazy: a command that reads imports none of the recording (tests/test_cli_startup.py)
         from ledger.campaign.recording import check_size
         from ledger.dice import provable as fairness
-        from ledger.text import check_name
 
         sysdef = get_system(system)
         name = check_name(name, "campaign")
@@ -353,6 +352,7 @@ class Campaigns:
 
     def act_as(self, c: Campaign, state: CampaignState, name: str) -> str:
         """Choose the character that commands of ``c`` act as when none is named."""
+        # lazy: a command that reads imports none of the recording (tests/test_cli_startup.py)
         from ledger.deciding.action import actor_in
 
         chosen = actor_in(state, name)

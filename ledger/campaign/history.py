@@ -335,6 +335,7 @@ class History:
             if cached.dice is None:
                 dice = None
             else:
+                # lazy: a command that reads imports no dice commitments (tests/test_cli_startup.py)
                 from ledger.dice import provable as fairness
 
                 dice = fairness.advance(cached.dice, news, self.store)
@@ -377,6 +378,7 @@ class History:
             return tip
         stream, after, _ = c.lineage[-1]
         decode = envelope_decoder(c.system).decode
+        # lazy: a command that reads imports no dice commitments (tests/test_cli_startup.py)
         from ledger.dice import provable as fairness
 
         status = fairness.status_at(self.store, stream, after, tip.version, decode)
@@ -387,6 +389,7 @@ class History:
 
     def dice_at(self, c: Campaign, version: int) -> DiceStatus:
         """The dice status of a branch at one of its versions (its stored history up to it)."""
+        # lazy: a command that reads imports no dice commitments (tests/test_cli_startup.py)
         from ledger.dice import provable as fairness
 
         for stream, after, upto in reversed(c.lineage):

@@ -10,6 +10,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from ledger.campaign.campaigns import Campaigns, Registration
 from ledger.campaign.history import History, Redo, Undo
+from ledger.deciding.commands import AddCharacter, Command, Note, Roll
 from ledger.errors import LedgerError
 from ledger.log.events import Decision, Envelope, Event
 from ledger.log.records import Campaign, LogEntry, Recorded, Rows, Tip, VerifyReport
@@ -25,11 +26,11 @@ if TYPE_CHECKING:
     from ledger.campaign.commitments import Commitments
     from ledger.campaign.recording import Recording
     from ledger.campaign.transfer import Transfer
-    from ledger.deciding.commands import Command
     from ledger.dice.sources import Dice
 
 
 def _warn(warning: LedgerError) -> None:
+    # lazy: a command that reads imports none of the recording (tests/test_cli_startup.py)
     from ledger.campaign.recording import warn_chain
 
     warn_chain(warning)
@@ -58,18 +59,21 @@ class Ledger:
 
     @cached_property
     def recording(self) -> Recording:
+        # lazy: a command that reads imports none of the recording (tests/test_cli_startup.py)
         from ledger.campaign.recording import Recording
 
         return Recording(self.history, self.warn)
 
     @cached_property
     def commitments(self) -> Commitments:
+        # lazy: a command that reads imports no dice commitments (tests/test_cli_startup.py)
         from ledger.campaign.commitments import Commitments
 
         return Commitments(self.history, self.recording)
 
     @cached_property
     def transfer(self) -> Transfer:
+        # lazy: a command that reads imports no verify, export or import (tests/test_cli_startup.py)
         from ledger.campaign.transfer import Transfer
 
         return Transfer(self.registry, self.history)
@@ -239,6 +243,7 @@ class Ledger:
         """Append what ``decide`` returns for the head state and dice, all or nothing,
         under ``newcomer``, else ``actor``; with the ``command`` it stands for, the
         action keeps it and its dice (``Envelope.decision``)."""
+        # lazy: a command that reads imports none of the recording (tests/test_cli_startup.py)
         from ledger.campaign.recording import Given
 
         c = self.campaign(campaign)
@@ -271,6 +276,7 @@ class Ledger:
 
     def batch(self, campaign: str | None = None) -> Batch:
         """Record many commands on one campaign in one transaction (simulate, bulk work)."""
+        # lazy: a command that reads imports no bulk path (tests/test_cli_startup.py)
         from ledger.campaign.batch import Batch
 
         return Batch(self.recording, self.registry, self.campaign(campaign))
@@ -285,8 +291,6 @@ class Ledger:
         actor: str | None = None,
         seat: str | None = None,
     ) -> Recorded:
-        from ledger.deciding.commands import Roll
-
         return self.execute(
             Roll(notation=notation, label=label), campaign, faces=faces, actor=actor, seat=seat
         )
@@ -294,8 +298,6 @@ class Ledger:
     def note(
         self, text: str, campaign: str | None = None, *, actor: str | None = None, seat: str | None = None
     ) -> Recorded:
-        from ledger.deciding.commands import Note
-
         return self.execute(Note(text=text), campaign, actor=actor, seat=seat)
 
     def add_character(
@@ -307,8 +309,6 @@ class Ledger:
         seat: str | None = None,
     ) -> Recorded:
         """Add a character with the core's command, its attributes stored as given."""
-        from ledger.deciding.commands import AddCharacter
-
         return self.execute(AddCharacter(name=name, attrs=attrs or {}), campaign, actor=None, seat=seat)
 
     def create_character(
@@ -320,6 +320,7 @@ class Ledger:
         seat: str | None = None,
     ) -> Recorded:
         """Add a character checked as the system's own creation checks it."""
+        # lazy: a command that reads imports none of the recording (tests/test_cli_startup.py)
         from ledger.deciding.action import creation
 
         c = self.campaign(campaign)
@@ -374,6 +375,7 @@ class Ledger:
     ) -> Campaign:
         """A new branch sharing the parent's history up to ``at`` (default: head). A fork
         keeps no decision, so ``seat`` is checked and not stored."""
+        # lazy: a command that reads imports none of the recording (tests/test_cli_startup.py)
         from ledger.campaign.recording import check_seat
 
         parent = self.campaign(name)

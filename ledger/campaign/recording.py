@@ -20,6 +20,7 @@ import msgspec
 from ledger.campaign.history import History
 from ledger.deciding.action import Step, actor_in, decide_and_draw, decision
 from ledger.deciding.commands import Command, check_command_text
+from ledger.dice import provable as fairness
 from ledger.errors import ConflictError, Input, LedgerError, RunCommand, TamperError, VersionError
 from ledger.log import chain
 from ledger.log.events import MAX_DAY, MAX_LINE, RESETS, CharacterAdded, Decision, Envelope, Event
@@ -232,8 +233,6 @@ class Recording:
         decision: Decision | None = None,
     ) -> tuple[Rows, list[Envelope[Any]], Tip]:
         """Fold and seal a command's events on top of ``tip``: the rows to store."""
-        from ledger.dice import provable as fairness
-
         action = action or chain.new_action()
         system = system or get_system(c.system)
         stream = c.lineage[-1][0]

@@ -56,6 +56,7 @@ from ledger.systems.crawl.outcomes import (
     setting,
     starve,
 )
+from ledger.systems.crawl.play import autoplay, demo
 from ledger.systems.crawl.tables import check_settings, check_stored, listing, load_tables
 
 
@@ -372,8 +373,6 @@ def sheet(state: Any, actor: str | None = None) -> dict[str, Any]:
 
 
 def _system() -> System:
-    from ledger.systems.crawl.play import autoplay, demo
-
     return System(
         name="crawl",
         description="a solo hex-crawl: one hex a day, hunger, towns, divine chapters, combat",

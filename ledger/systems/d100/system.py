@@ -10,8 +10,6 @@ Every die goes through ``dice.roll``: a test is ONE face from 1 to 100
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from typing import Any
 
 from ledger.deciding.decider import Decider, Draft
 from ledger.dice import sources as dice_mod
@@ -34,6 +32,7 @@ from ledger.systems import Play, ReadModel, Rules, System
 from ledger.systems.d100 import commands as cmd
 from ledger.systems.d100 import events as ev
 from ledger.systems.d100 import roll
+from ledger.systems.d100.demo import demo
 from ledger.systems.d100.facts import FACTS_SQL, facts
 from ledger.systems.d100.invariants import check_state
 from ledger.systems.d100.model import CHARACTERISTICS, POINTS, ceil_div, fold
@@ -789,12 +788,6 @@ def _end_combat(draft: Draft[D100State], _c: cmd.EndCombat) -> None:
     _emit(draft, ev.CombatEnded(rounds=game.round))
 
 
-def _demo(ledger: Any, echo: Callable[[str], None]) -> None:
-    from ledger.systems.d100.demo import demo
-
-    demo(ledger, echo)
-
-
 SYSTEM = System(
     name="d100",
     description="percentile roll-under: success levels, fumbles, luck, hit/valor/fatigue points, rounds",
@@ -819,7 +812,7 @@ SYSTEM = System(
         health_tracks=("hp",),
     ),
     play=Play(
-        demo=_demo,
+        demo=demo,
         autoplay=autoplay,
     ),
 )

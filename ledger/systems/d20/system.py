@@ -48,6 +48,7 @@ from ledger.systems.d20.crew import (
     run,
     skill_points,
 )
+from ledger.systems.d20.demo import demo
 from ledger.systems.d20.dice import check_d20_roll, usage_roll
 from ledger.systems.d20.events import (
     EVENTS,
@@ -481,12 +482,6 @@ decider.on(Unjam)(combat.unjam)
 decider.on(TakeDamage)(combat.take_damage)
 
 
-def _demo(ledger: Any, echo: Any) -> None:
-    from ledger.systems.d20.demo import demo
-
-    demo(ledger, echo)
-
-
 SYSTEM = System(
     name="d20",
     description="a Black Hack / Mothership-style d20: modifiers, advantage, calm points, usage dice, "
@@ -513,7 +508,7 @@ SYSTEM = System(
         health_tracks=("hp",),
     ),
     play=Play(
-        demo=_demo,
+        demo=demo,
         autoplay=autoplay,
     ),
 )

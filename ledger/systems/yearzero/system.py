@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ledger import words
+from ledger.errors import UnknownCampaignError
 from ledger.projections import sheets
 from ledger.projections.yearzero import report as rep
 from ledger.projections.yearzero import state as proj
@@ -35,8 +36,6 @@ FORK_NAME = "yz-sample-turn-back"
 
 
 def _imported(ledger: Any, name: str, path: Path) -> None:
-    from ledger.errors import UnknownCampaignError
-
     try:
         ledger.campaign(name)
     except UnknownCampaignError:
