@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-FOLDERS = ("ledger", "projections", "cli")
+FOLDERS = ("ledger", "projections", "cli", "web")
 MARK = "# lazy:"
 
 Import = ast.Import | ast.ImportFrom

@@ -16,7 +16,12 @@ from itertools import pairwise
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-INSTALLED = {"ledger": "ledger", "projections": "ledger.projections", "cli": "ledger.cli"}
+INSTALLED = {
+    "ledger": "ledger",
+    "projections": "ledger.projections",
+    "cli": "ledger.cli",
+    "web": "ledger.web",
+}
 """Each source folder and the package name it installs as (pyproject.toml's package-dir)."""
 
 

@@ -23,16 +23,23 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ledger.cli import systems as on_cli
+from ledger.deciding.action import actor_in
+from ledger.deciding.commands import stable_commands
 from ledger.errors import LedgerError
 from ledger.log.events import RESETS
 from ledger.log.records import Campaign
 from ledger.log.state import told_as
+from ledger.projections import sheets
+from ledger.projections.stats.sheet import luck_from_log
+from ledger.trust.admission import command_class
 from ledger.trust.seats import Seat
 from ledger.web import auth, idempotency, schema
 from ledger.web.errors import (
     BadRequest,
+    MethodNotAllowed,
     NotFound,
     RequestTooLarge,
+    ServerFault,
     StaleVersion,
     Unauthorized,
     Unprocessable,
@@ -211,8 +218,6 @@ async def table_info(request: Request) -> Response:
     def read() -> dict[str, Any]:
         book = table.book
         c = campaign_of(table, seat, request.path_params["campaign"])
-        from ledger.deciding.commands import stable_commands
-
         system = book.system(c)
         state = book.tip(c).state
         return {
@@ -263,15 +268,11 @@ async def actions(request: Request) -> Response:
     table = table_of(request)
 
     def run() -> dict[str, Any]:
-        from ledger.trust.admission import command_class
-
         book = table.book
         c = campaign_of(table, seat, request.path_params["campaign"])
         system = book.system(c)
         kind = command_class(asked.command, system)
         if kind is None:
-            from ledger.deciding.commands import stable_commands
-
             raise Unprocessable(
                 f"{asked.command[:80]!r} is no command of the {system.name} system; "
                 f"it takes {', '.join(sorted(stable_commands(system)))}",
@@ -393,8 +394,6 @@ async def sheet(request: Request) -> Response:
     table = table_of(request)
 
     def read() -> dict[str, Any]:
-        from ledger.projections.stats.sheet import luck_from_log
-
         if at is not None and day is not None:
             raise LedgerError("give `at` or `day`, not both")
         book = table.book
@@ -403,15 +402,11 @@ async def sheet(request: Request) -> Response:
         system = book.system(c)
         who = character or seat.character or book.acting(c.name, state)
         if who is not None:
-            from ledger.deciding.action import actor_in
-
             who = actor_in(state, who)
         data: dict[str, Any] = system.read.sheet(state, who)
         version = at if at is not None else (book.version_at_day(c, day) if day is not None else None)
         data["luck_index"] = luck_from_log(book, c.name, who, version=version)
         if system.read.sheet_layout is not None:
-            from ledger.projections import sheets
-
             data["view"] = sheets.view(system.read.sheet_layout, data)
         data["hints"] = next_steps(system, state)
         return data
@@ -545,8 +540,6 @@ async def not_found(request: Request, exc: Exception) -> Response:
 
 def server_error(exc: Exception) -> Response:
     """A fault of the server itself, as the same error object (never a traceback)."""
-    from ledger.web.errors import ServerFault
-
     return refusal(
         ServerFault(
             f"the server failed on this request ({type(exc).__name__}); "
@@ -556,8 +549,6 @@ def server_error(exc: Exception) -> Response:
 
 
 async def not_allowed(request: Request, exc: Exception) -> Response:
-    from ledger.web.errors import MethodNotAllowed
-
     return refusal(MethodNotAllowed(f"{request.method} is not how {request.url.path[:200]!r} is used"))
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from starlette.responses import JSONResponse
 
+from ledger.cli import fixes
 from ledger.errors import (
     ConflictError,
     DuplicateNameError,
@@ -98,8 +99,6 @@ def status_of(error: LedgerError) -> int:
 
 def error_object(error: LedgerError) -> dict[str, Any]:
     """The command line's ``--json`` object for ``error`` (``ledger.cli.main.fail``)."""
-    from ledger.cli import fixes
-
     fields = {k: v for k, v in vars(error).items() if k not in ("message", "fix") and not k.startswith("_")}
     if error.fix is not None:
         fields["fix"] = fixes.as_json(error.fix)
