@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib
 import os
 import sys
+from collections.abc import Callable
 from typing import Any
 
 import click
@@ -117,6 +118,7 @@ class LedgerGroup(click.Group):
         on stderr (or, with ``--json``, one JSON object on stdout) and its exit code."""
         argv = list(sys.argv[1:] if args is None else args)
         prog_name = prog_name or "ledger"
+        sys.unraisablehook = _untold_closed_pool(sys.unraisablehook)
         self._main_shell_completion(extra, prog_name, complete_var)
         code, as_json = 0, json_wanted(argv)  # before parsing, which consumes argv
         try:
@@ -130,6 +132,21 @@ class LedgerGroup(click.Group):
         if standalone_mode:
             sys.exit(code)
         return code
+
+
+def _untold_closed_pool(hook: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """``hook`` but for a connection handed back to a store the ledger has closed: a Ctrl-C
+    that lands inside the store's connection context leaves it suspended until after the
+    ledger closes, and its transaction, never committed, recorded nothing. Named, not
+    imported: ``ledger --help`` imports no store (tests/test_cli_startup.py)."""
+
+    def told(unraisable: Any) -> None:
+        kind = type(unraisable.exc_value)
+        if kind.__name__ == "ConnectionPoolClosedError" and kind.__module__.startswith("eventsourcing"):
+            return
+        hook(unraisable)
+
+    return told
 
 
 EXIT_CODES = {
