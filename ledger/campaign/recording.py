@@ -20,12 +20,13 @@ import msgspec
 from ledger.campaign.history import History
 from ledger.deciding.action import Step, actor_in, decide_and_draw, decision
 from ledger.deciding.commands import Command, check_command_text
+from ledger.deciding.decider import Stamp
 from ledger.dice import provable as fairness
 from ledger.errors import ConflictError, Input, LedgerError, RunCommand, TamperError, VersionError
 from ledger.log import chain
 from ledger.log.events import MAX_DAY, MAX_LINE, RESETS, CharacterAdded, Decision, Envelope, Event
 from ledger.log.records import Campaign, Recorded, Rows, Tip
-from ledger.log.state import CampaignState, evolve
+from ledger.log.state import CampaignState, evolve, evolve_core
 from ledger.log.store import VersionConflict
 from ledger.systems import System, get_system
 from ledger.text import check_distinct, check_name
@@ -179,13 +180,40 @@ class Recording:
         if isinstance(action, Command):
             action = msgspec.structs.replace(action, actor=actor or action.actor)
             actor = action.actor
-        events, dice = decide_and_draw(system, tip, action, faces)
+        # The envelopes' fields are chosen before deciding, so that the rules' draft folds
+        # each event as it is recorded and sealing keeps the game states it folded.
+        action_id, at = chain.new_action(), chain.now()
+        stamp = self.stamp(c, tip, action_id, at, actor, newcomer) if isinstance(action, Command) else None
+        decided, dice = decide_and_draw(system, tip, action, faces, stamp)
         command = _command(action)
         how = decision(command, dice, system, seat)
         by_actor = isinstance(action, Command) or action.by_actor
         who = self.recorded_under(tip.state, actor, newcomer) if by_actor else None
-        rows, envelopes, after = self.seal(c, tip, events, who, system=system, decision=how)
+        rows, envelopes, after = self.seal(
+            c,
+            tip,
+            decided.events,
+            who,
+            action=action_id,
+            at=at,
+            system=system,
+            decision=how,
+            games=decided.games if stamp is not None and stamp.actor == who else None,
+        )
         return Drafted(rows, envelopes, after)
+
+    def stamp(
+        self, c: Campaign, tip: Tip, action: str, at: str, actor: str | None, newcomer: str | None
+    ) -> Stamp | None:
+        """The envelope fields a command's events are recorded with on ``tip``, known
+        before it is decided (None when its actor is refused: deciding says why)."""
+        try:
+            who = self.recorded_under(tip.state, actor, newcomer)
+        except LedgerError:
+            return None
+        return Stamp(
+            campaign=c.id, action=action, at=at, head=tip.version, actor=who, last_reset=tip.last_reset
+        )
 
     @staticmethod
     def recorded_under(state: CampaignState, actor: str | None, newcomer: str | None) -> str | None:
@@ -229,17 +257,21 @@ class Recording:
         actor: str | None,
         *,
         action: str | None = None,
+        at: str | None = None,
         system: System | None = None,
         decision: Decision | None = None,
+        games: list[Any] | None = None,
     ) -> tuple[Rows, list[Envelope[Any]], Tip]:
-        """Fold and seal a command's events on top of ``tip``: the rows to store."""
+        """Fold and seal a command's events on top of ``tip``: the rows to store. ``games``
+        are the game states after each event when the rules' draft already folded them
+        under these envelopes (``Stamp``): only the campaign's own part is folded then."""
         action = action or chain.new_action()
         system = system or get_system(c.system)
         stream = c.lineage[-1][0]
         rows, envelopes = [], []
-        at = chain.now()
+        at = at or chain.now()
         version, prev, last_reset, state = tip.version, tip.prev, tip.last_reset, tip.state
-        for ev in events:
+        for i, ev in enumerate(events):
             version += 1
             if isinstance(ev, CharacterAdded):
                 check_distinct(ev.name, state.core.characters, "character")
@@ -259,6 +291,8 @@ class Recording:
             )
             if isinstance(ev, RESETS):
                 state = self.history.state(c, at=ev.target) if ev.target else CampaignState()
+            elif games is not None:
+                state = evolve_core(state, env, system, games[i])
             else:
                 state = evolve(state, env, system)
             day = state.core.day

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, ClassVar, Protocol
 import msgspec
 
 from ledger.deciding.commands import AddCharacter, Command, command_name, decide_core
+from ledger.deciding.decider import Decided, Decider, Stamp
 from ledger.dice import provable as fairness
 from ledger.dice.sources import CommittedDice, Dice, Faces, RandomDice, seeded
 from ledger.errors import Input, LedgerError, RuleError, RunCommand
@@ -90,16 +91,21 @@ class Step(Protocol):
 
 
 def decide_and_draw(
-    system: System, tip: Tip, action: Command | Step, faces: list[int] | None
-) -> tuple[list[Event], Dice]:
+    system: System,
+    tip: Tip,
+    action: Command | Step,
+    faces: list[int] | None,
+    stamp: Stamp | None = None,
+) -> tuple[Decided, Dice]:
     """The events ``action`` decides on the head (a command by the rules of ``system``),
-    and the dice it drew."""
+    with the game state after each when the system's draft folded them under ``stamp``
+    (the envelopes they are recorded with), and the dice it drew."""
     dice = dice_for(tip, faces)
     try:
         if isinstance(action, Command):
-            events = decide_command(system, tip.state, action, dice)
+            decided = decide_folded(system, tip.state, action, dice, stamp=stamp)
         else:
-            events = action.decide(tip, dice)
+            decided = Decided(action.decide(tip, dice), None)
     except LedgerError:
         raise
     except Exception as e:  # the rules met state the ledger did not write: one line, not a traceback
@@ -116,9 +122,9 @@ def decide_and_draw(
         ) from e
     if isinstance(dice, Faces):
         dice.finish()
-    if not events:
+    if not decided.events:
         raise LedgerError("the command changes nothing; nothing was recorded")
-    return events, dice
+    return decided, dice
 
 
 def drawn(dice: Dice) -> tuple[int, ...]:
@@ -212,6 +218,21 @@ def decide_command(
     """The events a command decides on a state: core commands first (under the core rules
     version given: today's, or an older one an imported action was recorded under), then
     the system's."""
+    return decide_folded(system, state, command, dice, core_rules).events
+
+
+def decide_folded(
+    system: System,
+    state: CampaignState,
+    command: Command,
+    dice: Dice,
+    core_rules: int = CORE_RULES,
+    *,
+    stamp: Stamp | None = None,
+) -> Decided:
+    """What :func:`decide_command` decides, with the game state after each event when the
+    system's :class:`Decider` folded them under ``stamp`` with the system's own fold (a
+    core command's events, and a decider's whose ``after`` rewrote them, are not folded)."""
     if isinstance(command, AddCharacter) and system.rules.solo and state.core.characters:
         raise RuleError(
             f"{system.name} is solo: {state.core.name!r} already has its character, "
@@ -224,6 +245,9 @@ def decide_command(
         )
     cmd = msgspec.structs.replace(command, actor=actor_in(state, command.actor))
     events = decide_core(state, cmd, dice, CORE_NOTATION[core_rules])
-    if events is None:
-        events = system.rules.decide(state, cmd, dice)
-    return events
+    if events is not None:
+        return Decided(events, None)
+    decide = system.rules.decide
+    if isinstance(decide, Decider) and stamp is not None and decide.evolve is system.rules.evolve:
+        return decide.decide(state, cmd, dice, stamp)
+    return Decided(decide(state, cmd, dice), None)

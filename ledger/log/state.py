@@ -75,15 +75,22 @@ _CORE = {CampaignStarted: _started, CharacterAdded: _character, BranchForked: _f
 def evolve(state: CampaignState, env: Envelope[Any], system: System) -> CampaignState:
     """Fold one stored event into the campaign state."""
     ev: Event = env.event
-    core = state.core
-    handler = _CORE.get(type(ev))
-    if handler is not None:
-        core = handler(core, ev, env)  # type: ignore[operator]
     game = (
         system.rules.initial(ev)
         if isinstance(ev, CampaignStarted)
         else system.rules.evolve(state.game, ev, env)
     )
+    return evolve_core(state, env, system, game)
+
+
+def evolve_core(state: CampaignState, env: Envelope[Any], system: System, game: Any) -> CampaignState:
+    """Fold one stored event into the campaign state whose game state, ``game``, the
+    system's fold already gave (as a command's draft folds it while deciding)."""
+    ev: Event = env.event
+    core = state.core
+    handler = _CORE.get(type(ev))
+    if handler is not None:
+        core = handler(core, ev, env)  # type: ignore[operator]
     actor = env.actor if env.actor is not None else core.last_actor
     core = replace(core, version=env.v, day=system.rules.day(game), last_actor=actor)
     return CampaignState(core, game)

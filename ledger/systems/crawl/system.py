@@ -65,9 +65,10 @@ def _in_order(d: Draft[Crawl]) -> None:
     require(d.game, d.command)
 
 
-def _physical(d: Draft[Crawl], events: list[Event]) -> list[Event]:
-    """An action played with physical dice (``faces``): its rolling events are marked so."""
-    return [_marked(e) for e in events] if d.dice.manual else events
+def _physical(d: Draft[Crawl], e: Event) -> Event:
+    """An action played with physical dice (``faces``): its rolling events are marked so,
+    as they are emitted (the fold, which reads no mark, folds the event recorded)."""
+    return _marked(e) if d.dice.manual else e
 
 
 def _marked(e: Event) -> Event:
@@ -80,7 +81,7 @@ def _marked(e: Event) -> Event:
     return msgspec.structs.replace(e, manual=True) if rolled else e
 
 
-decider = Decider("crawl", proj.evolve, before=_in_order, after=_physical)
+decider = Decider("crawl", proj.evolve, before=_in_order, mark=_physical)
 """The crawl's commands, in the day's order, each with its handler."""
 
 

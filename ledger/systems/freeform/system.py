@@ -2,19 +2,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, NoReturn
 
 from ledger.deciding.decider import Decider
-from ledger.dice.sources import Dice
 from ledger.errors import Other, RuleError
-from ledger.log.events import Event
 from ledger.projections.freeform import state as proj
 from ledger.systems import Play, ReadModel, Rules, System
 from ledger.systems.freeform.demo import demo
 from ledger.systems.freeform.play import simulate
-
-if TYPE_CHECKING:
-    from ledger.log.state import CampaignState
 
 ADVICE = Other(text="roll dice, write a note or add a character: a freeform campaign takes only those")
 """What a freeform campaign takes instead: the commands every campaign takes."""
@@ -24,10 +19,8 @@ class CoreOnly(Decider):
     """A decider with no command of its own: every command it is given is refused, with
     the commands every campaign takes as the fix."""
 
-    def __call__(self, state: CampaignState, command: Any, dice: Dice) -> list[Event]:
-        if self.handler(type(command)) is None:
-            raise RuleError(f"the {self.system} system has no command {type(command).__name__}", fix=ADVICE)
-        return super().__call__(state, command, dice)
+    def refuse(self, command: Any) -> NoReturn:
+        raise RuleError(f"the {self.system} system has no command {type(command).__name__}", fix=ADVICE)
 
 
 decider = CoreOnly("freeform", proj.evolve)
