@@ -481,12 +481,6 @@ decider.on(Unjam)(combat.unjam)
 decider.on(TakeDamage)(combat.take_damage)
 
 
-def _demo(ledger: Any, echo: Any) -> None:
-    from ledger.systems.d20.demo import demo
-
-    demo(ledger, echo)
-
-
 SYSTEM = System(
     name="d20",
     description="a Black Hack / Mothership-style d20: modifiers, advantage, calm points, usage dice, "
@@ -513,7 +507,6 @@ SYSTEM = System(
         health_tracks=("hp",),
     ),
     play=Play(
-        demo=_demo,
         autoplay=autoplay,
     ),
 )

@@ -10,7 +10,6 @@ from ledger.errors import Other, RuleError
 from ledger.log.events import Event
 from ledger.projections.freeform import state as proj
 from ledger.systems import Play, ReadModel, Rules, System
-from ledger.systems.freeform.demo import demo
 from ledger.systems.freeform.play import simulate
 
 if TYPE_CHECKING:
@@ -48,6 +47,5 @@ SYSTEM = System(
     ),
     play=Play(
         simulate=simulate,
-        demo=demo,
     ),
 )
