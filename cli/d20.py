@@ -11,6 +11,8 @@ import click
 from ledger.cli.options import Ctx, common, faces_option, pass_ctx, run_command
 from ledger.cli.systems import SystemGroup
 from ledger.errors import LedgerError
+from ledger.projections import sheets
+from ledger.projections.d20.state import SHEET, sheet
 from ledger.systems.d20.commands import (
     Assign,
     Attack,
@@ -29,14 +31,14 @@ from ledger.systems.d20.commands import (
     Unjam,
     Use,
 )
+from ledger.systems.d20.facts import facts
+from ledger.systems.d20.tables import SAMPLES
 
 MAIN, DARK = "demo-d20-derelict", "demo-d20-derelict-dark"
 SHOWN = ("d20.attacked", "d20.unjammed", "d20.stressed", "d20.panicked", "d20.usage")
 
 
 def _import(book: Any, name: str, file: str) -> None:
-    from ledger.systems.d20.tables import SAMPLES
-
     if name not in {c.name for c in book.campaigns()}:
         with (SAMPLES / file).open("rb") as data:
             book.import_(data, name)
@@ -45,10 +47,6 @@ def _import(book: Any, name: str, file: str) -> None:
 def demo(book: Any, echo: Callable[[str], None]) -> None:
     """The d20's part of ``ledger demo``: the derelict-station sample and its fork (imported
     once), the commands that show them and what they print."""
-    from ledger.projections import sheets
-    from ledger.projections.d20.state import SHEET, sheet
-    from ledger.systems.d20.facts import facts
-
     _import(book, MAIN, "campaign.jsonl")
     _import(book, DARK, "campaign-fork.jsonl")
     echo(f"  $ ledger import samples/d20/campaign.jsonl --name {MAIN}")
