@@ -15,13 +15,16 @@ reads the published help alone.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from collections.abc import Callable
+from importlib import metadata
 from typing import Any
 
 import click
 
 from ledger.errors import LedgerError, PluginError
 from ledger.systems import (
+    GROUP,
     System,
     SystemHelp,
     Walkthrough,
@@ -168,22 +171,25 @@ def hints(system: System, state: Any) -> list[str]:
     return [f"{group} --help"] if group else ["roll NOTATION", "note TEXT"]
 
 
-PLAYED_WITH_THE_CORE: dict[str, str] = {"freeform": "ledger.cli.freeform"}
-"""The built-in systems played with the core's commands alone, each with the module of its
-part of ``ledger demo`` (its ``demo``): it has no command group to hold it."""
+def _core_demo(name: str) -> Callable[..., None] | None:
+    """The part of ``ledger demo`` the command line keeps for a built-in system played with
+    the core's commands alone (it has no group to hold it): the ``demo`` of its command-line
+    module, ``ledger.cli.<name>``, when it has one."""
+    own = metadata.distribution("campaign-ledger").entry_points.select(group=GROUP, name=name)
+    if not own or system_group(name) is not None or importlib.util.find_spec(f"ledger.cli.{name}") is None:
+        return None
+    shown: Callable[..., None] | None = getattr(importlib.import_module(f"ledger.cli.{name}"), "demo", None)
+    return shown
 
 
 def demo_of(system: System) -> Callable[..., None] | None:
     """The system's section of ``ledger demo``: its group's, else the one the command line
-    keeps for a system played with the core's commands (:data:`PLAYED_WITH_THE_CORE`),
-    else its ``play.demo``."""
+    keeps for a built-in system played with the core's commands (:func:`_core_demo`), else
+    its ``play.demo``."""
     own = _own(system.name)
     if own is not None and own.demo is not None:
         return own.demo
-    if system.name in PLAYED_WITH_THE_CORE:
-        shown: Callable[..., None] = importlib.import_module(PLAYED_WITH_THE_CORE[system.name]).demo
-        return shown
-    return system.play.demo
+    return _core_demo(system.name) or system.play.demo
 
 
 def shown_in_demo() -> list[System]:
