@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from importlib import resources
 from typing import Any
 
 import click
 
 from ledger import words
+from ledger.cli.crawl_help import WALKTHROUGH
 from ledger.cli.options import (
     Ctx,
     common,
@@ -19,6 +22,7 @@ from ledger.cli.options import (
     time_travel,
 )
 from ledger.cli.systems import SystemGroup
+from ledger.projections import sheets
 from ledger.projections.crawl import views
 from ledger.projections.crawl.game import DIRECTIONS, Crawl
 from ledger.systems.crawl import order
@@ -34,10 +38,39 @@ def _hints(state: Any) -> list[str]:
     return list(order.expected(game))
 
 
+SAMPLE_LOG = resources.files("ledger.samples") / "crawl" / "campaign.jsonl"
+SAMPLE_NAME = "crawl-sample"
+
+
+def demo(ledger: Any, echo: Callable[[str], None]) -> None:
+    """The crawl's part of ``ledger demo``: import the sample campaign (once) and show its
+    sheet, map and journal, and the commands that show more."""
+    names = {c.name for c in ledger.campaigns()}
+    if SAMPLE_NAME not in names:
+        with SAMPLE_LOG.open("rb") as f:
+            ledger.import_(f, SAMPLE_NAME)
+    state = ledger.state(SAMPLE_NAME)
+    echo(
+        f"{SAMPLE_NAME}: imported from samples/crawl/campaign.jsonl ({words.count(state.core.version, 'event')})"
+    )
+    echo(sheets.text(sheets.view(views.SHEET, views.sheet(state, expected=order.expected))))
+    echo("")
+    echo("the map around the explorer (ledger crawl map --radius 4):")
+    echo(views.render_map(state, radius=4))
+    echo("")
+    rows = views.journal(state)
+    echo(f"journal ({len(rows)} lines), the last 8:")
+    for row in rows[-8:]:
+        echo(f"  day {row['day']:>3}  {row['text'][:100]}")
+    echo("try: ledger crawl map -c crawl-sample --day 25 ; ledger crawl hunger -c crawl-sample")
+
+
 group = SystemGroup(
     "crawl",
     first_steps=("crawl move DIR (n ne se s sw nw: the explorer walks to a neighbouring hex; day 1 begins)",),
     hints=_hints,
+    demo=demo,
+    walkthrough=WALKTHROUGH,
     short_help="The crawl system: a solo hex-crawl, day by day.",
     help="A solo hex-crawl: move, terrain, event, eat, sleep; one hex a day.\n\n"
     "Name your explorer as the campaign starts (`ledger new crawl NAME --explorer ADA`) "

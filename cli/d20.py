@@ -1,7 +1,9 @@
-"""``ledger d20 ...``: the d20 system's commands (creation, checks, combat, stress)."""
+"""``ledger d20 ...``: the d20 system's commands (creation, checks, combat, stress) and its
+part of ``ledger demo``."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import click
@@ -9,6 +11,8 @@ import click
 from ledger.cli.options import Ctx, common, faces_option, pass_ctx, run_command
 from ledger.cli.systems import SystemGroup
 from ledger.errors import LedgerError
+from ledger.projections import sheets
+from ledger.projections.d20.state import SHEET, sheet
 from ledger.systems.d20.commands import (
     Assign,
     Attack,
@@ -27,10 +31,50 @@ from ledger.systems.d20.commands import (
     Unjam,
     Use,
 )
+from ledger.systems.d20.facts import facts
+from ledger.systems.d20.tables import SAMPLES
+
+MAIN, DARK = "demo-d20-derelict", "demo-d20-derelict-dark"
+SHOWN = ("d20.attacked", "d20.unjammed", "d20.stressed", "d20.panicked", "d20.usage")
+
+
+def _import(book: Any, name: str, file: str) -> None:
+    if name not in {c.name for c in book.campaigns()}:
+        with (SAMPLES / file).open("rb") as data:
+            book.import_(data, name)
+
+
+def demo(book: Any, echo: Callable[[str], None]) -> None:
+    """The d20's part of ``ledger demo``: the derelict-station sample and its fork (imported
+    once), the commands that show them and what they print."""
+    _import(book, MAIN, "campaign.jsonl")
+    _import(book, DARK, "campaign-fork.jsonl")
+    echo(f"  $ ledger import samples/d20/campaign.jsonl --name {MAIN}")
+    echo(f"  $ ledger -c {MAIN} log   (combat and stress, abridged)")
+    for e in book.log(MAIN):
+        if e.kind in SHOWN:
+            echo(f"    v{e.version:<3} {e.summary}")
+    echo(f"  $ ledger -c {MAIN} sheet --as Parker")
+    for line in sheets.text(sheets.view(SHEET, sheet(book.state(MAIN), "Parker"))).splitlines():
+        echo(f"    {line}")
+    dark = sheet(book.state(DARK), "Parker")
+    echo(f"  $ ledger -c {DARK} sheet --as Parker   (the branch where the queen strikes first)")
+    echo(f"    PV {dark['hp']['current']}/{dark['hp']['max']}, alive: {dark['alive']}")
+    rolls = [
+        f
+        for env in book.effective(book.campaign(MAIN))
+        for f in facts(env)
+        if getattr(f, "p_success", None) is not None and f.purpose.startswith(("attack", "stress"))
+    ]
+    chances = ", ".join(f"{f.purpose} {f.p_success:.2f}" for f in rolls)
+    echo(f"  exact chances of success recorded with each roll: {chances}")
 
 
 @click.group(
-    "d20", cls=SystemGroup, short_help="The d20 system: checks, calm points, usage dice, stress and panic."
+    "d20",
+    cls=SystemGroup,
+    short_help="The d20 system: checks, calm points, usage dice, stress and panic.",
+    demo=demo,
 )
 def group() -> None:
     """The d20 system: a crew in deep space, calm points, usage dice, autofire, panic."""

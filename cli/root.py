@@ -279,7 +279,7 @@ OTHER_SYSTEMS = """\b
 
 def epilog() -> str:
     """The end of ``ledger --help``: each installed system's walk through its play
-    (``Play.walkthrough``, as its help publishes it), then how to start a game of any system."""
+    (its group's ``walkthrough``, as its help publishes it), then how to start a game of any system."""
     parts = []
     for name in system_names():
         try:

@@ -1,6 +1,7 @@
 """The systems on the command line: the command group each system registers, and what the
-command line says of a system (its line in ``ledger --help``, how its characters are made,
-what a player does first and next).
+command line says of a system (its line in ``ledger --help`` and the walk through its play
+there, how its characters are made, what a player does first and next, its part of
+``ledger demo`` when that shows command lines).
 
 A system publishes its commands under the entry-point group ``campaign_ledger.commands``
 (:data:`ledger.systems.COMMANDS_GROUP`), by its name: a function given a click group to
@@ -13,13 +14,25 @@ reads the published help alone.
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 from collections.abc import Callable
+from importlib import metadata
 from typing import Any
 
 import click
 
 from ledger.errors import LedgerError, PluginError
-from ledger.systems import System, SystemHelp, commands_point, get_system, system_help, system_names
+from ledger.systems import (
+    GROUP,
+    System,
+    SystemHelp,
+    Walkthrough,
+    commands_point,
+    get_system,
+    system_help,
+    system_names,
+)
 
 CREATE_HINT = "character create NAME ... (`ledger character create --help` lists the options)"
 """What a new campaign's player does first in a system that says nothing else."""
@@ -36,7 +49,9 @@ class SystemGroup(click.Group):
     ``hints``: what the player may do next in a state, as command lines (``next:`` after
     ``ledger new`` and in ``ledger status``; None: a character first, then ``SYSTEM --help``);
     ``demo``: the system's section of ``ledger demo``, ``(ledger, echo)``, when it shows
-    command lines (else the System's ``play.demo``)."""
+    command lines (else the System's ``play.demo``);
+    ``walkthrough``: the walk through a game of the system at the end of ``ledger --help``,
+    the commands as a player types them (what its published :class:`SystemHelp` holds)."""
 
     def __init__(
         self,
@@ -47,6 +62,7 @@ class SystemGroup(click.Group):
         first_steps: tuple[str, ...] | None = None,
         hints: Callable[[Any], list[str]] | None = None,
         demo: Callable[..., None] | None = None,
+        walkthrough: Walkthrough | None = None,
         **attrs: Any,
     ) -> None:
         super().__init__(name, commands, **attrs)
@@ -54,6 +70,7 @@ class SystemGroup(click.Group):
         self.first_steps = first_steps
         self.hints = hints
         self.demo = demo
+        self.walkthrough = walkthrough
 
 
 _groups: dict[str, click.Command | None] = {}
@@ -93,7 +110,7 @@ def help_of(name: str) -> SystemHelp:
         name=name,
         command=None if group is None else group.name,
         summary="" if group is None else group.short_help or "",
-        walkthrough=shown.play.walkthrough,
+        walkthrough=group.walkthrough if isinstance(group, SystemGroup) else None,
     )
 
 
@@ -154,10 +171,25 @@ def hints(system: System, state: Any) -> list[str]:
     return [f"{group} --help"] if group else ["roll NOTATION", "note TEXT"]
 
 
+def _core_demo(name: str) -> Callable[..., None] | None:
+    """The part of ``ledger demo`` the command line keeps for a built-in system played with
+    the core's commands alone (it has no group to hold it): the ``demo`` of its command-line
+    module, ``ledger.cli.<name>``, when it has one."""
+    own = metadata.distribution("campaign-ledger").entry_points.select(group=GROUP, name=name)
+    if not own or system_group(name) is not None or importlib.util.find_spec(f"ledger.cli.{name}") is None:
+        return None
+    shown: Callable[..., None] | None = getattr(importlib.import_module(f"ledger.cli.{name}"), "demo", None)
+    return shown
+
+
 def demo_of(system: System) -> Callable[..., None] | None:
-    """The system's section of ``ledger demo``: its group's, else its ``play.demo``."""
+    """The system's section of ``ledger demo``: its group's, else the one the command line
+    keeps for a built-in system played with the core's commands (:func:`_core_demo`), else
+    its ``play.demo``."""
     own = _own(system.name)
-    return own.demo if own is not None and own.demo is not None else system.play.demo
+    if own is not None and own.demo is not None:
+        return own.demo
+    return _core_demo(system.name) or system.play.demo
 
 
 def shown_in_demo() -> list[System]:

@@ -10,6 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from ledger import Ledger
+from ledger.cli.crawl import demo
 from ledger.cli.main import cli
 from ledger.errors import RuleError
 from ledger.projections.crawl import views
@@ -201,9 +202,8 @@ def test_the_sample_campaign_is_a_complete_golden_log(tmp_path: Path) -> None:
 def test_the_demo_imports_the_sample_once_and_stays_short(tmp_path: Path) -> None:
     lines: list[str] = []
     with Ledger(str(tmp_path / "d.ledger")) as book:
-        assert SYSTEM.play.demo is not None
-        SYSTEM.play.demo(book, lines.append)
-        SYSTEM.play.demo(book, lines.append)
+        demo(book, lines.append)
+        demo(book, lines.append)
         assert [c.name for c in book.campaigns()] == ["crawl-sample"]
     shown = "\n".join(lines[: len(lines) // 2]).splitlines()
     assert len(shown) < 60 and "Nadia in crawl-sample" in shown[1]

@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from ledger import Ledger
-from ledger.cli.d20 import group
+from ledger.cli.d20 import demo, group
 from ledger.cli.main import cli
 from ledger.errors import TamperError
 from ledger.systems import get_system
@@ -139,7 +139,7 @@ def test_golden_log_refuses_an_edited_roll(tmp_path: Path) -> None:
 def test_demo_shows_the_sample(tmp_path: Path) -> None:
     lines: list[str] = []
     with Ledger(str(tmp_path / "demo.ledger")) as book:
-        get_system("d20").play.demo(book, lines.append)  # type: ignore[misc]
+        demo(book, lines.append)
     text = "\n".join(lines)
     assert len(lines) < 60
     assert "Claustrofobia" in text and "alive: False" in text and "long burst" in text

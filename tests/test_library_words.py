@@ -18,10 +18,11 @@ The rule, on every string literal (an f-string's text too) outside docstrings an
   (``campaign-ledger export``).
 
 Walked: every module of ``ledger/`` and ``projections/`` (the systems' folders too) and the
-coin sample's library (its ``cli`` module is the command line's). A system's ``demo``, its
-walkthrough, its ``hints`` and ``first_steps`` show commands as a player types them: they
-are the command line's part of a system, left out here until it is published apart from
-the rules."""
+coin sample's library (its ``cli`` module is the command line's), a system's demo and
+walkthrough too: what shows commands as a player types them (a part of ``ledger demo``
+with command lines, the walk through a game at the end of ``ledger --help``, the hints of
+what comes next, a new campaign's first steps) is the command line's part of a system,
+held by its command group (``ledger.cli.systems.SystemGroup``) in ``cli/``."""
 
 from __future__ import annotations
 
@@ -56,13 +57,6 @@ DETERMINERS = frozenset(
 )
 """Words after which ``ledger`` is the noun of a sentence, not the program."""
 
-SHOWN = frozenset({"demo", "hints"})
-"""Functions whose strings are commands as typed: a system's demo, its hints of what comes next."""
-SHOWN_CALLS = frozenset({"Walkthrough"})
-"""Calls whose strings are commands as typed: a system's walkthrough for ``ledger --help``."""
-SHOWN_FIELDS = frozenset({"first_steps"})
-"""Fields of a system whose strings are commands as typed: what a new campaign does first."""
-
 
 def _docstrings(tree: ast.Module) -> set[int]:
     """The ids of the string nodes that are docstrings: the first statement of a module,
@@ -75,19 +69,6 @@ def _docstrings(tree: ast.Module) -> set[int]:
         for stmt in body:
             if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
                 found.add(id(stmt.value))
-    return found
-
-
-def _shown(tree: ast.Module) -> set[int]:
-    """The ids of the string nodes inside a demo or hints function, a walkthrough call or a
-    ``first_steps`` field."""
-    found: set[int] = set()
-    for node in ast.walk(tree):
-        demo = isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in SHOWN
-        walk = isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in SHOWN_CALLS
-        field = isinstance(node, ast.keyword) and node.arg in SHOWN_FIELDS
-        if demo or walk or field:
-            found.update(id(n) for n in ast.walk(node) if isinstance(n, ast.Constant))
     return found
 
 
@@ -104,9 +85,9 @@ def names_the_command_line(text: str) -> bool:
 
 def cli_words(source: str) -> list[tuple[int, str]]:
     """Each string literal (an f-string's text too) naming an option or a ``ledger`` command,
-    with its line; docstrings, comments, demos and walkthroughs left out."""
+    with its line; docstrings and comments left out."""
     tree = ast.parse(source)
-    skip = _docstrings(tree) | _shown(tree)
+    skip = _docstrings(tree)
     hits = []
     for node in ast.walk(tree):
         literal = isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in skip
@@ -173,15 +154,20 @@ def test_a_string_in_a_system_module_is_seen() -> None:
     assert [text for _, text in cli_words(planted)] == ["name the weapon with --weapon NAME"]
 
 
-def test_a_demo_and_a_walkthrough_print_commands_and_nothing_else_does() -> None:
+def test_a_demo_and_a_walkthrough_in_the_library_are_seen() -> None:
     source = """def demo(book, echo):
     echo("  $ ledger -c x log")
 HELP = Walkthrough(title="t", steps=(("ledger undo", "take it back"),))
 SYSTEM = System(first_steps=("coin flip --call heads",))
-def hint():
+def hints():
     return "ledger undo"
 """
-    assert cli_words(source) == [(6, "ledger undo")]
+    assert cli_words(source) == [
+        (2, "  $ ledger -c x log"),
+        (3, "ledger undo"),
+        (4, "coin flip --call heads"),
+        (6, "ledger undo"),
+    ]
 
 
 @pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(ROOT)))

@@ -2,7 +2,7 @@
 
 A shared module is any file under ``ledger/``, ``projections/`` or ``cli/`` outside a
 system's own folders (``ledger/systems/<name>/``, ``projections/<name>/``,
-``cli/<name>.py``). In those, no identifier, string literal or comment may name a system
+``cli/<name>.py`` and ``cli/<name>_help.py``, what ``ledger --help`` shows of it). In those, no identifier, string literal or comment may name a system
 the project ships (by its name or its command-line group's name): what a system adds to
 the report, the statistics, the warehouse or the command line comes from its ``System``.
 """
@@ -41,10 +41,12 @@ def builtin_names() -> dict[str, str]:
 
 
 def own_folders(names: set[str]) -> list[Path]:
-    """What belongs to one system: its folders in each layer and its command-line module."""
+    """What belongs to one system: its folders in each layer, its command-line module and
+    the module of its help."""
     out = []
     for name in names:
         out += [ROOT / "ledger" / "systems" / name, ROOT / "projections" / name, ROOT / "cli" / f"{name}.py"]
+        out.append(ROOT / "cli" / f"{name}_help.py")
     return out
 
 

@@ -19,7 +19,7 @@ import click
 import pytest
 
 from ledger import Ledger
-from ledger.cli.systems import command_name, system_group
+from ledger.cli.systems import SystemGroup, command_name, system_group
 from ledger.deciding.commands import Command, Roll, stable_commands
 from ledger.dice.sources import Faces
 from ledger.errors import LedgerError
@@ -79,7 +79,7 @@ def test_the_help_published_beside_the_system_says_what_the_system_says(name: st
         "name": system.name,
         "command": None if group is None else group.name,
         "summary": "" if group is None else group.short_help,
-        "walkthrough": system.play.walkthrough,
+        "walkthrough": group.walkthrough if isinstance(group, SystemGroup) else None,
     }
     for point in published:
         shown = point.load()

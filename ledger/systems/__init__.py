@@ -163,7 +163,9 @@ class StatsDemo(msgspec.Struct, frozen=True, kw_only=True):
 
 class Walkthrough(msgspec.Struct, frozen=True, kw_only=True):
     """A short walk through the system's play, for ``ledger --help``: a title line, then
-    the commands in the order a player types them, each with what it does."""
+    the commands in the order a player types them, each with what it does. It is the
+    command line's words: a system's command group holds it (``ledger.cli.systems.SystemGroup``)
+    and its published help the same."""
 
     title: str
     steps: tuple[tuple[str, str], ...]
@@ -176,7 +178,7 @@ class SystemHelp(msgspec.Struct, frozen=True, kw_only=True):
     every installed system without importing one. It holds what the help prints and
     nothing else: the name of the system's command group and its line in the command list
     (the group's own ``short_help``, published under :data:`COMMANDS_GROUP`), and the
-    walkthrough (``Play.walkthrough``); the contract test holds them equal. A system that
+    walkthrough (its group's ``walkthrough``); the contract test holds them equal. A system that
     publishes no help is loaded for it."""
 
     name: str
@@ -284,8 +286,9 @@ class ReadModel(msgspec.Struct, frozen=True, kw_only=True):
 
 class Play(msgspec.Struct, frozen=True, kw_only=True):
     """How the ledger plays the system itself: whole campaigns for ``ledger simulate``, its
-    section and its statistics in ``ledger demo``, and the walk through its play that
-    ``ledger --help`` shows. Every part is optional."""
+    section and its statistics in ``ledger demo``. Every part is optional. A section of the
+    demo that shows command lines, and the walk through its play that ``ledger --help``
+    shows, are the command line's (the system's group's ``demo`` and ``walkthrough``)."""
 
     autoplay: Callable[..., None] | None = None
     """Plays one campaign for ``ledger simulate`` through a batch: (batch, campaign, days)."""
@@ -296,8 +299,6 @@ class Play(msgspec.Struct, frozen=True, kw_only=True):
     """Shows the system in ``ledger demo``: (ledger, echo) -> None."""
     stats_demo: StatsDemo | None = None
     """The system's campaigns in the statistics part of ``ledger demo`` (None: none)."""
-    walkthrough: Walkthrough | None = None
-    """A walk through a game of the system, shown by ``ledger --help`` (None: none)."""
 
 
 class System(msgspec.Struct, frozen=True, kw_only=True):

@@ -1,29 +1,3 @@
-"""The crawl system: its events, commands, rules and tables (``system.SYSTEM``); ``HELP``,
-what ``ledger --help`` shows of it (its command group, ``ledger.cli.crawl``), published
-without importing the rest."""
-
-from ledger.systems import SystemHelp, Walkthrough
-
-HELP = SystemHelp(
-    name="crawl",
-    command="crawl",
-    summary="The crawl system: a solo hex-crawl, day by day.",
-    walkthrough=Walkthrough(
-        title="Play a crawl day (each command prints what may come next)",
-        steps=(
-            ("ledger new crawl Mine --explorer Ada", "start; your explorer Ada stands on (0,0)"),
-            ("ledger crawl move n", "a new day: walk to a neighbour (n ne se s sw nw)"),
-            ("ledger crawl terrain", "a blank hex: roll its terrain (1d6)"),
-            ("ledger crawl event", "roll the day's event (2d6 on a new hex)"),
-            ("ledger crawl fight", "an enemy? it strikes first; then"),
-            ("ledger crawl attack", "... attack (or technique N, or escape) until it falls"),
-            ("ledger crawl buy bar", "in a town: trade, then quest, eat, sleep"),
-            ("ledger crawl eat bar", "up to 3 rations: bar, fruit, or tavern in a town"),
-            ("ledger crawl sleep wild", "end the day (wild, town or hotel)"),
-            ("ledger sheet; ledger crawl map", "how you are, where you are"),
-            ("ledger report -o mine.html", "a page of your sheet, map and log, day by day"),
-            ("ledger tables", "the tables the dice are rolled on"),
-            ("ledger undo", "take the last action back"),
-        ),
-    ),
-)
+"""The crawl system: its events, commands, rules and tables (``system.SYSTEM``). What
+``ledger --help`` shows of it, its command group's line and the walk through a day of
+play, is the command line's (``ledger.cli.crawl_help``)."""

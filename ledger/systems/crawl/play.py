@@ -1,4 +1,4 @@
-"""Playing ``crawl`` by itself (the autoplayer) and its demo."""
+"""Playing ``crawl`` by itself: the autoplayer (``Play.autoplay``)."""
 
 from __future__ import annotations
 
@@ -6,14 +6,10 @@ import math
 import random
 from collections import deque
 from collections.abc import Callable
-from importlib import resources
 from typing import Any
 
-from ledger import words
 from ledger.deciding.commands import Command
 from ledger.errors import LedgerError
-from ledger.projections import sheets
-from ledger.projections.crawl import views
 from ledger.projections.crawl.game import DIRECTIONS, Crawl, Hex, key, neighbour
 from ledger.systems.crawl import combat
 from ledger.systems.crawl import events as ev
@@ -32,12 +28,8 @@ from ledger.systems.crawl.order import (
     Technique,
     Terrain,
     allowed,
-    expected,
     in_town,
 )
-
-SAMPLE_LOG = resources.files("ledger.samples") / "crawl" / "campaign.jsonl"
-SAMPLE_NAME = "crawl-sample"
 
 # --- the autoplayer ------------------------------------------------------------------
 
@@ -210,28 +202,3 @@ def autoplay(
         if any(isinstance(e.event, ev.DayEnded) for e in rec.envelopes):
             played += 1
     return played
-
-
-# --- the demo --------------------------------------------------------------------------------
-
-
-def demo(ledger: Any, echo: Callable[[str], None]) -> None:
-    """Import the sample campaign (once) and show its sheet, map and journal."""
-    names = {c.name for c in ledger.campaigns()}
-    if SAMPLE_NAME not in names:
-        with SAMPLE_LOG.open("rb") as f:
-            ledger.import_(f, SAMPLE_NAME)
-    state = ledger.state(SAMPLE_NAME)
-    echo(
-        f"{SAMPLE_NAME}: imported from samples/crawl/campaign.jsonl ({words.count(state.core.version, 'event')})"
-    )
-    echo(sheets.text(sheets.view(views.SHEET, views.sheet(state, expected=expected))))
-    echo("")
-    echo("the map around the explorer (ledger crawl map --radius 4):")
-    echo(views.render_map(state, radius=4))
-    echo("")
-    rows = views.journal(state)
-    echo(f"journal ({len(rows)} lines), the last 8:")
-    for row in rows[-8:]:
-        echo(f"  day {row['day']:>3}  {row['text'][:100]}")
-    echo("try: ledger crawl map -c crawl-sample --day 25 ; ledger crawl hunger -c crawl-sample")

@@ -23,7 +23,7 @@ from ledger.projections.crawl import report as rep
 from ledger.projections.crawl import state as proj
 from ledger.projections.crawl.state import CHAPTER_DAYS, DIRECTIONS, GOD_CHAPTER, Crawl
 from ledger.systems import Play, ReadModel, Rules, System
-from ledger.systems.crawl import HELP, combat
+from ledger.systems.crawl import combat
 from ledger.systems.crawl import events as ev
 from ledger.systems.crawl import stats as crawl_stats
 from ledger.systems.crawl.facts import FACTS_SQL, facts
@@ -56,7 +56,7 @@ from ledger.systems.crawl.outcomes import (
     setting,
     starve,
 )
-from ledger.systems.crawl.play import autoplay, demo
+from ledger.systems.crawl.play import autoplay
 from ledger.systems.crawl.tables import check_settings, check_stored, listing, load_tables
 
 
@@ -403,8 +403,6 @@ def _system() -> System:
             health_tracks=("health",),
         ),
         play=Play(
-            walkthrough=HELP.walkthrough,
-            demo=demo,
             autoplay=autoplay,
             stats_demo=crawl_stats.STATS_DEMO,
         ),

@@ -48,7 +48,6 @@ from ledger.systems.d20.crew import (
     run,
     skill_points,
 )
-from ledger.systems.d20.demo import demo
 from ledger.systems.d20.dice import check_d20_roll, usage_roll
 from ledger.systems.d20.events import (
     EVENTS,
@@ -508,7 +507,6 @@ SYSTEM = System(
         health_tracks=("hp",),
     ),
     play=Play(
-        demo=demo,
         autoplay=autoplay,
     ),
 )

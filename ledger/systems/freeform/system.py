@@ -8,7 +8,6 @@ from ledger.deciding.decider import Decider
 from ledger.errors import Other, RuleError
 from ledger.projections.freeform import state as proj
 from ledger.systems import Play, ReadModel, Rules, System
-from ledger.systems.freeform.demo import demo
 from ledger.systems.freeform.play import simulate
 
 ADVICE = Other(text="roll dice, write a note or add a character: a freeform campaign takes only those")
@@ -41,6 +40,5 @@ SYSTEM = System(
     ),
     play=Play(
         simulate=simulate,
-        demo=demo,
     ),
 )

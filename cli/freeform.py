@@ -1,5 +1,7 @@
-"""The freeform part of ``ledger demo`` (``Play.demo``): what every campaign can do, on
-generic rolls: physical dice, undo, redo, a fork, and the log they leave."""
+"""The freeform system on the command line: it has no command group (the core's commands
+are its own), and its part of ``ledger demo`` shows what every campaign can do with them,
+on generic rolls: physical dice, undo, redo, a fork, and the log they leave, each as the
+command a player types (``ledger.cli.systems.demo_of``)."""
 
 from __future__ import annotations
 
