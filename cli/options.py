@@ -17,6 +17,7 @@ import msgspec
 
 from ledger.cli import fixes
 from ledger.errors import LedgerError
+from ledger.log.records import recorded_json
 from ledger.systems import system_names
 
 if TYPE_CHECKING:
@@ -218,16 +219,6 @@ def state_for(c: Ctx, at: int | None, day: int | None) -> Any:
     if at is not None and day is not None:
         raise LedgerError("give --at or --day, not both")
     return c.ledger.state(c.campaign, at=at, day=day)
-
-
-def recorded_json(rec: Any) -> dict[str, Any]:
-    """The JSON form of what a command recorded: campaign, action, version, events."""
-    return {
-        "campaign": rec.campaign.name,
-        "action": rec.action,
-        "version": rec.version,
-        "events": [json.loads(msgspec.json.encode(e.event)) for e in rec.envelopes],
-    }
 
 
 def summaries(rec: Any) -> str:

@@ -27,7 +27,7 @@ from ledger.deciding.action import actor_in
 from ledger.deciding.commands import stable_commands
 from ledger.errors import LedgerError
 from ledger.log.events import RESETS
-from ledger.log.records import Campaign
+from ledger.log.records import Campaign, recorded_json
 from ledger.log.state import told_as
 from ledger.projections import sheets
 from ledger.projections.stats.sheet import luck_from_log
@@ -128,16 +128,6 @@ def campaign_of(table: Any, seat: Seat, asked: str) -> Campaign:
 # --- what is sent back --------------------------------------------------------------------
 
 
-def recorded(rec: Any) -> dict[str, Any]:
-    """What ``ledger --json`` prints for an action (``ledger.cli.options.recorded_json``)."""
-    return {
-        "campaign": rec.campaign.name,
-        "action": rec.action,
-        "version": rec.version,
-        "events": [json.loads(msgspec.json.encode(e.event)) for e in rec.envelopes],
-    }
-
-
 def entry(book: Any, env: Any, live: list[tuple[int, int]]) -> dict[str, Any]:
     """One event as the page and any client read it: ``ledger log --json``'s fields, the
     event's data and how its action was decided (``web.schema.Entry``)."""
@@ -228,7 +218,7 @@ async def table_info(request: Request) -> Response:
             "characters": list(state.core.characters),
             "seat": seat_view(seat, book),
             "commands": sorted(stable_commands(system)),
-            "next": next_steps(system, state),
+            "next": on_cli.hints(system, state),
             "dice": book.dice_status(c.name),
             "map_kind": system.read.report.map_kind if system.read.report.map is not None else None,
         }
@@ -289,7 +279,7 @@ async def actions(request: Request) -> Response:
                 "someone acted first; read the events and decide again",
                 field="expected_version",
             )
-        return recorded(book.execute(command, c.name, faces=asked.faces, actor=actor, seat=seat.label))
+        return recorded_json(book.execute(command, c.name, faces=asked.faces, actor=actor, seat=seat.label))
 
     return await _write(request, seat, raw, run, seat.campaign)
 
@@ -314,11 +304,11 @@ def _gm_write(what: str, kind: type[T], act: Callable[[Any, Campaign, Seat, T], 
 
 
 def _undo(table: Any, c: Campaign, seat: Seat, asked: schema.Count) -> dict[str, Any]:
-    return recorded(table.book.undo(c.name, asked.count, seat=seat.label))
+    return recorded_json(table.book.undo(c.name, asked.count, seat=seat.label))
 
 
 def _redo(table: Any, c: Campaign, seat: Seat, asked: schema.Count) -> dict[str, Any]:
-    return recorded(table.book.redo(c.name, asked.count, seat=seat.label))
+    return recorded_json(table.book.redo(c.name, asked.count, seat=seat.label))
 
 
 def _fork(table: Any, c: Campaign, seat: Seat, asked: schema.Fork) -> dict[str, Any]:
@@ -339,7 +329,7 @@ def _reveal(table: Any, c: Campaign, seat: Seat, asked: schema.Reveal) -> dict[s
     rec = table.book.reveal_dice(c.name, client_seed=asked.client_seed)
     shown, opened = rec.events
     return {
-        **recorded(rec),
+        **recorded_json(rec),
         "revealed": shown.commitment,
         "seed": shown.seed,
         "commitment": opened.commitment,
@@ -357,7 +347,7 @@ async def seed(request: Request) -> Response:
 
     def run() -> dict[str, Any]:
         c = campaign_of(table, seat, request.path_params["campaign"])
-        return recorded(table.book.seed_dice(asked.client_seed, c.name))
+        return recorded_json(table.book.seed_dice(asked.client_seed, c.name))
 
     return await _write(request, seat, raw, run, seat.campaign)
 
@@ -383,19 +373,26 @@ async def events(request: Request) -> Response:
     return json_answer(await table.run(read))
 
 
+def travel(request: Request, seat: Seat) -> tuple[int | None, int | None]:
+    """The version (``at``) or the ``day`` a read asks for, either or none: time travel is
+    the GM's."""
+    at, day = version_query(request, "at"), version_query(request, "day")
+    if at is not None or day is not None:
+        auth.gm_only(seat, "travel in time")
+    if at is not None and day is not None:
+        raise LedgerError("give `at` or `day`, not both")
+    return at, day
+
+
 @endpoint
 async def sheet(request: Request) -> Response:
     """What ``ledger sheet --json`` prints, now or ``at`` a version or on a ``day``."""
     seat, _ = await seat_of(request)
-    at, day = version_query(request, "at"), version_query(request, "day")
-    if at is not None or day is not None:
-        auth.gm_only(seat, "travel in time")
+    at, day = travel(request, seat)
     character = request.query_params.get("character")
     table = table_of(request)
 
     def read() -> dict[str, Any]:
-        if at is not None and day is not None:
-            raise LedgerError("give `at` or `day`, not both")
         book = table.book
         c = campaign_of(table, seat, request.path_params["campaign"])
         state = book.state(c.name, at=at, day=day)
@@ -408,16 +405,10 @@ async def sheet(request: Request) -> Response:
         data["luck_index"] = luck_from_log(book, c.name, who, version=version)
         if system.read.sheet_layout is not None:
             data["view"] = sheets.view(system.read.sheet_layout, data)
-        data["hints"] = next_steps(system, state)
+        data["hints"] = on_cli.hints(system, state)
         return data
 
     return Response(msgspec.json.encode(await table.run(read)), media_type="application/json")
-
-
-def next_steps(system: Any, state: Any) -> list[str]:
-    """What comes next, as the command line's ``next:`` words it (``ledger status``): the
-    hints of the system's command group (its order of play), or a character first."""
-    return list(on_cli.hints(system, state))
 
 
 @endpoint
@@ -425,14 +416,10 @@ async def board(request: Request) -> Response:
     """The system's map (``ReportHooks.map``: a crawl's hexes, the yearzero Zone) now, ``at`` a
     version or on a ``day``, as the report draws it: ``{"kind", "map", "legend"}``."""
     seat, _ = await seat_of(request)
-    at, day = version_query(request, "at"), version_query(request, "day")
-    if at is not None or day is not None:
-        auth.gm_only(seat, "travel in time")
+    at, day = travel(request, seat)
     table = table_of(request)
 
     def read() -> dict[str, Any]:
-        if at is not None and day is not None:
-            raise LedgerError("give `at` or `day`, not both")
         book = table.book
         c = campaign_of(table, seat, request.path_params["campaign"])
         system = book.system(c)

@@ -9,6 +9,7 @@ it imports only the events, the state and the errors.
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -102,3 +103,14 @@ def unreadable(name: str, version: int, error: Exception) -> TamperError:
         f"the stored event cannot be read ({first})",
         fix=RunCommand(text="verify the whole ledger", command="verify", options=(Input("all"),)),
     )
+
+
+def recorded_json(rec: Recorded) -> dict[str, Any]:
+    """The JSON form of what an action recorded: campaign, action, version, events (what
+    ``--json`` prints for it, and the live table answers)."""
+    return {
+        "campaign": rec.campaign.name,
+        "action": rec.action,
+        "version": rec.version,
+        "events": [json.loads(msgspec.json.encode(e.event)) for e in rec.envelopes],
+    }
