@@ -10,7 +10,6 @@ the role, the campaign, the character. Ledger work runs on the table's one ledge
 
 from __future__ import annotations
 
-import json
 import urllib.parse
 from collections.abc import Callable
 from importlib import resources
@@ -26,14 +25,13 @@ from ledger.cli import systems as on_cli
 from ledger.deciding.action import actor_in
 from ledger.deciding.commands import stable_commands
 from ledger.errors import LedgerError
-from ledger.log.events import RESETS
-from ledger.log.records import Campaign, recorded_json
-from ledger.log.state import told_as
+from ledger.log.records import Campaign, Recorded, recorded_json
 from ledger.projections import sheets
 from ledger.projections.stats.sheet import luck_from_log
 from ledger.trust.admission import command_class
 from ledger.trust.seats import Seat
 from ledger.web import auth, idempotency, schema
+from ledger.web.entries import entries_after, recorded_entries
 from ledger.web.errors import (
     BadRequest,
     MethodNotAllowed,
@@ -46,6 +44,7 @@ from ledger.web.errors import (
     UnsupportedMediaType,
     refusal,
 )
+from ledger.web.stream import Message, message
 
 MAX_BODY = 64 * 1024
 """The largest request body read (a command's text is at most 10,000 characters)."""
@@ -109,7 +108,9 @@ async def seat_of(request: Request) -> tuple[Seat, bool]:
         raise Unauthorized(
             "no seat: send `Authorization: Bearer SECRET` or open your invitation link (`ledger table invite`)"
         )
-    seat = await table.run(table.resolve, secret)
+    # A seat seen before is taken from memory, and checked again on the ledger thread by
+    # the call that serves the request (``campaign_of``): one trip to that thread, not two.
+    seat = table.known_seat(secret) or await table.run(table.resolve, secret)
     if seat is None:
         table.guesses.failed(who)
         raise auth.unknown_secret()
@@ -119,57 +120,15 @@ async def seat_of(request: Request) -> tuple[Seat, bool]:
 
 
 def campaign_of(table: Any, seat: Seat, asked: str) -> Campaign:
-    """The seat's campaign, when it is the one asked for (on the ledger thread)."""
+    """The seat's campaign, when it is the one asked for and the seat still holds (on the
+    ledger thread)."""
+    table.confirm(seat)
     campaign = table.book.campaign_by_id(seat.campaign)
     auth.may_read(seat, campaign, asked)
     return campaign
 
 
 # --- what is sent back --------------------------------------------------------------------
-
-
-def entry(book: Any, env: Any, live: list[tuple[int, int]]) -> dict[str, Any]:
-    """One event as the page and any client read it: ``ledger log --json``'s fields, the
-    event's data and how its action was decided (``web.schema.Entry``)."""
-    reset = isinstance(env.event, RESETS)
-    how = env.decision
-    decision = None
-    if how is not None:
-        dice = (
-            "physical" if how.manual else "committed" if how.commitment else "unproven" if how.faces else None
-        )
-        decision = {
-            "command": how.command,
-            "seat": how.seat,
-            "faces": list(how.faces),
-            "dice": dice,
-            "commitment": how.commitment,
-        }
-    return {
-        "version": env.v,
-        "action": env.action,
-        "kind": env.event.kind,
-        "at": env.at,
-        "day": env.day,
-        "actor": env.actor,
-        "who": told_as(env.event, env.actor),
-        "summary": book.summary(env.event),
-        "undone": not reset and not any(lo < env.v <= hi for lo, hi in live),
-        "event": json.loads(msgspec.json.encode(env.event)),
-        "decision": decision,
-    }
-
-
-def entries_after(
-    book: Any, c: Campaign, after: int, limit: int = 500
-) -> tuple[list[dict[str, Any]], int, bool]:
-    """The entries after version ``after`` (at most ``limit``), the head, and whether more follow."""
-    head = book.head(c)
-    if after >= head:
-        return [], head, False
-    last = min(head, after + limit)
-    live = book.segments(c, head)
-    return [entry(book, env, live) for env in book.envelopes(c, after, last)], head, last < head
 
 
 def seat_view(seat: Seat, book: Any) -> dict[str, Any]:
@@ -226,25 +185,37 @@ async def table_info(request: Request) -> Response:
     return json_answer(await table.run(read))
 
 
+Written = tuple[dict[str, Any], Recorded | None]
+"""A write's answer, and what it recorded in the seat's campaign (None: nothing there)."""
+
+
 async def _write(
-    request: Request, seat: Seat, raw: bytes, run: Callable[[], dict[str, Any]], campaign_id: str
+    request: Request, seat: Seat, raw: bytes, run: Callable[[], Written], campaign_id: str
 ) -> Response:
-    """Run a write on the ledger thread, once per ``Idempotency-Key``, and wake the streams."""
+    """Run a write on the ledger thread, once per ``Idempotency-Key``, and hand what it
+    recorded to the campaign's streams, each entry encoded once, as it was recorded."""
     table = table_of(request)
     key = request.headers.get("idempotency-key")
+    made: list[Message] = []
 
     def answered() -> tuple[int, bytes]:
-        return 200, msgspec.json.encode(run())
+        answer, rec = run()
+        if rec is not None:
+            made.extend(message(item) for item in recorded_entries(table.book, rec))
+        return 200, msgspec.json.encode(answer)
 
     if key is None:
         status, body = await table.run(answered)
     else:
         idempotency.check_key(key)
         mark = idempotency.fingerprint(request.method, request.url.path, raw)
-        status, body = await table.run(
-            lambda: idempotency.once(table.book.store, seat.label, key, mark, answered)
-        )
-    table.feeds.notify(campaign_id)
+
+        def once() -> tuple[int, bytes]:
+            table.confirm(seat)
+            return idempotency.once(table.book.store, seat.label, key, mark, answered)
+
+        status, body = await table.run(once)
+    table.feeds.recorded(campaign_id, made)
     return Response(body, status_code=status, media_type="application/json")
 
 
@@ -257,7 +228,7 @@ async def actions(request: Request) -> Response:
     asked = decoded(raw, schema.Action)
     table = table_of(request)
 
-    def run() -> dict[str, Any]:
+    def run() -> Written:
         book = table.book
         c = campaign_of(table, seat, request.path_params["campaign"])
         system = book.system(c)
@@ -279,12 +250,13 @@ async def actions(request: Request) -> Response:
                 "someone acted first; read the events and decide again",
                 field="expected_version",
             )
-        return recorded_json(book.execute(command, c.name, faces=asked.faces, actor=actor, seat=seat.label))
+        rec = book.execute(command, c.name, faces=asked.faces, actor=actor, seat=seat.label)
+        return recorded_json(rec), rec
 
     return await _write(request, seat, raw, run, seat.campaign)
 
 
-def _gm_write(what: str, kind: type[T], act: Callable[[Any, Campaign, Seat, T], dict[str, Any]]) -> Any:
+def _gm_write(what: str, kind: type[T], act: Callable[[Any, Campaign, Seat, T], Written]) -> Any:
     @endpoint
     async def write(request: Request) -> Response:
         seat, _ = await seat_of(request)
@@ -293,7 +265,7 @@ def _gm_write(what: str, kind: type[T], act: Callable[[Any, Campaign, Seat, T], 
         asked = decoded(raw, kind)
         table = table_of(request)
 
-        def run() -> dict[str, Any]:
+        def run() -> Written:
             c = campaign_of(table, seat, request.path_params["campaign"])
             return act(table, c, seat, asked)
 
@@ -303,15 +275,17 @@ def _gm_write(what: str, kind: type[T], act: Callable[[Any, Campaign, Seat, T], 
     return write
 
 
-def _undo(table: Any, c: Campaign, seat: Seat, asked: schema.Count) -> dict[str, Any]:
-    return recorded_json(table.book.undo(c.name, asked.count, seat=seat.label))
+def _undo(table: Any, c: Campaign, seat: Seat, asked: schema.Count) -> Written:
+    rec = table.book.undo(c.name, asked.count, seat=seat.label)
+    return recorded_json(rec), rec
 
 
-def _redo(table: Any, c: Campaign, seat: Seat, asked: schema.Count) -> dict[str, Any]:
-    return recorded_json(table.book.redo(c.name, asked.count, seat=seat.label))
+def _redo(table: Any, c: Campaign, seat: Seat, asked: schema.Count) -> Written:
+    rec = table.book.redo(c.name, asked.count, seat=seat.label)
+    return recorded_json(rec), rec
 
 
-def _fork(table: Any, c: Campaign, seat: Seat, asked: schema.Fork) -> dict[str, Any]:
+def _fork(table: Any, c: Campaign, seat: Seat, asked: schema.Fork) -> Written:
     if asked.at is not None and asked.day is not None:
         raise LedgerError("give `at` or `day`, not both")
     forked = table.book.fork(c.name, asked.name, at=asked.at, day=asked.day)
@@ -322,10 +296,10 @@ def _fork(table: Any, c: Campaign, seat: Seat, asked: schema.Fork) -> dict[str, 
         "at": forked.parent_version,
         "seat": gm.label,
         "link": f"/join/{secret}",
-    }
+    }, None
 
 
-def _reveal(table: Any, c: Campaign, seat: Seat, asked: schema.Reveal) -> dict[str, Any]:
+def _reveal(table: Any, c: Campaign, seat: Seat, asked: schema.Reveal) -> Written:
     rec = table.book.reveal_dice(c.name, client_seed=asked.client_seed)
     shown, opened = rec.events
     return {
@@ -333,7 +307,7 @@ def _reveal(table: Any, c: Campaign, seat: Seat, asked: schema.Reveal) -> dict[s
         "revealed": shown.commitment,
         "seed": shown.seed,
         "commitment": opened.commitment,
-    }
+    }, rec
 
 
 @endpoint
@@ -345,9 +319,10 @@ async def seed(request: Request) -> Response:
     auth.may_act(seat)
     table = table_of(request)
 
-    def run() -> dict[str, Any]:
+    def run() -> Written:
         c = campaign_of(table, seat, request.path_params["campaign"])
-        return recorded_json(table.book.seed_dice(asked.client_seed, c.name))
+        rec = table.book.seed_dice(asked.client_seed, c.name)
+        return recorded_json(rec), rec
 
     return await _write(request, seat, raw, run, seat.campaign)
 

@@ -14,7 +14,7 @@ import contextlib
 import functools
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from starlette.applications import Starlette
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -22,10 +22,17 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from ledger.campaign import Ledger
 from ledger.trust.seats import Seat, Seats
 from ledger.web import api
-from ledger.web.auth import Guesses
+from ledger.web import stream as feed
+from ledger.web.auth import Guesses, unknown_secret
+from ledger.web.entries import entries_after
 from ledger.web.stream import Feeds
 
+if TYPE_CHECKING:
+    from ledger.log.store import AppendListener
+
 T = TypeVar("T")
+APPENDS = 1000
+"""Appends one look of the SQLite watch reads; past that, every feed reads what is new."""
 
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -74,11 +81,50 @@ class Table:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._thread, functools.partial(work, *args))
 
-    def heads_and_revoked(self, campaign_ids: list[str]) -> tuple[dict[str, int], set[str]]:
-        """The head of each watched campaign, and the labels of the revoked seats."""
+    def known_seat(self, secret: str) -> Seat | None:
+        """The seat a secret opened when the seats were last read, without reading them
+        (on the event loop): every ledger call checks it again (:meth:`confirm`)."""
+        seats = self._seats
+        return seats.known(secret) if seats is not None else None
+
+    def confirm(self, seat: Seat) -> None:
+        """Refuse a seat revoked since it was looked up (on the ledger thread)."""
+        if self.seats.current(seat.label) is None:
+            raise unknown_secret()
+
+    # --- what the live feed reads (on the ledger thread) ------------------------------
+
+    def news(self, campaign_id: str, after: int | None) -> tuple[str, int, list[feed.Message], bool]:
+        """A campaign's stream, the version read up to, the messages after ``after`` (none
+        on a first read, ``after`` None: it starts at the head) and whether more follow."""
         book = self.book
-        heads = {cid: book.head(book.campaign_by_id(cid)) for cid in campaign_ids}
-        return heads, {s.label for s in self.seats.all() if s.revoked is not None}
+        c = book.campaign_by_id(campaign_id)
+        stream = c.lineage[-1][0]
+        if after is None:
+            return stream, book.head(c), [], False
+        found, _head, more = entries_after(book, c, after)
+        messages = [feed.message(item) for item in found]
+        return stream, messages[-1][0] if messages else after, messages, more
+
+    def listen(self, heard: Callable[[str | None], None]) -> AppendListener | None:
+        """A listener for every process's appends (PostgreSQL), None on SQLite."""
+        return self.book.store.listen(heard)
+
+    def position(self) -> int:
+        """Where the store's order of appends stands (SQLite: see :meth:`appended`)."""
+        return self.book.store.max_notification_id()
+
+    def appended(self, position: int) -> tuple[int, set[str | None]]:
+        """The streams appended to after ``position`` and the new position (``None`` among
+        them when more were appended than one read takes: every feed reads)."""
+        rows = self.book.store.states_after(position, APPENDS)
+        if len(rows) == APPENDS:
+            return self.book.store.max_notification_id(), {None}
+        return (rows[-1][0] if rows else position), {stream for _, stream, _ in rows}
+
+    def revoked(self) -> set[str]:
+        """The labels of the revoked seats."""
+        return {s.label for s in self.seats.all() if s.revoked is not None}
 
     def close(self) -> None:
         def closing() -> None:

@@ -1,52 +1,163 @@
 """The live feed: every new event of a campaign to every open page, as Server-Sent Events.
 
-Each message is one log entry (``web.api.entry``) with ``id:`` its version, so a client
-that reconnects with ``Last-Event-ID`` (``EventSource`` does it by itself) gets exactly
-the events after it: the stream reads from the store what follows the last version it
-sent, never from a queue that could drop or repeat one. An undo or redo is an event like
-any other (``ActionUndone`` names the versions it takes back), so every page strikes the
-action through. A stream wakes at once on an append in its own process, and at most
-:data:`POLL` seconds after one in another process (a cheap read of each watched
-campaign's head, on SQLite and PostgreSQL alike). A revoked seat's streams end with a
-``revoked`` message within :data:`POLL` seconds.
+Each message is one log entry (``web.entries``) with ``id:`` its version, so a client that
+reconnects with ``Last-Event-ID`` (``EventSource`` does it by itself) gets exactly the
+events after it. An undo or redo is an event like any other (``ActionUndone`` names the
+versions it takes back), so every page strikes the action through.
+
+One :class:`Feed` per followed campaign reads what is new once, on the ledger thread, and
+encodes each message once; every stream of that campaign in this process sends the same
+bytes. A stream that is behind what its feed holds (a new stream, a resumed one, one that
+fell far behind) reads its own pages from the store until it is caught up: the store is the
+truth, and the feed only spares each stream its own read, so no message is ever skipped or
+sent twice.
+
+What wakes a feed: an append through this process, at once (the endpoint that made it
+says so); on PostgreSQL an append through any process, at its commit (the store's
+notification, :meth:`ledger.log.store.Store.listen`); on SQLite, whose writers tell no
+one, the appends since the last look, read every :data:`POLL` seconds (another process's,
+a command line's). The seats are read every :data:`POLL` seconds too: a revoked seat's
+streams end with a ``revoked`` message.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections import deque
 from collections.abc import AsyncIterator, Callable
 from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 if TYPE_CHECKING:
+    from ledger.log.store import AppendListener
     from ledger.web.app import Table
 
 POLL = 0.25
-"""Seconds between two reads of the watched campaigns' heads and of the seats."""
+"""Seconds between two looks at the seats (and, on SQLite, at what was appended)."""
 KEEPALIVE = 15.0
 """Seconds of quiet after which a comment line keeps proxies from closing the stream."""
-PAGE = 500
+HELD = 256
+"""The latest messages a feed holds for its streams; one further behind reads the store."""
+
+Message = tuple[int, bytes]
+"""A version and its Server-Sent Events message, encoded once for every stream."""
+
+
+def message(item: dict[str, Any]) -> Message:
+    """An entry as its stream message: ``id:`` its version, ``data:`` the entry."""
+    version = item["version"]
+    return version, b"id: %d\ndata: %s\n\n" % (version, msgspec.json.encode(item))
+
+
+class Feed:
+    """One followed campaign in this process: the version its last read reached, the latest
+    messages, and the streams waiting for more."""
+
+    def __init__(self, campaign_id: str) -> None:
+        self.campaign_id = campaign_id
+        self.head: int | None = None
+        """The version the feed has read up to (None before its first read)."""
+        self.held: deque[Message] = deque(maxlen=HELD)
+        self.waiting: set[asyncio.Event] = set()
+        self.stale = True
+        """Something may have been appended since the last read."""
+        self.reader: asyncio.Task[None] | None = None
+
+    def since(self, after: int) -> list[Message] | None:
+        """The held messages after version ``after``; None when the feed cannot say (not
+        read yet, or no longer holding the version after ``after``): read the store."""
+        if self.head is None:
+            return None
+        if after >= self.head:
+            return []
+        if not self.held or self.held[0][0] > after + 1:
+            return None
+        return [m for m in self.held if m[0] > after]
+
+    def publish(self, head: int, messages: list[Message]) -> None:
+        """Hold the messages up to version ``head`` (those past the feed's head: a read and
+        a write may both bring one) and wake the streams."""
+        if self.head is not None:
+            if head <= self.head:
+                return
+            messages = [m for m in messages if m[0] > self.head]
+        self.held.extend(messages)
+        self.head = head
+        for wake in self.waiting:
+            wake.set()
 
 
 class Feeds:
-    """The open streams of one process, by campaign id, and the watch over their heads."""
+    """The feeds of one process, by campaign id, and the watch that wakes them."""
 
     def __init__(self, table: Table) -> None:
         self.table = table
-        self.waiting: dict[str, set[asyncio.Event]] = {}
-        self.heads: dict[str, int] = {}
+        self.feeds: dict[str, Feed] = {}
+        self.streams: dict[str, str] = {}
+        """The store stream each followed campaign appends to, and that campaign's id."""
         self.revoked: set[str] = set()
         self._watch: asyncio.Task[None] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
 
-    def notify(self, campaign_id: str) -> None:
-        for wake in self.waiting.get(campaign_id, ()):
-            wake.set()
+    # --- waking -------------------------------------------------------------------------
+
+    def changed(self, campaign_id: str) -> None:
+        """Something was appended to the campaign: its feed reads what is new."""
+        feed = self.feeds.get(campaign_id)
+        if feed is None:
+            return
+        feed.stale = True
+        if feed.reader is None or feed.reader.done():
+            feed.reader = asyncio.get_running_loop().create_task(self._read(feed))
+
+    def recorded(self, campaign_id: str, messages: list[Message]) -> None:
+        """What a write through this process just recorded in the campaign, as messages:
+        held at once when they follow the feed's head, else the feed reads what is new."""
+        feed = self.feeds.get(campaign_id)
+        if feed is None:
+            return
+        if messages and feed.head is not None and messages[0][0] == feed.head + 1:
+            feed.publish(messages[-1][0], messages)
+        else:
+            self.changed(campaign_id)
+
+    def _heard(self, stream: str | None) -> None:
+        """An append to ``stream`` (None: to any, maybe several)."""
+        if stream is None:
+            for campaign_id in list(self.feeds):
+                self.changed(campaign_id)
+        elif stream in self.streams:
+            self.changed(self.streams[stream])
+
+    def heard(self, stream: str | None) -> None:
+        """The store's listener heard an append (on its own thread)."""
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(self._heard, stream)
+
+    async def _read(self, feed: Feed) -> None:
+        while feed.stale and feed.waiting:
+            feed.stale = False
+            try:
+                stream, head, messages, more = await self.table.run(
+                    self.table.news, feed.campaign_id, feed.head
+                )
+            except Exception:  # the store is away for a moment: read again after a pause
+                feed.stale = True
+                await asyncio.sleep(POLL)
+                continue
+            self.streams[stream] = feed.campaign_id
+            feed.publish(head, messages)
+            feed.stale = feed.stale or more
+
+    # --- the watch ----------------------------------------------------------------------
 
     def _start(self) -> None:
+        self._loop = asyncio.get_running_loop()
         if self._watch is None or self._watch.done():
-            self._watch = asyncio.get_running_loop().create_task(self._watching())
+            self._watch = self._loop.create_task(self._watching())
 
     async def stop(self) -> None:
         if self._watch is not None:
@@ -54,24 +165,47 @@ class Feeds:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._watch
             self._watch = None
+        for feed in self.feeds.values():
+            if feed.reader is not None:
+                feed.reader.cancel()
 
     async def _watching(self) -> None:
-        while self.waiting:
-            await asyncio.sleep(POLL)
-            watched = [cid for cid, waiters in self.waiting.items() if waiters]
-            try:
-                heads, revoked = await self.table.run(self.table.heads_and_revoked, watched)
-            except Exception:  # the store is away for a moment: the next round reads again
-                continue
-            for cid, head in heads.items():
-                if self.heads.get(cid) != head:
-                    self.heads[cid] = head
-                    self.notify(cid)
-            if revoked != self.revoked:
-                self.revoked = revoked
-                for cid in watched:
-                    self.notify(cid)
-        self._watch = None
+        table = self.table
+        listener: AppendListener | None = None
+        position: int | None = None
+        try:
+            listener = await table.run(table.listen, self.heard)
+            while self.feeds:
+                try:
+                    if listener is None and position is None:
+                        position = await table.run(table.position)
+                    await asyncio.sleep(POLL)
+                    if listener is None and position is not None:
+                        position, streams = await table.run(table.appended, position)
+                        for stream in streams:
+                            self._heard(stream)
+                    revoked = await table.run(table.revoked)
+                except asyncio.CancelledError:
+                    raise
+                except Exception:  # the store is away for a moment: the next round reads again
+                    continue
+                if revoked != self.revoked:
+                    self.revoked = revoked
+                    for feed in self.feeds.values():
+                        for wake in feed.waiting:
+                            wake.set()
+        finally:
+            self._watch = None
+            if listener is not None:
+                await asyncio.to_thread(listener.close)
+
+    # --- a stream -----------------------------------------------------------------------
+
+    def _feed(self, campaign_id: str) -> Feed:
+        feed = self.feeds.get(campaign_id)
+        if feed is None:
+            feed = self.feeds[campaign_id] = Feed(campaign_id)
+        return feed
 
     async def follow(
         self,
@@ -82,9 +216,12 @@ class Feeds:
     ) -> AsyncIterator[bytes]:
         """The stream's bytes: entries after ``after`` as the store holds them, then each
         new one as it is recorded, until the seat is revoked or the client leaves."""
+        feed = self._feed(campaign_id)
         wake = asyncio.Event()
-        self.waiting.setdefault(campaign_id, set()).add(wake)
+        feed.waiting.add(wake)
         self._start()
+        if feed.head is None:
+            self.changed(campaign_id)
         try:
             yield b"retry: 1000\n\n"
             while True:
@@ -95,19 +232,26 @@ class Feeds:
                     yield b"event: revoked\ndata: " + msgspec.json.encode(body) + b"\n\n"
                     return
                 wake.clear()
-                entries, more = await self.table.run(read, after)
-                for item in entries:
-                    yield b"id: %d\ndata: %s\n\n" % (item["version"], msgspec.json.encode(item))
-                    after = item["version"]
-                if more:
+                held = feed.since(after)
+                if held is None:  # behind the feed, or the feed not read yet: the store's pages
+                    entries, more = await self.table.run(read, after)
+                    for item in entries:
+                        version, sent = message(item)
+                        yield sent
+                        after = version
+                    if more:
+                        continue
+                    held = feed.since(after) or []
+                for version, sent in held:
+                    yield sent
+                    after = version
+                if wake.is_set():
                     continue
                 try:
                     await asyncio.wait_for(wake.wait(), KEEPALIVE)
                 except TimeoutError:
                     yield b": keepalive\n\n"
         finally:
-            waiters = self.waiting.get(campaign_id)
-            if waiters is not None:
-                waiters.discard(wake)
-                if not waiters:
-                    del self.waiting[campaign_id]
+            feed.waiting.discard(wake)
+            if not feed.waiting and self.feeds.get(campaign_id) is feed:
+                del self.feeds[campaign_id]

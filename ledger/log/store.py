@@ -16,7 +16,7 @@ import threading
 import time
 import weakref
 import zlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, quote, unquote, urlparse
@@ -174,6 +174,7 @@ class Store:
             ) from e
         except psycopg.Error as e:
             raise StoreError(f"cannot open {self.describe()}: {_reason(e)}") from e
+        self._listen_params = params
         self._datastore = PostgresDatastore(
             **params,
             connect_timeout=5,
@@ -417,6 +418,15 @@ class Store:
     def _private(self, table: str) -> Any:
         return {SEATS_TABLE: self.seats, REQUESTS_TABLE: self.requests}[table]
 
+    def listen(self, heard: Callable[[str | None], None]) -> AppendListener | None:
+        """On PostgreSQL, an :class:`AppendListener` telling ``heard`` of every append any
+        process commits here, as it commits; ``None`` on SQLite, whose writers tell no one
+        (read what is new with :meth:`states_after`)."""
+        if self.kind != "postgresql":
+            return None
+        rec = self.recorder
+        return AppendListener(self._listen_params, rec.channel_name, rec.listen_key, heard)  # type: ignore[attr-defined]
+
     def head(self, stream: str) -> int:
         last = self.read(stream, desc=True, limit=1)
         return last[0].originator_version if last else 0
@@ -581,7 +591,7 @@ def _postgres_recorder() -> type:
                 "AND database = (SELECT oid FROM pg_database WHERE datname = current_database()) "
                 f"AND classid = {LISTEN_CLASS} AND objid = {self.listen_key} AND objsubid = 2 "
                 "AND mode = 'ShareLock' AND granted) "
-                "THEN pg_notify(%s, '') IS NULL END)"
+                "THEN pg_notify(%s, %s) IS NULL END)"
             )
 
         def subscribe(self, gt: int | None = None, topics: Sequence[str] = ()) -> Any:
@@ -607,13 +617,13 @@ def _postgres_recorder() -> type:
                 params: list[Any] = [field for row in rows for field in row]
                 sql = f"INSERT INTO {table} {columns} VALUES {values} RETURNING notification_id, {self._notify_sql}"
                 with self.datastore.get_connection() as conn:
-                    found = conn.execute(sql, [*params, self.channel_name]).fetchall()
+                    found = conn.execute(sql, [*params, self.channel_name, _told(rows)]).fetchall()
                 return [r["notification_id"] for r in found]
             with self.datastore.transaction(commit=True) as curs:
                 with curs.copy(f"COPY {table} {columns} FROM STDIN") as copy:
                     for row in rows:
                         copy.write_row(row)
-                curs.execute(f"SELECT {self._notify_sql}", [self.channel_name])
+                curs.execute(f"SELECT {self._notify_sql}", [self.channel_name, _told(rows)])
             if len(rows) > 10_000:
                 # Fresh statistics, so paged reads of a bulk import use the primary key.
                 with self.datastore.get_connection() as conn:
@@ -783,6 +793,59 @@ def _subscription() -> type:
                 self._held.__exit__(None, None, None)
 
     return LedgerSubscription
+
+
+def _told(rows: Sequence[tuple[str, int, str, bytes]]) -> str:
+    """What an insert's notification says: the stream its rows belong to, or nothing when
+    they span several (a listener then reads every stream it follows)."""
+    streams = {row[0] for row in rows}
+    return streams.pop() if len(streams) == 1 else ""
+
+
+class AppendListener:
+    """Tells ``heard`` of each append any process commits to a PostgreSQL ledger: the
+    stream it went to, or ``None`` when it may have missed some (at its start, after a
+    lost connection, or for an insert spanning several streams), so that its caller
+    reads everything it follows. It listens on a connection and a thread of its own,
+    holding the shared advisory lock writers look for before they notify (see
+    ``LedgerPostgresRecorder``), until :meth:`close`."""
+
+    def __init__(
+        self, params: dict[str, Any], channel: str, key: int, heard: Callable[[str | None], None]
+    ) -> None:
+        self._params = params
+        self._channel = channel
+        self._key = key
+        self._heard = heard
+        self._stop = threading.Event()
+        self.listening = threading.Event()
+        """Set while the listener's connection is listening."""
+        self._thread = threading.Thread(target=self._run, name="ledger-listen", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        # lazy: a command on a SQLite ledger imports no PostgreSQL driver (tests/test_cli_startup.py)
+        import psycopg
+        from psycopg.sql import SQL, Identifier
+
+        while not self._stop.is_set():
+            try:
+                with psycopg.connect(**self._params, connect_timeout=3, autocommit=True) as conn:
+                    conn.execute("SELECT pg_advisory_lock_shared(%s, %s)", [LISTEN_CLASS, self._key])
+                    conn.execute(SQL("LISTEN {0}").format(Identifier(self._channel)))
+                    self.listening.set()
+                    self._heard(None)  # whatever was appended before it listened
+                    while not self._stop.is_set():
+                        for note in conn.notifies(timeout=0.25):
+                            self._heard(note.payload or None)
+            except psycopg.Error:
+                self.listening.clear()
+                self._stop.wait(0.5)  # the server is away: listen again when it is back
+        self.listening.clear()
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(5)
 
 
 def _lowest(stop: int | None, cap: int) -> int:

@@ -163,6 +163,14 @@ class Seats:
         seat = self._by_label.get(label) if label is not None else None
         return seat if seat is not None and seat.revoked is None else None
 
+    def known(self, secret: str) -> Seat | None:
+        """The seat a secret opened when the seats were last read, without reading them
+        again (None: unknown then, or revoked): a revocation since is seen by the next
+        :meth:`resolve` or :meth:`current`."""
+        label = self._by_hash.get(digest(secret))
+        seat = self._by_label.get(label) if label is not None else None
+        return seat if seat is not None and seat.revoked is None else None
+
     def current(self, label: str) -> Seat | None:
         """The seat labelled ``label`` as the store holds it now (None when revoked)."""
         self.refresh()
