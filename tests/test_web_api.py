@@ -367,6 +367,11 @@ def test_the_table_names_the_seat_and_the_commands(client: TestClient, seated: S
     assert answer["dice"]["commitment"] is not None
     status = CliRunner().invoke(cli, ["--db", seated.db, "-c", "Friday", "--json", "status"])
     assert answer["next"] == json.loads(status.output)["next"] == ["roll NOTATION", "note TEXT"]
+    # A player's seat is shown no command that brings a character in (the server would
+    # refuse it: only the GM does); the GM's seat is shown them.
+    assert "core.AddCharacter" not in answer["commands"]
+    gm = client.get("/api/c/Friday", headers=bearer(seated.gm)).json()
+    assert set(gm["commands"]) - set(answer["commands"]) == {"core.AddCharacter"}
 
 
 def test_the_schema_names_every_command_by_its_stable_name(client: TestClient) -> None:
@@ -406,3 +411,16 @@ def test_an_idempotent_retry_records_once_on_postgresql(pg_url: str) -> None:
         assert two.post("/api/c/Friday/actions", json=ROLL, headers=bearer(seated.watch)).status_code == 403
     assert first.status_code == again.status_code == 200 and first.json() == again.json()
     assert head(pg_url) == first.json()["version"]
+
+
+def test_every_answer_says_how_long_the_server_took(client: TestClient, seated: Seated) -> None:
+    """``Server-Timing: app;dur=MS`` on answers and refusals alike: a bot can tell the
+    server's part of a slow round trip from the network's."""
+    for answer in (
+        client.post("/api/c/Friday/actions", json=ROLL, headers=bearer(seated.ana)),
+        client.get("/api/c/Friday/events", headers=bearer(seated.watch)),
+        client.post("/api/c/Friday/undo", json={}, headers=bearer(seated.ana)),
+        client.get("/api/nowhere"),
+    ):
+        name, _, took = answer.headers["server-timing"].partition(";dur=")
+        assert name == "app" and 0 < float(took) < 10_000, answer.headers["server-timing"]

@@ -158,7 +158,9 @@ def test_two_server_processes_on_postgresql_see_each_others_actions(pg_url: str)
 
 
 @pytest.mark.parametrize("seed", [None, 7], ids=["committed dice", "seeded dice"])
-def test_what_a_write_hands_its_streams_is_what_the_store_gives_back(tmp_path: Path, seed: int | None) -> None:
+def test_what_a_write_hands_its_streams_is_what_the_store_gives_back(
+    tmp_path: Path, seed: int | None
+) -> None:
     """A write through the server gives its campaign's streams the entries it recorded
     without reading them back; a stream that reads the store (a reconnecting one) must
     get the very same bytes, or two pages of one table would tell one action apart."""

@@ -23,7 +23,7 @@ from starlette.staticfiles import StaticFiles
 
 from ledger.cli import systems as on_cli
 from ledger.deciding.action import actor_in
-from ledger.deciding.commands import stable_commands
+from ledger.deciding.commands import Command, Introduction, stable_commands
 from ledger.errors import LedgerError
 from ledger.log.records import Campaign, Recorded, recorded_json
 from ledger.projections import sheets
@@ -159,6 +159,15 @@ def endpoint(run: Callable[[Request], Any]) -> Callable[[Request], Any]:
     return answer
 
 
+def commands_for(seat: Seat, system: Any) -> list[str]:
+    """The commands a seat may send: a player's seat brings no character in (the GM does),
+    so it is shown none of the commands that would."""
+    names = stable_commands(system)
+    if seat.role != "player":
+        return sorted(names)
+    return sorted(n for n in names if not issubclass(command_class(n, system) or Command, Introduction))
+
+
 @endpoint
 async def table_info(request: Request) -> Response:
     seat, _ = await seat_of(request)
@@ -176,7 +185,7 @@ async def table_info(request: Request) -> Response:
             "day": state.core.day,
             "characters": list(state.core.characters),
             "seat": seat_view(seat, book),
-            "commands": sorted(stable_commands(system)),
+            "commands": commands_for(seat, system),
             "next": on_cli.hints(system, state),
             "dice": book.dice_status(c.name),
             "map_kind": system.read.report.map_kind if system.read.report.map is not None else None,

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import time
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -138,7 +139,10 @@ class Table:
 
 class Guards:
     """Adds the Content-Security-Policy and the other guard headers to every response, and
-    answers a fault of the server's own (a bug) with the error object, never a traceback."""
+    answers a fault of the server's own (a bug) with the error object, never a traceback.
+    Each response also says how long the server took to answer it, in milliseconds from
+    the request's arrival to the answer's headers (``Server-Timing: app;dur=1.84``), so a
+    client can tell the server's part of a round trip from the network's and its own."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -148,13 +152,15 @@ class Guards:
             await self.app(scope, receive, send)
             return
         started = False
+        arrived = time.perf_counter()
 
         async def guarded(message: Message) -> None:
             nonlocal started
             if message["type"] == "http.response.start":
                 started = True
                 headers = [h for h in message.get("headers", []) if h[0].lower() not in dict(GUARD_HEADERS)]
-                message = {**message, "headers": [*headers, *GUARD_HEADERS]}
+                took = b"app;dur=%.2f" % ((time.perf_counter() - arrived) * 1000)
+                message = {**message, "headers": [*headers, *GUARD_HEADERS, (b"server-timing", took)]}
             await send(message)
 
         try:
