@@ -315,7 +315,7 @@ def test_the_cookie_from_the_link_acts_only_from_this_origin(client: TestClient,
     joined = client.get(f"/join/{seated.ana}", follow_redirects=False)
     assert joined.status_code == 303 and joined.headers["location"] == "/t/Friday"
     cookie = joined.headers["set-cookie"]
-    assert "HttpOnly" in cookie and "SameSite=strict" in cookie and "Path=/" in cookie
+    assert "HttpOnly" in cookie and "SameSite=strict" in cookie and "Path=/api/c/Friday" in cookie
     assert seated.ana not in joined.headers["location"]
     before = head(seated.db)
     assert client.get("/api/c/Friday/events").status_code == 200  # the cookie reads
@@ -325,6 +325,23 @@ def test_the_cookie_from_the_link_acts_only_from_this_origin(client: TestClient,
     assert head(seated.db) == before
     own = client.post("/api/c/Friday/actions", json=ROLL, headers={"Origin": "http://testserver"})
     assert own.status_code == 200 and head(seated.db) == before + 1
+
+
+def test_one_browser_keeps_a_seat_at_each_table_it_joined(client: TestClient, seated: Seated) -> None:
+    """The GM opens a second table's link (a fork's, another campaign's): the first table's
+    cookie still opens the first table, each campaign's API gets its own seat."""
+    assert client.get(f"/join/{seated.gm}").status_code == 200
+    assert client.get(f"/join/{seated.other_gm}").status_code == 200
+    friday, other = client.get("/api/c/Friday").json(), client.get("/api/c/Other").json()
+    assert (friday["seat"]["label"], other["seat"]["label"]) == ("gm", "other-gm")
+    forked = client.post(
+        "/api/c/Friday/fork", json={"name": "Friday's what-if"}, headers={"Origin": "http://testserver"}
+    )
+    assert forked.status_code == 200, forked.text
+    followed = client.get(forked.json()["link"], follow_redirects=False)
+    assert followed.headers["location"] == "/t/Friday's%20what-if"
+    assert client.get("/api/c/Friday's what-if").json()["seat"]["label"] == forked.json()["seat"]
+    assert client.get("/api/c/Friday").json()["seat"]["label"] == "gm"
 
 
 def test_every_response_carries_the_content_security_policy(client: TestClient, seated: Seated) -> None:

@@ -165,7 +165,7 @@ def test_what_a_write_hands_its_streams_is_what_the_store_gives_back(
     without reading them back; a stream that reads the store (a reconnecting one) must
     get the very same bytes, or two pages of one table would tell one action apart."""
     from ledger.deciding.commands import Note, Roll
-    from ledger.web.entries import entries_after, recorded_entries
+    from ledger.web.entries import entries_after, entries_since, recorded_entries
     from ledger.web.stream import message
 
     with Ledger(str(tmp_path / "same.ledger")) as book:
@@ -183,3 +183,13 @@ def test_what_a_write_hands_its_streams_is_what_the_store_gives_back(
             handed = [message(item) for item in recorded_entries(book, rec)]
             read, _head, _more = entries_after(book, c, first - 1)
             assert handed == [message(item) for item in read]
+            # A feed's own read of what is new (another process's write) gives them too.
+            fed, more = entries_since(book, c, first - 1)
+            assert not more and [message(item) for item in fed] == handed
+        # Read as one batch, a roll and the undo that takes it back: the roll is undone.
+        book.execute(Roll(notation="d6"), "Same", actor="Ada")
+        book.undo("Same", 1)
+        head = book.head(c)
+        both, _ = entries_since(book, c, head - 2)
+        assert [e["undone"] for e in both] == [True, False]
+        assert both == entries_after(book, c, head - 2)[0]

@@ -477,14 +477,17 @@ async def join(request: Request) -> Response:
         name = await table.run(lambda: table.book.campaign_by_id(seat.campaign).name)
     except LedgerError as e:
         return refusal(e)
-    answer = RedirectResponse(f"/t/{urllib.parse.quote(name, safe='')}", status_code=303)
+    # The cookie goes with this campaign's API only (its path, as the page's script writes
+    # it), so a seat at a second table, a fork's say, does not replace the first one's.
+    in_path = urllib.parse.quote(name, safe=auth.URI_COMPONENT)
+    answer = RedirectResponse(f"/t/{in_path}", status_code=303)
     answer.set_cookie(
         auth.COOKIE,
         request.path_params["secret"],
         httponly=True,
         samesite="strict",
         secure=request.url.scheme == "https",
-        path="/",
+        path=f"/api/c/{in_path}",
     )
     return answer
 

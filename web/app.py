@@ -25,7 +25,7 @@ from ledger.trust.seats import Seat, Seats
 from ledger.web import api
 from ledger.web import stream as feed
 from ledger.web.auth import Guesses, unknown_secret
-from ledger.web.entries import entries_after
+from ledger.web.entries import entries_since
 from ledger.web.stream import Feeds
 
 if TYPE_CHECKING:
@@ -103,7 +103,7 @@ class Table:
         stream = c.lineage[-1][0]
         if after is None:
             return stream, book.head(c), [], False
-        found, _head, more = entries_after(book, c, after)
+        found, more = entries_since(book, c, after)
         messages = [feed.message(item) for item in found]
         return stream, messages[-1][0] if messages else after, messages, more
 

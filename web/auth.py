@@ -1,7 +1,8 @@
 """Who is asking: a seat, from its secret (a bearer token or the page's cookie).
 
 A client sends ``Authorization: Bearer SECRET``; the page has the cookie that
-``GET /join/SECRET`` set (HttpOnly, SameSite=Strict). A write sent with the cookie must
+``GET /join/SECRET`` set (HttpOnly, SameSite=Strict, sent to that campaign's API only,
+so one browser holds a seat at several tables). A write sent with the cookie must
 come from this server's own page (its ``Origin``), so no other site can make a visitor's
 browser act. Unknown secrets are counted per address: past :data:`GUESSES` in
 :data:`WINDOW` seconds, that address gets 429 until the window has passed.
@@ -20,6 +21,10 @@ from ledger.trust.seats import Seat
 from ledger.web.errors import Forbidden, TooManyRequests, Unauthorized
 
 COOKIE = "ledger_seat"
+"""The seat's cookie, one per campaign: its path is that campaign's API (``/api/c/NAME``)."""
+URI_COMPONENT = "-_.!~*'()"
+"""What JavaScript's ``encodeURIComponent`` leaves as it is, besides letters and digits:
+the page writes the campaign into its API's path so, and the cookie's path must match."""
 GUESSES = 20
 """Unknown secrets one address may send in :data:`WINDOW` seconds."""
 WINDOW = 60.0

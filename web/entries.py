@@ -63,3 +63,16 @@ def recorded_entries(book: Any, rec: Recorded) -> list[dict[str, Any]]:
     back: none of them is undone, at the head they made."""
     live = [(0, rec.version)]
     return [entry(book, env, live) for env in rec.envelopes]
+
+
+def entries_since(book: Any, c: Campaign, after: int, limit: int = 500) -> tuple[list[dict[str, Any]], bool]:
+    """The entries after version ``after`` as a live feed reads them, in one read of the
+    store (at most ``limit``), and whether more may follow. An event after the last one a
+    feed sent can only be undone by a reset after it: with no reset among them every entry
+    is live, and the effective history is read only when one is there."""
+    envelopes = list(book.envelopes(c, after, after + limit))
+    if not envelopes:
+        return [], False
+    last = envelopes[-1].v
+    live = book.segments(c, last) if any(isinstance(e.event, RESETS) for e in envelopes) else [(0, last)]
+    return [entry(book, env, live) for env in envelopes], len(envelopes) == limit
