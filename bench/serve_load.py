@@ -656,7 +656,7 @@ def pg_schema() -> Iterator[str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--tables", default="10,25,50,100,150,200", help="comma-separated table counts, one step each"
+        "--tables", default="10,25,50,100,200,400,800", help="comma-separated table counts, one step each"
     )
     parser.add_argument("--seconds", type=float, default=30.0, help="length of each step")
     parser.add_argument("--pace", type=float, default=12.0, help="mean seconds between a table's actions")
