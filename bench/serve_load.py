@@ -397,35 +397,34 @@ async def play(
         await asyncio.sleep(min(rng.expovariate(1 / pace), max(0.0, end - time.monotonic())))
 
 
-def followers(
-    bases: list[str],
-    streams: list[Stream],
-    seconds: float,
-    reconnect: float,
-    seed: int,
-    ready: Any,
-    finals: Any,
-    out: Any,
-) -> None:
+@dataclass
+class Following:
+    """What the streams' process is given: the servers, the streams to open, the step's
+    length and share of streams that reconnect, a seed, and the events it talks through."""
+
+    bases: list[str]
+    streams: list[Stream]
+    seconds: float
+    reconnect: float
+    seed: int
+    ready: Any
+    finals: Any
+
+
+def followers(plan: Following, out: Any) -> None:
     """Every seat's stream, in a process of its own beside the players' (each device is a
     machine of its own, so a page's messages never wait behind another seat's request):
     open them all, say so on ``ready``, follow until the final heads arrive on ``finals``
     and every stream has caught up with them (15 s at most), then hand back what each
     received and this process's processor time."""
     cpu0 = own_cpu()
-    got = asyncio.run(_following(bases, streams, seconds, reconnect, seed, ready, finals))
+    got = asyncio.run(_following(plan))
     out.put((got, own_cpu() - cpu0))
 
 
-async def _following(
-    bases: list[str],
-    streams: list[Stream],
-    seconds: float,
-    reconnect: float,
-    seed: int,
-    ready: Any,
-    finals: Any,
-) -> list[Stream]:
+async def _following(plan: Following) -> list[Stream]:
+    bases, streams, seconds, reconnect = plan.bases, plan.streams, plan.seconds, plan.reconnect
+    ready, finals, seed = plan.ready, plan.finals, plan.seed
     rng = random.Random(seed)
     stop = asyncio.Event()
     for s in streams:
@@ -546,7 +545,7 @@ def run_step(
     streams = [Stream(t, s, after[t.name]) for t in tables for s in t.seats]
     watching = ctx.Process(
         target=followers,
-        args=(bases, streams, args.seconds, args.reconnect, seed, ready, finals, received),
+        args=(Following(bases, streams, args.seconds, args.reconnect, seed, ready, finals), received),
         daemon=True,
     )
     watching.start()
