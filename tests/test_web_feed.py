@@ -1,0 +1,73 @@
+"""The live feed's parts: a campaign's feed holds each message once and only while it holds
+every version after a stream's last, and on PostgreSQL the store tells a listening server of
+every append, by the campaign's stream, at its commit."""
+
+from __future__ import annotations
+
+import queue
+from pathlib import Path
+
+import pytest
+
+from ledger import Ledger
+from ledger.deciding.commands import Note, Roll
+from ledger.web.stream import HELD, Feed
+
+
+def messages(first: int, last: int) -> list[tuple[int, bytes]]:
+    return [(v, b"id: %d\n\n" % v) for v in range(first, last + 1)]
+
+
+def test_a_feed_holds_each_version_once_whoever_brings_it() -> None:
+    """A write hands over its entries and the feed's own read brings the same ones: each
+    version is held once, and a stream after version 3 gets 4 to 7 in order."""
+    feed = Feed("c")
+    assert feed.since(0) is None  # not read yet: the stream reads the store
+    feed.publish(3, [])  # the first read: the head, nothing held
+    assert feed.since(3) == [] and feed.since(1) is None
+    feed.publish(5, messages(4, 5))  # a write through this process
+    feed.publish(6, messages(4, 6))  # the feed's read, begun before the write was handed over
+    feed.publish(5, messages(5, 5))  # a late read that brings nothing new
+    feed.publish(7, messages(7, 7))
+    assert [v for v, _ in feed.held] == [4, 5, 6, 7] and feed.head == 7
+    assert [v for v, _ in feed.since(3) or []] == [4, 5, 6, 7]
+    assert [v for v, _ in feed.since(6) or []] == [7]
+    assert feed.since(2) is None  # version 3 is not held: read the store
+
+
+def test_a_stream_further_behind_than_the_feed_holds_reads_the_store() -> None:
+    feed = Feed("c")
+    feed.publish(0, [])
+    feed.publish(HELD + 10, messages(1, HELD + 10))
+    assert feed.held[0][0] == 11  # the oldest fell out
+    assert feed.since(9) is None
+    assert [v for v, _ in feed.since(10) or []] == list(range(11, HELD + 11))
+
+
+@pytest.mark.postgres
+def test_postgresql_tells_a_listener_of_each_append_by_its_stream(pg_url: str) -> None:
+    """What lets every ``ledger serve`` on one database wake its streams at another's
+    commit: the listener hears the stream of each action another connection records."""
+    heard: queue.Queue[str | None] = queue.Queue()
+    with Ledger(pg_url) as book, Ledger(pg_url) as other:
+        book.new_campaign("freeform", "Heard")
+        book.add_character("Ada", "Heard")
+        stream = book.campaign("Heard").lineage[-1][0]
+        listener = book.store.listen(heard.put)
+        assert listener is not None
+        try:
+            assert listener.listening.wait(10)
+            assert heard.get(timeout=5) is None  # on listening: read whatever came before
+            other.execute(Roll(notation="d6"), "Heard", actor="Ada")
+            assert heard.get(timeout=5) == stream
+            other.execute(Note(text="again"), "Heard", actor="Ada")
+            assert heard.get(timeout=5) == stream
+        finally:
+            listener.close()
+        assert not listener.listening.is_set()
+
+
+def test_sqlite_has_no_listener(tmp_path: Path) -> None:
+    """SQLite's writers tell no one: a server reads what was appended (``Table.appended``)."""
+    with Ledger(str(tmp_path / "quiet.ledger")) as book:
+        assert book.store.listen(lambda stream: None) is None
