@@ -71,3 +71,40 @@ def test_sqlite_has_no_listener(tmp_path: Path) -> None:
     """SQLite's writers tell no one: a server reads what was appended (``Table.appended``)."""
     with Ledger(str(tmp_path / "quiet.ledger")) as book:
         assert book.store.listen(lambda stream: None) is None
+
+
+@pytest.mark.postgres
+def test_a_listener_whose_connection_is_cut_listens_again_and_says_it_may_have_missed_some(
+    pg_url: str,
+) -> None:
+    """The database ends the listener's connection (a restart, a failover): it connects
+    again, says ``None`` (read everything: an append may have come in between), and hears
+    the next append's stream as before."""
+    import psycopg
+
+    from ledger.log.store import LISTEN_CLASS
+    from tests.conftest import PG_URL
+
+    heard: queue.Queue[str | None] = queue.Queue()
+    with Ledger(pg_url) as book:
+        book.new_campaign("freeform", "Cut")
+        book.add_character("Ada", "Cut")
+        stream = book.campaign("Cut").lineage[-1][0]
+        listener = book.store.listen(heard.put)
+        assert listener is not None
+        try:
+            assert listener.listening.wait(10) and heard.get(timeout=5) is None
+            key = book.store.recorder.listen_key  # type: ignore[attr-defined]
+            with psycopg.connect(PG_URL, autocommit=True) as admin:
+                cut = admin.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' "
+                    "AND classid = %s AND objid = %s AND mode = 'ShareLock'",
+                    [LISTEN_CLASS, key],
+                ).fetchall()
+            assert cut == [(True,)]
+            assert heard.get(timeout=10) is None  # back, and it may have missed some
+            assert listener.listening.wait(10)
+            book.execute(Note(text="after the cut"), "Cut", actor="Ada")
+            assert heard.get(timeout=5) == stream
+        finally:
+            listener.close()

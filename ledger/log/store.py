@@ -838,9 +838,9 @@ class AppendListener:
                     while not self._stop.is_set():
                         for note in conn.notifies(timeout=0.25):
                             self._heard(note.payload or None)
-            except psycopg.Error:
+            except Exception:  # the server is away, or its answer broke: listen again after a pause
                 self.listening.clear()
-                self._stop.wait(0.5)  # the server is away: listen again when it is back
+                self._stop.wait(0.5)
         self.listening.clear()
 
     def close(self) -> None:
