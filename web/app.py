@@ -1,8 +1,9 @@
 """The live table's application: ``create_app(ledger_target)`` is what ``ledger serve`` runs.
 
 One :class:`Table` per process holds the ledger (opened on first use, on the table's own
-thread: every ledger call runs there, one at a time), the seats, the open streams and the
-count of guessed secrets. The guards wrap every response: a Content-Security-Policy that
+thread, ``web.ledger_thread``: every ledger call runs there, one at a time, and the calls
+waiting together commit as one group), the seats, the open streams and the count of
+guessed secrets. The guards wrap every response: a Content-Security-Policy that
 allows this origin's own files only (no inline script, no other origin), and headers that
 keep the page out of frames and its links' secrets out of referrers.
 """
@@ -14,7 +15,6 @@ import contextlib
 import functools
 import time
 from collections.abc import AsyncIterator, Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from starlette.applications import Starlette
@@ -26,6 +26,7 @@ from ledger.web import api
 from ledger.web import stream as feed
 from ledger.web.auth import Guesses, unknown_secret
 from ledger.web.entries import entries_since
+from ledger.web.ledger_thread import LedgerThread
 from ledger.web.stream import Feeds
 
 if TYPE_CHECKING:
@@ -54,7 +55,7 @@ class Table:
 
     def __init__(self, target: str, *, guesses: Guesses | None = None) -> None:
         self.target = target
-        self._thread = ThreadPoolExecutor(1, thread_name_prefix="ledger")
+        self._thread = LedgerThread(self.flushed_together)
         self._book: Ledger | None = None
         self._seats: Seats | None = None
         self.guesses = guesses or Guesses()
@@ -78,9 +79,14 @@ class Table:
         return self.seats.resolve(secret)
 
     async def run(self, work: Callable[..., T], *args: Any) -> T:
-        """``work(*args)`` on the ledger thread."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._thread, functools.partial(work, *args))
+        """``work(*args)`` on the ledger thread, once what it recorded is durable."""
+        return await asyncio.wrap_future(self._thread.submit(functools.partial(work, *args)))  # type: ignore[no-any-return]
+
+    def flushed_together(self) -> contextlib.AbstractContextManager[None]:
+        """The calls queued together commit as one group (on the ledger thread)."""
+        if self._book is None:
+            return contextlib.nullcontext()
+        return self._book.store.flushed_together()
 
     def known_seat(self, secret: str) -> Seat | None:
         """The seat a secret opened when the seats were last read, without reading them
@@ -135,6 +141,7 @@ class Table:
                 self._seats = None
 
         self._thread.submit(closing).result()
+        self._thread.stop()
 
 
 class Guards:

@@ -241,6 +241,49 @@ class Store:
 
     # --- writing and reading -------------------------------------------------
 
+    @contextlib.contextmanager
+    def flushed_together(self) -> Iterator[None]:
+        """Group commit: the transactions committed inside are flushed to disk together,
+        once, as the block ends, instead of one flush each. Each is still whole or absent,
+        in order, and seen by every reader at its commit; what is durable against a power
+        loss is everything committed inside once the block has ended, so a caller answers
+        for none of them before that. On SQLite its commits run with
+        ``synchronous=NORMAL`` and the write-ahead log is flushed (``fsync``) at the end,
+        which is what ``synchronous=FULL``, the ledger's setting everywhere else, does at
+        each commit; on PostgreSQL every commit is flushed as always."""
+        if self.kind != "sqlite" or self.read_only or self._datastore is None:
+            yield
+            return
+        self._synchronous("NORMAL")
+        try:
+            yield
+        finally:
+            try:
+                self._flush_log()
+            finally:
+                self._synchronous("FULL")
+
+    def _synchronous(self, level: str) -> None:
+        try:
+            with self._datastore.get_connection(commit=True) as conn, conn.cursor() as curs:
+                curs.execute(f"PRAGMA synchronous={level}")
+        except (PersistenceError, sqlite3.Error) as e:
+            raise StoreError(f"cannot write to {self.describe()}: {_reason(e)}") from e
+
+    def _flush_log(self) -> None:
+        try:
+            fd = os.open(f"{self.target}-wal", os.O_RDONLY)
+        except FileNotFoundError:
+            return  # no log: every commit went into the file itself
+        except OSError as e:
+            raise StoreError(f"cannot write to {self.describe()}: {_reason(e)}") from e
+        try:
+            os.fsync(fd)
+        except OSError as e:
+            raise StoreError(f"cannot write to {self.describe()}: {_reason(e)}") from e
+        finally:
+            os.close(fd)
+
     def append(self, events: Sequence[tuple[str, int, str, bytes]]) -> None:
         """Append (stream, version, topic, state) rows in one transaction.
 
