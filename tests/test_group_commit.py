@@ -143,3 +143,14 @@ def test_a_group_whose_flush_fails_answers_each_of_its_calls_with_the_failure() 
                 f.result(5)
     finally:
         thread.stop()
+
+
+def test_a_stopped_ledger_thread_starts_again_for_the_next_call() -> None:
+    """An app's lifespan may start and stop more than once (a test client, a fuzzer): each
+    stop ends the thread, and the next call starts it again."""
+    thread = LedgerThread(contextlib.nullcontext)
+    assert thread.submit(lambda: 1).result(5) == 1
+    thread.stop()
+    assert thread.submit(lambda: 2).result(5) == 2
+    thread.stop()
+    thread.stop()

@@ -31,20 +31,30 @@ class LedgerThread:
 
     def __init__(self, together: Callable[[], AbstractContextManager[None]], name: str = "ledger") -> None:
         self._together = together
+        self._name = name
         self._calls: queue.SimpleQueue[Call | None] = queue.SimpleQueue()
-        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
-        self._thread.start()
+        self._thread: threading.Thread | None = None
+        self._starting = threading.Lock()
 
     def submit(self, call: Callable[[], Any]) -> Future[Any]:
-        """``call()`` on the ledger thread; its future is done once it is durable."""
+        """``call()`` on the ledger thread (started again if it was stopped: an app may
+        start and stop its lifespan more than once); its future is done once it is durable."""
         done: Future[Any] = Future()
-        self._calls.put((done, call))
+        with self._starting:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name=self._name, daemon=True)
+                self._thread.start()
+            self._calls.put((done, call))
         return done
 
     def stop(self) -> None:
         """End the thread once the calls submitted before are done."""
-        self._calls.put(None)
-        self._thread.join()
+        with self._starting:
+            thread, self._thread = self._thread, None
+            if thread is None:
+                return
+            self._calls.put(None)
+        thread.join()
 
     def _run(self) -> None:
         while True:
