@@ -4,13 +4,17 @@ every append, by the campaign's stream, at its commit."""
 
 from __future__ import annotations
 
+import contextlib
 import queue
+from collections.abc import Iterator
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 
 from ledger import Ledger
 from ledger.deciding.commands import Note, Roll
+from ledger.log.store import LISTEN_CLASS, AppendListener
 from ledger.web.stream import HELD, Feed
 
 
@@ -44,27 +48,40 @@ def test_a_stream_further_behind_than_the_feed_holds_reads_the_store() -> None:
     assert [v for v, _ in feed.since(10) or []] == list(range(11, HELD + 11))
 
 
+class Listening(NamedTuple):
+    book: Ledger
+    stream: str
+    heard: queue.Queue[str | None]
+    listener: AppendListener
+
+
+@contextlib.contextmanager
+def listening(target: str) -> Iterator[Listening]:
+    """Campaign 'Heard' with Ada, and a listener on its ledger that has said it listens
+    (``None``: read whatever came before)."""
+    heard: queue.Queue[str | None] = queue.Queue()
+    with Ledger(target) as book:
+        book.new_campaign("freeform", "Heard")
+        book.add_character("Ada", "Heard")
+        listener = book.store.listen(heard.put)
+        assert listener is not None
+        try:
+            assert listener.listening.wait(10) and heard.get(timeout=5) is None
+            yield Listening(book, book.campaign("Heard").lineage[-1][0], heard, listener)
+        finally:
+            listener.close()
+        assert not listener.listening.is_set()
+
+
 @pytest.mark.postgres
 def test_postgresql_tells_a_listener_of_each_append_by_its_stream(pg_url: str) -> None:
     """What lets every ``ledger serve`` on one database wake its streams at another's
     commit: the listener hears the stream of each action another connection records."""
-    heard: queue.Queue[str | None] = queue.Queue()
-    with Ledger(pg_url) as book, Ledger(pg_url) as other:
-        book.new_campaign("freeform", "Heard")
-        book.add_character("Ada", "Heard")
-        stream = book.campaign("Heard").lineage[-1][0]
-        listener = book.store.listen(heard.put)
-        assert listener is not None
-        try:
-            assert listener.listening.wait(10)
-            assert heard.get(timeout=5) is None  # on listening: read whatever came before
-            other.execute(Roll(notation="d6"), "Heard", actor="Ada")
-            assert heard.get(timeout=5) == stream
-            other.execute(Note(text="again"), "Heard", actor="Ada")
-            assert heard.get(timeout=5) == stream
-        finally:
-            listener.close()
-        assert not listener.listening.is_set()
+    with listening(pg_url) as on, Ledger(pg_url) as other:
+        other.execute(Roll(notation="d6"), "Heard", actor="Ada")
+        assert on.heard.get(timeout=5) == on.stream
+        other.execute(Note(text="again"), "Heard", actor="Ada")
+        assert on.heard.get(timeout=5) == on.stream
 
 
 def test_sqlite_has_no_listener(tmp_path: Path) -> None:
@@ -82,29 +99,18 @@ def test_a_listener_whose_connection_is_cut_listens_again_and_says_it_may_have_m
     the next append's stream as before."""
     import psycopg
 
-    from ledger.log.store import LISTEN_CLASS
     from tests.conftest import PG_URL
 
-    heard: queue.Queue[str | None] = queue.Queue()
-    with Ledger(pg_url) as book:
-        book.new_campaign("freeform", "Cut")
-        book.add_character("Ada", "Cut")
-        stream = book.campaign("Cut").lineage[-1][0]
-        listener = book.store.listen(heard.put)
-        assert listener is not None
-        try:
-            assert listener.listening.wait(10) and heard.get(timeout=5) is None
-            key = book.store.recorder.listen_key  # type: ignore[attr-defined]
-            with psycopg.connect(PG_URL, autocommit=True) as admin:
-                cut = admin.execute(
-                    "SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' "
-                    "AND classid = %s AND objid = %s AND mode = 'ShareLock'",
-                    [LISTEN_CLASS, key],
-                ).fetchall()
-            assert cut == [(True,)]
-            assert heard.get(timeout=10) is None  # back, and it may have missed some
-            assert listener.listening.wait(10)
-            book.execute(Note(text="after the cut"), "Cut", actor="Ada")
-            assert heard.get(timeout=5) == stream
-        finally:
-            listener.close()
+    with listening(pg_url) as on:
+        key = on.book.store.recorder.listen_key  # type: ignore[attr-defined]
+        with psycopg.connect(PG_URL, autocommit=True) as admin:
+            cut = admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' "
+                "AND classid = %s AND objid = %s AND mode = 'ShareLock'",
+                [LISTEN_CLASS, key],
+            ).fetchall()
+        assert cut == [(True,)]
+        assert on.heard.get(timeout=10) is None  # back, and it may have missed some
+        assert on.listener.listening.wait(10)
+        on.book.execute(Note(text="after the cut"), "Heard", actor="Ada")
+        assert on.heard.get(timeout=5) == on.stream
