@@ -85,7 +85,7 @@ def test_postgresql_tells_a_listener_of_each_append_by_its_stream(pg_url: str) -
 
 
 def test_sqlite_has_no_listener(tmp_path: Path) -> None:
-    """SQLite's writers tell no one: a server reads what was appended (``Table.appended``)."""
+    """SQLite's writers tell no one: a server reads what was appended (``Table.look``)."""
     with Ledger(str(tmp_path / "quiet.ledger")) as book:
         assert book.store.listen(lambda stream: None) is None
 

@@ -117,17 +117,24 @@ class Table:
         """A listener for every process's appends (PostgreSQL), None on SQLite."""
         return self.book.store.listen(heard)
 
-    def position(self) -> int:
-        """Where the store's order of appends stands (SQLite: see :meth:`appended`)."""
-        return self.book.store.max_notification_id()
-
-    def appended(self, position: int) -> tuple[int, set[str | None]]:
-        """The streams appended to after ``position`` and the new position (``None`` among
-        them when more were appended than one read takes: every feed reads)."""
-        rows = self.book.store.states_after(position, APPENDS)
-        if len(rows) == APPENDS:
-            return self.book.store.max_notification_id(), {None}
-        return (rows[-1][0] if rows else position), {stream for _, stream, _ in rows}
+    def look(self, position: int | None, appends: bool) -> tuple[int | None, set[str | None], set[str]]:
+        """What the watch reads every :data:`ledger.web.stream.POLL` seconds, in one trip:
+        with ``appends`` (SQLite, whose writers tell no one), the streams appended to after
+        ``position`` and the new position (the first look only takes the position; ``None``
+        among the streams when more were appended than one read takes: every feed reads);
+        and the labels of the revoked seats."""
+        streams: set[str | None] = set()
+        if appends:
+            store = self.book.store
+            if position is None:
+                position = store.max_notification_id()
+            else:
+                rows = store.states_after(position, APPENDS)
+                if len(rows) == APPENDS:
+                    position, streams = store.max_notification_id(), {None}
+                elif rows:
+                    position, streams = rows[-1][0], {stream for _, stream, _ in rows}
+        return position, streams, self.revoked()
 
     def revoked(self) -> set[str]:
         """The labels of the revoked seats."""

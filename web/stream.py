@@ -177,23 +177,19 @@ class Feeds:
             listener = await table.run(table.listen, self.heard)
             while self.feeds:
                 try:
-                    if listener is None and position is None:
-                        position = await table.run(table.position)
-                    await asyncio.sleep(POLL)
-                    if listener is None and position is not None:
-                        position, streams = await table.run(table.appended, position)
-                        for stream in streams:
-                            self._heard(stream)
-                    revoked = await table.run(table.revoked)
+                    position, streams, revoked = await table.run(table.look, position, listener is None)
                 except asyncio.CancelledError:
                     raise
                 except Exception:  # the store is away for a moment: the next round reads again
-                    continue
+                    streams, revoked = set(), self.revoked
+                for stream in streams:
+                    self._heard(stream)
                 if revoked != self.revoked:
                     self.revoked = revoked
                     for feed in self.feeds.values():
                         for wake in feed.waiting:
                             wake.set()
+                await asyncio.sleep(POLL)
         finally:
             self._watch = None
             if listener is not None:

@@ -273,16 +273,14 @@ class Store:
     def _flush_log(self) -> None:
         try:
             fd = os.open(f"{self.target}-wal", os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
         except FileNotFoundError:
             return  # no log: every commit went into the file itself
         except OSError as e:
             raise StoreError(f"cannot write to {self.describe()}: {_reason(e)}") from e
-        try:
-            os.fsync(fd)
-        except OSError as e:
-            raise StoreError(f"cannot write to {self.describe()}: {_reason(e)}") from e
-        finally:
-            os.close(fd)
 
     def append(self, events: Sequence[tuple[str, int, str, bytes]]) -> None:
         """Append (stream, version, topic, state) rows in one transaction.

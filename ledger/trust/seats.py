@@ -157,16 +157,14 @@ class Seats:
     def resolve(self, secret: str) -> Seat | None:
         """The seat a secret opens, None when it opens none (unknown or revoked)."""
         self.refresh()
-        # Looked up by its sha256: what is compared is a hash of the secret, never the
-        # secret, so the time a lookup takes tells nothing about a stored secret.
-        label = self._by_hash.get(digest(secret))
-        seat = self._by_label.get(label) if label is not None else None
-        return seat if seat is not None and seat.revoked is None else None
+        return self.known(secret)
 
     def known(self, secret: str) -> Seat | None:
         """The seat a secret opened when the seats were last read, without reading them
         again (None: unknown then, or revoked): a revocation since is seen by the next
         :meth:`resolve` or :meth:`current`."""
+        # Looked up by its sha256: what is compared is a hash of the secret, never the
+        # secret, so the time a lookup takes tells nothing about a stored secret.
         label = self._by_hash.get(digest(secret))
         seat = self._by_label.get(label) if label is not None else None
         return seat if seat is not None and seat.revoked is None else None
