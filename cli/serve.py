@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import ipaddress
+import logging
+import socket
+import sys
 
 import click
 
@@ -11,6 +14,8 @@ from ledger.cli.options import Ctx, common, pass_ctx
 from ledger.log.store import resolve_target
 
 LOOPBACK_NAMES = frozenset({"localhost", "localhost.localdomain"})
+PROBE = ("192.0.2.1", 9)
+"""An address no packet is sent to (TEST-NET-1): the route to it names the LAN address."""
 
 
 def is_loopback(host: str) -> bool:
@@ -22,17 +27,74 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+def is_unspecified(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_unspecified
+    except ValueError:
+        return False
+
+
+def lan_address() -> str | None:
+    """This machine's address on its local network (the one its default route leaves
+    from), None when it has none but the loopback."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(PROBE)  # a datagram socket's connect sends nothing
+            found = str(probe.getsockname()[0])
+    except OSError:
+        return None
+    return None if is_loopback(found) or is_unspecified(found) else found
+
+
+def trusted_proxies(given: str | None) -> list[str] | None:
+    """The ``--forwarded-allow-ips`` list, each an address or a network; a malformed one
+    is refused (uvicorn would quietly trust nothing by that name)."""
+    if given is None:
+        return None
+    found = [item.strip() for item in given.split(",") if item.strip()]
+    for item in found:
+        try:
+            ipaddress.ip_network(item, strict=False)
+        except ValueError:
+            raise click.BadParameter(
+                f"{item[:60]!r} is no address or network; name each proxy as 127.0.0.1 or 10.0.0.0/8",
+                param_hint="--forwarded-allow-ips",
+            ) from None
+    if not found:
+        raise click.BadParameter("name at least one proxy address", param_hint="--forwarded-allow-ips")
+    return found
+
+
+def qr_text(url: str) -> str:
+    """A QR code of ``url`` for the terminal, drawn with half blocks (two rows a line)."""
+    import io
+
+    import segno
+
+    out = io.StringIO()
+    segno.make(url, error="m").terminal(out=out, compact=True, border=2)
+    return out.getvalue()
+
+
 SERVE_HELP = """Serve the live table: each seat's page at /t/CAMPAIGN and the API under /api.
 
-Invite the table with `ledger table invite`; each link opens one seat. It listens on
-the loopback unless --host says otherwise; on any other address put TLS in front of it
-(a reverse proxy), or give --certfile and --keyfile. On PostgreSQL several processes
-may serve one ledger side by side. The API, its errors and the live feed: {doc}."""
+Invite the table with `ledger table invite` (its links point where this server listens);
+each link seats one device. It listens on the loopback unless --host or --lan says
+otherwise; --lan listens on this machine's LAN address and prints the address to share,
+with a QR code. On any other address than the loopback put TLS in front of it (a reverse
+proxy; then name it with --forwarded-allow-ips), or give --certfile and --keyfile. On
+PostgreSQL several processes may serve one ledger side by side. The API, its errors, its
+limits and the live feed: {doc}."""
 
 
 @click.command("serve", help=SERVE_HELP.format(doc=docs.path("api.md")))
 @click.option("--db", default=None, metavar="PATH|URL", help="The ledger to serve (default: the root --db).")
-@click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on.")
+@click.option("--host", default=None, help="The address to listen on.  [default: 127.0.0.1]")
+@click.option(
+    "--lan",
+    is_flag=True,
+    help="Listen on this machine's LAN address; print the URL to share and its QR code.",
+)
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="The port.")
 @click.option(
     "--certfile",
@@ -46,12 +108,45 @@ may serve one ledger side by side. The API, its errors and the live feed: {doc}.
     default=None,
     help="The certificate's key (PEM).",
 )
+@click.option(
+    "--forwarded-allow-ips",
+    default=None,
+    metavar="ADDRESSES",
+    help="Read X-Forwarded-For and X-Forwarded-Proto from these proxies only (comma-separated "
+    "addresses or networks); by default from none.",
+)
+@click.option(
+    "--max-connections",
+    type=click.IntRange(8, None),
+    default=None,
+    help="The most connections held at once (default: the open-file limit less 64).",
+)
 @common
 @pass_ctx
-def serve(c: Ctx, db: str | None, host: str, port: int, certfile: str | None, keyfile: str | None) -> None:
+def serve(
+    c: Ctx,
+    db: str | None,
+    host: str | None,
+    lan: bool,
+    port: int,
+    certfile: str | None,
+    keyfile: str | None,
+    forwarded_allow_ips: str | None,
+    max_connections: int | None,
+) -> None:
     """Serve the live table (the help text is SERVE_HELP)."""
     if (certfile is None) != (keyfile is None):
         raise click.UsageError("give --certfile and --keyfile together, or neither")
+    if lan and host is not None:
+        raise click.UsageError("give --lan or --host, not both")
+    proxies = trusted_proxies(forwarded_allow_ips)
+    if lan:
+        host = lan_address()
+        if host is None:
+            raise click.UsageError(
+                "this machine has no LAN address (is it on a network?); give --host ADDRESS"
+            )
+    host = host or "127.0.0.1"
     if db is not None:
         c.db = db
     target = resolve_target(c.db)
@@ -65,19 +160,49 @@ def serve(c: Ctx, db: str | None, host: str, port: int, certfile: str | None, ke
             err=True,
         )
     # lazy: `ledger serve --help` imports no web framework (tests/test_web_cli.py)
-    import uvicorn
-
+    from ledger.web import announce
     from ledger.web.app import create_app
+    from ledger.web.server import serve as run
 
-    shown = f"[{host}]" if ":" in host else host
-    click.echo(f"serving {where} at {scheme}://{shown}:{port}/ (Ctrl-C stops)")
-    uvicorn.run(
-        create_app(target),
+    faults = logging.getLogger("ledger.web")
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(levelname)s: %(message)s"))
+    faults.addHandler(handler)
+    faults.propagate = False
+
+    def url_of(address: str, bound: int) -> str:
+        shown = f"[{address}]" if ":" in address else address
+        return f"{scheme}://{shown}:{bound}/"
+
+    def listening(sockets: list[tuple[str, int]]) -> None:
+        bound = sockets[0][1] if sockets else port
+        click.echo(f"serving {where} at {url_of(host, bound)} (Ctrl-C stops)")
+        reached = (lan_address() or "127.0.0.1") if is_unspecified(host) else host
+        shared = url_of(reached, bound)
+        if lan:
+            click.echo(f"share {shared} with the table; a phone's camera opens it from this code:")
+            click.echo(qr_text(shared), nl=False)
+        try:
+            announce.announce(target, shared.rstrip("/"))
+        except OSError as e:
+            click.echo(
+                f"note: cannot record where this server listens ({e.strerror or e}); "
+                "give `ledger table invite --url` the address",
+                err=True,
+            )
+        sys.stdout.flush()
+        app.state.table.shared_url = shared
+
+    app = create_app(target)
+    run(
+        app,
         host=host,
         port=port,
-        ssl_certfile=certfile,
-        ssl_keyfile=keyfile,
-        log_level="warning",
-        lifespan="on",
-        timeout_graceful_shutdown=2,  # open streams do not hold Ctrl-C up
+        certfile=certfile,
+        keyfile=keyfile,
+        forwarded_allow_ips=proxies,
+        max_connections=max_connections,
+        listening=listening,
+        closing=app.state.table.feeds.close,
+        stopped=lambda: announce.withdraw(target),
     )

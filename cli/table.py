@@ -6,7 +6,12 @@ import click
 
 from ledger.cli.options import Ctx, common, emit, pass_ctx
 from ledger.deciding.action import actor_in
+from ledger.log.store import resolve_target
 from ledger.trust.seats import seats_of
+from ledger.web.announce import served_url
+
+DEFAULT_URL = "http://127.0.0.1:8000"
+"""Where a link points when no `ledger serve` of the ledger runs and no --url is given."""
 
 
 @click.group("table")
@@ -17,21 +22,29 @@ def table() -> None:
 @table.command("invite")
 @click.option("--gm", is_flag=True, help="The GM's seat: everything, undo and fork included.")
 @click.option("--watch", is_flag=True, help="A watcher's seat: reads only.")
-@click.option("--label", default=None, help="The seat's name in `ledger table seats` and the log.")
+@click.option(
+    "--label", default=None, help="The seat's name at this table, in `ledger table seats` and the log."
+)
+@click.option(
+    "--reusable", is_flag=True, help="The link seats any number of devices (a kiosk, a watcher's screen)."
+)
 @click.option(
     "--url",
-    default="http://127.0.0.1:8000",
-    show_default=True,
+    default=None,
     metavar="BASE",
-    help="Where `ledger serve` is reached.",
+    help=f"Where `ledger serve` is reached (default: where it listens while it runs, else {DEFAULT_URL}).",
 )
+@click.option("--qr", is_flag=True, help="Print the link as a QR code too, for a phone's camera.")
 @common
 @pass_ctx
-def invite(c: Ctx, gm: bool, watch: bool, label: str | None, url: str) -> None:
+def invite(
+    c: Ctx, gm: bool, watch: bool, label: str | None, reusable: bool, url: str | None, qr: bool
+) -> None:
     """Invite a seat to the campaign: prints its link, with a fresh secret shown once.
 
     Give exactly one of --gm, --as CHARACTER (a player's seat, acting as that character
-    only) or --watch. Only the secret's sha256 is kept; a lost link is revoked
+    only) or --watch. The link seats one device (the browser that opens it and confirms),
+    unless --reusable. Only the secret's sha256 is kept; a lost link is revoked
     (`ledger table revoke SEAT`) and a new one invited."""
 
     character = c.actor
@@ -42,9 +55,16 @@ def invite(c: Ctx, gm: bool, watch: bool, label: str | None, url: str) -> None:
     camp = book.campaign(c.campaign)
     if character is not None:
         character = actor_in(book.tip(camp).state, character)
-    seat, secret = seats_of(book).invite(camp.id, role, character, label)
-    link = f"{url.rstrip('/')}/join/{secret}"
+    base = url or served_url(resolve_target(c.db)) or DEFAULT_URL
+    seat, secret = seats_of(book).invite(camp.id, role, character, label, reusable=reusable)
+    link = f"{base.rstrip('/')}/join/{secret}"
     as_who = f" as {seat.character}" if seat.character else ""
+    once = "on every screen it seats" if reusable else "on the one device it seats"
+    text = f"{seat.label}: {seat.role}{as_who} at {camp.name!r}; open this link {once} (it is shown only now):\n{link}"
+    if qr:
+        from ledger.cli.serve import qr_text
+
+        text += "\n" + qr_text(link).rstrip("\n")
     emit(
         c,
         {
@@ -52,9 +72,10 @@ def invite(c: Ctx, gm: bool, watch: bool, label: str | None, url: str) -> None:
             "campaign": camp.name,
             "role": seat.role,
             "character": seat.character,
+            "reusable": seat.reusable,
             "link": link,
         },
-        f"{seat.label}: {seat.role}{as_who} at {camp.name!r}; open this link once (it is shown only now):\n{link}",
+        text,
     )
 
 
@@ -75,6 +96,8 @@ def seats(c: Ctx) -> None:
             "role": s.role,
             "character": s.character,
             "invited": s.invited,
+            "joined": s.joined,
+            "reusable": s.reusable,
             "revoked": s.revoked,
         }
         for s in found
@@ -87,7 +110,8 @@ def seats(c: Ctx) -> None:
         for row in data:
             who = f" as {row['character']}" if row["character"] else ""
             gone = f" (revoked {row['revoked']})" if row["revoked"] else ""
-            lines.append(f"{row['seat']}: {row['role']}{who} at {row['campaign']!r}{gone}")
+            kiosk = " (reusable link)" if row["reusable"] else ""
+            lines.append(f"{row['seat']}: {row['role']}{who} at {row['campaign']!r}{kiosk}{gone}")
         return "\n".join(lines)
 
     emit(c, data, text)
@@ -98,7 +122,13 @@ def seats(c: Ctx) -> None:
 @common
 @pass_ctx
 def revoke(c: Ctx, seat: str) -> None:
-    """End the seat SEAT at once: its link and cookie open nothing, its open pages stop."""
+    """End the seat SEAT at once: its link and cookies open nothing, its open pages stop.
 
-    ended = seats_of(c.ledger).revoke(seat)
+    Labels are unique at one campaign's table: when several campaigns have a seat SEAT,
+    say whose with -c NAME."""
+
+    book = c.ledger
+    only = book.campaign(c.campaign).id if c.campaign is not None else None
+    names = {camp.id: camp.name for camp in book.campaigns()}
+    ended = seats_of(book).revoke(seat, only, names)
     emit(c, {"seat": ended.label, "revoked": ended.revoked}, f"{ended.label}: revoked")

@@ -62,6 +62,14 @@ def bearer(secret: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {secret}"}
 
 
+def join(client: Any, secret: str, origin: str = "http://testserver") -> Any:
+    """Open an invitation link and confirm it, as a browser does: the confirm page, then its
+    form posted from this server's own origin. The answer to the post (its 303 and cookie)."""
+    page = client.get(f"/join/{secret}")
+    assert page.status_code == 200, page.text
+    return client.post(f"/join/{secret}", headers={"Origin": origin}, follow_redirects=False)
+
+
 def head(db: str, campaign: str = "Friday") -> int:
     with Ledger(db) as book:
         return book.head(book.campaign(campaign))

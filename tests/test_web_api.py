@@ -15,7 +15,7 @@ from ledger import Ledger
 from ledger.cli.main import cli
 from ledger.web.app import create_app
 from ledger.web.auth import Guesses
-from tests.helpers_web import Seated, TestClient, bearer, head, seat_table
+from tests.helpers_web import Seated, TestClient, bearer, head, join, seat_table
 
 ROLL = {"command": "core.Roll", "args": {"notation": "2d6"}}
 XSS = "<img src=x onerror=alert(1)>"
@@ -200,11 +200,11 @@ def test_the_gm_undoes_redoes_forks_and_reveals(client: TestClient, seated: Seat
     revealed = client.post("/api/c/Friday/dice/reveal", json={}, headers=gm)
     assert revealed.status_code == 200, revealed.text
     assert {"revealed", "seed", "commitment"} <= set(revealed.json())
-    forked = client.post("/api/c/Friday/fork", json={"name": "Branch"}, headers=gm)
+    forked = client.post("/api/c/Friday/fork", json={"name": "Branch", "take_table": False}, headers=gm)
     assert forked.status_code == 200, forked.text
     branch = forked.json()
     assert branch["name"] == "Branch" and branch["parent"] == "Friday"
-    joined = client.get(branch["link"], follow_redirects=False)
+    joined = join(client, branch["link"].rsplit("/", 1)[1])
     assert joined.status_code == 303 and joined.headers["location"] == "/t/Branch"
     nothing = client.post("/api/c/Friday/redo", json={}, headers=gm)
     assert nothing.status_code == 422
@@ -222,6 +222,7 @@ def test_an_unknown_or_revoked_secret_is_401(client: TestClient, seated: Seated)
     answer = client.post("/api/c/Friday/actions", json=ROLL, headers=bearer(seated.bob))
     assert answer.status_code == 401 and error_of(answer)["type"] == "Unauthorized"
     assert client.get(f"/join/{seated.bob}", follow_redirects=False).status_code == 401
+    assert client.post(f"/join/{seated.bob}", headers={"Origin": "http://testserver"}).status_code == 401
     assert head(seated.db) == before
 
 
@@ -312,7 +313,7 @@ def test_an_idempotent_retry_records_once_even_after_a_restart(seated: Seated) -
 
 
 def test_the_cookie_from_the_link_acts_only_from_this_origin(client: TestClient, seated: Seated) -> None:
-    joined = client.get(f"/join/{seated.ana}", follow_redirects=False)
+    joined = join(client, seated.ana)
     assert joined.status_code == 303 and joined.headers["location"] == "/t/Friday"
     cookie = joined.headers["set-cookie"]
     assert "HttpOnly" in cookie and "SameSite=strict" in cookie and "Path=/api/c/Friday" in cookie
@@ -330,15 +331,17 @@ def test_the_cookie_from_the_link_acts_only_from_this_origin(client: TestClient,
 def test_one_browser_keeps_a_seat_at_each_table_it_joined(client: TestClient, seated: Seated) -> None:
     """The GM opens a second table's link (a fork's, another campaign's): the first table's
     cookie still opens the first table, each campaign's API gets its own seat."""
-    assert client.get(f"/join/{seated.gm}").status_code == 200
-    assert client.get(f"/join/{seated.other_gm}").status_code == 200
+    assert join(client, seated.gm).status_code == 303
+    assert join(client, seated.other_gm).status_code == 303
     friday, other = client.get("/api/c/Friday").json(), client.get("/api/c/Other").json()
     assert (friday["seat"]["label"], other["seat"]["label"]) == ("gm", "other-gm")
     forked = client.post(
-        "/api/c/Friday/fork", json={"name": "Friday's what-if"}, headers={"Origin": "http://testserver"}
+        "/api/c/Friday/fork",
+        json={"name": "Friday's what-if", "take_table": False},
+        headers={"Origin": "http://testserver"},
     )
     assert forked.status_code == 200, forked.text
-    followed = client.get(forked.json()["link"], follow_redirects=False)
+    followed = join(client, forked.json()["link"].rsplit("/", 1)[1])
     assert followed.headers["location"] == "/t/Friday's%20what-if"
     assert client.get("/api/c/Friday's what-if").json()["seat"]["label"] == forked.json()["seat"]
     assert client.get("/api/c/Friday").json()["seat"]["label"] == "gm"

@@ -88,6 +88,7 @@ class Seat:
         self.page.on("console", lambda m: m.type == "error" and self.problems.append(f"console: {m.text}"))
         self.page.on("dialog", self._dialog)
         self.page.goto(f"{base}/join/{secret}")
+        self.page.click("form button")  # the confirm page: "Join CAMPAIGN as WHO?"
         self.page.wait_for_selector("body[data-ready='1']", timeout=10_000)
         self.page.wait_for_selector("#live[data-state='live']", timeout=10_000)
 

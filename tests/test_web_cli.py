@@ -177,8 +177,9 @@ def test_certfile_and_keyfile_serve_https(tmp_path: Path) -> None:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             try:
-                answer = httpx.get(
+                answer = httpx.post(  # the confirm page's form
                     f"https://127.0.0.1:{port}/join/{seated.ana}",
+                    headers={"Origin": f"https://127.0.0.1:{port}"},
                     verify=False,
                     timeout=1,
                     follow_redirects=False,

@@ -18,7 +18,7 @@ from ledger import Ledger
 from ledger.cli.main import cli
 from ledger.trust.seats import seats_of
 from ledger.web.app import create_app
-from tests.helpers_web import bearer
+from tests.helpers_web import bearer, join
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -107,7 +107,7 @@ def test_the_page_is_served_with_its_files_and_no_inline_script(
     crawl: tuple[TestClient, str, str, str],
 ) -> None:
     client, _db, _gm, ada = crawl
-    joined = client.get(f"/join/{ada}", follow_redirects=False)
+    joined = join(client, ada)
     assert joined.status_code == 303 and joined.headers["location"] == "/t/Mine"
     page = client.get("/t/Mine")
     assert page.status_code == 200

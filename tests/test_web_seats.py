@@ -52,7 +52,7 @@ def test_invitations_are_refused_in_the_librarys_words(book: Ledger) -> None:
     c = book.new_campaign("freeform", "Friday")
     seats = seats_of(book)
     seats.invite(c.id, "gm", label="table")
-    with pytest.raises(DuplicateNameError, match="a seat labelled 'table' exists"):
+    with pytest.raises(DuplicateNameError, match="this campaign's table has a seat labelled 'table' already"):
         seats.invite(c.id, "watch", label="table")
     with pytest.raises(InvalidNameError, match="seat name"):
         seats.invite(c.id, "watch", label="<b>")
@@ -74,7 +74,7 @@ def test_the_command_line_invites_lists_and_revokes(ledger_cli: Session) -> None
     assert link["link"].startswith("https://table.example/join/")
     secret = link["link"].rsplit("/", 1)[1]
     shown = ledger_cli("table", "invite", "--gm").output
-    assert shown.startswith("gm: gm at 'Friday'; open this link once")
+    assert shown.startswith("gm: gm at 'Friday'; open this link on the one device it seats")
     assert shown.splitlines()[1].startswith("http://127.0.0.1:8000/join/")
     listed = ledger_cli("table", "seats").output
     assert listed == "Ana: player as Ana at 'Friday'\ngm: gm at 'Friday'\n"

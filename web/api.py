@@ -10,7 +10,7 @@ the role, the campaign, the character. Ledger work runs on the table's one ledge
 
 from __future__ import annotations
 
-import urllib.parse
+import re
 from collections.abc import Callable
 from importlib import resources
 from typing import Any, TypeVar
@@ -24,13 +24,13 @@ from starlette.staticfiles import StaticFiles
 from ledger.cli import systems as on_cli
 from ledger.deciding.action import actor_in
 from ledger.deciding.commands import Command, Introduction, stable_commands
-from ledger.errors import LedgerError
+from ledger.errors import LedgerError, UnknownCampaignError
 from ledger.log.records import Campaign, Recorded, recorded_json
 from ledger.projections import sheets
 from ledger.projections.stats.sheet import luck_from_log
 from ledger.trust.admission import command_class
-from ledger.trust.seats import Seat
-from ledger.web import auth, idempotency, schema
+from ledger.trust.seats import Seat, UnknownLinkError
+from ledger.web import auth, idempotency, pages, schema
 from ledger.web.entries import entries_after, recorded_entries
 from ledger.web.errors import (
     BadRequest,
@@ -48,6 +48,13 @@ from ledger.web.stream import Message, message
 
 MAX_BODY = 64 * 1024
 """The largest request body read (a command's text is at most 10,000 characters)."""
+MAX_DEPTH = 32
+"""How deep a body's arrays and objects may nest (a command's fields nest two or three)."""
+VERSION = re.compile(r"[0-9]{1,18}")
+"""A version as a query parameter or ``Last-Event-ID`` takes it: ASCII digits only (``²``
+passes ``str.isdigit`` and no ``int``)."""
+_STRINGS = re.compile(rb'"(?:[^"\\]|\\.)*"')
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
 T = TypeVar("T")
 
 
@@ -80,7 +87,26 @@ async def body_of(request: Request) -> bytes:
     return bytes(got)
 
 
+def depth(raw: bytes) -> int:
+    """How deep the arrays and objects of a JSON text nest (its strings left out)."""
+    deepest = level = 0
+    for ch in _STRINGS.sub(b"", raw).translate(None, _NOT_BRACKETS):
+        if ch in b"[{":
+            level += 1
+            deepest = max(deepest, level)
+        else:
+            level -= 1
+    return deepest
+
+
 def decoded(raw: bytes, kind: type[T]) -> T:
+    """The body as ``kind``: 400 when it is not JSON or nests deeper than
+    :data:`MAX_DEPTH`, 422 when it does not fit."""
+    if depth(raw) > MAX_DEPTH:
+        raise BadRequest(
+            f"the body nests deeper than {MAX_DEPTH} levels of arrays and objects; send a command's fields as they are",
+            field="body",
+        )
     try:
         return msgspec.json.decode(raw or b"{}", type=kind)
     except msgspec.ValidationError as e:
@@ -93,7 +119,7 @@ def version_query(request: Request, name: str) -> int | None:
     given = request.query_params.get(name)
     if given is None:
         return None
-    if not given.isdigit() or len(given) > 18:
+    if not VERSION.fullmatch(given):
         raise BadRequest(f"`{name}` is a version, a whole number from 0; got {given[:40]!r}", field=name)
     return int(given)
 
@@ -101,22 +127,31 @@ def version_query(request: Request, name: str) -> int | None:
 async def seat_of(request: Request) -> tuple[Seat, bool]:
     """The asking seat, and whether it came by cookie; 401 without one, 429 past the guesses."""
     table = table_of(request)
-    who = auth.address(request)
-    table.guesses.check(who)
     secret, by_cookie = auth.secret_of(request)
     if secret is None:
         raise Unauthorized(
             "no seat: send `Authorization: Bearer SECRET` or open your invitation link (`ledger table invite`)"
         )
-    # A seat seen before is taken from memory, and checked again on the ledger thread by
-    # the call that serves the request (``campaign_of``): one trip to that thread, not two.
-    seat = table.known_seat(secret) or await table.run(table.resolve, secret)
-    if seat is None:
-        table.guesses.failed(who)
-        raise auth.unknown_secret()
+    seat = await seat_opened(table, auth.address(request), secret)
     if by_cookie and request.method in auth.WRITES:
         auth.check_origin(request)
     return seat, by_cookie
+
+
+async def seat_opened(table: Any, who: str, secret: str) -> Seat:
+    """The seat a secret opens; 401 for an unknown one, counted against the address, and 429
+    once the address is past its guesses, without a look at the store (``web.auth``)."""
+    # A seat seen before is taken from memory, and checked again on the ledger thread by
+    # the call that serves the request (``campaign_of``): one trip to that thread, not two.
+    seat = table.known_seat(secret)
+    if seat is not None:
+        return seat  # type: ignore[no-any-return]
+    over = table.guesses.over(who)
+    seat = await table.run(table.resolve_lately if over else table.resolve, secret)
+    if seat is None:
+        table.guesses.failed(who)
+        raise table.guesses.refusal(who) if over else auth.unknown_secret()
+    return seat  # type: ignore[no-any-return]
 
 
 def campaign_of(table: Any, seat: Seat, asked: str) -> Campaign:
@@ -139,6 +174,8 @@ def seat_view(seat: Seat, book: Any) -> dict[str, Any]:
         "character": seat.character,
         "invited": seat.invited,
         "revoked": seat.revoked,
+        "reusable": seat.reusable,
+        "joined": seat.joined,
     }
 
 
@@ -189,6 +226,7 @@ async def table_info(request: Request) -> Response:
             "next": on_cli.hints(system, state),
             "dice": book.dice_status(c.name),
             "map_kind": system.read.report.map_kind if system.read.report.map is not None else None,
+            "offers": [msgspec.to_builtins(o) for o in table.offers(seat.key).get(seat.key, ())],
         }
 
     return json_answer(await table.run(read))
@@ -297,15 +335,17 @@ def _redo(table: Any, c: Campaign, seat: Seat, asked: schema.Count) -> Written:
 def _fork(table: Any, c: Campaign, seat: Seat, asked: schema.Fork) -> Written:
     if asked.at is not None and asked.day is not None:
         raise LedgerError("give `at` or `day`, not both")
-    forked = table.book.fork(c.name, asked.name, at=asked.at, day=asked.day)
+    book = table.book
+    forked = book.fork(c.name, asked.name, at=asked.at, day=asked.day)
+    answer: dict[str, Any] = {"name": forked.name, "parent": c.name, "at": forked.parent_version}
+    if asked.take_table:
+        # Every seat of the parent is offered a seat at the fork (the GM's too), taken with one
+        # tap: no link, so no secret in this answer or anywhere else.
+        offered = table.seats.offer(c.id, forked.id, book.tip(forked).state.core.characters)
+        take = f"/api/c/{auth.in_path(c.name)}/offers/{auth.in_path(forked.name)}"
+        return {**answer, "offered": [s.label for s in offered], "take": take}, None
     gm, secret = table.seats.invite(forked.id, "gm", label=None)
-    return {
-        "name": forked.name,
-        "parent": c.name,
-        "at": forked.parent_version,
-        "seat": gm.label,
-        "link": f"/join/{secret}",
-    }, None
+    return {**answer, "seat": gm.label, "link": f"/join/{secret}"}, None
 
 
 def _reveal(table: Any, c: Campaign, seat: Seat, asked: schema.Reveal) -> Written:
@@ -441,9 +481,9 @@ async def stream(request: Request) -> Response:
     table = table_of(request)
     last = request.headers.get("last-event-id")
     if last is not None:
-        if not last.strip().isdigit() or len(last.strip()) > 18:
+        if not VERSION.fullmatch(last.strip()):
             raise BadRequest(
-                f"Last-Event-ID is a version, a whole number; got {last[:40]!r}", field="last_event_id"
+                f"Last-Event-ID is a version, a whole number from 0; got {last[:40]!r}", field="last_event_id"
             )
         after = int(last.strip())
     else:
@@ -454,42 +494,137 @@ async def stream(request: Request) -> Response:
         found, _head, more = entries_after(table.book, c, since)
         return found, more
 
-    def still_seated() -> bool:
-        return seat.label not in table.feeds.revoked
-
     return StreamingResponse(
-        table.feeds.follow(c.id, after, read, still_seated),
+        table.feeds.follow(c.id, after, read, seat.key),
         media_type="text/event-stream",
         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
     )
 
 
-async def join(request: Request) -> Response:
-    """Swap an invitation's secret for the seat's cookie, and go to the table without it."""
+async def invitation(request: Request) -> tuple[Seat, str]:
+    """The seat a link would seat and its campaign's name; 410 for a link that seated its
+    device, 401 for an unknown one (counted as a guess), 429 past the guesses."""
     table = table_of(request)
     who = auth.address(request)
+    over = table.guesses.over(who)
     try:
-        table.guesses.check(who)
-        seat = await table.run(table.resolve, request.path_params["secret"])
-        if seat is None:
-            table.guesses.failed(who)
-            raise auth.unknown_secret()
-        name = await table.run(lambda: table.book.campaign_by_id(seat.campaign).name)
+        return await table.run(table.invitation, request.path_params["secret"], over)  # type: ignore[no-any-return]
+    except UnknownLinkError:
+        table.guesses.failed(who)
+        raise table.guesses.refusal(who) if over else auth.unknown_secret() from None
+
+
+async def join_page(request: Request) -> Response:
+    """The confirm page of an invitation link: "Join CAMPAIGN as WHO?" and a button. Opening
+    the link seats nothing: a page of another site may send a browser here, but only this
+    page's own form can seat it (``join``)."""
+    try:
+        seat, name = await invitation(request)
     except LedgerError as e:
-        return refusal(e)
+        return pages.notice(e)
+    return pages.confirm(seat, name)
+
+
+async def join(request: Request) -> Response:
+    """The confirm page's form: seat this browser (a secret of its own, in the cookie) and
+    go to the table. The link seats no other device from then on, unless it is reusable."""
+    table = table_of(request)
+    try:
+        auth.check_origin(request)
+        await invitation(request)
+        _seat, name, secret = await table.run(table.join, request.path_params["secret"])
+    except LedgerError as e:
+        return pages.notice(e)
     # The cookie goes with this campaign's API only (its path, as the page's script writes
     # it), so a seat at a second table, a fork's say, does not replace the first one's.
-    in_path = urllib.parse.quote(name, safe=auth.URI_COMPONENT)
-    answer = RedirectResponse(f"/t/{in_path}", status_code=303)
+    answer = RedirectResponse(f"/t/{auth.in_path(name)}", status_code=303)
+    seat_cookie(answer, request, name, secret)
+    return answer
+
+
+def seat_cookie(answer: Response, request: Request, campaign: str, secret: str) -> None:
+    """Give the browser its seat at ``campaign``: a cookie sent to that campaign's API only."""
     answer.set_cookie(
         auth.COOKIE,
-        request.path_params["secret"],
+        secret,
         httponly=True,
         samesite="strict",
         secure=request.url.scheme == "https",
-        path=f"/api/c/{in_path}",
+        path=f"/api/c/{auth.in_path(campaign)}",
     )
+
+
+def link_base(request: Request) -> str:
+    """Where an invitation link points: the address the server announced (``ledger serve
+    --lan``) when the GM reached it through the loopback, else the address the GM used."""
+    own = f"{request.url.scheme}://{request.headers.get('host', '')}"
+    shared = getattr(table_of(request), "shared_url", None)
+    host = request.url.hostname or ""
+    if shared and (host == "localhost" or host.startswith("127.") or host in ("::1", "[::1]")):
+        return str(shared).rstrip("/")
+    return own
+
+
+@endpoint
+async def invite(request: Request) -> Response:
+    """Invite a seat (the GM's): its view, its link (a fresh secret, shown only in this
+    answer, never kept: an ``Idempotency-Key`` does not replay it) and the link's QR code."""
+    seat, _ = await seat_of(request)
+    auth.gm_only(seat, "invite a seat")
+    asked = decoded(await body_of(request), schema.Invite)
+    role = {"watcher": "watch"}.get(asked.role, asked.role)
+    table = table_of(request)
+
+    def run() -> tuple[dict[str, Any], str]:
+        book = table.book
+        c = campaign_of(table, seat, request.path_params["campaign"])
+        character = asked.character
+        if character is not None:
+            if role != "player":
+                raise Unprocessable("only a player's seat names a character", field="character")
+            character = actor_in(book.tip(c).state, character)
+        made, secret = table.seats.invite(c.id, role, character, asked.label, reusable=asked.reusable)
+        return seat_view(made, book), secret
+
+    view, secret = await table.run(run)
+    link = f"{link_base(request)}/join/{secret}"
+    return json_answer(
+        {"seat": view, "link": link, "qr_svg": pages.qr_svg(link)}, headers=dict(pages.NO_STORE)
+    )
+
+
+@endpoint
+async def take_offer(request: Request) -> Response:
+    """Take the seat at a fork offered to the asking seat: the same role, character and
+    label there, a secret of its own in the cookie (a bearer client gets it in the answer)."""
+    seat, by_cookie = await seat_of(request)
+    table = table_of(request)
+
+    def run() -> tuple[dict[str, Any], str, str]:
+        book = table.book
+        campaign_of(table, seat, request.path_params["campaign"])
+        asked = request.path_params["fork"]
+        try:
+            fork = book.campaign(asked)
+        except UnknownCampaignError:
+            raise Unprocessable(
+                f"seat {seat.label!r} was offered no seat at {asked[:100]!r}", field="fork"
+            ) from None
+        taken, secret = table.seats.take(seat, fork.id, fork.name)
+        return seat_view(taken, book), fork.name, secret
+
+    view, name, secret = await table.run(run)
+    body: dict[str, Any] = {"seat": view, "page": f"/t/{auth.in_path(name)}"}
+    if not by_cookie:
+        body["secret"] = secret
+    answer = json_answer(body, headers=dict(pages.NO_STORE))
+    if by_cookie:
+        seat_cookie(answer, request, name, secret)
     return answer
+
+
+async def front(request: Request) -> Response:
+    return pages.front()
 
 
 async def page(request: Request) -> Response:
@@ -542,8 +677,12 @@ def routes() -> list[Route | Mount]:
         Route("/api/c/{campaign}/sheet", sheet, methods=["GET"]),
         Route("/api/c/{campaign}/map", board, methods=["GET"]),
         Route("/api/c/{campaign}/seats", seats, methods=["GET"]),
+        Route("/api/c/{campaign}/seats", invite, methods=["POST"]),
+        Route("/api/c/{campaign}/offers/{fork}", take_offer, methods=["POST"]),
         Route("/api/c/{campaign}/stream", stream, methods=["GET"]),
-        Route("/join/{secret}", join, methods=["GET"]),
+        Route("/join/{secret}", join_page, methods=["GET"]),
+        Route("/join/{secret}", join, methods=["POST"]),
+        Route("/", front, methods=["GET"]),
         Route("/t/{campaign}", page, methods=["GET"]),
         Mount("/static", app=static, name="static"),
     ]

@@ -5,7 +5,9 @@ thread, ``web.ledger_thread``: every ledger call runs there, one at a time, and 
 waiting together commit as one group), the seats, the open streams and the count of
 guessed secrets. The guards wrap every response: a Content-Security-Policy that
 allows this origin's own files only (no inline script, no other origin), and headers that
-keep the page out of frames and its links' secrets out of referrers.
+keep the page out of frames and its links' secrets out of referrers; a fault of the
+server's own is answered with the error object and told, with its traceback, on
+:data:`LOG` (``ledger serve`` writes it to stderr).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import logging
 import time
 from collections.abc import AsyncIterator, Callable
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -21,10 +24,10 @@ from starlette.applications import Starlette
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ledger.campaign import Ledger
-from ledger.trust.seats import Seat, Seats
+from ledger.trust.seats import Seat, SeatKey, Seats
 from ledger.web import api
 from ledger.web import stream as feed
-from ledger.web.auth import Guesses, unknown_secret
+from ledger.web.auth import Guesses, in_path, unknown_secret
 from ledger.web.entries import entries_since
 from ledger.web.ledger_thread import LedgerThread
 from ledger.web.stream import Feeds
@@ -33,6 +36,8 @@ if TYPE_CHECKING:
     from ledger.log.store import AppendListener
 
 T = TypeVar("T")
+LOG = logging.getLogger("ledger.web")
+"""Where the server tells its own faults, with their tracebacks (``ledger serve``: stderr)."""
 APPENDS = 1000
 """Appends one look of the SQLite watch reads; past that, every feed reads what is new."""
 
@@ -58,7 +63,10 @@ class Table:
         self._thread = LedgerThread(self.flushed_together)
         self._book: Ledger | None = None
         self._seats: Seats | None = None
-        self.guesses = guesses or Guesses()
+        self._read_at = 0.0
+        self.guesses = guesses if guesses is not None else Guesses()
+        self.shared_url: str | None = None
+        """The address ``ledger serve`` announced (its LAN address with ``--lan``), for links."""
         self.feeds = Feeds(self)
 
     @property
@@ -76,7 +84,29 @@ class Table:
 
     def resolve(self, secret: str) -> Seat | None:
         """The seat a secret opens (on the ledger thread, like every ledger call)."""
+        self._read_at = time.monotonic()
         return self.seats.resolve(secret)
+
+    def invitation(self, secret: str, lately: bool = False) -> tuple[Seat, str]:
+        """The seat a link would seat, and its campaign's name (on the ledger thread); with
+        ``lately``, the seats read again only if they were not read in the last second."""
+        read = not lately or time.monotonic() - self._read_at > 1.0
+        if read:
+            self._read_at = time.monotonic()
+        seat = self.seats.invitation(secret, read=read)
+        return seat, self.book.campaign_by_id(seat.campaign).name
+
+    def join(self, secret: str) -> tuple[Seat, str, str]:
+        """Seat a device with a link: the seat, its campaign's name and the device's secret."""
+        seat, device = self.seats.join(secret)
+        return seat, self.book.campaign_by_id(seat.campaign).name, device
+
+    def resolve_lately(self, secret: str) -> Seat | None:
+        """The seat a secret opens, the seats read again only if they were not read in the
+        last second (for an address past its guesses: on the ledger thread)."""
+        if time.monotonic() - self._read_at > 1.0:
+            return self.resolve(secret)
+        return self.seats.known(secret)
 
     async def run(self, work: Callable[..., T], *args: Any) -> T:
         """``work(*args)`` on the ledger thread, once what it recorded is durable."""
@@ -96,7 +126,7 @@ class Table:
 
     def confirm(self, seat: Seat) -> None:
         """Refuse a seat revoked since it was looked up (on the ledger thread)."""
-        if self.seats.current(seat.label) is None:
+        if self.seats.current(seat.key) is None:
             raise unknown_secret()
 
     # --- what the live feed reads (on the ledger thread) ------------------------------
@@ -117,12 +147,14 @@ class Table:
         """A listener for every process's appends (PostgreSQL), None on SQLite."""
         return self.book.store.listen(heard)
 
-    def look(self, position: int | None, appends: bool) -> tuple[int | None, set[str | None], set[str]]:
+    def look(
+        self, position: int | None, appends: bool
+    ) -> tuple[int | None, set[str | None], set[SeatKey], dict[SeatKey, tuple[feed.Offer, ...]]]:
         """What the watch reads every :data:`ledger.web.stream.POLL` seconds, in one trip:
         with ``appends`` (SQLite, whose writers tell no one), the streams appended to after
         ``position`` and the new position (the first look only takes the position; ``None``
         among the streams when more were appended than one read takes: every feed reads);
-        and the labels of the revoked seats."""
+        the revoked seats; and the offers each seat has not taken."""
         streams: set[str | None] = set()
         if appends:
             store = self.book.store
@@ -134,11 +166,31 @@ class Table:
                     position, streams = store.max_notification_id(), {None}
                 elif rows:
                     position, streams = rows[-1][0], {stream for _, stream, _ in rows}
-        return position, streams, self.revoked()
+        return position, streams, self.revoked(), self.offers()
 
-    def revoked(self) -> set[str]:
-        """The labels of the revoked seats."""
-        return {s.label for s in self.seats.all() if s.revoked is not None}
+    def revoked(self) -> set[SeatKey]:
+        """The revoked seats (campaign id, label)."""
+        return {s.key for s in self.seats.all() if s.revoked is not None}
+
+    def offers(self, only: SeatKey | None = None) -> dict[SeatKey, tuple[feed.Offer, ...]]:
+        """The seats at forks offered to each seat (or to ``only``) and not taken yet, as
+        the seats were last read (on the ledger thread)."""
+        book, seats = self.book, self.seats
+        found: dict[SeatKey, tuple[feed.Offer, ...]] = {}
+        if only is not None:
+            seats.refresh()
+        for key, (seat, forks) in seats.offers(only).items():
+            parent = book.campaign_by_id(key[0]).name
+            found[key] = tuple(
+                feed.Offer(
+                    campaign=(name := book.campaign_by_id(fork).name),
+                    url=f"/api/c/{in_path(parent)}/offers/{in_path(name)}",
+                    role=seat.role,
+                    character=seat.character,
+                )
+                for fork in forks
+            )
+        return found
 
     def close(self) -> None:
         def closing() -> None:
@@ -182,6 +234,7 @@ class Guards:
         except Exception as e:
             if started:
                 raise
+            LOG.error("the server failed on %s %s", scope.get("method"), scope.get("path"), exc_info=e)
             await api.server_error(e)(scope, receive, guarded)
 
 
@@ -191,9 +244,11 @@ def create_app(ledger_target: str, *, guesses: Guesses | None = None) -> Starlet
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        table.feeds.closing = False  # a lifespan may run again (tests)
         try:
             yield
         finally:
+            table.feeds.close()
             await table.feeds.stop()
             await table.run(lambda: None)
             table.close()

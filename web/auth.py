@@ -1,17 +1,28 @@
 """Who is asking: a seat, from its secret (a bearer token or the page's cookie).
 
-A client sends ``Authorization: Bearer SECRET``; the page has the cookie that
-``GET /join/SECRET`` set (HttpOnly, SameSite=Strict, sent to that campaign's API only,
-so one browser holds a seat at several tables). A write sent with the cookie must
-come from this server's own page (its ``Origin``), so no other site can make a visitor's
-browser act. Unknown secrets are counted per address: past :data:`GUESSES` in
-:data:`WINDOW` seconds, that address gets 429 until the window has passed.
+A client sends ``Authorization: Bearer SECRET``; the page has the cookie that joining set
+(``POST /join/SECRET`` from the confirm page: HttpOnly, SameSite=Strict, sent to that
+campaign's API only, so one browser holds a seat at several tables). A write sent with the
+cookie, and the join itself, must come from this server's own page (its ``Origin``), so no
+other site can make a visitor's browser act, or seat it at another table.
+
+Unknown secrets are counted per address (an IPv6 address by its /64, what one machine
+holds): past :data:`GUESSES` in :data:`WINDOW` seconds, an unknown secret from that address
+gets 429 without a look at the store, while a secret of a seat the server read lately
+(the seats are read again at most once a second for such an address) still opens its seat:
+a guesser behind a shared NAT locks out only further guessing, never a valid seat there.
+The limit bounds what guessing costs the server, a read of the store per unknown secret;
+the chance of a guess is 256 bits against the guesser whatever the rate. At most
+:data:`ADDRESSES` addresses are counted, the least recent forgotten first, each with at
+most :data:`GUESSES` times.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import time
-from collections import deque
+import urllib.parse
+from collections import OrderedDict, deque
 
 from starlette.requests import Request
 
@@ -28,41 +39,80 @@ the page writes the campaign into its API's path so, and the cookie's path must 
 GUESSES = 20
 """Unknown secrets one address may send in :data:`WINDOW` seconds."""
 WINDOW = 60.0
+ADDRESSES = 4096
+"""The most addresses whose guesses are counted at once."""
 WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 
 class Guesses:
-    """The unknown secrets each address sent lately."""
+    """The unknown secrets each address sent lately: at most ``limit`` times for each of
+    at most ``addresses`` addresses."""
 
-    def __init__(self, limit: int = GUESSES, window: float = WINDOW) -> None:
+    def __init__(self, limit: int = GUESSES, window: float = WINDOW, addresses: int = ADDRESSES) -> None:
         self.limit = limit
         self.window = window
-        self._seen: dict[str, deque[float]] = {}
+        self.addresses = addresses
+        self._seen: OrderedDict[str, deque[float]] = OrderedDict()
 
-    def _recent(self, who: str) -> deque[float]:
-        found = self._seen.setdefault(who, deque())
+    def __len__(self) -> int:
+        """How many addresses are counted."""
+        return len(self._seen)
+
+    def _recent(self, who: str) -> deque[float] | None:
+        found = self._seen.get(who)
+        if found is None:
+            return None
         cut = time.monotonic() - self.window
         while found and found[0] < cut:
             found.popleft()
+        if not found:
+            del self._seen[who]
+            return None
         return found
 
-    def check(self, who: str) -> None:
-        """Refuse an address that guessed too often lately (429)."""
+    def over(self, who: str) -> bool:
+        """Whether the address sent :attr:`limit` unknown secrets within the window."""
         recent = self._recent(who)
-        if len(recent) >= self.limit:
-            wait = max(1, int(recent[0] + self.window - time.monotonic()) + 1)
-            raise TooManyRequests(
-                f"too many unknown secrets from this address; try again in {wait} s", field="retry_after"
-            )
-        if not recent:
-            self._seen.pop(who, None)
+        return recent is not None and len(recent) >= self.limit
+
+    def refusal(self, who: str) -> TooManyRequests:
+        recent = self._recent(who)
+        wait = max(1, int(recent[0] + self.window - time.monotonic()) + 1) if recent else 1
+        return TooManyRequests(
+            f"too many unknown secrets from this address; try again in {wait} s", field="retry_after"
+        )
 
     def failed(self, who: str) -> None:
-        self._recent(who).append(time.monotonic())
+        """Count an unknown secret from the address (its oldest time is dropped past the
+        limit; the least recent address is forgotten past :attr:`addresses`)."""
+        found = self._recent(who)
+        if found is None:
+            found = self._seen[who] = deque(maxlen=self.limit)
+        found.append(time.monotonic())
+        self._seen.move_to_end(who)
+        while len(self._seen) > self.addresses:
+            self._seen.popitem(last=False)
 
 
 def address(request: Request) -> str:
-    return request.client.host if request.client else "?"
+    """Who is asking, as guesses are counted: the client's address (a trusted proxy's
+    ``X-Forwarded-For``, ``ledger serve --forwarded-allow-ips``), an IPv6 one by its /64."""
+    host = request.client.host if request.client else "?"
+    try:
+        found = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if isinstance(found, ipaddress.IPv6Address):
+        if found.ipv4_mapped is not None:
+            return str(found.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{found}/64", strict=False))
+    return str(found)
+
+
+def in_path(name: str) -> str:
+    """A campaign's name as the page's script writes it into a path (``encodeURIComponent``):
+    the cookie's path and every URL the server gives must match it."""
+    return urllib.parse.quote(name, safe=URI_COMPONENT)
 
 
 def secret_of(request: Request) -> tuple[str | None, bool]:
@@ -80,9 +130,14 @@ def secret_of(request: Request) -> tuple[str | None, bool]:
 
 
 def check_origin(request: Request) -> None:
-    """Refuse a write sent with the cookie from anywhere but this server's own page."""
+    """Refuse a write sent with the cookie from anywhere but this server's own page. A
+    browser that sends ``Origin: null`` (a form posted under ``Referrer-Policy:
+    no-referrer``) is taken at its ``Sec-Fetch-Site: same-origin``, which no page of another
+    site can send."""
     own = f"{request.url.scheme}://{request.headers.get('host', '')}"
     origin = request.headers.get("origin")
+    if origin == "null" and request.headers.get("sec-fetch-site") == "same-origin":
+        return
     if origin is None:
         raise Forbidden(
             "a write sent with the seat's cookie must come from this server's page (no Origin header)"
@@ -129,5 +184,6 @@ def actor_for(seat: Seat, actor: str | None, newcomer: str | None) -> str | None
 
 def unknown_secret() -> Unauthorized:
     return Unauthorized(
-        "the seat's secret is unknown or was revoked; ask the GM for a new link (`ledger table invite`)"
+        "the seat's secret is unknown or was revoked, or its link seated a device already; "
+        "ask the GM for a new link (`ledger table invite`)"
     )

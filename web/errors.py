@@ -21,6 +21,7 @@ from ledger.errors import (
     TamperError,
     UnknownCampaignError,
 )
+from ledger.trust.seats import LinkUsedError, OfferTakenError, UnknownLinkError
 
 
 class HTTPRefusal(LedgerError):
@@ -49,10 +50,22 @@ class MethodNotAllowed(HTTPRefusal):
     status = 405
 
 
+class RequestTimeout(HTTPRefusal):
+    """A request's head (or body) did not arrive in time."""
+
+    status = 408
+
+
 class StaleVersion(HTTPRefusal):
     """``expected_version`` is not the head: someone acted first."""
 
     status = 409
+
+
+class Gone(HTTPRefusal):
+    """An invitation link that seated its device already."""
+
+    status = 410
 
 
 class RequestTooLarge(HTTPRefusal):
@@ -71,13 +84,26 @@ class TooManyRequests(HTTPRefusal):
     status = 429
 
 
+class HeadersTooLarge(HTTPRefusal):
+    status = 431
+
+
 class ServerFault(HTTPRefusal):
     """An error of the server's own (a bug): answered as every other, with 500."""
 
     status = 500
 
 
+class Unavailable(HTTPRefusal):
+    """The server holds as many connections as it may, every one of them busy."""
+
+    status = 503
+
+
 STATUSES: tuple[tuple[type[LedgerError], int], ...] = (
+    (UnknownLinkError, 401),
+    (LinkUsedError, 410),
+    (OfferTakenError, 409),
     (UnknownCampaignError, 404),
     (ConflictError, 409),
     (DuplicateNameError, 409),

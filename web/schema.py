@@ -11,7 +11,7 @@ OpenAPI description is built from the same components.
 from __future__ import annotations
 
 import functools
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import msgspec
 
@@ -49,6 +49,20 @@ class Fork(msgspec.Struct, forbid_unknown_fields=True):
     name: str
     at: int | None = None
     day: int | None = None
+    take_table: bool = True
+    """Offer every seat of the campaign a seat at the branch (else: a GM link for it)."""
+
+
+class Invite(msgspec.Struct, forbid_unknown_fields=True):
+    """``POST .../seats``: a new seat (the GM's to invite)."""
+
+    role: Literal["player", "watcher", "gm"]
+    character: str | None = None
+    """A player's character (and only a player's)."""
+    label: str | None = None
+    """The seat's name at this table (default: the character's, or the role's)."""
+    reusable: bool = False
+    """The link seats any number of devices (a kiosk, a watcher's screen), not one."""
 
 
 class Reveal(msgspec.Struct, forbid_unknown_fields=True):
@@ -116,6 +130,36 @@ class SeatView(msgspec.Struct):
     character: str | None
     invited: str
     revoked: str | None
+    reusable: bool = False
+    joined: str | None = None
+    """When the seat's link (or offer) last seated a device; None: not yet."""
+
+
+class Invited(msgspec.Struct):
+    """The answer to ``POST .../seats``: the seat, its link (shown once) and its QR code."""
+
+    seat: SeatView
+    link: str
+    qr_svg: str
+    """The link as a QR code: an SVG document, to show as an image."""
+
+
+class Offer(msgspec.Struct):
+    """A seat at a fork offered to a seat of its parent: ``POST`` its ``url`` to take it."""
+
+    campaign: str
+    url: str
+    role: str
+    character: str | None
+
+
+class Taken(msgspec.Struct):
+    """The answer to ``POST .../offers/{fork}``: the seat at the fork and its page; the cookie
+    is set (a bearer client gets its ``secret`` instead)."""
+
+    seat: SeatView
+    page: str
+    secret: str | None = None
 
 
 class Table(msgspec.Struct):
@@ -135,15 +179,22 @@ class Table(msgspec.Struct):
     """What ``ledger dice status --json`` prints: the open commitment, its client seed, the dice drawn."""
     map_kind: str | None = None
     """How ``GET .../map`` is drawn: ``hex``, ``zone``, or None (the system has no map)."""
+    offers: list[Offer] = []
+    """The seats at forks offered to the asking seat and not taken yet."""
 
 
 class ForkAnswer(msgspec.Struct):
     name: str
     parent: str
     at: int
-    seat: str
-    link: str
-    """The new branch's GM link (``/join/SECRET``): a seat is bound to one campaign."""
+    offered: list[str] | None = None
+    """With ``take_table``: the labels of the seats offered a seat at the branch."""
+    take: str | None = None
+    """With ``take_table``: where the asking seat takes its own (``POST``)."""
+    seat: str | None = None
+    """Without ``take_table``: the branch's GM seat."""
+    link: str | None = None
+    """Without ``take_table``: the branch's GM link (``/join/SECRET``)."""
 
 
 class ErrorBody(msgspec.Struct):
@@ -174,6 +225,10 @@ ANSWERS: tuple[type, ...] = (
     ForkAnswer,
     Error,
     SeatView,
+    Invite,
+    Invited,
+    Offer,
+    Taken,
 )
 
 
@@ -228,7 +283,7 @@ def _error_responses(*statuses: int) -> dict[str, Any]:
         401: "No seat, or an unknown or revoked secret",
         403: "The seat may not do this (another campaign, character or role; a cross-site write)",
         404: "No such page or campaign",
-        409: "Someone acted first (`expected_version`), the campaign is busy, or an `Idempotency-Key` is under way",
+        409: "Someone acted first (`expected_version`), the campaign is busy, an `Idempotency-Key` is under way, or a seat was taken",
         413: "The body is larger than the server reads",
         415: "The body is not application/json",
         422: "The command line's refusal of the action, word for word",
@@ -334,7 +389,26 @@ def openapi() -> dict[str, Any]:
                 },
             }
         },
+        "/api/c/{campaign}/offers/{fork}": {
+            "post": {
+                "summary": "Take the seat at a fork offered to the asking seat (one device)",
+                "parameters": [
+                    campaign,
+                    {"name": "fork", "in": "path", "required": True, "schema": {"type": "string"}},
+                ],
+                "responses": {"200": _json("The seat taken", "#/components/schemas/Taken"), **writing},
+            }
+        },
         "/api/c/{campaign}/seats": {
+            "post": {
+                "summary": "Invite a seat (GM): its link, shown once, and the link's QR code",
+                "parameters": [campaign],
+                "requestBody": {
+                    "required": True,
+                    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Invite"}}},
+                },
+                "responses": {"200": _json("The seat invited", "#/components/schemas/Invited"), **writing},
+            },
             "get": {
                 "summary": "The campaign's seats, never their secrets (GM)",
                 "parameters": [campaign],
@@ -352,7 +426,7 @@ def openapi() -> dict[str, Any]:
                     },
                     **reading,
                 },
-            }
+            },
         },
         "/api/c/{campaign}/stream": {
             "get": {

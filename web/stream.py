@@ -17,7 +17,13 @@ says so); on PostgreSQL an append through any process, at its commit (the store'
 notification, :meth:`ledger.log.store.Store.listen`); on SQLite, whose writers tell no
 one, the appends since the last look, read every :data:`POLL` seconds (another process's,
 a command line's). The seats are read every :data:`POLL` seconds too: a revoked seat's
-streams end with a ``revoked`` message.
+streams end with a ``revoked`` message, and a seat offered a seat at a fork (the GM forked
+and took the table along) is told on its streams by an ``offer`` message, which is no log
+entry and has no ``id``.
+
+A seat follows a table from at most :data:`STREAMS_PER_SEAT` streams in a process: one more
+ends the seat's oldest with a ``replaced`` message. When the server stops, every stream
+ends (:meth:`Feeds.close`), whole, and each page's ``EventSource`` reconnects by itself.
 """
 
 from __future__ import annotations
@@ -40,9 +46,38 @@ KEEPALIVE = 15.0
 """Seconds of quiet after which a comment line keeps proxies from closing the stream."""
 HELD = 256
 """The latest messages a feed holds for its streams; one further behind reads the store."""
+STREAMS_PER_SEAT = 8
+"""The most streams one seat holds open in a process: a ninth ends the seat's oldest."""
 
 Message = tuple[int, bytes]
 """A version and its Server-Sent Events message, encoded once for every stream."""
+SeatKey = tuple[str, str]
+"""A seat's campaign id and label."""
+
+
+class Offer(msgspec.Struct, frozen=True):
+    """A seat at a fork offered to a seat of its parent: the fork's name and where to
+    take it (``POST`` that URL with the parent seat's cookie or token)."""
+
+    campaign: str
+    url: str
+    role: str
+    character: str | None
+
+
+def ended(kind: str, error: str, text: str) -> bytes:
+    """The last message of a stream that ends for ``kind`` (``revoked``, ``replaced``)."""
+    body = {"error": {"type": error, "message": text, "exit_code": 1}}
+    return b"event: %s\ndata: %s\n\n" % (kind.encode(), msgspec.json.encode(body))
+
+
+class Following:
+    """One open stream: its seat, what wakes it, and whether a newer one replaced it."""
+
+    def __init__(self, seat: SeatKey) -> None:
+        self.seat = seat
+        self.wake = asyncio.Event()
+        self.replaced = False
 
 
 def message(item: dict[str, Any]) -> Message:
@@ -97,7 +132,13 @@ class Feeds:
         self.feeds: dict[str, Feed] = {}
         self.streams: dict[str, str] = {}
         """The store stream each followed campaign appends to, and that campaign's id."""
-        self.revoked: set[str] = set()
+        self.revoked: set[SeatKey] = set()
+        self.offers: dict[SeatKey, tuple[Offer, ...]] = {}
+        """The offers each seat has not taken, as the watch last read them."""
+        self.seated: dict[SeatKey, list[Following]] = {}
+        """Each seat's open streams, the oldest first."""
+        self.closing = False
+        """The server is stopping: every stream ends."""
         self._watch: asyncio.Task[None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
 
@@ -159,6 +200,16 @@ class Feeds:
         if self._watch is None or self._watch.done():
             self._watch = self._loop.create_task(self._watching())
 
+    def close(self) -> None:
+        """End every stream, whole (the server is stopping)."""
+        self.closing = True
+        self._wake_all()
+
+    def _wake_all(self) -> None:
+        for feed in self.feeds.values():
+            for wake in feed.waiting:
+                wake.set()
+
     async def stop(self) -> None:
         if self._watch is not None:
             self._watch.cancel()
@@ -177,18 +228,18 @@ class Feeds:
             listener = await table.run(table.listen, self.heard)
             while self.feeds:
                 try:
-                    position, streams, revoked = await table.run(table.look, position, listener is None)
+                    position, streams, revoked, offers = await table.run(
+                        table.look, position, listener is None
+                    )
                 except asyncio.CancelledError:
                     raise
                 except Exception:  # the store is away for a moment: the next round reads again
-                    streams, revoked = set(), self.revoked
+                    streams, revoked, offers = set(), self.revoked, self.offers
                 for stream in streams:
                     self._heard(stream)
-                if revoked != self.revoked:
-                    self.revoked = revoked
-                    for feed in self.feeds.values():
-                        for wake in feed.waiting:
-                            wake.set()
+                if revoked != self.revoked or offers != self.offers:
+                    self.revoked, self.offers = revoked, offers
+                    self._wake_all()
                 await asyncio.sleep(POLL)
         finally:
             self._watch = None
@@ -208,26 +259,44 @@ class Feeds:
         campaign_id: str,
         after: int,
         read: Callable[[int], tuple[list[dict[str, Any]], bool]],
-        still_seated: Callable[[], bool],
+        seat: SeatKey,
     ) -> AsyncIterator[bytes]:
         """The stream's bytes: entries after ``after`` as the store holds them, then each
-        new one as it is recorded, until the seat is revoked or the client leaves."""
+        new one as it is recorded, and the seat's offers, until the seat is revoked, a newer
+        stream of the seat replaces this one, the server stops or the client leaves."""
         feed = self._feed(campaign_id)
-        wake = asyncio.Event()
+        mine = Following(seat)
+        wake = mine.wake
+        held_by_seat = self.seated.setdefault(seat, [])
+        held_by_seat.append(mine)
+        if len(held_by_seat) > STREAMS_PER_SEAT:
+            oldest = held_by_seat.pop(0)
+            oldest.replaced = True
+            oldest.wake.set()
         feed.waiting.add(wake)
         self._start()
         if feed.head is None:
             self.changed(campaign_id)
+        told: set[Offer] = set()
         try:
             yield b"retry: 1000\n\n"
-            while True:
-                if not still_seated():
-                    body = {
-                        "error": {"type": "Unauthorized", "message": "this seat was revoked", "exit_code": 1}
-                    }
-                    yield b"event: revoked\ndata: " + msgspec.json.encode(body) + b"\n\n"
+            while not self.closing:
+                if seat in self.revoked:
+                    yield ended("revoked", "Unauthorized", "this seat was revoked")
+                    return
+                if mine.replaced:
+                    yield ended(
+                        "replaced",
+                        "TooManyStreams",
+                        f"this seat follows the table from {STREAMS_PER_SEAT} newer pages; "
+                        "this one stopped (close one and reload this one)",
+                    )
                     return
                 wake.clear()
+                for offer in self.offers.get(seat, ()):
+                    if offer not in told:
+                        told.add(offer)
+                        yield b"event: offer\ndata: %s\n\n" % msgspec.json.encode(offer)
                 held = feed.since(after)
                 if held is None:  # behind the feed, or the feed not read yet: the store's pages
                     entries, more = await self.table.run(read, after)
@@ -249,5 +318,9 @@ class Feeds:
                     yield b": keepalive\n\n"
         finally:
             feed.waiting.discard(wake)
+            if mine in held_by_seat:
+                held_by_seat.remove(mine)
+            if not held_by_seat and self.seated.get(seat) is held_by_seat:
+                del self.seated[seat]
             if not feed.waiting and self.feeds.get(campaign_id) is feed:
                 del self.feeds[campaign_id]
