@@ -278,9 +278,9 @@ def imported(tmp_path: Path, system: str) -> tuple[str, str, str, str]:
         with (SAMPLES / system / "campaign.jsonl").open("rb") as f:
             c = book.import_(f)
         first = next(iter(book.tip(c).state.core.characters))
-        seats = seats_of(book)
-        gm = seats.invite(c.id, "gm", label="gm")[1]
-        player = seats.invite(c.id, "player", first, label=f"{first.lower()}-phone")[1]
+        seats = seats_of(book)  # reusable: each seat opens on a laptop and on a phone
+        gm = seats.invite(c.id, "gm", label="gm", reusable=True)[1]
+        player = seats.invite(c.id, "player", first, label=f"{first.lower()}-phone", reusable=True)[1]
         return db, c.name, gm, player
 
 

@@ -397,13 +397,42 @@ def qr_of(url: str) -> str:
 # --- no secret at rest --------------------------------------------------------------------------------
 
 
-def test_no_secret_issued_is_kept_in_any_table_or_file(tmp_path: Path) -> None:
+def store_text(target: str) -> bytes:
+    """Every row of every table of the store, as bytes (text and binary columns alike)."""
+    if target.startswith("postgresql://"):
+        import psycopg
+
+        url, _, schema = target.partition("?schema=")
+        with psycopg.connect(url) as conn:
+            tables = [
+                r[0]
+                for r in conn.execute(
+                    "SELECT table_name FROM information_schema.tables WHERE table_schema = %s", (schema,)
+                )
+            ]
+            rows = [row for t in tables for row in conn.execute(f'SELECT * FROM "{schema}"."{t}"')]
+        assert {"ledger_seats", "ledger_requests"} <= set(tables)
+    else:
+        con = sqlite3.connect(target)
+        tables = [r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        rows = [row for t in tables for row in con.execute(f'SELECT * FROM "{t}"')]
+        con.close()
+    return b"\n".join(
+        str(row).encode() + b"".join(bytes(v) for v in row if isinstance(v, bytes | memoryview))
+        for row in rows
+    )
+
+
+def test_no_secret_issued_is_kept_in_any_table_or_file(target: str, tmp_path: Path) -> None:
     """Every secret the server and the command line issue (links by the command line and the
-    API, a reusable one, each device's cookie, a fork's seats taken by cookie and by token)
-    is looked for in every table of the store and every file beside the ledger."""
-    seated = seat_table(str(tmp_path / "web.ledger"))
+    API, a reusable one, a device's cookie, a fork's seats taken by cookie and by token)
+    is looked for in every table of the store and every file the server wrote (beside a
+    ledger file; a PostgreSQL ledger's in the runtime folder)."""
+    seated = seat_table(target)
+    runtime = tmp_path / "run"
+    runtime.mkdir()
     issued = [seated.gm, seated.ana, seated.bob, seated.watch, seated.other_gm]
-    with serving(seated.db) as base:
+    with serving(target, XDG_RUNTIME_DIR=str(runtime)) as base:
         with httpx.Client(base_url=base) as browser:
             own = {"Origin": base}
             assert browser.post(f"/join/{seated.gm}", headers=own).status_code == 303
@@ -424,23 +453,9 @@ def test_no_secret_issued_is_kept_in_any_table_or_file(tmp_path: Path) -> None:
             note = {"command": "core.Note", "args": {"text": "the door"}}
             key = {**bearer(by_token.json()["secret"]), "Idempotency-Key": "note-1"}
             assert httpx.post(f"{base}/api/c/Branch/actions", json=note, headers=key).status_code == 200
-        held = Path(seated.db + ".serving.json").read_bytes()
-        files_while_serving = {p: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()}
+        written = {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
     cli = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "ledger.cli.main",
-            "--db",
-            seated.db,
-            "-c",
-            "Friday",
-            "table",
-            "invite",
-            "--gm",
-            "--label",
-            "late",
-        ],
+        [sys.executable, "-m", "ledger.cli.main", "--db", target, "-c", "Friday", "table", "invite", "--gm"],
         capture_output=True,
         text=True,
         timeout=60,
@@ -448,17 +463,10 @@ def test_no_secret_issued_is_kept_in_any_table_or_file(tmp_path: Path) -> None:
     issued.append(cli.stdout.splitlines()[1].rsplit("/", 1)[1])
     issued = [s for s in dict.fromkeys(issued) if s]
     assert len(issued) == 10
-    con = sqlite3.connect(seated.db)
-    tables = [r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
-    rows = b"\n".join(
-        str(row).encode() + b"".join(bytes(v) for v in row if isinstance(v, bytes | memoryview))
-        for table in tables
-        for row in con.execute(f'SELECT * FROM "{table}"')
-    )
-    con.close()
-    files = {**files_while_serving, **{p: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()}}
-    assert held and any(p.name.endswith(".serving.json") for p in files)
+    rows = store_text(target)
+    written.update({p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()})
+    assert any("serving" in p.name and p.suffix == ".json" for p in written)  # the server's record was there
     for secret in issued:
         assert secret.encode() not in rows, "a secret in the store"
-        for path, data in files.items():
+        for path, data in written.items():
             assert secret.encode() not in data, f"a secret in {path.name}"

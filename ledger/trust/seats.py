@@ -367,13 +367,13 @@ class Seats:
             self.refresh()
             if self.current(seat.key) is None:
                 raise UnknownLinkError()
+            if fork_id not in self._offers.get(seat.key, []):
+                raise LedgerError(f"seat {seat.label!r} was offered no seat at {fork!r}", field="fork")
             if (fork_id, seat.label) in self._seats:
                 raise OfferTakenError(
                     f"seat {seat.label!r} at {fork!r} was taken already, from another device; "
                     "ask the GM for a link to it"
                 )
-            if fork_id not in self._offers.get(seat.key, []):
-                raise LedgerError(f"seat {seat.label!r} was offered no seat at {fork!r}", field="fork")
             device = secrets.token_urlsafe(SECRET_BYTES)
             taken = Seat(seat.label, fork_id, seat.role, seat.character, invited=chain.now())
             if self._append(_Invited(taken, None, digest(device))):
