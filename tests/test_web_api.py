@@ -13,6 +13,7 @@ from click.testing import CliRunner
 
 from ledger import Ledger
 from ledger.cli.main import cli
+from ledger.trust.seats import seats_of
 from ledger.web.app import create_app
 from ledger.web.auth import Guesses
 from tests.helpers_web import Seated, TestClient, bearer, head, join, seat_table
@@ -310,6 +311,17 @@ def test_an_idempotent_retry_records_once_even_after_a_restart(seated: Seated) -
     assert other.status_code == 422 and error_of(other)["field"] == "key"
     assert another_seat.status_code == 200  # keys are the seat's own
     assert head(seated.db) == after + 1
+
+
+def test_an_idempotency_key_is_the_seats_own_though_another_table_has_its_label(seated: Seated) -> None:
+    with Ledger(seated.db) as book:  # a seat labelled "gm" at the other campaign's table too
+        _seat, other_gm = seats_of(book).invite(book.campaign("Other").id, "gm", label="gm")
+    key = {"Idempotency-Key": "roll-1"}
+    with TestClient(create_app(seated.db)) as client:
+        here = client.post("/api/c/Friday/actions", json=ROLL, headers={**bearer(seated.gm), **key})
+        there = client.post("/api/c/Other/actions", json=ROLL, headers={**bearer(other_gm), **key})
+    assert here.status_code == there.status_code == 200, there.text
+    assert (here.json()["campaign"], there.json()["campaign"]) == ("Friday", "Other")
 
 
 def test_the_cookie_from_the_link_acts_only_from_this_origin(client: TestClient, seated: Seated) -> None:

@@ -259,7 +259,8 @@ async def _write(
 
         def once() -> tuple[int, bytes]:
             table.confirm(seat)
-            return idempotency.once(table.book.store, seat.label, key, mark, answered)
+            # a label is unique at its campaign's table only: the key is the seat's, by both
+            return idempotency.once(table.book.store, f"{seat.campaign}/{seat.label}", key, mark, answered)
 
         status, body = await table.run(once)
     table.feeds.recorded(campaign_id, made)
