@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import ipaddress
 import logging
 import socket
@@ -67,8 +68,7 @@ def trusted_proxies(given: str | None) -> list[str] | None:
 
 def qr_text(url: str) -> str:
     """A QR code of ``url`` for the terminal, drawn with half blocks (two rows a line)."""
-    import io
-
+    # lazy: only a command that draws a code imports the QR library (tests/test_cli_startup.py)
     import segno
 
     out = io.StringIO()

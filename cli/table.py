@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from ledger.cli.options import Ctx, common, emit, pass_ctx
+from ledger.cli.serve import qr_text
 from ledger.deciding.action import actor_in
 from ledger.log.store import resolve_target
 from ledger.trust.seats import seats_of
@@ -62,8 +63,6 @@ def invite(
     once = "on every screen it seats" if reusable else "on the one device it seats"
     text = f"{seat.label}: {seat.role}{as_who} at {camp.name!r}; open this link {once} (it is shown only now):\n{link}"
     if qr:
-        from ledger.cli.serve import qr_text
-
         text += "\n" + qr_text(link).rstrip("\n")
     emit(
         c,

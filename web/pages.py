@@ -13,6 +13,7 @@ from __future__ import annotations
 import html
 import io
 
+import segno
 from starlette.responses import HTMLResponse
 
 from ledger.errors import LedgerError
@@ -85,8 +86,6 @@ QR code with your phone's camera): it seats this device.</p>"""
 def qr_svg(link: str) -> str:
     """A QR code of ``link`` as an SVG document (dark on white, with its quiet zone): a
     page may show it as an image (``data:image/svg+xml``), nothing fetched from elsewhere."""
-    import segno
-
     out = io.BytesIO()
     segno.make(link, error="m").save(
         out, kind="svg", xmldecl=False, svgns=True, scale=6, border=4, dark="#000", light="#fff", nl=False
