@@ -170,7 +170,7 @@ def test_labels_are_unique_per_campaign_and_the_refusal_says_so_once(ledger_cli:
     )
     which = ledger_cli("table", "revoke", "table", ok=False)
     assert which.stderr == (
-        "error: seats labelled 'table' sit at 2 campaigns' tables (Friday, Other); say which with -c NAME\n"
+        "error: seats labelled 'table' sit at the tables of 2 campaigns (Friday, Other); say which with -c NAME\n"
     )
     assert ledger_cli("-c", "Other", "table", "revoke", "table").output == "table: revoked\n"
     listed = ledger_cli("table", "seats").output.splitlines()

@@ -33,6 +33,7 @@ from ledger.errors import DuplicateNameError, GiveOption, Input, LedgerError, Ru
 from ledger.log import chain
 from ledger.log.store import SEATS_TABLE, Store
 from ledger.text import check_name
+from ledger.words import count
 
 if TYPE_CHECKING:
     from ledger.campaign import Ledger
@@ -120,7 +121,7 @@ class SeatElsewhereError(LedgerError):
 
     def __init__(self, label: str, campaigns: list[str]) -> None:
         super().__init__(
-            f"seats labelled {label!r} sit at {len(campaigns)} campaigns' tables ({', '.join(campaigns)})",
+            f"seats labelled {label!r} sit at the tables of {count(len(campaigns), 'campaign')} ({', '.join(campaigns)})",
             fix=GiveOption(text="say which with `campaign` NAME", inputs=(Input("campaign"),)),
         )
         self.label = label
@@ -386,9 +387,7 @@ class UnknownLinkError(LedgerError):
     """A secret that opens no seat: unknown, or its seat revoked."""
 
     def __init__(self) -> None:
-        super().__init__(
-            "the seat's secret is unknown or was revoked; ask the GM for a new link (`ledger table invite`)"
-        )
+        super().__init__("the seat's secret is unknown or was revoked; ask the GM for a new link")
 
 
 def seats_of(book: Ledger) -> Seats:
