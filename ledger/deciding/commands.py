@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import msgspec
 
 from ledger import words
+from ledger.deciding import authority as auth
+from ledger.deciding.authority import OWN, Authority, Reach
 from ledger.dice import sources as dice_mod
 from ledger.errors import (
     DuplicateNameError,
@@ -78,6 +80,11 @@ def check_command_text(command: Command) -> None:
 class Command(msgspec.Struct, frozen=True, kw_only=True):
     actor: str | None = None
 
+    authority: ClassVar[Authority | None] = None
+    """Whom the command reaches, and so who may issue it at the live table
+    (:mod:`ledger.deciding.authority`); every command class declares it. None: the class
+    declares nothing, and only the GM may issue it."""
+
     def __post_init__(self) -> None:
         # Everything a player types is compared in NFC, the form names are stored in:
         # "Café" typed with a combining accent finds the campaign "Café".
@@ -92,9 +99,25 @@ class Command(msgspec.Struct, frozen=True, kw_only=True):
         recorded under the newcomer, whoever typed it."""
         return None
 
+    def reaches(self) -> Reach | None:
+        """Whom this command reaches with these values (its ``authority``, a field's
+        :class:`ledger.deciding.authority.When` applied); None when it declares nothing.
+        A command whose reach depends on its values beyond a field's value overrides it."""
+        return auth.reach_of(self)
+
+    def confirms(self) -> bool:
+        """Whether a player confirms this command, with these values, once before sending it."""
+        return auth.confirmed(self)
+
+    def by_party(self) -> bool:
+        """Whether this command is the party's, recorded under no character."""
+        return self.reaches() is Reach.PARTY
+
 
 class Introduction(Command, frozen=True):
     """A command that brings a character into the campaign, named ``name``."""
+
+    authority = Authority(reach=Reach.NEWCOMER)
 
     name: str | None = None
 
@@ -103,11 +126,15 @@ class Introduction(Command, frozen=True):
 
 
 class Roll(Command, frozen=True):
+    authority = OWN
+
     notation: str
     label: str = ""
 
 
 class Note(Command, frozen=True):
+    authority = OWN
+
     text: str
 
 
