@@ -128,7 +128,18 @@ class Table(msgspec.Struct):
     characters: list[str]
     seat: SeatView
     commands: list[str]
-    """The stable names of the commands the campaign takes (``GET /api/schema`` has their fields)."""
+    """The stable names of the commands this seat may issue (``GET /api/schema`` has their
+    fields): the GM's every one, a player's those it may issue for its own character, a
+    watcher's none."""
+    confirm: list[str]
+    """The commands of ``commands`` this seat confirms once before sending: what a player
+    cannot take back (the GM's seat, which may undo, confirms none)."""
+    gm_values: dict[str, dict[str, list[Any]]]
+    """Per command of ``commands``, the values of its fields this seat may not send (the
+    GM's: ``{"yearzero.Eat": {"everyone": [true]}}``); empty for the GM's seat."""
+    confirm_values: dict[str, dict[str, list[Any]]]
+    """Per command of ``commands``, the values of its fields that make it one to confirm
+    first (``{"yearzero.Eat": {"contaminated": [true]}}``)."""
     next: list[str]
     """What the rules expect next, as the command line's hints say it (``next:``)."""
     dice: dict[str, Any]
