@@ -313,6 +313,26 @@ def test_a_phone_sees_which_taps_ask_first_in_year_zero(
     assert info["confirm_values"]["yearzero.Eat"] == {"contaminated": [True]}
 
 
+def test_the_party_s_action_is_told_as_the_party_s_with_its_seat(
+    client_for: Callable[[str], tuple[TestClient, Table]],
+) -> None:
+    client, table = client_for("yearzero")
+    assert send(client, table.gm, "yearzero.Tick", {"minutes": 720, "actor": "Ana"}, None).status_code == 200
+    assert send(client, table.gm, "yearzero.Enter", {"sector": "G7", "rot_level": 1}, None).status_code == 200
+    assert send(client, table.ana, "yearzero.Roll", {"what": "scout"}, None).status_code == 200
+    events = client.get("/api/c/Friday/events?after=3", headers=bearer(table.gm)).json()["events"]
+    told = [(e["who"], e["actor"], e["party"], e["seat"], e["summary"]) for e in events]
+    assert told[0] == ("the party", None, True, "gm", "12 hours pass (time passes)")
+    assert told[1] == ("the party", None, True, "gm", "the party enters G7 (Rot level 1)")
+    assert told[2][:4] == ("Ana", "Ana", False, "ana")
+    with Ledger(table.db) as book:
+        first = book.envelope(book.campaign("Friday"), 4)
+        assert first.actor is None and first.decision is not None
+        assert first.decision.party and first.decision.seat == "gm"
+        lines = [f"{e.version} {e.party} {e.seat}" for e in book.log("Friday")[3:6]]
+        assert lines == ["4 True gm", "5 True gm", "6 False ana"]
+
+
 def test_a_command_that_declares_nothing_is_the_gms_alone(
     client_for: Callable[[str], tuple[TestClient, Table]], monkeypatch: pytest.MonkeyPatch
 ) -> None:

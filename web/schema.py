@@ -95,6 +95,12 @@ class Entry(msgspec.Struct):
     day: int | None
     actor: str | None
     who: str | None
+    """Whose the event is: the character it is about, else ``the party`` for the party's
+    action, else the actor."""
+    party: bool
+    """The event's action is the party's (recorded under no character, ``actor`` None)."""
+    seat: str | None
+    """The seat the event's action was recorded from (None: the command line)."""
     summary: str
     undone: bool
     event: dict[str, Any]

@@ -149,6 +149,7 @@ def decision(command: Command | None, dice: Dice, system: System, seat: str | No
     return Decision(
         command=name,
         args=msgspec.to_builtins(command),
+        party=command.by_party(),
         faces=faces,
         manual=dice.manual,
         rules=rules_in_force(system),
@@ -243,7 +244,9 @@ def decide_folded(
                 arguments=(system.name, "NAME"),
             ),
         )
-    cmd = msgspec.structs.replace(command, actor=actor_in(state, command.actor))
+    # The party's action is no character's: it is decided as none (its rules read no actor).
+    acting = None if command.by_party() else actor_in(state, command.actor)
+    cmd = msgspec.structs.replace(command, actor=acting)
     events = decide_core(state, cmd, dice, CORE_NOTATION[core_rules])
     if events is not None:
         return Decided(events, None)

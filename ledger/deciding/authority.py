@@ -12,7 +12,8 @@ their character, spend what does not come back, or change the game for the other
 
 A command that declares nothing is the GM's alone (the safe default), and the contract
 test (tests/test_system_contract.py) refuses an installed system whose command declares
-nothing.
+nothing. A party's action is recorded under no character (``Decision.party``): it is told
+as the party's, with the seat that issued it.
 
 The command line is the GM's tool: whoever holds the ledger file holds everything, and
 nothing here limits it. The live table (``ledger serve``) checks each action against it.
@@ -34,7 +35,7 @@ class Reach(enum.Enum):
     """The acting character's own deed: any seat that acts may issue it, for its own character."""
     PARTY = "party"
     """The whole party at once (time passing for all, the party moving, a new combat turn):
-    the GM's."""
+    the GM's, and recorded as the party's, under no character."""
     CLOCK = "clock"
     """One character's, but the game's clock moves for everyone (a rest, months of therapy)."""
     AWARD = "award"

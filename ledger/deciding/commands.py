@@ -7,7 +7,7 @@ in by the ledger from ``--as`` or the campaign's default character).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -23,7 +23,7 @@ from ledger.errors import (
     PluginError,
     named,
 )
-from ledger.log.events import CharacterAdded, Event, Noted, Rolled
+from ledger.log.events import CharacterAdded, Decision, Envelope, Event, Noted, Rolled
 from ledger.text import (
     LABEL_LIMIT,
     NOTE_LIMIT,
@@ -206,3 +206,51 @@ def command_name(system: System, kind: type) -> str | None:
         if known is kind:
             return name
     return None
+
+
+def party_action(system: System, decision: Decision | None) -> bool:
+    """Whether an action decided so is the party's: its decision says so, or (an action
+    recorded before decisions said so) its command, with its recorded values, reaches the
+    whole party (``Command.by_party``)."""
+    if decision is None:
+        return False
+    if decision.party:
+        return True
+    kind = stable_commands(system).get(decision.command)
+    if kind is None or not issubclass(kind, Command):
+        return False
+    found = auth.declared(kind)
+    if found is None:
+        return False
+    if kind.reaches is Command.reaches and not any(w.reach is not None for w in found.when):
+        return found.reach is Reach.PARTY  # its values change nothing: no need to read them
+    try:
+        command = msgspec.convert(decision.args, kind)
+    except msgspec.ValidationError:
+        return False
+    return command.by_party()
+
+
+Told = tuple[Envelope[Any], bool, str | None]
+"""An event with whether its action is the party's, and the seat that issued the action."""
+
+
+def told_actions(
+    system: System,
+    envelopes: Iterable[Envelope[Any]],
+    first: Callable[[Envelope[Any]], Decision | None] | None = None,
+) -> Iterator[Told]:
+    """Each event of ``envelopes`` (in order) with whether its action is the party's and
+    the seat its action was recorded from, read from the decision on the action's first
+    event. ``first`` finds that decision when the first event given has none (the events may
+    begin inside an action: a page of the log); without it such an action is told as a
+    character's."""
+    action, party, seat = None, False, None
+    for env in envelopes:
+        if env.action != action:
+            opening = action is None  # only the first event read may be inside an action
+            action = env.action
+            how = env.decision if env.decision is not None or first is None or not opening else first(env)
+            party = party_action(system, how)
+            seat = how.seat if how is not None else None
+        yield env, party, seat

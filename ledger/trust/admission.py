@@ -593,9 +593,13 @@ class Admission:
             if seeded and seed is not None
             else Replayed(how.faces, how.manual, how.sides)
         )
+        if how.party and not command.by_party():
+            raise Refusal(f"it records {how.command} as the party's action, which is a character's", first.v)
         try:
             events = decide_command(system, self.before, command, dice, core_rules)
-            who = command.introduces() or actor_in(self.before, command.actor)
+            # The party's action is recorded under no character (an action recorded before
+            # the ledger told the party's apart, under the character who was acting).
+            who = None if how.party else command.introduces() or actor_in(self.before, command.actor)
         except Refusal as e:
             raise Refusal(str(e), first.v) from None
         except LedgerError as e:
