@@ -175,3 +175,20 @@ def partys(decision: dict[str, Any]) -> bool:
     sleeping, or a meal, a drink or warmth for everyone."""
     party = {"yearzero.Tick", "yearzero.Enter", "yearzero.Explore", "yearzero.Sleep", "yearzero.Rest"}
     return decision["command"] in party or decision["args"].get("everyone") is True
+
+
+def test_a_page_of_the_log_that_begins_inside_the_partys_action_tells_it_so(tmp_path: Path) -> None:
+    """The live table reads the log a page at a time: a page that begins on the second event
+    of the party's meal still knows whose meal it is, and which seat sent it."""
+    from ledger.web.entries import entries_after
+
+    db = str(tmp_path / "z.ledger")
+    with Ledger(db) as book:
+        book.new_campaign("yearzero", "Zone", seed=3)
+        book.add_character("Lucía", "Zone", MUTANT)
+        book.add_character("Bo", "Zone", MUTANT)
+        meal = book.execute(yz.Eat(everyone=True), "Zone", seat="gm")
+        c = book.campaign("Zone")
+        first = meal.envelopes[0].v
+        page, _head, _more = entries_after(book, c, first)
+    assert [(e["who"], e["party"], e["seat"]) for e in page] == [("Bo", True, "gm")]

@@ -52,11 +52,17 @@ def entry(book: Any, told: Told, live: list[tuple[int, int]]) -> dict[str, Any]:
     }
 
 
+OPENING = ("dice.", "campaign.", "branch.")
+"""The kinds of the core events that are an action's first, recorded by no command."""
+
+
 def told(book: Any, c: Campaign, envelopes: Iterable[Any]) -> Iterator[Told]:
     """The events with whether each one's action is the party's and the seat it was
     recorded from; a page that begins inside an action reads that action's first event."""
 
     def first(env: Any) -> Any:
+        if isinstance(env.event, RESETS) or env.event.kind.startswith(OPENING):
+            return None  # an undo, a redo, the dice's and the campaign's own: no command
         v = env.v
         while v > 1:
             v -= 1
