@@ -57,8 +57,9 @@ class When(msgspec.Struct, frozen=True, kw_only=True):
     confirm: bool = False
 
     def holds(self, command: Any) -> bool:
-        """Whether ``command`` has this value in this field."""
-        given = getattr(command, self.field, None)
+        """Whether ``command`` (a command, or its fields as a dict: a decision's ``args``)
+        has this value in this field."""
+        given = command.get(self.field) if isinstance(command, dict) else getattr(command, self.field, None)
         return bool(given == self.value and type(given) is type(self.value))
 
 

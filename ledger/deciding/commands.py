@@ -216,19 +216,41 @@ def party_action(system: System, decision: Decision | None) -> bool:
         return False
     if decision.party:
         return True
-    kind = stable_commands(system).get(decision.command)
+    key = (system.name, decision.command)
+    verdict = _party.get(key, ...)
+    if verdict is ...:
+        verdict = _party[key] = _party_by_class(stable_commands(system).get(decision.command))
+    if verdict is not None:
+        return verdict
+    kind = stable_commands(system)[decision.command]
+    found = auth.declared(kind)
+    if kind.reaches is Command.reaches and found is not None:  # its declaration, on the recorded values
+        reach = next(
+            (w.reach for w in found.when if w.reach is not None and w.holds(decision.args)), found.reach
+        )
+        return reach is Reach.PARTY
+    try:
+        command = msgspec.convert(decision.args, kind)
+    except msgspec.ValidationError:
+        return False
+    return bool(command.by_party())
+
+
+_party: dict[tuple[str, str], bool | None] = {}
+"""Per system and command, whether it is the party's whatever its values (None: its values say)."""
+
+
+def _party_by_class(kind: type | None) -> bool | None:
+    """Whether a command class is the party's whatever its values; None when its values
+    may change it (a field's value widens it, or it overrides ``reaches``)."""
     if kind is None or not issubclass(kind, Command):
         return False
     found = auth.declared(kind)
     if found is None:
         return False
-    if kind.reaches is Command.reaches and not any(w.reach is not None for w in found.when):
-        return found.reach is Reach.PARTY  # its values change nothing: no need to read them
-    try:
-        command = msgspec.convert(decision.args, kind)
-    except msgspec.ValidationError:
-        return False
-    return command.by_party()
+    if kind.reaches is not Command.reaches or any(w.reach is not None for w in found.when):
+        return None
+    return found.reach is Reach.PARTY
 
 
 Told = tuple[Envelope[Any], bool, str | None]
