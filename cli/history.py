@@ -21,7 +21,7 @@ from ledger.cli.options import (
 )
 from ledger.cli.root import cli
 from ledger.errors import LedgerError
-from ledger.log.state import told_as, told_on
+from ledger.log.state import told_as, told_on, told_party
 from ledger.trust import outfile
 
 # --- undo, redo, fork ------------------------------------------------------------
@@ -202,7 +202,7 @@ def journal(c: Ctx, at: int | None, day: int | None, form: str, output: str | No
     from ledger.deciding.commands import told_actions
 
     hook = system.read.journal
-    whose: list[str | None] = []  # whose each row is, as the text tells it (a seat too)
+    whose: list[str | None] = []  # the party's rows are told as its (with the seat), as the log does
     if hook is not None:
         data = hook(state)
     else:
@@ -218,7 +218,7 @@ def journal(c: Ctx, at: int | None, day: int | None, form: str, output: str | No
                     "text": env.event.summary(),
                 }
             )
-            whose.append(told_as(env.event, env.actor, party, seat))
+            whose.append(told_party(seat) if party and told_as(env.event, None) is None else None)
 
     def text() -> str:
         out = []
