@@ -345,3 +345,18 @@ def test_a_command_that_declares_nothing_is_the_gms_alone(
     assert head(table.db) == before
     assert send(client, table.gm, "core.Note", {"text": "mine", "actor": "Ana"}, None).status_code == 200
     assert "core.Note" not in client.get("/api/c/Friday", headers=bearer(table.ana)).json()["commands"]
+
+
+def test_a_player_marks_rot_on_their_own_mutant_only(
+    client_for: Callable[[str], tuple[TestClient, Table]],
+) -> None:
+    """Rot and a critical injury on another mutant are the GM's to call; on one's own, a
+    player's, asked first (``confirm``)."""
+    client, table = client_for("yearzero")
+    for command, args in (("yearzero.Rot", {"points": 1}), ("yearzero.Critical", {})):
+        before = head(table.db)
+        answer = send(client, table.ana, command, {**args, "actor": "Bo"}, None)
+        assert answer.status_code == 403 and "acts as 'Ana' only, not as 'Bo'" in answer.text
+        assert head(table.db) == before
+    assert send(client, table.ana, "yearzero.Rot", {"points": 1}, [2]).status_code == 200
+    assert send(client, table.gm, "yearzero.Rot", {"points": 1, "actor": "Bo"}, [2]).status_code == 200
