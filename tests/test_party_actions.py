@@ -192,3 +192,35 @@ def test_a_page_of_the_log_that_begins_inside_the_partys_action_tells_it_so(tmp_
         first = meal.envelopes[0].v
         page, _head, _more = entries_after(book, c, first)
     assert [(e["who"], e["party"], e["seat"]) for e in page] == [("Bo", True, "gm")]
+
+
+def test_an_import_refuses_the_partys_mark_where_the_ledger_would_not_have_set_it(tmp_path: Path) -> None:
+    """Core rules 3 record the party's action as the party's; an action claiming core rules
+    2 with the party's mark, or core rules 3 without it, is none the ledger could have
+    recorded."""
+    db = str(tmp_path / "z.ledger")
+    evening(db)
+    path = export(db, tmp_path / "zone.jsonl")
+
+    def older(_head: dict[str, object], events: list[dict[str, object]]) -> list[dict[str, object]]:
+        tick = events[3]
+        tick["decision"]["rules"] = "core=2 yearzero=1"  # type: ignore[index]
+        return events
+
+    def unmarked(_head: dict[str, object], events: list[dict[str, object]]) -> list[dict[str, object]]:
+        tick = events[3]
+        del tick["decision"]["party"]  # type: ignore[attr-defined]
+        tick["actor"] = "Lucía"
+        return events
+
+    for edit, said in (
+        (older, "under core rules version 2, which recorded none as the party's"),
+        (unmarked, "the party's action, as a character's"),
+    ):
+        forged = forgery.forge_export(path, tmp_path / "forged.jsonl", edit)
+        with (
+            Ledger(str(tmp_path / f"{edit.__name__}.ledger")) as book,
+            forged.open("rb") as data,
+            pytest.raises(TamperError, match=said),
+        ):
+            book.import_(data, "Copy")
