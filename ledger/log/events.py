@@ -337,7 +337,7 @@ class Decision(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
     manual: bool = False
     """The faces were physical dice (``--faces``)."""
     rules: str = ""
-    """The rules versions in force, ``core=2 <system>=1`` (``ledger.deciding.action.rules_in_force``).
+    """The rules versions in force, ``core=3 <system>=1`` (``ledger.deciding.action.rules_in_force``).
     Decisions recorded before versions were kept hold a 32-hex hash of the rules' code
     instead: they are version 1 of both. An import decides every action again under the
     versions it records (docs/reliability.md)."""
