@@ -21,7 +21,7 @@ from ledger.cli.options import (
 )
 from ledger.cli.root import cli
 from ledger.errors import LedgerError
-from ledger.log.state import told_as, told_on
+from ledger.log.state import told_as, told_on, told_party
 from ledger.trust import outfile
 
 # --- undo, redo, fork ------------------------------------------------------------
@@ -89,7 +89,9 @@ def log(c: Ctx, show_all: bool, at: int | None) -> None:
             "at": e.at,
             "day": e.day,
             "actor": e.actor,
-            "who": told_as(e.event, e.actor),
+            "who": told_as(e.event, e.actor, e.party),
+            "party": e.party,
+            "seat": e.seat,
             "summary": e.summary,
             "undone": e.undone,
         }
@@ -101,7 +103,7 @@ def log(c: Ctx, show_all: bool, at: int | None) -> None:
         for e in entries:
             mark = " [undone]" if e.undone else ""
             day = f" d{e.day}" if e.day is not None else ""
-            told = told_as(e.event, e.actor)
+            told = told_as(e.event, e.actor, e.party, e.seat)
             who = f" {told}:" if told else ""
             lines.append(f"v{e.version:<5}{day}{who} {e.summary}{mark}")
         return "\n".join(lines)
@@ -196,28 +198,34 @@ def journal(c: Ctx, at: int | None, day: int | None, form: str, output: str | No
     book = c.ledger
     camp = book.campaign(c.campaign)
     system = book.system(camp)
+    # lazy: `ledger --help` imports no dice (tests/test_cli_startup.py)
+    from ledger.deciding.commands import told_actions
+
     hook = system.read.journal
+    whose: list[str | None] = []  # the party's rows are told as its (with the seat), as the log does
     if hook is not None:
         data = hook(state)
     else:
         data = []
-        for env in book.effective(camp, state.core.version or None):
+        for env, party, seat in told_actions(system, book.effective(camp, state.core.version or None)):
             if env.event.kind in ("campaign.started", "branch.forked"):
                 continue
             data.append(
                 {
                     "version": env.v,
                     "day": told_on(env.event, env.day),
-                    "actor": told_as(env.event, env.actor),
+                    "actor": told_as(env.event, env.actor, party),
                     "text": env.event.summary(),
                 }
             )
+            whose.append(told_party(seat) if party and told_as(env.event, None) is None else None)
 
     def text() -> str:
         out = []
-        for row in data:
+        for k, row in enumerate(data):
             when = f"day {row['day']}" if row.get("day") is not None else f"v{row.get('version')}"
-            out.append(f"{when:>8}  {row['text']}")
+            who = whose[k] if k < len(whose) else None
+            out.append(f"{when:>8}  {who + ': ' if who else ''}{row['text']}")
         return "\n".join(out) or "the journal is empty"
 
     emit(c, data, text)

@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from ledger.deciding.commands import Told, told_actions
 from ledger.log.state import told_as, told_on
 
 SKIPPED = frozenset({"campaign.started", "branch.forked", "action.undone", "action.redone"})
@@ -67,25 +68,26 @@ def render(book: Any, campaign: str | None, actor: str | None, version: int | No
     camp = book.campaign(campaign)
     system = book.system(camp)
     head = book.head(camp) if version is None else version
-    days: list[tuple[str, list[Any]]] = []
-    for env in book.effective(camp, head):
+    days: list[tuple[str, list[Told]]] = []
+    for told in told_actions(system, book.effective(camp, head)):
+        env = told[0]
         if env.event.kind in SKIPPED:
             continue
         day = told_on(env.event, env.day)
         heading = f"Day {day}" if day is not None else env.at[:10]
         if not days or days[-1][0] != heading:
             days.append((heading, []))
-        days[-1][1].append(env)
+        days[-1][1].append(told)
     lines = [f"# {escape(camp.name)}", "", f"A {escape(system.name)} campaign, up to version {head}.", ""]
     if not days:
         lines += ["Nothing has happened yet.", ""]
     for heading, envs in days:
         lines += [f"## {heading}", ""]
-        for env in envs:
-            told = told_as(env.event, env.actor)
-            who = f"**{escape(told)}**: " if told else ""
+        for env, party, seat in envs:
+            whose = told_as(env.event, env.actor, party, seat)
+            who = f"**{escape(whose)}**: " if whose else ""
             lines.append(f"- {who}{escape(env.event.summary())}")
-        state = book.state(camp.name, at=envs[-1].v)
+        state = book.state(camp.name, at=envs[-1][0].v)
         if state.game is not None:
             sheet = system.read.sheet(state, actor)
             shown = state_line(sheet, system.read.journal_hidden)

@@ -30,10 +30,11 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from ledger.deciding.commands import told_actions
 from ledger.errors import Fix, Input, RunCommand, TamperError
 from ledger.facts import judged_rolls
 from ledger.log.events import RESETS, BranchForked, CampaignStarted, Envelope, Event
-from ledger.log.state import CampaignState, evolve, told_as
+from ledger.log.state import CampaignState, evolve, told_as, told_party
 from ledger.projections import sheets as sheets_view
 from ledger.projections.stats.maths import luck_index
 from ledger.systems import System, Track
@@ -353,10 +354,12 @@ def log_rows(
     children: list[tuple[str, int]],
     dice: dict[int, str] | None = None,
     summary: Callable[[Event], str] | None = None,
+    told: dict[int, tuple[bool, str | None]] | None = None,
 ) -> list[dict[str, Any]]:
     """Every event of the branch: effective, undone (struck), resets and forks marked,
     and each action that drew dice with whether they are proven, pending, physical,
-    seeded or unproven (``dice``, see ledger.dice.provable)."""
+    seeded or unproven (``dice``, see ledger.dice.provable); ``told`` says, by version,
+    whether its action is the party's and the seat it was recorded from."""
     forks_at: dict[int, list[str]] = {}
     for name, at in children:
         forks_at.setdefault(at, []).append(name)
@@ -376,7 +379,7 @@ def log_rows(
             {
                 "v": v,
                 "day": env.day,
-                "actor": told_as(env.event, env.actor),
+                "actor": told_as(env.event, env.actor, *(told or {}).get(v, (False, None))),
                 "kind": ev.kind,
                 "text": ev.summary() if summary is None else summary(ev),
                 "status": status,
@@ -417,6 +420,9 @@ def build(
     c = book.campaign(campaign)
     system = book.system(c)
     envs, states = fold(list(book.envelopes(c)), system, c.name)  # read whole before folding
+    told = {
+        env.v: (party, seat) for env, party, seat in told_actions(system, (envs[v] for v in sorted(envs)))
+    }
     head = max(envs) if envs else 0
     live = segments(envs, head)
     history = effective(envs, live)
@@ -442,7 +448,7 @@ def build(
                 "what": book.summary(end.event)
                 if not isinstance(end.event, CampaignStarted)
                 else "campaign started",
-                "actor": end.actor,
+                "actor": told_party(told[end.v][1]) if told[end.v][0] else end.actor,
                 "sheets": {who: pack(pool, s) for who, s in sheet_map.items()},
                 "views": {who: pack_view(pool, system, s) for who, s in sheet_map.items()},
                 "map": map_view(system, state, pool),
@@ -479,7 +485,7 @@ def build(
         "tracks": tracks,
         "charts": charts(system, tracks),
         "rolls": rolls(system, history, step_of, (envs[v] for v in sorted(envs))),
-        "log": unnamed_rows(system, log_rows(envs, live, children, dice_marks(book, c), book.summary)),
+        "log": unnamed_rows(system, log_rows(envs, live, children, dice_marks(book, c), book.summary, told)),
         "map_kind": system.read.report.map_kind if system.read.report.map is not None else None,
         "meters": dict(system.read.report.meters),
         "legend": system.read.report.legend(tables) if system.read.report.legend is not None else {},

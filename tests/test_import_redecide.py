@@ -109,7 +109,7 @@ def test_an_action_records_the_rules_versions_it_was_decided_under(tmp_path: Pat
         out = io.BytesIO()
         book.export(out, "Dunes")
     rules = {json.loads(line)["decision"]["rules"] for line in out.getvalue().splitlines()[2:3]}
-    assert rules == {"core=2 crawl=1"}
+    assert rules == {"core=3 crawl=1"}
     assert admitted(out.getvalue()).redecided == 1
 
 
@@ -260,7 +260,7 @@ def test_a_newer_rules_version_is_refused_with_upgrade(tmp_path: Path) -> None:
 def test_a_newer_core_rules_version_is_refused_with_upgrade(tmp_path: Path) -> None:
     path = forged(tmp_path, "freeform/campaign-rules-v1.jsonl", versions("core=9 freeform=1"), rules=False)
     line = refusal(tmp_path, path)
-    assert "rules version 9 of the core commands; this ledger knows up to 2: upgrade campaign-ledger" in line
+    assert "rules version 9 of the core commands; this ledger knows up to 3: upgrade campaign-ledger" in line
 
 
 def test_rules_that_name_another_system_are_refused(tmp_path: Path) -> None:
@@ -280,7 +280,7 @@ def test_a_roll_recorded_under_core_rules_1_is_decided_again_under_its_notation_
 
 
 def test_the_current_versions_import_and_are_decided_again(tmp_path: Path) -> None:
-    path = forged(tmp_path, "crawl/campaign-rules-v1.jsonl", versions("core=2 crawl=1"), rules=False)
+    path = forged(tmp_path, "crawl/campaign-rules-v1.jsonl", versions("core=3 crawl=1"), rules=False)
     _head, events = forgery.read_export(path)
     assert admitted(path.read_bytes()).redecided == decided(events)
 

@@ -16,11 +16,13 @@ from pathlib import Path
 from typing import Any
 
 import click
+import msgspec
 import pytest
 
 from ledger import Ledger
 from ledger.cli.systems import SystemGroup, command_name, system_group
-from ledger.deciding.commands import Command, Roll, stable_commands
+from ledger.deciding.authority import Reach, declared
+from ledger.deciding.commands import Command, Introduction, Roll, stable_commands
 from ledger.dice.sources import Faces
 from ledger.errors import LedgerError
 from ledger.log.events import CORE_EVENTS
@@ -59,6 +61,26 @@ def test_the_system_is_well_formed(name: str) -> None:
     if commands_point(name) is not None:
         group = system_group(name)
         assert isinstance(group, click.Command) and group.name == command_name(name)
+
+
+@pytest.mark.parametrize("name", SYSTEMS)
+def test_every_command_declares_who_may_issue_it(name: str) -> None:
+    """Each command class says whom it reaches (``Command.authority``, docs/plugins.md):
+    the live table lets a player's seat send a character's own deeds only, and a command
+    that says nothing is the GM's alone. A field value that widens it names a field of
+    the command, with a value that field takes; a command that brings a character in is
+    the GM's."""
+    system = get_system(name)
+    for stable, kind in stable_commands(system).items():
+        found = declared(kind)
+        assert found is not None, f"{stable} declares no `authority` (ledger.deciding.authority)"
+        fields = {f.name: f.type for f in msgspec.structs.fields(kind)}
+        for when in found.when:
+            assert when.field in fields, f"{stable}: `when` names {when.field!r}, no field of it"
+            assert msgspec.convert(when.value, fields[when.field]) == when.value, (stable, when)
+            assert when.reach is not None or when.confirm, f"{stable}: a `when` that changes nothing"
+        if issubclass(kind, Introduction):
+            assert found.reach is Reach.NEWCOMER, f"{stable} brings a character in: the GM's"
 
 
 @pytest.mark.parametrize("name", SYSTEMS)

@@ -69,3 +69,34 @@ def test_the_api_session_runs_as_written(tmp_path: Path) -> None:
         assert len(got) == len(expected), (command, got)
         for want, line in zip(expected, got, strict=True):
             assert matches(want, line), (command, want, line)
+
+
+def test_the_table_of_who_may_send_each_command_is_each_commands_declaration() -> None:
+    """docs/api.md's table of commands says of each what its class declares
+    (``ledger.deciding.authority``): who may send it, whether a player confirms it, and the
+    field values that change either; every command of every installed system is in it once."""
+    from ledger.deciding.authority import declared
+    from ledger.deciding.commands import stable_commands
+    from ledger.systems import get_system, system_names
+
+    table = DOC.partition("<!-- authority: the table below is each command's declaration -->\n")[2]
+    rows = [line for line in table.split("\n\n")[0].splitlines() if line.startswith("| `")]
+    said: dict[str, tuple[str, bool, set[tuple[str, str]]]] = {}
+    for row in rows:
+        names, who, confirm, values = (cell.strip() for cell in row.strip("|").split("|"))
+        reach = "own" if who.startswith("own") else re.fullmatch(r"GM \((\w+)\).*", who).group(1)  # type: ignore[union-attr]
+        widened = set(re.findall(r"`(\w+): true`: (GM \(\w+\)|confirmed)", values))
+        for name in re.findall(r"`([\w.]+)`", names):
+            assert name not in said, f"{name} is in the table twice"
+            said[name] = (reach, confirm.startswith("yes"), widened)
+    declared_now: dict[str, tuple[str, bool, set[tuple[str, str]]]] = {}
+    for system in system_names():
+        for name, kind in stable_commands(get_system(system)).items():
+            found = declared(kind)
+            assert found is not None
+            widened = {
+                (w.field, f"GM ({w.reach.value})" if w.reach is not None else "confirmed") for w in found.when
+            }
+            declared_now[name] = (found.reach.value, found.confirm, widened)
+    installed = {"core", *system_names()}
+    assert {n: v for n, v in said.items() if n.split(".")[0] in installed} == declared_now

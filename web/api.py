@@ -23,7 +23,8 @@ from starlette.staticfiles import StaticFiles
 
 from ledger.cli import systems as on_cli
 from ledger.deciding.action import actor_in
-from ledger.deciding.commands import Command, Introduction, stable_commands
+from ledger.deciding.authority import by_player, declared
+from ledger.deciding.commands import stable_commands
 from ledger.errors import LedgerError, UnknownCampaignError
 from ledger.log.records import Campaign, Recorded, recorded_json
 from ledger.projections import sheets
@@ -197,12 +198,44 @@ def endpoint(run: Callable[[Request], Any]) -> Callable[[Request], Any]:
 
 
 def commands_for(seat: Seat, system: Any) -> list[str]:
-    """The commands a seat may send: a player's seat brings no character in (the GM does),
-    so it is shown none of the commands that would."""
+    """The commands a seat may send: the GM's every one; a player's those declared its
+    character's own deed (``ledger.deciding.authority``: with some values a command may
+    still be the GM's, :func:`values_for`); a watcher's none."""
     names = stable_commands(system)
-    if seat.role != "player":
+    if seat.role == "gm":
         return sorted(names)
-    return sorted(n for n in names if not issubclass(command_class(n, system) or Command, Introduction))
+    if seat.role != "player":
+        return []
+    return sorted(n for n in names if _player_may(names[n]))
+
+
+def _player_may(kind: type) -> bool:
+    found = declared(kind)
+    return found is not None and by_player(found.reach)
+
+
+def confirm_for(seat: Seat, system: Any) -> list[str]:
+    """The commands a seat confirms once before sending, whatever their values: a
+    player's seat, what it cannot take back (the GM's may undo: none)."""
+    if seat.role != "player":
+        return []
+    names = stable_commands(system)
+    return sorted(n for n in commands_for(seat, system) if (found := declared(names[n])) and found.confirm)
+
+
+def values_for(seat: Seat, system: Any, *, confirm: bool) -> dict[str, dict[str, list[Any]]]:
+    """Per command a player's seat may send, the values of its fields that make it the
+    GM's (``confirm`` False) or one to confirm first (``confirm`` True); none for another seat."""
+    if seat.role != "player":
+        return {}
+    names = stable_commands(system)
+    found: dict[str, dict[str, list[Any]]] = {}
+    for name in commands_for(seat, system):
+        declaration = declared(names[name])
+        for when in declaration.when if declaration is not None else ():
+            if when.confirm if confirm else when.reach is not None and not by_player(when.reach):
+                found.setdefault(name, {}).setdefault(when.field, []).append(when.value)
+    return found
 
 
 @endpoint
@@ -223,6 +256,9 @@ async def table_info(request: Request) -> Response:
             "characters": list(state.core.characters),
             "seat": seat_view(seat, book),
             "commands": commands_for(seat, system),
+            "confirm": confirm_for(seat, system),
+            "gm_values": values_for(seat, system, confirm=False),
+            "confirm_values": values_for(seat, system, confirm=True),
             "next": on_cli.hints(system, state),
             "dice": book.dice_status(c.name),
             "map_kind": system.read.report.map_kind if system.read.report.map is not None else None,
@@ -291,7 +327,8 @@ async def actions(request: Request) -> Response:
             command = msgspec.convert(asked.args, kind)
         except msgspec.ValidationError as e:
             raise Unprocessable(f"the `args` of {asked.command} do not fit: {e}", field="args") from None
-        actor = auth.actor_for(seat, command.actor, command.introduces())
+        auth.may_issue(seat, asked.command, command)
+        actor = auth.actor_for(seat, command.actor)
         if asked.expected_version is not None and asked.expected_version != book.head(c):
             raise StaleVersion(
                 f"campaign {c.name!r} is at version {book.head(c)}, not {asked.expected_version}: "

@@ -15,6 +15,9 @@ The limit bounds what guessing costs the server, a read of the store per unknown
 the chance of a guess is 256 bits against the guesser whatever the rate. At most
 :data:`ADDRESSES` addresses are counted, the least recent forgotten first, each with at
 most :data:`GUESSES` times.
+
+A player's seat sends only its own character's deeds: every command declares whom it
+reaches (``ledger.deciding.authority``), and what reaches further is the GM's.
 """
 
 from __future__ import annotations
@@ -24,9 +27,11 @@ import time
 import urllib.parse
 from collections import OrderedDict, deque
 
+import msgspec
 from starlette.requests import Request
 
-from ledger.deciding.commands import nfc
+from ledger.deciding.authority import Reach, by_player, declared
+from ledger.deciding.commands import Command, nfc
 from ledger.log.records import Campaign
 from ledger.trust.seats import Seat
 from ledger.web.errors import Forbidden, TooManyRequests, Unauthorized
@@ -168,15 +173,54 @@ def _role(seat: Seat) -> str:
     return {"gm": "GM", "player": "player", "watch": "watcher"}[seat.role]
 
 
-def actor_for(seat: Seat, actor: str | None, newcomer: str | None) -> str | None:
+GM_ONLY: dict[Reach | None, str] = {
+    Reach.PARTY: "only the GM's seat may send {command}: it acts for the whole party; seat {seat!r} plays {character!r}",
+    Reach.CLOCK: (
+        "only the GM's seat may send {command}: it moves the game's clock for everyone; "
+        "seat {seat!r} plays {character!r}"
+    ),
+    Reach.AWARD: "only the GM's seat may send {command}: it is the GM's to award; seat {seat!r} plays {character!r}",
+    Reach.RULING: "only the GM's seat may send {command}: it is the GM's ruling; seat {seat!r} plays {character!r}",
+    Reach.NEWCOMER: (
+        "only the GM's seat may send {command}: it brings a character in; seat {seat!r} plays {character!r}"
+    ),
+    None: (
+        "only the GM's seat may send {command}: its system does not say who may; "
+        "seat {seat!r} plays {character!r}"
+    ),
+}
+"""A player's seat refused a command, by whom the command reaches (None: it declares nothing)."""
+
+
+def shown(name: str, command: Command) -> str:
+    """The command as a refusal names it: its stable name, with the value of a field that
+    made it the GM's (``yearzero.Eat {"everyone": true}``)."""
+    found = declared(type(command))
+    for when in found.when if found is not None else ():
+        if when.reach is not None and when.holds(command):
+            return f"{name} {msgspec.json.encode({when.field: when.value}).decode()}"
+    return name
+
+
+def may_issue(seat: Seat, name: str, command: Command) -> None:
+    """Refuse a player's seat a command that is not its character's own deed (403): what
+    acts for the whole party, moves the clock, awards, rules or brings a character in is
+    the GM's (``ledger.deciding.authority``). The GM's seat may send every command."""
+    if seat.role != "player":
+        return
+    reach = command.reaches()
+    if not by_player(reach):
+        raise Forbidden(
+            GM_ONLY[reach].format(command=shown(name, command), seat=seat.label, character=seat.character),
+            field="command",
+        )
+
+
+def actor_for(seat: Seat, actor: str | None) -> str | None:
     """Who a command acts as from this seat: a player acts as their own character only
-    (and brings none in); the GM as anyone."""
+    (:func:`may_issue` refused them a command that brings one in); the GM as anyone."""
     if seat.role != "player":
         return actor
-    if newcomer is not None:
-        raise Forbidden(
-            f"seat {seat.label!r} plays {seat.character!r} and cannot bring in a character; the GM does"
-        )
     if actor is not None and nfc(actor) != seat.character:
         raise Forbidden(f"seat {seat.label!r} acts as {seat.character!r} only, not as {actor[:100]!r}")
     return seat.character

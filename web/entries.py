@@ -5,18 +5,22 @@ alike (``web.schema.Entry`` describes one)."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import msgspec
 
+from ledger.deciding.commands import Told, told_actions
 from ledger.log.events import RESETS
 from ledger.log.records import Campaign, Recorded
 from ledger.log.state import told_as
 
 
-def entry(book: Any, env: Any, live: list[tuple[int, int]]) -> dict[str, Any]:
-    """One event as the page and any client read it: ``ledger log --json``'s fields, the
-    event's data and how its action was decided (``web.schema.Entry``)."""
+def entry(book: Any, told: Told, live: list[tuple[int, int]]) -> dict[str, Any]:
+    """One event (with whether its action is the party's and its seat) as the page and
+    any client read it: ``ledger log --json``'s fields, the event's data and how its
+    action was decided (``web.schema.Entry``)."""
+    env, party, seat = told
     reset = isinstance(env.event, RESETS)
     how = env.decision
     decision = None
@@ -38,12 +42,38 @@ def entry(book: Any, env: Any, live: list[tuple[int, int]]) -> dict[str, Any]:
         "at": env.at,
         "day": env.day,
         "actor": env.actor,
-        "who": told_as(env.event, env.actor),
+        "who": told_as(env.event, env.actor, party),
+        "party": party,
+        "seat": seat,
         "summary": book.summary(env.event),
         "undone": not reset and not any(lo < env.v <= hi for lo, hi in live),
         "event": json.loads(msgspec.json.encode(env.event)),
         "decision": decision,
     }
+
+
+OPENING = ("dice.", "campaign.", "branch.")
+"""The kinds of the core events that are an action's first, recorded by no command."""
+
+
+def told(book: Any, c: Campaign, envelopes: Iterable[Any]) -> Iterator[Told]:
+    """The events with whether each one's action is the party's and the seat it was
+    recorded from; a page that begins inside an action reads that action's first event."""
+
+    def first(env: Any) -> Any:
+        if isinstance(env.event, RESETS) or env.event.kind.startswith(OPENING):
+            return None  # an undo, a redo, the dice's and the campaign's own: no command
+        v = env.v
+        while v > 1:
+            v -= 1
+            before = book.envelope(c, v)
+            if before.action != env.action:
+                return None
+            if before.decision is not None:
+                return before.decision
+        return None
+
+    return told_actions(book.system(c), envelopes, first)
 
 
 def entries_after(
@@ -55,14 +85,15 @@ def entries_after(
         return [], head, False
     last = min(head, after + limit)
     live = book.segments(c, head)
-    return [entry(book, env, live) for env in book.envelopes(c, after, last)], head, last < head
+    found = told(book, c, book.envelopes(c, after, last))
+    return [entry(book, t, live) for t in found], head, last < head
 
 
 def recorded_entries(book: Any, rec: Recorded) -> list[dict[str, Any]]:
     """The entries of an action just recorded, from its envelopes, without reading them
     back: none of them is undone, at the head they made."""
     live = [(0, rec.version)]
-    return [entry(book, env, live) for env in rec.envelopes]
+    return [entry(book, t, live) for t in told(book, rec.campaign, rec.envelopes)]
 
 
 def entries_since(book: Any, c: Campaign, after: int, limit: int = 500) -> tuple[list[dict[str, Any]], bool]:
@@ -75,4 +106,4 @@ def entries_since(book: Any, c: Campaign, after: int, limit: int = 500) -> tuple
         return [], False
     last = envelopes[-1].v
     live = book.segments(c, last) if any(isinstance(e.event, RESETS) for e in envelopes) else [(0, last)]
-    return [entry(book, env, live) for env in envelopes], len(envelopes) == limit
+    return [entry(book, t, live) for t in told(book, c, envelopes)], len(envelopes) == limit

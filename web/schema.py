@@ -109,6 +109,12 @@ class Entry(msgspec.Struct):
     day: int | None
     actor: str | None
     who: str | None
+    """Whose the event is: the character it is about, else ``the party`` for the party's
+    action, else the actor."""
+    party: bool
+    """The event's action is the party's (recorded under no character, ``actor`` None)."""
+    seat: str | None
+    """The seat the event's action was recorded from (None: the command line)."""
     summary: str
     undone: bool
     event: dict[str, Any]
@@ -172,7 +178,18 @@ class Table(msgspec.Struct):
     characters: list[str]
     seat: SeatView
     commands: list[str]
-    """The stable names of the commands the campaign takes (``GET /api/schema`` has their fields)."""
+    """The stable names of the commands this seat may issue (``GET /api/schema`` has their
+    fields): the GM's every one, a player's those it may issue for its own character, a
+    watcher's none."""
+    confirm: list[str]
+    """The commands of ``commands`` this seat confirms once before sending: what a player
+    cannot take back (the GM's seat, which may undo, confirms none)."""
+    gm_values: dict[str, dict[str, list[Any]]]
+    """Per command of ``commands``, the values of its fields this seat may not send (the
+    GM's: ``{"yearzero.Eat": {"everyone": [true]}}``); empty for the GM's seat."""
+    confirm_values: dict[str, dict[str, list[Any]]]
+    """Per command of ``commands``, the values of its fields that make it one to confirm
+    first (``{"yearzero.Eat": {"contaminated": [true]}}``)."""
     next: list[str]
     """What the rules expect next, as the command line's hints say it (``next:``)."""
     dice: dict[str, Any]

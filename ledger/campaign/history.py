@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import msgspec
 
+from ledger.deciding.commands import told_actions
 from ledger.errors import (
     GiveOption,
     Input,
@@ -180,7 +181,7 @@ class History:
         head = self.check_version(c, at)
         live = self.segments(c, head)
         entries = []
-        for env in self.envelopes(c, 0, head):
+        for env, party, seat in told_actions(get_system(c.system), self.envelopes(c, 0, head)):
             reset = isinstance(env.event, RESETS)
             effective = any(lo < env.v <= hi for lo, hi in live)
             if not effective and not show_all:
@@ -197,6 +198,8 @@ class History:
                     not effective and not reset,
                     env.event,
                     env.hash,
+                    party,
+                    seat,
                 )
             )
         return entries

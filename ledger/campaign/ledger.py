@@ -216,13 +216,16 @@ class Ledger:
 
         With ``faces`` the dice are physical; all of them must be used. On a version
         conflict the state is read again and the command decided again. ``seat`` names
-        the device or seat it was recorded from, kept on its decision."""
+        the device or seat it was recorded from, kept on its decision. The party's action
+        (``Command.by_party``) is recorded under no character, whoever ``actor`` names."""
         c = self.campaign(campaign)
         newcomer = command.introduces()
         known = self.history.known_tip(c)  # the head this Ledger last saw: no read in steady use
         before = (known if known is not None else self.history.tip(c)).state
         actor = actor or command.actor
-        if actor is None and newcomer is None:
+        if command.by_party():
+            actor = None  # the party's action acts as no character
+        elif actor is None and newcomer is None:
             actor = self.registry.acting_or_refuse(c, before)
         recorded = self.recording.record(c, command, faces=faces, actor=actor, newcomer=newcomer, seat=seat)
         if newcomer is not None:

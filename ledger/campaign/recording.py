@@ -175,20 +175,26 @@ class Recording:
     ) -> Drafted:
         """Decide ``action`` on ``tip`` with its dice drawn, and seal its events on top:
         what :meth:`record` appends, and what a batch buffers. A command acts as
-        ``actor`` when one is given, else as the character it names."""
+        ``actor`` when one is given, else as the character it names; the party's action
+        (``Command.by_party``) as no character, whoever is named."""
         system = system or get_system(c.system)
+        party = isinstance(action, Command) and action.by_party()
         if isinstance(action, Command):
-            action = msgspec.structs.replace(action, actor=actor or action.actor)
+            action = msgspec.structs.replace(action, actor=None if party else actor or action.actor)
             actor = action.actor
         # The envelopes' fields are chosen before deciding, so that the rules' draft folds
         # each event as it is recorded and sealing keeps the game states it folded.
         action_id, at = chain.new_action(), chain.now()
-        stamp = self.stamp(c, tip, action_id, at, actor, newcomer) if isinstance(action, Command) else None
+        stamp = (
+            self.stamp(c, tip, action_id, at, actor, newcomer, party=party)
+            if isinstance(action, Command)
+            else None
+        )
         decided, dice = decide_and_draw(system, tip, action, faces, stamp)
         command = _command(action)
         how = decision(command, dice, system, seat)
         by_actor = isinstance(action, Command) or action.by_actor
-        who = self.recorded_under(tip.state, actor, newcomer) if by_actor else None
+        who = self.recorded_under(tip.state, actor, newcomer, party=party) if by_actor else None
         rows, envelopes, after = self.seal(
             c,
             tip,
@@ -203,12 +209,20 @@ class Recording:
         return Drafted(rows, envelopes, after)
 
     def stamp(
-        self, c: Campaign, tip: Tip, action: str, at: str, actor: str | None, newcomer: str | None
+        self,
+        c: Campaign,
+        tip: Tip,
+        action: str,
+        at: str,
+        actor: str | None,
+        newcomer: str | None,
+        *,
+        party: bool = False,
     ) -> Stamp | None:
         """The envelope fields a command's events are recorded with on ``tip``, known
         before it is decided (None when its actor is refused: deciding says why)."""
         try:
-            who = self.recorded_under(tip.state, actor, newcomer)
+            who = self.recorded_under(tip.state, actor, newcomer, party=party)
         except LedgerError:
             return None
         return Stamp(
@@ -216,10 +230,15 @@ class Recording:
         )
 
     @staticmethod
-    def recorded_under(state: CampaignState, actor: str | None, newcomer: str | None) -> str | None:
+    def recorded_under(
+        state: CampaignState, actor: str | None, newcomer: str | None, *, party: bool = False
+    ) -> str | None:
         """Who an action is recorded under: the character the command brings in, whoever
-        typed it (as ``CharacterAdded`` events always are), else the actor."""
-        return newcomer if newcomer is not None else actor_in(state, actor)
+        typed it (as ``CharacterAdded`` events always are), else the actor; the party's
+        action under no character."""
+        if newcomer is not None:
+            return newcomer
+        return None if party else actor_in(state, actor)
 
     def check_tail(self, c: Campaign, head: int) -> str | None:
         """Before the first append to a campaign: check the hashes and links of its

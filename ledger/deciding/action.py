@@ -30,14 +30,19 @@ from ledger.text import nfc
 if TYPE_CHECKING:
     from ledger.log.records import Tip
 
-CORE_RULES = 2
+CORE_RULES = 3
 """The version of the core commands' rules (characters, rolls, notes), recorded with every
 decided action beside its system's (``Rules.rules_version``); raised whenever a core
 command changes what it records. Version 2 rolls under notation rules 3 (a count inside
 arithmetic is a number, keep and drop count the dice an explosion added; see
-``RollResult.semantics``)."""
+``RollResult.semantics``). Version 3 records the party's action under no character, its
+decision marked ``party`` (``Command.by_party``); an older one recorded it under the
+character who was acting."""
 
-CORE_NOTATION = {1: 2, 2: 3}
+PARTY_RULES = 3
+"""The first core rules version that records the party's action as the party's."""
+
+CORE_NOTATION = {1: 2, 2: 3, 3: 3}
 """The notation rules (``RollResult.semantics``) each core rules version rolls under: an
 action recorded under version 1 is decided again as it was, under notation rules 2."""
 
@@ -149,6 +154,7 @@ def decision(command: Command | None, dice: Dice, system: System, seat: str | No
     return Decision(
         command=name,
         args=msgspec.to_builtins(command),
+        party=command.by_party(),
         faces=faces,
         manual=dice.manual,
         rules=rules_in_force(system),
@@ -243,7 +249,9 @@ def decide_folded(
                 arguments=(system.name, "NAME"),
             ),
         )
-    cmd = msgspec.structs.replace(command, actor=actor_in(state, command.actor))
+    # The party's action is no character's: it is decided as none (its rules read no actor).
+    acting = None if command.by_party() else actor_in(state, command.actor)
+    cmd = msgspec.structs.replace(command, actor=acting)
     events = decide_core(state, cmd, dice, CORE_NOTATION[core_rules])
     if events is not None:
         return Decided(events, None)

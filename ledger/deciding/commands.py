@@ -7,13 +7,15 @@ in by the ledger from ``--as`` or the campaign's default character).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import msgspec
 
 from ledger import words
+from ledger.deciding import authority as auth
+from ledger.deciding.authority import OWN, Authority, Reach
 from ledger.dice import sources as dice_mod
 from ledger.errors import (
     DuplicateNameError,
@@ -21,7 +23,7 @@ from ledger.errors import (
     PluginError,
     named,
 )
-from ledger.log.events import CharacterAdded, Event, Noted, Rolled
+from ledger.log.events import CharacterAdded, Decision, Envelope, Event, Noted, Rolled
 from ledger.text import (
     LABEL_LIMIT,
     NOTE_LIMIT,
@@ -78,6 +80,11 @@ def check_command_text(command: Command) -> None:
 class Command(msgspec.Struct, frozen=True, kw_only=True):
     actor: str | None = None
 
+    authority: ClassVar[Authority | None] = None
+    """Whom the command reaches, and so who may issue it at the live table
+    (:mod:`ledger.deciding.authority`); every command class declares it. None: the class
+    declares nothing, and only the GM may issue it."""
+
     def __post_init__(self) -> None:
         # Everything a player types is compared in NFC, the form names are stored in:
         # "Café" typed with a combining accent finds the campaign "Café".
@@ -92,9 +99,25 @@ class Command(msgspec.Struct, frozen=True, kw_only=True):
         recorded under the newcomer, whoever typed it."""
         return None
 
+    def reaches(self) -> Reach | None:
+        """Whom this command reaches with these values (its ``authority``, a field's
+        :class:`ledger.deciding.authority.When` applied); None when it declares nothing.
+        A command whose reach depends on its values beyond a field's value overrides it."""
+        return auth.reach_of(self)
+
+    def confirms(self) -> bool:
+        """Whether a player confirms this command, with these values, once before sending it."""
+        return auth.confirmed(self)
+
+    def by_party(self) -> bool:
+        """Whether this command is the party's, recorded under no character."""
+        return self.reaches() is Reach.PARTY
+
 
 class Introduction(Command, frozen=True):
     """A command that brings a character into the campaign, named ``name``."""
+
+    authority = Authority(reach=Reach.NEWCOMER)
 
     name: str | None = None
 
@@ -103,11 +126,15 @@ class Introduction(Command, frozen=True):
 
 
 class Roll(Command, frozen=True):
+    authority = OWN
+
     notation: str
     label: str = ""
 
 
 class Note(Command, frozen=True):
+    authority = OWN
+
     text: str
 
 
@@ -179,3 +206,73 @@ def command_name(system: System, kind: type) -> str | None:
         if known is kind:
             return name
     return None
+
+
+def party_action(system: System, decision: Decision | None) -> bool:
+    """Whether an action decided so is the party's: its decision says so, or (an action
+    recorded before decisions said so) its command, with its recorded values, reaches the
+    whole party (``Command.by_party``)."""
+    if decision is None:
+        return False
+    if decision.party:
+        return True
+    key = (system.name, decision.command)
+    verdict = _party.get(key, ...)
+    if verdict is ...:
+        verdict = _party[key] = _party_by_class(stable_commands(system).get(decision.command))
+    if verdict is not None:
+        return verdict
+    kind = stable_commands(system)[decision.command]
+    found = auth.declared(kind)
+    if kind.reaches is Command.reaches and found is not None:  # its declaration, on the recorded values
+        reach = next(
+            (w.reach for w in found.when if w.reach is not None and w.holds(decision.args)), found.reach
+        )
+        return reach is Reach.PARTY
+    try:
+        command = msgspec.convert(decision.args, kind)
+    except msgspec.ValidationError:
+        return False
+    return bool(command.by_party())
+
+
+_party: dict[tuple[str, str], bool | None] = {}
+"""Per system and command, whether it is the party's whatever its values (None: its values say)."""
+
+
+def _party_by_class(kind: type | None) -> bool | None:
+    """Whether a command class is the party's whatever its values; None when its values
+    may change it (a field's value widens it, or it overrides ``reaches``)."""
+    if kind is None or not issubclass(kind, Command):
+        return False
+    found = auth.declared(kind)
+    if found is None:
+        return False
+    if kind.reaches is not Command.reaches or any(w.reach is not None for w in found.when):
+        return None
+    return found.reach is Reach.PARTY
+
+
+Told = tuple[Envelope[Any], bool, str | None]
+"""An event with whether its action is the party's, and the seat that issued the action."""
+
+
+def told_actions(
+    system: System,
+    envelopes: Iterable[Envelope[Any]],
+    first: Callable[[Envelope[Any]], Decision | None] | None = None,
+) -> Iterator[Told]:
+    """Each event of ``envelopes`` (in order) with whether its action is the party's and
+    the seat its action was recorded from, read from the decision on the action's first
+    event. ``first`` finds that decision when the first event given has none (the events may
+    begin inside an action: a page of the log); without it such an action is told as a
+    character's."""
+    action, party, seat = None, False, None
+    for env in envelopes:
+        if env.action != action:
+            opening = action is None  # only the first event read may be inside an action
+            action = env.action
+            how = env.decision if env.decision is not None or first is None or not opening else first(env)
+            party = party_action(system, how)
+            seat = how.seat if how is not None else None
+        yield env, party, seat

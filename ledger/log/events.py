@@ -337,7 +337,7 @@ class Decision(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
     manual: bool = False
     """The faces were physical dice (``--faces``)."""
     rules: str = ""
-    """The rules versions in force, ``core=2 <system>=1`` (``ledger.deciding.action.rules_in_force``).
+    """The rules versions in force, ``core=3 <system>=1`` (``ledger.deciding.action.rules_in_force``).
     Decisions recorded before versions were kept hold a 32-hex hash of the rules' code
     instead: they are version 1 of both. An import decides every action again under the
     versions it records (docs/reliability.md)."""
@@ -350,7 +350,12 @@ class Decision(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
     """The sides of each derived die, in order (a Fate die as 3)."""
     seat: str | None = None
     """The device or seat the action was recorded from (``Ledger.execute(seat=...)``), a
-    name as a character's is checked; None when none was named."""
+    name as a character's is checked; None when none was named (the command line)."""
+    party: bool = False
+    """The action is the party's, not a character's (a command reaching the whole party:
+    ``ledger.deciding.authority.Reach.PARTY``): its events are recorded under no actor and
+    told as the party's. Recorded since the ledger told the party's actions apart; an older
+    such action is recorded under the character who was acting."""
 
 
 E = TypeVar("E")

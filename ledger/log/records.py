@@ -87,6 +87,10 @@ class LogEntry(msgspec.Struct, frozen=True):
     undone: bool
     event: Event
     hash: str
+    party: bool = False
+    """The action is the party's (``Decision.party``, or its command reaches the party)."""
+    seat: str | None = None
+    """The seat the action was recorded from (None: the command line, or no decision)."""
 
 
 class VerifyReport(msgspec.Struct):

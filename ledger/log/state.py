@@ -100,15 +100,27 @@ SUBJECT_FIELDS = ("character", "who")
 """The fields by which an event names the character it is about."""
 
 
-def told_as(event: Event, actor: str | None) -> str | None:
+PARTY = "the party"
+"""Whose the party's action is (``Decision.party``), told in a log or a journal."""
+PARTY_BY = "the party (seat {seat})"
+"""Whose the party's action is, with the seat that issued it."""
+
+
+def told_as(event: Event, actor: str | None, party: bool = False, seat: str | None = None) -> str | None:
     """Whose an event is, told in a log or a journal: the character it is about (its
     ``character`` or ``who``: "Bob gains a Rot point" is Bob's, whoever acted), else the
-    actor its action was recorded under."""
+    party's when its action is the party's (with the ``seat`` that issued it, when one is
+    given: ``the party (seat gm)``), else the actor its action was recorded under."""
     for field in SUBJECT_FIELDS:
         value = getattr(event, field, None)
         if isinstance(value, str) and value:
             return value
-    return actor
+    return told_party(seat) if party else actor
+
+
+def told_party(seat: str | None = None) -> str:
+    """The party, as its action is told: with the seat that issued it, when one did."""
+    return PARTY if seat is None else PARTY_BY.format(seat=seat)
 
 
 def told_on(event: Event, day: int | None) -> int | None:

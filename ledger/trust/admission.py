@@ -34,7 +34,7 @@ from typing import IO, Any
 import msgspec
 
 from ledger import words
-from ledger.deciding.action import CORE_RULES, actor_in, decide_command, drawn, recorded_rules
+from ledger.deciding.action import CORE_RULES, PARTY_RULES, actor_in, decide_command, drawn, recorded_rules
 from ledger.deciding.commands import Command, stable_commands
 from ledger.dice import provable as fairness
 from ledger.dice import sources as dice_mod
@@ -593,9 +593,22 @@ class Admission:
             if seeded and seed is not None
             else Replayed(how.faces, how.manual, how.sides)
         )
+        party = command.by_party()
+        if how.party and core_rules < PARTY_RULES:
+            raise Refusal(
+                f"it marks {how.command} as the party's action under core rules version {core_rules}, "
+                "which recorded none as the party's",
+                first.v,
+            )
+        if how.party and not party:
+            raise Refusal(f"it records {how.command} as the party's action, which is a character's", first.v)
+        if not how.party and party and core_rules >= PARTY_RULES:
+            raise Refusal(f"it records {how.command}, the party's action, as a character's", first.v)
         try:
             events = decide_command(system, self.before, command, dice, core_rules)
-            who = command.introduces() or actor_in(self.before, command.actor)
+            # The party's action is recorded under no character (one recorded under core rules
+            # before version 3, under the character who was acting).
+            who = None if how.party else command.introduces() or actor_in(self.before, command.actor)
         except Refusal as e:
             raise Refusal(str(e), first.v) from None
         except LedgerError as e:

@@ -4,12 +4,17 @@ A day is: move, terrain (blank hex only), the event, then in a town trade,
 quest; then eat (up to 3 rations), sleep. A fight, an escape or hiding from
 God happen inside the event step. :func:`expected` says what may come next;
 :func:`require` refuses a command given out of that order.
+
+The crawl is the explorer's own solo game: its player decides every step of the day
+(``authority``, :mod:`ledger.deciding.authority`), and confirms an escape (2 Health and 2
+Energy, no meal, no sleep) or hiding from God (no meal, no sleep) before it is sent.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ledger.deciding.authority import OWN, Authority, Reach
 from ledger.deciding.commands import Command
 from ledger.errors import GameOverError, OutOfOrderError
 from ledger.systems.crawl.model import MEALS, NIGHTS, TECHNIQUES
@@ -19,10 +24,14 @@ if TYPE_CHECKING:
 
 
 class Move(Command, frozen=True):
+    authority = OWN
+
     direction: str
 
 
 class Terrain(Command, frozen=True):
+    authority = OWN
+
     choose: str | None = None
     """3d6 variant: the terrain to keep (a die's or one a neighbour pair allows)."""
 
@@ -30,48 +39,60 @@ class Terrain(Command, frozen=True):
 class Explore(Command, frozen=True):
     """The day's event roll (2d6 on a new hex, icons and revisits otherwise)."""
 
+    authority = OWN
+
     repeat: str | None = None
     """On a repeated events/ruins result: 'shift' or 'pass' (default: the setting)."""
 
 
 class Eat(Command, frozen=True):
+    authority = OWN
+
     food: str
 
 
 class Sleep(Command, frozen=True):
+    authority = OWN
+
     where: str
 
 
 class Buy(Command, frozen=True):
+    authority = OWN
+
     item: str
 
 
 class Quest(Command, frozen=True):
-    pass
+    authority = OWN
 
 
 class Fight(Command, frozen=True):
-    pass
+    authority = OWN
 
 
 class Attack(Command, frozen=True):
+    authority = OWN
+
     weapon: str | None = None
 
 
 class Technique(Command, frozen=True):
+    authority = OWN
+
     number: int
 
 
 class Escape(Command, frozen=True):
-    pass
+    authority = Authority(reach=Reach.OWN, confirm=True)
 
 
 class Hide(Command, frozen=True):
-    pass
+    authority = Authority(reach=Reach.OWN, confirm=True)
 
 
 class Loot(Command, frozen=True):
-    pass
+    authority = OWN
 
 
 NAMES: dict[type[Command], str] = {

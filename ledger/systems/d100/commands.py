@@ -1,4 +1,10 @@
-"""What a d100 player or director can ask for (``actor`` comes from ``--as``)."""
+"""What a d100 player or director can ask for (``actor`` comes from ``--as``).
+
+Who may ask (``authority``, :mod:`ledger.deciding.authority`): a player asks for their
+investigator's own rolls and marks the harm the director announces on their own sheet;
+the director awards luck, rules a luck spending unneeded (the rules' refund), lets time
+pass (a rest moves the one clock of the table) and ends a combat. Luck declared or spent
+does not come back, and a wound may kill: a player confirms those first."""
 
 from __future__ import annotations
 
@@ -6,9 +12,15 @@ import re
 
 import msgspec
 
+from ledger.deciding.authority import OWN, Authority, Reach, When
 from ledger.deciding.commands import Command, Introduction
 from ledger.errors import RuleError
 from ledger.systems.d100.model import POINTS
+
+LUCK = When(field="luck", value=True, confirm=True)
+"""Luck declared with a roll: the points a failure costs are spent for good."""
+EVERYONE = When(field="everyone", value=True, reach=Reach.PARTY)
+"""A rest of every investigator at once: the party's."""
 
 
 class CreateCharacter(Introduction, frozen=True):
@@ -42,6 +54,8 @@ class CreateCharacter(Introduction, frozen=True):
 class Test(Command, frozen=True):
     """Roll d100 under a skill, a named test (Idea...) or a characteristic x times."""
 
+    authority = Authority(reach=Reach.OWN, when=(LUCK,))
+
     skill: str
     target: int | None = None
     double: bool = False
@@ -55,24 +69,30 @@ class Test(Command, frozen=True):
 
 
 class SpendLuck(Command, frozen=True):
-    pass
+    authority = Authority(reach=Reach.OWN, confirm=True)
 
 
 class RefundLuck(Command, frozen=True):
-    pass
+    authority = Authority(reach=Reach.RULING)
 
 
 class AwardLuck(Command, frozen=True):
+    authority = Authority(reach=Reach.AWARD)
+
     points: int
     reason: str = ""
 
 
 class Damage(Command, frozen=True):
+    authority = Authority(reach=Reach.OWN, confirm=True)
+
     amount: int
     cause: str = "wound"
 
 
 class Heal(Command, frozen=True):
+    authority = Authority(reach=Reach.OWN, when=(LUCK,))
+
     method: str
     """firstaid or medicine."""
     patient: str | None = None
@@ -81,26 +101,36 @@ class Heal(Command, frozen=True):
 
 
 class Horror(Command, frozen=True):
+    authority = OWN
+
     amount: int
     cause: str = "horror"
 
 
 class Therapy(Command, frozen=True):
+    authority = Authority(reach=Reach.OWN, when=(LUCK,))
+
     patient: str | None = None
     luck: bool = False
 
 
 class Fatigue(Command, frozen=True):
+    authority = OWN
+
     amount: int
     cause: str = "exertion"
 
 
 class Rest(Command, frozen=True):
+    authority = Authority(reach=Reach.CLOCK, when=(EVERYONE,))
+
     minutes: int
     everyone: bool = False
 
 
 class DeclareRound(Command, frozen=True):
+    authority = OWN
+
     option: str = "actions"
     """actions, half-run or run."""
     actions: tuple[str, ...] = ()
@@ -110,18 +140,22 @@ class DeclareRound(Command, frozen=True):
 
 
 class Aim(Command, frozen=True):
-    pass
+    authority = OWN
 
 
 class Steady(Command, frozen=True):
+    authority = OWN
+
     points: int
 
 
 class Dodge(Command, frozen=True):
+    authority = Authority(reach=Reach.OWN, when=(LUCK,))
+
     against: str | None = None
     """Success level of the attack; default: the last attack by someone else."""
     luck: bool = False
 
 
 class EndCombat(Command, frozen=True):
-    pass
+    authority = Authority(reach=Reach.PARTY)

@@ -1,9 +1,14 @@
-"""What a dicepool player can ask for (``actor`` comes from ``--as``)."""
+"""What a dicepool player can ask for (``actor`` comes from ``--as``).
+
+Who may ask (``authority``, :mod:`ledger.deciding.authority`): a player tests, attacks,
+dodges and resists as their own runner; the GM starts each combat turn (initiative for
+the party, every pool refreshed) and clears boxes no roll earned (``heal``)."""
 
 from __future__ import annotations
 
 import msgspec
 
+from ledger.deciding.authority import OWN, Authority, Reach
 from ledger.deciding.commands import Command, Introduction
 
 
@@ -22,6 +27,8 @@ class Join(Introduction, frozen=True):
 class Test(Command, frozen=True):
     """A skill or attribute test against a TN, defaulting when the skill is missing."""
 
+    authority = OWN
+
     skill: str
     tn: int
     pool: int = 0
@@ -32,6 +39,8 @@ class Test(Command, frozen=True):
 
 class Attack(Command, frozen=True):
     """A ranged or melee attack: it opens an exchange the target dodges and resists."""
+
+    authority = OWN
 
     skill: str | None = None
     pool: int = 0
@@ -50,6 +59,8 @@ class Attack(Command, frozen=True):
 class Dodge(Command, frozen=True):
     """Combat-pool dice at TN 4 against the open attack."""
 
+    authority = OWN
+
     pool: int
     tn: int = 4
     dice: int | None = None
@@ -57,6 +68,8 @@ class Dodge(Command, frozen=True):
 
 class Resist(Command, frozen=True):
     """Body plus pool dice against the damage's power; stages and marks the wound."""
+
+    authority = OWN
 
     damage: str | None = None
     armor: int | None = None
@@ -69,11 +82,15 @@ class Resist(Command, frozen=True):
 class Initiative(Command, frozen=True):
     """A new combat turn: initiative for the party, every pool refreshed."""
 
+    authority = Authority(reach=Reach.PARTY)
+
     only: tuple[str, ...] = ()
 
 
 class Heal(Command, frozen=True):
     """Clear boxes from a condition monitor track."""
+
+    authority = Authority(reach=Reach.AWARD)
 
     boxes: int
     track: str = "physical"

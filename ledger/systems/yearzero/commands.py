@@ -5,6 +5,13 @@ negative dice), then gear dice; a push re-rolls in the same order; armor
 rolls the shield, then the armor; a Rot point rolls the rot suit, then base
 dice equal to total Rot; a character reaching Strength 0 rolls 2d6 for the
 critical injury, then 1d6 for the hours until they get up.
+
+Who may ask (``authority``, :mod:`ledger.deciding.authority`): a player rolls, pushes,
+eats, drinks, wears, washes, repairs and heals as their own mutant, and marks on their
+own sheet the trauma and Rot the GM calls for; the GM moves the party (enter, explore),
+lets time pass (tick, sleep, rest) and feeds or warms everyone at once. A push, trauma,
+Rot, a critical injury, the cold and contaminated grub or water may break or kill a
+mutant, and a repair takes two hours of everyone's time: a player confirms those first.
 """
 
 from __future__ import annotations
@@ -12,6 +19,7 @@ from __future__ import annotations
 import msgspec
 
 from ledger import errors
+from ledger.deciding.authority import OWN, Authority, Reach, When
 from ledger.deciding.commands import Command, Introduction
 from ledger.deciding.decider import Decider
 from ledger.errors import (
@@ -46,6 +54,10 @@ from ledger.text import check_attrs, check_name, check_text
 MAX_DICE = 30
 MAX_ATTRIBUTE = 5
 """The highest an attribute starts at (docs/rulings/yearzero.md): a mutant's are 1 to 5."""
+EVERYONE = When(field="everyone", value=True, reach=Reach.PARTY)
+"""The whole party eats, drinks or is warmed at once: the party's."""
+CONTAMINATED = When(field="contaminated", value=True, confirm=True)
+"""Contaminated grub or water: a Rot point, which may chain into damage and a critical injury."""
 _CREATE = RunCommand(
     text="create it with `character create`",
     command="character create",
@@ -66,6 +78,8 @@ class CreateCharacter(Introduction, frozen=True):
 
 
 class Roll(Command, frozen=True):
+    authority = OWN
+
     what: str
     base: int | None = None
     skill: int | None = None
@@ -76,66 +90,86 @@ class Roll(Command, frozen=True):
 
 
 class Push(Command, frozen=True):
-    pass
+    authority = Authority(reach=Reach.OWN, confirm=True)
 
 
 class Damage(Command, frozen=True):
+    authority = Authority(reach=Reach.OWN, confirm=True)
+
     kind: str
     amount: int
     armor: bool = True
 
 
 class Wear(Command, frozen=True):
+    authority = OWN
+
     item: str | None = None
     off: str | None = None
 
 
 class Eat(Command, frozen=True):
+    authority = Authority(reach=Reach.OWN, when=(EVERYONE, CONTAMINATED))
+
     contaminated: bool = False
     everyone: bool = False
 
 
 class Drink(Command, frozen=True):
+    authority = Authority(reach=Reach.OWN, when=(EVERYONE, CONTAMINATED))
+
     contaminated: bool = False
     everyone: bool = False
 
 
 class Sleep(Command, frozen=True):
+    authority = Authority(reach=Reach.PARTY)
+
     hours: int
     watch: tuple[str, ...] = ()
 
 
 class Rest(Command, frozen=True):
+    authority = Authority(reach=Reach.PARTY)
+
     hours: int
     intimacy: tuple[str, ...] = ()
 
 
 class Booze(Command, frozen=True):
-    pass
+    authority = OWN
 
 
 class Rot(Command, frozen=True):
+    authority = Authority(reach=Reach.OWN, confirm=True)
+
     points: int
     source: str = "exposure"
 
 
 class Enter(Command, frozen=True):
+    authority = Authority(reach=Reach.PARTY)
+
     sector: str
     rot_level: int | None = None
     vehicle: bool = False
 
 
 class Explore(Command, frozen=True):
+    authority = Authority(reach=Reach.PARTY)
+
     hurry: bool = False
     stunt: bool = False
     terrain: str = "typical"
 
 
 class Wash(Command, frozen=True):
-    pass
+    authority = OWN
 
 
 class Repair(Command, frozen=True):
+    authority = Authority(reach=Reach.OWN, confirm=True)
+
     item: str
     gear: int | None = None
     tool: str | None = None
@@ -144,18 +178,24 @@ class Repair(Command, frozen=True):
 
 
 class Critical(Command, frozen=True):
-    pass
+    authority = Authority(reach=Reach.OWN, confirm=True)
 
 
 class Tick(Command, frozen=True):
+    authority = Authority(reach=Reach.PARTY)
+
     minutes: int
 
 
 class Initiative(Command, frozen=True):
+    authority = OWN
+
     ambush: bool = False
 
 
 class Heal(Command, frozen=True):
+    authority = OWN
+
     target: str
     gear: int | None = None
     item: str | None = None
@@ -164,11 +204,15 @@ class Heal(Command, frozen=True):
 
 
 class Cold(Command, frozen=True):
+    authority = Authority(reach=Reach.OWN, confirm=True)
+
     gear: int | None = None
     item: str | None = None
 
 
 class Warm(Command, frozen=True):
+    authority = Authority(reach=Reach.OWN, when=(EVERYONE,))
+
     everyone: bool = False
 
 

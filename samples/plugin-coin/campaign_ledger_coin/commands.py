@@ -7,10 +7,13 @@ class names.
 
 from __future__ import annotations
 
+from ledger.deciding.authority import OWN
 from ledger.deciding.commands import Command
 
 
 class Flip(Command, frozen=True, kw_only=True):
     """Call ``heads`` or ``tails``, then flip the coin."""
+
+    authority = OWN
 
     call: str
