@@ -258,8 +258,8 @@
     request("GET", API + "/map" + (S.day !== null ? "?day=" + S.day : "")).then(function (m) {
       if (turn !== asking) return;
       $("map-card").hidden = false;
-      if (m.kind === "hex") D.hexMap($("map"), $("legend"), m.map, m.legend);
-      else if (m.kind === "zone") D.zoneMap($("map"), $("legend"), m.map);
+      if (m.kind === "hex") { D.hexMap($("map"), m.map, { legend: m.legend }); D.hexLegend($("legend"), m.legend); }
+      else if (m.kind === "zone") { D.zoneMap($("map"), m.map); D.zoneLegend($("legend")); }
     }, function () { /* the map waits for the game to start */ });
   }
   function hints(list) {
