@@ -86,7 +86,7 @@ def test_a_system_without_a_map_says_so(tmp_path: Path) -> None:
         assert answer.status_code == 404
         assert answer.json()["error"]["message"] == "the freeform system draws no map"
         hints = client.get("/api/c/Friday/sheet", headers=bearer(gm)).json()["hints"]
-    assert hints == [affordances.WORDS["dice"]]
+    assert hints == [affordances.WORDS["dice"]]  # nothing to tap: the dice box
 
 
 def test_a_yearzero_sheet_is_its_controls_and_a_tap_rolls_that_skill(tmp_path: Path) -> None:

@@ -40,7 +40,7 @@ CORE_FORMS = (
 
 WORDS = {
     "add": "Nobody plays yet: add a character with “Character add” (Party).",
-    "tap": "Tap {controls} on the sheet to roll; its options open first, with defaults.",
+    "tap": "Tap what you roll on your sheet ({where}): its options open first, each with a default.",
     "lit": "{label}: tap it on the sheet.",
     "dice": "Anything else: the dice box (“Roll”) takes any notation, 2d6+1 or 4d6kh3.",
     "watch": "This seat watches the table: it records nothing.",
@@ -279,20 +279,28 @@ def _lit(system: System, control: dict[str, Any]) -> bool:
     return bool(declared.when or (declared.where and (not declared.each or "" in declared.where)))
 
 
-def hints(system: System, state: Any, shown: list[dict[str, Any]], role: str) -> list[str]:
-    """What comes next, in the page's words: a character first; then the controls the
-    moment lights up (a push, a panic due, the day's next steps), what the sheet's other
-    controls do, and the dice box for anything else."""
+def hints(system: System, state: Any, shown: list[dict[str, Any]], role: str) -> dict[str, list[str]]:
+    """What comes next, in the page's words, naming the page's own buttons: ``now``, the
+    controls the moment lights up (a push, a panic due, the day's next step); ``more``,
+    where the sheet's other controls are and the dice box for anything else (a character
+    first, when there is none)."""
     if role == "watch":
-        return [WORDS["watch"]]
+        return {"now": [], "more": [WORDS["watch"]]}
     if not state.core.characters and not shown:
-        return [WORDS["add"], WORDS["dice"]] if role == "gm" else [WORDS["dice"]]
-    out = [
+        return {"now": [], "more": [WORDS["add"], WORDS["dice"]] if role == "gm" else [WORDS["dice"]]}
+    now = [
         WORDS["lit"].format(label=c["label"][:1].upper() + c["label"][1:]) for c in shown if _lit(system, c)
     ]
-    plain = [c["label"] for c in shown if not _lit(system, c) and c["key"] is not None]
-    if plain:
-        listed = ", ".join(plain[:4]) + (", …" if len(plain) > 4 else "")
-        out.append(WORDS["tap"].format(controls=listed))
-    out.append(WORDS["dice"])
-    return list(dict.fromkeys(out))
+    layout = system.read.sheet_layout
+    where: list[str] = []
+    if layout is not None:
+        headline = {f.key: f.label for f in layout.headline}
+        for c in shown:
+            if _lit(system, c):
+                continue
+            if c["on"] in headline:
+                where.append(c["label"])
+            else:
+                where.extend(s.title for s in layout.sections if any(f.key == c["on"] for f in s.fields))
+    more = [WORDS["tap"].format(where=", ".join(dict.fromkeys(where)))] if where else []
+    return {"now": list(dict.fromkeys(now)), "more": [*more, WORDS["dice"]]}

@@ -410,12 +410,14 @@ async def sheet(request: Request) -> Response:
 def played(system: Any, state: Any, data: dict[str, Any], seat: Seat) -> dict[str, Any]:
     """A sheet as the page draws it: its ``view`` (the system's layout), its ``controls``
     (what a player taps on it), the ``choices`` its forms pick from it and the page's
-    ``hints`` (what comes next, in the page's words)."""
+    ``hints`` (what comes next, in the page's words; ``now``: the ones the moment lights up)."""
     if system.read.sheet_layout is not None:
         data["view"] = sheets.view(system.read.sheet_layout, data)
     data["controls"] = affordances.controls(system, data, state)
     data["choices"] = affordances.choices(system, data, state)
-    data["hints"] = affordances.hints(system, state, data["controls"], seat.role)
+    said = affordances.hints(system, state, data["controls"], seat.role)
+    data["hints"] = [*said["now"], *said["more"]]
+    data["now"] = said["now"]
     return data
 
 
