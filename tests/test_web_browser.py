@@ -172,7 +172,7 @@ def test_a_table_on_a_phone_and_a_laptop(browser: Any, tmp_path: Path, system: s
             page = seat.page
             size = "phone" if phone else "laptop"
             page.wait_for_selector("#sheet .sheet-title", timeout=5000)
-            assert page.locator("#me .meter").count() + page.locator("#tracks .meter").count() >= 1
+            page.wait_for_selector(".meter", state="attached", timeout=5000)  # tracks drawn as bars
             assert page.locator("#sheet button.control").count() >= 1, "the sheet offers something to tap"
             width = page.evaluate("() => document.documentElement.scrollWidth")
             assert width <= page.viewport_size["width"], f"{who} on a {size}: the page is {width}px wide"

@@ -191,10 +191,11 @@
     if (!state && shown.length && e.event && e.event.manual === true) state = "physical";
     var proven = state === "proven" && S.verified[e.decision.commitment] === true;
     return el("li", {
-      "class": "entry" + (e.undone ? " undone" : "") + (RESET_KINDS[e.kind] ? " reset" : "") + (e.kind === "branch.forked" ? " fork" : ""),
+      "class": "entry" + (e.undone ? " undone" : "") + (RESET_KINDS[e.kind] ? " reset" : "") + (e.kind === "branch.forked" ? " fork" : "") +
+        (S.at !== null && e.version > S.at ? " future" : ""),
       "data-version": e.version, "data-kind": e.kind, "data-undone": e.undone ? "1" : "0"
     }, [
-      el("span", { "class": "v", text: "v" + e.version }),
+      el("span", { "class": "v", text: "v" + e.version, "data-day": e.day === null || e.day === undefined ? "" : "day " + e.day }),
       el("span", { "class": "day", text: e.day === null || e.day === undefined ? "" : "day " + e.day }),
       el("span", { "class": "text" }, [
         e.who ? el("b", { "class": "who", text: e.who + ": " }) : null,
@@ -209,23 +210,40 @@
       ])
     ]);
   }
+  /* An entry's data, kept (and its log line redrawn, when it is drawn already). */
   function place(e) {
-    var old = S.entries[e.version];
+    var old = S.entries[e.version], was = old && old.node;
     S.entries[e.version] = e;
     (S.byAction[e.action] = S.byAction[e.action] || {})[e.version] = e;
-    var node = entryNode(e), log = $("log");
-    if (old && old.node) {
-      log.replaceChild(node, old.node);
-    } else {
-      var after = null;
-      for (var i = 0; i < log.children.length; i++) {
-        if (+log.children[i].getAttribute("data-version") < e.version) { after = log.children[i]; break; }
-      }
-      log.insertBefore(node, after);
-      S.versions.push(e.version);
-      S.versions.sort(function (a, b) { return a - b; });
+    if (was) {
+      e.node = entryNode(e);
+      $("log").replaceChild(e.node, was);
+    } else if (!old) {
+      if (!S.versions.length || e.version > S.versions[S.versions.length - 1]) S.versions.push(e.version);
+      else { S.versions.push(e.version); S.versions.sort(function (x, y) { return x - y; }); }
     }
-    e.node = node;
+  }
+  /* New entries' log lines: the newest on top. A long log (a page opening on a campaign of
+     hundreds of actions) is drawn a slice at a time after the sheet, so the sheet is usable
+     at once. */
+  function draw(list) {
+    var log = $("log"), fresh = list.slice().sort(function (x, y) { return y.version - x.version; });
+    function put(e, before) { e.node = entryNode(e); log.insertBefore(e.node, before); return e.node; }
+    function where(v) {
+      for (var i = 0; i < log.children.length; i++) if (+log.children[i].getAttribute("data-version") < v) return log.children[i];
+      return null;
+    }
+    if (fresh.length <= 60) { fresh.forEach(function (e) { put(e, where(e.version)); }); return; }
+    var at = where(fresh[0].version), k = 0;
+    (function slice() {
+      var stop = Math.min(fresh.length, k + 80);
+      for (; k < stop; k++) {
+        var e = S.entries[fresh[k].version];
+        if (!e.node) put(e, at);
+      }
+      if (k < fresh.length) setTimeout(slice, 0);
+      else document.body.setAttribute("data-log-drawn", S.head);
+    })();
   }
   function learn(e) {
     var ev = e.event || {};
@@ -258,11 +276,12 @@
     });
   }
   function receive(list) {
-    var reset = false, people = false, reveal = false;
+    var reset = false, people = false, reveal = false, fresh = [];
     list.forEach(function (e) {
       if (S.entries[e.version]) return; /* never twice */
       learn(e);
       place(e);
+      fresh.push(e);
       if (RESET_KINDS[e.kind]) reset = true;
       if (e.kind === "character.added" || e.kind === "branch.forked") people = true;
       if (e.kind === "dice.revealed") reveal = true;
@@ -270,6 +289,7 @@
       var waiting = S.waiting[e.action];
       if (waiting) waiting();
     });
+    draw(fresh);
     if (reveal) Object.keys(S.revealed).forEach(redrawCommitment);
     document.body.setAttribute("data-head", S.head);
     dicePanel();
@@ -358,6 +378,10 @@
     }) : "";
     $("now").hidden = S.at === null;
     document.body.setAttribute("data-at", S.at === null ? "" : S.at);
+    S.versions.forEach(function (v) { /* the log dims what comes after the point shown */
+      var e = S.entries[v];
+      if (e.node) e.node.classList.toggle("future", S.at !== null && v > S.at);
+    });
     if (S.at !== null) { /* nothing acts in the past, not even before its sheet is read */
       Array.prototype.forEach.call(document.querySelectorAll("#me button.control, #me .form-button"), function (b) { b.disabled = true; });
     }
@@ -408,6 +432,7 @@
       drawSheet(data);
       $("sheet").setAttribute("data-head", asked);
       document.body.setAttribute("data-sheet-head", asked);
+      if (!document.body.hasAttribute("data-usable-ms")) document.body.setAttribute("data-usable-ms", performance.now().toFixed(0));
     }, function (err) {
       clear($("sheet")).appendChild(el("p", { "class": "empty", text: err.message }));
     });
@@ -484,8 +509,7 @@
       var controls = controlsOf(data), byRow = {}, placed = {};
       controls.forEach(function (c) { (byRow[c.on] = byRow[c.on] || []).push(c); });
       box.appendChild(el("div", { "class": "sheet-title", text: data.view.title }));
-      /* a player's headline stays at the top of the page (sticky); the GM's and a watcher's is here */
-      if (!ownSheet() && data.view.headline.length) box.appendChild(D.headline(el("div", { "class": "headline" }), data.view));
+      /* the headline stays at the top of the page (sticky), the sheet shown's */
       var head = [];
       data.view.headline.forEach(function (r) { (byRow[r.key] || []).forEach(function (c) { head.push(c); }); placed[r.key] = 1; });
       if (head.length) box.appendChild(group("headline", head));
@@ -519,7 +543,7 @@
     var later = (data.hints || []).filter(function (h) { return (data.now || []).indexOf(h) < 0; });
     clear($("hints")).hidden = !later.length;
     later.forEach(function (h) { $("hints").appendChild(el("li", { text: h })); });
-    tracks(ownSheet() ? data : null);
+    tracks(S.at === null || isGM() ? data : null);
     var luck = data.luck_index;
     if (luck && luck.judged) {
       box.appendChild(D.kv("Luck", el("span", { "class": "val", text: (luck.luck === null ? "-" : luck.luck.toFixed(2)) +
@@ -712,7 +736,7 @@
     return raw.split(/[\s,]+/).filter(Boolean).map(function (f) { return /^\d+$/.test(f) ? +f : f; });
   }
   function act(command, args, how) {
-    if (isGM() && S.who && args.actor === undefined) args.actor = S.who;
+    if (isGM() && S.who && args.actor === undefined && !how.own) args.actor = S.who; /* the GM acts as the sheet shown */
     var body = { command: command, args: args };
     if (how.seen) body.expected_version = S.head; /* a command that names the state it acts on */
     var f = faces();
@@ -980,7 +1004,7 @@
       ev.preventDefault();
       var args = { notation: $("notation").value.trim() };
       if ($("roll-label").value.trim()) args.label = $("roll-label").value.trim();
-      act("core.Roll", args, { label: args.label || args.notation, anchor: { slot: "dice" } });
+      act("core.Roll", args, { label: args.label || args.notation, anchor: { slot: "dice" }, own: true });
     });
     $("options-form").addEventListener("submit", function (ev) {
       ev.preventDefault();
@@ -1050,11 +1074,11 @@
       $("dice").hidden = !mayAct();
       wire();
       seats();
+      refresh(); /* the sheet first: it does not wait for the whole log */
       readAll(0, function (list, head) {
         receive(list);
         S.head = Math.max(S.head, head);
         follow();
-        refresh();
         document.body.setAttribute("data-ready", "1");
       });
     }, function (err) {
