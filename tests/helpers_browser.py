@@ -84,8 +84,17 @@ class Seat:
     """One person's page: their own browser context, joined by their invitation link."""
 
     def __init__(
-        self, browser: Any, base: str, secret: str, *, phone: bool = True, shots: Path | None = None
+        self,
+        browser: Any,
+        base: str,
+        secret: str,
+        *,
+        phone: bool = True,
+        shots: Path | None = None,
+        before: Any = None,
     ) -> None:
+        """``before``: what to do with the seat's browser context before it opens the page
+        (a route that changes what the server says)."""
         self.phone = phone
         if phone:
             self.context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
@@ -98,6 +107,8 @@ class Seat:
         self.page.on("pageerror", lambda e: self.problems.append(f"script error: {e}"))
         self.page.on("console", lambda m: m.type == "error" and self.problems.append(f"console: {m.text}"))
         self.page.on("dialog", self._dialog)
+        if before is not None:
+            before(self.context)
         self.page.goto(f"{base}/join/{secret}")
         self.page.wait_for_selector("body[data-ready='1']", timeout=15_000)
         self.page.wait_for_selector("#live[data-state='live']", timeout=15_000)

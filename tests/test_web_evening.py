@@ -414,3 +414,37 @@ def test_the_coin_plugins_sheet_gets_its_controls(browser: Any, tmp_path: Path) 
         ana.clean()
         gm.close()
         ana.close()
+
+
+def test_a_command_the_seat_must_confirm_asks_once_before_it_is_sent(browser: Any, tmp_path: Path) -> None:
+    """The table's ``confirm`` (the commands a seat confirms before sending) makes a plain
+    tap ask first: cancelled, nothing is recorded; confirmed, it is recorded once."""
+
+    def make(book: Ledger) -> None:
+        book.create_character("Mira", "Evening", MUTANTS["Mira"])
+
+    db, _gm, secrets = table(tmp_path, "yearzero", make)
+
+    def confirming(context: Any) -> None:
+        def answer(route: Any) -> None:
+            found = route.fetch()
+            info = found.json()
+            info["confirm"] = ["yearzero.Wear"]
+            route.fulfill(response=found, json=info)
+
+        context.route(re.compile(r".*/api/c/Evening$"), answer)
+
+    with serving(db) as base:
+        mira = Seat(browser, base, secrets["Mira"], before=confirming)
+        before = head(db)
+        mira.press(mira.control("Take off car_door"))
+        dialog = mira.page.get_by_role("dialog")
+        dialog.wait_for()
+        assert "only the GM can undo it" in dialog.inner_text()
+        mira.press(dialog.get_by_role("button", name="Cancel"))
+        assert head(db) == before, "nothing is sent before it is confirmed"
+        card = mira.tap("Take off car_door")
+        assert "Mira takes off the shield" in card.inner_text()
+        assert head(db) == before + 1
+        mira.clean()
+        mira.close()

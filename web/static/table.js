@@ -423,9 +423,9 @@
     return q.length ? "?" + q.join("&") : "";
   }
   var asking = 0;
-  function refresh() {
+  function refresh(early) {
     var asked = S.head, turn = ++asking;
-    request("GET", API + "/sheet" + when()).then(function (data) {
+    (early || request("GET", API + "/sheet" + when())).then(function (data) {
       if (turn !== asking) return; /* a later read is on its way */
       S.sheet = data;
       data.head = asked;
@@ -1064,6 +1064,8 @@
   function start() {
     layout();
     if (!campaign) { notice(WORDS.noCampaign); return; }
+    var early = request("GET", API + "/sheet"); /* a player's own sheet, asked with the table, not after it */
+    early.catch(function () { return null; });
     request("GET", API).then(function (t) {
       S.table = t;
       S.seat = t.seat;
@@ -1074,7 +1076,7 @@
       $("dice").hidden = !mayAct();
       wire();
       seats();
-      refresh(); /* the sheet first: it does not wait for the whole log */
+      refresh(isGM() ? null : early); /* the sheet first: it does not wait for the whole log */
       readAll(0, function (list, head) {
         receive(list);
         S.head = Math.max(S.head, head);
