@@ -330,6 +330,19 @@ def openapi() -> dict[str, Any]:
                 },
             }
         },
+        "/api/c/{campaign}/sheets": {
+            "get": {
+                "summary": "Every character's sheet as the page draws it, now or (GM) at a version or game day",
+                "parameters": [campaign, {"name": "at", **version_param}, {"name": "day", **version_param}],
+                "responses": {
+                    "200": {
+                        "description": "`{campaign, version, sheets}`: each sheet as `GET .../sheet` gives it",
+                        "content": {"application/json": {"schema": {"type": "object"}}},
+                    },
+                    **_error_responses(400, 401, 403, 404, 422, 429, 503),
+                },
+            }
+        },
         "/api/c/{campaign}/map": {
             "get": {
                 "summary": "The system's map (hexes, the Zone), now or at a version or game day",

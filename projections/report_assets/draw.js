@@ -193,7 +193,7 @@
     opts = opts || {};
     clear(box);
     if (!entries || !entries.length) { box.appendChild(el("p", { "class": "empty", text: "nothing explored yet" })); return null; }
-    var colorOf = colorsFor(opts.legend), path = [], here = null;
+    var colorOf = colorsFor(opts.legend), path = [], here = null, used = {};
     var hexes = svg("g", { "class": "hexes" }), marks = svg("g", {});
     entries.forEach(function (e) {
       var c = centre(e.q, e.r);
@@ -204,14 +204,20 @@
         "class": e.terrain ? "hex" : "hex unknown", points: corners(c[0], c[1], SIZE - 0.6), fill: e.terrain ? colorOf(e.terrain) : null,
         "data-q": e.q, "data-r": e.r, "data-terrain": e.terrain || "", "data-icon": e.icon || "", "data-here": e.here ? "1" : null
       }, [svg("title", { text: tip })]));
-      if (e.icon && ICONS[e.icon]) marks.appendChild(icon(e.icon, c[0], c[1] - (e.number ? 2 : 0)));
+      if (e.icon && ICONS[e.icon]) {
+        used[e.icon] = 1;
+        marks.appendChild(svg("use", { href: "#icon-" + e.icon, x: c[0].toFixed(1), y: (c[1] - (e.number ? 2 : 0)).toFixed(1) }));
+      }
       if (e.number !== null && e.number !== undefined) marks.appendChild(svg("text", { "class": "hex-num", x: c[0].toFixed(1), y: (c[1] + 12).toFixed(1), text: e.number }));
       days.forEach(function (d) { path.push([d, c]); });
       if (e.here) here = c;
     });
     path.sort(function (a, b) { return a[0] - b[0]; });
     var box4 = opts.extent || hexExtent([entries]);
+    /* each icon drawn once, then used on every hex that has it */
+    var defs = svg("defs", {}, Object.keys(used).map(function (k) { var g = icon(k, 0, 0); g.removeAttribute("transform"); g.setAttribute("id", "icon-" + k); return g; }));
     var root = svg("svg", { viewBox: box4.map(function (n) { return n.toFixed(1); }).join(" "), role: "img", "aria-label": opts.label || "hex map" }, [
+      defs,
       hexes,
       svg("polyline", { "class": "path", points: path.map(function (p) { return p[1][0].toFixed(1) + "," + p[1][1].toFixed(1); }).join(" ") })
     ]);

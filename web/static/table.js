@@ -58,11 +58,9 @@
     required: "{label} is needed.",
     wholeMinutes: "{label}: {value} is not a whole number of {unit}.",
     confirm: "This cannot be taken back from your seat: only the GM can undo it. Send it?",
-    morePicks: "more",
     mine: "{who}'s recent rolls",
     ourRolls: "Recent rolls",
     noRolls: "No roll yet.",
-    noSheet: "No sheet yet.",
     nobody: "Nobody plays yet.",
     more: "More to do",
     wholeSheet: "the whole sheet",
@@ -79,10 +77,7 @@
     verified: "verified \u2713",
     mismatch: "does not match",
     none: "(none)",
-    yes: "yes",
-    no: "no",
     anyChoice: "—",
-    hours: "hours",
     unit: "{label} (in {unit})"
   };
   function say(key, values) {
@@ -556,6 +551,7 @@
   /* What the moment offers (a push, a panic due) and what comes next, in the page's words. */
   function nowBox(follow, hints) {
     var box = clear($("now-box"));
+    if (S.at !== null) box.appendChild(el("p", { "class": "past", text: say("past", { v: S.at, head: S.head }) }));
     if (follow.length) box.appendChild(group("now", follow));
     if (hints.length) box.appendChild(el("ul", { "class": "hints", "aria-label": "now" }, hints.map(function (h) { return el("li", { text: h }); })));
     box.hidden = !box.firstChild;
@@ -922,7 +918,9 @@
   }
   function undoLabels() {
     if (!isGM()) return;
-    var u = lastStanding(false), r = lastStanding(true);
+    var newest = S.versions.length ? S.entries[S.versions[S.versions.length - 1]] : null;
+    /* a redo brings back what an undo took, while nothing new was recorded since */
+    var u = lastStanding(false), r = newest && RESET_KINDS[newest.kind] ? lastStanding(true) : null;
     $("undo").textContent = u ? say("undoLast", { what: (u.who ? u.who + ": " : "") + u.summary }) : WORDS.nothingToUndo;
     $("undo").title = $("undo").textContent;
     $("undo").disabled = !u;
