@@ -524,14 +524,22 @@ def embed(data: dict[str, Any]) -> str:
     )
 
 
+def drawing_module() -> bytes:
+    """The drawing module the report inlines and the live table serves (``draw.js``: the
+    sheet, the tracks, the hex map and the Zone), one file for both."""
+    return (ASSETS / "draw.js").read_bytes()
+
+
 def render(data: dict[str, Any]) -> str:
-    """One self-contained HTML page: the template with its style, script and data inlined."""
+    """One self-contained HTML page: the template with its style, its scripts (the drawing
+    module, then the report's own) and its data inlined."""
     page = (ASSETS / "report.html").read_text(encoding="utf-8")
     style = (ASSETS / "report.css").read_text(encoding="utf-8")
     script = (ASSETS / "report.js").read_text(encoding="utf-8")
+    draw = drawing_module().decode("utf-8")
     title = f"{data['campaign']} ({data['system']}) - campaign report"
-    parts = {"title": _escape(title), "style": style, "data": embed(data), "script": script}
-    return re.sub(r"\{\{(title|style|data|script)\}\}", lambda m: parts[m.group(1)], page)
+    parts = {"title": _escape(title), "style": style, "data": embed(data), "draw": draw, "script": script}
+    return re.sub(r"\{\{(title|style|data|draw|script)\}\}", lambda m: parts[m.group(1)], page)
 
 
 def _escape(text: str) -> str:

@@ -102,7 +102,10 @@ def test_the_sheet_counts_effective_flips_and_the_current_streak(coin: Session) 
     flip(coin, "heads", "heads")
     assert (sheet(coin)["flips"], sheet(coin)["streak"], sheet(coin)["streak_face"]) == (4, 1, "heads")
     text = coin("sheet").output
-    assert text.startswith("Toss (coin): flips 4, calls won 3\nheads 2, tails 2; streak: 1 heads in a row\n")
+    assert text.startswith(
+        "Toss (coin): flips 4, calls won 3\nflips 4  calls won 3/4  streak 1 heads in a row\n"
+        "Call: heads, tails\nFaces: heads 2   tails 2\n"
+    )
 
 
 def test_time_travel_shows_the_sheet_as_it_was(coin: Session) -> None:

@@ -27,6 +27,7 @@ from ledger.dice.sources import Faces
 from ledger.errors import LedgerError
 from ledger.log.events import CORE_EVENTS
 from ledger.systems import GROUP, HELP_GROUP, System, SystemHelp, commands_point, get_system, system_names
+from ledger.web import affordances
 
 SYSTEMS = system_names()
 
@@ -190,3 +191,115 @@ def test_a_played_campaign_exports_imports_verifies_and_undoes(name: str, tmp_pa
         fresh.verify(imported.name)
         assert fresh.head(imported) == exported
         assert system.read.sheet(fresh.state(imported.name), None) == sheet
+
+
+# --- what a player taps at the live table: the sheet's controls and the forms ----------------
+
+
+def _fields(kind: type) -> set[str]:
+    return {f.name for f in msgspec.structs.fields(kind)} - {"actor"}
+
+
+def _layout_keys(system: System) -> set[str]:
+    layout = system.read.sheet_layout
+    if layout is None:
+        return set()
+    return {f.key for f in (*layout.headline, *(f for s in layout.sections for f in s.fields))}
+
+
+@pytest.mark.parametrize("name", SYSTEMS)
+def test_every_control_and_form_names_a_command_of_the_system_and_its_fields(name: str) -> None:
+    system = get_system(name)
+    commands = stable_commands(system)
+    layout = system.read.sheet_layout
+    keys = _layout_keys(system)
+    for control in layout.controls if layout is not None else ():
+        kind = commands.get(control.command)
+        assert kind is not None, f"a control issues {control.command}, no command of {name}"
+        fields = _fields(kind)
+        assert set(control.args) <= fields, f"{control.command} has no field {set(control.args) - fields}"
+        assert {o.field for o in control.options} <= fields, control.command
+        if control.on:
+            assert control.on in keys, f"a control sits on {control.on!r}, a field the layout does not show"
+        else:
+            assert control.when, f"{control.command}: a control on no field says when it is offered"
+    shown = set()
+    for form in (*system.read.forms, *affordances.CORE_FORMS):
+        kind = commands.get(form.command)
+        assert kind is not None, f"a form issues {form.command}, no command of {name}"
+        assert {a.field for a in form.asks} <= _fields(kind), form.command
+        assert form.name not in shown, f"two forms are called {form.name!r}"
+        shown.add(form.name)
+    labels = [f["label"].lower() for f in affordances.forms(name) if not f["sheet"]]
+    assert len(labels) == len(set(labels)), f"two of the page's buttons share a label: {sorted(labels)}"
+
+
+@pytest.mark.parametrize("name", SYSTEMS)
+def test_every_command_of_the_system_has_one_name_and_is_offered_at_the_table(name: str) -> None:
+    """Each command of the system's own has one form (its name: the command line's), and
+    is offered by it or, when the form says so, by the sheet's controls; a creation that
+    ``character add`` runs (a system's ``creates`` with ``from_attrs``) may have none."""
+    system = get_system(name)
+    layout = system.read.sheet_layout
+    controlled = {c.command for c in (layout.controls if layout is not None else ())}
+    named: dict[str, str] = {}
+    for form in system.read.forms:
+        assert form.command not in named, (
+            f"{form.command} is named twice: {named[form.command]!r}, {form.name!r}"
+        )
+        named[form.command] = form.name
+        if form.sheet:
+            assert form.command in controlled, (
+                f"{form.command}: the sheet offers it, but no control issues it"
+            )
+    creates = system.rules.creates
+    for stable, kind in stable_commands(system).items():
+        if stable.startswith("core.") or (kind is creates and hasattr(kind, "from_attrs")):
+            continue
+        assert stable in named, f"{stable} has no name at the table (a form of the page)"
+
+
+@pytest.mark.parametrize("name", SYSTEMS)
+def test_the_pages_names_and_choices_are_the_command_lines(name: str) -> None:
+    """A form is named as the command line names the command (``yz tick``), each field as
+    its option or argument, and a field with fixed choices offers the command line's."""
+    system = get_system(name)
+    if commands_point(name) is None:
+        assert not system.read.forms, "a system with no command line names no form after one"
+        return
+    for form in system.read.forms:
+        command = affordances.cli_command(name, form.name)
+        assert command is not None, f"no command `ledger {form.name}` for {form.command}"
+        for ask in form.asks:
+            param = affordances.cli_param(command, ask.label)
+            assert param is not None, f"`ledger {form.name}` has no option or argument {ask.label!r}"
+            if isinstance(param.type, click.Choice):
+                assert sorted(str(c) for c in ask.choices) == sorted(param.type.choices), (
+                    form.name,
+                    ask.label,
+                )
+            if isinstance(param, click.Option) and param.is_flag:  # `--no-armor` asks the opposite
+                assert ask.flip == any(o.startswith("--no-") for o in param.opts), (form.name, ask.label)
+
+
+@pytest.mark.parametrize("name", SYSTEMS)
+def test_a_plain_tap_on_every_ready_control_of_a_played_sheet_is_a_command(name: str, tmp_path: Path) -> None:
+    """On a played campaign, each control a plain tap sends (its arguments and the defaults
+    of its options) decodes into its command, and the sheet offers at least one."""
+    system = get_system(name)
+    with Ledger(str(tmp_path / "tap.ledger")) as book:
+        _played(book, system, "Played")
+        state = book.state("Played")
+        commands = stable_commands(system)
+        who = list(state.core.characters) or [None]
+        seen = 0
+        for character in who:
+            for control in affordances.controls(system, system.read.sheet(state, character), state):
+                seen += 1
+                if not control["ready"]:
+                    continue
+                args = {o["field"]: o["default"] for o in control["options"] if o["default"] is not None}
+                args.update(control["args"])
+                msgspec.convert(args, commands[control["command"]])
+        if system.read.sheet_layout is not None and system.read.sheet_layout.controls:
+            assert seen, f"a played {name} sheet offers no control"

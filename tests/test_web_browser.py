@@ -1,167 +1,37 @@
-"""The live table in Debian's Chromium, driven by Playwright: a GM and a player at one
-table in two browser contexts, each joined by its own invitation link, against a real
+"""The live table in Debian's Chromium, driven by Playwright (tests/helpers_browser.py): each
+person in their own browser context, joined by their own invitation link, against a real
 ``ledger serve`` process.
 
-The player rolls and takes a crawl day; the GM's page shows each action within a second;
-the GM undoes, and the player's page strikes the action through and its sheet restores.
-Text a player typed (``<img src=x onerror=alert(1)>``) shows as text. Phone-size and
-laptop-size screenshots of a crawl and a yearzero table are kept in ``artifacts/table/``
-(or ``$LEDGER_ARTIFACTS``).
-
-Chromium comes from the Debian package (``apt-get install -y chromium``); nothing is
-downloaded. Without it these tests skip, except under CI=true, where they fail.
+A player takes a crawl day by tapping their sheet and the GM sees it and undoes it; text a
+player typed shows as text; a table on a phone and a laptop keeps every tap target at
+least 44 px tall, its header in sight and nothing wider than the screen; the GM steps
+through a campaign action by action, and at day 0 the sheet says day 0; a page that lost
+the server catches up; every system's sheet is its controls; a watcher has nothing to press.
 """
 
 from __future__ import annotations
 
-import os
-import shutil
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from ledger import Ledger
-from ledger.deciding.commands import stable_commands
-from ledger.systems import system_names
+from ledger.systems import get_system, system_names
 from ledger.trust.seats import seats_of
+from tests.helpers_browser import LIVE, PHONE, Seat, browser, exactly, shots
 from tests.helpers_web import free_port, serving
+
+__all__ = ["browser"]
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples"
-ARTIFACTS = Path(os.environ.get("LEDGER_ARTIFACTS") or ROOT / "artifacts") / "table"
-FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-PHONE = {"width": 390, "height": 844}
-LAPTOP = {"width": 1366, "height": 900}
-LIVE = 1000
-"""Milliseconds within which what one seat records shows on every other open page."""
 XSS = "<img src=x onerror=alert(1)>"
 
 
-def missing(why: str) -> None:
-    if os.environ.get("CI", "").lower() == "true":
-        pytest.fail(f"CI=true but {why}")
-    pytest.skip(why)
-
-
-def chromium() -> str:
-    found = shutil.which("chromium") or shutil.which("chromium-browser")
-    if found is None:
-        missing("Chromium is not installed (apt-get install -y chromium)")
-    assert found is not None
-    return found
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    path = chromium()
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        missing("Playwright for Python is not installed (pip install -e '.[test]')")
-    with sync_playwright() as pw:
-        launched = pw.chromium.launch(executable_path=path, args=FLAGS)
-        yield launched
-        launched.close()
-
-
-class Seat:
-    """One person's page: their own browser context, joined by their invitation link, with
-    what the page did wrong (script errors, console errors, dialogs) kept."""
-
-    def __init__(self, browser: Any, base: str, secret: str, viewport: dict[str, int]) -> None:
-        self.context = browser.new_context(viewport=viewport)
-        self.page = self.context.new_page()
-        self.problems: list[str] = []
-        self.dialogs: list[str] = []
-        self.page.on("pageerror", lambda e: self.problems.append(f"script error: {e}"))
-        self.page.on("console", lambda m: m.type == "error" and self.problems.append(f"console: {m.text}"))
-        self.page.on("dialog", self._dialog)
-        self.page.goto(f"{base}/join/{secret}")
-        self.page.click("form button")  # the confirm page: "Join CAMPAIGN as WHO?"
-        self.page.wait_for_selector("body[data-ready='1']", timeout=10_000)
-        self.page.wait_for_selector("#live[data-state='live']", timeout=10_000)
-
-    def _dialog(self, dialog: Any) -> None:
-        self.dialogs.append(dialog.message)
-        dialog.dismiss()
-
-    def entry(self, text: str) -> Any:
-        """The log's entry whose text holds ``text``."""
-        return self.page.locator("#log li.entry", has_text=text)
-
-    def recorded(self) -> int:
-        """Waits for this page's action to be answered; the version it recorded."""
-        notice = self.page.locator("#notice")
-        notice.filter(has_text="recorded v").wait_for(timeout=5000)
-        return int(notice.inner_text().split("recorded v")[1].split()[0])
-
-    def act(self, command: str, faces: list[int] | None = None, **fields: str) -> int:
-        """Click a command's button (its form filled with ``fields``), with real dice."""
-        page = self.page
-        page.locator("#notice").evaluate("n => { n.textContent = ''; }")
-        if faces is not None:
-            page.check("#real")
-            page.fill("#faces", ",".join(map(str, faces)))
-        page.click(f"#commands button[data-command='{command}']")
-        if fields:
-            for name, value in fields.items():
-                page.fill(f"#command-form [name='{name}']", value)
-            page.click("#command-form button[type=submit]")
-        return self.recorded()
-
-    def roll(self, notation: str, label: str = "") -> int:
-        page = self.page
-        page.locator("#notice").evaluate("n => { n.textContent = ''; }")
-        page.fill("#notation", notation)
-        page.fill("#roll-label", label)
-        page.click("#dice-box button[type=submit]")
-        return self.recorded()
-
-    def sheet_of(self, version: int) -> None:
-        """Waits for the sheet read after ``version`` came in."""
-        self.page.wait_for_function(f"() => +document.body.dataset.sheetHead >= {version}", timeout=LIVE)
-
-    def sheet(self, key: str) -> str:
-        return str(self.page.locator(f"#sheet [data-key='{key}'] .val").first.inner_text())
-
-    def clean(self, *expected: int | str) -> None:
-        """No script error, no dialog, and no console error but the browser's note of what
-        the test brought about: a refusal (its status) or a network error (its name)."""
-        noted = [f"status of {e} " if isinstance(e, int) else e for e in expected]
-        problems = [p for p in self.problems if not any(n in p for n in noted)]
-        assert problems == [], problems
-        assert self.dialogs == [], self.dialogs
-
-    def shoot(self, name: str) -> Path:
-        ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        path = ARTIFACTS / f"{name}.png"
-        self.page.screenshot(path=str(path), full_page=True)
-        return path
-
-    def close(self) -> None:
-        self.context.close()
-
-
-def seen_within(seat: Seat, text: str, ms: int = LIVE) -> None:
-    """The entry shows on ``seat``'s page within ``ms`` of now, without a reload."""
-    started = time.monotonic()
-    seat.entry(text).first.wait_for(timeout=ms)
-    assert (time.monotonic() - started) * 1000 <= ms
-
-
 @pytest.fixture
-def crawl(tmp_path: Path) -> Iterator[tuple[str, str, str]]:
+def crawl(tmp_path: Path) -> Any:
     """A served crawl, 'Mine', with Ada exploring: (base URL, the GM's secret, Ada's)."""
     db = str(tmp_path / "table.ledger")
     with Ledger(db) as book:
@@ -175,68 +45,65 @@ def crawl(tmp_path: Path) -> Iterator[tuple[str, str, str]]:
         yield base, gm, ada
 
 
-def test_the_player_rolls_and_takes_a_crawl_day_the_gm_sees_it_and_undoes_it(
-    browser: Any, crawl: tuple[str, str, str]
+def test_a_player_takes_a_crawl_day_by_tapping_and_the_gm_sees_it_and_undoes_it(
+    browser: Any, crawl: tuple[str, str, str], tmp_path: Path
 ) -> None:
     base, gm_secret, ada_secret = crawl
-    gm = Seat(browser, base, gm_secret, LAPTOP)
-    ada = Seat(browser, base, ada_secret, PHONE)
-    assert gm.page.locator("#gm").is_visible() and not ada.page.locator("#gm").is_visible()
+    gm = Seat(browser, base, gm_secret, phone=False, shots=shots(tmp_path))
+    ada = Seat(browser, base, ada_secret, shots=shots(tmp_path))
+    assert gm.page.locator("#gm-bar").is_visible() and not ada.page.locator("#gm-bar").is_visible()
+    assert ada.page.locator("#title").inner_text() == "Ada"
 
+    ada.tab("Log")
     ada.page.fill("#players-seed", "Ada's lucky seed")
-    ada.page.click("#seed-form button[type=submit]")
-    seeded = gm.page.locator("#dice-panel .commitment.open", has_text="Ada's lucky seed")
-    seeded.wait_for(timeout=LIVE)
-    ada.roll("2d6+1", "scouting")
-    ada.page.wait_for_selector("#seed-form", state="hidden")  # a die was drawn under it
-    seen_within(gm, "scouting")
-    assert gm.entry("scouting").locator(".die").count() == 2
+    ada.press(ada.page.locator("#seed-form button[type=submit]"))
+    gm.page.locator("#dice-panel .commitment.open", has_text="Ada's lucky seed").wait_for(timeout=LIVE)
+    rolled = ada.roll("2d6+1", "scouting")
+    assert rolled.locator(".faces.big .die").count() == 2 and "scouting" in rolled.inner_text()
+    gm.seen("scouting")
 
-    ada.act("crawl.Move", direction="n")
-    seen_within(gm, "moved n to (0,-1)")
-    ada.act("crawl.Terrain", faces=[4])
-    seen_within(gm, "marsh")
-    terrain = gm.entry("marsh")
-    assert terrain.locator(".die").all_inner_texts() == ["4"]
-    assert terrain.locator("[data-dice]").get_attribute("data-dice") == "physical"
-    ada.act("crawl.Explore", faces=[3, 4])
-    seen_within(gm, "a dropped ration pack")
-    ate = ada.act("crawl.Eat", food="bar")
-    seen_within(gm, "eats bar")
-    ada.sheet_of(ate)
-    assert ada.sheet("health") == "12"
-    slept = ada.act("crawl.Sleep", where="wild")
-    seen_within(gm, "sleeps (wild)")
-    ada.sheet_of(slept)
-    assert ada.sheet("health") == "15"
+    moved = ada.tap("move", direction="n")
+    assert "moved n to (0,-1)" in moved.inner_text()
+    gm.seen("moved n to (0,-1)")
+    terrain = ada.tap("terrain", faces=[4])
+    assert "marsh" in terrain.inner_text() and terrain.locator(".die").all_inner_texts() == ["4"]
+    gm.seen("marsh")
+    assert gm.entry("marsh").locator("[data-dice]").get_attribute("data-dice") == "physical"
+    assert "a dropped ration pack" in ada.tap("event", faces=[3, 4]).inner_text()
+    ate = ada.tap("eat", food="bar")
+    assert "eats bar" in ate.inner_text()
+    ada.page.wait_for_function(
+        "() => document.querySelector(\"#tracks [data-key='health'] .val\").textContent === '12'"
+    )
+    assert "sleeps (wild)" in ada.tap("sleep", where="wild").inner_text()
+    ada.page.wait_for_function(
+        "() => document.querySelector(\"#tracks [data-key='health'] .val\").textContent === '15'"
+    )
+    gm.seen("sleeps (wild)")
     assert gm.page.locator("#map polygon.hex[data-here='1']").get_attribute("data-terrain") == "marsh"
-    assert ada.entry("scouting").locator("[data-dice]").get_attribute("data-dice") == "pending"
 
-    gm.page.click("#undo")
-    started = time.monotonic()
+    undo = gm.page.locator("#undo")
+    assert undo.inner_text().startswith("Undo: Ada: day 1 ends")
+    gm.press(undo)
+    ada.tab("Log")
     struck = ada.page.locator("#log li.entry.undone", has_text="sleeps (wild)")
     struck.wait_for(timeout=LIVE)
-    assert (time.monotonic() - started) * 1000 <= LIVE
     assert (
         struck.evaluate("e => getComputedStyle(e.querySelector('.text')).textDecorationLine")
         == "line-through"
     )
-    assert ada.page.locator("#log li.entry.undone", has_text="day 1 ends").count() == 1  # the whole action
     ada.page.wait_for_function(
-        "() => document.querySelector(\"#sheet [data-key='health'] .val\").textContent === '12'", timeout=LIVE
+        "() => document.querySelector(\"#tracks [data-key='health'] .val\").textContent === '12'"
     )
-    gm.page.locator("#log li.entry.undone", has_text="sleeps (wild)").wait_for(timeout=LIVE)
-    assert ada.entry("eats bar").first.get_attribute("data-undone") == "0"
-
     gm.page.fill("#next-seed", "our table's seed")
-    gm.page.click("#reveal-form button[type=submit]")
+    gm.press(gm.page.locator("#reveal-form button[type=submit]"))
     proven = ada.entry("scouting").locator("[data-dice='proven']")
     proven.wait_for(timeout=LIVE)
     ada.page.wait_for_selector("#dice-panel .badge.verified", timeout=LIVE)
-    assert "\u2713" in proven.inner_text()  # the revealed seed hashes to its commitment
-    assert ada.page.locator("#dice-panel .commitment.open code").nth(1).inner_text() == "our table's seed"
-    ada.shoot("crawl-day-player-phone")
-    gm.shoot("crawl-day-gm-laptop")
+    assert "\u2713" in proven.inner_text()
+    ada.tab("Sheet")
+    ada.shoot("crawl-player-phone")
+    gm.shoot("crawl-gm-laptop")
     gm.clean()
     ada.clean()
     gm.close()
@@ -251,19 +118,18 @@ def test_what_a_player_typed_shows_as_text_never_as_html(browser: Any, tmp_path:
         friday = book.campaign("Friday")
         gm_secret = seats_of(book).invite(friday.id, "gm", label="gm")[1]
     with serving(db) as base:
-        gm = Seat(browser, base, gm_secret, LAPTOP)
-        gm.act("core.Note", text=XSS)
-        seen_within(gm, XSS)
+        gm = Seat(browser, base, gm_secret, phone=False)
+        assert XSS in gm.form("Notes", "Note", text=XSS).inner_text()
+        gm.seen(XSS)
         gm.roll("1d6", XSS)
         gm.entry(f"rolled {XSS}").first.wait_for(timeout=LIVE)
-        gm.act("core.AddCharacter", name="Bea", attrs=f"class={XSS}")
-        seen_within(gm, "character Bea joins")
-        gm.page.click("#commands button[data-command='core.AddCharacter']")
-        gm.page.fill("#command-form [name='name']", XSS)
-        gm.page.click("#command-form button[type=submit]")
-        refusal = gm.page.locator("#notice.bad")
-        refusal.wait_for(timeout=5000)
-        assert f"character name '{XSS}' is not allowed" in refusal.inner_text()
+        assert (
+            "character Bea joins"
+            in gm.form("Party", "Character add", name="Bea", attrs=f"class={XSS}").inner_text()
+        )
+        refused = gm.form("Party", "Character add", name=XSS)
+        assert "refused" in (refused.get_attribute("class") or "")
+        assert f"character name '{XSS}' is not allowed" in refused.inner_text()
         assert gm.page.locator("#log").inner_text().count(XSS) >= 3
         assert gm.page.locator("img").count() == 0
         time.sleep(0.3)  # an onerror would have fired by now
@@ -284,55 +150,100 @@ def imported(tmp_path: Path, system: str) -> tuple[str, str, str, str]:
         return db, c.name, gm, player
 
 
+SMALL = """() => [...document.querySelectorAll('button, summary, select, input:not([type=checkbox]):not([type=range])')]
+  .filter(b => b.offsetParent !== null && !b.closest('[hidden]'))
+  .map(b => [b.textContent.trim() || b.getAttribute('aria-label') || b.id, b.getBoundingClientRect().height])
+  .filter(([, h]) => h < 44)"""
+"""The visible tap targets shorter than 44 px."""
+
+
 @pytest.mark.parametrize(
     ("system", "mark"), [("crawl", "#map polygon.hex"), ("yearzero", "#map rect.sector")]
 )
 def test_a_table_on_a_phone_and_a_laptop(browser: Any, tmp_path: Path, system: str, mark: str) -> None:
     db, _name, gm_secret, player_secret = imported(tmp_path, system)
     with serving(db) as base:
-        for who, secret, size, viewport in (
-            ("gm", gm_secret, "laptop", LAPTOP),
-            ("player", player_secret, "phone", PHONE),
-            ("gm", gm_secret, "phone", PHONE),
-            ("player", player_secret, "laptop", LAPTOP),
+        for who, secret, phone in (
+            ("gm", gm_secret, False),
+            ("player", player_secret, True),
+            ("gm", gm_secret, True),
         ):
-            seat = Seat(browser, base, secret, viewport)
+            seat = Seat(browser, base, secret, phone=phone, shots=shots(tmp_path))
             page = seat.page
-            page.wait_for_selector(mark, timeout=5000)
+            size = "phone" if phone else "laptop"
             page.wait_for_selector("#sheet .sheet-title", timeout=5000)
-            assert page.locator("#sheet .meter").count() >= 1  # tracks drawn as bars
-            assert page.locator("#log li.entry").count() >= 10
+            page.wait_for_selector(".meter", state="attached", timeout=5000)  # tracks drawn as bars
+            assert page.locator("#sheet button.control").count() >= 1, "the sheet offers something to tap"
             width = page.evaluate("() => document.documentElement.scrollWidth")
-            assert width <= viewport["width"], f"{who} on a {size}: the page is {width}px wide"
+            assert width <= page.viewport_size["width"], f"{who} on a {size}: the page is {width}px wide"
+            if phone:
+                assert page.evaluate(SMALL) == [], "a tap target under 44 px"
+                page.mouse.wheel(0, 1500)
+                page.wait_for_timeout(200)
+                assert page.locator("#top").bounding_box()["y"] == 0, "the header stays in sight"
+                assert page.locator("#live").is_visible()
+                seat.shoot(f"{system}-{who}-{size}-sheet")
+                seat.tab("Table")
+            page.wait_for_selector(mark, timeout=5000)
+            seat.tab("Log")
+            assert page.locator("#log li.entry").count() >= 10
             seat.shoot(f"{system}-{who}-{size}")
             seat.clean()
             seat.close()
 
 
-def test_the_gm_travels_back_to_a_day_and_the_sheet_follows(browser: Any, tmp_path: Path) -> None:
-    db, name, gm_secret, _player = imported(tmp_path, "crawl")
+def test_the_gm_steps_through_the_campaign_action_by_action_and_day_0_says_day_0(
+    browser: Any, tmp_path: Path
+) -> None:
+    db, name, gm_secret, _player = imported(tmp_path, "yearzero")
     with Ledger(db) as book:
-        on_day_2 = book.state(name, day=2)
-        health = on_day_2.game.health
+        last: dict[str, tuple[int, int | None]] = {}  # each action's last event: (version, day)
+        for e in book.effective(book.campaign(name)):
+            last[e.action] = (e.v, e.day)
+        ends = sorted(last.values())
+        system = get_system("yearzero")
+
+        def sheet_at(v: int) -> dict[str, Any]:
+            return system.read.sheet(book.state(name, at=v), "Vesna")
+
+        day0 = max(v for v, d in ends if d == 0)
+        day0_title = f"day {sheet_at(day0)['time']['day']}"
+        after = next(v for v, _ in ends if v > day0)
+        after_time = sheet_at(after)["time"]["text"]
+    assert day0_title == "day 0"
     with serving(db) as base:
-        gm = Seat(browser, base, gm_secret, LAPTOP)
+        gm = Seat(browser, base, gm_secret, phone=False, shots=shots(tmp_path))
         page = gm.page
-        page.wait_for_selector("#sheet .sheet-title")
-        page.locator("#day-slider").evaluate("(s) => { s.value = 2; s.dispatchEvent(new Event('input')); }")
-        page.wait_for_function("() => document.querySelector('#sheet-when').textContent === 'on day 2'")
+        assert page.locator("#step-label").inner_text().startswith("now")
+        for _ in range(10):
+            if (page.locator("body").get_attribute("data-at") or "").isdigit() and int(
+                page.locator("body").get_attribute("data-at")
+            ) <= day0:
+                break
+            gm.press(page.locator("#prev-day"))
+        page.wait_for_function(f"() => document.body.dataset.at === '{day0}'")
+        assert page.locator("#step-label").inner_text().startswith("day 0 · v")
         page.wait_for_function(
-            f"() => document.querySelector(\"#sheet [data-key='health'] .val\").textContent === '{health}'"
+            "() => document.querySelector('#sheet .sheet-title').textContent.includes('day 0 ')"
         )
-        assert "day 2" in page.locator("#sheet .sheet-title").inner_text()
+        assert page.locator("#sheet button.control").first.is_disabled(), "no control acts in the past"
+        gm.press(page.locator("#next-step"))
+        page.wait_for_function(f"() => document.body.dataset.at === '{after}'")
+        page.wait_for_function(
+            f"() => document.querySelector('#sheet .sheet-title').textContent.includes({after_time!r})"
+        )
+        gm.press(page.locator("#prev-step"))
+        page.wait_for_function(f"() => document.body.dataset.at === '{day0}'")
         page.fill("#fork-name", "what if")
-        page.click("#fork-form button[type=submit]")
+        gm.press(page.locator("#fork-form button[type=submit]"))
         link = page.locator("#fork-link")
         link.wait_for(timeout=5000)
-        assert "'what if'" in link.inner_text()
+        assert "“what if”" in link.inner_text()
         with Ledger(db) as book:
-            assert book.campaign("what if").parent_version == book.version_at_day(book.campaign(name), 2)
-        page.click("#now")
-        page.wait_for_function("() => document.querySelector('#sheet-when').textContent.startsWith('now')")
+            assert book.campaign("what if").parent_version == day0
+        gm.press(page.locator("#now"))
+        page.wait_for_function("() => document.querySelector('#step-label').textContent.startsWith('now')")
+        gm.shoot("yearzero-gm-day0")
         gm.clean()
         gm.close()
 
@@ -348,16 +259,17 @@ def test_a_page_that_lost_the_server_catches_up_without_a_gap_or_a_duplicate(
         gm_secret = seats_of(book).invite(friday.id, "gm", label="gm")[1]
     port = free_port()
     with serving(db, port=port) as base:
-        gm = Seat(browser, base, gm_secret, LAPTOP)
+        gm = Seat(browser, base, gm_secret, phone=False)
         gm.roll("1d6", "before")
-        seen_within(gm, "before")
+        gm.seen("before")
     gm.page.wait_for_selector("#live:not([data-state='live'])", timeout=5000)
+    assert gm.page.locator("#live").is_visible()
     with Ledger(db) as book:  # recorded while the page could not hear
         for n in range(3):
             book.note(f"while away {n}", "Friday")
         head = book.head(book.campaign("Friday"))
     with serving(db, port=port):
-        gm.page.wait_for_selector("#live[data-state='live']", timeout=10_000)
+        gm.page.wait_for_selector("#live[data-state='live']", timeout=15_000)
         gm.entry("while away 2").wait_for(timeout=5000)
         versions = [
             int(v)
@@ -369,27 +281,34 @@ def test_a_page_that_lost_the_server_catches_up_without_a_gap_or_a_duplicate(
 
 
 @pytest.mark.parametrize("system", system_names())
-def test_every_systems_commands_are_buttons_and_its_sheet_is_drawn(
+def test_every_systems_sheet_is_its_controls_and_its_forms_wait_in_groups(
     browser: Any, tmp_path: Path, system: str
 ) -> None:
+    """No wall of buttons: the sheet's controls, then the remaining commands in a few
+    groups by what a player is doing; no two buttons share a label."""
     db = str(tmp_path / "table.ledger")
     with Ledger(db) as book:
         book.new_campaign(system, "Friday")
         friday = book.campaign("Friday")
         book.add_character("Ana", "Friday")
-        commands = sorted(stable_commands(book.system(friday)))
         gm_secret = seats_of(book).invite(friday.id, "gm", label="gm")[1]
     with serving(db) as base:
-        gm = Seat(browser, base, gm_secret, PHONE)
+        gm = Seat(browser, base, gm_secret, shots=shots(tmp_path))
         page = gm.page
-        shown = page.locator("#commands button[data-command]").evaluate_all(
-            "l => l.map(b => b.dataset.command)"
-        )
-        assert sorted([*shown, "core.Roll"]) == commands  # core.Roll is the dice box
         page.wait_for_selector("#sheet .kv, #sheet .sheet-title", timeout=5000)
+        groups = page.locator("#forms details.form-group")
+        assert groups.count() <= 8
+        assert page.locator("#forms .form-button:visible").count() == 0, "the forms wait in their groups"
+        for n in range(groups.count()):
+            gm.press(groups.nth(n).locator("summary"))
+        labels = page.locator("#me button:visible").evaluate_all(
+            "l => l.map(b => b.textContent.trim().toLowerCase())"
+        )
+        repeated = sorted({x for x in labels if labels.count(x) > 1})
+        assert repeated == [], f"buttons share a label: {repeated}"
         width = page.evaluate("() => document.documentElement.scrollWidth")
         assert width <= PHONE["width"]
-        gm.shoot(f"sheet-{system}-phone")
+        gm.shoot(f"sheet-{system}-phone", full=True)
         gm.clean()
         gm.close()
 
@@ -404,16 +323,18 @@ def test_a_watcher_sees_the_table_live_and_has_nothing_to_press(browser: Any, tm
         ada_secret = seats.invite(mine.id, "player", "Ada", label="ada")[1]
         watch_secret = seats.invite(mine.id, "watch", label="screen")[1]
     with serving(db) as base:
-        screen = Seat(browser, base, watch_secret, LAPTOP)
-        ada = Seat(browser, base, ada_secret, PHONE)
+        screen = Seat(browser, base, watch_secret, phone=False)
+        ada = Seat(browser, base, ada_secret)
         page = screen.page
-        assert not page.locator("#act-card").is_visible() and not page.locator("#gm").is_visible()
-        assert not page.locator("#seed-form").is_visible()
+        assert page.locator("#sheet button.control").count() == 0
+        assert not page.locator("#dice").is_visible() and not page.locator("#gm-bar").is_visible()
+        assert not page.locator("#forms").is_visible() and not page.locator("#seed-form").is_visible()
         assert page.locator("#map polygon.hex").count() >= 1
-        ada.act("crawl.Move", direction="s")
-        seen_within(screen, "moved s to (0,1)")
+        ada.tap("move", direction="s")
+        screen.seen("moved s to (0,1)")
         page.wait_for_selector("#map polygon.hex[data-here='1'][data-q='0'][data-r='1']", timeout=LIVE)
         assert page.locator("#seat").inner_text() == "watching (screen)"
+        assert page.get_by_role("button", name=exactly("move")).count() == 0
         screen.clean()
         ada.clean()
         screen.close()

@@ -26,8 +26,8 @@ from ledger.cli.serve import lan_address
 from ledger.trust.seats import seats_of
 from ledger.web.app import create_app
 from tests.conftest import Session
+from tests.helpers_browser import browser, missing  # noqa: F401  (the browser fixture)
 from tests.helpers_web import Seated, TestClient, bearer, free_port, head, join, seat_table, serving, sse
-from tests.test_web_browser import browser, missing  # noqa: F401  (the browser fixture)
 
 OWN = {"Origin": "http://testserver"}
 

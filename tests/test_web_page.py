@@ -5,25 +5,25 @@ never insert text as HTML."""
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 from starlette.testclient import TestClient
 
 from ledger import Ledger
-from ledger.cli.main import cli
+from ledger.projections import report
 from ledger.trust.seats import seats_of
+from ledger.web import affordances
 from ledger.web.app import create_app
-from tests.helpers_web import bearer, join
+from tests.helpers_web import bearer, head, join
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 ROOT = Path(__file__).resolve().parent.parent
 STATIC = ROOT / "web" / "static"
+DRAW = ROOT / "projections" / "report_assets" / "draw.js"
 
 
 def seated(db: str, system: str, name: str, character: str) -> tuple[str, str]:
@@ -67,14 +67,14 @@ def test_the_map_is_the_reports_hexes_now_and_on_a_day(crawl: tuple[TestClient, 
     assert bad.status_code == 400 and "day is a version" in bad.json()["error"]["message"]
 
 
-def test_the_sheets_hints_are_the_command_lines_next_steps(crawl: tuple[TestClient, str, str, str]) -> None:
-    client, db, _gm, ada = crawl
+def test_the_sheets_hints_speak_of_the_pages_own_controls(crawl: tuple[TestClient, str, str, str]) -> None:
+    client, _db, _gm, ada = crawl
     move = {"command": "crawl.Move", "args": {"direction": "n"}}
     client.post("/api/c/Mine/actions", json=move, headers=bearer(ada))
     sheet = client.get("/api/c/Mine/sheet", headers=bearer(ada)).json()
-    status = CliRunner().invoke(cli, ["--db", db, "-c", "Mine", "--json", "status"])
-    assert status.exit_code == 0, status.output
-    assert sheet["hints"] == json.loads(status.output)["next"] == ["crawl terrain"]
+    assert sheet["hints"][0] == "Terrain: tap it on the sheet."  # the day's order: terrain next
+    assert [c["label"] for c in sheet["controls"]] == ["terrain"]
+    assert not any("crawl " in h or "--help" in h for h in sheet["hints"])
 
 
 def test_a_system_without_a_map_says_so(tmp_path: Path) -> None:
@@ -86,8 +86,119 @@ def test_a_system_without_a_map_says_so(tmp_path: Path) -> None:
         assert answer.status_code == 404
         assert answer.json()["error"]["message"] == "the freeform system draws no map"
         hints = client.get("/api/c/Friday/sheet", headers=bearer(gm)).json()["hints"]
-    status = CliRunner().invoke(cli, ["--db", db, "-c", "Friday", "--json", "status"])
-    assert hints == json.loads(status.output)["next"] == ["roll NOTATION", "note TEXT"]
+    assert hints == [affordances.WORDS["dice"]]  # nothing to tap: the dice box
+
+
+def test_a_yearzero_sheet_is_its_controls_and_a_tap_rolls_that_skill(tmp_path: Path) -> None:
+    """A mutant's sheet offers each attribute and skill as a control; the page sends what a
+    plain tap sends (the control's arguments, its options' defaults), and the roll is of
+    that skill, with the item chosen in its options when one is."""
+    db = str(tmp_path / "page.ledger")
+    with Ledger(db) as book:
+        book.new_campaign("yearzero", "Zone")
+        book.create_character(
+            "Mira",
+            "Zone",
+            {
+                "strength": "4",
+                "agility": "3",
+                "wits": "2",
+                "empathy": "4",
+                "skill.fight": "2",
+                "gear.club": "1",
+            },
+        )
+        c = book.campaign("Zone")
+        mira = seats_of(book).invite(c.id, "player", "Mira", label="mira")[1]
+    with TestClient(create_app(db)) as client:
+        sheet = client.get("/api/c/Zone/sheet", headers=bearer(mira)).json()
+        labels = [c["label"] for c in sheet["controls"]]
+        assert labels[:4] == ["Strength", "Agility", "Wits", "Empathy"] and "fight" in labels
+        fight = next(c for c in sheet["controls"] if c["label"] == "fight")
+        assert fight["ready"] and fight["args"] == {"what": "fight"}
+        item = next(o for o in fight["options"] if o["field"] == "item")
+        assert item["choices"] == ["club"] and item["label"] == "item"
+        assert next(o for o in fight["options"] if o["field"] == "modifier")["help"].startswith(
+            "Other modifier"
+        )
+        args = {o["field"]: o["default"] for o in fight["options"] if o["default"] is not None}
+        tap = {
+            "command": fight["command"],
+            "args": {**args, **fight["args"], "item": "club"},
+            "faces": [6, 1, 1, 1, 2, 3, 6],
+        }
+        done = client.post("/api/c/Zone/actions", json=tap, headers=bearer(mira))
+        assert done.status_code == 200, done.text
+        rolled = done.json()["events"][0]
+        assert (rolled["skill"], rolled["item"], rolled["successes"]) == ("fight", "club", 2)
+        after = client.get("/api/c/Zone/sheet", headers=bearer(mira)).json()
+        assert [c["label"] for c in after["controls"] if c["on"] == ""] == ["push the roll"]
+        assert "Push the roll: tap it on the sheet." in after["hints"]
+
+
+def test_the_forms_are_the_command_lines_commands_in_its_units_and_words(tmp_path: Path) -> None:
+    db = str(tmp_path / "page.ledger")
+    gm, _ = seated(db, "yearzero", "Zone", "Mira")
+    with TestClient(create_app(db)) as client:
+        forms = client.get("/api/c/Zone", headers=bearer(gm)).json()["forms"]
+    tick = next(f for f in forms if f["command"] == "yearzero.Tick")
+    assert tick["name"] == "yz tick" and tick["label"] == "Tick"
+    assert tick["help"].startswith("Let HOURS pass")
+    (hours,) = tick["asks"]
+    assert (hours["field"], hours["label"], hours["scale"]) == ("minutes", "hours", 60)
+    armor = next(f for f in forms if f["command"] == "yearzero.Wear")
+    assert armor["name"] == "yz armor"
+    assert [a["label"] for a in armor["asks"]] == ["item", "off"]
+    assert not any(a["field"] == "what" and not a["choices"] for f in forms for a in f["asks"])
+    labels = [f["label"].lower() for f in forms]
+    assert len(labels) == len(set(labels))
+    assert {f["group"] for f in forms} >= {"Travel", "Food, water and rest", "Harm", "Gear"}
+
+
+def test_every_sheet_at_once_now_and_at_a_version(tmp_path: Path) -> None:
+    db = str(tmp_path / "page.ledger")
+    with Ledger(db) as book:
+        with (ROOT / "samples" / "d20" / "campaign.jsonl").open("rb") as f:
+            c = book.import_(f)
+        gm = seats_of(book).invite(c.id, "gm", label="gm")[1]
+        player = seats_of(book).invite(c.id, "player", "Parker", label="parker")[1]
+        then = book.state(c.name, at=10)
+    with TestClient(create_app(db)) as client:
+        now = client.get(f"/api/c/{c.name}/sheets", headers=bearer(player)).json()
+        assert list(now["sheets"]) == ["Ripley", "Parker", "Bishop"]
+        assert now["sheets"]["Bishop"]["view"]["title"].startswith("Bishop")
+        past = client.get(f"/api/c/{c.name}/sheets?at=10", headers=bearer(gm)).json()
+        assert past["version"] == 10
+        assert past["sheets"]["Parker"]["hp"] == {
+            "current": then.game.heroes["Parker"].hp,
+            "max": then.game.heroes["Parker"].hp_max,
+        }
+        travel = client.get(f"/api/c/{c.name}/sheets?at=10", headers=bearer(player))
+        assert travel.status_code == 403
+
+
+def test_an_undo_names_the_actions_it_takes_back(crawl: tuple[TestClient, str, str, str]) -> None:
+    """The GM's undo carries the version the GM saw: an action recorded since is not undone
+    unseen (409, nothing recorded); with the head it saw, it undoes."""
+    client, db, gm, ada = crawl
+    roll = {"command": "core.Roll", "args": {"notation": "1d6"}}
+    seen = client.post("/api/c/Mine/actions", json=roll, headers=bearer(ada)).json()["version"]
+    client.post("/api/c/Mine/actions", json=roll, headers=bearer(ada))
+    stale = client.post("/api/c/Mine/undo", json={"expected_version": seen}, headers=bearer(gm))
+    assert stale.status_code == 409 and "someone acted first" in stale.json()["error"]["message"]
+    assert head(db, "Mine") == seen + 1
+    done = client.post("/api/c/Mine/undo", json={"expected_version": seen + 1}, headers=bearer(gm))
+    assert done.status_code == 200 and done.json()["events"][0]["first"] == seen + 1
+
+
+def test_the_page_and_the_report_draw_with_one_module(crawl: tuple[TestClient, str, str, str]) -> None:
+    client, db, _gm, _ada = crawl
+    served = client.get("/static/draw.js")
+    assert served.status_code == 200 and served.headers["content-type"].startswith("text/javascript")
+    with Ledger(db) as book:
+        inlined = report.render(report.build(book, "Mine"))
+    assert served.text in inlined
+    assert "window.LedgerDraw" in served.text
 
 
 def test_a_zone_is_drawn_from_its_sectors(tmp_path: Path) -> None:
@@ -121,11 +232,11 @@ def test_the_page_is_served_with_its_files_and_no_inline_script(
         assert client.get(f"/static/{name}").status_code == 200, name
 
 
-@pytest.mark.parametrize("name", ["table.js", "draw.js"])
-def test_the_pages_scripts_build_text_never_html(name: str) -> None:
-    code = (STATIC / name).read_text()
+@pytest.mark.parametrize("path", [STATIC / "table.js", DRAW])
+def test_the_pages_scripts_build_text_never_html(path: Path) -> None:
+    code = path.read_text()
     for sink in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function"):
-        assert sink not in code, f"{name} uses {sink}"
+        assert sink not in code, f"{path.name} uses {sink}"
     assert "http://" not in code.replace("http://www.w3.org/2000/svg", "") and "https://" not in code
 
 

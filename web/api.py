@@ -27,11 +27,12 @@ from ledger.deciding.authority import by_player, declared
 from ledger.deciding.commands import stable_commands
 from ledger.errors import LedgerError, UnknownCampaignError
 from ledger.log.records import Campaign, Recorded, recorded_json
+from ledger.projections import report as reports
 from ledger.projections import sheets
 from ledger.projections.stats.sheet import luck_from_log
 from ledger.trust.admission import command_class
 from ledger.trust.seats import Seat, UnknownLinkError
-from ledger.web import auth, idempotency, pages, schema
+from ledger.web import affordances, auth, idempotency, pages, schema
 from ledger.web.entries import entries_after, recorded_entries
 from ledger.web.errors import (
     BadRequest,
@@ -259,6 +260,8 @@ async def table_info(request: Request) -> Response:
             "confirm": confirm_for(seat, system),
             "gm_values": values_for(seat, system, confirm=False),
             "confirm_values": values_for(seat, system, confirm=True),
+            "forms": list(affordances.forms(system.name)),
+            "names": affordances.names(system.name),
             "next": on_cli.hints(system, state),
             "dice": book.dice_status(c.name),
             "map_kind": system.read.report.map_kind if system.read.report.map is not None else None,
@@ -360,12 +363,24 @@ def _gm_write(what: str, kind: type[T], act: Callable[[Any, Campaign, Seat, T], 
     return write
 
 
+def _seen(book: Any, c: Campaign, expected: int | None) -> None:
+    """Refuse an action that names the state it acts on when the campaign moved on since."""
+    if expected is not None and expected != book.head(c):
+        raise StaleVersion(
+            f"campaign {c.name!r} is at version {book.head(c)}, not {expected}: "
+            "someone acted first; read the events and decide again",
+            field="expected_version",
+        )
+
+
 def _undo(table: Any, c: Campaign, seat: Seat, asked: schema.Count) -> Written:
+    _seen(table.book, c, asked.expected_version)
     rec = table.book.undo(c.name, asked.count, seat=seat.label)
     return recorded_json(rec), rec
 
 
 def _redo(table: Any, c: Campaign, seat: Seat, asked: schema.Count) -> Written:
+    _seen(table.book, c, asked.expected_version)
     rec = table.book.redo(c.name, asked.count, seat=seat.label)
     return recorded_json(rec), rec
 
@@ -465,12 +480,58 @@ async def sheet(request: Request) -> Response:
         data: dict[str, Any] = system.read.sheet(state, who)
         version = at if at is not None else (book.version_at_day(c, day) if day is not None else None)
         data["luck_index"] = luck_from_log(book, c.name, who, version=version)
-        if system.read.sheet_layout is not None:
-            data["view"] = sheets.view(system.read.sheet_layout, data)
-        data["hints"] = on_cli.hints(system, state)
-        return data
+        return played(system, state, data, seat)
 
     return Response(msgspec.json.encode(await table.run(read)), media_type="application/json")
+
+
+def played(system: Any, state: Any, data: dict[str, Any], seat: Seat) -> dict[str, Any]:
+    """A sheet as the page draws it: its ``view`` (the system's layout), its ``controls``
+    (what a player taps on it), the ``choices`` its forms pick from it and the page's
+    ``hints`` (what comes next, in the page's words; ``now``: the ones the moment lights up)."""
+    if system.read.sheet_layout is not None:
+        data["view"] = sheets.view(system.read.sheet_layout, data)
+    data["controls"] = affordances.controls(system, data, state)
+    data["choices"] = affordances.choices(system, data, state)
+    said = affordances.hints(system, state, data["controls"], seat.role)
+    data["hints"] = [*said["now"], *said["more"]]
+    data["now"] = said["now"]
+    return data
+
+
+@endpoint
+async def every_sheet(request: Request) -> Response:
+    """Every character's sheet as the page draws it (one for the table when the system
+    keeps one for everyone), now or ``at`` a version or on a ``day``: the GM's laptop and a
+    player's look at the rest of the table."""
+    seat, _ = await seat_of(request)
+    at, day = travel(request, seat)
+    table = table_of(request)
+
+    def read() -> dict[str, Any]:
+        book = table.book
+        c = campaign_of(table, seat, request.path_params["campaign"])
+        state = book.state(c.name, at=at, day=day)
+        system = book.system(c)
+        if state.game is None:
+            return {"campaign": c.name, "version": state.core.version, "sheets": {}}
+        found = reports.sheets(system, state)
+        return {
+            "campaign": c.name,
+            "version": state.core.version,
+            "sheets": {who: played(system, state, data, seat) for who, data in found.items()},
+        }
+
+    return Response(msgspec.json.encode(await table.run(read)), media_type="application/json")
+
+
+async def drawing(request: Request) -> Response:
+    """The drawing module the page and the report share (the report inlines it)."""
+    return Response(
+        reports.drawing_module(),
+        media_type="text/javascript; charset=utf-8",
+        headers={"Cache-Control": "no-cache"},
+    )
 
 
 @endpoint
@@ -713,6 +774,7 @@ def routes() -> list[Route | Mount]:
         Route("/api/c/{campaign}/dice/seed", seed, methods=["POST"]),
         Route("/api/c/{campaign}/events", events, methods=["GET"]),
         Route("/api/c/{campaign}/sheet", sheet, methods=["GET"]),
+        Route("/api/c/{campaign}/sheets", every_sheet, methods=["GET"]),
         Route("/api/c/{campaign}/map", board, methods=["GET"]),
         Route("/api/c/{campaign}/seats", seats, methods=["GET"]),
         Route("/api/c/{campaign}/seats", invite, methods=["POST"]),
@@ -722,5 +784,6 @@ def routes() -> list[Route | Mount]:
         Route("/join/{secret}", join, methods=["POST"]),
         Route("/", front, methods=["GET"]),
         Route("/t/{campaign}", page, methods=["GET"]),
+        Route("/static/draw.js", drawing, methods=["GET"]),
         Mount("/static", app=static, name="static"),
     ]

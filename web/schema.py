@@ -18,6 +18,7 @@ import msgspec
 from ledger.deciding.commands import stable_commands
 from ledger.errors import AnyFix
 from ledger.systems import get_system, system_names
+from ledger.web import affordances
 
 MAX_FACES = 1000
 
@@ -38,9 +39,12 @@ class Action(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class Count(msgspec.Struct, forbid_unknown_fields=True):
-    """``POST .../undo`` and ``.../redo``: how many actions."""
+    """``POST .../undo`` and ``.../redo``: how many actions, and the head the GM saw (an
+    undo names the actions it takes back: one recorded in between refuses it, 409, rather
+    than be undone unseen)."""
 
     count: int = 1
+    expected_version: int | None = None
 
 
 class Fork(msgspec.Struct, forbid_unknown_fields=True):
@@ -282,13 +286,18 @@ def components(prefix: str) -> tuple[dict[str, str], dict[str, Any]]:
 
 @functools.cache
 def command_schema() -> dict[str, Any]:
-    """``GET /api/schema``: every command of every installed system, by stable name."""
+    """``GET /api/schema``: every command of every installed system, by stable name, each
+    with its ``name`` on the command line (and on the page) where it has one."""
     refs, schemas = components("#/$defs/")
     systems = {name: sorted(stable_commands(get_system(name))) for name in system_names()}
+    named = {stable: cli for name in system_names() for stable, cli in affordances.names(name).items()}
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "campaign-ledger commands",
-        "commands": {name: {"$ref": ref} for name, ref in sorted(refs.items())},
+        "commands": {
+            name: {"$ref": ref, **({"name": named[name]} if name in named else {})}
+            for name, ref in sorted(refs.items())
+        },
         "systems": systems,
         "$defs": schemas,
     }
@@ -387,6 +396,19 @@ def openapi() -> dict[str, Any]:
                 "responses": {
                     "200": {
                         "description": "What `ledger sheet --json` prints",
+                        "content": {"application/json": {"schema": {"type": "object"}}},
+                    },
+                    **_error_responses(400, 401, 403, 404, 422, 429, 503),
+                },
+            }
+        },
+        "/api/c/{campaign}/sheets": {
+            "get": {
+                "summary": "Every character's sheet as the page draws it, now or (GM) at a version or game day",
+                "parameters": [campaign, {"name": "at", **version_param}, {"name": "day", **version_param}],
+                "responses": {
+                    "200": {
+                        "description": "`{campaign, version, sheets}`: each sheet as `GET .../sheet` gives it",
                         "content": {"application/json": {"schema": {"type": "object"}}},
                     },
                     **_error_responses(400, 401, 403, 404, 422, 429, 503),

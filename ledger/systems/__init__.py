@@ -120,6 +120,91 @@ class SheetSection(msgspec.Struct, frozen=True):
     when: str = ""
 
 
+Given = str | int | float | bool
+"""A value a declaration fills a command's field with."""
+
+
+class Ask(msgspec.Struct, frozen=True, kw_only=True):
+    """How the live table asks for one field of a command, in the command line's words:
+    ``label`` is the name the command line gives it (its option without the dashes, or its
+    argument: ``mod``, ``hours``), its line of help is that option's. ``choices`` are fixed
+    choices; ``pick`` takes them from the sheet instead: the dotted path of a dict (its
+    keys) or a list (its items, or their ``name``), ``@characters`` (the campaign's
+    characters), ``@others`` (everyone but the sheet's character) or ``@tables.PATH`` (the
+    keys of one of the campaign's tables); ``where`` keeps the entries whose value at each
+    path is one of the values given (``{"kind": ("armor", "shield")}``; the path ``""`` is
+    the entry itself). ``scale`` is what
+    the command multiplies the number asked by (hours asked, minutes recorded: 60);
+    ``flip``: the command line's flag sets the field to false (``--no-armor``).
+    ``default`` is what the page fills in (None: the command's own default); ``low`` and
+    ``high`` bound a number. ``help`` is the field's line of help for a system with no
+    command line (the command line's own help is used when there is one)."""
+
+    field: str
+    label: str = ""
+    help: str = ""
+    choices: tuple[Given, ...] = ()
+    pick: str = ""
+    where: Mapping[str, tuple[Given | None, ...]] = msgspec.field(default_factory=dict)
+    scale: int = 1
+    flip: bool = False
+    default: Given | None = None
+    low: int | None = None
+    high: int | None = None
+
+
+class Control(msgspec.Struct, frozen=True, kw_only=True):
+    """Something on the sheet a player taps to act: a skill to roll, a weapon to attack
+    with, a usage die, a luck or calm point to spend. The live table draws it where the
+    sheet shows the field ``on`` (a key of the layout's headline or sections), one control
+    for the field, or one for each entry of the sheet's value at ``each`` (a dict's keys, a
+    list's items) that ``where`` keeps (as :class:`Ask`'s; a control without ``each`` is
+    kept when the sheet holds those values). A control on no field (``on`` empty) is offered beside the player's last result while ``when`` (a dotted path of the
+    sheet) is set: a push, a panic that is due.
+
+    Tapping it issues ``command`` (a stable name) with ``args``, each a value or a template:
+    ``{key}`` is the entry's key (or item), ``{value}`` / ``{value.PATH}`` its value, any
+    other ``{PATH}`` a value of the sheet. ``options`` are the fields a short sheet of
+    options offers first (helpers, gear, a modifier, advantage), each with a default, so
+    that a plain tap works; a field the command requires and neither ``args`` nor a
+    default fills is asked before anything is sent. ``label`` words the control (a template
+    like ``args``; default: the entry's key, or the field's label) and ``detail`` what it
+    shows beside it (default: the entry's value)."""
+
+    command: str
+    on: str = ""
+    each: str = ""
+    where: Mapping[str, tuple[Given | None, ...]] = msgspec.field(default_factory=dict)
+    args: Mapping[str, Given] = msgspec.field(default_factory=dict)
+    options: tuple[Ask, ...] = ()
+    label: str = ""
+    detail: str = ""
+    when: str = ""
+
+
+class Form(msgspec.Struct, frozen=True, kw_only=True):
+    """A command the live table offers as a short form, beside the sheet's controls.
+
+    ``name`` is the command's name on the command line after ``ledger`` (``coin flip``:
+    the system's group, then its command): the page calls it so too, and its help is the
+    command line's. ``group`` says what a player is doing with it (``Travel``, ``Rest``,
+    ``Harm``): the page groups the forms so. ``asks`` are its fields in the order asked
+    (a field not asked keeps its default). ``seen``: the command names the state it acts
+    on (a correction of the last action), so the page sends it with the version the
+    player saw and a change in between refuses it; a roll, a check or a note never does.
+    ``sheet``: the sheet's controls offer the command (a skill roll, a push), so the page
+    draws no form of its own for it; the form still names it. ``help`` is its line of help
+    for a system with no command line."""
+
+    command: str
+    name: str
+    group: str
+    asks: tuple[Ask, ...] = ()
+    seen: bool = False
+    sheet: bool = False
+    help: str = ""
+
+
 class SheetLayout(msgspec.Struct, frozen=True, kw_only=True):
     """How a system's sheet reads, declared once: the terminal (``ledger sheet``), its
     ``--json`` (``view``) and the report all draw it (:mod:`ledger.projections.sheets`).
@@ -128,11 +213,13 @@ class SheetLayout(msgspec.Struct, frozen=True, kw_only=True):
     sheet holds being the title (a party sheet with no character yet); ``headline`` holds the few fields a
     player looks at first (tracks with their maximum); ``sections`` the rest, in order.
     What the layout does not name stays out of the sheet a player reads (it remains in the
-    data ``ledger sheet --json`` gives)."""
+    data ``ledger sheet --json`` gives). ``controls`` are what a player taps on the sheet
+    at the live table to act (:class:`Control`)."""
 
     title: tuple[str, ...]
     headline: tuple[SheetField, ...] = ()
     sections: tuple[SheetSection, ...] = ()
+    controls: tuple[Control, ...] = ()
 
 
 class StatsReport(msgspec.Struct, frozen=True, kw_only=True):
@@ -257,6 +344,9 @@ class ReadModel(msgspec.Struct, frozen=True, kw_only=True):
     sheet_layout: SheetLayout | None = None
     """How the sheet reads (what a player looks at first, labelled tracks, sections); when
     given, the terminal and the report draw it, and ``render_sheet`` is not needed."""
+    forms: tuple[Form, ...] = ()
+    """Each of the system's commands as the live table names and offers it (:class:`Form`):
+    as a form, grouped by what a player does, or by the sheet's controls (``sheet``)."""
     listing: Callable[[dict[str, Any]], list[Table]] | None = None
     """The tables a player can browse and roll on (``ledger tables``), from a campaign's tables."""
     journal: Callable[[CampaignState], Iterable[dict[str, Any]]] | None = None

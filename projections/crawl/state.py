@@ -19,11 +19,12 @@ from ledger.projections.crawl.game import (
     neighbour,
     not_stored,
 )
-from ledger.projections.crawl.views import SHEET, chapter_name, journal, sheet
+from ledger.projections.crawl.views import FORMS, SHEET, chapter_name, journal, sheet
 
 __all__ = [
     "CHAPTER_DAYS",
     "DIRECTIONS",
+    "FORMS",
     "GOD_CHAPTER",
     "SHEET",
     "Crawl",

@@ -6,8 +6,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ledger.projections.crawl.game import CHAPTER_DAYS, GOD_CHAPTER, Crawl, Hex, not_stored, stored_table
-from ledger.systems import SheetField, SheetLayout, SheetSection
+from ledger.projections.crawl.game import (
+    CHAPTER_DAYS,
+    DIRECTIONS,
+    GOD_CHAPTER,
+    Crawl,
+    Hex,
+    not_stored,
+    stored_table,
+)
+from ledger.systems import Ask, Control, Form, SheetField, SheetLayout, SheetSection
 
 
 def chapter_name(tables: dict[str, Any], chapter: int) -> str:
@@ -94,6 +102,42 @@ def sheet(state: Any, actor: str | None = None, *, expected: Upcoming) -> dict[s
     }
 
 
+STEPS = (
+    ("move", "Move", (Ask(field="direction", label="direction", choices=tuple(DIRECTIONS)),)),
+    ("terrain", "Terrain", (Ask(field="choose", label="choose"),)),
+    ("event", "Explore", (Ask(field="repeat", label="repeat", choices=("shift", "pass")),)),
+    ("eat", "Eat", (Ask(field="food", label="food", choices=("bar", "fruit", "tavern"), default="bar"),)),
+    (
+        "sleep",
+        "Sleep",
+        (Ask(field="where", label="where", choices=("wild", "town", "hotel"), default="wild"),),
+    ),
+    ("buy", "Buy", (Ask(field="item", label="item", pick="@tables.shop"),)),
+    ("quest", "Quest", ()),
+    ("fight", "Fight", ()),
+    ("attack", "Attack", (Ask(field="weapon", label="weapon", pick="inventory"),)),
+    ("technique", "Technique", (Ask(field="number", label="number", pick="techniques"),)),
+    ("escape", "Escape", ()),
+    ("hide", "Hide", ()),
+    ("loot", "Loot", ()),
+)
+"""Each step of the day by its name in the day's order, its command and what it asks."""
+
+CONTROLS = tuple(
+    Control(
+        command=f"crawl.{kind}", on="expected", each="allowed", where={"": (name,)}, label=name, options=asks
+    )
+    for name, kind, asks in STEPS
+)
+"""What the explorer taps: the steps the day's order allows now, where the sheet says
+what comes next."""
+
+FORMS = tuple(
+    Form(command=f"crawl.{kind}", name=f"crawl {name}", group="The day", sheet=True)
+    for name, kind, _ in STEPS
+)
+"""Each step of the day by its name on the command line: the sheet offers them all."""
+
 SHEET = SheetLayout(
     title=("{who} in {campaign}, day {day}: {status}",),
     headline=(
@@ -140,6 +184,7 @@ SHEET = SheetLayout(
         ),
         SheetSection("Next", (SheetField("expected", ""),), when="expected"),
     ),
+    controls=CONTROLS,
 )
 """The explorer's sheet as a player reads it (``ledger sheet``, the report)."""
 

@@ -14,7 +14,7 @@ import msgspec
 from msgspec.structs import replace
 
 from ledger.log.events import CampaignStarted, CharacterAdded, Envelope, Event
-from ledger.systems import SheetField, SheetLayout, SheetSection
+from ledger.systems import Ask, Control, Form, SheetField, SheetLayout, SheetSection
 from ledger.systems.d100 import events as ev
 from ledger.systems.d100.model import CHARACTERISTICS, POINTS, ceil_div, fold
 
@@ -443,6 +443,130 @@ def _readable(data: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+LUCK = Ask(field="luck", label="luck")
+"""Luck declared before the roll: a failure is bought if it can be afforded."""
+TEST_OPTIONS = (
+    Ask(field="double", label="double"),
+    Ask(field="half", label="half"),
+    Ask(field="attack", label="attack", choices=("melee", "ranged")),
+    Ask(field="aimed", label="aimed"),
+    LUCK,
+)
+WHO = Ask(field="patient", label="patient", pick="@characters")
+
+CONTROLS = (
+    Control(
+        command="d100.Test",
+        on="characteristics",
+        each="characteristics",
+        args={"skill": "{key}"},
+        options=(Ask(field="times", label="times", default=5, low=1, high=10), LUCK),
+    ),
+    Control(
+        command="d100.Test",
+        on="skills_shown",
+        each="skills_shown",
+        args={"skill": "{key}"},
+        options=TEST_OPTIONS,
+    ),
+    Control(
+        command="d100.Test",
+        on="skills_shown",
+        label="another skill",
+        options=(Ask(field="skill", label="skill", pick="skills"), *TEST_OPTIONS),
+    ),
+    Control(
+        command="d100.Test",
+        on="skills_shown",
+        label="a named test",
+        options=(Ask(field="skill", label="skill", pick="@tables.tests"), LUCK),
+    ),
+    Control(
+        command="d100.SpendLuck",
+        on="luck",
+        label="spend luck",
+        where={"last_test.level": ("failure",), "last_test.luck_spent": (0,)},
+    ),
+)
+"""What an investigator taps on the sheet: a characteristic (times a multiple) or a skill
+tests it; after a failed roll, luck to spend."""
+
+FORMS = (
+    Form(command="d100.Test", name="d100 test", group="Rolls", sheet=True),
+    Form(command="d100.SpendLuck", name="d100 luck", group="Luck", sheet=True),
+    Form(
+        command="d100.Dodge",
+        name="d100 dodge",
+        group="Fight",
+        asks=(Ask(field="against", label="against", choices=("success", "special", "critical")), LUCK),
+    ),
+    Form(
+        command="d100.DeclareRound",
+        name="d100 round",
+        group="Fight",
+        asks=(
+            Ask(field="option", label="option", choices=("actions", "half-run", "run"), default="actions"),
+            Ask(field="actions", label="act", pick="skills"),
+            Ask(field="attacks", label="attack", pick="skills"),
+            Ask(field="defense", label="defend", choices=("esquivar", "bloquear")),
+            Ask(field="multi_attack_weapon", label="multi-attack-weapon"),
+        ),
+    ),
+    Form(command="d100.Aim", name="d100 aim", group="Fight"),
+    Form(
+        command="d100.Steady",
+        name="d100 steady",
+        group="Fight",
+        asks=(Ask(field="points", label="points", low=1, high=20),),
+    ),
+    Form(command="d100.EndCombat", name="d100 endcombat", group="Fight"),
+    Form(
+        command="d100.Damage",
+        name="d100 damage",
+        group="Harm",
+        asks=(Ask(field="amount", label="amount", low=1, high=100), Ask(field="cause", label="cause")),
+    ),
+    Form(
+        command="d100.Horror",
+        name="d100 horror",
+        group="Harm",
+        asks=(Ask(field="amount", label="amount", low=1, high=100), Ask(field="cause", label="cause")),
+    ),
+    Form(
+        command="d100.Fatigue",
+        name="d100 fatigue",
+        group="Harm",
+        asks=(Ask(field="amount", label="amount", low=1, high=100), Ask(field="cause", label="cause")),
+    ),
+    Form(
+        command="d100.Heal",
+        name="d100 heal",
+        group="Healing and rest",
+        asks=(
+            Ask(field="method", label="method", choices=("firstaid", "medicine"), default="firstaid"),
+            WHO,
+            Ask(field="wound", label="wound", low=1, high=50),
+            LUCK,
+        ),
+    ),
+    Form(command="d100.Therapy", name="d100 therapy", group="Healing and rest", asks=(WHO, LUCK)),
+    Form(
+        command="d100.Rest",
+        name="d100 rest",
+        group="Healing and rest",
+        asks=(Ask(field="minutes", label="time", low=1), Ask(field="everyone", label="all")),
+    ),
+    Form(
+        command="d100.AwardLuck",
+        name="d100 award",
+        group="Luck",
+        asks=(Ask(field="points", label="points", low=1, high=100), Ask(field="reason", label="reason")),
+    ),
+    Form(command="d100.RefundLuck", name="d100 refund", group="Luck", seen=True),
+)
+"""The d100 commands an investigator's sheet does not hold, by what the party is doing.
+A refund names the luck last spent: it is sent with the version its director saw."""
+
 SHEET = SheetLayout(
     title=(
         "{name}  [{state}]  day {clock.day} {clock.time}  combat round {round}",
@@ -464,6 +588,7 @@ SHEET = SheetLayout(
         SheetSection("Party", (SheetField("others", ""),), when="others"),
         SheetSection("Problems", (SheetField("problems", ""),), when="problems"),
     ),
+    controls=CONTROLS,
 )
 """An investigator's sheet as a player reads it (``ledger sheet``, the report): the
 skills raised above their base, not the whole list."""

@@ -9,7 +9,7 @@ import msgspec
 from msgspec.structs import replace
 
 from ledger.log.events import CampaignStarted, Envelope, Event
-from ledger.systems import SheetField, SheetLayout, SheetSection
+from ledger.systems import Ask, Control, Form, SheetField, SheetLayout, SheetSection
 from ledger.systems.d20.events import (
     Attacked,
     Carried,
@@ -370,6 +370,135 @@ def _readable(data: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+ATTRIBUTE_NAMES = ("fue", "des", "con", "int", "sab", "car")
+ADVANTAGE = (
+    Ask(field="adv", label="adv"),
+    Ask(field="dis", label="dis"),
+    Ask(field="push", label="push"),
+)
+"""Advantage, disadvantage, and a calm point spent for advantage: none by default."""
+CHECK_OPTIONS = (
+    Ask(field="dc", label="dc", pick="@tables.difficulties", default="normal"),
+    Ask(field="instinct", label="ins"),
+    *ADVANTAGE,
+)
+ATTACK_OPTIONS = (
+    Ask(field="defense", label="def", low=0, high=40),
+    Ask(field="mode", label="mode", choices=("short", "long", "full")),
+    Ask(field="range", label="range", choices=("point-blank", "optimal", "extreme")),
+    Ask(field="cover", label="cover", choices=("none", "partial", "total")),
+    Ask(field="running", label="running"),
+    *ADVANTAGE,
+)
+
+CONTROLS = (
+    Control(
+        command="d20.Check",
+        on="scores",
+        each="attributes",
+        args={"attribute": "{key}"},
+        options=(*CHECK_OPTIONS[:1], Ask(field="skill", label="skill", pick="skills"), *CHECK_OPTIONS[1:]),
+    ),
+    Control(
+        command="d20.Check",
+        on="skills",
+        each="skills",
+        args={"skill": "{key}"},
+        options=(Ask(field="attribute", label="attribute", choices=ATTRIBUTE_NAMES), *CHECK_OPTIONS),
+    ),
+    Control(
+        command="d20.Attack", on="carried", each="weapons", args={"weapon": "{key}"}, options=ATTACK_OPTIONS
+    ),
+    Control(command="d20.Use", on="usage", each="usage", args={"resource": "{key}"}),
+    Control(
+        command="d20.Unjam",
+        on="flags",
+        each="jammed",
+        args={"weapon": "{key}"},
+        label="unjam {key}",
+        options=(Ask(field="push", label="push"),),
+    ),
+    Control(command="d20.Reload", on="flags", each="empty", args={"weapon": "{key}"}, label="reload {key}"),
+    Control(command="d20.Panic", on="flags", label="panic roll", when="panic_due"),
+)
+"""What a crew member taps on the sheet: an attribute or a skill checks it, a weapon
+attacks with it, a usage die is rolled; a jammed or emptied weapon, a panic roll due."""
+
+FORMS = (
+    Form(command="d20.Check", name="d20 check", group="Rolls", sheet=True),
+    Form(command="d20.Attack", name="d20 attack", group="Fight", sheet=True),
+    Form(command="d20.Use", name="d20 usage", group="Gear", sheet=True),
+    Form(command="d20.Unjam", name="d20 unjam", group="Fight", sheet=True),
+    Form(command="d20.Reload", name="d20 reload", group="Fight", sheet=True),
+    Form(command="d20.Panic", name="d20 panic", group="Stress and harm", sheet=True),
+    Form(command="d20.RollInitiative", name="d20 initiative", group="Fight"),
+    Form(
+        command="d20.Stress",
+        name="d20 stress",
+        group="Stress and harm",
+        asks=(Ask(field="difficulty", label="difficulty", choices=(11, 14, 17, 20), default=11), *ADVANTAGE),
+    ),
+    Form(
+        command="d20.TakeDamage",
+        name="d20 damage",
+        group="Stress and harm",
+        asks=(Ask(field="amount", label="amount", low=1, high=100), Ask(field="cause", label="cause")),
+    ),
+    Form(
+        command="d20.Heal",
+        name="d20 heal",
+        group="Rest and healing",
+        asks=(
+            Ask(field="target", label="on", pick="@characters"),
+            Ask(field="kit", label="kit"),
+            Ask(field="push", label="push"),
+        ),
+    ),
+    Form(
+        command="d20.Treat",
+        name="d20 therapy",
+        group="Rest and healing",
+        asks=(
+            Ask(field="trauma", label="trauma", default=1, low=1, high=20),
+            Ask(field="push", label="push"),
+        ),
+    ),
+    Form(command="d20.Rest", name="d20 rest", group="Rest and healing"),
+    Form(
+        command="d20.Supply",
+        name="d20 supply",
+        group="Gear",
+        asks=(
+            Ask(field="resource", label="resource", pick="usage"),
+            Ask(field="die", label="die", choices=("d12", "d10", "d8", "d6", "d4"), default="d6"),
+        ),
+    ),
+    Form(
+        command="d20.Carry",
+        name="d20 carry",
+        group="Gear",
+        asks=(Ask(field="items", label="items", pick="carried"), Ask(field="drop", label="drop")),
+    ),
+    Form(
+        command="d20.Create",
+        name="d20 create",
+        group="Party",
+        asks=(
+            Ask(field="name", label="name"),
+            Ask(field="cls", label="class", pick="@tables.classes"),
+            Ask(field="talents", label="talents"),
+            Ask(field="skills", label="skills", pick="@tables.skills"),
+        ),
+    ),
+    Form(
+        command="d20.Assign",
+        name="d20 assign",
+        group="Party",
+        asks=(Ask(field="assign", label="values"),),
+    ),
+)
+"""The d20 commands a crew member's sheet does not hold, by what the crew is doing."""
+
 SHEET = SheetLayout(
     title=(
         "{name}: {class}, level {level} ({status}), day {day}",
@@ -407,5 +536,6 @@ SHEET = SheetLayout(
         ),
         SheetSection("Crew", (SheetField("others", ""),), when="others"),
     ),
+    controls=CONTROLS,
 )
 """A crew member's sheet as a player reads it (``ledger sheet``, the report)."""

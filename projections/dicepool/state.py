@@ -27,7 +27,7 @@ from msgspec.structs import replace
 
 from ledger import words
 from ledger.log.events import CampaignStarted, CharacterAdded, Envelope, Event
-from ledger.systems import SheetField, SheetLayout, SheetSection
+from ledger.systems import Ask, Control, Form, SheetField, SheetLayout, SheetSection
 from ledger.systems.dicepool.events import Attacked, Dodged, Healed, InitiativeRolled, Resisted, Tested
 from ledger.systems.dicepool.model import ATTRIBUTES, MONITOR, NAMES, box_level, tn_modifier
 
@@ -381,6 +381,120 @@ def sheet(state: Any, actor: str | None) -> dict[str, Any]:
     return data
 
 
+POOL = Ask(field="pool", label="pool", default=0, low=0, high=30)
+MODS = Ask(field="mods", label="mod", pick="@tables.modifiers")
+TEST_OPTIONS = (
+    Ask(field="tn", label="tn", default=4, low=2, high=30),
+    POOL,
+    Ask(field="pool_name", label="pool-name", pick="pools", default="combat"),
+    MODS,
+)
+"""A test asks its target number (4, the usual one, unless the GM sets another), the pool
+dice added and the situational modifiers."""
+RANGES = ("short", "medium", "long", "extreme")
+
+CONTROLS = (
+    Control(
+        command="dicepool.Test",
+        on="attributes",
+        each="attributes",
+        args={"skill": "{key}"},
+        options=TEST_OPTIONS,
+    ),
+    Control(
+        command="dicepool.Test", on="skills", each="skills", args={"skill": "{key}"}, options=TEST_OPTIONS
+    ),
+    Control(
+        command="dicepool.Attack",
+        on="weapon",
+        label="attack",
+        options=(
+            Ask(field="target", label="target", pick="@others"),
+            Ask(field="range", label="range", choices=RANGES),
+            POOL,
+            Ask(field="burst", label="burst", default=1, low=1, high=20),
+            Ask(field="melee", label="melee"),
+            MODS,
+        ),
+    ),
+    Control(
+        command="dicepool.Dodge",
+        on="pools.combat",
+        label="dodge the attack",
+        where={"last_exchange.status": ("open",)},
+        options=(
+            Ask(field="pool", label="pool", low=1, high=30),
+            Ask(field="tn", label="tn", default=4, low=2, high=30),
+        ),
+    ),
+    Control(
+        command="dicepool.Resist",
+        on="pools.combat",
+        label="resist the damage",
+        where={"last_exchange.status": ("open",)},
+        options=(POOL, Ask(field="stun", label="stun")),
+    ),
+)
+"""What a runner taps on the sheet: an attribute or a skill tests it, the weapon attacks;
+while an attack is open, a dodge and the resistance test."""
+
+FORMS = (
+    Form(command="dicepool.Test", name="dicepool test", group="Rolls", sheet=True),
+    Form(command="dicepool.Dodge", name="dicepool dodge", group="Fight", sheet=True),
+    Form(
+        command="dicepool.Initiative",
+        name="dicepool initiative",
+        group="Fight",
+        asks=(Ask(field="only", label="only", pick="@characters"),),
+    ),
+    Form(
+        command="dicepool.Attack",
+        name="dicepool attack",
+        group="Fight",
+        asks=(
+            Ask(field="weapon", label="weapon", pick="@tables.weapons"),
+            Ask(field="target", label="target", pick="@others"),
+            Ask(field="skill", label="skill", pick="skills"),
+            Ask(field="range", label="range", choices=RANGES),
+            Ask(field="distance", label="distance", low=0),
+            POOL,
+            Ask(field="burst", label="burst", default=1, low=1, high=20),
+            Ask(field="damage", label="damage"),
+            Ask(field="melee", label="melee"),
+            MODS,
+        ),
+    ),
+    Form(
+        command="dicepool.Resist",
+        name="dicepool resist",
+        group="Fight",
+        asks=(
+            Ask(field="damage", label="damage"),
+            Ask(field="armor", label="armor", low=0),
+            POOL,
+            Ask(field="against", label="against", low=0),
+            Ask(field="stun", label="stun"),
+        ),
+    ),
+    Form(
+        command="dicepool.Heal",
+        name="dicepool heal",
+        group="Healing",
+        asks=(
+            Ask(field="boxes", label="boxes", low=1, high=10),
+            Ask(field="track", label="track", choices=("physical", "stun"), default="physical"),
+            Ask(field="reason", label="reason"),
+        ),
+    ),
+    Form(
+        command="dicepool.Join",
+        name="dicepool join",
+        group="Party",
+        asks=(Ask(field="name", label="name"), Ask(field="attrs", label="attr")),
+    ),
+)
+"""The dicepool commands a runner's sheet does not hold, by what the party is doing."""
+
 SHEET = SheetLayout(
     title=("{name} ({status}), {campaign}, combat turn {turn}", "{campaign} (dicepool), combat turn {turn}"),
     headline=(
@@ -407,6 +521,7 @@ SHEET = SheetLayout(
         SheetSection("Party", (SheetField("party_lines", ""),), when="party_lines"),
         SheetSection("Last exchange", (SheetField("exchange_line", ""),), when="exchange_line"),
     ),
+    controls=CONTROLS,
 )
 """A runner's sheet as a player reads it (``ledger sheet``, the report)."""
 

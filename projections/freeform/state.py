@@ -8,7 +8,7 @@ import msgspec
 from msgspec.structs import replace
 
 from ledger.log.events import CampaignStarted, Envelope, Event, Noted, Rolled
-from ledger.systems import SheetField, SheetLayout, SheetSection
+from ledger.systems import Control, SheetField, SheetLayout, SheetSection
 
 
 class FreeformState(msgspec.Struct, frozen=True):
@@ -52,6 +52,8 @@ def sheet(state: Any, actor: str | None) -> dict[str, Any]:
         "rolls": game.rolls,
         "notes": game.notes,
         "last_roll": game.last_roll.summary() if game.last_roll else None,
+        "last_notation": game.last_roll.result.notation if game.last_roll else None,
+        "last_label": game.last_roll.label if game.last_roll else None,
         "character_lines": [
             f"{name}"
             + (" (" + ", ".join(f"{k}={v}" for k, v in c["attrs"].items()) + ")" if c["attrs"] else "")
@@ -68,6 +70,14 @@ SHEET = SheetLayout(
     sections=(
         SheetSection("Characters", (SheetField("character_lines", ""),), when="character_lines"),
         SheetSection("Last roll", (SheetField("last_roll", ""),), when="last_roll"),
+    ),
+    controls=(
+        Control(
+            command="core.Roll",
+            on="last_roll",
+            args={"notation": "{last_notation}", "label": "{last_label}"},
+            label="roll {last_notation} again",
+        ),
     ),
 )
 """The table's sheet (freeform keeps one for everyone): who plays, their rolls, the last one."""

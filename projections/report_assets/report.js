@@ -1,35 +1,19 @@
 /* The campaign report: draws the data that the ledger embedded (projections/report.py).
    Nothing is computed about the game here: every sheet, map and journal of every
    step was folded from the log; the page only chooses which step to show.
-   The URL fragment picks a step on load: #day=12, #v=140 or #step=30. */
+   The URL fragment picks a step on load: #day=12, #v=140 or #step=30. The sheet, the map
+   and their legends are drawn by the module the live table draws with (draw.js, inlined
+   before this script: window.LedgerDraw). */
 (function () {
   "use strict";
   var t0 = performance.now();
+  var Draw = window.LedgerDraw;
   var D = JSON.parse(document.getElementById("report-data").textContent);
   var P = D.pool;
   var steps = D.steps;
   var current = -1;
   var who = null, wanted = D.focus || null; /* the sheet shown; the character the reader asked for */
-  var SQ3 = Math.sqrt(3);
   var COLORS = ["#b5542d", "#2d6fb5", "#3f8f4e", "#8e44ad", "#d68910", "#16a085", "#7f8c8d", "#c0392b"];
-  var TERRAIN = {
-    prairie: "#c8dc8e", plains: "#c8dc8e", grassland: "#c8dc8e", forest: "#5e9c5a", woods: "#5e9c5a",
-    jungle: "#3f7f4a", hills: "#c9a66b", marsh: "#86b3a4", swamp: "#86b3a4", scrapland: "#a8a196",
-    ruins: "#b59c8a", mountain: "#8e8ea3", mountains: "#8e8ea3", desert: "#e6cf8f", sand: "#e6cf8f",
-    water: "#7fb3d5", lake: "#7fb3d5", sea: "#6aa0c8", tundra: "#d5dde2", snow: "#eef2f5", city: "#b0a8a0"
-  };
-  var SPARE = ["#d8b36a", "#9fc5a8", "#c49bb5", "#a7b8d8", "#d9a48f", "#b8c77a"];
-  var ICONS = {
-    town: '<path d="M-6 1 L0 -6 L6 1 Z" fill="#fff" stroke="#3a2a1a" stroke-width="1.2"/><rect x="-4.5" y="1" width="9" height="6" fill="#fff" stroke="#3a2a1a" stroke-width="1.2"/><rect x="-1.3" y="3" width="2.6" height="4" fill="#3a2a1a"/>',
-    treasure: '<rect x="-6" y="-3" width="12" height="8" rx="1.5" fill="#e0b13a" stroke="#5a3d0a" stroke-width="1.2"/><path d="M-6 0 H6" stroke="#5a3d0a" stroke-width="1.2"/><rect x="-1.2" y="-1" width="2.4" height="3" fill="#5a3d0a"/>',
-    divine: '<path d="M0 -7 L2 -2 L7 -2 L3 1.3 L4.5 6.5 L0 3.4 L-4.5 6.5 L-3 1.3 L-7 -2 L-2 -2 Z" fill="#fff6b0" stroke="#9a7a00" stroke-width="1.1"/>',
-    god: '<path d="M-7 4 L-7 -4 L-3.5 0 L0 -6 L3.5 0 L7 -4 L7 4 Z" fill="#f5d04a" stroke="#6b4e00" stroke-width="1.2"/>',
-    enemy: '<circle r="6.3" fill="#c0392b" stroke="#fff" stroke-width="1.2"/><path d="M0 -3.6 V1.2" stroke="#fff" stroke-width="2" stroke-linecap="round"/><circle cy="3.6" r="1.1" fill="#fff"/>',
-    impassable: '<path d="M-5 -5 L5 5 M5 -5 L-5 5" stroke="#2b2a27" stroke-width="2.4" stroke-linecap="round"/>'
-  };
-  var ICON_NAMES = { town: "town (numbered)", treasure: "treasure", divine: "divine sign (its chapter's number)", god: "God", enemy: "waiting enemy", impassable: "impassable" };
-  var ROT = ["#cfe6c4", "#f1de8e", "#f0ad6f", "#dc6f5e", "#a33b3b"];
-
   function $(id) { return document.getElementById(id); }
   function esc(s) {
     return String(s).replace(/[&<>"]/g, function (c) { return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c]; });
@@ -67,32 +51,6 @@
   function counted(n, one, many) { return n + " " + (n === 1 ? one : many || one + "s"); }
 
   /* --- the sheet --- */
-  function meter(cur, max) {
-    var pct = max ? Math.max(0, Math.min(100, 100 * cur / max)) : 0;
-    return '<span class="meter"><span class="bar"><span class="fill' + (pct <= 30 ? " low" : "") + '" style="width:' + pct.toFixed(0) +
-      '%"></span></span><span><span class="val">' + esc(cur) + "</span>/" + esc(max) + "</span></span>";
-  }
-  function value(v, key) {
-    if (v === null || v === undefined) return '<span class="no">-</span>';
-    if (v === true) return '<span class="yes">yes</span>';
-    if (v === false) return '<span class="no">no</span>';
-    if (typeof v === "number" && D.meters[key]) return meter(v, D.meters[key]);
-    if (typeof v !== "object") return '<span class="val">' + esc(v) + "</span>";
-    if (Array.isArray(v)) {
-      if (!v.length) return '<span class="no">none</span>';
-      if (v.every(function (x) { return x === null || typeof x !== "object"; })) {
-        return v.map(function (x) { return '<span class="chip">' + esc(x) + "</span>"; }).join("");
-      }
-      return v.map(function (x) { return '<div class="item">' + value(x, key) + "</div>"; }).join("");
-    }
-    if (typeof v.current === "number" && typeof v.max === "number" && Object.keys(v).length === 2) return meter(v.current, v.max);
-    if (typeof v.text === "string" && typeof v.day === "number") return esc(v.text);
-    var keys = Object.keys(v);
-    if (!keys.length) return '<span class="no">none</span>';
-    return keys.map(function (k) {
-      return '<div class="kv" data-key="' + esc(key + "." + k) + '"><span class="k">' + esc(label(k)) + "</span><span>" + value(v[k], k) + "</span></div>";
-    }).join("");
-  }
   function sheet(step) {
     var names = Object.keys(step.sheets);
     who = names.indexOf(wanted) >= 0 ? wanted : names.indexOf(who) >= 0 ? who : names.length ? names[0] : null;
@@ -100,170 +58,38 @@
       return '<button type="button" role="tab" data-who="' + esc(n) + '" aria-selected="' + (n === who) + '">' + esc(n) + "</button>";
     }).join("") : "";
     $("sheet-when").textContent = when(step);
-    if (who === null) { $("sheet").innerHTML = '<p class="empty">no sheet yet</p>'; return; }
-    $("sheet").setAttribute("data-who", who);
+    var box = Draw.clear($("sheet"));
+    if (who === null) { box.appendChild(Draw.el("p", { "class": "empty", text: "no sheet yet" })); return; }
+    box.setAttribute("data-who", who);
     var laid = step.views ? step.views[who] : null;
-    if (laid !== null && laid !== undefined) { $("sheet").innerHTML = laidOut(P[laid]); return; }
-    var packed = P[step.sheets[who]], data = {};
-    P[packed[0]].forEach(function (k, j) { data[k] = P[packed[1][j]]; });
-    $("sheet").innerHTML = Object.keys(data).map(function (k) {
-      return '<div class="kv" data-key="' + esc(k) + '"><span class="k">' + esc(label(k)) + "</span><span>" + value(data[k], k) + "</span></div>";
-    }).join("");
-  }
-  /* A sheet as its system's layout reads it (projections/sheets.py view): a title, the
-     headline tracks, then titled sections of labelled rows. */
-  function rowValue(r) {
-    if (typeof r.text === "string") return '<span class="val">' + esc(r.text) + "</span>";
-    if (typeof r.max === "number" && typeof r.value === "number") return meter(r.value, r.max);
-    return value(r.value, r.key);
-  }
-  function rowHtml(r) {
-    return '<div class="kv' + (r.label ? "" : " bare") + '" data-key="' + esc(r.key) + '">' +
-      (r.label ? '<span class="k">' + esc(r.label) + "</span>" : "") + "<span>" + rowValue(r) + "</span></div>";
-  }
-  function laidOut(packed) {
-    var title = P[packed[0]], headline = P[packed[1]], sections = packed[2].map(function (i) { return P[i]; });
-    return '<div class="laid"><div class="sheet-title">' + esc(title) + "</div>" +
-      (headline.length ? '<div class="headline">' + headline.map(rowHtml).join("") + "</div>" : "") +
-      sections.map(function (sec) {
-        return '<div class="sheet-section"><h3>' + esc(sec.title) + "</h3>" + sec.rows.map(rowHtml).join("") + "</div>";
-      }).join("") + "</div>";
+    if (laid !== null && laid !== undefined) {
+      /* A sheet as its system's layout reads it (projections/sheets.py view). */
+      var packed = P[laid];
+      var view = { title: P[packed[0]], headline: P[packed[1]], sections: packed[2].map(function (i) { return P[i]; }) };
+      box.appendChild(Draw.sheet(Draw.el("div", { "class": "laid" }), { view: view }, { meters: D.meters }));
+      return;
+    }
+    var data = {}, kv = P[step.sheets[who]];
+    P[kv[0]].forEach(function (k, j) { data[k] = P[kv[1][j]]; });
+    Draw.sheet(box, data, { meters: D.meters });
   }
 
-  /* --- a hex map (map_kind "hex"): its legend reads D.legend.terrains and D.legend.divine_signs --- */
-  function centre(q, r, s) { return [1.5 * s * q, SQ3 * s * (r + q / 2)]; }
-  function corners(x, y, s) {
-    var pts = [];
-    for (var i = 0; i < 6; i++) {
-      var a = Math.PI / 3 * i;
-      pts.push((x + s * Math.cos(a)).toFixed(1) + "," + (y + s * Math.sin(a)).toFixed(1));
+  /* --- the map: hexes (map_kind "hex") or a grid of named sectors ("zone"), kept in one
+     frame over every step, so it does not jump as the reader moves --- */
+  function mapOf(step) {
+    if (step.map === null) return null;
+    var found = P[step.map];
+    return D.map_kind === "hex" ? found.map(function (i) { return P[i]; }) : found;
+  }
+  var mapFrame = null;
+  function drawMap(step) {
+    if (mapFrame === null) {
+      var every = steps.map(mapOf);
+      mapFrame = (D.map_kind === "hex" ? Draw.hexExtent(every) : Draw.zoneExtent(every)) || false;
     }
-    return pts.join(" ");
-  }
-  var terrainColor = {};
-  (D.legend.terrains || []).forEach(function (t, i) { terrainColor[t] = TERRAIN[t] || SPARE[i % SPARE.length]; });
-  function colorOf(t) {
-    if (!terrainColor[t]) terrainColor[t] = TERRAIN[t] || SPARE[Object.keys(terrainColor).length % SPARE.length];
-    return terrainColor[t];
-  }
-  var hexBox = null;
-  function hexExtent(s) {
-    var xs = [], ys = [];
-    steps.forEach(function (st) {
-      (st.map === null ? [] : P[st.map]).forEach(function (i) { var c = centre(P[i].q, P[i].r, s); xs.push(c[0]); ys.push(c[1]); });
-    });
-    if (!xs.length) return null;
-    var pad = s * 1.3;
-    return [Math.min.apply(null, xs) - pad, Math.min.apply(null, ys) - pad,
-      Math.max.apply(null, xs) - Math.min.apply(null, xs) + 2 * pad, Math.max.apply(null, ys) - Math.min.apply(null, ys) + 2 * pad];
-  }
-  function defs() {
-    return "<defs>" + Object.keys(ICONS).map(function (k) { return '<g id="icon-' + k + '">' + ICONS[k] + "</g>"; }).join("") + "</defs>";
-  }
-  function hexMap(step) {
-    var s = 16;
-    if (!hexBox) hexBox = hexExtent(s);
-    var entries = (step.map === null ? [] : P[step.map]).map(function (i) { return P[i]; });
-    if (!entries.length || !hexBox) { $("map").innerHTML = '<p class="empty">nothing explored yet</p>'; return; }
-    var out = [], marks = [], path = [], here = null;
-    entries.forEach(function (e) {
-      var c = centre(e.q, e.r, s);
-      var cls = e.terrain ? "hex" : "hex unknown";
-      var fill = e.terrain ? ' fill="' + colorOf(e.terrain) + '"' : "";
-      var tip = "(" + e.q + "," + e.r + ") " + (e.terrain || "unexplored") + (e.icon ? ", " + e.icon + (e.number ? " " + e.number : "") : "") +
-        (e.chapter ? " (" + e.chapter + ")" : "") +
-        (e.enemy ? ", " + e.enemy : "") + (e.days.length ? ", walked on step " + e.days.join(", ") : "");
-      out.push('<polygon class="' + cls + '"' + fill + ' points="' + corners(c[0], c[1], s - 0.6) + '" data-q="' + e.q + '" data-r="' + e.r +
-        '" data-terrain="' + esc(e.terrain || "") + '" data-icon="' + esc(e.icon || "") + '"' + (e.here ? ' data-here="1"' : "") +
-        "><title>" + esc(tip) + "</title></polygon>");
-      if (e.icon && ICONS[e.icon]) {
-        marks.push('<use href="#icon-' + e.icon + '" x="' + c[0].toFixed(1) + '" y="' + (c[1] - (e.number ? 2 : 0)).toFixed(1) + '"/>');
-      }
-      if (e.number !== null && e.number !== undefined) {
-        marks.push('<text class="hex-num" x="' + c[0].toFixed(1) + '" y="' + (c[1] + 12).toFixed(1) + '">' + esc(e.number) + "</text>");
-      }
-      e.days.forEach(function (d) { path.push([d, c]); });
-      if (e.here) here = c;
-    });
-    path.sort(function (a, b) { return a[0] - b[0]; });
-    var line = path.map(function (p) { return p[1][0].toFixed(1) + "," + p[1][1].toFixed(1); }).join(" ");
-    var dots = path.map(function (p) { return '<circle class="path-dot" r="1.8" cx="' + p[1][0].toFixed(1) + '" cy="' + p[1][1].toFixed(1) + '"/>'; }).join("");
-    var you = here ? '<circle class="here-ring" r="' + (s * 0.78).toFixed(1) + '" cx="' + here[0].toFixed(1) + '" cy="' + here[1].toFixed(1) + '"/>' +
-      '<circle class="here-dot" id="here" r="4" cx="' + here[0].toFixed(1) + '" cy="' + here[1].toFixed(1) + '"/>' : "";
-    $("map").innerHTML = '<svg viewBox="' + hexBox.map(function (n) { return n.toFixed(1); }).join(" ") + '" role="img" aria-label="hex map at ' + esc(when(step)) + '">' +
-      defs() + '<g class="hexes">' + out.join("") + '</g><polyline class="path" points="' + line + '"/>' + dots + "<g>" + marks.join("") + "</g>" + you + "</svg>";
-  }
-  function hexLegend() {
-    var items = Object.keys(terrainColor).map(function (t) { return '<span><i style="background:' + terrainColor[t] + '"></i>' + esc(t) + "</span>"; });
-    items.push('<span><i style="background:#e7e2d6;border-style:dashed"></i>unexplored</span>');
-    Object.keys(ICONS).forEach(function (k) {
-      items.push('<span><svg viewBox="-8 -8 16 16">' + ICONS[k] + "</svg>" + ICON_NAMES[k] + "</span>");
-    });
-    var signs = D.legend.divine_signs || {};
-    Object.keys(signs).forEach(function (n) {
-      items.push('<span class="sign"><svg viewBox="-8 -8 16 16">' + ICONS.divine + "</svg>" + esc(n) + " " + esc(signs[n]) + "</span>");
-    });
-    items.push('<span><svg viewBox="-8 -8 16 16"><path d="M-7 0 H7" class="path"/></svg>path walked</span>');
-    items.push('<span><svg viewBox="-8 -8 16 16"><circle r="6" class="here-ring"/><circle r="2.5" class="here-dot"/></svg>you are here</span>');
-    $("legend").innerHTML = items.join("");
-  }
-
-  /* --- a grid of named sectors (map_kind "zone") --- */
-  var zoneBox = null;
-  function zoneExtent() {
-    var cols = [], rows = [];
-    steps.forEach(function (st) {
-      if (st.map === null) return;
-      var z = P[st.map];
-      Object.keys(z.cells).forEach(function (n) { cols.push(z.cells[n][0]); rows.push(z.cells[n][1]); });
-    });
-    if (!cols.length) return null;
-    return [Math.min.apply(null, cols), Math.max.apply(null, cols), Math.min.apply(null, rows), Math.max.apply(null, rows)];
-  }
-  function colName(c) {
-    var n = "";
-    c += 1;
-    while (c) { var m = (c - 1) % 26; n = String.fromCharCode(65 + m) + n; c = Math.floor((c - 1) / 26); }
-    return n;
-  }
-  function zoneMap(step) {
-    if (!zoneBox) zoneBox = zoneExtent();
-    if (step.map === null || !zoneBox) { $("map").innerHTML = '<p class="empty">no sectors yet</p>'; return; }
-    var z = P[step.map], s = 44, m = 22;
-    var c0 = zoneBox[0], c1 = zoneBox[1], r0 = zoneBox[2], r1 = zoneBox[3];
-    var w = (c1 - c0 + 1) * s + m, h = (r1 - r0 + 1) * s + m;
-    var out = [];
-    for (var c = c0; c <= c1; c++) out.push('<text class="tick" x="' + (m + (c - c0 + 0.5) * s) + '" y="14" text-anchor="middle">' + colName(c) + "</text>");
-    for (var r = r0; r <= r1; r++) out.push('<text class="tick" x="10" y="' + (m + (r - r0 + 0.55) * s) + '" text-anchor="middle">' + r + "</text>");
-    for (c = c0; c <= c1; c++) for (r = r0; r <= r1; r++) {
-      out.push('<rect x="' + (m + (c - c0) * s + 1) + '" y="' + (m + (r - r0) * s + 1) + '" width="' + (s - 2) + '" height="' + (s - 2) + '" fill="#efeae0" rx="3"/>');
-    }
-    var centres = {};
-    Object.keys(z.cells).forEach(function (n) {
-      var cell = z.cells[n], sec = z.sectors[n];
-      var x = m + (cell[0] - c0) * s, y = m + (cell[1] - r0) * s;
-      centres[n] = [x + s / 2, y + s / 2];
-      var tip = n + ": Rot level " + sec.rot_level + (sec.explored ? ", explored" : ", entered only") + ", " + sec.visits + " visit(s)";
-      out.push('<rect class="sector' + (sec.explored ? "" : " entered") + '" data-sector="' + esc(n) + '" data-rot="' + sec.rot_level + '"' +
-        (n === z.position ? ' data-here="1"' : "") + ' x="' + (x + 1) + '" y="' + (y + 1) + '" width="' + (s - 2) + '" height="' + (s - 2) +
-        '" rx="3" fill="' + ROT[Math.min(sec.rot_level, ROT.length - 1)] + '"><title>' + esc(tip) + "</title></rect>");
-      out.push('<text class="sector-name" x="' + (x + s / 2) + '" y="' + (y + 13) + '">' + esc(n) + "</text>");
-      out.push('<text class="sector-name" x="' + (x + s / 2) + '" y="' + (y + s - 6) + '">' + (n === z.ark ? "ARK" : "rot " + sec.rot_level) + "</text>");
-    });
-    var line = z.path.filter(function (n) { return centres[n]; }).map(function (n) { return centres[n][0] + "," + centres[n][1]; }).join(" ");
-    out.push('<polyline class="path" points="' + line + '"/>');
-    if (z.position && centres[z.position]) {
-      var p = centres[z.position];
-      out.push('<circle class="here-ring" r="' + (s * 0.42) + '" cx="' + p[0] + '" cy="' + p[1] + '"/><circle class="here-dot" id="here" r="4.5" cx="' + p[0] + '" cy="' + p[1] + '"/>');
-    }
-    $("map").innerHTML = '<svg style="max-width:' + Math.round(w * 1.5) + 'px;margin:auto" viewBox="0 0 ' + w + " " + h + '" role="img" aria-label="the Zone at ' + esc(when(step)) + '">' + out.join("") + "</svg>";
-  }
-  function zoneLegend() {
-    var items = ROT.slice(0, 4).map(function (c, i) { return '<span><i style="background:' + c + '"></i>Rot level ' + i + "</span>"; });
-    items.push('<span><i style="background:#cfe6c4;opacity:.55"></i>entered, not explored</span>');
-    items.push('<span><svg viewBox="-8 -8 16 16"><path d="M-7 0 H7" class="path"/></svg>path of the party</span>');
-    items.push('<span><svg viewBox="-8 -8 16 16"><circle r="6" class="here-ring"/><circle r="2.5" class="here-dot"/></svg>the party</span>');
-    $("legend").innerHTML = items.join("");
+    var label = (D.map_kind === "hex" ? "hex map at " : "the Zone at ") + when(step);
+    if (D.map_kind === "hex") Draw.hexMap($("map"), mapOf(step), { legend: D.legend, extent: mapFrame || null, label: label });
+    else Draw.zoneMap($("map"), mapOf(step), { extent: mapFrame || null, label: label });
   }
 
   /* --- charts --- */
@@ -476,8 +302,7 @@
     $("step-label").innerHTML = "<b>" + esc(when(step)) + "</b> \u00b7 " + esc(step.actor ? step.actor + ": " : "") + esc(step.what) +
       ' <span class="muted">(' + (i + 1) + " of " + steps.length + ")</span>";
     sheet(step);
-    if (D.map_kind === "hex") hexMap(step);
-    else if (D.map_kind === "zone") zoneMap(step);
+    if (D.map_kind) drawMap(step);
     journal(step);
     moveCursors(i);
     rollsAt(i);
@@ -568,8 +393,8 @@
   phases.push("parse:" + (mark - t0).toFixed(1));
   phase("header", header);
   phase("legend", function () {
-    if (D.map_kind === "hex") hexLegend();
-    else if (D.map_kind === "zone") zoneLegend();
+    if (D.map_kind === "hex") Draw.hexLegend($("legend"), D.legend);
+    else if (D.map_kind === "zone") Draw.zoneLegend($("legend"));
     else { $("map-card").hidden = true; $("sheet-card").classList.add("wide"); }
   });
   phase("charts", charts);

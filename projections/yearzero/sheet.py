@@ -5,8 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 from ledger.projections.yearzero.game import Character, YZState
-from ledger.projections.yearzero.vocabulary import ATTRIBUTES, KIND_OF, clock
-from ledger.systems import SheetField, SheetLayout, SheetSection
+from ledger.projections.yearzero.vocabulary import (
+    ATTRIBUTES,
+    BASIC_SKILLS,
+    KIND_OF,
+    SLOTS,
+    TRAUMA,
+    clock,
+)
+from ledger.systems import Ask, Control, Form, SheetField, SheetLayout, SheetSection
 
 
 def character_sheet(c: Character, game: YZState) -> dict[str, Any]:
@@ -107,6 +114,189 @@ def _injury_line(injury: dict[str, Any]) -> str:
     return f"{injury['name']}{dies}{heals}{effect}"
 
 
+ROLL_OPTIONS = (
+    Ask(field="item", label="item", pick="gear", where={"kind": ("gear",), "destroyed": (False,)}),
+    Ask(field="helpers", label="helpers", default=0, low=0, high=3),
+    Ask(field="modifier", label="mod", default=0, low=-10, high=10),
+)
+"""What a skill or an attribute roll offers before it is made: an item's gear dice, the
+people helping, a modifier; none by default."""
+WORN = ("armor", "shield", "suit")
+
+CONTROLS = (
+    *(Control(command="yearzero.Roll", on=a, args={"what": a}, options=ROLL_OPTIONS) for a in ATTRIBUTES),
+    Control(
+        command="yearzero.Roll", on="skills", each="skills", args={"what": "{key}"}, options=ROLL_OPTIONS
+    ),
+    Control(
+        command="yearzero.Roll",
+        on="skills",
+        label="another skill",
+        detail="level 0",
+        options=(Ask(field="what", label="skill", choices=tuple(BASIC_SKILLS)), *ROLL_OPTIONS),
+    ),
+    Control(
+        command="yearzero.Roll",
+        on="gear_lines",
+        each="gear",
+        where={"kind": ("gear",), "destroyed": (False,)},
+        args={"item": "{key}"},
+        options=(
+            Ask(field="what", label="skill", choices=(*BASIC_SKILLS, *ATTRIBUTES)),
+            Ask(field="helpers", label="helpers", default=0, low=0, high=3),
+            Ask(field="modifier", label="mod", default=0, low=-10, high=10),
+        ),
+    ),
+    Control(
+        command="yearzero.Wear",
+        on="gear_lines",
+        each="gear",
+        where={"kind": WORN, "worn": (False,), "destroyed": (False,)},
+        args={"item": "{key}"},
+        label="wear {key}",
+    ),
+    Control(
+        command="yearzero.Wear",
+        on="gear_lines",
+        each="gear",
+        where={"kind": WORN, "worn": (True,)},
+        args={"off": "{value.kind}"},
+        label="take off {key}",
+    ),
+    Control(command="yearzero.Push", label="push the roll", when="can_push"),
+)
+"""What a mutant taps on the sheet: an attribute or a skill rolls it, an item of gear
+rolls with it, armor is put on or taken off; after a roll of one's own, a push."""
+
+ROOM = (Ask(field="everyone", label="all"),)
+FORMS = (
+    Form(command="yearzero.Roll", name="yz roll", group="Rolls", sheet=True),
+    Form(command="yearzero.Push", name="yz push", group="Rolls", sheet=True),
+    Form(
+        command="yearzero.Enter",
+        name="yz enter",
+        group="Travel",
+        asks=(
+            Ask(field="sector", label="sector"),
+            Ask(field="rot_level", label="rot-level", low=0, high=3),
+            Ask(field="vehicle", label="vehicle"),
+        ),
+    ),
+    Form(
+        command="yearzero.Explore",
+        name="yz explore",
+        group="Travel",
+        asks=(
+            Ask(
+                field="terrain", label="terrain", choices=("open", "typical", "difficult"), default="typical"
+            ),
+            Ask(field="hurry", label="hurry"),
+            Ask(field="stunt", label="stunt"),
+        ),
+    ),
+    Form(
+        command="yearzero.Tick",
+        name="yz tick",
+        group="Travel",
+        asks=(Ask(field="minutes", label="hours", scale=60),),
+    ),
+    Form(
+        command="yearzero.Eat",
+        name="yz eat",
+        group="Food, water and rest",
+        asks=(Ask(field="contaminated", label="contaminated"), *ROOM),
+    ),
+    Form(
+        command="yearzero.Drink",
+        name="yz drink",
+        group="Food, water and rest",
+        asks=(Ask(field="contaminated", label="contaminated"), *ROOM),
+    ),
+    Form(
+        command="yearzero.Sleep",
+        name="yz sleep",
+        group="Food, water and rest",
+        asks=(
+            Ask(field="hours", label="hours", low=1, high=24),
+            Ask(field="watch", label="watch", pick="@characters"),
+        ),
+    ),
+    Form(
+        command="yearzero.Rest",
+        name="yz rest",
+        group="Food, water and rest",
+        asks=(
+            Ask(field="hours", label="hours", low=1, high=24),
+            Ask(field="intimacy", label="intimacy", pick="@characters"),
+        ),
+    ),
+    Form(command="yearzero.Booze", name="yz booze", group="Food, water and rest"),
+    Form(command="yearzero.Wash", name="yz wash", group="Food, water and rest"),
+    Form(
+        command="yearzero.Initiative",
+        name="yz initiative",
+        group="Fight",
+        asks=(Ask(field="ambush", label="ambush"),),
+    ),
+    Form(
+        command="yearzero.Heal",
+        name="yz heal",
+        group="Fight",
+        asks=(
+            Ask(field="target", label="target", pick="@characters"),
+            Ask(field="item", label="item", pick="gear", where={"kind": ("gear",), "destroyed": (False,)}),
+            Ask(field="helpers", label="helpers", default=0, low=0, high=3),
+            Ask(field="modifier", label="mod", default=0, low=-10, high=10),
+        ),
+    ),
+    Form(
+        command="yearzero.Damage",
+        name="yz damage",
+        group="Harm",
+        asks=(
+            Ask(field="kind", label="kind", choices=tuple(sorted(TRAUMA))),
+            Ask(field="amount", label="amount", low=1, high=20),
+            Ask(field="armor", label="no-armor", flip=True),
+        ),
+    ),
+    Form(
+        command="yearzero.Rot",
+        name="yz rot",
+        group="Harm",
+        asks=(Ask(field="points", label="points", low=1, high=20), Ask(field="source", label="source")),
+    ),
+    Form(command="yearzero.Critical", name="yz critical", group="Harm"),
+    Form(
+        command="yearzero.Cold",
+        name="yz cold",
+        group="Harm",
+        asks=(
+            Ask(field="item", label="item", pick="gear", where={"kind": ("gear",), "destroyed": (False,)}),
+        ),
+    ),
+    Form(command="yearzero.Warm", name="yz warm", group="Harm", asks=ROOM),
+    Form(
+        command="yearzero.Wear",
+        name="yz armor",
+        group="Gear",
+        asks=(
+            Ask(field="item", label="item", pick="gear", where={"kind": WORN}),
+            Ask(field="off", label="off", choices=SLOTS),
+        ),
+    ),
+    Form(
+        command="yearzero.Repair",
+        name="yz repair",
+        group="Gear",
+        asks=(
+            Ask(field="item", label="item", pick="gear"),
+            Ask(field="tool", label="tool", pick="gear", where={"kind": ("gear",), "destroyed": (False,)}),
+            Ask(field="modifier", label="mod", default=0, low=-10, high=10),
+        ),
+    ),
+)
+"""The Year Zero commands a mutant's sheet does not hold, by what the party is doing."""
+
 SHEET = SheetLayout(
     title=(
         "{name}  {time.text}  at {position}  [{status}]",
@@ -127,5 +317,6 @@ SHEET = SheetLayout(
         SheetSection("Critical injuries", (SheetField("injury_lines", ""),), when="injury_lines"),
         SheetSection("Party", (SheetField("party", ""),), when="name"),
     ),
+    controls=CONTROLS,
 )
 """A mutant's sheet as a player reads it (``ledger sheet``, the report)."""

@@ -14,11 +14,12 @@ from __future__ import annotations
 
 from ledger.projections.yearzero.fold import day, evolve, initial
 from ledger.projections.yearzero.game import YZState
-from ledger.projections.yearzero.sheet import SHEET, sheet
+from ledger.projections.yearzero.sheet import FORMS, SHEET, sheet
 from ledger.projections.yearzero.views import render_rot, render_zone, rot_view, zone_view
 from ledger.projections.yearzero.vocabulary import clock
 
 __all__ = [
+    "FORMS",
     "SHEET",
     "YZState",
     "clock",

@@ -1,30 +1,112 @@
 /* The live table's page (/t/<campaign>): everything comes from the API a bot or any other
-   client uses (docs/api.md), and the page only draws it. The log follows the campaign's
-   Server-Sent Events (EventSource resumes with Last-Event-ID by itself); the sheet, the
-   map and the next steps are read again after each new event. The actions are built from
-   each command's JSON Schema (GET /api/schema), so a plugin's commands get their buttons
-   and forms too. Text from the ledger is only ever set as textContent. */
+   client uses (docs/api.md); the page only draws it and sends what a person taps.
+
+   A player's page opens on their own character: the name and the headline tracks stay at
+   the top, then the sheet as its system's layout draws it, where every control the system
+   declares (a skill, a weapon, a usage die, a push) is a button; a tap opens its short
+   sheet of options (each with a default) or, with none, acts at once, and the result or
+   the refusal shows right under what was tapped. The rest of the table (every sheet, the
+   map, the log) is one tab away on a phone, beside it on a laptop, where the GM also has
+   undo and redo, time travel action by action, forks and the provable dice.
+
+   The log follows the campaign's Server-Sent Events (EventSource resumes with
+   Last-Event-ID by itself); the sheets and the map are read again after each new event.
+   Only a command that names the state it acts on (an undo, a correction: a form marked
+   `seen`) is sent with the version this page saw; a roll, a check or a note never is, so
+   players tapping at once are all recorded. Text from the ledger is only ever set as
+   textContent (draw.js builds every node). Every sentence the page says is in WORDS. */
 (function () {
   "use strict";
   var D = window.LedgerDraw, el = D.el, clear = D.clear;
   var campaign = decodeURIComponent(location.pathname.split("/")[2] || "");
   var API = "/api/c/" + encodeURIComponent(campaign);
+  var WORDS = {
+    connecting: "connecting",
+    live: "live",
+    reconnecting: "reconnecting…",
+    closed: "offline: retrying",
+    revoked: "seat revoked",
+    noCampaign: "There is no campaign in this address: open your invitation link.",
+    relink: "{message} (open your invitation link again)",
+    sending: "{label}…",
+    recorded: "Recorded as v{version}.",
+    refused: "Refused: {message}",
+    onSheet: "“{label}” on the sheet",
+    inGroup: "“{label}” ({group})",
+    field: "“{name}”",
+    stale: "Someone acted first, so nothing was done: the table moved on to v{head}. Look again and tap again.",
+    lost: "No answer from the server: the action may not be recorded. Look at the log before you tap again.",
+    youRolled: "{who}: {text}",
+    successes: "{n} successes",
+    oneSuccess: "1 success",
+    noSuccess: "no success",
+    total: "total {n}",
+    success: "success",
+    failure: "failure",
+    against: "{total} vs {target}: {verdict}",
+    gm: "GM",
+    watching: "watching",
+    seatOf: "{who} ({label})",
+    undoLast: "Undo: {what}",
+    redoLast: "Redo: {what}",
+    nothingToUndo: "Undo",
+    now: "now, v{head}",
+    at: "{day}v{v} · {what} ({i} of {n})",
+    dayPart: "day {day} · ",
+    past: "You are looking at v{v}: the table is at v{head}. Controls come back with “Back to now”.",
+    forked: "Open “{name}” (forked at v{at}) as its GM",
+    required: "{label} is needed.",
+    wholeMinutes: "{label}: {value} is not a whole number of {unit}.",
+    confirm: "This cannot be taken back from your seat: only the GM can undo it. Send it?",
+    mine: "{who}'s recent rolls",
+    ourRolls: "Recent rolls",
+    noRolls: "No roll yet.",
+    nobody: "Nobody plays yet.",
+    more: "More to do",
+    wholeSheet: "the whole sheet",
+    pending: "pending: the seed is revealed by the GM",
+    asGm: "acting as {who}",
+    actAs: "act as {who}",
+    seats: "{n} seats",
+    seatLine: "{label}: {role}{who}",
+    openCommitment: "open commitment ",
+    commitment: "commitment ",
+    playersSeed: "players' seed ",
+    drawn: "dice drawn ",
+    seed: "seed ",
+    verified: "verified \u2713",
+    mismatch: "does not match",
+    none: "(none)",
+    anyChoice: "—",
+    unit: "{label} (in {unit})"
+  };
+  function say(key, values) {
+    return WORDS[key].replace(/\{(\w+)\}/g, function (_, k) { return values && values[k] !== undefined ? String(values[k]) : ""; });
+  }
   var S = {
-    table: null, schema: null, seat: null, entries: {}, versions: [], head: 0, who: null,
-    day: null, maxDay: 0, revealed: {}, verified: {}, commitments: [], seeded: {}, source: null,
-    lost: false, form: null
+    table: null, seat: null, entries: {}, versions: [], byAction: {}, head: 0, who: null, at: null,
+    steps: [], revealed: {}, verified: {}, commitments: [], seeded: {}, source: null, lost: false,
+    sheet: null, sheets: null, cards: {}, waiting: {}, pane: "me", open: null, wide: false
   };
 
   function $(id) { return document.getElementById(id); }
   function isGM() { return S.seat && S.seat.role === "gm"; }
-  function mayAct() { return S.seat && S.seat.role !== "watch" && S.seat.role !== "watcher"; }
+  function mayAct() { return S.seat && S.seat.role !== "watch"; }
+  function cap(text) { text = String(text || ""); return text.charAt(0).toUpperCase() + text.slice(1); }
+  function allowed(command) {
+    var list = S.table && S.table.commands;
+    return !list || list.indexOf(command) >= 0;
+  }
+  function confirmed(command) {
+    var list = S.table && S.table.confirm;
+    return Array.isArray(list) && list.indexOf(command) >= 0;
+  }
 
   /* --- talking to the server --- */
-  function notice(text, bad) {
+  function notice(text) {
     var box = $("notice");
-    box.textContent = text;
+    box.textContent = text || "";
     box.hidden = !text;
-    box.className = "notice" + (bad ? " bad" : "");
   }
   function key() {
     if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
@@ -42,8 +124,7 @@
         var data = null;
         try { data = raw ? JSON.parse(raw) : null; } catch (e) { data = null; }
         if (!answer.ok) {
-          var why = data && data.error ? data.error.message : "the server answered " + answer.status;
-          var err = new Error(why);
+          var err = new Error(data && data.error ? data.error.message : "the server answered " + answer.status);
           err.status = answer.status;
           err.body = data;
           throw err;
@@ -52,34 +133,32 @@
       });
     });
   }
-  function refused(err) { notice(err.message, true); }
-  function busy(on) {
-    document.body.setAttribute("data-busy", on ? "1" : "0");
-    Array.prototype.forEach.call(document.querySelectorAll("#act-card button, #gm button, #reveal-form button, #seed-form button"), function (b) { b.disabled = on; });
-  }
-  function write(path, body, done) {
-    busy(true);
-    return request("POST", API + path, body).then(function (answer) {
-      busy(false);
-      notice("");
-      if (answer && typeof answer.version === "number") S.head = Math.max(S.head, answer.version);
-      if (done) done(answer);
-    }, function (err) { busy(false); refused(err); });
+  function announce(text) {
+    var box = $("announce");
+    box.textContent = "";
+    setTimeout(function () { box.textContent = text; }, 30); /* a change a screen reader hears */
   }
 
-  /* --- the header --- */
+  /* --- the header: who this is, the tracks that matter most, the connection --- */
   function header() {
-    var t = S.table;
-    $("title").textContent = t.campaign;
-    $("subtitle").textContent = t.system + (t.characters.length ? " \u00b7 " + t.characters.join(", ") : "");
-    document.title = t.campaign + " \u00b7 live table";
-    var seat = t.seat;
-    $("seat").textContent = seat.role === "gm" ? "GM (" + seat.label + ")" :
-      seat.character ? seat.character + " (" + seat.label + ")" : "watching (" + seat.label + ")";
+    var t = S.table, seat = t.seat;
+    var mine = seat.character;
+    $("title").textContent = mine || t.campaign;
+    $("subtitle").textContent = (mine ? t.campaign + " \u00b7 " : "") + t.system;
+    document.title = (mine ? mine + " \u00b7 " : "") + t.campaign + " \u00b7 live table";
+    $("seat").textContent = seat.role === "gm" ? say("seatOf", { who: WORDS.gm, label: seat.label }) :
+      seat.character ? seat.label : say("seatOf", { who: WORDS.watching, label: seat.label });
   }
   function live(state) {
     $("live").setAttribute("data-state", state);
-    $("live").textContent = state;
+    $("live").textContent = WORDS[state] || state;
+  }
+  function tracks(data) {
+    var box = clear($("tracks"));
+    if (data && data.view && data.view.headline.length) {
+      D.headline(box, data.view);
+    }
+    box.hidden = !box.firstChild;
   }
 
   /* --- the log --- */
@@ -98,46 +177,68 @@
     var ev = e.event || {}, found = Array.isArray(ev.dice) ? ev.dice : Array.isArray(ev.faces) ? ev.faces : [];
     return found.every(function (f) { return typeof f === "number"; }) ? found : [];
   }
+  function dice(list, big) {
+    return el("span", { "class": "faces" + (big ? " big" : ""), "aria-label": "dice faces " + list.join(", ") },
+      list.map(function (f) { return el("span", { "class": "die", text: f }); }));
+  }
   function entryNode(e) {
     var state = diceState(e.decision), shown = facesOf(e);
     if (!state && shown.length && e.event && e.event.manual === true) state = "physical";
-    var li = el("li", {
-      "class": "entry" + (e.undone ? " undone" : "") + (RESET_KINDS[e.kind] ? " reset" : "") + (e.kind === "branch.forked" ? " fork" : ""),
+    var proven = state === "proven" && S.verified[e.decision.commitment] === true;
+    return el("li", {
+      "class": "entry" + (e.undone ? " undone" : "") + (RESET_KINDS[e.kind] ? " reset" : "") + (e.kind === "branch.forked" ? " fork" : "") +
+        (S.at !== null && e.version > S.at ? " future" : ""),
       "data-version": e.version, "data-kind": e.kind, "data-undone": e.undone ? "1" : "0"
     }, [
-      el("span", { "class": "v", text: "v" + e.version }),
+      el("span", { "class": "v", text: "v" + e.version, "data-day": e.day === null || e.day === undefined ? "" : "day " + e.day }),
       el("span", { "class": "day", text: e.day === null || e.day === undefined ? "" : "day " + e.day }),
       el("span", { "class": "text" }, [
         e.who ? el("b", { "class": "who", text: e.who + ": " }) : null,
         el("span", { "class": "summary", text: e.summary })
       ]),
       el("span", { "class": "marks" }, [
-        shown.length ? el("span", { "class": "faces", "aria-label": "dice faces" },
-          shown.map(function (f) { return el("span", { "class": "die", text: f }); })) : null,
+        shown.length ? dice(shown) : null,
         state ? el("span", { "class": "badge dice " + state, "data-dice": state,
-          title: state === "proven" && S.verified[e.decision.commitment] === true ? "the revealed seed hashes to the commitment" : "",
-          text: state + (state === "proven" && S.verified[e.decision.commitment] === true ? " \u2713" : "") }) : null,
+          title: proven ? "the revealed seed hashes to the commitment" : "", text: state + (proven ? " \u2713" : "") }) : null,
         e.undone ? el("span", { "class": "badge undone", text: "undone" }) : null,
         e.decision && e.decision.seat ? el("span", { "class": "seat-of muted", text: "by " + e.decision.seat }) : null
       ])
     ]);
-    return li;
   }
+  /* An entry's data, kept (and its log line redrawn, when it is drawn already). */
   function place(e) {
-    var old = S.entries[e.version];
+    var old = S.entries[e.version], was = old && old.node;
     S.entries[e.version] = e;
-    var node = entryNode(e), log = $("log");
-    if (old && old.node) {
-      log.replaceChild(node, old.node);
-    } else {
-      var after = null;
-      for (var i = 0; i < log.children.length; i++) {
-        if (+log.children[i].getAttribute("data-version") < e.version) { after = log.children[i]; break; }
-      }
-      log.insertBefore(node, after);
-      S.versions.push(e.version);
+    (S.byAction[e.action] = S.byAction[e.action] || {})[e.version] = e;
+    if (was) {
+      e.node = entryNode(e);
+      $("log").replaceChild(e.node, was);
+    } else if (!old) {
+      if (!S.versions.length || e.version > S.versions[S.versions.length - 1]) S.versions.push(e.version);
+      else { S.versions.push(e.version); S.versions.sort(function (x, y) { return x - y; }); }
     }
-    e.node = node;
+  }
+  /* New entries' log lines: the newest on top. A long log (a page opening on a campaign of
+     hundreds of actions) is drawn a slice at a time after the sheet, so the sheet is usable
+     at once. */
+  function draw(list) {
+    var log = $("log"), fresh = list.slice().sort(function (x, y) { return y.version - x.version; });
+    function put(e, before) { e.node = entryNode(e); log.insertBefore(e.node, before); return e.node; }
+    function where(v) {
+      for (var i = 0; i < log.children.length; i++) if (+log.children[i].getAttribute("data-version") < v) return log.children[i];
+      return null;
+    }
+    if (fresh.length <= 60) { fresh.forEach(function (e) { put(e, where(e.version)); }); return; }
+    var at = where(fresh[0].version), k = 0;
+    (function slice() {
+      var stop = Math.min(fresh.length, k + 80);
+      for (; k < stop; k++) {
+        var e = S.entries[fresh[k].version];
+        if (!e.node) put(e, at);
+      }
+      if (k < fresh.length) setTimeout(slice, 0);
+      else document.body.setAttribute("data-log-drawn", S.head);
+    })();
   }
   function learn(e) {
     var ev = e.event || {};
@@ -150,7 +251,6 @@
       S.revealed[ev.commitment] = ev.seed;
       verify(ev.commitment, ev.seed);
     }
-    if (typeof e.day === "number" && e.day > S.maxDay) S.maxDay = e.day;
   }
   /* Each revealed seed is checked here too: its sha256 must be the commitment. */
   function verify(commitment, seed) {
@@ -171,22 +271,28 @@
     });
   }
   function receive(list) {
-    var reset = false, people = false, reveal = false;
+    var reset = false, people = false, reveal = false, fresh = [];
     list.forEach(function (e) {
       if (S.entries[e.version]) return; /* never twice */
       learn(e);
       place(e);
+      fresh.push(e);
       if (RESET_KINDS[e.kind]) reset = true;
       if (e.kind === "character.added" || e.kind === "branch.forked") people = true;
       if (e.kind === "dice.revealed") reveal = true;
       S.head = Math.max(S.head, e.version);
+      var waiting = S.waiting[e.action];
+      if (waiting) waiting();
     });
+    draw(fresh);
     if (reveal) Object.keys(S.revealed).forEach(redrawCommitment);
     document.body.setAttribute("data-head", S.head);
-    slider();
     dicePanel();
+    recent();
     if (reset) reloadMarks();
+    else steps();
     if (people) reloadTable();
+    undoLabels();
     refreshSoon();
   }
   /* After an undo or redo the server says again which actions stand: every entry's mark. */
@@ -196,6 +302,9 @@
         var old = S.entries[e.version];
         if (old && old.undone !== e.undone) place(e);
       });
+      steps();
+      recent();
+      undoLabels();
       document.body.setAttribute("data-marked", S.head);
     });
   }
@@ -205,8 +314,9 @@
       got = got.concat(page.events);
       if (page.more && page.events.length) readAll(page.events[page.events.length - 1].version, done, got);
       else done(got, page.head);
-    }, refused);
+    }, function (err) { notice(err.message); });
   }
+  var retry = null;
   function follow() {
     if (S.source) S.source.close();
     var source = new EventSource(API + "/stream?after=" + S.head);
@@ -218,207 +328,619 @@
     source.onmessage = function (m) { receive([JSON.parse(m.data)]); };
     source.onerror = function () {
       S.lost = true;
-      live(source.readyState === EventSource.CLOSED ? "closed" : "reconnecting");
+      if (source.readyState === EventSource.CLOSED) {
+        live("closed");
+        if (!retry) retry = setTimeout(function () { retry = null; if (S.source === source) follow(); }, 2000);
+      } else {
+        live("reconnecting");
+      }
     };
     source.addEventListener("revoked", function (m) {
       source.close();
+      S.source = null;
       live("revoked");
-      var data = JSON.parse(m.data);
-      notice(data.error.message, true);
+      notice(JSON.parse(m.data).error.message);
     });
   }
 
-  /* --- the sheet, the next steps and the map --- */
+  /* --- time: the effective actions, one step each (the report's steps) --- */
+  function steps() {
+    var ends = [], last = null;
+    S.versions.forEach(function (v) {
+      var e = S.entries[v];
+      if (e.undone || RESET_KINDS[e.kind]) return;
+      if (last && last.action === e.action) ends[ends.length - 1] = e;
+      else ends.push(e);
+      last = e;
+    });
+    S.steps = ends;
+    timeline();
+  }
+  function stepIndex() {
+    if (S.at === null) return S.steps.length - 1;
+    for (var i = S.steps.length - 1; i >= 0; i--) if (S.steps[i].version <= S.at) return i;
+    return 0;
+  }
+  function timeline() {
+    if (!isGM()) return;
+    var slider = $("step-slider"), n = S.steps.length, i = stepIndex();
+    slider.max = Math.max(0, n - 1);
+    slider.value = Math.max(0, i);
+    var step = S.steps[i];
+    $("step-label").textContent = S.at === null ? say("now", { head: S.head }) : step ? say("at", {
+      day: step.day === null || step.day === undefined ? "" : say("dayPart", { day: step.day }), v: step.version,
+      what: (step.who ? step.who + ": " : "") + step.summary, i: i + 1, n: n
+    }) : "";
+    $("now").hidden = S.at === null;
+    document.body.setAttribute("data-at", S.at === null ? "" : S.at);
+    S.versions.forEach(function (v) { /* the log dims what comes after the point shown */
+      var e = S.entries[v];
+      if (e.node) e.node.classList.toggle("future", S.at !== null && v > S.at);
+    });
+    if (S.at !== null) { /* nothing acts in the past, not even before its sheet is read */
+      Array.prototype.forEach.call(document.querySelectorAll("#me button.control, #me .form-button"), function (b) { b.disabled = true; });
+    }
+  }
+  function goTo(i) {
+    if (!S.steps.length) return;
+    i = Math.max(0, Math.min(S.steps.length - 1, i));
+    S.at = i === S.steps.length - 1 ? null : S.steps[i].version;
+    timeline();
+    refresh();
+  }
+  /* A day forward: the last action of the next day that has one; back: the last of the day
+     before. The state a step shows is the one after its action, so its sheet says its day. */
+  function moveDay(delta) {
+    var i = stepIndex(), day = S.steps[i] ? S.steps[i].day : null, j;
+    if (day === null || day === undefined) { goTo(delta > 0 ? S.steps.length - 1 : 0); return; }
+    if (delta < 0) {
+      for (j = i; j >= 0 && S.steps[j].day === day; j--);
+      goTo(Math.max(j, 0));
+      return;
+    }
+    for (j = i + 1; j < S.steps.length && S.steps[j].day === day; j++);
+    if (j >= S.steps.length) { goTo(S.steps.length - 1); return; }
+    var next = S.steps[j].day;
+    while (j + 1 < S.steps.length && S.steps[j + 1].day === next) j++;
+    goTo(j);
+  }
+
+  /* --- the sheet: the system's layout, every control in place --- */
   var timer = null;
   function refreshSoon() {
     if (timer) clearTimeout(timer);
     timer = setTimeout(function () { timer = null; refresh(); }, 30);
   }
-  function when() {
+  function when(extra) {
     var q = [];
     if (S.who !== null) q.push("character=" + encodeURIComponent(S.who));
-    if (S.day !== null) q.push("day=" + S.day);
+    if (S.at !== null) q.push("at=" + S.at);
     return q.length ? "?" + q.join("&") : "";
   }
   var asking = 0;
-  function refresh() {
+  function refresh(early) {
     var asked = S.head, turn = ++asking;
-    request("GET", API + "/sheet" + when()).then(function (data) {
+    (early || request("GET", API + "/sheet" + when())).then(function (data) {
       if (turn !== asking) return; /* a later read is on its way */
-      D.sheet($("sheet"), data);
+      S.sheet = data;
+      data.head = asked;
+      drawSheet(data);
       $("sheet").setAttribute("data-head", asked);
-      $("sheet-when").textContent = S.day === null ? "now, v" + asked : "on day " + S.day;
-      hints(data.hints || []);
       document.body.setAttribute("data-sheet-head", asked);
+      if (!document.body.hasAttribute("data-usable-ms")) document.body.setAttribute("data-usable-ms", performance.now().toFixed(0));
     }, function (err) {
       clear($("sheet")).appendChild(el("p", { "class": "empty", text: err.message }));
-      hints([]);
     });
+    if (S.wide || S.pane === "table") table(turn, asked);
+  }
+  function table(turn, asked) {
+    var at = S.at !== null ? "?at=" + S.at : "";
+    request("GET", API + "/sheets" + at).then(function (got) {
+      if (turn !== asking) return;
+      S.sheets = got.sheets;
+      party(got);
+      document.body.setAttribute("data-table-head", asked);
+    }, function () { /* the sheets wait for the game to start */ });
     if (!S.table.map_kind) return;
-    request("GET", API + "/map" + (S.day !== null ? "?day=" + S.day : "")).then(function (m) {
+    request("GET", API + "/map" + at).then(function (m) {
       if (turn !== asking) return;
       $("map-card").hidden = false;
-      if (m.kind === "hex") D.hexMap($("map"), $("legend"), m.map, m.legend);
-      else if (m.kind === "zone") D.zoneMap($("map"), $("legend"), m.map);
+      $("map-when").textContent = S.at === null ? "" : "v" + S.at;
+      if (m.kind === "hex") { D.hexMap($("map"), m.map, { legend: m.legend }); D.hexLegend($("legend"), m.legend); }
+      else if (m.kind === "zone") { D.zoneMap($("map"), m.map); D.zoneLegend($("legend")); }
+      document.body.setAttribute("data-map-head", asked);
     }, function () { /* the map waits for the game to start */ });
   }
-  function hints(list) {
-    var box = clear($("hints"));
-    list.forEach(function (h) { box.appendChild(el("li", { text: h })); });
-    box.hidden = !list.length;
-  }
-  function tabs() {
-    var box = clear($("who")), names = S.table.characters;
-    if (S.who === null && S.seat.character) S.who = S.seat.character;
-    if (names.length < 2) return;
-    names.forEach(function (n) {
-      var b = el("button", { type: "button", role: "tab", "aria-selected": n === S.who ? "true" : "false", text: n });
-      b.addEventListener("click", function () { S.who = n; tabs(); refresh(); });
-      box.appendChild(b);
+  /* Every sheet of the table, each with its title and headline (the GM picks whose sheet
+     the controls act for by tapping one). */
+  function party(got) {
+    var box = clear($("sheets")), names = Object.keys(got.sheets);
+    $("party-when").textContent = S.at === null ? "" : "v" + got.version;
+    if (!names.length) { box.appendChild(el("p", { "class": "empty", text: WORDS.nobody })); return; }
+    names.forEach(function (name) {
+      var data = got.sheets[name];
+      var card = el("article", { "class": "other" + (name === S.who ? " chosen" : ""), "data-who": name, "aria-label": name || data.view && data.view.title });
+      var full = el("div", { "class": "sheet" });
+      if (data.view) {
+        /* each sheet in brief: its title and headline; the rest a tap away */
+        full.appendChild(el("div", { "class": "sheet-title", text: data.view.title }));
+        if (data.view.headline.length) full.appendChild(D.headline(el("div", { "class": "headline" }), data.view));
+        if (data.view.sections.length) {
+          var more = el("details", { "class": "whole" }, [el("summary", { text: WORDS.wholeSheet })]);
+          D.sections(more, data.view, {});
+          full.appendChild(more);
+        }
+      } else {
+        D.sheet(full, data);
+      }
+      card.appendChild(full);
+      if (isGM() && name && S.table.characters.indexOf(name) >= 0) {
+        var pick = el("button", { type: "button", "class": "pick", "data-pick": name, "aria-pressed": name === S.who ? "true" : "false",
+          text: say(name === S.who ? "asGm" : "actAs", { who: name }) });
+        pick.addEventListener("click", function () { choose(name); setPane("me"); });
+        card.insertBefore(pick, full);
+      }
+      box.appendChild(card);
     });
   }
 
-  /* --- acting: the dice box, the real dice, each command's button and form --- */
+  function ownSheet() { return S.seat.role === "player" && !!S.seat.character; }
+  function controlsOf(data) {
+    if (!mayAct() || !data.controls) return [];
+    return data.controls.filter(function (c) { return allowed(c.command); });
+  }
+  /* The sheet is drawn again only when what it shows changed: a button is never replaced
+     under a finger because someone else acted. */
+  function drawSheet(data) {
+    var sig = JSON.stringify([data.view, data.controls, data.now, data.hints, data.luck_index, S.at, S.who, S.table.commands]);
+    if (sig === S.drawnSig) return;
+    S.drawnSig = sig;
+    var box = clear($("sheet"));
+    var mine = !isGM() ? S.seat.character : S.who;
+    if (!data.view) {
+      D.sheet(box, data);
+      clear($("sheet-rest")).hidden = true;
+    } else {
+      var controls = controlsOf(data), byRow = {}, placed = {};
+      controls.forEach(function (c) { (byRow[c.on] = byRow[c.on] || []).push(c); });
+      box.appendChild(el("div", { "class": "sheet-title", text: data.view.title }));
+      /* the headline stays at the top of the page (sticky), the sheet shown's */
+      var head = [];
+      data.view.headline.forEach(function (r) { (byRow[r.key] || []).forEach(function (c) { head.push(c); }); placed[r.key] = 1; });
+      if (head.length) box.appendChild(group("headline", head));
+      /* the sections a player acts from come first, the rest after this seat's recent rolls */
+      var acting = data.view.sections.filter(function (s) { return s.rows.some(function (r) { return byRow[r.key]; }); });
+      var others = data.view.sections.filter(function (s) { return acting.indexOf(s) < 0; });
+      D.sections(clear($("sheet-rest")), { sections: others }, {});
+      $("sheet-rest").hidden = !others.length;
+      D.sections(box, { sections: acting }, {
+        row: function (r) {
+          var here = byRow[r.key];
+          if (!here) return null;
+          placed[r.key] = 1;
+          var covered = Array.isArray(r.value) ? here.filter(function (c) { return c.key !== null; }).length >= r.value.length :
+            r.value && typeof r.value === "object" && !Array.isArray(r.value) && r.value.current === undefined ?
+              here.filter(function (c) { return c.key !== null; }).length >= Object.keys(r.value).length : true;
+          var node = el("div", { "class": "row-controls" });
+          if (!covered) node.appendChild(D.value(r.value, r.key));
+          node.appendChild(group(r.key, here));
+          return node;
+        }
+      });
+      var rest = controls.filter(function (c) { return c.on && !placed[c.on]; });
+      if (rest.length) box.appendChild(el("div", { "class": "sheet-section" }, [el("h3", { text: WORDS.more }), group("more", rest)]));
+      var follow = S.follow = controls.filter(function (c) { return !c.on; });
+      nowBox(followUps(follow), (data.now || []).filter(function (h) {
+        return !follow.some(function (c) { return h.indexOf(cap(c.label) + ":") === 0; });
+      }));
+    }
+    if (!data.view) nowBox([], []);
+    var later = (data.hints || []).filter(function (h) { return (data.now || []).indexOf(h) < 0; });
+    clear($("hints")).hidden = !later.length;
+    later.forEach(function (h) { $("hints").appendChild(el("li", { text: h })); });
+    tracks(S.at === null || isGM() ? data : null);
+    var luck = data.luck_index;
+    if (luck && luck.judged) {
+      box.appendChild(D.kv("Luck", el("span", { "class": "val", text: (luck.luck === null ? "-" : luck.luck.toFixed(2)) +
+        " (" + luck.successes + " of " + luck.judged + " judged rolls, " + luck.expected.toFixed(1) + " expected)" }), "luck_index"));
+    }
+    $("mine-title").textContent = mine ? say("mine", { who: mine }) : WORDS.ourRolls;
+    forms(data);
+    recent();
+  }
+  /* What the moment offers (a push, a panic due) and what comes next, in the page's words. */
+  function nowBox(follow, hints) {
+    var box = clear($("now-box"));
+    if (S.at !== null) box.appendChild(el("p", { "class": "past", text: say("past", { v: S.at, head: S.head }) }));
+    if (follow.length) box.appendChild(group("now", follow));
+    if (hints.length) box.appendChild(el("ul", { "class": "hints", "aria-label": "now" }, hints.map(function (h) { return el("li", { text: h }); })));
+    box.hidden = !box.firstChild;
+  }
+  /* A group of controls: big buttons, then the slot where what they did shows. */
+  function group(name, list, answerIn) {
+    var grid = el("div", { "class": "controls", "data-group": name });
+    list.forEach(function (c) {
+      var b = el("button", { type: "button", "class": "control", "data-control": c.id, "data-command": c.command, "data-answer": answerIn || name,
+        disabled: S.at !== null ? "disabled" : null, "aria-haspopup": needsSheet(c) ? "dialog" : null }, [
+        el("span", { "class": "label", text: cap(c.label) }),
+        c.detail ? el("span", { "class": "detail", text: c.detail }) : null
+      ]);
+      b.addEventListener("click", function () { tapControl(c, b); });
+      grid.appendChild(b);
+    });
+    if (answerIn) return el("div", { "class": "control-group follow-up" }, [grid]);
+    var slot = el("div", { "class": "slot", "data-slot": name });
+    var kept = S.cards[name];
+    if (kept) slot.appendChild(kept);
+    return el("div", { "class": "control-group" }, [grid, slot]);
+  }
+  /* What follows a result (a push, luck to spend): in the card of this seat's last result,
+     so it is tapped where the roll was; with none on the page, at the top. */
+  function followUps(list) {
+    var card = S.lastSlot ? S.cards[S.lastSlot] : null;
+    Object.keys(S.cards).forEach(function (k) {
+      var old = S.cards[k].querySelector(".follow-up");
+      if (old) old.parentNode.removeChild(old);
+    });
+    if (!list.length) return [];
+    if (card && card.getAttribute("data-action") && document.body.contains(card)) {
+      card.appendChild(group("follow", list, S.lastSlot));
+      return [];
+    }
+    return list;
+  }
+  function needsSheet(c) { return c.options.length > 0 || !c.ready || confirmed(c.command); }
+  /* --- the sheet of options: a control's, or a form's fields --- */
+  function tapControl(c, button) {
+    if (S.at !== null) return;
+    var anchor = { slot: button.getAttribute("data-answer") };
+    if (!needsSheet(c)) { act(c.command, Object.assign({}, c.args), { label: c.label, anchor: anchor }); return; }
+    openOptions({
+      title: cap(c.label) + (c.detail ? " \u00b7 " + c.detail : ""),
+      help: "",
+      fields: c.options.map(function (o) { return Object.assign({}, o, { required: o.required && !(o.field in c.args) }); }),
+      command: c.command, go: cap(c.label), args: c.args, anchor: anchor, label: c.label
+    }, button);
+  }
+  function tapForm(f, button) {
+    var choices = (S.sheet && S.sheet.choices && S.sheet.choices[f.command]) || {};
+    openOptions({
+      title: cap(f.label), help: f.help, name: f.name,
+      fields: f.asks.map(function (a) { return Object.assign({}, a, choices[a.field] ? { choices: choices[a.field] } : {}); }),
+      command: f.command, go: cap(f.label), args: {}, seen: f.seen, anchor: { slot: "form-" + f.group }, label: f.label
+    }, button);
+  }
+  function fieldInput(f) {
+    var id = "opt-" + f.field, node, shown = f.default;
+    var label = f.scale > 1 ? say("unit", { label: f.label, unit: f.label }) : f.label;
+    if (f.type === "boolean") {
+      node = el("input", { id: id, name: f.field, type: "checkbox" });
+      node.checked = f.flip ? f["default"] === false : f["default"] === true;
+      return el("div", { "class": "field toggle" }, [el("label", { "for": id }, [node, el("span", { text: f.label })]),
+        f.help ? el("p", { "class": "help", text: f.help }) : null]);
+    }
+    if (f.choices && f.type === "list") {
+      var boxes = f.choices.map(function (c, i) {
+        var b = el("input", { type: "checkbox", name: f.field, value: c, id: id + "-" + i });
+        return el("label", { "class": "chip-check", "for": id + "-" + i }, [b, String(c)]);
+      });
+      return el("fieldset", { "class": "field" }, [el("legend", { text: f.label })].concat(boxes, [f.help ? el("p", { "class": "help", text: f.help }) : null]));
+    }
+    if (f.choices) {
+      var opts = (f.required && shown !== null && shown !== undefined ? [] : [el("option", { value: "", text: WORDS.anyChoice })]).concat(
+        f.choices.map(function (c) { return el("option", { value: String(c), text: String(c) }); }));
+      node = el("select", { id: id, name: f.field }, opts);
+      if (shown !== null && shown !== undefined) node.value = String(shown);
+      else if (f.required && f.choices.length) node.value = "";
+    } else if (f.type === "integer" || f.type === "number") {
+      node = el("input", { id: id, name: f.field, type: "number", inputmode: f.scale > 1 ? "decimal" : "numeric",
+        step: f.scale > 1 || f.type === "number" ? "any" : 1, min: f.low, max: f.high });
+      if (shown !== null && shown !== undefined) node.value = f.scale > 1 ? String(shown / f.scale) : String(shown);
+    } else {
+      node = el("input", { id: id, name: f.field, type: "text", maxlength: 10000, autocomplete: "off",
+        placeholder: f.type === "list" ? "a, b, c" : f.type === "pairs" ? "key=value, key=value" : "" });
+      if (typeof shown === "string") node.value = shown;
+    }
+    var row = el("div", { "class": "field" }, [el("label", { "for": id, text: label + (f.required ? "" : "") }), node,
+      f.help ? el("p", { "class": "help", text: f.help }) : null]);
+    if ((f.type === "integer") && f.scale === 1 && !f.choices) {
+      var less = el("button", { type: "button", "class": "step", "aria-label": f.label + " one less", text: "\u2212" });
+      var more = el("button", { type: "button", "class": "step", "aria-label": f.label + " one more", text: "+" });
+      less.addEventListener("click", function () { bump(node, -1, f); });
+      more.addEventListener("click", function () { bump(node, 1, f); });
+      row.insertBefore(el("div", { "class": "stepper" }, [less, node, more]), row.children[1]);
+    }
+    return row;
+  }
+  function bump(node, by, f) {
+    var v = (node.value === "" ? (f.low !== null && f.low !== undefined && f.low > 0 ? f.low - by : 0) : +node.value) + by;
+    if (f.low !== null && f.low !== undefined) v = Math.max(f.low, v);
+    if (f.high !== null && f.high !== undefined) v = Math.min(f.high, v);
+    node.value = String(v);
+  }
+  function openOptions(spec, from) {
+    S.open = { spec: spec, from: from };
+    $("options-title").textContent = spec.title;
+    $("options-help").textContent = spec.help || "";
+    $("options-help").hidden = !spec.help;
+    $("options-confirm").hidden = !confirmed(spec.command);
+    $("options-confirm").textContent = WORDS.confirm;
+    var fields = clear($("options-fields"));
+    spec.fields.forEach(function (f) { fields.appendChild(fieldInput(f)); });
+    $("options-problem").hidden = true;
+    $("options-go").textContent = spec.go;
+    $("options").hidden = false;
+    $("panes").setAttribute("inert", "");
+    $("top").setAttribute("inert", "");
+    $("tabs").setAttribute("inert", "");
+    $("gm-bar").setAttribute("inert", "");
+    var first = fields.querySelector("select, input:not([type=checkbox])");
+    (spec.fields.some(function (f) { return f.required; }) && first ? first : $("options-go")).focus();
+  }
+  function closeOptions() {
+    var was = S.open;
+    S.open = null;
+    $("options").hidden = true;
+    $("panes").removeAttribute("inert");
+    $("top").removeAttribute("inert");
+    $("tabs").removeAttribute("inert");
+    $("gm-bar").removeAttribute("inert");
+    if (was && was.from && document.body.contains(was.from)) was.from.focus();
+  }
+  function collect(spec) {
+    var form = $("options-form"), args = Object.assign({}, spec.args), problem = null;
+    spec.fields.forEach(function (f) {
+      if (problem) return;
+      if (f.type === "boolean") {
+        var box = form.querySelector("[name='" + f.field + "']");
+        var on = f.flip ? !box.checked : box.checked;
+        if (on !== (f["default"] === true)) args[f.field] = on;
+        else if (f["default"] === true || f["default"] === false) args[f.field] = on;
+        return;
+      }
+      if (f.choices && f.type === "list") {
+        var picked = Array.prototype.filter.call(form.querySelectorAll("[name='" + f.field + "']"), function (b) { return b.checked; })
+          .map(function (b) { return b.value; });
+        if (picked.length) args[f.field] = picked;
+        else if (f.required) problem = say("required", { label: f.label });
+        return;
+      }
+      var node = form.querySelector("[name='" + f.field + "']"), raw = node.value.trim();
+      if (raw === "") { if (f.required) problem = say("required", { label: f.label }); return; }
+      if (f.type === "integer" || f.type === "number") {
+        var n = Number(raw) * (f.scale || 1);
+        if (f.type === "integer" && Math.round(n) !== n) { problem = say("wholeMinutes", { label: f.label, value: raw, unit: f.scale > 1 ? "minutes" : f.label }); return; }
+        args[f.field] = n;
+      } else if (f.type === "list") {
+        args[f.field] = raw.split(",").map(function (x) { return x.trim(); }).filter(Boolean);
+      } else if (f.type === "pairs") {
+        var o = {};
+        raw.split(",").forEach(function (pair) { var kv = pair.split("="); if (kv[0].trim()) o[kv[0].trim()] = (kv.slice(1).join("=") || "").trim(); });
+        args[f.field] = o;
+      } else {
+        args[f.field] = f.choices && typeof f.choices[0] === "number" ? Number(raw) : raw;
+      }
+    });
+    return { args: args, problem: problem };
+  }
+
+  /* --- acting, and showing what came of it where it was tapped --- */
   function faces() {
     if (!$("real").checked) return undefined;
     var raw = $("faces").value.trim();
     if (!raw) return undefined;
     return raw.split(/[\s,]+/).filter(Boolean).map(function (f) { return /^\d+$/.test(f) ? +f : f; });
   }
-  function actor(args) {
-    var pick = $("act-as");
-    if (isGM() && pick && pick.value) args.actor = pick.value;
-    return args;
-  }
-  function act(command, args, done) {
-    var body = { command: command, args: actor(args), expected_version: S.head };
+  function act(command, args, how) {
+    if (isGM() && S.who && args.actor === undefined && !how.own) args.actor = S.who; /* the GM acts as the sheet shown */
+    var body = { command: command, args: args };
+    if (how.seen) body.expected_version = S.head; /* a command that names the state it acts on */
     var f = faces();
     if (f !== undefined) body.faces = f;
-    return write("/actions", body, function (answer) {
+    var slot = how.anchor.slot, card = pendingCard(slot, how.label);
+    S.lastSlot = slot;
+    return request("POST", API + "/actions", body).then(function (answer) {
       if (f !== undefined) { $("faces").value = ""; $("real").checked = false; $("faces-label").hidden = true; }
-      notice("recorded v" + answer.version);
-      if (done) done(answer);
+      if (typeof answer.version === "number") S.head = Math.max(S.head, answer.version);
+      whenEntries(answer, function (list) { resultCard(card, slot, list, answer); });
+    }, function (err) {
+      refusedCard(card, slot, err);
     });
   }
-  function schemaOf(name) {
-    var ref = S.schema.commands[name] && S.schema.commands[name].$ref;
-    return ref ? S.schema.$defs[ref.split("/").pop()] : null;
+  function pendingCard(slot, label) {
+    var card = el("div", { "class": "result pending", role: "status", text: say("sending", { label: cap(label) }) });
+    put(slot, card);
+    return card;
   }
-  function resolve(prop) {
-    if (prop.$ref) return resolve(S.schema.$defs[prop.$ref.split("/").pop()] || {});
-    if (prop.anyOf) {
-      var real = prop.anyOf.filter(function (p) { return p.type !== "null"; });
-      var r = real.length === 1 ? resolve(real[0]) : { type: "string" };
-      return { type: r.type, items: r.items, enumerated: r.enumerated, nullable: real.length < prop.anyOf.length, description: prop.description || r.description };
+  function put(slot, card) {
+    S.cards[slot] = card;
+    var where = document.querySelector("[data-slot='" + slot + "']");
+    if (where) {
+      clear(where).appendChild(card);
+      if (card.scrollIntoView) card.scrollIntoView({ block: "nearest" });
     }
-    return { type: prop.type || (prop["enum"] ? "string" : "string"), items: prop.items, enumerated: prop["enum"], description: prop.description };
   }
-  function fieldsOf(s) {
-    var props = (s && s.properties) || {}, required = (s && s.required) || [];
-    return Object.keys(props).filter(function (k) { return k !== "actor"; }).map(function (k) {
-      var t = resolve(props[k]);
-      return { name: k, type: t.type, items: t.items, choices: t.enumerated, required: required.indexOf(k) >= 0, "default": props[k]["default"], description: t.description };
-    });
-  }
-  function words(name) {
-    var short = name.split(".").pop().replace(/([a-z])([A-Z])/g, "$1 $2");
-    return short.charAt(0) + short.slice(1).toLowerCase();
-  }
-  function input(f) {
-    var id = "field-" + f.name, node;
-    if (f.choices) {
-      node = el("select", { id: id, name: f.name }, f.choices.map(function (c) { return el("option", { value: c, text: c }); }));
-    } else if (f.type === "boolean") {
-      node = el("input", { id: id, name: f.name, type: "checkbox" });
-      node.checked = f["default"] === true;
-    } else if (f.type === "integer" || f.type === "number") {
-      node = el("input", { id: id, name: f.name, type: "number", step: f.type === "integer" ? 1 : "any", required: f.required ? "required" : null });
-      if (typeof f["default"] === "number") node.placeholder = String(f["default"]);
-    } else {
-      node = el("input", { id: id, name: f.name, type: "text", maxlength: 10000, autocomplete: "off", required: f.required ? "required" : null,
-        placeholder: f.type === "array" ? "a, b, c" : f.type === "object" ? "key=value, key=value" : typeof f["default"] === "string" ? f["default"] : "" });
+  /* The entries an answer recorded, once the stream brought them (or read, if it is slow). */
+  function whenEntries(answer, done) {
+    var n = answer.events ? answer.events.length : 0, finished = false;
+    function have() {
+      var got = S.byAction[answer.action];
+      return got && Object.keys(got).length >= n ? Object.keys(got).map(Number).sort(function (a, b) { return a - b; }).map(function (v) { return got[v]; }) : null;
     }
-    var text = f.name.replace(/_/g, " ") + (f.required ? "" : " (optional)");
-    return el("label", { "for": id, title: f.description || null }, [el("span", { text: text }), node]);
+    function finish(list) { if (finished) return; finished = true; delete S.waiting[answer.action]; done(list); }
+    var found = have();
+    if (found) { finish(found); return; }
+    S.waiting[answer.action] = function () { var f = have(); if (f) finish(f); };
+    setTimeout(function () {
+      if (finished) return;
+      request("GET", API + "/events?after=" + Math.max(0, answer.version - n)).then(function (page) {
+        receive(page.events);
+        finish(have() || page.events.filter(function (e) { return e.action === answer.action; }));
+      }, function () { finish([]); });
+    }, 1500);
   }
-  function collect(fields, form) {
-    var args = {};
-    fields.forEach(function (f) {
-      var node = form.querySelector("[name='" + f.name + "']");
-      if (f.type === "boolean") { if (node.checked !== (f["default"] === true)) args[f.name] = node.checked; return; }
-      var raw = node.value.trim();
-      if (raw === "") return;
-      if (f.type === "integer" || f.type === "number") args[f.name] = Number(raw);
-      else if (f.type === "array") args[f.name] = raw.split(",").map(function (x) { return x.trim(); }).filter(Boolean).map(function (x) {
-        return f.items && f.items.type === "integer" ? Number(x) : x;
-      });
-      else if (f.type === "object") {
-        var o = {};
-        raw.split(",").forEach(function (pair) { var kv = pair.split("="); if (kv[0].trim()) o[kv[0].trim()] = (kv.slice(1).join("=") || "").trim(); });
-        args[f.name] = o;
-      } else args[f.name] = raw;
-    });
-    return args;
-  }
-  function openForm(name, fields) {
-    var form = clear($("command-form"));
-    if (S.form === name) { S.form = null; form.hidden = true; return; }
-    S.form = name;
-    var s = schemaOf(name);
-    form.appendChild(el("h3", { text: words(name) }));
-    if (s && s.description) form.appendChild(el("p", { "class": "muted small", text: s.description }));
-    fields.forEach(function (f) { form.appendChild(input(f)); });
-    form.appendChild(el("button", { type: "submit", "data-command": name, text: "Record " + words(name).toLowerCase() }));
-    form.hidden = false;
-    var first = form.querySelector("input, select");
-    if (first) first.focus();
-  }
-  function commands() {
-    var box = clear($("commands")), names = S.table.commands.filter(function (n) { return n !== "core.Roll"; });
-    var own = names.filter(function (n) { return n.indexOf("core.") !== 0; }), core = names.filter(function (n) { return n.indexOf("core.") === 0; });
-    own.concat(core).forEach(function (name) {
-      var s = schemaOf(name), fields = fieldsOf(s);
-      var needs = fields.some(function (f) { return f.required; });
-      var b = el("button", { type: "button", "class": "command" + (name.indexOf("core.") === 0 ? " core" : ""), "data-command": name,
-        title: (s && s.description) || name, text: words(name) + (needs ? "\u2026" : "") });
-      /* a command that needs a value opens its form; one whose fields are all optional is
-         recorded at once, its options a click away */
-      b.addEventListener("click", function () {
-        if (needs) { openForm(name, fields); return; }
-        clear($("command-form")).hidden = true;
-        S.form = null;
-        act(name, {});
-      });
-      if (needs || !fields.length) { box.appendChild(b); return; }
-      var more = el("button", { type: "button", "class": "options", "data-options": name, "aria-label": words(name) + " with options", title: "options", text: "\u22ef" });
-      more.addEventListener("click", function () { openForm(name, fields); });
-      box.appendChild(el("span", { "class": "command-group" }, [b, more]));
-    });
-    $("command-form").addEventListener("submit", function (ev) {
-      ev.preventDefault();
-      var name = S.form, fields = fieldsOf(schemaOf(name)), form = $("command-form");
-      act(name, collect(fields, form), function () { clear(form).hidden = true; S.form = null; });
-    });
-  }
-  function actingAs() {
-    var box = clear($("acting"));
-    if (!isGM() || !S.table.characters.length) {
-      if (S.seat.character) box.textContent = "as " + S.seat.character;
-      return;
+  /* What a roll came to, in a few words of its own data: successes, a level, a total. */
+  function outcome(list) {
+    for (var i = 0; i < list.length; i++) {
+      var top = list[i].event || {}, found = said(top) || (top.roll && typeof top.roll === "object" ? said(top.roll) : null);
+      if (found) return found;
     }
-    var pick = el("select", { id: "act-as", "aria-label": "act as" }, [el("option", { value: "", text: "the acting character" })].concat(
-      S.table.characters.map(function (n) { return el("option", { value: n, text: n }); })));
-    box.appendChild(el("label", {}, ["as ", pick]));
+    return null;
+  }
+  function said(ev) {
+    if (typeof ev.successes === "number") {
+      return { text: ev.successes === 0 ? WORDS.noSuccess : ev.successes === 1 ? WORDS.oneSuccess : say("successes", { n: ev.successes }), good: ev.successes > 0 };
+    }
+    if (typeof ev.level === "string") return { text: ev.level.toUpperCase(), good: /success|special|critical/.test(ev.level) };
+    if (typeof ev.success === "boolean") {
+      var verdict = ev.success ? WORDS.success : WORDS.failure;
+      return { text: typeof ev.total === "number" && typeof ev.target === "number" ? say("against", { total: ev.total, target: ev.target, verdict: verdict }) : verdict, good: ev.success };
+    }
+    if (ev.result && typeof ev.result.total === "number") return { text: say("total", { n: ev.result.total }), good: null };
+    if (typeof ev.call === "string" && typeof ev.face === "string") return { text: ev.face, good: ev.call === ev.face };
+    return null;
+  }
+  function resultCard(card, slot, list, answer) {
+    var shown = [];
+    list.forEach(function (e) { facesOf(e).forEach(function (f) { shown.push(f); }); });
+    var first = list[0], said = outcome(list);
+    var lines = list.map(function (e) { return e.summary; });
+    var fresh = el("div", { "class": "result" + (said && said.good === true ? " good" : said && said.good === false ? " bad" : ""),
+      role: "status", "data-action": answer.action, "data-version": answer.version }, [
+      shown.length ? dice(shown, true) : null,
+      said ? el("div", { "class": "outcome", text: said.text }) : null,
+      el("ul", { "class": "said" }, lines.map(function (t) { return el("li", { text: t }); })),
+      el("div", { "class": "muted small", text: say("recorded", { version: answer.version }) })
+    ]);
+    if (card.parentNode) card.parentNode.replaceChild(fresh, card);
+    S.cards[slot] = fresh;
+    announce(say("youRolled", { who: first && first.who ? first.who : "", text: (said ? said.text + ". " : "") + lines.join(". ") }));
+    document.body.setAttribute("data-last-action", answer.action);
+    if (S.follow && S.follow.length) { S.drawnSig = null; if (S.sheet) drawSheet(S.sheet); } /* its follow-ups, if the sheet came first */
+  }
+  /* A refusal in the page's words: the command line's name of a fix (`ledger yz tick`, `--item`)
+     becomes the page's button or field that does it. */
+  function pageWords(err) {
+    var e = err.body && err.body.error, text = err.message, fix = e && e.fix;
+    if (fix && fix.action === "command") {
+      var last = String(fix.command).split(" ").pop();
+      var form = (S.table.forms || []).filter(function (f) {
+        return f.name.split(" ").pop() === last && (!fix.system || f.command.indexOf(fix.system + ".") === 0);
+      })[0];
+      if (form) text = text.replace(/`ledger [^`]*`/, say(form.sheet ? "onSheet" : "inGroup", { label: form.label, group: form.group }));
+    }
+    return text.replace(/`--([a-z][a-z-]*)[^`]*`/g, function (_, name) { return say("field", { name: name }); });
+  }
+  function refusedCard(card, slot, err) {
+    var text = err.status === 409 ? say("stale", { head: S.head }) : err.status ? say("refused", { message: pageWords(err) }) : WORDS.lost;
+    var fresh = el("div", { "class": "result refused", role: "alert", text: text });
+    if (card.parentNode) card.parentNode.replaceChild(fresh, card);
+    S.cards[slot] = fresh;
   }
 
-  /* --- the GM: undo, redo, the day slider, fork from here, the provable dice --- */
-  function slider() {
-    var s = $("day-slider");
-    s.max = S.maxDay;
-    if (S.day === null) s.value = S.maxDay;
-    $("day-label").textContent = S.day === null ? "now" : "day " + S.day + " of " + S.maxDay;
-    $("now").hidden = S.day === null;
+  /* --- the forms that remain, grouped by what a player is doing --- */
+  function forms(data) {
+    /* drawn again only when what they offer changed: a form is never replaced under a finger */
+    var sig = JSON.stringify([S.table.forms, S.table.commands, S.at, S.who]);
+    if (sig === S.formsSig) return;
+    S.formsSig = sig;
+    var box = clear($("forms")), groups = {}, order = [];
+    if (!mayAct() || S.at !== null) { box.hidden = true; return; }
+    (S.table.forms || []).forEach(function (f) {
+      if (f.sheet || f.command === "core.Roll" || !allowed(f.command)) return;
+      if (f.creates && !isGM()) return;
+      if (!groups[f.group]) { groups[f.group] = []; order.push(f.group); }
+      groups[f.group].push(f);
+    });
+    order.forEach(function (name) {
+      var buttons = el("div", { "class": "form-buttons" }, groups[name].map(function (f) {
+        var b = el("button", { type: "button", "class": "form-button", "data-command": f.command, "data-form": f.name, "aria-haspopup": "dialog",
+          title: f.help || null, text: f.label });
+        b.addEventListener("click", function () { tapForm(f, b); });
+        return b;
+      }));
+      var details = el("details", { "class": "form-group", "data-group": name }, [el("summary", { text: name }), buttons,
+        el("div", { "class": "slot", "data-slot": "form-" + name })]);
+      if (S.openGroups && S.openGroups[name]) details.open = true;
+      details.addEventListener("toggle", function () { (S.openGroups = S.openGroups || {})[name] = details.open; });
+      var kept = S.cards["form-" + name];
+      if (kept) details.querySelector(".slot").appendChild(kept);
+      box.appendChild(details);
+    });
+    box.hidden = !order.length;
   }
+
+  /* --- this seat's recent rolls --- */
+  function recent() {
+    var box = clear($("recent")), mine = isGM() ? S.who : S.seat && S.seat.character, label = S.seat && S.seat.label, shown = 0;
+    for (var i = S.versions.length - 1; i >= 0 && shown < 8; i--) {
+      var e = S.entries[S.versions[i]];
+      if (e.undone || !facesOf(e).length) continue;
+      var ours = mine ? e.actor === mine || e.who === mine : e.decision && e.decision.seat === label;
+      if (!ours) continue;
+      box.appendChild(el("li", { "class": "entry", "data-version": e.version }, [
+        el("span", { "class": "summary", text: e.summary }), dice(facesOf(e))
+      ]));
+      shown++;
+    }
+    if (!shown) box.appendChild(el("li", { "class": "empty", text: WORDS.noRolls }));
+  }
+
+  /* --- whose sheet: a player's own; the GM's pick --- */
+  function who() {
+    var box = clear($("who")), names = S.table.characters;
+    if (S.who === null && S.seat.character) S.who = S.seat.character;
+    if (S.who === null && isGM() && names.length) S.who = names[0];
+    if (!isGM() || names.length < 2) { box.hidden = true; return; }
+    box.hidden = false;
+    names.forEach(function (n) {
+      var b = el("button", { type: "button", role: "tab", "data-who": n, "aria-selected": n === S.who ? "true" : "false", text: n });
+      b.addEventListener("click", function () { choose(n); });
+      box.appendChild(b);
+    });
+  }
+  function choose(name) {
+    S.who = name;
+    S.cards = {};
+    who();
+    recent();
+    refresh();
+  }
+
+  /* --- the GM: undo and redo, naming what they take back --- */
+  function lastStanding(undone) {
+    for (var i = S.versions.length - 1; i >= 0; i--) {
+      var e = S.entries[S.versions[i]];
+      if (RESET_KINDS[e.kind] || e.kind === "campaign.started" || e.kind === "branch.forked") continue;
+      if (!!e.undone === undone) return e;
+    }
+    return null;
+  }
+  function undoLabels() {
+    if (!isGM()) return;
+    var newest = S.versions.length ? S.entries[S.versions[S.versions.length - 1]] : null;
+    /* a redo brings back what an undo took, while nothing new was recorded since */
+    var u = lastStanding(false), r = newest && RESET_KINDS[newest.kind] ? lastStanding(true) : null;
+    $("undo").textContent = u ? say("undoLast", { what: (u.who ? u.who + ": " : "") + u.summary }) : WORDS.nothingToUndo;
+    $("undo").title = $("undo").textContent;
+    $("undo").disabled = !u;
+    $("redo").textContent = r ? say("redoLast", { what: (r.who ? r.who + ": " : "") + r.summary }) : "Redo";
+    $("redo").disabled = !r;
+    $("redo").title = $("redo").textContent;
+  }
+  function gmWrite(path, body, done) {
+    var said = $("gm-said");
+    said.textContent = "";
+    return request("POST", API + path, body).then(function (answer) {
+      if (answer && typeof answer.version === "number") S.head = Math.max(S.head, answer.version);
+      said.textContent = answer && answer.version ? say("recorded", { version: answer.version }) : "";
+      if (done) done(answer);
+    }, function (err) {
+      said.textContent = err.status === 409 ? say("stale", { head: S.head }) : say("refused", { message: pageWords(err) });
+    });
+  }
+
+  /* --- the provable dice, the seats --- */
   function drawnUnder(c) {
     var drawn = 0;
     S.versions.forEach(function (v) { var d = S.entries[v].decision; if (d && d.commitment === c) drawn += d.faces.length; });
@@ -433,86 +955,135 @@
     list.slice().reverse().forEach(function (c) {
       var seed = S.revealed[c], drawn = drawnUnder(c), ok = S.verified[c];
       box.appendChild(el("div", { "class": "commitment" + (seed === undefined ? " open" : ""), "data-commitment": c }, [
-        el("div", {}, [el("span", { "class": "k", text: seed === undefined ? "open commitment " : "commitment " }), el("code", { text: c })]),
-        el("div", {}, [el("span", { "class": "k", text: "players' seed " }), el("code", { text: S.seeded[c] || "(none)" })]),
-        el("div", {}, [el("span", { "class": "k", text: "dice drawn " }), String(drawn)]),
-        seed === undefined ? el("div", { "class": "muted small", text: "pending: the seed is revealed by the GM" }) :
-          el("div", {}, [el("span", { "class": "k", text: "seed " }), el("code", { text: seed }),
-            ok === true ? el("span", { "class": "badge verified", text: "verified \u2713" }) :
-              ok === false ? el("span", { "class": "badge bad", text: "does not match" }) : null])
+        el("div", {}, [el("span", { "class": "k", text: seed === undefined ? WORDS.openCommitment : WORDS.commitment }), el("code", { text: c })]),
+        el("div", {}, [el("span", { "class": "k", text: WORDS.playersSeed }), el("code", { text: S.seeded[c] || WORDS.none })]),
+        el("div", {}, [el("span", { "class": "k", text: WORDS.drawn }), String(drawn)]),
+        seed === undefined ? el("div", { "class": "muted small", text: WORDS.pending }) :
+          el("div", {}, [el("span", { "class": "k", text: WORDS.seed }), el("code", { text: seed }),
+            ok === true ? el("span", { "class": "badge verified", text: WORDS.verified }) :
+              ok === false ? el("span", { "class": "badge bad", text: WORDS.mismatch }) : null])
       ]));
     });
   }
+  /* The seats of the table (the GM's): where the invitations go. */
+  function seats() {
+    if (!isGM()) return;
+    $("gm-card").hidden = false;
+    request("GET", API + "/seats").then(function (list) {
+      var box = $("invite");
+      var old = box.querySelector(".seat-list");
+      var ul = el("ul", { "class": "seat-list", "aria-label": say("seats", { n: list.length }) }, list.filter(function (s) { return !s.revoked; }).map(function (s) {
+        return el("li", { text: say("seatLine", { label: s.label, role: s.role, who: s.character ? " (" + s.character + ")" : "" }) });
+      }));
+      if (old) box.replaceChild(ul, old);
+      else box.appendChild(ul);
+    }, function () { /* nothing to list */ });
+  }
+
+  /* --- panes: one at a time on a phone, side by side on a laptop --- */
+  function setPane(name) {
+    S.pane = name;
+    $("panes").setAttribute("data-pane", name);
+    Array.prototype.forEach.call($("tabs").children, function (b) { b.setAttribute("aria-selected", b.getAttribute("data-pane") === name ? "true" : "false"); });
+    if (name === "table" && !S.wide) refresh();
+    window.scrollTo(0, 0);
+  }
+  function layout() {
+    var wide = window.matchMedia("(min-width: 1000px)").matches;
+    var was = S.wide;
+    S.wide = wide;
+    document.body.setAttribute("data-wide", wide ? "1" : "0");
+    if (wide && !was && S.table) refresh();
+  }
+
   function wire() {
     $("real").addEventListener("change", function () { $("faces-label").hidden = !$("real").checked; if ($("real").checked) $("faces").focus(); });
     $("dice-box").addEventListener("submit", function (ev) {
       ev.preventDefault();
       var args = { notation: $("notation").value.trim() };
       if ($("roll-label").value.trim()) args.label = $("roll-label").value.trim();
-      act("core.Roll", args);
+      act("core.Roll", args, { label: args.label || args.notation, anchor: { slot: "dice" }, own: true });
     });
-    $("undo").addEventListener("click", function () { write("/undo", { count: 1 }); });
-    $("redo").addEventListener("click", function () { write("/redo", { count: 1 }); });
-    $("day-slider").addEventListener("input", function () {
-      var d = +$("day-slider").value;
-      S.day = d >= S.maxDay ? null : d;
-      slider();
-      refreshSoon();
+    $("options-form").addEventListener("submit", function (ev) {
+      ev.preventDefault();
+      var open = S.open;
+      if (!open) return;
+      var got = collect(open.spec);
+      if (got.problem) { $("options-problem").textContent = got.problem; $("options-problem").hidden = false; return; }
+      closeOptions();
+      act(open.spec.command, got.args, { label: open.spec.label, anchor: open.spec.anchor, seen: open.spec.seen });
     });
-    $("now").addEventListener("click", function () { S.day = null; slider(); refresh(); });
+    $("options-cancel").addEventListener("click", closeOptions);
+    $("options").addEventListener("click", function (ev) { if (ev.target === $("options")) closeOptions(); });
+    document.addEventListener("keydown", function (ev) { if (ev.key === "Escape" && S.open) closeOptions(); });
+    Array.prototype.forEach.call($("tabs").children, function (b) {
+      b.addEventListener("click", function () { setPane(b.getAttribute("data-pane")); });
+    });
+    window.addEventListener("resize", layout);
+    $("undo").addEventListener("click", function () { gmWrite("/undo", { count: 1, expected_version: S.head }); });
+    $("redo").addEventListener("click", function () { gmWrite("/redo", { count: 1, expected_version: S.head }); });
+    $("step-slider").addEventListener("input", function () { goTo(+$("step-slider").value); });
+    $("prev-step").addEventListener("click", function () { goTo(stepIndex() - 1); });
+    $("next-step").addEventListener("click", function () { goTo(stepIndex() + 1); });
+    $("prev-day").addEventListener("click", function () { moveDay(-1); });
+    $("next-day").addEventListener("click", function () { moveDay(1); });
+    $("now").addEventListener("click", function () { S.at = null; timeline(); refresh(); });
     $("fork-form").addEventListener("submit", function (ev) {
       ev.preventDefault();
       var body = { name: $("fork-name").value.trim() };
-      if (S.day !== null) body.day = S.day;
-      write("/fork", body, function (answer) {
+      if (S.at !== null) body.at = S.at;
+      gmWrite("/fork", body, function (answer) {
         var a = $("fork-link");
         a.href = answer.link;
-        a.textContent = "open '" + answer.name + "' (forked at v" + answer.at + ") as its GM";
+        a.textContent = say("forked", { name: answer.name, at: answer.at });
         a.hidden = false;
         $("fork-name").value = "";
       });
     });
     $("seed-form").addEventListener("submit", function (ev) {
       ev.preventDefault();
-      write("/dice/seed", { client_seed: $("players-seed").value.trim() }, function () { $("players-seed").value = ""; });
+      request("POST", API + "/dice/seed", { client_seed: $("players-seed").value.trim() }).then(function () { $("players-seed").value = ""; },
+        function (err) { notice(err.message); });
     });
     $("reveal-form").addEventListener("submit", function (ev) {
       ev.preventDefault();
       var seed = $("next-seed").value.trim();
-      write("/dice/reveal", seed ? { client_seed: seed } : {}, function () { $("next-seed").value = ""; });
+      gmWrite("/dice/reveal", seed ? { client_seed: seed } : {}, function () { $("next-seed").value = ""; });
     });
   }
   function reloadTable() {
     request("GET", API).then(function (t) {
       S.table = t;
       header();
-      tabs();
-      actingAs();
-    }, refused);
+      who();
+    }, function (err) { notice(err.message); });
   }
 
   function start() {
-    if (!campaign) { notice("no campaign in the address: open your invitation link", true); return; }
-    Promise.all([request("GET", API), request("GET", "/api/schema")]).then(function (got) {
-      S.table = got[0];
-      S.seat = got[0].seat;
-      S.schema = got[1];
+    layout();
+    if (!campaign) { notice(WORDS.noCampaign); return; }
+    var early = request("GET", API + "/sheet"); /* a player's own sheet, asked with the table, not after it */
+    early.catch(function () { return null; });
+    request("GET", API).then(function (t) {
+      S.table = t;
+      S.seat = t.seat;
       header();
-      tabs();
-      $("gm").hidden = !isGM();
-      $("act-card").hidden = !mayAct();
-      if (mayAct()) { actingAs(); commands(); }
+      who();
+      document.body.setAttribute("data-role", S.seat.role);
+      $("gm-bar").hidden = !isGM();
+      $("dice").hidden = !mayAct();
       wire();
+      seats();
+      refresh(isGM() ? null : early); /* the sheet first: it does not wait for the whole log */
       readAll(0, function (list, head) {
         receive(list);
         S.head = Math.max(S.head, head);
         follow();
-        refresh();
         document.body.setAttribute("data-ready", "1");
       });
     }, function (err) {
       live("closed");
-      notice(err.status === 401 ? err.message + " (open your invitation link again)" : err.message, true);
+      notice(err.status === 401 ? say("relink", { message: err.message }) : err.message);
     });
   }
   start();

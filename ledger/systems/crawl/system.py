@@ -43,6 +43,7 @@ from ledger.systems.crawl.order import (
     Sleep,
     Technique,
     Terrain,
+    allowed,
     expected,
     in_town,
     require,
@@ -369,8 +370,12 @@ _NO_DICE = _NoDice()
 
 
 def sheet(state: Any, actor: str | None = None) -> dict[str, Any]:
-    """The explorer's sheet, with the commands the day's order allows next."""
-    return proj.sheet(state, actor, expected=expected)
+    """The explorer's sheet, with the commands the day's order allows next: as command
+    lines (``expected``) and by name (``allowed``)."""
+    data = proj.sheet(state, actor, expected=expected)
+    game = state.game
+    data["allowed"] = allowed(game) if game is not None and game.alive else []
+    return data
 
 
 def _system() -> System:
@@ -393,9 +398,10 @@ def _system() -> System:
         read=ReadModel(
             sheet=sheet,
             sheet_layout=proj.SHEET,
+            forms=proj.FORMS,
             listing=listing,
             journal=proj.journal,
-            journal_hidden=("expected", "phase", "next_chapter"),
+            journal_hidden=("expected", "allowed", "phase", "next_chapter"),
             facts=facts,
             facts_sql=FACTS_SQL,
             report=rep.HOOKS,

@@ -806,6 +806,7 @@ SYSTEM = System(
     read=ReadModel(
         sheet=proj.sheet,
         sheet_layout=proj.SHEET,
+        forms=proj.FORMS,
         listing=listing,
         facts=facts,
         facts_sql=FACTS_SQL,

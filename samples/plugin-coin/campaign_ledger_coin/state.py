@@ -15,6 +15,7 @@ from msgspec.structs import replace
 from campaign_ledger_coin.events import FACES, Flipped
 from ledger.facts import DieFace, Fact, RollFact
 from ledger.log.events import CampaignStarted, Envelope, Event
+from ledger.systems import Control, Form, SheetField, SheetLayout, SheetSection
 
 P_SUCCESS = 0.5
 """A call wins on one face of two: exactly one chance in two."""
@@ -66,7 +67,28 @@ def sheet(state: Any, _actor: str | None) -> dict[str, Any]:
         "tails": game.tails,
         "won": game.won,
         "last": game.last.summary() if game.last else None,
+        "calls": list(FACES),
     }
+
+
+SHEET = SheetLayout(
+    title=("{campaign} (coin): flips {flips}, calls won {won}",),
+    headline=(
+        SheetField("flips", "flips"),
+        SheetField("won", "calls won", max="flips"),
+        SheetField("streak", "streak", show="{streak} {streak_face} in a row"),
+    ),
+    sections=(
+        SheetSection("Call", (SheetField("calls", ""),)),
+        SheetSection("Faces", (SheetField("heads", "heads"), SheetField("tails", "tails"))),
+        SheetSection("Last flip", (SheetField("last", ""),), when="last"),
+    ),
+    controls=(
+        Control(command="coin.Flip", on="calls", each="calls", args={"call": "{key}"}, label="call {key}"),
+    ),
+)
+"""How the sheet reads (``ledger sheet``, the report, the live table), and what a player
+taps on it: a call, heads or tails, flips the coin."""
 
 
 def render_sheet(data: dict[str, Any]) -> str:
@@ -97,3 +119,7 @@ def facts(env: Envelope[Any]) -> list[Fact]:
             p_success=P_SUCCESS,
         )
     ]
+
+
+FORMS = (Form(command="coin.Flip", name="coin flip", group="Flip", sheet=True),)
+"""The coin's one command, by its name on the command line: the sheet's calls offer it."""

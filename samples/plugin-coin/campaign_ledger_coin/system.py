@@ -48,7 +48,8 @@ SYSTEM = System(
     ),
     read=ReadModel(
         sheet=proj.sheet,
-        render_sheet=proj.render_sheet,
+        sheet_layout=proj.SHEET,
+        forms=proj.FORMS,
         facts=proj.facts,
     ),
     play=Play(autoplay=autoplay),

@@ -1,0 +1,306 @@
+"""What the table's page offers a seat, from what the system declares (``ledger.systems``):
+the sheet's controls for one character (:func:`controls`), the forms of the commands the
+sheet does not hold (:func:`forms`), the choices those forms pick from the sheet
+(:func:`choices`), and what the page says comes next (:func:`hints`), in the page's own
+words, naming the page's own buttons.
+
+A form's name is the command's name on the command line (``yz tick``), and its help and
+each field's are the command line's own (the command's first line of help, each option's
+help), read from the system's command group; a field the command line asks in other units
+than the command records (hours for minutes) says so in the form (``Ask.scale``).
+"""
+
+from __future__ import annotations
+
+import functools
+import types
+import typing
+from collections.abc import Mapping
+from typing import Any
+
+import click
+import msgspec
+
+from ledger.cli import systems as on_cli
+from ledger.cli.main import cli
+from ledger.deciding.commands import Introduction, stable_commands
+from ledger.projections import sheets
+from ledger.systems import Ask, Form, System, get_system
+
+CORE_FORMS = (
+    Form(command="core.Note", name="note", group="Notes", asks=(Ask(field="text", label="text"),)),
+    Form(
+        command="core.AddCharacter",
+        name="character add",
+        group="Party",
+        asks=(Ask(field="name", label="name"), Ask(field="attrs", label="attr")),
+    ),
+)
+"""The core's commands as forms in every campaign (``core.Roll`` is the page's dice box)."""
+
+WORDS = {
+    "add": "Nobody plays yet: add a character with “Character add” (Party).",
+    "tap": "Tap what you roll on your sheet ({where}): its options open first, each with a default.",
+    "lit": "{label}: tap it on the sheet.",
+    "dice": "Anything else: the dice box (“Roll”) takes any notation, 2d6+1 or 4d6kh3.",
+    "watch": "This seat watches the table: it records nothing.",
+}
+"""Every sentence the page's hints are made of, in one place."""
+
+
+# --- the command line's words for a form ---------------------------------------------------
+
+
+def cli_command(system: str, name: str) -> click.Command | None:
+    """The command-line command a form's ``name`` names (``yz tick``, ``note``,
+    ``character add``): in the system's group when the name starts with it, else the root's."""
+    first, *rest = name.split()
+    group: click.Command | None
+    if first == on_cli.command_name(system):
+        group = on_cli.system_group(system)
+    else:
+        group, rest = cli, [first, *rest]
+    found: click.Command | None = group
+    for word in rest:
+        if not isinstance(found, click.Group):
+            return None
+        found = found.commands.get(word)
+    return found
+
+
+def cli_param(command: click.Command, label: str) -> click.Parameter | None:
+    """The parameter a field's label names: an option by one of its names (without the
+    dashes) or its destination, an argument by its name."""
+    wanted = label.lower().replace(" ", "-")
+    for p in command.params:
+        names = {o.lstrip("-").lower() for o in getattr(p, "opts", [])}
+        if wanted in names or (p.name or "").lower().replace("_", "-") == wanted:
+            return p
+    return None
+
+
+def _help_line(text: str | None) -> str:
+    return (text or "").strip().split("\n\n")[0].replace("\n", " ").strip()
+
+
+# --- a command's fields --------------------------------------------------------------------
+
+
+def _kind(tp: Any) -> tuple[str, bool]:
+    """A field's type as the page asks it (``integer``, ``number``, ``boolean``, ``string``,
+    ``list``, ``pairs``) and whether None is allowed."""
+    optional = False
+    origin = typing.get_origin(tp)
+    if origin in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(tp) if a is not type(None)]
+        optional = len(args) < len(typing.get_args(tp))
+        tp = args[0] if len(args) == 1 else str
+        origin = typing.get_origin(tp)
+    if tp is bool:
+        return "boolean", optional
+    if tp is int:
+        return "integer", optional
+    if tp is float:
+        return "number", optional
+    if origin in (tuple, list) or tp in (tuple, list):
+        return "list", optional
+    if origin is dict or tp is dict:
+        return "pairs", optional
+    return "string", optional
+
+
+def fields_of(kind: type) -> dict[str, dict[str, Any]]:
+    """Each field of a command class: its type, whether it is required, its default."""
+    out = {}
+    for f in msgspec.structs.fields(kind):
+        if f.name == "actor":
+            continue
+        shown, optional = _kind(f.type)
+        required = f.required
+        default = None
+        if not required:
+            default = f.default if f.default is not msgspec.NODEFAULT else f.default_factory()
+        out[f.name] = {
+            "type": shown,
+            "required": required,
+            "optional": optional,
+            "default": list(default) if isinstance(default, tuple) else default,
+        }
+    return out
+
+
+def _asked(ask: Ask, kind: dict[str, Any], param: click.Parameter | None) -> dict[str, Any]:
+    found = kind.get(ask.field, {"type": "string", "required": False, "optional": True, "default": None})
+    help_text = _help_line(getattr(param, "help", None)) or ask.help
+    return {
+        "field": ask.field,
+        "label": ask.label or ask.field.replace("_", " "),
+        "help": help_text,
+        "type": found["type"],
+        "required": found["required"],
+        "default": ask.default if ask.default is not None else found["default"],
+        "choices": list(ask.choices) or None,
+        "pick": ask.pick or None,
+        "scale": ask.scale,
+        "flip": ask.flip,
+        "low": ask.low,
+        "high": ask.high,
+    }
+
+
+@functools.cache
+def forms(system_name: str) -> tuple[dict[str, Any], ...]:
+    """The system's forms and the core's, each with the command line's help: ``{"command",
+    "name", "group", "help", "seen", "asks": [...]}``."""
+    system = get_system(system_name)
+    commands = stable_commands(system)
+    out = []
+    for form in (*system.read.forms, *CORE_FORMS):
+        kind = commands.get(form.command)
+        if kind is None:
+            continue
+        shape = fields_of(kind)
+        command = cli_command(system_name, form.name)
+        out.append(
+            {
+                "command": form.command,
+                "name": form.name,
+                "label": form.name.split()[-1].capitalize()
+                if form.command != "core.AddCharacter"
+                else "Character add",
+                "group": form.group,
+                "help": _help_line(command.help if command is not None else None) or form.help,
+                "seen": form.seen,
+                "sheet": form.sheet,
+                "asks": [
+                    _asked(ask, shape, cli_param(command, ask.label) if command is not None else None)
+                    for ask in form.asks
+                ],
+                "creates": issubclass(kind, Introduction),
+            }
+        )
+    return tuple(out)
+
+
+def _coerced(value: Any, kind: dict[str, Any] | None) -> Any:
+    """A value filled from the sheet, as the command's field takes it (a technique's
+    number is a key of the sheet: ``"2"`` becomes 2)."""
+    if kind is None:
+        return value
+    if kind["type"] == "integer" and isinstance(value, str) and value.lstrip("-").isdigit():
+        return int(value)
+    if kind["type"] == "list" and isinstance(value, str):
+        return [value]
+    return value
+
+
+def controls(system: System, sheet: Mapping[str, Any], state: Any) -> list[dict[str, Any]]:
+    """The sheet's controls for one character, each with what its command needs: its
+    options typed and helped as the forms' fields, and whether a plain tap is enough
+    (``ready``: every field the command requires is filled or has a default)."""
+    layout = system.read.sheet_layout
+    if layout is None:
+        return []
+    commands = stable_commands(system)
+    found = sheets.controls(layout, sheet, list(state.core.characters), state.core.tables)
+    out = []
+    for c in found:
+        kind = commands.get(c["command"])
+        if kind is None:
+            continue
+        shape = fields_of(kind)
+        args = {k: _coerced(v, shape.get(k)) for k, v in c["args"].items() if v is not None}
+        options = []
+        for o in c["options"]:
+            typed = shape.get(o["field"], {"type": "string", "required": False, "default": None})
+            default = o["default"] if o["default"] is not None else typed["default"]
+            if o["choices"] is not None and default is not None and default not in o["choices"]:
+                default = None if not typed["required"] else (o["choices"][0] if o["choices"] else None)
+            options.append(
+                {
+                    **o,
+                    "type": typed["type"],
+                    "required": typed["required"],
+                    "default": default,
+                    "help": _option_help(system.name, c["command"], o["label"]),
+                }
+            )
+        asked = {o["field"] for o in options if o["default"] is not None}
+        ready = all(not f["required"] or n in args or n in asked for n, f in shape.items())
+        out.append({**c, "args": args, "options": options, "ready": ready})
+    return out
+
+
+@functools.cache
+def _option_help(system_name: str, command: str, label: str) -> str:
+    """The command line's help of one option of a command, found through the system's
+    forms' names (a control's command is named as its form is), else nothing."""
+    for form in forms(system_name):
+        if form["command"] == command:
+            for ask in form["asks"]:
+                if ask["label"] == label and ask["help"]:
+                    return str(ask["help"])
+    name = names(system_name).get(command)
+    found = cli_command(system_name, name) if name else None
+    param = cli_param(found, label) if found is not None else None
+    return _help_line(getattr(param, "help", None))
+
+
+@functools.cache
+def names(system_name: str) -> dict[str, str]:
+    """Each command's name on the command line, by stable name, where the system's group
+    holds one: the forms' names, and the group's commands that build that command."""
+    out = {f["command"]: f["name"] for f in forms(system_name)}
+    out.setdefault("core.Roll", "roll")
+    return out
+
+
+def choices(system: System, sheet: Mapping[str, Any], state: Any) -> dict[str, dict[str, list[Any]]]:
+    """The choices each form picks from the sheet, the characters or the tables, by
+    command and field."""
+    own = sheet.get("name") if isinstance(sheet.get("name"), str) else None
+    out: dict[str, dict[str, list[Any]]] = {}
+    for form in (*system.read.forms, *CORE_FORMS):
+        for ask in form.asks:
+            if ask.pick:
+                found = sheets.choices(ask, sheet, list(state.core.characters), state.core.tables, own)
+                out.setdefault(form.command, {})[ask.field] = found or []
+    return out
+
+
+def _lit(system: System, control: dict[str, Any]) -> bool:
+    """Whether a control is there because of the moment (a push after one's own roll, a
+    panic that is due, the day's next step) rather than always."""
+    layout = system.read.sheet_layout
+    n = int(str(control["id"]).split(":", 1)[0])
+    if layout is None or n >= len(layout.controls):
+        return False
+    declared = layout.controls[n]
+    return bool(declared.when or (declared.where and (not declared.each or "" in declared.where)))
+
+
+def hints(system: System, state: Any, shown: list[dict[str, Any]], role: str) -> dict[str, list[str]]:
+    """What comes next, in the page's words, naming the page's own buttons: ``now``, the
+    controls the moment lights up (a push, a panic due, the day's next step); ``more``,
+    where the sheet's other controls are and the dice box for anything else (a character
+    first, when there is none)."""
+    if role == "watch":
+        return {"now": [], "more": [WORDS["watch"]]}
+    if not state.core.characters and not shown:
+        return {"now": [], "more": [WORDS["add"], WORDS["dice"]] if role == "gm" else [WORDS["dice"]]}
+    now = [
+        WORDS["lit"].format(label=c["label"][:1].upper() + c["label"][1:]) for c in shown if _lit(system, c)
+    ]
+    layout = system.read.sheet_layout
+    where: list[str] = []
+    if layout is not None:
+        headline = {f.key: f.label for f in layout.headline}
+        for c in shown:
+            if _lit(system, c):
+                continue
+            if c["on"] in headline:
+                where.append(c["label"])
+            else:
+                where.extend(s.title for s in layout.sections if any(f.key == c["on"] for f in s.fields))
+    more = [WORDS["tap"].format(where=", ".join(dict.fromkeys(where)))] if where else []
+    return {"now": list(dict.fromkeys(now)), "more": [*more, WORDS["dice"]]}
