@@ -14,7 +14,7 @@ import pytest
 
 from ledger import Ledger
 from ledger.deciding.commands import Note, Roll
-from ledger.log.store import LISTEN_CLASS, AppendListener
+from ledger.log.store.listener import LISTEN_CLASS, AppendListener
 from ledger.web.stream import HELD, Feed
 
 
