@@ -24,7 +24,7 @@ from starlette.staticfiles import StaticFiles
 from ledger.cli import systems as on_cli
 from ledger.deciding.action import actor_in
 from ledger.deciding.commands import Command, Introduction, stable_commands
-from ledger.errors import LedgerError
+from ledger.errors import LedgerError, StaleVersionError
 from ledger.log.records import Campaign, Recorded, recorded_json
 from ledger.projections import sheets
 from ledger.projections.stats.sheet import luck_from_log
@@ -208,7 +208,12 @@ async def _write(
     made: list[Message] = []
 
     def answered() -> tuple[int, bytes]:
-        answer, rec = run()
+        try:
+            answer, rec = run()
+        except StaleVersionError as e:  # the API's name for it, with the head it is at
+            stale = StaleVersion(e.message, field=e.field)
+            stale.head = e.head
+            raise stale from None
         if rec is not None:
             made.extend(message(item) for item in recorded_entries(table.book, rec))
         return 200, msgspec.json.encode(answer)
@@ -253,13 +258,14 @@ async def actions(request: Request) -> Response:
         except msgspec.ValidationError as e:
             raise Unprocessable(f"the `args` of {asked.command} do not fit: {e}", field="args") from None
         actor = auth.actor_for(seat, command.actor, command.introduces())
-        if asked.expected_version is not None and asked.expected_version != book.head(c):
-            raise StaleVersion(
-                f"campaign {c.name!r} is at version {book.head(c)}, not {asked.expected_version}: "
-                "someone acted first; read the events and decide again",
-                field="expected_version",
-            )
-        rec = book.execute(command, c.name, faces=asked.faces, actor=actor, seat=seat.label)
+        rec = book.execute(
+            command,
+            c.name,
+            faces=asked.faces,
+            actor=actor,
+            seat=seat.label,
+            expected_version=asked.expected_version,
+        )
         return recorded_json(rec), rec
 
     return await _write(request, seat, raw, run, seat.campaign)
@@ -285,12 +291,12 @@ def _gm_write(what: str, kind: type[T], act: Callable[[Any, Campaign, Seat, T], 
 
 
 def _undo(table: Any, c: Campaign, seat: Seat, asked: schema.Count) -> Written:
-    rec = table.book.undo(c.name, asked.count, seat=seat.label)
+    rec = table.book.undo(c.name, asked.count, seat=seat.label, expected_version=asked.expected_version)
     return recorded_json(rec), rec
 
 
 def _redo(table: Any, c: Campaign, seat: Seat, asked: schema.Count) -> Written:
-    rec = table.book.redo(c.name, asked.count, seat=seat.label)
+    rec = table.book.redo(c.name, asked.count, seat=seat.label, expected_version=asked.expected_version)
     return recorded_json(rec), rec
 
 

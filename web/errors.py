@@ -50,9 +50,10 @@ class MethodNotAllowed(HTTPRefusal):
 
 
 class StaleVersion(HTTPRefusal):
-    """``expected_version`` is not the head: someone acted first."""
+    """``expected_version`` is not the head: someone acted first (``head``: where it is)."""
 
     status = 409
+    head: int | None = None
 
 
 class RequestTooLarge(HTTPRefusal):

@@ -33,14 +33,18 @@ class Action(msgspec.Struct, forbid_unknown_fields=True):
     """The command's fields; a player's ``actor`` is their own character."""
     faces: list[int] | None = None
     """Physical dice, in the order the command rolls them; all must be used."""
-    expected_version: int | None = None
-    """The head the client saw: a 409 instead of an action decided on another state."""
+    expected_version: Annotated[int, msgspec.Meta(ge=0)] | None = None
+    """The head the client saw: the action is recorded right after it, or refused with a
+    409 (someone acted first), in any number of server processes."""
 
 
 class Count(msgspec.Struct, forbid_unknown_fields=True):
     """``POST .../undo`` and ``.../redo``: how many actions."""
 
     count: int = 1
+    expected_version: Annotated[int, msgspec.Meta(ge=0)] | None = None
+    """The head the GM saw: the undo or redo takes back (or brings back) what they saw, or
+    is refused with a 409."""
 
 
 class Fork(msgspec.Struct, forbid_unknown_fields=True):
