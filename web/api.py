@@ -10,6 +10,7 @@ the role, the campaign, the character. Ledger work runs on the table's one ledge
 
 from __future__ import annotations
 
+import shlex
 import urllib.parse
 from collections.abc import Callable
 from importlib import resources
@@ -207,7 +208,7 @@ async def _write(
     key = request.headers.get("idempotency-key")
     made: list[Message] = []
 
-    def answered() -> tuple[int, bytes]:
+    def answered() -> idempotency.Answer:
         try:
             answer, rec = run()
         except StaleVersionError as e:  # the API's name for it, with the head it is at
@@ -216,10 +217,11 @@ async def _write(
             raise stale from None
         if rec is not None:
             made.extend(message(item) for item in recorded_entries(table.book, rec))
-        return 200, msgspec.json.encode(answer)
+        return idempotency.answer(200, answer)
 
     if key is None:
-        status, body = await table.run(answered)
+        sent = await table.run(answered)
+        status, body = sent.status, sent.body
     else:
         idempotency.check_key(key)
         mark = idempotency.fingerprint(request.method, request.url.path, raw)
@@ -305,12 +307,21 @@ def _fork(table: Any, c: Campaign, seat: Seat, asked: schema.Fork) -> Written:
         raise LedgerError("give `at` or `day`, not both")
     forked = table.book.fork(c.name, asked.name, at=asked.at, day=asked.day)
     gm, secret = table.seats.invite(forked.id, "gm", label=None)
+    link = idempotency.Secret(
+        f"/join/{secret}",
+        gone=(
+            f"campaign {forked.name!r} was forked from {c.name!r} by this request, and the link "
+            f"of its GM seat {gm.label!r} was shown once and is not kept; if it was lost, revoke "
+            f"that seat (`ledger table revoke {shlex.quote(gm.label)}`) and invite a new one "
+            f"(`ledger table invite -c {shlex.quote(forked.name)} --gm`)"
+        ),
+    )
     return {
         "name": forked.name,
         "parent": c.name,
         "at": forked.parent_version,
         "seat": gm.label,
-        "link": f"/join/{secret}",
+        "link": link,
     }, None
 
 

@@ -56,6 +56,13 @@ class StaleVersion(HTTPRefusal):
     head: int | None = None
 
 
+class ShownOnce(HTTPRefusal):
+    """A replay of an answer that held a secret (a fork's GM link): the secret was sent
+    once and never kept."""
+
+    status = 409
+
+
 class RequestTooLarge(HTTPRefusal):
     status = 413
 

@@ -232,7 +232,7 @@ def _error_responses(*statuses: int) -> dict[str, Any]:
         401: "No seat, or an unknown or revoked secret",
         403: "The seat may not do this (another campaign, character or role; a cross-site write)",
         404: "No such page or campaign",
-        409: "Someone acted first (`expected_version`), the campaign is busy, or an `Idempotency-Key` is under way",
+        409: "Someone acted first (`expected_version`), the campaign is busy, or an `Idempotency-Key`'s answer is not kept (shown once, or cut off after recording)",
         413: "The body is larger than the server reads",
         415: "The body is not application/json",
         422: "The command line's refusal of the action, word for word",

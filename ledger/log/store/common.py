@@ -57,6 +57,30 @@ class VersionConflict(Exception):
     """Another writer appended to the same stream first; nothing of the append was written."""
 
 
+@dataclass
+class Claim:
+    """A row of a private table (:data:`REQUESTS_TABLE`) that rides with the next append
+    and commits in its transaction, or not at all (``ledger.log.store.front.Store.claiming``):
+    a request's claim is then taken exactly when its action is recorded."""
+
+    table: str
+    stream: str
+    topic: str
+    state: bytes
+    version: int = 1
+    taken: bool = False
+    """Whether an append carrying it has committed."""
+
+    @property
+    def row(self) -> tuple[str, int, str, bytes]:
+        return (self.stream, self.version, self.topic, self.state)
+
+
+class ClaimTaken(Exception):  # noqa: N818: a race lost, as VersionConflict is
+    """The row a :class:`Claim` would write was written first by another writer (another
+    process answering the same request); nothing of the append was written."""
+
+
 def resolve_target(db: str | None) -> str:
     """The database target: ``--db``, else ``LEDGER_DB``, else a file here."""
     return db or os.environ.get("LEDGER_DB") or DEFAULT_FILE

@@ -19,6 +19,8 @@ from ledger.log.store.common import (
     SEATS_TABLE,
     SEEDS_TABLE,
     SNAPSHOTS_TABLE,
+    Claim,
+    ClaimTaken,
     Opened,
     VersionConflict,
     describe,
@@ -45,6 +47,7 @@ class Store:
         self.kind = "postgresql" if is_postgres(target) else "sqlite"
         self.datastore: Any = None
         self.create = create
+        self._claim: Claim | None = None
         try:
             if self.kind == "postgresql":
                 # lazy: a command on a SQLite ledger imports no PostgreSQL driver (tests/test_cli_startup.py)
@@ -106,16 +109,42 @@ class Store:
                 synchronous(self.datastore, "FULL", self.target)
 
     def append(self, events: Sequence[tuple[str, int, str, bytes]]) -> None:
-        """Append (stream, version, topic, state) rows in one transaction.
+        """Append (stream, version, topic, state) rows in one transaction, with the row of
+        the open :meth:`claiming` block's claim, if it is not yet taken.
 
-        Raises :class:`VersionConflict` when a version is taken; then nothing
-        was written."""
+        Raises :class:`VersionConflict` when a version is taken, :class:`ClaimTaken` when
+        the claim's row is; either way nothing was written."""
+        claim = self._claim if self._claim is not None and not self._claim.taken else None
         try:
-            self.recorder.insert_rows(events)
+            self.recorder.insert_rows(events, claim)
         except IntegrityError as e:
+            if claim is not None and self._written(claim):
+                raise ClaimTaken(claim.stream) from e
             raise VersionConflict(str(e)) from e
         except PersistenceError as e:
             raise StoreError(f"cannot write to {self.describe()}: {reason(e)}") from e
+        if claim is not None:
+            claim.taken = True
+
+    @contextlib.contextmanager
+    def claiming(self, claim: Claim) -> Iterator[Claim]:
+        """Inside the block, the first append that commits writes ``claim``'s row (of the
+        requests table) in its own transaction: the claim is taken exactly when, and only
+        if, that append is recorded (``claim.taken`` says whether it was). An append
+        that finds the row written first by another writer raises :class:`ClaimTaken`."""
+        if claim.table != REQUESTS_TABLE:
+            raise ValueError(f"only a request rides with an append, not a row of {claim.table!r}")
+        if self._claim is not None:
+            raise RuntimeError("a claim is already riding with this store's appends")
+        self._claim = claim
+        try:
+            yield claim
+        finally:
+            self._claim = None
+
+    def _written(self, claim: Claim) -> bool:
+        found = self.private_records(claim.table, claim.stream, gt=claim.version - 1)
+        return any(row.originator_version == claim.version for row in found)
 
     def read(
         self,
@@ -306,6 +335,19 @@ class Store:
         ``REQUESTS_TABLE``); False when that version was taken by another writer."""
         try:
             self._private(table).insert_events([StoredEvent(stream, version, topic, state)])
+        except IntegrityError:
+            return False
+        except PersistenceError as e:
+            raise StoreError(f"cannot write to {self.describe()}: {reason(e)}") from e
+        return True
+
+    def put_private_rows(self, table: str, rows: Sequence[tuple[str, int, str, bytes]]) -> bool:
+        """Store rows of the seats or requests table in one transaction, all or none;
+        False when one of their versions was taken by another writer."""
+        if not rows:
+            return True
+        try:
+            self._private(table).insert_events([StoredEvent(*row) for row in rows])
         except IntegrityError:
             return False
         except PersistenceError as e:

@@ -33,6 +33,7 @@ from ledger.log.store.common import (
     NEW_LEDGER,
     PAGE,
     PRIVATE_TABLES,
+    Claim,
     Opened,
     describe,
     reason,
@@ -47,6 +48,8 @@ FOLLOW_TRIES = 40
 """How many times a follower tries, without queueing behind writers, for the
 moment no write is in flight, before it waits in the queue (see
 :meth:`LedgerPostgresRecorder.settled`)."""
+
+COLUMNS = "(originator_id, originator_version, topic, state)"
 
 POOL_SIZE, POOL_OVERFLOW, CONNECT_TIMEOUT, LOCK_TIMEOUT = 1, 2, 5, 30
 
@@ -238,24 +241,31 @@ class LedgerPostgresRecorder(PostgresApplicationRecorder):
         rows = [(e.originator_id, e.originator_version, e.topic, e.state) for e in stored_events]
         return self.insert_rows(rows)
 
-    def insert_rows(self, rows: Sequence[tuple[str, int, str, bytes]]) -> list[int] | None:
+    def insert_rows(
+        self, rows: Sequence[tuple[str, int, str, bytes]], claim: Claim | None = None
+    ) -> list[int] | None:
         """Insert (stream, version, topic, state) rows in one transaction and wake
-        listeners; the notification ids of a small insert, ``None`` for a bulk one
-        (``COPY`` returns none) or an empty one (nothing is sent)."""
+        listeners, with the ``claim``'s row in its table in the same transaction; the
+        notification ids of a small insert, ``None`` for a bulk one (``COPY`` returns
+        none) or an empty one (nothing is sent)."""
         if not rows:
             return None
-        columns = "(originator_id, originator_version, topic, state)"
         if len(rows) <= 64:
-            # One statement is one transaction in autocommit mode: all rows or none,
-            # and the notification is sent when (and only if) it commits.
+            # One statement is one transaction in autocommit mode: all rows or none (the
+            # claim's too), and the notification is sent when (and only if) it commits.
             values = ", ".join(["(%s, %s, %s, %s)"] * len(rows))
             params: list[Any] = [field for row in rows for field in row]
-            sql = f"INSERT INTO {self.table} {columns} VALUES {values} RETURNING notification_id, {self._notify_sql}"
+            sql = f"INSERT INTO {self.table} {COLUMNS} VALUES {values} RETURNING notification_id, {self._notify_sql}"
+            if claim is not None:
+                sql = f"WITH claimed AS ({self._claim_sql(claim)}) {sql}"
+                params = [*claim.row, *params]
             with self.datastore.get_connection() as conn:
                 found = conn.execute(sql, [*params, self.channel_name, _told(rows)]).fetchall()
             return [r["notification_id"] for r in found]
         with self.datastore.transaction(commit=True) as curs:
-            with curs.copy(f"COPY {self.table} {columns} FROM STDIN") as copy:
+            if claim is not None:
+                curs.execute(self._claim_sql(claim), claim.row)
+            with curs.copy(f"COPY {self.table} {COLUMNS} FROM STDIN") as copy:
                 for row in rows:
                     copy.write_row(row)
             curs.execute(f"SELECT {self._notify_sql}", [self.channel_name, _told(rows)])
@@ -264,6 +274,9 @@ class LedgerPostgresRecorder(PostgresApplicationRecorder):
             with self.datastore.get_connection() as conn:
                 conn.execute(f"ANALYZE {self.table}")
         return None
+
+    def _claim_sql(self, claim: Claim) -> str:
+        return f'INSERT INTO "{self.datastore.schema}"."{claim.table}" {COLUMNS} VALUES (%s, %s, %s, %s)'
 
     def select_states(self, stream: str, gt: int, lte: int | None) -> Iterator[bytes]:
         while True:

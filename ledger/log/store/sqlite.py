@@ -19,6 +19,7 @@ from ledger.log.store.common import (
     NEW_LEDGER,
     PAGE,
     PRIVATE_TABLES,
+    Claim,
     Opened,
     describe,
     reason,
@@ -102,9 +103,12 @@ class BulkSQLiteRecorder(SQLiteApplicationRecorder):
     collect notification ids, which the ledger does not need), and reading
     a stream's states as a stream of bytes."""
 
-    def insert_rows(self, rows: Sequence[tuple[str, int, str, bytes]]) -> None:
-        """Insert (stream, version, topic, state) tuples in one transaction."""
+    def insert_rows(self, rows: Sequence[tuple[str, int, str, bytes]], claim: Claim | None = None) -> None:
+        """Insert (stream, version, topic, state) tuples in one transaction, and the
+        ``claim``'s row in its table in the same one."""
         with self.datastore.transaction(commit=True) as c:
+            if claim is not None:
+                c.execute(f"INSERT INTO {claim.table} VALUES (?, ?, ?, ?)", claim.row)
             c.executemany(self.insert_events_statement, rows)
 
     def select_states(self, stream: str, gt: int, lte: int | None) -> Iterator[bytes]:
