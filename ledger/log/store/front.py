@@ -229,7 +229,14 @@ class Store:
         from ledger.log.store.listener import AppendListener
 
         rec = self.recorder
-        return AppendListener(self.listen_params, rec.channel_name, rec.listen_key, heard)
+        return AppendListener(
+            self.listen_params,
+            rec.channel_name,
+            rec.listen_key,
+            heard,
+            table=rec.table,
+            changed=rec.forget_listened,
+        )
 
     # --- snapshots: a cache of folded states, never the truth ------------------
 

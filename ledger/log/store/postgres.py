@@ -38,7 +38,7 @@ from ledger.log.store.common import (
     describe,
     reason,
 )
-from ledger.log.store.listener import LISTEN_CLASS, Subscription
+from ledger.log.store.listener import LISTEN_CACHE, LISTEN_CLASS, Subscription
 
 IDLE_CHECK = 1.0
 """A pooled PostgreSQL connection idle for longer than this many seconds is
@@ -50,6 +50,12 @@ moment no write is in flight, before it waits in the queue (see
 :meth:`LedgerPostgresRecorder.settled`)."""
 
 COLUMNS = "(originator_id, originator_version, topic, state)"
+
+LISTENED_SQL = (
+    "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' "
+    "AND database = (SELECT oid FROM pg_database WHERE datname = current_database()) "
+    "AND classid = %s AND objid = %s AND objsubid = 2 AND mode = 'ShareLock' AND granted) AS listened"
+)
 
 POOL_SIZE, POOL_OVERFLOW, CONNECT_TIMEOUT, LOCK_TIMEOUT = 1, 2, 5, 30
 
@@ -193,10 +199,12 @@ class LedgerPostgresRecorder(PostgresApplicationRecorder):
     ``select_notifications`` and ``subscribe``) instead reads only up to a
     position below which no write can still be in flight (:meth:`settled`).
     An insert notifies the channel listeners listen to, in the same statement
-    (or, for ``COPY``, the same transaction), whenever a listener is open
-    (``ledger.log.store.listener``), so a live append wakes it. A transaction
-    that notified takes a database-wide lock at commit, which would make every
-    writer wait for the one before it; with no listener nothing is notified.
+    (or, for ``COPY``, the same transaction), while a listener is open
+    (``ledger.log.store.listener``; :meth:`listened`), so a live append wakes it.
+    A transaction that notified takes a database-wide lock at commit, which makes
+    every writer wait for the one before it; with no listener nothing is notified
+    and nothing is asked of the lock manager either: whether anyone listens is
+    asked once a second, not once per insert.
     The stock insert adapts every row to a composite type in Python, which
     takes minutes for a 100,000-event import, and takes a table lock that
     serialises writers."""
@@ -218,18 +226,27 @@ class LedgerPostgresRecorder(PostgresApplicationRecorder):
         # Channels are per database: one per schema, so ledgers beside each other
         # do not wake each other's listeners.
         self.channel_name = f"{self.events_table_name}_{self.listen_key:08x}"
-        # Whether a listener holds its (shared) advisory lock, asked once per
-        # statement: an exclusive try, held to the commit, succeeds when none does
-        # (a few microseconds); only when it fails (a listener, or another writer
-        # in flight) is pg_locks read, which costs about 0.1 ms.
-        self._notify_sql = (
-            f"(SELECT CASE WHEN pg_try_advisory_xact_lock({LISTEN_CLASS}, {self.listen_key}) THEN NULL "
-            "WHEN EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' "
-            "AND database = (SELECT oid FROM pg_database WHERE datname = current_database()) "
-            f"AND classid = {LISTEN_CLASS} AND objid = {self.listen_key} AND objsubid = 2 "
-            "AND mode = 'ShareLock' AND granted) "
-            "THEN pg_notify(%s, %s) IS NULL END)"
-        )
+        self._listened = False
+        self._listened_until = 0.0
+
+    def listened(self) -> bool:
+        """Whether a listener (of any process) holds its shared advisory lock on this
+        ledger, as ``pg_locks`` said at most :data:`LISTEN_CACHE` seconds ago: an append
+        notifies only then. A listener that starts reads everything once every writer's
+        answer is that fresh (``ledger.log.store.listener``), so an append it is not told
+        of is one it reads."""
+        now = time.monotonic()
+        if now >= self._listened_until:
+            with self.datastore.get_connection() as conn:
+                row = conn.execute(LISTENED_SQL, [LISTEN_CLASS, self.listen_key]).fetchone()
+            self._listened = bool(row and row["listened"])
+            self._listened_until = now + LISTEN_CACHE
+        return self._listened
+
+    def forget_listened(self) -> None:
+        """Ask ``pg_locks`` again at the next append: a listener of this process started
+        or stopped."""
+        self._listened_until = 0.0
 
     def subscribe(self, gt: int | None = None, topics: Sequence[str] = ()) -> Any:
         """eventsourcing's subscription: every notification after ``gt``, then each new
@@ -250,17 +267,19 @@ class LedgerPostgresRecorder(PostgresApplicationRecorder):
         none) or an empty one (nothing is sent)."""
         if not rows:
             return None
+        notify = [self.channel_name, _told(rows)] if self.listened() else []
         if len(rows) <= 64:
             # One statement is one transaction in autocommit mode: all rows or none (the
             # claim's too), and the notification is sent when (and only if) it commits.
             values = ", ".join(["(%s, %s, %s, %s)"] * len(rows))
             params: list[Any] = [field for row in rows for field in row]
-            sql = f"INSERT INTO {self.table} {COLUMNS} VALUES {values} RETURNING notification_id, {self._notify_sql}"
+            told = ", (SELECT pg_notify(%s, %s)) AS told" if notify else ""
+            sql = f"INSERT INTO {self.table} {COLUMNS} VALUES {values} RETURNING notification_id{told}"
             if claim is not None:
                 sql = f"WITH claimed AS ({self._claim_sql(claim)}) {sql}"
                 params = [*claim.row, *params]
             with self.datastore.get_connection() as conn:
-                found = conn.execute(sql, [*params, self.channel_name, _told(rows)]).fetchall()
+                found = conn.execute(sql, [*params, *notify]).fetchall()
             return [r["notification_id"] for r in found]
         with self.datastore.transaction(commit=True) as curs:
             if claim is not None:
@@ -268,7 +287,8 @@ class LedgerPostgresRecorder(PostgresApplicationRecorder):
             with curs.copy(f"COPY {self.table} {COLUMNS} FROM STDIN") as copy:
                 for row in rows:
                     copy.write_row(row)
-            curs.execute(f"SELECT {self._notify_sql}", [self.channel_name, _told(rows)])
+            if notify:
+                curs.execute("SELECT pg_notify(%s, %s)", notify)
         if len(rows) > 10_000:
             # Fresh statistics, so paged reads of a bulk import use the primary key.
             with self.datastore.get_connection() as conn:
