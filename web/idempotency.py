@@ -72,26 +72,20 @@ class Answer(msgspec.Struct, frozen=True):
 
 
 def answer(status: int, data: Any) -> Answer:
-    """The answer to send (secrets shown) and the one to keep (secrets left out, and the
-    replay refused with the first secret's sentence)."""
+    """The answer to send (secrets shown) and the one to keep: the same, or, when it holds
+    a secret, nothing but the first secret's sentence, which its replay is refused with."""
     withheld: list[str] = []
 
     def shown(value: Any) -> Any:
         if isinstance(value, Secret):
+            withheld.append(value.gone)
             return value.value
         raise NotImplementedError(type(value).__name__)
 
-    def left_out(value: Any) -> Any:
-        if isinstance(value, Secret):
-            withheld.append(value.gone)
-            return None
-        raise NotImplementedError(type(value).__name__)
-
     body = msgspec.json.encode(data, enc_hook=shown)
-    kept = msgspec.json.encode(data, enc_hook=left_out)
-    if withheld:
+    if withheld:  # nothing of the answer is kept but the sentence its replay is refused with
         return Answer(status, body, b"", withheld[0])
-    return Answer(status, body, kept)
+    return Answer(status, body, body)
 
 
 def check_key(key: str) -> str:
