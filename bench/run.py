@@ -219,8 +219,9 @@ def bench_postgres(export: Path, n: int) -> None:
 def bench_postgres_writers(seconds: float) -> None:
     from bench.bench_postgres import bench_writers, print_writers
 
-    print(f"\n== postgresql writers ({seconds:g} s each, best of {REPEAT} interleaved rounds) ==", flush=True)
-    print_writers(bench_writers(seconds, REPEAT))
+    cycles = max(REPEAT, 9)
+    print(f"\n== postgresql writers (phases of {seconds:g} s, {cycles} interleaved cycles) ==", flush=True)
+    print_writers(bench_writers(seconds, cycles))
 
 
 def bench_cli(tmp: Path, stats_campaigns: int, rounds: int = 15) -> None:
@@ -308,7 +309,7 @@ def main() -> None:
         default=300,
         help="crawl campaigns behind the stats latency (0: skip it)",
     )
-    parser.add_argument("--writer-seconds", type=float, default=3.0, help="how long each writer measure runs")
+    parser.add_argument("--writer-seconds", type=float, default=1.0, help="how long each writer phase runs")
     parser.add_argument("--repeat", type=int, default=REPEAT, help="best of this many runs per figure")
     parser.add_argument(
         "--only-cli", action="store_true", help="only the command line figures (no sizes, no PostgreSQL)"

@@ -306,6 +306,20 @@ class ConflictError(LedgerError):
     """Another writer kept winning the race for the same campaign."""
 
 
+class StaleVersionError(ConflictError):
+    """The campaign is not at the version the caller decided on (``expected_version``):
+    someone acted first, and nothing was recorded."""
+
+    field = "expected_version"
+
+    def __init__(self, campaign: str, expected: int, head: int) -> None:
+        super().__init__(
+            f"campaign {campaign!r} is at version {head}, not {expected}: "
+            "someone acted first; read the events and decide again"
+        )
+        self.head = head
+
+
 class TamperError(LedgerError):
     """A chain hash does not match: the log or export was edited."""
 

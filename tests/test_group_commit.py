@@ -22,7 +22,7 @@ from ledger.web.ledger_thread import LedgerThread
 
 def level(book: Ledger) -> int:
     """The ``synchronous`` level the ledger's own connection runs with (1 NORMAL, 2 FULL)."""
-    with book.store._datastore.get_connection(commit=True) as conn, conn.cursor() as curs:
+    with book.store.datastore.get_connection(commit=True) as conn, conn.cursor() as curs:
         curs.execute("PRAGMA synchronous")
         return int(curs.fetchone()[0])
 

@@ -1,27 +1,39 @@
 """A recorded action on PostgreSQL is one statement: the INSERT of its rows.
 
 Counted, not timed: every statement a cursor sends is recorded while a
-``Ledger`` in steady use rolls (the speed itself is shown in bench/)."""
+``Ledger`` in steady use rolls (the speed itself is shown in bench/). Beside the
+actions, a writer asks whether anyone listens at most once a second (``pg_locks``):
+that look is counted apart."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import psycopg
 import pytest
 
 from ledger import Ledger
+from ledger.log.store.listener import LISTEN_CACHE
 
 pytestmark = pytest.mark.postgres
 
 
+looks: list[float] = []
+"""When a writer asked whether anyone listens."""
+
+
 def _sent(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     sent: list[str] = []
+    looks.clear()
     execute = psycopg.Cursor.execute
 
     def counting(self: Any, query: Any, *args: Any, **kw: Any) -> Any:
         text = query if isinstance(query, str) else query.as_string(self)
-        sent.append(text.split(None, 1)[0].upper() if text.strip() else "(ping)")
+        if "pg_locks" in text:
+            looks.append(time.monotonic())
+        else:
+            sent.append(text.split(None, 1)[0].upper() if text.strip() else "(ping)")
         return execute(self, query, *args, **kw)
 
     monkeypatch.setattr(psycopg.Cursor, "execute", counting)
@@ -34,9 +46,12 @@ def test_a_roll_in_steady_use_sends_one_insert(pg_url: str, monkeypatch: pytest.
         book.add_character("Ana", "Tomb")
         book.roll("1d20", "Tomb")  # the head is now known to this Ledger
         sent = _sent(monkeypatch)
+        start = time.monotonic()
         for _ in range(5):
             book.roll("1d20+5", "Tomb")
+        took = time.monotonic() - start
         assert sent == ["INSERT"] * 5
+        assert len(looks) <= 1 + took / LISTEN_CACHE  # whether anyone listens: once a second at most
         book.verify("Tomb")
 
 

@@ -99,7 +99,7 @@ def test_server_restart_during_a_session(proxied: tuple[hr.TcpProxy, str, str]) 
         book.roll("1d20", "Tomb")
         # eventsourcing retries each call 10 times with the pool's wait; a short wait keeps
         # the test fast (bench/soak.py and docs/reliability.md give the default timing)
-        book.store._datastore.pool.timeout = 0.3
+        book.store.datastore.pool.timeout = 0.3
         before = hr.store_rows(direct)
         proxy.stop()
         with pytest.raises(StoreError) as err:

@@ -14,7 +14,7 @@ import pytest
 
 from ledger import Ledger
 from ledger.deciding.commands import Note, Roll
-from ledger.log.store import LISTEN_CLASS, AppendListener
+from ledger.log.store.listener import LISTEN_CLASS, AppendListener
 from ledger.web.stream import HELD, Feed
 
 
@@ -82,6 +82,33 @@ def test_postgresql_tells_a_listener_of_each_append_by_its_stream(pg_url: str) -
         assert on.heard.get(timeout=5) == on.stream
         other.execute(Note(text="again"), "Heard", actor="Ada")
         assert on.heard.get(timeout=5) == on.stream
+
+
+@pytest.mark.postgres
+def test_a_writer_that_looked_before_a_listener_began_is_heard_once_it_listens(pg_url: str) -> None:
+    """Writers ask whether anyone listens once a second: a writer that asked just before
+    the listener took its lock still notifies every append from the moment the listener
+    says it listens, and what it appended before is in the read the listener asks for."""
+    with Ledger(pg_url) as writer:
+        writer.new_campaign("freeform", "Heard")
+        writer.add_character("Ada", "Heard")
+        writer.execute(Roll(notation="d6"), "Heard", actor="Ada")  # it has looked: nobody listens
+        stream = writer.campaign("Heard").lineage[-1][0]
+        heard: queue.Queue[str | None] = queue.Queue()
+        with Ledger(pg_url) as other:
+            listener = other.store.listen(heard.put)
+            assert listener is not None
+            try:
+                assert listener.locked.wait(10)
+                writer.execute(Note(text="while it settles"), "Heard", actor="Ada")
+                assert listener.listening.wait(10)
+                said = [heard.get(timeout=5)]
+                while said[-1] is not None:  # the read of everything comes after any stream heard
+                    said.append(heard.get(timeout=5))
+                writer.execute(Note(text="now"), "Heard", actor="Ada")
+                assert heard.get(timeout=5) == stream
+            finally:
+                listener.close()
 
 
 def test_sqlite_has_no_listener(tmp_path: Path) -> None:

@@ -11,6 +11,7 @@ the role, the campaign, the character. Ledger work runs on the table's one ledge
 from __future__ import annotations
 
 import re
+import shlex
 from collections.abc import Callable
 from importlib import resources
 from typing import Any, TypeVar
@@ -25,7 +26,7 @@ from ledger.cli import systems as on_cli
 from ledger.deciding.action import actor_in
 from ledger.deciding.authority import by_player, declared
 from ledger.deciding.commands import stable_commands
-from ledger.errors import LedgerError, UnknownCampaignError
+from ledger.errors import LedgerError, StaleVersionError, UnknownCampaignError
 from ledger.log.records import Campaign, Recorded, recorded_json
 from ledger.projections import report as reports
 from ledger.projections import sheets
@@ -284,14 +285,20 @@ async def _write(
     key = request.headers.get("idempotency-key")
     made: list[Message] = []
 
-    def answered() -> tuple[int, bytes]:
-        answer, rec = run()
+    def answered() -> idempotency.Answer:
+        try:
+            answer, rec = run()
+        except StaleVersionError as e:  # the API's name for it, with the head it is at
+            stale = StaleVersion(e.message, field=e.field)
+            stale.head = e.head
+            raise stale from None
         if rec is not None:
             made.extend(message(item) for item in recorded_entries(table.book, rec))
-        return 200, msgspec.json.encode(answer)
+        return idempotency.answer(200, answer)
 
     if key is None:
-        status, body = await table.run(answered)
+        sent = await table.run(answered)
+        status, body = sent.status, sent.body
     else:
         idempotency.check_key(key)
         mark = idempotency.fingerprint(request.method, request.url.path, raw)
@@ -332,13 +339,14 @@ async def actions(request: Request) -> Response:
             raise Unprocessable(f"the `args` of {asked.command} do not fit: {e}", field="args") from None
         auth.may_issue(seat, asked.command, command)
         actor = auth.actor_for(seat, command.actor)
-        if asked.expected_version is not None and asked.expected_version != book.head(c):
-            raise StaleVersion(
-                f"campaign {c.name!r} is at version {book.head(c)}, not {asked.expected_version}: "
-                "someone acted first; read the events and decide again",
-                field="expected_version",
-            )
-        rec = book.execute(command, c.name, faces=asked.faces, actor=actor, seat=seat.label)
+        rec = book.execute(
+            command,
+            c.name,
+            faces=asked.faces,
+            actor=actor,
+            seat=seat.label,
+            expected_version=asked.expected_version,
+        )
         return recorded_json(rec), rec
 
     return await _write(request, seat, raw, run, seat.campaign)
@@ -363,25 +371,13 @@ def _gm_write(what: str, kind: type[T], act: Callable[[Any, Campaign, Seat, T], 
     return write
 
 
-def _seen(book: Any, c: Campaign, expected: int | None) -> None:
-    """Refuse an action that names the state it acts on when the campaign moved on since."""
-    if expected is not None and expected != book.head(c):
-        raise StaleVersion(
-            f"campaign {c.name!r} is at version {book.head(c)}, not {expected}: "
-            "someone acted first; read the events and decide again",
-            field="expected_version",
-        )
-
-
 def _undo(table: Any, c: Campaign, seat: Seat, asked: schema.Count) -> Written:
-    _seen(table.book, c, asked.expected_version)
-    rec = table.book.undo(c.name, asked.count, seat=seat.label)
+    rec = table.book.undo(c.name, asked.count, seat=seat.label, expected_version=asked.expected_version)
     return recorded_json(rec), rec
 
 
 def _redo(table: Any, c: Campaign, seat: Seat, asked: schema.Count) -> Written:
-    _seen(table.book, c, asked.expected_version)
-    rec = table.book.redo(c.name, asked.count, seat=seat.label)
+    rec = table.book.redo(c.name, asked.count, seat=seat.label, expected_version=asked.expected_version)
     return recorded_json(rec), rec
 
 
@@ -398,7 +394,16 @@ def _fork(table: Any, c: Campaign, seat: Seat, asked: schema.Fork) -> Written:
         take = f"/api/c/{auth.in_path(c.name)}/offers/{auth.in_path(forked.name)}"
         return {**answer, "offered": [s.label for s in offered], "take": take}, None
     gm, secret = table.seats.invite(forked.id, "gm", label=None)
-    return {**answer, "seat": gm.label, "link": f"/join/{secret}"}, None
+    link = idempotency.Secret(
+        f"/join/{secret}",
+        gone=(
+            f"campaign {forked.name!r} was forked from {c.name!r} by this request, and the link "
+            f"of its GM seat {gm.label!r} was shown once and is not kept; if it was lost, revoke "
+            f"that seat (`ledger table revoke {shlex.quote(gm.label)}`) and invite a new one "
+            f"(`ledger table invite -c {shlex.quote(forked.name)} --gm`)"
+        ),
+    )
+    return {**answer, "seat": gm.label, "link": link}, None
 
 
 def _reveal(table: Any, c: Campaign, seat: Seat, asked: schema.Reveal) -> Written:

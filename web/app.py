@@ -33,7 +33,7 @@ from ledger.web.ledger_thread import LedgerThread
 from ledger.web.stream import Feeds
 
 if TYPE_CHECKING:
-    from ledger.log.store import AppendListener
+    from ledger.log.store.listener import AppendListener
 
 T = TypeVar("T")
 LOG = logging.getLogger("ledger.web")

@@ -57,7 +57,15 @@ class RequestTimeout(HTTPRefusal):
 
 
 class StaleVersion(HTTPRefusal):
-    """``expected_version`` is not the head: someone acted first."""
+    """``expected_version`` is not the head: someone acted first (``head``: where it is)."""
+
+    status = 409
+    head: int | None = None
+
+
+class ShownOnce(HTTPRefusal):
+    """A replay of an answer that held a secret (a fork's GM link): the secret was sent
+    once and never kept."""
 
     status = 409
 

@@ -34,8 +34,9 @@ class Action(msgspec.Struct, forbid_unknown_fields=True):
     """The command's fields; a player's ``actor`` is their own character."""
     faces: list[int] | None = None
     """Physical dice, in the order the command rolls them; all must be used."""
-    expected_version: int | None = None
-    """The head the client saw: a 409 instead of an action decided on another state."""
+    expected_version: Annotated[int, msgspec.Meta(ge=0)] | None = None
+    """The head the client saw: the action is recorded right after it, or refused with a
+    409 (someone acted first), in any number of server processes."""
 
 
 class Count(msgspec.Struct, forbid_unknown_fields=True):
@@ -44,7 +45,9 @@ class Count(msgspec.Struct, forbid_unknown_fields=True):
     than be undone unseen)."""
 
     count: int = 1
-    expected_version: int | None = None
+    expected_version: Annotated[int, msgspec.Meta(ge=0)] | None = None
+    """The head the GM saw: the undo or redo takes back (or brings back) what they saw, or
+    is refused with a 409."""
 
 
 class Fork(msgspec.Struct, forbid_unknown_fields=True):
@@ -309,7 +312,7 @@ def _error_responses(*statuses: int) -> dict[str, Any]:
         401: "No seat, or an unknown or revoked secret",
         403: "The seat may not do this (another campaign, character or role; a cross-site write)",
         404: "No such page or campaign",
-        409: "Someone acted first (`expected_version`), the campaign is busy, an `Idempotency-Key` is under way, or a seat was taken",
+        409: "Someone acted first (`expected_version`), the campaign is busy, an `Idempotency-Key` is under way or its answer is not kept (shown once, or cut off after recording), or a seat was taken",
         413: "The body is larger than the server reads",
         415: "The body is not application/json",
         422: "The command line's refusal of the action, word for word",

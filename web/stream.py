@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 if TYPE_CHECKING:
-    from ledger.log.store import AppendListener
+    from ledger.log.store.listener import AppendListener
     from ledger.web.app import Table
 
 POLL = 0.25

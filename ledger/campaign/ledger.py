@@ -211,12 +211,17 @@ class Ledger:
         faces: list[int] | None = None,
         actor: str | None = None,
         seat: str | None = None,
+        expected_version: int | None = None,
     ) -> Recorded:
         """Decide a command against the current state and append its events.
 
         With ``faces`` the dice are physical; all of them must be used. On a version
-        conflict the state is read again and the command decided again. ``seat`` names
-        the device or seat it was recorded from, kept on its decision. The party's action
+        conflict the state is read again and the command decided again; with
+        ``expected_version`` (the version its caller saw) it is not: the command is
+        decided on that version and recorded right after it, or refused with
+        :class:`~ledger.errors.StaleVersionError` when the campaign is elsewhere or another
+        writer, in any process, records first. ``seat`` names the device or seat it was
+        recorded from, kept on its decision. The party's action
         (``Command.by_party``) is recorded under no character, whoever ``actor`` names."""
         c = self.campaign(campaign)
         newcomer = command.introduces()
@@ -227,7 +232,9 @@ class Ledger:
             actor = None  # the party's action acts as no character
         elif actor is None and newcomer is None:
             actor = self.registry.acting_or_refuse(c, before)
-        recorded = self.recording.record(c, command, faces=faces, actor=actor, newcomer=newcomer, seat=seat)
+        recorded = self.recording.record(
+            c, command, faces=faces, actor=actor, newcomer=newcomer, seat=seat, expected=expected_version
+        )
         if newcomer is not None:
             self.registry.keep_acting(c, before, recorded.state)
         return recorded
@@ -242,16 +249,20 @@ class Ledger:
         newcomer: str | None = None,
         command: Command | None = None,
         seat: str | None = None,
+        expected_version: int | None = None,
     ) -> Recorded:
         """Append what ``decide`` returns for the head state and dice, all or nothing,
         under ``newcomer``, else ``actor``; with the ``command`` it stands for, the
-        action keeps it and its dice (``Envelope.decision``)."""
+        action keeps it and its dice (``Envelope.decision``). ``expected_version``: as
+        :meth:`execute` takes it."""
         # lazy: a command that reads imports none of the recording (tests/test_cli_startup.py)
         from ledger.campaign.recording import Given
 
         c = self.campaign(campaign)
         given = Given(decide, command)
-        return self.recording.record(c, given, faces=faces, actor=actor, newcomer=newcomer, seat=seat)
+        return self.recording.record(
+            c, given, faces=faces, actor=actor, newcomer=newcomer, seat=seat, expected=expected_version
+        )
 
     def recorded_under(self, state: CampaignState, actor: str | None, newcomer: str | None) -> str | None:
         return self.recording.recorded_under(state, actor, newcomer)
@@ -329,21 +340,37 @@ class Ledger:
         c = self.campaign(campaign)
         return self.execute(creation(self.system(c), name, attrs or {}), c.name, actor=None, seat=seat)
 
-    def undo(self, campaign: str | None = None, count: int = 1, *, seat: str | None = None) -> Recorded:
+    def undo(
+        self,
+        campaign: str | None = None,
+        count: int = 1,
+        *,
+        seat: str | None = None,
+        expected_version: int | None = None,
+    ) -> Recorded:
         """Retract the last ``count`` effective actions (every event of each). An undo
-        keeps no decision, so ``seat`` is checked and not stored."""
+        keeps no decision, so ``seat`` is checked and not stored. ``expected_version``:
+        as :meth:`execute` takes it (the undo takes back what its caller saw, or nothing)."""
         if count < 1:
             raise LedgerError(f"undo needs a count of at least 1, got {count}")
         c = self.campaign(campaign)
-        return self.recording.record(c, Undo(self.history, c, count), seat=seat)
+        return self.recording.record(c, Undo(self.history, c, count), seat=seat, expected=expected_version)
 
-    def redo(self, campaign: str | None = None, count: int = 1, *, seat: str | None = None) -> Recorded:
+    def redo(
+        self,
+        campaign: str | None = None,
+        count: int = 1,
+        *,
+        seat: str | None = None,
+        expected_version: int | None = None,
+    ) -> Recorded:
         """Bring back the last ``count`` undone actions (only while nothing new was
-        recorded). A redo keeps no decision, so ``seat`` is checked and not stored."""
+        recorded). A redo keeps no decision, so ``seat`` is checked and not stored.
+        ``expected_version``: as :meth:`execute` takes it."""
         if count < 1:
             raise LedgerError(f"redo needs a count of at least 1, got {count}")
         c = self.campaign(campaign)
-        return self.recording.record(c, Redo(self.history, c, count), seat=seat)
+        return self.recording.record(c, Redo(self.history, c, count), seat=seat, expected=expected_version)
 
     # --- provable dice (ledger.campaign.commitments); none keeps a decision, nor a seat --
 

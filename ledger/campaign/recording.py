@@ -22,7 +22,15 @@ from ledger.deciding.action import Step, actor_in, decide_and_draw, decision
 from ledger.deciding.commands import Command, check_command_text
 from ledger.deciding.decider import Stamp
 from ledger.dice import provable as fairness
-from ledger.errors import ConflictError, Input, LedgerError, RunCommand, TamperError, VersionError
+from ledger.errors import (
+    ConflictError,
+    Input,
+    LedgerError,
+    RunCommand,
+    StaleVersionError,
+    TamperError,
+    VersionError,
+)
 from ledger.log import chain
 from ledger.log.events import MAX_DAY, MAX_LINE, RESETS, CharacterAdded, Decision, Envelope, Event
 from ledger.log.records import Campaign, Recorded, Rows, Tip
@@ -119,11 +127,18 @@ class Recording:
         actor: str | None = None,
         newcomer: str | None = None,
         seat: str | None = None,
+        expected: int | None = None,
     ) -> Recorded:
         """Decide ``action`` on the head of ``c`` and append its events, all or nothing,
         deciding again on the new head when another writer appended first. The action is
         recorded under ``newcomer`` (a character it brings in), else ``actor``; a command
-        keeps itself, its dice and ``seat`` (``Envelope.decision``)."""
+        keeps itself, its dice and ``seat`` (``Envelope.decision``).
+
+        With ``expected`` (the version its caller decided on) the action is decided on
+        that version only and appended right after it, or not at all: when the head is
+        elsewhere, or another writer (in any process) takes the next version first, it is
+        refused with :class:`StaleVersionError`, never decided again. The store's unique
+        (stream, version) key holds this at the append itself."""
         if isinstance(action, Command):
             check_command_text(msgspec.structs.replace(action, actor=actor or action.actor))
         elif isinstance(action, Given) and action.command is not None:
@@ -135,7 +150,11 @@ class Recording:
             # if another writer appended since, the append conflicts on its version
             # and the next attempt reads what is new.
             cached = self.history.known_tip(c) if attempt == 0 else None
+            if expected is not None and cached is not None and cached.version != expected:
+                cached = None  # this ledger may not have seen the version expected: read it
             tip = self.history.dice_tip(c, cached if cached is not None else self.history.tip(c))
+            if expected is not None and tip.version != expected:
+                raise StaleVersionError(c.name, expected, tip.version)
             if tip.version == lost:
                 # Nobody wrote since the version was refused: the stored versions are out of order.
                 raise TamperError(
@@ -147,10 +166,18 @@ class Recording:
             if c.id not in self._tail_checked:
                 self._tail_checked.add(c.id)
                 self.check_tail(c, tip.version)
-            drafted = self.draft(c, tip, action, faces=faces, actor=actor, newcomer=newcomer, seat=seat)
+            try:
+                drafted = self.draft(c, tip, action, faces=faces, actor=actor, newcomer=newcomer, seat=seat)
+            except LedgerError:
+                if expected is not None and cached is not None and self.history.head(c) != expected:
+                    # refused on the head this ledger remembered, which is no longer the head
+                    raise StaleVersionError(c.name, expected, self.history.head(c)) from None
+                raise
             try:
                 self.store.append(drafted.rows)
             except VersionConflict:
+                if expected is not None:
+                    raise StaleVersionError(c.name, expected, self.history.head(c)) from None
                 lost = tip.version
                 backoff(attempt)
                 continue

@@ -1,0 +1,374 @@
+"""The :class:`Store`: what the ledger calls to append and read streams, over a SQLite file
+(``ledger.log.store.sqlite``) or a PostgreSQL schema (``ledger.log.store.postgres``)."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+
+from eventsourcing.persistence import IntegrityError, Notification, PersistenceError, StoredEvent
+
+from ledger.errors import StoreError
+from ledger.log.store.common import (
+    ACTING_STREAM,
+    CURRENT_STREAM,
+    KEYS_TABLE,
+    PAGE,
+    REQUESTS_TABLE,
+    SEATS_TABLE,
+    SEEDS_TABLE,
+    SNAPSHOTS_TABLE,
+    Claim,
+    ClaimTaken,
+    Opened,
+    VersionConflict,
+    describe,
+    is_postgres,
+    reason,
+)
+from ledger.log.store.sqlite import flush_log, open_sqlite, synchronous
+
+if TYPE_CHECKING:
+    from ledger.log.store.listener import AppendListener
+
+
+class Store:
+    """Append and read event streams through an eventsourcing recorder.
+
+    ``create`` allows a missing SQLite file to be made; without it a missing file is
+    refused naming the path. ``read_only`` opens a SQLite file with ``mode=ro`` (and
+    ``immutable=1`` when its folder cannot hold the -shm file): nothing is created or
+    written, and it works on read-only media. A file or folder that cannot be written
+    is opened read-only anyway; a write to it is then refused."""
+
+    def __init__(self, target: str, *, create: bool = True, read_only: bool = False) -> None:
+        self.target = target
+        self.kind = "postgresql" if is_postgres(target) else "sqlite"
+        self.datastore: Any = None
+        self.create = create
+        self._claim: Claim | None = None
+        try:
+            if self.kind == "postgresql":
+                # lazy: a command on a SQLite ledger imports no PostgreSQL driver (tests/test_cli_startup.py)
+                from ledger.log.store.postgres import open_postgres
+
+                opened = open_postgres(target, create=create, read_only=read_only)
+            else:
+                opened = open_sqlite(target, create=create, read_only=read_only)
+        except PersistenceError as e:
+            raise StoreError(f"cannot open {self.describe()}: {reason(e)}") from e
+        self._opened(opened)
+
+    def _opened(self, opened: Opened) -> None:
+        self.datastore = opened.datastore
+        self.recorder = opened.recorder
+        self.read_only = opened.read_only
+        self.found = opened.found
+        self.listen_params = opened.listen
+        self.snapshots = opened.tables[SNAPSHOTS_TABLE]
+        self.keys = opened.tables[KEYS_TABLE]
+        self.seeds = opened.tables[SEEDS_TABLE]
+        self.seats = opened.tables[SEATS_TABLE]
+        self.requests = opened.tables[REQUESTS_TABLE]
+
+    def describe(self) -> str:
+        return describe(self.target)
+
+    def close(self) -> None:
+        if self.datastore is not None:
+            self.datastore.close()
+            self.datastore = None
+
+    def _has(self, table: str) -> bool:
+        """Whether the table is there: a ledger older than it, opened read-only, has none."""
+        return self.found is None or table in self.found
+
+    # --- writing and reading -------------------------------------------------
+
+    @contextlib.contextmanager
+    def flushed_together(self) -> Iterator[None]:
+        """Group commit: the transactions committed inside are flushed to disk together,
+        once, as the block ends, instead of one flush each. Each is still whole or absent,
+        in order, and seen by every reader at its commit; what is durable against a power
+        loss is everything committed inside once the block has ended, so a caller answers
+        for none of them before that. On SQLite its commits run with
+        ``synchronous=NORMAL`` and the write-ahead log is flushed (``fsync``) at the end,
+        which is what ``synchronous=FULL``, the ledger's setting everywhere else, does at
+        each commit; on PostgreSQL every commit is flushed as always."""
+        if self.kind != "sqlite" or self.read_only or self.datastore is None:
+            yield
+            return
+        synchronous(self.datastore, "NORMAL", self.target)
+        try:
+            yield
+        finally:
+            try:
+                flush_log(self.target)
+            finally:
+                synchronous(self.datastore, "FULL", self.target)
+
+    def append(self, events: Sequence[tuple[str, int, str, bytes]]) -> None:
+        """Append (stream, version, topic, state) rows in one transaction, with the row of
+        the open :meth:`claiming` block's claim, if it is not yet taken.
+
+        Raises :class:`VersionConflict` when a version is taken, :class:`ClaimTaken` when
+        the claim's row is; either way nothing was written."""
+        claim = self._claim if self._claim is not None and not self._claim.taken else None
+        try:
+            self.recorder.insert_rows(events, claim)
+        except IntegrityError as e:
+            if claim is not None and self._written(claim):
+                raise ClaimTaken(claim.stream) from e
+            raise VersionConflict(str(e)) from e
+        except PersistenceError as e:
+            raise StoreError(f"cannot write to {self.describe()}: {reason(e)}") from e
+        if claim is not None:
+            claim.taken = True
+
+    @contextlib.contextmanager
+    def claiming(self, claim: Claim) -> Iterator[Claim]:
+        """Inside the block, the first append that commits writes ``claim``'s row (of the
+        requests table) in its own transaction: the claim is taken exactly when, and only
+        if, that append is recorded (``claim.taken`` says whether it was). An append
+        that finds the row written first by another writer raises :class:`ClaimTaken`."""
+        if claim.table != REQUESTS_TABLE:
+            raise ValueError(f"only a request rides with an append, not a row of {claim.table!r}")
+        if self._claim is not None:
+            raise RuntimeError("a claim is already riding with this store's appends")
+        self._claim = claim
+        try:
+            yield claim
+        finally:
+            self._claim = None
+
+    def _written(self, claim: Claim) -> bool:
+        found = self.private_records(claim.table, claim.stream, gt=claim.version - 1)
+        return any(row.originator_version == claim.version for row in found)
+
+    def read(
+        self,
+        stream: str,
+        *,
+        gt: int | None = None,
+        lte: int | None = None,
+        desc: bool = False,
+        limit: int | None = None,
+    ) -> Sequence[StoredEvent]:
+        try:
+            return self.recorder.select_events(stream, gt=gt, lte=lte, desc=desc, limit=limit)  # type: ignore[no-any-return]
+        except PersistenceError as e:
+            raise StoreError(f"cannot read {self.describe()}: {reason(e)}") from e
+
+    def scan(self, stream: str, gt: int = 0, lte: int | None = None) -> Iterator[StoredEvent]:
+        """Every event of a stream in version order, a page at a time."""
+        while True:
+            page = self.read(stream, gt=gt, lte=lte, limit=PAGE)
+            yield from page
+            if len(page) < PAGE:
+                return
+            gt = page[-1].originator_version
+
+    def states(self, stream: str, gt: int = 0, lte: int | None = None) -> Iterator[bytes]:
+        """The stored bytes of a stream's events in version order.
+
+        The hot path of every fold: it streams only the ``state`` column, where
+        :meth:`scan` builds a ``StoredEvent`` per row."""
+        try:
+            yield from self.recorder.select_states(stream, gt, lte)
+        except PersistenceError as e:
+            raise StoreError(f"cannot read {self.describe()}: {reason(e)}") from e
+
+    def head(self, stream: str) -> int:
+        last = self.read(stream, desc=True, limit=1)
+        return last[0].originator_version if last else 0
+
+    def marked(self, stream: str, gt: int, lte: int, marker: bytes, limit: int) -> list[tuple[int, bytes]]:
+        """Up to ``limit`` (version, state) rows of a stream in (gt, lte] whose stored bytes
+        contain ``marker``, newest first: the scan runs in the database, not row by row here."""
+        try:
+            return self.recorder.select_marked(stream, gt, lte, marker, limit)  # type: ignore[no-any-return]
+        except PersistenceError as e:
+            raise StoreError(f"cannot read {self.describe()}: {reason(e)}") from e
+
+    # --- every stream in the order it was recorded: followers -------------------------
+
+    def notifications(self, start: int, limit: int) -> Sequence[Notification]:
+        """Events of every stream in the order they were recorded."""
+        try:
+            return self.recorder.select_notifications(start, limit)  # type: ignore[no-any-return]
+        except PersistenceError as e:
+            raise StoreError(f"cannot read {self.describe()}: {reason(e)}") from e
+
+    def states_after(self, position: int, limit: int) -> list[tuple[int, str, bytes]]:
+        """Up to ``limit`` (notification id, stream, state) rows after ``position``,
+        in notification order: the lean read the warehouse pages through."""
+        try:
+            return self.recorder.select_states_after(position, limit)  # type: ignore[no-any-return]
+        except PersistenceError as e:
+            if "lock timeout" in str(e):
+                raise StoreError(
+                    f"cannot follow {self.describe()}: a write has held the event table for "
+                    "longer than the lock timeout (a bulk import?); try again when it ends"
+                ) from e
+            raise StoreError(f"cannot read {self.describe()}: {reason(e)}") from e
+
+    def max_notification_id(self) -> int:
+        try:
+            return self.recorder.max_notification_id() or 0  # type: ignore[no-any-return]
+        except PersistenceError as e:
+            raise StoreError(f"cannot read {self.describe()}: {reason(e)}") from e
+
+    def listen(self, heard: Callable[[str | None], None]) -> AppendListener | None:
+        """On PostgreSQL, an :class:`~ledger.log.store.listener.AppendListener` telling
+        ``heard`` of every append any process commits here, as it commits; ``None`` on
+        SQLite, whose writers tell no one (read what is new with :meth:`states_after`)."""
+        if self.kind != "postgresql":
+            return None
+        # lazy: a command on a SQLite ledger imports no PostgreSQL driver (tests/test_cli_startup.py)
+        from ledger.log.store.listener import AppendListener
+
+        rec = self.recorder
+        return AppendListener(
+            self.listen_params,
+            rec.channel_name,
+            rec.listen_key,
+            heard,
+            table=rec.table,
+            changed=rec.forget_listened,
+        )
+
+    # --- snapshots: a cache of folded states, never the truth ------------------
+
+    def put_snapshots(self, rows: Sequence[tuple[str, int, str, bytes]]) -> None:
+        """Store snapshots; one that another process wrote first is skipped."""
+        if self.read_only:
+            return  # a cache, and reading never writes
+        stored = [StoredEvent(s, v, t, b) for s, v, t, b in rows]
+        try:
+            self.snapshots.insert_events(stored)
+        except IntegrityError:
+            for one in stored:
+                with contextlib.suppress(IntegrityError):
+                    self.snapshots.insert_events([one])
+        except PersistenceError:
+            pass  # a cache that cannot be written (read-only, disk full) is just not used
+
+    def snapshot(self, key: str, lte: int) -> StoredEvent | None:
+        """The latest snapshot under ``key`` at or before version ``lte``."""
+        try:
+            rows = self.snapshots.select_events(key, lte=lte, desc=True, limit=1)
+        except PersistenceError:
+            return None
+        return rows[0] if rows else None
+
+    # --- keys: the ledger's signing key and the keys it trusts (never exported) ---
+
+    def put_key(self, stream: str, version: int, topic: str, state: bytes) -> bool:
+        """Store one key record; False when that version was taken by another writer."""
+        try:
+            self.keys.insert_events([StoredEvent(stream, version, topic, state)])
+        except IntegrityError:
+            return False
+        except PersistenceError as e:
+            raise StoreError(f"cannot write to {self.describe()}: {reason(e)}") from e
+        return True
+
+    def key_records(self, stream: str, *, last: bool = False) -> Sequence[StoredEvent]:
+        """Every key record of a stream, oldest first (``last``: only the newest)."""
+        if not self._has(KEYS_TABLE):
+            return []
+        try:
+            if last:
+                return self.keys.select_events(stream, desc=True, limit=1)  # type: ignore[no-any-return]
+            return self.keys.select_events(stream)  # type: ignore[no-any-return]
+        except PersistenceError as e:
+            raise StoreError(f"cannot read {self.describe()}: {reason(e)}") from e
+
+    # --- the current campaign and each campaign's acting character: this ledger's choices
+
+    def current_campaign(self) -> str | None:
+        """The id of the campaign last chosen with ``ledger use`` or ``ledger new``."""
+        rows = self.key_records(CURRENT_STREAM, last=True)
+        return rows[0].state.decode() if rows else None
+
+    def use_campaign(self, campaign_id: str) -> None:
+        """Make a campaign current: one more row on the current-campaign stream."""
+        self._choose(CURRENT_STREAM, "campaign.used", campaign_id, "the current campaign")
+
+    def acting_character(self, campaign_id: str) -> str | None:
+        """The character last chosen to act in a campaign on this ledger, if any."""
+        rows = self.key_records(ACTING_STREAM + campaign_id, last=True)
+        return rows[0].state.decode() if rows else None
+
+    def act_as(self, campaign_id: str, name: str) -> None:
+        """Choose the acting character of a campaign: one more row on its stream."""
+        self._choose(ACTING_STREAM + campaign_id, "character.acting", name, "the acting character")
+
+    def _choose(self, stream: str, topic: str, value: str, what: str) -> None:
+        """One more row on a stream of this ledger's choices (the last row is the choice),
+        retried while another writer takes the same version."""
+        for _ in range(50):
+            rows = self.key_records(stream, last=True)
+            version = rows[0].originator_version + 1 if rows else 1
+            if self.put_key(stream, version, topic, value.encode()):
+                return
+        raise StoreError(f"cannot record {what} in {self.describe()}: it is busy; try again")
+
+    # --- dice seeds: secret until revealed, never in the log or an export ---------
+
+    def put_seed(self, stream: str, state: bytes, *, exist_ok: bool = False) -> None:
+        """Store one record of the seed table (a commitment's secret seed, or a branch's
+        note that it has commitments); with ``exist_ok`` one written first is kept."""
+        try:
+            self.seeds.insert_events([StoredEvent(stream, 1, "dice.seed", state)])
+        except IntegrityError:
+            if not exist_ok:
+                raise StoreError(f"the seed table of {self.describe()} already holds {stream}") from None
+        except PersistenceError as e:
+            raise StoreError(f"cannot write to {self.describe()}: {reason(e)}") from e
+
+    def seed_record(self, stream: str) -> bytes | None:
+        try:
+            rows = self.seeds.select_events(stream, limit=1)
+        except PersistenceError as e:
+            raise StoreError(f"cannot read {self.describe()}: {reason(e)}") from e
+        return bytes(rows[0].state) if rows else None
+
+    # --- the live table's seats and answered requests (never exported) -------------
+
+    def put_private(self, table: str, stream: str, version: int, topic: str, state: bytes) -> bool:
+        """Store one row of the seats or requests table (``SEATS_TABLE``,
+        ``REQUESTS_TABLE``); False when that version was taken by another writer."""
+        try:
+            self._private(table).insert_events([StoredEvent(stream, version, topic, state)])
+        except IntegrityError:
+            return False
+        except PersistenceError as e:
+            raise StoreError(f"cannot write to {self.describe()}: {reason(e)}") from e
+        return True
+
+    def put_private_rows(self, table: str, rows: Sequence[tuple[str, int, str, bytes]]) -> bool:
+        """Store rows of the seats or requests table in one transaction, all or none;
+        False when one of their versions was taken by another writer."""
+        if not rows:
+            return True
+        try:
+            self._private(table).insert_events([StoredEvent(*row) for row in rows])
+        except IntegrityError:
+            return False
+        except PersistenceError as e:
+            raise StoreError(f"cannot write to {self.describe()}: {reason(e)}") from e
+        return True
+
+    def private_records(self, table: str, stream: str, gt: int | None = None) -> Sequence[StoredEvent]:
+        """The rows of one stream of the seats or requests table after version ``gt``."""
+        if not self._has(table):
+            return []
+        try:
+            return self._private(table).select_events(stream, gt=gt)  # type: ignore[no-any-return]
+        except PersistenceError as e:
+            raise StoreError(f"cannot read {self.describe()}: {reason(e)}") from e
+
+    def _private(self, table: str) -> Any:
+        return {SEATS_TABLE: self.seats, REQUESTS_TABLE: self.requests}[table]
