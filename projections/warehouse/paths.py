@@ -78,12 +78,20 @@ def check_warehouse_path(ledger: Ledger, path: Path) -> None:
                     path,
                     field="warehouse",
                 )
+    try:
+        kind = outfile.not_a_file(path, follow_symlinks=True)
+    except OSError as e:
+        raise WarehousePathError(
+            f"cannot look at warehouse {path}: {e.strerror}; choose another `warehouse`",
+            path,
+            field="warehouse",
+        ) from e
+    if kind is not None:
+        raise WarehousePathError(
+            f"warehouse {path} is {kind}, not a file; choose another `warehouse`", path, field="warehouse"
+        )
     if not path.exists():
         return
-    if not path.is_file():
-        raise WarehousePathError(
-            f"warehouse {path} is not a file; choose another `warehouse`", path, field="warehouse"
-        )
     try:
         with path.open("rb") as f:
             head = f.read(12)
