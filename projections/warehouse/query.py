@@ -24,6 +24,11 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+try:
+    import resource
+except ImportError:  # not POSIX: the process's own bound is not held (process_memory_bound)
+    resource = None  # type: ignore[assignment]
+
 from ledger import words
 from ledger.errors import WarehouseError, named
 from ledger.projections.warehouse.paths import (
@@ -158,13 +163,8 @@ def process_memory_bound(limits: QueryLimits) -> Iterator[None]:
     bound is the process's, so it is for a process that runs one query and little else
     (``ledger query``), never for a server; where the data size cannot be read (not Linux),
     the block runs with DuckDB's own limits alone."""
-    try:
-        import resource
-    except ImportError:  # not POSIX
-        yield
-        return
     now = _data_size()
-    if now is None:
+    if resource is None or now is None:
         yield
         return
     soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
