@@ -163,3 +163,36 @@ def test_the_help_reads_the_same_from_the_systems_themselves(monkeypatch: pytest
     monkeypatch.setattr(registry, "_loaded", {})
     assert registry.system_help("crawl") is get_system("crawl")
     assert CliRunner().invoke(cli, ["--help"]).output == published.output
+
+
+WARM_STATISTICS = [["stats", "--report", "luck"], ["query", "SELECT count(*) FROM events"]]
+"""The warm statistics commands the benchmark holds to the dependency floor."""
+
+NEVER_WARM = ("ledger.dice", "ledger.deciding", "ledger.log.snapshots", "logging", "concurrent.futures")
+"""What a warm ``stats`` or ``query`` never imports: no dice, nothing that decides, no
+snapshot of a fold, and no ``logging`` (which ``concurrent.futures`` brings)."""
+
+
+def never_warm(modules: list[str]) -> list[str]:
+    return [m for m in modules if m.startswith(NEVER_WARM)]
+
+
+@pytest.mark.parametrize("args", WARM_STATISTICS, ids=lambda args: args[0])
+def test_the_statistics_with_nothing_new_load_no_system_no_dice_and_no_logging(
+    table: Path, args: list[str]
+) -> None:
+    run(table, "stats")  # the warehouse, built
+    _, seen = run(table, *args)
+    assert systems_loaded(seen["modules"]) == []
+    assert never_warm(seen["modules"]) == []
+
+
+@pytest.mark.parametrize("args", WARM_STATISTICS, ids=lambda args: args[0])
+def test_the_statistics_after_one_action_load_its_system_alone_and_no_logging(
+    table: Path, args: list[str]
+) -> None:
+    run(table, "stats")
+    run(table, "-c", "Table", "note", "the lantern gutters")
+    _, seen = run(table, *args)
+    assert systems_loaded(seen["modules"]) == ["freeform"]
+    assert [m for m in seen["modules"] if m.startswith(("logging", "concurrent.futures"))] == []

@@ -11,7 +11,6 @@ from typing import IO, TYPE_CHECKING, Any
 
 from ledger.campaign.campaigns import Campaigns, Registration
 from ledger.campaign.history import History, Redo, Undo
-from ledger.deciding.commands import AddCharacter, Command, Note, Roll
 from ledger.errors import GiveOption, Input, LedgerError, NotALedgerError, StoreError
 from ledger.log.events import Decision, Envelope, Event
 from ledger.log.records import Campaign, LogEntry, Recorded, Rows, Tip, VerifyReport
@@ -28,6 +27,7 @@ if TYPE_CHECKING:
     from ledger.campaign.commitments import Commitments
     from ledger.campaign.recording import Recording
     from ledger.campaign.transfer import Transfer
+    from ledger.deciding.commands import Command
     from ledger.dice.sources import Dice
 
 
@@ -315,6 +315,9 @@ class Ledger:
         actor: str | None = None,
         seat: str | None = None,
     ) -> Recorded:
+        # lazy: a command that reads imports no dice and no deciding (tests/test_cli_startup.py)
+        from ledger.deciding.commands import Roll
+
         return self.execute(
             Roll(notation=notation, label=label), campaign, faces=faces, actor=actor, seat=seat
         )
@@ -322,6 +325,9 @@ class Ledger:
     def note(
         self, text: str, campaign: str | None = None, *, actor: str | None = None, seat: str | None = None
     ) -> Recorded:
+        # lazy: a command that reads imports no dice and no deciding (tests/test_cli_startup.py)
+        from ledger.deciding.commands import Note
+
         return self.execute(Note(text=text), campaign, actor=actor, seat=seat)
 
     def add_character(
@@ -333,6 +339,9 @@ class Ledger:
         seat: str | None = None,
     ) -> Recorded:
         """Add a character with the core's command, its attributes stored as given."""
+        # lazy: a command that reads imports no dice and no deciding (tests/test_cli_startup.py)
+        from ledger.deciding.commands import AddCharacter
+
         return self.execute(AddCharacter(name=name, attrs=attrs or {}), campaign, actor=None, seat=seat)
 
     def create_character(

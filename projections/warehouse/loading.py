@@ -27,7 +27,6 @@ import os
 import shutil
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -539,6 +538,10 @@ class Warehouse:
                     ahead = None
                     if last < top:
                         if reader is None:
+                            # lazy: a warm catch-up of one page imports no concurrent.futures, and so
+                            # no logging (tests/test_cli_startup.py)
+                            from concurrent.futures import ThreadPoolExecutor
+
                             reader = ThreadPoolExecutor(1)
                         ahead = reader.submit(self._read_page, last, size, folder)
                     self._apply(con, page)
