@@ -15,6 +15,7 @@ import pytest
 from ledger import Ledger
 from ledger.errors import LedgerError
 from ledger.facts import Fact
+from ledger.projections.warehouse import loading
 from ledger.projections.warehouse.export import export_parquet
 from ledger.projections.warehouse.loading import Warehouse
 from ledger.projections.warehouse.paths import warehouse_path
@@ -670,3 +671,35 @@ def test_the_installed_systems_own_tables_are_in_the_warehouse(book: Ledger, tmp
     finally:
         con.close()
     assert {t.name for t in schema().tables} <= found
+
+
+@pytest.mark.parametrize("small_page", [1_000, 0], ids=["read back whole", "summed up in SQL"])
+@pytest.mark.parametrize(
+    ("edit", "words"),
+    [
+        ("UPDATE batch SET version = version + 1", "was staged out of place"),
+        ("DELETE FROM batch WHERE position = (SELECT max(position) FROM batch)", "another number of events"),
+    ],
+    ids=["moved", "lost"],
+)
+def test_a_page_staged_other_than_it_is_stored_is_refused_and_not_applied(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, small_page: int, edit: str, words: str
+) -> None:
+    """A page's events are checked against the store once DuckDB has staged them, whether a
+    small page's rows are read back whole or a larger one's are summed up in SQL."""
+    with _rolled(tmp_path / "q.ledger", 2) as book:
+        wh = Warehouse(book, tmp_path / "w.duckdb")
+        wh.catch_up()
+        before = wh.position()
+        book.roll("2d6", "c")
+        monkeypatch.setattr(loading, "SMALL_PAGE", small_page)
+        check = Warehouse._check_staged
+
+        def edited(self: Warehouse, con: Any, rows: Any) -> Any:
+            con.execute(edit)
+            return check(self, con, rows)
+
+        monkeypatch.setattr(Warehouse, "_check_staged", edited)
+        with pytest.raises(LedgerError, match=words):
+            wh.catch_up()
+        assert wh.position() == before
