@@ -10,6 +10,7 @@ PostgreSQL driver.
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import subprocess
@@ -21,6 +22,8 @@ from typing import Any
 import pytest
 
 from ledger import Ledger
+from ledger.cli.main import cli
+from ledger.cli.root import CORE
 from ledger.cli.systems import SystemGroup, system_group
 from ledger.systems import GROUP, HELP_GROUP, SystemHelp, get_system, system_names
 
@@ -168,9 +171,20 @@ def test_the_help_reads_the_same_from_the_systems_themselves(monkeypatch: pytest
 WARM_STATISTICS = [["stats", "--report", "luck"], ["query", "SELECT count(*) FROM events"]]
 """The warm statistics commands the benchmark holds to the dependency floor."""
 
-NEVER_WARM = ("ledger.dice", "ledger.deciding", "ledger.log.snapshots", "logging", "concurrent.futures")
+OTHER_COMMANDS = tuple(sorted(set(CORE.values())))
+"""The modules of the core commands (new, roll, log, verify...), none of them a statistics command."""
+
+NEVER_WARM = (
+    "ledger.dice",
+    "ledger.deciding",
+    "ledger.log.snapshots",
+    "logging",
+    "concurrent.futures",
+    *OTHER_COMMANDS,
+)
 """What a warm ``stats`` or ``query`` never imports: no dice, nothing that decides, no
-snapshot of a fold, and no ``logging`` (which ``concurrent.futures`` brings)."""
+snapshot of a fold, no ``logging`` (which ``concurrent.futures`` brings), and no other
+command's module."""
 
 
 def never_warm(modules: list[str]) -> list[str]:
@@ -195,4 +209,25 @@ def test_the_statistics_after_one_action_load_its_system_alone_and_no_logging(
     run(table, "-c", "Table", "note", "the lantern gutters")
     _, seen = run(table, *args)
     assert systems_loaded(seen["modules"]) == ["freeform"]
-    assert [m for m in seen["modules"] if m.startswith(("logging", "concurrent.futures"))] == []
+    assert [
+        m for m in seen["modules"] if m.startswith(("logging", "concurrent.futures", *OTHER_COMMANDS))
+    ] == []
+
+
+@pytest.mark.parametrize(
+    ("args", "own"), [(["roll", "2d6"], "ledger.cli.play"), (["log"], "ledger.cli.history")]
+)
+def test_a_core_command_imports_its_own_module_of_commands_alone(
+    table: Path, args: list[str], own: str
+) -> None:
+    _, seen = run(table, *args)
+    assert [m for m in OTHER_COMMANDS if m in seen["modules"]] == [own]
+
+
+def test_every_core_command_is_added_by_the_module_the_root_group_names_for_it() -> None:
+    """``CORE`` names, for each core command, the module that adds it to the root group: a
+    command it leaves out would be missing from a command line that had not loaded it."""
+    for module in OTHER_COMMANDS:
+        importlib.import_module(module)
+    added = {name: cmd.callback.__module__ for name, cmd in cli.commands.items() if cmd.callback is not None}
+    assert {name: m for name, m in added.items() if m in OTHER_COMMANDS} == CORE
