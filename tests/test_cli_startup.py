@@ -178,13 +178,14 @@ NEVER_WARM = (
     "ledger.dice",
     "ledger.deciding",
     "ledger.log.snapshots",
+    "ledger.projections.warehouse.export",
     "logging",
     "concurrent.futures",
     *OTHER_COMMANDS,
 )
 """What a warm ``stats`` or ``query`` never imports: no dice, nothing that decides, no
-snapshot of a fold, no ``logging`` (which ``concurrent.futures`` brings), and no other
-command's module."""
+snapshot of a fold, no Parquet export, no ``logging`` (which ``concurrent.futures``
+brings), and no other command's module."""
 
 
 def never_warm(modules: list[str]) -> list[str]:

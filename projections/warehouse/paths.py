@@ -13,7 +13,6 @@ other module of the warehouse. It never imports DuckDB.
 
 from __future__ import annotations
 
-import glob
 import os
 import shutil
 import tempfile
@@ -128,8 +127,13 @@ def sweep(scratch: str | None, prefix: str = SCRATCH_PREFIX) -> None:
     if os.name != "posix":  # os.kill(pid, 0) only asks on POSIX
         return
     root = Path(scratch or tempfile.gettempdir())
-    for folder in root.glob(f"{glob.escape(prefix)}*-*"):
-        pid = folder.name[len(prefix) :].split("-", 1)[0]
+    try:
+        names = [name for name in os.listdir(root) if name.startswith(prefix) and "-" in name[len(prefix) :]]
+    except OSError:
+        return
+    for name in names:
+        folder = root / name
+        pid = name[len(prefix) :].split("-", 1)[0]
         if not folder.is_dir() or not pid.isdigit() or int(pid) == os.getpid():
             continue
         try:
