@@ -53,16 +53,32 @@ LAZY: dict[str, tuple[str, str, str]] = {
 }
 
 
+CORE: dict[str, str] = {
+    **dict.fromkeys(("new", "campaigns", "use", "status"), "ledger.cli.campaigns"),
+    **dict.fromkeys(("character", "roll", "note"), "ledger.cli.play"),
+    **dict.fromkeys(("undo", "redo", "fork", "log", "sheet", "journal", "replay"), "ledger.cli.history"),
+    **dict.fromkeys(("verify", "dice", "export", "import", "key"), "ledger.cli.trust"),
+    "demo": "ledger.cli.demo",
+}
+"""The core commands, by the module that adds them to the root group when it is imported
+(ledger.cli.main names the modules): a command loads its own module alone, and ``ledger
+--help``, which shows them all, loads them all (tests/test_cli_startup.py)."""
+
+
 class LedgerGroup(click.Group):
-    """Loads system command groups on demand; turns refusals into one line."""
+    """Loads the core commands' modules, the lazy commands and the system command groups on
+    demand; turns refusals into one line."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted(set(super().list_commands(ctx)) | set(LAZY) | set(on_cli.groups()))
+        return sorted(set(super().list_commands(ctx)) | set(CORE) | set(LAZY) | set(on_cli.groups()))
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         command = super().get_command(ctx, cmd_name)
         if command is not None:
             return command
+        if cmd_name in CORE:
+            importlib.import_module(CORE[cmd_name])  # its commands add themselves to this group
+            return super().get_command(ctx, cmd_name)
         if cmd_name in LAZY:
             module_name, attr, _ = LAZY[cmd_name]
             found: click.Command = getattr(importlib.import_module(module_name), attr)
@@ -71,6 +87,8 @@ class LedgerGroup(click.Group):
         if cmd_name not in groups:
             groups = on_cli.groups()
         if cmd_name not in groups:
+            for module in sorted(set(CORE.values())):  # the core commands, for "Did you mean"
+                importlib.import_module(module)
             return None
         return on_cli.system_group(groups[cmd_name][0])
 

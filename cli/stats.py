@@ -34,6 +34,8 @@ from ledger.projections.warehouse.query import (
     check_query_text,
     left_out_note,
     open_query,
+    out_of_memory,
+    process_memory_bound,
 )
 from ledger.projections.warehouse.schema import SchemaChanged
 from ledger.systems import installed
@@ -250,23 +252,28 @@ def query(
     with _open_caught_up(c, wh, lambda con: check_query(sql, limit, con)):
         pass
     shown = 0
-    with open_query(wh, sql, limit=limit, limits=limits) as q:
+    # The whole process is held to the query's memory, whatever DuckDB builds outside its own
+    # limit (a string) and whatever the rows take in Python; the catch-up above is not.
+    try:
+        with process_memory_bound(limits), open_query(wh, sql, limit=limit, limits=limits) as q:
 
-        def pages(safe: bool) -> Any:
-            nonlocal shown
-            for page in q.pages():
-                shown += len(page)
-                yield [tuple(map(_shown, row)) for row in page] if safe else page
+            def pages(safe: bool) -> Any:
+                nonlocal shown
+                for page in q.pages():
+                    shown += len(page)
+                    yield [tuple(map(_shown, row)) for row in page] if safe else page
 
-        headers = [printable(name) for name in q.columns]
-        if as_csv:
-            _write_csv(headers, pages(True))
-        elif c.json:
-            _write_json(q.columns, pages(False))  # JSON writes every control character as \uNNNN
-        else:
-            for line in table_lines(headers, pages(True)):
-                click.echo(line)
-        note = left_out_note(shown, q.left_out, q.left_out_exact, spell=fixes.spelled)
+            headers = [printable(name) for name in q.columns]
+            if as_csv:
+                _write_csv(headers, pages(True))
+            elif c.json:
+                _write_json(q.columns, pages(False))  # JSON writes every control character as \uNNNN
+            else:
+                for line in table_lines(headers, pages(True)):
+                    click.echo(line)
+            note = left_out_note(shown, q.left_out, q.left_out_exact, spell=fixes.spelled)
+    except MemoryError as e:  # the rows as they are written out, past the process's bound
+        raise out_of_memory(limits, "the rows could not be written out") from e
     if as_csv or c.json:
         if note:
             click.echo(f"note: {note}", err=True)

@@ -29,7 +29,7 @@ from ledger.trust import outfile
 
 
 @cli.command("verify")
-@click.argument("file", required=False, type=click.Path(exists=True, dir_okay=False))
+@click.argument("file", required=False, type=click.Path(exists=True, dir_okay=False, allow_dash=True))
 @click.option("--all", "every", is_flag=True, help="Verify every campaign in the ledger, dice included.")
 @click.option("--dice", "dice", is_flag=True, help="Also prove every virtual die (see `ledger dice`).")
 @click.option("--require-signed", is_flag=True, help="With FILE: fail unless it is signed by a known key.")
@@ -39,11 +39,12 @@ def verify(c: Ctx, file: str | None, every: bool, dice: bool, require_signed: bo
     """Walk the hash chain; exit non-zero naming the first bad version.
 
     With FILE, check an export without importing it: its chain, its head,
-    every event, and who signed it. --dice (and --all) recompute every virtual
-    die under each revealed dice commitment, and report the rest."""
+    every event, and who signed it (FILE may be a pipe, or - for the standard
+    input). --dice (and --all) recompute every virtual die under each revealed
+    dice commitment, and report the rest."""
     # lazy: a command that reads imports no integrity or provenance, `ledger --help` no
     # ledger.log.store (tests/test_cli_startup.py)
-    from ledger.trust import integrity, provenance
+    from ledger.trust import infile, integrity, provenance
 
     if file is not None:
         # lazy: `ledger --help` imports no ledger.log.store (tests/test_cli_startup.py)
@@ -53,17 +54,19 @@ def verify(c: Ctx, file: str | None, every: bool, dice: bool, require_signed: bo
             raise LedgerError("give FILE or --all, not both")
         target = resolve_target(c.db)
         book = c.ledger if is_postgres(target) or Path(target).exists() else None
-        found = provenance.verify_file(book, file, require_signed=require_signed)
-        shown = found.as_dict()
-        text = (
-            f"ok  {file}: {found.name!r} ({found.system}), {words.count(found.head, 'event')}, "
-            f"head {found.head_hash[:16]}; {found.signer.describe(file, word=fixes.worded)}"
-        )
-        if dice:
-            with open(file, "rb") as data:
+        with infile.opened(file) as data:  # a pipe is read once, and read again from memory
+            found = provenance.verify_file(book, data, file, require_signed=require_signed)
+            shown = found.as_dict()
+            again = None if infile.is_stream(file) else file  # a pipe's hint names the key itself
+            text = (
+                f"ok  {file}: {found.name!r} ({found.system}), {words.count(found.head, 'event')}, "
+                f"head {found.head_hash[:16]}; {found.signer.describe(again, word=fixes.worded)}"
+            )
+            if dice:
+                data.seek(0)
                 _, proof = integrity.verify_dice_file(data, file)
-            shown["dice"] = proof.as_dict()
-            text += "\n" + _dice_lines(found.name, proof)
+                shown["dice"] = proof.as_dict()
+                text += "\n" + _dice_lines(found.name, proof)
         emit(c, shown, text)
         return
     if require_signed:
@@ -269,7 +272,7 @@ def export(c: Ctx, kind: str | None, directory: str | None, output: str, unsigne
 
 
 @cli.command("import")
-@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
 @click.option("--name", default=None, help="Import under this name (default: the exported name).")
 @click.option(
     "--require-signed",
@@ -282,13 +285,15 @@ def import_(c: Ctx, file: str, name: str | None, require_signed: bool) -> None:
     """Import a campaign from an export, refusing it if any event was edited.
 
     Says whether the file was signed by this ledger, a trusted key, an
-    unknown key or nobody; a signature that does not match is refused."""
+    unknown key or nobody; a signature that does not match is refused.
+    FILE may be a pipe (`<(...)`, /dev/stdin, or - for the standard input):
+    it is read whole, once, before anything is recorded."""
     # lazy: a command that reads imports no admission or provenance, `ledger --help` no
     # ledger.log.store (tests/test_cli_startup.py)
-    from ledger.trust import provenance
+    from ledger.trust import infile, provenance
     from ledger.trust.admission import read_header
 
-    with open(file, "rb") as data:
+    with infile.opened(file) as data:  # a pipe is read once, and read again from memory
         camp = c.ledger.import_(data, name, require_signed=require_signed, file=file)
         data.seek(0)
         given = read_header(data)[0].head  # the file's events (the import may open a commitment after them)
@@ -299,7 +304,7 @@ def import_(c: Ctx, file: str, name: str | None, require_signed: bool) -> None:
         c,
         {"name": camp.name, "system": camp.system, "head": head, "signer": signer.as_dict()},
         f"imported {camp.name!r} ({camp.system}, {words.count(given, 'event')}, chain verified); "
-        f"{signer.describe(file, word=fixes.worded)}",
+        f"{signer.describe(None if infile.is_stream(file) else file, word=fixes.worded)}",
     )
 
 

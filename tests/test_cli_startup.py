@@ -10,6 +10,7 @@ PostgreSQL driver.
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import subprocess
@@ -21,6 +22,8 @@ from typing import Any
 import pytest
 
 from ledger import Ledger
+from ledger.cli.main import cli
+from ledger.cli.root import CORE
 from ledger.cli.systems import SystemGroup, system_group
 from ledger.systems import GROUP, HELP_GROUP, SystemHelp, get_system, system_names
 
@@ -163,3 +166,69 @@ def test_the_help_reads_the_same_from_the_systems_themselves(monkeypatch: pytest
     monkeypatch.setattr(registry, "_loaded", {})
     assert registry.system_help("crawl") is get_system("crawl")
     assert CliRunner().invoke(cli, ["--help"]).output == published.output
+
+
+WARM_STATISTICS = [["stats", "--report", "luck"], ["query", "SELECT count(*) FROM events"]]
+"""The warm statistics commands the benchmark holds to the dependency floor."""
+
+OTHER_COMMANDS = tuple(sorted(set(CORE.values())))
+"""The modules of the core commands (new, roll, log, verify...), none of them a statistics command."""
+
+NEVER_WARM = (
+    "ledger.dice",
+    "ledger.deciding",
+    "ledger.log.snapshots",
+    "ledger.projections.warehouse.export",
+    "logging",
+    "concurrent.futures",
+    *OTHER_COMMANDS,
+)
+"""What a warm ``stats`` or ``query`` never imports: no dice, nothing that decides, no
+snapshot of a fold, no Parquet export, no ``logging`` (which ``concurrent.futures``
+brings), and no other command's module."""
+
+
+def never_warm(modules: list[str]) -> list[str]:
+    return [m for m in modules if m.startswith(NEVER_WARM)]
+
+
+@pytest.mark.parametrize("args", WARM_STATISTICS, ids=lambda args: args[0])
+def test_the_statistics_with_nothing_new_load_no_system_no_dice_and_no_logging(
+    table: Path, args: list[str]
+) -> None:
+    run(table, "stats")  # the warehouse, built
+    _, seen = run(table, *args)
+    assert systems_loaded(seen["modules"]) == []
+    assert never_warm(seen["modules"]) == []
+
+
+@pytest.mark.parametrize("args", WARM_STATISTICS, ids=lambda args: args[0])
+def test_the_statistics_after_one_action_load_its_system_alone_and_no_logging(
+    table: Path, args: list[str]
+) -> None:
+    run(table, "stats")
+    run(table, "-c", "Table", "note", "the lantern gutters")
+    _, seen = run(table, *args)
+    assert systems_loaded(seen["modules"]) == ["freeform"]
+    assert [
+        m for m in seen["modules"] if m.startswith(("logging", "concurrent.futures", *OTHER_COMMANDS))
+    ] == []
+
+
+@pytest.mark.parametrize(
+    ("args", "own"), [(["roll", "2d6"], "ledger.cli.play"), (["log"], "ledger.cli.history")]
+)
+def test_a_core_command_imports_its_own_module_of_commands_alone(
+    table: Path, args: list[str], own: str
+) -> None:
+    _, seen = run(table, *args)
+    assert [m for m in OTHER_COMMANDS if m in seen["modules"]] == [own]
+
+
+def test_every_core_command_is_added_by_the_module_the_root_group_names_for_it() -> None:
+    """``CORE`` names, for each core command, the module that adds it to the root group: a
+    command it leaves out would be missing from a command line that had not loaded it."""
+    for module in OTHER_COMMANDS:
+        importlib.import_module(module)
+    added = {name: cmd.callback.__module__ for name, cmd in cli.commands.items() if cmd.callback is not None}
+    assert {name: m for name, m in added.items() if m in OTHER_COMMANDS} == CORE

@@ -113,7 +113,7 @@ def test_a_symlink_to_another_file_is_refused_and_both_stay(session: Session, wr
 @pytest.mark.parametrize("writer", ["export", "journal"])
 def test_a_fifo_is_refused_not_replaced(session: Session, writer: str) -> None:
     os.mkfifo("pipe")
-    refused(session, writer, "pipe", "is a device, fifo or socket")
+    refused(session, writer, "pipe", "is a named pipe (fifo), not a regular file")
     assert stat.S_ISFIFO(os.lstat("pipe").st_mode)
 
 
@@ -122,7 +122,7 @@ def test_a_device_is_refused_not_replaced(session: Session) -> None:
         os.mknod("full", stat.S_IFCHR | 0o666, os.makedev(1, 7))  # a copy of /dev/full
     except PermissionError:
         pytest.skip("making a device node needs root (CI runs as root)")
-    refused(session, "export", "full", "is a device, fifo or socket")
+    refused(session, "export", "full", "is a device, not a regular file")
     assert stat.S_ISCHR(os.lstat("full").st_mode)
 
 

@@ -15,6 +15,7 @@ import pytest
 from ledger import Ledger
 from ledger.errors import LedgerError
 from ledger.facts import Fact
+from ledger.projections.warehouse import loading
 from ledger.projections.warehouse.export import export_parquet
 from ledger.projections.warehouse.loading import Warehouse
 from ledger.projections.warehouse.paths import warehouse_path
@@ -254,6 +255,86 @@ def test_parquet_export_again_replaces_its_own_tables_and_nothing_else(tmp_path:
     assert found.fetchone() == (3,)
 
 
+def _files(out: Path) -> dict[str, bytes]:
+    return {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
+
+
+def test_parquet_export_again_keeps_a_file_put_in_one_of_its_table_folders(tmp_path: Path) -> None:
+    """An export removes only the files it wrote: a file of the user's inside a table folder
+    stops it, and nothing in the folder is removed."""
+    out = tmp_path / "pq"
+    with _rolled(tmp_path / "q.ledger", 2) as book:
+        export_parquet(book, str(out))
+        (out / "rolls" / "notes.txt").write_text("session zero")
+        before = _files(out)
+        book.roll("2d6", "c")
+        with pytest.raises(
+            LedgerError, match=r"rolls/notes\.txt was not written by an export of this ledger"
+        ):
+            export_parquet(book, str(out))
+    assert _files(out) == before
+
+
+def test_parquet_export_again_keeps_a_file_changed_since_it_wrote_it(tmp_path: Path) -> None:
+    out = tmp_path / "pq"
+    with _rolled(tmp_path / "q.ledger", 2) as book:
+        export_parquet(book, str(out))
+        ours = next((out / "rolls").rglob("*.parquet"))
+        ours.write_bytes(b"the user's own table, saved over the export's")
+        before = _files(out)
+        with pytest.raises(LedgerError, match="or was changed since"):
+            export_parquet(book, str(out))
+    assert _files(out) == before
+
+
+def test_parquet_export_refuses_a_folder_whose_table_folder_holds_the_ledger(tmp_path: Path) -> None:
+    out = tmp_path / "pq"
+    with _rolled(tmp_path / "q.ledger", 2) as book:
+        export_parquet(book, str(out))
+    (tmp_path / "q.ledger").rename(out / "rolls" / "q.ledger")
+    db = out / "rolls" / "q.ledger"
+    with Ledger(str(db)) as book:
+        book.roll("2d6", "c")
+        with pytest.raises(
+            LedgerError, match=re.escape(f"{out} holds the ledger file {db}; it was left as it is")
+        ):
+            export_parquet(book, str(out))
+    with Ledger(str(db)) as book:
+        assert book.verify(None, every=True).checked["c"] == 4
+
+
+def test_parquet_export_refuses_a_folder_that_holds_the_warehouse(tmp_path: Path) -> None:
+    out = tmp_path / "pq"
+    with _rolled(tmp_path / "q.ledger", 2) as book:
+        export_parquet(book, str(out))
+        warehouse = out / "stats.duckdb"
+        export_parquet(book, str(tmp_path / "other"), warehouse=str(warehouse))  # the warehouse, built there
+        before = _files(out)
+        with pytest.raises(LedgerError, match=re.escape(f"{out} holds the warehouse {warehouse}")):
+            export_parquet(book, str(out), warehouse=str(warehouse))
+    assert _files(out) == before
+
+
+def test_parquet_export_again_replaces_an_export_whose_mark_lists_no_files(tmp_path: Path) -> None:
+    """An export written before its mark listed its files is replaced by its layout alone."""
+    out = tmp_path / "pq"
+    with _rolled(tmp_path / "q.ledger", 2) as book:
+        export_parquet(book, str(out))
+        mark = json.loads((out / "ledger-export.json").read_text())
+        del mark["files"]
+        (out / "ledger-export.json").write_text(json.dumps(mark))
+        book.roll("2d6", "c")
+        export_parquet(book, str(out))
+        (out / "rolls" / "system=freeform" / "keep.txt").write_text("mine")
+        book.roll("2d6", "c")
+        with pytest.raises(LedgerError, match=r"keep\.txt was not written by an export"):
+            export_parquet(book, str(out))
+    found = duckdb.connect().execute(
+        f"SELECT count(*) FROM read_parquet('{out}/rolls/**/*.parquet', hive_partitioning=true)"
+    )
+    assert found.fetchone() == (3,)
+
+
 def test_parquet_export_refuses_another_ledgers_export(tmp_path: Path) -> None:
     out = tmp_path / "pq"
     with _rolled(tmp_path / "a.ledger", 1) as book:
@@ -277,6 +358,24 @@ def test_cli_parquet_export_refusal_is_one_line(ledger_cli: Session, db: str, tm
     assert "is not empty and holds no Parquet export" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
     assert (tmp_path / "busy" / "keep.txt").read_text() == "x"
+
+
+def test_cli_parquet_export_over_a_table_folder_holding_the_ledger_is_one_line_and_keeps_it(
+    tmp_path: Path,
+) -> None:
+    out = tmp_path / "pq"
+    first = Session(str(tmp_path / "q.ledger"))
+    first("new", "freeform", "c")
+    first("roll", "2d6")
+    first("export", "parquet", str(out))
+    (tmp_path / "q.ledger").rename(out / "rolls" / "q.ledger")
+    moved = Session(str(out / "rolls" / "q.ledger"))
+    result = moved("export", "parquet", str(out), ok=False)
+    assert result.exit_code == 1, result.output
+    assert result.stderr.count("\n") == 1 and "holds the ledger file" in result.stderr, result.stderr
+    assert "give the Parquet export a folder of its own" in result.stderr
+    assert moved("verify", "--all").exit_code == 0
+    assert "rolled 2d6" in moved("log").output
 
 
 def test_cli_warehouse_status_and_rebuild(ledger_cli: Session, db: str) -> None:
@@ -572,3 +671,35 @@ def test_the_installed_systems_own_tables_are_in_the_warehouse(book: Ledger, tmp
     finally:
         con.close()
     assert {t.name for t in schema().tables} <= found
+
+
+@pytest.mark.parametrize("small_page", [1_000, 0], ids=["read back whole", "summed up in SQL"])
+@pytest.mark.parametrize(
+    ("edit", "words"),
+    [
+        ("UPDATE batch SET version = version + 1", "was staged out of place"),
+        ("DELETE FROM batch WHERE position = (SELECT max(position) FROM batch)", "another number of events"),
+    ],
+    ids=["moved", "lost"],
+)
+def test_a_page_staged_other_than_it_is_stored_is_refused_and_not_applied(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, small_page: int, edit: str, words: str
+) -> None:
+    """A page's events are checked against the store once DuckDB has staged them, whether a
+    small page's rows are read back whole or a larger one's are summed up in SQL."""
+    with _rolled(tmp_path / "q.ledger", 2) as book:
+        wh = Warehouse(book, tmp_path / "w.duckdb")
+        wh.catch_up()
+        before = wh.position()
+        book.roll("2d6", "c")
+        monkeypatch.setattr(loading, "SMALL_PAGE", small_page)
+        check = Warehouse._check_staged
+
+        def edited(self: Warehouse, con: Any, rows: Any) -> Any:
+            con.execute(edit)
+            return check(self, con, rows)
+
+        monkeypatch.setattr(Warehouse, "_check_staged", edited)
+        with pytest.raises(LedgerError, match=words):
+            wh.catch_up()
+        assert wh.position() == before

@@ -109,7 +109,7 @@ def test_an_existing_file_that_is_not_a_database_is_left_as_it_is(session: Sessi
         refused_everywhere(session, name, "is not a DuckDB database")
         assert Path(name).read_bytes() == content
     os.mkdir("folder.duckdb")
-    refused_everywhere(session, "folder.duckdb", "is not a file")
+    refused_everywhere(session, "folder.duckdb", "is a folder, not a file")
 
 
 def test_another_ledger_is_not_a_warehouse_and_duckdb_fetches_no_sqlite_scanner(

@@ -11,6 +11,7 @@ campaign is started, registered or acted in, so that a command that only reads l
 from __future__ import annotations
 
 import contextlib
+import functools
 import uuid
 from collections.abc import Callable
 from typing import Any
@@ -52,6 +53,12 @@ Registration = Callable[[], tuple[CampaignRegistered, Rows]]
 when another writer registered first."""
 
 
+@functools.cache
+def _opening() -> msgspec.json.Decoder[Envelope[LedgerCreated]]:
+    """A decoder of the registry's first event, as opening a ledger reads it (built once)."""
+    return msgspec.json.Decoder(Envelope[LedgerCreated])
+
+
 class Campaigns:
     """The registry of one store, read once and then only what was appended since; the
     current campaign and each campaign's acting character, choices of this ledger that
@@ -85,7 +92,10 @@ class Campaigns:
                 self.store.append([(REGISTRY, 1, "ledger.created", raw)])
             first = self.store.read(REGISTRY, lte=1)
         try:
-            env = envelope_decoder(None).decode(first[0].state)
+            try:  # a ledger begins with its creation: decoded alone, no decoder of every core event built
+                env = _opening().decode(first[0].state)
+            except msgspec.DecodeError:  # anything else is told apart by the full decoder
+                env = envelope_decoder(None).decode(first[0].state)
         except msgspec.DecodeError as e:
             raise NotALedgerError(
                 f"{self.store.describe()} has an unreadable registry ({e}); restore it from a backup"

@@ -8,8 +8,9 @@ envelope carries ``last_reset`` so the segments to fold are found by a few point
 and nothing is ever rewritten. :class:`Undo` and :class:`Redo` find the actions a reset
 takes back or brings back.
 
-Imports the store, the events, the fold, the snapshots cache and the records; the dice
-commitments (``ledger.dice.provable``) only where a head's dice status is looked up.
+Imports the store, the events, the fold and the records; the snapshots cache only where a
+state is folded (the statistics fold none), and the dice commitments
+(``ledger.dice.provable``) only where a head's dice status is looked up.
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import msgspec
 
-from ledger.deciding.commands import told_actions
 from ledger.errors import (
     GiveOption,
     Input,
@@ -29,7 +29,7 @@ from ledger.errors import (
     TamperError,
     VersionError,
 )
-from ledger.log import chain, snapshots
+from ledger.log import chain
 from ledger.log.events import (
     DICE_EVENTS,
     RESETS,
@@ -178,6 +178,9 @@ class History:
     ) -> list[LogEntry]:
         """The branch's events up to ``at`` (the head), each told by ``summary``; the
         undone ones too with ``show_all``."""
+        # lazy: a command that reads statistics imports no command or dice (tests/test_cli_startup.py)
+        from ledger.deciding.commands import told_actions
+
         head = self.check_version(c, at)
         live = self.segments(c, head)
         entries = []
@@ -253,6 +256,9 @@ class History:
     ) -> CampaignState:
         """The effective state at ``version``: the nearest snapshot, then the
         events after it; across resets, the state at the reset's target."""
+        # lazy: the statistics, which fold no campaign, import no snapshots (tests/test_cli_startup.py)
+        from ledger.log import snapshots
+
         plan: list[tuple[int, int]] = []
         base = CampaignState()
         v = version
@@ -283,6 +289,9 @@ class History:
 
     def snapshot(self, c: Campaign, v: int, floor: int, system: System) -> tuple[int, CampaignState] | None:
         """The latest usable snapshot at a version in (floor, v], if any."""
+        # lazy: the statistics, which fold no campaign, import no snapshots (tests/test_cli_startup.py)
+        from ledger.log import snapshots
+
         if v < snapshots.EVERY:
             return None  # none is ever kept this early
         for stream, lo, hi in reversed(c.lineage):

@@ -6,17 +6,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from functools import cached_property
+from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from ledger.campaign.campaigns import Campaigns, Registration
 from ledger.campaign.history import History, Redo, Undo
-from ledger.deciding.commands import AddCharacter, Command, Note, Roll
-from ledger.errors import LedgerError
+from ledger.errors import GiveOption, Input, LedgerError, NotALedgerError, StoreError
 from ledger.log.events import Decision, Envelope, Event
 from ledger.log.records import Campaign, LogEntry, Recorded, Rows, Tip, VerifyReport
 from ledger.log.state import CampaignState
-from ledger.log.store import Store, resolve_target
+from ledger.log.store import Store, is_postgres, resolve_target
 from ledger.systems import System, get_system
+from ledger.trust import outfile
 
 # The parts that record, prove dice, verify, export or import are made (and their modules
 # imported) on first use: a command that reads (a sheet, the log, the statistics) loads
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
     from ledger.campaign.commitments import Commitments
     from ledger.campaign.recording import Recording
     from ledger.campaign.transfer import Transfer
+    from ledger.deciding.commands import Command
     from ledger.dice.sources import Dice
 
 
@@ -34,6 +36,26 @@ def _warn(warning: LedgerError) -> None:
     from ledger.campaign.recording import warn_chain
 
     warn_chain(warning)
+
+
+def check_ledger_path(target: str) -> None:
+    """Refuse, before anything opens it, a ledger path that is there but is no regular file
+    (through a symlink): a folder, a named pipe, a socket or a device
+    (:func:`ledger.trust.outfile.not_a_file`, the check of every path the ledger is given).
+    Opening a named pipe would wait for a writer for ever, and reading a device might never
+    end. A missing path is the store's to refuse or create."""
+    if is_postgres(target):
+        return
+    try:
+        kind = outfile.not_a_file(Path(target), follow_symlinks=True)
+    except OSError as e:
+        raise StoreError(f"cannot look at {target}: {e.strerror}; check its permissions", target) from e
+    if kind is not None:
+        raise NotALedgerError(
+            f"{target} is {kind}, not a ledger file; nothing was read from it",
+            target,
+            fix=GiveOption(text="give `db` a ledger file, or the path of a new one", inputs=(Input("db"),)),
+        )
 
 
 class Ledger:
@@ -52,7 +74,9 @@ class Ledger:
         nothing is written and read-only media work. ``warn`` receives the warnings,
         each a :class:`LedgerError` that is not raised (its message and fix; default: a
         :class:`ledger.campaign.recording.ChainWarning` through :mod:`warnings`)."""
-        self.store = Store(resolve_target(db), create=create, read_only=read_only)
+        target = resolve_target(db)
+        check_ledger_path(target)
+        self.store = Store(target, create=create, read_only=read_only)
         self.warn = warn or _warn
         self.history = History(self.store)
         self.registry = Campaigns(self.store)
@@ -305,6 +329,9 @@ class Ledger:
         actor: str | None = None,
         seat: str | None = None,
     ) -> Recorded:
+        # lazy: a command that reads imports no dice and no deciding (tests/test_cli_startup.py)
+        from ledger.deciding.commands import Roll
+
         return self.execute(
             Roll(notation=notation, label=label), campaign, faces=faces, actor=actor, seat=seat
         )
@@ -312,6 +339,9 @@ class Ledger:
     def note(
         self, text: str, campaign: str | None = None, *, actor: str | None = None, seat: str | None = None
     ) -> Recorded:
+        # lazy: a command that reads imports no dice and no deciding (tests/test_cli_startup.py)
+        from ledger.deciding.commands import Note
+
         return self.execute(Note(text=text), campaign, actor=actor, seat=seat)
 
     def add_character(
@@ -323,6 +353,9 @@ class Ledger:
         seat: str | None = None,
     ) -> Recorded:
         """Add a character with the core's command, its attributes stored as given."""
+        # lazy: a command that reads imports no dice and no deciding (tests/test_cli_startup.py)
+        from ledger.deciding.commands import AddCharacter
+
         return self.execute(AddCharacter(name=name, attrs=attrs or {}), campaign, actor=None, seat=seat)
 
     def create_character(

@@ -414,15 +414,31 @@ def _installed_points() -> tuple[metadata.EntryPoint, ...]:
     return tuple(p for group in (GROUP, HELP_GROUP, COMMANDS_GROUP) for p in found.select(group=group))
 
 
+DISTRIBUTION = "campaign-ledger"
+"""The ledger's own distribution, whose systems come first."""
+
+
+@functools.cache
+def _own_points() -> frozenset[metadata.EntryPoint]:
+    """The entry points the ledger's own distribution publishes, read from its
+    ``entry_points.txt`` (found by its name, as its folder is named): telling the ledger's
+    own from a plugin's by each one's distribution name would parse every distribution's
+    metadata, the README included, on every command that names the systems."""
+    try:
+        return frozenset(metadata.distribution(DISTRIBUTION).entry_points)
+    except metadata.PackageNotFoundError:
+        return frozenset()
+
+
 @functools.cache
 def _entry_points() -> dict[str, metadata.EntryPoint]:
     """The installed systems' entry points by name. The ledger's own come first, then the
     plugins', each by name; a plugin cannot take a name the ledger's own systems use (the
     first distribution to claim a name keeps it)."""
     found: dict[str, metadata.EntryPoint] = {}
+    own = _own_points()
     points = sorted(
-        (p for p in _installed_points() if p.group == GROUP),
-        key=lambda p: (p.dist is None or p.dist.name != "campaign-ledger", p.name),
+        (p for p in _installed_points() if p.group == GROUP), key=lambda p: (p not in own, p.name)
     )
     for point in points:
         found.setdefault(point.name, point)
@@ -467,13 +483,14 @@ def _beside(group: str, name: str) -> metadata.EntryPoint | None:
     """The entry point named ``name`` in ``group`` that the distribution publishing the
     system ``name`` publishes (another distribution's is not the system's)."""
     point = _entry_points().get(name)
-    dist = None if point is None or point.dist is None else point.dist.name
-    if dist is None:
+    if point is None or point.dist is None:
         return None
     for candidate in _installed_points():
         if candidate.group != group or candidate.name != name:
             continue
-        if candidate.dist is not None and candidate.dist.name == dist:
+        # One reading of the entry points gives each distribution one object, shared by
+        # every entry point it publishes: the same object is the same distribution.
+        if candidate.dist is point.dist:
             return candidate
     return None
 

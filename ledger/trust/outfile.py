@@ -100,9 +100,33 @@ def clash(path: Path, protected: Mapping[Path, str]) -> tuple[Path, str] | None:
     return None
 
 
+def not_a_file(path: Path, *, follow_symlinks: bool = False) -> str | None:
+    """What ``path`` is, in words, when it is there but is no regular file: ``a folder``,
+    ``a symlink`` (only without ``follow_symlinks``), ``a named pipe (fifo)``, ``a socket``,
+    ``a device``; None for a regular file or a missing path. It only looks (``stat``), never
+    opens: opening a named pipe waits for a writer, reading a device may never end. The one
+    check of every path a user names for the ledger, its warehouse or a file it writes.
+    Raises the :class:`OSError` of a path that cannot be looked at."""
+    try:
+        mode = os.stat(path).st_mode if follow_symlinks else os.lstat(path).st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISLNK(mode):
+        return "a symlink"
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe (fifo)"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "a device"
+
+
 def check_target(path: Path, protected: Mapping[Path, str], *, field: str = "output") -> None:
     """Refuse a target that is one of ``protected``, a symlink, or anything but a regular
-    file (a folder, a device, a fifo, a socket); a missing file is fine."""
+    file (a folder, a device, a fifo, a socket: :func:`not_a_file`); a missing file is fine."""
     found = clash(path, protected)
     if found is not None:
         raise OutputPathError(
@@ -111,21 +135,20 @@ def check_target(path: Path, protected: Mapping[Path, str], *, field: str = "out
             field=field,
         )
     try:
-        mode = os.lstat(path).st_mode
-    except FileNotFoundError:
-        return
+        kind = not_a_file(path)
     except OSError as e:
         raise OutputWriteError(f"cannot look at {path}: {e.strerror}; choose another file", str(path)) from e
-    if stat.S_ISLNK(mode):
+    if kind == "a symlink":
         raise OutputPathError(
             f"{path} is a symlink; it was left as it is: give the file itself, or another file",
             str(path),
             field=field,
         )
-    if not stat.S_ISREG(mode):
-        kind = "a folder" if stat.S_ISDIR(mode) else "a device, fifo or socket, not a regular file"
+    if kind is not None:
         raise OutputPathError(
-            f"{path} is {kind}; it was left as it is: give a file's name", str(path), field=field
+            f"{path} is {kind}, not a regular file; it was left as it is: give a file's name",
+            str(path),
+            field=field,
         )
 
 

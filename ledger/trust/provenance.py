@@ -22,7 +22,7 @@ import shlex
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import IO, TYPE_CHECKING, Any, Literal
 
 import msgspec
 from cryptography.exceptions import InvalidSignature
@@ -468,22 +468,25 @@ class FileReport(msgspec.Struct, frozen=True):
         }
 
 
-def verify_file(book: Ledger | None, path: str, *, require_signed: bool = False) -> FileReport:
-    """Check an export as an import would (chain, head, every event, signature)
+def verify_file(
+    book: Ledger | None, data: IO[bytes], path: str, *, require_signed: bool = False
+) -> FileReport:
+    """Check the export ``data`` (read from ``path``, open from its start and seekable:
+    ``ledger.trust.infile.opened``) as an import would (chain, head, every event, signature)
     without recording anything; ``book`` supplies the known keys (None: none known)."""
 
     def signer(header: Mapping[str, Any]) -> str | None:
         return check_header(store, header, require_signed=require_signed, file=path).key
 
     store = book.store if book is not None else None
-    with open(path, "rb") as data:
-        camp = import_campaign(None, data, signer=signer, dry_run=True)
-    header = read_header(path)
+    camp = import_campaign(None, data, signer=signer, dry_run=True)
+    data.seek(0)
+    header, _ = admission.read_header(data)
     return FileReport(
         path,
         camp.name,
         camp.system,
-        int(header["head"]),
-        str(header["head_hash"]),
+        header.head,
+        header.head_hash,
         signer_of(store, camp.signed_by),
     )

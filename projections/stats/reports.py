@@ -76,20 +76,23 @@ whatever order its threads finish, so the same rolls could give a luck of 0.0 on
 -0.0 (or a last digit apart) the next. Twelve decimals are far below the two shown."""
 
 
-def _luck_row(row: dict[str, Any]) -> dict[str, Any]:
-    n, wins, exp, var = row.pop("judged"), row.pop("wins"), row.pop("expected"), row.pop("variance")
+def _luck_fields(n: int, wins: Any, exp: Any, var: Any) -> dict[str, Any]:
+    """A luck row's figures from its four sums (``exp`` and ``var`` exact decimals or None)."""
     exp = None if exp is None else float(exp)
     idx = luck_index(wins or 0, exp or 0, float(var or 0))
-    row.update(
-        {
-            "judged": n,
-            "successes": wins,
-            "expected": None if exp is None else plain(round(exp, 2)),
-            "rate": rate(wins, n),
-            "expected_rate": rate(exp, n),
-            "luck": None if idx is None else plain(round(idx, 2)),
-        }
-    )
+    return {
+        "judged": n,
+        "successes": wins,
+        "expected": None if exp is None else plain(round(exp, 2)),
+        "rate": rate(wins, n),
+        "expected_rate": rate(exp, n),
+        "luck": None if idx is None else plain(round(idx, 2)),
+    }
+
+
+def _luck_row(row: dict[str, Any]) -> dict[str, Any]:
+    n, wins, exp, var = row.pop("judged"), row.pop("wins"), row.pop("expected"), row.pop("variance")
+    row.update(_luck_fields(n, wins, exp, var))
     return row
 
 
@@ -99,29 +102,34 @@ _JUDGED = f"""count(*) FILTER (WHERE p_success IS NOT NULL AND success IS NOT NU
        sum((p_success * (1 - p_success))::{EXACT}) FILTER (WHERE success IS NOT NULL) AS variance"""
 
 
-def _sums(prefix: str = "", where: str = "") -> str:
-    """The four sums of a luck row, over the rows ``where`` says (all when empty)."""
-    only = f" FILTER (WHERE {where})" if where else ""
-    return f"""count(*){only} AS {prefix}judged, sum(success::INTEGER){only} AS {prefix}wins,
-       sum(p_success::{EXACT}){only} AS {prefix}expected,
-       sum((p_success * (1 - p_success))::{EXACT}){only} AS {prefix}variance"""
+Sums = tuple[int, Any, Any, Any]
+"""A luck row's four sums: rolls judged, successes, expected successes and their variance
+(the last two exact decimals; None, like the successes, over no roll)."""
+
+_NO_ROLL: Sums = (0, None, None, None)
 
 
-def _luck_parts(row: dict[str, Any]) -> dict[str, Any]:
-    """A luck row of every die thrown, with its ``kept`` luck (the rolls that stayed) and
-    its ``mulligans`` (the undone rolls: how many, their successes against expectation,
-    and the ``effect``, the standard deviations of kept luck that undoing them added)."""
-    kept = _luck_row({k: row.pop(f"kept_{k}") for k in ("judged", "wins", "expected", "variance")})
-    undone = _luck_row({k: row.pop(f"undone_{k}") for k in ("judged", "wins", "expected", "variance")})
-    out = _luck_row(row)
-    out["kept"] = {k: kept[k] for k in ("judged", "successes", "expected", "luck")}
+def _luck_parts(head: dict[str, Any], every: Sums, kept: Sums, undone: Sums) -> dict[str, Any]:
+    """A luck row (``head``'s fields first) of every die thrown, with its ``kept`` luck (the
+    rolls that stayed) and its ``mulligans`` (the undone rolls: how many, their successes
+    against expectation, and the ``effect``, the standard deviations of kept luck that
+    undoing them added)."""
+    out = {**head, **_luck_fields(*every)}
+    stayed = out if kept == every else _luck_fields(*kept)
+    out["kept"] = {k: stayed[k] for k in ("judged", "successes", "expected", "luck")}
     effect = (
-        None if kept["luck"] is None or out["luck"] is None else plain(round(kept["luck"] - out["luck"], 2))
+        None
+        if stayed["luck"] is None or out["luck"] is None
+        else plain(round(stayed["luck"] - out["luck"], 2))
     )
+    if undone == _NO_ROLL:
+        out["mulligans"] = {"rolls": 0, "successes": 0, "expected": 0.0, "effect": effect}
+        return out
+    taken = _luck_fields(*undone)
     out["mulligans"] = {
-        "rolls": undone["judged"],
-        "successes": undone["successes"] or 0,
-        "expected": undone["expected"] or 0.0,
+        "rolls": taken["judged"],
+        "successes": taken["successes"] or 0,
+        "expected": taken["expected"] or 0.0,
         "effect": effect,
     }
     return out
@@ -140,6 +148,35 @@ def rolls(con: duckdb.DuckDBPyConnection, scope: Scope) -> list[dict[str, Any]]:
     return [_luck_row(r) for r in rows(con, sql, params)]
 
 
+def _sum(values: list[Any]) -> Any:
+    """The sum of ``values``, None when there are none (as SQL's ``sum``); exact for decimals."""
+    return sum(values[1:], values[0]) if values else None
+
+
+def _luck_sums(groups: Sequence[tuple[Any, ...]]) -> tuple[Sums, Sums, Sums]:
+    """Every die's, the kept and the undone sums of a luck row over ``groups`` (rows of
+    :func:`luck`'s query: one per campaign, character and undone flag), as SQL would give
+    them over those rolls. The probabilities' sums are DuckDB's exact sums added exactly."""
+    if len(groups) == 1 and groups[0][3] is False:  # nothing undone: every die is kept
+        g = groups[0]
+        every: Sums = (g[4], g[5], g[6], g[7])
+        return every, every, _NO_ROLL
+
+    def over(chosen: list[tuple[Any, ...]]) -> Sums:
+        return (
+            sum(g[4] for g in chosen),
+            _sum([g[5] for g in chosen if g[5] is not None]),
+            _sum([g[6] for g in chosen if g[6] is not None]),
+            _sum([g[7] for g in chosen if g[7] is not None]),
+        )
+
+    return (
+        over(list(groups)),
+        over([g for g in groups if g[3] is False]),
+        over([g for g in groups if g[3] is True]),
+    )
+
+
 def luck(con: duckdb.DuckDBPyConnection, scope: Scope) -> dict[str, Any]:
     """The luck index overall, per campaign and per character (one pass over the rolls),
     over every die thrown; beside it the kept luck and the mulligans (:func:`_luck_parts`).
@@ -147,42 +184,44 @@ def luck(con: duckdb.DuckDBPyConnection, scope: Scope) -> dict[str, Any]:
     An opponent's roll (an enemy's attack) is the opponent's luck and counts in none of
     these: the luck index measures the dice thrown for the characters (docs/statistics.md).
     The luckiest and unluckiest campaigns and characters are ranked by the luck index
-    among those with rolls enough to rank (:func:`rankable`)."""
+    among those with rolls enough to rank (:func:`rankable`).
+
+    DuckDB sums each character's rolls by whether they were undone, in one plain grouping;
+    the campaigns' and the overall sums, and the three parts, are added up here from those
+    few rows (exactly, as decimals): a query that grouped by every level and part at once
+    cost more to plan than the rows it sums."""
     where, params = scope.where("p_success IS NOT NULL", "success IS NOT NULL", "NOT opponent")
-    found = rows(
-        con,
-        f"""SELECT grouping(campaign, who) AS level, campaign, any_value(system) AS system,
-               who AS character, {_sums()}, {_sums("kept_", "NOT undone")}, {_sums("undone_", "undone")}
-        FROM (SELECT *, {who()} AS who FROM rolls {where})
-        GROUP BY GROUPING SETS ((), (campaign), (campaign, who))""",
+    groups = con.execute(
+        f"""SELECT campaign, any_value(system), who, undone, count(*), sum(success::INTEGER),
+               sum(p_success::{EXACT}), sum((p_success * (1 - p_success))::{EXACT})
+        FROM (SELECT campaign, system, success, p_success, undone, {who()} AS who FROM rolls {where})
+        GROUP BY campaign, who, undone""",
         params,
-    )
-    empty = {f"{p}{k}": None for p in ("", "kept_", "undone_") for k in ("wins", "expected", "variance")}
-    overall = [r for r in found if r["level"] == 3] or [
-        {"level": 3, "judged": 0, "kept_judged": 0, "undone_judged": 0, **empty}
+    ).fetchall()
+    by_character: dict[tuple[str, str | None], list[tuple[Any, ...]]] = {}
+    for g in groups:
+        by_character.setdefault((g[0], g[2]), []).append(g)
+    by_campaign: dict[str, list[tuple[Any, ...]]] = {}
+    for (campaign, _), found in by_character.items():
+        by_campaign.setdefault(campaign, []).extend(found)
+    by_campaign_parts = [
+        _luck_parts({"campaign": name, "system": found[0][1]}, *_luck_sums(found))
+        for name, found in sorted(by_campaign.items(), key=lambda kv: kv[0])
     ]
-    campaigns = sorted((r for r in found if r["level"] == 1), key=lambda r: r["campaign"])
-    characters = sorted(
-        (r for r in found if r["level"] == 0),
-        key=lambda r: (r["campaign"], r["character"] is None, r["character"] or ""),
-    )
-    for r in found:
-        del r["level"]
-    for r in campaigns:
-        del r["character"]
-    for r in characters:
-        del r["system"]
-    top = {k: v for k, v in overall[0].items() if k not in ("level", "campaign", "system", "character")}
-    by_campaign = [_luck_parts(r) for r in campaigns]
-    by_character = [_luck_parts(r) for r in characters]
-    for r in by_character:
+    by_character_parts = [
+        _luck_parts({"campaign": campaign, "character": character}, *_luck_sums(found))
+        for (campaign, character), found in sorted(
+            by_character.items(), key=lambda kv: (kv[0][0], kv[0][1] is None, kv[0][1] or "")
+        )
+    ]
+    for r in by_character_parts:
         r["ranked"] = rankable(r)
-    ranked = [r for r in by_campaign if rankable(r)]
-    ranked_characters = [r for r in by_character if r["ranked"]]
+    ranked = [r for r in by_campaign_parts if rankable(r)]
+    ranked_characters = [r for r in by_character_parts if r["ranked"]]
     return {
-        "overall": _luck_parts(top),
-        "characters": by_character,
-        "campaigns": len(campaigns),
+        "overall": _luck_parts({}, *_luck_sums(groups)),
+        "characters": by_character_parts,
+        "campaigns": len(by_campaign_parts),
         "luckiest": sorted(ranked, key=lambda r: -r["luck"])[:3],
         "unluckiest": sorted(ranked, key=lambda r: r["luck"])[:3],
         "luckiest_characters": sorted(ranked_characters, key=lambda r: -r["luck"])[:3],

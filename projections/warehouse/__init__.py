@@ -26,8 +26,10 @@ clearer. Importing it loads no DuckDB.
 
 from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from ledger.errors import WarehouseError
-from ledger.projections.warehouse.export import EXPORT_MARK, export_parquet
 from ledger.projections.warehouse.loading import StreamInfo, Warehouse, open_warehouse
 from ledger.projections.warehouse.paths import (
     DEFAULT_PG_WAREHOUSE,
@@ -108,3 +110,18 @@ __all__ = [
     "tables",
     "warehouse_path",
 ]
+
+if TYPE_CHECKING:
+    from ledger.projections.warehouse.export import EXPORT_MARK, export_parquet
+
+_EXPORT = frozenset({"EXPORT_MARK", "export_parquet"})
+"""The Parquet export's names, imported on first use: a command that reads the warehouse
+loads no export (tests/test_cli_startup.py)."""
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _EXPORT:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module("ledger.projections.warehouse.export"), name)
+    globals()[name] = value
+    return value

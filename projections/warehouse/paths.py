@@ -13,7 +13,6 @@ other module of the warehouse. It never imports DuckDB.
 
 from __future__ import annotations
 
-import glob
 import os
 import shutil
 import tempfile
@@ -78,12 +77,20 @@ def check_warehouse_path(ledger: Ledger, path: Path) -> None:
                     path,
                     field="warehouse",
                 )
+    try:
+        kind = outfile.not_a_file(path, follow_symlinks=True)
+    except OSError as e:
+        raise WarehousePathError(
+            f"cannot look at warehouse {path}: {e.strerror}; choose another `warehouse`",
+            path,
+            field="warehouse",
+        ) from e
+    if kind is not None:
+        raise WarehousePathError(
+            f"warehouse {path} is {kind}, not a file; choose another `warehouse`", path, field="warehouse"
+        )
     if not path.exists():
         return
-    if not path.is_file():
-        raise WarehousePathError(
-            f"warehouse {path} is not a file; choose another `warehouse`", path, field="warehouse"
-        )
     try:
         with path.open("rb") as f:
             head = f.read(12)
@@ -120,8 +127,13 @@ def sweep(scratch: str | None, prefix: str = SCRATCH_PREFIX) -> None:
     if os.name != "posix":  # os.kill(pid, 0) only asks on POSIX
         return
     root = Path(scratch or tempfile.gettempdir())
-    for folder in root.glob(f"{glob.escape(prefix)}*-*"):
-        pid = folder.name[len(prefix) :].split("-", 1)[0]
+    try:
+        names = [name for name in os.listdir(root) if name.startswith(prefix) and "-" in name[len(prefix) :]]
+    except OSError:
+        return
+    for name in names:
+        folder = root / name
+        pid = name[len(prefix) :].split("-", 1)[0]
         if not folder.is_dir() or not pid.isdigit() or int(pid) == os.getpid():
             continue
         try:

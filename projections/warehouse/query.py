@@ -24,6 +24,11 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+try:
+    import resource
+except ImportError:  # not POSIX: the process's own bound is not held (process_memory_bound)
+    resource = None  # type: ignore[assignment]
+
 from ledger import words
 from ledger.errors import WarehouseError, named
 from ledger.projections.warehouse.paths import (
@@ -71,13 +76,17 @@ class QueryLimits(msgspec.Struct, frozen=True):
     threads: int = 2
     temp_mb: int = 1024
     """Largest total size of the files DuckDB may spill to."""
+    headroom_mb: int = 384
+    """What the query's process may hold beyond DuckDB's memory limit while it runs
+    (:func:`process_memory_bound`): the rows as they stream out, and what DuckDB allocates
+    outside its limit (a string it builds, which the limit does not count)."""
 
     def __post_init__(self) -> None:
         if not (0 < self.timeout <= 86_400):  # also refuses NaN
             raise WarehouseError(
                 f"`timeout` must be between 0 and 86400 seconds, got {self.timeout}", field="timeout"
             )
-        for name in ("memory_mb", "threads"):
+        for name in ("memory_mb", "threads", "headroom_mb"):
             if getattr(self, name) < 1:
                 raise WarehouseError(f"query {name} must be at least 1, got {getattr(self, name)}")
         if self.temp_mb < 0:
@@ -126,6 +135,50 @@ def read_only_connection(wh: Warehouse, limits: QueryLimits | None = None) -> du
         con.close()
         raise
     return con
+
+
+def _data_size() -> int | None:
+    """The bytes of data (private, writable memory) the process maps now, as the kernel
+    counts them against ``RLIMIT_DATA``; None where ``/proc`` does not say (not Linux)."""
+    try:
+        with open("/proc/self/status", "rb") as f:
+            for line in f:
+                if line.startswith(b"VmData:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
+@contextlib.contextmanager
+def process_memory_bound(limits: QueryLimits) -> Iterator[None]:
+    """Hold the whole process to what it maps now plus the query's memory and headroom
+    (``memory_mb + headroom_mb``) for as long as the block runs, then let it go: the soft
+    ``RLIMIT_DATA`` of the process, lowered (never raised) and restored.
+
+    DuckDB's memory limit counts its buffers, not a string it builds (``repeat('x',
+    1000000000)`` took 2 GB under a 512 MB limit), nor the rows as Python converts them.
+    Under this bound an allocation past it fails: DuckDB says out of memory, Python raises
+    :class:`MemoryError`, and :func:`open_query` turns either into a one-line refusal. The
+    bound is the process's, so it is for a process that runs one query and little else
+    (``ledger query``), never for a server; where the data size cannot be read (not Linux),
+    the block runs with DuckDB's own limits alone."""
+    now = _data_size()
+    if resource is None or now is None:
+        yield
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
+    bound = now + (limits.memory_mb + limits.headroom_mb) * 1024 * 1024
+    if hard != resource.RLIM_INFINITY:
+        bound = min(bound, hard)
+    if soft != resource.RLIM_INFINITY and soft <= bound:
+        yield  # already held tighter
+        return
+    resource.setrlimit(resource.RLIMIT_DATA, (bound, hard))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_DATA, (soft, hard))
 
 
 class QueryResult(msgspec.Struct, frozen=True):
@@ -251,6 +304,8 @@ class _Guard:
         # lazy: importing the warehouse imports no duckdb (tests/test_warehouse.py)
         import duckdb
 
+        if isinstance(e, MemoryError):  # Python's side, under process_memory_bound
+            raise out_of_memory(self.limits, "the rows could not be converted") from e
         if not isinstance(e, duckdb.Error):
             return
         if _TOO_BIG in str(e):
@@ -272,16 +327,22 @@ class _Guard:
                 field="timeout",
             ) from e
         if isinstance(e, duckdb.OutOfMemoryException):
-            raise WarehouseError(
-                f"the query needs more memory than `query` allows ({self.limits.memory_mb} MB, "
-                f"spilling at most {self.limits.temp_mb} MB to disk): {first_line(e)}; narrow it"
-            ) from e
+            raise out_of_memory(self.limits, first_line(e)) from e
         if isinstance(e, duckdb.PermissionException) or _names_a_file(e):
             raise WarehouseError(
                 "`query` cannot read files or reach the network (external access is off); "
                 "query the warehouse tables, e.g. SELECT * FROM rolls"
             ) from e
         raise WarehouseError(f"query failed: {first_line(e)}") from e
+
+
+def out_of_memory(limits: QueryLimits, reason: str) -> WarehouseError:
+    """The refusal of a query that needs more memory than its limits give."""
+    return WarehouseError(
+        f"the query needs more memory than `query` allows ({limits.memory_mb} MB, "
+        f"{limits.memory_mb + limits.headroom_mb} MB for the whole query, spilling at most "
+        f"{limits.temp_mb} MB to disk): {reason}; narrow it"
+    )
 
 
 def _names_a_file(e: Exception) -> bool:
