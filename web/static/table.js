@@ -58,6 +58,7 @@
     required: "{label} is needed.",
     wholeMinutes: "{label}: {value} is not a whole number of {unit}.",
     confirm: "This cannot be taken back from your seat: only the GM can undo it. Send it?",
+    gmValue: "That choice is the GM's to make: ask the GM.",
     mine: "{who}'s recent rolls",
     ourRolls: "Recent rolls",
     noRolls: "No roll yet.",
@@ -100,6 +101,34 @@
   function confirmed(command) {
     var list = S.table && S.table.confirm;
     return Array.isArray(list) && list.indexOf(command) >= 0;
+  }
+  /* The values of a command's field that the table lists for this seat: ``gm_values`` (the
+     GM's: a player is never offered them) or ``confirm_values`` (asked once first). */
+  function valuesOf(which, command, field) {
+    var by = S.table && S.table[which] && S.table[which][command];
+    return by && Array.isArray(by[field]) ? by[field] : [];
+  }
+  function holds(list, value) {
+    return list.some(function (v) { return v === value; });
+  }
+  /* Whether what would be sent is one the GM's (a value that widens it) */
+  function gmOnly(command, args) {
+    return Object.keys(args).some(function (k) { return holds(valuesOf("gm_values", command, k), args[k]); });
+  }
+  /* Whether the seat confirms it once before it is sent: the command, or one of its values. */
+  function askFirst(command, args) {
+    return confirmed(command) || Object.keys(args).some(function (k) { return holds(valuesOf("confirm_values", command, k), args[k]); });
+  }
+  /* A form's or a control's fields as this seat may fill them: a yes/no whose "yes" is the
+     GM's is not asked (it keeps its default), a choice that is the GM's is not offered. */
+  function mayFill(command, fields) {
+    return fields.filter(function (f) {
+      var gm = valuesOf("gm_values", command, f.field);
+      return !(f.type === "boolean" && holds(gm, f["default"] !== true));
+    }).map(function (f) {
+      var gm = valuesOf("gm_values", command, f.field);
+      return gm.length && f.choices ? Object.assign({}, f, { choices: f.choices.filter(function (c) { return !holds(gm, c); }) }) : f;
+    });
   }
 
   /* --- talking to the server --- */
@@ -487,7 +516,7 @@
   function ownSheet() { return S.seat.role === "player" && !!S.seat.character; }
   function controlsOf(data) {
     if (!mayAct() || !data.controls) return [];
-    return data.controls.filter(function (c) { return allowed(c.command); });
+    return data.controls.filter(function (c) { return allowed(c.command) && !gmOnly(c.command, c.args); });
   }
   /* The sheet is drawn again only when what it shows changed: a button is never replaced
      under a finger because someone else acted. */
@@ -589,7 +618,7 @@
     }
     return list;
   }
-  function needsSheet(c) { return c.options.length > 0 || !c.ready || confirmed(c.command); }
+  function needsSheet(c) { return c.options.length > 0 || !c.ready || askFirst(c.command, c.args); }
   /* --- the sheet of options: a control's, or a form's fields --- */
   function tapControl(c, button) {
     if (S.at !== null) return;
@@ -598,7 +627,7 @@
     openOptions({
       title: cap(c.label) + (c.detail ? " \u00b7 " + c.detail : ""),
       help: "",
-      fields: c.options.map(function (o) { return Object.assign({}, o, { required: o.required && !(o.field in c.args) }); }),
+      fields: mayFill(c.command, c.options.map(function (o) { return Object.assign({}, o, { required: o.required && !(o.field in c.args) }); })),
       command: c.command, go: cap(c.label), args: c.args, anchor: anchor, label: c.label
     }, button);
   }
@@ -606,7 +635,7 @@
     var choices = (S.sheet && S.sheet.choices && S.sheet.choices[f.command]) || {};
     openOptions({
       title: cap(f.label), help: f.help, name: f.name,
-      fields: f.asks.map(function (a) { return Object.assign({}, a, choices[a.field] ? { choices: choices[a.field] } : {}); }),
+      fields: mayFill(f.command, f.asks.map(function (a) { return Object.assign({}, a, choices[a.field] ? { choices: choices[a.field] } : {}); })),
       command: f.command, go: cap(f.label), args: {}, seen: f.seen, anchor: { slot: "form-" + f.group }, label: f.label
     }, button);
   }
@@ -663,8 +692,8 @@
     $("options-title").textContent = spec.title;
     $("options-help").textContent = spec.help || "";
     $("options-help").hidden = !spec.help;
-    $("options-confirm").hidden = !confirmed(spec.command);
     $("options-confirm").textContent = WORDS.confirm;
+    $("options-confirm").hidden = !askFirst(spec.command, spec.args);
     var fields = clear($("options-fields"));
     spec.fields.forEach(function (f) { fields.appendChild(fieldInput(f)); });
     $("options-problem").hidden = true;
@@ -1009,9 +1038,17 @@
       var open = S.open;
       if (!open) return;
       var got = collect(open.spec);
+      if (!got.problem && gmOnly(open.spec.command, got.args)) got.problem = WORDS.gmValue;
       if (got.problem) { $("options-problem").textContent = got.problem; $("options-problem").hidden = false; return; }
+      /* asked once: what cannot be taken back says so before it is sent (a value ticked
+         in the sheet, as luck spent, shows it as it is ticked) */
+      if (askFirst(open.spec.command, got.args) && $("options-confirm").hidden) { $("options-confirm").hidden = false; return; }
       closeOptions();
       act(open.spec.command, got.args, { label: open.spec.label, anchor: open.spec.anchor, seen: open.spec.seen });
+    });
+    $("options-form").addEventListener("change", function () {
+      var open = S.open;
+      if (open) $("options-confirm").hidden = !askFirst(open.spec.command, collect(open.spec).args);
     });
     $("options-cancel").addEventListener("click", closeOptions);
     $("options").addEventListener("click", function (ev) { if (ev.target === $("options")) closeOptions(); });
