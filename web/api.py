@@ -24,7 +24,7 @@ from starlette.staticfiles import StaticFiles
 from ledger.cli import systems as on_cli
 from ledger.deciding.action import actor_in
 from ledger.deciding.authority import by_player, declared
-from ledger.deciding.commands import stable_commands
+from ledger.deciding.commands import nfc, stable_commands
 from ledger.errors import LedgerError, UnknownCampaignError
 from ledger.log.records import Campaign, Recorded, recorded_json
 from ledger.projections import report as reports
@@ -693,6 +693,29 @@ async def invite(request: Request) -> Response:
 
 
 @endpoint
+async def revoke(request: Request) -> Response:
+    """Revoke a seat of this table (the GM's), as ``ledger table revoke`` does: its link and
+    every device it seated open nothing from now on, and its open streams end with a
+    ``revoked`` message. The asking seat is not revoked from its own page."""
+    seat, _ = await seat_of(request)
+    auth.gm_only(seat, "revoke a seat")
+    label = request.path_params["label"]
+    table = table_of(request)
+
+    def run() -> dict[str, Any]:
+        c = campaign_of(table, seat, request.path_params["campaign"])
+        if nfc(label) == seat.label:
+            raise Unprocessable(
+                f"seat {seat.label!r} is the one this page sits in; revoke it from the command line "
+                f"(`ledger table revoke {seat.label}`)",
+                field="label",
+            )
+        return seat_view(table.seats.revoke(nfc(label), c.id), table.book)
+
+    return json_answer(await table.run(run), headers=dict(pages.NO_STORE))
+
+
+@endpoint
 async def take_offer(request: Request) -> Response:
     """Take the seat at a fork offered to the asking seat: the same role, character and
     label there, a secret of its own in the cookie (a bearer client gets it in the answer)."""
@@ -778,6 +801,7 @@ def routes() -> list[Route | Mount]:
         Route("/api/c/{campaign}/map", board, methods=["GET"]),
         Route("/api/c/{campaign}/seats", seats, methods=["GET"]),
         Route("/api/c/{campaign}/seats", invite, methods=["POST"]),
+        Route("/api/c/{campaign}/seats/{label}", revoke, methods=["DELETE"]),
         Route("/api/c/{campaign}/offers/{fork}", take_offer, methods=["POST"]),
         Route("/api/c/{campaign}/stream", stream, methods=["GET"]),
         Route("/join/{secret}", join_page, methods=["GET"]),

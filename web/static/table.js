@@ -24,8 +24,10 @@
     connecting: "connecting",
     live: "live",
     reconnecting: "reconnecting…",
-    closed: "offline: retrying",
+    closed: "server gone: retrying",
+    closedLong: "The table's server does not answer: this page tries again by itself and catches up when it is back.",
     revoked: "seat revoked",
+    replaced: "open elsewhere",
     noCampaign: "There is no campaign in this address: open your invitation link.",
     relink: "{message} (open your invitation link again)",
     sending: "{label}…",
@@ -54,7 +56,6 @@
     at: "{day}v{v} · {what} ({i} of {n})",
     dayPart: "day {day} · ",
     past: "You are looking at v{v}: the table is at v{head}. Controls come back with “Back to now”.",
-    forked: "Open “{name}” (forked at v{at}) as its GM",
     required: "{label} is needed.",
     wholeMinutes: "{label}: {value} is not a whole number of {unit}.",
     confirm: "This cannot be taken back from your seat: only the GM can undo it. Send it?",
@@ -69,7 +70,30 @@
     asGm: "acting as {who}",
     actAs: "act as {who}",
     seats: "{n} seats",
-    seatLine: "{label}: {role}{who}",
+    roles: { gm: "GM", player: "player", watch: "watcher" },
+    seatLine: "{label} · {role}",
+    seatOf2: "{label} · {role}, {who}",
+    thisPage: "this page",
+    joined: "joined",
+    notJoined: "link not used yet",
+    reusable: "any screen",
+    revoke: "Revoke",
+    revokeSure: "Revoke {label}: tap again",
+    revoked2: "{label} was revoked: its devices open nothing more.",
+    invitedWho: "A seat for {who}",
+    invitedLabel: "A seat for {who}, labelled “{label}”",
+    invitedAs: { gm: "a GM", watch: "a watcher" },
+    invitedOnce: "Scan it with the phone's camera, or send the link. It seats one device.",
+    invitedMany: "Scan it with each screen's camera, or open the link. It seats any number of screens.",
+    invitedJoined: "{label} has joined the table.",
+    qrOf: "QR code of the invitation link for {label}",
+    copy: "Copy the link",
+    copied: "Copied",
+    offered: "The GM forked the campaign: “{name}”. Play on there{as}?",
+    offeredAs: " as {who}",
+    takeOffer: "Go to “{name}”",
+    later: "Later",
+    forkTaking: "Forked “{name}” at v{at}: taking the table along…",
     openCommitment: "open commitment ",
     commitment: "commitment ",
     playersSeed: "players' seed ",
@@ -181,6 +205,7 @@
   function live(state) {
     $("live").setAttribute("data-state", state);
     $("live").textContent = WORDS[state] || state;
+    $("live").title = state === "closed" ? WORDS.closedLong : "";
   }
   function tracks(data) {
     var box = clear($("tracks"));
@@ -345,6 +370,11 @@
       else done(got, page.head);
     }, function (err) { notice(err.message); });
   }
+  /* The stream, and the way back when it breaks: the page closes it and asks the server
+     (a small read) after half a second, then less and less often up to every five: while
+     nothing answers, the header's badge says the server is gone; once it answers, the
+     stream opens again after the last version this page holds, and the sheet is read again,
+     so nothing is missed or shown twice. */
   var retry = null;
   function follow() {
     if (S.source) S.source.close();
@@ -352,24 +382,50 @@
     S.source = source;
     source.onopen = function () {
       live("live");
-      if (S.lost) { S.lost = false; refreshSoon(); } /* what was read while the server was away */
+      S.away = 0;
+      if (S.lost) { S.lost = false; refreshSoon(); reloadTable(); } /* what was recorded while the server was away */
     };
     source.onmessage = function (m) { receive([JSON.parse(m.data)]); };
     source.onerror = function () {
+      if (S.source !== source) return;
       S.lost = true;
-      if (source.readyState === EventSource.CLOSED) {
-        live("closed");
-        if (!retry) retry = setTimeout(function () { retry = null; if (S.source === source) follow(); }, 2000);
-      } else {
-        live("reconnecting");
-      }
+      source.close();
+      S.source = null;
+      if ($("live").getAttribute("data-state") === "live") live("reconnecting");
+      comeBack();
     };
+    source.addEventListener("offer", function (m) { offer(JSON.parse(m.data)); });
+    source.addEventListener("replaced", function (m) {
+      source.close();
+      S.source = null;
+      live("replaced");
+      notice(JSON.parse(m.data).error.message);
+    });
     source.addEventListener("revoked", function (m) {
       source.close();
       S.source = null;
       live("revoked");
       notice(JSON.parse(m.data).error.message);
     });
+  }
+  function comeBack() {
+    if (retry) return;
+    var wait = Math.min(5000, 500 * Math.pow(2, S.away || 0));
+    S.away = (S.away || 0) + 1;
+    retry = setTimeout(function () {
+      retry = null;
+      fetch(API, { credentials: "same-origin", headers: { Accept: "application/json" }, cache: "no-store" }).then(function (answer) {
+        if (answer.status === 401) {
+          live("revoked");
+          answer.json().then(function (body) { notice(say("relink", { message: body.error.message })); }, function () { /* said by the badge */ });
+          return;
+        }
+        follow();
+      }, function () {
+        live("closed");
+        comeBack();
+      });
+    }, wait);
   }
 
   /* --- time: the effective actions, one step each (the report's steps) --- */
@@ -994,19 +1050,138 @@
       ]));
     });
   }
-  /* The seats of the table (the GM's): where the invitations go. */
+  /* The seats of the table (the GM's): each seat, whether a device joined it, a revoke
+     (tapped twice: a seat revoked is gone for every device it seated), and the invite
+     panel, whose answer shows the link and its QR code, an image from the server's SVG
+     (an <img> runs no script), never HTML. */
   function seats() {
     if (!isGM()) return;
     $("gm-card").hidden = false;
-    request("GET", API + "/seats").then(function (list) {
-      var box = $("invite");
-      var old = box.querySelector(".seat-list");
-      var ul = el("ul", { "class": "seat-list", "aria-label": say("seats", { n: list.length }) }, list.filter(function (s) { return !s.revoked; }).map(function (s) {
-        return el("li", { text: say("seatLine", { label: s.label, role: s.role, who: s.character ? " (" + s.character + ")" : "" }) });
-      }));
-      if (old) box.replaceChild(ul, old);
-      else box.appendChild(ul);
-    }, function () { /* nothing to list */ });
+    request("GET", API + "/seats").then(seatList, function () { /* nothing to list */ });
+  }
+  function seatList(list) {
+    var ul = clear($("seat-list")), held = list.filter(function (s) { return !s.revoked; });
+    ul.setAttribute("aria-label", say("seats", { n: held.length }));
+    held.forEach(function (s) {
+      var role = WORDS.roles[s.role] || s.role;
+      var line = s.character ? say("seatOf2", { label: s.label, role: role, who: s.character }) : say("seatLine", { label: s.label, role: role });
+      var state = s.label === S.seat.label ? WORDS.thisPage : s.reusable ? WORDS.reusable : s.joined ? WORDS.joined : WORDS.notJoined;
+      var li = el("li", { "class": "seat-row", "data-seat": s.label, "data-joined": s.joined ? "1" : "0" }, [
+        el("span", { "class": "seat-name", text: line }),
+        el("span", { "class": "seat-state muted small", text: state })
+      ]);
+      if (s.label !== S.seat.label) {
+        var b = el("button", { type: "button", "class": "revoke", "data-revoke": s.label, text: WORDS.revoke });
+        b.addEventListener("click", function () { revokeSeat(s.label, b); });
+        li.appendChild(b);
+      }
+      ul.appendChild(li);
+    });
+    var shown = S.invited && held.filter(function (s) { return s.label === S.invited; })[0];
+    if (shown && shown.joined && !shown.reusable) {
+      $("invited-joined").textContent = say("invitedJoined", { label: shown.label });
+      S.invited = null;
+    }
+  }
+  function revokeSeat(label, button) {
+    if (!button.classList.contains("sure")) {
+      button.classList.add("sure");
+      button.textContent = say("revokeSure", { label: label });
+      setTimeout(function () { if (document.body.contains(button)) { button.classList.remove("sure"); button.textContent = WORDS.revoke; } }, 4000);
+      return;
+    }
+    button.disabled = true;
+    request("DELETE", API + "/seats/" + encodeURIComponent(label)).then(function () {
+      $("invite-said").hidden = true;
+      $("gm-said").textContent = say("revoked2", { label: label });
+      if (S.invited === label) { $("invited").hidden = true; S.invited = null; }
+      seats();
+    }, function (err) {
+      $("invite-said").textContent = err.message;
+      $("invite-said").hidden = false;
+      button.disabled = false;
+    });
+  }
+  function inviteChoices() {
+    var pick = $("invite-character"), was = pick.value;
+    clear(pick);
+    (S.table.characters || []).forEach(function (n) { pick.appendChild(el("option", { value: n, text: n })); });
+    if (was && S.table.characters.indexOf(was) >= 0) pick.value = was;
+    inviteRole();
+  }
+  function inviteRole() {
+    var player = $("invite-role").value === "player";
+    $("invite-character").hidden = !player;
+    $("invite-character-label").hidden = !player;
+    $("invite-label").placeholder = player ? ($("invite-character").value || "") : $("invite-role").value;
+  }
+  function invite() {
+    var body = { role: $("invite-role").value, reusable: $("invite-reusable").checked };
+    if (body.role === "player") body.character = $("invite-character").value;
+    if ($("invite-label").value.trim()) body.label = $("invite-label").value.trim();
+    $("invite-said").hidden = true;
+    $("invite-go").disabled = true;
+    request("POST", API + "/seats", body).then(function (answer) {
+      $("invite-go").disabled = false;
+      var seat = answer.seat;
+      S.invited = seat.label;
+      $("invite-qr").src = "data:image/svg+xml," + encodeURIComponent(answer.qr_svg);
+      $("invite-qr").alt = say("qrOf", { label: seat.label });
+      var whom = seat.character || WORDS.invitedAs[seat.role] || seat.role;
+      $("invited-who").textContent = say(seat.label === seat.character ? "invitedWho" : "invitedLabel", { who: whom, label: seat.label });
+      $("invited-how").textContent = seat.reusable ? WORDS.invitedMany : WORDS.invitedOnce;
+      $("invite-link").textContent = answer.link;
+      $("invite-copy").textContent = WORDS.copy;
+      $("invited-joined").textContent = "";
+      $("invited").hidden = false;
+      $("invite-label").value = "";
+      $("invite-reusable").checked = false;
+      $("invite-box").open = false;
+      seats();
+      watchSeats();
+    }, function (err) {
+      $("invite-go").disabled = false;
+      $("invite-said").textContent = err.message;
+      $("invite-said").hidden = false;
+    });
+  }
+  /* While an invited link waits for its phone, the list is read again every few seconds,
+     so the GM sees it joined. */
+  function watchSeats() {
+    if (S.seatTimer) return;
+    var until = Date.now() + 10 * 60 * 1000;
+    S.seatTimer = setInterval(function () {
+      if (!S.invited || Date.now() > until) { clearInterval(S.seatTimer); S.seatTimer = null; return; }
+      seats();
+    }, 3000);
+  }
+
+  /* --- a fork takes the table along: the GM goes to it, every other seat is offered it --- */
+  function offer(o) {
+    S.offers = S.offers || {};
+    if (!o || !o.url || S.offers[o.url] || (S.declined && S.declined[o.url])) return;
+    S.offers[o.url] = o;
+    var box = $("offers");
+    var take = el("button", { type: "button", "class": "primary", "data-offer": o.campaign, text: say("takeOffer", { name: o.campaign }) });
+    var later = el("button", { type: "button", "class": "later", text: WORDS.later });
+    var card = el("div", { "class": "offer", role: "status", "data-offer": o.campaign }, [
+      el("p", { text: say("offered", { name: o.campaign, as: o.character ? say("offeredAs", { who: o.character }) : "" }) }),
+      el("div", { "class": "offer-buttons" }, [take, later])
+    ]);
+    take.addEventListener("click", function () {
+      take.disabled = true;
+      request("POST", o.url).then(function (answer) { location.assign(answer.page); }, function (err) {
+        take.disabled = false;
+        card.replaceChild(el("p", { "class": "problem", text: err.message }), card.firstChild);
+      });
+    });
+    later.addEventListener("click", function () {
+      (S.declined = S.declined || {})[o.url] = 1;
+      box.removeChild(card);
+      box.hidden = !box.firstChild;
+    });
+    box.appendChild(card);
+    box.hidden = false;
   }
 
   /* --- panes: one at a time on a phone, side by side on a laptop --- */
@@ -1070,12 +1245,25 @@
       var body = { name: $("fork-name").value.trim() };
       if (S.at !== null) body.at = S.at;
       gmWrite("/fork", body, function (answer) {
-        var a = $("fork-link");
-        a.href = answer.link;
-        a.textContent = say("forked", { name: answer.name, at: answer.at });
-        a.hidden = false;
         $("fork-name").value = "";
+        $("gm-said").textContent = say("forkTaking", { name: answer.name, at: answer.at });
+        /* the GM goes to the fork at once; every other seat is offered its own there */
+        request("POST", answer.take).then(function (taken) { location.assign(taken.page); }, function (err) {
+          $("gm-said").textContent = say("refused", { message: err.message });
+        });
       });
+    });
+    $("invite-form").addEventListener("submit", function (ev) { ev.preventDefault(); invite(); });
+    $("invite-role").addEventListener("change", inviteRole);
+    $("invite-character").addEventListener("change", inviteRole);
+    $("invite-copy").addEventListener("click", function () {
+      var link = $("invite-link"), range = document.createRange();
+      range.selectNodeContents(link); /* selected, for a copy by hand where the clipboard is closed (plain HTTP) */
+      window.getSelection().removeAllRanges();
+      window.getSelection().addRange(range);
+      if (navigator.clipboard && window.isSecureContext) {
+        navigator.clipboard.writeText(link.textContent).then(function () { $("invite-copy").textContent = WORDS.copied; }, function () { /* selected */ });
+      }
     });
     $("seed-form").addEventListener("submit", function (ev) {
       ev.preventDefault();
@@ -1093,6 +1281,8 @@
       S.table = t;
       header();
       who();
+      if (isGM()) inviteChoices();
+      (t.offers || []).forEach(offer);
     }, function (err) { notice(err.message); });
   }
 
@@ -1111,6 +1301,8 @@
       $("dice").hidden = !mayAct();
       wire();
       seats();
+      if (isGM()) inviteChoices();
+      (t.offers || []).forEach(offer);
       refresh(isGM() ? null : early); /* the sheet first: it does not wait for the whole log */
       readAll(0, function (list, head) {
         receive(list);
