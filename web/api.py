@@ -22,9 +22,9 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ledger.cli import systems as on_cli
-from ledger.deciding.action import actor_in
+from ledger.deciding.action import actor_in, creation
 from ledger.deciding.authority import by_player, declared
-from ledger.deciding.commands import nfc, stable_commands
+from ledger.deciding.commands import AddCharacter, nfc, stable_commands
 from ledger.errors import LedgerError, UnknownCampaignError
 from ledger.log.records import Campaign, Recorded, recorded_json
 from ledger.projections import report as reports
@@ -319,18 +319,27 @@ async def actions(request: Request) -> Response:
         book = table.book
         c = campaign_of(table, seat, request.path_params["campaign"])
         system = book.system(c)
-        kind = command_class(asked.command, system)
-        if kind is None:
+        stable = affordances.stable_name(system.name, asked.command)
+        kind = command_class(stable, system) if stable is not None else None
+        if stable is None or kind is None:
+            taken = sorted(affordances.name_of(system.name, n) for n in stable_commands(system))
             raise Unprocessable(
-                f"{asked.command[:80]!r} is no command of the {system.name} system; "
-                f"it takes {', '.join(sorted(stable_commands(system)))}",
+                f"{asked.command[:80]!r} is no command of the {system.name} system; it takes "
+                f"{', '.join(taken)} (or their stable names, GET /api/schema)",
                 field="command",
             )
+        name = affordances.name_of(system.name, stable)
         try:
-            command = msgspec.convert(asked.args, kind)
+            if name == affordances.CHARACTER_ADD and asked.command != stable:
+                # by the command line's name: as `ledger character add` runs it, the system's
+                # own creation where it has one, its attributes checked the same
+                added = msgspec.convert(asked.args, AddCharacter)
+                command = creation(system, added.name, dict(added.attrs))
+            else:
+                command = msgspec.convert(asked.args, kind)
         except msgspec.ValidationError as e:
-            raise Unprocessable(f"the `args` of {asked.command} do not fit: {e}", field="args") from None
-        auth.may_issue(seat, asked.command, command)
+            raise Unprocessable(f"the `args` of `{name}` do not fit: {e}", field="args") from None
+        auth.may_issue(seat, name, command)
         actor = auth.actor_for(seat, command.actor)
         if asked.expected_version is not None and asked.expected_version != book.head(c):
             raise StaleVersion(

@@ -639,6 +639,12 @@
     if (S.at !== null) box.appendChild(el("p", { "class": "past", text: say("past", { v: S.at, head: S.head }) }));
     if (follow.length) box.appendChild(group("now", follow));
     if (hints.length) box.appendChild(el("ul", { "class": "hints", "aria-label": "now" }, hints.map(function (h) { return el("li", { text: h }); })));
+    /* a result whose control is gone from the sheet (a weapon unjammed, a panic rolled)
+       stays in sight here, where the sheet begins */
+    var slot = S.lastSlot, card = slot && S.cards[slot];
+    if (card && !document.querySelector("[data-slot='" + slot + "']")) {
+      box.appendChild(el("div", { "class": "slot", "data-slot": slot }, [card]));
+    }
     box.hidden = !box.firstChild;
   }
   /* A group of controls: big buttons, then the slot where what they did shows. */
@@ -692,7 +698,7 @@
     openOptions({
       title: cap(f.label), help: f.help, name: f.name,
       fields: mayFill(f.command, f.asks.map(function (a) { return Object.assign({}, a, choices[a.field] ? { choices: choices[a.field] } : {}); })),
-      command: f.command, go: cap(f.label), args: {}, seen: f.seen, anchor: { slot: "form-" + f.group }, label: f.label
+      command: f.command, send: f.send, go: cap(f.label), args: {}, seen: f.seen, anchor: { slot: "form-" + f.group }, label: f.label
     }, button);
   }
   function fieldInput(f) {
@@ -1219,7 +1225,7 @@
          in the sheet, as luck spent, shows it as it is ticked) */
       if (askFirst(open.spec.command, got.args) && $("options-confirm").hidden) { $("options-confirm").hidden = false; return; }
       closeOptions();
-      act(open.spec.command, got.args, { label: open.spec.label, anchor: open.spec.anchor, seen: open.spec.seen });
+      act(open.spec.send || open.spec.command, got.args, { label: open.spec.label, anchor: open.spec.anchor, seen: open.spec.seen });
     });
     $("options-form").addEventListener("change", function () {
       var open = S.open;
