@@ -83,7 +83,8 @@ def test_a_player_takes_a_crawl_day_by_tapping_and_the_gm_sees_it_and_undoes_it(
     assert gm.page.locator("#map polygon.hex[data-here='1']").get_attribute("data-terrain") == "marsh"
 
     undo = gm.page.locator("#undo")
-    assert undo.inner_text().startswith("Undo: Ada: day 1 ends")
+    assert undo.get_attribute("title", timeout=LIVE).startswith("Undo: Ada: day 1 ends")
+    assert undo.locator(".what").inner_text().startswith("Ada: day 1 ends")
     gm.press(undo)
     ada.tab("Log")
     struck = ada.page.locator("#log li.entry.undone", has_text="sleeps (wild)")

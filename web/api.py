@@ -759,9 +759,17 @@ async def front(request: Request) -> Response:
 
 
 async def page(request: Request) -> Response:
-    """The table's page (``static/table.html``): it reads everything through the API."""
+    """The table's page (``static/table.html``): it reads everything through the API. Its
+    answer names the two reads the page makes first, the seat's sheet and the table's
+    description, as ``Link: rel=preload``: a browser asks for them as the page's headers
+    arrive, while it still builds the page and loads its scripts, and the script's own
+    requests are answered from them."""
     html = resources.files("ledger.web").joinpath("static/table.html").read_bytes()
-    return Response(html, media_type="text/html; charset=utf-8", headers={"Cache-Control": "no-store"})
+    api = f"/api/c/{auth.in_path(request.path_params['campaign'])}"
+    first = ", ".join(f"<{path}>; rel=preload; as=fetch; crossorigin" for path in (f"{api}/sheet", api))
+    return Response(
+        html, media_type="text/html; charset=utf-8", headers={"Cache-Control": "no-store", "Link": first}
+    )
 
 
 async def command_schema(request: Request) -> Response:

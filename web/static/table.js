@@ -51,7 +51,8 @@
     seatOf: "{who} ({label})",
     undoLast: "Undo: {what}",
     redoLast: "Redo: {what}",
-    nothingToUndo: "Undo",
+    nothingToUndo: "nothing to undo",
+    nothingToRedo: "nothing undone",
     now: "now, v{head}",
     at: "{day}v{v} · {what} ({i} of {n})",
     dayPart: "day {day} · ",
@@ -282,7 +283,11 @@
       for (var i = 0; i < log.children.length; i++) if (+log.children[i].getAttribute("data-version") < v) return log.children[i];
       return null;
     }
-    if (fresh.length <= 60) { fresh.forEach(function (e) { put(e, where(e.version)); }); return; }
+    if (fresh.length <= 60) {
+      fresh.forEach(function (e) { put(e, where(e.version)); });
+      document.body.setAttribute("data-log-drawn", S.head);
+      return;
+    }
     var at = where(fresh[0].version), k = 0;
     (function slice() {
       var stop = Math.min(fresh.length, k + 80);
@@ -324,15 +329,18 @@
       if (e.decision && e.decision.commitment === commitment) place(e);
     });
   }
-  function receive(list) {
-    var reset = false, people = false, reveal = false, fresh = [];
+  /* New entries, from the stream or a read. The first read of the whole log (``first``)
+     holds every mark already, and what came before the table's description and the sheet
+     were read is in them: nothing is read again for it. */
+  function receive(list, first) {
+    var reset = false, people = false, reveal = false, fresh = [], known = first ? S.seenHead : -1;
     list.forEach(function (e) {
       if (S.entries[e.version]) return; /* never twice */
       learn(e);
       place(e);
       fresh.push(e);
-      if (RESET_KINDS[e.kind]) reset = true;
-      if (e.kind === "character.added" || e.kind === "branch.forked") people = true;
+      if (RESET_KINDS[e.kind] && e.version > known) reset = true;
+      if ((e.kind === "character.added" || e.kind === "branch.forked") && e.version > known) people = true;
       if (e.kind === "dice.revealed") reveal = true;
       S.head = Math.max(S.head, e.version);
       var waiting = S.waiting[e.action];
@@ -343,11 +351,11 @@
     document.body.setAttribute("data-head", S.head);
     dicePanel();
     recent();
-    if (reset) reloadMarks();
+    if (reset && !first) reloadMarks();
     else steps();
     if (people) reloadTable();
     undoLabels();
-    refreshSoon();
+    if (!first || S.head > known) refreshSoon();
   }
   /* After an undo or redo the server says again which actions stand: every entry's mark. */
   function reloadMarks() {
@@ -454,8 +462,10 @@
     var step = S.steps[i];
     $("step-label").textContent = S.at === null ? say("now", { head: S.head }) : step ? say("at", {
       day: step.day === null || step.day === undefined ? "" : say("dayPart", { day: step.day }), v: step.version,
-      what: (step.who ? step.who + ": " : "") + step.summary, i: i + 1, n: n
+      what: told(step), i: i + 1, n: n
     }) : "";
+    $("step-label").title = $("step-label").textContent;
+    if (S.at !== null) gmMore(true);
     $("now").hidden = S.at === null;
     document.body.setAttribute("data-at", S.at === null ? "" : S.at);
     S.versions.forEach(function (v) { /* the log dims what comes after the point shown */
@@ -505,7 +515,7 @@
   var asking = 0;
   function refresh(early) {
     var asked = S.head, turn = ++asking;
-    (early || request("GET", API + "/sheet" + when())).then(function (data) {
+    var drawn = (early || request("GET", API + "/sheet" + when())).then(function (data) {
       if (turn !== asking) return; /* a later read is on its way */
       S.sheet = data;
       data.head = asked;
@@ -517,6 +527,7 @@
       clear($("sheet")).appendChild(el("p", { "class": "empty", text: err.message }));
     });
     if (S.wide || S.pane === "table") table(turn, asked);
+    return drawn;
   }
   function table(turn, asked) {
     var at = S.at !== null ? "?at=" + S.at : "";
@@ -967,7 +978,7 @@
     for (var i = S.versions.length - 1; i >= 0 && shown < 8; i--) {
       var e = S.entries[S.versions[i]];
       if (e.undone || !facesOf(e).length) continue;
-      var ours = mine ? e.actor === mine || e.who === mine : e.decision && e.decision.seat === label;
+      var ours = mine ? (e.who ? e.who === mine : e.actor === mine) : e.decision && e.decision.seat === label;
       if (!ours) continue;
       box.appendChild(el("li", { "class": "entry", "data-version": e.version }, [
         el("span", { "class": "summary", text: e.summary }), dice(facesOf(e))
@@ -1007,17 +1018,36 @@
     }
     return null;
   }
+  /* An entry in a few words: who, then what, unless what says who already. */
+  function told(e) {
+    return e.who && e.summary.indexOf(e.who) !== 0 ? e.who + ": " + e.summary : e.summary;
+  }
+  /* Undo and redo name what they take back or bring back: the verb, and under it the
+     action (cut to the button's width; the whole of it in the button's title and its
+     accessible name). */
   function undoLabels() {
     if (!isGM()) return;
     var newest = S.versions.length ? S.entries[S.versions[S.versions.length - 1]] : null;
     /* a redo brings back what an undo took, while nothing new was recorded since */
     var u = lastStanding(false), r = newest && RESET_KINDS[newest.kind] ? lastStanding(true) : null;
-    $("undo").textContent = u ? say("undoLast", { what: (u.who ? u.who + ": " : "") + u.summary }) : WORDS.nothingToUndo;
-    $("undo").title = $("undo").textContent;
-    $("undo").disabled = !u;
-    $("redo").textContent = r ? say("redoLast", { what: (r.who ? r.who + ": " : "") + r.summary }) : "Redo";
-    $("redo").disabled = !r;
-    $("redo").title = $("redo").textContent;
+    label($("undo"), u, "undoLast", WORDS.nothingToUndo, "Undo");
+    label($("redo"), r, "redoLast", WORDS.nothingToRedo, "Redo");
+  }
+  function label(button, e, key, none, verb) {
+    var what = e ? told(e) : "";
+    clear(button);
+    button.appendChild(el("span", { "class": "verb", text: verb }));
+    button.appendChild(el("span", { "class": "what", text: what || none }));
+    button.title = e ? say(key, { what: what }) : verb;
+    button.setAttribute("aria-label", button.title);
+    button.disabled = !e;
+  }
+  /* On a phone the GM's bar shows undo and redo; time travel and the fork open below them
+     (and stay open while the page shows the past, so "Back to now" is in reach). */
+  function gmMore(open) {
+    $("gm-more").setAttribute("aria-expanded", open ? "true" : "false");
+    if (open) $("gm-bar").setAttribute("data-open", "1");
+    else $("gm-bar").removeAttribute("data-open");
   }
   function gmWrite(path, body, done) {
     var said = $("gm-said");
@@ -1238,6 +1268,7 @@
       b.addEventListener("click", function () { setPane(b.getAttribute("data-pane")); });
     });
     window.addEventListener("resize", layout);
+    $("gm-more").addEventListener("click", function () { gmMore($("gm-more").getAttribute("aria-expanded") !== "true"); });
     $("undo").addEventListener("click", function () { gmWrite("/undo", { count: 1, expected_version: S.head }); });
     $("redo").addEventListener("click", function () { gmWrite("/redo", { count: 1, expected_version: S.head }); });
     $("step-slider").addEventListener("input", function () { goTo(+$("step-slider").value); });
@@ -1300,6 +1331,7 @@
     request("GET", API).then(function (t) {
       S.table = t;
       S.seat = t.seat;
+      S.head = S.seenHead = t.head; /* the sheet read with it is of this version */
       header();
       who();
       document.body.setAttribute("data-role", S.seat.role);
@@ -1309,12 +1341,17 @@
       seats();
       if (isGM()) inviteChoices();
       (t.offers || []).forEach(offer);
-      refresh(isGM() ? null : early); /* the sheet first: it does not wait for the whole log */
-      readAll(0, function (list, head) {
-        receive(list);
-        S.head = Math.max(S.head, head);
-        follow();
-        document.body.setAttribute("data-ready", "1");
+      /* the sheet first: the log is read once it is drawn and painted (a long campaign's
+         log is hundreds of entries, which a phone need not wait for) */
+      refresh(isGM() ? null : early).then(function () {
+        setTimeout(function () {
+          readAll(0, function (list, head) {
+            receive(list, true);
+            S.head = Math.max(S.head, head);
+            follow();
+            document.body.setAttribute("data-ready", "1");
+          });
+        }, 0);
       });
     }, function (err) {
       live("closed");
