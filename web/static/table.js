@@ -49,6 +49,8 @@
     gm: "GM",
     watching: "watching",
     seatOf: "{who} ({label})",
+    undo: "Undo",
+    redo: "Redo",
     undoLast: "Undo: {what}",
     redoLast: "Redo: {what}",
     nothingToUndo: "nothing to undo",
@@ -90,8 +92,8 @@
     qrOf: "QR code of the invitation link for {label}",
     copy: "Copy the link",
     copied: "Copied",
-    offered: "The GM forked the campaign: “{name}”. Play on there{as}?",
-    offeredAs: " as {who}",
+    offered: "The GM forked the campaign: “{name}”. Play on there as {who}?",
+    offeredSeat: "The GM forked the campaign: “{name}”. Follow the table there?",
     takeOffer: "Go to “{name}”",
     later: "Later",
     forkTaking: "Forked “{name}” at v{at}: taking the table along…",
@@ -1030,8 +1032,8 @@
     var newest = S.versions.length ? S.entries[S.versions[S.versions.length - 1]] : null;
     /* a redo brings back what an undo took, while nothing new was recorded since */
     var u = lastStanding(false), r = newest && RESET_KINDS[newest.kind] ? lastStanding(true) : null;
-    label($("undo"), u, "undoLast", WORDS.nothingToUndo, "Undo");
-    label($("redo"), r, "redoLast", WORDS.nothingToRedo, "Redo");
+    label($("undo"), u, "undoLast", WORDS.nothingToUndo, WORDS.undo);
+    label($("redo"), r, "redoLast", WORDS.nothingToRedo, WORDS.redo);
   }
   function label(button, e, key, none, verb) {
     var what = e ? told(e) : "";
@@ -1201,7 +1203,7 @@
     var take = el("button", { type: "button", "class": "primary", "data-offer": o.campaign, text: say("takeOffer", { name: o.campaign }) });
     var later = el("button", { type: "button", "class": "later", text: WORDS.later });
     var card = el("div", { "class": "offer", role: "status", "data-offer": o.campaign }, [
-      el("p", { text: say("offered", { name: o.campaign, as: o.character ? say("offeredAs", { who: o.character }) : "" }) }),
+      el("p", { text: say(o.character ? "offered" : "offeredSeat", { name: o.campaign, who: o.character }) }),
       el("div", { "class": "offer-buttons" }, [take, later])
     ]);
     take.addEventListener("click", function () {
