@@ -68,7 +68,7 @@ def probe(target: str) -> tuple[str, str]:
             book.add_character(who, "probe")
         book.execute(Roll(notation="1d20", label="again"), "probe", actor="Ana")
         c = book.campaign("probe")
-        return "probe", seats_of(book).invite(c.id, "player", "Ana", label="probe-ana")[1]
+        return "probe", seats_of(book).invite(c.id, "player", "Ana", label="probe-ana", reusable=True)[1]
 
 
 def long_campaign(target: str) -> tuple[str, str, str, str]:
@@ -132,21 +132,48 @@ def load(base: str, tables: list[Table], pace: float, seconds: float, out: Any) 
 # --- the browser ----------------------------------------------------------------------------------
 
 
-def usable(browser: Any, base: str, secret: str, loads: int, cpu: float) -> list[float]:
-    """Milliseconds from navigation to the sheet drawn, ``loads`` times, CPU slowed ``cpu`` times."""
-    ctx = browser.new_context(**PHONE)
-    page = ctx.new_page()
-    page.goto(f"{base}/join/{secret}")
-    page.wait_for_selector("body[data-ready='1']", timeout=60_000)
-    cdp = ctx.new_cdp_session(page)
-    cdp.send("Emulation.setCPUThrottlingRate", {"rate": cpu})
-    found = []
-    for _ in range(loads):
-        page.reload()
-        page.wait_for_selector("body[data-usable-ms]", timeout=60_000)
-        found.append(float(page.evaluate("() => document.body.dataset.usableMs")))
+def polled(cdp: Any, expression: str, timeout: float = 60.0) -> Any:
+    """``expression``'s value in the page once it is truthy, asked over the DevTools protocol
+    every 20 ms: a small evaluation each time, where Playwright's own waiting would first
+    load its selector engine into the page and slow the page it measures."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        found = cdp.send("Runtime.evaluate", {"expression": expression, "returnByValue": True})
+        value = found.get("result", {}).get("value")
+        if value:
+            return value
+        time.sleep(0.02)
+    raise TimeoutError(f"{expression} stayed false for {timeout:g} s")
+
+
+def usable(browser: Any, base: str, secrets: list[str], loads: int, cpu: float) -> list[list[float]]:
+    """Milliseconds from navigation to the sheet drawn, ``loads`` times for each seat's page,
+    the pages loaded in turn (so the machine's moments are shared alike), the CPU slowed
+    ``cpu`` times."""
+    pages = []
+    for secret in secrets:
+        ctx = browser.new_context(**PHONE)
+        page = ctx.new_page()
+        page.goto(f"{base}/join/{secret}")
+        page.click("form button")  # the confirm page: "Join CAMPAIGN as WHO?"
         page.wait_for_selector("body[data-ready='1']", timeout=60_000)
-    ctx.close()
+        cdp = ctx.new_cdp_session(page)
+        cdp.send("Emulation.setCPUThrottlingRate", {"rate": cpu})
+        pages.append((ctx, cdp))
+    found: list[list[float]] = [[] for _ in secrets]
+    ready = (
+        "document.body && document.body.dataset.ready === '1' && document.body.dataset.logDrawn !== undefined"
+    )
+    for _ in range(loads):
+        for n, (_ctx, cdp) in enumerate(pages):
+            cdp.send("Runtime.evaluate", {"expression": "window.__before = true"})  # this page, not the next
+            cdp.send("Page.reload", {"ignoreCache": False})
+            found[n].append(
+                float(polled(cdp, "!window.__before && document.body && document.body.dataset.usableMs"))
+            )
+            polled(cdp, ready)  # the log drawn and the stream open: the page at rest before the next
+    for ctx, _cdp in pages:
+        ctx.close()
     return found
 
 
@@ -155,6 +182,7 @@ def taps(browser: Any, base: str, secret: str, count: int) -> list[float]:
     ctx = browser.new_context(**PHONE)
     page = ctx.new_page()
     page.goto(f"{base}/join/{secret}")
+    page.click("form button")  # the confirm page: "Join CAMPAIGN as WHO?"
     page.wait_for_selector("body[data-ready='1']", timeout=60_000)
     page.wait_for_selector("#sheet button.control", timeout=60_000)
     found = []
@@ -168,12 +196,15 @@ def taps(browser: Any, base: str, secret: str, count: int) -> list[float]:
     return found
 
 
-def line(label: str, values: list[float], base: list[float]) -> str:
+def line(label: str, values: list[float], base: list[float], goal: float) -> str:
+    """A figure's p50 and p95, its baseline's, their ratio and its goal (the p95 under
+    ``goal`` ms) beside it."""
     p50, p95 = pct(values, 0.5), pct(values, 0.95)
     b50, b95 = pct(base, 0.5), pct(base, 0.95)
+    met = "met" if p95 < goal else "MISSED"
     return (
-        f"{label:<34} p50 {p50:7.1f} ms  p95 {p95:7.1f} ms   baseline p50 {b50:6.1f} p95 {b95:6.1f}"
-        f"   ratio p95 {p95 / b95:5.2f}x"
+        f"{label:<34} p50 {p50:7.1f} ms  p95 {p95:7.1f} ms   goal p95 < {goal:g} ms: {met}\n"
+        f"{'':<34} baseline p50 {b50:7.1f} ms  p95 {b95:7.1f} ms   ratio p95 {p95 / b95:5.2f}x"
     )
 
 
@@ -196,18 +227,21 @@ def main(argv: list[str] | None = None) -> int:
 
     with tempfile.TemporaryDirectory() as where:
         target = str(Path(where) / "page.ledger")
-        long_name, long_secret, _short, short_secret = long_campaign(target)
+        long_name, long_secret, short_name, short_secret = long_campaign(target)
+        with Ledger(target) as book:
+            events = book.head(book.campaign(long_name))
+            few = book.head(book.campaign(short_name))
         _probe, probe_secret = probe(target)
         tables = add_tables(target, 0, args.tables, 1)
         with serving(target, 1) as procs, sync_playwright() as pw:
             base = f"http://127.0.0.1:{procs[0].port}"  # type: ignore[attr-defined]
             browser = pw.chromium.launch(executable_path=chromium, args=FLAGS)
-            short = usable(browser, base, short_secret, args.loads, args.cpu)
-            long = usable(browser, base, long_secret, args.loads, args.cpu)
+            short, long = usable(browser, base, [short_secret, long_secret], args.loads, args.cpu)
             print(
-                f"a phone page, CPU slowed {args.cpu:g}x ({long_name}: 556 events; baseline: a campaign of 3)"
+                f"a phone page, CPU slowed {args.cpu:g}x ({long_name}: {events} events; "
+                f"baseline: a campaign of {few}), {args.loads} loads each"
             )
-            print(line("  usable (navigation to the sheet)", long, short))
+            print(line("  usable (navigation to the sheet)", long, short, 1000))
             quiet = taps(browser, base, probe_secret, args.taps)
             seconds = 30.0 + args.taps * 0.6
             out: Any = mp.get_context("spawn").Queue()
@@ -223,10 +257,7 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"a player's tap to their own result, {args.tables} tables of 5 seats ({acted} actions meanwhile)"
         )
-        print(line("  tap to result on screen", busy, quiet))
-        print(
-            f"  goals: usable p95 under 1000 ms ({pct(long, 0.95):.0f}); tap p95 under 150 ms ({pct(busy, 0.95):.0f})"
-        )
+        print(line("  tap to result on screen", busy, quiet, 150))
     return 0
 
 

@@ -348,8 +348,17 @@ def test_an_evening_aboard_the_derelict(browser: Any, tmp_path: Path) -> None:
         )
         healed = parker.form("Rest and healing", "Heal", target="Bishop", kit=True)
         assert "Parker repair on Bishop" in healed.inner_text()
-        refused = ripley.form("Rest and healing", "Therapy")
+        # six months of therapy move everyone's clock: the GM's, never offered to a player
+        resting = ripley.page.locator("#forms details[data-group='Rest and healing']")
+        assert resting.locator("[data-command='d20.Heal']").count() == 1
+        assert ripley.page.locator("#forms [data-command='d20.Treat']").count() == 0
+        gm.press(gm.page.locator("#who").get_by_role("tab", name="Ripley"))
+        gm.page.wait_for_function(
+            "() => document.querySelector('#sheet .sheet-title').textContent.startsWith('Ripley')"
+        )
+        refused = gm.form("Rest and healing", "Therapy")
         assert "refused" in (refused.get_attribute("class") or "")
+        assert "Ripley has no trauma to treat" in refused.inner_text()
         # the crew's dice and more rolls
         assert "ataque" in ripley.roll("1d20+5", "ataque").inner_text()
         assert "Parker uses rations" in parker.tap("Rations").inner_text()
@@ -369,6 +378,10 @@ def test_an_evening_aboard_the_derelict(browser: Any, tmp_path: Path) -> None:
         for seat in (ripley, parker, bishop):
             seat.tab("Log")
             seat.seen("a day of rest")
+        gm.press(gm.page.locator("#who").get_by_role("tab", name="Bishop"))
+        gm.page.wait_for_function(
+            "() => document.querySelector('#sheet .sheet-title').textContent.startsWith('Bishop')"
+        )
         gm.form("Gear", "Supply", resource="med supplies", die="d8")
         # the GM undoes the supply and steps back through time
         undo = gm.page.locator("#undo")

@@ -217,6 +217,32 @@ def test_the_gm_invites_a_seat_through_the_api_with_its_qr_code(client: TestClie
         assert set(refused.json()) == {"error"}
 
 
+def test_the_gm_revokes_a_seat_from_the_page_and_its_devices_open_nothing_more(
+    client: TestClient, seated: Seated
+) -> None:
+    assert client.get("/api/c/Friday", headers=bearer(seated.bob)).status_code == 200
+    assert client.delete("/api/c/Friday/seats/bob", headers=bearer(seated.ana)).status_code == 403
+    join(client, seated.gm)
+    assert client.delete("/api/c/Friday/seats/bob").status_code == 403  # the cookie wants this origin
+    assert client.get("/api/c/Friday", headers=bearer(seated.bob)).status_code == 200
+    ended = client.delete("/api/c/Friday/seats/bob", headers=OWN)
+    assert ended.status_code == 200, ended.text
+    assert ended.json()["label"] == "bob" and ended.json()["revoked"] is not None
+    assert client.get("/api/c/Friday", headers=bearer(seated.bob)).status_code == 401
+    listed = {s["label"]: s for s in client.get("/api/c/Friday/seats").json()}
+    assert listed["bob"]["revoked"] is not None and listed["ana"]["revoked"] is None
+    own = client.delete("/api/c/Friday/seats/gm", headers=OWN)
+    assert own.status_code == 422 and "ledger table revoke gm" in own.json()["error"]["message"]
+    # another campaign's seat is no seat of this table: named, never revoked
+    elsewhere = client.delete("/api/c/Friday/seats/other-gm", headers=OWN)
+    assert (
+        elsewhere.status_code == 422
+        and "no seat is labelled 'other-gm'" in elsewhere.json()["error"]["message"]
+    )
+    assert client.get("/api/c/Other", headers=bearer(seated.other_gm)).status_code == 200
+    assert client.get("/api/c/Friday").status_code == 200  # the GM's own seat holds
+
+
 # --- a fork takes the table along ---------------------------------------------------------------
 
 

@@ -232,6 +232,22 @@ def test_the_page_is_served_with_its_files_and_no_inline_script(
         assert client.get(f"/static/{name}").status_code == 200, name
 
 
+def test_the_page_asks_the_browser_for_its_first_reads_with_its_headers(
+    crawl: tuple[TestClient, str, str, str],
+) -> None:
+    """The page's answer names the seat's sheet and the table's description as preloads,
+    each in the path the page's script asks for (a campaign's name as encodeURIComponent
+    writes it), so the browser reads them while it builds the page."""
+    client, _db, _gm, _ada = crawl
+    link = client.get("/t/Mine").headers["link"]
+    assert link == (
+        "</api/c/Mine/sheet>; rel=preload; as=fetch; crossorigin, </api/c/Mine>; rel=preload; as=fetch; crossorigin"
+    )
+    odd = client.get("/t/La%20Casa%3E%2C%20%3Cx%3E%0D%0AX-Evil%3A%201").headers["link"]
+    assert odd.startswith("</api/c/La%20Casa%3E%2C%20%3Cx%3E%0D%0AX-Evil%3A%201/sheet>;")
+    assert "\r" not in odd and "\n" not in odd and odd.count("<") == 2
+
+
 @pytest.mark.parametrize("path", [STATIC / "table.js", DRAW])
 def test_the_pages_scripts_build_text_never_html(path: Path) -> None:
     code = path.read_text()

@@ -148,26 +148,57 @@ def _asked(ask: Ask, kind: dict[str, Any], param: click.Parameter | None) -> dic
     }
 
 
+CHARACTER_ADD = "character add"
+"""The core's way to bring a character in, on the command line and the page: the system's
+own creation where it takes attributes (``ledger.deciding.action.creation``), checked the
+same; else the core's ``core.AddCharacter``."""
+
+
+def creation_kind(system: System) -> type | None:
+    """The system's own creation command ``character add`` runs (a command with
+    ``from_attrs``), None where it runs the core's."""
+    return next((k for k in system.rules.commands if getattr(k, "from_attrs", None) is not None), None)
+
+
+def page_label(system_name: str, name: str) -> str:
+    """A command's button on the page: its one name without the system's group (``yz
+    armor``: ``Armor``; ``character add``: ``Character add``)."""
+    words = name.split()
+    if len(words) > 1 and words[0] == on_cli.command_name(system_name):
+        words = words[1:]
+    return " ".join(words).capitalize()
+
+
 @functools.cache
 def forms(system_name: str) -> tuple[dict[str, Any], ...]:
     """The system's forms and the core's, each with the command line's help: ``{"command",
-    "name", "group", "help", "seen", "asks": [...]}``."""
+    "name", "label", "group", "help", "seen", "asks": [...]}``. ``command`` is what the form
+    records; ``send`` (when given) is what the page sends for it: ``character add``, which
+    the API runs as the command line does, the system's own creation where it has one (the
+    core's form is left out where the system's own form already offers that creation)."""
     system = get_system(system_name)
     commands = stable_commands(system)
+    own = creation_kind(system)
+    own_name = next((n for n, k in commands.items() if k is own), None)
+    offered = {f.command for f in system.read.forms}
     out = []
     for form in (*system.read.forms, *CORE_FORMS):
         kind = commands.get(form.command)
         if kind is None:
             continue
+        records, send = form.command, None
+        if form.name == CHARACTER_ADD and own_name is not None:
+            if own_name in offered:
+                continue
+            records, send = own_name, CHARACTER_ADD
         shape = fields_of(kind)
         command = cli_command(system_name, form.name)
         out.append(
             {
-                "command": form.command,
+                "command": records,
+                **({"send": send} if send is not None else {}),
                 "name": form.name,
-                "label": form.name.split()[-1].capitalize()
-                if form.command != "core.AddCharacter"
-                else "Character add",
+                "label": page_label(system_name, form.name),
                 "group": form.group,
                 "help": _help_line(command.help if command is not None else None) or form.help,
                 "seen": form.seen,
@@ -227,8 +258,23 @@ def controls(system: System, sheet: Mapping[str, Any], state: Any) -> list[dict[
             )
         asked = {o["field"] for o in options if o["default"] is not None}
         ready = all(not f["required"] or n in args or n in asked for n, f in shape.items())
-        out.append({**c, "args": args, "options": options, "ready": ready})
+        out.append(
+            {**c, "label": _own_label(system.name, c), "args": args, "options": options, "ready": ready}
+        )
     return out
+
+
+def _own_label(system_name: str, control: Mapping[str, Any]) -> str:
+    """A control's label, told apart from the page's forms: a thing on the sheet named as a
+    command of another form's button (Year Zero's Heal skill beside ``yz heal``) is worded
+    by what its tap does, its command's name first (``roll heal``), so no two buttons share
+    a label."""
+    label = str(control["label"])
+    taken = {f["label"].lower(): f["command"] for f in forms(system_name) if not f["sheet"]}
+    other = taken.get(label.lower())
+    if other is None or other == control["command"]:
+        return label
+    return f"{name_of(system_name, control['command']).split()[-1]} {label}"
 
 
 @functools.cache
@@ -248,11 +294,49 @@ def _option_help(system_name: str, command: str, label: str) -> str:
 
 @functools.cache
 def names(system_name: str) -> dict[str, str]:
-    """Each command's name on the command line, by stable name, where the system's group
-    holds one: the forms' names, and the group's commands that build that command."""
+    """Each command's one name, by stable name: its name on the command line (``yz armor``
+    for ``yearzero.Wear``), which the page's buttons and the API's refusals use too and the
+    API takes in place of the stable name (:func:`stable_name`). The forms name their
+    commands; the core's roll is ``roll``; a system's command that brings a character in
+    and has no form is named by the command ``ledger character create`` runs in the
+    system's campaigns (``yz character``). A command with no name on the command line (a
+    plugin's without a command group) goes by its stable name alone."""
     out = {f["command"]: f["name"] for f in forms(system_name)}
     out.setdefault("core.Roll", "roll")
+    group = on_cli.system_group(system_name)
+    creator = getattr(group, "create", None)
+    if group is not None and isinstance(creator, click.Command):
+        system = get_system(system_name)
+        newcomers = [
+            stable
+            for stable, kind in stable_commands(system).items()
+            if issubclass(kind, Introduction) and stable not in out and not stable.startswith("core.")
+        ]
+        if len(newcomers) == 1:
+            out[newcomers[0]] = f"{group.name} {creator.name}"
     return out
+
+
+def name_of(system_name: str, stable: str) -> str:
+    """A command's one name (:func:`names`), else its stable name."""
+    return names(system_name).get(stable, stable)
+
+
+@functools.cache
+def _by_name(system_name: str) -> dict[str, str]:
+    return {" ".join(name.lower().split()): stable for stable, name in names(system_name).items()}
+
+
+def stable_name(system_name: str, given: str) -> str | None:
+    """The stable name of the command ``given`` names: its stable name (``yearzero.Wear``)
+    or its one name, as the command line spells it (``yz armor``, ``ledger yz armor``;
+    case and spacing aside). None when it names no command of the system."""
+    if given in stable_commands(get_system(system_name)):
+        return given
+    words = given.lower().split()
+    if words[:1] == ["ledger"]:
+        words = words[1:]
+    return _by_name(system_name).get(" ".join(words))
 
 
 def choices(system: System, sheet: Mapping[str, Any], state: Any) -> dict[str, dict[str, list[Any]]]:

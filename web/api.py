@@ -23,9 +23,9 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ledger.cli import systems as on_cli
-from ledger.deciding.action import actor_in
+from ledger.deciding.action import actor_in, creation
 from ledger.deciding.authority import by_player, declared
-from ledger.deciding.commands import stable_commands
+from ledger.deciding.commands import AddCharacter, nfc, stable_commands
 from ledger.errors import LedgerError, StaleVersionError, UnknownCampaignError
 from ledger.log.records import Campaign, Recorded, recorded_json
 from ledger.projections import report as reports
@@ -326,18 +326,27 @@ async def actions(request: Request) -> Response:
         book = table.book
         c = campaign_of(table, seat, request.path_params["campaign"])
         system = book.system(c)
-        kind = command_class(asked.command, system)
-        if kind is None:
+        stable = affordances.stable_name(system.name, asked.command)
+        kind = command_class(stable, system) if stable is not None else None
+        if stable is None or kind is None:
+            taken = sorted(affordances.name_of(system.name, n) for n in stable_commands(system))
             raise Unprocessable(
-                f"{asked.command[:80]!r} is no command of the {system.name} system; "
-                f"it takes {', '.join(sorted(stable_commands(system)))}",
+                f"{asked.command[:80]!r} is no command of the {system.name} system; it takes "
+                f"{', '.join(taken)} (or their stable names, GET /api/schema)",
                 field="command",
             )
+        name = affordances.name_of(system.name, stable)
         try:
-            command = msgspec.convert(asked.args, kind)
+            if name == affordances.CHARACTER_ADD and asked.command != stable:
+                # by the command line's name: as `ledger character add` runs it, the system's
+                # own creation where it has one, its attributes checked the same
+                added = msgspec.convert(asked.args, AddCharacter)
+                command = creation(system, added.name, dict(added.attrs))
+            else:
+                command = msgspec.convert(asked.args, kind)
         except msgspec.ValidationError as e:
-            raise Unprocessable(f"the `args` of {asked.command} do not fit: {e}", field="args") from None
-        auth.may_issue(seat, asked.command, command)
+            raise Unprocessable(f"the `args` of `{name}` do not fit: {e}", field="args") from None
+        auth.may_issue(seat, name, command)
         actor = auth.actor_for(seat, command.actor)
         rec = book.execute(
             command,
@@ -698,6 +707,29 @@ async def invite(request: Request) -> Response:
 
 
 @endpoint
+async def revoke(request: Request) -> Response:
+    """Revoke a seat of this table (the GM's), as ``ledger table revoke`` does: its link and
+    every device it seated open nothing from now on, and its open streams end with a
+    ``revoked`` message. The asking seat is not revoked from its own page."""
+    seat, _ = await seat_of(request)
+    auth.gm_only(seat, "revoke a seat")
+    label = request.path_params["label"]
+    table = table_of(request)
+
+    def run() -> dict[str, Any]:
+        c = campaign_of(table, seat, request.path_params["campaign"])
+        if nfc(label) == seat.label:
+            raise Unprocessable(
+                f"seat {seat.label!r} is the one this page sits in; revoke it from the command line "
+                f"(`ledger table revoke {seat.label}`)",
+                field="label",
+            )
+        return seat_view(table.seats.revoke(nfc(label), c.id), table.book)
+
+    return json_answer(await table.run(run), headers=dict(pages.NO_STORE))
+
+
+@endpoint
 async def take_offer(request: Request) -> Response:
     """Take the seat at a fork offered to the asking seat: the same role, character and
     label there, a secret of its own in the cookie (a bearer client gets it in the answer)."""
@@ -732,9 +764,17 @@ async def front(request: Request) -> Response:
 
 
 async def page(request: Request) -> Response:
-    """The table's page (``static/table.html``): it reads everything through the API."""
+    """The table's page (``static/table.html``): it reads everything through the API. Its
+    answer names the two reads the page makes first, the seat's sheet and the table's
+    description, as ``Link: rel=preload``: a browser asks for them as the page's headers
+    arrive, while it still builds the page and loads its scripts, and the script's own
+    requests are answered from them."""
     html = resources.files("ledger.web").joinpath("static/table.html").read_bytes()
-    return Response(html, media_type="text/html; charset=utf-8", headers={"Cache-Control": "no-store"})
+    api = f"/api/c/{auth.in_path(request.path_params['campaign'])}"
+    first = ", ".join(f"<{path}>; rel=preload; as=fetch; crossorigin" for path in (f"{api}/sheet", api))
+    return Response(
+        html, media_type="text/html; charset=utf-8", headers={"Cache-Control": "no-store", "Link": first}
+    )
 
 
 async def command_schema(request: Request) -> Response:
@@ -783,6 +823,7 @@ def routes() -> list[Route | Mount]:
         Route("/api/c/{campaign}/map", board, methods=["GET"]),
         Route("/api/c/{campaign}/seats", seats, methods=["GET"]),
         Route("/api/c/{campaign}/seats", invite, methods=["POST"]),
+        Route("/api/c/{campaign}/seats/{label}", revoke, methods=["DELETE"]),
         Route("/api/c/{campaign}/offers/{fork}", take_offer, methods=["POST"]),
         Route("/api/c/{campaign}/stream", stream, methods=["GET"]),
         Route("/join/{secret}", join_page, methods=["GET"]),

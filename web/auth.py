@@ -193,17 +193,18 @@ GM_ONLY: dict[Reach | None, str] = {
 
 
 def shown(name: str, command: Command) -> str:
-    """The command as a refusal names it: its stable name, with the value of a field that
-    made it the GM's (``yearzero.Eat {"everyone": true}``)."""
+    """The command as a refusal names it: its one name (the command line's, ``yz eat``),
+    with the value of a field that made it the GM's (```yz eat` {"everyone": true}``)."""
     found = declared(type(command))
     for when in found.when if found is not None else ():
         if when.reach is not None and when.holds(command):
-            return f"{name} {msgspec.json.encode({when.field: when.value}).decode()}"
-    return name
+            return f"`{name}` {msgspec.json.encode({when.field: when.value}).decode()}"
+    return f"`{name}`"
 
 
 def may_issue(seat: Seat, name: str, command: Command) -> None:
-    """Refuse a player's seat a command that is not its character's own deed (403): what
+    """Refuse a player's seat a command (``name``: its one name, ``yz tick``) that is not
+    its character's own deed (403): what
     acts for the whole party, moves the clock, awards, rules or brings a character in is
     the GM's (``ledger.deciding.authority``). The GM's seat may send every command."""
     if seat.role != "player":

@@ -470,6 +470,19 @@ def openapi() -> dict[str, Any]:
                 },
             },
         },
+        "/api/c/{campaign}/seats/{label}": {
+            "delete": {
+                "summary": "Revoke a seat (GM): its link and every device it seated open nothing more",
+                "parameters": [
+                    campaign,
+                    {"name": "label", "in": "path", "required": True, "schema": {"type": "string"}},
+                ],
+                "responses": {
+                    "200": _json("The seat, revoked", "#/components/schemas/SeatView"),
+                    **_error_responses(400, 401, 403, 404, 409, 422, 429, 503),
+                },
+            }
+        },
         "/api/c/{campaign}/stream": {
             "get": {
                 "summary": "Server-Sent Events: each event as an `Entry`, its id the version",

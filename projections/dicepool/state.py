@@ -407,7 +407,8 @@ CONTROLS = (
     Control(
         command="dicepool.Attack",
         on="weapon",
-        label="attack",
+        label="attack with {weapon}",
+        detail="combat pool {pools.combat.current}",
         options=(
             Ask(field="target", label="target", pick="@others"),
             Ask(field="range", label="range", choices=RANGES),

@@ -24,8 +24,10 @@
     connecting: "connecting",
     live: "live",
     reconnecting: "reconnecting…",
-    closed: "offline: retrying",
+    closed: "server gone: retrying",
+    closedLong: "The table's server does not answer: this page tries again by itself and catches up when it is back.",
     revoked: "seat revoked",
+    replaced: "open elsewhere",
     noCampaign: "There is no campaign in this address: open your invitation link.",
     relink: "{message} (open your invitation link again)",
     sending: "{label}…",
@@ -47,17 +49,20 @@
     gm: "GM",
     watching: "watching",
     seatOf: "{who} ({label})",
+    undo: "Undo",
+    redo: "Redo",
     undoLast: "Undo: {what}",
     redoLast: "Redo: {what}",
-    nothingToUndo: "Undo",
+    nothingToUndo: "nothing to undo",
+    nothingToRedo: "nothing undone",
     now: "now, v{head}",
     at: "{day}v{v} · {what} ({i} of {n})",
     dayPart: "day {day} · ",
     past: "You are looking at v{v}: the table is at v{head}. Controls come back with “Back to now”.",
-    forked: "Open “{name}” (forked at v{at}) as its GM",
     required: "{label} is needed.",
     wholeMinutes: "{label}: {value} is not a whole number of {unit}.",
     confirm: "This cannot be taken back from your seat: only the GM can undo it. Send it?",
+    gmValue: "That choice is the GM's to make: ask the GM.",
     mine: "{who}'s recent rolls",
     ourRolls: "Recent rolls",
     noRolls: "No roll yet.",
@@ -68,7 +73,30 @@
     asGm: "acting as {who}",
     actAs: "act as {who}",
     seats: "{n} seats",
-    seatLine: "{label}: {role}{who}",
+    roles: { gm: "GM", player: "player", watch: "watcher" },
+    seatLine: "{label} · {role}",
+    seatOf2: "{label} · {role}, {who}",
+    thisPage: "this page",
+    joined: "joined",
+    notJoined: "link not used yet",
+    reusable: "any screen",
+    revoke: "Revoke",
+    revokeSure: "Revoke {label}: tap again",
+    revoked2: "{label} was revoked: its devices open nothing more.",
+    invitedWho: "A seat for {who}",
+    invitedLabel: "A seat for {who}, labelled “{label}”",
+    invitedAs: { gm: "a GM", watch: "a watcher" },
+    invitedOnce: "Scan it with the phone's camera, or send the link. It seats one device.",
+    invitedMany: "Scan it with each screen's camera, or open the link. It seats any number of screens.",
+    invitedJoined: "{label} has joined the table.",
+    qrOf: "QR code of the invitation link for {label}",
+    copy: "Copy the link",
+    copied: "Copied",
+    offered: "The GM forked the campaign: “{name}”. Play on there as {who}?",
+    offeredSeat: "The GM forked the campaign: “{name}”. Follow the table there?",
+    takeOffer: "Go to “{name}”",
+    later: "Later",
+    forkTaking: "Forked “{name}” at v{at}: taking the table along…",
     openCommitment: "open commitment ",
     commitment: "commitment ",
     playersSeed: "players' seed ",
@@ -100,6 +128,34 @@
   function confirmed(command) {
     var list = S.table && S.table.confirm;
     return Array.isArray(list) && list.indexOf(command) >= 0;
+  }
+  /* The values of a command's field that the table lists for this seat: ``gm_values`` (the
+     GM's: a player is never offered them) or ``confirm_values`` (asked once first). */
+  function valuesOf(which, command, field) {
+    var by = S.table && S.table[which] && S.table[which][command];
+    return by && Array.isArray(by[field]) ? by[field] : [];
+  }
+  function holds(list, value) {
+    return list.some(function (v) { return v === value; });
+  }
+  /* Whether what would be sent is one the GM's (a value that widens it) */
+  function gmOnly(command, args) {
+    return Object.keys(args).some(function (k) { return holds(valuesOf("gm_values", command, k), args[k]); });
+  }
+  /* Whether the seat confirms it once before it is sent: the command, or one of its values. */
+  function askFirst(command, args) {
+    return confirmed(command) || Object.keys(args).some(function (k) { return holds(valuesOf("confirm_values", command, k), args[k]); });
+  }
+  /* A form's or a control's fields as this seat may fill them: a yes/no whose "yes" is the
+     GM's is not asked (it keeps its default), a choice that is the GM's is not offered. */
+  function mayFill(command, fields) {
+    return fields.filter(function (f) {
+      var gm = valuesOf("gm_values", command, f.field);
+      return !(f.type === "boolean" && holds(gm, f["default"] !== true));
+    }).map(function (f) {
+      var gm = valuesOf("gm_values", command, f.field);
+      return gm.length && f.choices ? Object.assign({}, f, { choices: f.choices.filter(function (c) { return !holds(gm, c); }) }) : f;
+    });
   }
 
   /* --- talking to the server --- */
@@ -152,6 +208,7 @@
   function live(state) {
     $("live").setAttribute("data-state", state);
     $("live").textContent = WORDS[state] || state;
+    $("live").title = state === "closed" ? WORDS.closedLong : "";
   }
   function tracks(data) {
     var box = clear($("tracks"));
@@ -228,7 +285,11 @@
       for (var i = 0; i < log.children.length; i++) if (+log.children[i].getAttribute("data-version") < v) return log.children[i];
       return null;
     }
-    if (fresh.length <= 60) { fresh.forEach(function (e) { put(e, where(e.version)); }); return; }
+    if (fresh.length <= 60) {
+      fresh.forEach(function (e) { put(e, where(e.version)); });
+      document.body.setAttribute("data-log-drawn", S.head);
+      return;
+    }
     var at = where(fresh[0].version), k = 0;
     (function slice() {
       var stop = Math.min(fresh.length, k + 80);
@@ -270,15 +331,18 @@
       if (e.decision && e.decision.commitment === commitment) place(e);
     });
   }
-  function receive(list) {
-    var reset = false, people = false, reveal = false, fresh = [];
+  /* New entries, from the stream or a read. The first read of the whole log (``first``)
+     holds every mark already, and what came before the table's description and the sheet
+     were read is in them: nothing is read again for it. */
+  function receive(list, first) {
+    var reset = false, people = false, reveal = false, fresh = [], known = first ? S.seenHead : -1;
     list.forEach(function (e) {
       if (S.entries[e.version]) return; /* never twice */
       learn(e);
       place(e);
       fresh.push(e);
-      if (RESET_KINDS[e.kind]) reset = true;
-      if (e.kind === "character.added" || e.kind === "branch.forked") people = true;
+      if (RESET_KINDS[e.kind] && e.version > known) reset = true;
+      if ((e.kind === "character.added" || e.kind === "branch.forked") && e.version > known) people = true;
       if (e.kind === "dice.revealed") reveal = true;
       S.head = Math.max(S.head, e.version);
       var waiting = S.waiting[e.action];
@@ -289,11 +353,11 @@
     document.body.setAttribute("data-head", S.head);
     dicePanel();
     recent();
-    if (reset) reloadMarks();
+    if (reset && !first) reloadMarks();
     else steps();
     if (people) reloadTable();
     undoLabels();
-    refreshSoon();
+    if (!first || S.head > known) refreshSoon();
   }
   /* After an undo or redo the server says again which actions stand: every entry's mark. */
   function reloadMarks() {
@@ -316,6 +380,11 @@
       else done(got, page.head);
     }, function (err) { notice(err.message); });
   }
+  /* The stream, and the way back when it breaks: the page closes it and asks the server
+     (a small read) after half a second, then less and less often up to every five: while
+     nothing answers, the header's badge says the server is gone; once it answers, the
+     stream opens again after the last version this page holds, and the sheet is read again,
+     so nothing is missed or shown twice. */
   var retry = null;
   function follow() {
     if (S.source) S.source.close();
@@ -323,24 +392,50 @@
     S.source = source;
     source.onopen = function () {
       live("live");
-      if (S.lost) { S.lost = false; refreshSoon(); } /* what was read while the server was away */
+      S.away = 0;
+      if (S.lost) { S.lost = false; refreshSoon(); reloadTable(); } /* what was recorded while the server was away */
     };
     source.onmessage = function (m) { receive([JSON.parse(m.data)]); };
     source.onerror = function () {
+      if (S.source !== source) return;
       S.lost = true;
-      if (source.readyState === EventSource.CLOSED) {
-        live("closed");
-        if (!retry) retry = setTimeout(function () { retry = null; if (S.source === source) follow(); }, 2000);
-      } else {
-        live("reconnecting");
-      }
+      source.close();
+      S.source = null;
+      if ($("live").getAttribute("data-state") === "live") live("reconnecting");
+      comeBack();
     };
+    source.addEventListener("offer", function (m) { offer(JSON.parse(m.data)); });
+    source.addEventListener("replaced", function (m) {
+      source.close();
+      S.source = null;
+      live("replaced");
+      notice(JSON.parse(m.data).error.message);
+    });
     source.addEventListener("revoked", function (m) {
       source.close();
       S.source = null;
       live("revoked");
       notice(JSON.parse(m.data).error.message);
     });
+  }
+  function comeBack() {
+    if (retry) return;
+    var wait = Math.min(5000, 500 * Math.pow(2, S.away || 0));
+    S.away = (S.away || 0) + 1;
+    retry = setTimeout(function () {
+      retry = null;
+      fetch(API, { credentials: "same-origin", headers: { Accept: "application/json" }, cache: "no-store" }).then(function (answer) {
+        if (answer.status === 401) {
+          live("revoked");
+          answer.json().then(function (body) { notice(say("relink", { message: body.error.message })); }, function () { /* said by the badge */ });
+          return;
+        }
+        follow();
+      }, function () {
+        live("closed");
+        comeBack();
+      });
+    }, wait);
   }
 
   /* --- time: the effective actions, one step each (the report's steps) --- */
@@ -369,8 +464,10 @@
     var step = S.steps[i];
     $("step-label").textContent = S.at === null ? say("now", { head: S.head }) : step ? say("at", {
       day: step.day === null || step.day === undefined ? "" : say("dayPart", { day: step.day }), v: step.version,
-      what: (step.who ? step.who + ": " : "") + step.summary, i: i + 1, n: n
+      what: told(step), i: i + 1, n: n
     }) : "";
+    $("step-label").title = $("step-label").textContent;
+    if (S.at !== null) gmMore(true);
     $("now").hidden = S.at === null;
     document.body.setAttribute("data-at", S.at === null ? "" : S.at);
     S.versions.forEach(function (v) { /* the log dims what comes after the point shown */
@@ -420,7 +517,7 @@
   var asking = 0;
   function refresh(early) {
     var asked = S.head, turn = ++asking;
-    (early || request("GET", API + "/sheet" + when())).then(function (data) {
+    var drawn = (early || request("GET", API + "/sheet" + when())).then(function (data) {
       if (turn !== asking) return; /* a later read is on its way */
       S.sheet = data;
       data.head = asked;
@@ -432,6 +529,7 @@
       clear($("sheet")).appendChild(el("p", { "class": "empty", text: err.message }));
     });
     if (S.wide || S.pane === "table") table(turn, asked);
+    return drawn;
   }
   function table(turn, asked) {
     var at = S.at !== null ? "?at=" + S.at : "";
@@ -487,7 +585,7 @@
   function ownSheet() { return S.seat.role === "player" && !!S.seat.character; }
   function controlsOf(data) {
     if (!mayAct() || !data.controls) return [];
-    return data.controls.filter(function (c) { return allowed(c.command); });
+    return data.controls.filter(function (c) { return allowed(c.command) && !gmOnly(c.command, c.args); });
   }
   /* The sheet is drawn again only when what it shows changed: a button is never replaced
      under a finger because someone else acted. */
@@ -554,6 +652,12 @@
     if (S.at !== null) box.appendChild(el("p", { "class": "past", text: say("past", { v: S.at, head: S.head }) }));
     if (follow.length) box.appendChild(group("now", follow));
     if (hints.length) box.appendChild(el("ul", { "class": "hints", "aria-label": "now" }, hints.map(function (h) { return el("li", { text: h }); })));
+    /* a result whose control is gone from the sheet (a weapon unjammed, a panic rolled)
+       stays in sight here, where the sheet begins */
+    var slot = S.lastSlot, card = slot && S.cards[slot];
+    if (card && !document.querySelector("[data-slot='" + slot + "']")) {
+      box.appendChild(el("div", { "class": "slot", "data-slot": slot }, [card]));
+    }
     box.hidden = !box.firstChild;
   }
   /* A group of controls: big buttons, then the slot where what they did shows. */
@@ -589,7 +693,7 @@
     }
     return list;
   }
-  function needsSheet(c) { return c.options.length > 0 || !c.ready || confirmed(c.command); }
+  function needsSheet(c) { return c.options.length > 0 || !c.ready || askFirst(c.command, c.args); }
   /* --- the sheet of options: a control's, or a form's fields --- */
   function tapControl(c, button) {
     if (S.at !== null) return;
@@ -598,7 +702,7 @@
     openOptions({
       title: cap(c.label) + (c.detail ? " \u00b7 " + c.detail : ""),
       help: "",
-      fields: c.options.map(function (o) { return Object.assign({}, o, { required: o.required && !(o.field in c.args) }); }),
+      fields: mayFill(c.command, c.options.map(function (o) { return Object.assign({}, o, { required: o.required && !(o.field in c.args) }); })),
       command: c.command, go: cap(c.label), args: c.args, anchor: anchor, label: c.label
     }, button);
   }
@@ -606,8 +710,8 @@
     var choices = (S.sheet && S.sheet.choices && S.sheet.choices[f.command]) || {};
     openOptions({
       title: cap(f.label), help: f.help, name: f.name,
-      fields: f.asks.map(function (a) { return Object.assign({}, a, choices[a.field] ? { choices: choices[a.field] } : {}); }),
-      command: f.command, go: cap(f.label), args: {}, seen: f.seen, anchor: { slot: "form-" + f.group }, label: f.label
+      fields: mayFill(f.command, f.asks.map(function (a) { return Object.assign({}, a, choices[a.field] ? { choices: choices[a.field] } : {}); })),
+      command: f.command, send: f.send, go: cap(f.label), args: {}, seen: f.seen, anchor: { slot: "form-" + f.group }, label: f.label
     }, button);
   }
   function fieldInput(f) {
@@ -663,8 +767,8 @@
     $("options-title").textContent = spec.title;
     $("options-help").textContent = spec.help || "";
     $("options-help").hidden = !spec.help;
-    $("options-confirm").hidden = !confirmed(spec.command);
     $("options-confirm").textContent = WORDS.confirm;
+    $("options-confirm").hidden = !askFirst(spec.command, spec.args);
     var fields = clear($("options-fields"));
     spec.fields.forEach(function (f) { fields.appendChild(fieldInput(f)); });
     $("options-problem").hidden = true;
@@ -876,7 +980,7 @@
     for (var i = S.versions.length - 1; i >= 0 && shown < 8; i--) {
       var e = S.entries[S.versions[i]];
       if (e.undone || !facesOf(e).length) continue;
-      var ours = mine ? e.actor === mine || e.who === mine : e.decision && e.decision.seat === label;
+      var ours = mine ? (e.who ? e.who === mine : e.actor === mine) : e.decision && e.decision.seat === label;
       if (!ours) continue;
       box.appendChild(el("li", { "class": "entry", "data-version": e.version }, [
         el("span", { "class": "summary", text: e.summary }), dice(facesOf(e))
@@ -916,17 +1020,36 @@
     }
     return null;
   }
+  /* An entry in a few words: who, then what, unless what says who already. */
+  function told(e) {
+    return e.who && e.summary.indexOf(e.who) !== 0 ? e.who + ": " + e.summary : e.summary;
+  }
+  /* Undo and redo name what they take back or bring back: the verb, and under it the
+     action (cut to the button's width; the whole of it in the button's title and its
+     accessible name). */
   function undoLabels() {
     if (!isGM()) return;
     var newest = S.versions.length ? S.entries[S.versions[S.versions.length - 1]] : null;
     /* a redo brings back what an undo took, while nothing new was recorded since */
     var u = lastStanding(false), r = newest && RESET_KINDS[newest.kind] ? lastStanding(true) : null;
-    $("undo").textContent = u ? say("undoLast", { what: (u.who ? u.who + ": " : "") + u.summary }) : WORDS.nothingToUndo;
-    $("undo").title = $("undo").textContent;
-    $("undo").disabled = !u;
-    $("redo").textContent = r ? say("redoLast", { what: (r.who ? r.who + ": " : "") + r.summary }) : "Redo";
-    $("redo").disabled = !r;
-    $("redo").title = $("redo").textContent;
+    label($("undo"), u, "undoLast", WORDS.nothingToUndo, WORDS.undo);
+    label($("redo"), r, "redoLast", WORDS.nothingToRedo, WORDS.redo);
+  }
+  function label(button, e, key, none, verb) {
+    var what = e ? told(e) : "";
+    clear(button);
+    button.appendChild(el("span", { "class": "verb", text: verb }));
+    button.appendChild(el("span", { "class": "what", text: what || none }));
+    button.title = e ? say(key, { what: what }) : verb;
+    button.setAttribute("aria-label", button.title);
+    button.disabled = !e;
+  }
+  /* On a phone the GM's bar shows undo and redo; time travel and the fork open below them
+     (and stay open while the page shows the past, so "Back to now" is in reach). */
+  function gmMore(open) {
+    $("gm-more").setAttribute("aria-expanded", open ? "true" : "false");
+    if (open) $("gm-bar").setAttribute("data-open", "1");
+    else $("gm-bar").removeAttribute("data-open");
   }
   function gmWrite(path, body, done) {
     var said = $("gm-said");
@@ -965,19 +1088,138 @@
       ]));
     });
   }
-  /* The seats of the table (the GM's): where the invitations go. */
+  /* The seats of the table (the GM's): each seat, whether a device joined it, a revoke
+     (tapped twice: a seat revoked is gone for every device it seated), and the invite
+     panel, whose answer shows the link and its QR code, an image from the server's SVG
+     (an <img> runs no script), never HTML. */
   function seats() {
     if (!isGM()) return;
     $("gm-card").hidden = false;
-    request("GET", API + "/seats").then(function (list) {
-      var box = $("invite");
-      var old = box.querySelector(".seat-list");
-      var ul = el("ul", { "class": "seat-list", "aria-label": say("seats", { n: list.length }) }, list.filter(function (s) { return !s.revoked; }).map(function (s) {
-        return el("li", { text: say("seatLine", { label: s.label, role: s.role, who: s.character ? " (" + s.character + ")" : "" }) });
-      }));
-      if (old) box.replaceChild(ul, old);
-      else box.appendChild(ul);
-    }, function () { /* nothing to list */ });
+    request("GET", API + "/seats").then(seatList, function () { /* nothing to list */ });
+  }
+  function seatList(list) {
+    var ul = clear($("seat-list")), held = list.filter(function (s) { return !s.revoked; });
+    ul.setAttribute("aria-label", say("seats", { n: held.length }));
+    held.forEach(function (s) {
+      var role = WORDS.roles[s.role] || s.role;
+      var line = s.character ? say("seatOf2", { label: s.label, role: role, who: s.character }) : say("seatLine", { label: s.label, role: role });
+      var state = s.label === S.seat.label ? WORDS.thisPage : s.reusable ? WORDS.reusable : s.joined ? WORDS.joined : WORDS.notJoined;
+      var li = el("li", { "class": "seat-row", "data-seat": s.label, "data-joined": s.joined ? "1" : "0" }, [
+        el("span", { "class": "seat-name", text: line }),
+        el("span", { "class": "seat-state muted small", text: state })
+      ]);
+      if (s.label !== S.seat.label) {
+        var b = el("button", { type: "button", "class": "revoke", "data-revoke": s.label, text: WORDS.revoke });
+        b.addEventListener("click", function () { revokeSeat(s.label, b); });
+        li.appendChild(b);
+      }
+      ul.appendChild(li);
+    });
+    var shown = S.invited && held.filter(function (s) { return s.label === S.invited; })[0];
+    if (shown && shown.joined && !shown.reusable) {
+      $("invited-joined").textContent = say("invitedJoined", { label: shown.label });
+      S.invited = null;
+    }
+  }
+  function revokeSeat(label, button) {
+    if (!button.classList.contains("sure")) {
+      button.classList.add("sure");
+      button.textContent = say("revokeSure", { label: label });
+      setTimeout(function () { if (document.body.contains(button)) { button.classList.remove("sure"); button.textContent = WORDS.revoke; } }, 4000);
+      return;
+    }
+    button.disabled = true;
+    request("DELETE", API + "/seats/" + encodeURIComponent(label)).then(function () {
+      $("invite-said").hidden = true;
+      $("gm-said").textContent = say("revoked2", { label: label });
+      if (S.invited === label) { $("invited").hidden = true; S.invited = null; }
+      seats();
+    }, function (err) {
+      $("invite-said").textContent = err.message;
+      $("invite-said").hidden = false;
+      button.disabled = false;
+    });
+  }
+  function inviteChoices() {
+    var pick = $("invite-character"), was = pick.value;
+    clear(pick);
+    (S.table.characters || []).forEach(function (n) { pick.appendChild(el("option", { value: n, text: n })); });
+    if (was && S.table.characters.indexOf(was) >= 0) pick.value = was;
+    inviteRole();
+  }
+  function inviteRole() {
+    var player = $("invite-role").value === "player";
+    $("invite-character").hidden = !player;
+    $("invite-character-label").hidden = !player;
+    $("invite-label").placeholder = player ? ($("invite-character").value || "") : $("invite-role").value;
+  }
+  function invite() {
+    var body = { role: $("invite-role").value, reusable: $("invite-reusable").checked };
+    if (body.role === "player") body.character = $("invite-character").value;
+    if ($("invite-label").value.trim()) body.label = $("invite-label").value.trim();
+    $("invite-said").hidden = true;
+    $("invite-go").disabled = true;
+    request("POST", API + "/seats", body).then(function (answer) {
+      $("invite-go").disabled = false;
+      var seat = answer.seat;
+      S.invited = seat.label;
+      $("invite-qr").src = "data:image/svg+xml," + encodeURIComponent(answer.qr_svg);
+      $("invite-qr").alt = say("qrOf", { label: seat.label });
+      var whom = seat.character || WORDS.invitedAs[seat.role] || seat.role;
+      $("invited-who").textContent = say(seat.label === seat.character ? "invitedWho" : "invitedLabel", { who: whom, label: seat.label });
+      $("invited-how").textContent = seat.reusable ? WORDS.invitedMany : WORDS.invitedOnce;
+      $("invite-link").textContent = answer.link;
+      $("invite-copy").textContent = WORDS.copy;
+      $("invited-joined").textContent = "";
+      $("invited").hidden = false;
+      $("invite-label").value = "";
+      $("invite-reusable").checked = false;
+      $("invite-box").open = false;
+      seats();
+      watchSeats();
+    }, function (err) {
+      $("invite-go").disabled = false;
+      $("invite-said").textContent = err.message;
+      $("invite-said").hidden = false;
+    });
+  }
+  /* While an invited link waits for its phone, the list is read again every few seconds,
+     so the GM sees it joined. */
+  function watchSeats() {
+    if (S.seatTimer) return;
+    var until = Date.now() + 10 * 60 * 1000;
+    S.seatTimer = setInterval(function () {
+      if (!S.invited || Date.now() > until) { clearInterval(S.seatTimer); S.seatTimer = null; return; }
+      seats();
+    }, 3000);
+  }
+
+  /* --- a fork takes the table along: the GM goes to it, every other seat is offered it --- */
+  function offer(o) {
+    S.offers = S.offers || {};
+    if (!o || !o.url || S.offers[o.url] || (S.declined && S.declined[o.url])) return;
+    S.offers[o.url] = o;
+    var box = $("offers");
+    var take = el("button", { type: "button", "class": "primary", "data-offer": o.campaign, text: say("takeOffer", { name: o.campaign }) });
+    var later = el("button", { type: "button", "class": "later", text: WORDS.later });
+    var card = el("div", { "class": "offer", role: "status", "data-offer": o.campaign }, [
+      el("p", { text: say(o.character ? "offered" : "offeredSeat", { name: o.campaign, who: o.character }) }),
+      el("div", { "class": "offer-buttons" }, [take, later])
+    ]);
+    take.addEventListener("click", function () {
+      take.disabled = true;
+      request("POST", o.url).then(function (answer) { location.assign(answer.page); }, function (err) {
+        take.disabled = false;
+        card.replaceChild(el("p", { "class": "problem", text: err.message }), card.firstChild);
+      });
+    });
+    later.addEventListener("click", function () {
+      (S.declined = S.declined || {})[o.url] = 1;
+      box.removeChild(card);
+      box.hidden = !box.firstChild;
+    });
+    box.appendChild(card);
+    box.hidden = false;
   }
 
   /* --- panes: one at a time on a phone, side by side on a laptop --- */
@@ -1009,9 +1251,17 @@
       var open = S.open;
       if (!open) return;
       var got = collect(open.spec);
+      if (!got.problem && gmOnly(open.spec.command, got.args)) got.problem = WORDS.gmValue;
       if (got.problem) { $("options-problem").textContent = got.problem; $("options-problem").hidden = false; return; }
+      /* asked once: what cannot be taken back says so before it is sent (a value ticked
+         in the sheet, as luck spent, shows it as it is ticked) */
+      if (askFirst(open.spec.command, got.args) && $("options-confirm").hidden) { $("options-confirm").hidden = false; return; }
       closeOptions();
-      act(open.spec.command, got.args, { label: open.spec.label, anchor: open.spec.anchor, seen: open.spec.seen });
+      act(open.spec.send || open.spec.command, got.args, { label: open.spec.label, anchor: open.spec.anchor, seen: open.spec.seen });
+    });
+    $("options-form").addEventListener("change", function () {
+      var open = S.open;
+      if (open) $("options-confirm").hidden = !askFirst(open.spec.command, collect(open.spec).args);
     });
     $("options-cancel").addEventListener("click", closeOptions);
     $("options").addEventListener("click", function (ev) { if (ev.target === $("options")) closeOptions(); });
@@ -1020,6 +1270,7 @@
       b.addEventListener("click", function () { setPane(b.getAttribute("data-pane")); });
     });
     window.addEventListener("resize", layout);
+    $("gm-more").addEventListener("click", function () { gmMore($("gm-more").getAttribute("aria-expanded") !== "true"); });
     $("undo").addEventListener("click", function () { gmWrite("/undo", { count: 1, expected_version: S.head }); });
     $("redo").addEventListener("click", function () { gmWrite("/redo", { count: 1, expected_version: S.head }); });
     $("step-slider").addEventListener("input", function () { goTo(+$("step-slider").value); });
@@ -1033,12 +1284,25 @@
       var body = { name: $("fork-name").value.trim() };
       if (S.at !== null) body.at = S.at;
       gmWrite("/fork", body, function (answer) {
-        var a = $("fork-link");
-        a.href = answer.link;
-        a.textContent = say("forked", { name: answer.name, at: answer.at });
-        a.hidden = false;
         $("fork-name").value = "";
+        $("gm-said").textContent = say("forkTaking", { name: answer.name, at: answer.at });
+        /* the GM goes to the fork at once; every other seat is offered its own there */
+        request("POST", answer.take).then(function (taken) { location.assign(taken.page); }, function (err) {
+          $("gm-said").textContent = say("refused", { message: err.message });
+        });
       });
+    });
+    $("invite-form").addEventListener("submit", function (ev) { ev.preventDefault(); invite(); });
+    $("invite-role").addEventListener("change", inviteRole);
+    $("invite-character").addEventListener("change", inviteRole);
+    $("invite-copy").addEventListener("click", function () {
+      var link = $("invite-link"), range = document.createRange();
+      range.selectNodeContents(link); /* selected, for a copy by hand where the clipboard is closed (plain HTTP) */
+      window.getSelection().removeAllRanges();
+      window.getSelection().addRange(range);
+      if (navigator.clipboard && window.isSecureContext) {
+        navigator.clipboard.writeText(link.textContent).then(function () { $("invite-copy").textContent = WORDS.copied; }, function () { /* selected */ });
+      }
     });
     $("seed-form").addEventListener("submit", function (ev) {
       ev.preventDefault();
@@ -1056,6 +1320,8 @@
       S.table = t;
       header();
       who();
+      if (isGM()) inviteChoices();
+      (t.offers || []).forEach(offer);
     }, function (err) { notice(err.message); });
   }
 
@@ -1067,6 +1333,7 @@
     request("GET", API).then(function (t) {
       S.table = t;
       S.seat = t.seat;
+      S.head = S.seenHead = t.head; /* the sheet read with it is of this version */
       header();
       who();
       document.body.setAttribute("data-role", S.seat.role);
@@ -1074,12 +1341,19 @@
       $("dice").hidden = !mayAct();
       wire();
       seats();
-      refresh(isGM() ? null : early); /* the sheet first: it does not wait for the whole log */
-      readAll(0, function (list, head) {
-        receive(list);
-        S.head = Math.max(S.head, head);
-        follow();
-        document.body.setAttribute("data-ready", "1");
+      if (isGM()) inviteChoices();
+      (t.offers || []).forEach(offer);
+      /* the sheet first: the log is read once it is drawn and painted (a long campaign's
+         log is hundreds of entries, which a phone need not wait for) */
+      refresh(isGM() ? null : early).then(function () {
+        setTimeout(function () {
+          readAll(0, function (list, head) {
+            receive(list, true);
+            S.head = Math.max(S.head, head);
+            follow();
+            document.body.setAttribute("data-ready", "1");
+          });
+        }, 0);
       });
     }, function (err) {
       live("closed");
