@@ -47,6 +47,8 @@ from ledger.log.events import (
     MAX_LINE,
     RESETS,
     ActionRedone,
+    ActionRevealed,
+    ActionSealed,
     ActionUndone,
     BranchForked,
     CampaignRegistered,
@@ -74,6 +76,7 @@ from ledger.text import (
     check_name,
     check_text,
 )
+from ledger.trust import unsealing
 
 EXPORT_FORMAT = "campaign-ledger-export"
 EXPORT_FILE = RunCommand(text="use a file from `export`", command="export")
@@ -272,6 +275,8 @@ class Admission:
         """The client seed in force under the open commitment (its own, or a seeding's)."""
         self.opened: dict[str, int] = {}
         """Every commitment opened, with the version that opens it (each opens once)."""
+        self.revealed: set[int] = set()
+        """The sealed actions revealed so far (each opens once)."""
         self.watch: Callable[[Envelope[Any], CampaignState], None] | None = None
         """Called with each admitted event and the state it leaves (``verify`` compares
         the cached snapshots with it instead of folding the branch a second time)."""
@@ -461,6 +466,16 @@ class Admission:
             p, truncated = dice_mod.chance(ev.result)
             if ev.p_success != p or (ev.p_truncated is True) != truncated or ev.p_truncated is False:
                 raise Refusal("the roll's chance of success is not what its notation gives")
+        elif isinstance(ev, ActionSealed):
+            problem = unsealing.sealed_problem(ev, core.characters)
+            if problem is not None:
+                raise Refusal(problem)
+        elif isinstance(ev, ActionRevealed):
+            sealed_env = self._env(ev.sealed) if 0 < ev.sealed < v else None
+            problem = unsealing.revealed_problem(ev, env, sealed_env, self.revealed, self.system.name)
+            if problem is not None:
+                raise Refusal(problem)
+            self.revealed.add(ev.sealed)
         elif isinstance(ev, ActionUndone):
             self._undone(ev, v)
         elif isinstance(ev, ActionRedone):
@@ -499,6 +514,8 @@ class Admission:
         how = env.decision
         if self.dice_open is not None and how is not None and not how.manual:
             self.dice_drawn += len(how.faces)
+        if self.dice_open is not None and isinstance(ev, ActionSealed):
+            self.dice_drawn += ev.drawn
 
     def _fold(self, env: Envelope[Any]) -> CampaignState:
         ev = env.event
