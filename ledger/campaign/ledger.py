@@ -502,9 +502,13 @@ class Ledger:
         """Walk the chain; raise TamperError at the first bad event."""
         return self.transfer.verify(campaign, every=every)
 
-    def export(self, out: IO[bytes], campaign: str | None = None, *, sign: bool = True) -> int:
-        """Write a campaign's whole branch as JSON lines, signed unless ``sign`` is False."""
-        return self.transfer.export(out, self.campaign(campaign), sign=sign)
+    def export(
+        self, out: IO[bytes], campaign: str | None = None, *, sign: bool = True, players: bool = False
+    ) -> int:
+        """Write a campaign's whole branch as JSON lines, signed unless ``sign`` is False: the
+        GM's backup, with the sealed actions' contents, or (``players``) the players' copy,
+        with their commitments only."""
+        return self.transfer.export(out, self.campaign(campaign), sign=sign, players=players)
 
     def import_(
         self,

@@ -34,29 +34,22 @@ a whisper): what they change (a sheet's count of rolls, its last roll) waits for
 A system's command may be sealed when its events change nothing of the game state."""
 
 
-class Kept(msgspec.Struct, frozen=True):
-    """A sealed action's content and salt, as the GM's store keeps them."""
-
-    content: str
-    salt: str
-
-
 def keep(store: Store, commitment: str, content: str, salt: str) -> None:
     """Keep a sealed content beside the log, under its commitment (written before the
     ``action.sealed`` that names it: an append that loses its race leaves a row no event
     names, which nothing reads)."""
-    raw = msgspec.json.encode(Kept(content, salt))
+    raw = msgspec.json.encode(sealing.Kept(content, salt))
     if not store.put_private(SEALED_TABLE, commitment, 1, _TOPIC, raw):
         raise LedgerError("a sealed action's commitment was drawn twice; nothing was recorded, try again")
 
 
-def kept(store: Store, commitment: str) -> Kept | None:
+def kept(store: Store, commitment: str) -> sealing.Kept | None:
     """The content and salt kept under a commitment, if this ledger holds them."""
     rows = store.private_records(SEALED_TABLE, commitment)
     if not rows:
         return None
     try:
-        found = msgspec.json.decode(bytes(rows[0].state), type=Kept)
+        found = msgspec.json.decode(bytes(rows[0].state), type=sealing.Kept)
     except msgspec.DecodeError:
         return None
     return found if sealing.commitment_of(found.salt, found.content) == commitment else None
@@ -158,10 +151,12 @@ def unchanged(before: CampaignState, after: CampaignState) -> bool:
 
 
 def label_of(command: Any, name: str) -> str:
-    """What a sealed action is told as: the roll's label, else its command's name."""
-    label = getattr(command, "label", "")
-    if isinstance(label, str) and label:
-        return label
+    """What a sealed action is told as: the roll's label, else its notation, else its
+    command's name (what was rolled is no secret; what came up is)."""
+    for field in ("label", "notation"):
+        value = getattr(command, field, "")
+        if isinstance(value, str) and value:
+            return value
     return name.split(".", 1)[-1]
 
 

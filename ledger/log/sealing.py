@@ -57,6 +57,27 @@ THE_GM = Viewer(GM)
 """The command line: the ledger's owner, its GM."""
 
 
+class Kept(msgspec.Struct, frozen=True):
+    """A sealed action's content and salt, as the GM's store keeps them."""
+
+    content: str
+    salt: str
+
+
+class Carried(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A line of a GM's export after its events: the content and salt of the sealed action
+    at version ``sealed`` (a players' export has no such line)."""
+
+    sealed: int
+    commitment: str
+    content: str
+    salt: str
+
+
+CARRIED = b'{"sealed":'
+"""How a carried line begins (an event's line begins ``{"v":``)."""
+
+
 def commitment_of(salt: str, content: str) -> str:
     """The commitment to a sealed content: the sha256 of ``SALT:CONTENT`` (UTF-8), in hex."""
     return hashlib.sha256(f"{salt}:{content}".encode()).hexdigest()
