@@ -486,7 +486,7 @@ async def events(request: Request) -> Response:
 
     def read() -> dict[str, Any]:
         c = campaign_of(table, seat, request.path_params["campaign"])
-        found, head, more = entries_after(table.book, c, after, viewer=auth.viewer_of(seat))
+        found, head, more = entries_after(table.book, c, after, 500, auth.viewer_of(seat))
         return {"campaign": c.name, "head": head, "events": found, "more": more}
 
     return json_answer(await table.run(read))
@@ -634,7 +634,7 @@ async def stream(request: Request) -> Response:
     viewer = auth.viewer_of(seat)
 
     def read(since: int) -> tuple[list[dict[str, Any]], bool]:
-        found, _head, more = entries_after(table.book, c, since, viewer=viewer)
+        found, _head, more = entries_after(table.book, c, since, 500, viewer)
         return found, more
 
     return StreamingResponse(

@@ -78,7 +78,7 @@ def told(book: Any, c: Campaign, envelopes: Iterable[Any]) -> Iterator[Told]:
 
 
 def entries_after(
-    book: Any, c: Campaign, after: int, limit: int = 500, *, viewer: Viewer = THE_GM
+    book: Any, c: Campaign, after: int, limit: int = 500, viewer: Viewer = THE_GM
 ) -> tuple[list[dict[str, Any]], int, bool]:
     """The entries after version ``after`` (at most ``limit``) that ``viewer`` may read (a
     whisper is its recipients' and the GM's: ``ledger.log.sealing.entry_seen``), the head,

@@ -453,6 +453,7 @@ class Ledger:
         """What the sealed action at ``version`` holds, for a ``viewer``
         (:class:`ledger.log.sealing.Viewer`) the visibility rule lets see it; refused in one
         line, naming nothing of it, for any other."""
+        # lazy: loaded only when a sealed action is read
         from ledger.campaign.sealing import content_for
 
         c = self.campaign(campaign)

@@ -272,17 +272,18 @@ class Recording:
     ) -> tuple[list[Event], Decision | None, None]:
         """An action asked sealed: its ``action.sealed`` event, which keeps no decision (its
         content, kept beside the log, does), once the action is found fit to be sealed."""
-        from ledger.campaign import sealing  # lazy: loaded only when an action is sealed
+        # lazy: loaded only when an action is sealed
+        from ledger.campaign.sealing import check_visibility, label_of, sealed_event
 
         command = _command(action)
         if command is None:
             raise LedgerError("only a command is made private, blind or whispered")
-        visibility = sealing.check_visibility(visibility, to, tip.state)
+        visibility = check_visibility(visibility, to, tip.state)
         if visibility == PUBLIC:
             return events, how, None
         _rows, _envs, after = self.seal(c, tip, events, who, system=system, decision=how)
         name = how.command if how is not None else type(command).__name__
-        event = sealing.sealed_event(
+        event = sealed_event(
             c,
             tip,
             system,
@@ -292,7 +293,7 @@ class Recording:
             visibility=visibility,
             to=to,
             seat=seat,
-            label=sealing.label_of(command, name),
+            label=label_of(command, name),
             store=self.store,
         )
         return [event], None, None
