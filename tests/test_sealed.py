@@ -314,3 +314,29 @@ def test_the_stream_carries_no_sealed_result_and_no_others_whisper(seated: Seate
         ) as answer:
             got = sse(answer.iter_lines(), 2, time.monotonic() + 5)
         assert [m["id"] for m in got] == [w, w + 1]
+
+
+def test_the_luck_counts_a_sealed_roll_once_it_is_revealed(seated: Seated, tmp_path: Path) -> None:
+    from ledger.projections.stats.sheet import luck_from_log
+    from ledger.projections.warehouse import open_warehouse
+
+    with Ledger(seated.db) as book:
+        v = book.roll("1d20>=11", "Friday", actor="Ana", faces=[15], visibility="blind").version
+        assert luck_from_log(book, "Friday", "Ana")["judged"] == 0
+        warehouse = open_warehouse(book, str(tmp_path / "w.duckdb"))
+        con = warehouse.connect_read_only()
+        assert con.execute("SELECT count(*) FROM rolls").fetchone() == (0,)
+        warehouse.close(con)
+        book.reveal("Friday", v)
+        assert luck_from_log(book, "Friday", "Ana") == {
+            "judged": 1,
+            "successes": 1,
+            "expected": 0.5,
+            "luck": 1.0,
+        }
+        warehouse = open_warehouse(book, str(tmp_path / "w.duckdb"))
+        con = warehouse.connect_read_only()
+        assert con.execute("SELECT character, outcome, p_success FROM rolls").fetchall() == [
+            ("Ana", "success", 0.5)
+        ]
+        warehouse.close(con)

@@ -110,6 +110,23 @@ def decode(content: str, system: str) -> Sealed:
     return Sealed(found.decision, list(found.events))
 
 
+def revealed_rolls(content: str) -> list[Any]:
+    """The core rolls (``dice.rolled``) a revealed content holds, read without its system:
+    what the statistics count once a sealed roll is revealed (none before)."""
+    from ledger.log.events import Rolled  # the events module is loaded already
+
+    try:
+        found = msgspec.json.decode(content, type=dict[str, Any])
+        events = found.get("events", [])
+        return [
+            msgspec.convert(e, Rolled)
+            for e in events
+            if isinstance(e, dict) and e.get("kind") == "dice.rolled"
+        ]
+    except (msgspec.DecodeError, msgspec.ValidationError, AttributeError):
+        return []
+
+
 def reveal_problem(sealed: ActionSealed, content: str, salt: str) -> str | None:
     """Why a reveal does not open a sealed action (None: it does): the salt is not one the
     ledger draws, or ``SALT:CONTENT`` does not hash to the commitment recorded at roll time."""
