@@ -326,7 +326,7 @@ def test_the_luck_counts_a_sealed_roll_once_it_is_revealed(seated: Seated, tmp_p
         warehouse = open_warehouse(book, str(tmp_path / "w.duckdb"))
         con = warehouse.connect_read_only()
         assert con.execute("SELECT count(*) FROM rolls").fetchone() == (0,)
-        warehouse.close(con)
+        con.close()
         book.reveal("Friday", v)
         assert luck_from_log(book, "Friday", "Ana") == {
             "judged": 1,
@@ -339,4 +339,4 @@ def test_the_luck_counts_a_sealed_roll_once_it_is_revealed(seated: Seated, tmp_p
         assert con.execute("SELECT character, outcome, p_success FROM rolls").fetchall() == [
             ("Ana", "success", 0.5)
         ]
-        warehouse.close(con)
+        con.close()
