@@ -340,3 +340,30 @@ def test_the_luck_counts_a_sealed_roll_once_it_is_revealed(seated: Seated, tmp_p
             ("Ana", "success", 0.5)
         ]
         con.close()
+
+
+def test_a_whisper_made_while_a_stream_is_open_never_reaches_another_seats_stream(seated: Seated) -> None:
+    with serving(seated.db) as base:
+        after = head_of(seated.db)
+        with httpx.stream(
+            "GET", f"{base}/api/c/Friday/stream?after={after}", headers=bearer(seated.watch), timeout=10
+        ) as answer:
+            lines = answer.iter_lines()
+            assert next(lines).startswith("retry:")  # the stream is open and waiting
+            time.sleep(0.5)
+            w = whisper(seated.db)
+            with Ledger(seated.db) as book:
+                public = book.note("the door creaks", "Friday", actor="Bob").version
+            got = sse(lines, 1, time.monotonic() + 5)
+        assert [m["id"] for m in got] == [public], got
+        assert w == public - 1 and WHISPER not in json.dumps(got)
+        with httpx.stream(
+            "GET", f"{base}/api/c/Friday/stream?after={after}", headers=bearer(seated.bob), timeout=10
+        ) as answer:
+            got = sse(answer.iter_lines(), 2, time.monotonic() + 5)
+        assert [m["id"] for m in got] == [w, public]
+
+
+def head_of(db: str) -> int:
+    with Ledger(db) as book:
+        return book.head(book.campaign("Friday"))
