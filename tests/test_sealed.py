@@ -367,3 +367,60 @@ def test_a_whisper_made_while_a_stream_is_open_never_reaches_another_seats_strea
 def head_of(db: str) -> int:
     with Ledger(db) as book:
         return book.head(book.campaign("Friday"))
+
+
+def test_the_journal_and_the_report_hold_no_sealed_result_until_the_reveal(
+    seated: Seated, tmp_path: Path
+) -> None:
+    v = sealed_roll(seated.db)
+    whisper(seated.db)
+    run = CliRunner().invoke
+    journal = run(cli, ["--db", seated.db, "-c", "Friday", "journal"])
+    assert journal.exit_code == 0, journal.output
+    assert (
+        "sealed (blind)" in journal.output and TOTAL not in journal.output and WHISPER not in journal.output
+    )
+    page = tmp_path / "r.html"
+    made = run(cli, ["--db", seated.db, "-c", "Friday", "report", "-o", str(page)])
+    assert made.exit_code == 0, made.output
+    assert TOTAL not in page.read_text() and WHISPER not in page.read_text()
+    run(cli, ["--db", seated.db, "-c", "Friday", "reveal", str(v)])
+    journal = run(cli, ["--db", seated.db, "-c", "Friday", "journal"])
+    assert TOTAL in journal.output and WHISPER not in journal.output
+
+
+def test_a_players_refusals_echo_nothing_sealed(client: TestClient, seated: Seated) -> None:
+    v = sealed_roll(seated.db)
+    w = whisper(seated.db)
+    h = bearer(seated.watch)
+    answers = [
+        client.get(f"/api/c/Friday/sealed/{v}", headers=h),
+        client.get(f"/api/c/Friday/sealed/{w}", headers=h),
+        client.get(f"/api/c/Friday/sealed/{w + 1}", headers=h),
+        client.get(f"/api/c/Friday/sheet?at={v}", headers=bearer(seated.bob)),
+        client.post("/api/c/Friday/fork", json={"name": "Mine", "at": v}, headers=bearer(seated.bob)),
+        client.post("/api/c/Friday/reveal", json={"all": True}, headers=bearer(seated.bob)),
+        client.post("/api/c/Friday/undo", json={}, headers=bearer(seated.bob)),
+        client.post(
+            "/api/c/Friday/actions",
+            json={"command": "note", "args": {"text": "x"}, "visibility": "blind"},
+            headers=bearer(seated.bob),
+        ),
+    ]
+    for answer in answers:
+        assert answer.status_code >= 400, answer.text
+        assert TOTAL not in answer.text and WHISPER not in answer.text and "4417" not in answer.text
+    # the whisper's version and a version past the head are refused alike: nothing tells them apart
+    assert answers[1].status_code == answers[2].status_code == 404
+    assert answers[1].json()["error"]["message"].replace(str(w), "N") == answers[2].json()["error"][
+        "message"
+    ].replace(str(w + 1), "N")
+
+
+def test_verify_of_a_forged_file_names_the_reveal(seated: Seated, tmp_path: Path) -> None:
+    _v, r, data = _forged(seated.db, lambda rev, sealed: rev.update(salt="1" * 32))
+    forged = tmp_path / "forged.jsonl"
+    forged.write_bytes(data.getvalue())
+    out = CliRunner().invoke(cli, ["--db", str(tmp_path / "v.ledger"), "verify", str(forged)])
+    assert out.exit_code != 0
+    assert f"version {r}" in out.output and "commitment" in out.output, out.output
