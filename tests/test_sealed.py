@@ -424,3 +424,25 @@ def test_verify_of_a_forged_file_names_the_reveal(seated: Seated, tmp_path: Path
     out = CliRunner().invoke(cli, ["--db", str(tmp_path / "v.ledger"), "verify", str(forged)])
     assert out.exit_code != 0
     assert f"version {r}" in out.output and "commitment" in out.output, out.output
+
+
+def test_the_worked_example_of_docs_dice_md_holds() -> None:
+    import re
+
+    from ledger.dice.sources import committed_face
+    from ledger.log.sealing import decode
+
+    doc = (Path(__file__).parent.parent / "docs" / "dice.md").read_text()
+    part = doc[doc.index("## Sealed rolls") :]
+    part = part[part.index("### A worked example") :]
+    blocks = re.findall(r"```(?:json|console)\n(.*?)\n```", part, re.S)
+    sealed = json.loads(blocks[0])
+    salt = re.search(r"its `salt` is `([0-9a-f]{32})`", part)[1]  # type: ignore[index]
+    content = blocks[1]
+    assert commitment_of(salt, content) == sealed["commitment"]
+    assert blocks[2].splitlines()[1] == f"{sealed['commitment']}  -"
+    seed = re.search(r"gives the seed\n`([0-9a-f]{64})`", part)[1]  # type: ignore[index]
+    campaign = re.search(r"the campaign id is\n`([0-9a-f-]{36})`", part)[1]  # type: ignore[index]
+    opened = decode(content, "freeform")
+    assert opened.decision is not None and opened.decision.commitment == sealed["dice"]
+    assert list(opened.decision.faces) == [committed_face(bytes.fromhex(seed), "", campaign, 0, 20)] == [6]
