@@ -69,9 +69,12 @@ def test_a_private_roll_and_a_whisper_show_only_on_the_pages_allowed(browser: An
         wall.seen("sealed (private)")
         wall.page.wait_for_timeout(500)
         assert WHISPER not in dom(wall) and "whispered to" not in dom(wall) and TOTAL not in dom(wall)
+        assert gm.page.locator("#reveal-all").is_visible()
+        assert ana.page.locator("#reveal-all").is_hidden()
         gm.press(gm.page.locator("#log button.reveal[data-reveal='4']"))
         for seat in (bob, wall):
             seat.seen(f"revealed v4: rolled stealth: 1d1000+900000 = {TOTAL}")
+        gm.page.locator("#reveal-all").wait_for(state="hidden", timeout=LIVE)  # a whisper is revealed by its version
         assert WHISPER not in dom(wall)
         for seat in (gm, ana, bob, wall):
             seat.clean()

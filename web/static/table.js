@@ -110,8 +110,7 @@
     sealed: "sealed",
     sealedFor: { private: "sealed: the roller and the GM", blind: "sealed: the GM only", whisper: "whisper" },
     reveal: "Reveal",
-    revealAll: "Reveal all sealed rolls",
-    revealedAs: "revealed at v{v}"
+    revealAll: "Reveal all sealed rolls"
   };
   function say(key, values) {
     return WORDS[key].replace(/\{(\w+)\}/g, function (_, k) { return values && values[k] !== undefined ? String(values[k]) : ""; });
@@ -271,6 +270,14 @@
   /* A sealed roll or whisper: its badge, what it holds for a seat that may see it (read
      from the server, which asks the one visibility rule; nothing of it is in the entry),
      and the GM's button that reveals it. */
+  /* The GM's "Reveal all sealed rolls" shows while a sealed roll is not revealed. */
+  function sealedLeft() {
+    var left = isGM() && S.versions.some(function (v) {
+      var e = S.entries[v];
+      return e && e.kind === "action.sealed" && e.event.visibility !== "whisper" && !S.opened[v];
+    });
+    $("reveal-all").hidden = !left;
+  }
   function seesSealed(e) {
     var ev = e.event || {}, me = S.seat || {};
     if (isGM() || S.opened[e.version]) return true;
@@ -400,6 +407,7 @@
     else steps();
     if (people) reloadTable();
     undoLabels();
+    sealedLeft();
     if (!first || S.head > known) refreshSoon();
   }
   /* After an undo or redo the server says again which actions stand: every entry's mark. */
@@ -1318,6 +1326,8 @@
     $("gm-more").addEventListener("click", function () { gmMore($("gm-more").getAttribute("aria-expanded") !== "true"); });
     $("undo").addEventListener("click", function () { gmWrite("/undo", { count: 1, expected_version: S.head }); });
     $("redo").addEventListener("click", function () { gmWrite("/redo", { count: 1, expected_version: S.head }); });
+    $("reveal-all").textContent = WORDS.revealAll;
+    $("reveal-all").addEventListener("click", function () { gmWrite("/reveal", { all: true }); });
     $("step-slider").addEventListener("input", function () { goTo(+$("step-slider").value); });
     $("prev-step").addEventListener("click", function () { goTo(stepIndex() - 1); });
     $("next-step").addEventListener("click", function () { goTo(stepIndex() + 1); });
