@@ -166,17 +166,20 @@ def faces_option(f: F) -> F:
     )(f)
 
 
-def sealed_text(c: Ctx, rec: Any) -> str | None:
-    """A sealed action as the command line tells it (None for any other): that it was
-    sealed, and its result, which the command line, the GM's tool, shows."""
+def emit_sealed(c: Ctx, rec: Any) -> bool:
+    """Print a sealed action as the command line tells it, and say whether it was one:
+    that it was sealed, and its result, which the command line, the GM's tool, shows
+    (with --json, under ``sealed``)."""
     env = rec.envelopes[0]
     if env.event.kind != "action.sealed":
-        return None
+        return False
     from ledger.log.sealing import THE_GM  # lazy: only a sealed action needs it
 
     held = c.ledger.sealed_content(rec.campaign.name, env.v, THE_GM)
     who = f"{env.actor}: " if env.actor else ""
-    return f"{who}{env.event.summary()} at version {env.v}; {'; '.join(held['summaries'])}"
+    text = f"{who}{env.event.summary()} at version {env.v}; {'; '.join(held['summaries'])}"
+    emit(c, {**recorded_json(rec), "sealed": held}, text)
+    return True
 
 
 def time_travel(f: F) -> F:
@@ -274,11 +277,9 @@ def run_command(
     rec = c.ledger.execute(
         command, c.campaign, faces=faces(given_faces), actor=c.actor, visibility=c.visibility
     )
-    data = recorded_json(rec)
-    sealed = sealed_text(c, rec)
-    if sealed is not None:
-        emit(c, data, sealed)
+    if emit_sealed(c, rec):
         return
+    data = recorded_json(rec)
     if more is not None:
         data.update(more(rec))
     emit(c, data, lambda: text(rec))

@@ -17,11 +17,11 @@ from ledger.cli.options import (
     Ctx,
     common,
     emit,
+    emit_sealed,
     faces_option,
     key_values,
     pass_ctx,
     recorded_json,
-    sealed_text,
 )
 from ledger.cli.options import faces as parse_faces
 from ledger.cli.root import cli
@@ -139,9 +139,7 @@ def roll(c: Ctx, notation: tuple[str, ...], faces: str | None, label: str) -> No
     rec = c.ledger.roll(
         text, c.campaign, label=label, faces=parse_faces(faces), actor=c.actor, visibility=c.visibility
     )
-    sealed = sealed_text(c, rec)
-    if sealed is not None:
-        emit(c, recorded_json(rec), sealed)
+    if emit_sealed(c, rec):
         return
     result = rec.events[0].result  # type: ignore[attr-defined]
     label = rec.events[0].label  # type: ignore[attr-defined]  # as stored: stripped, NFC

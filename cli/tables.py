@@ -13,10 +13,10 @@ from ledger.cli.options import (
     OptionHelpLater,
     common,
     emit,
+    emit_sealed,
     faces_option,
     pass_ctx,
     recorded_json,
-    sealed_text,
 )
 from ledger.cli.options import faces as parse_faces
 from ledger.dice.sources import render as render_roll
@@ -130,9 +130,7 @@ def roll_table(c: Ctx, table: str, faces: str | None) -> None:
         actor=c.actor,
         visibility=c.visibility,
     )
-    sealed = sealed_text(c, rec)
-    if sealed is not None:
-        emit(c, recorded_json(rec), sealed)
+    if emit_sealed(c, rec):
         return
     result = rec.events[0].result  # type: ignore[attr-defined]
     row = found.row_for(result.total)

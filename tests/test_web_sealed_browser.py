@@ -74,7 +74,9 @@ def test_a_private_roll_and_a_whisper_show_only_on_the_pages_allowed(browser: An
         gm.press(gm.page.locator("#log button.reveal[data-reveal='4']"))
         for seat in (bob, wall):
             seat.seen(f"revealed v4: rolled stealth: 1d1000+900000 = {TOTAL}")
-        gm.page.locator("#reveal-all").wait_for(state="hidden", timeout=LIVE)  # a whisper is revealed by its version
+        gm.page.locator("#reveal-all").wait_for(
+            state="hidden", timeout=LIVE
+        )  # a whisper is revealed by its version
         assert WHISPER not in dom(wall)
         for seat in (gm, ana, bob, wall):
             seat.clean()

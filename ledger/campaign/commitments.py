@@ -165,9 +165,7 @@ class Commitments:
             raise LedgerError(
                 f"the seed of dice commitment {now.commitment[:16]} would tell the faces of sealed "
                 f"rolls not revealed yet (version {shown}); reveal them first",
-                fix=RunCommand(
-                    text="reveal them with `reveal --all`", command="reveal", options=(Input("all"),)
-                ),
+                fix=RunCommand(text="reveal every sealed roll", command="reveal", options=(Input("all"),)),
             )
         following = now.client_seed if given is None else given
         upcoming = fairness.new_seed(self.store, following, c.id)

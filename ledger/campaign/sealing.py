@@ -27,6 +27,8 @@ if TYPE_CHECKING:
     from ledger.systems import System
 
 _TOPIC = "sealed"
+_SEALED_KIND = b'"kind":"action.sealed"'
+_REVEALED_KIND = b'"kind":"action.revealed"'
 
 CORE_SEALED = ("core.Roll", "core.Note")
 """The core's commands that may be sealed whatever they fold (a plain roll, a table roll,
@@ -172,7 +174,10 @@ def sealed_actions(history: History, c: Campaign, upto: int | None = None) -> li
     reveal followed."""
     found: dict[int, Envelope[Any]] = {}
     opened: set[int] = set()
-    for env in history.envelopes(c, 0, upto):
+    for v, raw in enumerate(history.stored(c, 0, upto), start=1):
+        if _SEALED_KIND not in raw and _REVEALED_KIND not in raw:
+            continue  # most events: not decoded
+        env = history.decode(c, bytes(raw), v)
         ev = env.event
         if isinstance(ev, ActionSealed):
             found[env.v] = env
@@ -247,10 +252,7 @@ def content_for(
     if env is None or not isinstance(env.event, ActionSealed) or not sealing.entry_seen(viewer, env):
         raise SealedError(f"version {version} of {c.name!r} is no sealed action this seat may read")
     ev: ActionSealed = env.event
-    revealed = any(
-        isinstance(e.event, ActionRevealed) and e.event.sealed == version
-        for e in history.envelopes(c, version, head)
-    )
+    revealed = any(p.env.v == version and p.revealed for p in sealed_actions(history, c))
     if not revealed and not sealing.content_seen(viewer, ev, env.actor):
         raise SealedError(f"version {version} of {c.name!r} is sealed: its result is the GM's until revealed")
     held = kept(history.store, ev.commitment)
