@@ -446,3 +446,21 @@ def test_the_worked_example_of_docs_dice_md_holds() -> None:
     opened = decode(content, "freeform")
     assert opened.decision is not None and opened.decision.commitment == sealed["dice"]
     assert list(opened.decision.faces) == [committed_face(bytes.fromhex(seed), "", campaign, 0, 20)] == [6]
+
+
+def test_a_sealed_roll_is_kept_beside_the_log_and_revealed_in_either_store(
+    target: str, tmp_path: Path
+) -> None:
+    with Ledger(target) as book:
+        book.new_campaign("freeform", "Friday")
+        book.add_character("Ana", "Friday")
+        v = sealed_roll(target)
+        assert TOTAL in book.sealed_content("Friday", v, Viewer("gm"))["summaries"][0]
+        gms = io.BytesIO()
+        book.export(gms, "Friday")
+        book.reveal("Friday", v)
+        book.verify("Friday")
+    with Ledger(str(tmp_path / "copy.ledger")) as copy:
+        gms.seek(0)
+        copy.import_(gms, "Friday")
+        assert copy.reveal("Friday", v).envelopes[0].event.sealed == v

@@ -201,7 +201,9 @@ class RevealSealed:
         self.history, self.c, self.version = history, c, version
 
     def decide(self, tip: Tip, _dice: Dice) -> list[Event]:
-        pending = sealed_actions(self.history, self.c, tip.version)
+        # the whole stored branch: a head this ledger remembers may be behind another
+        # process's append, which the append then finds (and decides again on)
+        pending = sealed_actions(self.history, self.c)
         if self.version is not None:
             chosen = [p for p in pending if p.env.v == self.version]
             if not chosen:
