@@ -464,3 +464,62 @@ def test_a_sealed_roll_is_kept_beside_the_log_and_revealed_in_either_store(
         gms.seek(0)
         copy.import_(gms, "Friday")
         assert copy.reveal("Friday", v).envelopes[0].event.sealed == v
+
+
+def _recommitted(rev: dict, sealed: dict, old: str, new: str) -> None:
+    """A forger's reveal that commits again: the content edited, the sealed event's
+    commitment made to match it (the chain sealed again after)."""
+    rev["content"] = rev["content"].replace(old, new)
+    rev["what"] = rev["what"].replace(old.split(":")[-1], new.split(":")[-1])
+    sealed["commitment"] = commitment_of(rev["salt"], rev["content"])
+
+
+def test_a_recommitted_reveal_whose_result_is_not_its_faces_is_named(seated: Seated, tmp_path: Path) -> None:
+    _v, r, data = _forged(
+        seated.db, lambda rev, sealed: _recommitted(rev, sealed, '"total":900777', '"total":900999')
+    )
+    with Ledger(str(tmp_path / "other.ledger")) as other, pytest.raises(TamperError) as e:
+        other.import_(data, "Forged")
+    assert e.value.version == r and "what its command decides with its faces" in str(e.value)
+
+
+def test_a_recommitted_reveal_with_other_provable_faces_is_named(tmp_path: Path) -> None:
+    db = str(tmp_path / "p.ledger")
+    with Ledger(db) as book:
+        book.new_campaign("freeform", "Friday")
+        book.add_character("Ana", "Friday")
+        v = book.roll("1d20", "Friday", visibility="blind").version
+        r = book.reveal("Friday", v).version
+        book.reveal_dice("Friday")
+        c = book.campaign("Friday")
+        rows = [bytes(x) for x in book.stored(c)]
+    envs = [json.loads(x) for x in rows]
+    rev, sealed = envs[r - 1]["event"], envs[v - 1]["event"]
+    face = json.loads(rev["content"])["decision"]["faces"][0]
+    other = 1 + face % 20
+    content = json.loads(rev["content"])
+    content["decision"]["faces"] = [other]
+    rolled = content["events"][0]["result"]
+    rolled["groups"][0]["dice"][0]["face"] = rolled["groups"][0]["value"] = rolled["total"] = other
+    rev["content"] = json.dumps(content, separators=(",", ":"))
+    sealed["commitment"] = commitment_of(rev["salt"], rev["content"])
+    rev["what"] = rev["what"].replace(f"= {face} [{face}]", f"= {other} [{other}]")
+    decode = envelope_decoder("freeform").decode
+    prev, lines = chain.GENESIS, []
+    for e in envs:
+        e["prev"], e["hash"] = prev, ""
+        raw, prev = chain.seal(decode(json.dumps(e).encode()))
+        lines.append(raw)
+    header = {
+        "format": admission.EXPORT_FORMAT,
+        "version": FORMAT,
+        "name": "Friday",
+        "system": "freeform",
+        "campaign_id": envs[0]["campaign"],
+        "head": len(lines),
+        "head_hash": prev,
+    }
+    data = io.BytesIO(json.dumps(header).encode() + b"\n" + b"\n".join(lines) + b"\n")
+    with Ledger(str(tmp_path / "other.ledger")) as book, pytest.raises(TamperError) as e:
+        book.import_(data, "Forged")
+    assert e.value.version == v and "revealed seed" in str(e.value), str(e.value)

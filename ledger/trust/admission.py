@@ -475,6 +475,7 @@ class Admission:
             problem = unsealing.revealed_problem(ev, env, sealed_env, self.revealed, self.system.name)
             if problem is not None:
                 raise Refusal(problem)
+            self._redecide_revealed(ev, v)
             self.revealed.add(ev.sealed)
         elif isinstance(ev, ActionUndone):
             self._undone(ev, v)
@@ -651,6 +652,32 @@ class Admission:
         if len(events) > len(envs):
             raise Refusal("its command decides an event the file does not record here", envs[-1].v + 1)
         self.redecided += 1
+
+    def _redecide_revealed(self, ev: ActionRevealed, v: int) -> None:
+        """A revealed content holds what its command decides with its faces on the state
+        before the sealed action, as any recorded action is decided again."""
+        content = unsealing.content_of(ev, self.system.name)
+        how = content.decision
+        if how is None:
+            raise Refusal("its revealed content keeps no decision")
+        system, core_rules = self._rules(how.rules, v)
+        kind = command_class(how.command, self.system)
+        if kind is None:
+            raise Refusal(f"its revealed command {how.command[:60]!r} is no command of {self.system.name}")
+        dice = Replayed(how.faces, how.manual, how.sides)
+        try:
+            command = msgspec.convert(how.args, kind)
+            events = decide_command(system, self._state_at(ev.sealed - 1), command, dice, core_rules)
+        except Refusal:
+            raise
+        except LedgerError as e:
+            raise Refusal(f"its revealed command is refused on the state before it ({e})") from None
+        except Exception as e:
+            raise Refusal(f"its revealed command cannot be decided ({type(e).__name__})") from None
+        if dice.used != len(how.faces) or events != content.events:
+            raise Refusal(
+                f"its revealed events are not what its command decides with its faces at version {ev.sealed}"
+            )
 
     def _rules(self, rules: str, v: int) -> tuple[System, int]:
         """The system as it decided under the rules versions a decision records (today's

@@ -37,6 +37,11 @@ def sealed_problem(ev: ActionSealed, characters: tuple[str, ...]) -> str | None:
     return None
 
 
+def content_of(ev: ActionRevealed, system: str) -> sealing.Sealed:
+    """A revealed content read back (once :func:`revealed_problem` found it readable)."""
+    return sealing.decode(ev.content, system)
+
+
 def revealed_problem(
     ev: ActionRevealed, env: Envelope[Any], sealed_env: Envelope[Any] | None, revealed: set[int], system: str
 ) -> str | None:
