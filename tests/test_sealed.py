@@ -523,3 +523,45 @@ def test_a_recommitted_reveal_with_other_provable_faces_is_named(tmp_path: Path)
     with Ledger(str(tmp_path / "other.ledger")) as book, pytest.raises(TamperError) as e:
         book.import_(data, "Forged")
     assert e.value.version == v and "revealed seed" in str(e.value), str(e.value)
+
+
+def test_an_undone_sealed_roll_is_revealed_but_never_played(seated: Seated) -> None:
+    v = sealed_roll(seated.db, actor="Ana")
+    with Ledger(seated.db) as book:
+        book.undo("Friday")
+        rec = book.reveal("Friday", v)
+        assert rec.envelopes[0].event.folded is False
+        assert book.state("Friday").game.rolls == 0  # the sheet counts no roll
+        w = book.roll("1d6", "Friday", actor="Bob", visibility="private").version
+        assert book.reveal("Friday", w).state.game.rolls == 1
+        book.verify("Friday")
+
+
+def test_a_reveal_that_plays_an_undone_roll_is_named(seated: Seated, tmp_path: Path) -> None:
+    v = sealed_roll(seated.db)
+    with Ledger(seated.db) as book:
+        book.undo("Friday")
+        r = book.reveal("Friday", v).version
+        c = book.campaign("Friday")
+        rows = [bytes(x) for x in book.stored(c)]
+    envs = [json.loads(x) for x in rows]
+    envs[r - 1]["event"]["folded"] = True
+    decode = envelope_decoder("freeform").decode
+    prev, lines = chain.GENESIS, []
+    for e in envs:
+        e["prev"], e["hash"] = prev, ""
+        raw, prev = chain.seal(decode(json.dumps(e).encode()))
+        lines.append(raw)
+    header = {
+        "format": admission.EXPORT_FORMAT,
+        "version": FORMAT,
+        "name": "Friday",
+        "system": "freeform",
+        "campaign_id": envs[0]["campaign"],
+        "head": len(lines),
+        "head_hash": prev,
+    }
+    data = io.BytesIO(json.dumps(header).encode() + b"\n" + b"\n".join(lines) + b"\n")
+    with Ledger(str(tmp_path / "other.ledger")) as other, pytest.raises(TamperError) as e:
+        other.import_(data, "Forged")
+    assert e.value.version == r and "live at the reveal, which it was not" in str(e.value)

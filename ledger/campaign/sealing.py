@@ -227,9 +227,15 @@ class RevealSealed:
                     "export carries commitments only); reveal it from the GM's ledger"
                 )
             what = told(held.content, self.c.system)
+            live = sealing.live_at(lambda u: self.history.envelope(self.c, u), tip.version, p.env.v)
             events.append(
                 ActionRevealed(
-                    sealed=p.env.v, content=held.content, salt=held.salt, what=what, actor=p.env.actor
+                    sealed=p.env.v,
+                    content=held.content,
+                    salt=held.salt,
+                    what=what,
+                    actor=p.env.actor,
+                    folded=live,
                 )
             )
         return events

@@ -337,6 +337,9 @@ class ActionRevealed(Event, frozen=True, tag="action.revealed"):
     """The revealed action's first event, as the log words it."""
     actor: str | None = None
     """The character the sealed action was recorded under: its events are folded as theirs."""
+    folded: bool = True
+    """Whether its events fold into the game where the reveal stands: false when the sealed
+    action was undone by then (an undone roll is revealed, never played)."""
 
     def summary(self) -> str:
         what = f": {self.what}" if self.what else ""

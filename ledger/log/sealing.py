@@ -14,12 +14,21 @@ anyone holding the export hashes them again (docs/dice.md, "Sealed rolls").
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from functools import cache
 from typing import Any, Union
 
 import msgspec
 
-from ledger.log.events import CORE_EVENTS, ActionSealed, Decision, Envelope, system_events
+from ledger.log.events import (
+    CORE_EVENTS,
+    ActionRedone,
+    ActionSealed,
+    ActionUndone,
+    Decision,
+    Envelope,
+    system_events,
+)
 
 PUBLIC = "public"
 PRIVATE = "private"
@@ -138,6 +147,25 @@ def reveal_problem(sealed: ActionSealed, content: str, salt: str) -> str | None:
             "the sealed action recorded when it was made"
         )
     return None
+
+
+def live_at(env_at: Callable[[int], Envelope[Any]], version: int, sealed: int) -> bool:
+    """Whether version ``sealed`` is in the effective history at ``version`` (no undo
+    standing at ``version`` took it back), walking the resets as the history's segments do."""
+    v = version
+    while v > 0:
+        env = env_at(v)
+        ev = env.event
+        reset = v if isinstance(ev, ActionUndone | ActionRedone) else env.last_reset
+        if reset < sealed <= v:
+            return True
+        if reset == 0 or sealed > v:
+            return False
+        target = (ev if reset == v else env_at(reset).event).target
+        if not 0 <= target < reset:
+            return False
+        v = target
+    return False
 
 
 # --- who may see what: the one rule every read path asks ----------------------------

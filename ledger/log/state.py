@@ -76,7 +76,7 @@ _CORE = {CampaignStarted: _started, CharacterAdded: _character, BranchForked: _f
 def evolve(state: CampaignState, env: Envelope[Any], system: System) -> CampaignState:
     """Fold one stored event into the campaign state."""
     ev: Event = env.event
-    if isinstance(ev, ActionRevealed):
+    if isinstance(ev, ActionRevealed) and ev.folded:
         return evolve_core(state, env, system, revealed(state.game, ev, env, system))
     game = (
         system.rules.initial(ev)

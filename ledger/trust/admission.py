@@ -476,6 +476,11 @@ class Admission:
             if problem is not None:
                 raise Refusal(problem)
             self._redecide_revealed(ev, v)
+            if ev.folded != unsealing.live_at(self._env, v - 1, ev.sealed):
+                raise Refusal(
+                    f"it says version {ev.sealed} was {'live' if ev.folded else 'undone'} at the reveal, "
+                    "which it was not"
+                )
             self.revealed.add(ev.sealed)
         elif isinstance(ev, ActionUndone):
             self._undone(ev, v)

@@ -10,6 +10,9 @@ from typing import Any
 
 from ledger.log import sealing
 from ledger.log.events import ActionRevealed, ActionSealed, Envelope
+from ledger.log.sealing import live_at
+
+__all__ = ["content_of", "live_at", "revealed_problem", "sealed_problem"]
 from ledger.text import LABEL_LIMIT, check_name, check_text
 
 _HEX64 = re.compile(r"[0-9a-f]{64}")
