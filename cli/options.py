@@ -37,6 +37,8 @@ class Ctx(msgspec.Struct):
     """The command may make a missing ledger file (`new`, `import`, `simulate`)."""
     read_only: bool = False
     """The command only reads: open the ledger read-only."""
+    visibility: str = "public"
+    """How a roll is made: ``public``, ``private`` (--private) or ``blind`` (--blind)."""
     _ledger: Any = None
 
     @property
@@ -134,8 +136,27 @@ def common(f: F) -> F:
     return f
 
 
+def _roll_mode(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    if not value:
+        return
+    found = ctx.find_object(Ctx)
+    if found is None:  # pragma: no cover - every command runs under the root group
+        return
+    if found.visibility != "public" and found.visibility != param.name:
+        raise click.UsageError("give --private or --blind, not both")
+    found.visibility = str(param.name)
+
+
 def faces_option(f: F) -> F:
-    """``--faces 3,5,6``: record physical dice instead of rolling."""
+    """``--faces 3,5,6``: record physical dice instead of rolling; and the roll modes
+    ``--private`` and ``--blind`` of every command that rolls (docs/dice.md)."""
+    for name, told in (
+        ("blind", "Roll sealed for the GM alone: the roller sees only that the roll was made."),
+        ("private", "Roll sealed for the roller and the GM; the table sees that it was made."),
+    ):
+        f = click.option(f"--{name}", name, is_flag=True, expose_value=False, callback=_roll_mode, help=told)(
+            f
+        )
     return click.option(
         "--faces",
         metavar="N,N,...",
@@ -143,6 +164,22 @@ def faces_option(f: F) -> F:
         help="Physical dice: the faces rolled, in the order the dice are rolled "
         "(re-rolls and explosions included).",
     )(f)
+
+
+def emit_sealed(c: Ctx, rec: Any) -> bool:
+    """Print a sealed action as the command line tells it, and say whether it was one:
+    that it was sealed, and its result, which the command line, the GM's tool, shows
+    (with --json, under ``sealed``)."""
+    env = rec.envelopes[0]
+    if env.event.kind != "action.sealed":
+        return False
+    from ledger.log.sealing import THE_GM  # lazy: only a sealed action needs it
+
+    held = c.ledger.sealed_content(rec.campaign.name, env.v, THE_GM)
+    who = f"{env.actor}: " if env.actor else ""
+    text = f"{who}{env.event.summary()} at version {env.v}; {'; '.join(held['summaries'])}"
+    emit(c, {**recorded_json(rec), "sealed": held}, text)
+    return True
 
 
 def time_travel(f: F) -> F:
@@ -237,7 +274,11 @@ def run_command(
     """Execute a system's ``command`` on the chosen campaign, with the --faces given,
     and print what it recorded: its JSON (and the fields ``more`` adds) with --json,
     else ``text`` of it."""
-    rec = c.ledger.execute(command, c.campaign, faces=faces(given_faces), actor=c.actor)
+    rec = c.ledger.execute(
+        command, c.campaign, faces=faces(given_faces), actor=c.actor, visibility=c.visibility
+    )
+    if emit_sealed(c, rec):
+        return
     data = recorded_json(rec)
     if more is not None:
         data.update(more(rec))

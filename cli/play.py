@@ -17,6 +17,7 @@ from ledger.cli.options import (
     Ctx,
     common,
     emit,
+    emit_sealed,
     faces_option,
     key_values,
     pass_ctx,
@@ -24,6 +25,7 @@ from ledger.cli.options import (
 )
 from ledger.cli.options import faces as parse_faces
 from ledger.cli.root import cli
+from ledger.errors import LedgerError
 
 
 @cli.group("character")
@@ -134,7 +136,11 @@ def roll(c: Ctx, notation: tuple[str, ...], faces: str | None, label: str) -> No
     formula = parse(text)  # refuses bad notation before anything is opened
     if formula.comment and not label:
         label = formula.comment
-    rec = c.ledger.roll(text, c.campaign, label=label, faces=parse_faces(faces), actor=c.actor)
+    rec = c.ledger.roll(
+        text, c.campaign, label=label, faces=parse_faces(faces), actor=c.actor, visibility=c.visibility
+    )
+    if emit_sealed(c, rec):
+        return
     result = rec.events[0].result  # type: ignore[attr-defined]
     label = rec.events[0].label  # type: ignore[attr-defined]  # as stored: stripped, NFC
     who = f"{rec.envelopes[0].actor}: " if rec.envelopes[0].actor else ""
@@ -150,9 +156,32 @@ def roll(c: Ctx, notation: tuple[str, ...], faces: str | None, label: str) -> No
 
 @cli.command("note")
 @click.argument("text")
+@click.option(
+    "--to",
+    "to",
+    multiple=True,
+    metavar="NAME",
+    help="Whisper it to this character (repeatable): only they and the GM read it.",
+)
 @common
 @pass_ctx
-def note(c: Ctx, text: str) -> None:
-    """Record a journal line."""
-    rec = c.ledger.note(text, c.campaign, actor=c.actor)
-    emit(c, recorded_json(rec), f"noted (v{rec.version})")
+def note(c: Ctx, text: str, to: tuple[str, ...]) -> None:
+    """Record a journal line; with --to, a whisper, sealed from every other seat."""
+    rec = c.ledger.note(text, c.campaign, actor=c.actor, to=to)
+    told = "whispered" if to else "noted"
+    emit(c, recorded_json(rec), f"{told} (v{rec.version})")
+
+
+@cli.command("reveal")
+@click.argument("version", type=int, required=False)
+@click.option("--all", "every", is_flag=True, help="Reveal every sealed roll not revealed yet.")
+@common
+@pass_ctx
+def reveal(c: Ctx, version: int | None, every: bool) -> None:
+    """Reveal the sealed roll or whisper at VERSION (or --all sealed rolls): its content and
+    salt go into the log, where anyone checks them against the commitment made with it."""
+    if (version is None) == (not every):
+        raise LedgerError("give a VERSION or --all, not both: ledger reveal 12, ledger reveal --all")
+    rec = c.ledger.reveal(c.campaign, None if every else version)
+    lines = [e.event.summary() for e in rec.envelopes]
+    emit(c, recorded_json(rec), "\n".join(lines))

@@ -55,7 +55,7 @@ LAZY: dict[str, tuple[str, str, str]] = {
 
 CORE: dict[str, str] = {
     **dict.fromkeys(("new", "campaigns", "use", "status"), "ledger.cli.campaigns"),
-    **dict.fromkeys(("character", "roll", "note"), "ledger.cli.play"),
+    **dict.fromkeys(("character", "roll", "note", "reveal"), "ledger.cli.play"),
     **dict.fromkeys(("undo", "redo", "fork", "log", "sheet", "journal", "replay"), "ledger.cli.history"),
     **dict.fromkeys(("verify", "dice", "export", "import", "key"), "ledger.cli.trust"),
     "demo": "ledger.cli.demo",

@@ -63,7 +63,7 @@ def luck_lines(lk: dict[str, Any]) -> list[str]:
     lines = [
         f"Luck: luck index {signed(o['luck'])} over every die thrown: {counted(o['successes'] or 0, 'success')} "
         f"in {counted(o['judged'], 'roll')}, {o['expected'] or 0} expected "
-        "(standard deviations above expectation; undone rolls included)",
+        "(standard deviations above expectation; undone rolls included, sealed ones once revealed)",
         f"  kept luck {signed(kept['luck'])}: the {counted(kept['judged'], 'roll')} that stayed, "
         f"{counted(kept['successes'] or 0, 'success')}, {kept['expected'] or 0} expected",
     ]

@@ -8,7 +8,16 @@ from typing import Any
 import click
 
 from ledger import words
-from ledger.cli.options import Ctx, OptionHelpLater, common, emit, faces_option, pass_ctx, recorded_json
+from ledger.cli.options import (
+    Ctx,
+    OptionHelpLater,
+    common,
+    emit,
+    emit_sealed,
+    faces_option,
+    pass_ctx,
+    recorded_json,
+)
 from ledger.cli.options import faces as parse_faces
 from ledger.dice.sources import render as render_roll
 from ledger.errors import LedgerError
@@ -114,8 +123,15 @@ def roll_table(c: Ctx, table: str, faces: str | None) -> None:
             f"{found.name} is a list to read, not a table to roll; see `ledger tables {found.name}`"
         )
     rec = c.ledger.roll(
-        found.dice, name, label=f"table {found.name}", faces=parse_faces(faces), actor=c.actor
+        found.dice,
+        name,
+        label=f"table {found.name}",
+        faces=parse_faces(faces),
+        actor=c.actor,
+        visibility=c.visibility,
     )
+    if emit_sealed(c, rec):
+        return
     result = rec.events[0].result  # type: ignore[attr-defined]
     row = found.row_for(result.total)
     data_out = recorded_json(rec)

@@ -214,9 +214,17 @@ def dice_status(c: Ctx) -> None:
 )
 @click.option("--unsigned", is_flag=True, help="Leave the header unsigned (no key is made or used).")
 @click.option("--force", is_flag=True, help="With -o: replace the file if it exists.")
+@click.option(
+    "--for-players",
+    "players",
+    is_flag=True,
+    help="Leave out the sealed rolls' and whispers' contents: the file carries their commitments only.",
+)
 @common
 @pass_ctx
-def export(c: Ctx, kind: str | None, directory: str | None, output: str, unsigned: bool, force: bool) -> None:
+def export(
+    c: Ctx, kind: str | None, directory: str | None, output: str, unsigned: bool, force: bool, players: bool
+) -> None:
     """Write the campaign as JSON lines, with its chain hashes.
 
     `ledger export parquet DIR` writes the statistics warehouse's tables as
@@ -224,7 +232,9 @@ def export(c: Ctx, kind: str | None, directory: str | None, output: str, unsigne
     (or one an earlier export of this ledger wrote: its tables are replaced). The header is signed with
     this ledger's key (made on first export; see `ledger key show`). With
     --json and no -o, one JSON object holds the file's lines (`lines`; joined
-    with line feeds they are the export)."""
+    with line feeds they are the export). The export is the GM's backup: it
+    carries the content of every sealed roll and whisper (docs/dice.md); give
+    --for-players for a copy that carries their commitments only."""
     # lazy: a command that reads imports no provenance, `ledger --help` no ledger.log.store
     # (tests/test_cli_startup.py)
     from ledger.trust import provenance
@@ -250,11 +260,11 @@ def export(c: Ctx, kind: str | None, directory: str | None, output: str, unsigne
     if output == "-":
         if c.json:
             buf = io.BytesIO()
-            n = book.export(buf, camp.name, sign=sign)
+            n = book.export(buf, camp.name, sign=sign, players=players)
             lines = buf.getvalue().decode().splitlines()
             emit(c, {"campaign": camp.name, "events": n, "signed": sign, "lines": lines}, "")
             return
-        book.export(sys.stdout.buffer, camp.name, sign=sign)
+        book.export(sys.stdout.buffer, camp.name, sign=sign, players=players)
         sys.stdout.flush()
         return
     protected = outfile.own_files(book.store)
@@ -262,7 +272,10 @@ def export(c: Ctx, kind: str | None, directory: str | None, output: str, unsigne
     if os.path.lexists(output) and not force:
         raise OutputExistsError(f"{output} exists; give --force to replace it, or another -o FILE", output)
     n = outfile.write_file(
-        output, lambda out: book.export(out, camp.name, sign=sign), protected=protected, replace=force
+        output,
+        lambda out: book.export(out, camp.name, sign=sign, players=players),
+        protected=protected,
+        replace=force,
     )
     emit(
         c,

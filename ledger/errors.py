@@ -298,6 +298,11 @@ class NothingToUndoError(LedgerError):
     pass
 
 
+class SealedError(LedgerError):
+    """A sealed action that is not there, or not for the seat that asks: it names nothing
+    of what the action holds."""
+
+
 class VersionError(LedgerError):
     """A version or day outside the campaign's history."""
 

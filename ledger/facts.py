@@ -24,8 +24,10 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 import msgspec
+from msgspec.structs import replace
 
-from ledger.log.events import CORE_EVENTS, Rolled
+from ledger.log.events import CORE_EVENTS, ActionRevealed, Rolled
+from ledger.log.sealing import revealed_rolls
 
 
 class Fact(msgspec.Struct, frozen=True, kw_only=True):
@@ -129,6 +131,8 @@ def event_facts(hook: Callable[[Any], list[Fact]] | None, env: Any) -> list[Fact
     ev = env.event
     if isinstance(ev, Rolled):
         return [rolled_fact(ev)]
+    if isinstance(ev, ActionRevealed):  # a sealed roll counts once revealed, as its roller's
+        return [replace(rolled_fact(r), character=ev.actor) for r in revealed_rolls(ev.content)]
     if hook is not None and type(ev) not in _CORE_TYPES:
         return hook(env)
     return []

@@ -34,7 +34,7 @@ from ledger.projections.stats.sheet import luck_from_log
 from ledger.trust.admission import command_class
 from ledger.trust.seats import Seat, UnknownLinkError
 from ledger.web import affordances, auth, idempotency, pages, schema
-from ledger.web.entries import entries_after, recorded_entries
+from ledger.web.entries import entries_after, message_seen, recorded_entries
 from ledger.web.errors import (
     BadRequest,
     MethodNotAllowed,
@@ -355,6 +355,8 @@ async def actions(request: Request) -> Response:
             actor=actor,
             seat=seat.label,
             expected_version=asked.expected_version,
+            visibility=asked.visibility,
+            to=tuple(nfc(name) for name in asked.to),
         )
         return recorded_json(rec), rec
 
@@ -426,6 +428,31 @@ def _reveal(table: Any, c: Campaign, seat: Seat, asked: schema.Reveal) -> Writte
     }, rec
 
 
+def _reveal_sealed(table: Any, c: Campaign, seat: Seat, asked: schema.RevealSealed) -> Written:
+    if (asked.version is None) != asked.all:
+        raise Unprocessable('give `version` or `all`, not both: {"version": 12} or {"all": true}')
+    rec = table.book.reveal(c.name, asked.version, seat=seat.label)
+    return recorded_json(rec), rec
+
+
+@endpoint
+async def sealed(request: Request) -> Response:
+    """What a sealed roll or whisper holds, for a seat the visibility rule lets see it (the
+    GM; a private roll's roller; a whisper's sender and recipients; anyone once revealed);
+    404 for any other, naming nothing of it."""
+    seat, _ = await seat_of(request)
+    table = table_of(request)
+    raw = request.path_params["version"]
+    if not VERSION.fullmatch(raw) or len(raw) > 12:
+        raise BadRequest("a sealed action is named by its version, a whole number", field="version")
+
+    def read() -> dict[str, Any]:
+        c = campaign_of(table, seat, request.path_params["campaign"])
+        return table.book.sealed_content(c.name, int(raw), auth.viewer_of(seat))
+
+    return json_answer(await table.run(read))
+
+
 @endpoint
 async def seed(request: Request) -> Response:
     """The players' client seed for the open dice commitment: any seat that acts gives it."""
@@ -447,6 +474,7 @@ undo = _gm_write("undo actions", schema.Count, _undo)
 redo = _gm_write("redo actions", schema.Count, _redo)
 fork = _gm_write("fork the campaign", schema.Fork, _fork)
 reveal = _gm_write("reveal the dice", schema.Reveal, _reveal)
+reveal_sealed = _gm_write("reveal sealed rolls", schema.RevealSealed, _reveal_sealed)
 
 
 @endpoint
@@ -458,7 +486,7 @@ async def events(request: Request) -> Response:
 
     def read() -> dict[str, Any]:
         c = campaign_of(table, seat, request.path_params["campaign"])
-        found, head, more = entries_after(table.book, c, after)
+        found, head, more = entries_after(table.book, c, after, 500, auth.viewer_of(seat))
         return {"campaign": c.name, "head": head, "events": found, "more": more}
 
     return json_answer(await table.run(read))
@@ -603,12 +631,14 @@ async def stream(request: Request) -> Response:
         after = version_query(request, "after") or 0
     c = await table.run(campaign_of, table, seat, request.path_params["campaign"])
 
+    viewer = auth.viewer_of(seat)
+
     def read(since: int) -> tuple[list[dict[str, Any]], bool]:
-        found, _head, more = entries_after(table.book, c, since)
+        found, _head, more = entries_after(table.book, c, since, 500, viewer)
         return found, more
 
     return StreamingResponse(
-        table.feeds.follow(c.id, after, read, seat.key),
+        table.feeds.follow(c.id, after, read, seat.key, sees=lambda sent: message_seen(viewer, sent)),
         media_type="text/event-stream",
         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
     )
@@ -817,6 +847,8 @@ def routes() -> list[Route | Mount]:
         Route("/api/c/{campaign}/fork", fork, methods=["POST"]),
         Route("/api/c/{campaign}/dice/reveal", reveal, methods=["POST"]),
         Route("/api/c/{campaign}/dice/seed", seed, methods=["POST"]),
+        Route("/api/c/{campaign}/reveal", reveal_sealed, methods=["POST"]),
+        Route("/api/c/{campaign}/sealed/{version}", sealed, methods=["GET"]),
         Route("/api/c/{campaign}/events", events, methods=["GET"]),
         Route("/api/c/{campaign}/sheet", sheet, methods=["GET"]),
         Route("/api/c/{campaign}/sheets", every_sheet, methods=["GET"]),

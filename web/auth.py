@@ -33,6 +33,7 @@ from starlette.requests import Request
 from ledger.deciding.authority import Reach, by_player, declared
 from ledger.deciding.commands import Command, nfc
 from ledger.log.records import Campaign
+from ledger.log.sealing import Viewer
 from ledger.trust.seats import Seat
 from ledger.web.errors import Forbidden, TooManyRequests, Unauthorized
 
@@ -162,6 +163,11 @@ def may_read(seat: Seat, campaign: Campaign, asked: str) -> None:
 def gm_only(seat: Seat, what: str) -> None:
     if seat.role != "gm":
         raise Forbidden(f"only the GM's seat may {what}; seat {seat.label!r} is a {_role(seat)}'s")
+
+
+def viewer_of(seat: Seat) -> Viewer:
+    """A seat as the visibility rule of sealed actions reads it (``ledger.log.sealing``)."""
+    return Viewer(seat.role, seat.label, seat.character)
 
 
 def may_act(seat: Seat) -> None:

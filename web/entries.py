@@ -11,8 +11,9 @@ from typing import Any
 import msgspec
 
 from ledger.deciding.commands import Told, told_actions
-from ledger.log.events import RESETS
+from ledger.log.events import RESETS, ActionSealed
 from ledger.log.records import Campaign, Recorded
+from ledger.log.sealing import THE_GM, Viewer, content_seen, entry_seen
 from ledger.log.state import told_as
 
 
@@ -77,16 +78,32 @@ def told(book: Any, c: Campaign, envelopes: Iterable[Any]) -> Iterator[Told]:
 
 
 def entries_after(
-    book: Any, c: Campaign, after: int, limit: int = 500
+    book: Any, c: Campaign, after: int, limit: int = 500, viewer: Viewer = THE_GM
 ) -> tuple[list[dict[str, Any]], int, bool]:
-    """The entries after version ``after`` (at most ``limit``), the head, and whether more follow."""
+    """The entries after version ``after`` (at most ``limit``) that ``viewer`` may read (a
+    whisper is its recipients' and the GM's: ``ledger.log.sealing.entry_seen``), the head,
+    and whether more follow."""
     head = book.head(c)
     if after >= head:
         return [], head, False
     last = min(head, after + limit)
     live = book.segments(c, head)
     found = told(book, c, book.envelopes(c, after, last))
-    return [entry(book, t, live) for t in found], head, last < head
+    return [entry(book, t, live) for t in found if entry_seen(viewer, t[0])], head, last < head
+
+
+WHISPER_MARK = b'"visibility":"whisper"'
+"""In the bytes of a whisper's entry, and of no other (a quote inside a text is escaped)."""
+
+
+def message_seen(viewer: Viewer, sent: bytes) -> bool:
+    """Whether a live feed's message (an entry, encoded once for every stream) is one
+    ``viewer`` may read: the visibility rule of :func:`entries_after`, on the entry sent."""
+    if WHISPER_MARK not in sent:
+        return True
+    data = msgspec.json.decode(sent.split(b"data: ", 1)[1].strip())
+    event = msgspec.convert(data["event"], ActionSealed)
+    return content_seen(viewer, event, data["actor"])
 
 
 def recorded_entries(book: Any, rec: Recorded) -> list[dict[str, Any]]:

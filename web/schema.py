@@ -37,6 +37,11 @@ class Action(msgspec.Struct, forbid_unknown_fields=True):
     expected_version: Annotated[int, msgspec.Meta(ge=0)] | None = None
     """The head the client saw: the action is recorded right after it, or refused with a
     409 (someone acted first), in any number of server processes."""
+    visibility: Literal["public", "private", "blind"] = "public"
+    """A roll's mode: ``private`` (the roller and the GM see the result), ``blind`` (the GM
+    alone); sealed until the GM reveals it (docs/dice.md, "Sealed rolls")."""
+    to: list[str] = []
+    """A note's recipients (characters): a whisper only they and the GM read."""
 
 
 class Count(msgspec.Struct, forbid_unknown_fields=True):
@@ -76,6 +81,14 @@ class Reveal(msgspec.Struct, forbid_unknown_fields=True):
     """``POST .../dice/reveal``: the next commitment's client seed (default: the same)."""
 
     client_seed: str | None = None
+
+
+class RevealSealed(msgspec.Struct, forbid_unknown_fields=True):
+    """``POST .../reveal``: the sealed roll or whisper at ``version``, or ``all`` sealed rolls
+    not revealed yet (the GM's)."""
+
+    version: Annotated[int, msgspec.Meta(ge=1)] | None = None
+    all: bool = False
 
 
 class Seed(msgspec.Struct, forbid_unknown_fields=True):
@@ -242,6 +255,7 @@ ANSWERS: tuple[type, ...] = (
     Count,
     Fork,
     Reveal,
+    RevealSealed,
     Seed,
     Recorded,
     Events,
@@ -373,6 +387,12 @@ def openapi() -> dict[str, Any]:
         "/api/c/{campaign}/fork": post("Fork a branch (GM)", "Fork", "ForkAnswer"),
         "/api/c/{campaign}/dice/reveal": post(
             "Reveal the dice commitment's seed and open the next (GM)", "Reveal", "Recorded"
+        ),
+        "/api/c/{campaign}/reveal": post(
+            "Reveal a sealed roll or whisper, or every sealed roll (GM)",
+            "RevealSealed",
+            "Recorded",
+            idempotent=True,
         ),
         "/api/c/{campaign}/dice/seed": post(
             "Give the players' client seed for the open dice commitment (a player or the GM)",

@@ -260,6 +260,7 @@ class Feeds:
         after: int,
         read: Callable[[int], tuple[list[dict[str, Any]], bool]],
         seat: SeatKey,
+        sees: Callable[[bytes], bool] = lambda _sent: True,
     ) -> AsyncIterator[bytes]:
         """The stream's bytes: entries after ``after`` as the store holds them, then each
         new one as it is recorded, and the seat's offers, until the seat is revoked, a newer
@@ -308,7 +309,8 @@ class Feeds:
                         continue
                     held = feed.since(after) or []
                 for version, sent in held:
-                    yield sent
+                    if sees(sent):  # a whisper is its recipients' and the GM's alone
+                        yield sent
                     after = version
                 if wake.is_set():
                     continue

@@ -157,6 +157,16 @@ class Commitments:
                     text="reveal it there, or open a new one here with `dice commit`", command="dice commit"
                 ),
             )
+        from ledger.campaign.sealing import not_revealed  # lazy: sealed actions are rare
+
+        hidden = not_revealed(self.history, c, now.commitment)
+        if hidden:
+            shown = ", ".join(str(v) for v in hidden[:10])
+            raise LedgerError(
+                f"the seed of dice commitment {now.commitment[:16]} would tell the faces of sealed "
+                f"rolls not revealed yet (version {shown}); reveal them first",
+                fix=RunCommand(text="reveal every sealed roll", command="reveal", options=(Input("all"),)),
+            )
         following = now.client_seed if given is None else given
         upcoming = fairness.new_seed(self.store, following, c.id)
         return self.recording.record(c, Reveal(now.commitment, upcoming, following), seat=seat)

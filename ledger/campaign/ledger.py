@@ -236,6 +236,8 @@ class Ledger:
         actor: str | None = None,
         seat: str | None = None,
         expected_version: int | None = None,
+        visibility: str = "public",
+        to: tuple[str, ...] = (),
     ) -> Recorded:
         """Decide a command against the current state and append its events.
 
@@ -257,7 +259,15 @@ class Ledger:
         elif actor is None and newcomer is None:
             actor = self.registry.acting_or_refuse(c, before)
         recorded = self.recording.record(
-            c, command, faces=faces, actor=actor, newcomer=newcomer, seat=seat, expected=expected_version
+            c,
+            command,
+            faces=faces,
+            actor=actor,
+            newcomer=newcomer,
+            seat=seat,
+            expected=expected_version,
+            visibility=visibility,
+            to=tuple(to),
         )
         if newcomer is not None:
             self.registry.keep_acting(c, before, recorded.state)
@@ -328,21 +338,34 @@ class Ledger:
         faces: list[int] | None = None,
         actor: str | None = None,
         seat: str | None = None,
+        visibility: str = "public",
     ) -> Recorded:
         # lazy: a command that reads imports no dice and no deciding (tests/test_cli_startup.py)
         from ledger.deciding.commands import Roll
 
         return self.execute(
-            Roll(notation=notation, label=label), campaign, faces=faces, actor=actor, seat=seat
+            Roll(notation=notation, label=label),
+            campaign,
+            faces=faces,
+            actor=actor,
+            seat=seat,
+            visibility=visibility,
         )
 
     def note(
-        self, text: str, campaign: str | None = None, *, actor: str | None = None, seat: str | None = None
+        self,
+        text: str,
+        campaign: str | None = None,
+        *,
+        actor: str | None = None,
+        seat: str | None = None,
+        to: tuple[str, ...] = (),
     ) -> Recorded:
+        """A note; with recipients ``to`` (characters), a whisper only they and the GM read."""
         # lazy: a command that reads imports no dice and no deciding (tests/test_cli_startup.py)
         from ledger.deciding.commands import Note
 
-        return self.execute(Note(text=text), campaign, actor=actor, seat=seat)
+        return self.execute(Note(text=text), campaign, actor=actor, seat=seat, to=to)
 
     def add_character(
         self,
@@ -405,6 +428,37 @@ class Ledger:
         c = self.campaign(campaign)
         return self.recording.record(c, Redo(self.history, c, count), seat=seat, expected=expected_version)
 
+    # --- sealed actions (ledger.campaign.sealing) ---------------------------------------
+
+    def reveal(
+        self,
+        campaign: str | None = None,
+        version: int | None = None,
+        *,
+        seat: str | None = None,
+        expected_version: int | None = None,
+    ) -> Recorded:
+        """Reveal a sealed action (its ``version``), or with None every sealed roll not
+        revealed yet (a whisper is revealed by its version only): its content and salt go
+        into the log, where anyone checks them against the commitment made with it."""
+        # lazy: loaded only when a sealed action is revealed
+        from ledger.campaign.sealing import RevealSealed
+
+        c = self.campaign(campaign)
+        return self.recording.record(
+            c, RevealSealed(self.history, c, version), seat=seat, expected=expected_version
+        )
+
+    def sealed_content(self, campaign: str | None, version: int, viewer: Any) -> dict[str, Any]:
+        """What the sealed action at ``version`` holds, for a ``viewer``
+        (:class:`ledger.log.sealing.Viewer`) the visibility rule lets see it; refused in one
+        line, naming nothing of it, for any other."""
+        # lazy: loaded only when a sealed action is read
+        from ledger.campaign.sealing import content_for
+
+        c = self.campaign(campaign)
+        return content_for(self.history, c, version, viewer, self.summary)
+
     # --- provable dice (ledger.campaign.commitments); none keeps a decision, nor a seat --
 
     def commit_dice(
@@ -449,9 +503,13 @@ class Ledger:
         """Walk the chain; raise TamperError at the first bad event."""
         return self.transfer.verify(campaign, every=every)
 
-    def export(self, out: IO[bytes], campaign: str | None = None, *, sign: bool = True) -> int:
-        """Write a campaign's whole branch as JSON lines, signed unless ``sign`` is False."""
-        return self.transfer.export(out, self.campaign(campaign), sign=sign)
+    def export(
+        self, out: IO[bytes], campaign: str | None = None, *, sign: bool = True, players: bool = False
+    ) -> int:
+        """Write a campaign's whole branch as JSON lines, signed unless ``sign`` is False: the
+        GM's backup, with the sealed actions' contents, or (``players``) the players' copy,
+        with their commitments only."""
+        return self.transfer.export(out, self.campaign(campaign), sign=sign, players=players)
 
     def import_(
         self,

@@ -34,6 +34,7 @@ from ledger.errors import (
 from ledger.log import chain
 from ledger.log.events import MAX_DAY, MAX_LINE, RESETS, CharacterAdded, Decision, Envelope, Event
 from ledger.log.records import Campaign, Recorded, Rows, Tip
+from ledger.log.sealing import PUBLIC
 from ledger.log.state import CampaignState, evolve, evolve_core
 from ledger.log.store import VersionConflict
 from ledger.systems import System, get_system
@@ -128,6 +129,8 @@ class Recording:
         newcomer: str | None = None,
         seat: str | None = None,
         expected: int | None = None,
+        visibility: str = PUBLIC,
+        to: tuple[str, ...] = (),
     ) -> Recorded:
         """Decide ``action`` on the head of ``c`` and append its events, all or nothing,
         deciding again on the new head when another writer appended first. The action is
@@ -167,7 +170,17 @@ class Recording:
                 self._tail_checked.add(c.id)
                 self.check_tail(c, tip.version)
             try:
-                drafted = self.draft(c, tip, action, faces=faces, actor=actor, newcomer=newcomer, seat=seat)
+                drafted = self.draft(
+                    c,
+                    tip,
+                    action,
+                    faces=faces,
+                    actor=actor,
+                    newcomer=newcomer,
+                    seat=seat,
+                    visibility=visibility,
+                    to=to,
+                )
             except LedgerError:
                 if expected is not None and cached is not None and self.history.head(c) != expected:
                     # refused on the head this ledger remembered, which is no longer the head
@@ -199,6 +212,8 @@ class Recording:
         newcomer: str | None = None,
         seat: str | None = None,
         system: System | None = None,
+        visibility: str = PUBLIC,
+        to: tuple[str, ...] = (),
     ) -> Drafted:
         """Decide ``action`` on ``tip`` with its dice drawn, and seal its events on top:
         what :meth:`record` appends, and what a batch buffers. A command acts as
@@ -222,18 +237,66 @@ class Recording:
         how = decision(command, dice, system, seat)
         by_actor = isinstance(action, Command) or action.by_actor
         who = self.recorded_under(tip.state, actor, newcomer, party=party) if by_actor else None
+        events = decided.events
+        games = decided.games if stamp is not None and stamp.actor == who else None
+        if visibility != PUBLIC or to:
+            events, how, games = self.sealed(
+                c, tip, action, events, who, how, visibility=visibility, to=to, seat=seat, system=system
+            )
         rows, envelopes, after = self.seal(
             c,
             tip,
-            decided.events,
+            events,
             who,
             action=action_id,
             at=at,
             system=system,
             decision=how,
-            games=decided.games if stamp is not None and stamp.actor == who else None,
+            games=games,
         )
         return Drafted(rows, envelopes, after)
+
+    def sealed(
+        self,
+        c: Campaign,
+        tip: Tip,
+        action: Command | Step,
+        events: list[Event],
+        who: str | None,
+        how: Decision | None,
+        *,
+        visibility: str,
+        to: tuple[str, ...],
+        seat: str | None,
+        system: System,
+    ) -> tuple[list[Event], Decision | None, None]:
+        """An action asked sealed: its ``action.sealed`` event, which keeps no decision (its
+        content, kept beside the log, does), once the action is found fit to be sealed."""
+        # lazy: loaded only when an action is sealed
+        from ledger.campaign.sealing import check_visibility, label_of, sealed_event
+
+        command = _command(action)
+        if command is None:
+            raise LedgerError("only a command is made private, blind or whispered")
+        visibility = check_visibility(visibility, to, tip.state)
+        if visibility == PUBLIC:
+            return events, how, None
+        _rows, _envs, after = self.seal(c, tip, events, who, system=system, decision=how)
+        name = how.command if how is not None else type(command).__name__
+        event = sealed_event(
+            c,
+            tip,
+            system,
+            events,
+            after.state,
+            how,
+            visibility=visibility,
+            to=to,
+            seat=seat,
+            label=label_of(command, name),
+            store=self.store,
+        )
+        return [event], None, None
 
     def stamp(
         self,

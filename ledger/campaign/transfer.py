@@ -99,11 +99,16 @@ class Transfer:
         targets = self.campaigns.all() if every else [self.campaigns.named(name)]
         return integrity.verify_campaigns(self.history, targets, report)
 
-    def export(self, out: IO[bytes], c: Campaign, *, sign: bool = True) -> int:
+    def export(self, out: IO[bytes], c: Campaign, *, sign: bool = True, players: bool = False) -> int:
         """Write a campaign's whole branch as JSON lines, its header signed by this
-        ledger's key unless ``sign`` is False; returns the event count."""
+        ledger's key unless ``sign`` is False; returns the event count. ``players``: leave
+        out the sealed actions' contents (their commitments are in the events)."""
         return integrity.export(
-            self.history, out, c, sign=(lambda header: provenance.sign(self.store, header)) if sign else None
+            self.history,
+            out,
+            c,
+            sign=(lambda header: provenance.sign(self.store, header)) if sign else None,
+            players=players,
         )
 
     def import_(

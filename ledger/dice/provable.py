@@ -44,8 +44,11 @@ from ledger import words
 from ledger.dice.sources import Dice, committed_face
 from ledger.errors import LedgerError, RunCommand, StoreError, TamperError, named
 from ledger.log.events import (
+    ActionRevealed,
+    ActionSealed,
     BranchForked,
     CampaignStarted,
+    Decision,
     DiceCommitted,
     DiceRevealed,
     DiceSeeded,
@@ -202,15 +205,41 @@ class DiceStatus(msgspec.Struct, frozen=True):
         return msgspec.structs.replace(self, client_seed=ev.client_seed, seeded_at=version)
 
 
+def draw_of(env: Envelope[Any]) -> tuple[str, int, int] | None:
+    """The dice an event drew under a commitment: the commitment, the first nonce and how
+    many; from its decision, or from an ``action.sealed`` (whose faces are sealed, but
+    not their number); None when it drew none under one."""
+    how = env.decision
+    if how is not None and how.commitment is not None and how.nonce is not None:
+        return how.commitment, how.nonce, len(how.faces)
+    ev = env.event
+    if isinstance(ev, ActionSealed) and ev.dice is not None and ev.nonce is not None:
+        return ev.dice, ev.nonce, ev.drawn
+    return None
+
+
+class _Opened(msgspec.Struct):
+    decision: Decision | None = None
+
+
+def revealed_decision(content: str) -> Decision | None:
+    """The decision a revealed sealed content holds (None when it holds none, or cannot be read)."""
+    try:
+        return msgspec.json.decode(content, type=_Opened).decision
+    except msgspec.DecodeError:
+        return None
+
+
 def advance(status: DiceStatus, envs: Iterable[Envelope[Any]], store: Store) -> DiceStatus:
     """The status after ``envs``, appended to the branch in order."""
     for env in envs:
         ev = env.event
-        how = env.decision
-        if how is not None and how.commitment is not None and how.nonce is not None:
-            if status.commitment != how.commitment:  # pragma: no cover - the ledger never does this
-                status = status.opened(store, how.commitment)
-            status = msgspec.structs.replace(status, next_nonce=how.nonce + len(how.faces))
+        drew = draw_of(env)
+        if drew is not None:
+            commitment, nonce, count = drew
+            if status.commitment != commitment:  # pragma: no cover - the ledger never does this
+                status = status.opened(store, commitment)
+            status = msgspec.structs.replace(status, next_nonce=nonce + count)
         if isinstance(ev, DiceRevealed):
             status = DiceStatus(status.branch)
         elif isinstance(ev, DiceSeeded):
@@ -244,12 +273,13 @@ def status_at(
             break
         for v, raw in rows:
             env = decode(raw)
-            how = env.decision
-            if how is not None and how.commitment is not None and how.nonce is not None:
-                found = _seeding(store, stream, after, v, how.commitment, decode)
+            drew = draw_of(env)
+            if drew is not None:
+                commitment, nonce, count = drew
+                found = _seeding(store, stream, after, v, commitment, decode)
                 if found is None:
-                    found = blank.opened(store, how.commitment)
-                return msgspec.structs.replace(found, next_nonce=how.nonce + len(how.faces))
+                    found = blank.opened(store, commitment)
+                return msgspec.structs.replace(found, next_nonce=nonce + count)
             ev = env.event
             if isinstance(ev, DiceRevealed):
                 return blank
@@ -380,8 +410,46 @@ def check(
         known[commitment] = made
         return made
 
+    sealed: dict[int, tuple[Commitment, Envelope[Any]]] = {}
+    """Each sealed roll drawn under a commitment, by version, until it is revealed."""
     for env in envelopes:
         ev = env.event
+        if isinstance(ev, ActionSealed) and ev.dice is not None:
+            if ev.nonce is None or open_ is None or ev.dice != open_.commitment:
+                raise TamperError(
+                    name, env.v, f"its sealed dice name commitment {ev.dice[:16]}, which is not the open one"
+                )
+            if env.campaign != open_.branch:
+                raise TamperError(name, env.v, "its dice were drawn under another branch's commitment")
+            if ev.nonce != open_.next_nonce:
+                raise TamperError(
+                    name,
+                    env.v,
+                    f"its first die is number {ev.nonce} under commitment {ev.dice[:16]}, "
+                    f"where {open_.next_nonce} comes next (a gap or a repeat)",
+                )
+            open_.next_nonce += ev.drawn
+            sealed[env.v] = (open_, env)
+            report.pending += ev.drawn
+            report.marks[env.v] = "sealed"
+            continue
+        if isinstance(ev, ActionRevealed) and ev.sealed in sealed:
+            made, at = sealed.pop(ev.sealed)
+            held: ActionSealed = at.event
+            how = revealed_decision(ev.content)
+            if (
+                how is None
+                or how.commitment != held.dice
+                or how.nonce != held.nonce
+                or len(how.faces) != held.drawn
+                or len(how.sides) != held.drawn
+            ):
+                raise TamperError(
+                    name, env.v, f"its revealed dice are not the {held.drawn} drawn at version {ev.sealed}"
+                )
+            report.pending -= held.drawn
+            made.rolls.append((msgspec.structs.replace(at, decision=how), 0))
+            continue
         if isinstance(ev, CampaignStarted):
             seeded = ev.seed is not None
             open_ = opening(env, *ev.opens())

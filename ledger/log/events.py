@@ -290,6 +290,62 @@ class DiceSeeded(Event, frozen=True, tag="dice.seeded"):
         return f"dice seeded: {self.commitment[:16]}, client seed {self.client_seed!r}"
 
 
+class ActionSealed(Event, frozen=True, kw_only=True, tag="action.sealed"):
+    """An action recorded sealed (a GM's blind roll, a player's private roll, a whisper):
+    what anyone may know of it, and ``commitment``, the sha256 of its sealed content (the
+    events it decided and how, :class:`ledger.log.sealing.Sealed`) and a salt, fixed in the
+    chain when it is made. The content and its salt are kept beside the log, in the GM's
+    store, until :class:`ActionRevealed` publishes them (docs/dice.md, "Sealed rolls")."""
+
+    command: str
+    """The command's stable name (``core.Roll``)."""
+    label: str = ""
+    """What was rolled, as the roller named it (a roll's label, a command's name)."""
+    visibility: str
+    """``private`` (the roller and the GM see it), ``blind`` (the GM only) or ``whisper``
+    (a note for ``to`` and the GM only)."""
+    to: tuple[str, ...] = ()
+    """A whisper's recipients: characters of the campaign."""
+    seat: str | None = None
+    """The seat that made it, when one did."""
+    commitment: str
+    dice: str | None = None
+    """The provable dice commitment its virtual dice were derived under, if any."""
+    nonce: int | None = None
+    """The number of its first die under ``dice``."""
+    drawn: int = 0
+    """How many dice it drew under ``dice`` (their faces are sealed, their count is not)."""
+
+    def summary(self) -> str:
+        if self.visibility == "whisper":
+            return f"whispered to {', '.join(self.to)}, sealed"
+        what = f" {self.label}" if self.label else ""
+        return f"rolled{what}, sealed ({self.visibility})"
+
+
+class ActionRevealed(Event, frozen=True, tag="action.revealed"):
+    """A sealed action's content and salt, published: anyone re-hashes them against the
+    commitment its :class:`ActionSealed` (version ``sealed``) fixed when it was made."""
+
+    sealed: int
+    """The version of the ``action.sealed`` event it opens."""
+    content: str
+    """The sealed content, its canonical JSON text, as committed."""
+    salt: str
+    """The salt, 32 hex digits."""
+    what: str = ""
+    """The revealed action's first event, as the log words it."""
+    actor: str | None = None
+    """The character the sealed action was recorded under: its events are folded as theirs."""
+    folded: bool = True
+    """Whether its events fold into the game where the reveal stands: false when the sealed
+    action was undone by then (an undone roll is revealed, never played)."""
+
+    def summary(self) -> str:
+        what = f": {self.what}" if self.what else ""
+        return f"revealed v{self.sealed}{what}"
+
+
 RESETS = (ActionUndone, ActionRedone)
 
 
@@ -321,6 +377,8 @@ CORE_EVENTS: tuple[type[Event], ...] = (
     DiceCommitted,
     DiceRevealed,
     DiceSeeded,
+    ActionSealed,
+    ActionRevealed,
 )
 
 

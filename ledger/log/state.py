@@ -8,6 +8,7 @@ import msgspec
 from msgspec.structs import replace
 
 from ledger.log.events import (
+    ActionRevealed,
     BranchForked,
     CampaignStarted,
     CharacterAdded,
@@ -75,12 +76,29 @@ _CORE = {CampaignStarted: _started, CharacterAdded: _character, BranchForked: _f
 def evolve(state: CampaignState, env: Envelope[Any], system: System) -> CampaignState:
     """Fold one stored event into the campaign state."""
     ev: Event = env.event
+    if isinstance(ev, ActionRevealed) and ev.folded:
+        return evolve_core(state, env, system, revealed(state.game, ev, env, system))
     game = (
         system.rules.initial(ev)
         if isinstance(ev, CampaignStarted)
         else system.rules.evolve(state.game, ev, env)
     )
     return evolve_core(state, env, system, game)
+
+
+def revealed(game: Any, ev: ActionRevealed, env: Envelope[Any], system: System) -> Any:
+    """The game state once a sealed action is revealed: its events folded, as its actor's,
+    where the reveal stands (until then its ``action.sealed`` folded nothing). A content
+    that cannot be read folds nothing (``verify`` names it)."""
+    from ledger.log import sealing  # lazy: only a reveal needs it
+
+    try:
+        content = sealing.decode(ev.content, system.name)
+    except ValueError:
+        return game
+    for inner in content.events:
+        game = system.rules.evolve(game, inner, replace(env, event=inner, actor=ev.actor))
+    return game
 
 
 def evolve_core(state: CampaignState, env: Envelope[Any], system: System, game: Any) -> CampaignState:

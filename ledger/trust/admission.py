@@ -47,6 +47,8 @@ from ledger.log.events import (
     MAX_LINE,
     RESETS,
     ActionRedone,
+    ActionRevealed,
+    ActionSealed,
     ActionUndone,
     BranchForked,
     CampaignRegistered,
@@ -74,6 +76,7 @@ from ledger.text import (
     check_name,
     check_text,
 )
+from ledger.trust import unsealing
 
 EXPORT_FORMAT = "campaign-ledger-export"
 EXPORT_FILE = RunCommand(text="use a file from `export`", command="export")
@@ -272,6 +275,8 @@ class Admission:
         """The client seed in force under the open commitment (its own, or a seeding's)."""
         self.opened: dict[str, int] = {}
         """Every commitment opened, with the version that opens it (each opens once)."""
+        self.revealed: set[int] = set()
+        """The sealed actions revealed so far (each opens once)."""
         self.watch: Callable[[Envelope[Any], CampaignState], None] | None = None
         """Called with each admitted event and the state it leaves (``verify`` compares
         the cached snapshots with it instead of folding the branch a second time)."""
@@ -461,6 +466,22 @@ class Admission:
             p, truncated = dice_mod.chance(ev.result)
             if ev.p_success != p or (ev.p_truncated is True) != truncated or ev.p_truncated is False:
                 raise Refusal("the roll's chance of success is not what its notation gives")
+        elif isinstance(ev, ActionSealed):
+            problem = unsealing.sealed_problem(ev, core.characters)
+            if problem is not None:
+                raise Refusal(problem)
+        elif isinstance(ev, ActionRevealed):
+            sealed_env = self._env(ev.sealed) if 0 < ev.sealed < v else None
+            problem = unsealing.revealed_problem(ev, env, sealed_env, self.revealed, self.system.name)
+            if problem is not None:
+                raise Refusal(problem)
+            self._redecide_revealed(ev, v)
+            if ev.folded != unsealing.live_at(self._env, v - 1, ev.sealed):
+                raise Refusal(
+                    f"it says version {ev.sealed} was {'live' if ev.folded else 'undone'} at the reveal, "
+                    "which it was not"
+                )
+            self.revealed.add(ev.sealed)
         elif isinstance(ev, ActionUndone):
             self._undone(ev, v)
         elif isinstance(ev, ActionRedone):
@@ -499,6 +520,8 @@ class Admission:
         how = env.decision
         if self.dice_open is not None and how is not None and not how.manual:
             self.dice_drawn += len(how.faces)
+        if self.dice_open is not None and isinstance(ev, ActionSealed):
+            self.dice_drawn += ev.drawn
 
     def _fold(self, env: Envelope[Any]) -> CampaignState:
         ev = env.event
@@ -634,6 +657,32 @@ class Admission:
         if len(events) > len(envs):
             raise Refusal("its command decides an event the file does not record here", envs[-1].v + 1)
         self.redecided += 1
+
+    def _redecide_revealed(self, ev: ActionRevealed, v: int) -> None:
+        """A revealed content holds what its command decides with its faces on the state
+        before the sealed action, as any recorded action is decided again."""
+        content = unsealing.content_of(ev, self.system.name)
+        how = content.decision
+        if how is None:
+            raise Refusal("its revealed content keeps no decision")
+        system, core_rules = self._rules(how.rules, v)
+        kind = command_class(how.command, self.system)
+        if kind is None:
+            raise Refusal(f"its revealed command {how.command[:60]!r} is no command of {self.system.name}")
+        dice = Replayed(how.faces, how.manual, how.sides)
+        try:
+            command = msgspec.convert(how.args, kind)
+            events = decide_command(system, self._state_at(ev.sealed - 1), command, dice, core_rules)
+        except Refusal:
+            raise
+        except LedgerError as e:
+            raise Refusal(f"its revealed command is refused on the state before it ({e})") from None
+        except Exception as e:
+            raise Refusal(f"its revealed command cannot be decided ({type(e).__name__})") from None
+        if dice.used != len(how.faces) or events != content.events:
+            raise Refusal(
+                f"its revealed events are not what its command decides with its faces at version {ev.sealed}"
+            )
 
     def _rules(self, rules: str, v: int) -> tuple[System, int]:
         """The system as it decided under the rules versions a decision records (today's

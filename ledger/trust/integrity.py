@@ -19,11 +19,12 @@ from typing import IO, TYPE_CHECKING, Any
 import msgspec
 
 from ledger.dice import provable as fairness
-from ledger.errors import DuplicateNameError, LedgerError, TamperError
-from ledger.log import chain, snapshots
+from ledger.errors import DuplicateNameError, ImportFileError, LedgerError, TamperError
+from ledger.log import chain, sealing, snapshots
 from ledger.log.events import (
     FORMAT,
     RESETS,
+    ActionSealed,
     BranchForked,
     CampaignRegistered,
     DiceCommitted,
@@ -33,6 +34,7 @@ from ledger.log.events import (
 )
 from ledger.log.records import Campaign, VerifyReport
 from ledger.log.state import CampaignState
+from ledger.log.store import SEALED_TABLE
 from ledger.systems import get_system
 from ledger.text import check_distinct, check_name
 from ledger.trust import admission
@@ -108,7 +110,7 @@ def verify_dice_file(
     decode = envelope_decoder(get_system(header.system).name).decode
 
     def envelopes() -> Iterator[Envelope[Any]]:
-        for v, raw in enumerate(admission.lines(data), start=1):
+        for v, raw in enumerate(events_of(admission.lines(data), []), start=1):
             try:
                 yield decode(raw)
             except msgspec.DecodeError as e:
@@ -235,11 +237,15 @@ def export(
     c: Campaign,
     *,
     sign: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
+    players: bool = False,
 ) -> int:
     """Write a campaign's whole branch as JSON lines; returns the event count.
 
     ``sign`` gives the header its signature (the Ledger signs with its key, see
-    ledger.trust.provenance); without it the header goes out unsigned."""
+    ledger.trust.provenance); without it the header goes out unsigned. The GM's export
+    then carries the content and salt of each sealed action this ledger holds, a line each
+    (:class:`ledger.log.sealing.Carried`); a players' export (``players``) only the
+    commitments its events hold."""
     head = history.head(c)
     head_env = history.envelope(c, head)
     header = {
@@ -255,10 +261,60 @@ def export(
         header = sign(header)
     out.write(json.dumps(header).encode() + b"\n")
     n = 0
+    commitments: list[tuple[int, str]] = []
     for raw in history.stored(c):
         out.write(bytes(raw) + b"\n")
         n += 1
+        if not players and b'"action.sealed"' in raw:
+            ev = history.decode(c, bytes(raw), n).event
+            if isinstance(ev, ActionSealed):
+                commitments.append((n, ev.commitment))
+    for v, commitment in commitments:
+        rows = history.store.private_records(SEALED_TABLE, commitment)
+        if not rows:
+            continue
+        held = msgspec.json.decode(bytes(rows[0].state), type=sealing.Kept)
+        carried = sealing.Carried(sealed=v, commitment=commitment, content=held.content, salt=held.salt)
+        out.write(msgspec.json.encode(carried) + b"\n")
     return n
+
+
+def events_of(raws: Iterator[bytes], carried: list[bytes]) -> Iterator[bytes]:
+    """The event lines of an export, the sealed contents a GM's export carries after them
+    set aside into ``carried``."""
+    for raw in raws:
+        if raw.startswith(sealing.CARRIED):
+            carried.append(raw)
+            continue
+        if carried:
+            raise ImportFileError(
+                "an event follows the sealed contents at the end of the file; no export is so"
+            )
+        yield raw
+
+
+def carried_rows(admit: admission.Admission, carried: list[bytes]) -> list[tuple[str, bytes]]:
+    """The sealed contents a GM's export carries, each checked against the ``action.sealed``
+    it names (the commitment fixed when it was made): the rows of the GM's store."""
+    rows: list[tuple[str, bytes]] = []
+    for i, raw in enumerate(carried, start=admit.version + 2):
+        try:
+            found = msgspec.json.decode(raw, type=sealing.Carried)
+        except msgspec.DecodeError as e:
+            raise ImportFileError(
+                f"line {i} of the import file is no sealed content ({str(e)[:80]})"
+            ) from None
+        env = admit.decode(admit.raws[found.sealed - 1]) if 1 <= found.sealed <= admit.version else None
+        ev = env.event if env is not None else None
+        if not isinstance(ev, ActionSealed) or ev.commitment != found.commitment:
+            raise admit.refuse(
+                found.sealed, "the sealed content the file carries for it names another commitment"
+            )
+        problem = sealing.reveal_problem(ev, found.content, found.salt)
+        if problem is not None:
+            raise admit.refuse(found.sealed, f"the sealed content the file carries for it: {problem}")
+        rows.append((found.commitment, msgspec.json.encode(sealing.Kept(found.content, found.salt))))
+    return rows
 
 
 def import_campaign(
@@ -291,8 +347,9 @@ def import_campaign(
     # An older ledger stored an import under a stream id of its own, the header's, and
     # sealed what was played after it with that id: such an export changes id once, to it.
     admit = admission.Admission(new_name, system, homes=frozenset({header.campaign_id}))
+    carried: list[bytes] = []
     try:
-        for raw in admission.lines(data):
+        for raw in events_of(admission.lines(data), carried):
             admit.admit(raw)
     except admission.LineTooLong as e:
         raise admit.refuse(
@@ -301,6 +358,7 @@ def import_campaign(
         ) from None
     admit.check_head(header)
     admit.finish()
+    sealed_rows = carried_rows(admit, carried)
     if any(fairness.MARKER in raw or b'"nonce":' in raw for raw in admit.raws):  # else no die to prove
         try:
             fairness.check(new_name, (admit.decode(raw) for raw in admit.raws))
@@ -372,6 +430,11 @@ def import_campaign(
         )
         return registered, rows
 
+    for (
+        commitment,
+        kept,
+    ) in sealed_rows:  # the GM's sealed contents, beside the log (before it: harmless alone)
+        registry.store.put_private(SEALED_TABLE, commitment, 1, "sealed", kept)
     registry.register(make)
     return registry.named(new_name)
 

@@ -114,7 +114,26 @@ ROLLED_SQL = FactQuery(
 """A core ``ledger roll`` as a roll fact, in SQL (:func:`ledger.facts.rolled_fact` is its
 Python twin)."""
 
-CORE_FACTS_SQL: tuple[FactQuery, ...] = (ROLLED_SQL,)
+REVEALED_SQL = FactQuery(
+    RollFact,
+    ("action.revealed",),
+    ROLLED_SQL.sql.replace(
+        "SELECT position, json_transform(event,",
+        "SELECT position, event->>'actor' AS who, json_transform(json(event->>'content')->'events'->0,",
+    )
+    .replace(
+        "FROM ev WHERE kind = 'dice.rolled')",
+        "FROM ev WHERE kind = 'action.revealed' "
+        "AND json(event->>'content')->'events'->0->>'kind' = 'dice.rolled')",
+    )
+    .replace(
+        "e.p_success AS p_success\n       FROM r", "e.p_success AS p_success, who AS character\n       FROM r"
+    ),
+)
+"""A sealed core roll, counted once revealed, where the reveal stands, as its roller's
+(:func:`ledger.facts.event_facts` is its Python twin); until then it is no fact."""
+
+CORE_FACTS_SQL: tuple[FactQuery, ...] = (ROLLED_SQL, REVEALED_SQL)
 
 
 _COMMON_NAMES = frozenset(name for name, _ in COMMON)

@@ -106,7 +106,11 @@
     mismatch: "does not match",
     none: "(none)",
     anyChoice: "—",
-    unit: "{label} (in {unit})"
+    unit: "{label} (in {unit})",
+    sealed: "sealed",
+    sealedFor: { private: "sealed: the roller and the GM", blind: "sealed: the GM only", whisper: "whisper" },
+    reveal: "Reveal",
+    revealAll: "Reveal all sealed rolls"
   };
   function say(key, values) {
     return WORDS[key].replace(/\{(\w+)\}/g, function (_, k) { return values && values[k] !== undefined ? String(values[k]) : ""; });
@@ -114,7 +118,8 @@
   var S = {
     table: null, seat: null, entries: {}, versions: [], byAction: {}, head: 0, who: null, at: null,
     steps: [], revealed: {}, verified: {}, commitments: [], seeded: {}, source: null, lost: false,
-    sheet: null, sheets: null, cards: {}, waiting: {}, pane: "me", open: null, wide: false
+    sheet: null, sheets: null, cards: {}, waiting: {}, pane: "me", open: null, wide: false,
+    sealed: {}, opened: {}
   };
 
   function $(id) { return document.getElementById(id); }
@@ -259,8 +264,49 @@
           title: proven ? "the revealed seed hashes to the commitment" : "", text: state + (proven ? " \u2713" : "") }) : null,
         e.undone ? el("span", { "class": "badge undone", text: "undone" }) : null,
         e.decision && e.decision.seat ? el("span", { "class": "seat-of muted", text: "by " + e.decision.seat }) : null
-      ])
+      ].concat(e.kind === "action.sealed" ? sealedMarks(e) : []))
     ]);
+  }
+  /* A sealed roll or whisper: its badge, what it holds for a seat that may see it (read
+     from the server, which asks the one visibility rule; nothing of it is in the entry),
+     and the GM's button that reveals it. */
+  /* The GM's "Reveal all sealed rolls" shows while a sealed roll is not revealed. */
+  function sealedLeft() {
+    var left = isGM() && S.versions.some(function (v) {
+      var e = S.entries[v];
+      return e && e.kind === "action.sealed" && e.event.visibility !== "whisper" && !S.opened[v];
+    });
+    $("reveal-all").hidden = !left;
+  }
+  function seesSealed(e) {
+    var ev = e.event || {}, me = S.seat || {};
+    if (isGM() || S.opened[e.version]) return true;
+    if (ev.visibility === "blind") return false;
+    var mine = (me.label && me.label === ev.seat) || (me.character && me.character === e.actor);
+    if (ev.visibility === "whisper") return mine || (me.character && (ev.to || []).indexOf(me.character) >= 0);
+    return mine;
+  }
+  function sealedMarks(e) {
+    var ev = e.event || {}, marks = [el("span", { "class": "badge sealed", "data-sealed": ev.visibility, text: WORDS.sealedFor[ev.visibility] || WORDS.sealed })];
+    if (seesSealed(e)) {
+      var box = el("span", { "class": "sealed-result" });
+      marks.push(box);
+      var got = S.sealed[e.version];
+      if (got) box.textContent = got;
+      else request("GET", API + "/sealed/" + e.version).then(function (c) {
+        S.sealed[e.version] = c.summaries.join("; ");
+        box.textContent = S.sealed[e.version];
+      }, function () { /* not this seat's: the rule said no */ });
+    }
+    if (isGM() && !S.opened[e.version]) {
+      var b = el("button", { type: "button", "class": "reveal", "data-reveal": e.version, text: WORDS.reveal });
+      b.addEventListener("click", function () {
+        b.disabled = true;
+        request("POST", API + "/reveal", { version: e.version }).then(function () {}, function (err) { b.disabled = false; notice(err.message); });
+      });
+      marks.push(b);
+    }
+    return marks;
   }
   /* An entry's data, kept (and its log line redrawn, when it is drawn already). */
   function place(e) {
@@ -311,6 +357,10 @@
     } else if (e.kind === "dice.revealed") {
       S.revealed[ev.commitment] = ev.seed;
       verify(ev.commitment, ev.seed);
+    } else if (e.kind === "action.revealed") {
+      S.opened[ev.sealed] = e.version;
+      var sealedEntry = S.entries[ev.sealed];
+      if (sealedEntry && sealedEntry.node) { delete S.sealed[ev.sealed]; place(sealedEntry); }
     }
   }
   /* Each revealed seed is checked here too: its sha256 must be the commitment. */
@@ -357,6 +407,7 @@
     else steps();
     if (people) reloadTable();
     undoLabels();
+    sealedLeft();
     if (!first || S.head > known) refreshSoon();
   }
   /* After an undo or redo the server says again which actions stand: every entry's mark. */
@@ -841,6 +892,8 @@
     if (how.seen) body.expected_version = S.head; /* a command that names the state it acts on */
     var f = faces();
     if (f !== undefined) body.faces = f;
+    var mode = $("roll-mode") ? $("roll-mode").value : "public";
+    if (mode !== "public") body.visibility = mode; /* a roll made private or blind (Foundry's roll modes) */
     var slot = how.anchor.slot, card = pendingCard(slot, how.label);
     S.lastSlot = slot;
     return request("POST", API + "/actions", body).then(function (answer) {
@@ -1273,6 +1326,8 @@
     $("gm-more").addEventListener("click", function () { gmMore($("gm-more").getAttribute("aria-expanded") !== "true"); });
     $("undo").addEventListener("click", function () { gmWrite("/undo", { count: 1, expected_version: S.head }); });
     $("redo").addEventListener("click", function () { gmWrite("/redo", { count: 1, expected_version: S.head }); });
+    $("reveal-all").textContent = WORDS.revealAll;
+    $("reveal-all").addEventListener("click", function () { gmWrite("/reveal", { all: true }); });
     $("step-slider").addEventListener("input", function () { goTo(+$("step-slider").value); });
     $("prev-step").addEventListener("click", function () { goTo(stepIndex() - 1); });
     $("next-step").addEventListener("click", function () { goTo(stepIndex() + 1); });

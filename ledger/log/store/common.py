@@ -32,7 +32,10 @@ and the sha256 of its secret, and its revocation; never exported, logged or ware
 REQUESTS_TABLE = "ledger_requests"
 """The answers ``ledger serve`` gave to requests sent with an ``Idempotency-Key``, so a
 retry gets the first answer; never exported, logged or warehoused."""
-PRIVATE_TABLES = (SNAPSHOTS_TABLE, KEYS_TABLE, SEEDS_TABLE, SEATS_TABLE, REQUESTS_TABLE)
+SEALED_TABLE = "ledger_sealed"
+"""The content and salt of each sealed action (``action.sealed``), keyed by its commitment:
+the GM's, beside the log; a GM's export carries them, a players' export does not."""
+PRIVATE_TABLES = (SNAPSHOTS_TABLE, KEYS_TABLE, SEEDS_TABLE, SEATS_TABLE, REQUESTS_TABLE, SEALED_TABLE)
 """The tables beside the events, each an eventsourcing aggregate recorder's."""
 PAGE = 4096
 """Rows read at a time."""

@@ -16,6 +16,7 @@ from ledger.log.store.common import (
     KEYS_TABLE,
     PAGE,
     REQUESTS_TABLE,
+    SEALED_TABLE,
     SEATS_TABLE,
     SEEDS_TABLE,
     SNAPSHOTS_TABLE,
@@ -71,6 +72,7 @@ class Store:
         self.seeds = opened.tables[SEEDS_TABLE]
         self.seats = opened.tables[SEATS_TABLE]
         self.requests = opened.tables[REQUESTS_TABLE]
+        self.sealed = opened.tables[SEALED_TABLE]
 
     def describe(self) -> str:
         return describe(self.target)
@@ -371,4 +373,4 @@ class Store:
             raise StoreError(f"cannot read {self.describe()}: {reason(e)}") from e
 
     def _private(self, table: str) -> Any:
-        return {SEATS_TABLE: self.seats, REQUESTS_TABLE: self.requests}[table]
+        return {SEATS_TABLE: self.seats, REQUESTS_TABLE: self.requests, SEALED_TABLE: self.sealed}[table]
