@@ -224,6 +224,38 @@ def test_the_command_line_rolls_blind_whispers_and_reveals(tmp_path: Path) -> No
     assert out.exit_code != 0 and "no sealed roll left" in out.output
 
 
+def test_a_blind_system_check_is_told_by_what_it_rolls_not_by_its_result(tmp_path: Path) -> None:
+    """The GM's perception check behind the screen: the log says which check was made
+    (``check perception``), never its total or outcome."""
+    db = str(tmp_path / "c.ledger")
+    run = CliRunner().invoke
+    assert run(cli, ["--db", db, "new", "d20", "Mesa"]).exit_code == 0
+    assert run(cli, ["--db", db, "character", "create", "Ana"]).exit_code == 0
+    assert run(cli, ["--db", db, "d20", "check", "SAB", "--dc", "12", "--faces", "5"]).exit_code == 0
+    out = run(
+        cli,
+        [
+            "--db",
+            db,
+            "d20",
+            "check",
+            "SAB",
+            "--skill",
+            "perception",
+            "--dc",
+            "12",
+            "--faces",
+            "17",
+            "--blind",
+        ],
+    )
+    assert out.exit_code == 0, out.output
+    log = run(cli, ["--db", db, "log"]).output
+    last = log.strip().splitlines()[-1]
+    assert last.endswith("Ana: rolled check perception, sealed (blind)"), last
+    assert "17" not in last and "success" not in last
+
+
 # --- the live table, as each seat ------------------------------------------------------
 
 

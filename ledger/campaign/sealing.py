@@ -154,12 +154,18 @@ def unchanged(before: CampaignState, after: CampaignState) -> bool:
 
 def label_of(command: Any, name: str) -> str:
     """What a sealed action is told as: the roll's label, else its notation, else its
-    command's name (what was rolled is no secret; what came up is)."""
+    command's word and what it rolls (``check SAB``, ``test Spot Hidden``, ``roll shoot``):
+    what was rolled is no secret; what came up is."""
     for field in ("label", "notation"):
         value = getattr(command, field, "")
         if isinstance(value, str) and value:
             return value
-    return name.split(".", 1)[-1]
+    word = name.split(".", 1)[-1].lower()
+    for field in ("skill", "what", "weapon", "table", "attribute"):
+        value = getattr(command, field, None)
+        if isinstance(value, str) and value:
+            return f"{word} {value.upper() if field == 'attribute' else value}"
+    return word
 
 
 class Pending(msgspec.Struct, frozen=True):
