@@ -22,6 +22,7 @@ from ledger.cli.options import (
 from ledger.cli.root import cli
 from ledger.errors import LedgerError
 from ledger.log.state import told_as, told_on
+from ledger.text import shell_word
 from ledger.trust import outfile
 
 # --- undo, redo, fork ------------------------------------------------------------
@@ -66,7 +67,7 @@ def fork(c: Ctx, new_name: str, at: int | None, day: int | None) -> None:
         c,
         {"name": camp.name, "parent": parent.name, "at": camp.parent_version, "current": True},
         f"forked {camp.name!r} at version {camp.parent_version}; now playing it "
-        f"(back with `ledger use {parent.name}`)",
+        f"(back with `ledger use {shell_word(parent.name)}`)",
     )
 
 
