@@ -487,3 +487,30 @@ def test_a_log_recorded_under_core_rules_3_verifies_as_it_was_recorded(tmp_path:
         tmp_path, "freeform/campaign-rules-core3.jsonl", versions("core=4 freeform=1"), rules=False
     )
     assert "Foundry's capped reroll" in refusal(tmp_path, claimed)
+
+
+def test_a_push_after_anothers_roll_is_yearzero_rules_2_and_refused_under_rules_1(tmp_path: Path) -> None:
+    """Yearzero rules 2 push the acting character's own last roll, whoever rolled since;
+    rules 1 (the golden logs') pushed only the roll just made: the same action claiming
+    rules 1 is refused at import."""
+    from ledger.systems.yearzero import commands as yz
+
+    mutant = {"strength": "3", "agility": "3", "wits": "3", "empathy": "3"}
+    with Ledger(str(tmp_path / "z.ledger")) as book:
+        book.new_campaign("yearzero", "Zone")
+        book.add_character("Ana", "Zone", mutant)
+        book.add_character("Bo", "Zone", mutant)
+        book.execute(yz.Roll(what="wits"), "Zone", actor="Ana", faces=[2, 3, 4])
+        book.execute(yz.Roll(what="wits"), "Zone", actor="Bo", faces=[2, 3, 4])
+        pushed = book.execute(yz.Push(), "Zone", actor="Ana", faces=[6, 5, 5])
+        assert pushed.envelopes[0].decision is not None
+        assert pushed.envelopes[0].decision.rules.endswith(" yearzero=2")
+        with (tmp_path / "zone.jsonl").open("wb") as out:
+            book.export(out, "Zone")
+    assert admitted((tmp_path / "zone.jsonl").read_bytes()).redecided > 0
+    old = forgery.forge_export(
+        tmp_path / "zone.jsonl",
+        tmp_path / "old.jsonl",
+        lambda _h, events: (versions("core=4 yearzero=1")(events), events)[1],
+    )
+    assert "only Bo can push their own roll" in refusal(tmp_path, old)

@@ -900,3 +900,27 @@ def warm(d: YZDraft, cmd: Warm) -> None:
     for name in cold_ones:
         d.emit(ev.Hypothermia(character=name, warm=True, at=now(d)))
     eng.check_getups(d)
+
+
+# --- rules version 1 ---------------------------------------------------------------------
+
+
+def _push_v1(d: YZDraft, cmd: Push) -> None:
+    """A push under rules version 1: right after the roll it re-rolls, by whoever rolled it."""
+    p = d.game.pending
+    if p is None or p.action != d.game.last_action:
+        raise RuleError("there is no roll to push; a push must come right after the roll it re-rolls")
+    if (cmd.actor or p.character) != p.character:
+        raise RuleError(
+            f"only {p.character} can push their own roll",
+            fix=ChooseCharacter(text=f"act as {p.character}", characters=(p.character,)),
+        )
+    push(d, cmd)
+
+
+decider_v1 = Decider("yearzero", evolve, before=_before)
+"""The yearzero rules of version 1, kept so that the actions recorded under them are decided
+again as they were: version 2 pushes the acting character's own last roll, whoever rolled
+since; version 1 pushed only the roll just made, and only by whoever made it."""
+for _kind in decider.commands:
+    decider_v1.on(_kind)(_push_v1 if _kind is Push else decider.handler(_kind))  # type: ignore[arg-type]
