@@ -144,6 +144,8 @@ def worded(fix: Fix) -> str:
     fields = msgspec.structs.asdict(fix)
     if isinstance(fix, CreateCampaign):
         fields["name"] = shell_word(fix.name)
+    if isinstance(fix, ReadTable):
+        fields["table"] = shell_word(fix.table)
     if isinstance(fix, SystemCommands):
         fields["group"] = _group(fix.system)
     return template.format(**fields)

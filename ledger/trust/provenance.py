@@ -39,7 +39,7 @@ from ledger.errors import (
     SignatureError,
     StoreError,
 )
-from ledger.text import check_name, shell_word
+from ledger.text import check_name
 from ledger.trust import admission
 from ledger.trust.integrity import import_campaign
 
@@ -134,7 +134,7 @@ class Signer(msgspec.Struct, frozen=True):
         if self.status == "trusted":
             return f"signed by trusted key {self.name!r} ({self.fingerprint})"
         if self.status == "unknown":
-            source = shell_word(file) if file else self.key
+            source = file if file else self.key
             return (
                 f"signed by an unknown key {self.fingerprint}; if it is the sender's, "
                 f"{word(trust_fix(source))}"
@@ -358,7 +358,7 @@ def check_header(
     ``store``'s ledger; None: no key is known)."""
     signer = signer_of(store, check_signature(header))
     if require_signed and not signer.known:
-        source = shell_word(file) if file else "FILE"
+        source = file if file else "FILE"
         if signer.status == "unsigned":
             raise SignatureError(
                 "refused: the export is unsigned and `require_signed` is set",
