@@ -204,4 +204,6 @@ def test_foundrys_capped_forms_are_refused_with_what_to_write(
 def test_a_count_after_a_reroll_is_written_with_cs_and_read_back_the_same(run: Session) -> None:
     event = rolled(run, "2d6r1cs=1", "--faces", "1,5,1,2")
     assert event["result"]["notation"] == "2d6r1cs=1" and event["result"]["successes"] == 0
+    explicit = rolled(run, "2d6r=1=1", "--faces", "1,5,1,2")  # the face named with '=': no cap to read
+    assert explicit["result"]["notation"] == "2d6r1cs=1"
     assert run("verify").exit_code == 0

@@ -633,9 +633,11 @@ class _Parser:
             once_ = low.startswith("ro")
             self.pos += 2 if low.startswith(("ro", "rr")) else 1
             written = s[p : self.pos]
+            bare = self.peek().isdigit()
             sel = self.selector(written, required=True)
             assert sel is not None
-            self.refuse_cap(term, written, sel)
+            if bare:
+                self.refuse_cap(term, written, sel)
             if term.reroll is None:
                 seen.add("reroll")
                 return msgspec.structs.replace(term, reroll=sel, reroll_once=once_)
@@ -664,8 +666,9 @@ class _Parser:
             self.pos += int(explode_once)
             mark = s[p : self.pos]
             once("explode", mark)
+            bare = self.peek().isdigit()
             sel = self.selector(mark, required=False) or Cmp("=", term.top)
-            if mark[0] in "xX":  # Foundry's x: x2>=5 is at most two explosions (! and e have no cap)
+            if bare and mark[0] in "xX":  # Foundry's x: x2>=5 is at most two explosions (! and e: no cap)
                 self.refuse_cap(term, mark, sel)
             return msgspec.structs.replace(term, explode=sel, compound=compound, explode_once=explode_once)
         if self.peek() in "<>=" and self.peek():
@@ -675,10 +678,10 @@ class _Parser:
         return term
 
     def refuse_cap(self, term: DiceTerm, written: str, sel: Cmp) -> None:
-        """Foundry's capped forms, a number then a comparison (``r1=1``, ``x2>=5``: at most
-        that many rerolls or explosions on the faces compared), are refused under notation
-        rules 4 with what to write; older rules read them as a face, then a count."""
-        if self.semantics < CAPPED_FROM or sel.op != "=" or not (self.peek() in "<>=" and self.peek()):
+        """Foundry's capped forms, a bare number then a comparison (``r1=1``, ``x2>=5``: at
+        most that many rerolls or explosions on the faces compared), are refused under
+        notation rules 4 with what to write; older rules read them as a face, then a count."""
+        if self.semantics < CAPPED_FROM or not (self.peek() in "<>=" and self.peek()):
             return
         start = self.pos
         op = self.comparison()
