@@ -22,7 +22,7 @@ from ledger.cli.options import (
 from ledger.cli.root import cli
 from ledger.errors import NoCurrentCampaignError
 from ledger.systems import get_system
-from ledger.text import check_name
+from ledger.text import check_name, shell_word
 
 # --- campaigns and characters ------------------------------------------------
 
@@ -123,7 +123,7 @@ def _first_character(system: str, name: str) -> str:
     if found.rules.creates is not None and not found.rules.solo:
         raise click.UsageError(
             f"the {system} system creates a character with its own options: start the campaign "
-            f"without --explorer, then run `ledger character create {name} ...` "
+            f"without --explorer, then run `ledger character create {shell_word(name)} ...` "
             "(`ledger character create --help` lists them)"
         )
     return check_name(name, "character")

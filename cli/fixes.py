@@ -28,6 +28,7 @@ from ledger.errors import (
     Undo,
 )
 from ledger.systems import system_names
+from ledger.text import shell_word
 
 OPTIONS: dict[str, str] = {
     "all": "--all",
@@ -141,6 +142,10 @@ def worded(fix: Fix) -> str:
     if template is None:
         return fix.text
     fields = msgspec.structs.asdict(fix)
+    if isinstance(fix, CreateCampaign):
+        fields["name"] = shell_word(fix.name)
+    if isinstance(fix, ReadTable):
+        fields["table"] = shell_word(fix.table)
     if isinstance(fix, SystemCommands):
         fields["group"] = _group(fix.system)
     return template.format(**fields)
@@ -159,9 +164,10 @@ def command_line(fix: Fix) -> str:
     if not isinstance(fix, RunCommand):
         return worded(fix)
     group = [_group(fix.system)] if fix.system is not None else []
-    return " ".join(
-        ["ledger", *group, fix.command, *fix.arguments, *(given(i, fix.system) for i in fix.options)]
+    options = (
+        given(Input(i.name, shell_word(i.value) if i.value else i.value), fix.system) for i in fix.options
     )
+    return " ".join(["ledger", *group, fix.command, *map(shell_word, fix.arguments), *options])
 
 
 def message(error: LedgerError) -> str:

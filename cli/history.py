@@ -21,7 +21,8 @@ from ledger.cli.options import (
 )
 from ledger.cli.root import cli
 from ledger.errors import LedgerError
-from ledger.log.state import told_as, told_on, told_party
+from ledger.log.state import told_as, told_on
+from ledger.text import shell_word
 from ledger.trust import outfile
 
 # --- undo, redo, fork ------------------------------------------------------------
@@ -66,7 +67,7 @@ def fork(c: Ctx, new_name: str, at: int | None, day: int | None) -> None:
         c,
         {"name": camp.name, "parent": parent.name, "at": camp.parent_version, "current": True},
         f"forked {camp.name!r} at version {camp.parent_version}; now playing it "
-        f"(back with `ledger use {parent.name}`)",
+        f"(back with `ledger use {shell_word(parent.name)}`)",
     )
 
 
@@ -175,7 +176,8 @@ def sheet(c: Ctx, at: int | None, day: int | None) -> None:
 @common
 @pass_ctx
 def journal(c: Ctx, at: int | None, day: int | None, form: str, output: str | None, force: bool) -> None:
-    """One line per game day (or per action), with notes; --format md for Markdown."""
+    """One entry per game day (per date where the system counts none): who did what, with
+    notes; --format md for Markdown."""
 
     if output is not None and form != "md":
         raise LedgerError("-o writes the Markdown journal; add --format md")
@@ -202,33 +204,46 @@ def journal(c: Ctx, at: int | None, day: int | None, form: str, output: str | No
     from ledger.deciding.commands import told_actions
 
     hook = system.read.journal
-    whose: list[str | None] = []  # the party's rows are told as its (with the seat), as the log does
     if hook is not None:
-        data = hook(state)
-    else:
-        data = []
-        for env, party, seat in told_actions(system, book.effective(camp, state.core.version or None)):
-            if env.event.kind in ("campaign.started", "branch.forked"):
-                continue
-            data.append(
-                {
-                    "version": env.v,
-                    "day": told_on(env.event, env.day),
-                    "actor": told_as(env.event, env.actor, party),
-                    "text": env.event.summary(),
-                }
-            )
-            whose.append(told_party(seat) if party and told_as(env.event, None) is None else None)
+        rows = hook(state)
+        emit(c, rows, lambda: "\n".join(f"{'day ' + str(r['day']):>8}  {r['text']}" for r in rows) or EMPTY)
+        return
+    data: list[dict[str, Any]] = []  # one entry per game day (per date without days)
+    for env, party, seat in told_actions(system, book.effective(camp, state.core.version or None)):
+        if env.event.kind in ("campaign.started", "branch.forked"):
+            continue
+        day = told_on(env.event, env.day)
+        date = None if day is not None else env.at[:10]
+        if not data or (data[-1]["day"], data[-1]["date"]) != (day, date):
+            data.append({"day": day, "date": date, "actions": []})
+        who = told_as(env.event, env.actor, party, seat)
+        data[-1]["actions"].append({"version": env.v, "who": who, "text": env.event.summary()})
+    emit(c, data, lambda: journal_text(data) or EMPTY)
 
-    def text() -> str:
-        out = []
-        for k, row in enumerate(data):
-            when = f"day {row['day']}" if row.get("day") is not None else f"v{row.get('version')}"
-            who = whose[k] if k < len(whose) else None
-            out.append(f"{when:>8}  {who + ': ' if who else ''}{row['text']}")
-        return "\n".join(out) or "the journal is empty"
 
-    emit(c, data, text)
+EMPTY = "the journal is empty"
+
+
+def journal_text(days: list[dict[str, Any]]) -> str:
+    """The journal's entries: a day (or a date) and who did what on it, a line for each
+    run of things told as the same one's (the party's, with the seat that issued them),
+    named first unless every one of them names its doer already."""
+    out: list[str] = []
+    width = 8 if all(entry["day"] is not None for entry in days) else 10
+    for entry in days:
+        when = f"day {entry['day']}" if entry["day"] is not None else entry["date"]
+        runs: list[tuple[str | None, list[str]]] = []
+        for act in entry["actions"]:
+            if runs and runs[-1][0] == act["who"]:
+                runs[-1][1].append(act["text"])
+            else:
+                runs.append((act["who"], [act["text"]]))
+        for k, (who, texts) in enumerate(runs):
+            told = "; ".join(texts)
+            if who and not all(text.startswith(who) for text in texts):
+                told = f"{who}: {told}"
+            out.append(f"{when if k == 0 else '':>{width}}  {told}")
+    return "\n".join(out)
 
 
 @cli.command("replay")

@@ -52,10 +52,11 @@ def survival_lines(curve: list[dict[str, Any]]) -> list[str]:
     return lines
 
 
-def luck_lines(lk: dict[str, Any]) -> list[str]:
+def luck_lines(lk: dict[str, Any], undone: int = 0) -> list[str]:
     """The luck report as text: the luck index of every die thrown, then, each labelled,
     the kept luck and the mulligans; then the characters (all, or the extremes of those
-    with rolls enough to rank, with how many rolls each)."""
+    with rolls enough to rank, with how many rolls each). ``undone`` counts every undone
+    roll, the ones with no chance of success to judge (a plain ``1d6``) included."""
     o = lk["overall"]
     if not o["judged"]:
         return ["Luck: no rolls with a known chance of success yet"]
@@ -71,6 +72,11 @@ def luck_lines(lk: dict[str, Any]) -> list[str]:
         lines.append(
             f"  mulligans: {counted(mull['rolls'], 'roll')} undone ({counted(mull['successes'], 'success')}, "
             f"{mull['expected']} expected); undoing them moved the kept luck by {signed(mull['effect'])}"
+        )
+    elif undone:
+        lines.append(
+            f"  mulligans: no roll with a chance of success undone "
+            f"(the {counted(undone, 'undone roll')} had no chance to judge)"
         )
     else:
         lines.append("  mulligans: no roll undone")
@@ -134,7 +140,8 @@ def render(data: dict[str, Any], *, spell: Callable[[str], str] = named) -> str:
         )
     if "luck" in data:
         out.append("")
-        out.extend(luck_lines(data["luck"]))
+        undone = sum(int(row.get("undone") or 0) for row in data.get("mulligans") or ())
+        out.extend(luck_lines(data["luck"], undone))
     sections: list[tuple[str, str, Callable[[Any], list[str]]]] = [
         (
             "rolls",

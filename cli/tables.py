@@ -25,6 +25,7 @@ from ledger.log.store import is_postgres, resolve_target
 from ledger.systems import get_system
 from ledger.tables import browse
 from ledger.tables.browse import systems_with_tables
+from ledger.text import shell_word
 
 
 def _has_ledger(c: Ctx) -> bool:
@@ -120,7 +121,7 @@ def roll_table(c: Ctx, table: str, faces: str | None) -> None:
     found = browse.find(browse.listing(system, data), table, system)
     if found.dice is None:
         raise LedgerError(
-            f"{found.name} is a list to read, not a table to roll; see `ledger tables {found.name}`"
+            f"{found.name} is a list to read, not a table to roll; see `ledger tables {shell_word(found.name)}`"
         )
     rec = c.ledger.roll(
         found.dice,

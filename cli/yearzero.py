@@ -134,7 +134,7 @@ def roll(
 @common
 @pass_ctx
 def push(c: Ctx, faces: str | None) -> None:
-    """Push the last roll once: re-roll what is not a 6 (nor a 1 on base and gear dice)."""
+    """Push your own last roll once: re-roll what is not a 6 (nor a 1 on base and gear dice)."""
     run_command(c, cmd.Push(), faces)
 
 

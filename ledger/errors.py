@@ -206,7 +206,7 @@ class NotALedgerError(StoreError):
 class UnknownCampaignError(LedgerError):
     def __init__(self, name: str, known: list[str]) -> None:
         hint = f"known: {', '.join(known)}" if known else "none exist yet"
-        shown = name if name.isprintable() and " " not in name else "NAME"
+        shown = name if name.isprintable() else "NAME"
         super().__init__(
             f"no campaign named {name!r} ({hint})",
             fix=CreateCampaign(text=f"start a campaign named {shown} first", name=shown),

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import importlib.util
 import re
+import shlex
 import unicodedata
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -52,6 +53,12 @@ _CONTROL_NAMES = {
     "\x1b": "ESCAPE",
     "\x7f": "DELETE",
 }
+
+
+def shell_word(text: str) -> str:
+    """``text`` as one word a shell reads back as it is (``'La Casa'``, ``Ana``): every
+    name a hint puts in a command line to type goes through here."""
+    return shlex.quote(text)
 
 
 def describe(char: str) -> str:

@@ -176,7 +176,7 @@ def test_a_refusal_words_its_fix_as_the_command_to_type(ledger: Invoke) -> None:
     ledger("d20", "create", "Ripley", "--assign", ASSIGN, "--faces", SEVEN)
     result = ledger("d20", "usage", "fuel", code=1)
     assert "Ripley has no 'fuel' (resources: rifle rounds, oxygen, rations)" in result.output
-    assert "; add it with `ledger d20 supply 'fuel' d6`" in result.output
+    assert "; add it with `ledger d20 supply fuel d6`" in result.output
     ledger("d20", "attack", "-w", "pulse rifle", "--def", "12", "--faces", "1")  # a fumble jams it
     result = ledger("d20", "attack", "-w", "pulse rifle", "--def", "12", "--faces", "15", code=1)
     assert (

@@ -162,7 +162,7 @@ def test_a_fumbled_shot_jams_the_weapon_and_a_jammed_weapon_cannot_fire() -> Non
     assert fix is not None and (fix.action, fix.command, fix.options) == (
         "command",
         "unjam",
-        (Input("weapon", "'pulse rifle'"),),
+        (Input("weapon", "pulse rifle"),),
     )
 
 

@@ -284,7 +284,7 @@ def test_near_misses_say_what_was_meant(notation: str, told: str) -> None:
         ("(2d20kh1)>=15", 1 - (14 / 20) ** 2),
         ("(2d20kl1)>=15", (6 / 20) ** 2),
         ("(4d6dl1)>=18", 1 / 1296 + 4 * 5 / 1296),
-        ("2d6r1>=6", 1 - (4 / 5) ** 2),
+        ("2d6r1cs>=6", 1 - (4 / 5) ** 2),
         ("1d6ro<3>=5", 2 / 6 + (2 / 6) * (2 / 6)),
         ("1d6mi4>=4", 1.0),
         ("1d6!>=7", None),  # refused: never explodes on 7

@@ -90,10 +90,10 @@ def test_its_json_is_the_tag_the_typed_fields_and_the_line_to_type(fix: errors.F
             RunCommand(
                 text="clear it with `unjam`",
                 command="unjam",
-                options=(Input("weapon", "'gun'"),),
+                options=(Input("weapon", "sawn-off gun"),),
                 system="d20",
             ),
-            "clear it with `ledger d20 unjam --weapon 'gun'`",
+            "clear it with `ledger d20 unjam --weapon 'sawn-off gun'`",
         ),
         (
             RunCommand(
@@ -175,3 +175,22 @@ def test_the_json_of_a_refusal_holds_no_grammar_of_the_command_line(tmp_path: Pa
         "system": None,
         "text": "check --db / LEDGER_DB, or start one with `ledger new SYSTEM NAME`",
     }
+
+
+def test_a_hint_quotes_a_name_with_a_space_as_the_shell_reads_it_back(tmp_path: Path) -> None:
+    runner = CliRunner()
+    db = str(tmp_path / "q.ledger")
+
+    def invoke(*args: str) -> str:
+        result = runner.invoke(cli, ["--db", db, *args])
+        return result.output
+
+    invoke("new", "freeform", "La Casa")
+    invoke("character", "add", "Ann", "-c", "La Casa")
+    assert "(back with `ledger use 'La Casa'`)" in invoke("-c", "La Casa", "fork", "Mi Fork")
+    missing = invoke("-c", "La Casa", "roll", "1d6", "--as", "Zed Z")
+    assert missing.rstrip("\n").endswith("add one with `ledger character add 'Zed Z'`")
+    unknown = invoke("-c", "No Such", "log")
+    assert "create it with `ledger new SYSTEM 'No Such'`" in unknown
+    plain = invoke("-c", "Nada", "log")
+    assert "`ledger new SYSTEM Nada`" in plain  # a name that needs no quotes has none

@@ -109,7 +109,7 @@ def test_an_action_records_the_rules_versions_it_was_decided_under(tmp_path: Pat
         out = io.BytesIO()
         book.export(out, "Dunes")
     rules = {json.loads(line)["decision"]["rules"] for line in out.getvalue().splitlines()[2:3]}
-    assert rules == {"core=3 crawl=1"}
+    assert rules == {"core=4 crawl=1"}
     assert admitted(out.getvalue()).redecided == 1
 
 
@@ -260,7 +260,7 @@ def test_a_newer_rules_version_is_refused_with_upgrade(tmp_path: Path) -> None:
 def test_a_newer_core_rules_version_is_refused_with_upgrade(tmp_path: Path) -> None:
     path = forged(tmp_path, "freeform/campaign-rules-v1.jsonl", versions("core=9 freeform=1"), rules=False)
     line = refusal(tmp_path, path)
-    assert "rules version 9 of the core commands; this ledger knows up to 3: upgrade campaign-ledger" in line
+    assert "rules version 9 of the core commands; this ledger knows up to 4: upgrade campaign-ledger" in line
 
 
 def test_rules_that_name_another_system_are_refused(tmp_path: Path) -> None:
@@ -280,7 +280,7 @@ def test_a_roll_recorded_under_core_rules_1_is_decided_again_under_its_notation_
 
 
 def test_the_current_versions_import_and_are_decided_again(tmp_path: Path) -> None:
-    path = forged(tmp_path, "crawl/campaign-rules-v1.jsonl", versions("core=3 crawl=1"), rules=False)
+    path = forged(tmp_path, "crawl/campaign-rules-v1.jsonl", versions("core=4 crawl=1"), rules=False)
     _head, events = forgery.read_export(path)
     assert admitted(path.read_bytes()).redecided == decided(events)
 
@@ -462,3 +462,55 @@ def test_an_action_of_an_older_rules_version_no_decider_is_kept_for_is_refused()
         TamperError, match=r"recorded by rules version 1 of crawl, which this ledger no longer decides"
     ):
         admitted_under(data, newer)
+
+
+def test_a_log_recorded_under_core_rules_3_verifies_as_it_was_recorded(tmp_path: Path) -> None:
+    """``campaign-rules-core3.jsonl`` was recorded under core rules 3 (notation rules 3):
+    ``2d6r1=1`` rerolled 1s and counted the dice showing 1, ``4d6x2>=5`` exploded on 2 and
+    counted, and ``1d20+5 ataque`` sent without a label recorded none. Core rules 4 refuse the
+    first forms and label the last; the old log is decided again by the rules it names, and
+    the same actions claiming core rules 4 are refused."""
+    path = SAMPLES / "freeform" / "campaign-rules-core3.jsonl"
+    assert admitted(path.read_bytes()).redecided == 5
+    with Ledger(str(tmp_path / "imported.ledger")) as book:
+        with path.open("rb") as data:
+            camp = book.import_(data, "Copy")
+        book.verify("Copy")
+        rolls = [e.event for e in book.effective(camp) if e.event.kind == "dice.rolled"]
+    assert [(r.result.notation, r.result.successes, r.label) for r in rolls] == [  # type: ignore[attr-defined]
+        ("2d6r1=1", 0, ""),
+        ("4d6!2>=5", 2, ""),
+        ("4d6r1<3", 1, ""),
+        ("1d20+5", None, ""),
+    ]
+    claimed = forged(
+        tmp_path, "freeform/campaign-rules-core3.jsonl", versions("core=4 freeform=1"), rules=False
+    )
+    assert "Foundry's capped reroll" in refusal(tmp_path, claimed)
+
+
+def test_a_push_after_anothers_roll_is_yearzero_rules_2_and_refused_under_rules_1(tmp_path: Path) -> None:
+    """Yearzero rules 2 push the acting character's own last roll, whoever rolled since;
+    rules 1 (the golden logs') pushed only the roll just made: the same action claiming
+    rules 1 is refused at import."""
+    from ledger.systems.yearzero import commands as yz
+
+    mutant = {"strength": "3", "agility": "3", "wits": "3", "empathy": "3"}
+    with Ledger(str(tmp_path / "z.ledger")) as book:
+        book.new_campaign("yearzero", "Zone")
+        book.add_character("Ana", "Zone", mutant)
+        book.add_character("Bo", "Zone", mutant)
+        book.execute(yz.Roll(what="wits"), "Zone", actor="Ana", faces=[2, 3, 4])
+        book.execute(yz.Roll(what="wits"), "Zone", actor="Bo", faces=[2, 3, 4])
+        pushed = book.execute(yz.Push(), "Zone", actor="Ana", faces=[6, 5, 5])
+        assert pushed.envelopes[0].decision is not None
+        assert pushed.envelopes[0].decision.rules.endswith(" yearzero=2")
+        with (tmp_path / "zone.jsonl").open("wb") as out:
+            book.export(out, "Zone")
+    assert admitted((tmp_path / "zone.jsonl").read_bytes()).redecided > 0
+    old = forgery.forge_export(
+        tmp_path / "zone.jsonl",
+        tmp_path / "old.jsonl",
+        lambda _h, events: (versions("core=4 yearzero=1")(events), events)[1],
+    )
+    assert "only Bo can push their own roll" in refusal(tmp_path, old)

@@ -28,8 +28,9 @@ def test_the_log_tells_a_ration_as_the_eaters(ledger_cli: Session) -> None:
 
 
 def test_the_journal_tells_a_days_end_on_that_day(ledger_cli: Session) -> None:
-    lines = zone(ledger_cli)("journal").output.splitlines()
-    assert "   day 0  day 0 ends" in lines and "   day 1  day 0 ends" not in lines
+    days = json.loads(zone(ledger_cli)("journal", "--json").output)
+    told = {entry["day"]: [act["text"] for act in entry["actions"]] for entry in days}
+    assert "day 0 ends" in told[0] and "day 0 ends" not in told[1]
 
 
 def test_the_markdown_journal_names_whom_each_event_is_about(ledger_cli: Session) -> None:
@@ -38,3 +39,24 @@ def test_the_markdown_journal_names_whom_each_event_is_about(ledger_cli: Session
     assert "- **Mira**: Vesna has a ration of grub (need)" not in text
     day0 = text.split("## Day 0", 1)[1].split("## Day 1", 1)[0]
     assert "day 0 ends" in day0
+
+
+def test_the_journal_is_one_entry_per_day_telling_who_made_each_plain_roll(ledger_cli: Session) -> None:
+    ledger_cli("new", "freeform", "table")
+    ledger_cli("character", "add", "Ann")
+    ledger_cli("character", "add", "Bo")
+    ledger_cli("roll", "1d6", "--faces", "4", "--as", "Bo")
+    ledger_cli("roll", "1d6", "--faces", "2", "--as", "Ann")
+    ledger_cli("note", "a quiet night", "--as", "Ann")
+    lines = ledger_cli("journal").output.splitlines()
+    assert len(lines) == 3 and lines[0].endswith("  Ann: character Ann joins")  # the date heads the entry
+    assert lines[1:] == [
+        "            Bo: character Bo joins; rolled 1d6 = 4 [4] (physical dice)",
+        "            Ann: rolled 1d6 = 2 [2] (physical dice); note: a quiet night",
+    ]
+    (entry,) = json.loads(ledger_cli("journal", "--json").output)
+    assert [(act["who"], act["text"]) for act in entry["actions"]][2:] == [
+        ("Bo", "rolled 1d6 = 4 [4] (physical dice)"),
+        ("Ann", "rolled 1d6 = 2 [2] (physical dice)"),
+        ("Ann", "note: a quiet night"),
+    ]

@@ -180,3 +180,30 @@ def test_the_new_forms_refuse_what_they_cannot_mean(run: Session, typed: str, pr
     result = run("roll", typed, "--faces", "1,2,3", ok=False)
     assert result.exit_code != 0 and problem in result.stderr
     assert "Traceback" not in result.stderr and rolls_recorded(run) == 0
+
+
+@pytest.mark.parametrize(
+    ("notation", "faces", "instead"),
+    [
+        ("2d6r1=1", "1,5,1,2", "write 2d6ro1 to reroll each such die once, or 2d6r1cs=1 to reroll 1s"),
+        ("4d6x2>=5", "2,5,6,1,3", "write 4d6x>=5 to explode on >=5 without a cap, or 4d6x2cs>=5"),
+        ("4d6r1<3", "1,2,4,6,5", "write 4d6ro<3 to reroll each such die once, or 4d6r1cs<3"),
+    ],
+)
+def test_foundrys_capped_forms_are_refused_with_what_to_write(
+    run: Session, notation: str, faces: str, instead: str
+) -> None:
+    """Foundry reads ``2d6r1=1`` as one reroll of a 1 at most and ``4d6x2>=5`` as two
+    explosions on 5+ at most: never read silently as a face and then a count."""
+    result = run("roll", notation, "--faces", faces, ok=False)
+    assert result.exit_code != 0 and result.stderr.count("\n") == 1
+    assert "Foundry's capped" in result.stderr and instead in result.stderr
+    assert rolls_recorded(run) == 0
+
+
+def test_a_count_after_a_reroll_is_written_with_cs_and_read_back_the_same(run: Session) -> None:
+    event = rolled(run, "2d6r1cs=1", "--faces", "1,5,1,2")
+    assert event["result"]["notation"] == "2d6r1cs=1" and event["result"]["successes"] == 0
+    explicit = rolled(run, "2d6r=1=1", "--faces", "1,5,1,2")  # the face named with '=': no cap to read
+    assert explicit["result"]["notation"] == "2d6r1cs=1"
+    assert run("verify").exit_code == 0

@@ -68,10 +68,9 @@ def test_the_journal_and_the_report_tell_them_so_too(tmp_path: Path) -> None:
     evening(db)
     lines = run(db, "journal").splitlines()
     assert lines[2:] == [
-        "   day 0  the party: 12 hours pass (time passes)",
-        "   day 0  the party: the party enters G7 (Rot level 1)",
-        "   day 0  Lucía rolls scout: base [6,2,3] skill [-] gear [-] = 1 success",
-        "   day 0  the party (seat gm): 2 hours pass (time passes)",
+        "          the party: 12 hours pass (time passes); the party enters G7 (Rot level 1)",
+        "          Lucía rolls scout: base [6,2,3] skill [-] gear [-] = 1 success",
+        "          the party (seat gm): 2 hours pass (time passes)",
     ]
     with Ledger(db) as book:
         text = journal.render(book, "Zone", None)

@@ -512,3 +512,19 @@ def test_simulate_refuses_a_system_without_a_simulator_before_recording(tmp_path
     assert result.exit_code == 1
     assert f"the {missing[0]} system has no simulator yet; simulate one of: freeform" in result.stderr
     assert session("campaigns").output.startswith("no campaigns yet")
+
+
+def test_the_luck_line_on_mulligans_agrees_with_the_undone_rolls_below_it(ledger_cli: Session) -> None:
+    ledger_cli("new", "freeform", "c")
+    ledger_cli("character", "add", "Ana")
+    ledger_cli("roll", "1d20>=11", "--faces", "3")
+    for face in ("1", "2", "3", "4"):
+        ledger_cli("roll", "1d6", "--faces", face)
+        ledger_cli("undo")
+    text = ledger_cli("stats").output
+    assert "no roll undone" not in text
+    assert (
+        "mulligans: no roll with a chance of success undone (the 4 undone rolls had no chance to judge)"
+        in text
+    )
+    assert "Ana            5       4" in text  # the mulligans table below: 5 rolls, 4 undone

@@ -98,3 +98,14 @@ def test_roll_table_refuses_a_list_and_records_nothing(ledger_cli: Session) -> N
 def test_tables_without_the_expected_sections_are_one_line_not_a_traceback() -> None:
     with pytest.raises(LedgerError, match="cannot be listed"):
         browse.listing("crawl", {"terrain": {}})
+
+
+def test_the_arrow_techniques_need_the_reinforced_bow_and_the_solar_taser_as_the_rules_say(
+    ledger_cli: Session,
+) -> None:
+    """*"REQUIERE ARCO REFORZADO Y TASER SOLAR"*: the table says both, as the refusal does."""
+    ledger_cli("new", "crawl", "C")
+    rows = ledger_cli("tables", "techniques").output.splitlines()
+    for row, bonus in ((rows[6], 2), (rows[7], 3)):
+        assert row.endswith(f"+{bonus} Attack with every arrow, needs reinforced bow and solar taser"), row
+        assert " or " not in row

@@ -457,3 +457,28 @@ def test_every_answer_says_how_long_the_server_took(client: TestClient, seated: 
     ):
         name, _, took = answer.headers["server-timing"].partition(";dur=")
         assert name == "app" and 0 < float(took) < 10_000, answer.headers["server-timing"]
+
+
+def test_a_rolls_trailing_words_are_its_label_as_on_the_command_line(
+    client: TestClient, seated: Seated
+) -> None:
+    sent = {"command": "core.Roll", "args": {"notation": "1d20+5 ataque"}, "faces": [12]}
+    answer = client.post("/api/c/Friday/actions", json=sent, headers=bearer(seated.ana))
+    assert answer.status_code == 200, answer.text
+    rolled = answer.json()["events"][0]
+    assert rolled["label"] == "ataque" and rolled["result"]["notation"] == "1d20+5"
+    told = client.get("/api/c/Friday/events", headers=bearer(seated.watch)).json()["events"][-1]
+    assert told["event"]["label"] == "ataque" and "ataque" in told["summary"]
+    typed = CliRunner().invoke(cli, ["--db", seated.db, "-c", "Friday", "--json", "roll", "1d20+5 ataque"])
+    assert json.loads(typed.output)["events"][0]["label"] == "ataque"
+
+
+def test_a_capped_foundry_form_is_refused_from_the_page_as_on_the_command_line(
+    client: TestClient, seated: Seated
+) -> None:
+    before = head(seated.db)
+    sent = {"command": "core.Roll", "args": {"notation": "4d6x2>=5"}}
+    answer = client.post("/api/c/Friday/actions", json=sent, headers=bearer(seated.ana))
+    assert answer.status_code >= 400
+    assert "Foundry's capped explosion" in str(error_of(answer)["message"])
+    assert head(seated.db) == before

@@ -234,3 +234,21 @@ def test_the_golden_log_is_what_the_rules_decide_today(tmp_path: Path) -> None:
     rebuilt = [json.loads(msgspec.json.encode(e.event)) for e in book.envelopes(book.campaign(builder.NAME))]
     golden = [json.loads(line)["event"] for line in SAMPLE_LOG.read_text().splitlines()[1:]]
     assert rebuilt == golden
+
+
+def test_a_push_takes_the_acting_characters_own_roll_when_another_rolled_since(tmp_path: Path) -> None:
+    invoke = make(tmp_path)
+    bo = ("--strength", "3", "--agility", "3", "--wits", "3", "--empathy", "3")
+    assert invoke("yz", "character", "Bo", *bo).exit_code == 0
+    assert invoke("yz", "roll", "wits", "--as", "Ana", "--faces", "2,3,4").exit_code == 0
+    assert invoke("yz", "roll", "empathy", "--as", "Bo", "--faces", "2,3,4").exit_code == 0
+    assert json.loads(invoke("sheet", "--as", "Ana", "--json").output)["can_push"] is True
+    ana = invoke("yz", "push", "--as", "Ana", "--faces", "6,6,5")
+    assert ana.exit_code == 0 and ana.output.startswith("Ana pushes"), ana.output
+    assert json.loads(invoke("sheet", "--as", "Ana", "--json").output)["wits"]["current"] == 3
+    assert invoke("yz", "push", "--as", "Bo", "--faces", "6,5,5").output.startswith("Bo pushes")
+    assert invoke("verify").exit_code == 0
+    invoke("yz", "roll", "wits", "--as", "Ana", "--faces", "2,3,4")
+    invoke("yz", "initiative", "--as", "Ana", "--faces", "3")
+    late = invoke("yz", "push", "--as", "Ana", "--faces", "6,6,6")
+    assert late.exit_code == 1 and "Ana has no roll to push" in late.output

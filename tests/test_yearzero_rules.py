@@ -106,11 +106,16 @@ def test_a_roll_can_be_pushed_only_once() -> None:
     assert error.message == "that roll was already pushed; a roll can be pushed only once"
 
 
-def test_a_push_must_come_right_after_its_roll_and_by_who_rolled() -> None:
-    later = given(SHOT, ev.Initiative(character="Grit", face=4, agility=3, total=7))
-    assert refused(later, yz.Push(actor="Ana"), [1, 5, 6, 5]).message.startswith("there is no roll to push")
+def test_a_push_takes_the_acting_characters_own_last_roll_while_another_acts_between() -> None:
+    between = given(SHOT, ev.Initiative(character="Grit", face=4, agility=3, total=7))
+    assert when(between, yz.Push(actor="Ana"), [1, 5, 6, 5]) == [SHOT_PUSHED]
+
+
+def test_a_push_must_come_before_the_roller_acts_again_and_by_who_rolled() -> None:
+    later = given(SHOT, ev.Initiative(character="Ana", face=4, agility=3, total=7))
+    assert refused(later, yz.Push(actor="Ana"), [1, 5, 6, 5]).message.startswith("Ana has no roll to push")
     error = refused(given(SHOT), yz.Push(actor="Grit"), [1, 5, 6, 5])
-    assert error.message == "only Ana can push their own roll"
+    assert error.message.startswith("Grit has no roll to push")
     assert (
         error.fix is not None and error.fix.action == "choose_character" and error.fix.characters == ("Ana",)
     )

@@ -11,7 +11,6 @@ the role, the campaign, the character. Ledger work runs on the table's one ledge
 from __future__ import annotations
 
 import re
-import shlex
 from collections.abc import Callable
 from importlib import resources
 from typing import Any, TypeVar
@@ -31,6 +30,7 @@ from ledger.log.records import Campaign, Recorded, recorded_json
 from ledger.projections import report as reports
 from ledger.projections import sheets
 from ledger.projections.stats.sheet import luck_from_log
+from ledger.text import shell_word
 from ledger.trust.admission import command_class
 from ledger.trust.seats import Seat, UnknownLinkError
 from ledger.web import affordances, auth, idempotency, pages, schema
@@ -410,8 +410,8 @@ def _fork(table: Any, c: Campaign, seat: Seat, asked: schema.Fork) -> Written:
         gone=(
             f"campaign {forked.name!r} was forked from {c.name!r} by this request, and the link "
             f"of its GM seat {gm.label!r} was shown once and is not kept; if it was lost, revoke "
-            f"that seat (`ledger table revoke {shlex.quote(gm.label)}`) and invite a new one "
-            f"(`ledger table invite -c {shlex.quote(forked.name)} --gm`)"
+            f"that seat (`ledger table revoke {shell_word(gm.label)}`) and invite a new one "
+            f"(`ledger table invite -c {shell_word(forked.name)} --gm`)"
         ),
     )
     return {**answer, "seat": gm.label, "link": link}, None
@@ -751,7 +751,7 @@ async def revoke(request: Request) -> Response:
         if nfc(label) == seat.label:
             raise Unprocessable(
                 f"seat {seat.label!r} is the one this page sits in; revoke it from the command line "
-                f"(`ledger table revoke {seat.label}`)",
+                f"(`ledger table revoke {shell_word(seat.label)}`)",
                 field="label",
             )
         return seat_view(table.seats.revoke(nfc(label), c.id), table.book)

@@ -30,19 +30,22 @@ from ledger.text import nfc
 if TYPE_CHECKING:
     from ledger.log.records import Tip
 
-CORE_RULES = 3
+CORE_RULES = 4
 """The version of the core commands' rules (characters, rolls, notes), recorded with every
 decided action beside its system's (``Rules.rules_version``); raised whenever a core
 command changes what it records. Version 2 rolls under notation rules 3 (a count inside
 arithmetic is a number, keep and drop count the dice an explosion added; see
 ``RollResult.semantics``). Version 3 records the party's action under no character, its
 decision marked ``party`` (``Command.by_party``); an older one recorded it under the
-character who was acting."""
+character who was acting. Version 4 rolls under notation rules 4: Foundry's capped
+rerolls and explosions (``2d6r1=1``, ``4d6x2>=5``) are refused with what to write, and the
+words after a roll are its label when none is given, whoever sends it (the command line,
+the page, the API)."""
 
 PARTY_RULES = 3
 """The first core rules version that records the party's action as the party's."""
 
-CORE_NOTATION = {1: 2, 2: 3, 3: 3}
+CORE_NOTATION = {1: 2, 2: 3, 3: 3, 4: 4}
 """The notation rules (``RollResult.semantics``) each core rules version rolls under: an
 action recorded under version 1 is decided again as it was, under notation rules 2."""
 

@@ -143,6 +143,12 @@ class AddCharacter(Introduction, frozen=True):
     attrs: dict[str, str] = {}
 
 
+LABELLED_FROM = 4
+"""The first notation rules under which the words after a roll (``1d20+5 attack``) are its
+label when the command gives none: under older ones a roll sent without a label (from the
+page or the API) recorded none."""
+
+
 def decide_core(
     state: Any, command: Command, dice: dice_mod.Dice, semantics: int = dice_mod.SEMANTICS
 ) -> list[Event] | None:
@@ -151,7 +157,10 @@ def decide_core(
     an older core rules version took."""
     if isinstance(command, Roll):
         result = dice_mod.roll(command.notation, dice, semantics)
-        label = check_text(command.label, "`label`", LABEL_LIMIT, field="label")
+        given = command.label
+        if not given and semantics >= LABELLED_FROM:  # the words after the roll (1d20+5 attack)
+            given = dice_mod.parse(command.notation, semantics).comment
+        label = check_text(given, "`label`", LABEL_LIMIT, field="label")
         p, truncated = dice_mod.chance(result)
         cut = True if truncated else msgspec.UNSET
         return [Rolled(result=result, label=label, manual=dice.manual, p_success=p, p_truncated=cut)]

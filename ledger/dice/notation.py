@@ -51,6 +51,17 @@ MAX_COMMENT = 100
 """Longest trailing comment (``1d20+5 attack``), which becomes the roll's label."""
 FUNCTIONS = ("floor", "ceil", "round", "abs")
 
+SEMANTICS = 4
+"""The notation rules new rolls are recorded under (``RollResult.semantics``). 4 refuses
+Foundry's capped rerolls and explosions (``2d6r1=1``, ``4d6x2>=5``), which rules 3 read as a
+reroll or an explosion on that face then a count, and writes such a count as ``cs``
+(``2d6r1cs=1``); the words after the roll are its label when none is given. 3 reports a
+count of successes only for a roll that is one counting group (a count inside arithmetic
+is a number); 2 summed the counts of every counting group, wherever it stood."""
+
+CAPPED_FROM = 4
+"""The first notation rules that refuse Foundry's capped forms (see :data:`SEMANTICS`)."""
+
 COMPARISONS = (">=", "<=", "==", ">", "<", "=")
 
 
@@ -88,6 +99,9 @@ class DiceTerm(msgspec.Struct, frozen=True):
     keep_n: int = 0
     success: Cmp | None = None
     label: str = ""
+    count_mark: str = ""
+    """``cs`` when the count is written after a reroll's face (``2d6r1cs=1``), which notation
+    rules 4 would otherwise read as Foundry's capped reroll; empty under older rules."""
 
     def rerolled(self, shown: int) -> bool:
         """Whether a die showing ``shown`` is rerolled."""
@@ -129,7 +143,7 @@ class DiceTerm(msgspec.Struct, frozen=True):
         if self.sort:
             out += "s" if self.sort == "a" else "sd"
         if self.success:
-            out += self.success.text(bare_equal=False)
+            out += self.count_mark + self.success.text(bare_equal=False)
         return out + (f"[{self.label}]" if with_label and self.label else "")
 
 
@@ -271,7 +285,8 @@ def has_dice(node: Node) -> bool:
 
 
 class _Parser:
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, semantics: int = SEMANTICS) -> None:
+        self.semantics = semantics
         self.original = text
         self.src = text
         self.pos = 0
@@ -330,7 +345,11 @@ class _Parser:
                 raise self.fail(
                     f"unexpected {self.here()}: modifiers follow their dice with no space (4d6kh3)"
                 )
-            if self.src[self.pos - 1] not in " \t" or not self.peek().isalpha() or _is_roll(word):
+            if (
+                self.src[self.pos - 1] not in " \t"
+                or not self.peek().isalpha()
+                or _is_roll(word, self.semantics)
+            ):
                 raise self.fail(f"unexpected {self.here()}")
             comment = " ".join(self.src[self.pos :].split())
             if len(comment) > MAX_COMMENT or not comment.isprintable():
@@ -546,6 +565,8 @@ class _Parser:
             if self.pos == before:
                 break
         _check_term(self, term)
+        if self.semantics >= CAPPED_FROM and _count_follows_reroll(term):
+            term = msgspec.structs.replace(term, count_mark="cs")
         return msgspec.structs.replace(term, label=self.labels())
 
     def selector(self, what: str, required: bool) -> Cmp | None:
@@ -612,8 +633,11 @@ class _Parser:
             once_ = low.startswith("ro")
             self.pos += 2 if low.startswith(("ro", "rr")) else 1
             written = s[p : self.pos]
+            bare = self.peek().isdigit()
             sel = self.selector(written, required=True)
             assert sel is not None
+            if bare:
+                self.refuse_cap(term, written, sel)
             if term.reroll is None:
                 seen.add("reroll")
                 return msgspec.structs.replace(term, reroll=sel, reroll_once=once_)
@@ -640,14 +664,46 @@ class _Parser:
                     "!o (explode once) or ro (reroll once)"
                 )
             self.pos += int(explode_once)
-            once("explode", s[p : self.pos])
-            sel = self.selector(s[p : self.pos], required=False) or Cmp("=", term.top)
+            mark = s[p : self.pos]
+            once("explode", mark)
+            bare = self.peek().isdigit()
+            sel = self.selector(mark, required=False) or Cmp("=", term.top)
+            if bare and mark[0] in "xX":  # Foundry's x: x2>=5 is at most two explosions (! and e: no cap)
+                self.refuse_cap(term, mark, sel)
             return msgspec.structs.replace(term, explode=sel, compound=compound, explode_once=explode_once)
         if self.peek() in "<>=" and self.peek():
             op = self.comparison()
             assert op is not None
             return self.count(term, seen, op)
         return term
+
+    def refuse_cap(self, term: DiceTerm, written: str, sel: Cmp) -> None:
+        """Foundry's capped forms, a bare number then a comparison (``r1=1``, ``x2>=5``: at
+        most that many rerolls or explosions on the faces compared), are refused under
+        notation rules 4 with what to write; older rules read them as a face, then a count."""
+        if self.semantics < CAPPED_FROM or not (self.peek() in "<>=" and self.peek()):
+            return
+        start = self.pos
+        op = self.comparison()
+        rest = self.src[self.pos :]
+        value = re.match(r"\d*", rest).group()  # type: ignore[union-attr]
+        self.pos = start
+        cmp = f"{op}{value or 'N'}"
+        faces = cmp[1:] if op == "=" else cmp  # r1, not r=1
+        dice = f"{term.count}d{'F' if term.fate else term.sides}"
+        n = sel.value
+        if written[:1] in "xX":
+            raise self.fail(
+                f"{dice}{written}{n}{cmp} is Foundry's capped explosion (at most "
+                f"{words.count(n, 'explosion')} on {cmp}), which the ledger does not roll: write "
+                f"{dice}{written}{faces} to explode on {cmp} without a cap, or {dice}{written}{n}cs{cmp} "
+                f"to explode on {n} and count the dice {cmp}"
+            )
+        raise self.fail(
+            f"{dice}{written}{n}{cmp} is Foundry's capped reroll (at most {words.count(n, 'reroll')} "
+            f"of a die {cmp}), which the ledger does not roll: write {dice}ro{faces} to reroll each "
+            f"such die once, or {dice}{written}{n}cs{cmp} to reroll {n}s and count the dice {cmp}"
+        )
 
     def count(self, term: DiceTerm, seen: set[str], op: str) -> DiceTerm:
         """A per-die count of successes, after its comparison."""
@@ -660,6 +716,16 @@ class _Parser:
         if not self.peek().isdigit():
             raise self.fail(f"{op} needs a whole number to compare with, found {self.here()}")
         return msgspec.structs.replace(term, success=Cmp(op, self.integer(op)))
+
+
+def _count_follows_reroll(t: DiceTerm) -> bool:
+    """Whether the canonical text would put a count right after a reroll's bare face
+    (``2d6r1=1``), which notation rules 4 read as Foundry's capped reroll."""
+    if t.success is None or t.reroll is None or t.explode is not None:
+        return False
+    if t.minimum is not None or t.maximum is not None or t.keep or t.sort:
+        return False
+    return (t.rerolls[-1] if t.rerolls else t.reroll).op == "="
 
 
 def _constant(node: Node) -> int | None:
@@ -763,26 +829,27 @@ def _is_modifiers(word: str) -> bool:
     return _MODIFIER.fullmatch(word) is not None
 
 
-def _is_roll(word: str) -> bool:
+def _is_roll(word: str, semantics: int = SEMANTICS) -> bool:
     """Whether a word after a space is itself a roll (2d6 d4), not a comment."""
     try:
-        _Parser(word).formula()
+        _Parser(word, semantics).formula()
     except NotationError:
         return False
     return True
 
 
 @lru_cache(maxsize=1024)
-def parse(text: str) -> Formula:
-    """Parse dice notation into a :class:`Formula`, refusing absurd or ambiguous rolls
-    (a formula is immutable, so the last notations parsed are kept: a table or an
-    import rolls the same few again and again)."""
+def parse(text: str, semantics: int = SEMANTICS) -> Formula:
+    """Parse dice notation into a :class:`Formula`, refusing absurd or ambiguous rolls,
+    under the current notation rules or (``semantics``) the older ones a recorded roll was
+    read under (a formula is immutable, so the last notations parsed are kept: a table or
+    an import rolls the same few again and again)."""
     src = text.strip()
     if not src:
         raise NotationError(text, "it is empty")
     if len(src) > MAX_LENGTH:
         raise NotationError(text[:40] + "...", f"it is longer than {MAX_LENGTH} characters")
-    return _Parser(src).formula()
+    return _Parser(src, semantics).formula()
 
 
 def formula_text(formula: Formula) -> str:

@@ -31,6 +31,7 @@ from ledger.dice.notation import (
     MAX_GROUPS,
     MAX_MODIFIER,
     MAX_SIDES,
+    SEMANTICS,
     BinOp,
     DiceTerm,
     Formula,
@@ -71,10 +72,6 @@ __all__ = [
 ]
 
 MAX_FACES_INPUT = 10_000
-SEMANTICS = 3
-"""The notation rules new rolls are recorded under (see ``RollResult.semantics``): 3 reports a
-count of successes only for a roll that is one counting group (a count inside arithmetic is a
-number); 2 summed the counts of every counting group, wherever it stood."""
 
 
 class Dice:
@@ -316,9 +313,10 @@ def _drop(die: Die) -> Die:
 
 
 def evaluate(formula: Formula, dice: Dice, semantics: int = SEMANTICS) -> RollResult:
-    """Roll a parsed formula with ``dice`` under notation rules ``semantics`` (2 or 3:
-    new rolls take the current rules, :data:`SEMANTICS`; 2 re-reads older rolls)."""
-    if semantics < SEMANTICS:
+    """Roll a parsed formula with ``dice`` under notation rules ``semantics`` (2 to 4:
+    new rolls take the current rules, :data:`SEMANTICS`; older ones re-read older rolls;
+    the formula is parsed under the same rules)."""
+    if semantics < 3:  # pools, functions and the rest came with notation rules 3
         _refuse_newer(formula, semantics)
     run = _Evaluation(dice)
     total = int(run.value(formula.root, 1))
@@ -375,7 +373,7 @@ def _refuse_newer(formula: Formula, semantics: int) -> None:
 def roll(notation: str, dice: Dice, semantics: int = SEMANTICS) -> RollResult:
     """A notation rolled on the dice, under the current notation rules or (``semantics``)
     older ones, as an action recorded under them is decided again."""
-    return evaluate(parse(notation), dice, semantics)
+    return evaluate(parse(notation, semantics), dice, semantics)
 
 
 def recompute(result: RollResult) -> RollResult:
@@ -391,8 +389,8 @@ def recompute(result: RollResult) -> RollResult:
         from ledger.dice import legacy as dice_legacy
 
         again = dice_legacy.evaluate(dice_legacy.parse(result.notation), faces)
-    elif result.semantics in (2, SEMANTICS):
-        again = evaluate(parse(result.notation), faces, result.semantics)
+    elif 2 <= result.semantics <= SEMANTICS:
+        again = evaluate(parse(result.notation, result.semantics), faces, result.semantics)
     else:
         raise NotationError(
             result.notation,
@@ -419,7 +417,7 @@ def chance(result: RollResult) -> tuple[float | None, bool]:
 
             _CHANCES[key] = (dice_legacy.p_any(result.groups), False)
         else:
-            _CHANCES[key] = odds.chance(parse(result.notation), result.semantics)
+            _CHANCES[key] = odds.chance(parse(result.notation, result.semantics), result.semantics)
     return _CHANCES[key]
 
 
@@ -441,7 +439,7 @@ def render(result: RollResult) -> str:
         from ledger.dice import legacy as dice_legacy
 
         return dice_legacy.render(result)
-    formula = parse(result.notation)
+    formula = parse(result.notation, result.semantics)
     groups = iter(result.groups)
     shown = _shown(formula.root, groups)
     if result.target is not None:

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import shlex
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
@@ -135,7 +134,7 @@ class Signer(msgspec.Struct, frozen=True):
         if self.status == "trusted":
             return f"signed by trusted key {self.name!r} ({self.fingerprint})"
         if self.status == "unknown":
-            source = shlex.quote(file) if file else self.key
+            source = file if file else self.key
             return (
                 f"signed by an unknown key {self.fingerprint}; if it is the sender's, "
                 f"{word(trust_fix(source))}"
@@ -269,7 +268,7 @@ def trust(store: Store, key: str, name: str) -> TrustedKey:
                 fix=RunCommand(
                     text="choose another `name` or `key forget` first",
                     command="key forget",
-                    arguments=(shlex.quote(name),),
+                    arguments=(name,),
                 ),
             )
         if k.key == key and k.name == name:
@@ -359,7 +358,7 @@ def check_header(
     ``store``'s ledger; None: no key is known)."""
     signer = signer_of(store, check_signature(header))
     if require_signed and not signer.known:
-        source = shlex.quote(file) if file else "FILE"
+        source = file if file else "FILE"
         if signer.status == "unsigned":
             raise SignatureError(
                 "refused: the export is unsigned and `require_signed` is set",

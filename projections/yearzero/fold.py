@@ -85,7 +85,7 @@ def _rolled(s: YZState, e: ev.Rolled, env: Envelope[Any]) -> YZState:
     pending = PendingRoll(
         env.action, e.character, e.attribute, e.skill, e.purpose, e.target, e.dice, e.item, e.successes
     )
-    s = replace(s, pending=pending)
+    s = replace(s, pending=pending, rolls={**s.rolls, e.character: pending})
     if e.purpose == "heal" and e.target:
 
         def tried(c: Character) -> Character:
@@ -99,7 +99,11 @@ def _rolled(s: YZState, e: ev.Rolled, env: Envelope[Any]) -> YZState:
 
 
 def _pushed(s: YZState, e: ev.Pushed, env: Envelope[Any]) -> YZState:
-    if s.pending is not None:
+    own = s.rolls.get(e.character)
+    if own is not None:
+        own = replace(own, pushed=True, dice=e.dice, successes=e.successes, action=env.action)
+        s = replace(s, rolls={**s.rolls, e.character: own})
+    if s.pending is not None and (own is None or s.pending.character == e.character):
         s = replace(
             s, pending=replace(s.pending, pushed=True, dice=e.dice, successes=e.successes, action=env.action)
         )
@@ -115,8 +119,12 @@ def _pushed(s: YZState, e: ev.Pushed, env: Envelope[Any]) -> YZState:
     return _update(s, e.character, apply)
 
 
+def _without_roll(s: YZState, character: str) -> dict[str, PendingRoll]:
+    return {k: v for k, v in s.rolls.items() if k != character}
+
+
 def _settled(s: YZState, e: ev.Settled, env: Envelope[Any]) -> YZState:
-    s = replace(s, pending=None)
+    s = replace(s, pending=None, rolls=_without_roll(s, e.character))
     if e.item is None or e.bonus_after is None or e.max_bonus_after is None:
         return s
     owner = _owner_of(s, e.item, e.character)
@@ -140,7 +148,7 @@ def _owner_of(s: YZState, item: str, repairer: str) -> str:
 
 
 def _repaired(s: YZState, e: ev.Repaired, env: Envelope[Any]) -> YZState:
-    s = replace(s, pending=None)
+    s = replace(s, pending=None, rolls=_without_roll(s, e.character))
     owner = _owner_of(s, e.item, e.character)
     return _update(s, owner, lambda c: _with_item(c, e.item, bonus=e.bonus_after))
 
@@ -392,7 +400,20 @@ def evolve(state: YZState, event: Event, env: Envelope[Any]) -> YZState:
     if handler is None or state is None:
         return state
     state = handler(state, event, env)
-    return replace(state, last_action=env.action)
+    return replace(state, last_action=env.action, rolls=_still_pushable(state.rolls, env))
+
+
+def _still_pushable(rolls: dict[str, PendingRoll], env: Envelope[Any]) -> dict[str, PendingRoll]:
+    """The rolls still pushable after an event: the party's action ends them all, a
+    character's own action ends that character's roll (unless it is the roll's action)."""
+    if not rolls:
+        return rolls
+    if env.actor is None:
+        return {}
+    own = rolls.get(env.actor)
+    if own is None or own.action == env.action:
+        return rolls
+    return {k: v for k, v in rolls.items() if k != env.actor}
 
 
 def day(state: YZState | None) -> int | None:

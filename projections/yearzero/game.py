@@ -114,6 +114,9 @@ class YZState(msgspec.Struct, frozen=True):
     rot_log: tuple[RotEntry, ...] = ()
     pending: PendingRoll | None = None
     last_action: str = ""
+    rolls: dict[str, PendingRoll] = {}
+    """Each character's own last roll while it can still be pushed: until the character
+    acts again, the party acts, or the roll becomes final (a failed repair or cold roll)."""
     tables: dict[str, Any] = {}
     settings: dict[str, Any] = {}
 

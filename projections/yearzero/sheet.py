@@ -78,18 +78,13 @@ def sheet(state: Any, actor: str | None) -> dict[str, Any]:
     }
     if name is None:
         return {"campaign": state.core.name, "system": "yearzero", **party}
-    pending = game.pending
+    own = game.rolls.get(name)
     return {
         **character_sheet(game.characters[name], game),
         "campaign": state.core.name,
         "position": party["position"],
         "party": party["characters"],
-        "can_push": bool(
-            pending
-            and not pending.pushed
-            and pending.character == name
-            and pending.action == game.last_action
-        ),
+        "can_push": own is not None and not own.pushed,
     }
 
 

@@ -486,8 +486,9 @@ def listing(data: dict[str, Any]) -> list[Any]:
                     str(n),
                     f"{t['name']}: {t['cost']} Energy"
                     + (f", +{t['bonus']} damage" if "bonus" in t else "")
+                    + (f", +{t['arrow']} Attack with every arrow" if "arrow" in t else "")
                     + (", robots only" if t.get("robots") else "")
-                    + (f", needs {' or '.join(t['needs'])}" if "needs" in t else ""),
+                    + (f", needs {' and '.join(t['needs'])}" if "needs" in t else ""),
                     {k: list(v) if isinstance(v, tuple) else v for k, v in t.items()},
                 )
                 for n, t in TECHNIQUES.items()

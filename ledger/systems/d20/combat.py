@@ -33,7 +33,7 @@ def weapon_row(state: Any, hero: Hero, name: str) -> dict[str, Any]:
         carried = ", ".join(hero.weapons) or "none"
         raise RuleError(
             f"{hero.name} does not carry a {name} (weapons: {carried})",
-            fix=run("pick it up with `carry`", "carry", repr(name)),
+            fix=run("pick it up with `carry`", "carry", name),
         )
     return weapons[name]
 
@@ -83,18 +83,18 @@ def _check_ranged(hero: Hero, name: str, weapon: dict[str, Any]) -> int:
     if name in hero.jammed:
         raise RuleError(
             f"the {name} is jammed",
-            fix=run("clear it with `unjam`", "unjam", weapon=repr(name)),
+            fix=run("clear it with `unjam`", "unjam", weapon=name),
         )
     if name in hero.empty:
         raise RuleError(
             f"the {name}'s magazine is empty after full auto",
-            fix=run("reload it with `reload`", "reload", weapon=repr(name)),
+            fix=run("reload it with `reload`", "reload", weapon=name),
         )
     ammo = hero.usage.get(weapon["ammo"], 0)
     if not ammo:
         raise RuleError(
             f"{hero.name} has no {weapon['ammo']} left",
-            fix=run("resupply with `supply`", "supply", repr(weapon["ammo"]), "d6"),
+            fix=run("resupply with `supply`", "supply", weapon["ammo"], "d6"),
         )
     return ammo
 
@@ -254,7 +254,7 @@ def reload(draft: Draft[D20State], cmd: Reload) -> None:
     if not sides:
         raise RuleError(
             f"{hero.name} has no {resource} left to reload the {name}",
-            fix=run("resupply first with `supply`", "supply", repr(resource), "d6"),
+            fix=run("resupply first with `supply`", "supply", resource, "d6"),
         )
     draft.emit(usage_roll(hero.name, resource, sides, dice, reason="reload"))
     draft.emit(Reloaded(who=hero.name, weapon=name))

@@ -27,7 +27,7 @@ def create_first(who: str | None = None) -> RunCommand:
     """Create the character (``who``, or one to be named) before it acts."""
     if who is None:
         return run("create one with `create`", "create", "NAME")
-    return run("create it with `create`", "create", repr(who))
+    return run("create it with `create`", "create", who)
 
 
 def game(state: Any) -> D20State:

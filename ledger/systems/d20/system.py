@@ -291,13 +291,13 @@ def use(draft: Draft[D20State], cmd: Use) -> None:
         known = ", ".join(hero.usage) or "none"
         raise RuleError(
             f"{hero.name} has no {resource!r} (resources: {known})",
-            fix=run("add it with `supply`", "supply", repr(resource), "d6"),
+            fix=run("add it with `supply`", "supply", resource, "d6"),
         )
     sides = hero.usage[resource]
     if not sides:
         raise RuleError(
             f"{hero.name}'s {resource} is exhausted",
-            fix=run("resupply with `supply`", "supply", repr(resource), "d6"),
+            fix=run("resupply with `supply`", "supply", resource, "d6"),
         )
     draft.emit(usage_roll(hero.name, resource, sides, draft.dice))
 

@@ -390,9 +390,13 @@ def freeze(d: YZDraft, name: str) -> None:
 
 def _before(d: YZDraft) -> None:
     """Every command: the campaign's settings must be usable, and a failed repair or cold
-    roll that was not pushed becomes final (a push is the one command that may follow it)."""
+    roll that was not pushed becomes final (its roller's push is the one command that may
+    follow it)."""
     eng.check_settings(d.game)
-    if not isinstance(d.command, Push):
+    pending = d.game.pending
+    if pending is None:
+        return
+    if not isinstance(d.command, Push) or (d.command.actor or pending.character) != pending.character:
         settle(d)
 
 
@@ -461,17 +465,18 @@ def roll(d: YZDraft, cmd: Roll) -> None:
 
 @decider.on(Push)
 def push(d: YZDraft, cmd: Push) -> None:
-    p = d.game.pending
-    if p is None or p.action != d.game.last_action:
-        raise RuleError("there is no roll to push; a push must come right after the roll it re-rolls")
+    name = cmd.actor or (d.game.pending.character if d.game.pending is not None else None)
+    p = d.game.rolls.get(name) if name is not None else None
+    if p is None:
+        whose = f"{name} has" if name is not None else "there is"
+        others = tuple(k for k, v in d.game.rolls.items() if not v.pushed)
+        raise RuleError(
+            f"{whose} no roll to push; a push must come right after the character's own roll, "
+            "before that character or the party does anything else",
+            fix=ChooseCharacter(text=f"act as {' or '.join(others)}", characters=others) if others else None,
+        )
     if p.pushed:
         raise RuleError("that roll was already pushed; a roll can be pushed only once")
-    name = cmd.actor or p.character
-    if name != p.character:
-        raise RuleError(
-            f"only {p.character} can push their own roll",
-            fix=ChooseCharacter(text=f"act as {p.character}", characters=(p.character,)),
-        )
     c = living(d, name)
     old = p.dice
     base = tuple(f if f in (1, 6) else d.dice.roll(6) for f in old.base)
@@ -895,3 +900,27 @@ def warm(d: YZDraft, cmd: Warm) -> None:
     for name in cold_ones:
         d.emit(ev.Hypothermia(character=name, warm=True, at=now(d)))
     eng.check_getups(d)
+
+
+# --- rules version 1 ---------------------------------------------------------------------
+
+
+def _push_v1(d: YZDraft, cmd: Push) -> None:
+    """A push under rules version 1: right after the roll it re-rolls, by whoever rolled it."""
+    p = d.game.pending
+    if p is None or p.action != d.game.last_action:
+        raise RuleError("there is no roll to push; a push must come right after the roll it re-rolls")
+    if (cmd.actor or p.character) != p.character:
+        raise RuleError(
+            f"only {p.character} can push their own roll",
+            fix=ChooseCharacter(text=f"act as {p.character}", characters=(p.character,)),
+        )
+    push(d, cmd)
+
+
+decider_v1 = Decider("yearzero", evolve, before=_before)
+"""The yearzero rules of version 1, kept so that the actions recorded under them are decided
+again as they were: version 2 pushes the acting character's own last roll, whoever rolled
+since; version 1 pushed only the roll just made, and only by whoever made it."""
+for _kind in decider.commands:
+    decider_v1.on(_kind)(_push_v1 if _kind is Push else decider.handler(_kind))  # type: ignore[arg-type]

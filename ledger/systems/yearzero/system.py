@@ -22,7 +22,7 @@ from ledger.projections.yearzero import state as proj
 from ledger.systems import Play, ReadModel, Rules, System
 from ledger.systems.yearzero import events as ev
 from ledger.systems.yearzero import stats as yz_stats
-from ledger.systems.yearzero.commands import CreateCharacter, decider
+from ledger.systems.yearzero.commands import CreateCharacter, decider, decider_v1
 from ledger.systems.yearzero.facts import FACT_TYPES, FACTS_SQL, facts
 from ledger.systems.yearzero.invariants import check_state
 from ledger.systems.yearzero.play import autoplay
@@ -82,6 +82,8 @@ SYSTEM = System(
         events=ev.EVENTS,
         commands=decider.commands,
         creates=CreateCharacter,
+        rules_version=2,
+        older_rules={1: decider_v1},
     ),
     read=ReadModel(
         sheet=proj.sheet,
