@@ -233,7 +233,7 @@ def export(
     this ledger's key (made on first export; see `ledger key show`). With
     --json and no -o, one JSON object holds the file's lines (`lines`; joined
     with line feeds they are the export). The export is the GM's backup: it
-    carries the content of every sealed roll and whisper (docs/dice.md); give
+    carries the content of every sealed roll and whisper; give
     --for-players for a copy that carries their commitments only."""
     # lazy: a command that reads imports no provenance, `ledger --help` no ledger.log.store
     # (tests/test_cli_startup.py)

@@ -27,6 +27,7 @@ from ledger.log.events import (
     ActionUndone,
     Decision,
     Envelope,
+    Rolled,
     system_events,
 )
 
@@ -122,8 +123,6 @@ def decode(content: str, system: str) -> Sealed:
 def revealed_rolls(content: str) -> list[Any]:
     """The core rolls (``dice.rolled``) a revealed content holds, read without its system:
     what the statistics count once a sealed roll is revealed (none before)."""
-    from ledger.log.events import Rolled  # the events module is loaded already
-
     try:
         found = msgspec.json.decode(content, type=dict[str, Any])
         events = found.get("events", [])
