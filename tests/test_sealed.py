@@ -256,6 +256,16 @@ def test_a_blind_system_check_is_told_by_what_it_rolls_not_by_its_result(tmp_pat
     assert "17" not in last and "success" not in last
 
 
+def test_a_blind_roll_is_told_by_the_words_after_its_notation(client: TestClient, seated: Seated) -> None:
+    """``1d100 encuentro`` sent from the page behind the screen reads "rolled encuentro", as
+    it would in public, on every seat's log."""
+    body = {"command": "core.Roll", "args": {"notation": "1d100 encuentro", "actor": "Ana"}}
+    r = client.post("/api/c/Friday/actions", json={**body, "visibility": "blind"}, headers=bearer(seated.gm))
+    assert r.status_code == 200, r.text
+    events = client.get("/api/c/Friday/events", headers=bearer(seated.bob)).json()
+    assert "rolled encuentro, sealed (blind)" in json.dumps(events), events
+
+
 # --- the live table, as each seat ------------------------------------------------------
 
 

@@ -293,7 +293,7 @@ class Recording:
             visibility=visibility,
             to=to,
             seat=seat,
-            label=label_of(command, name),
+            label=label_of(command, name, events),
             store=self.store,
         )
         return [event], None, None

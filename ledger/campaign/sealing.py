@@ -10,6 +10,7 @@ action is made, read or revealed.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import msgspec
@@ -152,10 +153,15 @@ def unchanged(before: CampaignState, after: CampaignState) -> bool:
     )
 
 
-def label_of(command: Any, name: str) -> str:
-    """What a sealed action is told as: the roll's label, else its notation, else its
-    command's word and what it rolls (``check SAB``, ``test Spot Hidden``, ``roll shoot``):
-    what was rolled is no secret; what came up is."""
+def label_of(command: Any, name: str, events: Sequence[Event] = ()) -> str:
+    """What a sealed action is told as: the roll's label (given, or decided from the words
+    after its notation: ``1d100 encounter``), else its notation, else its command's word and
+    what it rolls (``check SAB``, ``test Spot Hidden``, ``roll shoot``): what was rolled is
+    no secret; what came up is."""
+    for event in events:
+        value = getattr(event, "label", "")
+        if isinstance(value, str) and value:
+            return value
     for field in ("label", "notation"):
         value = getattr(command, field, "")
         if isinstance(value, str) and value:
