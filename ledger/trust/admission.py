@@ -6,6 +6,9 @@ what the events *mean* is checked here, event by event, as the file streams in:
 
 * size and shape: each line at most :data:`MAX_LINE` bytes and nested at most
   :data:`MAX_DEPTH` deep, refused before it is decoded;
+* one reading of every byte: each line is exactly the bytes the ledger writes for the
+  values it decodes to (no key twice, no unknown field, no whitespace, no needless
+  escape; :mod:`ledger.trust.canonical`), and the header exactly what ``export`` writes;
 * the envelope: version, ``prev`` link, campaign id (it changes only at a fork),
   action id, time stamp, actor, ``last_reset`` (the latest reset at or before
   the event) and ``day`` (what the fold of the rules gives, within
@@ -74,6 +77,7 @@ from ledger.text import (
     check_name,
     check_text,
 )
+from ledger.trust import canonical
 
 EXPORT_FORMAT = "campaign-ledger-export"
 EXPORT_FILE = RunCommand(text="use a file from `export`", command="export")
@@ -137,6 +141,9 @@ def read_header(data: IO[bytes]) -> tuple[Header, dict[str, Any]]:
         ) from None
     if header.format != EXPORT_FORMAT:
         raise ImportFileError("the import file is not a campaign-ledger export", fix=EXPORT_FILE)
+    problem = canonical.header_problem(raw, fields)
+    if problem is not None:
+        raise ImportFileError(f"line 1 of the import file, its header, {problem}", fix=EXPORT_FILE)
     if header.version > FORMAT:
         raise ImportFileError(
             f"the export is from a newer format ({header.version}); upgrade campaign-ledger"
@@ -229,10 +236,19 @@ class Admission:
     """Checks one campaign's events in order, folding them as the ledger would."""
 
     def __init__(
-        self, name: str, system: System, prefix: str = "import refused: ", homes: frozenset[str] = frozenset()
+        self,
+        name: str,
+        system: System,
+        prefix: str = "import refused: ",
+        homes: frozenset[str] = frozenset(),
+        *,
+        lines: bool = True,
     ) -> None:
         self.name = name
         self.prefix = prefix
+        self.lines = lines
+        """Whether the events are the lines of a file after its header (an import), whose
+        line a refusal of what its bytes spell names."""
         self.system = system
         self.decode = envelope_decoder(system.name).decode
         self.raws: list[bytes] = []
@@ -257,6 +273,12 @@ class Admission:
         """The streams a stored branch lives in (verify): an imported campaign's later
         events carry its stream's id, not the id its imported events were sealed with."""
         """The campaign id of the event before (it changes only at a fork)."""
+        self.ids: set[str] = set()
+        """Every campaign id the events read so far carry."""
+        self.parents_elsewhere: list[tuple[int, str, int, str]] = []
+        """Forks whose parent is no campaign the events before them carry: (version,
+        parent id, version forked at, hash of the event before). A ledger may hold a
+        campaign under that id: it must then hold that very history (:func:`ledger.trust.integrity.check_fork_parents`)."""
         self.actor_names: set[str] = set()
         """Actors found to be valid names."""
         self.dice_open: str | None = None
@@ -324,6 +346,12 @@ class Admission:
             raise self.refuse(e.version or v, str(e)) from None
         except LedgerError as e:
             raise self.refuse(v, str(e)) from None
+        # After what it means (a forged value is named as such): the bytes must be the
+        # ledger's one spelling of what they decode to, or two readers could differ.
+        spelled = canonical.problem(raw, env)
+        if spelled is not None:
+            where = f"line {v + 1} of the file: " if self.lines else "the stored event: "
+            raise self.refuse(v, f"{where}{spelled}")
         self.raws.append(raw)
         self.actions.append(env.action)
         self.kinds.append(env.event.kind)
@@ -411,6 +439,9 @@ class Admission:
         if isinstance(ev, BranchForked) and env.campaign == self.campaign_id:
             raise Refusal("a fork keeps the campaign id of its parent")
         self.campaign_id = env.campaign
+        if isinstance(ev, BranchForked) and ev.parent_id not in self.ids:
+            self.parents_elsewhere.append((v, ev.parent_id, ev.at, env.prev))
+        self.ids.add(env.campaign)
         if not ACTION_RE.fullmatch(env.action):
             raise Refusal("its action id is malformed")
         if not AT_RE.fullmatch(env.at) or not real_instant(env.at):

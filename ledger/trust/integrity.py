@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from ledger.campaign import Ledger
     from ledger.campaign.campaigns import Campaigns
     from ledger.campaign.history import History
+    from ledger.log.store import Store
 
 REGISTRY = "registry"
 
@@ -52,9 +53,12 @@ def verify_registry(history: History) -> VerifyReport:
     return report
 
 
-def verify_campaigns(history: History, targets: list[Campaign], report: VerifyReport) -> VerifyReport:
+def verify_campaigns(
+    history: History, targets: list[Campaign], report: VerifyReport, held: list[Campaign] | None = None
+) -> VerifyReport:
     """Walk the chain of each target campaign, and what each event means, into ``report``;
-    raise TamperError at the first bad event."""
+    raise TamperError at the first bad event. ``held``: every campaign of the ledger (a
+    fork's parent named, when its history is not the fork's, is looked up there)."""
     for c in targets:
         after, prev, last_reset = 0, chain.GENESIS, 0
         for stream, lo, _hi in c.lineage:
@@ -66,7 +70,7 @@ def verify_campaigns(history: History, targets: list[Campaign], report: VerifyRe
                 prev = base.hash
                 last_reset = lo if isinstance(base.event, RESETS) else base.last_reset
         homes = frozenset(stream for stream, _lo, _hi in c.lineage)
-        meaning = admission.Admission(c.name, get_system(c.system), prefix="", homes=homes)
+        meaning = admission.Admission(c.name, get_system(c.system), prefix="", homes=homes, lines=False)
         snapshots_check = _SnapshotCheck(history, c)
         meaning.watch = snapshots_check
         if after:
@@ -74,6 +78,7 @@ def verify_campaigns(history: History, targets: list[Campaign], report: VerifyRe
         _verify_stream(history, c.name, c.id, c, after, prev, report, last_reset, meaning)
         if meaning.version:
             meaning.finish()
+        check_fork_parents(history.store, targets if held is None else held, meaning)
         snapshots_check.finish()
     return report
 
@@ -306,6 +311,8 @@ def import_campaign(
             fairness.check(new_name, (admit.decode(raw) for raw in admit.raws))
         except TamperError as e:
             raise admit.refuse(e.version, e.problem) from None
+    if registry is not None:
+        check_fork_parents(registry.store, registry.all(), admit)
     if dry_run or registry is None:
         cid = admit.campaign_id
         return Campaign(
@@ -374,6 +381,32 @@ def import_campaign(
 
     registry.register(make)
     return registry.named(new_name)
+
+
+def check_fork_parents(store: Store, held: list[Campaign], admit: admission.Admission) -> None:
+    """A fork names as its parent the campaign whose history it continues. When that
+    campaign's events are not before it (a fork of a fork, taken before the middle one
+    began), the parent is elsewhere: if this ledger holds a campaign under its id, that
+    campaign must hold the event the fork continues from, or the log would tell a
+    stranger as its parent (a forged ``parent_id``)."""
+    if not admit.parents_elsewhere:
+        return
+    by_id = {c.id: c for c in held}
+    for v, parent_id, at, prev in admit.parents_elsewhere:
+        parent = by_id.get(parent_id)
+        if parent is None:
+            continue  # told as a campaign this ledger does not hold
+        try:
+            rows = store.read(parent.stream_for(at), gt=at - 1, lte=at)
+        except LedgerError:
+            rows = []
+        if not rows or chain.stored_hash(bytes(rows[0].state)) != prev:
+            raise admit.refuse(
+                v,
+                f"the fork names as its parent campaign {parent.name!r}, which this ledger holds and whose "
+                f"version {at} is not the event the fork continues: a fork's parent is the campaign whose "
+                "history comes before it",
+            )
 
 
 def _known_commitments(
