@@ -266,6 +266,9 @@ class Admission:
         self.action_actors: list[tuple[int, str]] = []
         self.action_envs: list[Envelope[Any]] = []
         """The events of the action being read."""
+        self.ruled: dict[str, tuple[System, int]] = {}
+        """The system and core rules version each rules string a decision records names
+        (:meth:`_rules`, read once per string)."""
         self.redecided = 0
         """Actions decided again from their recorded command and dice."""
         self.campaign_id = ""
@@ -273,6 +276,10 @@ class Admission:
         """The streams a stored branch lives in (verify): an imported campaign's later
         events carry its stream's id, not the id its imported events were sealed with."""
         """The campaign id of the event before (it changes only at a fork)."""
+        self.action_checked = ""
+        """The last action id found well formed."""
+        self.date_checked = ""
+        """The last date (``YYYY-MM-DD``) of a time stamp found to be a real instant."""
         self.ids: set[str] = set()
         """Every campaign id the events read so far carry."""
         self.parents_elsewhere: list[tuple[int, str, int, str]] = []
@@ -387,7 +394,7 @@ class Admission:
 
     def _check(self, env: Envelope[Any], v: int) -> None:
         ev = env.event
-        if isinstance(ev, LedgerCreated | CampaignRegistered):
+        if isinstance(ev, _REGISTRY_EVENTS):
             raise Refusal(f"a {ev.kind} event belongs to the registry, not to a campaign")
         if (v == 1) != isinstance(ev, CampaignStarted):
             raise Refusal("a campaign starts with its campaign.started event, and only there")
@@ -428,7 +435,9 @@ class Admission:
 
     def _envelope(self, env: Envelope[Any], v: int) -> None:
         ev = env.event
-        if not UUID_RE.fullmatch(env.campaign):
+        # The campaign id, the action id and the day of the time stamp are each checked
+        # where they change (the id at a fork, the action at each action, the date daily).
+        if env.campaign != self.campaign_id and not UUID_RE.fullmatch(env.campaign):
             raise Refusal("its campaign id is malformed")
         if v > 1 and not isinstance(ev, BranchForked) and env.campaign != self.campaign_id:
             if not (env.campaign in self.homes and self.campaign_id not in self.homes):
@@ -442,10 +451,23 @@ class Admission:
         if isinstance(ev, BranchForked) and ev.parent_id not in self.ids:
             self.parents_elsewhere.append((v, ev.parent_id, ev.at, env.prev))
         self.ids.add(env.campaign)
-        if not ACTION_RE.fullmatch(env.action):
-            raise Refusal("its action id is malformed")
-        if not AT_RE.fullmatch(env.at) or not real_instant(env.at):
-            raise Refusal(f"its time {env.at[:40]!r} is not a time the ledger writes")
+        if env.action != self.action_checked:
+            if not ACTION_RE.fullmatch(env.action):
+                raise Refusal("its action id is malformed")
+            self.action_checked = env.action
+        at = env.at
+        if (
+            not AT_RE.fullmatch(at)
+            or not (
+                at[:10] == self.date_checked
+                and at[11:13] <= "23"  # the shape is checked: two digits each
+                and at[14:16] <= "59"
+                and at[17:19] <= "59"
+            )
+        ):
+            if not AT_RE.fullmatch(at) or not real_instant(at):
+                raise Refusal(f"its time {at[:40]!r} is not a time the ledger writes")
+            self.date_checked = at[:10]
         expected = v if isinstance(ev, RESETS) else self.last_reset
         if env.last_reset != expected:
             raise Refusal(
@@ -605,9 +627,12 @@ class Admission:
         how = first.decision
         if how is None:
             return  # recorded before decisions were kept: the checks above are all there is
-        if isinstance(first.event, (*RESETS, CampaignStarted, BranchForked)):
+        if isinstance(first.event, _NO_COMMAND):
             raise Refusal(f"a {first.event.kind} event records a command", first.v)
-        system, core_rules = self._rules(how.rules, first.v)
+        ruled = self.ruled.get(how.rules)
+        if ruled is None:
+            ruled = self.ruled[how.rules] = self._rules(how.rules, first.v)
+        system, core_rules = ruled
         kind = command_class(how.command, self.system)
         if kind is None:
             raise Refusal(
@@ -816,8 +841,13 @@ def walk(
             elif of is int:
                 if -MAX_INT <= item <= MAX_INT:
                     continue
-            elif of is bool or item is None or (of is RollResult and not rolls) or (of is tuple and not item):
+            elif of is bool or item is None or item is _UNSET or (of is RollResult and not rolls):
                 continue
+            elif of is float:
+                if math.isfinite(item) and -MAX_INT <= item <= MAX_INT:
+                    continue
+            elif of is tuple and all(type(x) is int and -MAX_INT <= x <= MAX_INT for x in item):
+                continue  # no value, or whole numbers (a decision's faces and sides)
             walk(item, field, text=text, rolls=rolls, checks=checks)
         return
     if kind is dict:
@@ -872,6 +902,10 @@ def walk(
         raise Refusal(f"{where} holds a {type(value).__name__}")
 
 
+_UNSET = msgspec.UNSET
+_REGISTRY_EVENTS = (LedgerCreated, CampaignRegistered)
+_NO_COMMAND = (*RESETS, CampaignStarted, BranchForked)
+"""Events no command records."""
 _STRUCT_FIELDS: dict[type, tuple[str, ...]] = {}
 """The fields walked of each struct type seen that is not a roll (a start's seed is not);
 a type one system checks as its own roll is walked through its check whenever that
