@@ -81,9 +81,9 @@ def _spelling(raw: bytes, spelled: bytes) -> str:
     if byte and byte in _WHITESPACE:
         return f"it holds whitespace between its values (byte {at + 1}), which the ledger never writes"
     if byte == b"\\" or spelled[at : at + 1] == b"\\":
-        shown = raw[at : at + 6].decode("utf-8", "replace")
+        shown = "".join(c if c.isprintable() else "?" for c in raw[at : at + 6].decode("utf-8", "replace"))
         return (
-            f"it escapes a character ({shown!r} at byte {at + 1}) that the ledger writes as it is, "
+            f"it escapes a character ('{shown}' at byte {at + 1}) that the ledger writes as it is, "
             "or writes one it escapes"
         )
     return f"it spells a value otherwise than the ledger writes it (byte {at + 1})"
@@ -113,7 +113,8 @@ def _as_written(value: Any, built: Any, tree: Any, where: str) -> Any:
                         f"it writes the field {_shown(key)}{_in(where)} at its default, which the ledger leaves out"
                     )
                 raise _Unwritten(
-                    f"it holds a field {_shown(key)}{_in(where)}, which no event of the ledger has"
+                    f"it holds a field {_shown(key)}{_in(where)}, which no event of the ledger has "
+                    "(a newer campaign-ledger's export: upgrade to read it)"
                 )
         kept: dict[str, Any] = {}
         for key, item in built.items():
