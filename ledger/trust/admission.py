@@ -55,6 +55,7 @@ from ledger.log.events import (
     CampaignRegistered,
     CampaignStarted,
     CharacterAdded,
+    Decision,
     DiceCommitted,
     DiceRevealed,
     DiceSeeded,
@@ -415,7 +416,8 @@ class Admission:
         checks = self.system.rules.roll_checks
         walk(ev, "event", rolls=not redeciding, checks=checks)  # a re-decided action's rolls are rolled again
         if env.decision is not None:  # a command as typed (the command trims it); never shown
-            walk(env.decision, "decision", text=False, checks=checks)
+            if not plain_decision(env.decision):
+                walk(env.decision, "decision", text=False, checks=checks)
             seat = env.decision.seat  # a device's label, checked as the ledger checks a name
             if seat is not None and check_name(seat, "seat") != seat:
                 raise Refusal("its seat is not written as the ledger writes a name (Unicode NFC)")
@@ -795,6 +797,35 @@ class Admission:
             for u in range(lo + 1, hi + 1):
                 state = evolve(state, self._env(u), self.system)
         return state
+
+
+def _plain(value: Any) -> bool:
+    """Whether ``walk(value, text=False)`` passes ``value`` at a glance: None, a boolean,
+    text of at most MAX_TEXT characters, or a whole number within +-2**53."""
+    kind = type(value)
+    if kind is str:
+        return len(value) <= MAX_TEXT
+    if kind is int:
+        return -MAX_INT <= value <= MAX_INT
+    return kind is bool or value is None
+
+
+def plain_decision(how: Decision) -> bool:
+    """Whether :func:`walk` (``text=False``) passes a decision at a glance: its fields and
+    each argument short text, a whole number in range, a boolean or None, as a command's
+    are. Anything else (a list, a float, an object) is walked."""
+    if len(how.command) > MAX_TEXT or len(how.rules) > MAX_TEXT:
+        return False
+    if not (_plain(how.commitment) and _plain(how.nonce) and _plain(how.seat)):
+        return False
+    for numbers in (how.faces, how.sides):
+        for x in numbers:
+            if type(x) is not int or not -MAX_INT <= x <= MAX_INT:
+                return False
+    for key, value in how.args.items():
+        if type(key) is not str or len(key) > MAX_TEXT or not _plain(value):
+            return False
+    return True
 
 
 def walk(
