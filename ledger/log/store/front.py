@@ -179,6 +179,14 @@ class Store:
         except PersistenceError as e:
             raise StoreError(f"cannot read {self.describe()}: {reason(e)}") from e
 
+    def rows(self, stream: str, gt: int = 0, lte: int | None = None) -> Iterator[tuple[int, str, bytes]]:
+        """(version, kind, stored bytes) of a stream's events in version order: what
+        ``verify`` reads, without a ``StoredEvent`` per row (:meth:`scan`)."""
+        try:
+            yield from self.recorder.select_rows(stream, gt, lte)
+        except PersistenceError as e:
+            raise StoreError(f"cannot read {self.describe()}: {reason(e)}") from e
+
     def head(self, stream: str) -> int:
         last = self.read(stream, desc=True, limit=1)
         return last[0].originator_version if last else 0
