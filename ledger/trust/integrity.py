@@ -188,29 +188,33 @@ def _verify_stream(
 
     expected = after + 1
     count = 0
-    for v, topic, state in history.store.rows(stream):
-        if v != expected:
-            raise fail(expected, f"the event is missing (next stored is {v})")
-        problem = chain.check(state)
-        if problem:
-            raise fail(v, problem)
-        try:
-            env = decode(state)
-        except msgspec.DecodeError as e:
-            raise fail(v, f"the event cannot be read ({e})") from e
-        if env.v != v:
-            raise fail(v, f"the event says it is version {env.v} (rows moved)")
-        if env.prev != prev:
-            raise fail(v, "it does not follow the event before it (rows removed, inserted or swapped)")
-        if topic != env.event.kind:
-            raise fail(v, f"stored kind {topic!r} differs from the event's")
-        if c is not None:
-            last_reset = _check_reset(name, env, last_reset)
-        if meaning is not None:
-            meaning.admit_read(bytes(state), env)  # hash checked and decoded above
-        prev = env.hash
-        expected += 1
-        count += 1
+    rows = history.store.rows(stream)
+    try:
+        for v, topic, state in rows:
+            if v != expected:
+                raise fail(expected, f"the event is missing (next stored is {v})")
+            problem = chain.check(state)
+            if problem:
+                raise fail(v, problem)
+            try:
+                env = decode(state)
+            except msgspec.DecodeError as e:
+                raise fail(v, f"the event cannot be read ({e})") from e
+            if env.v != v:
+                raise fail(v, f"the event says it is version {env.v} (rows moved)")
+            if env.prev != prev:
+                raise fail(v, "it does not follow the event before it (rows removed, inserted or swapped)")
+            if topic != env.event.kind:
+                raise fail(v, f"stored kind {topic!r} differs from the event's")
+            if c is not None:
+                last_reset = _check_reset(name, env, last_reset)
+            if meaning is not None:
+                meaning.admit_read(bytes(state), env)  # hash checked and decoded above
+            prev = env.hash
+            expected += 1
+            count += 1
+    finally:
+        rows.close()  # a refusal leaves no read open on the store
     report.checked[name] = count
     report.heads[name] = prev
 
