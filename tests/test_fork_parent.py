@@ -110,6 +110,8 @@ def test_a_forged_fork_naming_a_held_campaign_that_shares_nothing_with_it_is_ref
     result = hr.invoke(home, "import", str(forged), "--name", "Gf")
     line = hr.assert_one_line_error(result)
     assert "at version 4" in line and "names as its parent campaign 'Home'" in line, line
+    checked = hr.assert_one_line_error(hr.invoke(home, "verify", str(forged)))
+    assert "names as its parent campaign 'Home'" in checked, checked
     assert hr.store_rows(home) == before
 
 
