@@ -202,6 +202,10 @@ def check_text(value: str, what: str, limit: int, *, field: str | None = None) -
     Whether empty text is allowed is the caller's rule; ``what`` names the text
     ("a note", or an input's name in backquotes, "`label`"); ``field`` is the input's
     name as a caller passes it."""
+    if type(value) is str and value.isascii() and value.isprintable():
+        text = value.strip()  # printable ASCII: in NFC, with no control or invisible character
+        if len(text) <= limit:
+            return text
     rule = f"use one line of at most {limit} visible characters"
     if not isinstance(value, str):
         raise InvalidTextError(repr(value), what, "it is not text", rule, field=field)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
@@ -103,3 +104,50 @@ def forge_store(
     finally:
         if conn is not db:
             conn.close()
+
+
+LineEdit = Callable[[int, bytes], bytes]
+"""(version, the event's bytes before ``,"hash":``) -> the bytes to seal instead."""
+
+
+def forge_bytes(source: Path, target: Path, edit: LineEdit, *, header: bytes | None = None) -> Path:
+    """Write ``source`` with each event's bytes edited as bytes (``edit``), every ``prev``,
+    hash and the header's head re-sealed: for spellings Python's json never writes (a key
+    twice, spaces, escapes). ``header`` replaces the first line as it is given."""
+    head, _events = read_export(source)
+    out, prev = [], GENESIS
+    for v, line in enumerate(source.read_bytes().splitlines()[1:], start=1):
+        body = line[: line.rindex(b',"hash":"')]
+        body = re.sub(rb'"prev":"[0-9a-f]{64}"', b'"prev":"' + prev.encode() + b'"', edit(v, body), count=1)
+        prev = hashlib.sha256(body).hexdigest()
+        out.append(body + b',"hash":"' + prev.encode() + b'"}')
+    head = {k: v for k, v in head.items() if k not in ("signed_by", "signature")}
+    first = header if header is not None else json.dumps(dict(head, head_hash=prev)).encode()
+    target.write_bytes(b"\n".join([first, *out]) + b"\n")
+    return target
+
+
+def forge_store_bytes(db: str, stream: str, edit: LineEdit) -> None:
+    """Edit a stream's stored events in a SQLite ledger as bytes, every ``prev`` and hash
+    re-sealed (what :func:`forge_bytes` does to a file)."""
+    conn = sqlite3.connect(db)
+    try:
+        rows = conn.execute(
+            "SELECT rowid, state FROM ledger_events WHERE originator_id=? ORDER BY originator_version",
+            (stream,),
+        ).fetchall()
+        prev = GENESIS
+        for v, (rowid, state) in enumerate(rows, start=1):
+            line = bytes(state)
+            body = line[: line.rindex(b',"hash":"')]
+            body = re.sub(
+                rb'"prev":"[0-9a-f]{64}"', b'"prev":"' + prev.encode() + b'"', edit(v, body), count=1
+            )
+            prev = hashlib.sha256(body).hexdigest()
+            conn.execute(
+                "UPDATE ledger_events SET state=? WHERE rowid=?",
+                (body + b',"hash":"' + prev.encode() + b'"}', rowid),
+            )
+        conn.commit()
+    finally:
+        conn.close()

@@ -84,3 +84,72 @@ def test_a_forged_parent_name_is_never_printed_over_the_campaign_the_ledger_hold
         "v4     forked 'Branch' from 'Real' at version 3",
         "v5     forked 'Copy' from 'Branch' at version 4",  # a copy gets a branch of its own
     ]
+
+
+def test_a_forged_fork_naming_a_held_campaign_that_shares_nothing_with_it_is_refused(
+    tmp_path: Path,
+) -> None:
+    """A fork's parent is the campaign whose history comes before it in the file: one that
+    names a campaign this ledger holds, which never held that history, is refused (the log
+    would otherwise tell 'forked from Home' of a stranger)."""
+    _away, out = forked(tmp_path, parent="Real")
+    home = str(tmp_path / "other.ledger")
+    with Ledger(home) as book:
+        held = book.new_campaign("freeform", "Home", seed=9)
+        book.add_character("Bo", "Home")
+        book.roll("1d6", "Home", faces=[2])
+
+    def edit(_h: dict[str, Any], events: Events) -> Events:
+        fork = next(e for e in events if e["event"]["kind"] == "branch.forked")
+        fork["event"]["parent_id"] = held.id
+        fork["event"]["parent_name"] = "Home"
+        return events
+
+    forged = forgery.forge_export(out, tmp_path / "f.jsonl", edit)
+    before = hr.store_rows(home)
+    result = hr.invoke(home, "import", str(forged), "--name", "Gf")
+    line = hr.assert_one_line_error(result)
+    assert "at version 4" in line and "names as its parent campaign 'Home'" in line, line
+    checked = hr.assert_one_line_error(hr.invoke(home, "verify", str(forged)))
+    assert "names as its parent campaign 'Home'" in checked, checked
+    assert hr.store_rows(home) == before
+
+
+def test_a_fork_of_a_fork_taken_before_the_middle_one_began_still_imports(tmp_path: Path) -> None:
+    """Its parent's history is not in the file (the file holds the grandparent's up to the
+    fork): held with that history, or not held at all, the fork is what the ledger wrote."""
+    db = str(tmp_path / "home.ledger")
+    with Ledger(db) as book:
+        book.new_campaign("freeform", "Real", seed=3)
+        book.add_character("Ana", "Real")
+        book.roll("1d6", "Real", faces=[4])
+        book.fork("Real", "Mid", at=3)
+        book.note("in the middle", "Mid")
+        book.fork("Mid", "Late", at=2)
+        out = tmp_path / "late.jsonl"
+        with out.open("wb") as f:
+            book.export(f, "Late")
+    assert hr.invoke(db, "import", str(out), "--name", "Again").exit_code == 0
+    assert hr.invoke(db, "verify", "--all").exit_code == 0
+    assert fork_lines(db, "Again")[0] == "v3     forked 'Late' from 'Mid' at version 2"
+    away = str(tmp_path / "away.ledger")
+    assert hr.invoke(away, "import", str(out)).exit_code == 0
+
+
+def test_a_stored_fork_naming_a_held_stranger_as_its_parent_fails_verify(tmp_path: Path) -> None:
+    """What an import let in before it checked the parent is found by ``verify --all``."""
+    _away, out = forked(tmp_path, parent="Real")
+    home = str(tmp_path / "other.ledger")
+    with Ledger(home) as book:
+        held = book.new_campaign("freeform", "Home", seed=9)
+    assert hr.invoke(home, "import", str(out), "--name", "Gf").exit_code == 0
+    with Ledger(home) as book:
+        stream = book.campaign("Gf").lineage[-1][0]
+
+    def edit(events: Events) -> None:
+        fork = next(e for e in events if e["event"]["kind"] == "branch.forked")
+        fork["event"]["parent_id"] = held.id
+
+    forgery.forge_store(home, stream, edit)
+    line = hr.assert_one_line_error(hr.invoke(home, "verify", "--all"))
+    assert "'Gf' fails verification at version 4" in line and "campaign 'Home'" in line, line

@@ -96,8 +96,9 @@ class Transfer:
         """Walk the registry's chain, then the campaign's (every campaign's with ``every``);
         raise TamperError at the first bad event."""
         report = integrity.verify_registry(self.history)
-        targets = self.campaigns.all() if every else [self.campaigns.named(name)]
-        return integrity.verify_campaigns(self.history, targets, report)
+        held = self.campaigns.all()
+        targets = held if every else [self.campaigns.named(name)]
+        return integrity.verify_campaigns(self.history, targets, report, held)
 
     def export(self, out: IO[bytes], c: Campaign, *, sign: bool = True, players: bool = False) -> int:
         """Write a campaign's whole branch as JSON lines, its header signed by this

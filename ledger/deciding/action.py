@@ -254,7 +254,7 @@ def decide_folded(
         )
     # The party's action is no character's: it is decided as none (its rules read no actor).
     acting = None if command.by_party() else actor_in(state, command.actor)
-    cmd = msgspec.structs.replace(command, actor=acting)
+    cmd = command if acting == command.actor else msgspec.structs.replace(command, actor=acting)
     events = decide_core(state, cmd, dice, CORE_NOTATION[core_rules])
     if events is not None:
         return Decided(events, None)

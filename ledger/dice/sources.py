@@ -93,9 +93,15 @@ class RandomDice(Dice):
     def __init__(self, rng: random.Random | None = None) -> None:
         self.rng = rng if rng is not None else random.SystemRandom()
         self.rolled: list[int] = []
+        # What ``randint(1, sides)`` draws, without its argument checks: ``randint`` is
+        # ``randrange(1, sides + 1)``, which is ``1 + _randbelow(sides)`` (a seeded
+        # campaign's dice are this very sequence, so it may never change).
+        self._below = self.rng._randbelow
 
     def roll(self, sides: int) -> int:
-        face = self.rng.randint(1, sides)
+        if sides < 1:
+            raise ValueError(f"a die has at least one side, not {sides}")
+        face = 1 + self._below(sides)
         self.rolled.append(face)
         return face
 
@@ -248,60 +254,102 @@ def roll_group(term: DiceTerm, dice: Dice, sign: int = 1) -> DiceGroup:
     """Roll one group die by die: each die, its rerolls, then its explosions (each
     explosion a die of its own, or one value with the die when compounding)."""
     faces: list[Die] = []
+    sides = term.sides
+    plain = not term.fate and term.minimum is None and term.maximum is None
+    """A die counts for its face (no Fate die, no minimum or maximum): the common case."""
+    roll = dice.roll
 
     def draw(explodes: int | None, rerolls: int | None) -> int:
         if len(faces) >= MAX_DICE:
             raise NotationError(term.text(), f"rerolls and explosions passed {MAX_DICE} dice")
-        face = dice.fate() if term.fate else dice.roll(term.sides)
-        value = term.value_of(face)
-        faces.append(Die(term.sides, face, explodes=explodes, rerolls=rerolls, value=_differs(value, face)))
+        if plain:
+            faces.append(Die(sides, roll(sides), explodes=explodes, rerolls=rerolls))
+        else:
+            face = dice.fate() if term.fate else roll(sides)
+            value = term.value_of(face)
+            faces.append(Die(sides, face, explodes=explodes, rerolls=rerolls, value=_differs(value, face)))
         return len(faces) - 1
 
     def shown(i: int) -> int:
         return faces[i].face - 2 if term.fate else faces[i].face
 
+    rerolling = term.reroll is not None
+
     def one(explodes: int | None) -> int:
         i = draw(explodes, None)
-        while term.rerolled(shown(i)):
-            faces[i] = _drop(faces[i])
-            i = draw(None, i)
-            if term.reroll_once:
-                break
+        if rerolling:
+            while term.rerolled(shown(i)):
+                faces[i] = _drop(faces[i])
+                i = draw(None, i)
+                if term.reroll_once:
+                    break
         return i
 
+    explode = term.explode
     units: list[list[int]] = []
     for _ in range(term.count):
         i = one(None)
+        if explode is None:
+            units.append([i])
+            continue
         chain = [i]
-        while term.explode is not None and term.explode.meets(shown(i)):
+        while explode.meets(shown(i)):
             i = one(i)
             chain.append(i)
             if term.explode_once:
                 break
         units.extend([chain] if term.compound else [[j] for j in chain])
 
-    values = [sum(term.value_of(faces[j].face) for j in unit) for unit in units]
-    kept = set(kept_indexes(term.keep, term.keep_n, values)) if term.keep else set(range(len(units)))
-    for u, unit in enumerate(units):
-        if u not in kept:
-            for j in unit:
-                faces[j] = _drop(faces[j])
-    kept_values = [values[u] for u in sorted(kept)]
+    if plain:
+        values = [sum(faces[j].face for j in unit) for unit in units]
+    else:
+        values = [sum(term.value_of(faces[j].face) for j in unit) for unit in units]
+    kept = set(kept_indexes(term.keep, term.keep_n, values)) if term.keep else None
+    if kept is not None:
+        for u, unit in enumerate(units):
+            if u not in kept:
+                for j in unit:
+                    faces[j] = _drop(faces[j])
+        kept_values = [values[u] for u in sorted(kept)]
+    else:
+        kept_values = values
     success = term.success
     value = sum(1 for v in kept_values if success.meets(v)) if success else sum(kept_values)
+    spelled, keep, success_text = _spelled(term)
     return DiceGroup(
         count=term.count,
-        sides=term.sides,
+        sides=sides,
         dice=tuple(faces),
         value=value,
         sign=sign,
-        keep=f"{term.keep}{term.keep_n}" if term.keep else None,
-        explode=term.explode is not None,
-        success=success.text(bare_equal=False) if success else None,
-        term=term.text(with_label=False),
+        keep=keep,
+        explode=explode is not None,
+        success=success_text,
+        term=spelled,
         label=term.label,
         fate=term.fate,
     )
+
+
+_SPELLED: dict[int, tuple[DiceTerm, tuple[str, str | None, str | None]]] = {}
+"""A parsed term's text, keep and success as a group records them, by the term's id (the
+term is kept with them, so the id stays its own): parsed notations are kept
+(:func:`ledger.dice.notation.parse`), so their terms come back again and again."""
+
+
+def _spelled(term: DiceTerm) -> tuple[str, str | None, str | None]:
+    found = _SPELLED.get(id(term))
+    if found is not None and found[0] is term:
+        return found[1]
+    texts = (
+        term.text(with_label=False),
+        f"{term.keep}{term.keep_n}" if term.keep else None,
+        term.success.text(bare_equal=False) if term.success else None,
+    )
+    if len(_SPELLED) >= 4096:
+        _SPELLED.clear()
+    _SPELLED[id(term)] = (term, texts)
+    return texts
 
 
 def _differs(value: int, face: int) -> int | None:

@@ -43,6 +43,11 @@ def check(state: bytes) -> str | None:
     return None
 
 
+def stored_hash(state: bytes) -> str:
+    """The hash a stored event records at its end (checked by :func:`check`)."""
+    return state[-_TAIL_LEN + len(_TAIL_PREFIX) : -2].decode("ascii", "replace")
+
+
 def now() -> str:
     """The time an event is sealed at, as the ledger writes it (UTC, milliseconds, ``Z``)."""
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")

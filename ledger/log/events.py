@@ -13,7 +13,7 @@ type never changes, a tag is never reused or renamed.
 from __future__ import annotations
 
 from functools import cache
-from typing import Any, Generic, TypeVar, Union
+from typing import Any, ClassVar, Generic, TypeVar, Union
 
 import msgspec
 
@@ -30,6 +30,11 @@ MAX_DAY = 1_000_000
 
 class Event(msgspec.Struct, frozen=True, tag_field="kind", kw_only=True, gc=False):
     """Base of every event. Subclasses set ``tag=`` to a stable name."""
+
+    later_fields: ClassVar[frozenset[str]] = frozenset()
+    """Fields added after the event was first recorded (docs/schema.md): an event an older
+    ledger wrote leaves them out, and reads as their default. No other field may be left
+    out of a stored event (``ledger.trust.canonical``)."""
 
     def summary(self) -> str:
         return str(self.__struct_config__.tag)
@@ -224,6 +229,8 @@ class Noted(Event, frozen=True, tag="note"):
 class ActionUndone(Event, frozen=True, tag="action.undone"):
     """Retracts one action: the state returns to that at ``target``."""
 
+    later_fields = frozenset({"what"})
+
     undone: str
     first: int
     last: int
@@ -240,6 +247,8 @@ class ActionUndone(Event, frozen=True, tag="action.undone"):
 
 class ActionRedone(Event, frozen=True, tag="action.redone"):
     """Retracts an undo: the state returns to that at ``target``."""
+
+    later_fields = frozenset({"what"})
 
     redone: str
     target: int
@@ -422,6 +431,9 @@ E = TypeVar("E")
 class Envelope(msgspec.Struct, Generic[E], frozen=True, kw_only=True, gc=False):
     """A stored event. ``hash`` must stay the last field: it covers the bytes
     before it (see ``ledger.log.chain``)."""
+
+    later_fields: ClassVar[frozenset[str]] = frozenset({"decision"})
+    """As :attr:`Event.later_fields`: events recorded before decisions were kept have none."""
 
     v: int
     campaign: str

@@ -6,6 +6,9 @@ what the events *mean* is checked here, event by event, as the file streams in:
 
 * size and shape: each line at most :data:`MAX_LINE` bytes and nested at most
   :data:`MAX_DEPTH` deep, refused before it is decoded;
+* one reading of every byte: each line is exactly the bytes the ledger writes for the
+  values it decodes to (no key twice, no unknown field, no whitespace, no needless
+  escape; :mod:`ledger.trust.canonical`), and the header exactly what ``export`` writes;
 * the envelope: version, ``prev`` link, campaign id (it changes only at a fork),
   action id, time stamp, actor, ``last_reset`` (the latest reset at or before
   the event) and ``day`` (what the fold of the rules gives, within
@@ -54,6 +57,7 @@ from ledger.log.events import (
     CampaignRegistered,
     CampaignStarted,
     CharacterAdded,
+    Decision,
     DiceCommitted,
     DiceRevealed,
     DiceSeeded,
@@ -76,7 +80,7 @@ from ledger.text import (
     check_name,
     check_text,
 )
-from ledger.trust import unsealing
+from ledger.trust import canonical, unsealing
 
 EXPORT_FORMAT = "campaign-ledger-export"
 EXPORT_FILE = RunCommand(text="use a file from `export`", command="export")
@@ -140,6 +144,9 @@ def read_header(data: IO[bytes]) -> tuple[Header, dict[str, Any]]:
         ) from None
     if header.format != EXPORT_FORMAT:
         raise ImportFileError("the import file is not a campaign-ledger export", fix=EXPORT_FILE)
+    problem = canonical.header_problem(raw, fields)
+    if problem is not None:
+        raise ImportFileError(f"line 1 of the import file, its header, {problem}", fix=EXPORT_FILE)
     if header.version > FORMAT:
         raise ImportFileError(
             f"the export is from a newer format ({header.version}); upgrade campaign-ledger"
@@ -232,10 +239,19 @@ class Admission:
     """Checks one campaign's events in order, folding them as the ledger would."""
 
     def __init__(
-        self, name: str, system: System, prefix: str = "import refused: ", homes: frozenset[str] = frozenset()
+        self,
+        name: str,
+        system: System,
+        prefix: str = "import refused: ",
+        homes: frozenset[str] = frozenset(),
+        *,
+        lines: bool = True,
     ) -> None:
         self.name = name
         self.prefix = prefix
+        self.lines = lines
+        """Whether the events are the lines of a file after its header (an import), whose
+        line a refusal of what its bytes spell names."""
         self.system = system
         self.decode = envelope_decoder(system.name).decode
         self.raws: list[bytes] = []
@@ -253,6 +269,9 @@ class Admission:
         self.action_actors: list[tuple[int, str]] = []
         self.action_envs: list[Envelope[Any]] = []
         """The events of the action being read."""
+        self.ruled: dict[str, tuple[System, int]] = {}
+        """The system and core rules version each rules string a decision records names
+        (:meth:`_rules`, read once per string)."""
         self.redecided = 0
         """Actions decided again from their recorded command and dice."""
         self.campaign_id = ""
@@ -260,6 +279,16 @@ class Admission:
         """The streams a stored branch lives in (verify): an imported campaign's later
         events carry its stream's id, not the id its imported events were sealed with."""
         """The campaign id of the event before (it changes only at a fork)."""
+        self.action_checked = ""
+        """The last action id found well formed."""
+        self.date_checked = ""
+        """The last date (``YYYY-MM-DD``) of a time stamp found to be a real instant."""
+        self.ids: set[str] = set()
+        """Every campaign id the events read so far carry."""
+        self.parents_elsewhere: list[tuple[int, str, int, str]] = []
+        """Forks whose parent is no campaign the events before them carry: (version,
+        parent id, version forked at, hash of the event before). A ledger may hold a
+        campaign under that id: it must then hold that very history (:func:`ledger.trust.integrity.check_fork_parents`)."""
         self.actor_names: set[str] = set()
         """Actors found to be valid names."""
         self.dice_open: str | None = None
@@ -329,6 +358,12 @@ class Admission:
             raise self.refuse(e.version or v, str(e)) from None
         except LedgerError as e:
             raise self.refuse(v, str(e)) from None
+        # After what it means (a forged value is named as such): the bytes must be the
+        # ledger's one spelling of what they decode to, or two readers could differ.
+        spelled = canonical.problem(raw, env)
+        if spelled is not None:
+            where = f"line {v + 1} of the file: " if self.lines else "the stored event: "
+            raise self.refuse(v, f"{where}{spelled}")
         self.raws.append(raw)
         self.actions.append(env.action)
         self.kinds.append(env.event.kind)
@@ -364,7 +399,7 @@ class Admission:
 
     def _check(self, env: Envelope[Any], v: int) -> None:
         ev = env.event
-        if isinstance(ev, LedgerCreated | CampaignRegistered):
+        if isinstance(ev, _REGISTRY_EVENTS):
             raise Refusal(f"a {ev.kind} event belongs to the registry, not to a campaign")
         if (v == 1) != isinstance(ev, CampaignStarted):
             raise Refusal("a campaign starts with its campaign.started event, and only there")
@@ -385,7 +420,8 @@ class Admission:
         checks = self.system.rules.roll_checks
         walk(ev, "event", rolls=not redeciding, checks=checks)  # a re-decided action's rolls are rolled again
         if env.decision is not None:  # a command as typed (the command trims it); never shown
-            walk(env.decision, "decision", text=False, checks=checks)
+            if not plain_decision(env.decision):
+                walk(env.decision, "decision", text=False, checks=checks)
             seat = env.decision.seat  # a device's label, checked as the ledger checks a name
             if seat is not None and check_name(seat, "seat") != seat:
                 raise Refusal("its seat is not written as the ledger writes a name (Unicode NFC)")
@@ -405,7 +441,9 @@ class Admission:
 
     def _envelope(self, env: Envelope[Any], v: int) -> None:
         ev = env.event
-        if not UUID_RE.fullmatch(env.campaign):
+        # The campaign id, the action id and the day of the time stamp are each checked
+        # where they change (the id at a fork, the action at each action, the date daily).
+        if env.campaign != self.campaign_id and not UUID_RE.fullmatch(env.campaign):
             raise Refusal("its campaign id is malformed")
         if v > 1 and not isinstance(ev, BranchForked) and env.campaign != self.campaign_id:
             if not (env.campaign in self.homes and self.campaign_id not in self.homes):
@@ -416,10 +454,26 @@ class Admission:
         if isinstance(ev, BranchForked) and env.campaign == self.campaign_id:
             raise Refusal("a fork keeps the campaign id of its parent")
         self.campaign_id = env.campaign
-        if not ACTION_RE.fullmatch(env.action):
-            raise Refusal("its action id is malformed")
-        if not AT_RE.fullmatch(env.at) or not real_instant(env.at):
-            raise Refusal(f"its time {env.at[:40]!r} is not a time the ledger writes")
+        if isinstance(ev, BranchForked) and ev.parent_id not in self.ids:
+            self.parents_elsewhere.append((v, ev.parent_id, ev.at, env.prev))
+        self.ids.add(env.campaign)
+        if env.action != self.action_checked:
+            if not ACTION_RE.fullmatch(env.action):
+                raise Refusal("its action id is malformed")
+            self.action_checked = env.action
+        at = env.at
+        if (
+            not AT_RE.fullmatch(at)
+            or not (
+                at[:10] == self.date_checked
+                and at[11:13] <= "23"  # the shape is checked: two digits each
+                and at[14:16] <= "59"
+                and at[17:19] <= "59"
+            )
+        ):
+            if not AT_RE.fullmatch(at) or not real_instant(at):
+                raise Refusal(f"its time {at[:40]!r} is not a time the ledger writes")
+            self.date_checked = at[:10]
         expected = v if isinstance(ev, RESETS) else self.last_reset
         if env.last_reset != expected:
             raise Refusal(
@@ -597,9 +651,12 @@ class Admission:
         how = first.decision
         if how is None:
             return  # recorded before decisions were kept: the checks above are all there is
-        if isinstance(first.event, (*RESETS, CampaignStarted, BranchForked)):
+        if isinstance(first.event, _NO_COMMAND):
             raise Refusal(f"a {first.event.kind} event records a command", first.v)
-        system, core_rules = self._rules(how.rules, first.v)
+        ruled = self.ruled.get(how.rules)
+        if ruled is None:
+            ruled = self.ruled[how.rules] = self._rules(how.rules, first.v)
+        system, core_rules = ruled
         kind = command_class(how.command, self.system)
         if kind is None:
             raise Refusal(
@@ -790,6 +847,35 @@ class Admission:
         return state
 
 
+def _plain(value: Any) -> bool:
+    """Whether ``walk(value, text=False)`` passes ``value`` at a glance: None, a boolean,
+    text of at most MAX_TEXT characters, or a whole number within +-2**53."""
+    kind = type(value)
+    if kind is str:
+        return len(value) <= MAX_TEXT
+    if kind is int:
+        return -MAX_INT <= value <= MAX_INT
+    return kind is bool or value is None
+
+
+def plain_decision(how: Decision) -> bool:
+    """Whether :func:`walk` (``text=False``) passes a decision at a glance: its fields and
+    each argument short text, a whole number in range, a boolean or None, as a command's
+    are. Anything else (a list, a float, an object) is walked."""
+    if len(how.command) > MAX_TEXT or len(how.rules) > MAX_TEXT:
+        return False
+    if not (_plain(how.commitment) and _plain(how.nonce) and _plain(how.seat)):
+        return False
+    for numbers in (how.faces, how.sides):
+        for x in numbers:
+            if type(x) is not int or not -MAX_INT <= x <= MAX_INT:
+                return False
+    for key, value in how.args.items():
+        if type(key) is not str or len(key) > MAX_TEXT or not _plain(value):
+            return False
+    return True
+
+
 def walk(
     value: Any,
     where: str,
@@ -834,8 +920,13 @@ def walk(
             elif of is int:
                 if -MAX_INT <= item <= MAX_INT:
                     continue
-            elif of is bool or item is None or (of is RollResult and not rolls) or (of is tuple and not item):
+            elif of is bool or item is None or item is _UNSET or (of is RollResult and not rolls):
                 continue
+            elif of is float:
+                if math.isfinite(item) and -MAX_INT <= item <= MAX_INT:
+                    continue
+            elif of is tuple and all(type(x) is int and -MAX_INT <= x <= MAX_INT for x in item):
+                continue  # no value, or whole numbers (a decision's faces and sides)
             walk(item, field, text=text, rolls=rolls, checks=checks)
         return
     if kind is dict:
@@ -890,6 +981,10 @@ def walk(
         raise Refusal(f"{where} holds a {type(value).__name__}")
 
 
+_UNSET = msgspec.UNSET
+_REGISTRY_EVENTS = (LedgerCreated, CampaignRegistered)
+_NO_COMMAND = (*RESETS, CampaignStarted, BranchForked)
+"""Events no command records."""
 _STRUCT_FIELDS: dict[type, tuple[str, ...]] = {}
 """The fields walked of each struct type seen that is not a roll (a start's seed is not);
 a type one system checks as its own roll is walked through its check whenever that

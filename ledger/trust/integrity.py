@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from ledger.campaign import Ledger
     from ledger.campaign.campaigns import Campaigns
     from ledger.campaign.history import History
+    from ledger.log.store import Store
 
 REGISTRY = "registry"
 
@@ -54,9 +55,12 @@ def verify_registry(history: History) -> VerifyReport:
     return report
 
 
-def verify_campaigns(history: History, targets: list[Campaign], report: VerifyReport) -> VerifyReport:
+def verify_campaigns(
+    history: History, targets: list[Campaign], report: VerifyReport, held: list[Campaign] | None = None
+) -> VerifyReport:
     """Walk the chain of each target campaign, and what each event means, into ``report``;
-    raise TamperError at the first bad event."""
+    raise TamperError at the first bad event. ``held``: every campaign of the ledger (a
+    fork's parent named, when its history is not the fork's, is looked up there)."""
     for c in targets:
         after, prev, last_reset = 0, chain.GENESIS, 0
         for stream, lo, _hi in c.lineage:
@@ -68,7 +72,7 @@ def verify_campaigns(history: History, targets: list[Campaign], report: VerifyRe
                 prev = base.hash
                 last_reset = lo if isinstance(base.event, RESETS) else base.last_reset
         homes = frozenset(stream for stream, _lo, _hi in c.lineage)
-        meaning = admission.Admission(c.name, get_system(c.system), prefix="", homes=homes)
+        meaning = admission.Admission(c.name, get_system(c.system), prefix="", homes=homes, lines=False)
         snapshots_check = _SnapshotCheck(history, c)
         meaning.watch = snapshots_check
         if after:
@@ -76,6 +80,7 @@ def verify_campaigns(history: History, targets: list[Campaign], report: VerifyRe
         _verify_stream(history, c.name, c.id, c, after, prev, report, last_reset, meaning)
         if meaning.version:
             meaning.finish()
+        check_fork_parents(history.store, targets if held is None else held, meaning)
         snapshots_check.finish()
     return report
 
@@ -185,30 +190,33 @@ def _verify_stream(
 
     expected = after + 1
     count = 0
-    for row in history.store.scan(stream):
-        v = row.originator_version
-        if v != expected:
-            raise fail(expected, f"the event is missing (next stored is {v})")
-        problem = chain.check(row.state)
-        if problem:
-            raise fail(v, problem)
-        try:
-            env = decode(row.state)
-        except msgspec.DecodeError as e:
-            raise fail(v, f"the event cannot be read ({e})") from e
-        if env.v != v:
-            raise fail(v, f"the event says it is version {env.v} (rows moved)")
-        if env.prev != prev:
-            raise fail(v, "it does not follow the event before it (rows removed, inserted or swapped)")
-        if row.topic != env.event.kind:
-            raise fail(v, f"stored kind {row.topic!r} differs from the event's")
-        if c is not None:
-            last_reset = _check_reset(name, env, last_reset)
-        if meaning is not None:
-            meaning.admit_read(bytes(row.state), env)  # hash checked and decoded above
-        prev = env.hash
-        expected += 1
-        count += 1
+    rows = history.store.rows(stream)
+    try:
+        for v, topic, state in rows:
+            if v != expected:
+                raise fail(expected, f"the event is missing (next stored is {v})")
+            problem = chain.check(state)
+            if problem:
+                raise fail(v, problem)
+            try:
+                env = decode(state)
+            except msgspec.DecodeError as e:
+                raise fail(v, f"the event cannot be read ({e})") from e
+            if env.v != v:
+                raise fail(v, f"the event says it is version {env.v} (rows moved)")
+            if env.prev != prev:
+                raise fail(v, "it does not follow the event before it (rows removed, inserted or swapped)")
+            if topic != env.event.kind:
+                raise fail(v, f"stored kind {topic!r} differs from the event's")
+            if c is not None:
+                last_reset = _check_reset(name, env, last_reset)
+            if meaning is not None:
+                meaning.admit_read(bytes(state), env)  # hash checked and decoded above
+            prev = env.hash
+            expected += 1
+            count += 1
+    finally:
+        rows.close()  # a refusal leaves no read open on the store
     report.checked[name] = count
     report.heads[name] = prev
 
@@ -364,6 +372,8 @@ def import_campaign(
             fairness.check(new_name, (admit.decode(raw) for raw in admit.raws))
         except TamperError as e:
             raise admit.refuse(e.version, e.problem) from None
+    if registry is not None:
+        check_fork_parents(registry.store, registry.all(), admit)
     if dry_run or registry is None:
         cid = admit.campaign_id
         return Campaign(
@@ -437,6 +447,32 @@ def import_campaign(
         registry.store.put_private(SEALED_TABLE, commitment, 1, "sealed", kept)
     registry.register(make)
     return registry.named(new_name)
+
+
+def check_fork_parents(store: Store, held: list[Campaign], admit: admission.Admission) -> None:
+    """A fork names as its parent the campaign whose history it continues. When that
+    campaign's events are not before it (a fork of a fork, taken before the middle one
+    began), the parent is elsewhere: if this ledger holds a campaign under its id, that
+    campaign must hold the event the fork continues from, or the log would tell a
+    stranger as its parent (a forged ``parent_id``)."""
+    if not admit.parents_elsewhere:
+        return
+    by_id = {c.id: c for c in held}
+    for v, parent_id, at, prev in admit.parents_elsewhere:
+        parent = by_id.get(parent_id)
+        if parent is None:
+            continue  # told as a campaign this ledger does not hold
+        try:
+            rows = store.read(parent.stream_for(at), gt=at - 1, lte=at)
+        except LedgerError:
+            rows = []
+        if not rows or chain.stored_hash(bytes(rows[0].state)) != prev:
+            raise admit.refuse(
+                v,
+                f"the fork names as its parent campaign {parent.name!r}, which this ledger holds and whose "
+                f"version {at} is not the event the fork continues: a fork's parent is the campaign whose "
+                "history comes before it",
+            )
 
 
 def _known_commitments(

@@ -472,13 +472,17 @@ def verify_file(
 ) -> FileReport:
     """Check the export ``data`` (read from ``path``, open from its start and seekable:
     ``ledger.trust.infile.opened``) as an import would (chain, head, every event, signature)
-    without recording anything; ``book`` supplies the known keys (None: none known)."""
+    without recording anything; ``book`` supplies the known keys and the campaigns a fork
+    may name as its parent (None: none known)."""
 
     def signer(header: Mapping[str, Any]) -> str | None:
         return check_header(store, header, require_signed=require_signed, file=path).key
 
     store = book.store if book is not None else None
-    camp = import_campaign(None, data, signer=signer, dry_run=True)
+    # With a ledger, a fork that names one of its campaigns as its parent is checked
+    # against it, as the import would check it; nothing is recorded (dry run).
+    registry = book.registry if book is not None else None
+    camp = import_campaign(registry, data, signer=signer, dry_run=True)
     data.seek(0)
     header, _ = admission.read_header(data)
     return FileReport(

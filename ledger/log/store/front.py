@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from eventsourcing.persistence import IntegrityError, Notification, PersistenceError, StoredEvent
@@ -178,6 +178,16 @@ class Store:
         :meth:`scan` builds a ``StoredEvent`` per row."""
         try:
             yield from self.recorder.select_states(stream, gt, lte)
+        except PersistenceError as e:
+            raise StoreError(f"cannot read {self.describe()}: {reason(e)}") from e
+
+    def rows(
+        self, stream: str, gt: int = 0, lte: int | None = None
+    ) -> Generator[tuple[int, str, bytes], None, None]:
+        """(version, kind, stored bytes) of a stream's events in version order: what
+        ``verify`` reads, without a ``StoredEvent`` per row (:meth:`scan`)."""
+        try:
+            yield from self.recorder.select_rows(stream, gt, lte)
         except PersistenceError as e:
             raise StoreError(f"cannot read {self.describe()}: {reason(e)}") from e
 

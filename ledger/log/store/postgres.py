@@ -315,6 +315,24 @@ class LedgerPostgresRecorder(PostgresApplicationRecorder):
                 return
             gt = rows[-1]["originator_version"]
 
+    def select_rows(self, stream: str, gt: int, lte: int | None) -> Iterator[tuple[int, str, bytes]]:
+        """(version, topic, state) of a stream's events in (gt, lte], a page at a time."""
+        while True:
+            sql = (
+                f"SELECT originator_version, topic, state FROM {self.table} WHERE originator_id = %s "
+                "AND originator_version > %s"
+                + ("" if lte is None else " AND originator_version <= %s")
+                + f" ORDER BY originator_version LIMIT {PAGE}"
+            )
+            with self.datastore.get_connection() as conn, conn.cursor() as curs:
+                curs.execute(sql, [stream, gt] if lte is None else [stream, gt, lte])
+                rows = curs.fetchall()
+            for row in rows:
+                yield row["originator_version"], row["topic"], bytes(row["state"])
+            if len(rows) < PAGE:
+                return
+            gt = rows[-1]["originator_version"]
+
     def select_marked(
         self, stream: str, gt: int, lte: int, marker: bytes, limit: int
     ) -> list[tuple[int, bytes]]:

@@ -121,6 +121,18 @@ class BulkSQLiteRecorder(SQLiteApplicationRecorder):
                 for row in rows:
                     yield row[0]
 
+    def select_rows(self, stream: str, gt: int, lte: int | None) -> Iterator[tuple[int, str, bytes]]:
+        """(version, topic, state) of a stream's events in (gt, lte], in version order:
+        what :meth:`select_states` streams, with the two columns ``verify`` checks."""
+        sql, params = select_states_sql(self.events_table_name, gt, lte, "?")
+        sql = sql.replace("SELECT state", "SELECT originator_version, topic, state", 1)
+        with self.datastore.transaction(commit=False) as c:
+            cursor = c.sqlite_cursor
+            cursor.row_factory = None
+            cursor.execute(sql, [stream, *params])
+            while rows := cursor.fetchmany(PAGE):
+                yield from rows
+
     def select_marked(
         self, stream: str, gt: int, lte: int, marker: bytes, limit: int
     ) -> list[tuple[int, bytes]]:

@@ -54,6 +54,9 @@ class ChapterOpened(Event, frozen=True, tag="crawl.chapter_opened"):
 
 
 class TerrainRolled(Event, frozen=True, tag="crawl.terrain_rolled"):
+    later_fields = frozenset({"manual"})
+    """Left out by events recorded before it was kept."""
+
     q: int
     r: int
     dice: tuple[int, ...]
@@ -70,6 +73,9 @@ class TerrainRolled(Event, frozen=True, tag="crawl.terrain_rolled"):
 
 class TableRolled(Event, frozen=True, tag="crawl.table_rolled"):
     """A roll on one of the tables (events, ruins, rewards, quests...)."""
+
+    later_fields = frozenset({"manual"})
+    """Left out by events recorded before it was kept."""
 
     table: str
     dice: tuple[int, ...]
@@ -157,6 +163,9 @@ class CombatStarted(Event, frozen=True, tag="crawl.combat_started"):
 class EnemyStruck(Event, frozen=True, tag="crawl.enemy_struck"):
     """The enemy's turn: 1d6 + its Attack against the explorer's Defense."""
 
+    later_fields = frozenset({"lost", "manual"})
+    """Left out by events recorded before it was kept."""
+
     foe: str
     face: int | None
     attack: int
@@ -202,6 +211,9 @@ class PlayerStruck(Event, frozen=True, tag="crawl.player_struck"):
 
 
 class TechniqueRolled(Event, frozen=True, tag="crawl.technique_rolled"):
+    later_fields = frozenset({"manual"})
+    """Left out by events recorded before it was kept."""
+
     number: int
     dice: tuple[int, ...]
     needed: int | None
@@ -221,6 +233,9 @@ class TechniqueRolled(Event, frozen=True, tag="crawl.technique_rolled"):
 
 
 class EscapeRolled(Event, frozen=True, tag="crawl.escape_rolled"):
+    later_fields = frozenset({"manual"})
+    """Left out by events recorded before it was kept."""
+
     foe: str
     face: int
     esc: int
@@ -304,6 +319,9 @@ class Starved(Event, frozen=True, tag="crawl.starved"):
     on the day hunger kills. ``cost`` None: recorded before the two were kept
     apart, when ``loss`` held the cost even on that day; the fold reads such an
     event's loss as at most the Health there was."""
+
+    later_fields = frozenset({"cost"})
+    """Left out by events recorded before it was kept."""
 
     streak: int
     loss: int
