@@ -105,6 +105,7 @@ NOT_COUNTS = {
     ("cli/crawl.py", "game.fruit"),  # "fruit 2 bits 3": labels before values
     ("cli/demo.py", "where"),  # "--db PATH campaigns": a command line
     ("ledger/campaign/commitments.py", "c.name!r"),  # "campaign 'X' rolls seeded dice"
+    ("ledger/campaign/sealing.py", "c.name!r"),  # "campaign 'X' rolls seeded dice"
     ("cli/stats.py", "rate:,.0f"),  # "N events/s": a unit
     ("ledger/systems/yearzero/events.py", "self.character"),  # "Ana rolls": a verb
     ("ledger/systems/dicepool/dice.py", "what"),  # "Ana rolls": a verb

@@ -71,7 +71,9 @@ def _imported(path: Path, module: str) -> tuple[str, ...]:
     """Every module name an import statement of this source names, wherever it stands (a
     function's own imports too): ``from a.b import c`` names ``a.b`` and ``a.b.c``. Read
     with two regular expressions rather than a parse, to stay cheap: a line in a string that
-    looks like an import only adds a module to the fingerprint."""
+    looks like an import only adds a module to the fingerprint. ``from ledger import words``
+    names ``ledger.words`` alone: a top-level package's ``__init__`` is its facade (the
+    ledger's imports every part of it), not code of the fold."""
     try:
         source = _source(path)
     except OSError:
@@ -87,11 +89,12 @@ def _imported(path: Path, module: str) -> tuple[str, ...]:
             parts = package.split(".")
             parts = parts[: len(parts) - dots + 1]
             base = ".".join([*parts, *([base[dots:]] if base[dots:] else [])])
-        names.append(base)
-        for alias in line.group(2).decode().strip("()").split(","):
-            alias = alias.split("#")[0].strip()
-            if alias and alias != "*":
-                names.append(f"{base}.{alias.split()[0]}")
+        aliases = [a.split("#")[0].strip() for a in line.group(2).decode().strip("()").split(",")]
+        named = [f"{base}.{a.split()[0]}" for a in aliases if a and a != "*"]
+        modules = [n for n in named if _module_file(n) is not None]
+        names.extend(named)
+        if "." in base or len(modules) < len(named) or not named:
+            names.append(base)  # a package's own code, or a name defined in it
     return tuple(names)
 
 
