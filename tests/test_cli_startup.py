@@ -175,6 +175,7 @@ OTHER_COMMANDS = tuple(sorted(set(CORE.values())))
 """The modules of the core commands (new, roll, log, verify...), none of them a statistics command."""
 
 NEVER_WARM = (
+    "eventsourcing",
     "ledger.dice",
     "ledger.deciding",
     "ledger.log.snapshots",
@@ -183,7 +184,8 @@ NEVER_WARM = (
     "concurrent.futures",
     *OTHER_COMMANDS,
 )
-"""What a warm ``stats`` or ``query`` never imports: no dice, nothing that decides, no
+"""What a warm ``stats`` or ``query`` never imports: no eventsourcing (the log's top and its
+new events are read on a plain SQLite connection), no dice, nothing that decides, no
 snapshot of a fold, no Parquet export, no ``logging`` (which ``concurrent.futures``
 brings), and no other command's module."""
 
@@ -211,7 +213,9 @@ def test_the_statistics_after_one_action_load_its_system_alone_and_no_logging(
     _, seen = run(table, *args)
     assert systems_loaded(seen["modules"]) == ["freeform"]
     assert [
-        m for m in seen["modules"] if m.startswith(("logging", "concurrent.futures", *OTHER_COMMANDS))
+        m
+        for m in seen["modules"]
+        if m.startswith(("eventsourcing", "logging", "concurrent.futures", *OTHER_COMMANDS))
     ] == []
 
 

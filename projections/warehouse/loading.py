@@ -439,8 +439,8 @@ class Warehouse:
 
     def _ledger_id(self) -> str:
         """The hash of the ledger's first registry event: different for every ledger."""
-        first = self.ledger.store.read(REGISTRY, lte=1)
-        return bytes(first[0].state)[-66:-2].decode() if first else ""
+        first = self.ledger.store.first(REGISTRY)
+        return first[-66:-2].decode() if first is not None else ""
 
     def connect_read_only(self, limits: QueryLimits | None = None) -> duckdb.DuckDBPyConnection:
         """A connection for SQL: read-only, no files, no network, no extensions, no Python

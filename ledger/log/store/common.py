@@ -4,8 +4,9 @@ refusal of a lost race, and a database's error in a user's words."""
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import urlparse
 
 from ledger.errors import RunCommand
@@ -41,7 +42,9 @@ PAGE = 4096
 @dataclass
 class Opened:
     """A store as one of the two modules opened it: its datastore, the recorder of the
-    events and one aggregate recorder per table of :data:`PRIVATE_TABLES`."""
+    events and one aggregate recorder per table of :data:`PRIVATE_TABLES`; or, for a
+    SQLite file, the function that makes these on first use (``make``) and the plain reads
+    that need none of them (``reads``)."""
 
     datastore: Any
     recorder: Any
@@ -51,6 +54,26 @@ class Opened:
     """The tables a SQLite file held when it was opened read-only (None: all of them)."""
     listen: dict[str, Any] = field(default_factory=dict)
     """How a PostgreSQL listener connects (``psycopg.connect``'s arguments)."""
+    make: Callable[[], tuple[Any, Any, dict[str, Any]]] | None = None
+    """Makes the datastore, the recorder and the tables' recorders, when they are left to
+    be made on first use (a SQLite file: a command that only reads the log in notification
+    order imports no eventsourcing)."""
+    reads: LogReads | None = None
+    """The log's top, a page in notification order and a stream's first event, read
+    without the recorder (None: through it)."""
+
+
+class LogReads(Protocol):
+    """The reads a warm statistics command makes of the log, answered without the
+    eventsourcing recorder (``ledger.log.store.sqlite.SQLiteReads``)."""
+
+    def max_notification_id(self) -> int: ...
+
+    def states_after(self, position: int, limit: int) -> list[tuple[int, str, bytes]]: ...
+
+    def first_state(self, stream: str) -> bytes | None: ...
+
+    def close(self) -> None: ...
 
 
 class VersionConflict(Exception):
