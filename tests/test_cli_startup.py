@@ -209,14 +209,24 @@ def test_the_statistics_after_one_action_load_its_system_alone_and_no_logging(
     table: Path, args: list[str]
 ) -> None:
     run(table, "stats")
-    run(table, "-c", "Table", "note", "the lantern gutters")
+    run(table, "-c", "Mine", "crawl", "move", "n")
     _, seen = run(table, *args)
-    assert systems_loaded(seen["modules"]) == ["freeform"]
+    assert systems_loaded(seen["modules"]) == ["crawl"]
     assert [
         m
         for m in seen["modules"]
         if m.startswith(("eventsourcing", "logging", "concurrent.futures", *OTHER_COMMANDS))
     ] == []
+
+
+@pytest.mark.parametrize("args", WARM_STATISTICS, ids=lambda args: args[0])
+def test_the_statistics_after_a_note_or_a_roll_load_no_system(table: Path, args: list[str]) -> None:
+    run(table, "stats")
+    run(table, "-c", "Mine", "note", "the lantern gutters")
+    run(table, "-c", "Mine", "roll", "2d6")
+    _, seen = run(table, *args)
+    assert systems_loaded(seen["modules"]) == []
+    assert never_warm(seen["modules"]) == []
 
 
 @pytest.mark.parametrize(

@@ -196,6 +196,7 @@ def _installed() -> str:
 
 
 _CORE_TYPES = frozenset(CORE_EVENTS)
+_CORE_KINDS = frozenset(str(t.__struct_config__.tag) for t in CORE_EVENTS)
 _ENCODER = msgspec.json.Encoder()
 
 
@@ -778,6 +779,10 @@ class Warehouse:
             if kinds.intersection(query.kinds):
                 _insert_facts(con, query, None)
                 rolls = rolls or issubclass(query.fact, RollFact)
+        # A system's facts come from its own events (a core event's are the core's, as
+        # ledger.facts.event_facts reads them): a system whose campaigns' new events are all
+        # core ones (a note, a roll, a character added) is not loaded.
+        present = {(system, kind) for system, kind in present if kind not in _CORE_KINDS}
         systems = {system for system, _ in present}
         for system in sorted(systems):
             self._check_system(system)
@@ -890,6 +895,9 @@ class Warehouse:
         ).fetchall()
         if not touched:
             return
+        systems = frozenset(self._streams[stream].system for stream, _ in touched if stream in self._streams)
+        for system in sorted(systems):  # their tables are written: laid out as they are now
+            self._check_system(system)
         by_id = {c.id: c for c in self.ledger.campaigns()}
         segments = []
         for stream, head in touched:
@@ -904,7 +912,6 @@ class Warehouse:
             "CREATE OR REPLACE TEMP TABLE live (stream VARCHAR, lo INTEGER, hi INTEGER, head INTEGER)"
         )
         con.executemany("INSERT INTO live VALUES (?, ?, ?, ?)", segments)
-        systems = frozenset(self._streams[stream].system for stream, _ in touched if stream in self._streams)
         for name in layout_for(systems).event_tables:  # the shared tables and these systems' own
             resets = " AND t.kind NOT IN ('action.undone', 'action.redone')" if name == "events" else ""
             con.execute(
