@@ -625,11 +625,12 @@ class Warehouse:
 
     def _register(self, con: duckdb.DuckDBPyConnection, rows: list[tuple[int, str, bytes]]) -> None:
         """Campaigns and branches registered in this page (a fork names its parent)."""
+        registry = [(position, state) for position, stream, state in rows if stream == REGISTRY]
+        if not registry:  # a warm catch-up's page: no decoder of every core event built
+            return
         decode = envelope_decoder(None).decode
         new = []
-        for position, stream, state in rows:
-            if stream != REGISTRY:
-                continue
+        for position, state in registry:
             env = decode(state)
             ev = env.event
             if not isinstance(ev, CampaignRegistered):
