@@ -5,11 +5,15 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlparse
 
+import msgspec
+
 from ledger.errors import RunCommand
+
+if TYPE_CHECKING:
+    from ledger.log.store.sqlite import SQLiteReads
 
 NEW_LEDGER = RunCommand(
     text="check `target`, or start one with `new`", command="new", arguments=("SYSTEM", "NAME")
@@ -39,8 +43,7 @@ PAGE = 4096
 """Rows read at a time."""
 
 
-@dataclass
-class Opened:
+class Opened(msgspec.Struct):
     """A store as one of the two modules opened it: its datastore, the recorder of the
     events and one aggregate recorder per table of :data:`PRIVATE_TABLES`; or, for a
     SQLite file, the function that makes these on first use (``make``) and the plain reads
@@ -52,36 +55,22 @@ class Opened:
     read_only: bool
     found: set[str] | None = None
     """The tables a SQLite file held when it was opened read-only (None: all of them)."""
-    listen: dict[str, Any] = field(default_factory=dict)
+    listen: dict[str, Any] = msgspec.field(default_factory=dict)
     """How a PostgreSQL listener connects (``psycopg.connect``'s arguments)."""
     make: Callable[[], tuple[Any, Any, dict[str, Any]]] | None = None
     """Makes the datastore, the recorder and the tables' recorders, when they are left to
     be made on first use (a SQLite file: a command that only reads the log in notification
     order imports no eventsourcing)."""
-    reads: LogReads | None = None
+    reads: SQLiteReads | None = None
     """The log's top, a page in notification order and a stream's first event, read
     without the recorder (None: through it)."""
-
-
-class LogReads(Protocol):
-    """The reads a warm statistics command makes of the log, answered without the
-    eventsourcing recorder (``ledger.log.store.sqlite.SQLiteReads``)."""
-
-    def max_notification_id(self) -> int: ...
-
-    def states_after(self, position: int, limit: int) -> list[tuple[int, str, bytes]]: ...
-
-    def first_state(self, stream: str) -> bytes | None: ...
-
-    def close(self) -> None: ...
 
 
 class VersionConflict(Exception):
     """Another writer appended to the same stream first; nothing of the append was written."""
 
 
-@dataclass
-class Claim:
+class Claim(msgspec.Struct):
     """A row of a private table (:data:`REQUESTS_TABLE`) that rides with the next append
     and commits in its transaction, or not at all (``ledger.log.store.front.Store.claiming``):
     a request's claim is then taken exactly when its action is recorded."""

@@ -20,7 +20,6 @@ from ledger.log.store.common import (
     SNAPSHOTS_TABLE,
     Claim,
     ClaimTaken,
-    LogReads,
     Opened,
     VersionConflict,
     describe,
@@ -33,6 +32,7 @@ if TYPE_CHECKING:
     from eventsourcing.persistence import Notification, StoredEvent
 
     from ledger.log.store.listener import AppendListener
+    from ledger.log.store.sqlite import SQLiteReads
 
 
 def _es() -> ModuleType:
@@ -58,7 +58,7 @@ class Store:
         self.kind = "postgresql" if is_postgres(target) else "sqlite"
         self.create = create
         self._claim: Claim | None = None
-        self._reads: LogReads | None = None
+        self._reads: SQLiteReads | None = None
         try:
             if self.kind == "postgresql":
                 # lazy: a command on a SQLite ledger imports no PostgreSQL driver (tests/test_cli_startup.py)
@@ -80,7 +80,7 @@ class Store:
 
     def _made(self) -> Opened:
         """The store's recorders, made on first use where the store left them to be (a
-        SQLite file's: a command that reads only what :class:`LogReads` answers makes none)."""
+        SQLite file's: a command that reads only what :class:`~ledger.log.store.sqlite.SQLiteReads` answers makes none)."""
         parts = self._parts
         if parts.recorder is None and parts.make is not None:
             make, parts.make = parts.make, None
