@@ -110,11 +110,7 @@ def read_only_connection(wh: Warehouse, limits: QueryLimits | None = None) -> du
     check_warehouse_path(wh.ledger, wh.path)
     if not wh.path.exists():
         raise WarehouseError(f"no warehouse at {wh.path}", fix=REBUILD)
-    # Its settings locked as it starts: no statement of its own to lock them (whose first
-    # function call cost DuckDB about 12 million instructions to name a column).
-    config = duckdb_config(
-        enable_external_access=False, python_enable_replacements=False, lock_configuration=True
-    )
+    config = duckdb_config(enable_external_access=False, python_enable_replacements=False)
     if limits is not None:
         config.update(
             memory_limit=f"{limits.memory_mb}MB",
@@ -132,6 +128,11 @@ def read_only_connection(wh: Warehouse, limits: QueryLimits | None = None) -> du
                 wh.path,
                 fix=REBUILD,
             )
+        # Locked here, not in the configuration it starts with: a DuckDB started locked took
+        # 48 ms to open and answer where this took 28 ms, for fewer instructions.
+        locked = con.execute("SELECT current_setting('lock_configuration')").fetchone()
+        if not (locked and locked[0]):  # a connection of this process may have locked it already
+            con.execute("SET lock_configuration = true")
     except BaseException:
         con.close()
         raise
