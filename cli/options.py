@@ -6,7 +6,6 @@ and renders the result as text or, with ``--json``, as JSON.
 
 from __future__ import annotations
 
-import json
 import re
 import unicodedata
 from collections.abc import Callable, Mapping
@@ -203,6 +202,9 @@ def faces(text: str | None) -> list[int] | None:
 def json_text(data: Any, **options: Any) -> str:
     """``data`` as JSON text that keeps every character as itself (``"Ñandú"``, not
     ``"\\u00d1and\\u00fa"``); ``options`` as :func:`json.dumps` takes them."""
+    # lazy: a command that writes no JSON imports no json (tests/test_cli_startup.py)
+    import json
+
     return json.dumps(data, ensure_ascii=False, default=str, **options)
 
 

@@ -207,7 +207,8 @@ class FactQuery(msgspec.Struct, frozen=True):
 
     fact: type[Fact]
     kinds: tuple[str, ...]
-    """The event kinds the statement reads."""
+    """The event kinds the statement reads: the system's own (a core event's facts are the
+    core's, and a page of only core events loads no system to read them)."""
     sql: str
 
 

@@ -175,6 +175,7 @@ OTHER_COMMANDS = tuple(sorted(set(CORE.values())))
 """The modules of the core commands (new, roll, log, verify...), none of them a statistics command."""
 
 NEVER_WARM = (
+    "eventsourcing",
     "ledger.dice",
     "ledger.deciding",
     "ledger.log.snapshots",
@@ -183,7 +184,8 @@ NEVER_WARM = (
     "concurrent.futures",
     *OTHER_COMMANDS,
 )
-"""What a warm ``stats`` or ``query`` never imports: no dice, nothing that decides, no
+"""What a warm ``stats`` or ``query`` never imports: no eventsourcing (the log's top and its
+new events are read on a plain SQLite connection), no dice, nothing that decides, no
 snapshot of a fold, no Parquet export, no ``logging`` (which ``concurrent.futures``
 brings), and no other command's module."""
 
@@ -207,12 +209,24 @@ def test_the_statistics_after_one_action_load_its_system_alone_and_no_logging(
     table: Path, args: list[str]
 ) -> None:
     run(table, "stats")
-    run(table, "-c", "Table", "note", "the lantern gutters")
+    run(table, "-c", "Mine", "crawl", "move", "n")
     _, seen = run(table, *args)
-    assert systems_loaded(seen["modules"]) == ["freeform"]
+    assert systems_loaded(seen["modules"]) == ["crawl"]
     assert [
-        m for m in seen["modules"] if m.startswith(("logging", "concurrent.futures", *OTHER_COMMANDS))
+        m
+        for m in seen["modules"]
+        if m.startswith(("eventsourcing", "logging", "concurrent.futures", *OTHER_COMMANDS))
     ] == []
+
+
+@pytest.mark.parametrize("args", WARM_STATISTICS, ids=lambda args: args[0])
+def test_the_statistics_after_a_note_or_a_roll_load_no_system(table: Path, args: list[str]) -> None:
+    run(table, "stats")
+    run(table, "-c", "Mine", "note", "the lantern gutters")
+    run(table, "-c", "Mine", "roll", "2d6")
+    _, seen = run(table, *args)
+    assert systems_loaded(seen["modules"]) == []
+    assert never_warm(seen["modules"]) == []
 
 
 @pytest.mark.parametrize(

@@ -421,6 +421,7 @@ def test_a_failing_facts_hook_is_reported_in_one_line(
 
     monkeypatch.setattr(wmod, "_python_hook", lambda system: broken)
     monkeypatch.setattr(wmod, "_CORE_TYPES", frozenset())
+    monkeypatch.setattr(wmod, "_CORE_KINDS", frozenset())
     with Ledger(str(tmp_path / "h.ledger")) as book:
         book.new_campaign("freeform", "c")
         book.note("hello", "c")
@@ -475,8 +476,11 @@ def test_a_systems_changed_facts_rebuild_the_warehouse_once_its_events_come(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A system's own layout is checked when a page holds its events: a crawl campaign's new
-    event finds the crawl tables laid out for another revision and rebuilds, on the
-    catch-up of its own and on the one `ledger stats` runs on its connection."""
+    crawl event finds the crawl tables laid out for another revision and rebuilds, on the
+    catch-up of its own and on the one `ledger stats` runs on its connection. A core event
+    of a crawl campaign (a note) writes no crawl table, and loads no crawl system."""
+    from ledger.systems.crawl.order import Move, Terrain
+
     with Ledger(str(tmp_path / "s.ledger")) as book:
         book.new_campaign("freeform", "f")
         book.new_campaign("crawl", "k", seed=1)
@@ -485,14 +489,16 @@ def test_a_systems_changed_facts_rebuild_the_warehouse_once_its_events_come(
         _mark(wh, "system crawl", "older")
         book.note("hello", "f")
         assert wh.catch_up() == 1  # the freeform event alone: crawl's tables are not read
+        book.note("by the fire", "k")
+        assert wh.catch_up() == 1  # a core event of the crawl campaign: nor are they here
         assert _count(wh, "SELECT value FROM warehouse_meta WHERE key = 'system crawl'") == "older"
         assert wh.status()["outdated"] is True
-        book.note("into the woods", "k")
+        book.execute(Move(direction="n"), "k")
         assert wh.catch_up() == book.store.max_notification_id()  # rebuilt from the whole log
         assert _count(wh, "SELECT value FROM warehouse_meta WHERE key = 'system crawl'") != "older"
         assert wh.status().get("outdated") is None
         _mark(wh, "system crawl", "older")
-        book.note("again", "k")
+        book.execute(Terrain(), "k")
         con = wh.connect()
         with pytest.raises(SchemaChanged):
             wh.catch_up(con=con)

@@ -77,8 +77,8 @@ class Campaigns:
     # --- the registry -------------------------------------------------------------
 
     def _open(self) -> None:
-        first = self.store.read(REGISTRY, lte=1)
-        if not first:
+        first = self.store.first(REGISTRY)
+        if first is None:
             env = Envelope(
                 v=1,
                 campaign=REGISTRY,
@@ -90,12 +90,14 @@ class Campaigns:
             raw, _ = chain.seal(env)
             with contextlib.suppress(VersionConflict):  # another process created it first
                 self.store.append([(REGISTRY, 1, "ledger.created", raw)])
-            first = self.store.read(REGISTRY, lte=1)
+            first = self.store.first(REGISTRY)
+            if first is None:
+                raise NotALedgerError(f"{self.store.describe()} has no registry; restore it from a backup")
         try:
             try:  # a ledger begins with its creation: decoded alone, no decoder of every core event built
-                env = _opening().decode(first[0].state)
+                env = _opening().decode(first)
             except msgspec.DecodeError:  # anything else is told apart by the full decoder
-                env = envelope_decoder(None).decode(first[0].state)
+                env = envelope_decoder(None).decode(first)
         except msgspec.DecodeError as e:
             raise NotALedgerError(
                 f"{self.store.describe()} has an unreadable registry ({e}); restore it from a backup"

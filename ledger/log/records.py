@@ -9,7 +9,6 @@ it imports only the events, the state and the errors.
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -116,5 +115,5 @@ def recorded_json(rec: Recorded) -> dict[str, Any]:
         "campaign": rec.campaign.name,
         "action": rec.action,
         "version": rec.version,
-        "events": [json.loads(msgspec.json.encode(e.event)) for e in rec.envelopes],
+        "events": [msgspec.json.decode(msgspec.json.encode(e.event)) for e in rec.envelopes],
     }

@@ -215,6 +215,7 @@ def _installed() -> str:
 
 
 _CORE_TYPES = frozenset(CORE_EVENTS)
+_CORE_KINDS = frozenset(str(t.__struct_config__.tag) for t in CORE_EVENTS)
 _ENCODER = msgspec.json.Encoder()
 
 
@@ -458,8 +459,8 @@ class Warehouse:
 
     def _ledger_id(self) -> str:
         """The hash of the ledger's first registry event: different for every ledger."""
-        first = self.ledger.store.read(REGISTRY, lte=1)
-        return bytes(first[0].state)[-66:-2].decode() if first else ""
+        first = self.ledger.store.first(REGISTRY)
+        return first[-66:-2].decode() if first is not None else ""
 
     def connect_read_only(self, limits: QueryLimits | None = None) -> duckdb.DuckDBPyConnection:
         """A connection for SQL: read-only, no files, no network, no extensions, no Python
@@ -643,11 +644,12 @@ class Warehouse:
 
     def _register(self, con: duckdb.DuckDBPyConnection, rows: list[tuple[int, str, bytes]]) -> None:
         """Campaigns and branches registered in this page (a fork names its parent)."""
+        registry = [(position, state) for position, stream, state in rows if stream == REGISTRY]
+        if not registry:  # a warm catch-up's page: no decoder of every core event built
+            return
         decode = envelope_decoder(None).decode
         new = []
-        for position, stream, state in rows:
-            if stream != REGISTRY:
-                continue
+        for position, state in registry:
             env = decode(state)
             ev = env.event
             if not isinstance(ev, CampaignRegistered):
@@ -797,6 +799,10 @@ class Warehouse:
             if kinds.intersection(query.kinds):
                 _insert_facts(con, query, None)
                 rolls = rolls or issubclass(query.fact, RollFact)
+        # A system's facts come from its own events (a core event's are the core's, as
+        # ledger.facts.event_facts reads them): a system whose campaigns' new events are all
+        # core ones (a note, a roll, a character added) is not loaded.
+        present = {(system, kind) for system, kind in present if kind not in _CORE_KINDS}
         systems = {system for system, _ in present}
         for system in sorted(systems):
             self._check_system(system)
@@ -909,6 +915,9 @@ class Warehouse:
         ).fetchall()
         if not touched:
             return
+        systems = frozenset(self._streams[stream].system for stream, _ in touched if stream in self._streams)
+        for system in sorted(systems):  # their tables are written: laid out as they are now
+            self._check_system(system)
         by_id = {c.id: c for c in self.ledger.campaigns()}
         segments = []
         for stream, head in touched:
@@ -923,7 +932,6 @@ class Warehouse:
             "CREATE OR REPLACE TEMP TABLE live (stream VARCHAR, lo INTEGER, hi INTEGER, head INTEGER)"
         )
         con.executemany("INSERT INTO live VALUES (?, ?, ?, ?)", segments)
-        systems = frozenset(self._streams[stream].system for stream, _ in touched if stream in self._streams)
         for name in layout_for(systems).event_tables:  # the shared tables and these systems' own
             resets = " AND t.kind NOT IN ('action.undone', 'action.redone')" if name == "events" else ""
             con.execute(

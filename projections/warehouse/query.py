@@ -128,6 +128,8 @@ def read_only_connection(wh: Warehouse, limits: QueryLimits | None = None) -> du
                 wh.path,
                 fix=REBUILD,
             )
+        # Locked here, not in the configuration it starts with: a DuckDB started locked took
+        # 48 ms to open and answer where this took 28 ms, for fewer instructions.
         locked = con.execute("SELECT current_setting('lock_configuration')").fetchone()
         if not (locked and locked[0]):  # a connection of this process may have locked it already
             con.execute("SET lock_configuration = true")

@@ -4,11 +4,16 @@ refusal of a lost race, and a database's error in a user's words."""
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlparse
 
+import msgspec
+
 from ledger.errors import RunCommand
+
+if TYPE_CHECKING:
+    from ledger.log.store.sqlite import SQLiteReads
 
 NEW_LEDGER = RunCommand(
     text="check `target`, or start one with `new`", command="new", arguments=("SYSTEM", "NAME")
@@ -41,10 +46,11 @@ PAGE = 4096
 """Rows read at a time."""
 
 
-@dataclass
-class Opened:
+class Opened(msgspec.Struct):
     """A store as one of the two modules opened it: its datastore, the recorder of the
-    events and one aggregate recorder per table of :data:`PRIVATE_TABLES`."""
+    events and one aggregate recorder per table of :data:`PRIVATE_TABLES`; or, for a
+    SQLite file, the function that makes these on first use (``make``) and the plain reads
+    that need none of them (``reads``)."""
 
     datastore: Any
     recorder: Any
@@ -52,16 +58,22 @@ class Opened:
     read_only: bool
     found: set[str] | None = None
     """The tables a SQLite file held when it was opened read-only (None: all of them)."""
-    listen: dict[str, Any] = field(default_factory=dict)
+    listen: dict[str, Any] = msgspec.field(default_factory=dict)
     """How a PostgreSQL listener connects (``psycopg.connect``'s arguments)."""
+    make: Callable[[], tuple[Any, Any, dict[str, Any]]] | None = None
+    """Makes the datastore, the recorder and the tables' recorders, when they are left to
+    be made on first use (a SQLite file: a command that only reads the log in notification
+    order imports no eventsourcing)."""
+    reads: SQLiteReads | None = None
+    """The log's top, a page in notification order and a stream's first event, read
+    without the recorder (None: through it)."""
 
 
 class VersionConflict(Exception):
     """Another writer appended to the same stream first; nothing of the append was written."""
 
 
-@dataclass
-class Claim:
+class Claim(msgspec.Struct):
     """A row of a private table (:data:`REQUESTS_TABLE`) that rides with the next append
     and commits in its transaction, or not at all (``ledger.log.store.front.Store.claiming``):
     a request's claim is then taken exactly when its action is recorded."""

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Generator, Iterator, Sequence
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
-
-from eventsourcing.persistence import IntegrityError, Notification, PersistenceError, StoredEvent
 
 from ledger.errors import StoreError
 from ledger.log.store.common import (
@@ -31,7 +30,19 @@ from ledger.log.store.common import (
 from ledger.log.store.sqlite import flush_log, open_sqlite, synchronous
 
 if TYPE_CHECKING:
+    from eventsourcing.persistence import Notification, StoredEvent
+
     from ledger.log.store.listener import AppendListener
+    from ledger.log.store.sqlite import SQLiteReads
+
+
+def _es() -> ModuleType:
+    """eventsourcing's persistence module (its errors and ``StoredEvent``), imported when a
+    recorder is used: a handler names one of its errors only once a recorder has raised."""
+    # lazy: a warm statistics command reads the log without eventsourcing (tests/test_cli_startup.py)
+    import eventsourcing.persistence
+
+    return eventsourcing.persistence
 
 
 class Store:
@@ -46,9 +57,9 @@ class Store:
     def __init__(self, target: str, *, create: bool = True, read_only: bool = False) -> None:
         self.target = target
         self.kind = "postgresql" if is_postgres(target) else "sqlite"
-        self.datastore: Any = None
         self.create = create
         self._claim: Claim | None = None
+        self._reads: SQLiteReads | None = None
         try:
             if self.kind == "postgresql":
                 # lazy: a command on a SQLite ledger imports no PostgreSQL driver (tests/test_cli_startup.py)
@@ -57,30 +68,74 @@ class Store:
                 opened = open_postgres(target, create=create, read_only=read_only)
             else:
                 opened = open_sqlite(target, create=create, read_only=read_only)
-        except PersistenceError as e:
+        except _es().PersistenceError as e:
             raise StoreError(f"cannot open {self.describe()}: {reason(e)}") from e
         self._opened(opened)
 
     def _opened(self, opened: Opened) -> None:
-        self.datastore = opened.datastore
-        self.recorder = opened.recorder
+        self._parts = opened
         self.read_only = opened.read_only
         self.found = opened.found
         self.listen_params = opened.listen
-        self.snapshots = opened.tables[SNAPSHOTS_TABLE]
-        self.keys = opened.tables[KEYS_TABLE]
-        self.seeds = opened.tables[SEEDS_TABLE]
-        self.seats = opened.tables[SEATS_TABLE]
-        self.requests = opened.tables[REQUESTS_TABLE]
-        self.sealed = opened.tables[SEALED_TABLE]
+        self._reads = opened.reads
+
+    def _made(self) -> Opened:
+        """The store's recorders, made on first use where the store left them to be (a
+        SQLite file's: a command that reads only what :class:`~ledger.log.store.sqlite.SQLiteReads` answers makes none)."""
+        parts = self._parts
+        if parts.recorder is None and parts.make is not None:
+            make, parts.make = parts.make, None
+            try:
+                parts.datastore, parts.recorder, parts.tables = make()
+            except _es().PersistenceError as e:
+                raise StoreError(f"cannot open {self.describe()}: {reason(e)}") from e
+        return parts
+
+    @property
+    def datastore(self) -> Any:
+        """eventsourcing's datastore (None once the store is closed)."""
+        return self._made().datastore
+
+    @property
+    def recorder(self) -> Any:
+        """eventsourcing's recorder of the events."""
+        return self._made().recorder
+
+    @property
+    def snapshots(self) -> Any:
+        return self._made().tables[SNAPSHOTS_TABLE]
+
+    @property
+    def keys(self) -> Any:
+        return self._made().tables[KEYS_TABLE]
+
+    @property
+    def seeds(self) -> Any:
+        return self._made().tables[SEEDS_TABLE]
+
+    @property
+    def seats(self) -> Any:
+        return self._made().tables[SEATS_TABLE]
+
+    @property
+    def requests(self) -> Any:
+        return self._made().tables[REQUESTS_TABLE]
+
+    @property
+    def sealed(self) -> Any:
+        return self._made().tables[SEALED_TABLE]
 
     def describe(self) -> str:
         return describe(self.target)
 
     def close(self) -> None:
-        if self.datastore is not None:
-            self.datastore.close()
-            self.datastore = None
+        if self._reads is not None:
+            self._reads.close()
+        parts = self._parts
+        parts.make = None  # nothing is made once closed
+        if parts.datastore is not None:
+            parts.datastore.close()
+            parts.datastore = None
 
     def _has(self, table: str) -> bool:
         """Whether the table is there: a ledger older than it, opened read-only, has none."""
@@ -119,11 +174,11 @@ class Store:
         claim = self._claim if self._claim is not None and not self._claim.taken else None
         try:
             self.recorder.insert_rows(events, claim)
-        except IntegrityError as e:
+        except _es().IntegrityError as e:
             if claim is not None and self._written(claim):
                 raise ClaimTaken(claim.stream) from e
             raise VersionConflict(str(e)) from e
-        except PersistenceError as e:
+        except _es().PersistenceError as e:
             raise StoreError(f"cannot write to {self.describe()}: {reason(e)}") from e
         if claim is not None:
             claim.taken = True
@@ -159,7 +214,7 @@ class Store:
     ) -> Sequence[StoredEvent]:
         try:
             return self.recorder.select_events(stream, gt=gt, lte=lte, desc=desc, limit=limit)  # type: ignore[no-any-return]
-        except PersistenceError as e:
+        except _es().PersistenceError as e:
             raise StoreError(f"cannot read {self.describe()}: {reason(e)}") from e
 
     def scan(self, stream: str, gt: int = 0, lte: int | None = None) -> Iterator[StoredEvent]:
@@ -178,7 +233,7 @@ class Store:
         :meth:`scan` builds a ``StoredEvent`` per row."""
         try:
             yield from self.recorder.select_states(stream, gt, lte)
-        except PersistenceError as e:
+        except _es().PersistenceError as e:
             raise StoreError(f"cannot read {self.describe()}: {reason(e)}") from e
 
     def rows(
@@ -188,8 +243,15 @@ class Store:
         ``verify`` reads, without a ``StoredEvent`` per row (:meth:`scan`)."""
         try:
             yield from self.recorder.select_rows(stream, gt, lte)
-        except PersistenceError as e:
+        except _es().PersistenceError as e:
             raise StoreError(f"cannot read {self.describe()}: {reason(e)}") from e
+
+    def first(self, stream: str) -> bytes | None:
+        """The stored bytes of a stream's first event (None: the stream is empty)."""
+        if self._reads is not None:
+            return self._reads.first_state(stream)
+        found = self.read(stream, lte=1, limit=1)
+        return bytes(found[0].state) if found else None
 
     def head(self, stream: str) -> int:
         last = self.read(stream, desc=True, limit=1)
@@ -200,7 +262,7 @@ class Store:
         contain ``marker``, newest first: the scan runs in the database, not row by row here."""
         try:
             return self.recorder.select_marked(stream, gt, lte, marker, limit)  # type: ignore[no-any-return]
-        except PersistenceError as e:
+        except _es().PersistenceError as e:
             raise StoreError(f"cannot read {self.describe()}: {reason(e)}") from e
 
     # --- every stream in the order it was recorded: followers -------------------------
@@ -209,15 +271,17 @@ class Store:
         """Events of every stream in the order they were recorded."""
         try:
             return self.recorder.select_notifications(start, limit)  # type: ignore[no-any-return]
-        except PersistenceError as e:
+        except _es().PersistenceError as e:
             raise StoreError(f"cannot read {self.describe()}: {reason(e)}") from e
 
     def states_after(self, position: int, limit: int) -> list[tuple[int, str, bytes]]:
         """Up to ``limit`` (notification id, stream, state) rows after ``position``,
         in notification order: the lean read the warehouse pages through."""
+        if self._reads is not None:
+            return self._reads.states_after(position, limit)
         try:
             return self.recorder.select_states_after(position, limit)  # type: ignore[no-any-return]
-        except PersistenceError as e:
+        except _es().PersistenceError as e:
             if "lock timeout" in str(e):
                 raise StoreError(
                     f"cannot follow {self.describe()}: a write has held the event table for "
@@ -226,9 +290,11 @@ class Store:
             raise StoreError(f"cannot read {self.describe()}: {reason(e)}") from e
 
     def max_notification_id(self) -> int:
+        if self._reads is not None:
+            return self._reads.max_notification_id()
         try:
             return self.recorder.max_notification_id() or 0  # type: ignore[no-any-return]
-        except PersistenceError as e:
+        except _es().PersistenceError as e:
             raise StoreError(f"cannot read {self.describe()}: {reason(e)}") from e
 
     def listen(self, heard: Callable[[str | None], None]) -> AppendListener | None:
@@ -256,21 +322,21 @@ class Store:
         """Store snapshots; one that another process wrote first is skipped."""
         if self.read_only:
             return  # a cache, and reading never writes
-        stored = [StoredEvent(s, v, t, b) for s, v, t, b in rows]
+        stored = [_es().StoredEvent(s, v, t, b) for s, v, t, b in rows]
         try:
             self.snapshots.insert_events(stored)
-        except IntegrityError:
+        except _es().IntegrityError:
             for one in stored:
-                with contextlib.suppress(IntegrityError):
+                with contextlib.suppress(_es().IntegrityError):
                     self.snapshots.insert_events([one])
-        except PersistenceError:
+        except _es().PersistenceError:
             pass  # a cache that cannot be written (read-only, disk full) is just not used
 
     def snapshot(self, key: str, lte: int) -> StoredEvent | None:
         """The latest snapshot under ``key`` at or before version ``lte``."""
         try:
             rows = self.snapshots.select_events(key, lte=lte, desc=True, limit=1)
-        except PersistenceError:
+        except _es().PersistenceError:
             return None
         return rows[0] if rows else None
 
@@ -279,10 +345,10 @@ class Store:
     def put_key(self, stream: str, version: int, topic: str, state: bytes) -> bool:
         """Store one key record; False when that version was taken by another writer."""
         try:
-            self.keys.insert_events([StoredEvent(stream, version, topic, state)])
-        except IntegrityError:
+            self.keys.insert_events([_es().StoredEvent(stream, version, topic, state)])
+        except _es().IntegrityError:
             return False
-        except PersistenceError as e:
+        except _es().PersistenceError as e:
             raise StoreError(f"cannot write to {self.describe()}: {reason(e)}") from e
         return True
 
@@ -294,7 +360,7 @@ class Store:
             if last:
                 return self.keys.select_events(stream, desc=True, limit=1)  # type: ignore[no-any-return]
             return self.keys.select_events(stream)  # type: ignore[no-any-return]
-        except PersistenceError as e:
+        except _es().PersistenceError as e:
             raise StoreError(f"cannot read {self.describe()}: {reason(e)}") from e
 
     # --- the current campaign and each campaign's acting character: this ledger's choices
@@ -333,17 +399,17 @@ class Store:
         """Store one record of the seed table (a commitment's secret seed, or a branch's
         note that it has commitments); with ``exist_ok`` one written first is kept."""
         try:
-            self.seeds.insert_events([StoredEvent(stream, 1, "dice.seed", state)])
-        except IntegrityError:
+            self.seeds.insert_events([_es().StoredEvent(stream, 1, "dice.seed", state)])
+        except _es().IntegrityError:
             if not exist_ok:
                 raise StoreError(f"the seed table of {self.describe()} already holds {stream}") from None
-        except PersistenceError as e:
+        except _es().PersistenceError as e:
             raise StoreError(f"cannot write to {self.describe()}: {reason(e)}") from e
 
     def seed_record(self, stream: str) -> bytes | None:
         try:
             rows = self.seeds.select_events(stream, limit=1)
-        except PersistenceError as e:
+        except _es().PersistenceError as e:
             raise StoreError(f"cannot read {self.describe()}: {reason(e)}") from e
         return bytes(rows[0].state) if rows else None
 
@@ -353,10 +419,10 @@ class Store:
         """Store one row of the seats or requests table (``SEATS_TABLE``,
         ``REQUESTS_TABLE``); False when that version was taken by another writer."""
         try:
-            self._private(table).insert_events([StoredEvent(stream, version, topic, state)])
-        except IntegrityError:
+            self._private(table).insert_events([_es().StoredEvent(stream, version, topic, state)])
+        except _es().IntegrityError:
             return False
-        except PersistenceError as e:
+        except _es().PersistenceError as e:
             raise StoreError(f"cannot write to {self.describe()}: {reason(e)}") from e
         return True
 
@@ -366,10 +432,10 @@ class Store:
         if not rows:
             return True
         try:
-            self._private(table).insert_events([StoredEvent(*row) for row in rows])
-        except IntegrityError:
+            self._private(table).insert_events([_es().StoredEvent(*row) for row in rows])
+        except _es().IntegrityError:
             return False
-        except PersistenceError as e:
+        except _es().PersistenceError as e:
             raise StoreError(f"cannot write to {self.describe()}: {reason(e)}") from e
         return True
 
@@ -379,7 +445,7 @@ class Store:
             return []
         try:
             return self._private(table).select_events(stream, gt=gt)  # type: ignore[no-any-return]
-        except PersistenceError as e:
+        except _es().PersistenceError as e:
             raise StoreError(f"cannot read {self.describe()}: {reason(e)}") from e
 
     def _private(self, table: str) -> Any:

@@ -1,29 +1,33 @@
 """The SQLite store: a ledger file checked before it is opened, eventsourcing's SQLite
-recorders over it (write-ahead log), and the few statements the ledger runs itself."""
+recorders over it (write-ahead log), and the few statements the ledger runs itself.
+
+eventsourcing is imported when the recorders are first needed (:func:`ledger.log.store.sqlite_recorders.recorders`): the
+reads of a warm ``ledger stats`` or ``query`` (the log's top, the events after a position,
+the registry's first event) go through :class:`SQLiteReads`, a plain ``sqlite3``
+connection, and import none of it (tests/test_cli_startup.py)."""
 
 from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Iterator, Sequence
+import threading
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
-
-from eventsourcing.persistence import PersistenceError
-from eventsourcing.sqlite import SQLiteAggregateRecorder, SQLiteApplicationRecorder, SQLiteDatastore
 
 from ledger.errors import GiveOption, Input, NotALedgerError, RunCommand, StoreError
 from ledger.log.store.common import (
     EVENTS_TABLE,
     NEW_LEDGER,
-    PAGE,
     PRIVATE_TABLES,
-    Claim,
     Opened,
     describe,
     reason,
 )
+
+if TYPE_CHECKING:
+    from eventsourcing.sqlite import SQLiteDatastore
 
 
 def open_sqlite(target: str, *, create: bool, read_only: bool) -> Opened:
@@ -41,11 +45,18 @@ def open_sqlite(target: str, *, create: bool, read_only: bool) -> Opened:
             fix=RunCommand(text="start one with `new`", command="new", arguments=("SYSTEM", "NAME")),
         )
     name = _read_only_uri(path) if read_only else str(path)
-    datastore = SQLiteDatastore(name, lock_timeout=30, pool_size=1, originator_id_type="text")
-    recorder = BulkSQLiteRecorder(datastore, events_table_name=EVENTS_TABLE)
-    private = {table: SQLiteAggregateRecorder(datastore, events_table_name=table) for table in PRIVATE_TABLES}
+    reads = SQLiteReads(name, target)
     if read_only:
-        return Opened(datastore, recorder, private, read_only=True, found=tables)
+        return Opened(
+            None, None, {}, read_only=True, found=tables, make=lambda: _recorders(name), reads=reads
+        )
+    if EVENTS_TABLE in tables and all(table in tables for table in PRIVATE_TABLES):
+        # Every table there: the recorders are made when something needs them.
+        return Opened(None, None, {}, read_only=False, make=lambda: _recorders(name), reads=reads)
+    # lazy: only a new ledger's tables are made on opening; eventsourcing comes with them
+    from eventsourcing.persistence import PersistenceError
+
+    datastore, recorder, private = _recorders(name)
     try:
         if EVENTS_TABLE not in tables:
             recorder.create_table()
@@ -54,7 +65,55 @@ def open_sqlite(target: str, *, create: bool, read_only: bool) -> Opened:
                 kept.create_table()
     except PersistenceError as e:
         raise StoreError(f"cannot write {describe(target)}: {reason(e)}") from e
-    return Opened(datastore, recorder, private, read_only=False)
+    return Opened(datastore, recorder, private, read_only=False, reads=reads)
+
+
+class SQLiteReads:
+    """The log's top, a page of events in notification order and a stream's first event,
+    read on a plain ``sqlite3`` connection of their own (opened on first use, one statement
+    at a time, each read whole so that no read transaction stays open), with the
+    statements eventsourcing's recorder runs for them. What a warm ``ledger stats`` asks of
+    the log, without importing eventsourcing."""
+
+    def __init__(self, name: str, target: str) -> None:
+        self.name = name
+        self.target = target
+        self._conn: sqlite3.Connection | None = None
+        self._lock = threading.Lock()
+
+    def _rows(self, sql: str, params: Sequence[Any]) -> list[Any]:
+        try:
+            with self._lock:
+                if self._conn is None:
+                    self._conn = sqlite3.connect(
+                        self.name, uri=True, check_same_thread=False, isolation_level=None, timeout=30
+                    )
+                return self._conn.execute(sql, params).fetchall()
+        except sqlite3.Error as e:
+            raise StoreError(f"cannot read {describe(self.target)}: {reason(e)}") from e
+
+    def max_notification_id(self) -> int:
+        return self._rows(f"SELECT MAX(rowid) FROM {EVENTS_TABLE}", ())[0][0] or 0  # type: ignore[no-any-return]
+
+    def states_after(self, position: int, limit: int) -> list[tuple[int, str, bytes]]:
+        return self._rows(
+            f"SELECT rowid, originator_id, state FROM {EVENTS_TABLE} WHERE rowid > ? ORDER BY rowid LIMIT ?",
+            (position, limit),
+        )
+
+    def first_state(self, stream: str) -> bytes | None:
+        found = self._rows(
+            f"SELECT state FROM {EVENTS_TABLE} WHERE originator_id = ? AND originator_version <= 1 "
+            "ORDER BY originator_version LIMIT 1",
+            (stream,),
+        )
+        return bytes(found[0][0]) if found else None
+
+    def close(self) -> None:
+        with self._lock:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
 
 
 # --- group commit: many commits, one flush ------------------------------------------
@@ -63,6 +122,9 @@ def open_sqlite(target: str, *, create: bool, read_only: bool) -> Opened:
 def synchronous(datastore: SQLiteDatastore, level: str, target: str) -> None:
     """Set the file's ``synchronous`` level (``NORMAL``: a commit is not flushed by
     itself; ``FULL``, the ledger's setting: each commit is)."""
+    # lazy: the datastore given is eventsourcing's, imported already when it was made
+    from eventsourcing.persistence import PersistenceError
+
     try:
         with datastore.get_connection(commit=True) as conn, conn.cursor() as curs:
             curs.execute(f"PRAGMA synchronous={level}")
@@ -88,75 +150,11 @@ def flush_log(target: str) -> None:
 # --- the recorder ---------------------------------------------------------------------
 
 
-def select_states_sql(table: str, gt: int, lte: int | None, mark: str) -> tuple[str, list[Any]]:
-    """A stream's states in (gt, lte], in version order: the statement and its
-    parameters after the stream's (``mark`` is the driver's placeholder)."""
-    sql = f"SELECT state FROM {table} WHERE originator_id = {mark} AND originator_version > {mark}"
-    if lte is not None:
-        sql += f" AND originator_version <= {mark}"
-    return sql + " ORDER BY originator_version", [gt] if lte is None else [gt, lte]
+def _recorders(name: str) -> tuple[Any, Any, dict[str, Any]]:
+    # lazy: a warm statistics command reads through SQLiteReads alone (tests/test_cli_startup.py)
+    from ledger.log.store.sqlite_recorders import recorders
 
-
-class BulkSQLiteRecorder(SQLiteApplicationRecorder):
-    """The SQLite application recorder, inserting a transaction's rows with
-    one ``executemany`` (the stock one issues one ``execute`` per row to
-    collect notification ids, which the ledger does not need), and reading
-    a stream's states as a stream of bytes."""
-
-    def insert_rows(self, rows: Sequence[tuple[str, int, str, bytes]], claim: Claim | None = None) -> None:
-        """Insert (stream, version, topic, state) tuples in one transaction, and the
-        ``claim``'s row in its table in the same one."""
-        with self.datastore.transaction(commit=True) as c:
-            if claim is not None:
-                c.execute(f"INSERT INTO {claim.table} VALUES (?, ?, ?, ?)", claim.row)
-            c.executemany(self.insert_events_statement, rows)
-
-    def select_states(self, stream: str, gt: int, lte: int | None) -> Iterator[bytes]:
-        sql, params = select_states_sql(self.events_table_name, gt, lte, "?")
-        with self.datastore.transaction(commit=False) as c:
-            cursor = c.sqlite_cursor
-            cursor.row_factory = None
-            cursor.execute(sql, [stream, *params])
-            while rows := cursor.fetchmany(PAGE):
-                for row in rows:
-                    yield row[0]
-
-    def select_rows(self, stream: str, gt: int, lte: int | None) -> Iterator[tuple[int, str, bytes]]:
-        """(version, topic, state) of a stream's events in (gt, lte], in version order:
-        what :meth:`select_states` streams, with the two columns ``verify`` checks."""
-        sql, params = select_states_sql(self.events_table_name, gt, lte, "?")
-        sql = sql.replace("SELECT state", "SELECT originator_version, topic, state", 1)
-        with self.datastore.transaction(commit=False) as c:
-            cursor = c.sqlite_cursor
-            cursor.row_factory = None
-            cursor.execute(sql, [stream, *params])
-            while rows := cursor.fetchmany(PAGE):
-                yield from rows
-
-    def select_marked(
-        self, stream: str, gt: int, lte: int, marker: bytes, limit: int
-    ) -> list[tuple[int, bytes]]:
-        sql = (
-            f"SELECT originator_version, state FROM {self.events_table_name} WHERE originator_id = ? "
-            "AND originator_version > ? AND originator_version <= ? AND instr(state, ?) > 0 "
-            "ORDER BY originator_version DESC LIMIT ?"
-        )
-        with self.datastore.transaction(commit=False) as c:
-            cursor = c.sqlite_cursor
-            cursor.row_factory = None
-            cursor.execute(sql, [stream, gt, lte, marker, limit])
-            return [(v, bytes(state)) for v, state in cursor.fetchall()]
-
-    def select_states_after(self, position: int, limit: int) -> list[tuple[int, str, bytes]]:
-        sql = (
-            f"SELECT rowid, originator_id, state FROM {self.events_table_name} "
-            "WHERE rowid > ? ORDER BY rowid LIMIT ?"
-        )
-        with self.datastore.transaction(commit=False) as c:
-            cursor = c.sqlite_cursor
-            cursor.row_factory = None
-            cursor.execute(sql, [position, limit])
-            return cursor.fetchall()  # type: ignore[no-any-return]
+    return recorders(name)
 
 
 # --- the file, checked before it is opened --------------------------------------------
