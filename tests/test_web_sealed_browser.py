@@ -6,6 +6,7 @@ and nowhere else."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -79,4 +80,58 @@ def test_a_private_roll_and_a_whisper_show_only_on_the_pages_allowed(browser: An
         )  # a whisper is revealed by its version
         assert WHISPER not in dom(wall)
         for seat in (gm, ana, bob, wall):
+            seat.clean()
+
+
+def test_a_tap_on_the_sheet_rolls_blind_from_its_options_and_a_rest_stays_public(
+    browser: Any, tmp_path: Path
+) -> None:
+    """The roll mode is offered where a phone rolls (the sheet of options of a tapped
+    check), the header says while it is not public, and it seals only what rolls: a
+    command that rolls nothing, sent in that mode, is recorded in public, not refused."""
+    from click.testing import CliRunner
+
+    from ledger.cli.main import cli
+
+    db = str(tmp_path / "table.ledger")
+    run = CliRunner().invoke
+    for args in (
+        ["new", "d20", "Mesa"],
+        ["character", "create", "Ana"],
+        ["d20", "check", "FUE", "--dc", "12"],
+    ):
+        assert run(cli, ["--db", db, *args]).exit_code == 0
+    with Ledger(db) as book:
+        mesa = book.campaign("Mesa")
+        seats = seats_of(book)
+        gm_secret = seats.invite(mesa.id, "gm", label="gm-laptop")[1]
+        ana_secret = seats.invite(mesa.id, "player", "Ana", label="ana-phone")[1]
+    with serving(db) as base:
+        ana = Seat(browser, base, ana_secret)
+        gm = Seat(browser, base, gm_secret, phone=False)
+        ana.tab("Sheet")
+        page = ana.page
+        button = page.locator("#me button.control").filter(
+            has=page.locator(".label", has_text=re.compile(r"^SAB "))
+        )
+        slot, before = button.first.get_attribute("data-answer"), None
+        ana.press(button.first)
+        page.locator("#options").wait_for(state="visible")
+        page.locator("#options [name='roll_mode']").select_option("blind")
+        assert ana.page.locator("#roll-mode").input_value() == "blind"
+        ana.press(ana.page.locator("#options-go"))
+        ana.answered(slot, before)
+        assert ana.page.locator("#roll-mode-mark").is_visible()
+        for seat in (ana, gm):
+            seat.tab("Log")
+            seat.seen("rolled check SAB, sealed (blind)")
+        result = gm.page.locator("#log .sealed-result", has_text="Ana check SAB").first
+        result.wait_for(timeout=LIVE)
+        told = result.inner_text()
+        ana.page.wait_for_timeout(500)
+        assert told and told not in dom(ana)
+        ana.form("Notes", "Note", text="we hear something behind the door")
+        ana.tab("Log")
+        ana.seen("we hear something behind the door")
+        for seat in (ana, gm):
             seat.clean()

@@ -208,9 +208,16 @@ def forms(system_name: str) -> tuple[dict[str, Any], ...]:
                     for ask in form.asks
                 ],
                 "creates": issubclass(kind, Introduction),
+                "rolls": rolls(command),
             }
         )
     return tuple(out)
+
+
+def rolls(command: click.Command | None) -> bool:
+    """Whether a command rolls dice: it takes ``--faces`` on the command line, and with it
+    the roll modes (``--private``, ``--blind``) the page offers beside it."""
+    return command is not None and cli_param(command, "faces") is not None
 
 
 def _coerced(value: Any, kind: dict[str, Any] | None) -> Any:
@@ -259,9 +266,23 @@ def controls(system: System, sheet: Mapping[str, Any], state: Any) -> list[dict[
         asked = {o["field"] for o in options if o["default"] is not None}
         ready = all(not f["required"] or n in args or n in asked for n, f in shape.items())
         out.append(
-            {**c, "label": _own_label(system.name, c), "args": args, "options": options, "ready": ready}
+            {
+                **c,
+                "label": _own_label(system.name, c),
+                "args": args,
+                "options": options,
+                "ready": ready,
+                "rolls": _control_rolls(system.name, c["command"]),
+            }
         )
     return out
+
+
+@functools.cache
+def _control_rolls(system_name: str, command: str) -> bool:
+    """Whether a sheet's control rolls dice (:func:`rolls`), by its command's one name."""
+    name = names(system_name).get(command)
+    return rolls(cli_command(system_name, name) if name else None)
 
 
 def _own_label(system_name: str, control: Mapping[str, Any]) -> str:

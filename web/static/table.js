@@ -110,7 +110,8 @@
     sealed: "sealed",
     sealedFor: { private: "sealed: the roller and the GM", blind: "sealed: the GM only", whisper: "whisper" },
     reveal: "Reveal",
-    revealAll: "Reveal all sealed rolls"
+    revealAll: "Reveal all sealed rolls",
+    rollMode: "Roll mode"
   };
   function say(key, values) {
     return WORDS[key].replace(/\{(\w+)\}/g, function (_, k) { return values && values[k] !== undefined ? String(values[k]) : ""; });
@@ -749,12 +750,12 @@
   function tapControl(c, button) {
     if (S.at !== null) return;
     var anchor = { slot: button.getAttribute("data-answer") };
-    if (!needsSheet(c)) { act(c.command, Object.assign({}, c.args), { label: c.label, anchor: anchor }); return; }
+    if (!needsSheet(c)) { act(c.command, Object.assign({}, c.args), { label: c.label, anchor: anchor, rolls: c.rolls }); return; }
     openOptions({
       title: cap(c.label) + (c.detail ? " \u00b7 " + c.detail : ""),
       help: "",
       fields: mayFill(c.command, c.options.map(function (o) { return Object.assign({}, o, { required: o.required && !(o.field in c.args) }); })),
-      command: c.command, go: cap(c.label), args: c.args, anchor: anchor, label: c.label
+      command: c.command, go: cap(c.label), args: c.args, anchor: anchor, label: c.label, rolls: c.rolls
     }, button);
   }
   function tapForm(f, button) {
@@ -762,7 +763,7 @@
     openOptions({
       title: cap(f.label), help: f.help, name: f.name,
       fields: mayFill(f.command, f.asks.map(function (a) { return Object.assign({}, a, choices[a.field] ? { choices: choices[a.field] } : {}); })),
-      command: f.command, send: f.send, go: cap(f.label), args: {}, seen: f.seen, anchor: { slot: "form-" + f.group }, label: f.label
+      command: f.command, send: f.send, go: cap(f.label), args: {}, seen: f.seen, anchor: { slot: "form-" + f.group }, label: f.label, rolls: f.rolls
     }, button);
   }
   function fieldInput(f) {
@@ -822,6 +823,7 @@
     $("options-confirm").hidden = !askFirst(spec.command, spec.args);
     var fields = clear($("options-fields"));
     spec.fields.forEach(function (f) { fields.appendChild(fieldInput(f)); });
+    if (spec.rolls && $("roll-mode")) fields.appendChild(rollModeField());
     $("options-problem").hidden = true;
     $("options-go").textContent = spec.go;
     $("options").hidden = false;
@@ -831,6 +833,19 @@
     $("gm-bar").setAttribute("inert", "");
     var first = fields.querySelector("select, input:not([type=checkbox])");
     (spec.fields.some(function (f) { return f.required; }) && first ? first : $("options-go")).focus();
+  }
+  function rollModeField() {
+    /* the page's one roll mode (the dice box's), offered again where a tap rolls */
+    var global = $("roll-mode"), node = global.cloneNode(true);
+    node.id = "opt-roll-mode"; node.name = "roll_mode"; node.value = global.value;
+    node.addEventListener("change", function () { global.value = node.value; markRollMode(); });
+    return el("div", { "class": "field" }, [el("label", { "for": node.id, text: WORDS.rollMode }), node]);
+  }
+  function markRollMode() {
+    var mode = $("roll-mode") ? $("roll-mode").value : "public";
+    document.body.setAttribute("data-roll-mode", mode);
+    var mark = $("roll-mode-mark");
+    if (mark) { mark.hidden = mode === "public"; mark.textContent = WORDS.sealedFor[mode] || ""; }
   }
   function closeOptions() {
     var was = S.open;
@@ -893,7 +908,7 @@
     var f = faces();
     if (f !== undefined) body.faces = f;
     var mode = $("roll-mode") ? $("roll-mode").value : "public";
-    if (mode !== "public") body.visibility = mode; /* a roll made private or blind (Foundry's roll modes) */
+    if (mode !== "public" && how.rolls) body.visibility = mode; /* a roll made private or blind (Foundry's roll modes) */
     var slot = how.anchor.slot, card = pendingCard(slot, how.label);
     S.lastSlot = slot;
     return request("POST", API + "/actions", body).then(function (answer) {
@@ -1292,12 +1307,13 @@
   }
 
   function wire() {
+    if ($("roll-mode")) $("roll-mode").addEventListener("change", markRollMode);
     $("real").addEventListener("change", function () { $("faces-label").hidden = !$("real").checked; if ($("real").checked) $("faces").focus(); });
     $("dice-box").addEventListener("submit", function (ev) {
       ev.preventDefault();
       var args = { notation: $("notation").value.trim() };
       if ($("roll-label").value.trim()) args.label = $("roll-label").value.trim();
-      act("core.Roll", args, { label: args.label || args.notation, anchor: { slot: "dice" }, own: true });
+      act("core.Roll", args, { label: args.label || args.notation, anchor: { slot: "dice" }, own: true, rolls: true });
     });
     $("options-form").addEventListener("submit", function (ev) {
       ev.preventDefault();
@@ -1310,7 +1326,7 @@
          in the sheet, as luck spent, shows it as it is ticked) */
       if (askFirst(open.spec.command, got.args) && $("options-confirm").hidden) { $("options-confirm").hidden = false; return; }
       closeOptions();
-      act(open.spec.send || open.spec.command, got.args, { label: open.spec.label, anchor: open.spec.anchor, seen: open.spec.seen });
+      act(open.spec.send || open.spec.command, got.args, { label: open.spec.label, anchor: open.spec.anchor, seen: open.spec.seen, rolls: open.spec.rolls });
     });
     $("options-form").addEventListener("change", function () {
       var open = S.open;
