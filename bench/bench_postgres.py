@@ -4,7 +4,7 @@
     python bench/bench_postgres.py --no-bulk --seconds 1 --rounds 15
     python bench/bench_postgres.py --no-writers --events 20000
 
-The writer figures, with their goals beside them (issue 39, docs/scaling.md), each
+The writer figures, with their goals beside them (docs/scaling.md), each
 marked met or MISSED, so that a change that regresses one says so:
 
 - one writer: ``Ledger.roll`` in a loop on one campaign, against raw single-row
@@ -278,7 +278,7 @@ campaigns against raw inserts' own scaling; 8 writers on one campaign against on
 
 
 def print_writers(f: dict[str, float], writers: int = 8) -> None:
-    """The three figures issue 39 holds, each with its goal beside it and whether it is
+    """The three writer goals, each with its goal beside it and whether it is
     met (a regression says so), then the rates they come from."""
 
     def verdict(value: float, goal: float) -> str:

@@ -268,7 +268,7 @@ ISSUE_39: tuple[tuple[str, str], ...] = (
     ),
     (SHARED_WRITERS, ">= 0.8x"),  # bench.bench_postgres.GOALS["shared"]
 )
-"""The figures issue 39 holds, each with its goal (docs/performance.md, docs/scaling.md):
+"""The speed goals, each with its goal (docs/performance.md, docs/scaling.md):
 the summary at the end of a run prints them together, met or MISSED."""
 
 MEASURED: dict[str, tuple[str, bool]] = {}
@@ -277,9 +277,9 @@ it meets its goal."""
 
 
 def print_goals() -> None:
-    """The figures issue 39 holds, at the end of the run: each one's goal, what this run
+    """The speed goals, at the end of the run: each one's goal, what this run
     measured and whether it is met (a figure the run did not measure says how to get it)."""
-    print("\n== goals (issue 39) ==")
+    print("\n== goals ==")
     print(f"  {'figure':<50}{'goal':<16}{'measured':>9}")
     for label, goal in ISSUE_39:
         if label in MEASURED:
