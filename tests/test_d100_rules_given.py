@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from ledger.deciding.commands import Command
-from ledger.errors import Input, RuleError
+from ledger.errors import FacesError, Input, RuleError
 from ledger.log import snapshots
 from ledger.log.events import CampaignStarted, CharacterAdded, Event
 from ledger.log.state import CampaignState
@@ -118,3 +118,157 @@ def test_the_fold_imports_no_module_of_the_decide_side() -> None:
             f"ledger.systems.{system}.model",
         }
         assert set(found) <= allowed, (system, found)
+
+
+# --- the success levels where rounding a half or a fifth down, up or to nearest differ ------
+# "Si se saca la mitad del objetivo (redondeado hacia arriba) o menos es un éxito especial.
+#  Si se saca la quinta parte del objetivo (redondeado hacia arriba) o menos se obtiene un
+#  éxito crítico." Targets that are multiples of 10 cannot tell the roundings apart.
+
+
+def roll_against(skill: int, face: int) -> ev.Tested:
+    """Ana's test of a skill of ``skill`` points on the face ``face``."""
+    ana = CharacterAdded(name="Ana", attrs={**ANA.attrs, "skill.Saltar": str(skill)})
+    (tested,) = when(given(ana), c.Test(skill="Saltar", actor="Ana"), [face])
+    return tested
+
+
+@pytest.mark.parametrize(
+    ("skill", "critical", "special"),
+    [
+        (1, 1, 1),  # a fifth (0.2) and a half (0.5) of 1 round up to 1: a 1 is a critical
+        (33, 7, 17),  # 6.6 -> 7 (down: 6); 16.5 -> 17 (down, or to the even: 16)
+        (47, 10, 24),  # 9.4 -> 10 (down or to nearest: 9); 23.5 -> 24
+        (51, 11, 26),  # 10.2 -> 11 (down or to nearest: 10); 25.5 -> 26 (down: 25)
+        (99, 20, 50),  # 19.8 -> 20 (down: 19); 49.5 -> 50 (down: 49)
+    ],
+)
+def test_a_fifth_and_a_half_of_the_target_are_rounded_up(skill: int, critical: int, special: int) -> None:
+    at_critical, past_critical = roll_against(skill, critical), roll_against(skill, critical + 1)
+    at_special, past_special = roll_against(skill, special), roll_against(skill, special + 1)
+    assert (at_critical.critical_at, at_critical.special_at) == (critical, special)
+    assert at_critical.level == "critical"
+    assert past_critical.level == ("special" if critical + 1 <= special else "failure")
+    assert at_special.level == ("critical" if special == critical else "special")
+    assert past_special.level == ("success" if special + 1 <= skill else "failure")
+
+
+@pytest.mark.parametrize(
+    ("skill", "fumble"),
+    [
+        (19, 96),  # fewer than twenty points: the base 96
+        (20, 97),  # twenty points: one more
+        (39, 97),  # 39 is one full twenty, not two
+        (40, 98),  # the text's example
+        (79, 99),
+        (80, 100),
+        (99, 100),  # 99 points: 96 + 4
+    ],
+)
+def test_the_fumble_rises_by_one_for_each_full_twenty_skill_points(skill: int, fumble: int) -> None:
+    # "El valor de pifia base es 96, y cada veinte puntos en una habilidad se aumenta en uno"
+    assert roll_against(skill, fumble).level == "fumble"
+    assert roll_against(skill, fumble).fumble_at == fumble
+    if fumble > 96:
+        assert roll_against(skill, fumble - 1).level != "fumble"
+
+
+def test_a_halved_target_rounds_up_like_the_special_level() -> None:
+    # rulings/d100.md, "Halving rounds up": "la mitad" of 45 is 23, not 22
+    ana = CharacterAdded(name="Ana", attrs={**ANA.attrs, "skill.Saltar": "45"})
+    (tested,) = when(given(ana), c.Test(skill="Saltar", half=True, actor="Ana"), [23])
+    assert (tested.target, tested.level) == (23, "success")
+
+
+def test_one_fatigue_point_left_is_not_exhaustion() -> None:
+    # "Cuando se acaban estás extenuado": exhausted at 0, not at 1
+    tired = ev.Fatigued(who="Ana", amount=20, cause="correr", fatigue_after=1)
+    assert when(given(ANA, tired), c.Test(skill="Trepar", actor="Ana"), [8]) == [climb(8, "critical")]
+
+
+def test_one_valor_point_left_is_not_panic() -> None:
+    # "Cuando se acaban entras en pánico": panic at 0, not at 1
+    shaken = ev.Horrified(who="Ana", amount=64, cause="el sótano", valor_after=1, panic=False)
+    assert when(given(ANA, shaken), c.Test(skill="Trepar", actor="Ana"), [8]) == [climb(8, "critical")]
+
+
+def test_luck_exactly_equal_to_the_overshoot_buys_the_success() -> None:
+    # "se gastan los puntos por los que te has pasado del objetivo": Ana has 65 luck; half of
+    # Trepar 40 is 20, so a roll of 85 overshoots by exactly 65
+    then = when(given(ANA), c.Test(skill="Trepar", half=True, luck=True, actor="Ana"), [85])
+    assert then[1] == ev.LuckSpent(who="Ana", points=65, face=85, target=20, luck_after=0)
+
+
+def test_damage_down_to_zero_leaves_dying_and_only_damage_at_zero_kills() -> None:
+    # "Cuando quedan 0 está moribundo"; rulings/d100.md, "Death": further damage at 0 kills
+    hurt = ev.Wounded(who="Ana", wound=1, amount=11, cause="wound", hp_after=1, state="unconscious")
+    (dying,) = when(given(ANA, hurt), c.Damage(amount=1, actor="Ana"))
+    assert (dying.hp_after, dying.state, dying.died) == (0, "dying", False)
+    (dead,) = when(given(ANA, hurt, dying), c.Damage(amount=1, actor="Ana"))
+    assert dead.died
+
+
+def test_first_aid_treats_the_latest_wound_by_default() -> None:
+    # rulings/d100.md, "First aid once per wound": "Default wound: the latest"
+    first = ev.Wounded(who="Ana", wound=1, amount=2, cause="cuchillo", hp_after=10, state="ok")
+    second = ev.Wounded(who="Ana", wound=2, amount=3, cause="garra", hp_after=7, state="unconscious_risk")
+    treated = when(given(ANA, first, second), c.Heal(method="firstaid", actor="Ana"), [10, 3])[-1]
+    assert (treated.wound, treated.amount, treated.hp_after) == (2, 3, 10)
+
+
+def test_first_aid_heals_1d3_and_medicine_1d6() -> None:
+    # "primeros auxilios ... permite recuperar 1d3"; "medicina ... permite recuperar 1d6"
+    wound = ev.Wounded(who="Ana", wound=1, amount=8, cause="caída", hp_after=4, state="unconscious_risk")
+    with pytest.raises(FacesError):
+        when(given(ANA, wound), c.Heal(method="firstaid", actor="Ana"), [10, 4])
+    with pytest.raises(FacesError):
+        when(given(ANA, wound), c.Heal(method="medicine", actor="Ana"), [1, 7])
+    healed = when(given(ANA, wound), c.Heal(method="medicine", actor="Ana"), [1, 6])[-1]
+    assert (healed.faces, healed.amount, healed.hp_after) == ((6,), 6, 10)
+
+
+def test_rest_recovers_valor_per_full_day_and_hit_points_per_full_week() -> None:
+    # "se recupera un poco cada día", "algunos tras una semana de descanso": a day or a week
+    # short by one minute does not count (rulings/d100.md, "Time"); sample: 1 valor a day, 1d3 hp a week
+    shaken = ev.Horrified(who="Ana", amount=25, cause="el sótano", valor_after=40, panic=False)
+    hurt = ev.Wounded(who="Ana", wound=1, amount=8, cause="caída", hp_after=4, state="unconscious_risk")
+    (rested,) = when(given(ANA, shaken, hurt), c.Rest(minutes=2 * 7 * 1440 - 1, actor="Ana"), [2])
+    (recovery,) = rested.recoveries
+    assert (recovery.valor, recovery.hp, recovery.faces) == (13, 2, (2,))
+
+
+def test_a_week_of_rest_heals_from_1_hp_but_not_a_dying_or_an_unhurt_character() -> None:
+    # rulings/d100.md, "Time": "a dying character (0 hp) recovers nothing by rest"; hit points
+    # never rise above the maximum, so an unhurt character rolls no recovery dice
+    week = c.Rest(minutes=7 * 1440, actor="Ana")
+    dying = ev.Wounded(who="Ana", wound=1, amount=12, cause="caída", hp_after=0, state="dying")
+    assert when(given(ANA, dying), week)[0].recoveries[0].hp == 0
+    assert when(given(ANA), week)[0].recoveries[0].faces == ()
+    one = ev.Wounded(who="Ana", wound=1, amount=11, cause="caída", hp_after=1, state="unconscious")
+    assert when(given(ANA, one), week, [3])[0].recoveries[0].hp == 3
+
+
+@pytest.mark.parametrize(("minutes", "fatigue"), [(14, 0), (15, 1), (44, 2), (45, 3)])
+def test_one_fatigue_point_back_per_full_15_minutes_of_rest(minutes: int, fatigue: int) -> None:
+    # "Se recupera uno cada 15 minutos de descanso"
+    tired = ev.Fatigued(who="Ana", amount=10, cause="correr", fatigue_after=11)
+    (rested,) = when(given(ANA, tired), c.Rest(minutes=minutes, actor="Ana"))
+    assert rested.recoveries[0].fatigue == fatigue
+
+
+def test_psychotherapy_heals_1d6_once_per_game_day() -> None:
+    # "En caso de puntos de valor recupera 1d6 y no se puede repetir el mismo día": given at
+    # minute 30 of day 0, it can be given again at minute 1440, the start of day 1
+    shaken = ev.Horrified(who="Ana", amount=30, cause="el sótano", valor_after=35, panic=False)
+    thirty = ev.Rested(minutes=30, clock_after=30)
+    state = given(ANA, shaken, thirty)
+    with pytest.raises(FacesError):
+        when(state, c.Therapy(actor="Ana"), [1, 7])
+    first = when(state, c.Therapy(actor="Ana"), [1, 6])
+    assert (first[-1].day, first[-1].amount, first[-1].valor_after) == (0, 6, 41)
+    before_dawn = ev.Rested(minutes=1409, clock_after=1439)
+    with pytest.raises(RuleError, match="same day"):
+        when(given(ANA, shaken, thirty, *first, before_dawn), c.Therapy(actor="Ana"), [1, 6])
+    dawn = ev.Rested(minutes=1410, clock_after=1440)
+    again = when(given(ANA, shaken, thirty, *first, dawn), c.Therapy(actor="Ana"), [1, 6])
+    assert again[-1].day == 1

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
 import pytest
 
 from ledger.deciding.commands import Command
-from ledger.errors import GameOverError, Input, RuleError
+from ledger.errors import FacesError, GameOverError, Input, RuleError
 from ledger.log.events import CampaignStarted, CharacterAdded, Event
 from ledger.log.state import CampaignState
 from ledger.systems import get_system
@@ -203,3 +204,58 @@ def test_a_fumbled_stress_check_brings_panic_and_a_high_panic_roll_a_trauma() ->
     ]
     with pytest.raises(RuleError, match="has no panic roll due"):
         when(given(RIPLEY), Panic(actor="Ripley"), [5, 3, 2])
+
+
+# --- boundaries no other test tells apart --------------------------------------------------------
+
+
+def test_the_usage_die_starts_at_d12_and_only_1_2_steps_it_down() -> None:
+    # "Dado de uso ... Si su puntuación es 1-2, el Du baja un nivel": d12, d10, d8, d6, d4
+    water = msgspec.structs.replace(RIPLEY, usage={**RIPLEY.usage, "water": 12})
+    (kept,) = when(given(water), Use(resource="water", actor="Ripley"), [3])
+    (stepped,) = when(given(water), Use(resource="water", actor="Ripley"), [2])
+    assert (kept.sides, kept.after, stepped.after) == (12, 12, 10)
+
+
+def test_a_d20_check_takes_faces_of_1_to_20_only() -> None:
+    with pytest.raises(FacesError):
+        when(given(RIPLEY), Check(attribute="des", dc="11", actor="Ripley"), [21])
+
+
+def test_a_skill_adds_its_point_only_when_the_character_has_it() -> None:
+    # "D20 +/- modificador de atributo + puntuación de habilidad": precision trained (1), technology not (0)
+    (trained,) = when(given(RIPLEY), Check(attribute="des", dc="11", skill="precision", actor="Ripley"), [9])
+    (untrained,) = when(given(RIPLEY), Check(attribute="des", dc="11", skill="technology", actor="Ripley"), [9])
+    assert (trained.roll.modifier, trained.roll.success) == (2, True)
+    assert (untrained.roll.modifier, untrained.roll.success) == (1, False)
+
+
+@pytest.mark.parametrize(
+    ("distance", "band"),
+    [
+        (0.5, "point-blank"),  # "Bocajarro: Distancias de menos de 2 metros"
+        (2, "optimal"),  # "Óptima: Se encuentra entre los 2 metros y la distancia especificada"
+        (40, "optimal"),  # the pulse rifle's 40 m is still optimal
+        (41, "extreme"),  # "Extrema: Más allá del alcance óptimo"
+        (80, "extreme"),  # "No es posible disparar más allá del doble": twice the range still fires
+    ],
+)
+def test_range_bands_by_distance_at_their_edges(distance: float, band: str) -> None:
+    shot = Attack(weapon="pulse rifle", defense=30, distance=distance, actor="Ripley")
+    faces = [3] if band == "optimal" else [3, 4]
+    (attacked,) = when(given(RIPLEY), shot, faces)
+    assert attacked.range == band
+
+
+def test_a_melee_hit_does_at_least_1_damage_whatever_the_fue_modifier() -> None:
+    # rulings/d20.md: a hit does at least 1 damage; FUE -1 on a d4 showing 1 would do 0
+    weak = msgspec.structs.replace(RIPLEY, modifiers={**RIPLEY.modifiers, "fue": -1})
+    (hit,) = when(given(weak), Attack(weapon="combat knife", defense=5, actor="Ripley"), [15, 1])
+    assert (hit.hit, hit.damage) == (True, 1)
+
+
+def test_covering_fire_shares_every_damage_point_larger_shares_first() -> None:
+    # "Fuego de cobertura: ... repartir los puntos de daño infligidos entre varios objetivos"
+    burst = Attack(weapon="pulse rifle", defense=12, mode="long", split=3, actor="Ripley")
+    (fired,) = when(given(RIPLEY), burst, [4, 15, 7, 9])
+    assert (fired.damage, fired.split) == (16, (6, 5, 5))
