@@ -14,7 +14,7 @@ from ledger.errors import FacesError, GameOverError, Input, RuleError
 from ledger.log.events import CampaignStarted, CharacterAdded, Event
 from ledger.log.state import CampaignState
 from ledger.systems import get_system
-from ledger.systems.d20.commands import Attack, Check, Create, Panic, Stress, TakeDamage, Use
+from ledger.systems.d20.commands import Attack, Check, Create, Heal, Panic, Stress, TakeDamage, Use
 from ledger.systems.d20.events import (
     Attacked,
     Checked,
@@ -259,3 +259,28 @@ def test_covering_fire_shares_every_damage_point_larger_shares_first() -> None:
     burst = Attack(weapon="pulse rifle", defense=12, mode="long", split=3, actor="Ripley")
     (fired,) = when(given(RIPLEY), burst, [4, 15, 7, 9])
     assert (fired.damage, fired.split) == (16, (6, 5, 5))
+
+
+@pytest.mark.parametrize(("difficulty", "sides"), [(11, 4), (14, 6), (17, 8), (20, 10)])
+def test_a_failed_stress_check_loses_the_die_of_its_difficulty(difficulty: int, sides: int) -> None:
+    # "Dificultad 11+ / pérdida de 1D4 PC", 14+ 1D6, 17+ 1D8, 20+ 1D10
+    stress = Stress(difficulty=difficulty, actor="Ripley")
+    (stressed,) = when(given(RIPLEY), stress, [2, sides])
+    assert (stressed.loss_sides, stressed.loss_face, stressed.calm_after) == (sides, sides, 10 - sides)
+    with pytest.raises(FacesError):
+        when(given(RIPLEY), stress, [2, sides + 1])
+
+
+def test_first_aid_succeeds_at_14_and_heals_1d4_or_1d6_with_a_kit() -> None:
+    # "Primeros auxilios: A través de una prueba de INT + Precisión a 14+ ... se recuperan 1D4 PV.
+    # Realizarlo con un botiquín ... aumentar el 1D4 a 1D6": INT 0 + precision 1
+    (wound,) = when(given(RIPLEY), TakeDamage(amount=6, actor="Ripley"))
+    hurt = given(RIPLEY, wound)
+    (missed,) = when(hurt, Heal(actor="Ripley"), [12])
+    assert (missed.roll.total, missed.roll.success, missed.hp_after) == (13, False, 5)
+    (healed,) = when(hurt, Heal(actor="Ripley"), [13, 4])
+    assert (healed.roll.total, healed.sides, healed.hp_after) == (14, 4, 9)
+    with pytest.raises(FacesError):
+        when(hurt, Heal(actor="Ripley"), [13, 5])
+    (kit,) = when(hurt, Heal(actor="Ripley", kit=True), [13, 6])
+    assert (kit.sides, kit.hp_after) == (6, 11)
