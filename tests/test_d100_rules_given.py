@@ -272,3 +272,9 @@ def test_psychotherapy_heals_1d6_once_per_game_day() -> None:
     dawn = ev.Rested(minutes=1410, clock_after=1440)
     again = when(given(ANA, shaken, thirty, *first, dawn), c.Therapy(actor="Ana"), [1, 6])
     assert again[-1].day == 1
+
+
+def test_each_des_point_given_up_is_worth_10_on_the_ranged_attack() -> None:
+    # "Por cada punto de DES resignado ganas 10 puntos extra a la habilidad de ataque a distancia"
+    (steadied,) = when(given(ANA), c.Steady(points=3, actor="Ana"))
+    assert (steadied.points, steadied.bonus) == (3, 30)

@@ -14,7 +14,17 @@ from ledger.errors import FacesError, GameOverError, Input, RuleError
 from ledger.log.events import CampaignStarted, CharacterAdded, Event
 from ledger.log.state import CampaignState
 from ledger.systems import get_system
-from ledger.systems.d20.commands import Attack, Check, Create, Heal, Panic, Stress, TakeDamage, Use
+from ledger.systems.d20.commands import (
+    Attack,
+    Check,
+    Create,
+    Heal,
+    Panic,
+    RollInitiative,
+    Stress,
+    TakeDamage,
+    Use,
+)
 from ledger.systems.d20.events import (
     Attacked,
     Checked,
@@ -284,3 +294,29 @@ def test_first_aid_succeeds_at_14_and_heals_1d4_or_1d6_with_a_kit() -> None:
         when(hurt, Heal(actor="Ripley"), [13, 5])
     (kit,) = when(hurt, Heal(actor="Ripley", kit=True), [13, 6])
     assert (kit.sides, kit.hp_after) == (6, 11)
+
+
+def test_attributes_are_3d6_and_initiative_a_d20() -> None:
+    # "siete tiradas de 3D6"; "Iniciativa: D20 +/- modificador de SAB"
+    with pytest.raises(FacesError):
+        when(given(), Create(name="Ripley", cls="marine", assign=STRONG), [7, *SEVEN[1:]])
+    (top,) = when(given(RIPLEY), RollInitiative(actor="Ripley"), [20])
+    assert (top.face, top.total) == (20, 20)
+    with pytest.raises(FacesError):
+        when(given(RIPLEY), RollInitiative(actor="Ripley"), [21])
+
+
+def test_a_pushed_stress_check_spends_its_calm_point_before_the_loss() -> None:
+    # "Forzar tirada: Se puede gastar 1 PC para obtener Ventaja": 10 - 1 - a d4 of 3 = 6
+    (stressed,) = when(given(RIPLEY), Stress(difficulty=11, push=True, actor="Ripley"), [2, 3, 3])
+    assert (stressed.roll.success, stressed.calm_after) == (False, 6)
+
+
+def test_after_panic_the_calm_back_is_a_d4() -> None:
+    # "Una vez que los efectos de la tirada de Pánico terminan, el personaje recupera 1D4 PC"
+    (stressed,) = when(given(RIPLEY), Stress(difficulty=20, actor="Ripley"), [1, 10])
+    after = given(RIPLEY, stressed)
+    (panicked,) = when(after, Panic(actor="Ripley"), [2, 4])
+    assert (panicked.recovered_face, panicked.calm_after) == (4, 4)
+    with pytest.raises(FacesError):
+        when(after, Panic(actor="Ripley"), [2, 5])
