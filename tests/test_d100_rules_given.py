@@ -190,6 +190,17 @@ def test_one_valor_point_left_is_not_panic() -> None:
     # "Cuando se acaban entras en pánico": panic at 0, not at 1
     shaken = ev.Horrified(who="Ana", amount=64, cause="el sótano", valor_after=1, panic=False)
     assert when(given(ANA, shaken), c.Test(skill="Trepar", actor="Ana"), [8]) == [climb(8, "critical")]
+    (declared,) = when(given(ANA, shaken), c.DeclareRound(actions=("Divisar",), actor="Ana"))
+    assert declared.option == "actions"
+
+
+def test_a_round_declared_on_the_last_fatigue_point_leaves_the_character_exhausted() -> None:
+    # "Se pierde uno en cada ronda de combate ... Cuando se acaban estás extenuado"
+    tired = ev.Fatigued(who="Ana", amount=20, cause="correr", fatigue_after=1)
+    (declared,) = when(given(ANA, tired), c.DeclareRound(actions=("Divisar",), actor="Ana"))
+    assert declared.fatigue_after == 0
+    with pytest.raises(RuleError, match="exhausted"):
+        when(given(ANA, tired, declared), c.Test(skill="Trepar", actor="Ana"), [8])
 
 
 def test_luck_exactly_equal_to_the_overshoot_buys_the_success() -> None:
