@@ -212,7 +212,8 @@ def test_luck_exactly_equal_to_the_overshoot_buys_the_success() -> None:
 
 def test_damage_down_to_zero_leaves_dying_and_only_damage_at_zero_kills() -> None:
     # "Cuando quedan 0 está moribundo"; rulings/d100.md, "Death": further damage at 0 kills
-    hurt = ev.Wounded(who="Ana", wound=1, amount=11, cause="wound", hp_after=1, state="unconscious")
+    (hurt,) = when(given(ANA), c.Damage(amount=11, actor="Ana"))
+    assert (hurt.hp_after, hurt.state, hurt.died) == (1, "unconscious", False)
     (dying,) = when(given(ANA, hurt), c.Damage(amount=1, actor="Ana"))
     assert (dying.hp_after, dying.state, dying.died) == (0, "dying", False)
     (dead,) = when(given(ANA, hurt, dying), c.Damage(amount=1, actor="Ana"))
@@ -289,3 +290,21 @@ def test_each_des_point_given_up_is_worth_10_on_the_ranged_attack() -> None:
     # "Por cada punto de DES resignado ganas 10 puntos extra a la habilidad de ataque a distancia"
     (steadied,) = when(given(ANA), c.Steady(points=3, actor="Ana"))
     assert (steadied.points, steadied.bonus) == (3, 30)
+
+
+def test_hit_points_are_half_of_con_plus_tam_rounded_up() -> None:
+    # rulings/d100.md, "Derived points": hp = (CON + TAM) / 2, rounded up: (11 + 14) / 2 = 12.5 -> 13
+    big = CharacterAdded(name="Ana", attrs={**ANA.attrs, "TAM": "14"})
+    assert given(big).game.characters["Ana"].hp == 13
+
+
+def test_no_luck_to_refund_before_any_was_spent() -> None:
+    # "Si dices que usas puntos de suerte y no hacían falta ... el director te devolverá los puntos gastados"
+    with pytest.raises(RuleError, match="no luck spending to refund"):
+        when(given(ANA), c.RefundLuck(actor="Ana"))
+
+
+def test_the_game_day_starts_at_minute_1440() -> None:
+    # rulings/d100.md, "Time": the game day is minutes / 1440
+    day = SYSTEM.rules.day
+    assert [day(given(ANA, ev.Rested(minutes=m, clock_after=m)).game) for m in (30, 1439, 1440)] == [0, 0, 1]
