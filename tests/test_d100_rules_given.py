@@ -308,3 +308,19 @@ def test_the_game_day_starts_at_minute_1440() -> None:
     # rulings/d100.md, "Time": the game day is minutes / 1440
     day = SYSTEM.rules.day
     assert [day(given(ANA, ev.Rested(minutes=m, clock_after=m)).game) for m in (30, 1439, 1440)] == [0, 0, 1]
+
+
+def test_the_sheet_lists_every_condition_at_zero_and_none_at_one() -> None:
+    # rulings/d100.md, "Hit-point states": the most serious state first, all of them in conditions
+    sheet = SYSTEM.read.sheet
+    worn = (
+        ev.Horrified(who="Ana", amount=64, cause="el sótano", valor_after=1, panic=False),
+        ev.Fatigued(who="Ana", amount=20, cause="correr", fatigue_after=1),
+    )
+    assert sheet(given(ANA, *worn), "Ana")["conditions"] == ["ok"]
+    spent = (
+        ev.Wounded(who="Ana", wound=1, amount=12, cause="caída", hp_after=0, state="dying"),
+        ev.Horrified(who="Ana", amount=65, cause="el sótano", valor_after=0, panic=True),
+        ev.Fatigued(who="Ana", amount=21, cause="correr", fatigue_after=0),
+    )
+    assert sheet(given(ANA, *spent), "Ana")["conditions"] == ["dying", "panic", "exhausted"]

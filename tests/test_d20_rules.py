@@ -16,6 +16,7 @@ from ledger.log.state import CampaignState
 from ledger.systems import get_system
 from ledger.systems.d20.commands import (
     Attack,
+    Carry,
     Check,
     Create,
     Heal,
@@ -320,3 +321,20 @@ def test_after_panic_the_calm_back_is_a_d4() -> None:
     assert (panicked.recovered_face, panicked.calm_after) == (4, 4)
     with pytest.raises(FacesError):
         when(after, Panic(actor="Ripley"), [2, 5])
+
+
+def test_carrying_as_many_items_as_fue_is_not_overloaded_one_more_is() -> None:
+    # "Cada personaje puede llevar tantos objetos como su puntuación de FUE. Si sobrepasa ese
+    # límite ... sufre Desventaja en todas sus acciones físicas": FUE 3, a rifle and a knife
+    light = msgspec.structs.replace(RIPLEY, attributes={**RIPLEY.attributes, "fue": 3})
+    swing = Attack(weapon="combat knife", defense=5, actor="Ripley")
+    (rope,) = when(given(light), Carry(items=("rope",), actor="Ripley"))
+    assert when(given(light, rope), swing, [15, 2])[0].roll.mode == "normal"
+    (more,) = when(given(light), Carry(items=("rope", "torch"), actor="Ripley"))
+    assert when(given(light, more), swing, [15, 3, 2])[0].roll.mode == "disadvantage"
+
+
+def test_the_sheet_runs_twice_the_movement() -> None:
+    # "Movimiento (MOV): 10 +/- modificador de DES. Correr duplica el movimiento"
+    shown = SYSTEM.read.sheet(given(RIPLEY), "Ripley")
+    assert (shown["mov"], shown["run"]) == (11, 22)
