@@ -338,3 +338,13 @@ def test_the_sheet_runs_twice_the_movement() -> None:
     # "Movimiento (MOV): 10 +/- modificador de DES. Correr duplica el movimiento"
     shown = SYSTEM.read.sheet(given(RIPLEY), "Ripley")
     assert (shown["mov"], shown["run"]) == (11, 22)
+
+
+def test_a_wound_costs_the_last_calm_point_but_never_goes_below_zero() -> None:
+    # "Se sufre algún daño: Cada vez que se sufra una herida, se pierde 1 PC"; "Cuando los PC de un
+    # personaje lleguen a 0 ... se debe realizar una tirada de Pánico"
+    (one_left,) = when(given(RIPLEY), Stress(difficulty=20, actor="Ripley"), [2, 9])
+    (wound,) = when(given(RIPLEY, one_left), TakeDamage(amount=1, actor="Ripley"))
+    assert (wound.calm_lost, wound.calm_after, wound.panic_due) == (1, 0, True)
+    (again,) = when(given(RIPLEY, one_left, wound), TakeDamage(amount=1, actor="Ripley"))
+    assert (again.calm_lost, again.calm_after) == (0, 0)
