@@ -244,7 +244,7 @@ def test_a_skill_adds_its_point_only_when_the_character_has_it() -> None:
 @pytest.mark.parametrize(
     ("distance", "band"),
     [
-        (0.5, "point-blank"),  # "Bocajarro: Distancias de menos de 2 metros"
+        (0, "point-blank"),  # "Bocajarro: Distancias de menos de 2 metros", down to none at all
         (2, "optimal"),  # "Óptima: Se encuentra entre los 2 metros y la distancia especificada"
         (40, "optimal"),  # the pulse rifle's 40 m is still optimal
         (41, "extreme"),  # "Extrema: Más allá del alcance óptimo"
