@@ -307,7 +307,9 @@ def test_no_luck_to_refund_before_any_was_spent() -> None:
 def test_the_game_day_starts_at_minute_1440() -> None:
     # rulings/d100.md, "Time": the game day is minutes / 1440
     day = SYSTEM.rules.day
-    assert [day(given(ANA, ev.Rested(minutes=m, clock_after=m)).game) for m in (30, 1439, 1440)] == [0, 0, 1]
+    states = [given(ANA, ev.Rested(minutes=m, clock_after=m)) for m in (30, 1439, 1440)]
+    assert [day(state.game) for state in states] == [0, 0, 1]
+    assert [SYSTEM.read.sheet(state, "Ana")["clock"]["day"] for state in states] == [0, 0, 1]
 
 
 def test_the_sheet_lists_every_condition_at_zero_and_none_at_one() -> None:
