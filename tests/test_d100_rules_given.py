@@ -326,3 +326,35 @@ def test_the_sheet_lists_every_condition_at_zero_and_none_at_one() -> None:
         ev.Fatigued(who="Ana", amount=21, cause="correr", fatigue_after=0),
     )
     assert sheet(given(ANA, *spent), "Ana")["conditions"] == ["dying", "panic", "exhausted"]
+
+
+@pytest.mark.parametrize(
+    ("hp", "state", "conditions"),
+    [
+        (7, "panic", ["panic"]),  # 5 of 12 lost: less than half
+        (6, "panic", ["panic", "unconscious_risk"]),  # "Cuando se ha perdido la mitad"
+        (3, "panic", ["panic", "unconscious_risk"]),
+        (2, "unconscious", ["unconscious", "panic"]),  # "Cuando quedan sólo 2 se cae inconciente"
+    ],
+)
+def test_hit_point_states_at_their_edges(hp: int, state: str, conditions: list[str]) -> None:
+    # rulings/d100.md, "Hit-point states": risk when lost x 2 >= max, unconscious at 2 or fewer
+    wound = ev.Wounded(who="Ana", wound=1, amount=12 - hp, cause="caída", hp_after=hp, state="")
+    panic = ev.Horrified(who="Ana", amount=65, cause="el sótano", valor_after=0, panic=True)
+    shown = SYSTEM.read.sheet(given(ANA, wound, panic), "Ana")
+    assert (shown["state"], shown["conditions"]) == (state, conditions)
+
+
+def test_three_hit_points_left_is_a_risk_not_unconsciousness() -> None:
+    wound = ev.Wounded(who="Ana", wound=1, amount=9, cause="caída", hp_after=3, state="unconscious_risk")
+    assert when(given(ANA, wound), c.Test(skill="Trepar", actor="Ana"), [8]) == [climb(8, "critical")]
+
+
+def test_after_the_combat_ends_the_next_declaration_opens_round_1() -> None:
+    # rulings/d100.md, "Rounds": "the first declaration opens the combat, `endcombat` or a rest closes it"
+    declare = c.DeclareRound(actions=("Divisar",), actor="Ana")
+    (first,) = when(given(ANA), declare)
+    (second,) = when(given(ANA, first), declare)
+    assert (first.round, second.round) == (1, 2)
+    (declared,) = when(given(ANA, first, second, ev.CombatEnded(rounds=2)), declare)
+    assert declared.round == 1

@@ -236,7 +236,9 @@ def test_a_d20_check_takes_faces_of_1_to_20_only() -> None:
 def test_a_skill_adds_its_point_only_when_the_character_has_it() -> None:
     # "D20 +/- modificador de atributo + puntuación de habilidad": precision trained (1), technology not (0)
     (trained,) = when(given(RIPLEY), Check(attribute="des", dc="11", skill="precision", actor="Ripley"), [9])
-    (untrained,) = when(given(RIPLEY), Check(attribute="des", dc="11", skill="technology", actor="Ripley"), [9])
+    (untrained,) = when(
+        given(RIPLEY), Check(attribute="des", dc="11", skill="technology", actor="Ripley"), [9]
+    )
     assert (trained.roll.modifier, trained.roll.success) == (2, True)
     assert (untrained.roll.modifier, untrained.roll.success) == (1, False)
 
