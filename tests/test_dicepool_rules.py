@@ -18,6 +18,7 @@ from ledger.log.events import CampaignStarted, CharacterAdded, Event
 from ledger.log.state import CampaignState
 from ledger.systems.dicepool.commands import Attack, Dodge, Initiative, Resist
 from ledger.systems.dicepool.commands import Test as SkillTest
+from ledger.systems.dicepool.damage import DamageCode, burst, parse_damage
 from ledger.systems.dicepool.events import (
     Attacked,
     Defaulting,
@@ -328,3 +329,23 @@ def test_a_refused_command_decides_no_event() -> None:
     with pytest.raises(RuleError) as refused:
         when(state, SkillTest(skill="pistols", tn=31, actor="Eddie"), [])
     assert refused.value.message.startswith("a TN of 31 is out of range")
+
+
+# --- edges no other test tells apart -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("rounds", "code"),
+    [(1, "7L"), (2, "9L"), (3, "10G"), (5, "12G"), (6, "13M")],
+)
+def test_a_burst_adds_a_power_point_per_round_and_a_level_per_full_three(rounds: int, code: str) -> None:
+    # "esta potencia se aumenta usando [...] ráfagas de más de una bala"; "Este código puede
+    # aumentarse también [...] disparando ráfagas en múltiplos de 3 proyectiles"
+    assert str(burst(DamageCode(7, "L"), rounds)) == code
+
+
+def test_a_strength_damage_code_takes_its_modifier_either_way() -> None:
+    # rulings/dicepool.md: "A melee damage code may take the attacker's Strength as power: `STR+1L`"
+    assert parse_damage("STRM", strength=4) == DamageCode(4, "M")
+    assert parse_damage("STR-1L", strength=4) == DamageCode(3, "L")
+    assert parse_damage("STR+2S", strength=4) == DamageCode(6, "S")
