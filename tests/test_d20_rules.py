@@ -24,6 +24,7 @@ from ledger.systems.d20.commands import (
     RollInitiative,
     Stress,
     TakeDamage,
+    Treat,
     Use,
 )
 from ledger.systems.d20.events import (
@@ -301,8 +302,13 @@ def test_first_aid_succeeds_at_14_and_heals_1d4_or_1d6_with_a_kit() -> None:
 
 def test_attributes_are_3d6_and_initiative_a_d20() -> None:
     # "siete tiradas de 3D6"; "Iniciativa: D20 +/- modificador de SAB"
-    with pytest.raises(FacesError):
-        when(given(), Create(name="Ripley", cls="marine", assign=STRONG), [7, *SEVEN[1:]])
+    for die in range(3):
+        with pytest.raises(FacesError):
+            when(
+                given(),
+                Create(name="Ripley", cls="marine", assign=STRONG),
+                [*SEVEN[:die], 7, *SEVEN[die + 1 :]],
+            )
     (top,) = when(given(RIPLEY), RollInitiative(actor="Ripley"), [20])
     assert (top.face, top.total) == (20, 20)
     with pytest.raises(FacesError):
@@ -336,10 +342,11 @@ def test_carrying_as_many_items_as_fue_is_not_overloaded_one_more_is() -> None:
     assert when(given(light, more), swing, [15, 3, 2])[0].roll.mode == "disadvantage"
 
 
-def test_the_sheet_runs_twice_the_movement() -> None:
+def test_the_sheet_runs_twice_the_movement_and_shows_the_level_1_atq_and_ins() -> None:
     # "Movimiento (MOV): 10 +/- modificador de DES. Correr duplica el movimiento"
     shown = SYSTEM.read.sheet(given(RIPLEY), "Ripley")
     assert (shown["mov"], shown["run"]) == (11, 22)
+    assert (shown["atq"], shown["ins"]) == (1, 1)  # level 1's row of the sample levels table
 
 
 def test_a_wound_costs_the_last_calm_point_but_never_goes_below_zero() -> None:
@@ -350,3 +357,18 @@ def test_a_wound_costs_the_last_calm_point_but_never_goes_below_zero() -> None:
     assert (wound.calm_lost, wound.calm_after, wound.panic_due) == (1, 0, True)
     (again,) = when(given(RIPLEY, one_left, wound), TakeDamage(amount=1, actor="Ripley"))
     assert (again.calm_lost, again.calm_after) == (0, 0)
+
+
+def test_therapy_treats_the_trauma_chosen_by_its_number() -> None:
+    # "Realizar terapia con un profesional conlleva 6 meses ... se recupera del trauma mental"
+    (fumbled,) = when(given(RIPLEY), Stress(difficulty=20, actor="Ripley"), [1, 10])
+    (first,) = when(given(RIPLEY, fumbled), Panic(actor="Ripley"), [5, 3, 2])
+    (again,) = when(given(RIPLEY, fumbled, first), Stress(difficulty=20, actor="Ripley"), [1, 1])
+    (second,) = when(given(RIPLEY, fumbled, first, again), Panic(actor="Ripley"), [6, 5, 2])
+    assert (first.trauma, second.trauma) == (
+        TABLES["traumas"]["results"]["3"],
+        TABLES["traumas"]["results"]["5"],
+    )
+    traumatised = given(RIPLEY, fumbled, first, again, second)
+    (therapy,) = when(traumatised, Treat(trauma=1, actor="Ripley"), [16])
+    assert therapy.trauma == first.trauma
