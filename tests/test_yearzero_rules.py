@@ -240,3 +240,21 @@ def test_a_command_with_nobody_acting_is_refused_with_the_fix_that_fits() -> Non
     unnamed = refused(given(), yz.Roll(what="shoot"))
     assert unnamed.fix is not None and unnamed.fix.action == "choose_character"
     assert unnamed.fix.characters == ("Ana", "Grit")
+
+
+# --- edges no other test tells apart -----------------------------------------------------------
+
+
+def test_armor_rated_1_that_rolls_a_1_drops_to_0() -> None:
+    # "Armor and shields roll their rating as gear dice: each 6 stops 1 damage, each 1 lowers the rating"
+    state = given(party=(("Grit", {**GRIT, "armor.scrap_armor": "1"}),))
+    armor, trauma = when(state, yz.Damage(kind="damage", amount=1, actor="Grit"), [1])
+    assert (armor.stopped, armor.rating_after, trauma.amount) == (0, 0, 1)
+
+
+def test_a_single_point_of_damage_that_breaks_strength_rolls_a_critical_injury() -> None:
+    # "At 0 the character is broken; Strength 0 also means a critical injury (2d6 table)"
+    state = given(party=(("Grit", {**GRIT, "strength": "1"}),))
+    events = when(state, yz.Damage(kind="damage", amount=1, actor="Grit"), [3, 4, 2])
+    assert [type(e).__name__ for e in events] == ["Trauma", "CriticalInjury", "Broken"]
+    assert (events[1].result, events[2].getup_face) == (7, 2)
