@@ -349,3 +349,11 @@ def test_a_strength_damage_code_takes_its_modifier_either_way() -> None:
     assert parse_damage("STRM", strength=4) == DamageCode(4, "M")
     assert parse_damage("STR-1L", strength=4) == DamageCode(3, "L")
     assert parse_damage("STR+2S", strength=4) == DamageCode(6, "S")
+
+
+def test_a_target_at_no_distance_at_all_is_at_short_range() -> None:
+    # "el Master dice la distancia a la que se encuentra el objetivo [...] y se mira en qué clase
+    # de alcance entra (corto, medio, largo o extremo)": 0 m is short, at TN 4
+    shot = Attack(target="Mark", skill="pistols", distance=0, weapon="ares_predator", actor="Eddie")
+    (attacked,) = when(given(EDDIE, MARK), shot, [4, 4, 4, 4, 4])
+    assert (attacked.range_class, attacked.roll.tn) == ("short", 4)
