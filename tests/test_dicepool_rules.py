@@ -11,6 +11,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+import msgspec
 import pytest
 
 from ledger.errors import GameOverError, RuleError
@@ -357,3 +358,19 @@ def test_a_target_at_no_distance_at_all_is_at_short_range() -> None:
     shot = Attack(target="Mark", skill="pistols", distance=0, weapon="ares_predator", actor="Eddie")
     (attacked,) = when(given(EDDIE, MARK), shot, [4, 4, 4, 4, 4])
     assert (attacked.range_class, attacked.roll.tn) == ("short", 4)
+
+
+def test_a_weapon_fires_bursts_up_to_its_limit_with_recoil_less_its_compensation() -> None:
+    # rulings/dicepool.md, "Bursts": "each round of a burst adds +1 to the attack TN, less the
+    # weapon's `recoil_comp`. A weapon fires at most its table's `burst` rounds."
+    spray = Attack(
+        target="Mark", skill="submachine_guns", range="short", burst=10, weapon="ingram_smartgun", actor="Gun"
+    )
+    (sprayed,) = when(given(GUN, MARK), spray, [1, 1, 1, 1])
+    assert (sprayed.roll.tn, sprayed.damage) == (4 + 10 - 1, "17M")
+    sam = CharacterAdded(name="Sam", attrs={"body": "3", "skill.assault_rifles": "3"})
+    rifle = Attack(target="Mark", skill="assault_rifles", range="short", burst=3, weapon="ak_97", actor="Sam")
+    (fired,) = when(given(sam, MARK), rifle, [1, 1, 1])
+    assert fired.roll.tn == 4 + 3  # no compensation at all
+    with pytest.raises(RuleError, match="fires at most 1"):
+        when(given(EDDIE, MARK), msgspec.structs.replace(SHOT, burst=2), [])
