@@ -11,7 +11,7 @@ import pytest
 
 from ledger.cli import fixes
 from ledger.dice.sources import Faces
-from ledger.errors import RuleError
+from ledger.errors import FacesError, RuleError
 from ledger.log.events import CampaignStarted, CharacterAdded, Event
 from ledger.log.state import CampaignState
 from ledger.systems.yearzero import commands as yz
@@ -258,3 +258,24 @@ def test_a_single_point_of_damage_that_breaks_strength_rolls_a_critical_injury()
     events = when(state, yz.Damage(kind="damage", amount=1, actor="Grit"), [3, 4, 2])
     assert [type(e).__name__ for e in events] == ["Trauma", "CriticalInjury", "Broken"]
     assert (events[1].result, events[2].getup_face) == (7, 2)
+
+
+def test_a_rot_suit_rated_1_still_rolls_its_die() -> None:
+    # "Rot suits roll their protection as gear dice to absorb the point; 1s lower the protection"
+    state = given(party=(("Ana", {**ANA, "suit.hazmat": "1"}),))
+    (absorbed,) = when(state, yz.Rot(points=1, actor="Ana"), [6])
+    assert (absorbed.suit_faces, absorbed.absorbed, absorbed.suit_after) == ((6,), True, 1)
+
+
+def test_damage_to_a_broken_strength_is_a_new_critical_injury_without_a_new_getup_roll() -> None:
+    # "Strength 0 also means a critical injury": each new point of damage while broken is one;
+    # the hours to get up were rolled when the character broke
+    state = given(party=(("Grit", GRIT),))
+    broken = when(state, yz.Damage(kind="damage", amount=4, actor="Grit"), [3, 4, 2])
+    assert [type(e).__name__ for e in broken] == ["Trauma", "CriticalInjury", "Broken"]
+    with pytest.raises(FacesError):  # the hours to get up are a d6
+        when(state, yz.Damage(kind="damage", amount=4, actor="Grit"), [3, 4, 7])
+    again = when(
+        given(*broken, party=(("Grit", GRIT),)), yz.Damage(kind="damage", amount=1, actor="Grit"), [3, 4]
+    )
+    assert [type(e).__name__ for e in again] == ["Trauma", "CriticalInjury"]
