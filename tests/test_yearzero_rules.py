@@ -268,7 +268,7 @@ def test_a_rot_suit_rated_1_still_rolls_its_die() -> None:
 
 
 def test_damage_to_a_broken_strength_is_a_new_critical_injury_without_a_new_getup_roll() -> None:
-    # "Strength 0 also means a critical injury": each new point of damage while broken is one;
+    # rulings/yearzero.md: a critical injury for "every further damage suffered while at 0";
     # the hours to get up were rolled when the character broke
     state = given(party=(("Grit", GRIT),))
     broken = when(state, yz.Damage(kind="damage", amount=4, actor="Grit"), [3, 4, 2])
