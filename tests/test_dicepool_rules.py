@@ -374,3 +374,25 @@ def test_a_weapon_fires_bursts_up_to_its_limit_with_recoil_less_its_compensation
     assert fired.roll.tn == 4 + 3  # no compensation at all
     with pytest.raises(RuleError, match="fires at most 1"):
         when(given(EDDIE, MARK), msgspec.structs.replace(SHOT, burst=2), [])
+
+
+def test_an_attack_without_a_single_success_misses() -> None:
+    # "se comprueba cuántos éxitos se tienen (dados que igualen o superen la dificultad)": none, a miss
+    (missed,) = when(given(EDDIE, MARK), SHOT, [1, 2, 3, 1, 2, 3, 1, 2, 3])
+    assert (missed.roll.successes, missed.hit) == (0, False)
+
+
+def test_a_dodge_may_spend_every_combat_pool_die_left() -> None:
+    shot = when(given(EDDIE, MARK), SHOT, [3, 5, 5, 6, 4, 5, 1, 6, 6])
+    (dodged,) = when(given(EDDIE, MARK, *shot), Dodge(pool=6, actor="Mark"), [4, 4, 4, 4, 4, 4])
+    assert (dodged.pool_used, dodged.remaining) == (6, 1)
+    with pytest.raises(RuleError, match="a dodge spends 1 to 6 combat pool dice, not 7"):
+        when(given(EDDIE, MARK, *shot), Dodge(pool=7, actor="Mark"), [])
+
+
+def test_a_target_number_of_2_is_the_lowest_a_test_takes() -> None:
+    # rulings/dicepool.md, "Target number floor": "por encima de 2" puts the floor at 2
+    (tested,) = when(given(EDDIE, MARK), SkillTest(skill="pistols", tn=2, dice=2, actor="Eddie"), [1, 2])
+    assert (tested.roll.tn, tested.roll.successes) == (2, 1)
+    with pytest.raises(RuleError, match="a TN of 1 is out of range"):
+        when(given(EDDIE, MARK), SkillTest(skill="pistols", tn=1, dice=2, actor="Eddie"), [])
