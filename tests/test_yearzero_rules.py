@@ -250,6 +250,16 @@ def test_armor_rated_1_that_rolls_a_1_drops_to_0() -> None:
     state = given(party=(("Grit", {**GRIT, "armor.scrap_armor": "1"}),))
     armor, trauma = when(state, yz.Damage(kind="damage", amount=1, actor="Grit"), [1])
     assert (armor.stopped, armor.rating_after, trauma.amount) == (0, 0, 1)
+    worn_out = given(armor, trauma, party=(("Grit", {**GRIT, "armor.scrap_armor": "1"}),))
+    (unprotected,) = when(worn_out, yz.Damage(kind="damage", amount=1, actor="Grit"))
+    assert (unprotected.amount, unprotected.after) == (1, 2)
+
+
+def test_armor_does_not_roll_once_the_shield_stopped_all_the_damage() -> None:
+    # "each 6 stops 1 damage": nothing is left for the armor to stop
+    state = given(party=(("Grit", {**GRIT, "shield.door": "1", "armor.scrap_armor": "2"}),))
+    shield, trauma = when(state, yz.Damage(kind="damage", amount=1, actor="Grit"), [6])
+    assert (shield.slot, shield.stopped, trauma.amount) == ("shield", 1, 0)
 
 
 def test_a_single_point_of_damage_that_breaks_strength_rolls_a_critical_injury() -> None:
@@ -279,3 +289,20 @@ def test_damage_to_a_broken_strength_is_a_new_critical_injury_without_a_new_getu
         given(*broken, party=(("Grit", GRIT),)), yz.Damage(kind="damage", amount=1, actor="Grit"), [3, 4]
     )
     assert [type(e).__name__ for e in again] == ["Trauma", "CriticalInjury"]
+
+
+def test_only_its_specialists_roll_a_specialist_skill() -> None:
+    # Grit has Jury Rig; Ana does not, and a specialist skill cannot be rolled untrained
+    assert (
+        "only its specialists roll it"
+        in refused(given(), yz.Roll(what="jury_rig", actor="Ana"), [6] * 3).message
+    )
+    (rolled,) = when(given(), yz.Roll(what="jury_rig", actor="Grit"), [1, 2, 3, 4, 5, 6])
+    assert (rolled.skill, len(rolled.dice.base), len(rolled.dice.skill)) == ("jury_rig", 4, 2)
+
+
+def test_a_day_in_a_rot_free_place_records_no_decontamination_for_a_character_without_rot() -> None:
+    # "Decontamination: 1 point a day in a Rot-free place": with no Rot, there is nothing to roll for
+    events = when(given(), yz.Tick(minutes=16 * 60, actor="Ana"))
+    assert not [e for e in events if isinstance(e, ev.RotLost)]
+    assert [e for e in events if isinstance(e, ev.DayEnded)]
