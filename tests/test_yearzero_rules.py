@@ -306,3 +306,33 @@ def test_a_day_in_a_rot_free_place_records_no_decontamination_for_a_character_wi
     events = when(given(), yz.Tick(minutes=16 * 60, actor="Ana"))
     assert not [e for e in events if isinstance(e, ev.RotLost)]
     assert [e for e in events if isinstance(e, ev.DayEnded)]
+
+
+def test_a_push_rerolls_on_six_sided_dice() -> None:
+    with pytest.raises(FacesError):
+        when(given(SHOT), yz.Push(actor="Ana"), [7, 5, 6, 5])  # the base die re-rolled
+    with pytest.raises(FacesError):
+        when(given(SHOT), yz.Push(actor="Ana"), [1, 7, 6, 5])  # a skill die re-rolled
+
+
+def test_a_skill_the_character_lacks_adds_no_skill_dice() -> None:
+    # "skill dice = skill level": Ana has no Sneak, so Agility's 3 base dice only
+    (rolled,) = when(given(), yz.Roll(what="sneak", actor="Ana"), [1, 2, 3])
+    assert (len(rolled.dice.base), rolled.dice.skill) == (3, ())
+
+
+def test_a_cold_roll_with_a_single_six_succeeds_and_nothing_settles() -> None:
+    # "At least one 6 succeeds": only a failed cold roll left unpushed stands as hypothermia
+    state = given(
+        ev.Rolled(
+            character="Ana",
+            attribute="strength",
+            skill="endure",
+            purpose="cold",
+            dice=ev.Pool(base=(2, 3, 6)),
+            successes=1,
+        )
+    )
+    assert when(state, yz.Initiative(actor="Grit"), [5]) == [
+        ev.Initiative(character="Grit", face=5, agility=3, total=8)
+    ]
