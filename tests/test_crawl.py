@@ -241,6 +241,13 @@ def test_the_nth_use_of_a_technique_needs_n_or_less(
     assert isinstance(done[1], ev.PlayerStruck) and done[1].attack == 1 + 2 + 2
 
 
+def test_the_sixth_use_of_a_technique_still_rolls_and_needs_6_or_less(book: Ledger) -> None:
+    # "Techniques 1-4 need a training roll until used successfully 6 times: the n-th use
+    # succeeds on a roll of n or less": five successes are not mastery yet
+    sixth = SYSTEM.rules.decide(_combat_state(book, 5), Technique(number=1), Faces([6, 1]))
+    assert (sixth[0].dice, sixth[0].needed, sixth[0].success, sixth[0].successes) == ((6,), 6, True, 6)
+
+
 def test_a_mastered_technique_needs_no_roll_and_more_techniques_roll_more_dice(book: Ledger) -> None:
     mastered = SYSTEM.rules.decide(_combat_state(book, 6), Technique(number=1), Faces([1]))
     assert mastered[0].dice == () and mastered[0].success
