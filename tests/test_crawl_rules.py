@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import msgspec
 import pytest
 
 from ledger.dice.sources import Faces, RandomDice
@@ -250,3 +251,18 @@ def test_the_decider_takes_the_crawl_commands_by_class(tables: dict[str, Any]) -
         SYSTEM.rules.decide(given(tables), object(), Faces([]))
     assert refused.value.message == "the crawl system has no command object"
     assert refused.value.fix is not None and refused.value.fix.action == "system_commands"
+
+
+def test_bare_hands_strike_with_the_explorers_attack_alone(tables: dict[str, Any]) -> None:
+    # "Damage = attack - defense": hands add nothing to Attack 1
+    state = given(tables, *met_rat())
+    struck = when(state, Attack(weapon="hands"), 2)[0]
+    assert (struck.weapon, struck.attack, struck.damage) == ("hands", 1, 1)
+
+
+def test_an_explorer_with_nothing_to_wear_defends_with_defense_alone(tables: dict[str, Any]) -> None:
+    # "Damage = attack - defense, never below 0": Defense 1, no item, against a 4
+    state = given(tables, *met_rat())
+    bare = msgspec.structs.replace(state, game=msgspec.structs.replace(state.game, inventory=()))
+    blow = when(bare, Attack(weapon="hands"), 4)[1]
+    assert (blow.defense, blow.damage) == (1, 3)
