@@ -11,7 +11,7 @@ import msgspec
 import pytest
 
 from ledger.dice.sources import Faces, RandomDice
-from ledger.errors import GameOverError, OutOfOrderError, RuleError
+from ledger.errors import FacesError, GameOverError, OutOfOrderError, RuleError
 from ledger.log.events import CampaignStarted, Event
 from ledger.log.state import CampaignState
 from ledger.systems.crawl import events as ev
@@ -266,3 +266,27 @@ def test_an_explorer_with_nothing_to_wear_defends_with_defense_alone(tables: dic
     bare = msgspec.structs.replace(state, game=msgspec.structs.replace(state.game, inventory=()))
     blow = when(bare, Attack(weapon="hands"), 4)[1]
     assert (blow.defense, blow.damage) == (1, 3)
+
+
+def _with_fight(state: CampaignState, **changes: Any) -> CampaignState:
+    """The state with the fight changed (its foe, its stun)."""
+    fight = msgspec.structs.replace(state.game.fight, **changes)
+    return msgspec.structs.replace(state, game=msgspec.structs.replace(state.game, fight=fight))
+
+
+def test_the_enemys_attack_is_a_d6_and_its_chance_counts_every_face(tables: dict[str, Any]) -> None:
+    # "The enemy's attack is a 1d6 roll": Attack 2 against Defense 1 hits on every face
+    wolf = _with_fight(given(tables, *met_rat()), foe=msgspec.structs.replace(RAT, attack=2))
+    blow = when(wolf, Attack(weapon="knife"), 1)[1]
+    assert (blow.attack, blow.damage, blow.p_success) == (3, 2, 1.0)
+    with pytest.raises(FacesError):
+        when(wolf, Attack(weapon="knife"), 7)
+
+
+def test_a_foe_stunned_for_one_turn_loses_that_turn(tables: dict[str, Any]) -> None:
+    # "aturdido por tantos turnos como ...": one turn of stun left is one enemy turn lost
+    stunned = _with_fight(given(tables, *met_rat()), stun=1)
+    _struck, skipped = when(stunned, Attack(weapon="knife"))
+    assert skipped == ev.EnemyStruck(
+        foe="rat", face=None, attack=0, defense=0, damage=0, health=10, stunned=True
+    )
