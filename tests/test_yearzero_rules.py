@@ -313,6 +313,8 @@ def test_a_push_rerolls_on_six_sided_dice() -> None:
         when(given(SHOT), yz.Push(actor="Ana"), [7, 5, 6, 5])  # the base die re-rolled
     with pytest.raises(FacesError):
         when(given(SHOT), yz.Push(actor="Ana"), [1, 7, 6, 5])  # a skill die re-rolled
+    with pytest.raises(FacesError):
+        when(given(SHOT), yz.Push(actor="Ana"), [1, 5, 6, 7])  # the gear die re-rolled
 
 
 def test_a_skill_the_character_lacks_adds_no_skill_dice() -> None:
@@ -336,3 +338,25 @@ def test_a_cold_roll_with_a_single_six_succeeds_and_nothing_settles() -> None:
     assert when(state, yz.Initiative(actor="Grit"), [5]) == [
         ev.Initiative(character="Grit", face=5, agility=3, total=8)
     ]
+
+
+@pytest.mark.parametrize(
+    ("skill", "gear"),
+    [((6, 2), (2, 3)), ((2, 3), (6, 2))],
+)
+def test_a_six_kept_on_a_skill_or_gear_die_makes_the_push_certain(
+    skill: tuple[int, ...], gear: tuple[int, ...]
+) -> None:
+    # "At least one 6 succeeds": a push keeps its sixes, wherever they are
+    rolled = ev.Rolled(
+        character="Ana",
+        attribute="agility",
+        skill="shoot",
+        dice=ev.Pool(base=(2, 3, 4), skill=skill, gear=gear),
+        item="rifle",
+        successes=1,
+        p_success=p(7),
+        manual=True,
+    )
+    (pushed,) = when(given(rolled), yz.Push(actor="Ana"), [2, 3, 4, 2, 3, 4])
+    assert (pushed.successes, pushed.p_success) == (1, 1.0)
