@@ -358,3 +358,9 @@ def test_after_the_combat_ends_the_next_declaration_opens_round_1() -> None:
     assert (first.round, second.round) == (1, 2)
     (declared,) = when(given(ANA, first, second, ev.CombatEnded(rounds=2)), declare)
     assert declared.round == 1
+
+
+def test_luck_on_a_target_of_0_spends_the_whole_roll() -> None:
+    # "se gastan los puntos por los que te has pasado del objetivo": 5 over a target of 0 is 5
+    then = when(given(ANA), c.Test(skill="Trepar", target=0, luck=True, actor="Ana"), [5])
+    assert then[1] == ev.LuckSpent(who="Ana", points=5, face=5, target=0, luck_after=60)
