@@ -246,6 +246,7 @@ def test_the_sixth_use_of_a_technique_still_rolls_and_needs_6_or_less(book: Ledg
     # succeeds on a roll of n or less": five successes are not mastery yet
     sixth = SYSTEM.rules.decide(_combat_state(book, 5), Technique(number=1), Faces([6, 1]))
     assert (sixth[0].dice, sixth[0].needed, sixth[0].success, sixth[0].successes) == ((6,), 6, True, 6)
+    assert sixth[0].p_success == 1.0
 
 
 def test_a_mastered_technique_needs_no_roll_and_more_techniques_roll_more_dice(book: Ledger) -> None:

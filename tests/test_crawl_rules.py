@@ -290,3 +290,31 @@ def test_a_foe_stunned_for_one_turn_loses_that_turn(tables: dict[str, Any]) -> N
     assert skipped == ev.EnemyStruck(
         foe="rat", face=None, attack=0, defense=0, damage=0, health=10, stunned=True
     )
+
+
+def test_a_blow_below_the_foes_defense_does_no_damage(tables: dict[str, Any]) -> None:
+    # "Damage = attack - defense, never below 0": the knife's 3 against Defense 5
+    armoured = _with_fight(given(tables, *met_rat()), foe=msgspec.structs.replace(RAT, defense=5))
+    struck = when(armoured, Attack(weapon="knife"), 1)[0]
+    assert (struck.attack, struck.damage, struck.foe_health) == (3, 0, 5)
+
+
+def test_a_bow_fires_its_last_arrow_and_not_one_more(tables: dict[str, Any]) -> None:
+    # "The basic attack always hits (bows spend arrows)"
+    bow = {"attack": 1, "defense": 0, "bow": True, "tool": False}
+    state = given({**tables, "items": {**tables["items"], "bow": bow}}, *met_rat())
+    game = msgspec.structs.replace(state.game, inventory=("knife", "bow"), arrows=1)
+    last = msgspec.structs.replace(state, game=game)
+    shot = when(last, Attack(weapon="bow"), 1)[0]
+    assert (shot.weapon, shot.arrows_spent) == ("bow", 1)
+    none_left = msgspec.structs.replace(last, game=msgspec.structs.replace(game, arrows=0))
+    with pytest.raises(RuleError, match="needs arrows and you have none"):
+        when(none_left, Attack(weapon="bow"))
+
+
+def test_techniques_5_to_7_last_the_combat_and_cannot_be_stacked(tables: dict[str, Any]) -> None:
+    # "Techniques 5-7 cost their Energy, end the turn, and last for the rest of the combat"
+    state = _with_fight(given(tables, *met_rat()), effects=(5,))
+    game = msgspec.structs.replace(state.game, techniques={5: 0}, energy=20)
+    with pytest.raises(RuleError, match=r"technique 5 .* is already active for this combat"):
+        when(msgspec.structs.replace(state, game=game), Technique(number=5))
