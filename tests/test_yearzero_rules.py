@@ -360,3 +360,15 @@ def test_a_six_kept_on_a_skill_or_gear_die_makes_the_push_certain(
     )
     (pushed,) = when(given(rolled), yz.Push(actor="Ana"), [2, 3, 4, 2, 3, 4])
     assert (pushed.successes, pushed.p_success) == (1, 1.0)
+
+
+@pytest.mark.parametrize(("rot", "washed"), [(1, 1), (3, 2), (4, 2)])
+def test_washing_removes_half_the_rot_rounded_up(rot: int, washed: int) -> None:
+    # "washing with clean water on return removes half, rounded up, once"
+    gained = ev.RotGained(character="Ana", source="zone", rot_faces=(2,) * rot, total=rot, at=START)
+    (lost,) = when(given(gained), yz.Wash(actor="Ana"), [4] * washed)
+    assert (lost.faces, lost.lost, lost.total) == ((4,) * washed, washed, rot - washed)
+
+
+def test_washing_without_rot_is_refused() -> None:
+    assert "has no Rot that washing can remove" in refused(given(), yz.Wash(actor="Ana")).message
