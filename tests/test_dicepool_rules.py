@@ -396,3 +396,11 @@ def test_a_target_number_of_2_is_the_lowest_a_test_takes() -> None:
     assert (tested.roll.tn, tested.roll.successes) == (2, 1)
     with pytest.raises(RuleError, match="a TN of 1 is out of range"):
         when(given(EDDIE, MARK), SkillTest(skill="pistols", tn=1, dice=2, actor="Eddie"), [])
+
+
+@pytest.mark.parametrize(("code", "boxes"), [("4S", 1), ("4L", 3), ("4G", 6), ("4M", 10)])
+def test_each_wound_level_marks_its_boxes(code: str, boxes: int) -> None:
+    # "1 para Suaves, 3 para Leves, 6 para Graves y 10 para Mortales": one attacker success,
+    # none resisted, net 1 stages nothing
+    (resisted,) = when(given(MARK), Resist(damage=code, armor=0, against=1, pool=0, actor="Mark"), [1, 1, 1])
+    assert (resisted.net, resisted.level, resisted.boxes) == (1, code[-1], boxes)
