@@ -12,7 +12,7 @@ from msgspec.structs import replace
 
 from ledger import Ledger
 from ledger.dice.sources import Faces
-from ledger.errors import GameOverError, OutOfOrderError, RuleError, TableError
+from ledger.errors import FacesError, GameOverError, OutOfOrderError, RuleError, TableError
 from ledger.projections.crawl import fold, views
 from ledger.projections.crawl.game import DIRECTIONS, Crawl, Hex, key, neighbour
 from ledger.projections.crawl.game import Fight as FightState
@@ -247,6 +247,24 @@ def test_the_sixth_use_of_a_technique_still_rolls_and_needs_6_or_less(book: Ledg
     sixth = SYSTEM.rules.decide(_combat_state(book, 5), Technique(number=1), Faces([6, 1]))
     assert (sixth[0].dice, sixth[0].needed, sixth[0].success, sixth[0].successes) == ((6,), 6, True, 6)
     assert sixth[0].p_success == 1.0
+    assert sixth[1].arrows_spent == 0  # a technique's blow is never a bow shot
+
+
+def test_a_mastered_grenade_still_rolls_its_d6_for_the_stun_rounded_up(book: Ledger) -> None:
+    # rulings/crawl.md: technique 4 "rolls its dice even when mastered, for the duration", the
+    # roll's total / 2 rounded up ("redondeando hacia arriba"): a 3 stuns for 2 turns
+    state = _combat_state(book, 0)
+    drone = ev.Foe(name="drone", health=60, max_health=60, robot=True)
+    g = replace(
+        state.game,
+        techniques={4: 6},
+        inventory=("knife", "solar taser"),
+        fight=FightState(foe=drone, started=True),
+    )
+    grenade = SYSTEM.rules.decide(replace(state, game=g), Technique(number=4), Faces([3]))
+    assert (grenade[0].dice, grenade[0].stun) == ((3,), 2)
+    with pytest.raises(FacesError):
+        SYSTEM.rules.decide(replace(state, game=g), Technique(number=4), Faces([7]))
 
 
 def test_a_mastered_technique_needs_no_roll_and_more_techniques_roll_more_dice(book: Ledger) -> None:

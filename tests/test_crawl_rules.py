@@ -318,3 +318,20 @@ def test_techniques_5_to_7_last_the_combat_and_cannot_be_stacked(tables: dict[st
     game = msgspec.structs.replace(state.game, techniques={5: 0}, energy=20)
     with pytest.raises(RuleError, match=r"technique 5 .* is already active for this combat"):
         when(msgspec.structs.replace(state, game=game), Technique(number=5))
+
+
+def test_an_escape_from_a_foe_with_esc_0_is_certain(tables: dict[str, Any]) -> None:
+    # "Escape: 1d6 greater than the enemy's ESC": every face beats 0
+    slow = _with_fight(given(tables, *met_rat()), foe=msgspec.structs.replace(RAT, esc=0))
+    rolled = when(slow, Escape(), 1)[0]
+    assert (rolled.success, rolled.p_success) == (True, 1.0)
+
+
+def test_a_technique_may_spend_the_last_energy_points(tables: dict[str, Any]) -> None:
+    # "Techniques 5-7 cost their Energy": sprint costs 2, and 2 is enough
+    state = given(tables, *met_rat())
+    tired = msgspec.structs.replace(
+        state, game=msgspec.structs.replace(state.game, techniques={5: 0}, energy=2)
+    )
+    sprint = when(tired, Technique(number=5), 1)[0]
+    assert (sprint.energy_cost, sprint.energy) == (2, 0)
