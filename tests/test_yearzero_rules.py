@@ -372,3 +372,11 @@ def test_washing_removes_half_the_rot_rounded_up(rot: int, washed: int) -> None:
 
 def test_washing_without_rot_is_refused() -> None:
     assert "has no Rot that washing can remove" in refused(given(), yz.Wash(actor="Ana")).message
+
+
+@pytest.mark.parametrize(("sixes", "successes"), [(0, 0), (1, 1), (2, 2)])
+def test_one_six_succeeds_and_each_extra_six_is_a_stunt(sixes: int, successes: int) -> None:
+    # "At least one 6 succeeds; each extra 6 is a stunt": Ana's 3 base, 2 skill and 2 gear dice
+    faces = [6] * sixes + [2] * (7 - sixes)
+    (rolled,) = when(given(), yz.Roll(what="shoot", item="rifle", actor="Ana"), faces)
+    assert (rolled.successes, rolled.success) == (successes, successes >= 1)
