@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from ledger.dice.sources import Faces, roll
 from tests.conftest import Session
 from tests.test_dice_oracle import through_d20
 
@@ -180,3 +181,22 @@ def test_the_new_forms_refuse_what_they_cannot_mean(run: Session, typed: str, pr
     result = run("roll", typed, "--faces", "1,2,3", ok=False)
     assert result.exit_code != 0 and problem in result.stderr
     assert "Traceback" not in result.stderr and rolls_recorded(run) == 0
+
+
+@pytest.mark.parametrize(
+    ("notation", "faces", "successes"),
+    [
+        ("3d6>=3", [3, 4, 1], 2),
+        ("3d6>3", [3, 4, 1], 1),  # '>' is strict: the 3 does not count
+        ("3d6<=3", [3, 4, 1], 2),
+        ("3d6<3", [3, 4, 1], 1),  # '<' is strict
+        ("3d6=3", [3, 4, 1], 1),
+        ("1d20+2>=14", [12], 1),  # a check on the total: 14 reaches 14
+        ("1d20+2>14", [12], 0),
+        ("1d20+2<=14", [12], 1),
+        ("1d20+2<14", [12], 0),
+    ],
+)
+def test_each_comparison_at_the_face_it_names(notation: str, faces: list[int], successes: int) -> None:
+    # docs/dice-notation.md: "`>` and `<` are strict, as in Foundry and avrae"
+    assert roll(notation, Faces(faces)).successes == successes
