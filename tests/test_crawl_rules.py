@@ -335,3 +335,39 @@ def test_a_technique_may_spend_the_last_energy_points(tables: dict[str, Any]) ->
     )
     sprint = when(tired, Technique(number=5), 1)[0]
     assert (sprint.energy_cost, sprint.energy) == (2, 0)
+
+
+def test_an_escape_needs_2_energy_and_rolls_a_d6(tables: dict[str, Any]) -> None:
+    # "Escape: 1d6 greater than the enemy's ESC; success costs 2 Energy"; rulings/crawl.md:
+    # "Escaping needs the 2 Energy; with less it is refused"
+    state = given(tables, *met_rat())
+    two = msgspec.structs.replace(state, game=msgspec.structs.replace(state.game, energy=2))
+    assert when(two, Escape(), 6)[1].energy == 0
+    one = msgspec.structs.replace(state, game=msgspec.structs.replace(state.game, energy=1))
+    with pytest.raises(RuleError, match="escaping costs 2 Energy and you have 1"):
+        when(one, Escape())
+    with pytest.raises(FacesError):
+        when(state, Escape(), 7)
+
+
+def test_a_sprint_lowers_the_escape_number_to_0_and_no_lower(tables: dict[str, Any]) -> None:
+    # technique 5 (sprint) takes 2 off the enemy's ESC: the rat's 2 becomes 0
+    sprinting = _with_fight(given(tables, *met_rat()), effects=(5,))
+    rolled = when(sprinting, Escape(), 1)[0]
+    assert (rolled.esc, rolled.success) == (0, True)
+
+
+@pytest.mark.parametrize(("hunger", "cost"), [("fixed", 2), ("streak", 4)])
+def test_the_escapes_hunger_by_setting(tables: dict[str, Any], hunger: str, cost: int) -> None:
+    # rulings/crawl.md, "Escaping": `fixed` costs exactly 2, `streak` what the streak would
+    # (a third day without food: 4)
+    ruled = {**tables, "settings": {**tables.get("settings", {}), "escape_hunger": hunger}}
+    rat_on_day_3 = [
+        *new_hex(3, "a rat", (1, 2)),
+        ev.EnemyMet(foe=RAT),
+        ev.CombatStarted(foe="rat"),
+        ev.EnemyStruck(foe="rat", face=1, attack=1, defense=1, damage=0, health=11, lost=0),
+    ]
+    state = given(ruled, *two_hungry_days(), *rat_on_day_3)
+    escaped = when(state, Escape(), 6)[1]
+    assert (escaped.health_cost, escaped.health) == (cost, 11 - cost)
