@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from ledger.dice.sources import Faces, roll
+from ledger.dice.sources import Faces, chance, roll
 from tests.conftest import Session
 from tests.test_dice_oracle import through_d20
 
@@ -200,3 +200,12 @@ def test_the_new_forms_refuse_what_they_cannot_mean(run: Session, typed: str, pr
 def test_each_comparison_at_the_face_it_names(notation: str, faces: list[int], successes: int) -> None:
     # docs/dice-notation.md: "`>` and `<` are strict, as in Foundry and avrae"
     assert roll(notation, Faces(faces)).successes == successes
+
+
+def test_a_fate_die_shows_minus_1_0_or_plus_1_and_explodes_on_plus_1() -> None:
+    # docs/dice-notation.md: "Fate / Fudge dice, faces typed -1, 0, 1"; the explosion's
+    # default face is a die's highest, a Fate die's +1
+    assert chance(roll("1dF+0>=1", Faces([1]))) == (pytest.approx(1 / 3), False)
+    assert chance(roll("2dF+1>=2", Faces([1, 0]))) == (pytest.approx(1 / 3), False)
+    faces = Faces([1, 1, 0])
+    assert roll("1dF!", faces).total == 2 and faces.used == 3
