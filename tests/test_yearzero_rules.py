@@ -380,3 +380,15 @@ def test_one_six_succeeds_and_each_extra_six_is_a_stunt(sixes: int, successes: i
     faces = [6] * sixes + [2] * (7 - sixes)
     (rolled,) = when(given(), yz.Roll(what="shoot", item="rifle", actor="Ana"), faces)
     assert (rolled.successes, rolled.success) == (successes, successes >= 1)
+
+
+def test_an_attribute_roll_has_no_skill_dice() -> None:
+    # "Base dice = attribute, skill dice = skill level": no skill, no skill dice
+    (rolled,) = when(given(), yz.Roll(what="strength", actor="Ana"), [1, 2, 3])
+    assert (len(rolled.dice.base), rolled.dice.skill) == (3, ())
+
+
+def test_each_six_on_a_negative_die_cancels_one_success() -> None:
+    # a modifier below the skill level rolls negative dice: Shoot 2 - 3 is one negative die
+    (rolled,) = when(given(), yz.Roll(what="shoot", modifier=-3, actor="Ana"), [6, 6, 2, 6])
+    assert (rolled.dice.base, rolled.dice.negative, rolled.successes) == ((6, 6, 2), (6,), 1)
