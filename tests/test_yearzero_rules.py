@@ -389,6 +389,6 @@ def test_an_attribute_roll_has_no_skill_dice() -> None:
 
 
 def test_each_six_on_a_negative_die_cancels_one_success() -> None:
-    # a modifier below the skill level rolls negative dice: Shoot 2 - 3 is one negative die
+    # rulings/yearzero.md: below zero skill dice, "each 6 on them cancels one success"
     (rolled,) = when(given(), yz.Roll(what="shoot", modifier=-3, actor="Ana"), [6, 6, 2, 6])
     assert (rolled.dice.base, rolled.dice.negative, rolled.successes) == ((6, 6, 2), (6,), 1)
