@@ -267,6 +267,14 @@ def test_a_mastered_grenade_still_rolls_its_d6_for_the_stun_rounded_up(book: Led
         SYSTEM.rules.decide(replace(state, game=g), Technique(number=4), Faces([7]))
 
 
+def test_only_the_grenade_rolls_once_mastered(book: Ledger) -> None:
+    # rulings/crawl.md: "After 6 successes no roll is made"; technique 4 alone rolls for its stun
+    state = _combat_state(book, 0)
+    g = replace(state.game, techniques={1: 0, 3: 6})
+    jump = SYSTEM.rules.decide(replace(state, game=g), Technique(number=3), Faces([1]))
+    assert (jump[0].dice, jump[0].success) == ((), True)
+
+
 def test_a_mastered_technique_needs_no_roll_and_more_techniques_roll_more_dice(book: Ledger) -> None:
     mastered = SYSTEM.rules.decide(_combat_state(book, 6), Technique(number=1), Faces([1]))
     assert mastered[0].dice == () and mastered[0].success

@@ -301,12 +301,13 @@ def test_a_blow_below_the_foes_defense_does_no_damage(tables: dict[str, Any]) ->
 
 def test_a_bow_fires_its_last_arrow_and_not_one_more(tables: dict[str, Any]) -> None:
     # "The basic attack always hits (bows spend arrows)"
-    bow = {"attack": 1, "defense": 0, "bow": True, "tool": False}
+    bow = {"attack": 5, "defense": 0, "bow": True, "tool": False}
     state = given({**tables, "items": {**tables["items"], "bow": bow}}, *met_rat())
     game = msgspec.structs.replace(state.game, inventory=("knife", "bow"), arrows=1)
     last = msgspec.structs.replace(state, game=game)
-    shot = when(last, Attack(weapon="bow"), 1)[0]
+    shot = when(last, Attack(weapon="bow"))[0]  # 1 + 5 fells the rat: no enemy die
     assert (shot.weapon, shot.arrows_spent) == ("bow", 1)
+    assert when(last, Attack())[0].weapon == "bow"  # the best weapon, while an arrow is left
     none_left = msgspec.structs.replace(last, game=msgspec.structs.replace(game, arrows=0))
     with pytest.raises(RuleError, match="needs arrows and you have none"):
         when(none_left, Attack(weapon="bow"))
