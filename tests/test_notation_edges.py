@@ -209,3 +209,22 @@ def test_a_fate_die_shows_minus_1_0_or_plus_1_and_explodes_on_plus_1() -> None:
     assert chance(roll("2dF+1>=2", Faces([1, 0]))) == (pytest.approx(1 / 3), False)
     faces = Faces([1, 1, 0])
     assert roll("1dF!", faces).total == 2 and faces.used == 3
+
+
+@pytest.mark.parametrize(
+    ("notation", "face", "total"),
+    [
+        ("round(1d6/4)", 1, 0),  # a quarter rounds down
+        ("round(1d6/4)", 2, 1),  # "halves round up, as Foundry's Math.round"
+        ("round(1d6/2)", 4, 2),  # a whole number stays
+        ("round(-1d6/2)", 5, -2),  # -2.5 rounds up, to -2
+        ("ceil(1d6/2)", 5, 3),
+        ("floor(1d6/2)", 5, 2),
+        ("abs(1d6-4)", 1, 3),
+        ("-abs(1d6-4)", 1, -3),
+    ],
+)
+def test_functions_round_once_where_the_readings_differ(notation: str, face: int, total: int) -> None:
+    # docs/dice-notation.md, "Functions": inside floor(), ceil() and round() a division is exact
+    # and the function rounds the result once
+    assert roll(notation, Faces([face])).total == total
