@@ -220,6 +220,9 @@ def test_a_fate_die_shows_minus_1_0_or_plus_1_and_explodes_on_plus_1() -> None:
         ("round(-1d6/2)", 5, -2),  # -2.5 rounds up, to -2
         ("ceil(1d6/2)", 5, 3),
         ("floor(1d6/2)", 5, 2),
+        ("1d6/4", 3, 0),  # outside them "/ still rounds down at once"
+        ("1d6/2", 5, 2),
+        ("-1d6/2", 5, -3),
         ("abs(1d6-4)", 1, 3),
         ("-abs(1d6-4)", 1, -3),
     ],
