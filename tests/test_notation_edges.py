@@ -222,6 +222,7 @@ def test_a_fate_die_shows_minus_1_0_or_plus_1_and_explodes_on_plus_1() -> None:
         ("floor(1d6/2)", 5, 2),
         ("1d6/4", 3, 0),  # outside them "/ still rounds down at once"
         ("1d6/2", 5, 2),
+        ("1d6/1", 5, 5),
         ("-1d6/2", 5, -3),
         ("abs(1d6-4)", 1, 3),
         ("-abs(1d6-4)", 1, -3),
