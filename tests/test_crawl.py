@@ -12,7 +12,7 @@ from msgspec.structs import replace
 
 from ledger import Ledger
 from ledger.dice.sources import Faces
-from ledger.errors import GameOverError, OutOfOrderError, RuleError, TableError
+from ledger.errors import FacesError, GameOverError, OutOfOrderError, RuleError, TableError
 from ledger.projections.crawl import fold, views
 from ledger.projections.crawl.game import DIRECTIONS, Crawl, Hex, key, neighbour
 from ledger.projections.crawl.game import Fight as FightState
@@ -239,6 +239,40 @@ def test_the_nth_use_of_a_technique_needs_n_or_less(
     done = SYSTEM.rules.decide(state, Technique(number=1), Faces([win, 1]))
     assert done[0].success is True and done[0].successes == successes + 1
     assert isinstance(done[1], ev.PlayerStruck) and done[1].attack == 1 + 2 + 2
+
+
+def test_the_sixth_use_of_a_technique_still_rolls_and_needs_6_or_less(book: Ledger) -> None:
+    # "Techniques 1-4 need a training roll until used successfully 6 times: the n-th use
+    # succeeds on a roll of n or less": five successes are not mastery yet
+    sixth = SYSTEM.rules.decide(_combat_state(book, 5), Technique(number=1), Faces([6, 1]))
+    assert (sixth[0].dice, sixth[0].needed, sixth[0].success, sixth[0].successes) == ((6,), 6, True, 6)
+    assert sixth[0].p_success == 1.0
+    assert sixth[1].arrows_spent == 0  # a technique's blow is never a bow shot
+
+
+def test_a_mastered_grenade_still_rolls_its_d6_for_the_stun_rounded_up(book: Ledger) -> None:
+    # rulings/crawl.md: technique 4 "rolls its dice even when mastered, for the duration", the
+    # roll's total / 2 rounded up ("redondeando hacia arriba"): a 3 stuns for 2 turns
+    state = _combat_state(book, 0)
+    drone = ev.Foe(name="drone", health=60, max_health=60, robot=True)
+    g = replace(
+        state.game,
+        techniques={4: 6},
+        inventory=("knife", "solar taser"),
+        fight=FightState(foe=drone, started=True),
+    )
+    grenade = SYSTEM.rules.decide(replace(state, game=g), Technique(number=4), Faces([3]))
+    assert (grenade[0].dice, grenade[0].stun) == ((3,), 2)
+    with pytest.raises(FacesError):
+        SYSTEM.rules.decide(replace(state, game=g), Technique(number=4), Faces([7]))
+
+
+def test_only_the_grenade_rolls_once_mastered(book: Ledger) -> None:
+    # rulings/crawl.md: "After 6 successes no roll is made"; technique 4 alone rolls for its stun
+    state = _combat_state(book, 0)
+    g = replace(state.game, techniques={1: 0, 3: 6})
+    jump = SYSTEM.rules.decide(replace(state, game=g), Technique(number=3), Faces([1]))
+    assert (jump[0].dice, jump[0].success) == ((), True)
 
 
 def test_a_mastered_technique_needs_no_roll_and_more_techniques_roll_more_dice(book: Ledger) -> None:

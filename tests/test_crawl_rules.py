@@ -7,10 +7,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import msgspec
 import pytest
 
 from ledger.dice.sources import Faces, RandomDice
-from ledger.errors import GameOverError, OutOfOrderError, RuleError
+from ledger.errors import FacesError, GameOverError, OutOfOrderError, RuleError
 from ledger.log.events import CampaignStarted, Event
 from ledger.log.state import CampaignState
 from ledger.systems.crawl import events as ev
@@ -250,3 +251,124 @@ def test_the_decider_takes_the_crawl_commands_by_class(tables: dict[str, Any]) -
         SYSTEM.rules.decide(given(tables), object(), Faces([]))
     assert refused.value.message == "the crawl system has no command object"
     assert refused.value.fix is not None and refused.value.fix.action == "system_commands"
+
+
+def test_bare_hands_strike_with_the_explorers_attack_alone(tables: dict[str, Any]) -> None:
+    # "Damage = attack - defense": hands add nothing to Attack 1
+    state = given(tables, *met_rat())
+    struck = when(state, Attack(weapon="hands"), 2)[0]
+    assert (struck.weapon, struck.attack, struck.damage) == ("hands", 1, 1)
+
+
+def test_an_explorer_with_nothing_to_wear_defends_with_defense_alone(tables: dict[str, Any]) -> None:
+    # "Damage = attack - defense, never below 0": Defense 1, no item, against a 4
+    state = given(tables, *met_rat())
+    bare = msgspec.structs.replace(state, game=msgspec.structs.replace(state.game, inventory=()))
+    blow = when(bare, Attack(weapon="hands"), 4)[1]
+    assert (blow.defense, blow.damage) == (1, 3)
+
+
+def _with_fight(state: CampaignState, **changes: Any) -> CampaignState:
+    """The state with the fight changed (its foe, its stun)."""
+    fight = msgspec.structs.replace(state.game.fight, **changes)
+    return msgspec.structs.replace(state, game=msgspec.structs.replace(state.game, fight=fight))
+
+
+def test_the_enemys_attack_is_a_d6_and_its_chance_counts_every_face(tables: dict[str, Any]) -> None:
+    # "The enemy's attack is a 1d6 roll": Attack 2 against Defense 1 hits on every face
+    wolf = _with_fight(given(tables, *met_rat()), foe=msgspec.structs.replace(RAT, attack=2))
+    blow = when(wolf, Attack(weapon="knife"), 1)[1]
+    assert (blow.attack, blow.damage, blow.p_success) == (3, 2, 1.0)
+    with pytest.raises(FacesError):
+        when(wolf, Attack(weapon="knife"), 7)
+
+
+def test_a_foe_stunned_for_one_turn_loses_that_turn(tables: dict[str, Any]) -> None:
+    # "aturdido por tantos turnos como ...": one turn of stun left is one enemy turn lost
+    stunned = _with_fight(given(tables, *met_rat()), stun=1)
+    _struck, skipped = when(stunned, Attack(weapon="knife"))
+    assert skipped == ev.EnemyStruck(
+        foe="rat", face=None, attack=0, defense=0, damage=0, health=10, stunned=True
+    )
+
+
+def test_a_blow_below_the_foes_defense_does_no_damage(tables: dict[str, Any]) -> None:
+    # "Damage = attack - defense, never below 0": the knife's 3 against Defense 5
+    armoured = _with_fight(given(tables, *met_rat()), foe=msgspec.structs.replace(RAT, defense=5))
+    struck = when(armoured, Attack(weapon="knife"), 1)[0]
+    assert (struck.attack, struck.damage, struck.foe_health) == (3, 0, 5)
+
+
+def test_a_bow_fires_its_last_arrow_and_not_one_more(tables: dict[str, Any]) -> None:
+    # "The basic attack always hits (bows spend arrows)"
+    bow = {"attack": 5, "defense": 0, "bow": True, "tool": False}
+    state = given({**tables, "items": {**tables["items"], "bow": bow}}, *met_rat())
+    game = msgspec.structs.replace(state.game, inventory=("knife", "bow"), arrows=1)
+    last = msgspec.structs.replace(state, game=game)
+    shot = when(last, Attack(weapon="bow"))[0]  # 1 + 5 fells the rat: no enemy die
+    assert (shot.weapon, shot.arrows_spent) == ("bow", 1)
+    assert when(last, Attack())[0].weapon == "bow"  # the best weapon, while an arrow is left
+    none_left = msgspec.structs.replace(last, game=msgspec.structs.replace(game, arrows=0))
+    with pytest.raises(RuleError, match="needs arrows and you have none"):
+        when(none_left, Attack(weapon="bow"))
+
+
+def test_techniques_5_to_7_last_the_combat_and_cannot_be_stacked(tables: dict[str, Any]) -> None:
+    # "Techniques 5-7 cost their Energy, end the turn, and last for the rest of the combat"
+    state = _with_fight(given(tables, *met_rat()), effects=(5,))
+    game = msgspec.structs.replace(state.game, techniques={5: 0}, energy=20)
+    with pytest.raises(RuleError, match=r"technique 5 .* is already active for this combat"):
+        when(msgspec.structs.replace(state, game=game), Technique(number=5))
+
+
+def test_an_escape_from_a_foe_with_esc_0_is_certain(tables: dict[str, Any]) -> None:
+    # "Escape: 1d6 greater than the enemy's ESC": every face beats 0
+    slow = _with_fight(given(tables, *met_rat()), foe=msgspec.structs.replace(RAT, esc=0))
+    rolled = when(slow, Escape(), 1)[0]
+    assert (rolled.success, rolled.p_success) == (True, 1.0)
+
+
+def test_a_technique_may_spend_the_last_energy_points(tables: dict[str, Any]) -> None:
+    # "Techniques 5-7 cost their Energy": sprint costs 2, and 2 is enough
+    state = given(tables, *met_rat())
+    tired = msgspec.structs.replace(
+        state, game=msgspec.structs.replace(state.game, techniques={5: 0}, energy=2)
+    )
+    sprint = when(tired, Technique(number=5), 1)[0]
+    assert (sprint.energy_cost, sprint.energy) == (2, 0)
+
+
+def test_an_escape_needs_2_energy_and_rolls_a_d6(tables: dict[str, Any]) -> None:
+    # "Escape: 1d6 greater than the enemy's ESC; success costs 2 Energy"; rulings/crawl.md:
+    # "Escaping needs the 2 Energy; with less it is refused"
+    state = given(tables, *met_rat())
+    two = msgspec.structs.replace(state, game=msgspec.structs.replace(state.game, energy=2))
+    assert when(two, Escape(), 6)[1].energy == 0
+    one = msgspec.structs.replace(state, game=msgspec.structs.replace(state.game, energy=1))
+    with pytest.raises(RuleError, match="escaping costs 2 Energy and you have 1"):
+        when(one, Escape())
+    with pytest.raises(FacesError):
+        when(state, Escape(), 7)
+
+
+def test_a_sprint_lowers_the_escape_number_to_0_and_no_lower(tables: dict[str, Any]) -> None:
+    # technique 5 (sprint) takes 2 off the enemy's ESC: the rat's 2 becomes 0
+    sprinting = _with_fight(given(tables, *met_rat()), effects=(5,))
+    rolled = when(sprinting, Escape(), 1)[0]
+    assert (rolled.esc, rolled.success) == (0, True)
+
+
+@pytest.mark.parametrize(("hunger", "cost"), [("fixed", 2), ("streak", 4)])
+def test_the_escapes_hunger_by_setting(tables: dict[str, Any], hunger: str, cost: int) -> None:
+    # rulings/crawl.md, "Escaping": `fixed` costs exactly 2, `streak` what the streak would
+    # (a third day without food: 4)
+    ruled = {**tables, "settings": {**tables.get("settings", {}), "escape_hunger": hunger}}
+    rat_on_day_3 = [
+        *new_hex(3, "a rat", (1, 2)),
+        ev.EnemyMet(foe=RAT),
+        ev.CombatStarted(foe="rat"),
+        ev.EnemyStruck(foe="rat", face=1, attack=1, defense=1, damage=0, health=11, lost=0),
+    ]
+    state = given(ruled, *two_hungry_days(), *rat_on_day_3)
+    escaped = when(state, Escape(), 6)[1]
+    assert (escaped.health_cost, escaped.health) == (cost, 11 - cost)

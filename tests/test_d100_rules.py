@@ -315,6 +315,8 @@ def test_round_options_and_limits() -> None:
     from ledger.systems.d100.system import action_limit
 
     assert [action_limit(d, "actions") for d in (6, 10, 11, 15, 16, 18)] == [2, 2, 3, 3, 4, 4]
+    # rulings/d100.md, "Actions by DES": "DES 1-5 one action, 19+ four"
+    assert [action_limit(d, "actions") for d in (1, 5, 19)] == [1, 1, 4]
     assert [action_limit(d, "half-run") for d in (10, 11)] == [1, 2]
     assert action_limit(18, "run") == 0
 

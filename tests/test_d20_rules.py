@@ -6,14 +6,27 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
 import pytest
 
 from ledger.deciding.commands import Command
-from ledger.errors import GameOverError, Input, RuleError
+from ledger.errors import FacesError, GameOverError, Input, RuleError
 from ledger.log.events import CampaignStarted, CharacterAdded, Event
 from ledger.log.state import CampaignState
 from ledger.systems import get_system
-from ledger.systems.d20.commands import Attack, Check, Create, Panic, Stress, TakeDamage, Use
+from ledger.systems.d20.commands import (
+    Attack,
+    Carry,
+    Check,
+    Create,
+    Heal,
+    Panic,
+    RollInitiative,
+    Stress,
+    TakeDamage,
+    Treat,
+    Use,
+)
 from ledger.systems.d20.events import (
     Attacked,
     Checked,
@@ -203,3 +216,159 @@ def test_a_fumbled_stress_check_brings_panic_and_a_high_panic_roll_a_trauma() ->
     ]
     with pytest.raises(RuleError, match="has no panic roll due"):
         when(given(RIPLEY), Panic(actor="Ripley"), [5, 3, 2])
+
+
+# --- boundaries no other test tells apart --------------------------------------------------------
+
+
+def test_the_usage_die_starts_at_d12_and_only_1_2_steps_it_down() -> None:
+    # "Dado de uso ... Si su puntuación es 1-2, el Du baja un nivel": d12, d10, d8, d6, d4
+    water = msgspec.structs.replace(RIPLEY, usage={**RIPLEY.usage, "water": 12})
+    (kept,) = when(given(water), Use(resource="water", actor="Ripley"), [3])
+    (stepped,) = when(given(water), Use(resource="water", actor="Ripley"), [2])
+    assert (kept.sides, kept.after, stepped.after) == (12, 12, 10)
+
+
+def test_a_d20_check_takes_faces_of_1_to_20_only() -> None:
+    with pytest.raises(FacesError):
+        when(given(RIPLEY), Check(attribute="des", dc="11", actor="Ripley"), [21])
+
+
+def test_a_skill_adds_its_point_only_when_the_character_has_it() -> None:
+    # "D20 +/- modificador de atributo + puntuación de habilidad": precision trained (1), technology not (0)
+    (trained,) = when(given(RIPLEY), Check(attribute="des", dc="11", skill="precision", actor="Ripley"), [9])
+    (untrained,) = when(
+        given(RIPLEY), Check(attribute="des", dc="11", skill="technology", actor="Ripley"), [9]
+    )
+    assert (trained.roll.modifier, trained.roll.success) == (2, True)
+    assert (untrained.roll.modifier, untrained.roll.success) == (1, False)
+
+
+@pytest.mark.parametrize(
+    ("distance", "band"),
+    [
+        (0, "point-blank"),  # "Bocajarro: Distancias de menos de 2 metros", down to none at all
+        (2, "optimal"),  # "Óptima: Se encuentra entre los 2 metros y la distancia especificada"
+        (40, "optimal"),  # the pulse rifle's 40 m is still optimal
+        (41, "extreme"),  # "Extrema: Más allá del alcance óptimo"
+        (80, "extreme"),  # "No es posible disparar más allá del doble": twice the range still fires
+    ],
+)
+def test_range_bands_by_distance_at_their_edges(distance: float, band: str) -> None:
+    shot = Attack(weapon="pulse rifle", defense=30, distance=distance, actor="Ripley")
+    faces = [3] if band == "optimal" else [3, 4]
+    (attacked,) = when(given(RIPLEY), shot, faces)
+    assert attacked.range == band
+
+
+def test_a_melee_hit_does_at_least_1_damage_whatever_the_fue_modifier() -> None:
+    # rulings/d20.md: a hit does at least 1 damage; FUE -1 on a d4 showing 1 would do 0
+    weak = msgspec.structs.replace(RIPLEY, modifiers={**RIPLEY.modifiers, "fue": -1})
+    (hit,) = when(given(weak), Attack(weapon="combat knife", defense=5, actor="Ripley"), [15, 1])
+    assert (hit.hit, hit.damage) == (True, 1)
+
+
+def test_covering_fire_shares_every_damage_point_larger_shares_first() -> None:
+    # "Fuego de cobertura: ... repartir los puntos de daño infligidos entre varios objetivos"
+    burst = Attack(weapon="pulse rifle", defense=12, mode="long", split=3, actor="Ripley")
+    (fired,) = when(given(RIPLEY), burst, [4, 15, 7, 9])
+    assert (fired.damage, fired.split) == (16, (6, 5, 5))
+
+
+@pytest.mark.parametrize(("difficulty", "sides"), [(11, 4), (14, 6), (17, 8), (20, 10)])
+def test_a_failed_stress_check_loses_the_die_of_its_difficulty(difficulty: int, sides: int) -> None:
+    # "Dificultad 11+ / pérdida de 1D4 PC", 14+ 1D6, 17+ 1D8, 20+ 1D10
+    stress = Stress(difficulty=difficulty, actor="Ripley")
+    (stressed,) = when(given(RIPLEY), stress, [2, sides])
+    assert (stressed.loss_sides, stressed.loss_face, stressed.calm_after) == (sides, sides, 10 - sides)
+    with pytest.raises(FacesError):
+        when(given(RIPLEY), stress, [2, sides + 1])
+
+
+def test_first_aid_succeeds_at_14_and_heals_1d4_or_1d6_with_a_kit() -> None:
+    # "Primeros auxilios: A través de una prueba de INT + Precisión a 14+ ... se recuperan 1D4 PV.
+    # Realizarlo con un botiquín ... aumentar el 1D4 a 1D6": INT 0 + precision 1
+    (wound,) = when(given(RIPLEY), TakeDamage(amount=6, actor="Ripley"))
+    hurt = given(RIPLEY, wound)
+    (missed,) = when(hurt, Heal(actor="Ripley"), [12])
+    assert (missed.roll.total, missed.roll.success, missed.hp_after) == (13, False, 5)
+    (healed,) = when(hurt, Heal(actor="Ripley"), [13, 4])
+    assert (healed.roll.total, healed.sides, healed.hp_after) == (14, 4, 9)
+    with pytest.raises(FacesError):
+        when(hurt, Heal(actor="Ripley"), [13, 5])
+    (kit,) = when(hurt, Heal(actor="Ripley", kit=True), [13, 6])
+    assert (kit.sides, kit.hp_after) == (6, 11)
+
+
+def test_attributes_are_3d6_and_initiative_a_d20() -> None:
+    # "siete tiradas de 3D6"; "Iniciativa: D20 +/- modificador de SAB"
+    for die in range(3):
+        with pytest.raises(FacesError):
+            when(
+                given(),
+                Create(name="Ripley", cls="marine", assign=STRONG),
+                [*SEVEN[:die], 7, *SEVEN[die + 1 :]],
+            )
+    (top,) = when(given(RIPLEY), RollInitiative(actor="Ripley"), [20])
+    assert (top.face, top.total) == (20, 20)
+    with pytest.raises(FacesError):
+        when(given(RIPLEY), RollInitiative(actor="Ripley"), [21])
+
+
+def test_a_pushed_stress_check_spends_its_calm_point_before_the_loss() -> None:
+    # "Forzar tirada: Se puede gastar 1 PC para obtener Ventaja": 10 - 1 - a d4 of 3 = 6
+    (stressed,) = when(given(RIPLEY), Stress(difficulty=11, push=True, actor="Ripley"), [2, 3, 3])
+    assert (stressed.roll.success, stressed.calm_after) == (False, 6)
+
+
+def test_after_panic_the_calm_back_is_a_d4() -> None:
+    # "Una vez que los efectos de la tirada de Pánico terminan, el personaje recupera 1D4 PC"
+    (stressed,) = when(given(RIPLEY), Stress(difficulty=20, actor="Ripley"), [1, 10])
+    after = given(RIPLEY, stressed)
+    (panicked,) = when(after, Panic(actor="Ripley"), [2, 4])
+    assert (panicked.recovered_face, panicked.calm_after) == (4, 4)
+    with pytest.raises(FacesError):
+        when(after, Panic(actor="Ripley"), [2, 5])
+
+
+def test_carrying_as_many_items_as_fue_is_not_overloaded_one_more_is() -> None:
+    # "Cada personaje puede llevar tantos objetos como su puntuación de FUE. Si sobrepasa ese
+    # límite ... sufre Desventaja en todas sus acciones físicas": FUE 3, a rifle and a knife
+    light = msgspec.structs.replace(RIPLEY, attributes={**RIPLEY.attributes, "fue": 3})
+    swing = Attack(weapon="combat knife", defense=5, actor="Ripley")
+    (rope,) = when(given(light), Carry(items=("rope",), actor="Ripley"))
+    assert when(given(light, rope), swing, [15, 2])[0].roll.mode == "normal"
+    (more,) = when(given(light), Carry(items=("rope", "torch"), actor="Ripley"))
+    assert when(given(light, more), swing, [15, 3, 2])[0].roll.mode == "disadvantage"
+
+
+def test_the_sheet_runs_twice_the_movement_and_shows_the_level_1_atq_and_ins() -> None:
+    # "Movimiento (MOV): 10 +/- modificador de DES. Correr duplica el movimiento"
+    shown = SYSTEM.read.sheet(given(RIPLEY), "Ripley")
+    assert (shown["mov"], shown["run"]) == (11, 22)
+    assert (shown["atq"], shown["ins"]) == (1, 1)  # level 1's row of the sample levels table
+
+
+def test_a_wound_costs_the_last_calm_point_but_never_goes_below_zero() -> None:
+    # "Se sufre algún daño: Cada vez que se sufra una herida, se pierde 1 PC"; "Cuando los PC de un
+    # personaje lleguen a 0 ... se debe realizar una tirada de Pánico"
+    (one_left,) = when(given(RIPLEY), Stress(difficulty=20, actor="Ripley"), [2, 9])
+    (wound,) = when(given(RIPLEY, one_left), TakeDamage(amount=1, actor="Ripley"))
+    assert (wound.calm_lost, wound.calm_after, wound.panic_due) == (1, 0, True)
+    (again,) = when(given(RIPLEY, one_left, wound), TakeDamage(amount=1, actor="Ripley"))
+    assert (again.calm_lost, again.calm_after) == (0, 0)
+
+
+def test_therapy_treats_the_trauma_chosen_by_its_number() -> None:
+    # "Realizar terapia con un profesional conlleva 6 meses ... se recupera del trauma mental"
+    (fumbled,) = when(given(RIPLEY), Stress(difficulty=20, actor="Ripley"), [1, 10])
+    (first,) = when(given(RIPLEY, fumbled), Panic(actor="Ripley"), [5, 3, 2])
+    (again,) = when(given(RIPLEY, fumbled, first), Stress(difficulty=20, actor="Ripley"), [1, 1])
+    (second,) = when(given(RIPLEY, fumbled, first, again), Panic(actor="Ripley"), [6, 5, 2])
+    assert (first.trauma, second.trauma) == (
+        TABLES["traumas"]["results"]["3"],
+        TABLES["traumas"]["results"]["5"],
+    )
+    traumatised = given(RIPLEY, fumbled, first, again, second)
+    (therapy,) = when(traumatised, Treat(trauma=1, actor="Ripley"), [16])
+    assert therapy.trauma == first.trauma

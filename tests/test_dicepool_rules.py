@@ -11,6 +11,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+import msgspec
 import pytest
 
 from ledger.errors import GameOverError, RuleError
@@ -18,6 +19,7 @@ from ledger.log.events import CampaignStarted, CharacterAdded, Event
 from ledger.log.state import CampaignState
 from ledger.systems.dicepool.commands import Attack, Dodge, Initiative, Resist
 from ledger.systems.dicepool.commands import Test as SkillTest
+from ledger.systems.dicepool.damage import DamageCode, burst, parse_damage
 from ledger.systems.dicepool.events import (
     Attacked,
     Defaulting,
@@ -328,3 +330,77 @@ def test_a_refused_command_decides_no_event() -> None:
     with pytest.raises(RuleError) as refused:
         when(state, SkillTest(skill="pistols", tn=31, actor="Eddie"), [])
     assert refused.value.message.startswith("a TN of 31 is out of range")
+
+
+# --- edges no other test tells apart -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("rounds", "code"),
+    [(1, "7L"), (2, "9L"), (3, "10G"), (5, "12G"), (6, "13M")],
+)
+def test_a_burst_adds_a_power_point_per_round_and_a_level_per_full_three(rounds: int, code: str) -> None:
+    # "esta potencia se aumenta usando [...] ráfagas de más de una bala"; "Este código puede
+    # aumentarse también [...] disparando ráfagas en múltiplos de 3 proyectiles"
+    assert str(burst(DamageCode(7, "L"), rounds)) == code
+
+
+def test_a_strength_damage_code_takes_its_modifier_either_way() -> None:
+    # rulings/dicepool.md: "A melee damage code may take the attacker's Strength as power: `STR+1L`"
+    assert parse_damage("STRM", strength=4) == DamageCode(4, "M")
+    assert parse_damage("STR-1L", strength=4) == DamageCode(3, "L")
+    assert parse_damage("STR+2S", strength=4) == DamageCode(6, "S")
+
+
+def test_a_target_at_no_distance_at_all_is_at_short_range() -> None:
+    # "el Master dice la distancia a la que se encuentra el objetivo [...] y se mira en qué clase
+    # de alcance entra (corto, medio, largo o extremo)": 0 m is short, at TN 4
+    shot = Attack(target="Mark", skill="pistols", distance=0, weapon="ares_predator", actor="Eddie")
+    (attacked,) = when(given(EDDIE, MARK), shot, [4, 4, 4, 4, 4])
+    assert (attacked.range_class, attacked.roll.tn) == ("short", 4)
+
+
+def test_a_weapon_fires_bursts_up_to_its_limit_with_recoil_less_its_compensation() -> None:
+    # rulings/dicepool.md, "Bursts": "each round of a burst adds +1 to the attack TN, less the
+    # weapon's `recoil_comp`. A weapon fires at most its table's `burst` rounds."
+    spray = Attack(
+        target="Mark", skill="submachine_guns", range="short", burst=10, weapon="ingram_smartgun", actor="Gun"
+    )
+    (sprayed,) = when(given(GUN, MARK), spray, [1, 1, 1, 1])
+    assert (sprayed.roll.tn, sprayed.damage) == (4 + 10 - 1, "17M")
+    sam = CharacterAdded(name="Sam", attrs={"body": "3", "skill.assault_rifles": "3"})
+    rifle = Attack(target="Mark", skill="assault_rifles", range="short", burst=3, weapon="ak_97", actor="Sam")
+    (fired,) = when(given(sam, MARK), rifle, [1, 1, 1])
+    assert fired.roll.tn == 4 + 3  # no compensation at all
+    with pytest.raises(RuleError, match="fires at most 1"):
+        when(given(EDDIE, MARK), msgspec.structs.replace(SHOT, burst=2), [])
+
+
+def test_an_attack_without_a_single_success_misses() -> None:
+    # "se comprueba cuántos éxitos se tienen (dados que igualen o superen la dificultad)": none, a miss
+    (missed,) = when(given(EDDIE, MARK), SHOT, [1, 2, 3, 1, 2, 3, 1, 2, 3])
+    assert (missed.roll.successes, missed.hit) == (0, False)
+
+
+def test_a_dodge_may_spend_every_combat_pool_die_left() -> None:
+    shot = when(given(EDDIE, MARK), SHOT, [3, 5, 5, 6, 4, 5, 1, 6, 6])
+    (dodged,) = when(given(EDDIE, MARK, *shot), Dodge(pool=6, actor="Mark"), [4, 4, 4, 4, 4, 4])
+    assert (dodged.pool_used, dodged.remaining) == (6, 1)
+    with pytest.raises(RuleError, match="a dodge spends 1 to 6 combat pool dice, not 7"):
+        when(given(EDDIE, MARK, *shot), Dodge(pool=7, actor="Mark"), [])
+
+
+def test_a_target_number_of_2_is_the_lowest_a_test_takes() -> None:
+    # rulings/dicepool.md, "Target number floor": "por encima de 2" puts the floor at 2
+    (tested,) = when(given(EDDIE, MARK), SkillTest(skill="pistols", tn=2, dice=2, actor="Eddie"), [1, 2])
+    assert (tested.roll.tn, tested.roll.successes) == (2, 1)
+    with pytest.raises(RuleError, match="a TN of 1 is out of range"):
+        when(given(EDDIE, MARK), SkillTest(skill="pistols", tn=1, dice=2, actor="Eddie"), [])
+
+
+@pytest.mark.parametrize(("code", "boxes"), [("4S", 1), ("4L", 3), ("4G", 6), ("4M", 10)])
+def test_each_wound_level_marks_its_boxes(code: str, boxes: int) -> None:
+    # "1 para Suaves, 3 para Leves, 6 para Graves y 10 para Mortales": one attacker success,
+    # none resisted, net 1 stages nothing
+    (resisted,) = when(given(MARK), Resist(damage=code, armor=0, against=1, pool=0, actor="Mark"), [1, 1, 1])
+    assert (resisted.net, resisted.level, resisted.boxes) == (1, code[-1], boxes)

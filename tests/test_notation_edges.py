@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from ledger.dice.sources import Faces, chance, roll
 from tests.conftest import Session
 from tests.test_dice_oracle import through_d20
 
@@ -207,3 +208,54 @@ def test_a_count_after_a_reroll_is_written_with_cs_and_read_back_the_same(run: S
     explicit = rolled(run, "2d6r=1=1", "--faces", "1,5,1,2")  # the face named with '=': no cap to read
     assert explicit["result"]["notation"] == "2d6r1cs=1"
     assert run("verify").exit_code == 0
+
+
+@pytest.mark.parametrize(
+    ("notation", "faces", "successes"),
+    [
+        ("3d6>=3", [3, 4, 1], 2),
+        ("3d6>3", [3, 4, 1], 1),  # '>' is strict: the 3 does not count
+        ("3d6<=3", [3, 4, 1], 2),
+        ("3d6<3", [3, 4, 1], 1),  # '<' is strict
+        ("3d6=3", [3, 4, 1], 1),
+        ("1d20+2>=14", [12], 1),  # a check on the total: 14 reaches 14
+        ("1d20+2>14", [12], 0),
+        ("1d20+2<=14", [12], 1),
+        ("1d20+2<14", [12], 0),
+    ],
+)
+def test_each_comparison_at_the_face_it_names(notation: str, faces: list[int], successes: int) -> None:
+    # docs/dice-notation.md: "`>` and `<` are strict, as in Foundry and avrae"
+    assert roll(notation, Faces(faces)).successes == successes
+
+
+def test_a_fate_die_shows_minus_1_0_or_plus_1_and_explodes_on_plus_1() -> None:
+    # docs/dice-notation.md: "Fate / Fudge dice, faces typed -1, 0, 1"; the explosion's
+    # default face is a die's highest, a Fate die's +1
+    assert chance(roll("1dF+0>=1", Faces([1]))) == (pytest.approx(1 / 3), False)
+    assert chance(roll("2dF+1>=2", Faces([1, 0]))) == (pytest.approx(1 / 3), False)
+    faces = Faces([1, 1, 0])
+    assert roll("1dF!", faces).total == 2 and faces.used == 3
+
+
+@pytest.mark.parametrize(
+    ("notation", "face", "total"),
+    [
+        ("round(1d6/4)", 1, 0),  # a quarter rounds down
+        ("round(1d6/4)", 2, 1),  # "halves round up, as Foundry's Math.round"
+        ("round(1d6/2)", 4, 2),  # a whole number stays
+        ("round(-1d6/2)", 5, -2),  # -2.5 rounds up, to -2
+        ("ceil(1d6/2)", 5, 3),
+        ("floor(1d6/2)", 5, 2),
+        ("1d6/4", 3, 0),  # outside them "/ still rounds down at once"
+        ("1d6/2", 5, 2),
+        ("1d6/1", 5, 5),
+        ("-1d6/2", 5, -3),
+        ("abs(1d6-4)", 1, 3),
+        ("-abs(1d6-4)", 1, -3),
+    ],
+)
+def test_functions_round_once_where_the_readings_differ(notation: str, face: int, total: int) -> None:
+    # docs/dice-notation.md, "Functions": inside floor(), ceil() and round() a division is exact
+    # and the function rounds the result once
+    assert roll(notation, Faces([face])).total == total

@@ -11,7 +11,7 @@ import pytest
 
 from ledger.cli import fixes
 from ledger.dice.sources import Faces
-from ledger.errors import RuleError
+from ledger.errors import FacesError, RuleError
 from ledger.log.events import CampaignStarted, CharacterAdded, Event
 from ledger.log.state import CampaignState
 from ledger.systems.yearzero import commands as yz
@@ -245,3 +245,155 @@ def test_a_command_with_nobody_acting_is_refused_with_the_fix_that_fits() -> Non
     unnamed = refused(given(), yz.Roll(what="shoot"))
     assert unnamed.fix is not None and unnamed.fix.action == "choose_character"
     assert unnamed.fix.characters == ("Ana", "Grit")
+
+
+# --- edges no other test tells apart -----------------------------------------------------------
+
+
+def test_armor_rated_1_that_rolls_a_1_drops_to_0() -> None:
+    # "Armor and shields roll their rating as gear dice: each 6 stops 1 damage, each 1 lowers the rating"
+    state = given(party=(("Grit", {**GRIT, "armor.scrap_armor": "1"}),))
+    armor, trauma = when(state, yz.Damage(kind="damage", amount=1, actor="Grit"), [1])
+    assert (armor.stopped, armor.rating_after, trauma.amount) == (0, 0, 1)
+    worn_out = given(armor, trauma, party=(("Grit", {**GRIT, "armor.scrap_armor": "1"}),))
+    (unprotected,) = when(worn_out, yz.Damage(kind="damage", amount=1, actor="Grit"))
+    assert (unprotected.amount, unprotected.after) == (1, 2)
+
+
+def test_armor_does_not_roll_once_the_shield_stopped_all_the_damage() -> None:
+    # "each 6 stops 1 damage": nothing is left for the armor to stop
+    state = given(party=(("Grit", {**GRIT, "shield.door": "1", "armor.scrap_armor": "2"}),))
+    shield, trauma = when(state, yz.Damage(kind="damage", amount=1, actor="Grit"), [6])
+    assert (shield.slot, shield.stopped, trauma.amount) == ("shield", 1, 0)
+
+
+def test_a_single_point_of_damage_that_breaks_strength_rolls_a_critical_injury() -> None:
+    # "At 0 the character is broken; Strength 0 also means a critical injury (2d6 table)"
+    state = given(party=(("Grit", {**GRIT, "strength": "1"}),))
+    events = when(state, yz.Damage(kind="damage", amount=1, actor="Grit"), [3, 4, 2])
+    assert [type(e).__name__ for e in events] == ["Trauma", "CriticalInjury", "Broken"]
+    assert (events[1].result, events[2].getup_face) == (7, 2)
+
+
+def test_a_rot_suit_rated_1_still_rolls_its_die() -> None:
+    # "Rot suits roll their protection as gear dice to absorb the point; 1s lower the protection"
+    state = given(party=(("Ana", {**ANA, "suit.hazmat": "1"}),))
+    (absorbed,) = when(state, yz.Rot(points=1, actor="Ana"), [6])
+    assert (absorbed.suit_faces, absorbed.absorbed, absorbed.suit_after) == ((6,), True, 1)
+
+
+def test_damage_to_a_broken_strength_is_a_new_critical_injury_without_a_new_getup_roll() -> None:
+    # rulings/yearzero.md: a critical injury for "every further damage suffered while at 0";
+    # the hours to get up were rolled when the character broke
+    state = given(party=(("Grit", GRIT),))
+    broken = when(state, yz.Damage(kind="damage", amount=4, actor="Grit"), [3, 4, 2])
+    assert [type(e).__name__ for e in broken] == ["Trauma", "CriticalInjury", "Broken"]
+    with pytest.raises(FacesError):  # the hours to get up are a d6
+        when(state, yz.Damage(kind="damage", amount=4, actor="Grit"), [3, 4, 7])
+    again = when(
+        given(*broken, party=(("Grit", GRIT),)), yz.Damage(kind="damage", amount=1, actor="Grit"), [3, 4]
+    )
+    assert [type(e).__name__ for e in again] == ["Trauma", "CriticalInjury"]
+
+
+def test_only_its_specialists_roll_a_specialist_skill() -> None:
+    # Grit has Jury Rig; Ana does not, and a specialist skill cannot be rolled untrained
+    assert (
+        "only its specialists roll it"
+        in refused(given(), yz.Roll(what="jury_rig", actor="Ana"), [6] * 3).message
+    )
+    (rolled,) = when(given(), yz.Roll(what="jury_rig", actor="Grit"), [1, 2, 3, 4, 5, 6])
+    assert (rolled.skill, len(rolled.dice.base), len(rolled.dice.skill)) == ("jury_rig", 4, 2)
+
+
+def test_a_day_in_a_rot_free_place_records_no_decontamination_for_a_character_without_rot() -> None:
+    # "Decontamination: 1 point a day in a Rot-free place": with no Rot, there is nothing to roll for
+    events = when(given(), yz.Tick(minutes=16 * 60, actor="Ana"))
+    assert not [e for e in events if isinstance(e, ev.RotLost)]
+    assert [e for e in events if isinstance(e, ev.DayEnded)]
+
+
+def test_a_push_rerolls_on_six_sided_dice() -> None:
+    with pytest.raises(FacesError):
+        when(given(SHOT), yz.Push(actor="Ana"), [7, 5, 6, 5])  # the base die re-rolled
+    with pytest.raises(FacesError):
+        when(given(SHOT), yz.Push(actor="Ana"), [1, 7, 6, 5])  # a skill die re-rolled
+    with pytest.raises(FacesError):
+        when(given(SHOT), yz.Push(actor="Ana"), [1, 5, 6, 7])  # the gear die re-rolled
+
+
+def test_a_skill_the_character_lacks_adds_no_skill_dice() -> None:
+    # "skill dice = skill level": Ana has no Sneak, so Agility's 3 base dice only
+    (rolled,) = when(given(), yz.Roll(what="sneak", actor="Ana"), [1, 2, 3])
+    assert (len(rolled.dice.base), rolled.dice.skill) == (3, ())
+
+
+def test_a_cold_roll_with_a_single_six_succeeds_and_nothing_settles() -> None:
+    # "At least one 6 succeeds": only a failed cold roll left unpushed stands as hypothermia
+    state = given(
+        ev.Rolled(
+            character="Ana",
+            attribute="strength",
+            skill="endure",
+            purpose="cold",
+            dice=ev.Pool(base=(2, 3, 6)),
+            successes=1,
+        )
+    )
+    assert when(state, yz.Initiative(actor="Grit"), [5]) == [
+        ev.Initiative(character="Grit", face=5, agility=3, total=8)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("skill", "gear"),
+    [((6, 2), (2, 3)), ((2, 3), (6, 2))],
+)
+def test_a_six_kept_on_a_skill_or_gear_die_makes_the_push_certain(
+    skill: tuple[int, ...], gear: tuple[int, ...]
+) -> None:
+    # "At least one 6 succeeds": a push keeps its sixes, wherever they are
+    rolled = ev.Rolled(
+        character="Ana",
+        attribute="agility",
+        skill="shoot",
+        dice=ev.Pool(base=(2, 3, 4), skill=skill, gear=gear),
+        item="rifle",
+        successes=1,
+        p_success=p(7),
+        manual=True,
+    )
+    (pushed,) = when(given(rolled), yz.Push(actor="Ana"), [2, 3, 4, 2, 3, 4])
+    assert (pushed.successes, pushed.p_success) == (1, 1.0)
+
+
+@pytest.mark.parametrize(("rot", "washed"), [(1, 1), (3, 2), (4, 2)])
+def test_washing_removes_half_the_rot_rounded_up(rot: int, washed: int) -> None:
+    # "washing with clean water on return removes half, rounded up, once"
+    gained = ev.RotGained(character="Ana", source="zone", rot_faces=(2,) * rot, total=rot, at=START)
+    (lost,) = when(given(gained), yz.Wash(actor="Ana"), [4] * washed)
+    assert (lost.faces, lost.lost, lost.total) == ((4,) * washed, washed, rot - washed)
+
+
+def test_washing_without_rot_is_refused() -> None:
+    assert "has no Rot that washing can remove" in refused(given(), yz.Wash(actor="Ana")).message
+
+
+@pytest.mark.parametrize(("sixes", "successes"), [(0, 0), (1, 1), (2, 2)])
+def test_one_six_succeeds_and_each_extra_six_is_a_stunt(sixes: int, successes: int) -> None:
+    # "At least one 6 succeeds; each extra 6 is a stunt": Ana's 3 base, 2 skill and 2 gear dice
+    faces = [6] * sixes + [2] * (7 - sixes)
+    (rolled,) = when(given(), yz.Roll(what="shoot", item="rifle", actor="Ana"), faces)
+    assert (rolled.successes, rolled.success) == (successes, successes >= 1)
+
+
+def test_an_attribute_roll_has_no_skill_dice() -> None:
+    # "Base dice = attribute, skill dice = skill level": no skill, no skill dice
+    (rolled,) = when(given(), yz.Roll(what="strength", actor="Ana"), [1, 2, 3])
+    assert (len(rolled.dice.base), rolled.dice.skill) == (3, ())
+
+
+def test_each_six_on_a_negative_die_cancels_one_success() -> None:
+    # rulings/yearzero.md: below zero skill dice, "each 6 on them cancels one success"
+    (rolled,) = when(given(), yz.Roll(what="shoot", modifier=-3, actor="Ana"), [6, 6, 2, 6])
+    assert (rolled.dice.base, rolled.dice.negative, rolled.successes) == ((6, 6, 2), (6,), 1)
