@@ -80,7 +80,7 @@ from ledger.text import (
     check_name,
     check_text,
 )
-from ledger.trust import canonical, unsealing
+from ledger.trust import canonical, sharing, unsealing
 
 EXPORT_FORMAT = "campaign-ledger-export"
 EXPORT_FILE = RunCommand(text="use a file from `export`", command="export")
@@ -309,6 +309,11 @@ class Admission:
         self.watch: Callable[[Envelope[Any], CampaignState], None] | None = None
         """Called with each admitted event and the state it leaves (``verify`` compares
         the cached snapshots with it instead of folding the branch a second time)."""
+        self.partner: sharing.Partner | None = None
+        """A second process deciding the other actions again (:mod:`ledger.trust.sharing`);
+        this one then decides one action in :data:`ledger.trust.sharing.SHARE`."""
+        self.action_index = 0
+        """The ordinal of the action being read (1 for the first)."""
 
     @property
     def version(self) -> int:
@@ -339,6 +344,8 @@ class Admission:
         """Admit a line whose hash the caller has checked, and (``env``) that it has
         decoded with this campaign's decoder: ``verify`` reads each stored event once."""
         v = self.version + 1
+        if self.partner is not None:
+            self.partner.send(raw)
         if too_deep(raw, MAX_DEPTH):
             raise self.refuse(
                 v, f"the event nests deeper than {MAX_DEPTH} levels; no event of the ledger does"
@@ -380,12 +387,15 @@ class Admission:
             raise self.refuse(v, "the file ends before its recorded head (truncated)")
 
     def finish(self) -> None:
-        """Checks once every event is read: the last action, and the sheet of the head."""
+        """Checks once every event is read: the last action, and the sheet of the head
+        (and, shared, the partner's verdict on the actions it decided again)."""
         v = self.version
         try:
             self._close_action()
         except Refusal as e:
             raise self.refuse(e.version or v, str(e)) from None
+        if self.partner is not None:
+            self.partner.verdict()
         try:
             self.system.read.sheet(self.state, None)
         except LedgerError:
@@ -407,6 +417,7 @@ class Admission:
             self._close_action()
             self.before = self.state
             self.action = env.action
+            self.action_index += 1
             self.action_kind = type(ev) if isinstance(ev, RESETS) else None
             self.undo_cursor = v - 1
             if v > 1 and env.action in self.actions[-64:]:
@@ -625,7 +636,8 @@ class Admission:
                 raise Refusal(f"it is recorded under {actor!r}, who is no character of the campaign", v)
         self.action_actors = []
         if self.action_envs:
-            self._redecide(self.action_envs)
+            if self.partner is None or self.action_index % sharing.SHARE == 0:
+                self._redecide(self.action_envs)  # else the partner decides it again
             check = self.system.rules.check_state
             if check is not None and self.action_kind is None:  # an undo or redo goes back to a state checked
                 problem = check(self.before, self.state)
@@ -634,10 +646,37 @@ class Admission:
                         f"the {self.system.name} rules cannot reach its state: {problem}", self.version
                     )
         self.action_envs = []
+        self._keep_state()
+
+    def _keep_state(self) -> None:
         if self.version:
             self.states[self.version] = self.state  # versions only grow: the oldest is first
             if len(self.states) > STATE_CACHE:
                 del self.states[next(iter(self.states))]
+
+    # --- the partner's share: the events folded, the other actions decided again ------
+
+    def follow(self, raw: bytes) -> None:
+        """What the partner does with each event the admission reads: fold it as the
+        admission does (the admission checks everything else), and decide again each
+        action that is not the admission's share. Raises at the first that differs."""
+        env: Envelope[Any] = self.decode(raw)
+        if env.action != self.action:
+            self.follow_end()
+            self.before = self.state
+            self.action = env.action
+            self.action_index += 1
+        self.action_envs.append(env)
+        self.state = self._fold(env)
+        self.raws.append(raw)
+        self.actions.append(env.action)
+
+    def follow_end(self) -> None:
+        """Close the action followed so far (the last one, once every event is read)."""
+        if self.action_envs and self.action_index % sharing.SHARE != 0:
+            self._redecide(self.action_envs)
+        self.action_envs = []
+        self._keep_state()
 
     # --- commands, decided again -----------------------------------------------------
 
