@@ -256,6 +256,8 @@ class Admission:
         self.decode = envelope_decoder(system.name).decode
         self.raws: list[bytes] = []
         self.actions: list[str] = []
+        self.action_last: dict[str, int] = {}
+        """The last version of each action id read (an id is refused again within 64 events)."""
         self.kinds: list[str] = []
         self.prev = chain.GENESIS
         self.last_reset = 0
@@ -333,7 +335,7 @@ class Admission:
             raise self.refuse(e.version or self.version, str(e)) from None
 
     def admit(self, raw: bytes) -> None:
-        v = self.version + 1
+        v = len(self.raws) + 1
         problem = chain.check(raw)
         if problem:
             self.settle()
@@ -343,7 +345,7 @@ class Admission:
     def admit_read(self, raw: bytes, env: Envelope[Any] | None = None) -> None:
         """Admit a line whose hash the caller has checked, and (``env``) that it has
         decoded with this campaign's decoder: ``verify`` reads each stored event once."""
-        v = self.version + 1
+        v = len(self.raws) + 1
         if self.partner is not None:
             self.partner.send(raw)
         if too_deep(raw, MAX_DEPTH):
@@ -373,6 +375,7 @@ class Admission:
             raise self.refuse(v, f"{where}{spelled}")
         self.raws.append(raw)
         self.actions.append(env.action)
+        self.action_last[env.action] = v
         self.kinds.append(env.event.kind)
         self.prev = env.hash
         if self.watch is not None:
@@ -420,7 +423,8 @@ class Admission:
             self.action_index += 1
             self.action_kind = type(ev) if isinstance(ev, RESETS) else None
             self.undo_cursor = v - 1
-            if v > 1 and env.action in self.actions[-64:]:
+            last = self.action_last.get(env.action)
+            if v > 1 and last is not None and last >= v - 64:  # among the 64 events before
                 raise Refusal("its action id was used by an earlier action")
         elif (type(ev) if isinstance(ev, RESETS) else None) is not self.action_kind:
             raise Refusal("an undo or redo shares its action with other events")
@@ -499,7 +503,9 @@ class Admission:
         """Each core event as the command that records it would have checked it."""
         ev = env.event
         core = self.state.core
-        if isinstance(ev, CampaignStarted):
+        if type(ev) is Rolled:  # most events: the checks of its branch below, first
+            self._rolled(ev)
+        elif isinstance(ev, CampaignStarted):
             self._started(ev)
         elif isinstance(ev, BranchForked):
             check_name(ev.name, "fork")
@@ -521,16 +527,7 @@ class Admission:
             if not text or text != ev.text:
                 raise Refusal(f"a note is one trimmed line of 1 to {words.count(NOTE_LIMIT, 'character')}")
         elif isinstance(ev, Rolled):
-            label = ev.label
-            if len(label) <= LABEL_LIMIT and label.isascii() and label.isprintable():
-                trimmed = label.strip()  # what check_text gives for printable ASCII
-            else:
-                trimmed = check_text(label, "a roll's label", LABEL_LIMIT)
-            if trimmed != label:
-                raise Refusal("a roll's label is trimmed")
-            p, truncated = dice_mod.chance(ev.result)
-            if ev.p_success != p or (ev.p_truncated is True) != truncated or ev.p_truncated is False:
-                raise Refusal("the roll's chance of success is not what its notation gives")
+            self._rolled(ev)
         elif isinstance(ev, ActionSealed):
             problem = unsealing.sealed_problem(ev, core.characters)
             if problem is not None:
@@ -552,6 +549,18 @@ class Admission:
         elif isinstance(ev, ActionRedone):
             self._redone(ev, v)
         self._dice(env)
+
+    def _rolled(self, ev: Rolled) -> None:
+        label = ev.label
+        if len(label) <= LABEL_LIMIT and label.isascii() and label.isprintable():
+            trimmed = label.strip()  # what check_text gives for printable ASCII
+        else:
+            trimmed = check_text(label, "a roll's label", LABEL_LIMIT)
+        if trimmed != label:
+            raise Refusal("a roll's label is trimmed")
+        p, truncated = dice_mod.chance(ev.result)
+        if ev.p_success != p or (ev.p_truncated is True) != truncated or ev.p_truncated is False:
+            raise Refusal("the roll's chance of success is not what its notation gives")
 
     def _dice(self, env: Envelope[Any]) -> None:
         """The open commitment and its dice drawn: a commitment opens as a sha256 with a
@@ -649,10 +658,12 @@ class Admission:
         self._keep_state()
 
     def _keep_state(self) -> None:
-        if self.version:
-            self.states[self.version] = self.state  # versions only grow: the oldest is first
-            if len(self.states) > STATE_CACHE:
-                del self.states[next(iter(self.states))]
+        v = len(self.raws)
+        if v:
+            states = self.states
+            states[v] = self.state  # versions only grow: the oldest is first
+            if len(states) > STATE_CACHE:
+                del states[next(iter(states))]
 
     # --- the partner's share: the events folded, the other actions decided again ------
 
@@ -903,14 +914,26 @@ def plain_decision(how: Decision) -> bool:
     are. Anything else (a list, a float, an object) is walked."""
     if len(how.command) > MAX_TEXT or len(how.rules) > MAX_TEXT:
         return False
-    if not (_plain(how.commitment) and _plain(how.nonce) and _plain(how.seat)):
+    if not (
+        (how.commitment is None or _plain(how.commitment))
+        and (how.nonce is None or _plain(how.nonce))
+        and (how.seat is None or _plain(how.seat))
+    ):
         return False
     for numbers in (how.faces, how.sides):
-        for x in numbers:
-            if type(x) is not int or not -MAX_INT <= x <= MAX_INT:
-                return False
+        if numbers and not all(type(x) is int and -MAX_INT <= x <= MAX_INT for x in numbers):
+            return False
     for key, value in how.args.items():
-        if type(key) is not str or len(key) > MAX_TEXT or not _plain(value):
+        if type(key) is not str or len(key) > MAX_TEXT:
+            return False
+        kind = type(value)  # what _plain tells, inline
+        if kind is str:
+            if len(value) > MAX_TEXT:
+                return False
+        elif kind is int:
+            if not -MAX_INT <= value <= MAX_INT:
+                return False
+        elif not (kind is bool or value is None):
             return False
     return True
 

@@ -13,10 +13,15 @@ admission folds (the partner folds the same events with the same code), and the
 admission checks every event as before. Nothing is trusted either: when anything is
 refused, by either process, the caller checks the same events again in one process
 (:func:`shared_or_alone`), so the refusal is the one a single process gives, word for word,
-named at the same first bad event. A partner is used only where it can pay: on Linux and
-other systems with ``fork``, with two cores or more, at least :data:`MIN_EVENTS` events,
-and no other thread running (a forked thread-holding process is not safe to run Python
-in).
+named at the same first bad event.
+
+A partner is used only where it can pay: on Linux and other systems with ``fork``, with
+at least :data:`MIN_EVENTS` events, no other thread running (a forked thread-holding
+process is not safe to run Python in), and a core to spare (:func:`a_core_is_idle`). On
+a machine whose cores are all busy with other work the partner would not run beside the
+admission but in its place: the scheduler shares the machine between sessions, not
+processes (Linux's autogroups), so two processes get one's time, and the partner's own
+fold and the pipe make the whole slower (about 20% on two busy cores).
 """
 
 from __future__ import annotations
@@ -33,10 +38,11 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
-SHARE = 5
+SHARE = 10
 """The admission decides again one action in ``SHARE`` (the actions whose ordinal is a
-multiple of it), the partner the others: the admission's other checks of an event cost
-about as much as deciding four actions in five again plus the partner's own fold."""
+multiple of it), the partner the others: the admission's other checks of an event (and,
+for an import, the append) cost about as much as deciding nine actions in ten again plus
+the partner's own fold, so that both processes end together."""
 
 MIN_EVENTS = 4000
 """Fewer events than this are checked in one process: a fork and its pipe cost a few
@@ -55,14 +61,20 @@ class Refused(Exception):
     """The partner refused an action (or could not run): check again in one process."""
 
 
+def a_core_is_idle() -> bool:
+    """Whether the machine has a core to spare: two cores or more, and a load average
+    over the last minute that leaves one free (this process's own included)."""
+    cores = os.cpu_count() or 1
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):
+        return False
+    return cores >= 2 and load <= cores - 1
+
+
 def available(events: int) -> bool:
     """Whether an admission of about ``events`` events is worth sharing, and safe to."""
-    return (
-        events >= MIN_EVENTS
-        and hasattr(os, "fork")
-        and (os.cpu_count() or 1) >= 2
-        and threading.active_count() == 1
-    )
+    return events >= MIN_EVENTS and hasattr(os, "fork") and threading.active_count() == 1 and a_core_is_idle()
 
 
 class Partner:
