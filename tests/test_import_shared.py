@@ -85,19 +85,21 @@ def action_ordinals(events: Events) -> list[int]:
     return out
 
 
-def rolled_at(events: Events, *, partner: bool) -> int:
+def rolled_at(events: Events, *, partner: bool, share: int) -> int:
     """The index of a roll whose action the partner (or the admission itself) decides again."""
     ordinals = action_ordinals(events)
     for i, e in enumerate(events):
-        mine = ordinals[i] % sharing.SHARE == 0
+        mine = ordinals[i] % share == 0
         if e["event"]["kind"] == "dice.rolled" and i > 20 and mine != partner:
             return i
     raise AssertionError("no such roll")
 
 
-def forged_total(partner: bool) -> Callable[[dict[str, Any], Events], Events]:
+def forged_total(
+    partner: bool, share: int = sharing.IMPORT_SHARE
+) -> Callable[[dict[str, Any], Events], Events]:
     def edit(_head: dict[str, Any], events: Events) -> Events:
-        i = rolled_at(events, partner=partner)
+        i = rolled_at(events, partner=partner, share=share)
         result = events[i]["event"]["result"]
         result["total"] += 1  # the faces and the notation give another total
         result["modifier"] += 1
@@ -177,7 +179,8 @@ def test_a_forged_stored_roll_is_refused_by_a_shared_verify_as_by_one_process(
     db = str(tmp_path / "stored.ledger")
     with Ledger(db) as book, export.open("rb") as f:
         stream = book.import_(f, "Copy").id
-    forgery.forge_store(db, stream, lambda events: forged_total(partner)({}, events) and None)
+    forge = forged_total(partner, sharing.SHARE)  # verify's share
+    forgery.forge_store(db, stream, lambda events: forge({}, events) and None)
     with Ledger(db) as book, pytest.raises(TamperError) as shared:
         book.verify("Copy")
     assert verdicts[1:] == ([False] if partner else [])

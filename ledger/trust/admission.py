@@ -110,7 +110,8 @@ def real_instant(at: str) -> bool:
 _STRINGS = re.compile(rb'"(?:[^"\\]|\\.)*"')
 _NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
 STATE_CACHE = 256
-"""States kept at recent action ends, where undo and redo targets usually land."""
+"""States kept at recent action ends, where undo and redo targets usually land (at least
+this many, at most twice as many)."""
 
 
 class Header(msgspec.Struct, frozen=True):
@@ -246,6 +247,7 @@ class Admission:
         homes: frozenset[str] = frozenset(),
         *,
         lines: bool = True,
+        share: int = sharing.SHARE,
     ) -> None:
         self.name = name
         self.prefix = prefix
@@ -274,6 +276,8 @@ class Admission:
         self.ruled: dict[str, tuple[System, int]] = {}
         """The system and core rules version each rules string a decision records names
         (:meth:`_rules`, read once per string)."""
+        self.command_kinds: dict[str, type[Command]] = {}
+        """The command class each stable name a decision records names (looked up once)."""
         self.redecided = 0
         """Actions decided again from their recorded command and dice."""
         self.campaign_id = ""
@@ -313,7 +317,10 @@ class Admission:
         the cached snapshots with it instead of folding the branch a second time)."""
         self.partner: sharing.Partner | None = None
         """A second process deciding the other actions again (:mod:`ledger.trust.sharing`);
-        this one then decides one action in :data:`ledger.trust.sharing.SHARE`."""
+        this one then decides one action in :attr:`share`."""
+        self.share = share
+        """With a partner: this admission decides again the actions whose ordinal is a
+        multiple of ``share``, the partner (built with the same ``share``) the others."""
         self.action_index = 0
         """The ordinal of the action being read (1 for the first)."""
 
@@ -645,7 +652,7 @@ class Admission:
                 raise Refusal(f"it is recorded under {actor!r}, who is no character of the campaign", v)
         self.action_actors = []
         if self.action_envs:
-            if self.partner is None or self.action_index % sharing.SHARE == 0:
+            if self.partner is None or self.action_index % self.share == 0:
                 self._redecide(self.action_envs)  # else the partner decides it again
             check = self.system.rules.check_state
             if check is not None and self.action_kind is None:  # an undo or redo goes back to a state checked
@@ -662,8 +669,8 @@ class Admission:
         if v:
             states = self.states
             states[v] = self.state  # versions only grow: the oldest is first
-            if len(states) > STATE_CACHE:
-                del states[next(iter(states))]
+            if len(states) >= 2 * STATE_CACHE:  # the latest STATE_CACHE kept, the rest dropped at once
+                self.states = dict(list(states.items())[-STATE_CACHE:])
 
     # --- the partner's share: the events folded, the other actions decided again ------
 
@@ -684,7 +691,7 @@ class Admission:
 
     def follow_end(self) -> None:
         """Close the action followed so far (the last one, once every event is read)."""
-        if self.action_envs and self.action_index % sharing.SHARE != 0:
+        if self.action_envs and self.action_index % self.share != 0:
             self._redecide(self.action_envs)
         self.action_envs = []
         self._keep_state()
@@ -707,11 +714,14 @@ class Admission:
         if ruled is None:
             ruled = self.ruled[how.rules] = self._rules(how.rules, first.v)
         system, core_rules = ruled
-        kind = command_class(how.command, self.system)
+        kind = self.command_kinds.get(how.command)
         if kind is None:
-            raise Refusal(
-                f"it names {how.command[:60]!r}, which is no command of {self.system.name}", first.v
-            )
+            kind = command_class(how.command, self.system)
+            if kind is None:
+                raise Refusal(
+                    f"it names {how.command[:60]!r}, which is no command of {self.system.name}", first.v
+                )
+            self.command_kinds[how.command] = kind
         try:
             command = msgspec.convert(how.args, kind)
         except msgspec.ValidationError as e:

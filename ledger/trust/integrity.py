@@ -410,9 +410,12 @@ def import_campaign(
     read = _Reread(events_of(admission.lines(data), carried))
 
     def run(shared: bool) -> admission.Admission:
-        admit = admission.Admission(new_name, system, homes=homes)
+        share = sharing.IMPORT_SHARE
+        admit = admission.Admission(new_name, system, homes=homes, share=share)
         if shared:
-            admit.partner = sharing.Partner(lambda: admission.Admission(new_name, system, homes=homes))
+            admit.partner = sharing.Partner(
+                lambda: admission.Admission(new_name, system, homes=homes, share=share)
+            )
         try:
             for raw in read():
                 admit.admit(raw)

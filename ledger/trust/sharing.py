@@ -40,9 +40,12 @@ T = TypeVar("T")
 
 SHARE = 10
 """The admission decides again one action in ``SHARE`` (the actions whose ordinal is a
-multiple of it), the partner the others: the admission's other checks of an event (and,
-for an import, the append) cost about as much as deciding nine actions in ten again plus
-the partner's own fold, so that both processes end together."""
+multiple of it), the partner the others: ``verify``'s other checks of an event cost about
+as much as deciding nine actions in ten again plus the partner's own fold, so that both
+processes end together."""
+
+IMPORT_SHARE = 20
+"""An import's :data:`SHARE`: it also reads the file and appends the events."""
 
 MIN_EVENTS = 4000
 """Fewer events than this are checked in one process: a fork and its pipe cost a few
