@@ -248,6 +248,10 @@ class _Evaluation:
             return group.value
         if kind is Number:
             return node.value  # type: ignore[union-attr]
+        if type(node) is BinOp and node.op in "+-":
+            left = self.value(node.left, sign, exact)
+            right = self.value(node.right, sign if node.op == "+" else -sign, exact)
+            return left + right if node.op == "+" else left - right
         if isinstance(node, Number):
             return node.value
         if isinstance(node, Group):
@@ -281,11 +285,16 @@ class _Evaluation:
 def roll_group(term: DiceTerm, dice: Dice, sign: int = 1) -> DiceGroup:
     """Roll one group die by die: each die, its rerolls, then its explosions (each
     explosion a die of its own, or one value with the die when compounding)."""
-    faces: list[Die] = []
     sides = term.sides
     plain = not term.fate and term.minimum is None and term.maximum is None
     """A die counts for its face (no Fate die, no minimum or maximum): the common case."""
     roll = dice.roll
+    count = term.count
+    if plain and term.reroll is None and term.explode is None and count <= MAX_DICE:
+        # Each die counts for its face, none rerolled or exploding (most rolls): the
+        # dice drawn in order, as the walk below draws them, without its bookkeeping.
+        return _group(term, sides, [roll(sides) for _ in range(count)], sign)
+    faces: list[Die] = []
 
     def draw(explodes: int | None, rerolls: int | None) -> int:
         if len(faces) >= MAX_DICE:
@@ -314,12 +323,6 @@ def roll_group(term: DiceTerm, dice: Dice, sign: int = 1) -> DiceGroup:
         return i
 
     explode = term.explode
-    count = term.count
-    if plain and not rerolling and explode is None and count <= MAX_DICE:
-        # Each die counts for its face, none rerolled or exploding (most rolls): the
-        # dice drawn in order, as the walk below draws them, without its bookkeeping.
-        drawn = [roll(sides) for _ in range(count)]
-        return _group(term, sides, drawn, sign)
     units: list[list[int]] = []
     for _ in range(count):
         i = one(None)
