@@ -85,7 +85,7 @@ class Partner:
     :meth:`verdict` once the last is; :meth:`stop` in any case (a ``finally``)."""
 
     def __init__(self, follower: Callable[[], Admission]) -> None:
-        import fcntl  # where there is fork, there is fcntl
+        import fcntl  # lazy: only where there is fork (no fcntl on Windows, and no partner)
 
         read_end, write_end = os.pipe()
         with contextlib.suppress(OSError, AttributeError):  # Linux: the admission runs ahead
