@@ -90,7 +90,12 @@ class Partner:
         read_end, write_end = os.pipe()
         with contextlib.suppress(OSError, AttributeError):  # Linux: the admission runs ahead
             fcntl.fcntl(write_end, fcntl.F_SETPIPE_SZ, PIPE_SIZE)
-        pid = os.fork()
+        try:
+            pid = os.fork()
+        except OSError:  # no process to spare: the caller checks in one process
+            os.close(read_end)
+            os.close(write_end)
+            raise
         if pid == 0:  # the partner: it never returns
             status = 1
             try:
@@ -110,7 +115,7 @@ class Partner:
         try:
             out.write(len(raw).to_bytes(_FRAME, "little"))
             out.write(raw)
-        except OSError:  # the partner stopped: it refused an action
+        except OSError:  # the partner is gone (ended from outside): its verdict says so
             self.broken = True
 
     def verdict(self) -> None:
@@ -149,6 +154,9 @@ def _follow(admission: Admission, stream: IO[bytes]) -> int:
             admission.follow(raw)
         admission.follow_end()
     except BaseException:
+        with contextlib.suppress(BaseException):  # read on to the end: the admission never
+            while stream.read(1 << 16):  # writes into a closed pipe (SIGPIPE, where a
+                pass  # program has not ignored it as Python does)
         return 1
     return 0
 
