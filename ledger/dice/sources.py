@@ -203,9 +203,30 @@ class CommittedDice(Dice):
         return face
 
 
+class SeededDice(RandomDice):
+    """A seeded campaign's dice for one action: ``random.Random(f"{seed}:{position}")``,
+    seeded at its first die (seeding costs more than most rolls; a note draws none)."""
+
+    def __init__(self, key: str) -> None:
+        self.key = key
+        self._rng: random.Random | None = None
+        self.rolled = []
+        self._below = self._seed_below
+
+    @property
+    def rng(self) -> random.Random:  # type: ignore[override]
+        if self._rng is None:
+            self._rng = random.Random(self.key)
+        return self._rng
+
+    def _seed_below(self, n: int) -> int:
+        self._below = below = self.rng._randbelow  # type: ignore[attr-defined]
+        return below(n)  # type: ignore[no-any-return]
+
+
 def seeded(seed: int, position: int) -> RandomDice:
     """The dice of a seeded campaign for the action recorded after ``position``."""
-    return RandomDice(random.Random(f"{seed}:{position}"))
+    return SeededDice(f"{seed}:{position}")
 
 
 # --- notation: evaluate ---------------------------------------------------
@@ -220,6 +241,17 @@ class _Evaluation:
 
     def value(self, node: Node, sign: int, exact: bool = False) -> Fraction | int:
         """A node's value; ``exact`` within floor/ceil/round, where a division is not rounded."""
+        kind = type(node)
+        if kind is DiceTerm:  # the nodes of most rolls first, by their very type
+            group = roll_group(node, self.dice, sign)
+            self.groups.append(group)
+            return group.value
+        if kind is Number:
+            return node.value  # type: ignore[union-attr]
+        if type(node) is BinOp and node.op in "+-":
+            left = self.value(node.left, sign, exact)
+            right = self.value(node.right, sign if node.op == "+" else -sign, exact)
+            return left + right if node.op == "+" else left - right
         if isinstance(node, Number):
             return node.value
         if isinstance(node, Group):
@@ -253,11 +285,16 @@ class _Evaluation:
 def roll_group(term: DiceTerm, dice: Dice, sign: int = 1) -> DiceGroup:
     """Roll one group die by die: each die, its rerolls, then its explosions (each
     explosion a die of its own, or one value with the die when compounding)."""
-    faces: list[Die] = []
     sides = term.sides
     plain = not term.fate and term.minimum is None and term.maximum is None
     """A die counts for its face (no Fate die, no minimum or maximum): the common case."""
     roll = dice.roll
+    count = term.count
+    if plain and term.reroll is None and term.explode is None and count <= MAX_DICE:
+        # Each die counts for its face, none rerolled or exploding (most rolls): the
+        # dice drawn in order, as the walk below draws them, without its bookkeeping.
+        return _group(term, sides, [roll(sides) for _ in range(count)], sign)
+    faces: list[Die] = []
 
     def draw(explodes: int | None, rerolls: int | None) -> int:
         if len(faces) >= MAX_DICE:
@@ -287,7 +324,7 @@ def roll_group(term: DiceTerm, dice: Dice, sign: int = 1) -> DiceGroup:
 
     explode = term.explode
     units: list[list[int]] = []
-    for _ in range(term.count):
+    for _ in range(count):
         i = one(None)
         if explode is None:
             units.append([i])
@@ -324,6 +361,33 @@ def roll_group(term: DiceTerm, dice: Dice, sign: int = 1) -> DiceGroup:
         sign=sign,
         keep=keep,
         explode=explode is not None,
+        success=success_text,
+        term=spelled,
+        label=term.label,
+        fate=term.fate,
+    )
+
+
+def _group(term: DiceTerm, sides: int, drawn: list[int], sign: int) -> DiceGroup:
+    """The group of plain dice (no reroll, explosion, Fate, minimum or maximum) drawn."""
+    if term.keep:
+        kept = set(kept_indexes(term.keep, term.keep_n, drawn))
+        faces = tuple(Die(sides, f) if u in kept else Die(sides, f, kept=False) for u, f in enumerate(drawn))
+        kept_values = [drawn[u] for u in sorted(kept)]
+    else:
+        faces = tuple([Die(sides, f) for f in drawn])
+        kept_values = drawn
+    success = term.success
+    value = sum(1 for v in kept_values if success.meets(v)) if success else sum(kept_values)
+    spelled, keep, success_text = _spelled(term)
+    return DiceGroup(
+        count=term.count,
+        sides=sides,
+        dice=faces,
+        value=value,
+        sign=sign,
+        keep=keep,
+        explode=False,
         success=success_text,
         term=spelled,
         label=term.label,

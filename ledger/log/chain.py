@@ -34,11 +34,11 @@ def seal(envelope: Envelope) -> tuple[bytes, str]:
 
 def check(state: bytes) -> str | None:
     """Return the problem with stored bytes, or None when the hash holds."""
-    if len(state) < _TAIL_LEN or state[-_TAIL_LEN:][: len(_TAIL_PREFIX)] != _TAIL_PREFIX:
+    end = len(state) - _TAIL_LEN
+    if end < 0 or type(state) is not bytes or not state.startswith(_TAIL_PREFIX, end):
         return "stored event has no chain hash at its end"
-    body = state[:-_TAIL_LEN]
-    stored = state[-_TAIL_LEN + len(_TAIL_PREFIX) : -2]
-    if hashlib.sha256(body).hexdigest().encode() != stored:
+    stored = state[end + len(_TAIL_PREFIX) : -2]
+    if hashlib.sha256(memoryview(state)[:end]).hexdigest().encode() != stored:
         return "hash does not match the stored bytes (the event was edited)"
     return None
 

@@ -80,7 +80,7 @@ from ledger.text import (
     check_name,
     check_text,
 )
-from ledger.trust import canonical, unsealing
+from ledger.trust import canonical, sharing, unsealing
 
 EXPORT_FORMAT = "campaign-ledger-export"
 EXPORT_FILE = RunCommand(text="use a file from `export`", command="export")
@@ -110,7 +110,8 @@ def real_instant(at: str) -> bool:
 _STRINGS = re.compile(rb'"(?:[^"\\]|\\.)*"')
 _NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
 STATE_CACHE = 256
-"""States kept at recent action ends, where undo and redo targets usually land."""
+"""States kept at recent action ends, where undo and redo targets usually land (at least
+this many, at most twice as many)."""
 
 
 class Header(msgspec.Struct, frozen=True):
@@ -246,6 +247,7 @@ class Admission:
         homes: frozenset[str] = frozenset(),
         *,
         lines: bool = True,
+        share: int = sharing.SHARE,
     ) -> None:
         self.name = name
         self.prefix = prefix
@@ -256,6 +258,8 @@ class Admission:
         self.decode = envelope_decoder(system.name).decode
         self.raws: list[bytes] = []
         self.actions: list[str] = []
+        self.action_last: dict[str, int] = {}
+        """The last version of each action id read (an id is refused again within 64 events)."""
         self.kinds: list[str] = []
         self.prev = chain.GENESIS
         self.last_reset = 0
@@ -272,6 +276,8 @@ class Admission:
         self.ruled: dict[str, tuple[System, int]] = {}
         """The system and core rules version each rules string a decision records names
         (:meth:`_rules`, read once per string)."""
+        self.command_kinds: dict[str, type[Command]] = {}
+        """The command class each stable name a decision records names (looked up once)."""
         self.redecided = 0
         """Actions decided again from their recorded command and dice."""
         self.campaign_id = ""
@@ -309,6 +315,14 @@ class Admission:
         self.watch: Callable[[Envelope[Any], CampaignState], None] | None = None
         """Called with each admitted event and the state it leaves (``verify`` compares
         the cached snapshots with it instead of folding the branch a second time)."""
+        self.partner: sharing.Partner | None = None
+        """A second process deciding the other actions again (:mod:`ledger.trust.sharing`);
+        this one then decides one action in :attr:`share`."""
+        self.share = share
+        """With a partner: this admission decides again the actions whose ordinal is a
+        multiple of ``share``, the partner (built with the same ``share``) the others."""
+        self.action_index = 0
+        """The ordinal of the action being read (1 for the first)."""
 
     @property
     def version(self) -> int:
@@ -328,7 +342,7 @@ class Admission:
             raise self.refuse(e.version or self.version, str(e)) from None
 
     def admit(self, raw: bytes) -> None:
-        v = self.version + 1
+        v = len(self.raws) + 1
         problem = chain.check(raw)
         if problem:
             self.settle()
@@ -338,7 +352,9 @@ class Admission:
     def admit_read(self, raw: bytes, env: Envelope[Any] | None = None) -> None:
         """Admit a line whose hash the caller has checked, and (``env``) that it has
         decoded with this campaign's decoder: ``verify`` reads each stored event once."""
-        v = self.version + 1
+        v = len(self.raws) + 1
+        if self.partner is not None:
+            self.partner.send(raw)
         if too_deep(raw, MAX_DEPTH):
             raise self.refuse(
                 v, f"the event nests deeper than {MAX_DEPTH} levels; no event of the ledger does"
@@ -366,6 +382,7 @@ class Admission:
             raise self.refuse(v, f"{where}{spelled}")
         self.raws.append(raw)
         self.actions.append(env.action)
+        self.action_last[env.action] = v
         self.kinds.append(env.event.kind)
         self.prev = env.hash
         if self.watch is not None:
@@ -380,12 +397,15 @@ class Admission:
             raise self.refuse(v, "the file ends before its recorded head (truncated)")
 
     def finish(self) -> None:
-        """Checks once every event is read: the last action, and the sheet of the head."""
+        """Checks once every event is read: the last action, and the sheet of the head
+        (and, shared, the partner's verdict on the actions it decided again)."""
         v = self.version
         try:
             self._close_action()
         except Refusal as e:
             raise self.refuse(e.version or v, str(e)) from None
+        if self.partner is not None:
+            self.partner.verdict()
         try:
             self.system.read.sheet(self.state, None)
         except LedgerError:
@@ -407,9 +427,11 @@ class Admission:
             self._close_action()
             self.before = self.state
             self.action = env.action
+            self.action_index += 1
             self.action_kind = type(ev) if isinstance(ev, RESETS) else None
             self.undo_cursor = v - 1
-            if v > 1 and env.action in self.actions[-64:]:
+            last = self.action_last.get(env.action)
+            if v > 1 and last is not None and last >= v - 64:  # among the 64 events before
                 raise Refusal("its action id was used by an earlier action")
         elif (type(ev) if isinstance(ev, RESETS) else None) is not self.action_kind:
             raise Refusal("an undo or redo shares its action with other events")
@@ -488,7 +510,9 @@ class Admission:
         """Each core event as the command that records it would have checked it."""
         ev = env.event
         core = self.state.core
-        if isinstance(ev, CampaignStarted):
+        if type(ev) is Rolled:  # most events: the checks of its branch below, first
+            self._rolled(ev)
+        elif isinstance(ev, CampaignStarted):
             self._started(ev)
         elif isinstance(ev, BranchForked):
             check_name(ev.name, "fork")
@@ -510,16 +534,7 @@ class Admission:
             if not text or text != ev.text:
                 raise Refusal(f"a note is one trimmed line of 1 to {words.count(NOTE_LIMIT, 'character')}")
         elif isinstance(ev, Rolled):
-            label = ev.label
-            if len(label) <= LABEL_LIMIT and label.isascii() and label.isprintable():
-                trimmed = label.strip()  # what check_text gives for printable ASCII
-            else:
-                trimmed = check_text(label, "a roll's label", LABEL_LIMIT)
-            if trimmed != label:
-                raise Refusal("a roll's label is trimmed")
-            p, truncated = dice_mod.chance(ev.result)
-            if ev.p_success != p or (ev.p_truncated is True) != truncated or ev.p_truncated is False:
-                raise Refusal("the roll's chance of success is not what its notation gives")
+            self._rolled(ev)
         elif isinstance(ev, ActionSealed):
             problem = unsealing.sealed_problem(ev, core.characters)
             if problem is not None:
@@ -541,6 +556,18 @@ class Admission:
         elif isinstance(ev, ActionRedone):
             self._redone(ev, v)
         self._dice(env)
+
+    def _rolled(self, ev: Rolled) -> None:
+        label = ev.label
+        if len(label) <= LABEL_LIMIT and label.isascii() and label.isprintable():
+            trimmed = label.strip()  # what check_text gives for printable ASCII
+        else:
+            trimmed = check_text(label, "a roll's label", LABEL_LIMIT)
+        if trimmed != label:
+            raise Refusal("a roll's label is trimmed")
+        p, truncated = dice_mod.chance(ev.result)
+        if ev.p_success != p or (ev.p_truncated is True) != truncated or ev.p_truncated is False:
+            raise Refusal("the roll's chance of success is not what its notation gives")
 
     def _dice(self, env: Envelope[Any]) -> None:
         """The open commitment and its dice drawn: a commitment opens as a sha256 with a
@@ -625,7 +652,8 @@ class Admission:
                 raise Refusal(f"it is recorded under {actor!r}, who is no character of the campaign", v)
         self.action_actors = []
         if self.action_envs:
-            self._redecide(self.action_envs)
+            if self.partner is None or self.action_index % self.share == 0:
+                self._redecide(self.action_envs)  # else the partner decides it again
             check = self.system.rules.check_state
             if check is not None and self.action_kind is None:  # an undo or redo goes back to a state checked
                 problem = check(self.before, self.state)
@@ -634,10 +662,39 @@ class Admission:
                         f"the {self.system.name} rules cannot reach its state: {problem}", self.version
                     )
         self.action_envs = []
-        if self.version:
-            self.states[self.version] = self.state  # versions only grow: the oldest is first
-            if len(self.states) > STATE_CACHE:
-                del self.states[next(iter(self.states))]
+        self._keep_state()
+
+    def _keep_state(self) -> None:
+        v = len(self.raws)
+        if v:
+            states = self.states
+            states[v] = self.state  # versions only grow: the oldest is first
+            if len(states) >= 2 * STATE_CACHE:  # the latest STATE_CACHE kept, the rest dropped at once
+                self.states = dict(list(states.items())[-STATE_CACHE:])
+
+    # --- the partner's share: the events folded, the other actions decided again ------
+
+    def follow(self, raw: bytes) -> None:
+        """What the partner does with each event the admission reads: fold it as the
+        admission does (the admission checks everything else), and decide again each
+        action that is not the admission's share. Raises at the first that differs."""
+        env: Envelope[Any] = self.decode(raw)
+        if env.action != self.action:
+            self.follow_end()
+            self.before = self.state
+            self.action = env.action
+            self.action_index += 1
+        self.action_envs.append(env)
+        self.state = self._fold(env)
+        self.raws.append(raw)
+        self.actions.append(env.action)
+
+    def follow_end(self) -> None:
+        """Close the action followed so far (the last one, once every event is read)."""
+        if self.action_envs and self.action_index % self.share != 0:
+            self._redecide(self.action_envs)
+        self.action_envs = []
+        self._keep_state()
 
     # --- commands, decided again -----------------------------------------------------
 
@@ -657,11 +714,14 @@ class Admission:
         if ruled is None:
             ruled = self.ruled[how.rules] = self._rules(how.rules, first.v)
         system, core_rules = ruled
-        kind = command_class(how.command, self.system)
+        kind = self.command_kinds.get(how.command)
         if kind is None:
-            raise Refusal(
-                f"it names {how.command[:60]!r}, which is no command of {self.system.name}", first.v
-            )
+            kind = command_class(how.command, self.system)
+            if kind is None:
+                raise Refusal(
+                    f"it names {how.command[:60]!r}, which is no command of {self.system.name}", first.v
+                )
+            self.command_kinds[how.command] = kind
         try:
             command = msgspec.convert(how.args, kind)
         except msgspec.ValidationError as e:
@@ -864,14 +924,26 @@ def plain_decision(how: Decision) -> bool:
     are. Anything else (a list, a float, an object) is walked."""
     if len(how.command) > MAX_TEXT or len(how.rules) > MAX_TEXT:
         return False
-    if not (_plain(how.commitment) and _plain(how.nonce) and _plain(how.seat)):
+    if not (
+        (how.commitment is None or _plain(how.commitment))
+        and (how.nonce is None or _plain(how.nonce))
+        and (how.seat is None or _plain(how.seat))
+    ):
         return False
     for numbers in (how.faces, how.sides):
-        for x in numbers:
-            if type(x) is not int or not -MAX_INT <= x <= MAX_INT:
-                return False
+        if numbers and not all(type(x) is int and -MAX_INT <= x <= MAX_INT for x in numbers):
+            return False
     for key, value in how.args.items():
-        if type(key) is not str or len(key) > MAX_TEXT or not _plain(value):
+        if type(key) is not str or len(key) > MAX_TEXT:
+            return False
+        kind = type(value)  # what _plain tells, inline
+        if kind is str:
+            if len(value) > MAX_TEXT:
+                return False
+        elif kind is int:
+            if not -MAX_INT <= value <= MAX_INT:
+                return False
+        elif not (kind is bool or value is None):
             return False
     return True
 

@@ -37,7 +37,7 @@ from ledger.log.state import CampaignState
 from ledger.log.store import SEALED_TABLE
 from ledger.systems import get_system
 from ledger.text import check_distinct, check_name
-from ledger.trust import admission
+from ledger.trust import admission, sharing
 
 if TYPE_CHECKING:
     from ledger.campaign import Ledger
@@ -62,17 +62,34 @@ def verify_campaigns(
     raise TamperError at the first bad event. ``held``: every campaign of the ledger (a
     fork's parent named, when its history is not the fork's, is looked up there)."""
     for c in targets:
-        after, prev, last_reset = 0, chain.GENESIS, 0
-        for stream, lo, _hi in c.lineage:
-            if stream != c.id:
-                continue
-            after = lo
-            if lo:
-                base = history.envelope(c, lo)
-                prev = base.hash
-                last_reset = lo if isinstance(base.event, RESETS) else base.last_reset
-        homes = frozenset(stream for stream, _lo, _hi in c.lineage)
-        meaning = admission.Admission(c.name, get_system(c.system), prefix="", homes=homes, lines=False)
+
+        def run(shared: bool, c: Campaign = c) -> None:
+            _verify_campaign(history, c, report, targets if held is None else held, shared)
+
+        sharing.shared_or_alone(run, history.head(c))
+    return report
+
+
+def _verify_campaign(
+    history: History, c: Campaign, report: VerifyReport, held: list[Campaign], shared: bool
+) -> None:
+    """Walk one campaign's chain and what each event means (``shared``: with a partner
+    process deciding most actions again, :mod:`ledger.trust.sharing`)."""
+    after, prev, last_reset = 0, chain.GENESIS, 0
+    for stream, lo, _hi in c.lineage:
+        if stream != c.id:
+            continue
+        after = lo
+        if lo:
+            base = history.envelope(c, lo)
+            prev = base.hash
+            last_reset = lo if isinstance(base.event, RESETS) else base.last_reset
+    homes = frozenset(stream for stream, _lo, _hi in c.lineage)
+    system = get_system(c.system)
+    meaning = admission.Admission(c.name, system, prefix="", homes=homes, lines=False)
+    if shared:
+        meaning.partner = sharing.Partner(lambda: admission.Admission(c.name, system, homes=homes))
+    try:
         snapshots_check = _SnapshotCheck(history, c)
         meaning.watch = snapshots_check
         if after:
@@ -80,9 +97,11 @@ def verify_campaigns(
         _verify_stream(history, c.name, c.id, c, after, prev, report, last_reset, meaning)
         if meaning.version:
             meaning.finish()
-        check_fork_parents(history.store, targets if held is None else held, meaning)
-        snapshots_check.finish()
-    return report
+    finally:
+        if meaning.partner is not None:
+            meaning.partner.stop()
+    check_fork_parents(history.store, held, meaning)
+    snapshots_check.finish()
 
 
 def verify_dice(
@@ -287,6 +306,38 @@ def export(
     return n
 
 
+class _Reread:
+    """The event lines of a file, to be read a second time: the first reading keeps them
+    (an import keeps every event in memory anyway), the second gives them again, then
+    what the first stopped at (a line it could not read, or the rest of the file)."""
+
+    def __init__(self, source: Iterator[bytes]) -> None:
+        self.source = source
+        self.seen: list[bytes] = []
+        self.error: Exception | None = None
+        self.reads = 0
+
+    def __call__(self) -> Iterator[bytes]:
+        self.reads += 1
+        return self._first() if self.reads == 1 else self._again()
+
+    def _first(self) -> Iterator[bytes]:
+        seen = self.seen
+        try:
+            for raw in self.source:
+                seen.append(raw)
+                yield raw
+        except Exception as e:
+            self.error = e
+            raise
+
+    def _again(self) -> Iterator[bytes]:
+        yield from list(self.seen)
+        if self.error is not None:
+            raise self.error
+        yield from self.source
+
+
 def events_of(raws: Iterator[bytes], carried: list[bytes]) -> Iterator[bytes]:
     """The event lines of an export, the sealed contents a GM's export carries after them
     set aside into ``carried``."""
@@ -354,18 +405,34 @@ def import_campaign(
     system = get_system(header.system)
     # An older ledger stored an import under a stream id of its own, the header's, and
     # sealed what was played after it with that id: such an export changes id once, to it.
-    admit = admission.Admission(new_name, system, homes=frozenset({header.campaign_id}))
+    homes = frozenset({header.campaign_id})
     carried: list[bytes] = []
-    try:
-        for raw in events_of(admission.lines(data), carried):
-            admit.admit(raw)
-    except admission.LineTooLong as e:
-        raise admit.refuse(
-            e.version,
-            f"the event is longer than {admission.MAX_LINE // (1024 * 1024)} MiB; no event of the ledger is",
-        ) from None
-    admit.check_head(header)
-    admit.finish()
+    read = _Reread(events_of(admission.lines(data), carried))
+
+    def run(shared: bool) -> admission.Admission:
+        share = sharing.IMPORT_SHARE
+        admit = admission.Admission(new_name, system, homes=homes, share=share)
+        if shared:
+            admit.partner = sharing.Partner(
+                lambda: admission.Admission(new_name, system, homes=homes, share=share)
+            )
+        try:
+            for raw in read():
+                admit.admit(raw)
+            admit.check_head(header)
+            admit.finish()
+        except admission.LineTooLong as e:
+            raise admit.refuse(
+                e.version,
+                f"the event is longer than {admission.MAX_LINE // (1024 * 1024)} MiB; no event of the ledger is",
+            ) from None
+        finally:
+            if admit.partner is not None:
+                admit.partner.stop()
+        return admit
+
+    # Checked with a partner process where one pays; a file it refuses is read again.
+    admit = sharing.shared_or_alone(run, header.head)
     sealed_rows = carried_rows(admit, carried)
     if any(fairness.MARKER in raw or b'"nonce":' in raw for raw in admit.raws):  # else no die to prove
         try:
