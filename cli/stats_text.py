@@ -10,6 +10,7 @@ from ledger.errors import named
 from ledger.projections.stats.maths import MIN_RANKED
 from ledger.projections.stats.reports import REPORTS, system_reports
 from ledger.projections.stats.tables import dict_table
+from ledger.systems import loaded
 from ledger.words import count as counted
 from ledger.words import plural
 
@@ -185,7 +186,7 @@ def render(data: dict[str, Any], *, spell: Callable[[str], str] = named) -> str:
             continue
         out.extend(show(value))
     extra = [key for key in data if key not in REPORTS and key != "scope"]
-    own = system_reports() if extra else {}
+    own = system_reports(loaded()) if extra else {}  # the systems whose reports ran
     for key in extra:
         entry, value = own.get(key), data[key]
         if entry is None or entry.empty(value):

@@ -229,6 +229,14 @@ def test_the_statistics_after_a_note_or_a_roll_load_no_system(table: Path, args:
     assert never_warm(seen["modules"]) == []
 
 
+def test_every_report_loads_only_the_systems_the_warehouse_holds(table: Path) -> None:
+    """``ledger stats`` (every report, the systems' own too) on a ledger of a crawl and a
+    freeform campaign loads those two systems' reports, and no other system."""
+    run(table, "stats")
+    _, seen = run(table, "stats")
+    assert set(systems_loaded(seen["modules"])) <= {"crawl", "freeform"}
+
+
 @pytest.mark.parametrize(
     ("args", "own"), [(["roll", "2d6"], "ledger.cli.play"), (["log"], "ledger.cli.history")]
 )

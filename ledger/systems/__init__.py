@@ -474,6 +474,11 @@ def get_system(name: str) -> System:
     return system
 
 
+def loaded() -> frozenset[str]:
+    """The names of the systems this process has loaded so far (:func:`get_system`)."""
+    return frozenset(_loaded)
+
+
 def installed() -> list[System]:
     """Every installed system, loaded."""
     return [get_system(n) for n in system_names()]

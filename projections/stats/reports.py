@@ -7,7 +7,7 @@ dice fairness) or where undoing is the point (mulligans)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -241,16 +241,36 @@ def mulligans(con: duckdb.DuckDBPyConnection, scope: Scope) -> list[dict[str, An
     return out
 
 
-def health_tracks() -> dict[str, tuple[str, ...]]:
+def held_systems(con: duckdb.DuckDBPyConnection) -> set[str]:
+    """The systems the warehouse holds a campaign of: the only ones a report has rows of."""
+    return {str(r[0]) for r in con.execute("SELECT DISTINCT system FROM campaigns").fetchall()}
+
+
+def health_tracks(only: Collection[str] | None = None) -> dict[str, tuple[str, ...]]:
     """The tracks of bodily harm of each installed system that names some
-    (``ReadModel.health_tracks``): the damage reports read these alone, not the stress,
-    fatigue or other tracks a wound fact may name."""
-    return {s.name: tuple(s.read.health_tracks) for s in systems.installed() if s.read.health_tracks}
+    (``ReadModel.health_tracks``), of the systems named in ``only`` when given (the others
+    are not loaded): the damage reports read these alone, not the stress, fatigue or other
+    tracks a wound fact may name."""
+    return {s.name: tuple(s.read.health_tracks) for s in _systems(only) if s.read.health_tracks}
 
 
-def _health(tracks: dict[str, tuple[str, ...]] | None = None) -> str:
-    """The SQL condition on a ``wounds`` row that it harms a body, as its system counts."""
-    found = health_tracks() if tracks is None else tracks
+def _systems(only: Collection[str] | None) -> list[systems.System]:
+    """Every installed system, or those named in ``only`` alone (the others not loaded)."""
+    if only is None:
+        return systems.installed()
+    return [systems.get_system(n) for n in systems.system_names() if n in only]
+
+
+def _health(
+    tracks: dict[str, tuple[str, ...]] | None = None, con: duckdb.DuckDBPyConnection | None = None
+) -> str:
+    """The SQL condition on a ``wounds`` row that it harms a body, as its system counts (of the
+    systems ``con``'s warehouse holds, when given)."""
+    found = (
+        (health_tracks(held_systems(con)) if con is not None else health_tracks())
+        if tracks is None
+        else tracks
+    )
     parts = [
         f"(system = {_sql_text(name)} AND track IN ({', '.join(_sql_text(t) for t in names)}))"
         for name, names in found.items()
@@ -264,7 +284,7 @@ def _sql_text(value: str) -> str:
 
 def damage(con: duckdb.DuckDBPyConnection, scope: Scope) -> list[dict[str, Any]]:
     """Damage taken and healed to Health per game day (summed over the campaigns in scope)."""
-    where, params = scope.where("NOT undone", "day IS NOT NULL", _health())
+    where, params = scope.where("NOT undone", "day IS NOT NULL", _health(con=con))
     sql = f"""SELECT day, count(DISTINCT stream) AS campaigns,
        coalesce(sum(amount) FILTER (WHERE amount > 0), 0) AS taken,
        coalesce(-sum(amount) FILTER (WHERE amount < 0), 0) AS healed
@@ -273,7 +293,7 @@ def damage(con: duckdb.DuckDBPyConnection, scope: Scope) -> list[dict[str, Any]]
 
 
 def damage_causes(con: duckdb.DuckDBPyConnection, scope: Scope) -> list[dict[str, Any]]:
-    where, params = scope.where("NOT undone", "amount > 0", _health())
+    where, params = scope.where("NOT undone", "amount > 0", _health(con=con))
     sql = f"""SELECT cause, count(*) AS wounds, sum(amount) AS taken FROM wounds {where}
        GROUP BY cause ORDER BY taken DESC, cause LIMIT 10"""
     return rows(con, sql, params)
@@ -356,12 +376,13 @@ REPORTS: dict[str, Callable[[Any, Scope], Any]] = {
 the installed systems' own follow them (:func:`system_reports`)."""
 
 
-def system_reports() -> dict[str, StatsReport]:
-    """The installed systems' own reports (``ReadModel.reports``) by name, system by system; a
-    name that another report has already is refused."""
+def system_reports(only: Collection[str] | None = None) -> dict[str, StatsReport]:
+    """The installed systems' own reports (``ReadModel.reports``) by name, system by system
+    (of the systems named in ``only``, when given: those are the only ones loaded); a name
+    that another report has already is refused."""
     found: dict[str, StatsReport] = {}
     owner: dict[str, str] = dict.fromkeys(REPORTS, "the ledger")
-    for system in systems.installed():
+    for system in _systems(only):
         for name, entry in system.read.reports.items():
             if name in owner:
                 raise PluginError(
@@ -385,7 +406,12 @@ def report(
     # The shared reports alone load no system: `stats --report luck` right after an action
     # imports only the systems whose events it applies.
     shared_only = bool(only) and all(n in REPORTS for n in only)
-    own = {} if shared_only else system_reports()
+    # Every report asked for by default is of a system the warehouse holds a campaign of:
+    # another system has nothing to report, and is not loaded.
+    held = (
+        None if only else {str(r[0]) for r in con.execute("SELECT DISTINCT system FROM campaigns").fetchall()}
+    )
+    own = {} if shared_only else system_reports(held)
     names = list(only) if only else [*REPORTS, *own]
     unknown = [n for n in names if n not in REPORTS and n not in own]
     if unknown:
