@@ -281,7 +281,7 @@ dependency floor (docs/performance.md): a figure past its goal prints MISSED."""
 
 
 SHARED_WRITERS = "8 PostgreSQL writers on 1 campaign, of 1 writer"
-ISSUE_39: tuple[tuple[str, str], ...] = (
+SPEED_GOALS: tuple[tuple[str, str], ...] = (
     *(
         (label, f"<= {goal}x floor")
         for label, key, goal in CLI_GOALS
@@ -293,7 +293,7 @@ ISSUE_39: tuple[tuple[str, str], ...] = (
 the summary at the end of a run prints them together, met or MISSED."""
 
 MEASURED: dict[str, tuple[str, bool]] = {}
-"""What this run measured of :data:`ISSUE_39`'s figures: the figure as printed, and whether
+"""What this run measured of :data:`SPEED_GOALS`'s figures: the figure as printed, and whether
 it meets its goal."""
 
 
@@ -302,7 +302,7 @@ def print_goals() -> None:
     measured and whether it is met (a figure the run did not measure says how to get it)."""
     print("\n== goals ==")
     print(f"  {'figure':<50}{'goal':<16}{'measured':>9}")
-    for label, goal in ISSUE_39:
+    for label, goal in SPEED_GOALS:
         if label in MEASURED:
             shown, ok = MEASURED[label]
             print(f"  {label:<50}{goal:<16}{shown:>9}  {'met' if ok else 'MISSED'}")
