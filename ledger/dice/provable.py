@@ -382,6 +382,26 @@ class DiceReport(msgspec.Struct):
         return ", ".join(parts)
 
 
+def drawn_under(
+    name: str, env: Envelope[Any], open_: Commitment | None, commitment: str, nonce: int | None, told: str
+) -> Commitment:
+    """The open commitment dice recorded at ``env`` were drawn under, checked: the one they
+    name (``told``: "its dice", "its sealed dice"), of their own branch, their first die
+    the number that comes next."""
+    if nonce is None or open_ is None or commitment != open_.commitment:
+        raise TamperError(name, env.v, f"{told} name commitment {commitment[:16]}, which is not the open one")
+    if env.campaign != open_.branch:
+        raise TamperError(name, env.v, "its dice were drawn under another branch's commitment")
+    if nonce != open_.next_nonce:
+        raise TamperError(
+            name,
+            env.v,
+            f"its first die is number {nonce} under commitment {commitment[:16]}, "
+            f"where {open_.next_nonce} comes next (a gap or a repeat)",
+        )
+    return open_
+
+
 def check(
     name: str,
     envelopes: Iterable[Envelope[Any]],
@@ -415,19 +435,7 @@ def check(
     for env in envelopes:
         ev = env.event
         if isinstance(ev, ActionSealed) and ev.dice is not None:
-            if ev.nonce is None or open_ is None or ev.dice != open_.commitment:
-                raise TamperError(
-                    name, env.v, f"its sealed dice name commitment {ev.dice[:16]}, which is not the open one"
-                )
-            if env.campaign != open_.branch:
-                raise TamperError(name, env.v, "its dice were drawn under another branch's commitment")
-            if ev.nonce != open_.next_nonce:
-                raise TamperError(
-                    name,
-                    env.v,
-                    f"its first die is number {ev.nonce} under commitment {ev.dice[:16]}, "
-                    f"where {open_.next_nonce} comes next (a gap or a repeat)",
-                )
+            open_ = drawn_under(name, env, open_, ev.dice, ev.nonce, "its sealed dice")
             open_.next_nonce += ev.drawn
             sealed[env.v] = (open_, env)
             report.pending += ev.drawn
@@ -512,19 +520,7 @@ def check(
                 report.unproven += len(how.faces)
                 report.marks[env.v] = "unproven"
             continue
-        if open_ is None or how.commitment != open_.commitment:
-            raise TamperError(
-                name, env.v, f"its dice name commitment {how.commitment[:16]}, which is not the open one"
-            )
-        if env.campaign != open_.branch:
-            raise TamperError(name, env.v, "its dice were drawn under another branch's commitment")
-        if how.nonce != open_.next_nonce:
-            raise TamperError(
-                name,
-                env.v,
-                f"its first die is number {how.nonce} under commitment {how.commitment[:16]}, "
-                f"where {open_.next_nonce} comes next (a gap or a repeat)",
-            )
+        open_ = drawn_under(name, env, open_, how.commitment, how.nonce, "its dice")
         if len(how.sides) != len(how.faces):
             raise TamperError(name, env.v, "its dice record a number of sides for each face, and do not")
         open_.next_nonce += len(how.faces)
