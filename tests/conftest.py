@@ -89,12 +89,3 @@ class Session:
 @pytest.fixture
 def ledger_cli(db: str) -> Session:
     return Session(db)
-
-
-def pytest_collection_modifyitems(
-    session: pytest.Session, config: pytest.Config, items: list[pytest.Item]
-) -> None:
-    """The tests marked ``forks`` run first: a process forks only where no other thread runs
-    (``ledger.trust.sharing``), and a test of the live table may leave a server's or a
-    listener's thread behind it."""
-    items.sort(key=lambda item: item.get_closest_marker("forks") is None)

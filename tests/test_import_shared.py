@@ -10,7 +10,6 @@ so only deciding the action again can find it.
 from __future__ import annotations
 
 import random
-import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -29,15 +28,12 @@ from ledger.trust import sharing
 
 Events = list[dict[str, Any]]
 
-pytestmark = pytest.mark.forks  # a partner is forked only where no other thread runs
-
 
 @pytest.fixture
 def verdicts(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     """Share every admission, and record each partner's verdict (True: all as recorded)."""
     monkeypatch.setattr(sharing, "MIN_EVENTS", 0)
     monkeypatch.setattr(sharing, "a_core_is_idle", lambda: True)  # however busy the machine
-    assert threading.active_count() == 1, f"a partner needs no other thread: {threading.enumerate()}"
     seen: list[bool] = []
     verdict = sharing.Partner.verdict
 
