@@ -9,7 +9,11 @@ so only deciding the action again can find it.
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -34,6 +38,8 @@ def verdicts(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     """Share every admission, and record each partner's verdict (True: all as recorded)."""
     monkeypatch.setattr(sharing, "MIN_EVENTS", 0)
     monkeypatch.setattr(sharing, "a_core_is_idle", lambda: True)  # however busy the machine
+    if threading.active_count() > 1:  # a partner is forked only where no other thread runs
+        pytest.skip(f"other threads run here; {ALONE.__name__} runs this file in a process of its own")
     seen: list[bool] = []
     verdict = sharing.Partner.verdict
 
@@ -189,3 +195,24 @@ def test_a_forged_stored_roll_is_refused_by_a_shared_verify_as_by_one_process(
         book.verify("Copy")
     assert str(one.value) == str(shared.value)
     assert "but its dice give" in str(shared.value)
+
+
+def test_the_shared_admission_in_a_process_of_its_own() -> None:
+    """Where this file runs beside others, another test has left a thread behind (an ASGI
+    client's event loop) and no partner is forked: the file runs again in a fresh
+    interpreter, where one is, and every test of it must pass there."""
+    if threading.active_count() == 1:
+        pytest.skip("no other thread runs here: the tests above fork their partner themselves")
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", __file__, "-q", "-p", "no:cacheprovider", "-rs"],
+        capture_output=True,
+        text=True,
+        cwd=Path(__file__).resolve().parents[1],
+        env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    assert "skipped" not in done.stdout.splitlines()[-1], done.stdout[-2000:]
+
+
+ALONE = test_the_shared_admission_in_a_process_of_its_own
