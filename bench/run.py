@@ -101,7 +101,7 @@ def line(
     rate = f"{n / ours:>11,.0f} ev/s" if n else f"{ours * 1000:>9.1f} ms"
     parts = [f"{label:<34}{rate}"]
     if baseline is not None:
-        parts.append(f"x{baseline / ours:6.1f} baseline")
+        parts.append(f"x{baseline / ours:6.2f} baseline")
     if limit is not None:
         parts.append(f"{limit / ours:5.2f}x limit")
     if note:
