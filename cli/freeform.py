@@ -1,6 +1,6 @@
 """The freeform system on the command line: it has no command group (the core's commands
 are its own), and its part of ``ledger demo`` shows what every campaign can do with them,
-on generic rolls: physical dice, undo, redo, a fork, and the log they leave, each as the
+on generic rolls: physical dice, undo, redo, a fork, a sealed roll, and the log they leave, each as the
 command a player types (``ledger.cli.systems.demo_of``)."""
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ FORK = "demo-freeform-what-if"
 
 
 def demo(book: Any, echo: Callable[[str], None]) -> None:
-    """Rolls typed with their faces, an undo of two, a redo, a fork that rolls on its own
-    (made once), then both branches' logs."""
+    """Rolls typed with their faces, an undo of two, a redo, a fork that rolls on its own,
+    a blind roll and its reveal (made once), then both branches' logs."""
     if NAME not in {c.name for c in book.campaigns()}:
         book.new_campaign("freeform", NAME)
         book.add_character("Ines", NAME, {"class": "rogue"})
@@ -37,6 +37,11 @@ def demo(book: Any, echo: Callable[[str], None]) -> None:
         book.fork(NAME, FORK, at=4)
         book.roll("1d20", FORK, faces=[20])
         echo(f"  $ ledger fork {FORK} --at 4 && ledger roll 1d20 --faces 20")
+        sealed = book.roll("1d20", NAME, label="perception", faces=[12], visibility="blind")
+        echo("  $ ledger roll 1d20 perception --faces 12 --blind   (behind the screen: the log keeps")
+        echo("    a salted sha256 of the result; the table sees that a roll was made)")
+        book.reveal(NAME, sealed.version)
+        echo(f"  $ ledger reveal {sealed.version}        (the result, checked against that commitment)")
     echo("  $ ledger log --all")
     for e in book.log(NAME, show_all=True):
         mark = "  [undone]" if e.undone else ""
