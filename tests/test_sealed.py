@@ -96,17 +96,11 @@ def test_the_reveal_opens_the_commitment_and_verify_holds(seated: Seated) -> Non
         book.verify("Friday")
 
 
-def _forged(db: str, edit: Callable[[dict, dict], None]) -> tuple[int, int, io.BytesIO]:
-    """The campaign's export with its reveal (or its sealed event) edited by ``edit`` and
-    every hash sealed again, as a forger would: the sealed version, the reveal's, the file."""
-    v = sealed_roll(db)
-    with Ledger(db) as book:
-        r = book.reveal("Friday", v).version
-        c = book.campaign("Friday")
-        rows = [bytes(x) for x in book.stored(c)]
+def _resealed(envs: list[dict]) -> io.BytesIO:
+    """Friday's events, edited, as an export a forger writes: every event sealed again by
+    the ledger's own encoder (its bytes as the ledger writes them) and the header's head
+    moved to the new last hash."""
     decode = envelope_decoder("freeform").decode
-    envs = [json.loads(x) for x in rows]
-    edit(envs[r - 1]["event"], envs[v - 1]["event"])
     prev, lines = chain.GENESIS, []
     for e in envs:
         e["prev"], e["hash"] = prev, ""
@@ -121,7 +115,20 @@ def _forged(db: str, edit: Callable[[dict, dict], None]) -> tuple[int, int, io.B
         "head": len(lines),
         "head_hash": prev,
     }
-    data = io.BytesIO(json.dumps(header).encode() + b"\n" + b"\n".join(lines) + b"\n")
+    return io.BytesIO(json.dumps(header).encode() + b"\n" + b"\n".join(lines) + b"\n")
+
+
+def _forged(db: str, edit: Callable[[dict, dict], None]) -> tuple[int, int, io.BytesIO]:
+    """The campaign's export with its reveal (or its sealed event) edited by ``edit`` and
+    every hash sealed again, as a forger would: the sealed version, the reveal's, the file."""
+    v = sealed_roll(db)
+    with Ledger(db) as book:
+        r = book.reveal("Friday", v).version
+        c = book.campaign("Friday")
+        rows = [bytes(x) for x in book.stored(c)]
+    envs = [json.loads(x) for x in rows]
+    edit(envs[r - 1]["event"], envs[v - 1]["event"])
+    data = _resealed(envs)
     return v, r, data
 
 
@@ -546,22 +553,7 @@ def test_a_recommitted_reveal_with_other_provable_faces_is_named(tmp_path: Path)
     rev["content"] = json.dumps(content, separators=(",", ":"))
     sealed["commitment"] = commitment_of(rev["salt"], rev["content"])
     rev["what"] = rev["what"].replace(f"= {face} [{face}]", f"= {other} [{other}]")
-    decode = envelope_decoder("freeform").decode
-    prev, lines = chain.GENESIS, []
-    for e in envs:
-        e["prev"], e["hash"] = prev, ""
-        raw, prev = chain.seal(decode(json.dumps(e).encode()))
-        lines.append(raw)
-    header = {
-        "format": admission.EXPORT_FORMAT,
-        "version": FORMAT,
-        "name": "Friday",
-        "system": "freeform",
-        "campaign_id": envs[0]["campaign"],
-        "head": len(lines),
-        "head_hash": prev,
-    }
-    data = io.BytesIO(json.dumps(header).encode() + b"\n" + b"\n".join(lines) + b"\n")
+    data = _resealed(envs)
     with Ledger(str(tmp_path / "other.ledger")) as book, pytest.raises(TamperError) as e:
         book.import_(data, "Forged")
     assert e.value.version == v and "revealed seed" in str(e.value), str(e.value)
@@ -588,22 +580,7 @@ def test_a_reveal_that_plays_an_undone_roll_is_named(seated: Seated, tmp_path: P
         rows = [bytes(x) for x in book.stored(c)]
     envs = [json.loads(x) for x in rows]
     envs[r - 1]["event"]["folded"] = True
-    decode = envelope_decoder("freeform").decode
-    prev, lines = chain.GENESIS, []
-    for e in envs:
-        e["prev"], e["hash"] = prev, ""
-        raw, prev = chain.seal(decode(json.dumps(e).encode()))
-        lines.append(raw)
-    header = {
-        "format": admission.EXPORT_FORMAT,
-        "version": FORMAT,
-        "name": "Friday",
-        "system": "freeform",
-        "campaign_id": envs[0]["campaign"],
-        "head": len(lines),
-        "head_hash": prev,
-    }
-    data = io.BytesIO(json.dumps(header).encode() + b"\n" + b"\n".join(lines) + b"\n")
+    data = _resealed(envs)
     with Ledger(str(tmp_path / "other.ledger")) as other, pytest.raises(TamperError) as e:
         other.import_(data, "Forged")
     assert e.value.version == r and "live at the reveal, which it was not" in str(e.value)
