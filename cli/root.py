@@ -12,6 +12,7 @@ from typing import Any
 
 import click
 
+from ledger import i18n
 from ledger.cli import fixes
 from ledger.cli import systems as on_cli
 from ledger.cli.options import (
@@ -139,6 +140,9 @@ class LedgerGroup(click.Group):
         sys.unraisablehook = _untold_closed_pool(sys.unraisablehook)
         self._main_shell_completion(extra, prog_name, complete_var)
         code, as_json = 0, json_wanted(argv)  # before parsing, which consumes argv
+        lang = language_wanted(argv)
+        if lang is not None and i18n.normalize(lang) is not None:
+            i18n.set_language(lang)
         try:
             with self.make_context(prog_name, list(argv), **extra) as ctx:
                 self.invoke(ctx)
@@ -176,6 +180,31 @@ EXIT_CODES = {
     130: "interrupted (Ctrl-C)",
 }
 """The exit codes of ``ledger``, as the README's table lists them."""
+
+
+def language_wanted(argv: list[str]) -> str | None:
+    """The ``--lang`` given before ``--`` (read before parsing, so that the help and a
+    usage error are already in it), or None."""
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            return None
+        if arg == "--lang" and i + 1 < len(argv):
+            return argv[i + 1]
+        if arg.startswith("--lang="):
+            return arg.split("=", 1)[1]
+    return None
+
+
+def _check_language(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    if value is not None and i18n.normalize(value) is None:
+        raise click.BadParameter(
+            i18n._(
+                "{value!r} is not a language the ledger speaks; give one of {languages}",
+                value=value,
+                languages=", ".join(i18n.LANGUAGES),
+            )
+        )
+    return value
 
 
 def json_wanted(argv: list[str]) -> bool:
@@ -264,6 +293,16 @@ def _drop_stdout() -> None:
     help="Act on this campaign (default: the current one; see `ledger use`).",
 )
 @click.option("--as", "actor", default=None, metavar="CHARACTER", help=AS_HELP)
+@click.option(
+    "--lang",
+    "lang",
+    default=None,
+    metavar="en|es",
+    callback=_check_language,
+    expose_value=False,
+    is_eager=True,
+    help="Language of everything shown (default: env LEDGER_LANG, else LC_ALL, LC_MESSAGES, LANG; else English).",
+)
 @click.version_option(package_name="campaign-ledger", prog_name="ledger")
 @click.pass_context
 def cli(ctx: click.Context, db: str | None, as_json: bool, campaign: str | None, actor: str | None) -> None:
