@@ -9,12 +9,12 @@ the wheel is built) by one of four functions, which Babel's extractor knows by n
     n_("{n} die", "{n} dice", n)                          # a count, by the language's plural rule
     p_("yearzero skill", "Shoot")                         # a word whose sense needs a context
     N_("Shoot")                                           # marked here, put into words later
+    np_("crawl", "{n} ration", "{n} rations", n)          # both
 
-What they return is a :class:`Message`: a ``str`` in the language of the moment that
-remembers its English source and its values, so a front end can say it again in another
-language (the live page answers each seat in its own, :meth:`Message.in_language`). The
-language of the moment is a context variable (:func:`using`, :func:`set_language`); a
-process starts in the one its environment names (:func:`from_environment`): ``LEDGER_LANG``,
+Each returns the sentence in the language of the moment, a context variable
+(:func:`using`, :func:`set_language`): a front end sets it where it puts a message into words
+(the command line once, from ``--lang``; the live page for each request and each seat's
+stream, so one table answers each seat in its own language). A process starts in the one its environment names (:func:`from_environment`): ``LEDGER_LANG``,
 then ``LC_ALL``, ``LC_MESSAGES`` and ``LANG``, and English when none names a language the
 ledger speaks.
 
@@ -168,21 +168,27 @@ class Catalog:
                 return _gettext.GNUTranslations(f)
         return _gettext.NullTranslations()
 
-    # The four marking functions, bound to this catalog.
-    def _(self, msgid: str, /, **params: Any) -> Message:
-        return Message.make(self, None, msgid, None, None, params)
+    # The marking functions, bound to this catalog: each says its sentence in the language
+    # of the moment, its {fields} filled from ``params``.
+    def _(self, msgid: str, /, **params: Any) -> str:
+        return _render(self, language(), None, msgid, None, None, params)
 
-    def n_(self, singular: str, plural: str, n: int | float, /, **params: Any) -> Message:
-        return Message.make(self, None, singular, plural, n, {"n": n, **params})
+    def n_(self, singular: str, plural: str, n: int | float, /, **params: Any) -> str:
+        return _render(self, language(), None, singular, plural, n, {"n": n, **params})
 
-    def p_(self, context: str, msgid: str, /, **params: Any) -> Message:
-        return Message.make(self, context, msgid, None, None, params)
+    def p_(self, context: str, msgid: str, /, **params: Any) -> str:
+        return _render(self, language(), context, msgid, None, None, params)
+
+    def np_(self, context: str, singular: str, plural: str, n: int | float, /, **params: Any) -> str:
+        return _render(self, language(), context, singular, plural, n, {"n": n, **params})
 
     def translate(self, msgid: str, context: str | None = None, lang: str | None = None) -> str:
         """``msgid`` (marked elsewhere with ``N_``) in ``lang`` or the language of the moment."""
         return self.say(lang or language(), context, msgid, None, None)
 
-    def say(self, lang: str, context: str | None, msgid: str, plural: str | None, n: int | float | None) -> str:
+    def say(
+        self, lang: str, context: str | None, msgid: str, plural: str | None, n: int | float | None
+    ) -> str:
         """The template for ``msgid`` in ``lang``."""
         if lang == LANGUAGES[0]:  # the sources are English: no catalog to read
             return msgid if plural is None or n == 1 else plural
@@ -241,15 +247,12 @@ def pseudo(template: str) -> str:
 
 
 class _Formatter(string.Formatter):
-    """``str.format`` that writes fractions with the language's decimal and group symbols and
-    says any :class:`Message` among the values in the same language."""
+    """``str.format`` that writes fractions with the language's decimal and group symbols."""
 
     def __init__(self, lang: str) -> None:
         self.lang = lang
 
     def format_field(self, value: Any, format_spec: str) -> str:
-        if isinstance(value, Message):
-            return format(value.in_language(self.lang), format_spec)
         text = format(value, format_spec)
         if isinstance(value, float) and self.lang not in (LANGUAGES[0], PSEUDO):
             return localize_digits(text, self.lang)
@@ -284,45 +287,6 @@ def number(value: int | float, lang: str | None = None, decimals: int | None = N
     return localize_digits(text, lang)
 
 
-class Message(str):
-    """A sentence said in one language that can be said again in another: a ``str`` (the
-    words in the language it was made in) that keeps its English source, plural, context
-    and values."""
-
-    __slots__ = ("_catalog", "context", "msgid", "n", "params", "plural")
-
-    _catalog: Catalog
-    context: str | None
-    msgid: str
-    plural: str | None
-    n: int | float | None
-    params: dict[str, Any]
-
-    @classmethod
-    def make(
-        cls,
-        catalog: Catalog,
-        context: str | None,
-        msgid: str,
-        plural: str | None,
-        n: int | float | None,
-        params: dict[str, Any],
-    ) -> Message:
-        lang = language()
-        made = str.__new__(cls, _render(catalog, lang, context, msgid, plural, n, params))
-        made._catalog, made.context, made.msgid = catalog, context, msgid
-        made.plural, made.n, made.params = plural, n, params
-        return made
-
-    def in_language(self, lang: str | None) -> str:
-        """These words in ``lang`` (a plain ``str``)."""
-        lang = normalize(lang) or language()
-        return _render(self._catalog, lang, self.context, self.msgid, self.plural, self.n, self.params)
-
-    def __reduce__(self) -> Any:  # a Message pickles (and copies) as the words it says
-        return (str, (str(self),))
-
-
 def _render(
     catalog: Catalog,
     lang: str,
@@ -334,13 +298,8 @@ def _render(
 ) -> str:
     template = catalog.say(lang, context, msgid, plural, n)
     if not params:
-        return template if "{" not in template else template.replace("{{", "{").replace("}}", "}")
+        return template.replace("{{", "{").replace("}}", "}") if "{" in template else template
     return _Formatter(lang).vformat(template, (), params)
-
-
-def in_language(text: str, lang: str | None) -> str:
-    """``text`` in ``lang`` when it is a :class:`Message`, else as it is."""
-    return text.in_language(lang) if isinstance(text, Message) else str(text)
 
 
 CATALOG = Catalog(DOMAIN, LOCALE_DIR)
@@ -349,7 +308,23 @@ CATALOG = Catalog(DOMAIN, LOCALE_DIR)
 _ = CATALOG._
 n_ = CATALOG.n_
 p_ = CATALOG.p_
+np_ = CATALOG.np_
 translate = CATALOG.translate
+
+
+def localized(value: str | Mapping[str, str], lang: str | None = None) -> str:
+    """A text a user wrote in one or more languages (a table file's ``{ en = "...", es =
+    "..." }``, or a plain string in one): the one in ``lang`` (default: the language of the
+    moment), else English, else the first given."""
+    if isinstance(value, str):
+        return value
+    lang = lang or language()
+    if lang == PSEUDO:
+        return pseudo(localized(value, LANGUAGES[0]))
+    for want in (lang, LANGUAGES[0]):
+        if value.get(want):
+            return value[want]
+    return next(iter(value.values()), "")
 
 
 def N_(msgid: str) -> str:
