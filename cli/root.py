@@ -141,8 +141,9 @@ class LedgerGroup(click.Group):
         self._main_shell_completion(extra, prog_name, complete_var)
         code, as_json = 0, json_wanted(argv)  # before parsing, which consumes argv
         lang = language_wanted(argv)
-        if lang is not None and i18n.normalize(lang) is not None:
-            i18n.set_language(lang)
+        spoken = i18n.using(lang) if lang is not None and i18n.normalize(lang) is not None else None
+        if spoken is not None:  # for this run alone (a test's runner goes on in its own)
+            spoken.__enter__()
         try:
             with self.make_context(prog_name, list(argv), **extra) as ctx:
                 self.invoke(ctx)
@@ -151,6 +152,9 @@ class LedgerGroup(click.Group):
             code = e.exit_code
         except BaseException as e:  # every error leaves by one door
             code = fail(e, as_json)
+        finally:
+            if spoken is not None:
+                spoken.__exit__(None, None, None)
         if standalone_mode:
             sys.exit(code)
         return code

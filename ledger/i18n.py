@@ -7,9 +7,9 @@ the wheel is built) by one of four functions, which Babel's extractor knows by n
 
     _("{who} rolled {total}", who=name, total=7)        # a sentence, its values named
     n_("{n} die", "{n} dice", n)                          # a count, by the language's plural rule
-    p_("yearzero skill", "Shoot")                         # a word whose sense needs a context
+    p_("skill", "Shoot")                                  # a word whose sense needs a context
     N_("Shoot")                                           # marked here, put into words later
-    np_("crawl", "{n} ration", "{n} rations", n)          # both
+    np_("food", "{n} ration", "{n} rations", n)           # both
 
 Each returns the sentence in the language of the moment, a context variable
 (:func:`using`, :func:`set_language`): a front end sets it where it puts a message into words
@@ -127,6 +127,10 @@ def using(lang: str | None) -> Iterator[str]:
         _current.reset(token)
 
 
+_OTHERS: list[Catalog] = []
+"""The plugins' catalogs, as each is made."""
+
+
 class Catalog:
     """One gettext domain's catalogs, found in ``directory/<lang>/LC_MESSAGES/<domain>.mo``
     (or its ``.po``, compiled on first use where no up-to-date ``.mo`` lies beside it, as in
@@ -137,6 +141,8 @@ class Catalog:
         self.directory = Path(directory)
         self._loaded: dict[str, _gettext.NullTranslations] = {}
         self._lock = threading.Lock()
+        if domain != DOMAIN:
+            _OTHERS.append(self)
 
     def translations(self, lang: str) -> _gettext.NullTranslations:
         found = self._loaded.get(lang)
@@ -183,8 +189,17 @@ class Catalog:
         return _render(self, language(), context, singular, plural, n, {"n": n, **params})
 
     def translate(self, msgid: str, context: str | None = None, lang: str | None = None) -> str:
-        """``msgid`` (marked elsewhere with ``N_``) in ``lang`` or the language of the moment."""
-        return self.say(lang or language(), context, msgid, None, None)
+        """``msgid`` (marked elsewhere with ``N_``) in ``lang`` or the language of the moment.
+        The ledger's catalog looks in the plugins' catalogs for what it does not hold (a
+        plugin's sheet labels are shown by the ledger's sheet)."""
+        lang = lang or language()
+        said = self.say(lang, context, msgid, None, None)
+        if said == msgid and self.domain == DOMAIN and lang != LANGUAGES[0]:
+            for other in _OTHERS:
+                found = other.say(lang, context, msgid, None, None)
+                if found != msgid:
+                    return found
+        return said
 
     def say(
         self, lang: str, context: str | None, msgid: str, plural: str | None, n: int | float | None

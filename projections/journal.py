@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ledger.deciding.commands import Told, told_actions
+from ledger.i18n import _, translate
 from ledger.log.state import told_as, told_on
 
 SKIPPED = frozenset({"campaign.started", "branch.forked", "action.undone", "action.redone"})
@@ -37,9 +38,9 @@ def escape(text: str) -> str:
 
 def _value(value: Any) -> str:
     if value is None or value == [] or value == {}:
-        return "none"
+        return _("none")
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return _("yes") if value else _("no")
     if isinstance(value, dict):
         return ", ".join(f"{k} {_value(v)}" for k, v in value.items())
     if isinstance(value, list | tuple):
@@ -59,7 +60,7 @@ def state_line(sheet: dict[str, Any], hidden: Iterable[str] = ()) -> str:
             continue  # nested detail (a fight, a map): the sheet shows it, the journal does not
         if isinstance(value, list) and any(isinstance(v, dict) for v in value):
             continue
-        parts.append(f"{key.replace('_', ' ')} {_value(value)}")
+        parts.append(f"{translate(key.replace('_', ' '))} {_value(value)}")
     return " · ".join(escape(p) for p in parts)
 
 
@@ -68,20 +69,29 @@ def render(book: Any, campaign: str | None, actor: str | None, version: int | No
     camp = book.campaign(campaign)
     system = book.system(camp)
     head = book.head(camp) if version is None else version
-    days: list[tuple[str, list[Told]]] = []
+    days: list[tuple[str, str, list[Told]]] = []  # (heading, its end's words, what was told)
     for told in told_actions(system, book.effective(camp, head)):
         env = told[0]
         if env.event.kind in SKIPPED:
             continue
         day = told_on(env.event, env.day)
-        heading = f"Day {day}" if day is not None else env.at[:10]
+        if day is not None:
+            heading, end = _("Day {day}", day=day), _("End of day {day}", day=day)
+        else:
+            heading = env.at[:10]
+            end = _("End of {date}", date=heading)
         if not days or days[-1][0] != heading:
-            days.append((heading, []))
-        days[-1][1].append(told)
-    lines = [f"# {escape(camp.name)}", "", f"A {escape(system.name)} campaign, up to version {head}.", ""]
+            days.append((heading, end, []))
+        days[-1][2].append(told)
+    lines = [
+        f"# {escape(camp.name)}",
+        "",
+        _("A {system} campaign, up to version {head}.", system=escape(system.name), head=head),
+        "",
+    ]
     if not days:
-        lines += ["Nothing has happened yet.", ""]
-    for heading, envs in days:
+        lines += [_("Nothing has happened yet."), ""]
+    for heading, end, envs in days:
         lines += [f"## {heading}", ""]
         for env, party, seat in envs:
             whose = told_as(env.event, env.actor, party, seat)
@@ -94,7 +104,7 @@ def render(book: Any, campaign: str | None, actor: str | None, version: int | No
             if shown:
                 lines += [
                     "",
-                    f"*End of {heading.lower() if heading.startswith('Day') else heading}*: {shown}",
+                    f"*{end}*: {shown}",
                 ]
         lines.append("")
     return "\n".join(lines).rstrip("\n") + "\n"
