@@ -389,11 +389,6 @@ def say(text: str, tables: Mapping[str, Any] | None = None) -> str:
     as recorded when none (a user's own words)."""
     if i18n.language() == "en" or not text:
         return text
-    for regex, template in _patterns():
-        match = regex.match(text)
-        if match:
-            fields = {k: _field(k, v, tables) for k, v in match.groupdict().items()}
-            return i18n.translate(template).format(**fields)
     if text in FIXED_TEXTS:
         return i18n.translate(text)
     if text in CAUSES:
@@ -401,7 +396,20 @@ def say(text: str, tables: Mapping[str, Any] | None = None) -> str:
     texts = _texts(tables)
     if text in texts:
         return text_of(texts[text])
+    for regex, template in _patterns():
+        match = regex.match(text)
+        if match:
+            fields = {k: _field(k, v, tables) for k, v in match.groupdict().items()}
+            return i18n.translate(template).format(**fields)
     return word(text)
+
+
+def row_text(text: Any, tables: Mapping[str, Any] | None = None) -> str:
+    """A table row's text (as written, or as stored in English) in the reader's language."""
+    if isinstance(text, Mapping):
+        return text_of(text)
+    texts = _texts(tables) if i18n.language() != "en" else {}
+    return text_of(texts[text]) if text in texts else str(text)
 
 
 def _texts(tables: Mapping[str, Any] | None) -> dict[str, Any]:
