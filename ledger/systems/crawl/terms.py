@@ -19,6 +19,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Mapping
+from importlib import resources
 from typing import Any
 
 import msgspec
@@ -225,10 +226,9 @@ def recorded(value: Any) -> str:
 @functools.lru_cache(maxsize=1)
 def _sample() -> dict[str, Any]:
     """The shipped sample tables as written (texts in both languages)."""
-    from ledger.systems.crawl.tables import SAMPLE
-
+    sample = resources.files("ledger.samples") / "crawl" / "tables.toml"
     try:
-        return msgspec.toml.decode(SAMPLE.read_text(encoding="utf-8"))
+        return msgspec.toml.decode(sample.read_text(encoding="utf-8"))
     except (OSError, msgspec.DecodeError):
         return {}
 
