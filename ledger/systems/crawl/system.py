@@ -17,7 +17,7 @@ import msgspec
 from ledger.deciding.decider import Decider, Draft
 from ledger.dice.sources import Dice
 from ledger.errors import EditTable, Other, RuleError
-from ledger.i18n import _, n_
+from ledger.i18n import N_, _, n_
 from ledger.log.events import Event
 from ledger.projections.crawl import report as rep
 from ledger.projections.crawl import state as proj
@@ -451,7 +451,7 @@ def sheet(state: Any, actor: str | None = None) -> dict[str, Any]:
 def _system() -> System:
     return System(
         name="crawl",
-        description="a solo hex-crawl: one hex a day, hunger, towns, divine chapters, combat",
+        description=N_("a solo hex-crawl: one hex a day, hunger, towns, divine chapters, combat"),
         rules=Rules(
             initial=proj.initial,
             evolve=proj.evolve,
