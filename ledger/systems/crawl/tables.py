@@ -193,17 +193,23 @@ def load_tables(path: str | None) -> tuple[dict[str, Any], str]:
         text = file.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise TableError(
-            f"table file {source!r} does not exist", fix=Other(text="give a path to a TOML file")
+            _("table file {source!r} does not exist", source=source),
+            fix=Other(text=_("give a path to a TOML file")),
         ) from None
     except UnicodeDecodeError as e:
         raise TableError(
-            f"table file {source!r} is not UTF-8 text ({e.reason} at byte {e.start})",
-            fix=Other(text="save it as UTF-8"),
+            _(
+                "table file {source!r} is not UTF-8 text ({reason} at byte {byte})",
+                source=source,
+                reason=e.reason,
+                byte=e.start,
+            ),
+            fix=Other(text=_("save it as UTF-8")),
         ) from None
     except OSError as e:
         raise TableError(
-            f"table file {source!r} cannot be read ({e.strerror})",
-            fix=Other(text="give a path to a TOML file"),
+            _("table file {source!r} cannot be read ({reason})", source=source, reason=e.strerror),
+            fix=Other(text=_("give a path to a TOML file")),
         ) from None
     return stored(decode(text, source), msgspec.toml.decode(text)), "sample" if path is None else source
 
@@ -247,13 +253,21 @@ def check(tables: CrawlTables, problems: _Problems) -> None:
     names = list(msgspec.to_builtins(tables.terrain).values())
     twice = sorted({n for n in names if names.count(n) > 1})
     if twice:
-        problems.fail("terrain", f"names {twice[0]!r} more than once", "give six different terrains")
+        problems.fail(
+            "terrain",
+            _("names {name!r} more than once", name=twice[0]),
+            _("give six different terrains"),
+        )
     enemies, items = tables.enemies, tables.items
     if "god" not in enemies:
-        problems.fail("enemies", "has no god", "add [enemies.god], the foe of the third divine chapter")
+        problems.fail("enemies", _("has no god"), _("add [enemies.god], the foe of the third divine chapter"))
     for name in tables.events:
         if name != "default" and name not in names:
-            problems.fail(f"events.{toml_key(name)}", "names no terrain", f"name one of {', '.join(names)}")
+            problems.fail(
+                f"events.{toml_key(name)}",
+                _("names no terrain"),
+                _("name one of {names}", names=", ".join(names)),
+            )
     default = tables.events.get("default", {})
     for name in names:
         rows = tables.events.get(name, {})
@@ -261,48 +275,58 @@ def check(tables: CrawlTables, problems: _Problems) -> None:
             if total not in rows and total not in default:
                 problems.fail(
                     f"events.{toml_key(name)}",
-                    f"has no row {total}, nor has [events.default]",
-                    f"give row {total}",
+                    _("has no row {total}, nor has [events.default]", total=total),
+                    _("give row {total}", total=total),
                 )
     for table, where, outcome in _outcomes(tables):
         _refers(problems, table, where, outcome, enemies, items)
     for name, ware in tables.shop.items():
         where = f"shop.{toml_key(name)}"
         if ware.enemy is not UNSET:
-            problems.fail(f"{where}.enemy", "brings an enemy", "sell goods only", where)
+            problems.fail(f"{where}.enemy", _("brings an enemy"), _("sell goods only"), where)
         _refers(problems, where, where, ware, enemies, items)
     for name in tables.encounters:
         if name not in names:
             problems.fail(
-                f"encounters.{toml_key(name)}", "names no terrain", f"name one of {', '.join(names)}"
+                f"encounters.{toml_key(name)}",
+                _("names no terrain"),
+                _("name one of {names}", names=", ".join(names)),
             )
     for name in names:
         rows = tables.encounters.get(name)
         if rows is None:
             problems.fail(
                 f"encounters.{toml_key(name)}",
-                "is missing",
-                "give rows 1, 3 and 5 with enemy names",
+                _("is missing"),
+                _("give rows 1, 3 and 5 with enemy names"),
                 "encounters",
             )
             continue
         for face in ("1", "3", "5"):
             if face not in rows:
-                problems.fail(f"encounters.{toml_key(name)}", f"has no row {face}", "give rows 1, 3 and 5")
+                problems.fail(
+                    f"encounters.{toml_key(name)}",
+                    _("has no row {face}", face=face),
+                    _("give rows 1, 3 and 5"),
+                )
         for face, enemy in rows.items():
             if enemy not in enemies:
                 problems.fail(
                     f"encounters.{toml_key(name)}.{face}",
-                    f"names enemy {enemy!r}, which is not in [enemies] ({', '.join(enemies)})",
-                    f"name one of [enemies] or add [enemies.{toml_key(enemy)}]",
+                    _(
+                        "names enemy {enemy!r}, which is not in [enemies] ({enemies})",
+                        enemy=enemy,
+                        enemies=", ".join(enemies),
+                    ),
+                    _("name one of [enemies] or add [enemies.{key}]", key=toml_key(enemy)),
                     f"encounters.{toml_key(name)}",
                 )
     for n, item in enumerate(tables.start.inventory):
         if item not in items:
             problems.fail(
                 f"start.inventory[{n}]",
-                f"is {item!r}, which is not in [items] ({', '.join(items)})",
-                "list names from [items]",
+                _("is {item!r}, which is not in [items] ({items})", item=item, items=", ".join(items)),
+                _("list names from [items]"),
                 "start",
             )
 
@@ -338,15 +362,23 @@ def _refers(
     if outcome.enemy is not UNSET and outcome.enemy not in enemies:
         problems.fail(
             f"{where}.enemy",
-            f"names enemy {outcome.enemy!r}, which is not in [enemies] ({', '.join(enemies)})",
-            f"name one of [enemies] or add [enemies.{toml_key(outcome.enemy)}]",
+            _(
+                "names enemy {enemy!r}, which is not in [enemies] ({enemies})",
+                enemy=outcome.enemy,
+                enemies=", ".join(enemies),
+            ),
+            _("name one of [enemies] or add [enemies.{key}]", key=toml_key(outcome.enemy)),
             table,
         )
     if outcome.item is not UNSET and outcome.item not in items:
         problems.fail(
             f"{where}.item",
-            f"gives item {outcome.item!r}, which is not in [items] ({', '.join(items)})",
-            f"name one of [items] or add [items.{toml_key(outcome.item)}]",
+            _(
+                "gives item {item!r}, which is not in [items] ({items})",
+                item=outcome.item,
+                items=", ".join(items),
+            ),
+            _("name one of [items] or add [items.{key}]", key=toml_key(outcome.item)),
             table,
         )
 
