@@ -216,7 +216,7 @@ def _weapon(g: Crawl, tables: dict[str, Any]) -> dict[str, Any]:
             continue
         attack = item.get("attack", 0)
         if type(attack) is not int:
-            raise not_stored(f"the attack of item {name!r}", attack)
+            raise not_stored(_("the attack of item {name!r}", name=name), attack)
         if attack > bonus:
             best, bonus = name, item["attack"]
     return {"name": best, "attack": g.attack + bonus}
@@ -277,7 +277,7 @@ def terrain_letters(tables: dict[str, Any]) -> dict[str, str]:
     letters: dict[str, str] = {}
     for name in stored_table(tables, "terrain").values():
         if not isinstance(name, str) or not name:
-            raise not_stored("a terrain's name", name)
+            raise not_stored(_("a terrain's name"), name)
         letter = terms.word(name)[0].lower()
         if letter in letters.values():
             letter = letter.upper()
