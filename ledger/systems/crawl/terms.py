@@ -25,7 +25,7 @@ from typing import Any
 import msgspec
 
 from ledger import i18n
-from ledger.errors import LedgerError
+from ledger.errors import RuleError
 from ledger.i18n import N_, Readings
 
 CONTEXT = "crawl"
@@ -177,10 +177,8 @@ def read(words: Readings, text: str, what: str) -> str:
     """The stored key ``text`` names, in either language; a one-line refusal when it names
     none or, read in two languages, two different terms."""
     found = words.read(text)
-    if len(found) == 1:
-        return next(iter(found))
     if not found:
-        raise LedgerError(
+        raise RuleError(
             i18n._(
                 "{text!r} is not a {what}; give one of {choices}",
                 text=text,
@@ -188,23 +186,36 @@ def read(words: Readings, text: str, what: str) -> str:
                 choices=", ".join(words.words()),
             )
         )
-    readings_ = sorted(f"{words.name(key, lang or None)} ({lang or '-'})" for key, lang in found.items())
-    raise LedgerError(
+    return _one(words, text, found)
+
+
+def _one(words: Readings, text: str, found: Mapping[str, str]) -> str:
+    if len(found) == 1:
+        return next(iter(found))
+    shown = sorted(
+        i18n._(
+            "{term} ({language})",
+            term=words.name(key, "en"),
+            language=i18n.NAMES.get(lang, i18n._("a short form")),
+        )
+        for key, lang in found.items()
+    )
+    raise RuleError(
         i18n._(
             "{text!r} is ambiguous: it reads {readings}; type the word of one language",
             text=text,
-            readings=" / ".join(readings_),
+            readings=i18n._(" or ").join(shown),
         )
     )
 
 
 def read_or_keep(words: Readings, text: str | None) -> str | None:
-    """``text`` as its stored key when it names exactly one term, else as typed (the rules
-    refuse it in their own words)."""
+    """``text`` as its stored key when it names one term, as typed when it names none (the
+    rules refuse it in their own words); refused when two languages read it as two terms."""
     if text is None:
         return None
     found = words.read(text)
-    return next(iter(found)) if len(found) == 1 else text
+    return _one(words, text, found) if found else text
 
 
 # --- table texts ---------------------------------------------------------------
