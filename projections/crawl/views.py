@@ -100,7 +100,7 @@ def sheet(state: Any, actor: str | None = None, *, expected: Upcoming) -> dict[s
         "expected": expected(g, state.core.tables) if g.alive else [],
         "fight": fight,
         "chapters_open": list(g.chapters),
-        "next_chapter": cal["next"],
+        "next_chapter": {**cal["next"], "name": terms.word(cal["next"]["name"])} if cal["next"] else None,
         "cause_of_death": g.cause,
         "status": _("alive") if g.alive else _("dead ({cause})", cause=terms.cause(g.cause or "")),
         "who": state.core.characters[0] if state.core.characters else _("the explorer"),
