@@ -91,7 +91,27 @@ class _Word(click.ParamType):
         try:
             return terms.read(self.words, str(value), i18n.translate(self.what))
         except LedgerError as e:
-            self.fail(e.message if hasattr(e, "message") else str(e), param, ctx)
+            self.fail(e.message, param, ctx)
+
+
+class _Technique(click.ParamType):
+    """A technique by its number (1-7) or its name in either language (``carrera`` is 5)."""
+
+    name = "technique"
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
+        return "[1-7]"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if isinstance(value, int):
+            return value
+        text = str(value).strip()
+        if text.isdigit() and 1 <= int(text) <= 7:
+            return int(text)
+        try:
+            return int(terms.read(terms.TECHNIQUE_WORDS, text, i18n.translate(N_("technique"))))
+        except LedgerError as e:
+            self.fail(e.message, param, ctx)
 
 
 SAMPLE_LOG = resources.files("ledger.samples") / "crawl" / "campaign.jsonl"
@@ -267,7 +287,7 @@ def attack(c: Ctx, weapon: str | None, faces: str | None) -> None:
 
 
 @_action("technique", N_("Use technique N (1-7): Energy, a training roll for 1-4, lasting effects for 5-7."))
-@click.argument("number", type=click.IntRange(1, 7))
+@click.argument("number", type=_Technique())
 def technique(c: Ctx, number: int, faces: str | None) -> None:
     run_command(c, order.Technique(number=number), faces, text=_text, more=_expected)
 

@@ -281,3 +281,13 @@ def test_the_game_words_have_their_spanish_names() -> None:
         assert terms.word("the Sleepers") == "los Durmientes"
         assert terms.word("a name of mine") == "a name of mine"
     assert terms.technique(6) == "electric arrows" and terms.word("solar taser") == "solar taser"
+
+
+def test_a_technique_is_typed_by_its_number_or_its_name_in_either_language(run: Any) -> None:
+    assert run("new", "crawl", "viaje", "--explorer", "Ada").exit_code == 0
+    for typed in ("5", "carrera", "Sprint", "flechas flamígeras"):
+        out = run("--lang", "es", "crawl", "technique", typed)
+        assert out.exit_code == 1 and "technique no sigue el orden del día" in out.output, typed
+    refused = run("--lang", "es", "crawl", "technique", "volar")
+    assert refused.exit_code == 2 and "'volar' no es un valor válido (habilidad técnica)" in refused.output
+    assert "esquiva y golpea" in refused.output and "carrera" in refused.output

@@ -278,7 +278,8 @@ def terrain_letters(tables: dict[str, Any]) -> dict[str, str]:
     for name in stored_table(tables, "terrain").values():
         if not isinstance(name, str) or not name:
             raise not_stored(_("a terrain's name"), name)
-        letter = terms.word(name)[0].lower()
+        shown = terms.word(name)
+        letter = next((ch for ch in shown if ch.isalnum()), name[0]).lower()
         if letter in letters.values():
             letter = letter.upper()
         letters[name] = letter

@@ -171,6 +171,7 @@ FOOD_WORDS = readings(FOODS)
 NIGHT_WORDS = readings(NIGHTS)
 DIRECTION_WORDS = readings(DIRECTIONS)
 REPEAT_WORDS = readings(REPEATS)
+TECHNIQUE_WORDS = readings({str(n): name for n, name in TECHNIQUE_NAMES.items()})
 
 
 def read(words: Readings, text: str, what: str) -> str:
