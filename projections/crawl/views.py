@@ -93,8 +93,14 @@ def sheet(state: Any, actor: str | None = None, *, expected: Upcoming) -> dict[s
         "hunger_streak": g.hunger_streak,
         "techniques": {str(n): {"successes": s, "mastered": s >= 6} for n, s in sorted(g.techniques.items())},
         "inventory": list(g.inventory),
+        "carrying": terms.names(g.inventory),
         "weapon": _weapon(g, state.core.tables),
-        "position": {"q": g.q, "r": g.r, "terrain": g.here.terrain},
+        "position": {
+            "q": g.q,
+            "r": g.r,
+            "terrain": g.here.terrain,
+            "name": terms.word(g.here.terrain) if g.here.terrain else None,
+        },
         "meals_today": g.meals,
         "phase": g.phase,
         "expected": expected(g, state.core.tables) if g.alive else [],
@@ -158,7 +164,7 @@ SHEET = SheetLayout(
     headline=(
         SheetField("health", N_("Health"), max=20),
         SheetField("energy", N_("Energy"), max=20),
-        SheetField("attack", N_("Attack"), show=N_("{weapon.attack} with {weapon.name}")),
+        SheetField("attack", N_("Attack"), show=N_("{weapon.attack} with {weapon.shown}")),
         SheetField("defense", N_("Defense")),
     ),
     sections=(
@@ -176,12 +182,12 @@ SHEET = SheetLayout(
             (SheetField("hunger_streak", N_("streak")), SheetField("meals_today", N_("meals today"))),
         ),
         SheetSection(
-            N_("Gear"), (SheetField("inventory", N_("carrying")), SheetField("mastery", N_("techniques")))
+            N_("Gear"), (SheetField("carrying", N_("carrying")), SheetField("mastery", N_("techniques")))
         ),
         SheetSection(
             N_("Where"),
             (
-                SheetField("position", N_("at"), show="({position.q}, {position.r}) {position.terrain}"),
+                SheetField("position", N_("at"), show="({position.q}, {position.r}) {position.name}"),
                 SheetField("chapters_open", N_("chapters open")),
                 SheetField(
                     "next_chapter", N_("next chapter"), show=N_("day {next_chapter.day}, {next_chapter.name}")
@@ -219,7 +225,7 @@ def _weapon(g: Crawl, tables: dict[str, Any]) -> dict[str, Any]:
             raise not_stored(_("the attack of item {name!r}", name=name), attack)
         if attack > bonus:
             best, bonus = name, item["attack"]
-    return {"name": best, "attack": g.attack + bonus}
+    return {"name": best, "attack": g.attack + bonus, "shown": terms.word(best)}
 
 
 def journal(state: Any) -> list[dict[str, Any]]:
