@@ -75,6 +75,11 @@ def test_a_day_in_spanish_says_the_game_words_of_the_spanish_rules(run: Any) -> 
     ) in slept
     sheet = run("--lang", "es", "sheet").output
     assert "Ada in viaje, day 1: vivo" in sheet or "Ada en viaje, día 1: vivo" in sheet
+    data = json.loads(run("--lang", "es", "sheet", "--json").output)
+    assert (data["inventory"], data["carrying"]) == (["knife"], ["cuchillo"])
+    assert (data["position"]["terrain"], data["position"]["name"]) == ("forest", "bosque")
+    assert (data["weapon"]["name"], data["weapon"]["shown"], data["status"]) == ("knife", "cuchillo", "vivo")
+    assert data["next_chapter"]["name"] == "los Durmientes"
     journal = run("--lang", "es", "journal").output
     assert "caminó al n; bosque; árboles frutales silvestres; comió barra; durmió: naturaleza" in journal
     calendar = run("--lang", "es", "crawl", "calendar").output
