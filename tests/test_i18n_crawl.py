@@ -4,6 +4,7 @@ a campaign played in one language read in the other (the log is the same)."""
 
 from __future__ import annotations
 
+import io
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,6 +22,7 @@ from ledger.projections.crawl import views
 from ledger.systems.crawl import events as ev
 from ledger.systems.crawl import terms
 from ledger.systems.crawl.order import Buy, Eat, Explore, Move, Sleep, Terrain
+from ledger.systems.crawl.system import SYSTEM
 from ledger.systems.crawl.tables import load_tables
 from tests.test_crawl import write_tables
 
@@ -215,6 +217,19 @@ def test_a_users_table_in_two_languages_is_stored_so_and_rolled_in_english(tmp_p
         with i18n.using("en"):
             assert rolled.summary() == "events.plain [3, 4] = 7: a ration (physical dice)"
             assert "a ration" in views.journal(state)[-1]["text"]
+        listed = {t.name: t for t in SYSTEM.read.listing(state.core.tables)}
+        assert any(r.text.startswith("a ration") for r in listed["events.plain"].rows)
+        with i18n.using("es"):
+            listed = {t.name: t for t in SYSTEM.read.listing(state.core.tables)}
+        assert any(r.text.startswith("una ración") for r in listed["events.plain"].rows)
+        assert any(r.text.startswith("un pueblo") for r in listed["events.plain"].rows)
+        # an export of it imports again: its stored tables are tables the ledger stores
+        out = io.BytesIO()
+        book.export(out, "run")
+    with Ledger(str(tmp_path / "v.ledger")) as other:
+        camp = other.import_(io.BytesIO(out.getvalue()), "again")
+        other.verify(camp.name)
+        assert other.state("again").core.tables["events"]["plain"]["7"]["text"]["es"] == "una ración"
 
 
 @pytest.mark.parametrize(
