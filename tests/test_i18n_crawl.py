@@ -31,11 +31,11 @@ SAMPLE = Path(__file__).parents[1] / "samples" / "crawl" / "campaign.jsonl"
 
 @pytest.fixture(autouse=True)
 def english_after() -> Iterator[None]:
-    """``--lang`` sets the language of the moment for the process: each test starts and ends
-    in English."""
+    """``--lang`` sets the language of the moment for the process: each test starts in English
+    and leaves the language to the environment again."""
     i18n.set_language("en")
     yield
-    i18n.set_language("en")
+    i18n.set_language(None)
 
 
 @pytest.fixture
