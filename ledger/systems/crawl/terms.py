@@ -294,11 +294,6 @@ def table_text(table: str, row: int | str | None, text: str, tables: Mapping[str
     return text
 
 
-def chapter_title(name: str) -> str:
-    """A divine chapter's name: the sample's in the reader's language, else as written."""
-    return word(name)
-
-
 # --- the words of the day's notes, causes and choices ----------------------------
 
 
