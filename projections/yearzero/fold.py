@@ -19,11 +19,13 @@ from ledger.projections.yearzero.game import (
     YZState,
     rot_interval,
 )
+from ledger.projections.yearzero.vocabulary import remember_tables
 from ledger.systems.yearzero import events as ev
 
 
 def initial(started: CampaignStarted) -> YZState:
     tables = started.tables
+    remember_tables(tables)
     settings = {**tables.get("settings", {}), **started.settings}
     zone = tables.get("zone")
     ark = str(zone.get("ark", "")).strip().upper() if isinstance(zone, dict) else ""

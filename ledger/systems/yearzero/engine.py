@@ -23,6 +23,7 @@ from ledger.errors import ChooseCharacter, RuleError, Setting
 from ledger.projections.yearzero.game import Character, YZState
 from ledger.projections.yearzero.vocabulary import ATTRIBUTES, DAY, TRAUMA
 from ledger.systems.yearzero import events as ev
+from ledger.systems.yearzero.tables import english
 
 YZDraft = Draft[YZState]
 """A yearzero command being decided."""
@@ -204,16 +205,16 @@ def critical(d: YZDraft, name: str) -> None:
             character=name,
             faces=(faces[0], faces[1]),
             result=result,
-            name=str(row["name"]),
+            name=english(row["name"]),
             lethal=lethal,
             instant=instant,
             deadline_at=deadline,
             heals_at=now(d) + heal_days * DAY if heal_days else None,
-            effect=str(row.get("effect", "")),
+            effect=english(row.get("effect", "")),
         )
     )
     if instant:
-        d.emit(ev.Died(character=name, cause=f"critical injury: {row['name']}", at=now(d)))
+        d.emit(ev.Died(character=name, cause=f"critical injury: {english(row['name'])}", at=now(d)))
 
 
 # --- Rot -----------------------------------------------------------------------------
