@@ -388,8 +388,8 @@ def table_text(table: str, field: str, recorded: str) -> str:
     that language when its table gives it, else the text as recorded."""
     if not _SAMPLE_READ:
         _SAMPLE_READ.append(True)
-        from ledger.systems.yearzero.tables import load_tables  # the sample tables, once
+        from ledger.systems.yearzero.tables import sample_texts  # the sample tables, once
 
-        remember_tables(load_tables(None)[0])
+        sample_texts()
     found = _TABLE_TEXTS.get((table, field, recorded))
     return i18n.localized(found) if found else recorded

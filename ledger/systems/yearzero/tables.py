@@ -63,7 +63,9 @@ class Zone(Table, kw_only=True):
 
     def __post_init__(self) -> None:
         if split_sector(self.ark) is None:
-            raise ValueError(f'ark should be a sector like "F8" (letters then a number), got {self.ark!r}')
+            raise ValueError(
+                _('ark should be a sector like "F8" (letters then a number), got {ark!r}', ark=self.ark)
+            )
 
 
 class RotLevel(Table, kw_only=True):
@@ -84,9 +86,9 @@ class Injury(Table, kw_only=True):
 
     def __post_init__(self) -> None:
         if not english(self.name).strip():
-            raise ValueError("name should be a non-empty text")
+            raise ValueError(_("name should be a non-empty text"))
         if self.lethal is True and self.instant is not True and self.deadline_minutes is UNSET:
-            raise ValueError("a lethal injury that does not kill at once needs deadline_minutes")
+            raise ValueError(_("a lethal injury that does not kill at once needs deadline_minutes"))
 
 
 class Tables(Table, kw_only=True):
@@ -106,13 +108,39 @@ def load_tables(path: str | None) -> tuple[dict[str, Any], str]:
     try:
         text = source.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise TableError(f"tables file {str(source)!r} does not exist; give an existing TOML file") from None
+        raise TableError(
+            _("tables file {file!r} does not exist; give an existing TOML file", file=str(source))
+        ) from None
     except UnicodeDecodeError as e:
-        raise TableError(f"tables file {str(source)!r} is not UTF-8 text ({e}); save it as UTF-8") from None
+        raise TableError(
+            _(
+                "tables file {file!r} is not UTF-8 text ({problem}); save it as UTF-8",
+                file=str(source),
+                problem=e,
+            )
+        ) from None
     tables = decode(text, str(source))
     data = msgspec.to_builtins(tables)
     remember_tables(data)
+    if path is None:
+        # A campaign keeps the sample's texts in English, as it always has (the sample logs
+        # stay as they are); they read in Spanish from the sample file (sample_texts).
+        data = in_english(data)
     return data, "sample" if path is None else str(source)
+
+
+def in_english(data: Any) -> Any:
+    """Stored tables with every text given in several languages kept in English alone."""
+    if isinstance(data, dict):
+        if data and all(isinstance(k, str) and len(k) == 2 for k in data) and "en" in data:
+            return str(data["en"])
+        return {k: in_english(v) for k, v in data.items()}
+    return data
+
+
+def sample_texts() -> None:
+    """Keep the sample tables' texts in every language they give (:func:`remember_tables`)."""
+    load_tables(None)
 
 
 def check_stored(data: dict[str, Any]) -> None:
@@ -137,8 +165,14 @@ def decode(text: str, source: str) -> Tables:
 def _fail(source: str, where: str, expected: str, got: Any) -> TableError:
     table = where.strip("[]").split(".")[0]
     return TableError(
-        f"tables file {source!r}: {where} should be {expected}, got {got!r}",
-        fix=EditTable(text=f"fix {where} of the tables file", table=table),
+        _(
+            "tables file {file!r}: {where} should be {expected}, got {got!r}",
+            file=source,
+            where=where,
+            expected=expected,
+            got=got,
+        ),
+        fix=EditTable(text=_("fix {where} of the tables file", where=where), table=table),
     )
 
 
@@ -146,14 +180,16 @@ def _check(tables: Tables, source: str) -> None:
     """What one entry cannot say alone: every row of each die, levels that exist."""
     missing = [str(n) for n in range(2, 13) if str(n) not in tables.critical_injuries]
     if missing:
-        raise _fail(source, "[critical_injuries]", "rows 2 to 12", f"missing {', '.join(missing)}")
+        raise _fail(
+            source, "[critical_injuries]", _("rows 2 to 12"), _("missing {rows}", rows=", ".join(missing))
+        )
     if "0" not in tables.rot_levels:
-        raise _fail(source, "[rot_levels]", "a table with at least level 0", sorted(tables.rot_levels))
+        raise _fail(source, "[rot_levels]", _("a table with at least level 0"), sorted(tables.rot_levels))
     if sorted(tables.sector_rot) != [str(n) for n in range(1, 7)]:
-        raise _fail(source, "[sector_rot]", "rows 1 to 6", sorted(tables.sector_rot))
+        raise _fail(source, "[sector_rot]", _("rows 1 to 6"), sorted(tables.sector_rot))
     for key, level in tables.sector_rot.items():
         if str(level) not in tables.rot_levels:
-            raise _fail(source, f"sector_rot.{key}", "a level listed in [rot_levels]", level)
+            raise _fail(source, f"sector_rot.{key}", _("a level listed in [rot_levels]"), level)
 
 
 def listing(data: dict[str, Any]) -> list[Any]:
