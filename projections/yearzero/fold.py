@@ -419,4 +419,7 @@ def _still_pushable(rolls: dict[str, PendingRoll], env: Envelope[Any]) -> dict[s
 
 
 def day(state: YZState | None) -> int | None:
-    return state.day if state is not None else None
+    if state is None:
+        return None
+    remember_tables(state.tables)  # a log or a journal read in another language: its table texts
+    return state.day

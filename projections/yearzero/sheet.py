@@ -14,6 +14,7 @@ from ledger.projections.yearzero.vocabulary import (
     TRAUMA,
     clock,
     condition_word,
+    remember_tables,
     said,
     slot_word,
     table_text,
@@ -78,6 +79,7 @@ def character_sheet(c: Character, game: YZState) -> dict[str, Any]:
 
 def sheet(state: Any, actor: str | None) -> dict[str, Any]:
     game: YZState = state.game
+    remember_tables(game.tables)  # a table's texts in the reader's language
     name = actor if actor in game.characters else state.core.last_actor
     if name not in game.characters:
         name = game.order[-1] if game.order else None

@@ -366,10 +366,16 @@ result recorded in English reads as in another language."""
 _SAMPLE_READ: list[bool] = []
 
 
+_SEEN: dict[int, Mapping[str, Any]] = {}
+
+
 def remember_tables(tables: Mapping[str, Any]) -> None:
     """Keep the texts of a campaign's tables that are given in several languages (a row's
     ``{ en = "...", es = "..." }``), so that a result recorded from them reads in the
-    reader's language (:func:`table_text`)."""
+    reader's language (:func:`table_text`). Each campaign's tables are read once."""
+    if _SEEN.get(id(tables)) is tables:
+        return
+    _SEEN[id(tables)] = tables
     for table in ("critical_injuries", "rot_levels"):
         rows = tables.get(table)
         if not isinstance(rows, Mapping):

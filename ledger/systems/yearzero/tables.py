@@ -24,6 +24,7 @@ from ledger.projections.yearzero.vocabulary import (
     SPECIALIST_SKILLS,
     remember_tables,
     split_sector,
+    table_text,
     term,
 )
 from ledger.tables import browse
@@ -199,7 +200,9 @@ def listing(data: dict[str, Any]) -> list[Any]:
     def rot(value: Any) -> tuple[str, dict[str, Any]]:
         name = levels.get(str(value), {}).get("name", "")
         if name:
-            return _("Rot level {level} ({name})", level=value, name=localized(name)), {"rot_level": value}
+            return _("Rot level {level} ({name})", level=value, name=shown("rot_levels", "name", name)), {
+                "rot_level": value
+            }
         return _("Rot level {level}", level=value), {"rot_level": value}
 
     def injury(value: Any) -> tuple[str, dict[str, Any]]:
@@ -209,7 +212,8 @@ def listing(data: dict[str, Any]) -> list[Any]:
             when = _("lethal in {minutes} minutes unless healed", minutes=value.get("deadline_minutes"))
         else:
             when = _("not lethal")
-        name, effect = localized(value["name"]), localized(value.get("effect", ""))
+        name = shown("critical_injuries", "name", value["name"])
+        effect = shown("critical_injuries", "effect", value.get("effect", ""))
         if value.get("heal_days"):
             days = n_("{n} day", "{n} days", value["heal_days"])
             line = _(
@@ -229,7 +233,9 @@ def listing(data: dict[str, Any]) -> list[Any]:
         return n_("a Rot point every minute", "a Rot point every {n} minutes", minutes)
 
     def level_line(level: str, row: dict[str, Any]) -> str:
-        name = localized(row["name"]) if row.get("name") else _("level {level}", level=level)
+        name = (
+            shown("rot_levels", "name", row["name"]) if row.get("name") else _("level {level}", level=level)
+        )
         return _("{name}: {every}", name=name, every=every(row["minutes_per_point"]))
 
     def skill_line(skill: str, attribute: str) -> str:
@@ -265,6 +271,14 @@ def listing(data: dict[str, Any]) -> list[Any]:
             ),
         ),
     ]
+
+
+def shown(table: str, field: str, value: Any) -> str:
+    """A table's text in the reader's language: the one it gives in that language, or the
+    one its row gives in the sample tables (:func:`table_text`), else as it is."""
+    if isinstance(value, dict):
+        return localized(value)
+    return table_text(table, field, str(value)) if value else ""
 
 
 def check_settings(given: dict[str, Any]) -> dict[str, Any]:
