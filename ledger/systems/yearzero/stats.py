@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ledger.i18n import N_
 from ledger.projections.stats.reports import Scope, rows
 from ledger.projections.stats.tables import dict_table
 from ledger.systems import StatsReport
@@ -37,7 +38,7 @@ def rot(con: duckdb.DuckDBPyConnection, scope: Scope) -> list[dict[str, Any]]:
 
 
 REPORTS = {
-    "pushes": StatsReport(title="Pushes and their cost", run=pushes, render=lambda v: [dict_table(v)]),
-    "rot": StatsReport(title="Rot over time", run=rot, render=lambda v: [dict_table(v)]),
+    "pushes": StatsReport(title=N_("Pushes and their cost"), run=pushes, render=lambda v: [dict_table(v)]),
+    "rot": StatsReport(title=N_("Rot over time"), run=rot, render=lambda v: [dict_table(v)]),
 }
 """Year Zero's reports (``ReadModel.reports``)."""
