@@ -78,7 +78,8 @@ def test_the_spanish_sheet_names_the_skills_conditions_and_gear_as_the_rules_do(
     assert "día 0 08:00" in sheet and "[bien]" in sheet
     data = json.loads(invoke("--lang", "es", "--as", "Vesna", "sheet", "--json").output)
     assert data["skills"] == {"shoot": 2, "jury_rig": 1}  # the keys stay as they are
-    assert data["skill_lines"] == ["Disparar 2", "Hacer un apaño 1"]
+    assert data["skill_text"] == "Disparar 2, Hacer un apaño 1"
+    assert data["condition_text"] == "ninguna" and ": ninguna" in sheet
     english = invoke("--as", "Vesna", "sheet").output
     assert "Skills: shoot 2, jury-rig 1" in english and "rifle gear +2/2, jacket armor +1/1 (worn)" in english
     assert "Strength 3/3  Agility 4/4  Wits 3/3  Empathy 2/2" in english

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ledger.i18n import N_, _
+from ledger.i18n import N_, _, p_
 from ledger.projections.yearzero.game import Character, YZState
 from ledger.projections.yearzero.vocabulary import (
     ATTRIBUTES,
@@ -69,9 +69,10 @@ def character_sheet(c: Character, game: YZState) -> dict[str, Any]:
     return {
         **built,
         "status": _status(built),
-        "skill_lines": [f"{term(k)} {v}" for k, v in built["skills"].items()],
+        "skill_text": ", ".join(f"{term(k)} {v}" for k, v in built["skills"].items()),
         "skill_rows": {k: {"name": term(k), "level": v} for k, v in built["skills"].items()},
-        "condition_words": [condition_word(k) for k in built["conditions"]],
+        "condition_text": ", ".join(condition_word(k) for k in built["conditions"])
+        or p_("yearzero conditions", "none"),
         "gear_lines": [_gear_line(name, item) for name, item in built["gear"].items()],
         "injury_lines": [_injury_line(injury) for injury in built["critical_injuries"]],
     }
@@ -144,7 +145,7 @@ CONTROLS = (
     *(Control(command="yearzero.Roll", on=a, args={"what": a}, options=ROLL_OPTIONS) for a in ATTRIBUTES),
     Control(
         command="yearzero.Roll",
-        on="skill_lines",
+        on="skills",
         each="skill_rows",
         label="{value.name}",
         detail="{value.level}",
@@ -153,7 +154,7 @@ CONTROLS = (
     ),
     Control(
         command="yearzero.Roll",
-        on="skill_lines",
+        on="skills",
         label=N_("another skill"),
         detail=N_("level 0"),
         options=(Ask(field="what", label="skill", choices=tuple(BASIC_SKILLS)), *ROLL_OPTIONS),
@@ -341,9 +342,11 @@ SHEET = SheetLayout(
                 SheetField("rot", N_("Rot"), show=N_("{rot.total} ({rot.permanent} permanent)")),
             ),
         ),
-        SheetSection(N_("Skills"), (SheetField("skill_lines", ""),), when="skills"),
+        # the skills and conditions by their names in the reader's language, each row still
+        # the data's own (its controls, a page's slot)
+        SheetSection(N_("Skills"), (SheetField("skills", "", show="{skill_text}"),), when="skills"),
         SheetSection(N_("Gear"), (SheetField("gear_lines", ""),), when="gear_lines"),
-        SheetSection(N_("Conditions"), (SheetField("condition_words", ""),), when="name"),
+        SheetSection(N_("Conditions"), (SheetField("conditions", "", show="{condition_text}"),), when="name"),
         SheetSection(N_("Critical injuries"), (SheetField("injury_lines", ""),), when="injury_lines"),
         SheetSection(N_("Party"), (SheetField("party", ""),), when="name"),
     ),
