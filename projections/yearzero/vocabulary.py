@@ -190,7 +190,7 @@ def read_rollable(text: str) -> str | None:
     found = ROLLABLE.read(text)
     if len(found) > 1:
         readings = ", ".join(
-            _("{name} ({language})", name=term_name(key), language=i18n.NAMES.get(lang, lang or "alias"))
+            _("{name} ({language})", name=term_name(key), language=i18n.NAMES.get(lang) or _("alias"))
             for key, lang in sorted(found.items())
         )
         raise RuleError(
