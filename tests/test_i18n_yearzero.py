@@ -286,3 +286,27 @@ def test_a_users_table_in_both_languages_reads_in_each(tmp_path: Path) -> None:
     assert data["injury_lines"][0].startswith("costillas astilladas, se cura ")
     assert "herida crítica de Vesna 5 [2,3]: costillas astilladas" in invoke("--lang", "es", "log").output
     assert "cracked ribs" in invoke("log").output
+
+
+def test_the_sample_week_reads_in_spanish(tmp_path: Path) -> None:
+    """The sample campaign, recorded in English before the ledger spoke Spanish, reads in
+    Spanish: its log, its sheets, its injuries from the sample tables and its statistics."""
+    runner = CliRunner()
+    db = str(tmp_path / "s.ledger")
+
+    def invoke(*args: str) -> str:
+        with i18n.using("en"):
+            result = runner.invoke(cli, ["--db", db, *args])
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    invoke("import", str(Path(__file__).resolve().parents[1] / "samples" / "yearzero" / "campaign.jsonl"))
+    log = invoke("--lang", "es", "log")
+    assert "Grit tira Hacer un apaño: base [5,1,4,2] habilidad [3,4] equipo [-] = fallo" in log
+    assert "pasan 2 horas (reparando bow)" in log and "Vesna, Grit, Mira: 8 horas de sueño" in log
+    grit = invoke("--lang", "es", "--as", "Grit", "sheet")
+    assert "Hacer un apaño 2, Comprender 1, Luchar 1" in grit
+    assert "dedos rotos, se cura día 4 12:00. Disparar y Hacer un apaño -1 hasta curarse." in grit
+    pushes = invoke("--lang", "es", "stats", "--report", "pushes")
+    assert "Destreza" in pushes and "Fortaleza" in pushes
+    assert "yearzero  agility" in invoke("stats", "--report", "pushes")
