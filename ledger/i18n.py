@@ -166,7 +166,7 @@ class Catalog:
                 os.replace(tmp, mo)
             except OSError:
                 pass
-            import io
+            import io  # lazy: only where a .po was compiled in memory
 
             return _gettext.GNUTranslations(io.BytesIO(data))
         if mo.exists():
@@ -221,6 +221,7 @@ class Catalog:
 def compile_po(po: Path) -> bytes:
     """A ``.po`` file compiled to ``.mo`` bytes by Babel (fuzzy entries left out, as
     ``pybabel compile`` does)."""
+    # lazy: Babel's catalog tools only where a checkout compiles a .po (never in a wheel)
     import io
 
     from babel.messages.mofile import write_mo
@@ -286,7 +287,7 @@ _SYMBOLS: dict[str, tuple[str, str]] = {}
 def _symbols(lang: str) -> tuple[str, str]:
     found = _SYMBOLS.get(lang)
     if found is None:
-        from babel.numbers import get_decimal_symbol, get_group_symbol
+        from babel.numbers import get_decimal_symbol, get_group_symbol  # lazy: English needs no CLDR
 
         found = _SYMBOLS[lang] = (get_decimal_symbol(lang), get_group_symbol(lang))
     return found
@@ -314,6 +315,8 @@ def _render(
     template = catalog.say(lang, context, msgid, plural, n)
     if not params:
         return template.replace("{{", "{").replace("}}", "}") if "{" in template else template
+    if lang in (LANGUAGES[0], PSEUDO) or not any(type(v) is float for v in params.values()):
+        return template.format_map(params)  # nothing to localize: str.format's own speed
     return _Formatter(lang).vformat(template, (), params)
 
 
@@ -351,7 +354,7 @@ def N_(msgid: str) -> str:
 def fold(word: str) -> str:
     """A typed word as the ledger compares it: lower case, accents and ``ñ``'s tilde kept
     apart (``Empatía`` and ``empatia`` are one), spaces and hyphens as ``_``."""
-    import unicodedata
+    import unicodedata  # lazy: only a typed word's reading needs it (tests/test_cli_startup.py)
 
     text = unicodedata.normalize("NFKD", word.strip().lower())
     text = "".join(ch for ch in text if not unicodedata.combining(ch))

@@ -394,7 +394,9 @@ def table_text(table: str, field: str, recorded: str) -> str:
     that language when its table gives it, else the text as recorded."""
     if not _SAMPLE_READ:
         _SAMPLE_READ.append(True)
-        from ledger.systems.yearzero.tables import sample_texts  # the sample tables, once
+        from ledger.systems.yearzero.tables import (
+            sample_texts,
+        )  # lazy: the sample tables, once, when a result is read
 
         sample_texts()
     found = _TABLE_TEXTS.get((table, field, recorded))

@@ -190,7 +190,7 @@ def require(g: Crawl, command: Command) -> None:
     """Refuse a command that the day's order does not allow now."""
     name = NAMES[type(command)]
     if not g.alive:
-        from ledger.systems.crawl.terms import cause
+        from ledger.systems.crawl.terms import cause  # lazy: only a dead party's refusal words it
 
         raise GameOverError(
             _(
