@@ -79,7 +79,7 @@ def effects(outcome: Mapping[str, Any], skip: Iterable[str] = ("text",)) -> str:
 
 def ranged_rows(entries: Mapping[str, Any], dice: str, text: Any) -> tuple[Row, ...]:
     """Rows keyed by the lowest total they cover, up to the dice's highest total."""
-    count, _, sides = dice.partition("d")
+    count, __, sides = dice.partition("d")
     top = int(count or 1) * int(sides)
     keys = sorted(int(k) for k in entries if str(k).lstrip("-").isdigit())
     rows = []

@@ -843,7 +843,7 @@ class Admission:
         first = last.v
         while first > 1 and self.actions[first - 2] == last.action:
             first -= 1
-        what = (last if first == last.v else self._env(first)).event.summary()
+        what = (last if first == last.v else self._env(first)).event.stored_summary()
         expected = ActionUndone(undone=last.action, first=first, last=last.v, target=first - 1, what=what)
         if ev != expected:
             raise Refusal(

@@ -130,7 +130,7 @@ def verify_dice_file(
 ) -> tuple[admission.Header, fairness.DiceReport]:
     """Prove the virtual dice of an export from the file alone (its chain is checked by
     ``ledger verify FILE`` first)."""
-    header, _ = admission.read_header(data)
+    header, __ = admission.read_header(data)
     decode = envelope_decoder(get_system(header.system).name).decode
 
     def envelopes() -> Iterator[Envelope[Any]]:
@@ -492,7 +492,7 @@ def import_campaign(
             prev=admit.prev,
             event=opening,
         )
-        raw, _ = chain.seal(env)
+        raw, __ = chain.seal(env)
         rows.append((cid, env.v, opening.kind, raw))
     if admit.opened:  # a fresh commitment opens only where the file opened one
         fairness.mark_branch(registry.store, cid)  # its dice commitments are in its log

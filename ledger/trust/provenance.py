@@ -247,7 +247,7 @@ def trusted_keys(store: Store) -> list[TrustedKey]:
 
 
 def _append_trust(store: Store, record: dict[str, Any]) -> None:
-    for _ in range(50):
+    for __ in range(50):
         version = len(store.key_records(TRUSTED_STREAM)) + 1
         if store.put_key(TRUSTED_STREAM, version, "key.trusted", json.dumps(record).encode()):
             return
@@ -484,7 +484,7 @@ def verify_file(
     registry = book.registry if book is not None else None
     camp = import_campaign(registry, data, signer=signer, dry_run=True)
     data.seek(0)
-    header, _ = admission.read_header(data)
+    header, __ = admission.read_header(data)
     return FileReport(
         path,
         camp.name,

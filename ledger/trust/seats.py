@@ -228,7 +228,7 @@ class Seats:
             )
         wanted = check_name(label, "seat") if label is not None else None
         secret = secrets.token_urlsafe(SECRET_BYTES)
-        for _ in range(50):
+        for __ in range(50):
             self.refresh()
             chosen = wanted or self._free_label(campaign_id, character or role)
             if (campaign_id, chosen) in self._seats:
@@ -253,7 +253,7 @@ class Seats:
         """End a seat at once: its link and every device it seated open nothing from now
         on, in every process. ``campaign_id`` says whose seat, when several campaigns'
         tables have one labelled ``label`` (``names`` names the campaigns in the refusal)."""
-        for _ in range(50):
+        for __ in range(50):
             self.refresh()
             found = [
                 s for s in self._seats.values() if s.label == label and campaign_id in (None, s.campaign)
@@ -308,7 +308,7 @@ class Seats:
         """Seat a device with a link: the seat, and the device's own secret (for its
         cookie; shown once, only its sha256 kept). The link opens nothing from then on,
         unless the seat is reusable, whose link is every device's secret."""
-        for _ in range(50):
+        for __ in range(50):
             seat = self.invitation(secret)
             if seat.reusable:
                 return seat, secret
@@ -330,7 +330,7 @@ class Seats:
         """Offer every seat of the parent that holds a seat at the fork: a player's only
         when their character is one of the fork's ``characters``. The seats offered."""
         there = set(characters)
-        for _ in range(50):
+        for __ in range(50):
             self.refresh()
             offered = [
                 s
@@ -364,7 +364,7 @@ class Seats:
         """Seat the device of ``seat`` at the fork it was offered (``fork`` names it): a
         seat there with the same role, character and label, and the device's secret
         (shown once, only its sha256 kept). One device takes an offer."""
-        for _ in range(50):
+        for __ in range(50):
             self.refresh()
             if self.current(seat.key) is None:
                 raise UnknownLinkError()

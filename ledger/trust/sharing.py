@@ -142,7 +142,7 @@ class Partner:
         if not self.pid:
             return 1
         pid, self.pid = self.pid, 0
-        _, status = os.waitpid(pid, 0)
+        __, status = os.waitpid(pid, 0)
         return os.waitstatus_to_exitcode(status)
 
 

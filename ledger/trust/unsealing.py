@@ -67,6 +67,6 @@ def revealed_problem(
     how = content.decision
     if how is not None and how.command != sealed_env.event.command:
         return f"its revealed command {how.command[:40]!r} is not the one sealed"
-    if ev.what and ev.what != content.events[0].summary():
+    if ev.what and ev.what != content.events[0].stored_summary():
         return "what it says it reveals is not its content"
     return None

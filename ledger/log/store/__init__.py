@@ -26,7 +26,6 @@ from ledger.log.store.common import (
     DEFAULT_FILE,
     EVENTS_TABLE,
     KEYS_TABLE,
-    NEW_LEDGER,
     PAGE,
     REQUESTS_TABLE,
     SEALED_TABLE,
@@ -37,6 +36,7 @@ from ledger.log.store.common import (
     ClaimTaken,
     VersionConflict,
     is_postgres,
+    new_ledger,
     resolve_target,
 )
 from ledger.log.store.front import Store
@@ -48,7 +48,7 @@ __all__ = [
     "DEFAULT_FILE",
     "EVENTS_TABLE",
     "KEYS_TABLE",
-    "NEW_LEDGER",
+    "new_ledger",
     "PAGE",
     "REQUESTS_TABLE",
     "SEALED_TABLE",
