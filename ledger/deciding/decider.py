@@ -26,6 +26,7 @@ returns the events, or raises a :class:`ledger.errors.LedgerError`.
 
 from __future__ import annotations
 
+from ledger.i18n import _
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Generic, NoReturn, TypeVar
 
@@ -205,8 +206,10 @@ class Decider:
     def refuse(self, command: Any) -> NoReturn:
         """Refuse a command no handler is registered for."""
         raise RuleError(
-            f"the {self.system} system has no command {type(command).__name__}",
-            fix=SystemCommands(text=f"use one of the {self.system} system's commands", system=self.system),
+            _("the {system} system has no command {command}", system=self.system, command=type(command).__name__),
+            fix=SystemCommands(
+                text=_("use one of the {system} system's commands", system=self.system), system=self.system
+            ),
         )
 
     def __call__(self, state: CampaignState, command: Any, dice: Dice) -> list[Event]:
