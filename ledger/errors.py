@@ -248,7 +248,9 @@ class NoActorError(LedgerError):
 
 class UnknownSystemError(LedgerError):
     def __init__(self, name: str, known: list[str]) -> None:
-        super().__init__(_("unknown system {name!r}; choose one of: {known}", name=name, known=", ".join(known)))
+        super().__init__(
+            _("unknown system {name!r}; choose one of: {known}", name=name, known=", ".join(known))
+        )
         self.name = name
         self.known = known
 
@@ -393,7 +395,13 @@ class InvalidTextError(LedgerError):
     def __init__(self, value: str, what: str, reason: str, allowed: str, *, field: str | None = None) -> None:
         shown = value if len(value) <= 40 else value[:40] + "..."
         super().__init__(
-            _("{what} {value!r} is not allowed: {reason}; {allowed}", what=what, value=shown, reason=reason, allowed=allowed),
+            _(
+                "{what} {value!r} is not allowed: {reason}; {allowed}",
+                what=what,
+                value=shown,
+                reason=reason,
+                allowed=allowed,
+            ),
             field=field,
         )
         self.value = value

@@ -30,6 +30,8 @@ ATTR_KEY_LIMIT = 64
 MAX_TEXT = 10_000
 """Longest text in any event (the longest a command accepts: an attribute's value)."""
 NAME_PUNCTUATION = frozenset(" _.'-")
+
+
 def name_rule() -> str:
     """What a name may be, as a refusal says it."""
     return _(
@@ -58,6 +60,8 @@ def _scripts(names: Iterable[str]) -> str:
     words = {"Latin": p_("letters of a script", "Latin"), "Greek": p_("letters of a script", "Greek")}
     words["Cyrillic"] = p_("letters of a script", "Cyrillic")
     return _(" and ").join(words.get(n, n) for n in names)
+
+
 # Unicode categories no stored text may hold: controls (line breaks, escapes, tabs),
 # format characters (zero-width joiners and spaces, bidi overrides), line and paragraph
 # separators, private-use, surrogates and unassigned code points.
@@ -136,7 +140,9 @@ def check_name(name: str, what: str) -> str:
         raise InvalidNameError(value, label, _("it ends in a space"), name_rule())
     for char in value[1:]:
         if not (char.isalnum() or char in NAME_PUNCTUATION or unicodedata.category(char)[0] == "M"):
-            raise InvalidNameError(value, label, _("it holds {character}", character=describe(char)), name_rule())
+            raise InvalidNameError(
+                value, label, _("it holds {character}", character=describe(char)), name_rule()
+            )
     return value
 
 

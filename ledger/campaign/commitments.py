@@ -39,7 +39,10 @@ def check_provable(c: Campaign, tip: Tip) -> None:
     """Refuse a commitment on a campaign that rolls seeded dice."""
     if tip.state.core.seed is not None:
         raise LedgerError(
-            _("campaign {campaign!r} rolls seeded dice (`seed`): reproducible, never provable", campaign=c.name),
+            _(
+                "campaign {campaign!r} rolls seeded dice (`seed`): reproducible, never provable",
+                campaign=c.name,
+            ),
             field="seed",
             fix=GiveOption(
                 text=_("start a campaign without `seed` for committed dice"), inputs=(Input("seed"),)
@@ -68,7 +71,8 @@ class Commit:
                     campaign=c.name,
                 ),
                 fix=RunCommand(
-                    text=_("reveal it first with `dice reveal` (it opens the next one)"), command="dice reveal"
+                    text=_("reveal it first with `dice reveal` (it opens the next one)"),
+                    command="dice reveal",
                 ),
             )
         return [DiceCommitted(commitment=self.commitment, client_seed=self.client_seed)]
@@ -173,7 +177,8 @@ class Commitments:
                     commitment=now.commitment[:16],
                 ),
                 fix=RunCommand(
-                    text=_("reveal it there, or open a new one here with `dice commit`"), command="dice commit"
+                    text=_("reveal it there, or open a new one here with `dice commit`"),
+                    command="dice commit",
                 ),
             )
         from ledger.campaign.sealing import not_revealed  # lazy: sealed actions are rare

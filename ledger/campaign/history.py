@@ -417,7 +417,9 @@ class History:
             if version > after and (upto is None or version <= upto):
                 decode = envelope_decoder(c.system).decode
                 return fairness.status_at(self.store, stream, after, version, decode)
-        raise VersionError(_("version {version} is outside campaign {campaign!r}", version=version, campaign=c.name))
+        raise VersionError(
+            _("version {version} is outside campaign {campaign!r}", version=version, campaign=c.name)
+        )
 
     # --- the actions an undo or a redo reaches ----------------------------------------
 
@@ -467,7 +469,12 @@ class Undo:
                 if n == 0:
                     raise NothingToUndoError(_("nothing to undo in {campaign!r}", campaign=c.name))
                 raise NothingToUndoError(
-                    _("only {n} action(s) to undo in {campaign!r}, not {count}", n=n, campaign=c.name, count=count),
+                    _(
+                        "only {n} action(s) to undo in {campaign!r}, not {count}",
+                        n=n,
+                        campaign=c.name,
+                        count=count,
+                    ),
                     fix=RunCommand(text=_("use `undo`"), command="undo", arguments=(str(n),)),
                 )
             first = history.action_range(c, last)

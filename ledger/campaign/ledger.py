@@ -51,13 +51,20 @@ def check_ledger_path(target: str) -> None:
         kind = outfile.not_a_file(Path(target), follow_symlinks=True)
     except OSError as e:
         raise StoreError(
-            _("cannot look at {path}: {reason}; check its permissions", path=target, reason=e.strerror), target
+            _("cannot look at {path}: {reason}; check its permissions", path=target, reason=e.strerror),
+            target,
         ) from e
     if kind is not None:
         raise NotALedgerError(
-            _("{path} is {kind}, not a ledger file; nothing was read from it", path=target, kind=kind),
+            _(
+                "{path} is {kind}, not a ledger file; nothing was read from it",
+                path=target,
+                kind=outfile.kind_said(kind),
+            ),
             target,
-            fix=GiveOption(text=_("give `db` a ledger file, or the path of a new one"), inputs=(Input("db"),)),
+            fix=GiveOption(
+                text=_("give `db` a ledger file, or the path of a new one"), inputs=(Input("db"),)
+            ),
         )
 
 

@@ -169,7 +169,9 @@ class Recording:
                     c.name,
                     lost + 1,
                     _("a stored row is out of place"),
-                    fix=RunCommand(text=_("verify the whole ledger"), command="verify", options=(Input("all"),)),
+                    fix=RunCommand(
+                        text=_("verify the whole ledger"), command="verify", options=(Input("all"),)
+                    ),
                 )
             if c.id not in self._tail_checked:
                 self._tail_checked.add(c.id)
@@ -416,7 +418,11 @@ class Recording:
             day = state.core.day
             if day is not None and not 0 <= day <= MAX_DAY:
                 raise VersionError(
-                    _("the event would fall on day {day}; the ledger records days 0 to {limit}", day=day, limit=MAX_DAY)
+                    _(
+                        "the event would fall on day {day}; the ledger records days 0 to {limit}",
+                        day=day,
+                        limit=MAX_DAY,
+                    )
                 )
             env = msgspec.structs.replace(env, day=day)
             raw, prev = chain.seal(env)

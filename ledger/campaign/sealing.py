@@ -65,7 +65,9 @@ def check_visibility(visibility: str, to: tuple[str, ...], state: CampaignState)
     if visibility not in sealing.VISIBILITIES and visibility != sealing.WHISPER:
         raise LedgerError(
             _("visibility {visibility!r} is none of public, private, blind", visibility=visibility[:40]),
-            fix=GiveOption(text=_("give `visibility` public, private or blind"), inputs=(Input("visibility"),)),
+            fix=GiveOption(
+                text=_("give `visibility` public, private or blind"), inputs=(Input("visibility"),)
+            ),
         )
     if not to:
         if visibility == sealing.WHISPER:
@@ -121,7 +123,9 @@ def sealed_event(
             ),
         )
     if visibility != sealing.WHISPER and (how is None or not how.faces):
-        raise RuleError(_("`{what}` rolls no dice: only a roll is made private or blind", what=label or command))
+        raise RuleError(
+            _("`{what}` rolls no dice: only a roll is made private or blind", what=label or command)
+        )
     if visibility == sealing.WHISPER and command != "core.Note":
         raise RuleError(_("only a note is whispered"))
     if command not in CORE_SEALED and not unchanged(tip.state, after):
@@ -234,17 +238,27 @@ class RevealSealed:
             chosen = [p for p in pending if p.env.v == self.version]
             if not chosen:
                 raise SealedError(
-                    _("version {version} of {campaign!r} is no sealed action", version=self.version, campaign=self.c.name),
+                    _(
+                        "version {version} of {campaign!r} is no sealed action",
+                        version=self.version,
+                        campaign=self.c.name,
+                    ),
                     fix=RunCommand(text=_("see the log for sealed actions"), command="log"),
                 )
             if chosen[0].revealed:
                 raise LedgerError(
-                    _("version {version} of {campaign!r} was revealed already", version=self.version, campaign=self.c.name)
+                    _(
+                        "version {version} of {campaign!r} was revealed already",
+                        version=self.version,
+                        campaign=self.c.name,
+                    )
                 )
         else:  # every sealed roll; a whisper is revealed by its version only
             chosen = [p for p in pending if not p.revealed and p.env.event.visibility != sealing.WHISPER]
             if not chosen:
-                raise LedgerError(_("campaign {campaign!r} has no sealed roll left to reveal", campaign=self.c.name))
+                raise LedgerError(
+                    _("campaign {campaign!r} has no sealed roll left to reveal", campaign=self.c.name)
+                )
         events: list[Event] = []
         for p in chosen:
             ev: ActionSealed = p.env.event
@@ -290,7 +304,11 @@ def content_for(
     env = history.envelope(c, version) if 1 <= version <= head else None
     if env is None or not isinstance(env.event, ActionSealed) or not sealing.entry_seen(viewer, env):
         raise SealedError(
-            _("version {version} of {campaign!r} is no sealed action this seat may read", version=version, campaign=c.name)
+            _(
+                "version {version} of {campaign!r} is no sealed action this seat may read",
+                version=version,
+                campaign=c.name,
+            )
         )
     ev: ActionSealed = env.event
     revealed = any(p.env.v == version and p.revealed for p in sealed_actions(history, c))

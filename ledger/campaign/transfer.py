@@ -52,7 +52,10 @@ class Transfer:
                     version=at,
                     head=head,
                 ),
-                fix=GiveOption(text=_("use `at` 1 to {head}", head=head), inputs=(Input("at", _("1 to {head}", head=head)),)),
+                fix=GiveOption(
+                    text=_("use `at` 1 to {head}", head=head),
+                    inputs=(Input("at", _("1 to {head}", head=head)),),
+                ),
             )
         base = history.envelope(parent, at)
         at_fork = history.dice_at(parent, at)

@@ -12,7 +12,6 @@ decides a recorded command again with :func:`decide_command` (``ledger.trust.adm
 
 from __future__ import annotations
 
-from ledger.i18n import _
 import re
 from typing import TYPE_CHECKING, ClassVar, Protocol
 
@@ -23,6 +22,7 @@ from ledger.deciding.decider import Decided, Decider, Stamp
 from ledger.dice import provable as fairness
 from ledger.dice.sources import CommittedDice, Dice, Faces, RandomDice, seeded
 from ledger.errors import Input, LedgerError, RuleError, RunCommand
+from ledger.i18n import _
 from ledger.log.events import Decision, Event
 from ledger.log.state import CampaignState
 from ledger.systems import System

@@ -7,13 +7,11 @@ in by the ledger from ``--as`` or the campaign's default character).
 
 from __future__ import annotations
 
-from ledger.i18n import _, n_
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import msgspec
-
 
 from ledger.deciding import authority as auth
 from ledger.deciding.authority import OWN, Authority, Reach
@@ -24,6 +22,7 @@ from ledger.errors import (
     PluginError,
     named,
 )
+from ledger.i18n import _, n_
 from ledger.log.events import CharacterAdded, Decision, Envelope, Event, Noted, Rolled
 from ledger.text import (
     LABEL_LIMIT,
@@ -172,7 +171,11 @@ def decide_core(
                 text,
                 _("a note"),
                 _("it is empty"),
-                n_("write one line of 1 to {n} character", "write one line of 1 to {n} characters", NOTE_LIMIT),
+                n_(
+                    "write one line of 1 to {n} character",
+                    "write one line of 1 to {n} characters",
+                    NOTE_LIMIT,
+                ),
             )
         return [Noted(text=text)]
     if isinstance(command, AddCharacter):

@@ -26,13 +26,13 @@ returns the events, or raises a :class:`ledger.errors.LedgerError`.
 
 from __future__ import annotations
 
-from ledger.i18n import _
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Generic, NoReturn, TypeVar
 
 import msgspec
 
 from ledger.errors import RuleError, SystemCommands
+from ledger.i18n import _
 from ledger.log.events import RESETS, CharacterAdded, Envelope, Event
 
 if TYPE_CHECKING:
@@ -206,7 +206,11 @@ class Decider:
     def refuse(self, command: Any) -> NoReturn:
         """Refuse a command no handler is registered for."""
         raise RuleError(
-            _("the {system} system has no command {command}", system=self.system, command=type(command).__name__),
+            _(
+                "the {system} system has no command {command}",
+                system=self.system,
+                command=type(command).__name__,
+            ),
             fix=SystemCommands(
                 text=_("use one of the {system} system's commands", system=self.system), system=self.system
             ),

@@ -89,7 +89,9 @@ class CampaignRegistered(Event, frozen=True, tag="campaign.registered"):
 
     def summary(self) -> str:
         if self.parent_id:
-            return _("campaign {name!r} forked at version {version}", name=self.name, version=self.parent_version)
+            return _(
+                "campaign {name!r} forked at version {version}", name=self.name, version=self.parent_version
+            )
         return _("campaign {name!r} ({system}) registered", name=self.name, system=self.system)
 
 
@@ -115,7 +117,10 @@ class CampaignStarted(Event, frozen=True, tag="campaign.started"):
     def summary(self) -> str:
         if self.seed is not None:
             return _(
-                "campaign {name!r} started ({system}, seed {seed})", name=self.name, system=self.system, seed=self.seed
+                "campaign {name!r} started ({system}, seed {seed})",
+                name=self.name,
+                system=self.system,
+                seed=self.seed,
             )
         return _("campaign {name!r} started ({system})", name=self.name, system=self.system)
 
@@ -150,7 +155,12 @@ class BranchForked(Event, frozen=True, tag="branch.forked"):
                 version=self.at,
                 parent=self.parent_name,
             )
-        return _("forked {name!r} from {parent!r} at version {version}", name=self.name, parent=parent, version=self.at)
+        return _(
+            "forked {name!r} from {parent!r} at version {version}",
+            name=self.name,
+            parent=parent,
+            version=self.at,
+        )
 
 
 class CharacterAdded(Event, frozen=True, tag="character.added"):

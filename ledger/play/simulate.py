@@ -3,7 +3,6 @@ simulator, each recorded whole through the ledger's bulk path (:class:`Simulator
 
 from __future__ import annotations
 
-from ledger.i18n import _
 import os
 import random
 import tempfile
@@ -14,6 +13,7 @@ import msgspec
 
 from ledger.campaign import Ledger
 from ledger.errors import DuplicateNameError, LedgerError
+from ledger.i18n import _
 from ledger.log.events import CampaignRegistered, CampaignStarted
 from ledger.systems import get_system, system_names
 
@@ -29,7 +29,9 @@ class SimulationPlan(msgspec.Struct, frozen=True):
 
 def plan(system: str, campaigns: int, seed: int, prefix: str | None = None) -> SimulationPlan:
     if campaigns < 1:
-        raise LedgerError(_("`campaigns` must be at least 1, got {count}", count=campaigns), field="campaigns")
+        raise LedgerError(
+            _("`campaigns` must be at least 1, got {count}", count=campaigns), field="campaigns"
+        )
     stem = prefix or f"sim-{system}-{seed}"
     names = tuple(f"{stem}-{i:05d}" for i in range(1, campaigns + 1))
     seeds = tuple(random.Random(f"{seed}:{system}:{i}").getrandbits(62) for i in range(1, campaigns + 1))

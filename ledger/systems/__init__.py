@@ -15,7 +15,6 @@ for a system's own, the classes its decider registers.
 
 from __future__ import annotations
 
-from ledger.i18n import _
 import functools
 from collections.abc import Callable, Iterable, Mapping
 from importlib import metadata
@@ -24,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from ledger.errors import PluginError, UnknownSystemError
+from ledger.i18n import _
 
 if TYPE_CHECKING:
     import duckdb

@@ -48,7 +48,6 @@ __all__ = [
     "DEFAULT_FILE",
     "EVENTS_TABLE",
     "KEYS_TABLE",
-    "new_ledger",
     "PAGE",
     "REQUESTS_TABLE",
     "SEALED_TABLE",
@@ -61,5 +60,6 @@ __all__ = [
     "VersionConflict",
     "check_sqlite_file",
     "is_postgres",
+    "new_ledger",
     "resolve_target",
 ]

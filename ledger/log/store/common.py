@@ -16,9 +16,13 @@ from ledger.i18n import _
 if TYPE_CHECKING:
     from ledger.log.store.sqlite import SQLiteReads
 
+
 def new_ledger() -> RunCommand:
     """The fix of a target that holds no ledger."""
-    return RunCommand(text=_("check `target`, or start one with `new`"), command="new", arguments=("SYSTEM", "NAME"))
+    return RunCommand(
+        text=_("check `target`, or start one with `new`"), command="new", arguments=("SYSTEM", "NAME")
+    )
+
 
 DEFAULT_FILE = "campaigns.ledger"
 EVENTS_TABLE = "ledger_events"

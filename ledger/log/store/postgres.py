@@ -67,7 +67,8 @@ def connection_params(target: str) -> tuple[dict[str, Any], str]:
     schema = parse_qs(u.query).get("schema", [""])[0]
     if schema and not schema.replace("_", "").isalnum():
         raise StoreError(
-            _("schema {schema!r} in `db` is not a plain name; use letters, digits and _", schema=schema), field="db"
+            _("schema {schema!r} in `db` is not a plain name; use letters, digits and _", schema=schema),
+            field="db",
         )
     params = {
         "dbname": unquote(u.path.lstrip("/")) or "postgres",
@@ -109,10 +110,16 @@ def open_postgres(target: str, *, create: bool, read_only: bool) -> Opened:
                     "SELECT to_regclass(%s)", (f'"{schema or "public"}"."{EVENTS_TABLE}"',)
                 ).fetchone()
             except psycopg.Error as e:
-                raise StoreError(_("cannot open {store}: {reason}", store=describe(target), reason=reason(e))) from e
+                raise StoreError(
+                    _("cannot open {store}: {reason}", store=describe(target), reason=reason(e))
+                ) from e
             if found is None or found[0] is None:
                 raise StoreError(
-                    _("no ledger in {store} (schema {schema})", store=describe(target), schema=schema or "public"),
+                    _(
+                        "no ledger in {store} (schema {schema})",
+                        store=describe(target),
+                        schema=schema or "public",
+                    ),
                     path=describe(target),
                     fix=new_ledger(),
                 )
@@ -131,7 +138,9 @@ def open_postgres(target: str, *, create: bool, read_only: bool) -> Opened:
             finally:
                 setup.execute("SELECT pg_advisory_unlock(hashtext(%s))", (lock,))
         except (psycopg.Error, PersistenceError) as e:
-            raise StoreError(_("cannot open {store}: {reason}", store=describe(target), reason=reason(e))) from e
+            raise StoreError(
+                _("cannot open {store}: {reason}", store=describe(target), reason=reason(e))
+            ) from e
     return opened
 
 

@@ -91,7 +91,9 @@ class SQLiteReads:
                     )
                 return self._conn.execute(sql, params).fetchall()
         except sqlite3.Error as e:
-            raise StoreError(_("cannot read {store}: {reason}", store=describe(self.target), reason=reason(e))) from e
+            raise StoreError(
+                _("cannot read {store}: {reason}", store=describe(self.target), reason=reason(e))
+            ) from e
 
     def max_notification_id(self) -> int:
         return self._rows(f"SELECT MAX(rowid) FROM {EVENTS_TABLE}", ())[0][0] or 0  # type: ignore[no-any-return]
@@ -130,7 +132,9 @@ def synchronous(datastore: SQLiteDatastore, level: str, target: str) -> None:
         with datastore.get_connection(commit=True) as conn, conn.cursor() as curs:
             curs.execute(f"PRAGMA synchronous={level}")
     except (PersistenceError, sqlite3.Error) as e:
-        raise StoreError(_("cannot write to {store}: {reason}", store=describe(target), reason=reason(e))) from e
+        raise StoreError(
+            _("cannot write to {store}: {reason}", store=describe(target), reason=reason(e))
+        ) from e
 
 
 def flush_log(target: str) -> None:
@@ -145,7 +149,9 @@ def flush_log(target: str) -> None:
     except FileNotFoundError:
         return  # no log: every commit went into the file itself
     except OSError as e:
-        raise StoreError(_("cannot write to {store}: {reason}", store=describe(target), reason=reason(e))) from e
+        raise StoreError(
+            _("cannot write to {store}: {reason}", store=describe(target), reason=reason(e))
+        ) from e
 
 
 # --- the recorder ---------------------------------------------------------------------
@@ -191,7 +197,8 @@ def check_sqlite_file(path: Path) -> set[str]:
     """Refuse, without touching it, a file that is not a ledger; return its tables."""
     if path.is_dir():
         raise NotALedgerError(
-            _("{path} is a folder", path=path), fix=GiveOption(text=_("give `db` a file path"), inputs=(Input("db"),))
+            _("{path} is a folder", path=path),
+            fix=GiveOption(text=_("give `db` a file path"), inputs=(Input("db"),)),
         )
     if not path.exists():
         parent = path.parent if str(path.parent) else Path(".")
@@ -242,7 +249,11 @@ def check_sqlite_file(path: Path) -> set[str]:
         ) from e
     if tables and EVENTS_TABLE not in tables:
         raise NotALedgerError(
-            _("{path} is another application's SQLite database (no {table} table)", path=path, table=EVENTS_TABLE),
+            _(
+                "{path} is another application's SQLite database (no {table} table)",
+                path=path,
+                table=EVENTS_TABLE,
+            ),
             fix=GiveOption(text=_("choose another `db`, nothing was changed"), inputs=(Input("db"),)),
         )
     return tables

@@ -11,6 +11,7 @@ from ledger.projections.freeform import state as proj
 from ledger.systems import Play, ReadModel, Rules, System
 from ledger.systems.freeform.play import simulate
 
+
 def advice() -> Other:
     """What a freeform campaign takes instead: the commands every campaign takes."""
     return Other(text=_("roll dice, write a note or add a character: a freeform campaign takes only those"))
@@ -22,7 +23,11 @@ class CoreOnly(Decider):
 
     def refuse(self, command: Any) -> NoReturn:
         raise RuleError(
-            _("the {system} system has no command {command}", system=self.system, command=type(command).__name__),
+            _(
+                "the {system} system has no command {command}",
+                system=self.system,
+                command=type(command).__name__,
+            ),
             fix=advice(),
         )
 
