@@ -13,8 +13,13 @@ from ledger.systems.freeform.play import simulate
 
 
 def advice() -> Other:
-    """What a freeform campaign takes instead: the commands every campaign takes."""
+    """What a freeform campaign takes instead: the commands every campaign takes (in the
+    language of the moment; :data:`ADVICE` is it in English)."""
     return Other(text=_("roll dice, write a note or add a character: a freeform campaign takes only those"))
+
+
+ADVICE = Other(text="roll dice, write a note or add a character: a freeform campaign takes only those")
+"""What a freeform campaign takes instead, in English."""
 
 
 class CoreOnly(Decider):
