@@ -29,7 +29,7 @@ from ledger.errors import (
     TamperError,
     VersionError,
 )
-from ledger.i18n import _
+from ledger.i18n import _, n_
 from ledger.log import chain
 from ledger.log.events import (
     DICE_EVENTS,
@@ -469,9 +469,10 @@ class Undo:
                 if n == 0:
                     raise NothingToUndoError(_("nothing to undo in {campaign!r}", campaign=c.name))
                 raise NothingToUndoError(
-                    _(
+                    n_(
                         "only {n} action(s) to undo in {campaign!r}, not {count}",
-                        n=n,
+                        "only {n} action(s) to undo in {campaign!r}, not {count}",
+                        n,
                         campaign=c.name,
                         count=count,
                     ),
@@ -518,9 +519,10 @@ class Redo:
             raise NothingToUndoError(_("nothing to redo in {campaign!r}", campaign=c.name))
         if count > len(stack):
             raise NothingToUndoError(
-                _(
+                n_(
                     "only {n} action(s) to redo in {campaign!r}, not {count}",
-                    n=len(stack),
+                    "only {n} action(s) to redo in {campaign!r}, not {count}",
+                    len(stack),
                     campaign=c.name,
                     count=count,
                 ),
