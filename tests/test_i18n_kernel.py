@@ -224,3 +224,34 @@ def test_a_word_naming_two_tables_is_refused_naming_both() -> None:
         Exception, match=r"names more than one table in crawl: camp \(Camp\), field \(Field\)"
     ):
         browse.find(tables, "Campamento", "crawl")
+
+
+def test_a_truncated_export_is_refused_in_spanish(ledger_cli: Session, tmp_path: Path) -> None:
+    ledger_cli("new", "freeform", "Mesa")
+    ledger_cli("note", "primera")
+    ledger_cli("note", "segunda")
+    whole = tmp_path / "mesa.jsonl"
+    ledger_cli("export", "--unsigned", "-o", str(whole))
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text("".join(whole.read_text().splitlines(keepends=True)[:-1]))
+    english = ledger_cli("import", str(cut), "--name", "Copia", ok=False)
+    spanish = ledger_cli("--lang", "es", "import", str(cut), "--name", "Copia", ok=False)
+    assert spanish.exit_code == english.exit_code == 4
+    assert "import refused: the file ends before its recorded head (truncated)" in one_line(english.stderr)
+    line = one_line(spanish.stderr)
+    assert (
+        "importación rechazada: el archivo termina antes de su última versión registrada (truncado)" in line
+    )
+
+
+def test_the_log_reads_in_spanish(ledger_cli: Session) -> None:
+    ledger_cli("new", "freeform", "Mesa", "--seed", "3")
+    ledger_cli("roll", "1d20+2>=10", "ataque")
+    ledger_cli("note", "llueve")
+    english = ledger_cli("log").stdout
+    spanish = ledger_cli("--lang", "es", "log").stdout
+    assert "campaign 'Mesa' started (freeform, seed 3)" in english
+    assert "campaña 'Mesa' empezada (freeform, semilla 3)" in spanish
+    assert "rolled ataque: 1d20+2>=10 = " in english and "tirada ataque: 1d20+2>=10 = " in spanish
+    assert ("éxito" in spanish) == ("success" in english) and ("fallo" in spanish) == ("failure" in english)
+    assert "nota: llueve" in spanish and "note: llueve" in english
