@@ -19,7 +19,7 @@ import pytest
 
 from ledger import Ledger, i18n
 from ledger.errors import TableError
-from ledger.log.events import ActionUndone
+from ledger.log.events import ActionUndone, retold
 from ledger.tables import browse
 from ledger.tables import file as tablefile
 from tests.conftest import Session
@@ -111,8 +111,10 @@ def test_the_log_is_told_in_spanish_but_an_undo_stores_english(tmp_path: Path) -
         undone = recorded.envelopes[0].event
         assert isinstance(undone, ActionUndone)
         assert undone.what == "note: llueve"  # stored as in English, whatever the language
-        with i18n.using("es"):
-            assert undone.summary() == "deshacer v2: note: llueve"
+        with i18n.using("es"):  # told again in the reader's language
+            assert undone.summary() == "deshacer v2: nota: llueve"
+        with i18n.using("qps"):
+            assert undone.summary() == "⟦ûñdö v2: ⟦ñöté: llueve⟧⟧"
         assert undone.summary() == "undo v2: note: llueve"
 
 
@@ -255,3 +257,19 @@ def test_the_log_reads_in_spanish(ledger_cli: Session) -> None:
     assert "rolled ataque: 1d20+2>=10 = " in english and "tirada ataque: 1d20+2>=10 = " in spanish
     assert ("éxito" in spanish) == ("success" in english) and ("fallo" in spanish) == ("failure" in english)
     assert "nota: llueve" in spanish and "note: llueve" in english
+
+
+def test_a_stored_summary_is_told_again_in_spanish() -> None:
+    """An undo's stored English summary reads again in the reader's language, its values as
+    they were written and its fragments said again; a text that is no sentence of the
+    catalogs is shown as stored."""
+    physical = "rolled attack: 1d20+5>=10 = 16, success [11] (physical dice)"
+    with i18n.using("es"):
+        assert retold(physical) == "tirada attack: 1d20+5>=10 = 16, éxito [11] (dados físicos)"
+        assert retold("rolled 1d20 = 3, failure [3]") == "tirada 1d20 = 3, fallo [3]"
+        assert (
+            retold("campaign 'Mesa' started (freeform, seed 3)")
+            == "campaña 'Mesa' empezada (freeform, semilla 3)"
+        )
+        assert retold("Ada found a key") == "Ada found a key"
+    assert retold(physical) == physical

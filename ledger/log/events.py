@@ -12,6 +12,7 @@ type never changes, a tag is never reused or renamed.
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from typing import Any, ClassVar, Generic, TypeVar, Union
 
@@ -44,13 +45,91 @@ class Event(msgspec.Struct, frozen=True, tag_field="kind", kw_only=True, gc=Fals
     def stored_summary(self) -> str:
         """The summary as an event that names this one stores it (an undo's, a reveal's
         ``what``): in English whatever the language of the moment, as the log stays
-        language-neutral (it is shown as stored)."""
+        language-neutral; :func:`retold` says it again in the reader's language)."""
         with i18n.using(i18n.LANGUAGES[0]):
             return self.summary()
 
     @property
     def kind(self) -> str:
         return str(self.__struct_config__.tag)
+
+
+_FIELD = re.compile(r"\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*)[^{}]*\}")
+
+
+@cache
+def _templates() -> tuple[tuple[re.Pattern[str], str, tuple[str, ...]], ...]:
+    """Every sentence of the catalogs as a pattern its English reads by (a field matches any
+    text), with the sentence and its fields, the longest wording first: what :func:`retold`
+    tries a stored sentence against. The sentences are those of a catalog of another language
+    (the same in each), read once."""
+    found: list[tuple[int, re.Pattern[str], str, tuple[str, ...]]] = []
+    others = [lang for lang in i18n.LANGUAGES if lang != i18n.LANGUAGES[0]]
+    catalog = getattr(i18n.CATALOG.translations(others[0]), "_catalog", {}) if others else {}
+    for msgid in catalog:
+        if not isinstance(msgid, str) or not msgid or "\x04" in msgid:
+            continue  # the header, a plural's forms, a sentence with a context
+        pattern, fields, literal, at = "", [], 0, 0
+        for match in _FIELD.finditer(msgid):
+            text = msgid[at : match.start()]
+            pattern += re.escape(text)
+            literal += len(text)
+            token = match.group(0)
+            if token in ("{{", "}}"):
+                pattern += re.escape(token[0])
+                literal += 1
+            elif match.group(1) in fields:
+                pattern += f"(?P={match.group(1)})"
+            else:
+                fields.append(match.group(1))
+                pattern += f"(?P<{match.group(1)}>.*?)"
+            at = match.end()
+        pattern += re.escape(msgid[at:])
+        literal += len(msgid) - at
+        lead = len(msgid) if not fields else msgid.find("{")
+        if literal >= 8 or lead >= 3:  # enough words of its own not to read a text by chance
+            found.append((literal, re.compile(pattern, re.DOTALL), msgid, tuple(fields)))
+    found.sort(key=lambda t: -t[0])
+    return tuple((p, m, f) for _n, p, m, f in found)
+
+
+def retold(text: str) -> str:
+    """A sentence stored as the log words it in English (an undo's or a reveal's ``what``,
+    :meth:`Event.stored_summary`) said again in the language of the moment: the catalog
+    sentence it reads as, its fields kept as they were written (a fragment such as
+    ``, success`` said again too). A text that reads as none is shown as stored."""
+    lang = i18n.language()
+    if lang == i18n.LANGUAGES[0] or not text:
+        return text
+    for pattern, msgid, fields in _templates():
+        found = pattern.fullmatch(text)
+        if found is None:
+            continue
+        said = i18n.CATALOG.say(lang, None, msgid, None, None)
+        return _FIELD.sub(
+            lambda match, found=found, fields=fields: _refilled(match, found, fields, lang), said
+        )
+    return text
+
+
+def _refilled(match: re.Match[str], found: re.Match[str], fields: tuple[str, ...], lang: str) -> str:
+    """A field of a sentence said again: the text it was written with (a fragment of a
+    catalog sentence, ``, success``, said again in ``lang``)."""
+    token = match.group(0)
+    if token in ("{{", "}}"):
+        return token[0]
+    given = found.group(match.group(1)) if match.group(1) in fields else token
+    for fragment in _fragments():  # a field may end in one (``6, failure``)
+        if given.endswith(fragment):
+            return given[: -len(fragment)] + i18n.CATALOG.say(lang, None, fragment, None, None)
+    return given
+
+
+@cache
+def _fragments() -> tuple[str, ...]:
+    """The catalogs' sentences that are a fragment of another (``, success``): said again in
+    a stored sentence's fields."""
+    return tuple(m for _p, m, f in _templates() if not f and m[:1] in (",", " ", ";") and m.strip())
 
 
 def _opening(
@@ -276,10 +355,12 @@ class ActionUndone(Event, frozen=True, tag="action.undone"):
     def summary(self) -> str:
         if self.last > self.first:
             if self.what:
-                return _("undo v{first}-{last}: {what}", first=self.first, last=self.last, what=self.what)
+                return _(
+                    "undo v{first}-{last}: {what}", first=self.first, last=self.last, what=retold(self.what)
+                )
             return _("undo v{first}-{last}", first=self.first, last=self.last)
         if self.what:
-            return _("undo v{first}: {what}", first=self.first, what=self.what)
+            return _("undo v{first}: {what}", first=self.first, what=retold(self.what))
         return _("undo v{first}", first=self.first)
 
 
@@ -294,7 +375,7 @@ class ActionRedone(Event, frozen=True, tag="action.redone"):
 
     def summary(self) -> str:
         if self.what:
-            return _("redo: {what} (back to version {target})", what=self.what, target=self.target)
+            return _("redo: {what} (back to version {target})", what=retold(self.what), target=self.target)
         return _("redo (back to version {target})", target=self.target)
 
 
@@ -402,7 +483,7 @@ class ActionRevealed(Event, frozen=True, tag="action.revealed"):
 
     def summary(self) -> str:
         if self.what:
-            return _("revealed v{version}: {what}", version=self.sealed, what=self.what)
+            return _("revealed v{version}: {what}", version=self.sealed, what=retold(self.what))
         return _("revealed v{version}", version=self.sealed)
 
 
