@@ -12,6 +12,7 @@ from ledger.cli import systems as on_cli
 from ledger.cli.options import (
     CommandHelpLater,
     Ctx,
+    OptionHelpLater,
     common,
     emit,
     installed_systems,
@@ -21,6 +22,7 @@ from ledger.cli.options import (
 )
 from ledger.cli.root import cli
 from ledger.errors import NoCurrentCampaignError
+from ledger.i18n import N_, _
 from ledger.systems import get_system
 from ledger.text import check_name, shell_word
 
@@ -28,10 +30,11 @@ from ledger.text import check_name, shell_word
 
 
 def _new_help() -> str:
-    return (
-        f"Start a campaign NAME of SYSTEM ({installed_systems()}).\n\n"
+    return _(
+        "Start a campaign NAME of SYSTEM ({systems}).\n\n"
         "It becomes the current campaign (see `ledger use`). Its first dice commitment opens\n"
-        "with it (see `ledger dice`), unless --seed or --no-commit."
+        "with it (see `ledger dice`), unless --seed or --no-commit.",
+        systems=installed_systems(),
     )
 
 
@@ -39,26 +42,29 @@ def _new_help() -> str:
 @click.argument("system")
 @click.argument("name")
 @click.option(
-    "--seed", type=int, default=None, help="Make the campaign's dice reproducible (never provable)."
+    "--seed", type=int, default=None, help=N_("Make the campaign's dice reproducible (never provable).")
 )
 @click.option(
-    "--no-commit", is_flag=True, help="Open no dice commitment (virtual dice from the OS, unproven)."
+    "--no-commit", is_flag=True, help=N_("Open no dice commitment (virtual dice from the OS, unproven).")
 )
 @click.option(
-    "--client-seed", default="", metavar="TEXT", help="The players' part of the first dice commitment."
+    "--client-seed", default="", metavar="TEXT", help=N_("The players' part of the first dice commitment.")
 )
 @click.option(
     "--tables",
     type=click.Path(dir_okay=False),
     default=None,
-    help="Your own tables file (TOML) instead of the sample tables.",
+    help=N_("Your own tables file (TOML) instead of the sample tables."),
 )
 @click.option(
     "--setting",
     "settings",
     multiple=True,
     metavar="KEY=VALUE",
-    help=f"A table ruling where players disagree (repeatable; see {docs.path('rulings.md')}).",
+    cls=OptionHelpLater,
+    help=lambda: _(
+        "A table ruling where players disagree (repeatable; see {doc}).", doc=docs.path("rulings.md")
+    ),
 )
 @click.option(
     "--explorer",
@@ -66,8 +72,10 @@ def _new_help() -> str:
     "character",
     default=None,
     metavar="NAME",
-    help="Its first character, who acts (a solo game's one character), where the system's "
-    "`character create` takes only a NAME.",
+    help=N_(
+        "Its first character, who acts (a solo game's one character), where the system's "
+        "`character create` takes only a NAME."
+    ),
 )
 @common
 @pass_ctx
@@ -129,11 +137,10 @@ def _first_character(system: str, name: str) -> str:
     return check_name(name, "character")
 
 
-@cli.command("campaigns")
+@cli.command("campaigns", help=N_("List the campaigns and forks; `*` marks the current one."))
 @common
 @pass_ctx
 def campaigns(c: Ctx) -> None:
-    """List the campaigns and forks; `*` marks the current one."""
     book = c.ledger
     rows = []
     every = book.campaigns()
@@ -181,15 +188,19 @@ def _current_id(c: Ctx) -> str | None:
         return None
 
 
-@cli.command("use")
+@cli.command(
+    "use",
+    help=N_(
+        "Make NAME the current campaign: commands without -c act on it from now on.\n"
+        "\n"
+        "With --as CHARACTER, make CHARACTER the one who acts in the campaign (NAME, or the\n"
+        "current one) from now on: commands without --as act as them. `ledger status` shows both."
+    ),
+)
 @click.argument("name", required=False)
 @common
 @pass_ctx
 def use(c: Ctx, name: str | None) -> None:
-    """Make NAME the current campaign: commands without -c act on it from now on.
-
-    With --as CHARACTER, make CHARACTER the one who acts in the campaign (NAME, or the
-    current one) from now on: commands without --as act as them. `ledger status` shows both."""
     if name is None and c.actor is None:
         raise click.UsageError("give a campaign NAME, --as CHARACTER, or both")
     book = c.ledger
@@ -206,11 +217,12 @@ def use(c: Ctx, name: str | None) -> None:
     emit(c, data, "\n".join(lines))
 
 
-@cli.command("status")
+@cli.command(
+    "status", help=N_("Where you are: the current campaign, its system, character, day, and what comes next.")
+)
 @common
 @pass_ctx
 def status(c: Ctx) -> None:
-    """Where you are: the current campaign, its system, character, day, and what comes next."""
     book = c.ledger
     camp = book.campaign(c.campaign)
     state = book.state(camp)

@@ -16,7 +16,9 @@ import click
 
 from ledger.cli import systems as on_cli
 from ledger.cli.options import Ctx, typed_campaign
+from ledger.cli.translated import Command
 from ledger.errors import LedgerError
+from ledger.i18n import N_
 from ledger.systems import system_names
 
 HELP_WORDS = ("-h", "--help")
@@ -50,7 +52,7 @@ def _system_of(c: Ctx, campaign: str | None, *, reading_help: bool) -> str | Non
         raise
 
 
-class CharacterCreate(click.Command):
+class CharacterCreate(Command):
     """Parses nothing itself: hands NAME and the options to the system's own command."""
 
     def __init__(self, core: click.Command) -> None:
@@ -61,8 +63,8 @@ class CharacterCreate(click.Command):
             callback=None,
             params=[click.Argument(["args"], nargs=-1, type=click.UNPROCESSED)],
             context_settings={"ignore_unknown_options": True, "help_option_names": []},
-            help="Create a character NAME with the options of the campaign's system.",
-            short_help="Create a character NAME, with the options of the campaign's system.",
+            help=N_("Create a character NAME with the options of the campaign's system."),
+            short_help=N_("Create a character NAME, with the options of the campaign's system."),
         )
 
     def invoke(self, ctx: click.Context) -> Any:

@@ -14,6 +14,7 @@ from ledger import words
 from ledger.cli import systems as on_cli
 from ledger.cli.options import Ctx, common, emit, pass_ctx
 from ledger.cli.root import cli
+from ledger.i18n import N_
 
 DEMO_FILE = "demo.ledger"
 
@@ -61,20 +62,24 @@ def run(c: Ctx, demo_db: str | None) -> None:
     click.echo(f"Explore it: ledger --db {where} campaigns{explore}")
 
 
-@cli.command("demo")
+@cli.command(
+    "demo",
+    help=N_(
+        "Show the main job on the embedded SQLite ledger: sample campaigns, undo, fork, verify.\n"
+        "\n"
+        "With --json: one object, the demo's sections as lists of lines."
+    ),
+)
 @click.option(
     "--db",
     "demo_db",
     default=None,
     metavar="PATH",
-    help="Where to keep the demo ledger (default: ./demo.ledger).",
+    help=N_("Where to keep the demo ledger (default: ./demo.ledger)."),
 )
 @common
 @pass_ctx
 def demo(c: Ctx, demo_db: str | None) -> None:
-    """Show the main job on the embedded SQLite ledger: sample campaigns, undo, fork, verify.
-
-    With --json: one object, the demo's sections as lists of lines."""
     if not c.json:
         run(c, demo_db)
         return

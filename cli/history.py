@@ -21,6 +21,7 @@ from ledger.cli.options import (
 )
 from ledger.cli.root import cli
 from ledger.errors import LedgerError
+from ledger.i18n import N_
 from ledger.log.state import told_as, told_on
 from ledger.text import shell_word
 from ledger.trust import outfile
@@ -28,36 +29,39 @@ from ledger.trust import outfile
 # --- undo, redo, fork ------------------------------------------------------------
 
 
-@cli.command("undo")
+@cli.command("undo", help=N_("Retract the last COUNT actions (all the events of each)."))
 @click.argument("count", type=int, default=1)
 @common
 @pass_ctx
 def undo(c: Ctx, count: int) -> None:
-    """Retract the last COUNT actions (all the events of each)."""
     rec = c.ledger.undo(c.campaign, count)
     emit(c, recorded_json(rec), "\n".join(e.event.summary() for e in rec.envelopes))
 
 
-@cli.command("redo")
+@cli.command("redo", help=N_("Bring back the last COUNT undone actions (while nothing new was recorded)."))
 @click.argument("count", type=int, default=1)
 @common
 @pass_ctx
 def redo(c: Ctx, count: int) -> None:
-    """Bring back the last COUNT undone actions (while nothing new was recorded)."""
     rec = c.ledger.redo(c.campaign, count)
     emit(c, recorded_json(rec), "\n".join(e.event.summary() for e in rec.envelopes))
 
 
-@cli.command("fork")
+@cli.command(
+    "fork",
+    help=N_(
+        "Start a branch NEW_NAME sharing this campaign's history up to a point; the new\n"
+        "branch becomes the current campaign."
+    ),
+)
 @click.argument("new_name")
-@click.option("--at", type=int, default=None, metavar="VERSION", help="Fork at this version (default: head).")
-@click.option("--day", type=int, default=None, help="Fork at the end of this game day.")
+@click.option(
+    "--at", type=int, default=None, metavar="VERSION", help=N_("Fork at this version (default: head).")
+)
+@click.option("--day", type=int, default=None, help=N_("Fork at the end of this game day."))
 @common
 @pass_ctx
 def fork(c: Ctx, new_name: str, at: int | None, day: int | None) -> None:
-    """Start a branch NEW_NAME sharing this campaign's history up to a point; the new
-    branch becomes the current campaign."""
-
     if at is not None and day is not None:
         raise LedgerError("give --at or --day, not both")
     parent = c.ledger.campaign(c.campaign)
@@ -74,13 +78,14 @@ def fork(c: Ctx, new_name: str, at: int | None, day: int | None) -> None:
 # --- reading the log -----------------------------------------------------------------
 
 
-@cli.command("log")
-@click.option("--all", "show_all", is_flag=True, help="Include undone events (marked).")
-@click.option("--at", type=int, default=None, metavar="VERSION", help="The log as it stood at this version.")
+@cli.command("log", help=N_("Show the campaign's events, oldest first."))
+@click.option("--all", "show_all", is_flag=True, help=N_("Include undone events (marked)."))
+@click.option(
+    "--at", type=int, default=None, metavar="VERSION", help=N_("The log as it stood at this version.")
+)
 @common
 @pass_ctx
 def log(c: Ctx, show_all: bool, at: int | None) -> None:
-    """Show the campaign's events, oldest first."""
     entries = c.ledger.log(c.campaign, show_all=show_all, at=at)
     data = [
         {
@@ -112,12 +117,11 @@ def log(c: Ctx, show_all: bool, at: int | None) -> None:
     emit(c, data, text)
 
 
-@cli.command("sheet")
+@cli.command("sheet", help=N_("Show the character sheet (the campaign's state) now, or --at / --day."))
 @time_travel
 @common
 @pass_ctx
 def sheet(c: Ctx, at: int | None, day: int | None) -> None:
-    """Show the character sheet (the campaign's state) now, or --at / --day."""
     # lazy: `ledger --help` imports none of the read side (tests/test_cli_startup.py)
     from ledger.projections.stats.sheet import luck_from_log
 
@@ -155,7 +159,13 @@ def sheet(c: Ctx, at: int | None, day: int | None) -> None:
     emit(c, data, text)
 
 
-@cli.command("journal")
+@cli.command(
+    "journal",
+    help=N_(
+        "One entry per game day (per date where the system counts none): who did what, with\n"
+        "notes; --format md for Markdown."
+    ),
+)
 @time_travel
 @click.option(
     "--format",
@@ -163,22 +173,19 @@ def sheet(c: Ctx, at: int | None, day: int | None) -> None:
     type=click.Choice(["text", "md"]),
     default="text",
     show_default=True,
-    help="md: Markdown for a notes vault or a blog (a heading per day, the state at each day's end).",
+    help=N_("md: Markdown for a notes vault or a blog (a heading per day, the state at each day's end)."),
 )
 @click.option(
     "-o",
     "--output",
     type=click.Path(dir_okay=False),
     default=None,
-    help="Write the journal to this file (default: standard output).",
+    help=N_("Write the journal to this file (default: standard output)."),
 )
-@click.option("--force", is_flag=True, help="Overwrite the --output file if it exists.")
+@click.option("--force", is_flag=True, help=N_("Overwrite the --output file if it exists."))
 @common
 @pass_ctx
 def journal(c: Ctx, at: int | None, day: int | None, form: str, output: str | None, force: bool) -> None:
-    """One entry per game day (per date where the system counts none): who did what, with
-    notes; --format md for Markdown."""
-
     if output is not None and form != "md":
         raise LedgerError("-o writes the Markdown journal; add --format md")
     if output is not None:
@@ -246,14 +253,12 @@ def journal_text(days: list[dict[str, Any]]) -> str:
     return "\n".join(out)
 
 
-@cli.command("replay")
-@click.option("--at", type=int, default=None, metavar="VERSION", help="Stop at this version.")
-@click.option("--to", "old_to", type=int, default=None, hidden=True, help="The old name of --at.")
+@cli.command("replay", help=N_("Step through the effective actions, showing what each changed."))
+@click.option("--at", type=int, default=None, metavar="VERSION", help=N_("Stop at this version."))
+@click.option("--to", "old_to", type=int, default=None, hidden=True, help=N_("The old name of --at."))
 @common
 @pass_ctx
 def replay(c: Ctx, at: int | None, old_to: int | None) -> None:
-    """Step through the effective actions, showing what each changed."""
-
     if at is not None and old_to is not None:
         raise LedgerError("give --at alone (--to is its old name)")
     at = old_to if at is None else at

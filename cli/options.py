@@ -15,7 +15,9 @@ import click
 import msgspec
 
 from ledger.cli import fixes
+from ledger.cli.translated import Command, Group
 from ledger.errors import LedgerError
+from ledger.i18n import N_
 from ledger.log.records import recorded_json
 from ledger.systems import system_names
 
@@ -113,7 +115,7 @@ def common(f: F) -> F:
         expose_value=False,
         callback=_set_json,
         is_eager=True,
-        help="Machine-readable JSON output.",
+        help=N_("Machine-readable JSON output."),
     )(f)
     f = click.option(
         "-c",
@@ -121,7 +123,7 @@ def common(f: F) -> F:
         expose_value=False,
         callback=_set_campaign,
         is_eager=True,
-        help="Act on this campaign (default: the current one; see `ledger use`).",
+        help=N_("Act on this campaign (default: the current one; see `ledger use`)."),
     )(f)
     f = click.option(
         "--as",
@@ -160,8 +162,10 @@ def faces_option(f: F) -> F:
         "--faces",
         metavar="N,N,...",
         default=None,
-        help="Physical dice: the faces rolled, in the order the dice are rolled "
-        "(re-rolls and explosions included).",
+        help=N_(
+            "Physical dice: the faces rolled, in the order the dice are rolled "
+            "(re-rolls and explosions included)."
+        ),
     )(f)
 
 
@@ -183,9 +187,9 @@ def emit_sealed(c: Ctx, rec: Any) -> bool:
 
 def time_travel(f: F) -> F:
     """``--at VERSION`` / ``--day D``: show the state as it was then."""
-    f = click.option("--day", type=int, default=None, help="Show the state at the end of game day D.")(f)
+    f = click.option("--day", type=int, default=None, help=N_("Show the state at the end of game day D."))(f)
     f = click.option(
-        "--at", "at", type=int, default=None, metavar="VERSION", help="Show the state at this version."
+        "--at", "at", type=int, default=None, metavar="VERSION", help=N_("Show the state at this version.")
     )(f)
     return f
 
@@ -314,8 +318,12 @@ class _HelpLater:
         self._help = value
 
 
-class CommandHelpLater(_HelpLater, click.Command):
+class CommandHelpLater(_HelpLater, Command):
     """A command whose help is worked out when shown (``help=`` a function)."""
+
+
+class GroupHelpLater(_HelpLater, Group):
+    """A group whose help is worked out when shown (``help=`` a function)."""
 
 
 class OptionHelpLater(_HelpLater, click.Option):

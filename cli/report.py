@@ -9,26 +9,33 @@ import click
 from ledger import words
 from ledger.cli.fixes import command_line
 from ledger.cli.options import Ctx, common, emit, pass_ctx
+from ledger.cli.translated import Command
+from ledger.i18n import N_
 from ledger.projections.report import write
 
 
-@click.command("report")
+@click.command(
+    "report",
+    cls=Command,
+    help=N_(
+        "Write a campaign report: map, timeline slider, sheet, charts, journal and log in one HTML file.\n"
+        "\n"
+        "Open it in any browser, even offline; the slider shows the sheet, the map\n"
+        "and the journal as they were on each day (#day=N in the address opens it\n"
+        "there). With --as NAME the page opens on that character's sheet."
+    ),
+)
 @click.option(
     "-o",
     "--output",
     "output",
     required=True,
     type=click.Path(dir_okay=False, writable=True, path_type=Path),
-    help="The HTML file to write (it needs nothing else: no network, no other file).",
+    help=N_("The HTML file to write (it needs nothing else: no network, no other file)."),
 )
 @common
 @pass_ctx
 def report(c: Ctx, output: Path) -> None:
-    """Write a campaign report: map, timeline slider, sheet, charts, journal and log in one HTML file.
-
-    Open it in any browser, even offline; the slider shows the sheet, the map
-    and the journal as they were on each day (#day=N in the address opens it
-    there). With --as NAME the page opens on that character's sheet."""
     if output.suffix.lower() not in (".html", ".htm"):
         raise click.BadParameter(
             f"expected a file name ending in .html, got {str(output)!r}; use -o NAME.html"

@@ -11,7 +11,8 @@ import sys
 import click
 
 from ledger import docs
-from ledger.cli.options import Ctx, common, pass_ctx
+from ledger.cli.options import CommandHelpLater, Ctx, common, pass_ctx
+from ledger.i18n import N_, _
 from ledger.log.store import resolve_target
 
 LOOPBACK_NAMES = frozenset({"localhost", "localhost.localdomain"})
@@ -76,50 +77,60 @@ def qr_text(url: str) -> str:
     return out.getvalue()
 
 
-SERVE_HELP = """Serve the live table: each seat's page at /t/CAMPAIGN and the API under /api.
+SERVE_HELP = N_(
+    "Serve the live table: each seat's page at /t/CAMPAIGN and the API under /api.\n"
+    "\n"
+    "Invite the table with `ledger table invite` (its links point where this server listens);\n"
+    "each link seats one device. It listens on the loopback unless --host or --lan says\n"
+    "otherwise; --lan listens on this machine's LAN address and prints the address to share,\n"
+    "with a QR code. On any other address than the loopback put TLS in front of it (a reverse\n"
+    "proxy; then name it with --forwarded-allow-ips), or give --certfile and --keyfile. On\n"
+    "PostgreSQL several processes may serve one ledger side by side. The API, its errors, its\n"
+    "limits and the live feed: {doc}."
+)
 
-Invite the table with `ledger table invite` (its links point where this server listens);
-each link seats one device. It listens on the loopback unless --host or --lan says
-otherwise; --lan listens on this machine's LAN address and prints the address to share,
-with a QR code. On any other address than the loopback put TLS in front of it (a reverse
-proxy; then name it with --forwarded-allow-ips), or give --certfile and --keyfile. On
-PostgreSQL several processes may serve one ledger side by side. The API, its errors, its
-limits and the live feed: {doc}."""
+
+def _serve_help() -> str:
+    return _(SERVE_HELP, doc=docs.path("api.md"))
 
 
-@click.command("serve", help=SERVE_HELP.format(doc=docs.path("api.md")))
-@click.option("--db", default=None, metavar="PATH|URL", help="The ledger to serve (default: the root --db).")
-@click.option("--host", default=None, help="The address to listen on.  [default: 127.0.0.1]")
+@click.command("serve", cls=CommandHelpLater, help=_serve_help)
+@click.option(
+    "--db", default=None, metavar="PATH|URL", help=N_("The ledger to serve (default: the root --db).")
+)
+@click.option("--host", default=None, help=N_("The address to listen on.  [default: 127.0.0.1]"))
 @click.option(
     "--lan",
     is_flag=True,
-    help="Listen on this machine's LAN address; print the URL to share and its QR code.",
+    help=N_("Listen on this machine's LAN address; print the URL to share and its QR code."),
 )
-@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="The port.")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help=N_("The port."))
 @click.option(
     "--certfile",
     type=click.Path(exists=True, dir_okay=False),
     default=None,
-    help="Serve HTTPS with this certificate (PEM); give --keyfile too.",
+    help=N_("Serve HTTPS with this certificate (PEM); give --keyfile too."),
 )
 @click.option(
     "--keyfile",
     type=click.Path(exists=True, dir_okay=False),
     default=None,
-    help="The certificate's key (PEM).",
+    help=N_("The certificate's key (PEM)."),
 )
 @click.option(
     "--forwarded-allow-ips",
     default=None,
     metavar="ADDRESSES",
-    help="Read X-Forwarded-For and X-Forwarded-Proto from these proxies only (comma-separated "
-    "addresses or networks); by default from none.",
+    help=N_(
+        "Read X-Forwarded-For and X-Forwarded-Proto from these proxies only (comma-separated "
+        "addresses or networks); by default from none."
+    ),
 )
 @click.option(
     "--max-connections",
     type=click.IntRange(8, None),
     default=None,
-    help="The most connections held at once (default: the open-file limit less 64).",
+    help=N_("The most connections held at once (default: the open-file limit less 64)."),
 )
 @common
 @pass_ctx

@@ -22,7 +22,9 @@ from ledger import words
 from ledger.cli import fixes
 from ledger.cli.options import Ctx, emit, json_text, pass_ctx, printable
 from ledger.cli.stats_text import render, signed, survival_lines
+from ledger.cli.translated import Command, Group
 from ledger.errors import Input, LedgerError, RunCommand
+from ledger.i18n import N_
 from ledger.play.simulate import Simulator, check_simulator, plan, still_to_simulate
 from ledger.projections.stats.reports import REPORTS, Scope, report, report_names
 from ledger.projections.stats.tables import table_lines
@@ -81,8 +83,10 @@ def warehouse_option(f: F) -> F:
         metavar="PATH",
         envvar="LEDGER_WAREHOUSE",
         default=None,
-        help="The DuckDB warehouse (default: beside a ledger file as FILE.duckdb; "
-        "./ledger-warehouse.duckdb for PostgreSQL; env LEDGER_WAREHOUSE).",
+        help=N_(
+            "The DuckDB warehouse (default: beside a ledger file as FILE.duckdb; "
+            "./ledger-warehouse.duckdb for PostgreSQL; env LEDGER_WAREHOUSE)."
+        ),
     )(f)
 
 
@@ -107,7 +111,7 @@ def json_option(f: F) -> F:
         expose_value=False,
         callback=_json_flag,
         is_eager=True,
-        help="Machine-readable JSON output.",
+        help=N_("Machine-readable JSON output."),
     )(f)
 
 
@@ -120,7 +124,7 @@ def scope_options(f: F) -> F:
         expose_value=False,
         callback=_campaign_choice,
         is_eager=True,
-        help="Only this campaign (default: every campaign).",
+        help=N_("Only this campaign (default: every campaign)."),
     )(f)
 
 
@@ -176,19 +180,31 @@ def _with_progress(
 # --- ledger stats ----------------------------------------------------------------------------
 
 
-@click.command("stats")
-@click.option("--character", default=None, help="Only this character's rows.")
+@click.command(
+    "stats",
+    cls=Command,
+    help=N_(
+        "Campaign statistics: luck index, success rates against expectation, mulligans,\n"
+        "damage per day, deaths, survival curve, dice fairness, and the reports of each\n"
+        "system (--report lists them all).\n"
+        "\n"
+        "Across every campaign, or one with -c NAME."
+    ),
+)
+@click.option("--character", default=None, help=N_("Only this character's rows."))
 @click.option(
     "--simulated",
     is_flag=True,
-    help="Include the campaigns `ledger simulate` played (left out by default; -c NAME always reads NAME).",
+    help=N_(
+        "Include the campaigns `ledger simulate` played (left out by default; -c NAME always reads NAME)."
+    ),
 )
 @click.option(
     "--report",
     "only",
     multiple=True,
     type=ReportChoice(),
-    help="Only this report (repeatable; default: all).",
+    help=N_("Only this report (repeatable; default: all)."),
 )
 @warehouse_option
 @scope_options
@@ -196,11 +212,6 @@ def _with_progress(
 def stats(
     c: Ctx, character: str | None, simulated: bool, only: tuple[str, ...], warehouse_path: str | None
 ) -> None:
-    """Campaign statistics: luck index, success rates against expectation, mulligans,
-    damage per day, deaths, survival curve, dice fairness, and the reports of each
-    system (--report lists them all).
-
-    Across every campaign, or one with -c NAME."""
     if c.campaign is not None:
         c.ledger.campaign(c.campaign)  # refuses an unknown name
 
@@ -215,21 +226,33 @@ def stats(
 # --- ledger query ----------------------------------------------------------------------------
 
 
-@click.command("query")
+@click.command(
+    "query",
+    cls=Command,
+    help=N_(
+        "Run read-only SQL over the warehouse (tables: campaigns, events, actions,\n"
+        "characters, rolls, dice, and one per kind of fact: meals, nights, days, wounds,\n"
+        "conditions, deaths and the systems' own; `ledger warehouse status` lists them).\n"
+        "Output a table, --json or --csv; rows stream out as DuckDB finds them, within a\n"
+        "time limit and bounded memory."
+    ),
+)
 @click.argument("sql")
-@click.option("--csv", "as_csv", is_flag=True, help="Output CSV.")
+@click.option("--csv", "as_csv", is_flag=True, help=N_("Output CSV."))
 @click.option(
     "--limit",
     type=int,
     default=None,
-    help="Print at most this many rows (default 1000; 0 prints every row). A note says how many were left out.",
+    help=N_(
+        "Print at most this many rows (default 1000; 0 prints every row). A note says how many were left out."
+    ),
 )
 @click.option(
     "--timeout",
     type=float,
     default=None,
     metavar="SECONDS",
-    help="Stop the query after this many seconds (default 20).",
+    help=N_("Stop the query after this many seconds (default 20)."),
 )
 @warehouse_option
 @json_option
@@ -237,11 +260,6 @@ def stats(
 def query(
     c: Ctx, sql: str, as_csv: bool, limit: int | None, timeout: float | None, warehouse_path: str | None
 ) -> None:
-    """Run read-only SQL over the warehouse (tables: campaigns, events, actions,
-    characters, rolls, dice, and one per kind of fact: meals, nights, days, wounds,
-    conditions, deaths and the systems' own; `ledger warehouse status` lists them).
-    Output a table, --json or --csv; rows stream out as DuckDB finds them, within a
-    time limit and bounded memory."""
     limits = QueryLimits() if timeout is None else QueryLimits(timeout=timeout)
     limit = DEFAULT_LIMIT if limit is None else limit
     check_query_text(sql, limit)  # a bad --limit or an empty query, before anything is opened
@@ -315,17 +333,16 @@ def _write_json(columns: list[str], pages: Any) -> None:
 # --- ledger warehouse ---------------------------------------------------------------------------
 
 
-@click.group("warehouse")
+@click.group("warehouse", cls=Group, help=N_("The DuckDB statistics warehouse derived from the log."))
 def warehouse() -> None:
-    """The DuckDB statistics warehouse derived from the log."""
+    pass
 
 
-@warehouse.command("rebuild")
+@warehouse.command("rebuild", help=N_("Drop the warehouse and build it again from the whole log."))
 @warehouse_option
 @json_option
 @pass_ctx
 def warehouse_rebuild(c: Ctx, warehouse_path: str | None) -> None:
-    """Drop the warehouse and build it again from the whole log."""
     start = time.perf_counter()
     wh = Warehouse(c.ledger, warehouse_path)
     n = _with_progress(wh, c.ledger.store.max_notification_id(), rebuild=True)
@@ -338,12 +355,13 @@ def warehouse_rebuild(c: Ctx, warehouse_path: str | None) -> None:
     )
 
 
-@warehouse.command("status")
+@warehouse.command(
+    "status", help=N_("Where the warehouse is, how far behind the log it is, and its row counts.")
+)
 @warehouse_option
 @json_option
 @pass_ctx
 def warehouse_status(c: Ctx, warehouse_path: str | None) -> None:
-    """Where the warehouse is, how far behind the log it is, and its row counts."""
     data = Warehouse(c.ledger, warehouse_path).status()
 
     def text() -> str:
@@ -367,23 +385,30 @@ def warehouse_status(c: Ctx, warehouse_path: str | None) -> None:
 # --- ledger simulate ------------------------------------------------------------------------------
 
 
-@click.command("simulate")
+@click.command(
+    "simulate",
+    cls=Command,
+    help=N_(
+        "Generate whole campaigns of SYSTEM fast, to try statistics at scale\n"
+        "(each system plays with its own autoplayer or simulator)."
+    ),
+)
 @click.argument("system")
-@click.option("--campaigns", "count", type=int, default=100, show_default=True, help="How many campaigns.")
-@click.option("--seed", type=int, default=None, help="Make the run reproducible (default: random).")
+@click.option(
+    "--campaigns", "count", type=int, default=100, show_default=True, help=N_("How many campaigns.")
+)
+@click.option("--seed", type=int, default=None, help=N_("Make the run reproducible (default: random)."))
 @click.option(
     "--days",
     type=int,
     default=30,
     show_default=True,
-    help="Days to play each campaign, as the system counts them (rounds, shifts, thirds of a day...).",
+    help=N_("Days to play each campaign, as the system counts them (rounds, shifts, thirds of a day...)."),
 )
-@click.option("--prefix", default=None, help="Campaign names start with this (default: sim-SYSTEM-SEED).")
+@click.option("--prefix", default=None, help=N_("Campaign names start with this (default: sim-SYSTEM-SEED)."))
 @json_option
 @pass_ctx
 def simulate(c: Ctx, system: str, count: int, seed: int | None, days: int, prefix: str | None) -> None:
-    """Generate whole campaigns of SYSTEM fast, to try statistics at scale
-    (each system plays with its own autoplayer or simulator)."""
     check_simulator(system)
     if days < 1:
         raise LedgerError(f"--days must be at least 1, got {days}")

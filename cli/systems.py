@@ -22,6 +22,7 @@ from typing import Any
 
 import click
 
+from ledger.cli.translated import Group
 from ledger.errors import LedgerError, PluginError
 from ledger.systems import (
     GROUP,
@@ -38,7 +39,7 @@ CREATE_HINT = "character create NAME ... (`ledger character create --help` lists
 """What a new campaign's player does first in a system that says nothing else."""
 
 
-class SystemGroup(click.Group):
+class SystemGroup(Group):
     """A system's command group, with what the command line says of the system beside its
     commands, each optional:
 

@@ -19,8 +19,10 @@ from ledger.cli.options import (
     recorded_json,
 )
 from ledger.cli.options import faces as parse_faces
+from ledger.cli.translated import Command
 from ledger.dice.sources import render as render_roll
 from ledger.errors import LedgerError
+from ledger.i18n import N_, _
 from ledger.log.store import is_postgres, resolve_target
 from ledger.systems import get_system
 from ledger.tables import browse
@@ -63,10 +65,22 @@ def render(table: Any) -> str:
 
 
 def _system_help() -> str:
-    return f"A system's sample tables, without a campaign ({', '.join(systems_with_tables())})."
+    return _(
+        "A system's sample tables, without a campaign ({systems}).", systems=", ".join(systems_with_tables())
+    )
 
 
-@click.command("tables")
+@click.command(
+    "tables",
+    cls=Command,
+    help=N_(
+        "Browse the tables of the campaign's system: each table with its dice and rows.\n"
+        "\n"
+        "Without TABLE, the list of tables (with --all, every one in full); roll on\n"
+        "one with `ledger roll-table TABLE`. Shops, enemies, items, techniques,\n"
+        "skills and classes are listed as the system has them."
+    ),
+)
 @click.argument("table", required=False)
 @click.option(
     "--system",
@@ -75,15 +89,10 @@ def _system_help() -> str:
     metavar="SYSTEM",
     help=_system_help,
 )
-@click.option("--all", "everything", is_flag=True, help="Print every table in full.")
+@click.option("--all", "everything", is_flag=True, help=N_("Print every table in full."))
 @common
 @pass_ctx
 def tables(c: Ctx, table: str | None, system: str | None, everything: bool) -> None:
-    """Browse the tables of the campaign's system: each table with its dice and rows.
-
-    Without TABLE, the list of tables (with --all, every one in full); roll on
-    one with `ledger roll-table TABLE`. Shops, enemies, items, techniques,
-    skills and classes are listed as the system has them."""
     if system is not None:
         where, data = f"the {system} system (sample tables)", _system_tables(system)
     else:
@@ -110,13 +119,16 @@ def tables(c: Ctx, table: str | None, system: str | None, everything: bool) -> N
     emit(c, {"system": system, "tables": [t.as_dict() for t in listed]}, text)
 
 
-@click.command("roll-table")
+@click.command(
+    "roll-table",
+    cls=Command,
+    help=N_("Roll on TABLE of the campaign's system and record the roll (--faces for physical dice)."),
+)
 @click.argument("table")
 @faces_option
 @common
 @pass_ctx
 def roll_table(c: Ctx, table: str, faces: str | None) -> None:
-    """Roll on TABLE of the campaign's system and record the roll (--faces for physical dice)."""
     system, name, data = _campaign_tables(c)
     found = browse.find(browse.listing(system, data), table, system)
     if found.dice is None:

@@ -16,6 +16,7 @@ from ledger import docs, words
 from ledger.cli import fixes
 from ledger.cli.options import (
     Ctx,
+    GroupHelpLater,
     common,
     emit,
     pass_ctx,
@@ -23,25 +24,32 @@ from ledger.cli.options import (
 )
 from ledger.cli.root import cli
 from ledger.errors import LedgerError, OutputExistsError
+from ledger.i18n import N_, _
 from ledger.trust import outfile
 
 # --- integrity -------------------------------------------------------------------
 
 
-@cli.command("verify")
+@cli.command(
+    "verify",
+    help=N_(
+        "Walk the hash chain; exit non-zero naming the first bad version.\n"
+        "\n"
+        "With FILE, check an export without importing it: its chain, its head,\n"
+        "every event, and who signed it (FILE may be a pipe, or - for the standard\n"
+        "input). --dice (and --all) recompute every virtual die under each revealed\n"
+        "dice commitment, and report the rest."
+    ),
+)
 @click.argument("file", required=False, type=click.Path(exists=True, dir_okay=False, allow_dash=True))
-@click.option("--all", "every", is_flag=True, help="Verify every campaign in the ledger, dice included.")
-@click.option("--dice", "dice", is_flag=True, help="Also prove every virtual die (see `ledger dice`).")
-@click.option("--require-signed", is_flag=True, help="With FILE: fail unless it is signed by a known key.")
+@click.option("--all", "every", is_flag=True, help=N_("Verify every campaign in the ledger, dice included."))
+@click.option("--dice", "dice", is_flag=True, help=N_("Also prove every virtual die (see `ledger dice`)."))
+@click.option(
+    "--require-signed", is_flag=True, help=N_("With FILE: fail unless it is signed by a known key.")
+)
 @common
 @pass_ctx
 def verify(c: Ctx, file: str | None, every: bool, dice: bool, require_signed: bool) -> None:
-    """Walk the hash chain; exit non-zero naming the first bad version.
-
-    With FILE, check an export without importing it: its chain, its head,
-    every event, and who signed it (FILE may be a pipe, or - for the standard
-    input). --dice (and --all) recompute every virtual die under each revealed
-    dice commitment, and report the rest."""
     # lazy: a command that reads imports no integrity or provenance, `ledger --help` no
     # ledger.log.store (tests/test_cli_startup.py)
     from ledger.trust import infile, integrity, provenance
@@ -100,21 +108,27 @@ def _dice_lines(name: str, proof: Any) -> str:
 # --- provable dice ---------------------------------------------------------------------
 
 
-@cli.group(
-    "dice",
-    help="Provable virtual dice: commit to a secret seed, let the players seed it, roll, "
-    f"reveal (see {docs.path('dice.md')}).",
-)
+def _dice_help() -> str:
+    return _(
+        "Provable virtual dice: commit to a secret seed, let the players seed it, roll, reveal (see {doc}).",
+        doc=docs.path("dice.md"),
+    )
+
+
+@cli.group("dice", cls=GroupHelpLater, help=_dice_help)
 def dice_group() -> None:
     """Provable virtual dice (the help names where the installed docs/dice.md is)."""
 
 
-@dice_group.command("commit")
-@click.option("--client-seed", default="", metavar="TEXT", help="The players' contribution (default: empty).")
+@dice_group.command(
+    "commit", help=N_("Open a dice commitment: the sha256 of a fresh secret seed goes in the log.")
+)
+@click.option(
+    "--client-seed", default="", metavar="TEXT", help=N_("The players' contribution (default: empty).")
+)
 @common
 @pass_ctx
 def dice_commit(c: Ctx, client_seed: str) -> None:
-    """Open a dice commitment: the sha256 of a fresh secret seed goes in the log."""
     rec = c.ledger.commit_dice(c.campaign, client_seed=client_seed)
     ev = rec.events[0]
     emit(
@@ -124,19 +138,23 @@ def dice_commit(c: Ctx, client_seed: str) -> None:
     )
 
 
-@dice_group.command("seed")
+@dice_group.command(
+    "seed",
+    help=N_(
+        "Give the players' client seed TEXT for the open dice commitment.\n"
+        "\n"
+        "Players choose TEXT after the commitment is published (`ledger dice status`\n"
+        "shows it) and before the first virtual die under it: the secret seed was drawn\n"
+        "before they chose, so it cannot have been picked to suit the rolls. Every die\n"
+        "under the commitment then uses TEXT. Refused once a die has been drawn under\n"
+        "it; reveal it (that opens the next one) and seed that one. Not an action:\n"
+        "`ledger undo` passes over it."
+    ),
+)
 @click.argument("text")
 @common
 @pass_ctx
 def dice_seed(c: Ctx, text: str) -> None:
-    """Give the players' client seed TEXT for the open dice commitment.
-
-    Players choose TEXT after the commitment is published (`ledger dice status`
-    shows it) and before the first virtual die under it: the secret seed was drawn
-    before they chose, so it cannot have been picked to suit the rolls. Every die
-    under the commitment then uses TEXT. Refused once a die has been drawn under
-    it; reveal it (that opens the next one) and seed that one. Not an action:
-    `ledger undo` passes over it."""
     rec = c.ledger.seed_dice(text, c.campaign)
     ev = rec.events[0]
     emit(
@@ -147,13 +165,19 @@ def dice_seed(c: Ctx, text: str) -> None:
     )
 
 
-@dice_group.command("reveal")
-@click.option("--client-seed", default=None, metavar="TEXT", help="The players' part of the next commitment.")
+@dice_group.command(
+    "reveal",
+    help=N_(
+        "Publish the open commitment's seed (every die under it can then be recomputed)\n"
+        "and open the next commitment."
+    ),
+)
+@click.option(
+    "--client-seed", default=None, metavar="TEXT", help=N_("The players' part of the next commitment.")
+)
 @common
 @pass_ctx
 def dice_reveal(c: Ctx, client_seed: str | None) -> None:
-    """Publish the open commitment's seed (every die under it can then be recomputed)
-    and open the next commitment."""
     rec = c.ledger.reveal_dice(c.campaign, client_seed=client_seed)
     shown, opened = rec.events
     emit(
@@ -169,12 +193,16 @@ def dice_reveal(c: Ctx, client_seed: str | None) -> None:
     )
 
 
-@dice_group.command("status")
+@dice_group.command(
+    "status",
+    help=N_(
+        "The open dice commitment, its client seed (and whether the players seeded it\n"
+        "after it opened), and how many dice were drawn under it."
+    ),
+)
 @common
 @pass_ctx
 def dice_status(c: Ctx) -> None:
-    """The open dice commitment, its client seed (and whether the players seeded it
-    after it opened), and how many dice were drawn under it."""
     found = c.ledger.dice_status(c.campaign)
 
     def text() -> str:
@@ -202,7 +230,21 @@ def dice_status(c: Ctx) -> None:
     emit(c, found, text)
 
 
-@cli.command("export")
+@cli.command(
+    "export",
+    help=N_(
+        "Write the campaign as JSON lines, with its chain hashes.\n"
+        "\n"
+        "`ledger export parquet DIR` writes the statistics warehouse's tables as\n"
+        "Parquet files instead, partitioned by system, into a new or empty folder\n"
+        "(or one an earlier export of this ledger wrote: its tables are replaced). The header is signed with\n"
+        "this ledger's key (made on first export; see `ledger key show`). With\n"
+        "--json and no -o, one JSON object holds the file's lines (`lines`; joined\n"
+        "with line feeds they are the export). The export is the GM's backup: it\n"
+        "carries the content of every sealed roll and whisper; give\n"
+        "--for-players for a copy that carries their commitments only."
+    ),
+)
 @click.argument("kind", required=False, type=click.Choice(["parquet"]))
 @click.argument("directory", required=False, type=click.Path(file_okay=False))
 @click.option(
@@ -210,31 +252,21 @@ def dice_status(c: Ctx) -> None:
     "--output",
     type=click.Path(dir_okay=False, writable=True),
     default="-",
-    help="Write to this file (default: standard output).",
+    help=N_("Write to this file (default: standard output)."),
 )
-@click.option("--unsigned", is_flag=True, help="Leave the header unsigned (no key is made or used).")
-@click.option("--force", is_flag=True, help="With -o: replace the file if it exists.")
+@click.option("--unsigned", is_flag=True, help=N_("Leave the header unsigned (no key is made or used)."))
+@click.option("--force", is_flag=True, help=N_("With -o: replace the file if it exists."))
 @click.option(
     "--for-players",
     "players",
     is_flag=True,
-    help="Leave out the sealed rolls' and whispers' contents: the file carries their commitments only.",
+    help=N_("Leave out the sealed rolls' and whispers' contents: the file carries their commitments only."),
 )
 @common
 @pass_ctx
 def export(
     c: Ctx, kind: str | None, directory: str | None, output: str, unsigned: bool, force: bool, players: bool
 ) -> None:
-    """Write the campaign as JSON lines, with its chain hashes.
-
-    `ledger export parquet DIR` writes the statistics warehouse's tables as
-    Parquet files instead, partitioned by system, into a new or empty folder
-    (or one an earlier export of this ledger wrote: its tables are replaced). The header is signed with
-    this ledger's key (made on first export; see `ledger key show`). With
-    --json and no -o, one JSON object holds the file's lines (`lines`; joined
-    with line feeds they are the export). The export is the GM's backup: it
-    carries the content of every sealed roll and whisper; give
-    --for-players for a copy that carries their commitments only."""
     # lazy: a command that reads imports no provenance, `ledger --help` no ledger.log.store
     # (tests/test_cli_startup.py)
     from ledger.trust import provenance
@@ -284,23 +316,27 @@ def export(
     )
 
 
-@cli.command("import")
+@cli.command(
+    "import",
+    help=N_(
+        "Import a campaign from an export, refusing it if any event was edited.\n"
+        "\n"
+        "Says whether the file was signed by this ledger, a trusted key, an\n"
+        "unknown key or nobody; a signature that does not match is refused.\n"
+        "FILE may be a pipe (`<(...)`, /dev/stdin, or - for the standard input):\n"
+        "it is read whole, once, before anything is recorded."
+    ),
+)
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
-@click.option("--name", default=None, help="Import under this name (default: the exported name).")
+@click.option("--name", default=None, help=N_("Import under this name (default: the exported name)."))
 @click.option(
     "--require-signed",
     is_flag=True,
-    help="Refuse a file unless it is signed by this ledger or a trusted key.",
+    help=N_("Refuse a file unless it is signed by this ledger or a trusted key."),
 )
 @common
 @pass_ctx
 def import_(c: Ctx, file: str, name: str | None, require_signed: bool) -> None:
-    """Import a campaign from an export, refusing it if any event was edited.
-
-    Says whether the file was signed by this ledger, a trusted key, an
-    unknown key or nobody; a signature that does not match is refused.
-    FILE may be a pipe (`<(...)`, /dev/stdin, or - for the standard input):
-    it is read whole, once, before anything is recorded."""
     # lazy: a command that reads imports no admission or provenance, `ledger --help` no
     # ledger.log.store (tests/test_cli_startup.py)
     from ledger.trust import infile, provenance
@@ -321,16 +357,17 @@ def import_(c: Ctx, file: str, name: str | None, require_signed: bool) -> None:
     )
 
 
-@cli.group("key")
+@cli.group("key", help=N_("This ledger's signing key, and the keys of other ledgers it trusts."))
 def key() -> None:
-    """This ledger's signing key, and the keys of other ledgers it trusts."""
+    pass
 
 
-@key.command("show")
+@key.command(
+    "show", help=N_("Print this ledger's public key and its fingerprint (made now if there is none).")
+)
 @common
 @pass_ctx
 def key_show(c: Ctx) -> None:
-    """Print this ledger's public key and its fingerprint (made now if there is none)."""
     # lazy: a command that reads imports no provenance, `ledger --help` no ledger.log.store
     # (tests/test_cli_startup.py)
     from ledger.trust import provenance
@@ -344,13 +381,15 @@ def key_show(c: Ctx) -> None:
     )
 
 
-@key.command("trust")
+@key.command(
+    "trust",
+    help=N_("Trust the key that signed an export FILE, or a public key as `ledger key show` prints it."),
+)
 @click.argument("source", metavar="FILE_OR_KEY")
-@click.option("--name", default=None, help="Whose key it is (default: the export's campaign name).")
+@click.option("--name", default=None, help=N_("Whose key it is (default: the export's campaign name)."))
 @common
 @pass_ctx
 def key_trust(c: Ctx, source: str, name: str | None) -> None:
-    """Trust the key that signed an export FILE, or a public key as `ledger key show` prints it."""
     # lazy: a command that reads imports no provenance, `ledger --help` no ledger.log.store
     # (tests/test_cli_startup.py)
     from ledger.trust import provenance
@@ -367,12 +406,13 @@ def key_trust(c: Ctx, source: str, name: str | None) -> None:
     )
 
 
-@key.command("forget")
+@key.command(
+    "forget", help=N_("Stop trusting a key; campaigns it signed then verify as signed by an unknown key.")
+)
 @click.argument("who", metavar="NAME_OR_FINGERPRINT")
 @common
 @pass_ctx
 def key_forget(c: Ctx, who: str) -> None:
-    """Stop trusting a key; campaigns it signed then verify as signed by an unknown key."""
     # lazy: a command that reads imports no provenance, `ledger --help` no ledger.log.store
     # (tests/test_cli_startup.py)
     from ledger.trust import provenance
@@ -385,11 +425,10 @@ def key_forget(c: Ctx, who: str) -> None:
     )
 
 
-@key.command("list")
+@key.command("list", help=N_("This ledger's own key and every trusted one."))
 @common
 @pass_ctx
 def key_list(c: Ctx) -> None:
-    """This ledger's own key and every trusted one."""
     # lazy: a command that reads imports no provenance, `ledger --help` no ledger.log.store
     # (tests/test_cli_startup.py)
     from ledger.trust import provenance
