@@ -18,7 +18,7 @@ from ledger.cli import systems as on_cli
 from ledger.cli.options import Ctx, typed_campaign
 from ledger.cli.translated import Command
 from ledger.errors import LedgerError
-from ledger.i18n import N_
+from ledger.i18n import N_, _
 from ledger.systems import system_names
 
 HELP_WORDS = ("-h", "--help")
@@ -80,7 +80,13 @@ class CharacterCreate(Command):
             return None
         command = self.creator(system)
         if reading_help:
-            click.echo(f"The {system} system's options (the campaign's system; -c CAMPAIGN for another):\n")
+            click.echo(
+                _(
+                    "The {system} system's options (the campaign's system; -c CAMPAIGN for another):",
+                    system=system,
+                )
+                + "\n"
+            )
         assert ctx.parent is not None
         with command.make_context("create", args, parent=ctx.parent) as sub:
             return command.invoke(sub)
@@ -92,11 +98,11 @@ class CharacterCreate(Command):
     def general_help(self, ctx: click.Context) -> str:
         """Help when no campaign is known: how to see the options, and each system's."""
         lines = [
-            f"Usage: {ctx.command_path} NAME [OPTIONS]",
+            f"{_('Usage:')} {ctx.command_path} NAME [OPTIONS]",
             "",
-            "  Create a character NAME with the options of the campaign's system.",
-            "  Pass -c CAMPAIGN (or start one with `ledger new SYSTEM NAME`) to see",
-            "  that system's options in full:",
+            _("  Create a character NAME with the options of the campaign's system."),
+            _("  Pass -c CAMPAIGN (or start one with `ledger new SYSTEM NAME`) to see"),
+            _("  that system's options in full:"),
             "",
             "    ledger character create -c CAMPAIGN --help",
             "",

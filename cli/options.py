@@ -17,7 +17,7 @@ import msgspec
 from ledger.cli import fixes
 from ledger.cli.translated import Command, Group
 from ledger.errors import LedgerError
-from ledger.i18n import N_
+from ledger.i18n import N_, _
 from ledger.log.records import recorded_json
 from ledger.systems import system_names
 
@@ -62,7 +62,7 @@ pass_ctx = click.make_pass_decorator(Ctx)
 
 def warn(message: str) -> None:
     """A warning: one line on stderr, never in the way of --json on stdout."""
-    click.echo(f"warning: {message}", err=True)
+    click.echo(_("warning: {message}", message=message), err=True)
 
 
 def _warn_of(warning: LedgerError) -> None:
@@ -87,7 +87,7 @@ def typed_actor(value: str | None) -> str | None:
     if value is None:
         return None
     if not value.strip():
-        raise click.BadParameter("give a character's name, e.g. --as Ana", param_hint="--as")
+        raise click.BadParameter(_("give a character's name, e.g. --as Ana"), param_hint="--as")
     return unicodedata.normalize("NFC", value)
 
 
@@ -144,7 +144,7 @@ def _roll_mode(ctx: click.Context, param: click.Parameter, value: bool) -> None:
     if found is None:  # pragma: no cover - every command runs under the root group
         return
     if found.visibility != "public" and found.visibility != param.name:
-        raise click.UsageError("give --private or --blind, not both")
+        raise click.UsageError(_("give --private or --blind, not both"))
     found.visibility = str(param.name)
 
 
@@ -180,7 +180,13 @@ def emit_sealed(c: Ctx, rec: Any) -> bool:
 
     held = c.ledger.sealed_content(rec.campaign.name, env.v, THE_GM)
     who = f"{env.actor}: " if env.actor else ""
-    text = f"{who}{env.event.summary()} at version {env.v}; {'; '.join(held['summaries'])}"
+    told = _(
+        "{summary} at version {version}; {held}",
+        summary=env.event.summary(),
+        version=env.v,
+        held="; ".join(held["summaries"]),
+    )
+    text = f"{who}{told}"
     emit(c, {**recorded_json(rec), "sealed": held}, text)
     return True
 
@@ -260,7 +266,7 @@ def render_mapping(data: Any, indent: int = 0) -> str:
 
 def state_for(c: Ctx, at: int | None, day: int | None) -> Any:
     if at is not None and day is not None:
-        raise LedgerError("give --at or --day, not both")
+        raise LedgerError(_("give --at or --day, not both"))
     return c.ledger.state(c.campaign, at=at, day=day)
 
 
@@ -297,7 +303,9 @@ def key_values(items: tuple[str, ...], option: str) -> dict[str, str]:
     for item in items:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
-            raise LedgerError(f"{option} {item!r} is not KEY=VALUE; e.g. {option} name=value")
+            raise LedgerError(
+                _("{option} {item!r} is not KEY=VALUE; e.g. {option} name=value", option=option, item=item)
+            )
         parsed[key.strip()] = value.strip()
     return parsed
 

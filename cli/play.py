@@ -27,7 +27,7 @@ from ledger.cli.options import faces as parse_faces
 from ledger.cli.root import cli
 from ledger.cli.translated import Command
 from ledger.errors import LedgerError
-from ledger.i18n import N_
+from ledger.i18n import N_, _
 
 
 @cli.group("character", help=N_("Manage the campaign's characters: `character create NAME` in every system."))
@@ -45,7 +45,7 @@ def character() -> None:
 @pass_ctx
 def character_add(c: Ctx, name: str, attrs: tuple[str, ...]) -> None:
     rec = c.ledger.create_character(name, c.campaign, key_values(attrs, "--attr"))
-    emit(c, recorded_json(rec), f"{name} joins {rec.campaign.name!r}")
+    emit(c, recorded_json(rec), _("{name} joins {campaign!r}", name=name, campaign=rec.campaign.name))
 
 
 character.add_command(CharacterCreate(core=character_add))
@@ -158,8 +158,12 @@ def roll(c: Ctx, notation: tuple[str, ...], faces: str | None, label: str) -> No
     made = _redirect_accident(formula)
     if made is not None:
         click.echo(
-            f"warning: the shell took '>' in the notation as a redirection and wrote the file {made!r}; "
-            f"recorded {result.notation}. Quote the notation: ledger roll '{result.notation}>{made}'",
+            _(
+                "warning: the shell took '>' in the notation as a redirection and wrote the file {file!r}; "
+                "recorded {notation}. Quote the notation: ledger roll '{notation}>{file}'",
+                file=made,
+                notation=result.notation,
+            ),
             err=True,
         )
     emit(c, recorded_json(rec), f"{who}{label + ': ' if label else ''}{render(result)}")
@@ -178,8 +182,12 @@ def roll(c: Ctx, notation: tuple[str, ...], faces: str | None, label: str) -> No
 @pass_ctx
 def note(c: Ctx, text: str, to: tuple[str, ...]) -> None:
     rec = c.ledger.note(text, c.campaign, actor=c.actor, to=to)
-    told = "whispered" if to else "noted"
-    emit(c, recorded_json(rec), f"{told} (v{rec.version})")
+    told = (
+        _("whispered (v{version})", version=rec.version)
+        if to
+        else _("noted (v{version})", version=rec.version)
+    )
+    emit(c, recorded_json(rec), told)
 
 
 @cli.command(
@@ -195,7 +203,7 @@ def note(c: Ctx, text: str, to: tuple[str, ...]) -> None:
 @pass_ctx
 def reveal(c: Ctx, version: int | None, every: bool) -> None:
     if (version is None) == (not every):
-        raise LedgerError("give a VERSION or --all, not both: ledger reveal 12, ledger reveal --all")
+        raise LedgerError(_("give a VERSION or --all, not both: ledger reveal 12, ledger reveal --all"))
     rec = c.ledger.reveal(c.campaign, None if every else version)
     lines = [e.event.summary() for e in rec.envelopes]
     emit(c, recorded_json(rec), "\n".join(lines))

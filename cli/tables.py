@@ -7,7 +7,6 @@ from typing import Any
 
 import click
 
-from ledger import words
 from ledger.cli.options import (
     Ctx,
     OptionHelpLater,
@@ -22,7 +21,7 @@ from ledger.cli.options import faces as parse_faces
 from ledger.cli.translated import Command
 from ledger.dice.sources import render as render_roll
 from ledger.errors import LedgerError
-from ledger.i18n import N_, _
+from ledger.i18n import N_, _, n_
 from ledger.log.store import is_postgres, resolve_target
 from ledger.systems import get_system
 from ledger.tables import browse
@@ -38,7 +37,7 @@ def _has_ledger(c: Ctx) -> bool:
 def _campaign_tables(c: Ctx) -> tuple[str, str, dict[str, Any]]:
     """(system, campaign name, tables) of the campaign meant: its own tables, as it was started."""
     if not _has_ledger(c):
-        raise LedgerError("no campaign here; give --system SYSTEM, or -c CAMPAIGN with --db PATH")
+        raise LedgerError(_("no campaign here; give --system SYSTEM, or -c CAMPAIGN with --db PATH"))
     camp = c.ledger.campaign(c.campaign)
     tables = c.ledger.state(camp.name).core.tables
     return camp.system, camp.name, tables
@@ -48,7 +47,11 @@ def _system_tables(system: str) -> dict[str, Any]:
     found = get_system(system)
     if found.rules.load_tables is None:
         raise LedgerError(
-            f"the {system} system has no tables; systems with tables: {', '.join(systems_with_tables())}"
+            _(
+                "the {system} system has no tables; systems with tables: {systems}",
+                system=system,
+                systems=", ".join(systems_with_tables()),
+            )
         )
     data, _source = found.rules.load_tables(None)
     return data
@@ -94,7 +97,7 @@ def _system_help() -> str:
 @pass_ctx
 def tables(c: Ctx, table: str | None, system: str | None, everything: bool) -> None:
     if system is not None:
-        where, data = f"the {system} system (sample tables)", _system_tables(system)
+        where, data = _("the {system} system (sample tables)", system=system), _system_tables(system)
     else:
         system, name, data = _campaign_tables(c)
         where = f"{name!r} ({system})"
@@ -108,12 +111,11 @@ def tables(c: Ctx, table: str | None, system: str | None, everything: bool) -> N
         if everything:
             return "\n\n".join(render(t) for t in listed)
         width = max(len(t.name) for t in listed)
-        lines = [f"tables of {where}:"]
+        lines = [_("tables of {where}:", where=where)]
         for t in listed:
-            lines.append(
-                f"  {t.name:<{width}}  {t.dice or 'list':<5} {t.title} ({words.count(len(t.rows), 'row')})"
-            )
-        lines.append("show one: ledger tables TABLE; roll on one: ledger roll-table TABLE")
+            rows = n_("{n} row", "{n} rows", len(t.rows))
+            lines.append(f"  {t.name:<{width}}  {t.dice or _('list'):<5} {t.title} ({rows})")
+        lines.append(_("show one: ledger tables TABLE; roll on one: ledger roll-table TABLE"))
         return "\n".join(lines)
 
     emit(c, {"system": system, "tables": [t.as_dict() for t in listed]}, text)
@@ -133,7 +135,11 @@ def roll_table(c: Ctx, table: str, faces: str | None) -> None:
     found = browse.find(browse.listing(system, data), table, system)
     if found.dice is None:
         raise LedgerError(
-            f"{found.name} is a list to read, not a table to roll; see `ledger tables {shell_word(found.name)}`"
+            _(
+                "{table} is a list to read, not a table to roll; see `ledger tables {word}`",
+                table=found.name,
+                word=shell_word(found.name),
+            )
         )
     rec = c.ledger.roll(
         found.dice,
