@@ -98,7 +98,7 @@ def demo(c: Ctx, demo_db: str | None) -> None:
     intro, *rest = shown.getvalue().split("\n== ")
     sections = []
     for part in rest:
-        title, _, body = part.partition(" ==\n")
+        title, _sep, body = part.partition(" ==\n")
         sections.append({"title": title, "lines": [ln for ln in body.strip("\n").splitlines() if ln]})
     emit(
         c,

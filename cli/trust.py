@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from ledger import docs, words
+from ledger import docs
 from ledger.cli import fixes
 from ledger.cli.options import (
     Ctx,
@@ -24,7 +24,7 @@ from ledger.cli.options import (
 )
 from ledger.cli.root import cli
 from ledger.errors import LedgerError, OutputExistsError
-from ledger.i18n import N_, _
+from ledger.i18n import N_, _, n_
 from ledger.trust import outfile
 
 # --- integrity -------------------------------------------------------------------
@@ -59,26 +59,31 @@ def verify(c: Ctx, file: str | None, every: bool, dice: bool, require_signed: bo
         from ledger.log.store import is_postgres, resolve_target
 
         if every:
-            raise LedgerError("give FILE or --all, not both")
+            raise LedgerError(_("give FILE or --all, not both"))
         target = resolve_target(c.db)
         book = c.ledger if is_postgres(target) or Path(target).exists() else None
         with infile.opened(file) as data:  # a pipe is read once, and read again from memory
             found = provenance.verify_file(book, data, file, require_signed=require_signed)
             shown = found.as_dict()
             again = None if infile.is_stream(file) else file  # a pipe's hint names the key itself
-            text = (
-                f"ok  {file}: {found.name!r} ({found.system}), {words.count(found.head, 'event')}, "
-                f"head {found.head_hash[:16]}; {found.signer.describe(again, word=fixes.worded)}"
+            text = _(
+                "ok  {file}: {name!r} ({system}), {events}, head {head}; {signer}",
+                file=file,
+                name=found.name,
+                system=found.system,
+                events=n_("{n} event", "{n} events", found.head),
+                head=found.head_hash[:16],
+                signer=found.signer.describe(again, word=fixes.worded),
             )
             if dice:
                 data.seek(0)
-                _, proof = integrity.verify_dice_file(data, file)
+                _checked, proof = integrity.verify_dice_file(data, file)
                 shown["dice"] = proof.as_dict()
                 text += "\n" + _dice_lines(found.name, proof)
         emit(c, shown, text)
         return
     if require_signed:
-        raise LedgerError("--require-signed goes with FILE: ledger verify FILE --require-signed")
+        raise LedgerError(_("--require-signed goes with FILE: ledger verify FILE --require-signed"))
     report = c.ledger.verify(c.campaign, every=every)
     proofs = integrity.verify_dice(c.ledger, c.campaign, every=every) if dice or every else {}
     signers = provenance.of_campaigns(c.ledger, list(report.checked))
@@ -92,8 +97,21 @@ def verify(c: Ctx, file: str | None, every: bool, dice: bool, require_signed: bo
         data["dice"] = {name: proof.as_dict() for name, proof in proofs.items()}
 
     def line(name: str, n: int) -> str:
-        came = f"; imported, {signers[name].describe(word=fixes.worded)}" if name in signers else ""
-        return f"ok  {name}: {words.count(n, 'event')}, head {report.heads[name][:16]}{came}"
+        came = (
+            _("; imported, {signer}", signer=signers[name].describe(word=fixes.worded))
+            if name in signers
+            else ""
+        )
+        events = n_("{n} event", "{n} events", n)
+        return (
+            _(
+                "ok  {campaign}: {events}, head {head}",
+                campaign=name,
+                events=events,
+                head=report.heads[name][:16],
+            )
+            + came
+        )
 
     lines = [line(name, n) for name, n in report.checked.items()]
     lines += [_dice_lines(name, proof) for name, proof in proofs.items()]
@@ -101,8 +119,10 @@ def verify(c: Ctx, file: str | None, every: bool, dice: bool, require_signed: bo
 
 
 def _dice_lines(name: str, proof: Any) -> str:
-    warned = "".join(f"\nwarning  {name}: {w}" for w in proof.warnings)
-    return f"dice  {name}: {proof.line(spell=fixes.spelled)}{warned}"
+    warned = "".join(
+        "\n" + _("warning  {campaign}: {warning}", campaign=name, warning=w) for w in proof.warnings
+    )
+    return _("dice  {campaign}: {line}", campaign=name, line=proof.line(spell=fixes.spelled)) + warned
 
 
 # --- provable dice ---------------------------------------------------------------------
@@ -160,8 +180,12 @@ def dice_seed(c: Ctx, text: str) -> None:
     emit(
         c,
         {**recorded_json(rec), "commitment": ev.commitment, "client_seed": ev.client_seed},  # type: ignore[attr-defined]
-        f"dice seeded in {rec.campaign.name!r}: commitment {ev.commitment[:16]}, "  # type: ignore[attr-defined]
-        f"client seed {ev.client_seed!r}",  # type: ignore[attr-defined]
+        _(
+            "dice seeded in {campaign!r}: commitment {commitment}, client seed {seed!r}",
+            campaign=rec.campaign.name,
+            commitment=ev.commitment[:16],  # type: ignore[attr-defined]
+            seed=ev.client_seed,  # type: ignore[attr-defined]
+        ),
     )
 
 
@@ -188,8 +212,12 @@ def dice_reveal(c: Ctx, client_seed: str | None) -> None:
             "seed": shown.seed,  # type: ignore[attr-defined]
             "commitment": opened.commitment,  # type: ignore[attr-defined]
         },
-        f"revealed {shown.commitment[:16]}: seed {shown.seed}\n"  # type: ignore[attr-defined]
-        f"dice committed: {opened.commitment}",  # type: ignore[attr-defined]
+        _(
+            "revealed {commitment}: seed {seed}\ndice committed: {next}",
+            commitment=shown.commitment[:16],  # type: ignore[attr-defined]
+            seed=shown.seed,  # type: ignore[attr-defined]
+            next=opened.commitment,  # type: ignore[attr-defined]
+        ),
     )
 
 
@@ -207,25 +235,39 @@ def dice_status(c: Ctx) -> None:
 
     def text() -> str:
         if found["seeded"]:
-            return f"{found['campaign']}: seeded dice (--seed), reproducible, not provable"
+            return _(
+                "{campaign}: seeded dice (--seed), reproducible, not provable", campaign=found["campaign"]
+            )
         if found["commitment"] is None:
-            return f"{found['campaign']}: no dice commitment open; virtual dice are unproven (`ledger dice commit`)"
+            return _(
+                "{campaign}: no dice commitment open; virtual dice are unproven (`ledger dice commit`)",
+                campaign=found["campaign"],
+            )
         where = (
             ""
             if found["seed_here"]
-            else " (its seed is missing from this ledger's seed table)"
+            else _(" (its seed is missing from this ledger's seed table)")
             if found.get("seed_lost")
-            else " (its seed is in the ledger this campaign came from)"
+            else _(" (its seed is in the ledger this campaign came from)")
         )
-        client = f", client seed {found['client_seed']!r}" if found["client_seed"] else ""
+        client = _(", client seed {seed!r}", seed=found["client_seed"]) if found["client_seed"] else ""
         if found["seeded_at"] is not None:
-            client += f" (seeded after the commitment, v{found['seeded_at']})"
+            client += _(" (seeded after the commitment, v{version})", version=found["seeded_at"])
         elif found["client_seed"]:
-            client += " (given with the commitment)"
+            client += _(" (given with the commitment)")
         hint = ""
         if not found["drawn"] and found["seed_here"] and found["seeded_at"] is None:
-            hint = "; players may seed it before the first roll (`ledger dice seed TEXT`)"
-        return f"{found['campaign']}: commitment {found['commitment']}{client}, {words.count(found['drawn'], 'die')} drawn{where}{hint}"
+            hint = _("; players may seed it before the first roll (`ledger dice seed TEXT`)")
+        drawn = n_("{n} die drawn", "{n} dice drawn", found["drawn"])
+        return _(
+            "{campaign}: commitment {commitment}{client}, {drawn}{where}{hint}",
+            campaign=found["campaign"],
+            commitment=found["commitment"],
+            client=client,
+            drawn=drawn,
+            where=where,
+            hint=hint,
+        )
 
     emit(c, found, text)
 
@@ -276,9 +318,9 @@ def export(
         from ledger.projections.warehouse.export import export_parquet
 
         if not directory:
-            raise LedgerError("`ledger export parquet` needs a folder: ledger export parquet DIR")
+            raise LedgerError(_("`ledger export parquet` needs a folder: ledger export parquet DIR"))
         files = export_parquet(c.ledger, directory)
-        emit(c, {"files": files}, lambda: "\n".join(files) or "the warehouse is empty")
+        emit(c, {"files": files}, lambda: "\n".join(files) or _("the warehouse is empty"))
         return
     book = c.ledger
     camp = book.campaign(c.campaign)
@@ -286,7 +328,10 @@ def export(
     if sign and book.store.read_only and provenance.own_key(book.store, create=False) is None:
         sign = False  # a read-only ledger cannot make its first key
         click.echo(
-            f"warning: {book.store.describe()} is read-only and has no signing key yet; the export is unsigned",
+            _(
+                "warning: {ledger} is read-only and has no signing key yet; the export is unsigned",
+                ledger=book.store.describe(),
+            ),
             err=True,
         )
     if output == "-":
@@ -302,7 +347,9 @@ def export(
     protected = outfile.own_files(book.store)
     outfile.check_target(Path(output), protected)
     if os.path.lexists(output) and not force:
-        raise OutputExistsError(f"{output} exists; give --force to replace it, or another -o FILE", output)
+        raise OutputExistsError(
+            _("{file} exists; give --force to replace it, or another -o FILE", file=output), output
+        )
     n = outfile.write_file(
         output,
         lambda out: book.export(out, camp.name, sign=sign, players=players),
@@ -312,7 +359,7 @@ def export(
     emit(
         c,
         {"campaign": camp.name, "events": n, "file": output, "signed": sign},
-        f"exported {words.count(n, 'event')} to {output}",
+        _("exported {events} to {file}", events=n_("{n} event", "{n} events", n), file=output),
     )
 
 
@@ -352,8 +399,13 @@ def import_(c: Ctx, file: str, name: str | None, require_signed: bool) -> None:
     emit(
         c,
         {"name": camp.name, "system": camp.system, "head": head, "signer": signer.as_dict()},
-        f"imported {camp.name!r} ({camp.system}, {words.count(given, 'event')}, chain verified); "
-        f"{signer.describe(None if infile.is_stream(file) else file, word=fixes.worded)}",
+        _(
+            "imported {campaign!r} ({system}, {events}, chain verified); {signer}",
+            campaign=camp.name,
+            system=camp.system,
+            events=n_("{n} event", "{n} events", given),
+            signer=signer.describe(None if infile.is_stream(file) else file, word=fixes.worded),
+        ),
     )
 
 
@@ -377,7 +429,7 @@ def key_show(c: Ctx) -> None:
     emit(
         c,
         {"fingerprint": own.fingerprint, "public_key": own.key, "created": own.created},
-        f"fingerprint {own.fingerprint}\npublic key  {own.key}",
+        _("fingerprint {fingerprint}\npublic key  {key}", fingerprint=own.fingerprint, key=own.key),
     )
 
 
@@ -397,12 +449,12 @@ def key_trust(c: Ctx, source: str, name: str | None) -> None:
     found, suggested = provenance.key_from(source)
     name = name or suggested
     if name is None:
-        raise LedgerError("say whose key it is: ledger key trust KEY --name NAME")
+        raise LedgerError(_("say whose key it is: ledger key trust KEY --name NAME"))
     trusted = provenance.trust(c.ledger.store, found, name)
     emit(
         c,
         {"name": trusted.name, "fingerprint": trusted.fingerprint, "public_key": trusted.key},
-        f"trusted key {trusted.name!r} ({trusted.fingerprint})",
+        _("trusted key {name!r} ({fingerprint})", name=trusted.name, fingerprint=trusted.fingerprint),
     )
 
 
@@ -421,7 +473,7 @@ def key_forget(c: Ctx, who: str) -> None:
     emit(
         c,
         {"name": gone.name, "fingerprint": gone.fingerprint},
-        f"no longer trusted: {gone.name!r} ({gone.fingerprint})",
+        _("no longer trusted: {name!r} ({fingerprint})", name=gone.name, fingerprint=gone.fingerprint),
     )
 
 
@@ -441,9 +493,9 @@ def key_list(c: Ctx) -> None:
 
     def text() -> str:
         lines = (
-            [f"{own.fingerprint}  (this ledger)"]
+            [_("{fingerprint}  (this ledger)", fingerprint=own.fingerprint)]
             if own
-            else ["no key yet (made on first export or `ledger key show`)"]
+            else [_("no key yet (made on first export or `ledger key show`)")]
         )
         lines += [f"{k.fingerprint}  {k.name}" for k in trusted]
         return "\n".join(lines)

@@ -10,6 +10,8 @@ from typing import Any
 
 import msgspec
 
+from ledger.i18n import N_
+
 FLAG_P = 0.01
 """Dice whose chi-square p-value falls below this are flagged unfair."""
 STRONG_P = 0.001
@@ -123,11 +125,11 @@ def fairness(size: int, counts: Sequence[int]) -> Fairness:
         )
     p = chi2_sf(chi2, dof)
     if p < STRONG_P:
-        verdict = "unfair: a fair die gives faces this uneven less than 1 time in 1000"
+        verdict = N_("unfair: a fair die gives faces this uneven less than 1 time in 1000")
     elif p < FLAG_P:
-        verdict = "suspicious: a fair die gives faces this uneven less than 1 time in 100"
+        verdict = N_("suspicious: a fair die gives faces this uneven less than 1 time in 100")
     else:
-        verdict = "consistent with a fair die"
+        verdict = N_("consistent with a fair die")
     return Fairness(size, throws, tuple(counts), chi2, dof, p, p < FLAG_P, verdict)
 
 
