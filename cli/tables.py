@@ -114,7 +114,8 @@ def tables(c: Ctx, table: str | None, system: str | None, everything: bool) -> N
         lines = [_("tables of {where}:", where=where)]
         for t in listed:
             rows = n_("{n} row", "{n} rows", len(t.rows))
-            lines.append(f"  {t.name:<{width}}  {t.dice or _('list'):<5} {t.title} ({rows})")
+            dice = t.dice or _("list")
+            lines.append(f"  {t.name:<{width}}  {dice:<5} {t.title} ({rows})")
         lines.append(_("show one: ledger tables TABLE; roll on one: ledger roll-table TABLE"))
         return "\n".join(lines)
 
