@@ -103,7 +103,7 @@ def _set_actor(ctx: click.Context, _param: click.Parameter, value: str | None) -
     return value
 
 
-AS_HELP = "Act as this character for this command only (`ledger use --as NAME`: from now on)."
+AS_HELP = N_("Act as this character for this command only (`ledger use --as NAME`: from now on).")
 
 
 def common(f: F) -> F:
@@ -152,8 +152,8 @@ def faces_option(f: F) -> F:
     """``--faces 3,5,6``: record physical dice instead of rolling; and the roll modes
     ``--private`` and ``--blind`` of every command that rolls (docs/dice.md)."""
     for name, told in (
-        ("blind", "Roll sealed for the GM alone: the roller sees only that the roll was made."),
-        ("private", "Roll sealed for the roller and the GM; the table sees that it was made."),
+        ("blind", N_("Roll sealed for the GM alone: the roller sees only that the roll was made.")),
+        ("private", N_("Roll sealed for the roller and the GM; the table sees that it was made.")),
     ):
         f = click.option(f"--{name}", name, is_flag=True, expose_value=False, callback=_roll_mode, help=told)(
             f
