@@ -148,18 +148,17 @@ class LedgerGroup(Group):
         self._main_shell_completion(extra, prog_name, complete_var)
         code, as_json = 0, json_wanted(argv)  # before parsing, which consumes argv
         lang = language_wanted(argv)
-        if lang is not None and i18n.normalize(lang) is not None:
-            i18n.set_language(lang)
-        try:
-            if lang is not None and i18n.normalize(lang) is None:  # one line, before any usage
-                raise LanguageRefused(language_refusal(lang))
-            with self.make_context(prog_name, list(argv), **extra) as ctx:
-                self.invoke(ctx)
-            sys.stdout.flush()  # a full standard output fails here, not at exit
-        except click.exceptions.Exit as e:
-            code = e.exit_code
-        except BaseException as e:  # every error leaves by one door
-            code = fail(e, as_json)
+        with i18n.using(spoken(lang)):  # the language of this run, as it was after it
+            try:
+                if lang is not None and i18n.normalize(lang) is None:  # one line, before any usage
+                    raise LanguageRefused(language_refusal(lang))
+                with self.make_context(prog_name, list(argv), **extra) as ctx:
+                    self.invoke(ctx)
+                sys.stdout.flush()  # a full standard output fails here, not at exit
+            except click.exceptions.Exit as e:
+                code = e.exit_code
+            except BaseException as e:  # every error leaves by one door
+                code = fail(e, as_json)
         if standalone_mode:
             sys.exit(code)
         return code
@@ -189,6 +188,18 @@ EXIT_CODES = {
     130: "interrupted (Ctrl-C)",
 }
 """The exit codes of ``ledger``, as the README's table lists them."""
+
+
+def spoken(lang: str | None) -> str | None:
+    """The language a run speaks: ``--lang`` when it names one the ledger speaks; else the
+    one the caller set for the moment (:func:`ledger.i18n.using`, a test's); else the one
+    the environment names now (``LEDGER_LANG``, ``LC_ALL``, ``LC_MESSAGES``, ``LANG``), read
+    for each run, not once per process."""
+    if lang is not None and i18n.normalize(lang) is not None:
+        return lang
+    if i18n._current.get() is not None:
+        return None
+    return i18n.from_environment()
 
 
 def language_wanted(argv: list[str]) -> str | None:

@@ -97,10 +97,11 @@ def _system_help() -> str:
 @pass_ctx
 def tables(c: Ctx, table: str | None, system: str | None, everything: bool) -> None:
     if system is not None:
-        where, data = _("the {system} system (sample tables)", system=system), _system_tables(system)
+        data = _system_tables(system)
+        heading = _("tables of the {system} system (sample tables):", system=system)
     else:
         system, name, data = _campaign_tables(c)
-        where = f"{name!r} ({system})"
+        heading = _("tables of {name!r} ({system}):", name=name, system=system)
     listed = browse.listing(system, data)
     if table is not None:
         found = browse.find(listed, table, system)
@@ -111,7 +112,7 @@ def tables(c: Ctx, table: str | None, system: str | None, everything: bool) -> N
         if everything:
             return "\n\n".join(render(t) for t in listed)
         width = max(len(t.name) for t in listed)
-        lines = [_("tables of {where}:", where=where)]
+        lines = [heading]
         for t in listed:
             rows = n_("{n} row", "{n} rows", len(t.rows))
             dice = t.dice or _("list")
