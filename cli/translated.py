@@ -43,9 +43,17 @@ class Said(str):
         return made
 
 
+_SAID: dict[str, str] = {}
+"""Each sentence click was given in another language than English, by the English it was
+(an option's help loses :class:`Said`'s ``msgid`` to ``inspect.cleandoc``)."""
+
+
 def said(message: str) -> str:
     """Click's ``gettext``: its sentence in the ledger's catalog, in the language of the moment."""
-    return Said(i18n.translate(message), message)
+    text = i18n.translate(message)
+    if text != message:
+        _SAID.setdefault(text, message)
+    return Said(text, message)
 
 
 def said_n(singular: str, plural: str, n: int) -> str:
@@ -83,7 +91,7 @@ def in_words(text: str | None, catalog: i18n.Catalog | None = None) -> str | Non
     of the moment."""
     if not text:
         return text
-    msgid = getattr(text, "msgid", text)
+    msgid = getattr(text, "msgid", None) or _SAID.get(text, text)
     return (catalog or i18n.CATALOG).translate(msgid)
 
 

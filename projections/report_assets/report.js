@@ -58,9 +58,7 @@
     $("summary").innerHTML = pills.map(function (p) { return '<span class="pill">' + p + "</span>"; }).join("");
     $("chain").innerHTML =
       "<div>" + t("Chain head: event <b>v{head}</b>, sha256 {hash}", { head: D.chain.head, hash: "<code id=\"head-hash\">" + esc(D.chain.hash) + "</code>" }) + "</div>" +
-      "<div>" + t("Each event's hash covers its stored bytes, which include the previous event's hash, so this one hash seals the whole branch. " +
-      "To check it, run {verify} on the ledger (it re-hashes every event and prints the head) " +
-      "or import the export with {import} (refused if any byte was edited); the head it reports must equal the hash above.",
+      "<div>" + t("Each event's hash covers its stored bytes, which include the previous event's hash, so this one hash seals the whole branch. To check it, run {verify} on the ledger (it re-hashes every event and prints the head) or import the export with {import} (refused if any byte was edited); the head it reports must equal the hash above.",
       { verify: "<code>" + esc(D.chain.verify) + "</code>", "import": "<code>ledger import FILE</code>" }) + "</div>";
   }
 
@@ -240,8 +238,7 @@
       '<line class="cursor" id="roll-cursor" x1="0" x2="0" y1="' + Y0 + '" y2="' + Y1 + '"/></svg>' +
       '<div class="legend"><span><i style="background:#b5542d"></i>' + t("successes so far") + '</span><span><i style="background:#2d6fb5"></i>' + t("expected (sum of p), band: one standard deviation") + "</span></div>" +
       '<div class="now" id="roll-now"></div></div>' +
-      '<p class="muted small">' + t("Luck index = (successes - sum of p) / sqrt(sum of p(1-p)), with p the exact probability of success of each roll, recorded when it was rolled. " +
-      "About 0 is average luck; beyond +2 or -2 is rare.") + "</p>" + actors;
+      '<p class="muted small">' + t("Luck index = (successes - sum of p) / sqrt(sum of p(1-p)), with p the exact probability of success of each roll, recorded when it was rolled. About 0 is average luck; beyond +2 or -2 is rare.") + "</p>" + actors;
     rollsX = x;
   }
   var rollsX = null;
