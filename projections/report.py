@@ -547,7 +547,7 @@ def render(data: dict[str, Any]) -> str:
         "draw": draw,
         "script": script,
         "lang": i18n.language() if i18n.language() != i18n.PSEUDO else i18n.LANGUAGES[0],
-        "words": embed(page_words()),
+        "words": _escape(json.dumps(page_words(), ensure_ascii=False, separators=(",", ":"))),
     }
     page = re.sub(r"\{\{t:([^{}]*)\}\}", lambda m: _escape(i18n.translate(m.group(1))), page)
     return re.sub(r"\{\{(title|style|data|draw|script|lang|words)\}\}", lambda m: parts[m.group(1)], page)

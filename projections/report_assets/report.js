@@ -11,7 +11,7 @@
   var D = JSON.parse(document.getElementById("report-data").textContent);
   /* The report's words in its language (projections/report.py puts them in, each under its
      English; English needs none): t("day {day}", {day: 3}) is "día 3" in Spanish. */
-  var W = JSON.parse(document.getElementById("report-words").textContent);
+  var W = JSON.parse(document.getElementById("report-data").getAttribute("data-words") || "{}");
   var DEC = W["."] || ".";
   function t(text, fields) {
     var found = W[text] || text;
