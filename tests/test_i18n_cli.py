@@ -246,3 +246,14 @@ def test_every_word_the_report_page_says_is_in_the_catalog() -> None:
     assert all(words[msgid] != msgid or msgid in ("mulligans",) for msgid in report.PAGE_WORDS), [
         m for m in report.PAGE_WORDS if words[m] == m
     ]
+
+
+def test_the_markdown_journal_in_spanish() -> None:
+    ok("new", "freeform", "Viernes")
+    ok("note", "llueve sobre el puerto")
+    spanish = ok("--lang", "es", "journal", "--format", "md")
+    assert "Una campaña de freeform, hasta la versión 2." in spanish
+    english = ok("journal", "--format", "md")
+    assert "A freeform campaign, up to version 2." in english
+    ok("new", "freeform", "Vacía")
+    assert "Aún no ha pasado nada." in ok("--lang", "es", "journal", "--format", "md")
