@@ -59,11 +59,14 @@ def trusted_proxies(given: str | None) -> list[str] | None:
             ipaddress.ip_network(item, strict=False)
         except ValueError:
             raise click.BadParameter(
-                f"{item[:60]!r} is no address or network; name each proxy as 127.0.0.1 or 10.0.0.0/8",
+                _(
+                    "{item!r} is no address or network; name each proxy as 127.0.0.1 or 10.0.0.0/8",
+                    item=item[:60],
+                ),
                 param_hint="--forwarded-allow-ips",
             ) from None
     if not found:
-        raise click.BadParameter("name at least one proxy address", param_hint="--forwarded-allow-ips")
+        raise click.BadParameter(_("name at least one proxy address"), param_hint="--forwarded-allow-ips")
     return found
 
 
@@ -147,15 +150,15 @@ def serve(
 ) -> None:
     """Serve the live table (the help text is SERVE_HELP)."""
     if (certfile is None) != (keyfile is None):
-        raise click.UsageError("give --certfile and --keyfile together, or neither")
+        raise click.UsageError(_("give --certfile and --keyfile together, or neither"))
     if lan and host is not None:
-        raise click.UsageError("give --lan or --host, not both")
+        raise click.UsageError(_("give --lan or --host, not both"))
     proxies = trusted_proxies(forwarded_allow_ips)
     if lan:
         host = lan_address()
         if host is None:
             raise click.UsageError(
-                "this machine has no LAN address (is it on a network?); give --host ADDRESS"
+                _("this machine has no LAN address (is it on a network?); give --host ADDRESS")
             )
     host = host or "127.0.0.1"
     if db is not None:
@@ -166,8 +169,11 @@ def serve(
     scheme = "https" if certfile else "http"
     if not is_loopback(host) and certfile is None:
         click.echo(
-            f"warning: {host} is reachable from other machines: put TLS in front of it "
-            "(a reverse proxy with HTTPS), or give --certfile and --keyfile",
+            _(
+                "warning: {host} is reachable from other machines: put TLS in front of it "
+                "(a reverse proxy with HTTPS), or give --certfile and --keyfile",
+                host=host,
+            ),
             err=True,
         )
     # lazy: `ledger serve --help` imports no web framework (tests/test_web_cli.py)
@@ -187,18 +193,21 @@ def serve(
 
     def listening(sockets: list[tuple[str, int]]) -> None:
         bound = sockets[0][1] if sockets else port
-        click.echo(f"serving {where} at {url_of(host, bound)} (Ctrl-C stops)")
+        click.echo(_("serving {ledger} at {url} (Ctrl-C stops)", ledger=where, url=url_of(host, bound)))
         reached = (lan_address() or "127.0.0.1") if is_unspecified(host) else host
         shared = url_of(reached, bound)
         if lan:
-            click.echo(f"share {shared} with the table; a phone's camera opens it from this code:")
+            click.echo(_("share {url} with the table; a phone's camera opens it from this code:", url=shared))
             click.echo(qr_text(shared), nl=False)
         try:
             announce.announce(target, shared.rstrip("/"))
         except OSError as e:
             click.echo(
-                f"note: cannot record where this server listens ({e.strerror or e}); "
-                "give `ledger table invite --url` the address",
+                _(
+                    "note: cannot record where this server listens ({reason}); "
+                    "give `ledger table invite --url` the address",
+                    reason=e.strerror or e,
+                ),
                 err=True,
             )
         sys.stdout.flush()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from ledger import i18n
 from ledger.cli.options import Ctx, OptionHelpLater, common, emit, pass_ctx
 from ledger.cli.serve import qr_text
 from ledger.cli.translated import Group
@@ -14,6 +15,8 @@ from ledger.trust.seats import seats_of
 from ledger.web.announce import served_url
 
 DEFAULT_URL = "http://127.0.0.1:8000"
+ROLES = {"gm": N_("gm"), "player": N_("player"), "watch": N_("watch")}
+"""A seat's role (stored as its key) as the command line says it."""
 """Where a link points when no `ledger serve` of the ledger runs and no --url is given."""
 
 
@@ -59,7 +62,7 @@ def invite(
 ) -> None:
     character = c.actor
     if gm + watch + (character is not None) != 1:
-        raise click.UsageError("give one of --gm, --as CHARACTER or --watch")
+        raise click.UsageError(_("give one of --gm, --as CHARACTER or --watch"))
     role = "gm" if gm else "watch" if watch else "player"
     book = c.ledger
     camp = book.campaign(c.campaign)
@@ -68,9 +71,20 @@ def invite(
     base = url or served_url(resolve_target(c.db)) or DEFAULT_URL
     seat, secret = seats_of(book).invite(camp.id, role, character, label, reusable=reusable)
     link = f"{base.rstrip('/')}/join/{secret}"
-    as_who = f" as {seat.character}" if seat.character else ""
-    once = "on every screen it seats" if reusable else "on the one device it seats"
-    text = f"{seat.label}: {seat.role}{as_who} at {camp.name!r}; open this link {once} (it is shown only now):\n{link}"
+    as_who = _(" as {character}", character=seat.character) if seat.character else ""
+    once = (
+        _(
+            "{seat}: {role}{as_who} at {campaign!r}; open this link on every screen it seats (it is shown only now):"
+        )
+        if reusable
+        else _(
+            "{seat}: {role}{as_who} at {campaign!r}; open this link on the one device it seats (it is shown only now):"
+        )
+    )
+    text = (
+        once.format(seat=seat.label, role=i18n.translate(ROLES[seat.role]), as_who=as_who, campaign=camp.name)
+        + f"\n{link}"
+    )
     if qr:
         text += "\n" + qr_text(link).rstrip("\n")
     emit(
@@ -113,13 +127,20 @@ def seats(c: Ctx) -> None:
 
     def text() -> str:
         if not data:
-            return "no seats yet: `ledger table invite -c NAME --gm` invites the GM"
+            return _("no seats yet: `ledger table invite -c NAME --gm` invites the GM")
         lines = []
         for row in data:
-            who = f" as {row['character']}" if row["character"] else ""
-            gone = f" (revoked {row['revoked']})" if row["revoked"] else ""
-            kiosk = " (reusable link)" if row["reusable"] else ""
-            lines.append(f"{row['seat']}: {row['role']}{who} at {row['campaign']!r}{kiosk}{gone}")
+            who = _(" as {character}", character=row["character"]) if row["character"] else ""
+            gone = _(" (revoked {when})", when=row["revoked"]) if row["revoked"] else ""
+            kiosk = _(" (reusable link)") if row["reusable"] else ""
+            told = _(
+                "{seat}: {role}{as_who} at {campaign!r}",
+                seat=row["seat"],
+                role=i18n.translate(ROLES.get(row["role"], row["role"])),
+                as_who=who,
+                campaign=row["campaign"],
+            )
+            lines.append(f"{told}{kiosk}{gone}")
         return "\n".join(lines)
 
     emit(c, data, text)
@@ -142,4 +163,4 @@ def revoke(c: Ctx, seat: str) -> None:
     only = book.campaign(c.campaign).id if c.campaign is not None else None
     names = {camp.id: camp.name for camp in book.campaigns()}
     ended = seats_of(book).revoke(seat, only, names)
-    emit(c, {"seat": ended.label, "revoked": ended.revoked}, f"{ended.label}: revoked")
+    emit(c, {"seat": ended.label, "revoked": ended.revoked}, _("{seat}: revoked", seat=ended.label))

@@ -154,7 +154,11 @@ def dice_commit(c: Ctx, client_seed: str) -> None:
     emit(
         c,
         {**recorded_json(rec), "commitment": ev.commitment},  # type: ignore[attr-defined]
-        f"dice committed in {rec.campaign.name!r}: {ev.commitment}",  # type: ignore[attr-defined]
+        _(
+            "dice committed in {campaign!r}: {commitment}",
+            campaign=rec.campaign.name,
+            commitment=ev.commitment,
+        ),  # type: ignore[attr-defined]
     )
 
 
