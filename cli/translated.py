@@ -153,6 +153,13 @@ class Group(Translated, click.Group):
 
     command_class = Command
 
+    def add_command(self, cmd: click.Command, name: str | None = None) -> None:
+        """Add ``cmd``; it says its help from this group's catalog unless it names its own."""
+        own = getattr(self, "catalog", None)
+        if own is not None and getattr(cmd, "catalog", None) is None:
+            cmd.catalog = own  # type: ignore[attr-defined]
+        super().add_command(cmd, name)
+
 
 Group.group_class = Group
 

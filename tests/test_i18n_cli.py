@@ -257,3 +257,33 @@ def test_the_markdown_journal_in_spanish() -> None:
     assert "A freeform campaign, up to version 2." in english
     ok("new", "freeform", "Vacía")
     assert "Aún no ha pasado nada." in ok("--lang", "es", "journal", "--format", "md")
+
+
+def test_a_plugin_group_says_its_help_from_its_own_catalog(tmp_path: Path) -> None:
+    """A group with a catalog of its own (a plugin's) says its commands' help from it, and
+    click's words from the ledger's."""
+    import click
+
+    from ledger.cli.plugin import Command, Group
+
+    folder = tmp_path / "locale" / "es" / "LC_MESSAGES"
+    folder.mkdir(parents=True)
+    (folder / "plugin.po").write_text(
+        'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=utf-8\\n"\n"Language: es\\n"\n\n'
+        'msgid "Flip a coin."\nmsgstr "Lanza una moneda."\n\n'
+        'msgid "Call it first."\nmsgstr "Cántala antes."\n',
+        encoding="utf-8",
+    )
+    group = Group("toss")
+    group.catalog = i18n.Catalog("plugin", tmp_path / "locale")  # type: ignore[attr-defined]
+
+    @group.command("flip", help=i18n.N_("Flip a coin."))
+    @click.option("--call", help=i18n.N_("Call it first."))
+    def flip(call: str | None) -> None:
+        pass
+
+    assert isinstance(flip, Command)
+    with i18n.using("es"):
+        out = CliRunner().invoke(group, ["flip", "--help"], prog_name="toss").output
+    assert "Lanza una moneda." in out and "Cántala antes." in out and "Uso: toss flip" in out
+    assert "Flip a coin." in CliRunner().invoke(group, ["flip", "--help"], prog_name="toss").output
