@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from ledger import i18n
 from ledger.cli import fixes
 from ledger.cli.options import Ctx, emit, json_text, pass_ctx, printable
 from ledger.cli.stats_text import render, signed, survival_lines
@@ -576,7 +575,7 @@ def demo_report(
                 die=die["die"],
                 throws=n_("{n} throw", "{n} throws", die["throws"]),
                 p=float(die["p_value"]),
-                verdict=i18n.translate(die["verdict"]),
+                verdict=die["verdict"],
             )
         )
     if len(judged) < len(data["fairness"]):

@@ -235,15 +235,7 @@ def render(data: dict[str, Any], *, spell: Callable[[str], str] = named) -> str:
         (
             "fairness",
             N_("Physical dice fairness (chi-square)"),
-            lambda v: [
-                dict_table(
-                    [
-                        {**row, "verdict": i18n.translate(row["verdict"])} if row.get("verdict") else row
-                        for row in v
-                    ],
-                    ["die", "throws", "chi2", "dof", "p_value", "verdict"],
-                )
-            ],
+            lambda v: [dict_table(v, ["die", "throws", "chi2", "dof", "p_value", "verdict"])],
         ),
     ]
     for key, title, show in sections:

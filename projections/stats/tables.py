@@ -40,6 +40,7 @@ HEADERS = {
     "campaigns": N_("campaigns"),
     "death_day": N_("death_day"),
     "last_day": N_("last_day"),
+    "share": N_("share"),
 }
 """The columns of the statistics' reports, as their headers are put into words (a report's
 rows keep their keys: ``--json`` and ``ledger query`` name them so)."""
