@@ -787,7 +787,9 @@ class Warehouse:
                         value=stored[1],
                         v=v,
                     ),
-                    fix=RunCommand(text="report it and run `warehouse rebuild`", command="warehouse rebuild"),
+                    fix=RunCommand(
+                        text=_("report it and run `warehouse rebuild`"), command="warehouse rebuild"
+                    ),
                 )
         if len(found) != len(sample):
             raise self._unreadable(rows, None)
