@@ -287,3 +287,27 @@ def test_a_plugin_group_says_its_help_from_its_own_catalog(tmp_path: Path) -> No
         out = CliRunner().invoke(group, ["flip", "--help"], prog_name="toss").output
     assert "Lanza una moneda." in out and "Cántala antes." in out and "Uso: toss flip" in out
     assert "Flip a coin." in CliRunner().invoke(group, ["flip", "--help"], prog_name="toss").output
+
+
+def test_the_spanish_report_draws_in_spanish_in_a_browser(tmp_path: Path) -> None:
+    """The page's script says its words from the catalog in Chromium, with no error: the
+    journal's days, the log's header, the luck chart's words and a decimal comma."""
+    from ledger import Ledger
+    from ledger.projections import report
+    from tests.test_report_browser import SAMPLES, browse, chromium, errors
+
+    chromium()
+    book = Ledger(str(tmp_path / "r.ledger"))
+    with (SAMPLES / "crawl" / "campaign.jsonl").open("rb") as f:
+        name = book.import_(f).name
+    page = tmp_path / "es.html"
+    with i18n.using("es"):
+        report.write(book, name, page)
+    dom = browse(page, "day=6")
+    assert errors(dom) == ""
+    assert '<html lang="es">' in dom
+    assert "<span>día</span><span>quién</span><span>evento</span>" in dom
+    assert re.search(r'<span class="when">día \d+</span>', dom)
+    assert "índice de suerte sobre todos los dados tirados" in dom
+    assert re.search(r"donde se esperaban \d+,\d+", dom), "the expected successes, with a decimal comma"
+    assert "registro entero (" in dom and "eventos)" in dom

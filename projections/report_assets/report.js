@@ -11,15 +11,15 @@
   var D = JSON.parse(document.getElementById("report-data").textContent);
   /* The report's words in its language (projections/report.py puts them in, each under its
      English; English needs none): t("day {day}", {day: 3}) is "día 3" in Spanish. */
-  var W = JSON.parse(document.getElementById("report-data").getAttribute("data-words") || "{}");
-  var DEC = W["."] || ".";
+  var WORDS = JSON.parse(document.getElementById("report-data").getAttribute("data-words") || "{}");
+  var DEC = WORDS["."] || ".";
   function t(text, fields) {
-    var found = W[text] || text;
+    var found = WORDS[text] || text;
     return fields ? found.replace(/\{(\w+)\}/g, function (m, k) { return k in fields ? fields[k] : m; }) : found;
   }
   /* a count and its noun in agreement, as the language agrees them: counted(2, "{n} roll", "{n} rolls") */
   function counted(n, one, many, fields) {
-    var forms = W[one + "|" + many] || [one, many];
+    var forms = WORDS[one + "|" + many] || [one, many];
     var f = fields || {};
     f.n = n;
     return t(n === 1 ? forms[0] : forms[1], f);
