@@ -134,6 +134,11 @@ def test_clicks_usage_errors_in_spanish() -> None:
 def test_status_campaigns_and_refusals_in_spanish() -> None:
     out = ok("--lang", "es", "new", "freeform", "Viernes")
     assert out.splitlines()[0] == "campaña 'Viernes' empezada (freeform)"
+    out = ok("--lang", "es", "new", "d20", "Nostromo")
+    assert (
+        "siguiente: character create NAME ... (`ledger character create --help` enumera las opciones)" in out
+    )
+    ok("use", "Viernes")
     ok("character", "create", "Inés", "--attr", "class=pícara")
     out = ok("--lang", "es", "status")
     assert out.splitlines()[:2] == ["campaña   Viernes (freeform), v2", "personaje Inés"]
