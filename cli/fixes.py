@@ -9,6 +9,7 @@ from typing import Any
 
 import msgspec
 
+from ledger import i18n
 from ledger.cli.systems import command_name
 from ledger.errors import (
     ChooseActor,
@@ -27,6 +28,7 @@ from ledger.errors import (
     SystemCommands,
     Undo,
 )
+from ledger.i18n import N_, _
 from ledger.systems import system_names
 from ledger.text import shell_word
 
@@ -69,18 +71,18 @@ the commands that do them."""
 _QUOTED = re.compile(r"`([A-Za-z_][A-Za-z0-9_=]*)`")
 
 TEMPLATES: dict[type[Fix], str] = {
-    Undo: "take it back with `ledger undo`",
-    ChooseCharacter: "say who acts with --as NAME",
-    ChooseActor: "choose one with `ledger use --as NAME` (or give --as NAME for one command)",
-    CreateCharacter: "create one with `ledger character create NAME`",
-    CreateCampaign: "create it with `ledger new SYSTEM {name}`",
-    SystemCommands: "see `ledger {group} --help`",
-    EditTable: "fix the [{table}] table of the tables file (`ledger new ... --tables FILE`)",
-    Setting: "start the campaign again with --setting {key}=VALUE",
-    ReadTable: "see `ledger tables {table}`",
+    Undo: N_("take it back with `ledger undo`"),
+    ChooseCharacter: N_("say who acts with --as NAME"),
+    ChooseActor: N_("choose one with `ledger use --as NAME` (or give --as NAME for one command)"),
+    CreateCharacter: N_("create one with `ledger character create NAME`"),
+    CreateCampaign: N_("create it with `ledger new SYSTEM {name}`"),
+    SystemCommands: N_("see `ledger {group} --help`"),
+    EditTable: N_("fix the [{table}] table of the tables file (`ledger new ... --tables FILE`)"),
+    Setting: N_("start the campaign again with --setting {key}=VALUE"),
+    ReadTable: N_("see `ledger tables {table}`"),
 }
-"""How the command line says each operation with fixed words; ``{name}`` fields are the
-fix's own (``{group}``: its system's command group)."""
+"""How the command line says each operation with fixed words (marked ``N_``, put into words
+when said); ``{name}`` fields are the fix's own (``{group}``: its system's command group)."""
 
 
 def spelled(name: str) -> str:
@@ -110,7 +112,9 @@ def _listed(items: list[str], every: bool) -> str:
     """``a or b``, ``a, b and c``: any one of them, or (``every``) all of them."""
     if len(items) < 2:
         return "".join(items)
-    return f"{', '.join(items[:-1])} {'and' if every else 'or'} {items[-1]}"
+    if every:
+        return _("{items} and {last}", items=", ".join(items[:-1]), last=items[-1])
+    return _("{items} or {last}", items=", ".join(items[:-1]), last=items[-1])
 
 
 def _spell_named(text: str, names: list[str], system: str | None) -> str | None:
@@ -130,14 +134,22 @@ def worded(fix: Fix) -> str:
         mark = f"`{fix.command}`"
         if mark in fix.text:
             return options_in(fix.text.replace(mark, line, 1))
-        return f"run {line}"
+        return _("run {command}", command=line)
     if isinstance(fix, GiveOption):
         named = _spell_named(fix.text, [i.name for i in fix.inputs], fix.system)
         listed = _listed([given(i, fix.system) for i in fix.inputs], fix.every)
-        return named or f"pass {listed}" + (", not both" if fix.exclusive else "")
+        if named:
+            return named
+        return (
+            _("pass {options}, not both", options=listed)
+            if fix.exclusive
+            else _("pass {options}", options=listed)
+        )
     if isinstance(fix, DropOption):
         named = _spell_named(fix.text, list(fix.inputs), fix.system)
-        return named or "drop " + _listed([given(Input(i), fix.system) for i in fix.inputs], fix.every)
+        return named or _(
+            "drop {options}", options=_listed([given(Input(i), fix.system) for i in fix.inputs], fix.every)
+        )
     template = TEMPLATES.get(type(fix))
     if template is None:
         return fix.text
@@ -148,7 +160,7 @@ def worded(fix: Fix) -> str:
         fields["table"] = shell_word(fix.table)
     if isinstance(fix, SystemCommands):
         fields["group"] = _group(fix.system)
-    return template.format(**fields)
+    return i18n.translate(template).format(**fields)
 
 
 def _group(system: str) -> str:

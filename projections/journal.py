@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ledger.deciding.commands import Told, told_actions
-from ledger.i18n import _, translate
+from ledger.i18n import _
 from ledger.log.state import told_as, told_on
 
 SKIPPED = frozenset({"campaign.started", "branch.forked", "action.undone", "action.redone"})
@@ -60,7 +60,7 @@ def state_line(sheet: dict[str, Any], hidden: Iterable[str] = ()) -> str:
             continue  # nested detail (a fight, a map): the sheet shows it, the journal does not
         if isinstance(value, list) and any(isinstance(v, dict) for v in value):
             continue
-        parts.append(f"{translate(key.replace('_', ' '))} {_value(value)}")
+        parts.append(f"{key.replace('_', ' ')} {_value(value)}")
     return " · ".join(escape(p) for p in parts)
 
 
@@ -69,19 +69,15 @@ def render(book: Any, campaign: str | None, actor: str | None, version: int | No
     camp = book.campaign(campaign)
     system = book.system(camp)
     head = book.head(camp) if version is None else version
-    days: list[tuple[str, str, list[Told]]] = []  # (heading, its end's words, what was told)
+    days: list[tuple[str, int | None, list[Told]]] = []
     for told in told_actions(system, book.effective(camp, head)):
         env = told[0]
         if env.event.kind in SKIPPED:
             continue
         day = told_on(env.event, env.day)
-        if day is not None:
-            heading, end = _("Day {day}", day=day), _("End of day {day}", day=day)
-        else:
-            heading = env.at[:10]
-            end = _("End of {date}", date=heading)
+        heading = _("Day {day}", day=day) if day is not None else env.at[:10]
         if not days or days[-1][0] != heading:
-            days.append((heading, end, []))
+            days.append((heading, day, []))
         days[-1][2].append(told)
     lines = [
         f"# {escape(camp.name)}",
@@ -91,7 +87,7 @@ def render(book: Any, campaign: str | None, actor: str | None, version: int | No
     ]
     if not days:
         lines += [_("Nothing has happened yet."), ""]
-    for heading, end, envs in days:
+    for heading, day, envs in days:
         lines += [f"## {heading}", ""]
         for env, party, seat in envs:
             whose = told_as(env.event, env.actor, party, seat)
@@ -102,9 +98,11 @@ def render(book: Any, campaign: str | None, actor: str | None, version: int | No
             sheet = system.read.sheet(state, actor)
             shown = state_line(sheet, system.read.journal_hidden)
             if shown:
-                lines += [
-                    "",
-                    f"*{end}*: {shown}",
-                ]
+                end = (
+                    _("*End of day {day}*: {state}", day=day, state=shown)
+                    if day is not None
+                    else _("*End of {date}*: {state}", date=heading, state=shown)
+                )
+                lines += ["", end]
         lines.append("")
     return "\n".join(lines).rstrip("\n") + "\n"
