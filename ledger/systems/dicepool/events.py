@@ -76,7 +76,7 @@ def successes(n: int) -> str:
     return n_("{n} success", "{n} successes", n)
 
 
-def _boxes(n: int, track: str) -> str:
+def boxes_text(n: int, track: str) -> str:
     if track == "physical":
         return n_("{n} physical box", "{n} physical boxes", n)
     if track == "stun":
@@ -283,7 +283,7 @@ class Resisted(Event, frozen=True, tag="dicepool.resisted"):
                 "{who} resists {damage} (armor {armor}, power {power}) with {dice}: {successes} [{faces}]; "
                 "net {net} stages {base} to {level}: {level} wound, {boxes}",
                 level=self.level,
-                boxes=_boxes(self.boxes, self.track),
+                boxes=boxes_text(self.boxes, self.track),
                 **fields,
             )
         return _(
@@ -324,7 +324,7 @@ class Healed(Event, frozen=True, tag="dicepool.healed"):
     reason: str = ""
 
     def summary(self) -> str:
-        boxes = _boxes(self.boxes, self.track)
+        boxes = boxes_text(self.boxes, self.track)
         if self.reason:
             return _("{who} heals {boxes} ({reason})", who=self.character, boxes=boxes, reason=self.reason)
         return _("{who} heals {boxes}", who=self.character, boxes=boxes)
