@@ -133,6 +133,12 @@ STATUS_WORDS = {
     "unconscious": _w.p_("dicepool status", "unconscious"),
     "dead": _w.p_("dicepool status", "dead"),
 }
+EXCHANGE_WORDS = {
+    "open": _w.p_("dicepool exchange", "open"),
+    "missed": _w.p_("dicepool exchange", "missed"),
+    "dodged": _w.p_("dicepool exchange", "dodged"),
+    "resolved": _w.p_("dicepool exchange", "resolved"),
+}
 
 
 ATTRIBUTE_NAMES = i18n.Readings(ATTRIBUTE_WORDS, context="dicepool attribute")
