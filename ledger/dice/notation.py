@@ -535,7 +535,14 @@ class _Parser:
             items.append(self.sum())
             self.skip_space()
         if self.peek() != "}":
-            raise self.fail(_("a '{{' pool is not closed with '}}' (found {found})", found=self.here()))
+            raise self.fail(
+                _(
+                    "a '{open}' pool is not closed with '{close}' (found {found})",
+                    open="{",
+                    close="}",
+                    found=self.here(),
+                )
+            )
         self.pos += 1
         self.depth -= 1
         pool = Pool(tuple(items))

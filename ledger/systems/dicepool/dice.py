@@ -13,7 +13,7 @@ from math import comb
 
 from ledger.dice.sources import Dice, Faces
 from ledger.errors import FacesError, RuleError
-from ledger.i18n import _, n_
+from ledger.i18n import _, n_, p_
 from ledger.systems.dicepool.events import Modifier, PoolDie, Roll
 
 MIN_TN = 2
@@ -115,5 +115,5 @@ def test(
 
 def roll_initiative(count: int, dice: Dice) -> tuple[int, ...]:
     """Initiative dice: plain d6s, no rule of six ("excepto en iniciativa")."""
-    check_count(count, _("initiative"))
+    check_count(count, p_("dicepool check", "initiative"))
     return tuple(dice.roll(SIDES) for _ in range(count))
