@@ -289,7 +289,8 @@ def neutral_key(raw: str, tables: dict[str, Any]) -> str:
         return SINGLE.get(i18n.fold(key)) or read(raw, ATTRIBUTE_NAMES) or raw
     english = HEADS.get(i18n.fold(head), head)
     if english == "skill":
-        found = read(tail, SKILL_NAMES, keys=tuple(tables.get("skills", {}))) or tail
+        skills = tuple(tables.get("skills", {}))
+        found = tail if tail in skills else read(tail, SKILL_NAMES, keys=skills) or tail
     elif english == "pool":
         found = read(tail, POOL_NAMES) or tail
     elif english == "attr":
