@@ -262,3 +262,38 @@ def test_json_keeps_its_keys_and_values(table: Session) -> None:
     event = data["events"][0]
     assert event["kind"] == "dicepool.tested"
     assert event["defaulting"] == {"wanted": "stealth", "used": "stealth", "how": "skill", "rating": 3}
+
+
+def test_a_tables_file_may_give_its_texts_in_one_language_or_both(tmp_path: Path) -> None:
+    own = tmp_path / "own.toml"
+    own.write_text(
+        '[modifiers.humo]\ntn = 2\ntext = { es = "humo denso" }\n'
+        '[modifiers.fog]\ntn = 1\ntext = { en = "fog", es = "niebla" }\n'
+        '[modifiers.rain]\ntn = 1\ntext = "rain"\n',
+        encoding="utf-8",
+    )
+    with Ledger(str(tmp_path / "t.ledger")) as book:
+        book.new_campaign("dicepool", "alley", tables=str(own))
+        book.execute(Join(name="Eddie", attrs={"body": "4", "skill.stealth": "3"}), "alley")
+        rec = book.execute(SkillTest(skill="sigilo", tn=4, mods=("humo", "fog", "rain")), "alley",
+                           actor="Eddie", faces=[1, 2, 3])  # fmt: skip
+        reasons = [m.reason for m in rec.events[0].roll.modifiers]
+        assert reasons == ["humo denso", "fog", "rain"]
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[modifiers.humo]\ntn = 2\ntext = { fr = "fumée" }\n', encoding="utf-8")
+    with Ledger(str(tmp_path / "u.ledger")) as book, i18n.using("es"), pytest.raises(Exception) as refused:
+        book.new_campaign("dicepool", "alley", tables=str(bad))
+    assert "un texto en varios idiomas da cada uno por su código (en, es); se recibió fr" in str(
+        refused.value
+    )
+
+
+def test_the_tn_line_shows_a_tables_modifier_in_the_readers_language(db: str, tmp_path: Path) -> None:
+    own = tmp_path / "own.toml"
+    own.write_text('[modifiers.fog]\ntn = 1\ntext = { en = "fog", es = "niebla" }\n', encoding="utf-8")
+    session = Session(db)
+    session("--lang", "en", "new", "dicepool", "alley", "--tables", str(own))
+    session("--lang", "en", "dicepool", "join", "Eddie", "--attr", "body=4", "--attr", "skill.stealth=3")
+    out = session("--lang", "es", "dicepool", "test", "stealth", "--tn", "4", "--mod", "fog", "--mod", "+1",
+                  "--as", "Eddie", "--faces", "6,6,6").output  # fmt: skip
+    assert "  dificultad 4 +1 niebla +1 modificador +1 = 6; p(1+ éxito)" in out

@@ -64,7 +64,7 @@ Text = str | dict[str, str]
 
 class Modifier(msgspec.Struct, forbid_unknown_fields=True):
     """A situational modifier to the target number; its text in one language or several
-    (the English one is what a roll records as its reason)."""
+    (the English one, else the first given, is what a roll records as its reason)."""
 
     tn: Annotated[int, msgspec.Meta(ge=-20, le=20)]
     text: Text | msgspec.UnsetType = msgspec.UNSET
@@ -162,13 +162,12 @@ def check(
     for name, mod in (modifiers or {}).items():
         if isinstance(mod.text, dict):
             unknown = [lang for lang in mod.text if lang not in i18n.LANGUAGES]
-            if unknown or not mod.text or not mod.text.get(i18n.LANGUAGES[0]):
+            if unknown or not mod.text or not all(mod.text.values()):
                 raise _bad(
                     where,
                     f"modifiers.{name}",
                     _(
-                        "text in several languages gives each by its code ({languages}), English "
-                        "among them; got {got}",
+                        "text in several languages gives each by its code ({languages}); got {got}",
                         languages=", ".join(i18n.LANGUAGES),
                         got=", ".join(mod.text) or _("none"),
                     ),
