@@ -19,7 +19,7 @@ from ledger.cli.options import (
 )
 from ledger.cli.systems import SystemGroup
 from ledger.errors import RuleError
-from ledger.i18n import N_, Readings, _, n_
+from ledger.i18n import N_, Readings, _, n_, translate
 from ledger.projections.dicepool.state import exchange_text, exchange_view
 from ledger.systems.dicepool.commands import Attack, Dodge, Heal, Initiative, Join, Resist, Test
 from ledger.systems.dicepool.events import Roll, reason_text
@@ -45,7 +45,7 @@ def _tn_line(kind: str, roll: Roll, tables: Any = None) -> str:
         _(" (floor 2)") if roll.tn == 2 and roll.base_tn + sum(m.value for m in roll.modifiers) < 2 else ""
     )
     need = n_("{n}+ success", "{n}+ successes", roll.needed)
-    goal = _("{goal}, ", goal=_(GOALS[kind])) if kind in GOALS else ""
+    goal = _("{goal}, ", goal=translate(GOALS[kind])) if kind in GOALS else ""
     return _(
         "  TN {base}{steps} = {tn}{floor}; p({goal}{need}) = {p}",
         base=roll.base_tn,
