@@ -2,9 +2,10 @@
 every catalog sentence bracketed (``⟦Ŧĥé ŕöļļ⟧``); a word of the ledger's own English
 vocabulary left outside the brackets was shown without passing through a catalog.
 
-The vocabulary is every word of every English source sentence in the catalogs (what the
-ledger itself may say); names, notation, numbers, commands in backquotes and the values a
-sentence was given are not in it or are inside the brackets, so they pass."""
+The vocabulary is every word written in lower case in an English source sentence of the
+catalogs (what the ledger itself may say; a capitalised word only there is a name, an
+all-capitals one an abbreviation); names, notation, numbers, commands in backquotes and the
+values a sentence was given are not in it or are inside the brackets, so they pass."""
 
 from __future__ import annotations
 
@@ -23,9 +24,38 @@ CATALOGS = [
 # Words a line may show as they are in every language: the interface (commands, options,
 # system names typed as they are), units and the notation's letters.
 INTERFACE = {
-    "ledger", "crawl", "dicepool", "yearzero", "d100", "d20", "freeform", "coin", "yz", "dp",
-    "json", "sqlite", "postgresql", "duckdb", "sha256", "ed25519", "http", "https", "url", "api",
-    "gm", "ok", "id", "utc", "jsonl", "html", "sql", "csv", "md", "toml", "qr", "lan",
+    "ledger",
+    "crawl",
+    "dicepool",
+    "yearzero",
+    "d100",
+    "d20",
+    "freeform",
+    "coin",
+    "yz",
+    "dp",
+    "json",
+    "sqlite",
+    "postgresql",
+    "duckdb",
+    "sha256",
+    "ed25519",
+    "http",
+    "https",
+    "url",
+    "api",
+    "gm",
+    "ok",
+    "id",
+    "utc",
+    "jsonl",
+    "html",
+    "sql",
+    "csv",
+    "md",
+    "toml",
+    "qr",
+    "lan",
 }
 WORD = re.compile(r"[A-Za-z][A-Za-z']+")
 
@@ -44,13 +74,15 @@ def vocabulary() -> frozenset[str]:
             ids = message.id if isinstance(message.id, tuple) else (message.id,)
             for text in ids:
                 text = re.sub(r"\{[^{}]*\}|`[^`]*`", " ", text or "")
-                words.update(w.lower() for w in WORD.findall(text) if len(w) >= 3)
+                words.update(w for w in WORD.findall(text) if len(w) >= 3 and w.islower())
     return frozenset(words - INTERFACE)
 
 
 def strip_translated(text: str) -> str:
     """``text`` without its bracketed (translated) parts, innermost first."""
-    inner = re.compile(re.escape(PSEUDO_OPEN) + r"[^" + PSEUDO_OPEN + PSEUDO_CLOSE + r"]*" + re.escape(PSEUDO_CLOSE))
+    inner = re.compile(
+        re.escape(PSEUDO_OPEN) + r"[^" + PSEUDO_OPEN + PSEUDO_CLOSE + r"]*" + re.escape(PSEUDO_CLOSE)
+    )
     while True:
         stripped = inner.sub(" ", text)
         if stripped == text:
@@ -66,8 +98,13 @@ def untranslated(text: str, allowed: set[str] = frozenset()) -> list[str]:  # ty
     for line in text.splitlines():
         rest = strip_translated(line)
         rest = re.sub(r"\$ ledger\b.*?(?=\s{2,}|\(|$)", " ", rest)  # a command as typed
+        rest = re.sub(r"\b(?:ledger|crawl|yz|yearzero|d20|d100|dicepool|coin)(?: [a-z][a-z-]*)+", " ", rest)
         rest = re.sub(r"`[^`]*`|https?://\S+|\S*[/\\]\S*|\b[0-9a-f]{8,}\b", " ", rest)
-        words = [w for w in WORD.findall(rest) if w.lower() in vocab and w.lower() not in allowed]
+        words = [
+            w
+            for w in WORD.findall(rest)
+            if not w.isupper() and w.lower() in vocab and w.lower() not in allowed
+        ]
         if words:
             found.append(f"{line.strip()}   <- {', '.join(sorted(set(words)))}")
     return found
