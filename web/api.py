@@ -21,11 +21,12 @@ from starlette.responses import RedirectResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from ledger.cli import systems as on_cli
+from ledger import i18n
 from ledger.deciding.action import actor_in, creation
 from ledger.deciding.authority import by_player, declared
 from ledger.deciding.commands import AddCharacter, nfc, stable_commands
 from ledger.errors import LedgerError, StaleVersionError, UnknownCampaignError
+from ledger.i18n import _
 from ledger.log.records import Campaign, Recorded, recorded_json
 from ledger.projections import report as reports
 from ledger.projections import sheets
@@ -33,8 +34,8 @@ from ledger.projections.stats.sheet import luck_from_log
 from ledger.text import shell_word
 from ledger.trust.admission import command_class
 from ledger.trust.seats import Seat, UnknownLinkError
-from ledger.web import affordances, auth, idempotency, pages, schema
-from ledger.web.entries import entries_after, message_seen, recorded_entries
+from ledger.web import affordances, auth, idempotency, language, pages, schema
+from ledger.web.entries import entries_after, feed_languages, message_seen, recorded_entries
 from ledger.web.errors import (
     BadRequest,
     MethodNotAllowed,
@@ -261,9 +262,9 @@ async def table_info(request: Request) -> Response:
             "confirm": confirm_for(seat, system),
             "gm_values": values_for(seat, system, confirm=False),
             "confirm_values": values_for(seat, system, confirm=True),
-            "forms": list(affordances.forms(system.name)),
+            "forms": affordances.worded(system.name),
             "names": affordances.names(system.name),
-            "next": on_cli.hints(system, state),
+            "next": affordances.next_commands(system, state),
             "dice": book.dice_status(c.name),
             "map_kind": system.read.report.map_kind if system.read.report.map is not None else None,
             "offers": [msgspec.to_builtins(o) for o in table.offers(seat.key).get(seat.key, ())],
@@ -293,7 +294,7 @@ async def _write(
             stale.head = e.head
             raise stale from None
         if rec is not None:
-            made.extend(message(item) for item in recorded_entries(table.book, rec))
+            made.extend(message(item) for item in recorded_entries(table.book, rec, feed_languages()))
         return idempotency.answer(200, answer)
 
     if key is None:
@@ -638,7 +639,9 @@ async def stream(request: Request) -> Response:
         return found, more
 
     return StreamingResponse(
-        table.feeds.follow(c.id, after, read, seat.key, sees=lambda sent: message_seen(viewer, sent)),
+        table.feeds.follow(
+            c.id, after, read, seat.key, sees=lambda sent: message_seen(viewer, sent), lang=i18n.language()
+        ),
         media_type="text/event-stream",
         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
     )
@@ -799,11 +802,47 @@ async def page(request: Request) -> Response:
     description, as ``Link: rel=preload``: a browser asks for them as the page's headers
     arrive, while it still builds the page and loads its scripts, and the script's own
     requests are answered from them."""
+    lang = i18n.language()
     html = resources.files("ledger.web").joinpath("static/table.html").read_bytes()
+    html = html.replace(b'<html lang="en">', b'<html lang="%s">' % lang.encode(), 1)
+    html = html.replace(b'src="/static/words.js"', b'src="/static/words.%s.js"' % lang.encode(), 1)
     api = f"/api/c/{auth.in_path(request.path_params['campaign'])}"
     first = ", ".join(f"<{path}>; rel=preload; as=fetch; crossorigin" for path in (f"{api}/sheet", api))
     return Response(
         html, media_type="text/html; charset=utf-8", headers={"Cache-Control": "no-store", "Link": first}
+    )
+
+
+def _asked_language(request: Request) -> str:
+    lang = i18n.normalize(request.path_params["lang"])
+    if lang is None:
+        raise NotFound(
+            _(
+                "the page speaks {languages}; no {asked!r}",
+                languages=", ".join(i18n.LANGUAGES),
+                asked=request.path_params["lang"][:20],
+            )
+        )
+    return lang
+
+
+@endpoint
+async def page_words(request: Request) -> Response:
+    """``GET /i18n/page.<lang>.json``: the page's words in a language (``web.language``)."""
+    return Response(
+        language.page_words(_asked_language(request)),
+        media_type="application/json",
+        headers={"Cache-Control": "no-cache"},
+    )
+
+
+@endpoint
+async def words_script(request: Request) -> Response:
+    """``GET /static/words.<lang>.js``: the page's words as the script the page loads first."""
+    return Response(
+        language.page_script(_asked_language(request)),
+        media_type="text/javascript; charset=utf-8",
+        headers={"Cache-Control": "no-cache"},
     )
 
 
@@ -863,5 +902,7 @@ def routes() -> list[Route | Mount]:
         Route("/", front, methods=["GET"]),
         Route("/t/{campaign}", page, methods=["GET"]),
         Route("/static/draw.js", drawing, methods=["GET"]),
+        Route("/static/words.{lang}.js", words_script, methods=["GET"]),
+        Route("/i18n/page.{lang}.json", page_words, methods=["GET"]),
         Mount("/static", app=static, name="static"),
     ]
