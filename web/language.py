@@ -1,12 +1,13 @@
 """Each seat's language: which one a request asks for, the middleware that says everything
 of that request in it, and the page's words (the ``page`` catalog) as the page reads them.
 
-A request names its language, first to last: the ``X-Ledger-Lang`` header (the page's
-script sends the seat's choice with every read and write), the ``lang`` query parameter
-(the page's stream, an ``EventSource``, sends no header), the ``ledger_lang`` cookie (the
-page's language picker sets it, so the page itself and the reads its answer preloads are in
-that language too) and the browser's ``Accept-Language``; else the language the server's
-own environment names (``LEDGER_LANG``...), English by default. A server started in the
+A request names its language, first to last: the ``X-Ledger-Lang`` header (a client's
+choice: a bot's), the ``lang`` query parameter (the page's stream, an ``EventSource``,
+names its page's), the ``ledger_lang`` cookie (the page's language picker keeps the seat's
+choice in it and in localStorage, so the page itself, the reads its answer preloads and
+every read and write after them go in that language) and the browser's
+``Accept-Language``; else the language the server's own environment names
+(``LEDGER_LANG``...), English by default. A server started in the
 pseudo-language (``LEDGER_LANG=qps``) answers every browser in it, unless a seat chose.
 
 Everything the server words for a request (a refusal, a log entry, a sheet, a hint) is

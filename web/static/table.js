@@ -29,6 +29,7 @@
   var LANG = L.lang || "en";
   var STORE = "ledger-lang", COOKIE = "ledger_lang";
   function fill(text, values) {
+    if (!values) return text; /* a template kept to fill later (WORDS, say()) */
     return text.replace(/\{(\w+)\}/g, function (m, k) { return values && values[k] !== undefined ? String(values[k]) : ""; });
   }
   /* The catalog's plural rule (its Plural-Forms, a C expression of n) read as data: no
@@ -373,7 +374,9 @@
     return String(Date.now()) + "-" + Math.random().toString(16).slice(2);
   }
   function request(method, path, body) {
-    var init = { method: method, credentials: "same-origin", headers: { Accept: "application/json", "X-Ledger-Lang": LANG } };
+    /* the seat's language goes with the cookie (and the browser's Accept-Language), as with
+       the reads the page's answer preloads: the same request, so the preloaded answer serves */
+    var init = { method: method, credentials: "same-origin", headers: { Accept: "application/json" } };
     if (body !== undefined) {
       init.headers["Content-Type"] = "application/json";
       init.headers["Idempotency-Key"] = key();
@@ -674,7 +677,7 @@
     S.away = (S.away || 0) + 1;
     retry = setTimeout(function () {
       retry = null;
-      fetch(API, { credentials: "same-origin", headers: { Accept: "application/json", "X-Ledger-Lang": LANG }, cache: "no-store" }).then(function (answer) {
+      fetch(API, { credentials: "same-origin", headers: { Accept: "application/json" }, cache: "no-store" }).then(function (answer) {
         if (answer.status === 401) {
           live("revoked");
           answer.json().then(function (body) { notice(say("relink", { message: body.error.message })); }, function () { /* said by the badge */ });
