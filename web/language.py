@@ -82,13 +82,14 @@ class Language:
 
         async def told(message: Any) -> None:
             if message["type"] == "http.response.start":
-                extra = [(b"content-language", lang.encode()), (b"vary", b"Accept-Language, Cookie")]
-                kept = [
-                    h
-                    for h in message.get("headers", [])
-                    if h[0].lower() not in (b"content-language", b"vary")
-                ]
-                message = {**message, "headers": [*kept, *extra]}
+                headers = list(message.get("headers", []))
+                varies = [v for k, v in headers if k.lower() == b"vary"]
+                kept = [h for h in headers if h[0].lower() not in (b"content-language", b"vary")]
+                vary = b", ".join([*varies, b"Accept-Language, Cookie"])
+                message = {
+                    **message,
+                    "headers": [*kept, (b"content-language", lang.encode()), (b"vary", vary)],
+                }
             await send(message)
 
         with i18n.using(lang):
