@@ -219,3 +219,26 @@ def test_the_live_table_imports_nothing_of_the_command_line(tmp_path: Path) -> N
     broken = _lint_imports(tmp_path / "broken", "from ledger.cli import fixes as _fixes  # noqa")
     assert "The live table imports nothing of the command line BROKEN" in broken, broken
     assert "ledger.web.pages -> ledger.cli.fixes" in broken
+
+
+def test_seats_asking_at_once_in_two_languages_each_get_their_own(tmp_path: Path) -> None:
+    """Many requests at once, half Spanish, half English: the ledger thread runs them in
+    groups, each in its own request's language."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    seated = seat_table(str(tmp_path / "together.ledger"))
+    with serving(seated.db) as base:
+
+        def ask(n: int) -> tuple[str, str]:
+            lang = "es" if n % 2 else "en"
+            headers = {**bearer(seated.other_gm), "Accept-Language": lang}
+            answer = httpx.get(f"{base}/api/c/Friday/events", headers=headers, timeout=20)
+            return lang, answer.json()["error"]["message"]
+
+        with ThreadPoolExecutor(max_workers=12) as pool:
+            answers = list(pool.map(ask, range(48)))
+    for lang, said in answers:
+        expected = (
+            "el asiento 'other-gm' es de la campaña" if lang == "es" else "seat 'other-gm' is for campaign"
+        )
+        assert said.startswith(expected), (lang, said)

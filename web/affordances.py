@@ -320,7 +320,7 @@ def _own_label(system_name: str, control: Mapping[str, Any]) -> str:
     by what its tap does, its command's name first (``roll heal``), so no two buttons share
     a label."""
     label = str(control["label"])
-    taken = {f["label"].lower(): f["command"] for f in forms(system_name) if not f["sheet"]}
+    taken = {f["label"].lower(): f["command"] for f in worded(system_name) if not f["sheet"]}
     other = taken.get(label.lower())
     if other is None or other == control["command"]:
         return label
