@@ -133,6 +133,12 @@ def test_two_seats_at_one_table_each_read_their_own_language(
     gm.page.reload()
     gm.page.wait_for_selector("body[data-ready='1']", timeout=15_000)
     assert gm.page.locator("#undo .verb").inner_text() == "Deshacer"
+    # the cookie lost, the page remembers the choice (localStorage) and reads again in it
+    gm.page.evaluate("document.cookie = 'ledger_lang=; path=/; max-age=0'")
+    gm.page.reload()
+    gm.page.wait_for_function("document.documentElement.lang === 'es'", timeout=ANSWER)
+    gm.page.wait_for_selector("body[data-ready='1']", timeout=15_000)
+    assert gm.page.locator("#roll").inner_text() == "Tirar"
     assert ada.page.locator("#roll").inner_text() == "Tirar"  # the other seat is left as it was
 
     ada.clean(422)

@@ -309,6 +309,10 @@
     try { kept = localStorage.getItem(STORE); } catch (e) { kept = null; }
     if (!kept || kept === LANG || !(L.languages || {})[kept]) return false;
     if (document.cookie.indexOf(COOKIE + "=" + kept) >= 0) return false; /* the server chose otherwise: no loop */
+    try {
+      if (sessionStorage.getItem(STORE) === kept) return false; /* read again once already: cookies are off */
+      sessionStorage.setItem(STORE, kept);
+    } catch (e) { return false; }
     remember(kept);
     location.reload();
     return true;
