@@ -123,6 +123,9 @@ def test_two_seats_at_one_table_each_read_their_own_language(
     assert ada.page.evaluate("document.documentElement.scrollWidth") <= 390
     shown = ada.page.locator("body").inner_text()
     assert [w for w in ENGLISH_ON_THE_PAGE if w in shown] == []
+    pane(ada, "log")
+    ada.shoot("spanish-phone-log")
+    assert ada.page.evaluate("document.documentElement.scrollWidth") <= 390
 
     # the GM picks Spanish on the page: it reads again in Spanish, and stays so
     gm.page.select_option("#lang", "es")
@@ -139,6 +142,7 @@ def test_two_seats_at_one_table_each_read_their_own_language(
     gm.page.wait_for_function("document.documentElement.lang === 'es'", timeout=ANSWER)
     gm.page.wait_for_selector("body[data-ready='1']", timeout=15_000)
     assert gm.page.locator("#roll").inner_text() == "Tirar"
+    gm.shoot("spanish-laptop")
     assert ada.page.locator("#roll").inner_text() == "Tirar"  # the other seat is left as it was
 
     ada.clean(422)
