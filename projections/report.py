@@ -652,8 +652,20 @@ def page_words(lang: str | None = None) -> dict[str, Any]:
             i18n.CATALOG.say(lang, None, one, many, 1),
             i18n.CATALOG.say(lang, None, one, many, 2),
         ]
+    for msgid in draw_words():  # draw.js's, kept in the page's catalog (the live table draws them too)
+        words[msgid] = PAGE_CATALOG.translate(msgid, lang=lang)
     words["."] = i18n.number(0.5, lang, 1)[1]
     return words
+
+
+PAGE_CATALOG = i18n.Catalog("page", i18n.LOCALE_DIR)
+"""The live page's catalog, where draw.js's words are kept."""
+
+
+def draw_words() -> list[str]:
+    """The sentences draw.js says through its ``_("...")``, read from the file itself."""
+    text = (ASSETS / "draw.js").read_text(encoding="utf-8")
+    return list(dict.fromkeys(re.findall(r'\b_\("((?:[^"\\]|\\.)*)"', text)))
 
 
 def _escape(text: str) -> str:

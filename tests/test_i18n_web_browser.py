@@ -147,3 +147,33 @@ def test_two_seats_at_one_table_each_read_their_own_language(
 
     ada.clean(422)
     gm.clean(422)
+
+
+def test_every_word_on_the_page_passes_through_the_catalogs(
+    browser: Any, crawl: tuple[str, str, str], tmp_path: Path
+) -> None:
+    """The pseudo-language's page (helpers_pseudo): the GM's laptop and a player's phone,
+    after a roll, a refusal and an undo, show no word of the ledger's own English outside a
+    catalog's brackets."""
+    from tests.helpers_pseudo import untranslated
+
+    base, gm_secret, ada_secret = crawl
+
+    def pseudo(context: Any) -> None:
+        context.add_cookies([{"name": "ledger_lang", "value": "qps", "url": base}])
+
+    gm = Seat(browser, base, gm_secret, phone=False, shots=shots(tmp_path), before=pseudo)
+    ada = Seat(browser, base, ada_secret, shots=shots(tmp_path), before=pseudo)
+    assert ada.page.evaluate("document.documentElement.lang") == "qps"
+    roll(ada, "banana")
+    roll(ada, "1d6")
+    gm.press(gm.page.locator("#undo"))
+    ada.page.locator("#log .badge.undone").first.wait_for(state="attached", timeout=LIVE)
+    for seat in (ada, gm):
+        for name in ("me", "table", "log"):
+            pane(seat, name)
+            shown = seat.page.locator("body").inner_text()
+            assert "⟦" in shown
+            assert untranslated(shown, allowed={"ada", "mine"}) == [], name
+    ada.clean(422)
+    gm.clean(422)

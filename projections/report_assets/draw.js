@@ -31,7 +31,13 @@
       ["circle", { cy: 3.6, r: 1.1, fill: "#fff" }]],
     impassable: [["path", { d: "M-5 -5 L5 5 M5 -5 L-5 5", stroke: "#2b2a27", "stroke-width": 2.4, "stroke-linecap": "round" }]]
   };
-  var ICON_NAMES = { town: "town (numbered)", treasure: "treasure", divine: "divine sign (its chapter's number)", god: "God", enemy: "waiting enemy", impassable: "impassable" };
+  /* The words drawn, in the reader's language: the page and the report each set
+     LedgerDraw.translate to their catalog's lookup; without it, English as written. */
+  function _(text, values) {
+    var said = window.LedgerDraw && window.LedgerDraw.translate ? window.LedgerDraw.translate(text) : text;
+    return values ? said.replace(/\{(\w+)\}/g, function (m, k) { return values[k] !== undefined ? String(values[k]) : ""; }) : said;
+  }
+  var ICON_NAMES = { town: _("town (numbered)"), treasure: _("treasure"), divine: _("divine sign (its chapter's number)"), god: _("God"), enemy: _("waiting enemy"), impassable: _("impassable") };
 
   /* --- building nodes --- */
   function fill(node, attrs, children) {
@@ -68,12 +74,12 @@
      system gives a fixed maximum in ``meters``), a list as chips, a dict as labelled rows. */
   function value(v, key, meters) {
     if (v === null || v === undefined) return el("span", { "class": "no", text: "-" });
-    if (v === true) return el("span", { "class": "yes", text: "yes" });
-    if (v === false) return el("span", { "class": "no", text: "no" });
+    if (v === true) return el("span", { "class": "yes", text: _("yes") });
+    if (v === false) return el("span", { "class": "no", text: _("no") });
     if (typeof v === "number" && meters && meters[key]) return meter(v, meters[key]);
     if (typeof v !== "object") return el("span", { "class": "val", text: v });
     if (Array.isArray(v)) {
-      if (!v.length) return el("span", { "class": "no", text: "none" });
+      if (!v.length) return el("span", { "class": "no", text: _("none") });
       return el("span", { "class": "chips" }, v.map(function (x) {
         return x !== null && typeof x === "object" ? el("div", { "class": "item" }, [value(x, key, meters)]) : el("span", { "class": "chip", text: x });
       }));
@@ -81,7 +87,7 @@
     if (typeof v.current === "number" && typeof v.max === "number" && Object.keys(v).length === 2) return meter(v.current, v.max);
     if (typeof v.text === "string" && typeof v.day === "number") return el("span", { "class": "val", text: v.text });
     var keys = Object.keys(v);
-    if (!keys.length) return el("span", { "class": "no", text: "none" });
+    if (!keys.length) return el("span", { "class": "no", text: _("none") });
     return el("div", { "class": "nested" }, keys.map(function (k) { return kv(label(k), value(v[k], k, meters), key + "." + k); }));
   }
   /* One labelled row: <div class="kv" data-key=KEY><span class="k">LABEL</span><span>VALUE</span></div>. */
@@ -139,8 +145,8 @@
     }
     var luck = data.luck_index;
     if (luck && luck.judged) {
-      box.appendChild(kv("Luck", el("span", { "class": "val", text: (luck.luck === null ? "-" : luck.luck.toFixed(2)) +
-        " (" + luck.successes + " of " + luck.judged + " judged rolls, " + luck.expected.toFixed(1) + " expected)" }), "luck_index"));
+      box.appendChild(kv(_("Luck"), el("span", { "class": "val", text: _("{luck} ({successes} of {judged} judged rolls, {expected} expected)", {
+        luck: luck.luck === null ? "-" : luck.luck.toFixed(2), successes: luck.successes, judged: luck.judged, expected: luck.expected.toFixed(1) }) }), "luck_index"));
     }
     return box;
   }
@@ -192,14 +198,14 @@
   function hexMap(box, entries, opts) {
     opts = opts || {};
     clear(box);
-    if (!entries || !entries.length) { box.appendChild(el("p", { "class": "empty", text: "nothing explored yet" })); return null; }
+    if (!entries || !entries.length) { box.appendChild(el("p", { "class": "empty", text: _("nothing explored yet") })); return null; }
     var colorOf = colorsFor(opts.legend), path = [], here = null, used = {};
     var hexes = svg("g", { "class": "hexes" }), marks = svg("g", {});
     entries.forEach(function (e) {
       var c = centre(e.q, e.r);
       var days = e.days || [];
-      var tip = "(" + e.q + "," + e.r + ") " + (e.terrain || "unexplored") + (e.icon ? ", " + e.icon + (e.number ? " " + e.number : "") : "") +
-        (e.chapter ? " (" + e.chapter + ")" : "") + (e.enemy ? ", " + e.enemy : "") + (days.length ? ", walked on step " + days.join(", ") : "");
+      var tip = "(" + e.q + "," + e.r + ") " + (e.terrain || _("unexplored")) + (e.icon ? ", " + e.icon + (e.number ? " " + e.number : "") : "") +
+        (e.chapter ? " (" + e.chapter + ")" : "") + (e.enemy ? ", " + e.enemy : "") + (days.length ? ", " + _("walked on step {steps}", { steps: days.join(", ") }) : "");
       hexes.appendChild(svg("polygon", {
         "class": e.terrain ? "hex" : "hex unknown", points: corners(c[0], c[1], SIZE - 0.6), fill: e.terrain ? colorOf(e.terrain) : null,
         "data-q": e.q, "data-r": e.r, "data-terrain": e.terrain || "", "data-icon": e.icon || "", "data-here": e.here ? "1" : null
@@ -216,7 +222,7 @@
     var box4 = opts.extent || hexExtent([entries]);
     /* each icon drawn once, then used on every hex that has it */
     var defs = svg("defs", {}, Object.keys(used).map(function (k) { var g = icon(k, 0, 0); g.removeAttribute("transform"); g.setAttribute("id", "icon-" + k); return g; }));
-    var root = svg("svg", { viewBox: box4.map(function (n) { return n.toFixed(1); }).join(" "), role: "img", "aria-label": opts.label || "hex map" }, [
+    var root = svg("svg", { viewBox: box4.map(function (n) { return n.toFixed(1); }).join(" "), role: "img", "aria-label": opts.label || _("hex map") }, [
       defs,
       hexes,
       svg("polyline", { "class": "path", points: path.map(function (p) { return p[1][0].toFixed(1) + "," + p[1][1].toFixed(1); }).join(" ") })
@@ -243,14 +249,14 @@
     clear(box);
     var colorOf = colorsFor(legend);
     Object.keys(colorOf.known).forEach(function (t) { box.appendChild(swatch(colorOf(t), t)); });
-    box.appendChild(swatch("#e7e2d6", "unexplored", true));
-    Object.keys(ICONS).forEach(function (k) { box.appendChild(mark(k, ICON_NAMES[k])); });
+    box.appendChild(swatch("#e7e2d6", _("unexplored"), true));
+    Object.keys(ICONS).forEach(function (k) { box.appendChild(mark(k, _(ICON_NAMES[k]))); });
     var signs = (legend && legend.divine_signs) || {};
     Object.keys(signs).forEach(function (n) {
       box.appendChild(el("span", { "class": "sign" }, [svg("svg", { viewBox: "-8 -8 16 16" }, [icon("divine", 0, 0)]), n + " " + signs[n]]));
     });
-    box.appendChild(el("span", {}, [svg("svg", { viewBox: "-8 -8 16 16" }, [svg("path", { d: "M-7 0 H7", "class": "path" })]), "path walked"]));
-    box.appendChild(el("span", {}, [svg("svg", { viewBox: "-8 -8 16 16" }, [svg("circle", { r: 6, "class": "here-ring" }), svg("circle", { r: 2.5, "class": "here-dot" })]), "you are here"]));
+    box.appendChild(el("span", {}, [svg("svg", { viewBox: "-8 -8 16 16" }, [svg("path", { d: "M-7 0 H7", "class": "path" })]), _("path walked")]));
+    box.appendChild(el("span", {}, [svg("svg", { viewBox: "-8 -8 16 16" }, [svg("circle", { r: 6, "class": "here-ring" }), svg("circle", { r: 2.5, "class": "here-dot" })]), _("you are here")]));
     return box;
   }
 
@@ -275,7 +281,7 @@
     opts = opts || {};
     clear(box);
     var extent = opts.extent || zoneExtent([z]);
-    if (!z || !extent || !Object.keys(z.cells || {}).length) { box.appendChild(el("p", { "class": "empty", text: "no sectors yet" })); return null; }
+    if (!z || !extent || !Object.keys(z.cells || {}).length) { box.appendChild(el("p", { "class": "empty", text: _("no sectors yet") })); return null; }
     var c0 = extent[0], c1 = extent[1], r0 = extent[2], r1 = extent[3];
     var s = 44, m = 22, w = (c1 - c0 + 1) * s + m, h = (r1 - r0 + 1) * s + m;
     var root = svg("svg", { viewBox: "0 0 " + w + " " + h, role: "img", "aria-label": opts.label || "the Zone", "class": "zone" });
@@ -294,9 +300,9 @@
       root.appendChild(svg("rect", {
         "class": "sector" + (sec.explored ? "" : " entered"), "data-sector": n, "data-rot": sec.rot_level, "data-here": n === z.position ? "1" : null,
         x: x + 1, y: y + 1, width: s - 2, height: s - 2, rx: 3, fill: ROT[Math.min(sec.rot_level, ROT.length - 1)]
-      }, [svg("title", { text: n + ": Rot level " + sec.rot_level + (sec.explored ? ", explored" : ", entered only") + ", " + (sec.visits || 0) + " visit(s)" })]));
+      }, [svg("title", { text: n + ": " + _("Rot level {level}", { level: sec.rot_level }) + ", " + (sec.explored ? _("explored") : _("entered only")) + ", " + _("{n} visit(s)", { n: sec.visits || 0 }) })]));
       root.appendChild(svg("text", { "class": "sector-name", x: x + s / 2, y: y + 13, text: n }));
-      root.appendChild(svg("text", { "class": "sector-name", x: x + s / 2, y: y + s - 6, text: n === z.ark ? "ARK" : "rot " + sec.rot_level }));
+      root.appendChild(svg("text", { "class": "sector-name", x: x + s / 2, y: y + s - 6, text: n === z.ark ? _("ARK") : _("rot {level}", { level: sec.rot_level }) }));
     });
     root.appendChild(svg("polyline", { "class": "path", points: (z.path || []).filter(function (n) { return centres[n]; }).map(function (n) { return centres[n].join(","); }).join(" ") }));
     if (z.position && centres[z.position]) {
@@ -309,12 +315,12 @@
   }
   function zoneLegend(box) {
     clear(box);
-    ROT.slice(0, 4).forEach(function (color, i) { box.appendChild(swatch(color, "Rot level " + i)); });
-    var entered = swatch("#cfe6c4", "entered, not explored");
+    ROT.slice(0, 4).forEach(function (color, i) { box.appendChild(swatch(color, _("Rot level {level}", { level: i }))); });
+    var entered = swatch("#cfe6c4", _("entered, not explored"));
     entered.firstChild.style.opacity = ".55";
     box.appendChild(entered);
-    box.appendChild(el("span", {}, [svg("svg", { viewBox: "-8 -8 16 16" }, [svg("path", { d: "M-7 0 H7", "class": "path" })]), "path of the party"]));
-    box.appendChild(el("span", {}, [svg("svg", { viewBox: "-8 -8 16 16" }, [svg("circle", { r: 6, "class": "here-ring" }), svg("circle", { r: 2.5, "class": "here-dot" })]), "the party"]));
+    box.appendChild(el("span", {}, [svg("svg", { viewBox: "-8 -8 16 16" }, [svg("path", { d: "M-7 0 H7", "class": "path" })]), _("path of the party")]));
+    box.appendChild(el("span", {}, [svg("svg", { viewBox: "-8 -8 16 16" }, [svg("circle", { r: 6, "class": "here-ring" }), svg("circle", { r: 2.5, "class": "here-dot" })]), _("the party")]));
     return box;
   }
 

@@ -13,6 +13,7 @@
      English; English needs none): t("day {day}", {day: 3}) is "día 3" in Spanish. */
   var WORDS = JSON.parse(document.getElementById("report-data").getAttribute("data-words") || "{}");
   var DEC = WORDS["."] || ".";
+  Draw.translate = function (text) { return WORDS[text] || text; };
   function t(text, fields) {
     var found = WORDS[text] || text;
     return fields ? found.replace(/\{(\w+)\}/g, function (m, k) { return k in fields ? fields[k] : m; }) : found;

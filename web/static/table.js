@@ -103,6 +103,7 @@
     var form = Array.isArray(t) ? t[Math.min(PLURAL(count), t.length - 1)] : null;
     return fill(form || (count === 1 ? one : many), v);
   }
+  D.translate = function (text) { var t = L.messages[text]; return typeof t === "string" && t ? t : text; };
   function p_(context, text, values) {
     var t = L.messages[context + "\u0004" + text];
     return fill(typeof t === "string" && t ? t : text, values);
