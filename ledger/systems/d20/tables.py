@@ -24,6 +24,8 @@ import msgspec
 from msgspec import Meta, Struct
 
 from ledger.errors import Other, TableError
+from ledger.i18n import LANGUAGES, N_, _, localized, translate
+from ledger.systems.d20 import words
 from ledger.tables.browse import Row, Table, ranged_rows
 from ledger.tables.file import decode
 
@@ -65,11 +67,15 @@ class Weapon(Struct, forbid_unknown_fields=True):
     autofire: bool = False
 
 
+Text = str | dict[str, str]
+"""A text in one language, or in several: ``{ en = "...", es = "..." }``."""
+
+
 class CharacterClass(Struct, forbid_unknown_fields=True):
     endurance: str
     """The endurance die (``d10``)."""
-    talents: Annotated[dict[str, str], Meta(min_length=1)]
-    label: str | None = None
+    talents: Annotated[dict[str, Text], Meta(min_length=1)]
+    label: Text | None = None
     money: Annotated[int, Meta(ge=0, le=10_000_000)] = 0
     armor: Annotated[int, Meta(ge=0, le=20)] = 0
     synthetic: bool = False
@@ -79,10 +85,10 @@ class CharacterClass(Struct, forbid_unknown_fields=True):
     """Starting supplies: resource -> usage die (``d8``)."""
 
 
-RolledEntries = dict[str, str | int]
-"""A rolled table's entries by face (``1 = "..."``), with its ``die`` (and panic's
-``trauma_from``) allowed among them."""
-Named = Annotated[dict[str, str], Meta(min_length=1)]
+RolledEntries = dict[str, str | int | dict[str, str]]
+"""A rolled table's entries by face (``1 = "..."``, or ``1 = { en = "...", es = "..." }``),
+with its ``die`` (and panic's ``trauma_from``) allowed among them."""
+Named = Annotated[dict[str, Text], Meta(min_length=1)]
 
 
 class TableFile(Struct, forbid_unknown_fields=True):
@@ -117,7 +123,7 @@ class Rolled(Struct):
     """A rolled table as read: its die and entries (and panic's trauma threshold)."""
 
     die: object
-    results: dict[str, str | int]
+    results: dict[str, str | int | dict[str, str]]
     trauma_from: object = None
 
 
@@ -128,7 +134,7 @@ class Sections(Struct):
     levels: list[Level]
     income_per_level: int
     difficulties: dict[str, int]
-    skills: dict[str, str]
+    skills: dict[str, Text]
     classes: dict[str, CharacterClass]
     weapons: dict[str, Weapon]
     panic: Rolled
@@ -231,11 +237,13 @@ def _parsed_samples() -> Sections:
 def normalise(raw: Sections) -> dict[str, Any]:
     """Checked, JSON-ready tables; one-line TableError on the first problem."""
     weapons = _weapons(raw.weapons)
+    for skill, text in raw.skills.items():
+        _text(text, f"skill {skill!r}")
     return {
         "modifiers": _modifiers(raw.modifiers),
         **_levels(raw.levels, raw.income_per_level),
         "difficulties": dict(raw.difficulties),
-        "skills": dict(raw.skills),
+        "skills": {k: _plain(v) for k, v in raw.skills.items()},
         "weapons": weapons,
         "classes": _classes(raw.classes, raw.skills, weapons),
         "panic": _panic(raw.panic),
@@ -385,8 +393,12 @@ def _classes(
             if s not in skills:
                 raise TableError(f"{where}: skill {s!r} is not in [skills]; add it or fix the name")
         usage = {k: die_sides(v, f"{where} usage {k!r}", USAGE_DICE) for k, v in row.usage.items()}
+        for talent, text in row.talents.items():
+            _text(text, f"{where} talent {talent!r}")
+        if row.label is not None:
+            _text(row.label, f"{where} label")
         out[name] = {
-            "label": name if row.label is None else row.label,
+            "label": name if row.label is None else _plain(row.label),
             "endurance": die_sides(row.endurance, f"{where} endurance", TABLE_DICE),
             "money": row.money,
             "armor": row.armor,
@@ -394,7 +406,7 @@ def _classes(
             "weapons": list(row.weapons),
             "skills": list(row.skills),
             "usage": usage,
-            "talents": dict(row.talents),
+            "talents": {k: _plain(v) for k, v in row.talents.items()},
         }
     return out
 
@@ -410,9 +422,37 @@ def _roll_table(table: Rolled, name: str) -> dict[str, Any]:
     if keys != [str(i) for i in range(1, sides + 1)]:
         raise TableError(f"[{name}] has entries {keys!r}; a d{sides} table needs entries 1 to {sides}")
     for k in keys:
-        if not isinstance(results[k], str):
+        if not isinstance(results[k], str | dict):
             raise TableError(f"[{name}] entry {k} is {results[k]!r}; write the result as text in quotes")
-    return {"die": sides, "results": {k: str(results[k]) for k in keys}}
+        _text(results[k], f"[{name}] entry {k}")
+    stored = {k: _plain(results[k]) for k in keys}
+    words.remember(name, stored)
+    return {"die": sides, "results": stored}
+
+
+def _text(value: object, where: str) -> None:
+    """A text in several languages names only languages the ledger speaks, each with text."""
+    if isinstance(value, dict):
+        if not value:
+            raise TableError(f'{where}: an empty text; write it as "..." or {{ en = "...", es = "..." }}')
+        for lang, text in value.items():
+            if lang not in LANGUAGES:
+                raise TableError(
+                    f"{where}: language {lang!r} is none of {', '.join(LANGUAGES)}; name the text's language"
+                )
+            if not isinstance(text, str) or not text.strip():
+                raise TableError(f"{where}: the {lang} text is empty; write it in quotes")
+
+
+def _plain(value: Text) -> Text:
+    """A text as stored: a string as it is, several languages as a plain dict."""
+    return dict(value) if isinstance(value, dict) else str(value)
+
+
+def sample_texts() -> dict[str, dict[str, Any]]:
+    """The sample rolled tables' entries (panic, traumas), by row, as the files give them."""
+    samples = _parsed_samples()
+    return {"panic": dict(samples.panic.results), "traumas": dict(samples.traumas.results)}
 
 
 def _panic(table: Rolled) -> dict[str, Any]:
@@ -427,32 +467,40 @@ def listing(data: dict[str, Any]) -> list[Any]:
     def rolled(name: str, title: str) -> Any:
         table = data[name]
         dice = f"1d{table['die']}"
-        return Table(name, title, ranged_rows(table["results"], dice, lambda v: (v, {})), dice)
+        return Table(name, title, ranged_rows(table["results"], dice, lambda v: (localized(v), {})), dice)
 
     def weapon(w: dict[str, Any]) -> str:
-        return f"{w['kind']}, {w['count']}d{w['sides']} damage" + (", autofire" if w.get("autofire") else "")
+        dice = f"{w['count']}d{w['sides']}"
+        kind = translate(KINDS.get(w["kind"], w["kind"]))
+        if w.get("autofire"):
+            return _("{kind}, {dice} damage, autofire", kind=kind, dice=dice)
+        return _("{kind}, {dice} damage", kind=kind, dice=dice)
 
     def cls(c: dict[str, Any]) -> str:
-        return (
-            f"{c.get('label', '')}: endurance {c.get('endurance')}, armor {c.get('armor')}, "
-            f"weapons {', '.join(c.get('weapons', []))}, skills {', '.join(c.get('skills', []))}, "
-            f"talents {', '.join(c.get('talents', {}))}"
+        return _(
+            "{label}: endurance {endurance}, armor {armor}, weapons {weapons}, skills {skills}, talents {talents}",
+            label=localized(c.get("label", "")),
+            endurance=c.get("endurance"),
+            armor=c.get("armor"),
+            weapons=", ".join(words.names(c.get("weapons", []))),
+            skills=", ".join(words.names(c.get("skills", []))),
+            talents=", ".join(words.names(c.get("talents", {}))),
         )
 
     return [
-        rolled("panic", "Panic"),
-        rolled("traumas", "Traumas"),
-        Table("classes", "Classes", tuple(Row(n, cls(c), dict(c)) for n, c in data["classes"].items())),
-        Table("skills", "Skills", tuple(Row(n, text) for n, text in data["skills"].items())),
-        Table("weapons", "Weapons", tuple(Row(n, weapon(w), dict(w)) for n, w in data["weapons"].items())),
+        rolled("panic", _("Panic")),
+        rolled("traumas", _("Traumas")),
+        Table("classes", _("Classes"), tuple(Row(n, cls(c), dict(c)) for n, c in data["classes"].items())),
+        Table("skills", _("Skills"), tuple(Row(n, localized(text)) for n, text in data["skills"].items())),
+        Table("weapons", _("Weapons"), tuple(Row(n, weapon(w), dict(w)) for n, w in data["weapons"].items())),
         Table(
             "difficulties",
-            "Difficulties (target on 1d20)",
+            _("Difficulties (target on 1d20)"),
             tuple(Row(n, str(t), {"target": t}) for n, t in data["difficulties"].items()),
         ),
         Table(
             "modifiers",
-            "Attribute modifiers",
+            _("Attribute modifiers"),
             tuple(
                 Row(
                     f"{m['min']}" if m["min"] == m["max"] else f"{m['min']}-{m['max']}",
@@ -464,10 +512,18 @@ def listing(data: dict[str, Any]) -> list[Any]:
         ),
         Table(
             "levels",
-            "Levels",
+            _("Levels"),
             tuple(
-                Row(str(lv["level"]), f"attack {lv['atq']:+d}, instinct {lv['ins']:+d}", dict(lv))
+                Row(
+                    str(lv["level"]),
+                    _("attack {atq:+d}, instinct {ins:+d}", atq=lv["atq"], ins=lv["ins"]),
+                    dict(lv),
+                )
                 for lv in data["levels"]
             ),
         ),
     ]
+
+
+KINDS = {"melee": N_("melee"), "ranged": N_("ranged")}
+"""A weapon's kind, in words."""
