@@ -18,7 +18,7 @@ from ledger.cli.systems import SystemGroup
 from ledger.errors import LedgerError
 from ledger.systems.d100 import commands as cmd
 from ledger.systems.d100 import events as ev
-from ledger.systems.d100 import roll
+from ledger.systems.d100 import roll, words
 
 LEVELS = ["success", "special", "critical"]
 
@@ -79,7 +79,7 @@ def character(c: Ctx, name: str, values: tuple[str, ...]) -> None:
         elif key.lower() in ("hp", "valor", "fatigue", "luck"):
             points[key.lower()] = value
         else:
-            chars[key.strip().upper()] = value
+            chars[words.characteristic_key(key.strip()) or key.strip().upper()] = value
     run_command(
         c, cmd.CreateCharacter(name=name, characteristics=chars, skills=skills, points=points), text=_text
     )

@@ -193,7 +193,7 @@ def test_a_refusal_words_its_fix_as_the_command_to_type(ledger: Invoke) -> None:
     assert result.exit_code == 1
     assert "Ana has no roll to spend luck on; roll with `ledger d100 test SKILL`" in result.output
     result = ledger("d100", "test", "POD", "--faces", "8", ok=False)
-    assert "a test of POD needs a multiple (a luck test is POD times 4); pass --times N" in result.output
+    assert "a test of POW needs a multiple (a luck test is POW times 4); pass --times N" in result.output
     ledger("d100", "fatigue", "21")
     result = ledger("d100", "test", "Trepar", "--faces", "8", ok=False)
     assert "Ana is exhausted (fatigue 0) and cannot roll; rest with `ledger d100 rest 15`" in result.output

@@ -16,6 +16,7 @@ from msgspec.structs import replace
 from ledger.log.events import CampaignStarted, CharacterAdded, Envelope, Event
 from ledger.systems import Ask, Control, Form, SheetField, SheetLayout, SheetSection
 from ledger.systems.d100 import events as ev
+from ledger.systems.d100 import words
 from ledger.systems.d100.model import CHARACTERISTICS, POINTS, ceil_div, fold
 
 MINUTES_PER_DAY = 24 * 60
@@ -114,8 +115,11 @@ def parse_attrs(name: str, attrs: dict[str, str], tables: dict[str, Any]) -> Inv
         if value is None:
             problems.append(f"{key}={raw!r} is not a whole number")
             continue
+        read = words.CHARACTERISTICS.read(key)
         if key.upper() in CHARACTERISTICS:
             chars[key.upper()] = value
+        elif len(read) == 1:  # DEX=12, as the English editions write it
+            chars[next(iter(read))] = value
         elif key.lower().startswith("skill."):
             skills[key[6:].strip()] = value
         elif key.lower() in POINTS:

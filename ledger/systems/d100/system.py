@@ -25,13 +25,14 @@ from ledger.errors import (
     RunCommand,
     Undo,
 )
+from ledger.i18n import _
 from ledger.log.events import CharacterAdded, Event
 from ledger.projections.d100 import state as proj
 from ledger.projections.d100.state import MINUTES_PER_DAY, MINUTES_PER_WEEK, D100State, Investigator
 from ledger.systems import Play, ReadModel, Rules, System
 from ledger.systems.d100 import commands as cmd
 from ledger.systems.d100 import events as ev
-from ledger.systems.d100 import roll
+from ledger.systems.d100 import roll, words
 from ledger.systems.d100.demo import demo
 from ledger.systems.d100.facts import FACTS_SQL, facts
 from ledger.systems.d100.invariants import check_state
@@ -127,27 +128,44 @@ def _amount(notation: str, dice: Dice) -> tuple[int, tuple[int, ...]]:
 def _resolve_skill(inv: Investigator, game: D100State, c: cmd.Test) -> tuple[str, int]:
     """(name, value) of what is tested: a skill, a named test or a characteristic."""
     name = check_text(c.skill, "skill name", 64)  # a specialisation, Arte (Pintura), is kept as typed
-    if name.upper() in CHARACTERISTICS:
+    key = name.upper() if name.upper() in CHARACTERISTICS else words.characteristic_key(name)
+    if key is not None:
         if c.times is None:
             raise RuleError(
-                f"a test of {name.upper()} needs a multiple (a luck test is POD times 4)",
-                fix=GiveOption(system="d100", text="give the multiple", inputs=(Input("times", "N"),)),
+                _(
+                    "a test of {characteristic} needs a multiple (a luck test is {pow} times 4)",
+                    characteristic=words.characteristic(key),
+                    pow=words.characteristic("POD"),
+                ),
+                fix=GiveOption(system="d100", text=_("give the multiple"), inputs=(Input("times", "N"),)),
             )
         times = _positive(c.times, "the multiple", 10)
-        return f"{name.upper()}x{times}", inv.characteristics[name.upper()] * times
+        return f"{key}x{times}", inv.characteristics[key] * times
     if c.times is not None:
         raise RuleError(
-            f"a multiple applies to a characteristic ({', '.join(CHARACTERISTICS)}), not {name!r}",
-            fix=DropOption(system="d100", text="test the skill without a multiple", inputs=("times",)),
+            _(
+                "a multiple applies to a characteristic ({characteristics}), not {name!r}",
+                characteristics=", ".join(words.characteristic(k) for k in CHARACTERISTICS),
+                name=name,
+            ),
+            fix=DropOption(system="d100", text=_("test the skill without a multiple"), inputs=("times",)),
         )
-    for test, spec in game.tables.get("tests", {}).items():
-        if fold(test) == fold(name):
-            return test, inv.characteristics[spec["characteristic"]] * int(spec["times"])
-    found = proj.find_skill(inv, game.tables, name)
+    tests = game.tables.get("tests", {})
+    for wanted in (name, words.skill_key(name)):
+        for test, spec in tests.items():
+            if fold(test) == fold(wanted):
+                return test, inv.characteristics[spec["characteristic"]] * int(spec["times"])
+    found = proj.find_skill(inv, game.tables, name) or proj.find_skill(
+        inv, game.tables, words.skill_key(name)
+    )
     if found is None:
         raise RuleError(
-            f"no skill or test named {name!r}; use a skill of the character's sheet, a test "
-            f"({', '.join(game.tables.get('tests', {}))}) or a characteristic with a multiple"
+            _(
+                "no skill or test named {name!r}; use a skill of the character's sheet, a test "
+                "({tests}) or a characteristic with a multiple",
+                name=name,
+                tests=", ".join(tests),
+            )
         )
     return found
 
@@ -603,12 +621,12 @@ def _recovery(game: D100State, inv: Investigator, minutes: int, dice: Dice) -> e
     rec = game.tables.get("recovery", {})
     fatigue = min(minutes // 15, inv.fatigue_max - inv.fatigue)
     valor, hp, faces = 0, 0, []
-    for _ in range(minutes // MINUTES_PER_DAY):
+    for _day in range(minutes // MINUTES_PER_DAY):
         if inv.valor + valor >= inv.valor_max:
             break
         got, rolled = _amount(str(rec.get("valor_per_day", "0")), dice)
         valor, faces = valor + got, [*faces, *rolled]
-    for _ in range(minutes // MINUTES_PER_WEEK):
+    for _week in range(minutes // MINUTES_PER_WEEK):
         if inv.hp <= 0 or inv.hp + hp >= inv.hp_max:
             break
         got, rolled = _amount(str(rec.get("hp_per_week", "0")), dice)

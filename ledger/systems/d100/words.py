@@ -1,0 +1,183 @@
+"""The d100's game words in the reader's language, and what a player may type for them.
+
+Stored keys stay as they are: the characteristics (``TAM``, ``FUE``, ``DES``...), the
+success levels (``fumble``, ``special``...), the points (``hp``, ``valor``...) and the
+skills, by the names their table gives them. Shown, the characteristics are the Spanish
+rules' TAM, CON, FUE, INT, EDU, DES, CAR, POD or the English editions' SIZ, CON, STR, INT,
+EDU, DEX, CHA, POW; the levels pifia, fallo, éxito, éxito especial, éxito crítico or fumble,
+failure, success, special, critical. A player types either language's word (``DEX=12`` or
+``DES=12``; ``test Climb`` or ``test Trepar``); docs/rulings/d100.md ("Words") says where an
+edition has no term.
+"""
+
+from __future__ import annotations
+
+from ledger.errors import RuleError
+from ledger.i18n import N_, NAMES, Readings, _, translate
+
+CHARACTERISTIC_NAMES = {
+    "TAM": N_("SIZ"),
+    "CON": N_("CON"),
+    "FUE": N_("STR"),
+    "INT": N_("INT"),
+    "EDU": N_("EDU"),
+    "DES": N_("DEX"),
+    "CAR": N_("CHA"),
+    "POD": N_("POW"),
+}
+"""Each characteristic's short name, by its stored key (the Spanish rules')."""
+CHARACTERISTICS = Readings(terms=CHARACTERISTIC_NAMES)
+"""Short forms only: a named test (Fuerza, Carisma) keeps its full name."""
+
+LEVEL_NAMES = {
+    "fumble": N_("fumble"),
+    "failure": N_("failure"),
+    "success": N_("success"),
+    "special": N_("special"),
+    "critical": N_("critical"),
+}
+"""The success levels (``Tested.level``), worst to best."""
+LEVELS = Readings(terms=LEVEL_NAMES)
+
+POINT_NAMES = {"hp": N_("hp"), "valor": N_("valor"), "fatigue": N_("fatigue"), "luck": N_("luck")}
+"""The points a character has (hit, valor, fatigue and luck points)."""
+POINTS = Readings(terms=POINT_NAMES)
+
+STATES = {
+    "ok": N_("ok"),
+    "dead": N_("dead"),
+    "dying": N_("dying"),
+    "unconscious": N_("unconscious"),
+    "panic": N_("panic"),
+    "exhausted": N_("exhausted"),
+    "unconscious_risk": N_("unconscious_risk"),
+}
+"""A character's states (``state``, ``conditions`` on the sheet)."""
+
+SKILL_NAMES = {
+    "Actuar": N_("Perform"),
+    "Apostar": N_("Gamble"),
+    "Arrojar": N_("Throw"),
+    "Arte": N_("Art"),
+    "Arte Marcial": N_("Martial Arts"),
+    "Artesanía": N_("Craft"),
+    "Artimañas": N_("Sleight of Hand"),
+    "Camuflar": N_("Camouflage"),
+    "Charlatanería": N_("Fast Talk"),
+    "Ciencia": N_("Science"),
+    "Conducir": N_("Drive"),
+    "Conocimiento": N_("Knowledge"),
+    "Disfraz": N_("Disguise"),
+    "Divisar": N_("Spot"),
+    "Enseñar": N_("Teach"),
+    "Esconderse": N_("Hide"),
+    "Escuchar": N_("Listen"),
+    "Esquivar": N_("Dodge"),
+    "Estatus": N_("Status"),
+    "Explosivos": N_("Demolition"),
+    "Idioma": N_("Language"),
+    "Investigar": N_("Research"),
+    "Lanzar": N_("Sling"),
+    "Literatura": N_("Literature"),
+    "Mando": N_("Command"),
+    "Manitas": N_("Fine Manipulation"),
+    "Medicina": N_("Medicine"),
+    "Montar": N_("Ride"),
+    "Nadar": N_("Swim"),
+    "Navegar": N_("Navigate"),
+    "Perspicacia": N_("Insight"),
+    "Persuadir": N_("Persuade"),
+    "Pilotar": N_("Pilot"),
+    "Primeros auxilios": N_("First Aid"),
+    "Psicoterapia": N_("Psychotherapy"),
+    "Rastrear": N_("Track"),
+    "Regatear": N_("Bargain"),
+    "Reparar": N_("Repair"),
+    "Saltar": N_("Jump"),
+    "Sentir": N_("Sense"),
+    "Tecnología": N_("Technology"),
+    "Trepar": N_("Climb"),
+    "Valuar": N_("Appraise"),
+    "Volar": N_("Fly"),
+    "Pelea": N_("Brawl"),
+    "Armas cortas": N_("Handgun"),
+    "Armas de fuego": N_("Firearms"),
+    "Resistencia": N_("Stamina"),
+    "Fuerza": N_("Strength"),
+    "Idea": N_("Idea"),
+    "Conocimientos Generales": N_("General Knowledge"),
+    "Agilidad": N_("Agility"),
+    "Carisma": N_("Charisma"),
+}
+"""The sample's skills and tests (named in Spanish, as the rules name them), each with the
+English editions' name: a player may type either (a table's own skill as it is written)."""
+SKILLS = Readings(terms=SKILL_NAMES)
+
+
+def characteristic(key: str) -> str:
+    """A characteristic's short name in the reader's language (``DES``: DEX, DES)."""
+    return CHARACTERISTICS.name(key) if key in CHARACTERISTIC_NAMES else key
+
+
+def tested(skill: str) -> str:
+    """What a test recorded it tested, in the reader's language: a characteristic times a
+    multiple (``DESx5``: DEXx5) in the language's short form, a skill as its table names it."""
+    head, sep, times = skill.rpartition("x")
+    if sep and head in CHARACTERISTIC_NAMES and times.isdigit():
+        return f"{characteristic(head)}x{times}"
+    return skill
+
+
+def level(key: str) -> str:
+    """A success level in the reader's language (``special``: special, éxito especial)."""
+    english = LEVEL_NAMES.get(key)
+    return translate(english) if english else key
+
+
+OPTIONS = {"run": N_("run"), "half-run": N_("half-run"), "actions": N_("actions")}
+"""A combat round's options (``RoundDeclared.option``)."""
+
+
+def option(key: str) -> str:
+    english = OPTIONS.get(key)
+    return translate(english) if english else key
+
+
+def state(key: str) -> str:
+    english = STATES.get(key)
+    return translate(english) if english else key
+
+
+def point(key: str) -> str:
+    english = POINT_NAMES.get(key)
+    return translate(english) if english else key
+
+
+def read(readings: Readings, text: str, what: str) -> str | None:
+    """The key ``text`` names in ``readings``; None when it names none; RuleError when two
+    languages read it as two different terms (naming both readings)."""
+    found = readings.read(text)
+    if len(found) > 1:
+        both = ", ".join(
+            _("{key} ({language})", key=key, language=NAMES.get(lang, lang) or _("short form"))
+            for key, lang in sorted(found.items())
+        )
+        raise RuleError(
+            _(
+                "{what} {text!r} reads two ways between the languages: {both}; type one of those",
+                what=what,
+                text=text,
+                both=both,
+            )
+        )
+    return next(iter(found), None)
+
+
+def characteristic_key(text: str) -> str | None:
+    """The characteristic ``text`` names in either language (``DEX``, ``DES``, ``destreza``)."""
+    return read(CHARACTERISTICS, text, _("characteristic"))
+
+
+def skill_key(text: str) -> str:
+    """The sample's skill ``text`` names in English (``Climb``: ``Trepar``), else ``text``."""
+    return read(SKILLS, text, _("skill")) or text
