@@ -192,6 +192,10 @@ _KNOWN: dict[tuple[str, str], list[Mapping[str, str]]] = {}
 by table and row, for :func:`reading`."""
 
 
+_LOADED: list[bool] = []
+"""Whether the sample tables' rows are in :data:`_KNOWN`."""
+
+
 def remember(table: str, results: Mapping[str, Any]) -> None:
     """Note the entries of a rolled table that are given in several languages."""
     for row, value in results.items():
@@ -230,8 +234,14 @@ def head(text: str) -> str:
 
 
 def _samples() -> None:
-    if not _KNOWN:
-        from ledger.systems.d20.tables import sample_texts
+    """The sample panic and traumas tables' rows (read from their files once)."""
+    if _LOADED:
+        return
+    _LOADED.append(True)
+    import tomllib
+    from importlib import resources
 
-        for table, results in sample_texts().items():
-            remember(table, results)
+    folder = resources.files("ledger.samples") / "d20"
+    for table in ("panic", "traumas"):
+        data = tomllib.loads((folder / f"{table}.toml").read_text(encoding="utf-8"))
+        remember(table, {k: v for k, v in data.get(table, {}).items() if k.isdigit()})
