@@ -330,7 +330,7 @@ def _create(draft: Draft[D100State], c: cmd.CreateCharacter) -> None:
             )
         )
     for k, v in chars.items():
-        _positive(v, words.characteristic(k), 100)
+        _positive(v, k, 100)
     attrs = {k: str(chars[k]) for k in CHARACTERISTICS}
     probe = Investigator(name=c.name, characteristics=chars)
     for name, value in c.skills.items():
