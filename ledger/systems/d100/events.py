@@ -38,7 +38,7 @@ class Tested(Event, frozen=True, tag="d100.tested"):
     def summary(self) -> str:
         what = f"{words.tested(self.skill)} {self.target}"
         if self.modifiers:
-            what = f"{what} ({', '.join(self.modifiers)})"
+            what = f"{what} ({', '.join(words.modifier(m) for m in self.modifiers)})"
         return _(
             "{who} {what}: rolled {face}, {level}",
             who=self.who,

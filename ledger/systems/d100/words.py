@@ -128,6 +128,29 @@ def tested(skill: str) -> str:
     return skill
 
 
+MODIFIERS = {
+    "double": N_("double"),
+    "half": N_("half"),
+    "aimed after aiming": N_("aimed after aiming"),
+    "aimed (half)": N_("aimed (half)"),
+}
+"""What changed a test's target, as ``Tested.modifiers`` records it."""
+
+
+def modifier(text: str) -> str:
+    """A recorded modifier of a test's target in the reader's language (``target 50``,
+    ``steady +20``, ``double``...)."""
+    english = MODIFIERS.get(text)
+    if english:
+        return translate(english)
+    head, _sep, number = text.rpartition(" ")
+    if head == "target":
+        return _("target {target}", target=number)
+    if head == "steady":
+        return _("steady {bonus}", bonus=number)
+    return text
+
+
 def level(key: str) -> str:
     """A success level in the reader's language (``special``: special, éxito especial)."""
     english = LEVEL_NAMES.get(key)
