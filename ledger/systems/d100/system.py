@@ -261,14 +261,23 @@ def _luck_problem(inv: Investigator, game: D100State, face: int, target: int, le
     """(cost, why luck cannot buy this roll or "") for a failed roll."""
     cost = face - max(target, 0)
     if level == roll.FUMBLE and not game.tables.get("rules", {}).get("luck_buys_fumble", False):
-        return cost, (
-            f"{inv.name}'s roll of {face} is a fumble, which luck cannot buy off "
-            "in this campaign (tables: [rules] luck_buys_fumble = false)"
+        return cost, _(
+            "{who}'s roll of {face} is a fumble, which luck cannot buy off "
+            "in this campaign (tables: [rules] luck_buys_fumble = false)",
+            who=inv.name,
+            face=face,
         )
     if cost > inv.luck:
         return (
             cost,
-            f"{inv.name} needs {cost} luck ({face} - {target}) but has {inv.luck}; the roll stays failed",
+            _(
+                "{who} needs {cost} luck ({face} - {target}) but has {luck}; the roll stays failed",
+                who=inv.name,
+                cost=cost,
+                face=face,
+                target=target,
+                luck=inv.luck,
+            ),
         )
     return cost, ""
 
