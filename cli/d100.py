@@ -284,7 +284,7 @@ def rest(c: Ctx, time: str, everyone: bool, faces: str | None) -> None:
 )
 @click.option(
     "--defend",
-    type=click.Choice(["esquivar", "bloquear"]),
+    type=click.Choice(["esquivar", "bloquear", "dodge", "block"]),
     default=None,
     help=N_("How the character defends."),
 )

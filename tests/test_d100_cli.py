@@ -86,7 +86,7 @@ def test_des_12_declares_three_actions(ledger: Invoke) -> None:
     out = ledger(
         "d100", "round", "--act", "Divisar", "--act", "Escuchar", "--attack", "Pelea", "--as", "Bruno"
     ).output
-    assert out.strip() == "Bruno round 1 (actions): attack Pelea, Divisar, Escuchar"
+    assert out.strip() == "Bruno round 1 (actions): attack Brawl, Spot, Listen"
 
 
 def test_heal_twice_and_rest_units(ledger: Invoke) -> None:
@@ -167,7 +167,7 @@ def test_undo_gives_the_luck_back(ledger: Invoke) -> None:
 def test_core_character_add_joins_the_party(ledger: Invoke) -> None:
     ledger("character", "add", "Eva", *[f"--attr={a}" for a in ANA], "--attr", "skill.Esquivar=55")
     out = ledger("d100", "dodge", "--against", "special", "--faces", "27", "--as", "Eva").output
-    assert "Esquivar target 55" in out and "cancels the special attack" in out
+    assert "Dodge target 55" in out and "cancels the special attack" in out
 
 
 def test_sample_log_matches_the_rules_today(tmp_path: Path) -> None:

@@ -433,7 +433,7 @@ def _readable(data: dict[str, Any]) -> dict[str, Any]:
     test, the rest of the party, the conditions beyond "ok"."""
     t = data["last_test"]
     return {
-        "skills_shown": data["trained"] or _("base values only"),
+        "skills_shown": {words.skill(k): v for k, v in data["trained"].items()} or _("base values only"),
         "characteristic_names": [
             f"{words.characteristic(k)} {v}" for k, v in data["characteristics"].items()
         ],

@@ -242,9 +242,12 @@ class RoundDeclared(Event, frozen=True, tag="d100.round_declared"):
     fatigue_after: int
 
     def summary(self) -> str:
-        acts = ", ".join([*(_("attack {skill}", skill=a) for a in self.attacks), *self.actions]) or _(
-            "no actions"
-        )
+        acts = ", ".join(
+            [
+                *(_("attack {skill}", skill=words.skill(a)) for a in self.attacks),
+                *map(words.skill, self.actions),
+            ]
+        ) or _("no actions")
         return _(
             "{who} round {round} ({option}): {actions}",
             who=self.who,

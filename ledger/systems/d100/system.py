@@ -784,10 +784,15 @@ def _round(draft: Draft[D100State], c: cmd.DeclareRound) -> None:
     _able(inv, N_("take part in the round"), panic_ok=c.option == "run")
     if inv.valor <= 0 and c.option != "run":
         raise RuleError(_("{who} is in panic and can only flee", who=inv.name), fix=FLEE())
-    actions = [SPECIAL_ACTIONS.get(fold(a), check_text(a, "an action", 200)) for a in c.actions]
+    actions = [
+        SPECIAL_ACTIONS.get(fold(a), words.action_key(check_text(a, "an action", 200))) for a in c.actions
+    ]
     attacks = []
     for a in c.attacks:
-        found = proj.find_skill(inv, game.tables, check_text(a, "attack skill", 64))
+        typed = check_text(a, "attack skill", 64)
+        found = proj.find_skill(inv, game.tables, typed) or proj.find_skill(
+            inv, game.tables, words.skill_key(typed)
+        )
         if found is None:
             raise RuleError(
                 _("no attack skill named {a!r}; use a skill of the character's sheet (Pelea, say)", a=a)
@@ -815,7 +820,8 @@ def _round(draft: Draft[D100State], c: cmd.DeclareRound) -> None:
                 option=c.option,
             )
         )
-    if c.defense is not None and c.defense not in ("esquivar", "bloquear"):
+    defense = None if c.defense is None else words.defense_key(c.defense)
+    if defense is not None and defense not in ("esquivar", "bloquear"):
         raise RuleError(_("the defence must be esquivar or bloquear, not {defense!r}", defense=c.defense))
     number = game.round if game.in_combat and inv.declared_round != game.round else game.round + 1
     _emit(
@@ -826,7 +832,7 @@ def _round(draft: Draft[D100State], c: cmd.DeclareRound) -> None:
             option=c.option,
             actions=tuple(actions),
             attacks=tuple(attacks),
-            defense=c.defense,
+            defense=defense,
             limit=limit,
             fatigue_after=max(0, inv.fatigue - 1),
         ),

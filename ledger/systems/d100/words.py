@@ -114,18 +114,52 @@ English editions' name: a player may type either (a table's own skill as it is w
 SKILLS = Readings(terms=SKILL_NAMES)
 
 
+ACTIONS = {"Apuntar": N_("Aim"), "Salir": N_("Withdraw")}
+"""The combat round's actions that are no skill (the rules' Apuntar and Salir)."""
+DEFENSES = {"esquivar": N_("dodge"), "bloquear": N_("block")}
+"""How a character defends in a round (``--defend``), by its stored key."""
+
+
+def skill(name: str) -> str:
+    """A skill, test or round action recorded by its table name, in the reader's language
+    (``Trepar``: Climb, Trepar); a specialisation keeps its own words (``Arte (Pintura)``:
+    Art (Pintura)); a table's own skill as it is written."""
+    english = SKILL_NAMES.get(name) or ACTIONS.get(name)
+    if english:
+        return translate(english)
+    family, sep, rest = name.partition(" (")
+    english = SKILL_NAMES.get(family)
+    if english and sep:
+        return f"{translate(english)} ({rest}"
+    return name
+
+
+def action_key(text: str) -> str:
+    """A round's action typed in either language, as stored: a sample skill by its table
+    name, Aim and Withdraw as Apuntar and Salir, anything else as typed."""
+    for key, english in ACTIONS.items():
+        if Readings(terms={key: english}).read(text):
+            return key
+    return skill_key(text)
+
+
+def defense_key(text: str) -> str:
+    """``dodge``/``block`` (or the Spanish ``esquivar``/``bloquear``) as stored."""
+    return read(Readings(terms=DEFENSES), text, _("defence")) or text
+
+
 def characteristic(key: str) -> str:
     """A characteristic's short name in the reader's language (``DES``: DEX, DES)."""
     return CHARACTERISTICS.name(key) if key in CHARACTERISTIC_NAMES else key
 
 
-def tested(skill: str) -> str:
+def tested(what: str) -> str:
     """What a test recorded it tested, in the reader's language: a characteristic times a
-    multiple (``DESx5``: DEXx5) in the language's short form, a skill as its table names it."""
-    head, sep, times = skill.rpartition("x")
+    multiple (``DESx5``: DEXx5) in the language's short form, a skill by :func:`skill`."""
+    head, sep, times = what.rpartition("x")
     if sep and head in CHARACTERISTIC_NAMES and times.isdigit():
         return f"{characteristic(head)}x{times}"
-    return skill
+    return skill(what)
 
 
 MODIFIERS = {
@@ -203,4 +237,9 @@ def characteristic_key(text: str) -> str | None:
 
 def skill_key(text: str) -> str:
     """The sample's skill ``text`` names in English (``Climb``: ``Trepar``), else ``text``."""
-    return read(SKILLS, text, _("skill")) or text
+    found = read(SKILLS, text, _("skill"))
+    if found:
+        return found
+    family, sep, rest = text.partition(" (")
+    found = read(SKILLS, family, _("skill")) if sep else None
+    return f"{found} ({rest}" if found else text
