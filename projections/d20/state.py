@@ -8,7 +8,7 @@ from typing import Any
 import msgspec
 from msgspec.structs import replace
 
-from ledger.i18n import N_, _
+from ledger.i18n import N_, _, p_
 from ledger.log.events import CampaignStarted, Envelope, Event
 from ledger.systems import Ask, Control, Form, SheetField, SheetLayout, SheetSection
 from ledger.systems.d20 import words
@@ -303,7 +303,7 @@ def die_name(sides: int) -> str:
 
 def die_words(sides: int) -> str:
     """A usage die as the reader's language writes it (``d8``, ``exhausted``, ``agotado``)."""
-    return f"d{sides}" if sides else _("exhausted")
+    return f"d{sides}" if sides else p_("usage die", "exhausted")
 
 
 def hero_sheet(hero: Hero, tables: dict[str, Any]) -> dict[str, Any]:

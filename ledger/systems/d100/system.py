@@ -363,10 +363,10 @@ def _create(draft: Draft[D100State], c: cmd.CreateCharacter) -> None:
         if not low <= value <= MAX_POINTS:
             raise RuleError(
                 _(
-                    "{point} must be from {low} to {MAX_POINTS}, got {value}",
+                    "{point} must be from {low} to {top}, got {value}",
                     point=point,
                     low=low,
-                    MAX_POINTS=MAX_POINTS,
+                    top=MAX_POINTS,
                     value=value,
                 )
             )
@@ -415,7 +415,7 @@ def _spend_luck(draft: Draft[D100State], c: cmd.SpendLuck) -> None:
                 who=inv.name,
                 face=last.face,
                 target=last.target,
-                level=last.level,
+                level=words.level(last.level),
             )
         )
     if last.purpose not in ("test", "attack"):
@@ -901,7 +901,10 @@ def _dodge(draft: Draft[D100State], c: cmd.Dodge) -> None:
         attacker, against = last.who, last.level
     if against not in roll.SUCCESSES:
         raise RuleError(
-            _("the attack is a {against}: only a success, special or critical needs dodging", against=against)
+            _(
+                "the attack is a {against}: only a success, special or critical needs dodging",
+                against=words.level(against),
+            )
         )
     rolled, level = _skill_roll(inv, game, "Esquivar", dice, "dodge", c.luck)
     cancelled = roll.is_success(level) and roll.rank(level) >= roll.rank(against)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import msgspec
 
-from ledger.i18n import N_, _, translate
+from ledger.i18n import N_, _, p_, translate
 from ledger.log.events import Event
 from ledger.systems.d20 import words
 
@@ -167,7 +167,7 @@ class UsageRolled(Event, frozen=True, kw_only=True, tag="d20.usage"):
     reason: str = "use"
 
     def summary(self) -> str:
-        after = f"d{self.after}" if self.after else _("exhausted")
+        after = f"d{self.after}" if self.after else p_("usage die", "exhausted")
         return _(
             "{who} uses {resource}: d{sides} [{face}] -> {after}",
             who=self.who,

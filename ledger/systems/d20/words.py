@@ -169,10 +169,7 @@ def readings(keys: Iterable[str]) -> Readings:
 
 def key_of(keys: Iterable[str], text: str, what: str) -> str | None:
     """The table key ``text`` names, in either language (None when it names none)."""
-    keys = list(keys)
-    if text in keys:
-        return text
-    return read(readings(keys), text, what)
+    return read(readings(list(keys)), text, what)
 
 
 # --- texts a table gives in one language or several ----------------------------------------
