@@ -19,7 +19,7 @@ from ledger.errors import LedgerError
 from ledger.i18n import N_, _
 from ledger.systems.d100 import commands as cmd
 from ledger.systems.d100 import events as ev
-from ledger.systems.d100 import roll, words
+from ledger.systems.d100 import model, roll
 
 LEVELS = ["success", "special", "critical"]
 
@@ -41,16 +41,16 @@ def group() -> None:
 
 def _line(event: Any) -> str:
     if isinstance(event, ev.Tested):
-        target = _("{skill} target {target}", skill=words.tested(event.skill), target=event.target)
+        target = _("{skill} target {target}", skill=model.tested(event.skill), target=event.target)
         if event.modifiers:
-            target = f"{target} ({', '.join(words.modifier(m) for m in event.modifiers)})"
+            target = f"{target} ({', '.join(model.modifier(m) for m in event.modifiers)})"
         return _(
             "{who}: {tested}: rolled {face} -> {level}  [critical <={critical}, special <={special}, "
             "fumble >={fumble}; p(success) {p:.2f}]",
             who=event.who,
             tested=target,
             face=event.face,
-            level=words.level(event.level).upper(),
+            level=model.level(event.level).upper(),
             critical=event.critical_at,
             special=event.special_at,
             fumble=event.fumble_at,
@@ -96,7 +96,7 @@ def character(c: Ctx, name: str, values: tuple[str, ...]) -> None:
         elif key.lower() in ("hp", "valor", "fatigue", "luck"):
             points[key.lower()] = value
         else:
-            chars[words.characteristic_key(key.strip()) or key.strip().upper()] = value
+            chars[model.characteristic_key(key.strip()) or key.strip().upper()] = value
     run_command(
         c, cmd.CreateCharacter(name=name, characteristics=chars, skills=skills, points=points), text=_text
     )
@@ -284,7 +284,7 @@ def rest(c: Ctx, time: str, everyone: bool, faces: str | None) -> None:
 )
 @click.option(
     "--defend",
-    type=click.Choice(["esquivar", "bloquear", "dodge", "block"]),
+    metavar="esquivar|bloquear",
     default=None,
     help=N_("How the character defends."),
 )
@@ -374,7 +374,7 @@ def odds(c: Ctx, target: int, skill: int | None) -> None:
         data,
         lambda: _(
             "{levels}  (success {p:.2f})",
-            levels="  ".join(f"{words.level(k)} {v}%" for k, v in reversed(counts.items())),
+            levels="  ".join(f"{model.level(k)} {v}%" for k, v in reversed(counts.items())),
             p=data["p_success"],
         ),
     )

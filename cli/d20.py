@@ -33,8 +33,8 @@ from ledger.systems.d20.commands import (
     Use,
 )
 from ledger.systems.d20.facts import facts
+from ledger.systems.d20.model import HP
 from ledger.systems.d20.tables import SAMPLES
-from ledger.systems.d20.words import HP
 
 MAIN, DARK = "demo-d20-derelict", "demo-d20-derelict-dark"
 SHOWN = ("d20.attacked", "d20.unjammed", "d20.stressed", "d20.panicked", "d20.usage")

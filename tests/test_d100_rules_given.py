@@ -116,7 +116,6 @@ def test_the_fold_imports_no_module_of_the_decide_side() -> None:
             f"ledger.systems.{system}",
             f"ledger.systems.{system}.events",
             f"ledger.systems.{system}.model",
-            f"ledger.systems.{system}.words",  # the game words an event's summary says
         }
         assert set(found) <= allowed, (system, found)
 

@@ -17,7 +17,7 @@ from ledger.i18n import N_, _
 from ledger.log.events import CampaignStarted, CharacterAdded, Envelope, Event
 from ledger.systems import Ask, Control, Form, SheetField, SheetLayout, SheetSection
 from ledger.systems.d100 import events as ev
-from ledger.systems.d100 import words
+from ledger.systems.d100 import model
 from ledger.systems.d100.model import CHARACTERISTICS, POINTS, ceil_div, fold
 
 MINUTES_PER_DAY = 24 * 60
@@ -116,7 +116,7 @@ def parse_attrs(name: str, attrs: dict[str, str], tables: dict[str, Any]) -> Inv
         if value is None:
             problems.append(f"{key}={raw!r} is not a whole number")
             continue
-        read = words.CHARACTERISTICS.read(key)
+        read = model.CHARACTERISTIC_READINGS.read(key)
         if key.upper() in CHARACTERISTICS:
             chars[key.upper()] = value
         elif len(read) == 1:  # DEX=12, as the English editions write it
@@ -433,11 +433,13 @@ def _readable(data: dict[str, Any]) -> dict[str, Any]:
     test, the rest of the party, the conditions beyond "ok"."""
     t = data["last_test"]
     return {
-        "skills_shown": {words.skill(k): v for k, v in data["trained"].items()} or _("base values only"),
+        "skills_shown": data["trained"] or _("base values only"),
+        "skill_text": ", ".join(f"{model.skill(k)} {v}" for k, v in data["trained"].items())
+        or _("base values only"),
         "characteristic_names": [
-            f"{words.characteristic(k)} {v}" for k, v in data["characteristics"].items()
+            f"{model.characteristic(k)} {v}" for k, v in data["characteristics"].items()
         ],
-        "state_name": words.state(data["state"]),
+        "state_name": model.state(data["state"]),
         "wound_lines": [
             _(
                 "{number}: {amount} ({cause}), first aid given",
@@ -456,19 +458,19 @@ def _readable(data: dict[str, Any]) -> dict[str, Any]:
         ],
         "last_test_line": _(
             "{skill} {face} vs {target} -> {level}",
-            skill=words.tested(t["skill"]),
+            skill=model.tested(t["skill"]),
             face=t["face"],
             target=t["target"],
-            level=words.level(t["level"]),
+            level=model.level(t["level"]),
         )
         if t
         else None,
         "others": [
-            _("{who} ({state}, hp {hp})", who=n, state=words.state(p["state"]), hp=p["hp"])
+            _("{who} ({state}, hp {hp})", who=n, state=model.state(p["state"]), hp=p["hp"])
             for n, p in data["party"].items()
             if n != data["name"]
         ],
-        "shown_conditions": [words.state(c) for c in data["conditions"] if c != "ok"],
+        "shown_conditions": [model.state(c) for c in data["conditions"] if c != "ok"],
         "round": data["combat"]["round"] if data["combat"]["in_combat"] else None,
     }
 
@@ -604,16 +606,16 @@ SHEET = SheetLayout(
         N_("{campaign} (d100): no characters yet; add one first"),
     ),
     headline=(
-        SheetField("hp", words.POINT_NAMES["hp"]),
-        SheetField("valor", words.POINT_NAMES["valor"]),
-        SheetField("fatigue", words.POINT_NAMES["fatigue"]),
-        SheetField("luck", words.POINT_NAMES["luck"]),
+        SheetField("hp", model.POINT_NAMES["hp"]),
+        SheetField("valor", model.POINT_NAMES["valor"]),
+        SheetField("fatigue", model.POINT_NAMES["fatigue"]),
+        SheetField("luck", model.POINT_NAMES["luck"]),
     ),
     sections=(
         SheetSection(N_("Characteristics"), (SheetField("characteristic_names", ""),), when="name"),
         SheetSection(N_("Conditions"), (SheetField("shown_conditions", ""),), when="shown_conditions"),
         SheetSection(N_("Wounds"), (SheetField("wound_lines", ""),), when="wound_lines"),
-        SheetSection(N_("Skills"), (SheetField("skills_shown", ""),), when="name"),
+        SheetSection(N_("Skills"), (SheetField("skills_shown", "", show="{skill_text}"),), when="name"),
         SheetSection(N_("Last test"), (SheetField("last_test_line", ""),), when="last_test_line"),
         SheetSection(N_("Party"), (SheetField("others", ""),), when="others"),
         SheetSection(N_("Problems"), (SheetField("problems", ""),), when="problems"),

@@ -11,7 +11,7 @@ from msgspec.structs import replace
 from ledger.i18n import N_, _, p_
 from ledger.log.events import CampaignStarted, Envelope, Event
 from ledger.systems import Ask, Control, Form, SheetField, SheetLayout, SheetSection
-from ledger.systems.d20 import words
+from ledger.systems.d20 import model
 from ledger.systems.d20.events import (
     Attacked,
     Carried,
@@ -82,7 +82,7 @@ def initial(started: CampaignStarted) -> D20State:
     for table in ("panic", "traumas"):
         found = started.tables.get(table)
         if isinstance(found, dict) and isinstance(found.get("results"), dict):
-            words.remember(table, found["results"])
+            model.remember(table, found["results"])
     return D20State(tables=started.tables)
 
 
@@ -367,25 +367,25 @@ def _readable(data: dict[str, Any]) -> dict[str, Any]:
     need a roll, the traumas, the rest of the crew."""
     carrying = data["carrying"]
     flags = [
-        _("jammed: {weapons}", weapons=", ".join(words.names(data["jammed"]))) if data["jammed"] else "",
-        _("empty: {weapons}", weapons=", ".join(words.names(data["empty"]))) if data["empty"] else "",
+        _("jammed: {weapons}", weapons=", ".join(model.names(data["jammed"]))) if data["jammed"] else "",
+        _("empty: {weapons}", weapons=", ".join(model.names(data["empty"]))) if data["empty"] else "",
         _("exposed (attacks against have advantage)") if data["exposed"] else "",
         _("PANIC ROLL DUE (roll on the panic table)") if data["panic_due"] else "",
         _("OVERLOADED: disadvantage on physical actions") if carrying["overloaded"] else "",
     ]
     living = {"alive": _("alive"), "dead": _("dead")}
     return {
-        "class_name": words.name(data["class"]),
+        "class_name": model.name(data["class"]),
         "status": _("alive") if data["alive"] else _("DEAD"),
         "scores": [
-            f"{words.attribute_name(k)} {a['score']} ({a['mod']:+d})" for k, a in data["attributes"].items()
+            f"{model.attribute_name(k)} {a['score']} ({a['mod']:+d})" for k, a in data["attributes"].items()
         ],
-        "skill_names": words.names(data["skills"]),
-        "talent_names": words.names(data["talents"]),
-        "usage_dice": {words.name(r): die_words(s) for r, s in _usage_of(data).items()},
-        "carried": words.names(data["weapons"] + data["items"]),
+        "skill_names": model.names(data["skills"]),
+        "talent_names": model.names(data["talents"]),
+        "usage_dice": {model.name(r): die_words(s) for r, s in _usage_of(data).items()},
+        "carried": model.names(data["weapons"] + data["items"]),
         "flags": [f for f in flags if f],
-        "trauma_texts": [words.reading_any("traumas", t) for t in data["traumas"]],
+        "trauma_texts": [model.reading_any("traumas", t) for t in data["traumas"]],
         "others": [f"{n} ({living.get(s, s)})" for n, s in data["crew"].items() if n != data["name"]],
     }
 
@@ -532,12 +532,12 @@ SHEET = SheetLayout(
         N_("{campaign} (d20, day {day}): {hint}"),
     ),
     headline=(
-        SheetField("hp", words.HP),
-        SheetField("calm", words.CALM),
-        SheetField("def", words.DEF),
-        SheetField("mov", words.MOV),
-        SheetField("atq", words.ATK, show="+{atq}"),
-        SheetField("ins", words.INS, show="+{ins}"),
+        SheetField("hp", model.HP),
+        SheetField("calm", model.CALM),
+        SheetField("def", model.DEF),
+        SheetField("mov", model.MOV),
+        SheetField("atq", model.ATK, show="+{atq}"),
+        SheetField("ins", model.INS, show="+{ins}"),
     ),
     sections=(
         SheetSection(N_("Attributes"), (SheetField("scores", ""),), when="name"),

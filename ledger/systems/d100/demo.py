@@ -9,7 +9,7 @@ from typing import Any
 from ledger.i18n import _, n_
 from ledger.projections import sheets
 from ledger.projections.d100.state import SHEET, sheet
-from ledger.systems.d100 import words
+from ledger.systems.d100 import model
 
 SAMPLE = resources.files("ledger.samples") / "d100" / "campaign.jsonl"
 NAME = "la-casa-ibarra"
@@ -53,7 +53,7 @@ def demo(ledger: Any, echo: Callable[[str], None]) -> None:
     echo(
         _(
             "time travel: at the end of day 0 Bruno was {state} (valor {current}/{max})",
-            state=words.state(bruno["state"]),
+            state=model.state(bruno["state"]),
             current=bruno["valor"]["current"],
             max=bruno["valor"]["max"],
         )

@@ -12,7 +12,7 @@ import msgspec
 
 from ledger.i18n import _, n_
 from ledger.log.events import Event
-from ledger.systems.d100 import words
+from ledger.systems.d100 import model
 
 
 class Tested(Event, frozen=True, tag="d100.tested"):
@@ -36,15 +36,15 @@ class Tested(Event, frozen=True, tag="d100.tested"):
     manual: bool = False
 
     def summary(self) -> str:
-        what = f"{words.tested(self.skill)} {self.target}"
+        what = f"{model.tested(self.skill)} {self.target}"
         if self.modifiers:
-            what = f"{what} ({', '.join(words.modifier(m) for m in self.modifiers)})"
+            what = f"{what} ({', '.join(model.modifier(m) for m in self.modifiers)})"
         return _(
             "{who} {what}: rolled {face}, {level}",
             who=self.who,
             what=what,
             face=self.face,
-            level=words.level(self.level),
+            level=model.level(self.level),
         )
 
 
@@ -110,7 +110,7 @@ class Wounded(Event, frozen=True, tag="d100.wounded"):
             amount=self.amount,
             wound=self.wound,
             hp=self.hp_after,
-            state=_("dies") if self.died else words.state(self.state),
+            state=_("dies") if self.died else model.state(self.state),
         )
 
 
@@ -211,7 +211,7 @@ class Recovery(msgspec.Struct, frozen=True, omit_defaults=True):
 
     def gains(self) -> str:
         parts = [
-            f"+{n} {words.point(what)}"
+            f"+{n} {model.point(what)}"
             for what, n in (("fatigue", self.fatigue), ("valor", self.valor), ("hp", self.hp))
             if n
         ]
@@ -244,15 +244,15 @@ class RoundDeclared(Event, frozen=True, tag="d100.round_declared"):
     def summary(self) -> str:
         acts = ", ".join(
             [
-                *(_("attack {skill}", skill=words.skill(a)) for a in self.attacks),
-                *map(words.skill, self.actions),
+                *(_("attack {skill}", skill=model.skill(a)) for a in self.attacks),
+                *map(model.skill, self.actions),
             ]
         ) or _("no actions")
         return _(
             "{who} round {round} ({option}): {actions}",
             who=self.who,
             round=self.round,
-            option=words.option(self.option),
+            option=model.option(self.option),
             actions=acts,
         )
 
@@ -275,7 +275,7 @@ class Steadied(Event, frozen=True, tag="d100.steadied"):
             "{who} gives up {points} {dex} for +{bonus} on the next ranged attack",
             who=self.who,
             points=self.points,
-            dex=words.characteristic("DES"),
+            dex=model.characteristic("DES"),
             bonus=self.bonus,
         )
 
@@ -292,14 +292,14 @@ class DodgeResolved(Event, frozen=True, tag="d100.dodge_resolved"):
             return _(
                 "{who}'s dodge ({dodge}) cancels the {against} attack",
                 who=self.who,
-                dodge=words.level(self.dodge),
-                against=words.level(self.against),
+                dodge=model.level(self.dodge),
+                against=model.level(self.against),
             )
         return _(
             "{who}'s dodge ({dodge}) does not stop the {against} attack",
             who=self.who,
-            dodge=words.level(self.dodge),
-            against=words.level(self.against),
+            dodge=model.level(self.dodge),
+            against=model.level(self.against),
         )
 
 

@@ -32,7 +32,7 @@ from ledger.projections.d100.state import MINUTES_PER_DAY, MINUTES_PER_WEEK, D10
 from ledger.systems import Play, ReadModel, Rules, System
 from ledger.systems.d100 import commands as cmd
 from ledger.systems.d100 import events as ev
-from ledger.systems.d100 import roll, words
+from ledger.systems.d100 import model, roll
 from ledger.systems.d100.demo import demo
 from ledger.systems.d100.facts import FACTS_SQL, facts
 from ledger.systems.d100.invariants import check_state
@@ -106,7 +106,7 @@ def _able(inv: Investigator, doing: str, *, panic_ok: bool = False) -> None:
             _(
                 "{who} is {state} (hp {hp}) and cannot {doing}; first aid can bring them back",
                 who=inv.name,
-                state=words.state(state),
+                state=model.state(state),
                 hp=inv.hp,
                 doing=translate(doing),
             )
@@ -143,14 +143,14 @@ def _amount(notation: str, dice: Dice) -> tuple[int, tuple[int, ...]]:
 def _resolve_skill(inv: Investigator, game: D100State, c: cmd.Test) -> tuple[str, int]:
     """(name, value) of what is tested: a skill, a named test or a characteristic."""
     name = check_text(c.skill, "skill name", 64)  # a specialisation, Arte (Pintura), is kept as typed
-    key = name.upper() if name.upper() in CHARACTERISTICS else words.characteristic_key(name)
+    key = name.upper() if name.upper() in CHARACTERISTICS else model.characteristic_key(name)
     if key is not None:
         if c.times is None:
             raise RuleError(
                 _(
                     "a test of {characteristic} needs a multiple (a luck test is {pow} times 4)",
-                    characteristic=words.characteristic(key),
-                    pow=words.characteristic("POD"),
+                    characteristic=model.characteristic(key),
+                    pow=model.characteristic("POD"),
                 ),
                 fix=GiveOption(system="d100", text=_("give the multiple"), inputs=(Input("times", "N"),)),
             )
@@ -160,18 +160,18 @@ def _resolve_skill(inv: Investigator, game: D100State, c: cmd.Test) -> tuple[str
         raise RuleError(
             _(
                 "a multiple applies to a characteristic ({characteristics}), not {name!r}",
-                characteristics=", ".join(words.characteristic(k) for k in CHARACTERISTICS),
+                characteristics=", ".join(model.characteristic(k) for k in CHARACTERISTICS),
                 name=name,
             ),
             fix=DropOption(system="d100", text=_("test the skill without a multiple"), inputs=("times",)),
         )
     tests = game.tables.get("tests", {})
-    for wanted in (name, words.skill_key(name)):
+    for wanted in (name, model.skill_key(name)):
         for test, spec in tests.items():
             if fold(test) == fold(wanted):
                 return test, inv.characteristics[spec["characteristic"]] * int(spec["times"])
     found = proj.find_skill(inv, game.tables, name) or proj.find_skill(
-        inv, game.tables, words.skill_key(name)
+        inv, game.tables, model.skill_key(name)
     )
     if found is None:
         raise RuleError(
@@ -319,14 +319,14 @@ def _create(draft: Draft[D100State], c: cmd.CreateCharacter) -> None:
     check_name(c.name, "character")  # the command holds the name in NFC already
     if c.name in state.core.characters:
         raise DuplicateNameError(_("character {name!r} already exists; pick another name", name=c.name))
-    chars = {(words.characteristic_key(k) or k.upper()): v for k, v in c.characteristics.items()}
+    chars = {(model.characteristic_key(k) or k.upper()): v for k, v in c.characteristics.items()}
     unknown = [k for k in chars if k not in CHARACTERISTICS]
     if unknown:
         raise RuleError(
             _(
                 "unknown characteristic {name!r}; use {known}",
                 name=unknown[0],
-                known=", ".join(words.characteristic(k) for k in CHARACTERISTICS),
+                known=", ".join(model.characteristic(k) for k in CHARACTERISTICS),
             )
         )
     missing = [k for k in CHARACTERISTICS if k not in chars]
@@ -334,8 +334,8 @@ def _create(draft: Draft[D100State], c: cmd.CreateCharacter) -> None:
         raise RuleError(
             _(
                 "missing characteristics {missing}; give all eight, e.g. {example}=12",
-                missing=", ".join(words.characteristic(k) for k in missing),
-                example=words.characteristic("DES"),
+                missing=", ".join(model.characteristic(k) for k in missing),
+                example=model.characteristic("DES"),
             )
         )
     for k, v in chars.items():
@@ -345,7 +345,7 @@ def _create(draft: Draft[D100State], c: cmd.CreateCharacter) -> None:
     for name, value in c.skills.items():
         typed = check_text(name, "skill name", 64)
         found = proj.find_skill(probe, game.tables, typed) or proj.find_skill(
-            probe, game.tables, words.skill_key(typed)
+            probe, game.tables, model.skill_key(typed)
         )
         if found is None:
             raise RuleError(
@@ -415,7 +415,7 @@ def _spend_luck(draft: Draft[D100State], c: cmd.SpendLuck) -> None:
                 who=inv.name,
                 face=last.face,
                 target=last.target,
-                level=words.level(last.level),
+                level=model.level(last.level),
             )
         )
     if last.purpose not in ("test", "attack"):
@@ -785,13 +785,13 @@ def _round(draft: Draft[D100State], c: cmd.DeclareRound) -> None:
     if inv.valor <= 0 and c.option != "run":
         raise RuleError(_("{who} is in panic and can only flee", who=inv.name), fix=FLEE())
     actions = [
-        SPECIAL_ACTIONS.get(fold(a), words.action_key(check_text(a, "an action", 200))) for a in c.actions
+        SPECIAL_ACTIONS.get(fold(a), model.action_key(check_text(a, "an action", 200))) for a in c.actions
     ]
     attacks = []
     for a in c.attacks:
         typed = check_text(a, "attack skill", 64)
         found = proj.find_skill(inv, game.tables, typed) or proj.find_skill(
-            inv, game.tables, words.skill_key(typed)
+            inv, game.tables, model.skill_key(typed)
         )
         if found is None:
             raise RuleError(
@@ -820,7 +820,7 @@ def _round(draft: Draft[D100State], c: cmd.DeclareRound) -> None:
                 option=c.option,
             )
         )
-    defense = None if c.defense is None else words.defense_key(c.defense)
+    defense = None if c.defense is None else model.defense_key(c.defense)
     if defense is not None and defense not in ("esquivar", "bloquear"):
         raise RuleError(_("the defence must be esquivar or bloquear, not {defense!r}", defense=c.defense))
     number = game.round if game.in_combat and inv.declared_round != game.round else game.round + 1
@@ -903,7 +903,7 @@ def _dodge(draft: Draft[D100State], c: cmd.Dodge) -> None:
         raise RuleError(
             _(
                 "the attack is a {against}: only a success, special or critical needs dodging",
-                against=words.level(against),
+                against=model.level(against),
             )
         )
     rolled, level = _skill_roll(inv, game, "Esquivar", dice, "dodge", c.luck)

@@ -9,7 +9,7 @@ from ledger.dice.sources import Dice
 from ledger.errors import DropOption, GiveOption, Input, RuleError
 from ledger.i18n import _, n_
 from ledger.projections.d20.state import D20State, Hero
-from ledger.systems.d20 import words
+from ledger.systems.d20 import model
 from ledger.systems.d20.commands import Attack, Reload, TakeDamage, Unjam
 from ledger.systems.d20.crew import game, hero_for, level_row, push_calm, roll_for, run, skill_points
 from ledger.systems.d20.dice import step_down, usage_roll
@@ -30,9 +30,9 @@ POINT_BLANK = 2
 def weapon_key(state: Any, name: str) -> str:
     """The weapon's key, its name typed in either language (``rifle de pulsos``, ``pulse rifle``)."""
     weapons: dict[str, Any] = game(state).tables["weapons"]
-    key = words.key_of(weapons, name, _("weapon"))
+    key = model.key_of(weapons, name, _("weapon"))
     if key is None:
-        known = ", ".join(words.names(weapons))
+        known = ", ".join(model.names(weapons))
         raise RuleError(_("unknown weapon {name!r}; use one of {known}", name=name, known=known))
     return key
 
@@ -41,12 +41,12 @@ def weapon_row(state: Any, hero: Hero, name: str) -> dict[str, Any]:
     weapons: dict[str, Any] = game(state).tables["weapons"]
     name = weapon_key(state, name)
     if name != "unarmed" and name not in hero.weapons:
-        carried = ", ".join(words.names(hero.weapons)) or _("none")
+        carried = ", ".join(model.names(hero.weapons)) or _("none")
         raise RuleError(
             _(
                 "{who} does not carry a {weapon} (weapons: {carried})",
                 who=hero.name,
-                weapon=words.name(name),
+                weapon=model.name(name),
                 carried=carried,
             ),
             fix=run(_("pick it up with `carry`"), "carry", name),
@@ -95,7 +95,7 @@ def _mode(cmd: Attack, name: str, weapon: dict[str, Any]) -> str:
         )
     if not weapon["autofire"]:
         raise RuleError(
-            _("the {weapon} has no automatic fire", weapon=words.name(name)),
+            _("the {weapon} has no automatic fire", weapon=model.name(name)),
             fix=DropOption(system="d20", text=_("fire it without a fire mode"), inputs=("mode",)),
         )
     return cmd.mode
@@ -105,18 +105,18 @@ def _check_ranged(hero: Hero, name: str, weapon: dict[str, Any]) -> int:
     """The ammunition usage die, refusing a jammed, empty or dry weapon."""
     if name in hero.jammed:
         raise RuleError(
-            _("the {weapon} is jammed", weapon=words.name(name)),
+            _("the {weapon} is jammed", weapon=model.name(name)),
             fix=run(_("clear it with `unjam`"), "unjam", weapon=name),
         )
     if name in hero.empty:
         raise RuleError(
-            _("the {weapon}'s magazine is empty after full auto", weapon=words.name(name)),
+            _("the {weapon}'s magazine is empty after full auto", weapon=model.name(name)),
             fix=run(_("reload it with `reload`"), "reload", weapon=name),
         )
     ammo = hero.usage.get(weapon["ammo"], 0)
     if not ammo:
         raise RuleError(
-            _("{who} has no {ammo} left", who=hero.name, ammo=words.name(weapon["ammo"])),
+            _("{who} has no {ammo} left", who=hero.name, ammo=model.name(weapon["ammo"])),
             fix=run(_("resupply with `supply`"), "supply", weapon["ammo"], "d6"),
         )
     return ammo
@@ -157,7 +157,7 @@ def attack(draft: Draft[D20State], cmd: Attack) -> None:
         raise RuleError(
             _(
                 "the target's {def_} {defense} is not from 1 to 40; give the target's {def_}",
-                def_=words.translate(words.DEF),
+                def_=model.translate(model.DEF),
                 defense=cmd.defense,
             )
         )
@@ -165,7 +165,7 @@ def attack(draft: Draft[D20State], cmd: Attack) -> None:
     if melee:
         if cmd.mode or cmd.range or cmd.distance is not None:
             raise RuleError(
-                _("the {weapon} is a melee weapon, with no fire mode or range", weapon=words.name(name)),
+                _("the {weapon} is a melee weapon, with no fire mode or range", weapon=model.name(name)),
                 fix=DropOption(
                     system="d20",
                     text=_("attack without a fire mode, range or distance"),
@@ -253,9 +253,9 @@ def _attacked(
 
 def _single(items: tuple[str, ...], given: str | None, what: str) -> str:
     """The one weapon ``what`` (jammed, empty) that ``given`` names, or the only one."""
-    shown = ", ".join(words.names(items))
+    shown = ", ".join(model.names(items))
     if given is not None:
-        given = words.key_of(items, given, _("weapon")) or given
+        given = model.key_of(items, given, _("weapon")) or given
         if given not in items:
             if what == "jammed":
                 message = _(
@@ -318,8 +318,8 @@ def reload(draft: Draft[D20State], cmd: Reload) -> None:
             _(
                 "{who} has no {ammo} left to reload the {weapon}",
                 who=hero.name,
-                ammo=words.name(resource),
-                weapon=words.name(name),
+                ammo=model.name(resource),
+                weapon=model.name(name),
             ),
             fix=run(_("resupply first with `supply`"), "supply", resource, "d6"),
         )

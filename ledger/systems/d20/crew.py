@@ -8,7 +8,7 @@ from ledger.dice.sources import Dice
 from ledger.errors import ChooseCharacter, DropOption, GameOverError, Input, RuleError, RunCommand
 from ledger.i18n import _
 from ledger.projections.d20.state import D20State, Hero
-from ledger.systems.d20 import words
+from ledger.systems.d20 import model
 from ledger.systems.d20.dice import mode_of, roll_d20
 from ledger.systems.d20.events import D20Roll
 from ledger.systems.d20.tables import ATTRIBUTES
@@ -46,7 +46,7 @@ def hero_for(state: Any, who: str | None, *, alive: bool = True) -> Hero:
     if alive and not hero.alive:
         living = tuple(n for n, h in game(state).heroes.items() if h.alive)
         raise GameOverError(
-            _("{who} is dead (0 {hp})", who=who, hp=words.translate(words.HP)),
+            _("{who} is dead (0 {hp})", who=who, hp=model.translate(model.HP)),
             fix=ChooseCharacter(text=_("act as another character"), characters=living),
         )
     return hero
@@ -60,9 +60,9 @@ def level_row(state: Any, hero: Hero) -> dict[str, int]:
 
 def attribute(name: str) -> str:
     """The attribute's key, its name typed in either language (``FUE``, ``STR``, ``fuerza``)."""
-    key = words.read(words.ATTRIBUTES, name, _("attribute"))
+    key = model.read(model.ATTRIBUTES, name, _("attribute"))
     if key not in ATTRIBUTES:
-        known = ", ".join(words.attribute_name(a) for a in ATTRIBUTES)
+        known = ", ".join(model.attribute_name(a) for a in ATTRIBUTES)
         raise RuleError(_("unknown attribute {name!r}; use one of {known}", name=name, known=known))
     return key
 
@@ -75,10 +75,10 @@ def difficulty(state: Any, text: str) -> int:
         return table[key]
     if key.isdigit() and 1 <= int(key) <= 40:
         return int(key)
-    named = words.key_of(table, text.strip(), _("difficulty"))
+    named = model.key_of(table, text.strip(), _("difficulty"))
     if named is not None:
         return table[named]
-    names = ", ".join(f"{words.name(k)} ({v})" for k, v in table.items())
+    names = ", ".join(f"{model.name(k)} ({v})" for k, v in table.items())
     raise RuleError(
         _(
             "difficulty {text!r} is neither a number from 1 to 40 nor a named one; use one of {names}",
@@ -93,9 +93,9 @@ def skill_key(state: Any, skill: str | None) -> str | None:
     if skill is None:
         return None
     skills = game(state).tables["skills"]
-    key = words.key_of(skills, skill.strip(), _("skill"))
+    key = model.key_of(skills, skill.strip(), _("skill"))
     if key is None:
-        known = ", ".join(words.names(skills))
+        known = ", ".join(model.names(skills))
         raise RuleError(_("unknown skill {skill!r}; use one of {known}", skill=skill, known=known))
     return key
 
@@ -120,7 +120,7 @@ def check_push(hero: Hero, push: bool, adv: bool) -> None:
             _(
                 "{who} has no calm points left to push ({calm} 0)",
                 who=hero.name,
-                calm=words.translate(words.CALM),
+                calm=model.translate(model.CALM),
             ),
             fix=DropOption(system="d20", text=_("roll without pushing"), inputs=("push",)),
         )

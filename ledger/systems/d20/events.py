@@ -11,7 +11,7 @@ import msgspec
 
 from ledger.i18n import N_, _, p_, translate
 from ledger.log.events import Event
-from ledger.systems.d20 import words
+from ledger.systems.d20 import model
 
 
 class D20Roll(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
@@ -77,7 +77,7 @@ class Created(Event, frozen=True, kw_only=True, tag="d20.created"):
         return _(
             "{who} created: {cls}, {attributes}, {hp_} {hp}, {cp_} {calm}, {def_} {defense}",
             who=self.who,
-            cls=words.name(self.cls),
+            cls=model.name(self.cls),
             attributes=_scores(self.attributes),
             **_abbreviations(),
             hp=self.hp,
@@ -124,11 +124,11 @@ class Checked(Event, frozen=True, kw_only=True, tag="d20.checked"):
     panic_due: bool = False
 
     def summary(self) -> str:
-        what = words.attribute_name(self.attribute)
+        what = model.attribute_name(self.attribute)
         if self.instinct:
-            what = _("{ins} {attribute}", ins=translate(words.INS), attribute=what)
+            what = _("{ins} {attribute}", ins=translate(model.INS), attribute=what)
         if self.skill:
-            what = _("{attribute} + {skill}", attribute=what, skill=words.name(self.skill))
+            what = _("{attribute} + {skill}", attribute=what, skill=model.name(self.skill))
         text = _(
             "{who} {purpose} {what}: {roll}",
             who=self.who,
@@ -171,7 +171,7 @@ class UsageRolled(Event, frozen=True, kw_only=True, tag="d20.usage"):
         return _(
             "{who} uses {resource}: d{sides} [{face}] -> {after}",
             who=self.who,
-            resource=words.name(self.resource),
+            resource=model.name(self.resource),
             sides=self.sides,
             face=self.face,
             after=after,
@@ -187,7 +187,7 @@ class Supplied(Event, frozen=True, kw_only=True, tag="d20.supplied"):
         return _(
             "{who} resupplies {resource} to d{sides}",
             who=self.who,
-            resource=words.name(self.resource),
+            resource=model.name(self.resource),
             sides=self.sides,
         )
 
@@ -223,9 +223,9 @@ class Attacked(Event, frozen=True, kw_only=True, tag="d20.attacked"):
     emptied: bool = False
 
     def summary(self) -> str:
-        weapon = words.name(self.weapon)
-        if self.mode in words.MODES:
-            weapon = _("{weapon} {mode}", weapon=weapon, mode=translate(words.MODES[self.mode]))
+        weapon = model.name(self.weapon)
+        if self.mode in model.MODES:
+            weapon = _("{weapon} {mode}", weapon=weapon, mode=translate(model.MODES[self.mode]))
         parts = [_("{who} attacks with {weapon}: {roll}", who=self.who, weapon=weapon, roll=self.roll.text())]
         if self.hit:
             if self.critical:
@@ -252,7 +252,7 @@ class Reloaded(Event, frozen=True, kw_only=True, tag="d20.reloaded"):
     weapon: str
 
     def summary(self) -> str:
-        return _("{who} reloads the {weapon}", who=self.who, weapon=words.name(self.weapon))
+        return _("{who} reloads the {weapon}", who=self.who, weapon=model.name(self.weapon))
 
 
 class Unjammed(Event, frozen=True, kw_only=True, tag="d20.unjammed"):
@@ -267,7 +267,7 @@ class Unjammed(Event, frozen=True, kw_only=True, tag="d20.unjammed"):
         return _(
             "{who} clears the {weapon}: {roll} ({fixed})",
             who=self.who,
-            weapon=words.name(self.weapon),
+            weapon=model.name(self.weapon),
             roll=self.roll.text(),
             fixed=fixed,
         )
@@ -310,7 +310,7 @@ class Stressed(Event, frozen=True, kw_only=True, tag="d20.stressed"):
     panic_due: bool = False
 
     def summary(self) -> str:
-        cp = translate(words.CALM)
+        cp = translate(model.CALM)
         if self.loss_face is not None:
             out = _(
                 "{who} stress {difficulty}+: {roll}; loses d{sides} [{face}] {cp_}, {cp_} {calm}",
@@ -348,7 +348,7 @@ class Panicked(Event, frozen=True, kw_only=True, tag="d20.panicked"):
     calm_after: int
 
     def summary(self) -> str:
-        result = words.head(words.reading("panic", self.face, self.result))
+        result = model.head(model.reading("panic", self.face, self.result))
         out = _(
             "{who} panics: d{sides} [{face}] {result}",
             who=self.who,
@@ -357,7 +357,7 @@ class Panicked(Event, frozen=True, kw_only=True, tag="d20.panicked"):
             result=result,
         )
         if self.trauma:
-            trauma = words.head(words.reading("traumas", self.trauma_face, self.trauma))
+            trauma = model.head(model.reading("traumas", self.trauma_face, self.trauma))
             out = _(
                 "{text}; trauma d{sides} [{face}] {trauma}",
                 text=out,
@@ -369,7 +369,7 @@ class Panicked(Event, frozen=True, kw_only=True, tag="d20.panicked"):
             "{text}; recovers d4 [{face}] {cp_}, {cp_} {calm}",
             text=out,
             face=self.recovered_face,
-            cp_=translate(words.CALM),
+            cp_=translate(model.CALM),
             calm=self.calm_after,
         )
 
@@ -389,7 +389,7 @@ class Healed(Event, frozen=True, kw_only=True, tag="d20.healed"):
     hp_after: int
 
     def summary(self) -> str:
-        hp = translate(words.HP)
+        hp = translate(model.HP)
         method = _purpose(self.method)
         if self.face is not None:
             text = _(
@@ -443,7 +443,7 @@ class Therapy(Event, frozen=True, kw_only=True, tag="d20.therapy"):
         return _(
             "{who} six months of therapy for {trauma}: {roll} ({cured})",
             who=self.who,
-            trauma=words.head(_trauma(self.trauma)),
+            trauma=model.head(_trauma(self.trauma)),
             roll=self.roll.text(),
             cured=cured,
         )
@@ -458,10 +458,10 @@ class Carried(Event, frozen=True, kw_only=True, tag="d20.carried"):
     def summary(self) -> str:
         change = self.change
         if change.startswith("drops "):
-            items = ", ".join(words.names(change[len("drops ") :].split(", ")))
+            items = ", ".join(model.names(change[len("drops ") :].split(", ")))
             text = _("{who} drops {items}", who=self.who, items=items)
         elif change.startswith("picks up "):
-            items = ", ".join(words.names(change[len("picks up ") :].split(", ")))
+            items = ", ".join(model.names(change[len("picks up ") :].split(", ")))
             text = _("{who} picks up {items}", who=self.who, items=items)
         else:
             text = f"{self.who} {change}"
@@ -470,12 +470,12 @@ class Carried(Event, frozen=True, kw_only=True, tag="d20.carried"):
 
 def _scores(attributes: dict[str, int]) -> str:
     """``STR 18 DEX 15 ...`` (``FUE 18 DES 15 ...``)."""
-    return " ".join(f"{words.attribute_name(k)} {v}" for k, v in attributes.items())
+    return " ".join(f"{model.attribute_name(k)} {v}" for k, v in attributes.items())
 
 
 def _abbreviations() -> dict[str, str]:
     """The sheet's abbreviations a summary names: ``hp_`` (HP, PV), ``cp_`` (CP, PC), ``def_``."""
-    return {"hp_": translate(words.HP), "cp_": translate(words.CALM), "def_": translate(words.DEF)}
+    return {"hp_": translate(model.HP), "cp_": translate(model.CALM), "def_": translate(model.DEF)}
 
 
 PURPOSES = {
@@ -497,12 +497,12 @@ def _purpose(key: str) -> str:
 def _pushed(text: str, pushed: bool) -> str:
     if not pushed:
         return text
-    return _("{text} (pushed: 1 {cp_} spent)", text=text, cp_=translate(words.CALM))
+    return _("{text} (pushed: 1 {cp_} spent)", text=text, cp_=translate(model.CALM))
 
 
 def _trauma(text: str) -> str:
     """A recorded trauma in the reader's language (found by its text among the tables' rows)."""
-    return words.reading_any("traumas", text)
+    return model.reading_any("traumas", text)
 
 
 EVENTS: tuple[type[Event], ...] = (

@@ -17,7 +17,7 @@ from ledger.log.events import CharacterAdded
 from ledger.projections.d20 import state as proj
 from ledger.projections.d20.state import D20State, Hero
 from ledger.systems import Play, ReadModel, Rules, System
-from ledger.systems.d20 import combat, words
+from ledger.systems.d20 import combat, model
 from ledger.systems.d20.commands import (
     Assign,
     Attack,
@@ -121,7 +121,7 @@ def assignment(given: dict[str, int] | None, kept: list[int]) -> dict[str, int]:
             _(
                 "the assignment names {given}; give each of {attributes} exactly once",
                 given=", ".join(given),
-                attributes=", ".join(words.attribute_name(a) for a in ATTRIBUTES),
+                attributes=", ".join(model.attribute_name(a) for a in ATTRIBUTES),
             )
         )
     values = sorted(placed.values(), reverse=True)
@@ -141,7 +141,7 @@ def _choose(chosen: tuple[str, ...] | None, options: list[str], count: int, what
     either language."""
     one = _("talent") if what == "talents" else _("skill")
     picked = (
-        tuple(words.key_of(options, p, one) or p for p in chosen)
+        tuple(model.key_of(options, p, one) or p for p in chosen)
         if chosen is not None
         else tuple(options[:count])
     )
@@ -163,7 +163,7 @@ def _choose(chosen: tuple[str, ...] | None, options: list[str], count: int, what
         raise RuleError(message)
     for p in picked:
         if p not in options:
-            known = ", ".join(words.names(options))
+            known = ", ".join(model.names(options))
             if what == "talents":
                 raise RuleError(_("unknown talent {name!r}; choose from {known}", name=p, known=known))
             raise RuleError(_("unknown skill {name!r}; choose from {known}", name=p, known=known))
@@ -192,9 +192,9 @@ def create(draft: Draft[D20State], cmd: Create) -> None:
     tables = game(state).tables
     name = _name(state, cmd)
     cls_name = cmd.cls if cmd.cls is not None else next(iter(tables["classes"]))
-    cls_name = words.key_of(tables["classes"], cls_name, _("class")) or cls_name
+    cls_name = model.key_of(tables["classes"], cls_name, _("class")) or cls_name
     if cls_name not in tables["classes"]:
-        known = ", ".join(words.names(tables["classes"]))
+        known = ", ".join(model.names(tables["classes"]))
         raise RuleError(_("unknown class {name!r}; choose one of {known}", name=cls_name, known=known))
     cls = tables["classes"][cls_name]
     talents = _choose(cmd.talents, list(cls["talents"]), 2, "talents")
@@ -325,9 +325,9 @@ def initiative(draft: Draft[D20State], cmd: RollInitiative) -> None:
 def use(draft: Draft[D20State], cmd: Use) -> None:
     hero = hero_for(draft.state, cmd.actor)
     resource = cmd.resource.strip()
-    resource = words.key_of(hero.usage, resource, _("resource")) or resource
+    resource = model.key_of(hero.usage, resource, _("resource")) or resource
     if resource not in hero.usage:
-        known = ", ".join(words.names(hero.usage)) or _("none")
+        known = ", ".join(model.names(hero.usage)) or _("none")
         raise RuleError(
             _(
                 "{who} has no {resource!r} (resources: {known})",
@@ -340,7 +340,7 @@ def use(draft: Draft[D20State], cmd: Use) -> None:
     sides = hero.usage[resource]
     if not sides:
         raise RuleError(
-            _("{who}'s {resource} is exhausted", who=hero.name, resource=words.name(resource)),
+            _("{who}'s {resource} is exhausted", who=hero.name, resource=model.name(resource)),
             fix=run(_("resupply with `supply`"), "supply", resource, "d6"),
         )
     draft.emit(usage_roll(hero.name, resource, sides, draft.dice))
@@ -352,7 +352,7 @@ def supply(draft: Draft[D20State], cmd: Supply) -> None:
     resource = check_text(cmd.resource, "resource name", 40)
     if not resource:
         raise RuleError(_("name the resource to supply (torches, say), with its usage die"))
-    resource = words.key_of(hero.usage, resource, _("resource")) or resource
+    resource = model.key_of(hero.usage, resource, _("resource")) or resource
     sides = die_sides(cmd.die, "supply", USAGE_DICE)
     draft.emit(Supplied(who=hero.name, resource=resource, sides=sides))
 
@@ -402,9 +402,9 @@ def panic(draft: Draft[D20State], cmd: Panic) -> None:
                 "{who} has no panic roll due ({cp} {calm}); it comes at 0 {cp} or a fumbled {ins} {wis} check",
                 who=hero.name,
                 calm=hero.calm,
-                cp=words.translate(words.CALM),
-                ins=words.translate(words.INS),
-                wis=words.attribute_name("sab"),
+                cp=model.translate(model.CALM),
+                ins=model.translate(model.INS),
+                wis=model.attribute_name("sab"),
             )
         )
     table = game(state).tables["panic"]
@@ -413,7 +413,7 @@ def panic(draft: Draft[D20State], cmd: Panic) -> None:
     if face >= table["trauma_from"]:
         traumas = game(state).tables["traumas"]
         t_face = dice.roll(traumas["die"])
-        text = words.recorded(traumas["results"][str(t_face)])
+        text = model.recorded(traumas["results"][str(t_face)])
         trauma = {
             "trauma_sides": traumas["die"],
             "trauma_face": t_face,
@@ -427,7 +427,7 @@ def panic(draft: Draft[D20State], cmd: Panic) -> None:
             manual=dice.manual,
             sides=table["die"],
             face=face,
-            result=words.recorded(table["results"][str(face)]),
+            result=model.recorded(table["results"][str(face)]),
             recovered_face=back,
             calm_after=min(hero.calm_max, hero.calm + back),
             **trauma,
@@ -494,7 +494,7 @@ def heal(draft: Draft[D20State], cmd: Heal) -> None:
             _(
                 "{who} is unhurt ({hp} {current}/{max}); nothing to heal",
                 who=patient.name,
-                hp=words.translate(words.HP),
+                hp=model.translate(model.HP),
                 current=patient.hp,
                 max=patient.hp_max,
             )
@@ -532,11 +532,11 @@ def carry(draft: Draft[D20State], cmd: Carry) -> None:
         raise RuleError(_("name the items to carry (a medkit, say)"))
     held = list(hero.carried)
     weapons = game(draft.state).tables["weapons"]
-    items = [words.key_of(held if cmd.drop else weapons, i, _("item")) or i for i in items]
+    items = [model.key_of(held if cmd.drop else weapons, i, _("item")) or i for i in items]
     for item in items:
         if cmd.drop:
             if item not in held:
-                carried = ", ".join(words.names(held)) or _("nothing")
+                carried = ", ".join(model.names(held)) or _("nothing")
                 raise RuleError(
                     _(
                         "{who} does not carry {item!r}; carried: {carried}",

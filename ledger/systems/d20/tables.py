@@ -25,7 +25,7 @@ from msgspec import Meta, Struct
 
 from ledger.errors import Other, TableError
 from ledger.i18n import LANGUAGES, N_, _, localized, translate
-from ledger.systems.d20 import words
+from ledger.systems.d20 import model
 from ledger.tables.browse import Row, Table, ranged_rows
 from ledger.tables.file import decode
 
@@ -489,7 +489,7 @@ def _roll_table(table: Rolled, name: str) -> dict[str, Any]:
             )
         _text(results[k], f"[{name}] entry {k}")
     stored = {k: _plain(results[k]) for k in keys}
-    words.remember(name, stored)
+    model.remember(name, stored)
     return {"die": sides, "results": stored}
 
 
@@ -554,9 +554,9 @@ def listing(data: dict[str, Any]) -> list[Any]:
             label=localized(c.get("label", "")),
             endurance=c.get("endurance"),
             armor=c.get("armor"),
-            weapons=", ".join(words.names(c.get("weapons", []))),
-            skills=", ".join(words.names(c.get("skills", []))),
-            talents=", ".join(words.names(c.get("talents", {}))),
+            weapons=", ".join(model.names(c.get("weapons", []))),
+            skills=", ".join(model.names(c.get("skills", []))),
+            talents=", ".join(model.names(c.get("talents", {}))),
         )
 
     return [

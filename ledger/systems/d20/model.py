@@ -1,4 +1,5 @@
-"""The d20's game words in the reader's language, and what a player may type for them.
+"""What the d20 rules and the d20 fold both know: the game's words in the reader's language,
+and what a player may type for them.
 
 What is stored keeps its stable keys (``fue``, ``hard``, ``athletics``, ``veteran``); these
 are their names as the Spanish rules write them (FUE, DES, CON, INT, SAB, CAR; PV, PC,
