@@ -35,6 +35,7 @@ DOMAINS = [
     ),
 ]
 LANGUAGES = ["es"]  # English is the sources' own language
+NAMES = {"es": "Spanish"}
 FIELD = re.compile(r"\{([^{}:!]*)[^{}]*\}")
 
 
@@ -69,6 +70,16 @@ def update() -> int:
             catalog = read(path, lang, domain)
             catalog.update(template, no_fuzzy_matching=True, update_header_comment=False)
             catalog.obsolete.clear()
+            catalog.project, catalog.version = "campaign-ledger", ""
+            catalog.fuzzy = False
+            catalog.copyright_holder = "the campaign-ledger authors"
+            catalog.msgid_bugs_address = ""
+            catalog.last_translator = "the campaign-ledger authors"
+            catalog.language_team = NAMES[lang]
+            catalog.header_comment = (
+                f"# {NAMES[lang]} words of campaign-ledger ({domain}).\n"
+                "# Updated by `python .ci/catalogs.py update`; see docs/languages.md."
+            )
             path.parent.mkdir(parents=True, exist_ok=True)
             out = io.BytesIO()
             write_po(out, catalog, width=0, omit_header=False, sort_output=False, ignore_obsolete=True)

@@ -12,6 +12,7 @@ from ledger.cli import systems as on_cli
 from ledger.cli.options import (
     CommandHelpLater,
     Ctx,
+    OptionHelpLater,
     common,
     emit,
     installed_systems,
@@ -21,6 +22,7 @@ from ledger.cli.options import (
 )
 from ledger.cli.root import cli
 from ledger.errors import NoCurrentCampaignError
+from ledger.i18n import N_, _
 from ledger.systems import get_system
 from ledger.text import check_name, shell_word
 
@@ -28,10 +30,11 @@ from ledger.text import check_name, shell_word
 
 
 def _new_help() -> str:
-    return (
-        f"Start a campaign NAME of SYSTEM ({installed_systems()}).\n\n"
+    return _(
+        "Start a campaign NAME of SYSTEM ({systems}).\n\n"
         "It becomes the current campaign (see `ledger use`). Its first dice commitment opens\n"
-        "with it (see `ledger dice`), unless --seed or --no-commit."
+        "with it (see `ledger dice`), unless --seed or --no-commit.",
+        systems=installed_systems(),
     )
 
 
@@ -39,26 +42,29 @@ def _new_help() -> str:
 @click.argument("system")
 @click.argument("name")
 @click.option(
-    "--seed", type=int, default=None, help="Make the campaign's dice reproducible (never provable)."
+    "--seed", type=int, default=None, help=N_("Make the campaign's dice reproducible (never provable).")
 )
 @click.option(
-    "--no-commit", is_flag=True, help="Open no dice commitment (virtual dice from the OS, unproven)."
+    "--no-commit", is_flag=True, help=N_("Open no dice commitment (virtual dice from the OS, unproven).")
 )
 @click.option(
-    "--client-seed", default="", metavar="TEXT", help="The players' part of the first dice commitment."
+    "--client-seed", default="", metavar="TEXT", help=N_("The players' part of the first dice commitment.")
 )
 @click.option(
     "--tables",
     type=click.Path(dir_okay=False),
     default=None,
-    help="Your own tables file (TOML) instead of the sample tables.",
+    help=N_("Your own tables file (TOML) instead of the sample tables."),
 )
 @click.option(
     "--setting",
     "settings",
     multiple=True,
     metavar="KEY=VALUE",
-    help=f"A table ruling where players disagree (repeatable; see {docs.path('rulings.md')}).",
+    cls=OptionHelpLater,
+    help=lambda: _(
+        "A table ruling where players disagree (repeatable; see {doc}).", doc=docs.path("rulings.md")
+    ),
 )
 @click.option(
     "--explorer",
@@ -66,8 +72,10 @@ def _new_help() -> str:
     "character",
     default=None,
     metavar="NAME",
-    help="Its first character, who acts (a solo game's one character), where the system's "
-    "`character create` takes only a NAME.",
+    help=N_(
+        "Its first character, who acts (a solo game's one character), where the system's "
+        "`character create` takes only a NAME."
+    ),
 )
 @common
 @pass_ctx
@@ -107,13 +115,12 @@ def new(
     data = {"name": campaign.name, "system": campaign.system, "id": campaign.id, "current": True, "next": nxt}
     if character is not None:
         data["character"] = character
-    emit(
-        c,
-        data,
-        f"campaign {campaign.name!r} started ({campaign.system})"
-        + (f"\n{character} acts" if character is not None else "")
-        + (f"\nnext: {' | '.join(nxt)}" if nxt else ""),
-    )
+    lines = [_("campaign {name!r} started ({system})", name=campaign.name, system=campaign.system)]
+    if character is not None:
+        lines.append(_("{character} acts", character=character))
+    if nxt:
+        lines.append(_("next: {commands}", commands=" | ".join(nxt)))
+    emit(c, data, "\n".join(lines))
 
 
 def _first_character(system: str, name: str) -> str:
@@ -122,18 +129,21 @@ def _first_character(system: str, name: str) -> str:
     found = get_system(system)
     if found.rules.creates is not None and not found.rules.solo:
         raise click.UsageError(
-            f"the {system} system creates a character with its own options: start the campaign "
-            f"without --explorer, then run `ledger character create {shell_word(name)} ...` "
-            "(`ledger character create --help` lists them)"
+            _(
+                "the {system} system creates a character with its own options: start the campaign "
+                "without --explorer, then run `ledger character create {name} ...` "
+                "(`ledger character create --help` lists them)",
+                system=system,
+                name=shell_word(name),
+            )
         )
     return check_name(name, "character")
 
 
-@cli.command("campaigns")
+@cli.command("campaigns", help=N_("List the campaigns and forks; `*` marks the current one."))
 @common
 @pass_ctx
 def campaigns(c: Ctx) -> None:
-    """List the campaigns and forks; `*` marks the current one."""
     book = c.ledger
     rows = []
     every = book.campaigns()
@@ -155,14 +165,18 @@ def campaigns(c: Ctx) -> None:
 
     def text() -> str:
         if not rows:
-            return "no campaigns yet; create one with `ledger new SYSTEM NAME`"
+            return _("no campaigns yet; create one with `ledger new SYSTEM NAME`")
         out = []
         for r in rows:
-            fork = f"  (fork of {r['parent']} at v{r['forked_at']})" if r["parent"] else ""
+            fork = (
+                _("  (fork of {parent} at v{version})", parent=r["parent"], version=r["forked_at"])
+                if r["parent"]
+                else ""
+            )
             mark = "*" if r["current"] else " "
             out.append(f"{mark} {r['name']:<24} {r['system']:<9} {versions(r['head'], r['version'])}{fork}")
         if current is None and len(rows) > 1:
-            out.append("no current campaign: choose one with `ledger use NAME`")
+            out.append(_("no current campaign: choose one with `ledger use NAME`"))
         return "\n".join(out)
 
     emit(c, rows, text)
@@ -170,7 +184,9 @@ def campaigns(c: Ctx) -> None:
 
 def versions(head: int, effective: int) -> str:
     """A campaign's version: its head, and after an undo the version its state stands at."""
-    return f"v{head}" if head == effective else f"head v{head}, effective v{effective}"
+    if head == effective:
+        return f"v{head}"
+    return _("head v{head}, effective v{effective}", head=head, effective=effective)
 
 
 def _current_id(c: Ctx) -> str | None:
@@ -181,36 +197,43 @@ def _current_id(c: Ctx) -> str | None:
         return None
 
 
-@cli.command("use")
+@cli.command(
+    "use",
+    help=N_(
+        "Make NAME the current campaign: commands without -c act on it from now on.\n"
+        "\n"
+        "With --as CHARACTER, make CHARACTER the one who acts in the campaign (NAME, or the\n"
+        "current one) from now on: commands without --as act as them. `ledger status` shows both."
+    ),
+)
 @click.argument("name", required=False)
 @common
 @pass_ctx
 def use(c: Ctx, name: str | None) -> None:
-    """Make NAME the current campaign: commands without -c act on it from now on.
-
-    With --as CHARACTER, make CHARACTER the one who acts in the campaign (NAME, or the
-    current one) from now on: commands without --as act as them. `ledger status` shows both."""
     if name is None and c.actor is None:
-        raise click.UsageError("give a campaign NAME, --as CHARACTER, or both")
+        raise click.UsageError(_("give a campaign NAME, --as CHARACTER, or both"))
     book = c.ledger
     camp = book.campaign(typed_campaign(name) or name if name is not None else c.campaign)
     acting = book.act_as(c.actor, camp.name) if c.actor is not None else None  # refused: nothing moves
     if name is not None:
         book.use(camp.name)
-    lines = [f"now playing {camp.name!r} ({camp.system})"] if name is not None else []
+    lines = (
+        [_("now playing {name!r} ({system})", name=camp.name, system=camp.system)] if name is not None else []
+    )
     if acting is not None:
-        lines.append(f"{acting} acts in {camp.name!r}")
+        lines.append(_("{character} acts in {name!r}", character=acting, name=camp.name))
     data: dict[str, Any] = {"name": camp.name, "system": camp.system, "current": camp.id == _current_id(c)}
     if acting is not None:
         data["acting"] = acting
     emit(c, data, "\n".join(lines))
 
 
-@cli.command("status")
+@cli.command(
+    "status", help=N_("Where you are: the current campaign, its system, character, day, and what comes next.")
+)
 @common
 @pass_ctx
 def status(c: Ctx) -> None:
-    """Where you are: the current campaign, its system, character, day, and what comes next."""
     book = c.ledger
     camp = book.campaign(c.campaign)
     state = book.state(camp)
@@ -231,22 +254,37 @@ def status(c: Ctx) -> None:
     }
 
     def text() -> str:
-        how = "" if data["current"] else "  (chosen with -c; the current one is unchanged)"
-        lines = [f"campaign  {camp.name} ({camp.system}), {versions(head, state.core.version)}{how}"]
+        how = "" if data["current"] else _("  (chosen with -c; the current one is unchanged)")
+        where = versions(head, state.core.version)
+        lines = [
+            _("campaign  {name} ({system}), {version}", name=camp.name, system=camp.system, version=where)
+            + how
+        ]
         chars = data["characters"]
         if actor is not None:
             others = [n for n in chars if n != actor]
-            lines.append(f"character {actor}" + (f" (also: {', '.join(others)})" if others else ""))
+            if others:
+                lines.append(_("character {name} (also: {others})", name=actor, others=", ".join(others)))
+            else:
+                lines.append(_("character {name}", name=actor))
             if actor != acting:
                 lines.append(
-                    f"          with --as, for this command only; {acting or 'no one'} acts without it"
+                    _(
+                        "          with --as, for this command only; {who} acts without it",
+                        who=acting or _("no one"),
+                    )
                 )
         elif chars:
-            lines.append(f"character none acts of {', '.join(chars)}: choose one with `ledger use --as NAME`")
+            lines.append(
+                _(
+                    "character none acts of {names}: choose one with `ledger use --as NAME`",
+                    names=", ".join(chars),
+                )
+            )
         if data["day"] is not None:
-            lines.append(f"day       {data['day']}")
+            lines.append(_("day       {day}", day=data["day"]))
         if data["next"]:
-            lines.append(f"next: {' | '.join(data['next'])}")
+            lines.append(_("next: {commands}", commands=" | ".join(data["next"])))
         return "\n".join(lines)
 
     emit(c, data, text)

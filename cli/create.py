@@ -16,7 +16,9 @@ import click
 
 from ledger.cli import systems as on_cli
 from ledger.cli.options import Ctx, typed_campaign
+from ledger.cli.translated import Command
 from ledger.errors import LedgerError
+from ledger.i18n import N_, _
 from ledger.systems import system_names
 
 HELP_WORDS = ("-h", "--help")
@@ -50,7 +52,7 @@ def _system_of(c: Ctx, campaign: str | None, *, reading_help: bool) -> str | Non
         raise
 
 
-class CharacterCreate(click.Command):
+class CharacterCreate(Command):
     """Parses nothing itself: hands NAME and the options to the system's own command."""
 
     def __init__(self, core: click.Command) -> None:
@@ -61,8 +63,8 @@ class CharacterCreate(click.Command):
             callback=None,
             params=[click.Argument(["args"], nargs=-1, type=click.UNPROCESSED)],
             context_settings={"ignore_unknown_options": True, "help_option_names": []},
-            help="Create a character NAME with the options of the campaign's system.",
-            short_help="Create a character NAME, with the options of the campaign's system.",
+            help=N_("Create a character NAME with the options of the campaign's system."),
+            short_help=N_("Create a character NAME, with the options of the campaign's system."),
         )
 
     def invoke(self, ctx: click.Context) -> Any:
@@ -78,7 +80,13 @@ class CharacterCreate(click.Command):
             return None
         command = self.creator(system)
         if reading_help:
-            click.echo(f"The {system} system's options (the campaign's system; -c CAMPAIGN for another):\n")
+            click.echo(
+                _(
+                    "The {system} system's options (the campaign's system; -c CAMPAIGN for another):",
+                    system=system,
+                )
+                + "\n"
+            )
         assert ctx.parent is not None
         with command.make_context("create", args, parent=ctx.parent) as sub:
             return command.invoke(sub)
@@ -90,11 +98,11 @@ class CharacterCreate(click.Command):
     def general_help(self, ctx: click.Context) -> str:
         """Help when no campaign is known: how to see the options, and each system's."""
         lines = [
-            f"Usage: {ctx.command_path} NAME [OPTIONS]",
+            f"{_('Usage:')} {ctx.command_path} NAME [OPTIONS]",
             "",
-            "  Create a character NAME with the options of the campaign's system.",
-            "  Pass -c CAMPAIGN (or start one with `ledger new SYSTEM NAME`) to see",
-            "  that system's options in full:",
+            _("  Create a character NAME with the options of the campaign's system."),
+            _("  Pass -c CAMPAIGN (or start one with `ledger new SYSTEM NAME`) to see"),
+            _("  that system's options in full:"),
             "",
             "    ledger character create -c CAMPAIGN --help",
             "",

@@ -19,65 +19,96 @@ from ledger.cli.options import (
 )
 from ledger.cli.systems import SystemGroup
 from ledger.errors import RuleError
+from ledger.i18n import N_, Readings, _, n_, translate
 from ledger.projections.dicepool.state import exchange_text, exchange_view
 from ledger.systems.dicepool.commands import Attack, Dodge, Heal, Initiative, Join, Resist, Test
-from ledger.systems.dicepool.events import Roll
-from ledger.systems.dicepool.tables import RANGE_CLASSES
+from ledger.systems.dicepool.events import Roll, reason_text
+from ledger.systems.dicepool.model import RANGE_NAMES, TRACK_NAMES, read
 
 group = SystemGroup(
     "dicepool",
-    short_help="The dicepool system: target numbers, pools, damage staging.",
-    help="The dicepool system: d6 pools against target numbers, rule of six, combat pool, damage staging.",
+    short_help=_("The dicepool system: target numbers, pools, damage staging."),
+    help=_("The dicepool system: d6 pools against target numbers, rule of six, combat pool, damage staging."),
 )
 
 
 GOALS = {
-    "dicepool.dodged": "dodging clear",
-    "dicepool.resisted": "no wound",
-    "dicepool.attacked": "a hit",
+    "dicepool.dodged": N_("dodging clear"),
+    "dicepool.resisted": N_("no wound"),
+    "dicepool.attacked": N_("a hit"),
 }
 
 
-def _tn_line(kind: str, roll: Roll) -> str:
-    steps = "".join(f" {m.value:+d} {m.reason}" for m in roll.modifiers)
-    floor = " (floor 2)" if roll.tn == 2 and roll.base_tn + sum(m.value for m in roll.modifiers) < 2 else ""
-    need = f"{roll.needed}+ successes" if roll.needed != 1 else "1+ success"
-    goal = f"{GOALS[kind]}, " if kind in GOALS else ""
-    return f"  TN {roll.base_tn}{steps} = {roll.tn}{floor}; p({goal}{need}) = {roll.p_success:.4f}"
+def _tn_line(kind: str, roll: Roll, tables: Any = None) -> str:
+    steps = "".join(f" {m.value:+d} {reason_text(m.reason, tables)}" for m in roll.modifiers)
+    floor = (
+        _(" (floor 2)") if roll.tn == 2 and roll.base_tn + sum(m.value for m in roll.modifiers) < 2 else ""
+    )
+    need = n_("{n}+ success", "{n}+ successes", roll.needed)
+    goal = _("{goal}, ", goal=translate(GOALS[kind])) if kind in GOALS else ""
+    return _(
+        "  TN {base}{steps} = {tn}{floor}; p({goal}{need}) = {p}",
+        base=roll.base_tn,
+        steps=steps,
+        tn=roll.tn,
+        floor=floor,
+        goal=goal,
+        need=need,
+        p=f"{roll.p_success:.4f}",
+    )
 
 
 def _text(rec: Any) -> str:
     lines = []
+    tables = getattr(getattr(rec.state, "core", None), "tables", None)
     for env in rec.envelopes:
         ev = env.event
         lines.append(ev.summary())
         roll = getattr(ev, "roll", None)
         if isinstance(roll, Roll):
-            lines.append(_tn_line(ev.kind, roll))
+            lines.append(_tn_line(ev.kind, roll, tables))
     return "\n".join(lines)
 
 
+class WordChoice(click.Choice):
+    """A choice of stable keys that also takes each key's name in either language
+    (``--range medio`` is ``--range medium``); what the command gets is the key."""
+
+    def __init__(self, names: Readings) -> None:
+        super().__init__(list(names.terms))
+        self.names = names
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str):
+            value = read(value, self.names) or value
+        return super().convert(value, param, ctx)
+
+
 dice_option = click.option(
-    "--dice", type=int, default=None, metavar="N", help="Roll N dice instead of the computed pool size."
+    "--dice", type=int, default=None, metavar="N", help=_("Roll N dice instead of the computed pool size.")
 )
-pool_option = click.option("--pool", type=int, default=0, metavar="K", help="Combat pool dice to add.")
+pool_option = click.option("--pool", type=int, default=0, metavar="K", help=_("Combat pool dice to add."))
 mod_option = click.option(
     "--mod",
     "mods",
     multiple=True,
     metavar="NAME|+N",
-    help="A situational modifier from the table, or a number (repeatable).",
+    help=_("A situational modifier from the table, or a number (repeatable)."),
 )
 
 
-@group.command("join")
+@group.command(
+    "join", help=_("Add a character NAME to the party, checking every --attr against the convention.")
+)
 @click.argument("name")
 @click.option(
     "--attr",
     "attrs",
     multiple=True,
     metavar="KEY=VALUE",
-    help="body=4, quickness=5, skill.pistols=5, pool.combat=6, armor=2, weapon=ares_predator (repeatable).",
+    help=_(
+        "body=4, quickness=5, skill.pistols=5, pool.combat=6, armor=2, weapon=ares_predator (repeatable)."
+    ),
 )
 @common
 @pass_ctx
@@ -87,18 +118,20 @@ def join(c: Ctx, name: str, attrs: tuple[str, ...]) -> None:
     for item in attrs:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
-            raise RuleError(f"--attr {item!r} is not KEY=VALUE; e.g. --attr skill.pistols=5")
+            raise RuleError(_("--attr {item!r} is not KEY=VALUE; e.g. --attr skill.pistols=5", item=item))
         parsed[key.strip()] = value.strip()
     rec = c.ledger.execute(Join(name=name, attrs=parsed), c.campaign)
-    emit(c, recorded_json(rec), f"{name} joins {rec.campaign.name!r}")
+    emit(c, recorded_json(rec), _("{who} joins {campaign!r}", who=name, campaign=rec.campaign.name))
 
 
-@group.command("test")
+@group.command(
+    "test", help=_("Test SKILL (or an ATTRIBUTE) at --tn; defaults to a related skill or the attribute.")
+)
 @click.argument("skill")
-@click.option("--tn", type=int, required=True, help="Target number set by the GM (never below 2).")
+@click.option("--tn", type=int, required=True, help=_("Target number set by the GM (never below 2)."))
 @pool_option
 @click.option(
-    "--pool-name", default="combat", show_default=True, help="Which pool the --pool dice come from."
+    "--pool-name", default="combat", show_default=True, help=_("Which pool the --pool dice come from.")
 )
 @mod_option
 @dice_option
@@ -121,38 +154,42 @@ def test(
     )
 
 
-@group.command("attack")
-@click.option("--skill", default=None, help="Combat skill (default: the weapon's).")
+@group.command("attack", help=_("Attack: opens an exchange that the target dodges (optional) and resists."))
+@click.option("--skill", default=None, help=_("Combat skill (default: the weapon's)."))
 @pool_option
 @click.option(
     "--range",
     "range_",
-    type=click.Choice(RANGE_CLASSES),
+    type=WordChoice(RANGE_NAMES),
     default=None,
-    help="Range class: short, medium, long, extreme (TN 4, 5, 6, 9).",
+    help=_("Range class: short, medium, long, extreme (TN 4, 5, 6, 9)."),
 )
 @click.option(
     "--distance",
     type=int,
     default=None,
     metavar="METERS",
-    help="Distance to the target: the range class comes from the weapon's range table.",
+    help=_("Distance to the target: the range class comes from the weapon's range table."),
 )
 @click.option(
-    "--scope", type=int, default=0, metavar="L", help="Scope level: moves the range class L closer."
+    "--scope", type=int, default=0, metavar="L", help=_("Scope level: moves the range class L closer.")
 )
 @mod_option
-@click.option("--weapon", default=None, help="Weapon from the weapons table (default: the character's).")
-@click.option("--target", default=None, metavar="CHARACTER", help="Who is attacked (they dodge and resist).")
+@click.option("--weapon", default=None, help=_("Weapon from the weapons table (default: the character's)."))
+@click.option(
+    "--target", default=None, metavar="CHARACTER", help=_("Who is attacked (they dodge and resist).")
+)
 @click.option(
     "--burst",
     type=int,
     default=1,
     metavar="ROUNDS",
-    help="Rounds fired: +1 power per round, +1 wound level per 3, recoil.",
+    help=_("Rounds fired: +1 power per round, +1 wound level per 3, recoil."),
 )
-@click.option("--damage", default=None, metavar="CODE", help="Damage code instead of the weapon's, e.g. 9L.")
-@click.option("--melee", is_flag=True, help="A melee attack (TN 4, impact armor).")
+@click.option(
+    "--damage", default=None, metavar="CODE", help=_("Damage code instead of the weapon's, e.g. 9L.")
+)
+@click.option("--melee", is_flag=True, help=_("A melee attack (TN 4, impact armor)."))
 @dice_option
 @faces_option
 @common
@@ -195,10 +232,10 @@ def attack(
     )
 
 
-@group.command("dodge")
-@click.option("--pool", type=int, required=True, metavar="K", help="Combat pool dice to dodge with.")
+@group.command("dodge", help=_("Dodge the open attack: each success cancels one attacker success."))
+@click.option("--pool", type=int, required=True, metavar="K", help=_("Combat pool dice to dodge with."))
 @click.option(
-    "--tn", type=int, default=4, show_default=True, help="Dodge target number (the GM may vary it)."
+    "--tn", type=int, default=4, show_default=True, help=_("Dodge target number (the GM may vary it).")
 )
 @dice_option
 @faces_option
@@ -209,19 +246,21 @@ def dodge(c: Ctx, pool: int, tn: int, dice: int | None, faces: str | None) -> No
     run_command(c, Dodge(pool=pool, tn=tn, dice=dice), faces, text=_text)
 
 
-@group.command("resist")
+@group.command(
+    "resist", help=_("Resist damage with Body + pool at TN = power - armor; stages and marks the wound.")
+)
 @click.option(
     "--damage",
     default=None,
     metavar="CODE",
-    help="Damage code, e.g. 9L (S suave 1 box, L leve 3, G grave 6, M mortal 10).",
+    help=_("Damage code, e.g. 9L (S suave 1 box, L leve 3, G grave 6, M mortal 10)."),
 )
-@click.option("--armor", type=int, default=None, help="Armor rating (default: the character's).")
+@click.option("--armor", type=int, default=None, help=_("Armor rating (default: the character's)."))
 @pool_option
 @click.option(
-    "--against", type=int, default=None, metavar="N", help="Attacker successes, when no attack is open."
+    "--against", type=int, default=None, metavar="N", help=_("Attacker successes, when no attack is open.")
 )
-@click.option("--stun", is_flag=True, help="Stun damage (the stun track).")
+@click.option("--stun", is_flag=True, help=_("Stun damage (the stun track)."))
 @dice_option
 @faces_option
 @common
@@ -245,9 +284,12 @@ def resist(
     )
 
 
-@group.command("initiative")
+@group.command(
+    "initiative",
+    help=_("Start a combat turn: Reaction + initiative dice (no rule of six); refresh every pool."),
+)
 @click.option(
-    "--only", multiple=True, metavar="CHARACTER", help="Roll only for these characters (repeatable)."
+    "--only", multiple=True, metavar="CHARACTER", help=_("Roll only for these characters (repeatable).")
 )
 @faces_option
 @common
@@ -257,16 +299,16 @@ def initiative(c: Ctx, only: tuple[str, ...], faces: str | None) -> None:
     run_command(c, Initiative(only=only), faces, text=_text)
 
 
-@group.command("heal")
-@click.option("--boxes", type=int, required=True, help="Boxes to clear.")
+@group.command("heal", help=_("Clear boxes from the character's condition monitor."))
+@click.option("--boxes", type=int, required=True, help=_("Boxes to clear."))
 @click.option(
     "--track",
-    type=click.Choice(["physical", "stun"]),
+    type=WordChoice(TRACK_NAMES),
     default="physical",
     show_default=True,
-    help="Which condition track.",
+    help=_("Which condition track."),
 )
-@click.option("--reason", default="", help="First aid, rest, a spell...")
+@click.option("--reason", default="", help=_("First aid, rest, a spell..."))
 @common
 @pass_ctx
 def heal(c: Ctx, boxes: int, track: str, reason: str) -> None:
@@ -274,7 +316,9 @@ def heal(c: Ctx, boxes: int, track: str, reason: str) -> None:
     run_command(c, Heal(boxes=boxes, track=track, reason=reason), text=_text)
 
 
-@group.command("exchange")
+@group.command(
+    "exchange", help=_("Show the last exchange: attacker successes, dodged, resisted, staged wound.")
+)
 @time_travel
 @common
 @pass_ctx
@@ -282,7 +326,7 @@ def exchange(c: Ctx, at: int | None, day: int | None) -> None:
     """Show the last exchange: attacker successes, dodged, resisted, staged wound."""
     state = state_for(c, at, day)
     view = exchange_view(state.game.last if state.game is not None else None)
-    emit(c, view, lambda: exchange_text(view) if view else "no exchange yet")
+    emit(c, view, lambda: exchange_text(view) if view else _("no exchange yet"))
 
 
 group.create = join

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ledger.dice.sources import render
+from ledger.i18n import _
 
 NAME = "demo-freeform"
 FORK = "demo-freeform-what-if"
@@ -31,20 +32,25 @@ def demo(book: Any, echo: Callable[[str], None]) -> None:
             echo(f"  $ ledger roll {notation} --faces {','.join(map(str, faces))}")
             echo(f"    {render(rec.events[0].result)}")
         book.undo(NAME, 2)
-        echo("  $ ledger undo 2      (the natural 1 and the pool roll are retracted)")
+        echo(_("  $ ledger undo 2      (the natural 1 and the pool roll are retracted)"))
         book.redo(NAME)
-        echo("  $ ledger redo        (the natural 1 comes back; the pool roll stays undone)")
+        echo(_("  $ ledger redo        (the natural 1 comes back; the pool roll stays undone)"))
         book.fork(NAME, FORK, at=4)
         book.roll("1d20", FORK, faces=[20])
         echo(f"  $ ledger fork {FORK} --at 4 && ledger roll 1d20 --faces 20")
         sealed = book.roll("1d20", NAME, label="perception", faces=[12], visibility="blind")
-        echo("  $ ledger roll 1d20 perception --faces 12 --blind   (behind the screen: the log keeps")
-        echo("    a salted sha256 of the result; the table sees that a roll was made)")
+        echo(_("  $ ledger roll 1d20 perception --faces 12 --blind   (behind the screen: the log keeps"))
+        echo(_("    a salted sha256 of the result; the table sees that a roll was made)"))
         book.reveal(NAME, sealed.version)
-        echo(f"  $ ledger reveal {sealed.version}        (the result, checked against that commitment)")
+        echo(
+            _(
+                "  $ ledger reveal {version}        (the result, checked against that commitment)",
+                version=sealed.version,
+            )
+        )
     echo("  $ ledger log --all")
     for e in book.log(NAME, show_all=True):
-        mark = "  [undone]" if e.undone else ""
+        mark = " " + _(" [undone]") if e.undone else ""
         echo(f"    v{e.version:<3} {e.summary}{mark}")
     echo(f"  $ ledger -c {FORK} log")
     for e in book.log(FORK):

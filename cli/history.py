@@ -8,7 +8,6 @@ from typing import Any
 
 import click
 
-from ledger import words
 from ledger.cli.options import (
     Ctx,
     common,
@@ -21,6 +20,7 @@ from ledger.cli.options import (
 )
 from ledger.cli.root import cli
 from ledger.errors import LedgerError
+from ledger.i18n import N_, _, n_
 from ledger.log.state import told_as, told_on
 from ledger.text import shell_word
 from ledger.trust import outfile
@@ -28,59 +28,67 @@ from ledger.trust import outfile
 # --- undo, redo, fork ------------------------------------------------------------
 
 
-@cli.command("undo")
+@cli.command("undo", help=N_("Retract the last COUNT actions (all the events of each)."))
 @click.argument("count", type=int, default=1)
 @common
 @pass_ctx
 def undo(c: Ctx, count: int) -> None:
-    """Retract the last COUNT actions (all the events of each)."""
     rec = c.ledger.undo(c.campaign, count)
     emit(c, recorded_json(rec), "\n".join(e.event.summary() for e in rec.envelopes))
 
 
-@cli.command("redo")
+@cli.command("redo", help=N_("Bring back the last COUNT undone actions (while nothing new was recorded)."))
 @click.argument("count", type=int, default=1)
 @common
 @pass_ctx
 def redo(c: Ctx, count: int) -> None:
-    """Bring back the last COUNT undone actions (while nothing new was recorded)."""
     rec = c.ledger.redo(c.campaign, count)
     emit(c, recorded_json(rec), "\n".join(e.event.summary() for e in rec.envelopes))
 
 
-@cli.command("fork")
+@cli.command(
+    "fork",
+    help=N_(
+        "Start a branch NEW_NAME sharing this campaign's history up to a point; the new\n"
+        "branch becomes the current campaign."
+    ),
+)
 @click.argument("new_name")
-@click.option("--at", type=int, default=None, metavar="VERSION", help="Fork at this version (default: head).")
-@click.option("--day", type=int, default=None, help="Fork at the end of this game day.")
+@click.option(
+    "--at", type=int, default=None, metavar="VERSION", help=N_("Fork at this version (default: head).")
+)
+@click.option("--day", type=int, default=None, help=N_("Fork at the end of this game day."))
 @common
 @pass_ctx
 def fork(c: Ctx, new_name: str, at: int | None, day: int | None) -> None:
-    """Start a branch NEW_NAME sharing this campaign's history up to a point; the new
-    branch becomes the current campaign."""
-
     if at is not None and day is not None:
-        raise LedgerError("give --at or --day, not both")
+        raise LedgerError(_("give --at or --day, not both"))
     parent = c.ledger.campaign(c.campaign)
     camp = c.ledger.fork(parent.name, new_name, at=at, day=day)
     c.ledger.use(camp.name)
     emit(
         c,
         {"name": camp.name, "parent": parent.name, "at": camp.parent_version, "current": True},
-        f"forked {camp.name!r} at version {camp.parent_version}; now playing it "
-        f"(back with `ledger use {shell_word(parent.name)}`)",
+        _(
+            "forked {name!r} at version {version}; now playing it (back with `ledger use {parent}`)",
+            name=camp.name,
+            version=camp.parent_version,
+            parent=shell_word(parent.name),
+        ),
     )
 
 
 # --- reading the log -----------------------------------------------------------------
 
 
-@cli.command("log")
-@click.option("--all", "show_all", is_flag=True, help="Include undone events (marked).")
-@click.option("--at", type=int, default=None, metavar="VERSION", help="The log as it stood at this version.")
+@cli.command("log", help=N_("Show the campaign's events, oldest first."))
+@click.option("--all", "show_all", is_flag=True, help=N_("Include undone events (marked)."))
+@click.option(
+    "--at", type=int, default=None, metavar="VERSION", help=N_("The log as it stood at this version.")
+)
 @common
 @pass_ctx
 def log(c: Ctx, show_all: bool, at: int | None) -> None:
-    """Show the campaign's events, oldest first."""
     entries = c.ledger.log(c.campaign, show_all=show_all, at=at)
     data = [
         {
@@ -102,7 +110,7 @@ def log(c: Ctx, show_all: bool, at: int | None) -> None:
     def text() -> str:
         lines = []
         for e in entries:
-            mark = " [undone]" if e.undone else ""
+            mark = _(" [undone]") if e.undone else ""
             day = f" d{e.day}" if e.day is not None else ""
             told = told_as(e.event, e.actor, e.party, e.seat)
             who = f" {told}:" if told else ""
@@ -112,12 +120,11 @@ def log(c: Ctx, show_all: bool, at: int | None) -> None:
     emit(c, data, text)
 
 
-@cli.command("sheet")
+@cli.command("sheet", help=N_("Show the character sheet (the campaign's state) now, or --at / --day."))
 @time_travel
 @common
 @pass_ctx
 def sheet(c: Ctx, at: int | None, day: int | None) -> None:
-    """Show the character sheet (the campaign's state) now, or --at / --day."""
     # lazy: `ledger --help` imports none of the read side (tests/test_cli_startup.py)
     from ledger.projections.stats.sheet import luck_from_log
 
@@ -140,11 +147,19 @@ def sheet(c: Ctx, at: int | None, day: int | None) -> None:
         luck = data["luck_index"]
         line = ""
         if luck["judged"] and luck["luck"] is None:  # every judged roll had p = 0 or 1
-            line = f"\nluck: none to measure: {words.count(luck['judged'], 'roll')} {words.plural(luck['judged'], 'was')} all certain to succeed or fail"
+            line = "\n" + n_(
+                "luck: none to measure: {n} roll was all certain to succeed or fail",
+                "luck: none to measure: {n} rolls were all certain to succeed or fail",
+                luck["judged"],
+            )
         elif luck["judged"]:
-            line = (
-                f"\nluck {luck['luck']:+.2f}: {words.count(luck['successes'], 'success')} in {words.count(luck['judged'], 'roll')} "
-                f"where {luck['expected']} {words.plural(luck['expected'], 'was')} expected"
+            line = "\n" + n_(
+                "luck {luck:+.2f}: {successes} in {rolls} where {n} was expected",
+                "luck {luck:+.2f}: {successes} in {rolls} where {n} were expected",
+                luck["expected"],
+                luck=luck["luck"],
+                successes=n_("{n} success", "{n} successes", luck["successes"]),
+                rolls=n_("{n} roll", "{n} rolls", luck["judged"]),
             )
         if layout is not None:
             return sheets.text(data["view"]) + line
@@ -155,7 +170,13 @@ def sheet(c: Ctx, at: int | None, day: int | None) -> None:
     emit(c, data, text)
 
 
-@cli.command("journal")
+@cli.command(
+    "journal",
+    help=N_(
+        "One entry per game day (per date where the system counts none): who did what, with\n"
+        "notes; --format md for Markdown."
+    ),
+)
 @time_travel
 @click.option(
     "--format",
@@ -163,28 +184,27 @@ def sheet(c: Ctx, at: int | None, day: int | None) -> None:
     type=click.Choice(["text", "md"]),
     default="text",
     show_default=True,
-    help="md: Markdown for a notes vault or a blog (a heading per day, the state at each day's end).",
+    help=N_("md: Markdown for a notes vault or a blog (a heading per day, the state at each day's end)."),
 )
 @click.option(
     "-o",
     "--output",
     type=click.Path(dir_okay=False),
     default=None,
-    help="Write the journal to this file (default: standard output).",
+    help=N_("Write the journal to this file (default: standard output)."),
 )
-@click.option("--force", is_flag=True, help="Overwrite the --output file if it exists.")
+@click.option("--force", is_flag=True, help=N_("Overwrite the --output file if it exists."))
 @common
 @pass_ctx
 def journal(c: Ctx, at: int | None, day: int | None, form: str, output: str | None, force: bool) -> None:
-    """One entry per game day (per date where the system counts none): who did what, with
-    notes; --format md for Markdown."""
-
     if output is not None and form != "md":
-        raise LedgerError("-o writes the Markdown journal; add --format md")
+        raise LedgerError(_("-o writes the Markdown journal; add --format md"))
     if output is not None:
         outfile.check_target(Path(output), outfile.own_files(c.ledger.store))
         if Path(output).exists() and not force:
-            raise LedgerError(f"{output} already exists; pick another file or add --force to overwrite it")
+            raise LedgerError(
+                _("{file} already exists; pick another file or add --force to overwrite it", file=output)
+            )
     state = state_for(c, at, day)
     if form == "md":
         # lazy: `ledger --help` imports none of the read side (tests/test_cli_startup.py)
@@ -195,7 +215,7 @@ def journal(c: Ctx, at: int | None, day: int | None, form: str, output: str | No
             emit(c, {"format": "md", "markdown": text_md}, text_md.rstrip("\n"))
             return
         outfile.write_text(output, text_md, protected=outfile.own_files(c.ledger.store), replace=force)
-        emit(c, {"file": output, "format": "md"}, f"journal written to {output}")
+        emit(c, {"file": output, "format": "md"}, _("journal written to {file}", file=output))
         return
     book = c.ledger
     camp = book.campaign(c.campaign)
@@ -206,7 +226,11 @@ def journal(c: Ctx, at: int | None, day: int | None, form: str, output: str | No
     hook = system.read.journal
     if hook is not None:
         rows = hook(state)
-        emit(c, rows, lambda: "\n".join(f"{'day ' + str(r['day']):>8}  {r['text']}" for r in rows) or EMPTY)
+        emit(
+            c,
+            rows,
+            lambda: "\n".join(f"{_('day {day}', day=r['day']):>8}  {r['text']}" for r in rows) or _(EMPTY),
+        )
         return
     data: list[dict[str, Any]] = []  # one entry per game day (per date without days)
     for env, party, seat in told_actions(system, book.effective(camp, state.core.version or None)):
@@ -218,10 +242,10 @@ def journal(c: Ctx, at: int | None, day: int | None, form: str, output: str | No
             data.append({"day": day, "date": date, "actions": []})
         who = told_as(env.event, env.actor, party, seat)
         data[-1]["actions"].append({"version": env.v, "who": who, "text": env.event.summary()})
-    emit(c, data, lambda: journal_text(data) or EMPTY)
+    emit(c, data, lambda: journal_text(data) or _(EMPTY))
 
 
-EMPTY = "the journal is empty"
+EMPTY = N_("the journal is empty")
 
 
 def journal_text(days: list[dict[str, Any]]) -> str:
@@ -231,7 +255,7 @@ def journal_text(days: list[dict[str, Any]]) -> str:
     out: list[str] = []
     width = 8 if all(entry["day"] is not None for entry in days) else 10
     for entry in days:
-        when = f"day {entry['day']}" if entry["day"] is not None else entry["date"]
+        when = _("day {day}", day=entry["day"]) if entry["day"] is not None else entry["date"]
         runs: list[tuple[str | None, list[str]]] = []
         for act in entry["actions"]:
             if runs and runs[-1][0] == act["who"]:
@@ -246,16 +270,14 @@ def journal_text(days: list[dict[str, Any]]) -> str:
     return "\n".join(out)
 
 
-@cli.command("replay")
-@click.option("--at", type=int, default=None, metavar="VERSION", help="Stop at this version.")
-@click.option("--to", "old_to", type=int, default=None, hidden=True, help="The old name of --at.")
+@cli.command("replay", help=N_("Step through the effective actions, showing what each changed."))
+@click.option("--at", type=int, default=None, metavar="VERSION", help=N_("Stop at this version."))
+@click.option("--to", "old_to", type=int, default=None, hidden=True, help=N_("The old name of --at."))
 @common
 @pass_ctx
 def replay(c: Ctx, at: int | None, old_to: int | None) -> None:
-    """Step through the effective actions, showing what each changed."""
-
     if at is not None and old_to is not None:
-        raise LedgerError("give --at alone (--to is its old name)")
+        raise LedgerError(_("give --at alone (--to is its old name)"))
     at = old_to if at is None else at
     book = c.ledger
     camp = book.campaign(c.campaign)
@@ -287,15 +309,15 @@ def replay(c: Ctx, at: int | None, old_to: int | None) -> None:
 
     emit(c, steps, text)
     if old_to is not None:  # after the output: a script reading stdout sees no change
-        click.echo("warning: `replay --to` is now `replay --at`; --to will go away", err=True)
+        click.echo(_("warning: `replay --to` is now `replay --at`; --to will go away"), err=True)
 
 
 def _shown(value: Any) -> str:
     """A sheet value as a player reads it: none, a list of words, key=value pairs."""
     if value is None or value == [] or value == {}:
-        return "none"
+        return _("none")
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return _("yes") if value else _("no")
     if isinstance(value, list | tuple):
         return ", ".join(_shown(v) for v in value)
     if isinstance(value, dict):

@@ -15,7 +15,9 @@ import click
 import msgspec
 
 from ledger.cli import fixes
+from ledger.cli.translated import Command, Group
 from ledger.errors import LedgerError
+from ledger.i18n import N_, _
 from ledger.log.records import recorded_json
 from ledger.systems import system_names
 
@@ -60,7 +62,7 @@ pass_ctx = click.make_pass_decorator(Ctx)
 
 def warn(message: str) -> None:
     """A warning: one line on stderr, never in the way of --json on stdout."""
-    click.echo(f"warning: {message}", err=True)
+    click.echo(_("warning: {message}", message=message), err=True)
 
 
 def _warn_of(warning: LedgerError) -> None:
@@ -85,7 +87,7 @@ def typed_actor(value: str | None) -> str | None:
     if value is None:
         return None
     if not value.strip():
-        raise click.BadParameter("give a character's name, e.g. --as Ana", param_hint="--as")
+        raise click.BadParameter(_("give a character's name, e.g. --as Ana"), param_hint="--as")
     return unicodedata.normalize("NFC", value)
 
 
@@ -101,7 +103,7 @@ def _set_actor(ctx: click.Context, _param: click.Parameter, value: str | None) -
     return value
 
 
-AS_HELP = "Act as this character for this command only (`ledger use --as NAME`: from now on)."
+AS_HELP = N_("Act as this character for this command only (`ledger use --as NAME`: from now on).")
 
 
 def common(f: F) -> F:
@@ -113,7 +115,7 @@ def common(f: F) -> F:
         expose_value=False,
         callback=_set_json,
         is_eager=True,
-        help="Machine-readable JSON output.",
+        help=N_("Machine-readable JSON output."),
     )(f)
     f = click.option(
         "-c",
@@ -121,7 +123,7 @@ def common(f: F) -> F:
         expose_value=False,
         callback=_set_campaign,
         is_eager=True,
-        help="Act on this campaign (default: the current one; see `ledger use`).",
+        help=N_("Act on this campaign (default: the current one; see `ledger use`)."),
     )(f)
     f = click.option(
         "--as",
@@ -142,7 +144,7 @@ def _roll_mode(ctx: click.Context, param: click.Parameter, value: bool) -> None:
     if found is None:  # pragma: no cover - every command runs under the root group
         return
     if found.visibility != "public" and found.visibility != param.name:
-        raise click.UsageError("give --private or --blind, not both")
+        raise click.UsageError(_("give --private or --blind, not both"))
     found.visibility = str(param.name)
 
 
@@ -150,8 +152,8 @@ def faces_option(f: F) -> F:
     """``--faces 3,5,6``: record physical dice instead of rolling; and the roll modes
     ``--private`` and ``--blind`` of every command that rolls (docs/dice.md)."""
     for name, told in (
-        ("blind", "Roll sealed for the GM alone: the roller sees only that the roll was made."),
-        ("private", "Roll sealed for the roller and the GM; the table sees that it was made."),
+        ("blind", N_("Roll sealed for the GM alone: the roller sees only that the roll was made.")),
+        ("private", N_("Roll sealed for the roller and the GM; the table sees that it was made.")),
     ):
         f = click.option(f"--{name}", name, is_flag=True, expose_value=False, callback=_roll_mode, help=told)(
             f
@@ -160,8 +162,10 @@ def faces_option(f: F) -> F:
         "--faces",
         metavar="N,N,...",
         default=None,
-        help="Physical dice: the faces rolled, in the order the dice are rolled "
-        "(re-rolls and explosions included).",
+        help=N_(
+            "Physical dice: the faces rolled, in the order the dice are rolled "
+            "(re-rolls and explosions included)."
+        ),
     )(f)
 
 
@@ -176,16 +180,22 @@ def emit_sealed(c: Ctx, rec: Any) -> bool:
 
     held = c.ledger.sealed_content(rec.campaign.name, env.v, THE_GM)
     who = f"{env.actor}: " if env.actor else ""
-    text = f"{who}{env.event.summary()} at version {env.v}; {'; '.join(held['summaries'])}"
+    told = _(
+        "{summary} at version {version}; {held}",
+        summary=env.event.summary(),
+        version=env.v,
+        held="; ".join(held["summaries"]),
+    )
+    text = f"{who}{told}"
     emit(c, {**recorded_json(rec), "sealed": held}, text)
     return True
 
 
 def time_travel(f: F) -> F:
     """``--at VERSION`` / ``--day D``: show the state as it was then."""
-    f = click.option("--day", type=int, default=None, help="Show the state at the end of game day D.")(f)
+    f = click.option("--day", type=int, default=None, help=N_("Show the state at the end of game day D."))(f)
     f = click.option(
-        "--at", "at", type=int, default=None, metavar="VERSION", help="Show the state at this version."
+        "--at", "at", type=int, default=None, metavar="VERSION", help=N_("Show the state at this version.")
     )(f)
     return f
 
@@ -256,7 +266,7 @@ def render_mapping(data: Any, indent: int = 0) -> str:
 
 def state_for(c: Ctx, at: int | None, day: int | None) -> Any:
     if at is not None and day is not None:
-        raise LedgerError("give --at or --day, not both")
+        raise LedgerError(_("give --at or --day, not both"))
     return c.ledger.state(c.campaign, at=at, day=day)
 
 
@@ -293,7 +303,9 @@ def key_values(items: tuple[str, ...], option: str) -> dict[str, str]:
     for item in items:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
-            raise LedgerError(f"{option} {item!r} is not KEY=VALUE; e.g. {option} name=value")
+            raise LedgerError(
+                _("{option} {item!r} is not KEY=VALUE; e.g. {option} name=value", option=option, item=item)
+            )
         parsed[key.strip()] = value.strip()
     return parsed
 
@@ -314,8 +326,12 @@ class _HelpLater:
         self._help = value
 
 
-class CommandHelpLater(_HelpLater, click.Command):
+class CommandHelpLater(_HelpLater, Command):
     """A command whose help is worked out when shown (``help=`` a function)."""
+
+
+class GroupHelpLater(_HelpLater, Group):
+    """A group whose help is worked out when shown (``help=`` a function)."""
 
 
 class OptionHelpLater(_HelpLater, click.Option):

@@ -25,23 +25,27 @@ from ledger.cli.options import (
 )
 from ledger.cli.options import faces as parse_faces
 from ledger.cli.root import cli
+from ledger.cli.translated import Command
 from ledger.errors import LedgerError
+from ledger.i18n import N_, _
 
 
-@cli.group("character")
+@cli.group("character", help=N_("Manage the campaign's characters: `character create NAME` in every system."))
 def character() -> None:
-    """Manage the campaign's characters: `character create NAME` in every system."""
+    pass
 
 
-@character.command("add")
+@character.command(
+    "add",
+    help=N_("Add a character NAME to the campaign, its --attr checked as `character create` checks them."),
+)
 @click.argument("name")
-@click.option("--attr", "attrs", multiple=True, metavar="KEY=VALUE", help="An attribute (repeatable).")
+@click.option("--attr", "attrs", multiple=True, metavar="KEY=VALUE", help=N_("An attribute (repeatable)."))
 @common
 @pass_ctx
 def character_add(c: Ctx, name: str, attrs: tuple[str, ...]) -> None:
-    """Add a character NAME to the campaign, its --attr checked as `character create` checks them."""
     rec = c.ledger.create_character(name, c.campaign, key_values(attrs, "--attr"))
-    emit(c, recorded_json(rec), f"{name} joins {rec.campaign.name!r}")
+    emit(c, recorded_json(rec), _("{name} joins {campaign!r}", name=name, campaign=rec.campaign.name))
 
 
 character.add_command(CharacterCreate(core=character_add))
@@ -52,7 +56,7 @@ else the core's ``character add``."""
 # --- dice and notes ----------------------------------------------------------
 
 
-class NotationCommand(click.Command):
+class NotationCommand(Command):
     """A command whose arguments are dice notation: one that starts with a minus
     (``ledger roll -1d4+5``) is notation, not an option."""
 
@@ -116,18 +120,25 @@ def _redirect_accident(formula: Any) -> str | None:
     return None
 
 
-@cli.command("roll", cls=NotationCommand)
+@cli.command(
+    "roll",
+    cls=NotationCommand,
+    help=N_(
+        "Roll dice NOTATION: 2d6+1, 4d6kh3, 4d6dl1, '3d6!' (exploding), '5d6!!' (compounding), 2d6r1,\n"
+        "1d20mi10, '8d6>=5' (counts dice), '1d20+5>=15' (checks the total), 4dF, '(1d6+2)*3',\n"
+        "'1d8[fire]', '{1d20,1d20}kh1'. Quote the notation: a shell reads > < ( ) ! [ ] { } * itself\n"
+        "(unquoted, 3d6>=5 rolls 3d6 into a file named =5). Words after it are the label:\n"
+        "ledger roll 1d20+5 attack."
+    ),
+)
 @click.argument("notation", nargs=-1, required=True)
 @faces_option
-@click.option("--label", default="", help="What the roll was for (default: the words after the notation).")
+@click.option(
+    "--label", default="", help=N_("What the roll was for (default: the words after the notation).")
+)
 @common
 @pass_ctx
 def roll(c: Ctx, notation: tuple[str, ...], faces: str | None, label: str) -> None:
-    """Roll dice NOTATION: 2d6+1, 4d6kh3, 4d6dl1, '3d6!' (exploding), '5d6!!' (compounding), 2d6r1,
-    1d20mi10, '8d6>=5' (counts dice), '1d20+5>=15' (checks the total), 4dF, '(1d6+2)*3',
-    '1d8[fire]', '{1d20,1d20}kh1'. Quote the notation: a shell reads > < ( ) ! [ ] { } * itself
-    (unquoted, 3d6>=5 rolls 3d6 into a file named =5). Words after it are the label:
-    ledger roll 1d20+5 attack."""
     # lazy: `ledger --help` imports no dice (tests/test_cli_startup.py)
     from ledger.dice.notation import parse
     from ledger.dice.sources import render
@@ -147,41 +158,52 @@ def roll(c: Ctx, notation: tuple[str, ...], faces: str | None, label: str) -> No
     made = _redirect_accident(formula)
     if made is not None:
         click.echo(
-            f"warning: the shell took '>' in the notation as a redirection and wrote the file {made!r}; "
-            f"recorded {result.notation}. Quote the notation: ledger roll '{result.notation}>{made}'",
+            _(
+                "warning: the shell took '>' in the notation as a redirection and wrote the file {file!r}; "
+                "recorded {notation}. Quote the notation: ledger roll '{notation}>{file}'",
+                file=made,
+                notation=result.notation,
+            ),
             err=True,
         )
     emit(c, recorded_json(rec), f"{who}{label + ': ' if label else ''}{render(result)}")
 
 
-@cli.command("note")
+@cli.command("note", help=N_("Record a journal line; with --to, a whisper, sealed from every other seat."))
 @click.argument("text")
 @click.option(
     "--to",
     "to",
     multiple=True,
     metavar="NAME",
-    help="Whisper it to this character (repeatable): only they and the GM read it.",
+    help=N_("Whisper it to this character (repeatable): only they and the GM read it."),
 )
 @common
 @pass_ctx
 def note(c: Ctx, text: str, to: tuple[str, ...]) -> None:
-    """Record a journal line; with --to, a whisper, sealed from every other seat."""
     rec = c.ledger.note(text, c.campaign, actor=c.actor, to=to)
-    told = "whispered" if to else "noted"
-    emit(c, recorded_json(rec), f"{told} (v{rec.version})")
+    told = (
+        _("whispered (v{version})", version=rec.version)
+        if to
+        else _("noted (v{version})", version=rec.version)
+    )
+    emit(c, recorded_json(rec), told)
 
 
-@cli.command("reveal")
+@cli.command(
+    "reveal",
+    help=N_(
+        "Reveal the sealed roll or whisper at VERSION (or --all sealed rolls): its content and\n"
+        "salt go into the log, where anyone checks them against the commitment made with it."
+    ),
+)
 @click.argument("version", type=int, required=False)
-@click.option("--all", "every", is_flag=True, help="Reveal every sealed roll not revealed yet.")
+@click.option("--all", "every", is_flag=True, help=N_("Reveal every sealed roll not revealed yet."))
 @common
 @pass_ctx
 def reveal(c: Ctx, version: int | None, every: bool) -> None:
-    """Reveal the sealed roll or whisper at VERSION (or --all sealed rolls): its content and
-    salt go into the log, where anyone checks them against the commitment made with it."""
     if (version is None) == (not every):
-        raise LedgerError("give a VERSION or --all, not both: ledger reveal 12, ledger reveal --all")
+        raise LedgerError(_("give a VERSION or --all, not both: ledger reveal 12, ledger reveal --all"))
     rec = c.ledger.reveal(c.campaign, None if every else version)
     lines = [e.event.summary() for e in rec.envelopes]
     emit(c, recorded_json(rec), "\n".join(lines))

@@ -6,37 +6,47 @@ from pathlib import Path
 
 import click
 
-from ledger import words
 from ledger.cli.fixes import command_line
 from ledger.cli.options import Ctx, common, emit, pass_ctx
+from ledger.cli.translated import Command
+from ledger.i18n import N_, _, n_
 from ledger.projections.report import write
 
 
-@click.command("report")
+@click.command(
+    "report",
+    cls=Command,
+    help=N_(
+        "Write a campaign report: map, timeline slider, sheet, charts, journal and log in one HTML file.\n"
+        "\n"
+        "Open it in any browser, even offline; the slider shows the sheet, the map\n"
+        "and the journal as they were on each day (#day=N in the address opens it\n"
+        "there). With --as NAME the page opens on that character's sheet."
+    ),
+)
 @click.option(
     "-o",
     "--output",
     "output",
     required=True,
     type=click.Path(dir_okay=False, writable=True, path_type=Path),
-    help="The HTML file to write (it needs nothing else: no network, no other file).",
+    help=N_("The HTML file to write (it needs nothing else: no network, no other file)."),
 )
 @common
 @pass_ctx
 def report(c: Ctx, output: Path) -> None:
-    """Write a campaign report: map, timeline slider, sheet, charts, journal and log in one HTML file.
-
-    Open it in any browser, even offline; the slider shows the sheet, the map
-    and the journal as they were on each day (#day=N in the address opens it
-    there). With --as NAME the page opens on that character's sheet."""
     if output.suffix.lower() not in (".html", ".htm"):
         raise click.BadParameter(
-            f"expected a file name ending in .html, got {str(output)!r}; use -o NAME.html"
+            _("expected a file name ending in .html, got {file!r}; use -o NAME.html", file=str(output))
         )
     data = write(c.ledger, c.campaign, output, focus=c.actor, word=command_line)
     steps = data["steps"]
     last = steps[-1] if steps else {"day": None, "v": 0}
-    span = f"days {min(map(int, data['days']))}-{last['day']}, " if data["days"] else ""
+    span = (
+        _("days {first}-{last}, ", first=min(map(int, data["days"])), last=last["day"])
+        if data["days"]
+        else ""
+    )
     summary = {
         "file": str(output),
         "campaign": data["campaign"],
@@ -51,8 +61,15 @@ def report(c: Ctx, output: Path) -> None:
     emit(
         c,
         summary,
-        lambda: (
-            f"wrote {output} ({summary['bytes'] // 1024} KiB): {data['campaign']} ({data['system']}), "
-            f"{span}{words.count(len(steps), 'action')}, head v{summary['head']} {summary['hash'][:16]}"
+        lambda: _(
+            "wrote {file} ({kib} KiB): {campaign} ({system}), {span}{actions}, head v{head} {hash}",
+            file=output,
+            kib=summary["bytes"] // 1024,
+            campaign=data["campaign"],
+            system=data["system"],
+            span=span,
+            actions=n_("{n} action", "{n} actions", len(steps)),
+            head=summary["head"],
+            hash=summary["hash"][:16],
         ),
     )

@@ -22,35 +22,42 @@ from ledger.cli.options import (
     typed_actor,
     typed_campaign,
 )
+from ledger.cli.translated import Group, in_words, short_help
 from ledger.errors import LedgerError, OutputWriteError
+from ledger.i18n import N_
 from ledger.systems import system_names
 from ledger.trust.outfile import STORAGE_ERRNOS
 
 # Commands that live in their own modules, loaded only when used:
-# name -> (module, attribute, short help shown by `ledger --help`). Each system's own group
+# name -> (module, attribute, short help shown by `ledger --help`, marked N_ and put into
+# words when shown). Each system's own group
 # is the one it registers (ledger.cli.systems), listed by the help it publishes.
 LAZY: dict[str, tuple[str, str, str]] = {
-    "stats": ("ledger.cli.stats", "stats", "Statistics across campaigns: luck, survival, dice fairness."),
-    "query": ("ledger.cli.stats", "query", "Read-only SQL over the statistics warehouse."),
-    "warehouse": ("ledger.cli.stats", "warehouse", "Build, rebuild or inspect the statistics warehouse."),
-    "simulate": ("ledger.cli.stats", "simulate", "Generate whole campaigns fast, for statistics at scale."),
+    "stats": ("ledger.cli.stats", "stats", N_("Statistics across campaigns: luck, survival, dice fairness.")),
+    "query": ("ledger.cli.stats", "query", N_("Read-only SQL over the statistics warehouse.")),
+    "warehouse": ("ledger.cli.stats", "warehouse", N_("Build, rebuild or inspect the statistics warehouse.")),
+    "simulate": (
+        "ledger.cli.stats",
+        "simulate",
+        N_("Generate whole campaigns fast, for statistics at scale."),
+    ),
     "tables": (
         "ledger.cli.tables",
         "tables",
-        "Browse the system's tables: dice, rows, shops, enemies, skills.",
+        N_("Browse the system's tables: dice, rows, shops, enemies, skills."),
     ),
     "roll-table": (
         "ledger.cli.tables",
         "roll_table",
-        "Roll on one of the system's tables, recorded like any roll.",
+        N_("Roll on one of the system's tables, recorded like any roll."),
     ),
     "report": (
         "ledger.cli.report",
         "report",
-        "Write a campaign report: map, timeline and charts in one HTML file.",
+        N_("Write a campaign report: map, timeline and charts in one HTML file."),
     ),
-    "serve": ("ledger.cli.serve", "serve", "Serve the live table: every seat's page and the API."),
-    "table": ("ledger.cli.table", "table", "Seats at the live table: invite, list, revoke."),
+    "serve": ("ledger.cli.serve", "serve", N_("Serve the live table: every seat's page and the API.")),
+    "table": ("ledger.cli.table", "table", N_("Seats at the live table: invite, list, revoke.")),
 }
 
 
@@ -66,7 +73,7 @@ CORE: dict[str, str] = {
 --help``, which shows them all, loads them all (tests/test_cli_startup.py)."""
 
 
-class LedgerGroup(click.Group):
+class LedgerGroup(Group):
     """Loads the core commands' modules, the lazy commands and the system command groups on
     demand; turns refusals into one line."""
 
@@ -99,16 +106,16 @@ class LedgerGroup(click.Group):
         groups = on_cli.groups()
         for name in self.list_commands(ctx):
             if name in LAZY and name not in self.commands:
-                rows.append((name, LAZY[name][2]))
+                rows.append((name, i18n.translate(LAZY[name][2])))
                 continue
             if name in groups and name not in self.commands:
-                rows.append((name, groups[name][1]))
+                rows.append((name, in_words(groups[name][1]) or ""))
                 continue
             command = self.get_command(ctx, name)
             if command is not None and not command.hidden:
-                rows.append((name, command.get_short_help_str(formatter.width - 6 - len(name))))
+                rows.append((name, short_help(command, formatter.width - 6 - len(name))))
         if rows:
-            with formatter.section("Commands"):
+            with formatter.section(i18n._("Commands")):
                 formatter.write_dl(rows)
 
     def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
@@ -141,16 +148,17 @@ class LedgerGroup(click.Group):
         self._main_shell_completion(extra, prog_name, complete_var)
         code, as_json = 0, json_wanted(argv)  # before parsing, which consumes argv
         lang = language_wanted(argv)
-        if lang is not None and i18n.normalize(lang) is not None:
-            i18n.set_language(lang)
-        try:
-            with self.make_context(prog_name, list(argv), **extra) as ctx:
-                self.invoke(ctx)
-            sys.stdout.flush()  # a full standard output fails here, not at exit
-        except click.exceptions.Exit as e:
-            code = e.exit_code
-        except BaseException as e:  # every error leaves by one door
-            code = fail(e, as_json)
+        with i18n.using(spoken(lang)):  # the language of this run, as it was after it
+            try:
+                if lang is not None and i18n.normalize(lang) is None:  # one line, before any usage
+                    raise LanguageRefused(language_refusal(lang))
+                with self.make_context(prog_name, list(argv), **extra) as ctx:
+                    self.invoke(ctx)
+                sys.stdout.flush()  # a full standard output fails here, not at exit
+            except click.exceptions.Exit as e:
+                code = e.exit_code
+            except BaseException as e:  # every error leaves by one door
+                code = fail(e, as_json)
         if standalone_mode:
             sys.exit(code)
         return code
@@ -182,6 +190,18 @@ EXIT_CODES = {
 """The exit codes of ``ledger``, as the README's table lists them."""
 
 
+def spoken(lang: str | None) -> str | None:
+    """The language a run speaks: ``--lang`` when it names one the ledger speaks; else the
+    one the caller set for the moment (:func:`ledger.i18n.using`, a test's); else the one
+    the environment names now (``LEDGER_LANG``, ``LC_ALL``, ``LC_MESSAGES``, ``LANG``), read
+    for each run, not once per process."""
+    if lang is not None and i18n.normalize(lang) is not None:
+        return lang
+    if i18n._current.get() is not None:
+        return None
+    return i18n.from_environment()
+
+
 def language_wanted(argv: list[str]) -> str | None:
     """The ``--lang`` given before ``--`` (read before parsing, so that the help and a
     usage error are already in it), or None."""
@@ -195,15 +215,26 @@ def language_wanted(argv: list[str]) -> str | None:
     return None
 
 
+def language_refusal(value: str) -> str:
+    """Why ``--lang value`` is refused, in one line."""
+    return i18n._(
+        "{value!r} is not a language the ledger speaks; give one of {languages}",
+        value=value,
+        languages=", ".join(i18n.LANGUAGES),
+    )
+
+
+class LanguageRefused(click.BadParameter):
+    """``--lang`` names a language the ledger does not speak: said in one line, as a refusal
+    is, not under the usage."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, param_hint="--lang")
+
+
 def _check_language(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     if value is not None and i18n.normalize(value) is None:
-        raise click.BadParameter(
-            i18n._(
-                "{value!r} is not a language the ledger speaks; give one of {languages}",
-                value=value,
-                languages=", ".join(i18n.LANGUAGES),
-            )
-        )
+        raise LanguageRefused(language_refusal(value))
     return value
 
 
@@ -237,13 +268,15 @@ def fail(error: BaseException, as_json: bool) -> int:
         param = getattr(error, "param_hint", None) or getattr(getattr(error, "param", None), "name", None)
         if isinstance(param, str):
             fields["param"] = param
-        if not as_json:
+        if isinstance(error, LanguageRefused):
+            message = error.message
+        elif not as_json:
             error.show()
             return code
     elif isinstance(error, (KeyboardInterrupt, click.Abort)):
         kind, message, code = (
             "Interrupted",
-            "interrupted; what was recorded before Ctrl-C stays recorded",
+            i18n._("interrupted; what was recorded before Ctrl-C stays recorded"),
             130,
         )
     elif isinstance(error, BrokenPipeError):
@@ -254,7 +287,12 @@ def fail(error: BaseException, as_json: bool) -> int:
         # standard output, so the error goes to stderr whatever --json says.
         _drop_stdout()
         reason = error.strerror or str(error)
-        click.echo(f"error: cannot write the standard output: {reason}; send it to another file", err=True)
+        click.echo(
+            i18n._(
+                "error: cannot write the standard output: {reason}; send it to another file", reason=reason
+            ),
+            err=True,
+        )
         return OutputWriteError.exit_code
     else:
         raise error
@@ -262,7 +300,7 @@ def fail(error: BaseException, as_json: bool) -> int:
         body = {"type": kind, "message": message, "exit_code": code, **fields}
         echo_json({"error": body})
     else:
-        click.echo(f"error: {message}", err=True)
+        click.echo(i18n._("error: {message}", message=message), err=True)
     return code
 
 
@@ -277,20 +315,29 @@ def _drop_stdout() -> None:
         pass
 
 
-@click.group(cls=LedgerGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(
+    cls=LedgerGroup,
+    context_settings={"help_option_names": ["-h", "--help"]},
+    help=N_(
+        "Keep a tabletop campaign as an append-only, tamper-evident event log.\n"
+        "\n"
+        "Every roll, meal, wound and day is an event. Undo, fork and time-travel\n"
+        "any campaign; verify that no roll was edited."
+    ),
+)
 @click.option(
     "--db",
     envvar="LEDGER_DB",
     default=None,
     metavar="PATH|URL",
-    help="Ledger file, or postgresql://user@host:port/db (default: ./campaigns.ledger; env LEDGER_DB).",
+    help=N_("Ledger file, or postgresql://user@host:port/db (default: ./campaigns.ledger; env LEDGER_DB)."),
 )
-@click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
+@click.option("--json", "as_json", is_flag=True, help=N_("Machine-readable JSON output."))
 @click.option(
     "-c",
     "--campaign",
     default=None,
-    help="Act on this campaign (default: the current one; see `ledger use`).",
+    help=N_("Act on this campaign (default: the current one; see `ledger use`)."),
 )
 @click.option("--as", "actor", default=None, metavar="CHARACTER", help=AS_HELP)
 @click.option(
@@ -301,16 +348,13 @@ def _drop_stdout() -> None:
     callback=_check_language,
     expose_value=False,
     is_eager=True,
-    help="Language of everything shown (default: env LEDGER_LANG, else LC_ALL, LC_MESSAGES, LANG; else English).",
+    help=N_(
+        "Language of everything shown (default: env LEDGER_LANG, else LC_ALL, LC_MESSAGES, LANG; else English)."
+    ),
 )
 @click.version_option(package_name="campaign-ledger", prog_name="ledger")
 @click.pass_context
 def cli(ctx: click.Context, db: str | None, as_json: bool, campaign: str | None, actor: str | None) -> None:
-    """Keep a tabletop campaign as an append-only, tamper-evident event log.
-
-    Every roll, meal, wound and day is an event. Undo, fork and time-travel
-    any campaign; verify that no roll was edited.
-    """
     ctx.obj = Ctx(
         db=db,
         json=as_json,
@@ -329,9 +373,11 @@ READS = frozenset({"campaigns", "status", "log", "sheet", "journal", "replay", "
 read-only media and never create or change a file. (`export` may make the signing key.)"""
 
 
-OTHER_SYSTEMS = """\b
-{which}: ledger new SYSTEM NAME, then ledger character create NAME
-(its --help lists the system's options) and `ledger SYSTEM --help`."""
+OTHER_SYSTEMS = N_(
+    "\b\n"
+    "{which}: ledger new SYSTEM NAME, then ledger character create NAME\n"
+    "(its --help lists the system's options) and `ledger SYSTEM --help`."
+)
 
 
 def epilog() -> str:
@@ -346,7 +392,9 @@ def epilog() -> str:
         if walk is None or not walk.steps:
             continue
         width = max(len(command) for command, _ in walk.steps) + 2
-        lines = [f"{walk.title}:", *(f"  {command:<{width}}{what}" for command, what in walk.steps)]
+        title = i18n._("{title}:", title=in_words(walk.title))
+        lines = [title, *(f"  {command:<{width}}{in_words(what)}" for command, what in walk.steps)]
         parts.append("\b\n" + "\n".join(lines))
-    parts.append(OTHER_SYSTEMS.format(which="Other systems" if parts else "Every system"))
+    which = i18n._("Other systems") if parts else i18n._("Every system")
+    parts.append(i18n._(OTHER_SYSTEMS, which=which))
     return "\n\n".join(parts)

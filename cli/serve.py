@@ -11,7 +11,8 @@ import sys
 import click
 
 from ledger import docs
-from ledger.cli.options import Ctx, common, pass_ctx
+from ledger.cli.options import CommandHelpLater, Ctx, common, pass_ctx
+from ledger.i18n import N_, _
 from ledger.log.store import resolve_target
 
 LOOPBACK_NAMES = frozenset({"localhost", "localhost.localdomain"})
@@ -58,11 +59,14 @@ def trusted_proxies(given: str | None) -> list[str] | None:
             ipaddress.ip_network(item, strict=False)
         except ValueError:
             raise click.BadParameter(
-                f"{item[:60]!r} is no address or network; name each proxy as 127.0.0.1 or 10.0.0.0/8",
+                _(
+                    "{item!r} is no address or network; name each proxy as 127.0.0.1 or 10.0.0.0/8",
+                    item=item[:60],
+                ),
                 param_hint="--forwarded-allow-ips",
             ) from None
     if not found:
-        raise click.BadParameter("name at least one proxy address", param_hint="--forwarded-allow-ips")
+        raise click.BadParameter(_("name at least one proxy address"), param_hint="--forwarded-allow-ips")
     return found
 
 
@@ -76,50 +80,60 @@ def qr_text(url: str) -> str:
     return out.getvalue()
 
 
-SERVE_HELP = """Serve the live table: each seat's page at /t/CAMPAIGN and the API under /api.
+SERVE_HELP = N_(
+    "Serve the live table: each seat's page at /t/CAMPAIGN and the API under /api.\n"
+    "\n"
+    "Invite the table with `ledger table invite` (its links point where this server listens);\n"
+    "each link seats one device. It listens on the loopback unless --host or --lan says\n"
+    "otherwise; --lan listens on this machine's LAN address and prints the address to share,\n"
+    "with a QR code. On any other address than the loopback put TLS in front of it (a reverse\n"
+    "proxy; then name it with --forwarded-allow-ips), or give --certfile and --keyfile. On\n"
+    "PostgreSQL several processes may serve one ledger side by side. The API, its errors, its\n"
+    "limits and the live feed: {doc}."
+)
 
-Invite the table with `ledger table invite` (its links point where this server listens);
-each link seats one device. It listens on the loopback unless --host or --lan says
-otherwise; --lan listens on this machine's LAN address and prints the address to share,
-with a QR code. On any other address than the loopback put TLS in front of it (a reverse
-proxy; then name it with --forwarded-allow-ips), or give --certfile and --keyfile. On
-PostgreSQL several processes may serve one ledger side by side. The API, its errors, its
-limits and the live feed: {doc}."""
+
+def _serve_help() -> str:
+    return _(SERVE_HELP, doc=docs.path("api.md"))
 
 
-@click.command("serve", help=SERVE_HELP.format(doc=docs.path("api.md")))
-@click.option("--db", default=None, metavar="PATH|URL", help="The ledger to serve (default: the root --db).")
-@click.option("--host", default=None, help="The address to listen on.  [default: 127.0.0.1]")
+@click.command("serve", cls=CommandHelpLater, help=_serve_help)
+@click.option(
+    "--db", default=None, metavar="PATH|URL", help=N_("The ledger to serve (default: the root --db).")
+)
+@click.option("--host", default=None, help=N_("The address to listen on.  [default: 127.0.0.1]"))
 @click.option(
     "--lan",
     is_flag=True,
-    help="Listen on this machine's LAN address; print the URL to share and its QR code.",
+    help=N_("Listen on this machine's LAN address; print the URL to share and its QR code."),
 )
-@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="The port.")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help=N_("The port."))
 @click.option(
     "--certfile",
     type=click.Path(exists=True, dir_okay=False),
     default=None,
-    help="Serve HTTPS with this certificate (PEM); give --keyfile too.",
+    help=N_("Serve HTTPS with this certificate (PEM); give --keyfile too."),
 )
 @click.option(
     "--keyfile",
     type=click.Path(exists=True, dir_okay=False),
     default=None,
-    help="The certificate's key (PEM).",
+    help=N_("The certificate's key (PEM)."),
 )
 @click.option(
     "--forwarded-allow-ips",
     default=None,
     metavar="ADDRESSES",
-    help="Read X-Forwarded-For and X-Forwarded-Proto from these proxies only (comma-separated "
-    "addresses or networks); by default from none.",
+    help=N_(
+        "Read X-Forwarded-For and X-Forwarded-Proto from these proxies only (comma-separated "
+        "addresses or networks); by default from none."
+    ),
 )
 @click.option(
     "--max-connections",
     type=click.IntRange(8, None),
     default=None,
-    help="The most connections held at once (default: the open-file limit less 64).",
+    help=N_("The most connections held at once (default: the open-file limit less 64)."),
 )
 @common
 @pass_ctx
@@ -136,15 +150,15 @@ def serve(
 ) -> None:
     """Serve the live table (the help text is SERVE_HELP)."""
     if (certfile is None) != (keyfile is None):
-        raise click.UsageError("give --certfile and --keyfile together, or neither")
+        raise click.UsageError(_("give --certfile and --keyfile together, or neither"))
     if lan and host is not None:
-        raise click.UsageError("give --lan or --host, not both")
+        raise click.UsageError(_("give --lan or --host, not both"))
     proxies = trusted_proxies(forwarded_allow_ips)
     if lan:
         host = lan_address()
         if host is None:
             raise click.UsageError(
-                "this machine has no LAN address (is it on a network?); give --host ADDRESS"
+                _("this machine has no LAN address (is it on a network?); give --host ADDRESS")
             )
     host = host or "127.0.0.1"
     if db is not None:
@@ -155,8 +169,11 @@ def serve(
     scheme = "https" if certfile else "http"
     if not is_loopback(host) and certfile is None:
         click.echo(
-            f"warning: {host} is reachable from other machines: put TLS in front of it "
-            "(a reverse proxy with HTTPS), or give --certfile and --keyfile",
+            _(
+                "warning: {host} is reachable from other machines: put TLS in front of it "
+                "(a reverse proxy with HTTPS), or give --certfile and --keyfile",
+                host=host,
+            ),
             err=True,
         )
     # lazy: `ledger serve --help` imports no web framework (tests/test_web_cli.py)
@@ -176,18 +193,21 @@ def serve(
 
     def listening(sockets: list[tuple[str, int]]) -> None:
         bound = sockets[0][1] if sockets else port
-        click.echo(f"serving {where} at {url_of(host, bound)} (Ctrl-C stops)")
+        click.echo(_("serving {ledger} at {url} (Ctrl-C stops)", ledger=where, url=url_of(host, bound)))
         reached = (lan_address() or "127.0.0.1") if is_unspecified(host) else host
         shared = url_of(reached, bound)
         if lan:
-            click.echo(f"share {shared} with the table; a phone's camera opens it from this code:")
+            click.echo(_("share {url} with the table; a phone's camera opens it from this code:", url=shared))
             click.echo(qr_text(shared), nl=False)
         try:
             announce.announce(target, shared.rstrip("/"))
         except OSError as e:
             click.echo(
-                f"note: cannot record where this server listens ({e.strerror or e}); "
-                "give `ledger table invite --url` the address",
+                _(
+                    "note: cannot record where this server listens ({reason}); "
+                    "give `ledger table invite --url` the address",
+                    reason=e.strerror or e,
+                ),
                 err=True,
             )
         sys.stdout.flush()

@@ -18,11 +18,12 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from ledger import words
 from ledger.cli import fixes
 from ledger.cli.options import Ctx, emit, json_text, pass_ctx, printable
 from ledger.cli.stats_text import render, signed, survival_lines
+from ledger.cli.translated import Command, Group
 from ledger.errors import Input, LedgerError, RunCommand
+from ledger.i18n import N_, _, n_
 from ledger.play.simulate import Simulator, check_simulator, plan, still_to_simulate
 from ledger.projections.stats.reports import REPORTS, Scope, report, report_names
 from ledger.projections.stats.tables import table_lines
@@ -81,8 +82,10 @@ def warehouse_option(f: F) -> F:
         metavar="PATH",
         envvar="LEDGER_WAREHOUSE",
         default=None,
-        help="The DuckDB warehouse (default: beside a ledger file as FILE.duckdb; "
-        "./ledger-warehouse.duckdb for PostgreSQL; env LEDGER_WAREHOUSE).",
+        help=N_(
+            "The DuckDB warehouse (default: beside a ledger file as FILE.duckdb; "
+            "./ledger-warehouse.duckdb for PostgreSQL; env LEDGER_WAREHOUSE)."
+        ),
     )(f)
 
 
@@ -107,7 +110,7 @@ def json_option(f: F) -> F:
         expose_value=False,
         callback=_json_flag,
         is_eager=True,
-        help="Machine-readable JSON output.",
+        help=N_("Machine-readable JSON output."),
     )(f)
 
 
@@ -120,7 +123,7 @@ def scope_options(f: F) -> F:
         expose_value=False,
         callback=_campaign_choice,
         is_eager=True,
-        help="Only this campaign (default: every campaign).",
+        help=N_("Only this campaign (default: every campaign)."),
     )(f)
 
 
@@ -168,7 +171,7 @@ def _with_progress(
 ) -> int:
     if behind < PROGRESS_FROM:
         return wh.rebuild() if rebuild else wh.catch_up(con=con)
-    label = "rebuilding the warehouse" if rebuild else "updating the warehouse"
+    label = _("rebuilding the warehouse") if rebuild else _("updating the warehouse")
     with click.progressbar(length=behind, label=label, file=_stderr()) as bar:
         return wh.rebuild(bar.update) if rebuild else wh.catch_up(bar.update, con=con)
 
@@ -176,19 +179,31 @@ def _with_progress(
 # --- ledger stats ----------------------------------------------------------------------------
 
 
-@click.command("stats")
-@click.option("--character", default=None, help="Only this character's rows.")
+@click.command(
+    "stats",
+    cls=Command,
+    help=N_(
+        "Campaign statistics: luck index, success rates against expectation, mulligans,\n"
+        "damage per day, deaths, survival curve, dice fairness, and the reports of each\n"
+        "system (--report lists them all).\n"
+        "\n"
+        "Across every campaign, or one with -c NAME."
+    ),
+)
+@click.option("--character", default=None, help=N_("Only this character's rows."))
 @click.option(
     "--simulated",
     is_flag=True,
-    help="Include the campaigns `ledger simulate` played (left out by default; -c NAME always reads NAME).",
+    help=N_(
+        "Include the campaigns `ledger simulate` played (left out by default; -c NAME always reads NAME)."
+    ),
 )
 @click.option(
     "--report",
     "only",
     multiple=True,
     type=ReportChoice(),
-    help="Only this report (repeatable; default: all).",
+    help=N_("Only this report (repeatable; default: all)."),
 )
 @warehouse_option
 @scope_options
@@ -196,11 +211,6 @@ def _with_progress(
 def stats(
     c: Ctx, character: str | None, simulated: bool, only: tuple[str, ...], warehouse_path: str | None
 ) -> None:
-    """Campaign statistics: luck index, success rates against expectation, mulligans,
-    damage per day, deaths, survival curve, dice fairness, and the reports of each
-    system (--report lists them all).
-
-    Across every campaign, or one with -c NAME."""
     if c.campaign is not None:
         c.ledger.campaign(c.campaign)  # refuses an unknown name
 
@@ -215,21 +225,33 @@ def stats(
 # --- ledger query ----------------------------------------------------------------------------
 
 
-@click.command("query")
+@click.command(
+    "query",
+    cls=Command,
+    help=N_(
+        "Run read-only SQL over the warehouse (tables: campaigns, events, actions,\n"
+        "characters, rolls, dice, and one per kind of fact: meals, nights, days, wounds,\n"
+        "conditions, deaths and the systems' own; `ledger warehouse status` lists them).\n"
+        "Output a table, --json or --csv; rows stream out as DuckDB finds them, within a\n"
+        "time limit and bounded memory."
+    ),
+)
 @click.argument("sql")
-@click.option("--csv", "as_csv", is_flag=True, help="Output CSV.")
+@click.option("--csv", "as_csv", is_flag=True, help=N_("Output CSV."))
 @click.option(
     "--limit",
     type=int,
     default=None,
-    help="Print at most this many rows (default 1000; 0 prints every row). A note says how many were left out.",
+    help=N_(
+        "Print at most this many rows (default 1000; 0 prints every row). A note says how many were left out."
+    ),
 )
 @click.option(
     "--timeout",
     type=float,
     default=None,
     metavar="SECONDS",
-    help="Stop the query after this many seconds (default 20).",
+    help=N_("Stop the query after this many seconds (default 20)."),
 )
 @warehouse_option
 @json_option
@@ -237,11 +259,6 @@ def stats(
 def query(
     c: Ctx, sql: str, as_csv: bool, limit: int | None, timeout: float | None, warehouse_path: str | None
 ) -> None:
-    """Run read-only SQL over the warehouse (tables: campaigns, events, actions,
-    characters, rolls, dice, and one per kind of fact: meals, nights, days, wounds,
-    conditions, deaths and the systems' own; `ledger warehouse status` lists them).
-    Output a table, --json or --csv; rows stream out as DuckDB finds them, within a
-    time limit and bounded memory."""
     limits = QueryLimits() if timeout is None else QueryLimits(timeout=timeout)
     limit = DEFAULT_LIMIT if limit is None else limit
     check_query_text(sql, limit)  # a bad --limit or an empty query, before anything is opened
@@ -273,14 +290,14 @@ def query(
                     click.echo(line)
             note = left_out_note(shown, q.left_out, q.left_out_exact, spell=fixes.spelled)
     except MemoryError as e:  # the rows as they are written out, past the process's bound
-        raise out_of_memory(limits, "the rows could not be written out") from e
+        raise out_of_memory(limits, _("the rows could not be written out")) from e
     if as_csv or c.json:
         if note:
-            click.echo(f"note: {note}", err=True)
+            click.echo(_("note: {note}", note=note), err=True)
     elif note:
         click.echo(f"({note})")
     else:
-        click.echo(f"({words.count(shown, 'row')})")
+        click.echo(n_("({n} row)", "({n} rows)", shown))
 
 
 def _shown(value: Any) -> Any:
@@ -315,17 +332,16 @@ def _write_json(columns: list[str], pages: Any) -> None:
 # --- ledger warehouse ---------------------------------------------------------------------------
 
 
-@click.group("warehouse")
+@click.group("warehouse", cls=Group, help=N_("The DuckDB statistics warehouse derived from the log."))
 def warehouse() -> None:
-    """The DuckDB statistics warehouse derived from the log."""
+    pass
 
 
-@warehouse.command("rebuild")
+@warehouse.command("rebuild", help=N_("Drop the warehouse and build it again from the whole log."))
 @warehouse_option
 @json_option
 @pass_ctx
 def warehouse_rebuild(c: Ctx, warehouse_path: str | None) -> None:
-    """Drop the warehouse and build it again from the whole log."""
     start = time.perf_counter()
     wh = Warehouse(c.ledger, warehouse_path)
     n = _with_progress(wh, c.ledger.store.max_notification_id(), rebuild=True)
@@ -334,29 +350,44 @@ def warehouse_rebuild(c: Ctx, warehouse_path: str | None) -> None:
     emit(
         c,
         {"path": str(wh.path), "events": n, "seconds": round(took, 3), "events_per_second": round(rate)},
-        f"rebuilt {wh.path} from {words.count(n, 'event')} in {took:.2f}s ({rate:,.0f} events/s)",
+        _(
+            "rebuilt {path} from {events} in {took:.2f}s ({rate:,.0f} events/s)",
+            path=wh.path,
+            events=n_("{n} event", "{n} events", n),
+            took=took,
+            rate=float(rate),
+        ),
     )
 
 
-@warehouse.command("status")
+@warehouse.command(
+    "status", help=N_("Where the warehouse is, how far behind the log it is, and its row counts.")
+)
 @warehouse_option
 @json_option
 @pass_ctx
 def warehouse_status(c: Ctx, warehouse_path: str | None) -> None:
-    """Where the warehouse is, how far behind the log it is, and its row counts."""
     data = Warehouse(c.ledger, warehouse_path).status()
 
     def text() -> str:
         if not data["exists"]:
-            return (
-                f"no warehouse at {data['path']} yet; `ledger stats` or `ledger warehouse rebuild` builds it"
+            return _(
+                "no warehouse at {path} yet; `ledger stats` or `ledger warehouse rebuild` builds it",
+                path=data["path"],
             )
         if data.get("outdated"):
-            return f"warehouse {data['path']} has an older layout; the next `ledger stats` rebuilds it"
+            return _(
+                "warehouse {path} has an older layout; the next `ledger stats` rebuilds it", path=data["path"]
+            )
         lines = [
-            f"warehouse {data['path']}",
-            f"applied up to event {data['position']} of {data['store_position']} "
-            f"({data['behind']} behind) from {data['store']}",
+            _("warehouse {path}", path=data["path"]),
+            _(
+                "applied up to event {position} of {top} ({behind} behind) from {store}",
+                position=data["position"],
+                top=data["store_position"],
+                behind=data["behind"],
+                store=data["store"],
+            ),
         ]
         lines += [f"  {name:<12} {count:>10}" for name, count in data["tables"].items()]
         return "\n".join(lines)
@@ -367,26 +398,33 @@ def warehouse_status(c: Ctx, warehouse_path: str | None) -> None:
 # --- ledger simulate ------------------------------------------------------------------------------
 
 
-@click.command("simulate")
+@click.command(
+    "simulate",
+    cls=Command,
+    help=N_(
+        "Generate whole campaigns of SYSTEM fast, to try statistics at scale\n"
+        "(each system plays with its own autoplayer or simulator)."
+    ),
+)
 @click.argument("system")
-@click.option("--campaigns", "count", type=int, default=100, show_default=True, help="How many campaigns.")
-@click.option("--seed", type=int, default=None, help="Make the run reproducible (default: random).")
+@click.option(
+    "--campaigns", "count", type=int, default=100, show_default=True, help=N_("How many campaigns.")
+)
+@click.option("--seed", type=int, default=None, help=N_("Make the run reproducible (default: random)."))
 @click.option(
     "--days",
     type=int,
     default=30,
     show_default=True,
-    help="Days to play each campaign, as the system counts them (rounds, shifts, thirds of a day...).",
+    help=N_("Days to play each campaign, as the system counts them (rounds, shifts, thirds of a day...)."),
 )
-@click.option("--prefix", default=None, help="Campaign names start with this (default: sim-SYSTEM-SEED).")
+@click.option("--prefix", default=None, help=N_("Campaign names start with this (default: sim-SYSTEM-SEED)."))
 @json_option
 @pass_ctx
 def simulate(c: Ctx, system: str, count: int, seed: int | None, days: int, prefix: str | None) -> None:
-    """Generate whole campaigns of SYSTEM fast, to try statistics at scale
-    (each system plays with its own autoplayer or simulator)."""
     check_simulator(system)
     if days < 1:
-        raise LedgerError(f"--days must be at least 1, got {days}")
+        raise LedgerError(_("--days must be at least 1, got {days}", days=days))
     seed = secrets.randbelow(2**31) if seed is None else seed
     run = plan(system, count, seed, prefix)
     todo = still_to_simulate(c.ledger, run)
@@ -397,7 +435,7 @@ def simulate(c: Ctx, system: str, count: int, seed: int | None, days: int, prefi
         Simulator(c.ledger, system, days) as simulator,
         click.progressbar(
             todo,
-            label=f"simulating {system} (seed {seed})",
+            label=_("simulating {system} (seed {seed})", system=system, seed=seed),
             file=_stderr() if show else io.StringIO(),
         ) as bar,
     ):
@@ -416,13 +454,22 @@ def simulate(c: Ctx, system: str, count: int, seed: int | None, days: int, prefi
         "first": run.names[0],
         "last": run.names[-1],
     }
-    resumed = f"; {there} of the {count} were there already" if there else ""
+    resumed = _("; {there} of the {count} were there already", there=there, count=count) if there else ""
     emit(
         c,
         data,
-        f"simulated {len(todo)} {system} {words.plural(len(todo), 'campaign')} (seed {seed}{resumed}): "
-        f"{words.count(events, 'event')} in {took:.1f}s; "
-        "see `ledger stats --simulated`",
+        n_(
+            "simulated {n} {system} campaign (seed {seed}{resumed}): {events} in {took:.1f}s; "
+            "see `ledger stats --simulated`",
+            "simulated {n} {system} campaigns (seed {seed}{resumed}): {events} in {took:.1f}s; "
+            "see `ledger stats --simulated`",
+            len(todo),
+            system=system,
+            seed=seed,
+            resumed=resumed,
+            events=n_("{n} event", "{n} events", events),
+            took=took,
+        ),
     )
     sys.stdout.flush()
 
@@ -463,7 +510,13 @@ def demo_report(
         todo = [(n, s) for n, s in zip(run.names, run.seeds, strict=True) if n not in known]
         if todo:
             step = RunCommand(
-                text=f"simulate {count} {name} {words.plural(count, 'campaign')} from seed {seed}",
+                text=n_(
+                    "simulate {n} {system} campaign from seed {seed}",
+                    "simulate {n} {system} campaigns from seed {seed}",
+                    count,
+                    system=name,
+                    seed=seed,
+                ),
                 command="simulate",
                 arguments=(name,),
                 options=(Input("campaigns", str(count)), Input("seed", str(seed))),
@@ -476,23 +529,40 @@ def demo_report(
     con = warehouse.connect_read_only()
     try:
         data = report(con, Scope(simulated=True), ["overview", "luck", "fairness", "survival"])
-        remarks = [line for _, demo in shown if demo.lines is not None for line in demo.lines(con)]
+        remarks = [line for _name, demo in shown if demo.lines is not None for line in demo.lines(con)]
     finally:
         con.close()
     echo(
-        f"$ {word(RunCommand(text='report on every campaign, simulated ones included', command='stats', options=(Input('simulated'),)))}"
+        "$ "
+        + word(
+            RunCommand(
+                text=_("report on every campaign, simulated ones included"),
+                command="stats",
+                options=(Input("simulated"),),
+            )
+        )
     )
     ov, lk = data["overview"], data["luck"]["overall"]
     echo(
-        f"{words.count(ov['campaigns'], 'campaign')}, {words.count(ov['events'], 'event')}, {words.count(ov['rolls'], 'roll')}; "
-        f"luck index {signed(lk['luck'])} over {words.count(lk['judged'], 'die', 'dice')} thrown with a known chance "
-        f"(kept luck {signed(lk['kept']['luck'])}, {words.count(lk['mulligans']['rolls'], 'mulligan')})"
+        n_(
+            "{campaigns}, {events}, {rolls}; luck index {luck} over {n} die thrown with a known chance "
+            "(kept luck {kept}, {mulligans})",
+            "{campaigns}, {events}, {rolls}; luck index {luck} over {n} dice thrown with a known chance "
+            "(kept luck {kept}, {mulligans})",
+            lk["judged"],
+            campaigns=n_("{n} campaign", "{n} campaigns", ov["campaigns"]),
+            events=n_("{n} event", "{n} events", ov["events"]),
+            rolls=n_("{n} roll", "{n} rolls", ov["rolls"]),
+            luck=signed(lk["luck"]),
+            kept=signed(lk["kept"]["luck"]),
+            mulligans=n_("{n} mulligan", "{n} mulligans", lk["mulligans"]["rolls"]),
+        )
     )
     curve = data["survival"]
     if curve:
         enough = max(1, curve[0]["at_risk"] // 10)
         kept = [row for row in curve if row["at_risk"] >= enough]
-        echo("survival by day (Kaplan-Meier):")
+        echo(_("survival by day (Kaplan-Meier):"))
         for line in survival_lines(kept)[::2]:
             echo(line)
     for line in remarks:
@@ -500,8 +570,14 @@ def demo_report(
     judged = [die for die in data["fairness"] if die["p_value"] is not None]
     for die in judged:
         echo(
-            f"physical {die['die']}: {words.count(die['throws'], 'throw')}, p = {die['p_value']:.3g}, {die['verdict']}"
+            _(
+                "physical {die}: {throws}, p = {p:.3g}, {verdict}",
+                die=die["die"],
+                throws=n_("{n} throw", "{n} throws", die["throws"]),
+                p=float(die["p_value"]),
+                verdict=die["verdict"],
+            )
         )
     if len(judged) < len(data["fairness"]):
-        echo("other physical dice: too few throws to judge yet")
+        echo(_("other physical dice: too few throws to judge yet"))
     return data

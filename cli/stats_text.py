@@ -6,13 +6,13 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+from ledger import i18n
 from ledger.errors import named
+from ledger.i18n import N_, _, n_
 from ledger.projections.stats.maths import MIN_RANKED
 from ledger.projections.stats.reports import REPORTS, system_reports
 from ledger.projections.stats.tables import dict_table
 from ledger.systems import loaded
-from ledger.words import count as counted
-from ledger.words import plural
 
 MAX_LUCK_ROWS = 12
 """Characters listed in the text report before it shows only the extremes."""
@@ -28,7 +28,7 @@ def _by_cause(deaths_by_day: list[dict[str, Any]]) -> list[dict[str, Any]]:
     if len(ranked) > 10:
         out.append(
             {
-                "cause": f"({len(ranked) - 10} other causes)",
+                "cause": n_("({n} other cause)", "({n} other causes)", len(ranked) - 10),
                 "deaths": sum(n for _, (n, _) in ranked[10:]),
                 "first_day": None,
             }
@@ -37,19 +37,41 @@ def _by_cause(deaths_by_day: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def signed(v: float | None) -> str:
-    return "-" if v is None else f"{v:+.2f}"
+    """A luck index with its sign, two decimals, as the language writes them (``+0,25``)."""
+    if v is None:
+        return "-"
+    return ("-" if math.copysign(1.0, v) < 0 else "+") + i18n.number(abs(v), decimals=2)
+
+
+def _successes(n: int | float) -> str:
+    return n_("{n} success", "{n} successes", n)
+
+
+def _rolls(n: int | float) -> str:
+    return n_("{n} roll", "{n} rolls", n)
 
 
 def survival_lines(curve: list[dict[str, Any]]) -> list[str]:
     if not curve:
-        return ["  (no campaign counts days)"]
+        return [_("  (no campaign counts days)")]
     last = curve[-1]["day"]
     step = max(1, math.ceil((last + 1) / 15))
     shown = [row for row in curve if row["day"] % step == 0 or row["day"] == last]
     lines = []
     for row in shown:
         bar = "#" * round(row["survival"] * 40)
-        lines.append(f"  day {row['day']:>3}  {row['survival']:6.1%}  {bar}  (at risk {row['at_risk']})")
+        survival = f"{row['survival']:6.1%}"
+        if i18n.language() not in ("en", i18n.PSEUDO):
+            survival = i18n.localize_digits(survival, i18n.language())
+        lines.append(
+            _(
+                "  day {day:>3}  {survival}  {bar}  (at risk {at_risk})",
+                day=row["day"],
+                survival=survival,
+                bar=bar,
+                at_risk=row["at_risk"],
+            )
+        )
     return lines
 
 
@@ -60,27 +82,49 @@ def luck_lines(lk: dict[str, Any], undone: int = 0) -> list[str]:
     roll, the ones with no chance of success to judge (a plain ``1d6``) included."""
     o = lk["overall"]
     if not o["judged"]:
-        return ["Luck: no rolls with a known chance of success yet"]
+        return [_("Luck: no rolls with a known chance of success yet")]
     kept, mull = o["kept"], o["mulligans"]
     lines = [
-        f"Luck: luck index {signed(o['luck'])} over every die thrown: {counted(o['successes'] or 0, 'success')} "
-        f"in {counted(o['judged'], 'roll')}, {o['expected'] or 0} expected "
-        "(standard deviations above expectation; undone rolls included, sealed ones once revealed)",
-        f"  kept luck {signed(kept['luck'])}: the {counted(kept['judged'], 'roll')} that stayed, "
-        f"{counted(kept['successes'] or 0, 'success')}, {kept['expected'] or 0} expected",
+        _(
+            "Luck: luck index {luck} over every die thrown: {successes} in {rolls}, {expected} expected "
+            "(standard deviations above expectation; undone rolls included, sealed ones once revealed)",
+            luck=signed(o["luck"]),
+            successes=_successes(o["successes"] or 0),
+            rolls=_rolls(o["judged"]),
+            expected=o["expected"] or 0,
+        ),
+        n_(
+            "  kept luck {luck}: the {n} roll that stayed, {successes}, {expected} expected",
+            "  kept luck {luck}: the {n} rolls that stayed, {successes}, {expected} expected",
+            kept["judged"],
+            luck=signed(kept["luck"]),
+            successes=_successes(kept["successes"] or 0),
+            expected=kept["expected"] or 0,
+        ),
     ]
     if mull["rolls"]:
         lines.append(
-            f"  mulligans: {counted(mull['rolls'], 'roll')} undone ({counted(mull['successes'], 'success')}, "
-            f"{mull['expected']} expected); undoing them moved the kept luck by {signed(mull['effect'])}"
+            n_(
+                "  mulligans: {n} roll undone ({successes}, {expected} expected); "
+                "undoing them moved the kept luck by {effect}",
+                "  mulligans: {n} rolls undone ({successes}, {expected} expected); "
+                "undoing them moved the kept luck by {effect}",
+                mull["rolls"],
+                successes=_successes(mull["successes"]),
+                expected=mull["expected"],
+                effect=signed(mull["effect"]),
+            )
         )
     elif undone:
         lines.append(
-            f"  mulligans: no roll with a chance of success undone "
-            f"(the {counted(undone, 'undone roll')} had no chance to judge)"
+            n_(
+                "  mulligans: no roll with a chance of success undone (the {n} undone roll had no chance to judge)",
+                "  mulligans: no roll with a chance of success undone (the {n} undone rolls had no chance to judge)",
+                undone,
+            )
         )
     else:
-        lines.append("  mulligans: no roll undone")
+        lines.append(_("  mulligans: no roll undone"))
     chars = [c for c in lk["characters"] if c["judged"]]
     if not chars:
         return lines
@@ -91,13 +135,23 @@ def luck_lines(lk: dict[str, Any], undone: int = 0) -> list[str]:
         half = MAX_LUCK_ROWS // 2
         shown = ranked if len(ranked) <= MAX_LUCK_ROWS else ranked[:half] + ranked[-half:]
         lines.append(
-            f"  luckiest and unluckiest of {counted(len(ranked), 'character')} with rolls enough to rank "
-            f"(at least {MIN_RANKED} successes and {MIN_RANKED} failures expected)"
+            n_(
+                "  luckiest and unluckiest of {n} character with rolls enough to rank "
+                "(at least {least} successes and {least} failures expected)",
+                "  luckiest and unluckiest of {n} characters with rolls enough to rank "
+                "(at least {least} successes and {least} failures expected)",
+                len(ranked),
+                least=MIN_RANKED,
+            )
         )
         if len(ranked) < len(chars):
             unranked = len(chars) - len(ranked)
             lines.append(
-                f"  ({counted(unranked, 'character')} with fewer rolls {plural(unranked, 'is')} not ranked)"
+                n_(
+                    "  ({n} character with fewer rolls is not ranked)",
+                    "  ({n} characters with fewer rolls are not ranked)",
+                    unranked,
+                )
             )
     table = [
         {
@@ -123,21 +177,30 @@ def render(data: dict[str, Any], *, spell: Callable[[str], str] = named) -> str:
     out: list[str] = []
     scope = data.get("scope", {})
     named = {k: scope.get(k) for k in ("campaign", "character")}
-    what = " / ".join(f"{k} {v}" for k, v in named.items() if v) or "all campaigns"
+    scoped = {"campaign": N_("campaign {name}"), "character": N_("character {name}")}
+    what = " / ".join(_(scoped[k], name=v) for k, v in named.items() if v) or _("all campaigns")
     if scope.get("simulated") and not named["campaign"]:
-        what += ", simulated ones included"
+        what = _("{what}, simulated ones included", what=what)
     ov = data.get("overview")
-    head = f"Statistics: {what}"
+    head = _("Statistics: {what}", what=what)
     if ov:
-        head += (
-            f" ({counted(ov['campaigns'], 'campaign')}, {counted(ov['events'], 'event')}, "
-            f"{counted(ov['rolls'], 'roll')})"
+        head = _(
+            "Statistics: {what} ({campaigns}, {events}, {rolls})",
+            what=what,
+            campaigns=n_("{n} campaign", "{n} campaigns", ov["campaigns"]),
+            events=n_("{n} event", "{n} events", ov["events"]),
+            rolls=_rolls(ov["rolls"]),
         )
     out.append(head)
     left_out = scope.get("simulated_left_out")
     if left_out:
         out.append(
-            f"({counted(left_out, 'simulated campaign')} left out; {spell('simulated')} brings them in)"
+            n_(
+                "({n} simulated campaign left out; {option} brings them in)",
+                "({n} simulated campaigns left out; {option} brings them in)",
+                left_out,
+                option=spell("simulated"),
+            )
         )
     if "luck" in data:
         out.append("")
@@ -146,7 +209,7 @@ def render(data: dict[str, Any], *, spell: Callable[[str], str] = named) -> str:
     sections: list[tuple[str, str, Callable[[Any], list[str]]]] = [
         (
             "rolls",
-            "Rolls against expectation",
+            N_("Rolls against expectation"),
             lambda v: [
                 dict_table(
                     v,
@@ -164,14 +227,14 @@ def render(data: dict[str, Any], *, spell: Callable[[str], str] = named) -> str:
                 )
             ],
         ),
-        ("mulligans", "Mulligans (undone rolls) by player", lambda v: [dict_table(v)]),
-        ("damage", "Damage taken and healed per day", lambda v: [dict_table(v)]),
-        ("damage_causes", "What did the damage", lambda v: [dict_table(v)]),
-        ("deaths", f"Deaths by cause (by day: {spell('json')})", lambda v: [dict_table(_by_cause(v))]),
-        ("survival", "Survival by day (Kaplan-Meier)", survival_lines),
+        ("mulligans", N_("Mulligans (undone rolls) by player"), lambda v: [dict_table(v)]),
+        ("damage", N_("Damage taken and healed per day"), lambda v: [dict_table(v)]),
+        ("damage_causes", N_("What did the damage"), lambda v: [dict_table(v)]),
+        ("deaths", N_("Deaths by cause (by day: {option})"), lambda v: [dict_table(_by_cause(v))]),
+        ("survival", N_("Survival by day (Kaplan-Meier)"), survival_lines),
         (
             "fairness",
-            "Physical dice fairness (chi-square)",
+            N_("Physical dice fairness (chi-square)"),
             lambda v: [dict_table(v, ["die", "throws", "chi2", "dof", "p_value", "verdict"])],
         ),
     ]
@@ -180,9 +243,9 @@ def render(data: dict[str, Any], *, spell: Callable[[str], str] = named) -> str:
         if value is None or (key != "fairness" and not value):
             continue
         out.append("")
-        out.append(f"{title}:")
+        out.append(_("{title}:", title=_(title, option=spell("json"))))
         if key == "fairness" and not value:
-            out.append(f"  (no dice entered with {spell('faces')})")
+            out.append(_("  (no dice entered with {option})", option=spell("faces")))
             continue
         out.extend(show(value))
     extra = [key for key in data if key not in REPORTS and key != "scope"]
@@ -192,6 +255,6 @@ def render(data: dict[str, Any], *, spell: Callable[[str], str] = named) -> str:
         if entry is None or entry.empty(value):
             continue
         out.append("")
-        out.append(f"{entry.title}:")
+        out.append(_("{title}:", title=i18n.translate(entry.title)))
         out.extend(entry.render(value))
     return "\n".join(out)

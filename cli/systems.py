@@ -22,7 +22,10 @@ from typing import Any
 
 import click
 
+from ledger import i18n
+from ledger.cli.translated import Group
 from ledger.errors import LedgerError, PluginError
+from ledger.i18n import N_
 from ledger.systems import (
     GROUP,
     System,
@@ -34,11 +37,11 @@ from ledger.systems import (
     system_names,
 )
 
-CREATE_HINT = "character create NAME ... (`ledger character create --help` lists the options)"
+CREATE_HINT = N_("character create NAME ... (`ledger character create --help` lists the options)")
 """What a new campaign's player does first in a system that says nothing else."""
 
 
-class SystemGroup(click.Group):
+class SystemGroup(Group):
     """A system's command group, with what the command line says of the system beside its
     commands, each optional:
 
@@ -155,8 +158,8 @@ def first_steps(system: str) -> list[str]:
     names no first step."""
     own = _own(system)
     if own is None:
-        return [] if system_group(system) is None else [CREATE_HINT]
-    return [CREATE_HINT] if own.first_steps is None else list(own.first_steps)
+        return [] if system_group(system) is None else [i18n.translate(CREATE_HINT)]
+    return [i18n.translate(CREATE_HINT)] if own.first_steps is None else list(own.first_steps)
 
 
 def hints(system: System, state: Any) -> list[str]:

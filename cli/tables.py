@@ -7,7 +7,6 @@ from typing import Any
 
 import click
 
-from ledger import words
 from ledger.cli.options import (
     Ctx,
     OptionHelpLater,
@@ -19,8 +18,10 @@ from ledger.cli.options import (
     recorded_json,
 )
 from ledger.cli.options import faces as parse_faces
+from ledger.cli.translated import Command
 from ledger.dice.sources import render as render_roll
 from ledger.errors import LedgerError
+from ledger.i18n import N_, _, n_
 from ledger.log.store import is_postgres, resolve_target
 from ledger.systems import get_system
 from ledger.tables import browse
@@ -36,7 +37,7 @@ def _has_ledger(c: Ctx) -> bool:
 def _campaign_tables(c: Ctx) -> tuple[str, str, dict[str, Any]]:
     """(system, campaign name, tables) of the campaign meant: its own tables, as it was started."""
     if not _has_ledger(c):
-        raise LedgerError("no campaign here; give --system SYSTEM, or -c CAMPAIGN with --db PATH")
+        raise LedgerError(_("no campaign here; give --system SYSTEM, or -c CAMPAIGN with --db PATH"))
     camp = c.ledger.campaign(c.campaign)
     tables = c.ledger.state(camp.name).core.tables
     return camp.system, camp.name, tables
@@ -46,7 +47,11 @@ def _system_tables(system: str) -> dict[str, Any]:
     found = get_system(system)
     if found.rules.load_tables is None:
         raise LedgerError(
-            f"the {system} system has no tables; systems with tables: {', '.join(systems_with_tables())}"
+            _(
+                "the {system} system has no tables; systems with tables: {systems}",
+                system=system,
+                systems=", ".join(systems_with_tables()),
+            )
         )
     data, _source = found.rules.load_tables(None)
     return data
@@ -63,10 +68,22 @@ def render(table: Any) -> str:
 
 
 def _system_help() -> str:
-    return f"A system's sample tables, without a campaign ({', '.join(systems_with_tables())})."
+    return _(
+        "A system's sample tables, without a campaign ({systems}).", systems=", ".join(systems_with_tables())
+    )
 
 
-@click.command("tables")
+@click.command(
+    "tables",
+    cls=Command,
+    help=N_(
+        "Browse the tables of the campaign's system: each table with its dice and rows.\n"
+        "\n"
+        "Without TABLE, the list of tables (with --all, every one in full); roll on\n"
+        "one with `ledger roll-table TABLE`. Shops, enemies, items, techniques,\n"
+        "skills and classes are listed as the system has them."
+    ),
+)
 @click.argument("table", required=False)
 @click.option(
     "--system",
@@ -75,20 +92,16 @@ def _system_help() -> str:
     metavar="SYSTEM",
     help=_system_help,
 )
-@click.option("--all", "everything", is_flag=True, help="Print every table in full.")
+@click.option("--all", "everything", is_flag=True, help=N_("Print every table in full."))
 @common
 @pass_ctx
 def tables(c: Ctx, table: str | None, system: str | None, everything: bool) -> None:
-    """Browse the tables of the campaign's system: each table with its dice and rows.
-
-    Without TABLE, the list of tables (with --all, every one in full); roll on
-    one with `ledger roll-table TABLE`. Shops, enemies, items, techniques,
-    skills and classes are listed as the system has them."""
     if system is not None:
-        where, data = f"the {system} system (sample tables)", _system_tables(system)
+        data = _system_tables(system)
+        heading = _("tables of the {system} system (sample tables):", system=system)
     else:
         system, name, data = _campaign_tables(c)
-        where = f"{name!r} ({system})"
+        heading = _("tables of {name!r} ({system}):", name=name, system=system)
     listed = browse.listing(system, data)
     if table is not None:
         found = browse.find(listed, table, system)
@@ -99,29 +112,36 @@ def tables(c: Ctx, table: str | None, system: str | None, everything: bool) -> N
         if everything:
             return "\n\n".join(render(t) for t in listed)
         width = max(len(t.name) for t in listed)
-        lines = [f"tables of {where}:"]
+        lines = [heading]
         for t in listed:
-            lines.append(
-                f"  {t.name:<{width}}  {t.dice or 'list':<5} {t.title} ({words.count(len(t.rows), 'row')})"
-            )
-        lines.append("show one: ledger tables TABLE; roll on one: ledger roll-table TABLE")
+            rows = n_("{n} row", "{n} rows", len(t.rows))
+            dice = t.dice or _("list")
+            lines.append(f"  {t.name:<{width}}  {dice:<5} {t.title} ({rows})")
+        lines.append(_("show one: ledger tables TABLE; roll on one: ledger roll-table TABLE"))
         return "\n".join(lines)
 
     emit(c, {"system": system, "tables": [t.as_dict() for t in listed]}, text)
 
 
-@click.command("roll-table")
+@click.command(
+    "roll-table",
+    cls=Command,
+    help=N_("Roll on TABLE of the campaign's system and record the roll (--faces for physical dice)."),
+)
 @click.argument("table")
 @faces_option
 @common
 @pass_ctx
 def roll_table(c: Ctx, table: str, faces: str | None) -> None:
-    """Roll on TABLE of the campaign's system and record the roll (--faces for physical dice)."""
     system, name, data = _campaign_tables(c)
     found = browse.find(browse.listing(system, data), table, system)
     if found.dice is None:
         raise LedgerError(
-            f"{found.name} is a list to read, not a table to roll; see `ledger tables {shell_word(found.name)}`"
+            _(
+                "{table} is a list to read, not a table to roll; see `ledger tables {word}`",
+                table=found.name,
+                word=shell_word(found.name),
+            )
         )
     rec = c.ledger.roll(
         found.dice,

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import msgspec
 
+from ledger.i18n import _, n_
+
 
 class Input(msgspec.Struct, frozen=True):
     """An input to give, as a library caller names it (``faces``, ``campaign``), and the
@@ -205,11 +207,11 @@ class NotALedgerError(StoreError):
 
 class UnknownCampaignError(LedgerError):
     def __init__(self, name: str, known: list[str]) -> None:
-        hint = f"known: {', '.join(known)}" if known else "none exist yet"
+        hint = _("known: {names}", names=", ".join(known)) if known else _("none exist yet")
         shown = name if name.isprintable() else "NAME"
         super().__init__(
-            f"no campaign named {name!r} ({hint})",
-            fix=CreateCampaign(text=f"start a campaign named {shown} first", name=shown),
+            _("no campaign named {name!r} ({hint})", name=name, hint=hint),
+            fix=CreateCampaign(text=_("start a campaign named {name} first", name=shown), name=shown),
         )
         self.name = name
         self.known = known
@@ -227,12 +229,18 @@ class NoActorError(LedgerError):
     """A command needs a character to act as, and the campaign has several, none chosen."""
 
     def __init__(self, campaign: str, characters: list[str]) -> None:
-        shown = ", ".join(characters[:8]) + (
-            f" and {len(characters) - 8} more" if len(characters) > 8 else ""
-        )
+        shown = ", ".join(characters[:8])
+        if len(characters) > 8:
+            shown = _("{names} and {more} more", names=shown, more=len(characters) - 8)
         super().__init__(
-            f"who acts? {campaign!r} has {len(characters)} characters ({shown}) and none is chosen",
-            fix=ChooseActor(text="choose the character who acts", characters=tuple(characters)),
+            n_(
+                "who acts? {campaign!r} has {n} character ({names}) and none is chosen",
+                "who acts? {campaign!r} has {n} characters ({names}) and none is chosen",
+                len(characters),
+                campaign=campaign,
+                names=shown,
+            ),
+            fix=ChooseActor(text=_("choose the character who acts"), characters=tuple(characters)),
         )
         self.campaign = campaign
         self.characters = characters
@@ -240,7 +248,9 @@ class NoActorError(LedgerError):
 
 class UnknownSystemError(LedgerError):
     def __init__(self, name: str, known: list[str]) -> None:
-        super().__init__(f"unknown system {name!r}; choose one of: {', '.join(known)}")
+        super().__init__(
+            _("unknown system {name!r}; choose one of: {known}", name=name, known=", ".join(known))
+        )
         self.name = name
         self.known = known
 
@@ -249,8 +259,20 @@ class PluginError(LedgerError):
     """An installed system whose entry point does not give a working :class:`ledger.systems.System`."""
 
     def __init__(self, name: str, target: str, problem: str) -> None:
-        where = f" ({target})" if target else ""
-        super().__init__(f"the system {name!r}{where} is broken: {problem}; reinstall or remove its package")
+        if target:
+            message = _(
+                "the system {name!r} ({target}) is broken: {problem}; reinstall or remove its package",
+                name=name,
+                target=target,
+                problem=problem,
+            )
+        else:
+            message = _(
+                "the system {name!r} is broken: {problem}; reinstall or remove its package",
+                name=name,
+                problem=problem,
+            )
+        super().__init__(message)
         self.name = name
         self.target = target
         self.problem = problem
@@ -265,7 +287,11 @@ class NotationError(LedgerError):
 
     def __init__(self, notation: str, problem: str) -> None:
         super().__init__(
-            f"bad dice notation {notation!r}: {problem} (examples: 2d6+1, 4d6kh3, 2d20kl1, 3d6!, 8d6>=5)"
+            _(
+                "bad dice notation {notation!r}: {problem} (examples: 2d6+1, 4d6kh3, 2d20kl1, 3d6!, 8d6>=5)",
+                notation=notation,
+                problem=problem,
+            )
         )
         self.notation = notation
 
@@ -319,8 +345,13 @@ class StaleVersionError(ConflictError):
 
     def __init__(self, campaign: str, expected: int, head: int) -> None:
         super().__init__(
-            f"campaign {campaign!r} is at version {head}, not {expected}: "
-            "someone acted first; read the events and decide again"
+            _(
+                "campaign {campaign!r} is at version {head}, not {expected}: "
+                "someone acted first; read the events and decide again",
+                campaign=campaign,
+                head=head,
+                expected=expected,
+            )
         )
         self.head = head
 
@@ -331,7 +362,15 @@ class TamperError(LedgerError):
     exit_code = 4
 
     def __init__(self, campaign: str, version: int, problem: str, *, fix: Fix | None = None) -> None:
-        super().__init__(f"campaign {campaign!r} fails verification at version {version}: {problem}", fix=fix)
+        super().__init__(
+            _(
+                "campaign {campaign!r} fails verification at version {version}: {problem}",
+                campaign=campaign,
+                version=version,
+                problem=problem,
+            ),
+            fix=fix,
+        )
         self.problem = problem
         self.campaign = campaign
         self.version = version
@@ -355,7 +394,16 @@ class InvalidTextError(LedgerError):
 
     def __init__(self, value: str, what: str, reason: str, allowed: str, *, field: str | None = None) -> None:
         shown = value if len(value) <= 40 else value[:40] + "..."
-        super().__init__(f"{what} {shown!r} is not allowed: {reason}; {allowed}", field=field)
+        super().__init__(
+            _(
+                "{what} {value!r} is not allowed: {reason}; {allowed}",
+                what=what,
+                value=shown,
+                reason=reason,
+                allowed=allowed,
+            ),
+            field=field,
+        )
         self.value = value
         self.what = what
         self.reason = reason

@@ -7,9 +7,9 @@ the wheel is built) by one of four functions, which Babel's extractor knows by n
 
     _("{who} rolled {total}", who=name, total=7)        # a sentence, its values named
     n_("{n} die", "{n} dice", n)                          # a count, by the language's plural rule
-    p_("yearzero skill", "Shoot")                         # a word whose sense needs a context
+    p_("skill", "Shoot")                                  # a word whose sense needs a context
     N_("Shoot")                                           # marked here, put into words later
-    np_("crawl", "{n} ration", "{n} rations", n)          # both
+    np_("food", "{n} ration", "{n} rations", n)           # both
 
 Each returns the sentence in the language of the moment, a context variable
 (:func:`using`, :func:`set_language`): a front end sets it where it puts a message into words
@@ -127,6 +127,10 @@ def using(lang: str | None) -> Iterator[str]:
         _current.reset(token)
 
 
+_OTHERS: list[Catalog] = []
+"""The plugins' catalogs, as each is made."""
+
+
 class Catalog:
     """One gettext domain's catalogs, found in ``directory/<lang>/LC_MESSAGES/<domain>.mo``
     (or its ``.po``, compiled on first use where no up-to-date ``.mo`` lies beside it, as in
@@ -137,6 +141,8 @@ class Catalog:
         self.directory = Path(directory)
         self._loaded: dict[str, _gettext.NullTranslations] = {}
         self._lock = threading.Lock()
+        if domain != DOMAIN:
+            _OTHERS.append(self)
 
     def translations(self, lang: str) -> _gettext.NullTranslations:
         found = self._loaded.get(lang)
@@ -160,7 +166,7 @@ class Catalog:
                 os.replace(tmp, mo)
             except OSError:
                 pass
-            import io
+            import io  # lazy: only where a .po was compiled in memory
 
             return _gettext.GNUTranslations(io.BytesIO(data))
         if mo.exists():
@@ -183,8 +189,17 @@ class Catalog:
         return _render(self, language(), context, singular, plural, n, {"n": n, **params})
 
     def translate(self, msgid: str, context: str | None = None, lang: str | None = None) -> str:
-        """``msgid`` (marked elsewhere with ``N_``) in ``lang`` or the language of the moment."""
-        return self.say(lang or language(), context, msgid, None, None)
+        """``msgid`` (marked elsewhere with ``N_``) in ``lang`` or the language of the moment.
+        The ledger's catalog looks in the plugins' catalogs for what it does not hold (a
+        plugin's sheet labels are shown by the ledger's sheet)."""
+        lang = lang or language()
+        said = self.say(lang, context, msgid, None, None)
+        if said == msgid and self.domain == DOMAIN and lang != LANGUAGES[0]:
+            for other in _OTHERS:
+                found = other.say(lang, context, msgid, None, None)
+                if found != msgid:
+                    return found
+        return said
 
     def say(
         self, lang: str, context: str | None, msgid: str, plural: str | None, n: int | float | None
@@ -206,6 +221,7 @@ class Catalog:
 def compile_po(po: Path) -> bytes:
     """A ``.po`` file compiled to ``.mo`` bytes by Babel (fuzzy entries left out, as
     ``pybabel compile`` does)."""
+    # lazy: Babel's catalog tools only where a checkout compiles a .po (never in a wheel)
     import io
 
     from babel.messages.mofile import write_mo
@@ -271,7 +287,7 @@ _SYMBOLS: dict[str, tuple[str, str]] = {}
 def _symbols(lang: str) -> tuple[str, str]:
     found = _SYMBOLS.get(lang)
     if found is None:
-        from babel.numbers import get_decimal_symbol, get_group_symbol
+        from babel.numbers import get_decimal_symbol, get_group_symbol  # lazy: English needs no CLDR
 
         found = _SYMBOLS[lang] = (get_decimal_symbol(lang), get_group_symbol(lang))
     return found
@@ -299,6 +315,8 @@ def _render(
     template = catalog.say(lang, context, msgid, plural, n)
     if not params:
         return template.replace("{{", "{").replace("}}", "}") if "{" in template else template
+    if lang in (LANGUAGES[0], PSEUDO) or not any(type(v) is float for v in params.values()):
+        return template.format_map(params)  # nothing to localize: str.format's own speed
     return _Formatter(lang).vformat(template, (), params)
 
 
@@ -336,7 +354,7 @@ def N_(msgid: str) -> str:
 def fold(word: str) -> str:
     """A typed word as the ledger compares it: lower case, accents and ``ñ``'s tilde kept
     apart (``Empatía`` and ``empatia`` are one), spaces and hyphens as ``_``."""
-    import unicodedata
+    import unicodedata  # lazy: only a typed word's reading needs it (tests/test_cli_startup.py)
 
     text = unicodedata.normalize("NFKD", word.strip().lower())
     text = "".join(ch for ch in text if not unicodedata.combining(ch))

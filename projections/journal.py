@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ledger.deciding.commands import Told, told_actions
+from ledger.i18n import _
 from ledger.log.state import told_as, told_on
 
 SKIPPED = frozenset({"campaign.started", "branch.forked", "action.undone", "action.redone"})
@@ -37,9 +38,9 @@ def escape(text: str) -> str:
 
 def _value(value: Any) -> str:
     if value is None or value == [] or value == {}:
-        return "none"
+        return _("none")
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return _("yes") if value else _("no")
     if isinstance(value, dict):
         return ", ".join(f"{k} {_value(v)}" for k, v in value.items())
     if isinstance(value, list | tuple):
@@ -68,20 +69,25 @@ def render(book: Any, campaign: str | None, actor: str | None, version: int | No
     camp = book.campaign(campaign)
     system = book.system(camp)
     head = book.head(camp) if version is None else version
-    days: list[tuple[str, list[Told]]] = []
+    days: list[tuple[str, int | None, list[Told]]] = []
     for told in told_actions(system, book.effective(camp, head)):
         env = told[0]
         if env.event.kind in SKIPPED:
             continue
         day = told_on(env.event, env.day)
-        heading = f"Day {day}" if day is not None else env.at[:10]
+        heading = _("Day {day}", day=day) if day is not None else env.at[:10]
         if not days or days[-1][0] != heading:
-            days.append((heading, []))
-        days[-1][1].append(told)
-    lines = [f"# {escape(camp.name)}", "", f"A {escape(system.name)} campaign, up to version {head}.", ""]
+            days.append((heading, day, []))
+        days[-1][2].append(told)
+    lines = [
+        f"# {escape(camp.name)}",
+        "",
+        _("A {system} campaign, up to version {head}.", system=escape(system.name), head=head),
+        "",
+    ]
     if not days:
-        lines += ["Nothing has happened yet.", ""]
-    for heading, envs in days:
+        lines += [_("Nothing has happened yet."), ""]
+    for heading, day, envs in days:
         lines += [f"## {heading}", ""]
         for env, party, seat in envs:
             whose = told_as(env.event, env.actor, party, seat)
@@ -92,9 +98,11 @@ def render(book: Any, campaign: str | None, actor: str | None, version: int | No
             sheet = system.read.sheet(state, actor)
             shown = state_line(sheet, system.read.journal_hidden)
             if shown:
-                lines += [
-                    "",
-                    f"*End of {heading.lower() if heading.startswith('Day') else heading}*: {shown}",
-                ]
+                end = (
+                    _("*End of day {day}*: {state}", day=day, state=shown)
+                    if day is not None
+                    else _("*End of {date}*: {state}", date=heading, state=shown)
+                )
+                lines += ["", end]
         lines.append("")
     return "\n".join(lines).rstrip("\n") + "\n"

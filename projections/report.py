@@ -30,9 +30,11 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from ledger import i18n
 from ledger.deciding.commands import told_actions
 from ledger.errors import Fix, Input, RunCommand, TamperError
 from ledger.facts import judged_rolls
+from ledger.i18n import N_, _
 from ledger.log.events import RESETS, BranchForked, CampaignStarted, Envelope, Event
 from ledger.log.state import CampaignState, evolve, told_as, told_party
 from ledger.projections import sheets as sheets_view
@@ -85,8 +87,8 @@ def fold(
             raise TamperError(
                 name,
                 env.v,
-                "its last undo or redo is out of place",
-                fix=RunCommand(text="verify the campaign", command="verify"),
+                _("its last undo or redo is out of place"),
+                fix=RunCommand(text=_("verify the campaign"), command="verify"),
             )
         if isinstance(env.event, RESETS):
             previous = states[env.event.target]
@@ -447,7 +449,7 @@ def build(
                 "day": end.day,
                 "what": book.summary(end.event)
                 if not isinstance(end.event, CampaignStarted)
-                else "campaign started",
+                else _("campaign started"),
                 "actor": told_party(told[end.v][1]) if told[end.v][0] else end.actor,
                 "sheets": {who: pack(pool, s) for who, s in sheet_map.items()},
                 "views": {who: pack_view(pool, system, s) for who, s in sheet_map.items()},
@@ -475,7 +477,7 @@ def build(
         "format": 1,
         "campaign": c.name,
         "system": system.name,
-        "description": system.description,
+        "description": i18n.translate(system.description),
         "characters": list(states[head].core.characters) if envs else [],
         "focus": focus,
         "parent": _parent(book, c),
@@ -537,9 +539,121 @@ def render(data: dict[str, Any]) -> str:
     style = (ASSETS / "report.css").read_text(encoding="utf-8")
     script = (ASSETS / "report.js").read_text(encoding="utf-8")
     draw = drawing_module().decode("utf-8")
-    title = f"{data['campaign']} ({data['system']}) - campaign report"
-    parts = {"title": _escape(title), "style": style, "data": embed(data), "draw": draw, "script": script}
-    return re.sub(r"\{\{(title|style|data|draw|script)\}\}", lambda m: parts[m.group(1)], page)
+    title = _("{campaign} ({system}) - campaign report", campaign=data["campaign"], system=data["system"])
+    parts = {
+        "title": _escape(title),
+        "style": style,
+        "data": embed(data),
+        "draw": draw,
+        "script": script,
+        "lang": i18n.language() if i18n.language() != i18n.PSEUDO else i18n.LANGUAGES[0],
+        "words": _escape(json.dumps(page_words(), ensure_ascii=False, separators=(",", ":"))),
+    }
+    page = re.sub(r"\{\{t:([^{}]*)\}\}", lambda m: _escape(i18n.translate(m.group(1))), page)
+    return re.sub(r"\{\{(title|style|data|draw|script|lang|words)\}\}", lambda m: parts[m.group(1)], page)
+
+
+PAGE_WORDS = (
+    # report.html's, written there as {{t:...}}
+    N_("Campaign report"),
+    N_("timeline"),
+    N_("previous day (Page Up)"),
+    N_("previous action (left arrow)"),
+    N_("point in the campaign"),
+    N_("next action (right arrow)"),
+    N_("next day (Page Down)"),
+    N_("Map"),
+    N_("Sheet"),
+    N_("Over time"),
+    N_("Rolls against expectation"),
+    N_("Journal"),
+    N_("The log"),
+    N_("every event of the branch: undone actions struck through, undo/redo and forks marked"),
+    # report.js's, said there with t(...)
+    N_("day {day}"),
+    N_("forked from {name} at v{version}"),
+    N_("<b>{n}</b> days"),
+    N_("<b>{n}</b> events"),
+    N_("<b>{n}</b> actions"),
+    N_("<b>{n}</b> undone"),
+    N_("Chain head: event <b>v{head}</b>, sha256 {hash}"),
+    N_(
+        "Each event's hash covers its stored bytes, which include the previous event's hash, so this one hash "
+        "seals the whole branch. To check it, run {verify} on the ledger (it re-hashes every event and prints "
+        "the head) or import the export with {import} (refused if any byte was edited); the head it reports "
+        "must equal the hash above."
+    ),
+    N_("no sheet yet"),
+    N_("hex map at {when}"),
+    N_("the Zone at {when}"),
+    N_("day"),
+    N_("version"),
+    N_("days"),
+    N_("value"),
+    N_("at {when}: {values}"),
+    N_("roll number"),
+    N_("successes"),
+    N_("success"),
+    N_("failure"),
+    N_("who"),
+    N_("rolls"),
+    N_("expected"),
+    N_("luck"),
+    N_(
+        "luck index over every die thrown, {rolls} ({undone} undone): {successes} where {expected} were expected"
+    ),
+    N_(
+        "kept luck {luck} over the {rolls} that stayed: {successes} where {expected} were expected (the chart)"
+    ),
+    N_("successes against expectation"),
+    N_("successes so far"),
+    N_("expected (sum of p), band: one standard deviation"),
+    N_(
+        "Luck index = (successes - sum of p) / sqrt(sum of p(1-p)), with p the exact probability of success of "
+        "each roll, recorded when it was rolled. About 0 is average luck; beyond +2 or -2 is rare."
+    ),
+    N_("at {when}: no roll yet"),
+    N_("at {when}: {rolls} rolls, {successes} successes, {expected} expected, luck index {luck}"),
+    N_("undone"),
+    N_("redo"),
+    N_("undo"),
+    N_("fork"),
+    N_("branch {name} forks here"),
+    N_("{kind} dice"),
+    N_("event"),
+    N_("only around this step"),
+    N_("whole log ({n} events)"),
+    N_("showing v{from} to v{to} of {n} events"),
+    N_("as of {when}"),
+    N_("nothing yet"),
+    N_("{i} of {n}"),
+)
+"""The report page's words: report.html's and report.js's, put into the page in its language."""
+
+PAGE_PLURALS = (("{n} roll", "{n} rolls"), ("{n} success", "{n} successes"))
+"""The counts report.js agrees with their nouns (:func:`_page_plurals` marks them)."""
+
+
+def _page_plurals(n: int) -> None:  # pragma: no cover - never called: it marks PAGE_PLURALS
+    i18n.n_("{n} roll", "{n} rolls", n)
+    i18n.n_("{n} success", "{n} successes", n)
+
+
+def page_words(lang: str | None = None) -> dict[str, Any]:
+    """The report page's words in ``lang`` (default: the language of the moment), each under
+    its English, a count's two forms under ``one|many``, and the decimal sign under ``.``;
+    English needs none (the page's own words are English)."""
+    lang = lang or i18n.language()
+    if lang == i18n.LANGUAGES[0]:
+        return {}
+    words: dict[str, Any] = {msgid: i18n.translate(msgid, lang=lang) for msgid in PAGE_WORDS}
+    for one, many in PAGE_PLURALS:
+        words[f"{one}|{many}"] = [
+            i18n.CATALOG.say(lang, None, one, many, 1),
+            i18n.CATALOG.say(lang, None, one, many, 2),
+        ]
+    words["."] = i18n.number(0.5, lang, 1)[1]
+    return words
 
 
 def _escape(text: str) -> str:

@@ -14,6 +14,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from ledger.i18n import _, translate
 from ledger.systems import Ask, Control, Given, SheetField, SheetLayout
 
 _PART = re.compile(r"\{([^{}]+)\}")
@@ -44,17 +45,17 @@ def fill(template: str, sheet: Mapping[str, Any]) -> str:
 def words(value: Any) -> str:
     """A value as a short line of text."""
     if value is True:
-        return "yes"
+        return _("yes")
     if value is False:
-        return "no"
+        return _("no")
     if isinstance(value, float):
-        return f"{value:g}"
+        return _("{value:g}", value=value)
     if isinstance(value, list | tuple):
-        return ", ".join(words(v) for v in value) or "none"
+        return ", ".join(words(v) for v in value) or _("none")
     if isinstance(value, Mapping):
         if set(value) == {"current", "max"}:
             return f"{value['current']}/{value['max']}"
-        return ", ".join(f"{k} {words(v)}" for k, v in value.items()) or "none"
+        return ", ".join(f"{k} {words(v)}" for k, v in value.items()) or _("none")
     return str(value)
 
 
@@ -64,7 +65,7 @@ def row(field: SheetField, sheet: Mapping[str, Any]) -> dict[str, Any] | None:
     value = lookup(sheet, field.key)
     if value is _MISSING or value is None:
         return None
-    out: dict[str, Any] = {"key": field.key, "label": field.label}
+    out: dict[str, Any] = {"key": field.key, "label": translate(field.label) if field.label else field.label}
     if isinstance(value, Mapping) and set(value) == {"current", "max"}:
         out["value"], out["max"] = value["current"], value["max"]
     else:
@@ -74,7 +75,7 @@ def row(field: SheetField, sheet: Mapping[str, Any]) -> dict[str, Any] | None:
             if isinstance(top, int) and not isinstance(top, bool):
                 out["max"] = top
     if field.show:
-        out["text"] = fill(field.show, sheet)
+        out["text"] = fill(translate(field.show), sheet)
     return out
 
 
@@ -89,7 +90,9 @@ def view(layout: SheetLayout, sheet: Mapping[str, Any]) -> dict[str, Any]:
                 continue
         rows = [r for r in (row(f, sheet) for f in section.fields) if r is not None]
         if rows:
-            sections.append({"title": section.title, "rows": rows})
+            sections.append(
+                {"title": translate(section.title) if section.title else section.title, "rows": rows}
+            )
     headline = [r for r in (row(f, sheet) for f in layout.headline) if r is not None]
     return {"title": title(layout, sheet), "headline": headline, "sections": sections}
 
@@ -100,8 +103,8 @@ def title(layout: SheetLayout, sheet: Mapping[str, Any]) -> str:
     for template in layout.title:
         parts = _PART.findall(template)
         if all(lookup(sheet, p) not in (_MISSING, None) for p in parts):
-            return fill(template, sheet)
-    return fill(layout.title[-1], sheet) if layout.title else ""
+            return fill(translate(template), sheet)
+    return fill(translate(layout.title[-1]), sheet) if layout.title else ""
 
 
 def shown(r: Mapping[str, Any]) -> str:
@@ -208,7 +211,7 @@ def _plain(value: Any) -> bool:
 
 def _field_label(layout: SheetLayout, key: str) -> str | None:
     fields = [*layout.headline, *(f for s in layout.sections for f in s.fields)]
-    return next((f.label for f in fields if f.key == key), None)
+    return next((translate(f.label) for f in fields if f.key == key and f.label), None)
 
 
 def _options(
@@ -221,7 +224,7 @@ def _options(
     return [
         {
             "field": ask.field,
-            "label": ask.label or ask.field.replace("_", " "),
+            "label": translate(ask.label) if ask.label else ask.field.replace("_", " "),
             "choices": choices(ask, sheet, characters, tables, own),
             "default": ask.default,
             "scale": ask.scale,
@@ -264,7 +267,12 @@ def controls(
             aligned, picked = None, [(0, None, shown)]
         for i, key, value in picked:
             if control.label:
-                label = filled(control.label, sheet, key, value)
+                label = filled(
+                    translate(control.label) if isinstance(control.label, str) else control.label,
+                    sheet,
+                    key,
+                    value,
+                )
             elif aligned is not None:
                 label = words(aligned[i])
             elif control.each:
@@ -272,7 +280,12 @@ def controls(
             else:
                 label = _field_label(layout, control.on) or control.on or control.command.split(".")[-1]
             if control.detail:
-                detail = filled(control.detail, sheet, key, value)
+                detail = filled(
+                    translate(control.detail) if isinstance(control.detail, str) else control.detail,
+                    sheet,
+                    key,
+                    value,
+                )
             elif _plain(value) and not (control.each and value == key) and aligned is None:
                 detail = words(value)
             else:

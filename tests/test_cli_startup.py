@@ -254,3 +254,65 @@ def test_every_core_command_is_added_by_the_module_the_root_group_names_for_it()
         importlib.import_module(module)
     added = {name: cmd.callback.__module__ for name, cmd in cli.commands.items() if cmd.callback is not None}
     assert {name: m for name, m in added.items() if m in OTHER_COMMANDS} == CORE
+
+
+CATALOG_PROBE = """
+import json, sys
+from ledger import i18n
+loads = []
+load = i18n.Catalog._load
+def counted(self, lang):
+    loads.append([self.domain, lang])
+    return load(self, lang)
+i18n.Catalog._load = counted
+from ledger.cli.main import cli
+code = cli.main(sys.argv[1:], prog_name="ledger", standalone_mode=False)
+print()
+print(json.dumps({"code": code, "loads": loads, "modules": sorted(sys.modules)}))
+"""
+"""Runs one command line and prints, last, the catalogs it loaded, each time one was."""
+
+
+def catalogs_loaded(tmp_path: Path, *args: str, lang: str | None = None) -> tuple[str, dict[str, Any]]:
+    env = {k: v for k, v in os.environ.items() if k not in ("LEDGER_LANG", "LC_ALL", "LC_MESSAGES", "LANG")}
+    env["LEDGER_DB"] = str(tmp_path / "t.ledger")
+    if lang is not None:
+        env["LEDGER_LANG"] = lang
+    done = subprocess.run(
+        [sys.executable, "-c", CATALOG_PROBE, *args],
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    output, _, last = done.stdout.rstrip("\n").rpartition("\n")
+    seen = json.loads(last)
+    assert seen["code"] == 0, (args, output, done.stderr)
+    return output, seen
+
+
+@pytest.mark.parametrize("how", ["--lang", "LEDGER_LANG"])
+def test_the_spanish_help_loads_the_spanish_catalog_once(tmp_path: Path, how: str) -> None:
+    args = ("--lang", "es", "--help") if how == "--lang" else ("--help",)
+    output, seen = catalogs_loaded(tmp_path, *args, lang="es" if how == "LEDGER_LANG" else None)
+    assert "Uso: ledger" in output
+    assert seen["loads"] == [["ledger", "es"]]
+
+
+def test_the_english_help_loads_no_catalog_and_no_babel(tmp_path: Path) -> None:
+    output, seen = catalogs_loaded(tmp_path, "--help")
+    assert output.startswith("Usage: ledger")
+    assert seen["loads"] == []
+    assert [m for m in seen["modules"] if m.partition(".")[0] == "babel"] == []
+
+
+@pytest.mark.parametrize(("lang", "loads"), [(None, []), ("es", [["ledger", "es"]])])
+def test_a_recorded_action_loads_one_catalog_at_most(
+    table: Path, lang: str | None, loads: list[list[str]]
+) -> None:
+    _, seen = catalogs_loaded(table, "roll", "2d6", lang=lang)
+    assert seen["loads"] == loads
+    if lang is None:
+        assert [m for m in seen["modules"] if m.partition(".")[0] == "babel"] == []

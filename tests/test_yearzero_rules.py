@@ -235,7 +235,7 @@ def test_the_dead_do_not_act_and_nobody_helps_with_a_specialist_skill() -> None:
     assert error.fix is not None and error.fix.characters == ("Grit",)
     assert fixes.message(error) == "Ana is dead (crushed skull); say who acts with --as NAME"
     helped = refused(given(), yz.Roll(what="jury_rig", helpers=1, actor="Grit"), [6] * 7)
-    assert helped.message == "nobody can help with the specialist skill jury_rig"
+    assert helped.message == "nobody can help with the specialist skill jury-rig"
 
 
 def test_a_command_with_nobody_acting_is_refused_with_the_fix_that_fits() -> None:

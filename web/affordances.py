@@ -21,31 +21,43 @@ from typing import Any
 import click
 import msgspec
 
+from ledger import i18n
 from ledger.cli import systems as on_cli
 from ledger.cli.main import cli
 from ledger.deciding.commands import Introduction, stable_commands
+from ledger.i18n import N_
 from ledger.projections import sheets
 from ledger.systems import Ask, Form, System, get_system
 
 CORE_FORMS = (
-    Form(command="core.Note", name="note", group="Notes", asks=(Ask(field="text", label="text"),)),
+    Form(command="core.Note", name="note", group=N_("Notes"), asks=(Ask(field="text", label="text"),)),
     Form(
         command="core.AddCharacter",
         name="character add",
-        group="Party",
+        group=N_("Party"),
         asks=(Ask(field="name", label="name"), Ask(field="attrs", label="attr")),
     ),
 )
 """The core's commands as forms in every campaign (``core.Roll`` is the page's dice box)."""
 
+SHOWN = {"note": N_("Note"), "character add": N_("Character add")}
+"""The core's forms' buttons, as the page names them (:func:`page_label`)."""
+
 WORDS = {
-    "add": "Nobody plays yet: add a character with “Character add” (Party).",
-    "tap": "Tap what you roll on your sheet ({where}): its options open first, each with a default.",
-    "lit": "{label}: tap it on the sheet.",
-    "dice": "Anything else: the dice box (“Roll”) takes any notation, 2d6+1 or 4d6kh3.",
-    "watch": "This seat watches the table: it records nothing.",
+    "add": N_("Nobody plays yet: add a character with “Character add” (Party)."),
+    "tap": N_("Tap what you roll on your sheet ({where}): its options open first, each with a default."),
+    "lit": N_("{label}: tap it on the sheet."),
+    "dice": N_("Anything else: the dice box (“Roll”) takes any notation, 2d6+1 or 4d6kh3."),
+    "watch": N_("This seat watches the table: it records nothing."),
 }
-"""Every sentence the page's hints are made of, in one place."""
+"""Every sentence the page's hints are made of, in one place (said in the language of the
+moment: :func:`said`)."""
+
+
+def said(key: str, **fields: Any) -> str:
+    """One of the page's :data:`WORDS` in the language of the moment."""
+    text = i18n.translate(WORDS[key])
+    return text.format(**fields) if fields else text
 
 
 # --- the command line's words for a form ---------------------------------------------------
@@ -163,14 +175,31 @@ def creation_kind(system: System) -> type | None:
 def page_label(system_name: str, name: str) -> str:
     """A command's button on the page: its one name without the system's group (``yz
     armor``: ``Armor``; ``character add``: ``Character add``)."""
+    if name in SHOWN:
+        return SHOWN[name]
     words = name.split()
     if len(words) > 1 and words[0] == on_cli.command_name(system_name):
         words = words[1:]
     return " ".join(words).capitalize()
 
 
-@functools.cache
 def forms(system_name: str) -> tuple[dict[str, Any], ...]:
+    """The system's forms and the core's (:func:`forms_in`), in the language of the moment."""
+    return forms_in(system_name, i18n.language())
+
+
+def worded(system_name: str) -> list[dict[str, Any]]:
+    """The forms as the page shows them, in the language of the moment: each button's label
+    and group put into words (a system names them in English and marks them for the
+    catalogs), the rest as :func:`forms` has it."""
+    return [
+        {**f, "label": i18n.translate(f["label"]), "group": i18n.translate(f["group"])}
+        for f in forms(system_name)
+    ]
+
+
+@functools.cache
+def forms_in(system_name: str, lang: str) -> tuple[dict[str, Any], ...]:
     """The system's forms and the core's, each with the command line's help: ``{"command",
     "name", "label", "group", "help", "seen", "asks": [...]}``. ``command`` is what the form
     records; ``send`` (when given) is what the page sends for it: ``character add``, which
@@ -291,15 +320,19 @@ def _own_label(system_name: str, control: Mapping[str, Any]) -> str:
     by what its tap does, its command's name first (``roll heal``), so no two buttons share
     a label."""
     label = str(control["label"])
-    taken = {f["label"].lower(): f["command"] for f in forms(system_name) if not f["sheet"]}
+    taken = {f["label"].lower(): f["command"] for f in worded(system_name) if not f["sheet"]}
     other = taken.get(label.lower())
     if other is None or other == control["command"]:
         return label
     return f"{name_of(system_name, control['command']).split()[-1]} {label}"
 
 
-@functools.cache
 def _option_help(system_name: str, command: str, label: str) -> str:
+    return _option_help_in(system_name, command, label, i18n.language())
+
+
+@functools.cache
+def _option_help_in(system_name: str, command: str, label: str, lang: str) -> str:
     """The command line's help of one option of a command, found through the system's
     forms' names (a control's command is named as its form is), else nothing."""
     for form in forms(system_name):
@@ -390,12 +423,10 @@ def hints(system: System, state: Any, shown: list[dict[str, Any]], role: str) ->
     where the sheet's other controls are and the dice box for anything else (a character
     first, when there is none)."""
     if role == "watch":
-        return {"now": [], "more": [WORDS["watch"]]}
+        return {"now": [], "more": [said("watch")]}
     if not state.core.characters and not shown:
-        return {"now": [], "more": [WORDS["add"], WORDS["dice"]] if role == "gm" else [WORDS["dice"]]}
-    now = [
-        WORDS["lit"].format(label=c["label"][:1].upper() + c["label"][1:]) for c in shown if _lit(system, c)
-    ]
+        return {"now": [], "more": [said("add"), said("dice")] if role == "gm" else [said("dice")]}
+    now = [said("lit", label=c["label"][:1].upper() + c["label"][1:]) for c in shown if _lit(system, c)]
     layout = system.read.sheet_layout
     where: list[str] = []
     if layout is not None:
@@ -406,6 +437,15 @@ def hints(system: System, state: Any, shown: list[dict[str, Any]], role: str) ->
             if c["on"] in headline:
                 where.append(c["label"])
             else:
-                where.extend(s.title for s in layout.sections if any(f.key == c["on"] for f in s.fields))
-    more = [WORDS["tap"].format(where=", ".join(dict.fromkeys(where)))] if where else []
-    return {"now": list(dict.fromkeys(now)), "more": [*more, WORDS["dice"]]}
+                where.extend(
+                    i18n.translate(s.title)
+                    for s in layout.sections
+                    if any(f.key == c["on"] for f in s.fields)
+                )
+    more = [said("tap", where=", ".join(dict.fromkeys(where)))] if where else []
+    return {"now": list(dict.fromkeys(now)), "more": [*more, said("dice")]}
+
+
+def next_commands(system: System, state: Any) -> list[str]:
+    """What comes next as command lines (the table's ``next``): the command line's hints."""
+    return on_cli.hints(system, state)

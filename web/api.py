@@ -21,11 +21,12 @@ from starlette.responses import RedirectResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from ledger.cli import systems as on_cli
+from ledger import i18n
 from ledger.deciding.action import actor_in, creation
 from ledger.deciding.authority import by_player, declared
 from ledger.deciding.commands import AddCharacter, nfc, stable_commands
 from ledger.errors import LedgerError, StaleVersionError, UnknownCampaignError
+from ledger.i18n import N_, _
 from ledger.log.records import Campaign, Recorded, recorded_json
 from ledger.projections import report as reports
 from ledger.projections import sheets
@@ -33,8 +34,8 @@ from ledger.projections.stats.sheet import luck_from_log
 from ledger.text import shell_word
 from ledger.trust.admission import command_class
 from ledger.trust.seats import Seat, UnknownLinkError
-from ledger.web import affordances, auth, idempotency, pages, schema
-from ledger.web.entries import entries_after, message_seen, recorded_entries
+from ledger.web import affordances, auth, idempotency, language, pages, schema
+from ledger.web.entries import entries_after, feed_languages, message_seen, recorded_entries
 from ledger.web.errors import (
     BadRequest,
     MethodNotAllowed,
@@ -78,15 +79,15 @@ async def body_of(request: Request) -> bytes:
     """The body, refused past :data:`MAX_BODY` bytes before any of it is parsed."""
     length = request.headers.get("content-length")
     if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
-        raise RequestTooLarge(f"the body may take {MAX_BODY // 1024} KiB at most")
+        raise RequestTooLarge(_("the body may take {kib} KiB at most", kib=MAX_BODY // 1024))
     kind = request.headers.get("content-type", "application/json").split(";")[0].strip().lower()
     if kind != "application/json":
-        raise UnsupportedMediaType(f"the body is {kind[:60]!r}; send application/json")
+        raise UnsupportedMediaType(_("the body is {kind!r}; send application/json", kind=kind[:60]))
     got = bytearray()
     async for chunk in request.stream():
         got += chunk
         if len(got) > MAX_BODY:
-            raise RequestTooLarge(f"the body may take {MAX_BODY // 1024} KiB at most")
+            raise RequestTooLarge(_("the body may take {kib} KiB at most", kib=MAX_BODY // 1024))
     return bytes(got)
 
 
@@ -107,15 +108,18 @@ def decoded(raw: bytes, kind: type[T]) -> T:
     :data:`MAX_DEPTH`, 422 when it does not fit."""
     if depth(raw) > MAX_DEPTH:
         raise BadRequest(
-            f"the body nests deeper than {MAX_DEPTH} levels of arrays and objects; send a command's fields as they are",
+            _(
+                "the body nests deeper than {depth} levels of arrays and objects; send a command's fields as they are",
+                depth=MAX_DEPTH,
+            ),
             field="body",
         )
     try:
         return msgspec.json.decode(raw or b"{}", type=kind)
     except msgspec.ValidationError as e:
-        raise Unprocessable(f"the body does not fit: {e}", field="body") from None
+        raise Unprocessable(_("the body does not fit: {problem}", problem=e), field="body") from None
     except msgspec.DecodeError as e:
-        raise BadRequest(f"the body is not JSON: {e}", field="body") from None
+        raise BadRequest(_("the body is not JSON: {problem}", problem=e), field="body") from None
 
 
 def version_query(request: Request, name: str) -> int | None:
@@ -123,7 +127,10 @@ def version_query(request: Request, name: str) -> int | None:
     if given is None:
         return None
     if not VERSION.fullmatch(given):
-        raise BadRequest(f"`{name}` is a version, a whole number from 0; got {given[:40]!r}", field=name)
+        raise BadRequest(
+            _("`{name}` is a version, a whole number from 0; got {given!r}", name=name, given=given[:40]),
+            field=name,
+        )
     return int(given)
 
 
@@ -133,7 +140,9 @@ async def seat_of(request: Request) -> tuple[Seat, bool]:
     secret, by_cookie = auth.secret_of(request)
     if secret is None:
         raise Unauthorized(
-            "no seat: send `Authorization: Bearer SECRET` or open your invitation link (`ledger table invite`)"
+            _(
+                "no seat: send `Authorization: Bearer SECRET` or open your invitation link (`ledger table invite`)"
+            )
         )
     seat = await seat_opened(table, auth.address(request), secret)
     if by_cookie and request.method in auth.WRITES:
@@ -242,7 +251,7 @@ def values_for(seat: Seat, system: Any, *, confirm: bool) -> dict[str, dict[str,
 
 @endpoint
 async def table_info(request: Request) -> Response:
-    seat, _ = await seat_of(request)
+    seat, _by_cookie = await seat_of(request)
     table = table_of(request)
 
     def read() -> dict[str, Any]:
@@ -261,9 +270,9 @@ async def table_info(request: Request) -> Response:
             "confirm": confirm_for(seat, system),
             "gm_values": values_for(seat, system, confirm=False),
             "confirm_values": values_for(seat, system, confirm=True),
-            "forms": list(affordances.forms(system.name)),
+            "forms": affordances.worded(system.name),
             "names": affordances.names(system.name),
-            "next": on_cli.hints(system, state),
+            "next": affordances.next_commands(system, state),
             "dice": book.dice_status(c.name),
             "map_kind": system.read.report.map_kind if system.read.report.map is not None else None,
             "offers": [msgspec.to_builtins(o) for o in table.offers(seat.key).get(seat.key, ())],
@@ -293,7 +302,7 @@ async def _write(
             stale.head = e.head
             raise stale from None
         if rec is not None:
-            made.extend(message(item) for item in recorded_entries(table.book, rec))
+            made.extend(message(item) for item in recorded_entries(table.book, rec, feed_languages()))
         return idempotency.answer(200, answer)
 
     if key is None:
@@ -316,7 +325,7 @@ async def _write(
 @endpoint
 async def actions(request: Request) -> Response:
     """Record an action: a command by its stable name, decided as the command line does."""
-    seat, _ = await seat_of(request)
+    seat, _by_cookie = await seat_of(request)
     auth.may_act(seat)
     raw = await body_of(request)
     asked = decoded(raw, schema.Action)
@@ -331,8 +340,13 @@ async def actions(request: Request) -> Response:
         if stable is None or kind is None:
             taken = sorted(affordances.name_of(system.name, n) for n in stable_commands(system))
             raise Unprocessable(
-                f"{asked.command[:80]!r} is no command of the {system.name} system; it takes "
-                f"{', '.join(taken)} (or their stable names, GET /api/schema)",
+                _(
+                    "{command!r} is no command of the {system} system; it takes "
+                    "{commands} (or their stable names, GET /api/schema)",
+                    command=asked.command[:80],
+                    system=system.name,
+                    commands=", ".join(taken),
+                ),
                 field="command",
             )
         name = affordances.name_of(system.name, stable)
@@ -345,7 +359,9 @@ async def actions(request: Request) -> Response:
             else:
                 command = msgspec.convert(asked.args, kind)
         except msgspec.ValidationError as e:
-            raise Unprocessable(f"the `args` of `{name}` do not fit: {e}", field="args") from None
+            raise Unprocessable(
+                _("the `args` of `{name}` do not fit: {problem}", name=name, problem=e), field="args"
+            ) from None
         auth.may_issue(seat, name, command)
         actor = auth.actor_for(seat, command.actor)
         rec = book.execute(
@@ -366,7 +382,7 @@ async def actions(request: Request) -> Response:
 def _gm_write(what: str, kind: type[T], act: Callable[[Any, Campaign, Seat, T], Written]) -> Any:
     @endpoint
     async def write(request: Request) -> Response:
-        seat, _ = await seat_of(request)
+        seat, _by_cookie = await seat_of(request)
         auth.gm_only(seat, what)
         raw = await body_of(request)
         asked = decoded(raw, kind)
@@ -394,7 +410,7 @@ def _redo(table: Any, c: Campaign, seat: Seat, asked: schema.Count) -> Written:
 
 def _fork(table: Any, c: Campaign, seat: Seat, asked: schema.Fork) -> Written:
     if asked.at is not None and asked.day is not None:
-        raise LedgerError("give `at` or `day`, not both")
+        raise LedgerError(_("give `at` or `day`, not both"))
     book = table.book
     forked = book.fork(c.name, asked.name, at=asked.at, day=asked.day)
     answer: dict[str, Any] = {"name": forked.name, "parent": c.name, "at": forked.parent_version}
@@ -407,11 +423,16 @@ def _fork(table: Any, c: Campaign, seat: Seat, asked: schema.Fork) -> Written:
     gm, secret = table.seats.invite(forked.id, "gm", label=None)
     link = idempotency.Secret(
         f"/join/{secret}",
-        gone=(
-            f"campaign {forked.name!r} was forked from {c.name!r} by this request, and the link "
-            f"of its GM seat {gm.label!r} was shown once and is not kept; if it was lost, revoke "
-            f"that seat (`ledger table revoke {shell_word(gm.label)}`) and invite a new one "
-            f"(`ledger table invite -c {shell_word(forked.name)} --gm`)"
+        gone=_(
+            "campaign {fork!r} was forked from {parent!r} by this request, and the link "
+            "of its GM seat {seat!r} was shown once and is not kept; if it was lost, revoke "
+            "that seat (`ledger table revoke {seat_word}`) and invite a new one "
+            "(`ledger table invite -c {fork_word} --gm`)",
+            fork=forked.name,
+            parent=c.name,
+            seat=gm.label,
+            seat_word=shell_word(gm.label),
+            fork_word=shell_word(forked.name),
         ),
     )
     return {**answer, "seat": gm.label, "link": link}, None
@@ -430,7 +451,7 @@ def _reveal(table: Any, c: Campaign, seat: Seat, asked: schema.Reveal) -> Writte
 
 def _reveal_sealed(table: Any, c: Campaign, seat: Seat, asked: schema.RevealSealed) -> Written:
     if (asked.version is None) != asked.all:
-        raise Unprocessable('give `version` or `all`, not both: {"version": 12} or {"all": true}')
+        raise Unprocessable(_('give `version` or `all`, not both: {{"version": 12}} or {{"all": true}}'))
     rec = table.book.reveal(c.name, asked.version, seat=seat.label)
     return recorded_json(rec), rec
 
@@ -440,11 +461,11 @@ async def sealed(request: Request) -> Response:
     """What a sealed roll or whisper holds, for a seat the visibility rule lets see it (the
     GM; a private roll's roller; a whisper's sender and recipients; anyone once revealed);
     404 for any other, naming nothing of it."""
-    seat, _ = await seat_of(request)
+    seat, _by_cookie = await seat_of(request)
     table = table_of(request)
     raw = request.path_params["version"]
     if not VERSION.fullmatch(raw) or len(raw) > 12:
-        raise BadRequest("a sealed action is named by its version, a whole number", field="version")
+        raise BadRequest(_("a sealed action is named by its version, a whole number"), field="version")
 
     def read() -> dict[str, Any]:
         c = campaign_of(table, seat, request.path_params["campaign"])
@@ -456,7 +477,7 @@ async def sealed(request: Request) -> Response:
 @endpoint
 async def seed(request: Request) -> Response:
     """The players' client seed for the open dice commitment: any seat that acts gives it."""
-    seat, _ = await seat_of(request)
+    seat, _by_cookie = await seat_of(request)
     raw = await body_of(request)
     asked = decoded(raw, schema.Seed)
     auth.may_act(seat)
@@ -470,17 +491,17 @@ async def seed(request: Request) -> Response:
     return await _write(request, seat, raw, run, seat.campaign)
 
 
-undo = _gm_write("undo actions", schema.Count, _undo)
-redo = _gm_write("redo actions", schema.Count, _redo)
-fork = _gm_write("fork the campaign", schema.Fork, _fork)
-reveal = _gm_write("reveal the dice", schema.Reveal, _reveal)
-reveal_sealed = _gm_write("reveal sealed rolls", schema.RevealSealed, _reveal_sealed)
+undo = _gm_write(N_("undo actions"), schema.Count, _undo)
+redo = _gm_write(N_("redo actions"), schema.Count, _redo)
+fork = _gm_write(N_("fork the campaign"), schema.Fork, _fork)
+reveal = _gm_write(N_("reveal the dice"), schema.Reveal, _reveal)
+reveal_sealed = _gm_write(N_("reveal sealed rolls"), schema.RevealSealed, _reveal_sealed)
 
 
 @endpoint
 async def events(request: Request) -> Response:
     """The events after ``after`` (default 0), undone ones marked, a page at a time."""
-    seat, _ = await seat_of(request)
+    seat, _by_cookie = await seat_of(request)
     after = version_query(request, "after") or 0
     table = table_of(request)
 
@@ -497,16 +518,16 @@ def travel(request: Request, seat: Seat) -> tuple[int | None, int | None]:
     the GM's."""
     at, day = version_query(request, "at"), version_query(request, "day")
     if at is not None or day is not None:
-        auth.gm_only(seat, "travel in time")
+        auth.gm_only(seat, N_("travel in time"))
     if at is not None and day is not None:
-        raise LedgerError("give `at` or `day`, not both")
+        raise LedgerError(_("give `at` or `day`, not both"))
     return at, day
 
 
 @endpoint
 async def sheet(request: Request) -> Response:
     """What ``ledger sheet --json`` prints, now or ``at`` a version or on a ``day``."""
-    seat, _ = await seat_of(request)
+    seat, _by_cookie = await seat_of(request)
     at, day = travel(request, seat)
     character = request.query_params.get("character")
     table = table_of(request)
@@ -546,7 +567,7 @@ async def every_sheet(request: Request) -> Response:
     """Every character's sheet as the page draws it (one for the table when the system
     keeps one for everyone), now or ``at`` a version or on a ``day``: the GM's laptop and a
     player's look at the rest of the table."""
-    seat, _ = await seat_of(request)
+    seat, _by_cookie = await seat_of(request)
     at, day = travel(request, seat)
     table = table_of(request)
 
@@ -580,7 +601,7 @@ async def drawing(request: Request) -> Response:
 async def board(request: Request) -> Response:
     """The system's map (``ReportHooks.map``: a crawl's hexes, the yearzero Zone) now, ``at`` a
     version or on a ``day``, as the report draws it: ``{"kind", "map", "legend"}``."""
-    seat, _ = await seat_of(request)
+    seat, _by_cookie = await seat_of(request)
     at, day = travel(request, seat)
     table = table_of(request)
 
@@ -590,7 +611,7 @@ async def board(request: Request) -> Response:
         system = book.system(c)
         hooks = system.read.report
         if hooks.map is None:
-            raise NotFound(f"the {system.name} system draws no map")
+            raise NotFound(_("the {system} system draws no map", system=system.name))
         state = book.state(c.name, at=at, day=day)
         return {
             "kind": hooks.map_kind,
@@ -604,8 +625,8 @@ async def board(request: Request) -> Response:
 @endpoint
 async def seats(request: Request) -> Response:
     """The campaign's seats, never their secrets: the GM's."""
-    seat, _ = await seat_of(request)
-    auth.gm_only(seat, "list the seats")
+    seat, _by_cookie = await seat_of(request)
+    auth.gm_only(seat, N_("list the seats"))
     table = table_of(request)
 
     def read() -> list[dict[str, Any]]:
@@ -618,13 +639,14 @@ async def seats(request: Request) -> Response:
 @endpoint
 async def stream(request: Request) -> Response:
     """Server-Sent Events: each entry after ``Last-Event-ID`` (or ``after``), then each new one."""
-    seat, _ = await seat_of(request)
+    seat, _by_cookie = await seat_of(request)
     table = table_of(request)
     last = request.headers.get("last-event-id")
     if last is not None:
         if not VERSION.fullmatch(last.strip()):
             raise BadRequest(
-                f"Last-Event-ID is a version, a whole number from 0; got {last[:40]!r}", field="last_event_id"
+                _("Last-Event-ID is a version, a whole number from 0; got {given!r}", given=last[:40]),
+                field="last_event_id",
             )
         after = int(last.strip())
     else:
@@ -638,7 +660,9 @@ async def stream(request: Request) -> Response:
         return found, more
 
     return StreamingResponse(
-        table.feeds.follow(c.id, after, read, seat.key, sees=lambda sent: message_seen(viewer, sent)),
+        table.feeds.follow(
+            c.id, after, read, seat.key, sees=lambda sent: message_seen(viewer, sent), lang=i18n.language()
+        ),
         media_type="text/event-stream",
         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
     )
@@ -712,8 +736,8 @@ def link_base(request: Request) -> str:
 async def invite(request: Request) -> Response:
     """Invite a seat (the GM's): its view, its link (a fresh secret, shown only in this
     answer, never kept: an ``Idempotency-Key`` does not replay it) and the link's QR code."""
-    seat, _ = await seat_of(request)
-    auth.gm_only(seat, "invite a seat")
+    seat, _by_cookie = await seat_of(request)
+    auth.gm_only(seat, N_("invite a seat"))
     asked = decoded(await body_of(request), schema.Invite)
     role = {"watcher": "watch"}.get(asked.role, asked.role)
     table = table_of(request)
@@ -724,7 +748,7 @@ async def invite(request: Request) -> Response:
         character = asked.character
         if character is not None:
             if role != "player":
-                raise Unprocessable("only a player's seat names a character", field="character")
+                raise Unprocessable(_("only a player's seat names a character"), field="character")
             character = actor_in(book.tip(c).state, character)
         made, secret = table.seats.invite(c.id, role, character, asked.label, reusable=asked.reusable)
         return seat_view(made, book), secret
@@ -741,8 +765,8 @@ async def revoke(request: Request) -> Response:
     """Revoke a seat of this table (the GM's), as ``ledger table revoke`` does: its link and
     every device it seated open nothing from now on, and its open streams end with a
     ``revoked`` message. The asking seat is not revoked from its own page."""
-    seat, _ = await seat_of(request)
-    auth.gm_only(seat, "revoke a seat")
+    seat, _by_cookie = await seat_of(request)
+    auth.gm_only(seat, N_("revoke a seat"))
     label = request.path_params["label"]
     table = table_of(request)
 
@@ -750,8 +774,12 @@ async def revoke(request: Request) -> Response:
         c = campaign_of(table, seat, request.path_params["campaign"])
         if nfc(label) == seat.label:
             raise Unprocessable(
-                f"seat {seat.label!r} is the one this page sits in; revoke it from the command line "
-                f"(`ledger table revoke {shell_word(seat.label)}`)",
+                _(
+                    "seat {seat!r} is the one this page sits in; revoke it from the command line "
+                    "(`ledger table revoke {seat_word}`)",
+                    seat=seat.label,
+                    seat_word=shell_word(seat.label),
+                ),
                 field="label",
             )
         return seat_view(table.seats.revoke(nfc(label), c.id), table.book)
@@ -774,7 +802,8 @@ async def take_offer(request: Request) -> Response:
             fork = book.campaign(asked)
         except UnknownCampaignError:
             raise Unprocessable(
-                f"seat {seat.label!r} was offered no seat at {asked[:100]!r}", field="fork"
+                _("seat {seat!r} was offered no seat at {fork!r}", seat=seat.label, fork=asked[:100]),
+                field="fork",
             ) from None
         taken, secret = table.seats.take(seat, fork.id, fork.name)
         return seat_view(taken, book), fork.name, secret
@@ -799,11 +828,47 @@ async def page(request: Request) -> Response:
     description, as ``Link: rel=preload``: a browser asks for them as the page's headers
     arrive, while it still builds the page and loads its scripts, and the script's own
     requests are answered from them."""
+    lang = i18n.language()
     html = resources.files("ledger.web").joinpath("static/table.html").read_bytes()
+    html = html.replace(b'<html lang="en">', b'<html lang="%s">' % lang.encode(), 1)
+    html = html.replace(b'src="/static/words.js"', b'src="/static/words.%s.js"' % lang.encode(), 1)
     api = f"/api/c/{auth.in_path(request.path_params['campaign'])}"
     first = ", ".join(f"<{path}>; rel=preload; as=fetch; crossorigin" for path in (f"{api}/sheet", api))
     return Response(
         html, media_type="text/html; charset=utf-8", headers={"Cache-Control": "no-store", "Link": first}
+    )
+
+
+def _asked_language(request: Request) -> str:
+    lang = i18n.normalize(request.path_params["lang"])
+    if lang is None:
+        raise NotFound(
+            _(
+                "the page speaks {languages}; no {asked!r}",
+                languages=", ".join(i18n.LANGUAGES),
+                asked=request.path_params["lang"][:20],
+            )
+        )
+    return lang
+
+
+@endpoint
+async def page_words(request: Request) -> Response:
+    """``GET /i18n/page.<lang>.json``: the page's words in a language (``web.language``)."""
+    return Response(
+        language.page_words(_asked_language(request)),
+        media_type="application/json",
+        headers={"Cache-Control": "no-cache"},
+    )
+
+
+@endpoint
+async def words_script(request: Request) -> Response:
+    """``GET /static/words.<lang>.js``: the page's words as the script the page loads first."""
+    return Response(
+        language.page_script(_asked_language(request)),
+        media_type="text/javascript; charset=utf-8",
+        headers={"Cache-Control": "no-cache"},
     )
 
 
@@ -817,7 +882,9 @@ async def openapi(request: Request) -> Response:
 
 async def not_found(request: Request, exc: Exception) -> Response:
     return refusal(
-        NotFound(f"no page at {request.url.path[:200]!r}; the API is described at /api/openapi.json")
+        NotFound(
+            _("no page at {path!r}; the API is described at /api/openapi.json", path=request.url.path[:200])
+        )
     )
 
 
@@ -825,14 +892,20 @@ def server_error(exc: Exception) -> Response:
     """A fault of the server itself, as the same error object (never a traceback)."""
     return refusal(
         ServerFault(
-            f"the server failed on this request ({type(exc).__name__}); "
-            "nothing was recorded unless the events show it"
+            _(
+                "the server failed on this request ({error}); nothing was recorded unless the events show it",
+                error=type(exc).__name__,
+            )
         )
     )
 
 
 async def not_allowed(request: Request, exc: Exception) -> Response:
-    return refusal(MethodNotAllowed(f"{request.method} is not how {request.url.path[:200]!r} is used"))
+    return refusal(
+        MethodNotAllowed(
+            _("{method} is not how {path!r} is used", method=request.method, path=request.url.path[:200])
+        )
+    )
 
 
 def routes() -> list[Route | Mount]:
@@ -863,5 +936,7 @@ def routes() -> list[Route | Mount]:
         Route("/", front, methods=["GET"]),
         Route("/t/{campaign}", page, methods=["GET"]),
         Route("/static/draw.js", drawing, methods=["GET"]),
+        Route("/static/words.{lang}.js", words_script, methods=["GET"]),
+        Route("/i18n/page.{lang}.json", page_words, methods=["GET"]),
         Mount("/static", app=static, name="static"),
     ]

@@ -28,7 +28,8 @@ from ledger.trust.seats import Seat, SeatKey, Seats
 from ledger.web import api
 from ledger.web import stream as feed
 from ledger.web.auth import Guesses, in_path, unknown_secret
-from ledger.web.entries import entries_since
+from ledger.web.entries import entries_since, feed_languages
+from ledger.web.language import Language
 from ledger.web.ledger_thread import LedgerThread
 from ledger.web.stream import Feeds
 
@@ -139,7 +140,7 @@ class Table:
         stream = c.lineage[-1][0]
         if after is None:
             return stream, book.head(c), [], False
-        found, more = entries_since(book, c, after)
+        found, more = entries_since(book, c, after, langs=feed_languages())
         messages = [feed.message(item) for item in found]
         return stream, messages[-1][0] if messages else after, messages, more
 
@@ -260,4 +261,5 @@ def create_app(ledger_target: str, *, guesses: Guesses | None = None) -> Starlet
     )
     app.state.table = table
     app.add_middleware(Guards)
+    app.add_middleware(Language)  # outermost: the guards' own answers are in the language too
     return app

@@ -30,8 +30,10 @@ from collections import OrderedDict, deque
 import msgspec
 from starlette.requests import Request
 
+from ledger import i18n
 from ledger.deciding.authority import Reach, by_player, declared
 from ledger.deciding.commands import Command, nfc
+from ledger.i18n import N_, _, p_
 from ledger.log.records import Campaign
 from ledger.log.sealing import Viewer
 from ledger.trust.seats import Seat
@@ -85,7 +87,8 @@ class Guesses:
         recent = self._recent(who)
         wait = max(1, int(recent[0] + self.window - time.monotonic()) + 1) if recent else 1
         return TooManyRequests(
-            f"too many unknown secrets from this address; try again in {wait} s", field="retry_after"
+            _("too many unknown secrets from this address; try again in {wait} s", wait=wait),
+            field="retry_after",
         )
 
     def failed(self, who: str) -> None:
@@ -125,7 +128,7 @@ def secret_of(request: Request) -> tuple[str | None, bool]:
     """The secret sent, and whether it came in the cookie (else as a bearer token)."""
     given = request.headers.get("authorization")
     if given is not None:
-        scheme, _, token = given.partition(" ")
+        scheme, _sep, token = given.partition(" ")
         if scheme.lower() != "bearer" or not token.strip():
             raise Unauthorized(
                 "the Authorization header must be `Bearer SECRET`, the secret of your seat's link"
@@ -146,23 +149,43 @@ def check_origin(request: Request) -> None:
         return
     if origin is None:
         raise Forbidden(
-            "a write sent with the seat's cookie must come from this server's page (no Origin header)"
+            _("a write sent with the seat's cookie must come from this server's page (no Origin header)")
         )
     if origin != own:
         raise Forbidden(
-            f"a write from {origin[:100]!r} is cross-site: only {own!r} may write with the cookie"
+            _(
+                "a write from {origin!r} is cross-site: only {own!r} may write with the cookie",
+                origin=origin[:100],
+                own=own,
+            )
         )
 
 
 def may_read(seat: Seat, campaign: Campaign, asked: str) -> None:
     """Refuse a seat another campaign's table (it is bound to one)."""
     if seat.campaign != campaign.id or nfc(asked) != campaign.name:
-        raise Forbidden(f"seat {seat.label!r} is for campaign {campaign.name!r}, not {asked[:100]!r}")
+        raise Forbidden(
+            _(
+                "seat {seat!r} is for campaign {campaign!r}, not {asked!r}",
+                seat=seat.label,
+                campaign=campaign.name,
+                asked=asked[:100],
+            )
+        )
 
 
 def gm_only(seat: Seat, what: str) -> None:
+    """Refuse a seat that is not the GM's ``what`` (an English phrase marked ``N_``, put
+    into words here: ``undo actions``)."""
     if seat.role != "gm":
-        raise Forbidden(f"only the GM's seat may {what}; seat {seat.label!r} is a {_role(seat)}'s")
+        raise Forbidden(
+            _(
+                "only the GM's seat may {what}; seat {seat!r} is a {role}'s",
+                what=i18n.translate(what),
+                seat=seat.label,
+                role=_role(seat),
+            )
+        )
 
 
 def viewer_of(seat: Seat) -> Viewer:
@@ -172,30 +195,43 @@ def viewer_of(seat: Seat) -> Viewer:
 
 def may_act(seat: Seat) -> None:
     if seat.role == "watch":
-        raise Forbidden(f"seat {seat.label!r} is a watcher's: it reads the table and records nothing")
+        raise Forbidden(
+            _("seat {seat!r} is a watcher's: it reads the table and records nothing", seat=seat.label)
+        )
 
 
 def _role(seat: Seat) -> str:
-    return {"gm": "GM", "player": "player", "watch": "watcher"}[seat.role]
+    return {
+        "gm": p_("seat role", "GM"),
+        "player": p_("seat role", "player"),
+        "watch": p_("seat role", "watcher"),
+    }[seat.role]
 
 
 GM_ONLY: dict[Reach | None, str] = {
-    Reach.PARTY: "only the GM's seat may send {command}: it acts for the whole party; seat {seat!r} plays {character!r}",
-    Reach.CLOCK: (
+    Reach.PARTY: N_(
+        "only the GM's seat may send {command}: it acts for the whole party; seat {seat!r} plays {character!r}"
+    ),
+    Reach.CLOCK: N_(
         "only the GM's seat may send {command}: it moves the game's clock for everyone; "
         "seat {seat!r} plays {character!r}"
     ),
-    Reach.AWARD: "only the GM's seat may send {command}: it is the GM's to award; seat {seat!r} plays {character!r}",
-    Reach.RULING: "only the GM's seat may send {command}: it is the GM's ruling; seat {seat!r} plays {character!r}",
-    Reach.NEWCOMER: (
+    Reach.AWARD: N_(
+        "only the GM's seat may send {command}: it is the GM's to award; seat {seat!r} plays {character!r}"
+    ),
+    Reach.RULING: N_(
+        "only the GM's seat may send {command}: it is the GM's ruling; seat {seat!r} plays {character!r}"
+    ),
+    Reach.NEWCOMER: N_(
         "only the GM's seat may send {command}: it brings a character in; seat {seat!r} plays {character!r}"
     ),
-    None: (
+    None: N_(
         "only the GM's seat may send {command}: its system does not say who may; "
         "seat {seat!r} plays {character!r}"
     ),
 }
-"""A player's seat refused a command, by whom the command reaches (None: it declares nothing)."""
+"""A player's seat refused a command, by whom the command reaches (None: it declares nothing),
+said in the language of the moment (``i18n.translate``)."""
 
 
 def shown(name: str, command: Command) -> str:
@@ -218,7 +254,9 @@ def may_issue(seat: Seat, name: str, command: Command) -> None:
     reach = command.reaches()
     if not by_player(reach):
         raise Forbidden(
-            GM_ONLY[reach].format(command=shown(name, command), seat=seat.label, character=seat.character),
+            i18n.translate(GM_ONLY[reach]).format(
+                command=shown(name, command), seat=seat.label, character=seat.character
+            ),
             field="command",
         )
 
@@ -229,12 +267,21 @@ def actor_for(seat: Seat, actor: str | None) -> str | None:
     if seat.role != "player":
         return actor
     if actor is not None and nfc(actor) != seat.character:
-        raise Forbidden(f"seat {seat.label!r} acts as {seat.character!r} only, not as {actor[:100]!r}")
+        raise Forbidden(
+            _(
+                "seat {seat!r} acts as {character!r} only, not as {actor!r}",
+                seat=seat.label,
+                character=seat.character,
+                actor=actor[:100],
+            )
+        )
     return seat.character
 
 
 def unknown_secret() -> Unauthorized:
     return Unauthorized(
-        "the seat's secret is unknown or was revoked, or its link seated a device already; "
-        "ask the GM for a new link (`ledger table invite`)"
+        _(
+            "the seat's secret is unknown or was revoked, or its link seated a device already; "
+            "ask the GM for a new link (`ledger table invite`)"
+        )
     )

@@ -10,17 +10,39 @@ from typing import Any
 
 import msgspec
 
+from ledger import i18n
 from ledger.deciding.commands import Told, told_actions
 from ledger.log.events import RESETS, ActionSealed
 from ledger.log.records import Campaign, Recorded
 from ledger.log.sealing import THE_GM, Viewer, content_seen, entry_seen
 from ledger.log.state import told_as
 
+Languages = tuple[str, ...] | None
+"""The languages an entry's words are said in for a live feed (each stream sends its own
+connection's, ``web.stream``); None: the language of the moment alone."""
 
-def entry(book: Any, told: Told, live: list[tuple[int, int]]) -> dict[str, Any]:
+
+def said_in(langs: tuple[str, ...], say: Any) -> dict[str, str]:
+    """``say()`` in each of ``langs``."""
+    found = {}
+    for lang in langs:
+        with i18n.using(lang):
+            found[lang] = say()
+    return found
+
+
+def feed_languages() -> tuple[str, ...]:
+    """The languages a live feed's entries are said in: every one the ledger speaks, and
+    the language of the moment (the pseudo-language, where a test runs in it)."""
+    return tuple(dict.fromkeys((*i18n.LANGUAGES, i18n.language())))
+
+
+def entry(book: Any, told: Told, live: list[tuple[int, int]], langs: Languages = None) -> dict[str, Any]:
     """One event (with whether its action is the party's and its seat) as the page and
     any client read it: ``ledger log --json``'s fields, the event's data and how its
-    action was decided (``web.schema.Entry``)."""
+    action was decided (``web.schema.Entry``). With ``langs``, its words (``summary``,
+    ``who``) are a dict, said in each language (``web.stream.message`` sends each stream
+    its own)."""
     env, party, seat = told
     reset = isinstance(env.event, RESETS)
     how = env.decision
@@ -43,10 +65,16 @@ def entry(book: Any, told: Told, live: list[tuple[int, int]]) -> dict[str, Any]:
         "at": env.at,
         "day": env.day,
         "actor": env.actor,
-        "who": told_as(env.event, env.actor, party),
+        "who": (
+            told_as(env.event, env.actor, party)
+            if langs is None
+            else said_in(langs, lambda: told_as(env.event, env.actor, party))
+        ),
         "party": party,
         "seat": seat,
-        "summary": book.summary(env.event),
+        "summary": book.summary(env.event)
+        if langs is None
+        else said_in(langs, lambda: book.summary(env.event)),
         "undone": not reset and not any(lo < env.v <= hi for lo, hi in live),
         "event": json.loads(msgspec.json.encode(env.event)),
         "decision": decision,
@@ -106,14 +134,16 @@ def message_seen(viewer: Viewer, sent: bytes) -> bool:
     return content_seen(viewer, event, data["actor"])
 
 
-def recorded_entries(book: Any, rec: Recorded) -> list[dict[str, Any]]:
+def recorded_entries(book: Any, rec: Recorded, langs: Languages = None) -> list[dict[str, Any]]:
     """The entries of an action just recorded, from its envelopes, without reading them
-    back: none of them is undone, at the head they made."""
+    back: none of them is undone, at the head they made (said in ``langs``: :func:`entry`)."""
     live = [(0, rec.version)]
-    return [entry(book, t, live) for t in told(book, rec.campaign, rec.envelopes)]
+    return [entry(book, t, live, langs) for t in told(book, rec.campaign, rec.envelopes)]
 
 
-def entries_since(book: Any, c: Campaign, after: int, limit: int = 500) -> tuple[list[dict[str, Any]], bool]:
+def entries_since(
+    book: Any, c: Campaign, after: int, limit: int = 500, langs: Languages = None
+) -> tuple[list[dict[str, Any]], bool]:
     """The entries after version ``after`` as a live feed reads them, in one read of the
     store (at most ``limit``), and whether more may follow. An event after the last one a
     feed sent can only be undone by a reset after it: with no reset among them every entry
@@ -123,4 +153,4 @@ def entries_since(book: Any, c: Campaign, after: int, limit: int = 500) -> tuple
         return [], False
     last = envelopes[-1].v
     live = book.segments(c, last) if any(isinstance(e.event, RESETS) for e in envelopes) else [(0, last)]
-    return [entry(book, t, live) for t in told(book, c, envelopes)], len(envelopes) == limit
+    return [entry(book, t, live, langs) for t in told(book, c, envelopes)], len(envelopes) == limit

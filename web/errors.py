@@ -2,7 +2,7 @@
 
 Every error the server sends is ``{"error": {"type", "message", "exit_code", ...}}``, the
 object ``ledger --json`` prints for the same refusal (its message and fix in the command
-line's words, ``ledger.cli.fixes``), so a client reads one shape wherever it asks.
+line's words, ``ledger.fixes``), so a client reads one shape wherever it asks.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import Any
 
 from starlette.responses import JSONResponse
 
-from ledger.cli import fixes
+from ledger import fixes
 from ledger.errors import (
     ConflictError,
     DuplicateNameError,

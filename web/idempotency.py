@@ -29,6 +29,7 @@ from typing import Any
 import msgspec
 
 from ledger.errors import LedgerError
+from ledger.i18n import _
 from ledger.log.store import REQUESTS_TABLE, Claim, ClaimTaken, Store
 from ledger.web.errors import BadRequest, ShownOnce, StaleVersion, Unprocessable, error_object, status_of
 
@@ -91,7 +92,8 @@ def answer(status: int, data: Any) -> Answer:
 def check_key(key: str) -> str:
     if not 1 <= len(key) <= MAX_KEY or not all("!" <= ch <= "~" for ch in key):
         raise BadRequest(
-            f"an Idempotency-Key is 1 to {MAX_KEY} printable ASCII characters without spaces", field="key"
+            _("an Idempotency-Key is 1 to {most} printable ASCII characters without spaces", most=MAX_KEY),
+            field="key",
         )
     return key
 
@@ -133,13 +135,15 @@ def _replay(found: Any, print_: str) -> tuple[int, bytes]:
     claim = msgspec.json.decode(bytes(found[0].state), type=_Claimed)
     if claim.fingerprint != print_:
         raise Unprocessable(
-            "this Idempotency-Key was sent before with another request; send a new key for a new request",
+            _("this Idempotency-Key was sent before with another request; send a new key for a new request"),
             field="key",
         )
     if len(found) < 2:
         raise StaleVersion(
-            "a request with this Idempotency-Key was recorded, but the server stopped before it "
-            "answered; read the events to see what it recorded, and send a new key for a new request",
+            _(
+                "a request with this Idempotency-Key was recorded, but the server stopped before it "
+                "answered; read the events to see what it recorded, and send a new key for a new request"
+            ),
             field="key",
         )
     kept = msgspec.json.decode(bytes(found[1].state), type=_Answered)

@@ -6,12 +6,16 @@ players acting at once) run one after another as one group whose commits are flu
 disk once, at its end (:meth:`ledger.log.store.Store.flushed_together`), and no call of
 the group is answered before that flush: each action is still its own transaction, whole
 or absent, and none is acknowledged before it is durable. A call alone runs as any
-command line's does, its commit flushed by itself.
+command line's does, its commit flushed by itself. Each call runs in a copy of its caller's
+context, so it says what it says in the language of the request that asked for it
+(``ledger.i18n.using``): two seats in two languages each read their own.
 """
 
 from __future__ import annotations
 
 import contextlib
+import contextvars
+import functools
 import queue
 import threading
 from collections.abc import Callable
@@ -38,8 +42,10 @@ class LedgerThread:
 
     def submit(self, call: Callable[[], Any]) -> Future[Any]:
         """``call()`` on the ledger thread (started again if it was stopped: an app may
-        start and stop its lifespan more than once); its future is done once it is durable."""
+        start and stop its lifespan more than once); its future is done once it is durable.
+        It runs in a copy of the caller's context (its language, ``ledger.i18n``)."""
         done: Future[Any] = Future()
+        call = functools.partial(contextvars.copy_context().run, call)
         with self._starting:
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name=self._name, daemon=True)

@@ -16,7 +16,9 @@ import io
 import segno
 from starlette.responses import HTMLResponse
 
+from ledger import i18n
 from ledger.errors import LedgerError
+from ledger.i18n import _
 from ledger.trust.seats import Seat
 from ledger.web.errors import status_of
 
@@ -25,7 +27,7 @@ NO_STORE = {"Cache-Control": "no-store"}
 
 def _page(title: str, body: str, status: int = 200) -> HTMLResponse:
     text = f"""<!doctype html>
-<html lang="en">
+<html lang="{i18n.language()}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -44,32 +46,38 @@ def _page(title: str, body: str, status: int = 200) -> HTMLResponse:
     return HTMLResponse(text, status_code=status, headers=NO_STORE)
 
 
-def as_whom(seat: Seat) -> str:
-    """Who the seat sits as, in words: "as Mira", "as the GM", "as a watcher"."""
+def question(seat: Seat, campaign: str) -> str:
+    """The confirm page's question, one sentence for each kind of seat: "Join Mine as
+    Mira?", "Join Mine as the GM?", "Join Mine as a watcher?"."""
     if seat.role == "player" and seat.character is not None:
-        return f"as {seat.character}"
-    return "as the GM" if seat.role == "gm" else "as a watcher"
+        return _("Join {campaign} as {character}?", campaign=campaign, character=seat.character)
+    if seat.role == "gm":
+        return _("Join {campaign} as the GM?", campaign=campaign)
+    return _("Join {campaign} as a watcher?", campaign=campaign)
 
 
 def confirm(seat: Seat, campaign: str) -> HTMLResponse:
     """``GET /join/SECRET``: "Join CAMPAIGN as WHO?" and one button that posts the join."""
-    question = f"Join {campaign} {as_whom(seat)}?"
+    asked = question(seat, campaign)
     devices = (
-        "This link seats any number of screens."
+        _("This link seats any number of screens.")
         if seat.reusable
-        else "This link seats one device: open it on the phone or computer you will play on."
+        else _("This link seats one device: open it on the phone or computer you will play on.")
     )
-    body = f"""<h1>{html.escape(question)}</h1>
+    join = _("Join {campaign}", campaign=campaign)
+    label = _("Seat {label}. If you did not expect this link, close this page.", label=seat.label)
+    body = f"""<h1>{html.escape(asked)}</h1>
 <p>{html.escape(devices)}</p>
 <form method="post">
-<button type="submit">Join {html.escape(campaign)}</button>
+<button type="submit">{html.escape(join)}</button>
 </form>
-<p class="small">Seat {html.escape(seat.label)}. If you did not expect this link, close this page.</p>"""
-    return _page(question, body)
+<p class="small">{html.escape(label)}</p>"""
+    return _page(asked, body)
 
 
-def notice(error: LedgerError, title: str = "The table") -> HTMLResponse:
+def notice(error: LedgerError, title: str | None = None) -> HTMLResponse:
     """A refusal as a page, with its status: a used link, an unknown one, too many guesses."""
+    title = title if title is not None else _("The table")
     body = f"""<h1>{html.escape(title)}</h1>
 <p role="alert">{html.escape(error.message)}</p>"""
     return _page(title, body, status_of(error))
@@ -77,10 +85,14 @@ def notice(error: LedgerError, title: str = "The table") -> HTMLResponse:
 
 def front() -> HTMLResponse:
     """``GET /``: what someone who opened the server's own address is told."""
-    body = """<h1>The table</h1>
-<p>This is a campaign's live table. Open the link the GM gave you for your seat (or scan its
-QR code with your phone's camera): it seats this device.</p>"""
-    return _page("The table", body)
+    title = _("The table")
+    text = _(
+        "This is a campaign's live table. Open the link the GM gave you for your seat (or scan its "
+        "QR code with your phone's camera): it seats this device."
+    )
+    body = f"""<h1>{html.escape(title)}</h1>
+<p>{html.escape(text)}</p>"""
+    return _page(title, body)
 
 
 def qr_svg(link: str) -> str:

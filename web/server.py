@@ -38,6 +38,7 @@ import uvicorn
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from ledger.errors import LedgerError
+from ledger.i18n import _
 from ledger.web.errors import HeadersTooLarge, RequestTimeout, Unavailable, error_object, status_of
 
 HEAD_LIMIT = 16 * 1024
@@ -101,7 +102,7 @@ class TableProtocol(HttpToolsProtocol):
             self.transport = transport
             self._refuse(
                 Unavailable(
-                    f"the table holds {self.limit} connections, every one busy; try again in a moment"
+                    _("the table holds {n} connections, every one busy; try again in a moment", n=self.limit)
                 )
             )
             return
@@ -158,7 +159,12 @@ class TableProtocol(HttpToolsProtocol):
             return
         if self._head:
             self._refuse(
-                RequestTimeout(f"the request's head did not arrive within {HEAD_TIMEOUT:g} s; send it whole")
+                RequestTimeout(
+                    _(
+                        "the request's head did not arrive within {seconds:g} s; send it whole",
+                        seconds=HEAD_TIMEOUT,
+                    )
+                )
             )
         else:
             self._refused = True
@@ -177,7 +183,10 @@ class TableProtocol(HttpToolsProtocol):
             if self._head > HEAD_LIMIT:
                 self._refuse(
                     HeadersTooLarge(
-                        f"the request's head takes more than {HEAD_LIMIT // 1024} KiB; send fewer or shorter headers"
+                        _(
+                            "the request's head takes more than {kib} KiB; send fewer or shorter headers",
+                            kib=HEAD_LIMIT // 1024,
+                        )
                     )
                 )
                 return

@@ -36,6 +36,9 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from ledger import i18n
+from ledger.i18n import _, n_
+
 if TYPE_CHECKING:
     from ledger.log.store.listener import AppendListener
     from ledger.web.app import Table
@@ -49,7 +52,10 @@ HELD = 256
 STREAMS_PER_SEAT = 8
 """The most streams one seat holds open in a process: a ninth ends the seat's oldest."""
 
-Message = tuple[int, bytes]
+Sent = bytes | dict[str, bytes]
+"""A Server-Sent Events message: one for every stream, or one per language (an entry's words
+said in each, ``web.entries.feed_languages``), each stream sending its own connection's."""
+Message = tuple[int, Sent]
 """A version and its Server-Sent Events message, encoded once for every stream."""
 SeatKey = tuple[str, str]
 """A seat's campaign id and label."""
@@ -80,10 +86,29 @@ class Following:
         self.replaced = False
 
 
+WORDED = ("summary", "who")
+"""An entry's fields said in words (a dict by language, when it is said in several)."""
+
+
 def message(item: dict[str, Any]) -> Message:
-    """An entry as its stream message: ``id:`` its version, ``data:`` the entry."""
+    """An entry as its stream message: ``id:`` its version, ``data:`` the entry; one per
+    language when its words are said in several (``web.entries.entry``'s ``langs``)."""
     version = item["version"]
-    return version, b"id: %d\ndata: %s\n\n" % (version, msgspec.json.encode(item))
+    langs = next((list(item[k]) for k in WORDED if isinstance(item.get(k), dict)), None)
+    if langs is None:
+        return version, b"id: %d\ndata: %s\n\n" % (version, msgspec.json.encode(item))
+    each = {}
+    for lang in langs:
+        said = {k: item[k][lang] if isinstance(item.get(k), dict) else item.get(k) for k in WORDED}
+        each[lang] = b"id: %d\ndata: %s\n\n" % (version, msgspec.json.encode({**item, **said}))
+    return version, each
+
+
+def in_language(sent: Sent, lang: str) -> bytes:
+    """A message as a stream in ``lang`` sends it (English where it was not said in ``lang``)."""
+    if isinstance(sent, bytes):
+        return sent
+    return sent.get(lang) or sent.get("en") or next(iter(sent.values()))
 
 
 class Feed:
@@ -261,10 +286,13 @@ class Feeds:
         read: Callable[[int], tuple[list[dict[str, Any]], bool]],
         seat: SeatKey,
         sees: Callable[[bytes], bool] = lambda _sent: True,
+        lang: str | None = None,
     ) -> AsyncIterator[bytes]:
         """The stream's bytes: entries after ``after`` as the store holds them, then each
         new one as it is recorded, and the seat's offers, until the seat is revoked, a newer
-        stream of the seat replaces this one, the server stops or the client leaves."""
+        stream of the seat replaces this one, the server stops or the client leaves. Its
+        words are in ``lang`` (default: the language of the moment), its connection's."""
+        lang = lang or i18n.language()
         feed = self._feed(campaign_id)
         mine = Following(seat)
         wake = mine.wake
@@ -283,15 +311,20 @@ class Feeds:
             yield b"retry: 1000\n\n"
             while not self.closing:
                 if seat in self.revoked:
-                    yield ended("revoked", "Unauthorized", "this seat was revoked")
+                    with i18n.using(lang):
+                        text = _("this seat was revoked")
+                    yield ended("revoked", "Unauthorized", text)
                     return
                 if mine.replaced:
-                    yield ended(
-                        "replaced",
-                        "TooManyStreams",
-                        f"this seat follows the table from {STREAMS_PER_SEAT} newer pages; "
-                        "this one stopped (close one and reload this one)",
-                    )
+                    with i18n.using(lang):
+                        text = n_(
+                            "this seat follows the table from {n} newer page; "
+                            "this one stopped (close one and reload this one)",
+                            "this seat follows the table from {n} newer pages; "
+                            "this one stopped (close one and reload this one)",
+                            STREAMS_PER_SEAT,
+                        )
+                    yield ended("replaced", "TooManyStreams", text)
                     return
                 wake.clear()
                 for offer in self.offers.get(seat, ()):
@@ -303,12 +336,13 @@ class Feeds:
                     entries, more = await self.table.run(read, after)
                     for item in entries:
                         version, sent = message(item)
-                        yield sent
+                        yield in_language(sent, lang)
                         after = version
                     if more:
                         continue
                     held = feed.since(after) or []
-                for version, sent in held:
+                for version, each in held:
+                    sent = in_language(each, lang)
                     if sees(sent):  # a whisper is its recipients' and the GM's alone
                         yield sent
                     after = version

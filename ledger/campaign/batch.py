@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ledger.errors import ConflictError, LedgerError
+from ledger.i18n import _
 from ledger.log.records import Campaign, Recorded
 from ledger.log.store import VersionConflict
 from ledger.systems import get_system
@@ -54,7 +55,11 @@ class Batch:
     def _check(self, campaign: str | None) -> None:
         if campaign is not None and campaign != self.campaign.name:
             raise LedgerError(
-                f"this batch records to {self.campaign.name!r}, not {campaign!r}; open one batch per campaign"
+                _(
+                    "this batch records to {campaign!r}, not {other!r}; open one batch per campaign",
+                    campaign=self.campaign.name,
+                    other=campaign,
+                )
             )
 
     def state(self, campaign: str | None = None) -> CampaignState:
@@ -103,8 +108,11 @@ class Batch:
             store.append(rows)
         except VersionConflict as e:
             raise ConflictError(
-                f"campaign {self.campaign.name!r} changed while the batch was built; "
-                "nothing of the batch was recorded, run it again"
+                _(
+                    "campaign {campaign!r} changed while the batch was built; "
+                    "nothing of the batch was recorded, run it again",
+                    campaign=self.campaign.name,
+                )
             ) from e
         if self.first is not None and store.acting_character(self.campaign.id) is None:
             store.act_as(self.campaign.id, self.first)

@@ -29,6 +29,7 @@ from ledger.errors import (
     RunCommand,
     UnknownCampaignError,
 )
+from ledger.i18n import _
 from ledger.log import chain
 from ledger.log.events import (
     FORMAT,
@@ -87,12 +88,14 @@ class Campaigns:
                 prev=chain.GENESIS,
                 event=LedgerCreated(),
             )
-            raw, _ = chain.seal(env)
+            raw, __ = chain.seal(env)
             with contextlib.suppress(VersionConflict):  # another process created it first
                 self.store.append([(REGISTRY, 1, "ledger.created", raw)])
             first = self.store.first(REGISTRY)
             if first is None:
-                raise NotALedgerError(f"{self.store.describe()} has no registry; restore it from a backup")
+                raise NotALedgerError(
+                    _("{store} has no registry; restore it from a backup", store=self.store.describe())
+                )
         try:
             try:  # a ledger begins with its creation: decoded alone, no decoder of every core event built
                 env = _opening().decode(first)
@@ -100,15 +103,24 @@ class Campaigns:
                 env = envelope_decoder(None).decode(first)
         except msgspec.DecodeError as e:
             raise NotALedgerError(
-                f"{self.store.describe()} has an unreadable registry ({e}); restore it from a backup"
+                _(
+                    "{store} has an unreadable registry ({problem}); restore it from a backup",
+                    store=self.store.describe(),
+                    problem=e,
+                )
             ) from e
         created = env.event
         if not isinstance(created, LedgerCreated):
-            raise NotALedgerError(f"{self.store.describe()} is not a campaign-ledger store")
+            raise NotALedgerError(_("{store} is not a campaign-ledger store", store=self.store.describe()))
         if created.format > FORMAT:
             raise NotALedgerError(
-                f"{self.store.describe()} was written by a newer campaign-ledger "
-                f"(format {created.format}, this one reads up to {FORMAT}); upgrade campaign-ledger"
+                _(
+                    "{store} was written by a newer campaign-ledger "
+                    "(format {format}, this one reads up to {known}); upgrade campaign-ledger",
+                    store=self.store.describe(),
+                    format=created.format,
+                    known=FORMAT,
+                )
             )
 
     def refresh(self) -> None:
@@ -171,7 +183,7 @@ class Campaigns:
         try:
             return self._by_id[campaign_id]
         except KeyError:
-            raise LedgerError(f"no campaign has the id {campaign_id!r}") from None
+            raise LedgerError(_("no campaign has the id {id!r}", id=campaign_id)) from None
 
     def summary(self, event: Event) -> str:
         """What ``event`` says, as this ledger tells it: a fork names its parent only when
@@ -200,7 +212,9 @@ class Campaigns:
             self.refresh()
             registered, rows = make()
             if registered.name in self._by_name:
-                raise DuplicateNameError(f"a campaign named {registered.name!r} exists; choose another name")
+                raise DuplicateNameError(
+                    _("a campaign named {name!r} exists; choose another name", name=registered.name)
+                )
             check_distinct(registered.name, self._by_name, "campaign")
             env = Envelope(
                 v=self._registry_version + 1,
@@ -210,14 +224,14 @@ class Campaigns:
                 prev=self._registry_hash,
                 event=registered,
             )
-            raw, _ = chain.seal(env)
+            raw, __ = chain.seal(env)
             try:
                 self.store.append([(REGISTRY, env.v, registered.kind, raw), *rows])
                 self.refresh()
                 return
             except VersionConflict:
                 backoff(attempt)
-        raise ConflictError("the campaign registry is busy; try again")
+        raise ConflictError(_("the campaign registry is busy; try again"))
 
     def start(
         self,
@@ -241,9 +255,9 @@ class Campaigns:
         if settings:
             if sysdef.rules.check_settings is None:
                 raise LedgerError(
-                    f"the {system} system takes no settings",
+                    _("the {system} system takes no settings", system=system),
                     field="settings",
-                    fix=DropOption(text="drop `settings`", inputs=("settings",)),
+                    fix=DropOption(text=_("drop `settings`"), inputs=("settings",)),
                 )
             settings = sysdef.rules.check_settings(settings)
         table_data: dict[str, Any] = {}
@@ -252,15 +266,18 @@ class Campaigns:
             table_data, source = sysdef.rules.load_tables(tables)
         elif tables is not None:
             raise LedgerError(
-                f"the {system} system has no tables", fix=DropOption(text="drop `tables`", inputs=("tables",))
+                _("the {system} system has no tables", system=system),
+                fix=DropOption(text=_("drop `tables`"), inputs=("tables",)),
             )
         if seed is not None and not 0 <= seed < 2**63:
-            raise LedgerError(f"`seed` {seed} is out of range; use 0 to 2**63-1", field="seed")
+            raise LedgerError(_("`seed` {seed} is out of range; use 0 to 2**63-1", seed=seed), field="seed")
         client_seed = fairness.check_client_seed(client_seed)
         if client_seed and (not commit or seed is not None):
             raise LedgerError(
-                "`client_seed` goes into a dice commitment, and a campaign with `seed` or `commit=False` "
-                "opens none; drop one of them",
+                _(
+                    "`client_seed` goes into a dice commitment, and a campaign with `seed` or `commit=False` "
+                    "opens none; drop one of them"
+                ),
                 field="client_seed",
             )
         cid = str(uuid.uuid4())
@@ -278,7 +295,7 @@ class Campaigns:
         env = Envelope(
             v=1, campaign=cid, action=chain.new_action(), at=chain.now(), prev=chain.GENESIS, event=started
         )
-        raw, _ = chain.seal(env)
+        raw, __ = chain.seal(env)
         check_size(raw)
 
         def make() -> tuple[CampaignRegistered, Rows]:
@@ -304,17 +321,19 @@ class Campaigns:
             return next(iter(self._by_name.values()))
         if not self._by_name:
             raise NoCurrentCampaignError(
-                "no campaigns yet",
+                _("no campaigns yet"),
                 [],
-                fix=RunCommand(text="create one with `new`", command="new", arguments=("SYSTEM", "NAME")),
+                fix=RunCommand(text=_("create one with `new`"), command="new", arguments=("SYSTEM", "NAME")),
             )
         known = sorted(self._by_name)
-        shown = ", ".join(known[:8]) + (f" and {len(known) - 8} more" if len(known) > 8 else "")
+        shown = ", ".join(known[:8])
+        if len(known) > 8:
+            shown = _("{names} and {more} more", names=shown, more=len(known) - 8)
         raise NoCurrentCampaignError(
-            f"no current campaign (there are {len(known)}: {shown})",
+            _("no current campaign (there are {count}: {names})", count=len(known), names=shown),
             known,
             fix=RunCommand(
-                text="choose one with `use` or give `campaign` NAME", command="use", arguments=("NAME",)
+                text=_("choose one with `use` or give `campaign` NAME"), command="use", arguments=("NAME",)
             ),
         )
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ledger import words
 from ledger.campaign.history import History
 from ledger.campaign.recording import Recording
 from ledger.dice import provable as fairness
 from ledger.errors import GiveOption, Input, LedgerError, RunCommand
+from ledger.i18n import _, n_
 from ledger.log.events import DiceCommitted, DiceRevealed, DiceSeeded, Event
 from ledger.log.records import Campaign, Recorded, Tip
 
@@ -21,12 +21,17 @@ if TYPE_CHECKING:
     from ledger.dice.sources import Dice
 
 
-def _none_open(c: Campaign, purpose: str = "", when: str = "") -> LedgerError:
-    """The refusal of a dice operation on a branch with no commitment open."""
-    first = f" {when}" if when else ""
+def _none_open(c: Campaign, seeding: bool = False) -> LedgerError:
+    """The refusal of a dice operation on a branch with no commitment open (``seeding``: to
+    give it a client seed)."""
+    if seeding:
+        return LedgerError(
+            _("no dice commitment is open in {campaign!r} to seed", campaign=c.name),
+            fix=RunCommand(text=_("open one first with `dice commit`"), command="dice commit"),
+        )
     return LedgerError(
-        f"no dice commitment is open in {c.name!r}{purpose}",
-        fix=RunCommand(text=f"open one{first} with `dice commit`", command="dice commit"),
+        _("no dice commitment is open in {campaign!r}", campaign=c.name),
+        fix=RunCommand(text=_("open one with `dice commit`"), command="dice commit"),
     )
 
 
@@ -34,10 +39,13 @@ def check_provable(c: Campaign, tip: Tip) -> None:
     """Refuse a commitment on a campaign that rolls seeded dice."""
     if tip.state.core.seed is not None:
         raise LedgerError(
-            f"campaign {c.name!r} rolls seeded dice (`seed`): reproducible, never provable",
+            _(
+                "campaign {campaign!r} rolls seeded dice (`seed`): reproducible, never provable",
+                campaign=c.name,
+            ),
             field="seed",
             fix=GiveOption(
-                text="start a campaign without `seed` for committed dice", inputs=(Input("seed"),)
+                text=_("start a campaign without `seed` for committed dice"), inputs=(Input("seed"),)
             ),
         )
 
@@ -57,9 +65,14 @@ class Commit:
         assert status is not None
         if status.commitment is not None and status.seed is not None:
             raise LedgerError(
-                f"dice commitment {status.commitment[:16]} is open in {c.name!r}",
+                _(
+                    "dice commitment {commitment} is open in {campaign!r}",
+                    commitment=status.commitment[:16],
+                    campaign=c.name,
+                ),
                 fix=RunCommand(
-                    text="reveal it first with `dice reveal` (it opens the next one)", command="dice reveal"
+                    text=_("reveal it first with `dice reveal` (it opens the next one)"),
+                    command="dice reveal",
                 ),
             )
         return [DiceCommitted(commitment=self.commitment, client_seed=self.client_seed)]
@@ -79,15 +92,22 @@ class Seed:
         status = tip.dice
         assert status is not None
         if status.commitment is None:
-            raise _none_open(c, " to seed", "first")
+            raise _none_open(c, seeding=True)
         if status.seed is None:
             raise fairness.refuse_foreign(status)
         if status.next_nonce:
             raise LedgerError(
-                f"{words.count(status.next_nonce, 'die')} {words.plural(status.next_nonce, 'was')} drawn under dice commitment {status.commitment[:16]} "
-                f"in {c.name!r}, so its client seed can no longer change",
+                n_(
+                    "{n} die was drawn under dice commitment {commitment} in {campaign!r}, "
+                    "so its client seed can no longer change",
+                    "{n} dice were drawn under dice commitment {commitment} in {campaign!r}, "
+                    "so its client seed can no longer change",
+                    status.next_nonce,
+                    commitment=status.commitment[:16],
+                    campaign=c.name,
+                ),
                 fix=RunCommand(
-                    text="reveal it with `dice reveal` (that opens the next one) and seed the next one",
+                    text=_("reveal it with `dice reveal` (that opens the next one) and seed the next one"),
                     command="dice reveal",
                 ),
             )
@@ -109,8 +129,8 @@ class Reveal:
         assert status is not None
         if status.commitment != self.commitment or status.seed is None:
             raise LedgerError(
-                f"dice commitment {self.commitment[:16]} was closed meanwhile",
-                fix=RunCommand(text="see `dice status`", command="dice status"),
+                _("dice commitment {commitment} was closed meanwhile", commitment=self.commitment[:16]),
+                fix=RunCommand(text=_("see `dice status`"), command="dice status"),
             )
         return [
             DiceRevealed(commitment=status.commitment, seed=status.seed.hex()),
@@ -151,10 +171,14 @@ class Commitments:
             raise fairness.refuse_foreign(now)
         if now.seed is None:
             raise LedgerError(
-                f"the seed of dice commitment {now.commitment[:16]} is kept by the ledger this campaign "
-                "was imported from",
+                _(
+                    "the seed of dice commitment {commitment} is kept by the ledger this campaign "
+                    "was imported from",
+                    commitment=now.commitment[:16],
+                ),
                 fix=RunCommand(
-                    text="reveal it there, or open a new one here with `dice commit`", command="dice commit"
+                    text=_("reveal it there, or open a new one here with `dice commit`"),
+                    command="dice commit",
                 ),
             )
         from ledger.campaign.sealing import not_revealed  # lazy: sealed actions are rare
@@ -163,9 +187,13 @@ class Commitments:
         if hidden:
             shown = ", ".join(str(v) for v in hidden[:10])
             raise LedgerError(
-                f"the seed of dice commitment {now.commitment[:16]} would tell the faces of sealed "
-                f"rolls not revealed yet (version {shown}); reveal them first",
-                fix=RunCommand(text="reveal every sealed roll", command="reveal", options=(Input("all"),)),
+                _(
+                    "the seed of dice commitment {commitment} would tell the faces of sealed "
+                    "rolls not revealed yet (version {versions}); reveal them first",
+                    commitment=now.commitment[:16],
+                    versions=shown,
+                ),
+                fix=RunCommand(text=_("reveal every sealed roll"), command="reveal", options=(Input("all"),)),
             )
         following = now.client_seed if given is None else given
         upcoming = fairness.new_seed(self.store, following, c.id)

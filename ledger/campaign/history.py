@@ -29,6 +29,7 @@ from ledger.errors import (
     TamperError,
     VersionError,
 )
+from ledger.i18n import _, n_
 from ledger.log import chain
 from ledger.log.events import (
     DICE_EVENTS,
@@ -93,14 +94,14 @@ class History:
         stream = campaign.stream_for(version)
         rows = self.store.read(stream, gt=version - 1, lte=version)
         if not rows:
-            raise TamperError(campaign.name, version, "the event is missing")
+            raise TamperError(campaign.name, version, _("the event is missing"))
         env = self.decode(campaign, rows[0].state, version)
         if env.v != version:
             raise TamperError(
                 campaign.name,
                 version,
-                f"the event stored there says it is version {env.v}",
-                fix=RunCommand(text="verify the whole ledger", command="verify", options=(Input("all"),)),
+                _("the event stored there says it is version {version}", version=env.v),
+                fix=RunCommand(text=_("verify the whole ledger"), command="verify", options=(Input("all"),)),
             )
         return env
 
@@ -146,24 +147,24 @@ class History:
             raise TamperError(
                 c.name,
                 env.v,
-                f"its last undo or redo (version {r}) is not at or before it",
-                fix=RunCommand(text="verify the campaign", command="verify"),
+                _("its last undo or redo (version {version}) is not at or before it", version=r),
+                fix=RunCommand(text=_("verify the campaign"), command="verify"),
             )
         reset = env if r == env.v else self.envelope(c, r)
         if not isinstance(reset.event, RESETS):
             raise TamperError(
                 c.name,
                 env.v,
-                f"its last undo or redo (version {r}) is not an undo or redo",
-                fix=RunCommand(text="verify the campaign", command="verify"),
+                _("its last undo or redo (version {version}) is not an undo or redo", version=r),
+                fix=RunCommand(text=_("verify the campaign"), command="verify"),
             )
         target = reset.event.target
         if not 0 < target < r:
             raise TamperError(
                 c.name,
                 r,
-                f"its undo or redo target {target} is not an earlier version",
-                fix=RunCommand(text="verify the campaign", command="verify"),
+                _("its undo or redo target {target} is not an earlier version", target=target),
+                fix=RunCommand(text=_("verify the campaign"), command="verify"),
             )
         return int(target)
 
@@ -232,7 +233,7 @@ class History:
         system = get_system(c.system)
         if day is not None:
             if at is not None:
-                raise LedgerError("give `at` or `day`, not both", field="day")
+                raise LedgerError(_("give `at` or `day`, not both"), field="day")
             at = self.version_at_day(c, day)
         if at is None:
             return self.tip(c).state
@@ -246,8 +247,13 @@ class History:
             return head
         if not 1 <= version <= head:
             raise VersionError(
-                f"version {version} is outside campaign {c.name!r} (versions 1 to {head})",
-                fix=RunCommand(text="see `log`", command="log", options=(Input("all"),)),
+                _(
+                    "version {version} is outside campaign {campaign!r} (versions 1 to {head})",
+                    version=version,
+                    campaign=c.name,
+                    head=head,
+                ),
+                fix=RunCommand(text=_("see `log`"), command="log", options=(Input("all"),)),
             )
         return version
 
@@ -320,13 +326,16 @@ class History:
             version, action = env.v, env.action
         if latest is None:
             raise VersionError(
-                f"campaign {campaign.name!r} has no game days",
-                fix=GiveOption(text="use `at` VERSION", inputs=(Input("at", "VERSION"),)),
+                _("campaign {campaign!r} has no game days", campaign=campaign.name),
+                fix=GiveOption(text=_("use `at` VERSION"), inputs=(Input("at", "VERSION"),)),
             )
         if latest < day:
             raise VersionError(
-                f"campaign {campaign.name!r} has reached day {latest}",
-                fix=GiveOption(text=f"use `day` 0 to {latest}", inputs=(Input("day", f"0 to {latest}"),)),
+                _("campaign {campaign!r} has reached day {day}", campaign=campaign.name, day=latest),
+                fix=GiveOption(
+                    text=_("use `day` 0 to {day}", day=latest),
+                    inputs=(Input("day", _("0 to {day}", day=latest)),),
+                ),
             )
         return version
 
@@ -388,7 +397,7 @@ class History:
         tip = self.tip(c) if tip is None else tip
         if tip.dice is not None:
             return tip
-        stream, after, _ = c.lineage[-1]
+        stream, after, __ = c.lineage[-1]
         decode = envelope_decoder(c.system).decode
         # lazy: a command that reads imports no dice commitments (tests/test_cli_startup.py)
         from ledger.dice import provable as fairness
@@ -408,7 +417,9 @@ class History:
             if version > after and (upto is None or version <= upto):
                 decode = envelope_decoder(c.system).decode
                 return fairness.status_at(self.store, stream, after, version, decode)
-        raise VersionError(f"version {version} is outside campaign {c.name!r}")
+        raise VersionError(
+            _("version {version} is outside campaign {campaign!r}", version=version, campaign=c.name)
+        )
 
     # --- the actions an undo or a redo reaches ----------------------------------------
 
@@ -456,10 +467,16 @@ class Undo:
             last = history.last_effective(c, v)
             if last is None:
                 if n == 0:
-                    raise NothingToUndoError(f"nothing to undo in {c.name!r}")
+                    raise NothingToUndoError(_("nothing to undo in {campaign!r}", campaign=c.name))
                 raise NothingToUndoError(
-                    f"only {n} action(s) to undo in {c.name!r}, not {count}",
-                    fix=RunCommand(text="use `undo`", command="undo", arguments=(str(n),)),
+                    n_(
+                        "only {n} action(s) to undo in {campaign!r}, not {count}",
+                        "only {n} action(s) to undo in {campaign!r}, not {count}",
+                        n,
+                        campaign=c.name,
+                        count=count,
+                    ),
+                    fix=RunCommand(text=_("use `undo`"), command="undo", arguments=(str(n),)),
                 )
             first = history.action_range(c, last)
             first_event = last if first == last.v else history.envelope(c, first)
@@ -469,7 +486,7 @@ class Undo:
                     first=first,
                     last=last.v,
                     target=first - 1,
-                    what=first_event.event.summary(),
+                    what=first_event.event.stored_summary(),
                 )
             )
             v = first - 1
@@ -499,11 +516,17 @@ class Redo:
             v -= 1
         stack = redoable(trailing)
         if not stack:
-            raise NothingToUndoError(f"nothing to redo in {c.name!r}")
+            raise NothingToUndoError(_("nothing to redo in {campaign!r}", campaign=c.name))
         if count > len(stack):
             raise NothingToUndoError(
-                f"only {len(stack)} action(s) to redo in {c.name!r}, not {count}",
-                fix=RunCommand(text="use `redo`", command="redo", arguments=(str(len(stack)),)),
+                n_(
+                    "only {n} action(s) to redo in {campaign!r}, not {count}",
+                    "only {n} action(s) to redo in {campaign!r}, not {count}",
+                    len(stack),
+                    campaign=c.name,
+                    count=count,
+                ),
+                fix=RunCommand(text=_("use `redo`"), command="redo", arguments=(str(len(stack)),)),
             )
         return [
             ActionRedone(redone=top.undone, target=top.last, what=top.what)

@@ -12,6 +12,7 @@ from typing import IO, TYPE_CHECKING, Any
 from ledger.campaign.campaigns import Campaigns, Registration
 from ledger.campaign.history import History, Redo, Undo
 from ledger.errors import GiveOption, Input, LedgerError, NotALedgerError, StoreError
+from ledger.i18n import _
 from ledger.log.events import Decision, Envelope, Event
 from ledger.log.records import Campaign, LogEntry, Recorded, Rows, Tip, VerifyReport
 from ledger.log.state import CampaignState
@@ -49,12 +50,21 @@ def check_ledger_path(target: str) -> None:
     try:
         kind = outfile.not_a_file(Path(target), follow_symlinks=True)
     except OSError as e:
-        raise StoreError(f"cannot look at {target}: {e.strerror}; check its permissions", target) from e
+        raise StoreError(
+            _("cannot look at {path}: {reason}; check its permissions", path=target, reason=e.strerror),
+            target,
+        ) from e
     if kind is not None:
         raise NotALedgerError(
-            f"{target} is {kind}, not a ledger file; nothing was read from it",
+            _(
+                "{path} is {kind}, not a ledger file; nothing was read from it",
+                path=target,
+                kind=outfile.kind_said(kind),
+            ),
             target,
-            fix=GiveOption(text="give `db` a ledger file, or the path of a new one", inputs=(Input("db"),)),
+            fix=GiveOption(
+                text=_("give `db` a ledger file, or the path of a new one"), inputs=(Input("db"),)
+            ),
         )
 
 
@@ -408,7 +418,7 @@ class Ledger:
         keeps no decision, so ``seat`` is checked and not stored. ``expected_version``:
         as :meth:`execute` takes it (the undo takes back what its caller saw, or nothing)."""
         if count < 1:
-            raise LedgerError(f"undo needs a count of at least 1, got {count}")
+            raise LedgerError(_("undo needs a count of at least 1, got {count}", count=count))
         c = self.campaign(campaign)
         return self.recording.record(c, Undo(self.history, c, count), seat=seat, expected=expected_version)
 
@@ -424,7 +434,7 @@ class Ledger:
         recorded). A redo keeps no decision, so ``seat`` is checked and not stored.
         ``expected_version``: as :meth:`execute` takes it."""
         if count < 1:
-            raise LedgerError(f"redo needs a count of at least 1, got {count}")
+            raise LedgerError(_("redo needs a count of at least 1, got {count}", count=count))
         c = self.campaign(campaign)
         return self.recording.record(c, Redo(self.history, c, count), seat=seat, expected=expected_version)
 

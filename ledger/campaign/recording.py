@@ -31,6 +31,7 @@ from ledger.errors import (
     TamperError,
     VersionError,
 )
+from ledger.i18n import _
 from ledger.log import chain
 from ledger.log.events import MAX_DAY, MAX_LINE, RESETS, CharacterAdded, Decision, Envelope, Event
 from ledger.log.records import Campaign, Recorded, Rows, Tip
@@ -67,8 +68,12 @@ def check_size(raw: bytes) -> None:
     """Refuse an event longer than an import reads (its tables or attributes too big)."""
     if len(raw) > MAX_LINE:
         raise LedgerError(
-            f"the event would take {len(raw) // 1024} KiB, above the {MAX_LINE // 2**20} MiB "
-            "one event may take; use smaller tables or fewer, shorter attributes"
+            _(
+                "the event would take {size} KiB, above the {limit} MiB "
+                "one event may take; use smaller tables or fewer, shorter attributes",
+                size=len(raw) // 1024,
+                limit=MAX_LINE // 2**20,
+            )
         )
 
 
@@ -163,8 +168,10 @@ class Recording:
                 raise TamperError(
                     c.name,
                     lost + 1,
-                    "a stored row is out of place",
-                    fix=RunCommand(text="verify the whole ledger", command="verify", options=(Input("all"),)),
+                    _("a stored row is out of place"),
+                    fix=RunCommand(
+                        text=_("verify the whole ledger"), command="verify", options=(Input("all"),)
+                    ),
                 )
             if c.id not in self._tail_checked:
                 self._tail_checked.add(c.id)
@@ -197,8 +204,12 @@ class Recording:
             self.history.remember(c, drafted.tip)
             return Recorded(c, drafted.envelopes[0].action, drafted.envelopes, drafted.tip.state)
         raise ConflictError(
-            f"campaign {c.name!r} is being written by other processes; "
-            f"gave up after {MAX_ATTEMPTS} attempts, try again"
+            _(
+                "campaign {campaign!r} is being written by other processes; "
+                "gave up after {attempts} attempts, try again",
+                campaign=c.name,
+                attempts=MAX_ATTEMPTS,
+            )
         )
 
     def draft(
@@ -277,7 +288,7 @@ class Recording:
 
         command = _command(action)
         if command is None:
-            raise LedgerError("only a command is made private, blind or whispered")
+            raise LedgerError(_("only a command is made private, blind or whispered"))
         visibility = check_visibility(visibility, to, tip.state)
         if visibility == PUBLIC:
             return events, how, None
@@ -340,16 +351,16 @@ class Recording:
             problem = chain.check(bytes(raw))
             env = self.history.decode(c, bytes(raw), v) if problem is None else None
             if env is not None and env.v != v:
-                problem = f"the event stored there says it is version {env.v}"
+                problem = _("the event stored there says it is version {version}", version=env.v)
             elif env is not None and prev is not None and env.prev != prev:
-                problem = "its link to the version before does not match (an event was edited or removed)"
+                problem = _("its link to the version before does not match (an event was edited or removed)")
             if problem is not None:
                 warning = TamperError(
                     c.name,
                     v,
                     problem,
                     fix=RunCommand(
-                        text="recording anyway, run `verify` and restore from a backup or export",
+                        text=_("recording anyway, run `verify` and restore from a backup or export"),
                         command="verify",
                     ),
                 )
@@ -407,7 +418,11 @@ class Recording:
             day = state.core.day
             if day is not None and not 0 <= day <= MAX_DAY:
                 raise VersionError(
-                    f"the event would fall on day {day}; the ledger records days 0 to {MAX_DAY}"
+                    _(
+                        "the event would fall on day {day}; the ledger records days 0 to {limit}",
+                        day=day,
+                        limit=MAX_DAY,
+                    )
                 )
             env = msgspec.structs.replace(env, day=day)
             raw, prev = chain.seal(env)

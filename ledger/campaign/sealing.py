@@ -17,6 +17,7 @@ import msgspec
 
 from ledger.campaign.history import History
 from ledger.errors import GiveOption, Input, LedgerError, RuleError, RunCommand, SealedError
+from ledger.i18n import _
 from ledger.log import sealing
 from ledger.log.events import ActionRevealed, ActionSealed, Decision, Envelope, Event
 from ledger.log.records import Campaign, Tip
@@ -43,7 +44,7 @@ def keep(store: Store, commitment: str, content: str, salt: str) -> None:
     names, which nothing reads)."""
     raw = msgspec.json.encode(sealing.Kept(content, salt))
     if not store.put_private(SEALED_TABLE, commitment, 1, _TOPIC, raw):
-        raise LedgerError("a sealed action's commitment was drawn twice; nothing was recorded, try again")
+        raise LedgerError(_("a sealed action's commitment was drawn twice; nothing was recorded, try again"))
 
 
 def kept(store: Store, commitment: str) -> sealing.Kept | None:
@@ -63,25 +64,33 @@ def check_visibility(visibility: str, to: tuple[str, ...], state: CampaignState)
     ``whisper`` when it names recipients (each a character of the campaign)."""
     if visibility not in sealing.VISIBILITIES and visibility != sealing.WHISPER:
         raise LedgerError(
-            f"visibility {visibility[:40]!r} is none of public, private, blind",
-            fix=GiveOption(text="give `visibility` public, private or blind", inputs=(Input("visibility"),)),
+            _("visibility {visibility!r} is none of public, private, blind", visibility=visibility[:40]),
+            fix=GiveOption(
+                text=_("give `visibility` public, private or blind"), inputs=(Input("visibility"),)
+            ),
         )
     if not to:
         if visibility == sealing.WHISPER:
             raise LedgerError(
-                "a whisper names its recipients",
-                fix=GiveOption(text="name them with `to`", inputs=(Input("to", "NAME"),)),
+                _("a whisper names its recipients"),
+                fix=GiveOption(text=_("name them with `to`"), inputs=(Input("to", "NAME"),)),
             )
         return visibility
     if visibility not in (sealing.PUBLIC, sealing.WHISPER):
-        raise LedgerError(f"a whisper is read by its recipients; it cannot also be {visibility}")
+        raise LedgerError(
+            _("a whisper is read by its recipients; it cannot also be {visibility}", visibility=visibility)
+        )
     known = state.core.characters
     for name in to:
         if name not in known:
             raise LedgerError(
-                f"no character named {name!r} to whisper to (characters: {', '.join(known) or 'none yet'})",
+                _(
+                    "no character named {name!r} to whisper to (characters: {characters})",
+                    name=name,
+                    characters=", ".join(known) or _("none yet"),
+                ),
                 fix=GiveOption(
-                    text="name a character of the campaign with `to`", inputs=(Input("to", "NAME"),)
+                    text=_("name a character of the campaign with `to`"), inputs=(Input("to", "NAME"),)
                 ),
             )
     return sealing.WHISPER
@@ -107,18 +116,27 @@ def sealed_event(
     command = how.command if how is not None else "?"
     if tip.state.core.seed is not None:
         raise RuleError(
-            f"campaign {c.name!r} rolls seeded dice, whose seed its log shows: a sealed roll would "
-            "be rolled again by anyone; roll it in public",
+            _(
+                "campaign {campaign!r} rolls seeded dice, whose seed its log shows: a sealed roll would "
+                "be rolled again by anyone; roll it in public",
+                campaign=c.name,
+            ),
         )
     if visibility != sealing.WHISPER and (how is None or not how.faces):
-        raise RuleError(f"`{label or command}` rolls no dice: only a roll is made private or blind")
+        raise RuleError(
+            _("`{what}` rolls no dice: only a roll is made private or blind", what=label or command)
+        )
     if visibility == sealing.WHISPER and command != "core.Note":
-        raise RuleError("only a note is whispered")
+        raise RuleError(_("only a note is whispered"))
     if command not in CORE_SEALED and not unchanged(tip.state, after):
         raise RuleError(
-            f"`{label or command}` changes the {system.name} game state the whole table sees, so it "
-            "cannot be sealed; make it in public (sealed: plain rolls, table rolls, checks whose "
-            "result the GM applies)",
+            _(
+                "`{what}` changes the {system} game state the whole table sees, so it "
+                "cannot be sealed; make it in public (sealed: plain rolls, table rolls, checks whose "
+                "result the GM applies)",
+                what=label or command,
+                system=system.name,
+            ),
         )
     salt = secrets.token_hex(16)
     content = sealing.encode(sealing.Sealed(how, list(events)))
@@ -220,23 +238,38 @@ class RevealSealed:
             chosen = [p for p in pending if p.env.v == self.version]
             if not chosen:
                 raise SealedError(
-                    f"version {self.version} of {self.c.name!r} is no sealed action",
-                    fix=RunCommand(text="see the log for sealed actions", command="log"),
+                    _(
+                        "version {version} of {campaign!r} is no sealed action",
+                        version=self.version,
+                        campaign=self.c.name,
+                    ),
+                    fix=RunCommand(text=_("see the log for sealed actions"), command="log"),
                 )
             if chosen[0].revealed:
-                raise LedgerError(f"version {self.version} of {self.c.name!r} was revealed already")
+                raise LedgerError(
+                    _(
+                        "version {version} of {campaign!r} was revealed already",
+                        version=self.version,
+                        campaign=self.c.name,
+                    )
+                )
         else:  # every sealed roll; a whisper is revealed by its version only
             chosen = [p for p in pending if not p.revealed and p.env.event.visibility != sealing.WHISPER]
             if not chosen:
-                raise LedgerError(f"campaign {self.c.name!r} has no sealed roll left to reveal")
+                raise LedgerError(
+                    _("campaign {campaign!r} has no sealed roll left to reveal", campaign=self.c.name)
+                )
         events: list[Event] = []
         for p in chosen:
             ev: ActionSealed = p.env.event
             held = kept(self.history.store, ev.commitment)
             if held is None:
                 raise LedgerError(
-                    f"the content of sealed version {p.env.v} is not in this ledger (a players' "
-                    "export carries commitments only); reveal it from the GM's ledger"
+                    _(
+                        "the content of sealed version {version} is not in this ledger (a players' "
+                        "export carries commitments only); reveal it from the GM's ledger",
+                        version=p.env.v,
+                    )
                 )
             what = told(held.content, self.c.system)
             live = sealing.live_at(lambda u: self.history.envelope(self.c, u), tip.version, p.env.v)
@@ -259,7 +292,7 @@ def told(content: str, system: str) -> str:
         found = sealing.decode(content, system)
     except ValueError:
         return ""
-    return found.events[0].summary() if found.events else ""
+    return found.events[0].stored_summary() if found.events else ""
 
 
 def content_for(
@@ -270,14 +303,26 @@ def content_for(
     head = history.head(c)
     env = history.envelope(c, version) if 1 <= version <= head else None
     if env is None or not isinstance(env.event, ActionSealed) or not sealing.entry_seen(viewer, env):
-        raise SealedError(f"version {version} of {c.name!r} is no sealed action this seat may read")
+        raise SealedError(
+            _(
+                "version {version} of {campaign!r} is no sealed action this seat may read",
+                version=version,
+                campaign=c.name,
+            )
+        )
     ev: ActionSealed = env.event
     revealed = any(p.env.v == version and p.revealed for p in sealed_actions(history, c))
     if not revealed and not sealing.content_seen(viewer, ev, env.actor):
-        raise SealedError(f"version {version} of {c.name!r} is sealed: its result is the GM's until revealed")
+        raise SealedError(
+            _(
+                "version {version} of {campaign!r} is sealed: its result is the GM's until revealed",
+                version=version,
+                campaign=c.name,
+            )
+        )
     held = kept(history.store, ev.commitment)
     if held is None:
-        raise SealedError(f"the content of sealed version {version} is not in this ledger")
+        raise SealedError(_("the content of sealed version {version} is not in this ledger", version=version))
     found = sealing.decode(held.content, c.system)
     how = found.decision
     return {

@@ -18,6 +18,7 @@ from ledger.campaign.campaigns import Campaigns
 from ledger.campaign.history import History
 from ledger.dice import provable as fairness
 from ledger.errors import GiveOption, Input, VersionError
+from ledger.i18n import _
 from ledger.log import chain
 from ledger.log.events import RESETS, BranchForked, CampaignRegistered, Envelope
 from ledger.log.records import Campaign, Rows, VerifyReport
@@ -45,8 +46,16 @@ class Transfer:
         at = head if at is None else at
         if not 1 <= at <= head:
             raise VersionError(
-                f"cannot fork {parent.name!r} at version {at}: its head is version {head}",
-                fix=GiveOption(text=f"use `at` 1 to {head}", inputs=(Input("at", f"1 to {head}"),)),
+                _(
+                    "cannot fork {campaign!r} at version {version}: its head is version {head}",
+                    campaign=parent.name,
+                    version=at,
+                    head=head,
+                ),
+                fix=GiveOption(
+                    text=_("use `at` 1 to {head}", head=head),
+                    inputs=(Input("at", _("1 to {head}", head=head)),),
+                ),
             )
         base = history.envelope(parent, at)
         at_fork = history.dice_at(parent, at)
@@ -71,7 +80,7 @@ class Transfer:
                 client_seed=at_fork.client_seed if commitment else msgspec.UNSET,
             ),
         )
-        raw, _ = chain.seal(env)
+        raw, __ = chain.seal(env)
 
         def make() -> tuple[CampaignRegistered, Rows]:
             return (

@@ -8,5 +8,5 @@ versions in force and the decision it keeps). Nothing here writes: the campaign 
 records what is decided (``ledger.campaign``).
 
 It may import the dice (``ledger.dice``), the log (``ledger.log``) and the base modules
-(``ledger.errors``, ``ledger.words``, ``ledger.text``).
+(``ledger.errors``, ``ledger.i18n``, ``ledger.text``).
 """

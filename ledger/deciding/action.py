@@ -22,6 +22,7 @@ from ledger.deciding.decider import Decided, Decider, Stamp
 from ledger.dice import provable as fairness
 from ledger.dice.sources import CommittedDice, Dice, Faces, RandomDice, seeded
 from ledger.errors import Input, LedgerError, RuleError, RunCommand
+from ledger.i18n import _
 from ledger.log.events import Decision, Event
 from ledger.log.state import CampaignState
 from ledger.systems import System
@@ -66,7 +67,13 @@ def recorded_rules(rules: str, system: System) -> tuple[int, int]:
         return 1, 1
     found = _RULES.fullmatch(rules)
     if found is None or found[2] != system.name:
-        raise LedgerError(f"its decision records rules {rules[:60]!r}, which are no rules of {system.name}")
+        raise LedgerError(
+            _(
+                "its decision records rules {rules!r}, which are no rules of {system}",
+                rules=rules[:60],
+                system=system.name,
+            )
+        )
     return int(found[1]), int(found[3])
 
 
@@ -79,7 +86,7 @@ def dice_for(tip: Tip, faces: list[int] | None) -> Dice:
         return seeded(tip.state.core.seed, tip.version)
     status = tip.dice
     if status is None:
-        raise LedgerError("the dice of this campaign were not looked up; record through Ledger or Batch")
+        raise LedgerError(_("the dice of this campaign were not looked up; record through Ledger or Batch"))
     if status.commitment is None:
         return RandomDice()
     if status.seed is None:
@@ -119,11 +126,17 @@ def decide_and_draw(
     except Exception as e:  # the rules met state the ledger did not write: one line, not a traceback
         core = tip.state.core
         raise LedgerError(
-            f"the {core.system} rules cannot decide this on campaign {core.name!r} "
-            f"({type(e).__name__}: {e}); nothing was recorded. Its tables or events may not be "
-            "ones the ledger wrote (an imported campaign?)",
+            _(
+                "the {system} rules cannot decide this on campaign {campaign!r} "
+                "({error}: {problem}); nothing was recorded. Its tables or events may not be "
+                "ones the ledger wrote (an imported campaign?)",
+                system=core.system,
+                campaign=core.name,
+                error=type(e).__name__,
+                problem=e,
+            ),
             fix=RunCommand(
-                text="verify the campaign, and report it if it verifies",
+                text=_("verify the campaign, and report it if it verifies"),
                 command="verify",
                 options=(Input("campaign", core.name),),
             ),
@@ -131,7 +144,7 @@ def decide_and_draw(
     if isinstance(dice, Faces):
         dice.finish()
     if not decided.events:
-        raise LedgerError("the command changes nothing; nothing was recorded")
+        raise LedgerError(_("the command changes nothing; nothing was recorded"))
     return decided, dice
 
 
@@ -178,12 +191,17 @@ def actor_in(state: CampaignState, wanted: str | None) -> str | None:
     if wanted is not None:
         wanted = nfc(wanted)
         if wanted not in chars:
-            known = ", ".join(chars) if chars else "none yet"
+            known = ", ".join(chars) if chars else _("none yet")
             shown = wanted if wanted.isprintable() else "NAME"
             raise LedgerError(
-                f"no character named {wanted!r} in {state.core.name!r} (characters: {known})",
+                _(
+                    "no character named {name!r} in {campaign!r} (characters: {characters})",
+                    name=wanted,
+                    campaign=state.core.name,
+                    characters=known,
+                ),
                 fix=RunCommand(
-                    text="add one with `character add`", command="character add", arguments=(shown,)
+                    text=_("add one with `character add`"), command="character add", arguments=(shown,)
                 ),
             )
         return wanted
@@ -205,17 +223,24 @@ def creation(system: System, name: str, attrs: dict[str, str]) -> Command:
             return made
     if attrs and system.rules.solo:
         raise RuleError(
-            f"{system.name}'s character has no attributes ({', '.join(sorted(attrs))} given)",
+            _(
+                "{system}'s character has no attributes ({attributes} given)",
+                system=system.name,
+                attributes=", ".join(sorted(attrs)),
+            ),
             fix=RunCommand(
-                text="create it with its name only", command="character create", arguments=(name,)
+                text=_("create it with its name only"), command="character create", arguments=(name,)
             ),
         )
     if attrs and system.rules.creates is not None:
         raise RuleError(
-            f"a {system.name} character takes no attributes ({', '.join(sorted(attrs))} given): "
-            "its creation gives them",
+            _(
+                "a {system} character takes no attributes ({attributes} given): its creation gives them",
+                system=system.name,
+                attributes=", ".join(sorted(attrs)),
+            ),
             fix=RunCommand(
-                text="create it with `character create`", command="character create", arguments=(name,)
+                text=_("create it with `character create`"), command="character create", arguments=(name,)
             ),
         )
     return AddCharacter(name=name, attrs=attrs)
@@ -244,10 +269,14 @@ def decide_folded(
     core command's events, and a decider's whose ``after`` rewrote them, are not folded)."""
     if isinstance(command, AddCharacter) and system.rules.solo and state.core.characters:
         raise RuleError(
-            f"{system.name} is solo: {state.core.name!r} already has its character, "
-            f"{state.core.characters[0]!r}",
+            _(
+                "{system} is solo: {campaign!r} already has its character, {character!r}",
+                system=system.name,
+                campaign=state.core.name,
+                character=state.core.characters[0],
+            ),
             fix=RunCommand(
-                text="start another campaign for another character with `new`",
+                text=_("start another campaign for another character with `new`"),
                 command="new",
                 arguments=(system.name, "NAME"),
             ),

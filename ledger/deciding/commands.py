@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import msgspec
 
-from ledger import words
 from ledger.deciding import authority as auth
 from ledger.deciding.authority import OWN, Authority, Reach
 from ledger.dice import sources as dice_mod
@@ -23,6 +22,7 @@ from ledger.errors import (
     PluginError,
     named,
 )
+from ledger.i18n import _, n_
 from ledger.log.events import CharacterAdded, Decision, Envelope, Event, Noted, Rolled
 from ledger.text import (
     LABEL_LIMIT,
@@ -70,9 +70,9 @@ def check_command_text(command: Command) -> None:
             if reason is not None:
                 raise InvalidTextError(
                     text,
-                    named(field) if field != "text" else "the text",
+                    named(field) if field != "text" else _("the text"),
                     reason,
-                    "type it on one line with visible characters only",
+                    _("type it on one line with visible characters only"),
                     field=field,
                 )
 
@@ -165,20 +165,24 @@ def decide_core(
         cut = True if truncated else msgspec.UNSET
         return [Rolled(result=result, label=label, manual=dice.manual, p_success=p, p_truncated=cut)]
     if isinstance(command, Note):
-        text = check_text(command.text, "a note", NOTE_LIMIT)
+        text = check_text(command.text, _("a note"), NOTE_LIMIT)
         if not text:
             raise InvalidTextError(
                 text,
-                "a note",
-                "it is empty",
-                f"write one line of 1 to {words.count(NOTE_LIMIT, 'character')}",
+                _("a note"),
+                _("it is empty"),
+                n_(
+                    "write one line of 1 to {n} character",
+                    "write one line of 1 to {n} characters",
+                    NOTE_LIMIT,
+                ),
             )
         return [Noted(text=text)]
     if isinstance(command, AddCharacter):
         name = check_name(command.name, "character")
         attrs = check_attrs(command.attrs)
         if name in state.core.characters:
-            raise DuplicateNameError(f"character {name!r} already exists; pick another name")
+            raise DuplicateNameError(_("character {name!r} already exists; pick another name", name=name))
         return [CharacterAdded(name=name, attrs=attrs)]
     return None
 
@@ -202,7 +206,7 @@ def stable_commands(system: System) -> Mapping[str, type]:
     for kind in system.rules.commands:
         name = f"{system.name}.{kind.__name__}"
         if table.setdefault(name, kind) is not kind:
-            raise PluginError(system.name, "", f"it has two commands named {kind.__name__}")
+            raise PluginError(system.name, "", _("it has two commands named {name}", name=kind.__name__))
     found = MappingProxyType(table)
     _commands[system.name] = found
     return found

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any, Generic, NoReturn, TypeVar
 import msgspec
 
 from ledger.errors import RuleError, SystemCommands
+from ledger.i18n import _
 from ledger.log.events import RESETS, CharacterAdded, Envelope, Event
 
 if TYPE_CHECKING:
@@ -205,8 +206,14 @@ class Decider:
     def refuse(self, command: Any) -> NoReturn:
         """Refuse a command no handler is registered for."""
         raise RuleError(
-            f"the {self.system} system has no command {type(command).__name__}",
-            fix=SystemCommands(text=f"use one of the {self.system} system's commands", system=self.system),
+            _(
+                "the {system} system has no command {command}",
+                system=self.system,
+                command=type(command).__name__,
+            ),
+            fix=SystemCommands(
+                text=_("use one of the {system} system's commands", system=self.system), system=self.system
+            ),
         )
 
     def __call__(self, state: CampaignState, command: Any, dice: Dice) -> list[Event]:

@@ -6,5 +6,7 @@ chances), ``legacy`` (the notation's first rules, kept so old rolls read as reco
 ``provable`` (commitments, the seed table, the next nonce, ``verify --dice``).
 
 It may import the log (``ledger.log``) and the base modules (``ledger.errors``,
-``ledger.words``, ``ledger.text``): it never decides a command.
+``ledger.i18n``, ``ledger.text``): it never decides a command. Its refusals are said in
+the language of the moment (:mod:`ledger.i18n`); the notation itself is the same in every
+language.
 """

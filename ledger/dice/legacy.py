@@ -15,8 +15,8 @@ from typing import Protocol
 
 import msgspec
 
-from ledger import words
 from ledger.errors import NotationError
+from ledger.i18n import _, n_
 from ledger.log.events import DiceGroup, Die, RollResult
 
 
@@ -71,31 +71,37 @@ def parse(text: str) -> Formula:
     """Parse dice notation into a formula, refusing absurd rolls."""
     src = text.strip()
     if not src:
-        raise NotationError(text, "it is empty")
+        raise NotationError(text, _("it is empty"))
     if len(src) > 200:
-        raise NotationError(text[:40] + "...", "it is longer than 200 characters")
+        raise NotationError(text[:40] + "...", _("it is longer than {most} characters", most=200))
     pos, sign, expect_term, terms = 0, 1, True, []
     while pos < len(src):
         m = _TOKEN.match(src, pos)
         if not m or m.end() == pos:
-            raise NotationError(text, f"unexpected {src[pos : pos + 8]!r} at position {pos + 1}")
+            raise NotationError(
+                text,
+                _(
+                    "unexpected {found}",
+                    found=_("{text!r} at position {at}", text=src[pos : pos + 8], at=pos + 1),
+                ),
+            )
         pos = m.end()
         if m.group("op"):
             if not expect_term and m.group("op") in "+-":
                 sign = 1 if m.group("op") == "+" else -1
                 expect_term = True
                 continue
-            raise NotationError(text, "two operators in a row")
+            raise NotationError(text, _("two operators in a row"))
         if not expect_term:
-            raise NotationError(text, "a term must follow + or -")
+            raise NotationError(text, _("a term must follow + or -"))
         terms.append(_term(text, m, sign))
         expect_term, sign = False, 1
     if expect_term:
-        raise NotationError(text, "it ends with an operator")
+        raise NotationError(text, _("it ends with an operator"))
     if len(terms) > MAX_GROUPS:
-        raise NotationError(text, f"more than {MAX_GROUPS} terms")
+        raise NotationError(text, _("more than {most} terms", most=MAX_GROUPS))
     if not any(t.is_dice for t in terms):
-        raise NotationError(text, "it rolls no dice")
+        raise NotationError(text, _("it rolls no dice"))
     return Formula(src, tuple(terms))
 
 
@@ -103,25 +109,34 @@ def _term(text: str, m: re.Match[str], sign: int) -> Term:
     if m.group("const"):
         value = int(m.group("const"))
         if value > MAX_MODIFIER:
-            raise NotationError(text, f"modifier {value} is above {MAX_MODIFIER}")
+            raise NotationError(text, _("modifier {n} is above {most}", n=value, most=MAX_MODIFIER))
         return Term(sign=sign, constant=value)
     count = int(m.group("count") or 1)
     sides = 100 if m.group("sides") == "%" else int(m.group("sides"))
     if count < 1:
-        raise NotationError(text, "a group must roll at least one die")
+        raise NotationError(text, _("a group must roll at least one die"))
     if count > MAX_DICE:
-        raise NotationError(text, f"{count} dice is above the limit of {MAX_DICE}")
+        raise NotationError(text, _("{n} dice is above the limit of {most}", n=count, most=MAX_DICE))
     if not 1 <= sides <= MAX_SIDES:
-        raise NotationError(text, f"a d{sides} is outside d1 to d{MAX_SIDES}")
+        raise NotationError(text, _("a d{sides} is outside d1 to d{most}", sides=sides, most=MAX_SIDES))
     keep = m.group("keep")
     if keep:
         keep = keep.lower()
         n = int(keep[2:])
         if not 1 <= n <= count:
-            raise NotationError(text, f"{keep} keeps {n} of {words.count(count, 'die')}; keep 1 to {count}")
+            raise NotationError(
+                text,
+                n_(
+                    "{keep} keeps {k} of {n} die; keep 1 to {n}",
+                    "{keep} keeps {k} of {n} dice; keep 1 to {n}",
+                    count,
+                    keep=keep,
+                    k=n,
+                ),
+            )
     explode = bool(m.group("explode"))
     if explode and sides == 1:
-        raise NotationError(text, "a d1 would explode forever")
+        raise NotationError(text, _("a d1 would explode forever"))
     success = None
     if m.group("cmp"):
         success = f"{m.group('cmp')}{int(m.group('target'))}"
@@ -147,13 +162,13 @@ def roll_group(term: Term, dice: Dice) -> DiceGroup:
     """Roll one group of dice: each die, then its explosions, in order."""
     faces: list[Die] = []
     chains: list[list[int]] = []  # indices of each die and its explosions
-    for _ in range(term.count):
+    for _die in range(term.count):
         chain = [len(faces)]
         face = dice.roll(term.sides)
         faces.append(Die(term.sides, face))
         while term.explode and face == term.sides:
             if len(faces) >= MAX_DICE:
-                raise NotationError(term_text(term), f"explosions passed {MAX_DICE} dice")
+                raise NotationError(term_text(term), _("explosions passed {most} dice", most=MAX_DICE))
             face = dice.roll(term.sides)
             faces.append(Die(term.sides, face, explodes=chain[-1]))
             chain.append(len(faces) - 1)
@@ -217,7 +232,11 @@ def render(result: RollResult) -> str:
         parts.append(f"{'-' if g.sign < 0 else ''}[{shown}]")
     if result.modifier:
         parts.append(f"{result.modifier:+d}")
-    what = words.count(result.successes, "success") if result.successes is not None else str(result.total)
+    what = (
+        n_("{n} success", "{n} successes", result.successes)
+        if result.successes is not None
+        else str(result.total)
+    )
     return f"{result.notation} = {what}  {' '.join(parts)}"
 
 

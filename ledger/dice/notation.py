@@ -35,8 +35,8 @@ from functools import lru_cache
 
 import msgspec
 
-from ledger import words
 from ledger.errors import NotationError
+from ledger.i18n import _, n_
 
 MAX_DICE = 1000
 """Most dice one group may roll (rerolls and explosions included)."""
@@ -316,8 +316,8 @@ class _Parser:
 
     def here(self) -> str:
         if self.pos >= len(self.src):
-            return "the end"
-        return f"{self.src[self.pos : self.pos + 8]!r} at position {self.pos + 1}"
+            return _("the end")
+        return _("{text!r} at position {at}", text=self.src[self.pos : self.pos + 8], at=self.pos + 1)
 
     def integer(self, what: str) -> int:
         start = self.pos
@@ -325,9 +325,15 @@ class _Parser:
             self.pos += 1
         digits = self.src[start : self.pos]
         if not digits:
-            raise self.fail(f"{what} needs a whole number, found {self.here()}")
+            raise self.fail(_("{what} needs a whole number, found {found}", what=what, found=self.here()))
         if len(digits) > 7:
-            raise self.fail(f"{digits[:12]} is above the limit of {MAX_MODIFIER} for any number")
+            raise self.fail(
+                _(
+                    "{digits} is above the limit of {most} for any number",
+                    digits=digits[:12],
+                    most=MAX_MODIFIER,
+                )
+            )
         return int(digits)
 
     def comparison(self) -> str | None:
@@ -349,28 +355,34 @@ class _Parser:
         comment = ""
         if self.pos < len(self.src):
             if self.peek() == ")":
-                raise self.fail(f"a ')' at position {self.pos + 1} closes nothing")
+                raise self.fail(_("a ')' at position {at} closes nothing", at=self.pos + 1))
             word = self.src[self.pos :].split()[0]
             if self.src[self.pos - 1] in " \t" and _is_modifiers(word):
                 raise self.fail(
-                    f"unexpected {self.here()}: modifiers follow their dice with no space (4d6kh3)"
+                    _(
+                        "unexpected {found}: modifiers follow their dice with no space (4d6kh3)",
+                        found=self.here(),
+                    )
                 )
             if (
                 self.src[self.pos - 1] not in " \t"
                 or not self.peek().isalpha()
                 or _is_roll(word, self.semantics)
             ):
-                raise self.fail(f"unexpected {self.here()}")
+                raise self.fail(_("unexpected {found}", found=self.here()))
             comment = " ".join(self.src[self.pos :].split())
             if len(comment) > MAX_COMMENT or not comment.isprintable():
                 raise self.fail(
-                    f"the words after the roll are a comment of at most {MAX_COMMENT} printable characters"
+                    _(
+                        "the words after the roll are a comment of at most {most} printable characters",
+                        most=MAX_COMMENT,
+                    )
                 )
         _refuse_loose_counts(self, root, top=True)
         if self.groups > MAX_GROUPS:
-            raise self.fail(f"more than {MAX_GROUPS} terms with dice")
+            raise self.fail(_("more than {most} terms with dice", most=MAX_GROUPS))
         if not has_dice(root):
-            raise self.fail("it rolls no dice")
+            raise self.fail(_("it rolls no dice"))
         formula = Formula(root, check, comment=comment)
         return msgspec.structs.replace(formula, text=formula_text(formula))
 
@@ -378,24 +390,35 @@ class _Parser:
         if isinstance(root, DiceTerm):
             what = root.text()
             if root.success:
-                raise self.fail(f"{what} already counts successes; to check their number write ({what}){op}N")
+                raise self.fail(
+                    _(
+                        "{what} already counts successes; to check their number write ({what}){op}N",
+                        what=what,
+                        op=op,
+                    )
+                )
             raise self.fail(
-                f"'{what} {op}' could count dice or check the total: write {what}{op}N with no space "
-                f"to count the dice, or ({what}){op}N to check the total"
+                _(
+                    "'{what} {op}' could count dice or check the total: write {what}{op}N with no space "
+                    "to count the dice, or ({what}){op}N to check the total",
+                    what=what,
+                    op=op,
+                )
             )
         self.skip_space()
         sign = -1 if self.peek() == "-" else 1
         if sign < 0:
             self.pos += 1
-        target = sign * self.integer(f"the check {op}")
+        target = sign * self.integer(_("the check {op}", op=op))
         self.skip_space()
         if self.pos < len(self.src) and self.peek() in "+-*/":
             raise self.fail(
-                "a check compares the total with one number; work out the target "
-                "(1d20+5>=17, not 1d20+5>=15+2)"
+                _(
+                    "a check compares the total with one number; work out the target (1d20+5>=17, not 1d20+5>=15+2)"
+                )
             )
         if self.pos < len(self.src) and self.comparison():
-            raise self.fail("a roll has at most one comparison")
+            raise self.fail(_("a roll has at most one comparison"))
         return Cmp(op, target)
 
     def sum(self) -> Node:
@@ -421,9 +444,9 @@ class _Parser:
             right = self.unary()
             if c == "/":
                 if has_dice(right):
-                    raise self.fail("divide by a number, not by dice (e.g. 3d6/2)")
+                    raise self.fail(_("divide by a number, not by dice (e.g. 3d6/2)"))
                 if _constant(right) == 0:
-                    raise self.fail("it divides by zero")
+                    raise self.fail(_("it divides by zero"))
             node = BinOp(c, node, right)
 
     def unary(self) -> Node:
@@ -446,13 +469,13 @@ class _Parser:
     def enter(self) -> None:
         self.depth += 1
         if self.depth > MAX_DEPTH:
-            raise self.fail(f"more than {MAX_DEPTH} nested parentheses or signs")
+            raise self.fail(_("more than {most} nested parentheses or signs", most=MAX_DEPTH))
 
     def atom(self) -> Node:
         self.skip_space()
         c = self.peek()
         if not c:
-            raise self.fail("it ends where a number or dice should follow")
+            raise self.fail(_("it ends where a number or dice should follow"))
         if c == "(":
             self.pos += 1
             self.enter()
@@ -460,11 +483,13 @@ class _Parser:
             self.skip_space()
             if self.comparison():
                 raise self.fail(
-                    "a check on a total compares the whole roll: write it last, "
-                    "outside any parentheses (1d20+5>=15)"
+                    _(
+                        "a check on a total compares the whole roll: write it last, "
+                        "outside any parentheses (1d20+5>=15)"
+                    )
                 )
             if self.peek() != ")":
-                raise self.fail(f"a '(' is not closed (found {self.here()})")
+                raise self.fail(_("a '(' is not closed (found {found})", found=self.here()))
             self.pos += 1
             self.depth -= 1
             return Group(inner, self.labels())
@@ -477,7 +502,9 @@ class _Parser:
             inner = self.sum()
             self.skip_space()
             if self.peek() != ")":
-                raise self.fail(f"{name.group()}( is not closed with ')' (found {self.here()})")
+                raise self.fail(
+                    _("{name}( is not closed with ')' (found {found})", name=name.group(), found=self.here())
+                )
             self.pos += 1
             self.depth -= 1
             return Func(name.group(), inner, self.labels())
@@ -487,16 +514,16 @@ class _Parser:
             start = self.pos
             count = None
             if c.isdigit():
-                count = self.integer("a number")
+                count = self.integer(_("a number"))
             if self.peek() in ("d", "D") and self.peek():
                 return self.dice(count, start)
             if count is not None and count > MAX_MODIFIER:
-                raise self.fail(f"modifier {count} is above {MAX_MODIFIER}")
+                raise self.fail(_("modifier {n} is above {most}", n=count, most=MAX_MODIFIER))
             assert count is not None
             return Number(count, self.labels())
         if c == "[":
-            raise self.fail("a [label] follows the number or dice it names (1d6[fire]+2)")
-        raise self.fail(f"unexpected {self.here()}")
+            raise self.fail(_("a [label] follows the number or dice it names (1d6[fire]+2)"))
+        raise self.fail(_("unexpected {found}", found=self.here()))
 
     def pool(self) -> Pool:
         self.pos += 1  # the {
@@ -508,7 +535,14 @@ class _Parser:
             items.append(self.sum())
             self.skip_space()
         if self.peek() != "}":
-            raise self.fail(f"a '{{' pool is not closed with '}}' (found {self.here()})")
+            raise self.fail(
+                _(
+                    "a '{open}' pool is not closed with '{close}' (found {found})",
+                    open="{",
+                    close="}",
+                    found=self.here(),
+                )
+            )
         self.pos += 1
         self.depth -= 1
         pool = Pool(tuple(items))
@@ -521,11 +555,24 @@ class _Parser:
             what = f"{{...}}{kind}{n}"
             if kind[0] == "k" and not 1 <= n <= len(items):
                 raise self.fail(
-                    f"{what} keeps {n} of {words.count(len(items), 'roll')}; keep 1 to {len(items)}"
+                    n_(
+                        "{what} keeps {keep} of {n} roll; keep 1 to {n}",
+                        "{what} keeps {keep} of {n} rolls; keep 1 to {n}",
+                        len(items),
+                        what=what,
+                        keep=n,
+                    )
                 )
             if kind[0] == "d" and not 1 <= n < len(items):
                 raise self.fail(
-                    f"{what} drops {n} of {words.count(len(items), 'roll')}; drop 1 to {len(items) - 1}"
+                    n_(
+                        "{what} drops {drop} of {n} roll; drop 1 to {most}",
+                        "{what} drops {drop} of {n} rolls; drop 1 to {most}",
+                        len(items),
+                        what=what,
+                        drop=n,
+                        most=len(items) - 1,
+                    )
                 )
             pool = Pool(tuple(items), kind, n)
         return msgspec.structs.replace(pool, label=self.labels())
@@ -536,10 +583,12 @@ class _Parser:
         while self.peek() == "[":
             end = self.src.find("]", self.pos)
             if end < 0:
-                raise self.fail("a '[' label is not closed with ']'")
+                raise self.fail(_("a '[' label is not closed with ']'"))
             text = self.src[self.pos + 1 : end].strip()
             if "[" in text or not text.isprintable() or len(text) > MAX_LABEL:
-                raise self.fail(f"a label is printable text of at most {MAX_LABEL} characters, without '['")
+                raise self.fail(
+                    _("a label is printable text of at most {most} characters, without '['", most=MAX_LABEL)
+                )
             if text:
                 parts.append(text)
             self.pos = end + 1
@@ -558,14 +607,16 @@ class _Parser:
             sides, fate = 3, True
         else:
             if not self.peek().isdigit():
-                raise self.fail(f"a die needs its sides after 'd' (d6, d%, dF), found {self.here()}")
-            sides = self.integer("a die")
+                raise self.fail(
+                    _("a die needs its sides after 'd' (d6, d%, dF), found {found}", found=self.here())
+                )
+            sides = self.integer(_("a die"))
         if n < 1:
-            raise self.fail("a group must roll at least one die")
+            raise self.fail(_("a group must roll at least one die"))
         if n > MAX_DICE:
-            raise self.fail(f"{n} dice is above the limit of {MAX_DICE}")
+            raise self.fail(_("{n} dice is above the limit of {most}", n=n, most=MAX_DICE))
         if not fate and not 1 <= sides <= MAX_SIDES:
-            raise self.fail(f"a d{sides} is outside d1 to d{MAX_SIDES}")
+            raise self.fail(_("a d{sides} is outside d1 to d{most}", sides=sides, most=MAX_SIDES))
         self.groups += 1
         term = DiceTerm(count=n, sides=sides, fate=fate)
         seen: set[str] = set()
@@ -583,7 +634,9 @@ class _Parser:
         op = self.comparison()
         if op is None and not self.peek().isdigit():
             if required:
-                raise self.fail(f"{what} needs the faces it applies to (e.g. {what}1 or {what}<3)")
+                raise self.fail(
+                    _("{what} needs the faces it applies to (e.g. {what}1 or {what}<3)", what=what)
+                )
             return None
         return Cmp(op or "=", self.integer(what))
 
@@ -594,13 +647,19 @@ class _Parser:
 
         def once(kind: str, written: str) -> None:
             if kind in seen:
-                raise self.fail(f"{written} is a second {kind} modifier on one group; give one")
+                raise self.fail(
+                    _(
+                        "{written} is a second {kind} modifier on one group; give one",
+                        written=written,
+                        kind=kind,
+                    )
+                )
             seen.add(kind)
 
         if low.startswith(("kh", "kl", "dh", "dl", "ph", "pl")):
             self.pos += 2
             kind = ("k" if low[0] == "k" else "d") + low[1]
-            once("keep or drop", s[p : p + 2])
+            once(_("keep or drop"), s[p : p + 2])
             number = self.integer(kind) if self.peek().isdigit() else 1
             return msgspec.structs.replace(term, keep=kind, keep_n=number)
         if low.startswith(("cs", "cf")):  # Foundry: count successes (or failures)
@@ -609,34 +668,38 @@ class _Parser:
             return self.count(term, seen, op)
         if low.startswith("s"):
             self.pos += 2 if low[1:2] in ("a", "d") else 1
-            once("sort", s[p : self.pos])
+            once(_("sort"), s[p : self.pos])
             return msgspec.structs.replace(term, sort="d" if low[1:2] == "d" else "a")
         if low.startswith("p"):
             raise self.fail(
-                "p drops dice: pl1 (or dl1) drops the lowest, ph1 (or dh1) the highest; "
-                "to reroll a face use r1"
+                _(
+                    "p drops dice: pl1 (or dl1) drops the lowest, ph1 (or dh1) the highest; to reroll a face use r1"
+                )
             )
         if low.startswith("ra"):
-            raise self.fail("ra (reroll and add) is not supported; use ! to explode or ro to reroll once")
+            raise self.fail(_("ra (reroll and add) is not supported; use ! to explode or ro to reroll once"))
         if low.startswith("k"):
             self.pos += 1
             if not self.peek().isdigit():
-                raise self.fail("k needs how many to keep: kh3 keeps the highest 3, kl1 the lowest")
-            once("keep or drop", "k")
+                raise self.fail(_("k needs how many to keep: kh3 keeps the highest 3, kl1 the lowest"))
+            once(_("keep or drop"), "k")
             return msgspec.structs.replace(term, keep="kh", keep_n=self.integer("k"))
         if low.startswith("d"):
             rest = s[p + 1 : p + 4]
             n = "".join(ch for ch in rest if ch.isdigit()) or "1"
             raise self.fail(
-                f"'d' after a die is not a modifier here: write dl{n} to drop the lowest {n} "
-                f"or dh{n} to drop the highest {n}"
+                _(
+                    "'d' after a die is not a modifier here: write dl{n} to drop the lowest {n} "
+                    "or dh{n} to drop the highest {n}",
+                    n=n,
+                )
             )
         if low.startswith(("mi", "ma")):
             self.pos += 2
             if s[self.pos : self.pos + 1].lower() in ("n", "x"):  # Foundry's min / max
                 self.pos += 1
             kind = "minimum" if low[1] == "i" else "maximum"
-            once(kind, s[p : self.pos])
+            once(_("minimum") if kind == "minimum" else _("maximum"), s[p : self.pos])
             number = self.integer(s[p : self.pos])
             return msgspec.structs.replace(term, **{kind: number})
         if low.startswith("r"):
@@ -652,7 +715,12 @@ class _Parser:
                 seen.add("reroll")
                 return msgspec.structs.replace(term, reroll=sel, reroll_once=once_)
             if once_ != term.reroll_once:
-                raise self.fail(f"{written} mixes rerolls until another face with ro (once); use one kind")
+                raise self.fail(
+                    _(
+                        "{written} mixes rerolls until another face with ro (once); use one kind",
+                        written=written,
+                    )
+                )
             return msgspec.structs.replace(term, rerolls=(*term.rerolls, sel))  # r1r2: either face
         if low.startswith(("!", "e", "x")):
             compound = s.startswith("!!", p)
@@ -660,22 +728,31 @@ class _Parser:
             if s.startswith("=", self.pos) and s[p] == "!":
                 n = re.match(r"=*(\d*)", s[self.pos :]).group(1) or "N"  # type: ignore[union-attr]
                 raise self.fail(
-                    f"'{s[p : self.pos]}=' reads as 'not equal' to other rollers, so it is not taken as an "
-                    f"explosion: to explode on {n} write {term.count}d{'F' if term.fate else term.sides}"
-                    f"{s[p : self.pos]}{n}"
+                    _(
+                        "'{mark}=' reads as 'not equal' to other rollers, so it is not taken as an "
+                        "explosion: to explode on {n} write {dice}{mark}{n}",
+                        mark=s[p : self.pos],
+                        n=n,
+                        dice=f"{term.count}d{'F' if term.fate else term.sides}",
+                    )
                 )
             after = s[self.pos : self.pos + 2].lower()
             explode_once = after[:1] == "o"
             if explode_once and compound:
-                raise self.fail(f"{s[p : self.pos + 1]}: a compounding die cannot explode once; use !o or !!")
+                raise self.fail(
+                    _("{mark}: a compounding die cannot explode once; use !o or !!", mark=s[p : self.pos + 1])
+                )
             if after[:1] == "p" and after[1:2] not in ("l", "h"):
                 raise self.fail(
-                    f"{s[p : self.pos + 1]} (penetrate) is not supported; use ! (explode), !! (compound), "
-                    "!o (explode once) or ro (reroll once)"
+                    _(
+                        "{mark} (penetrate) is not supported; use ! (explode), !! (compound), "
+                        "!o (explode once) or ro (reroll once)",
+                        mark=s[p : self.pos + 1],
+                    )
                 )
             self.pos += int(explode_once)
             mark = s[p : self.pos]
-            once("explode", mark)
+            once(_("explode"), mark)
             bare = self.peek().isdigit()
             sel = self.selector(mark, required=False) or Cmp("=", term.top)
             if bare and mark[0] in "xX":  # Foundry's x: x2>=5 is at most two explosions (! and e: no cap)
@@ -704,27 +781,52 @@ class _Parser:
         n = sel.value
         if written[:1] in "xX":
             raise self.fail(
-                f"{dice}{written}{n}{cmp} is Foundry's capped explosion (at most "
-                f"{words.count(n, 'explosion')} on {cmp}), which the ledger does not roll: write "
-                f"{dice}{written}{faces} to explode on {cmp} without a cap, or {dice}{written}{n}cs{cmp} "
-                f"to explode on {n} and count the dice {cmp}"
+                n_(
+                    "{dice}{written}{n}{cmp} is Foundry's capped explosion (at most {n} explosion on "
+                    "{cmp}), which the ledger does not roll: write {dice}{written}{faces} to explode on "
+                    "{cmp} without a cap, or {dice}{written}{n}cs{cmp} to explode on {n} and count the dice {cmp}",
+                    "{dice}{written}{n}{cmp} is Foundry's capped explosion (at most {n} explosions on "
+                    "{cmp}), which the ledger does not roll: write {dice}{written}{faces} to explode on "
+                    "{cmp} without a cap, or {dice}{written}{n}cs{cmp} to explode on {n} and count the dice {cmp}",
+                    n,
+                    dice=dice,
+                    written=written,
+                    cmp=cmp,
+                    faces=faces,
+                )
             )
         raise self.fail(
-            f"{dice}{written}{n}{cmp} is Foundry's capped reroll (at most {words.count(n, 'reroll')} "
-            f"of a die {cmp}), which the ledger does not roll: write {dice}ro{faces} to reroll each "
-            f"such die once, or {dice}{written}{n}cs{cmp} to reroll {n}s and count the dice {cmp}"
+            n_(
+                "{dice}{written}{n}{cmp} is Foundry's capped reroll (at most {n} reroll of a die {cmp}), "
+                "which the ledger does not roll: write {dice}ro{faces} to reroll each such die once, or "
+                "{dice}{written}{n}cs{cmp} to reroll {n}s and count the dice {cmp}",
+                "{dice}{written}{n}{cmp} is Foundry's capped reroll (at most {n} rerolls of a die {cmp}), "
+                "which the ledger does not roll: write {dice}ro{faces} to reroll each such die once, or "
+                "{dice}{written}{n}cs{cmp} to reroll {n}s and count the dice {cmp}",
+                n,
+                dice=dice,
+                written=written,
+                cmp=cmp,
+                faces=faces,
+            )
         )
 
     def count(self, term: DiceTerm, seen: set[str], op: str) -> DiceTerm:
         """A per-die count of successes, after its comparison."""
         if "success" in seen:
             raise self.fail(
-                f"{term.text()} counts successes once; to check how many, write ({term.text()}){op}N"
+                _(
+                    "{what} counts successes once; to check how many, write ({what}){op}N",
+                    what=term.text(),
+                    op=op,
+                )
             )
         seen.add("success")
         self.skip_space()
         if not self.peek().isdigit():
-            raise self.fail(f"{op} needs a whole number to compare with, found {self.here()}")
+            raise self.fail(
+                _("{op} needs a whole number to compare with, found {found}", op=op, found=self.here())
+            )
         return msgspec.structs.replace(term, success=Cmp(op, self.integer(op)))
 
 
@@ -764,43 +866,84 @@ def _check_term(p: _Parser, t: DiceTerm) -> None:
     what = t.text(with_label=False)
     faces = list(range(1, t.sides + 1))
     if t.fate and (t.reroll or t.minimum is not None or t.maximum is not None):
-        raise p.fail(f"{what}: Fate dice take keep, drop, explode and counting, not rerolls or limits")
+        raise p.fail(
+            _("{what}: Fate dice take keep, drop, explode and counting, not rerolls or limits", what=what)
+        )
     # Selectors on Fate dice compare the -1/0/+1 value.
     shown = [f - 2 for f in faces] if t.fate else faces
     if t.reroll:
         for c in (t.reroll, *t.rerolls):
             if not any(c.meets(v) for v in shown):
-                raise p.fail(f"{what}: r{c.text()} rerolls no face of a d{t.sides}; name a face it shows")
+                raise p.fail(
+                    _(
+                        "{what}: r{faces} rerolls no face of a d{sides}; name a face it shows",
+                        what=what,
+                        faces=c.text(),
+                        sides=t.sides,
+                    )
+                )
         hit = [v for v in shown if t.rerolled(v)]
         if len(hit) == len(shown) and not t.reroll_once:
-            raise p.fail(f"{what} would reroll every face forever; reroll fewer faces or use ro (once)")
+            raise p.fail(
+                _("{what} would reroll every face forever; reroll fewer faces or use ro (once)", what=what)
+            )
     if t.explode:
         after = [v for v in shown if not (not t.reroll_once and t.rerolled(v))]
         hit = [v for v in after if t.explode.meets(v)]
         if not hit:
             mark = "!!" if t.compound else "!"
             raise p.fail(
-                f"a d{t.sides} never shows what {mark}{t.explode.text()} explodes on; to explode on "
-                f"{t.top} and count dice {t.explode.text()}, write {t.count}d{t.sides}{mark}{t.top}"
-                f"{t.explode.text()}"
+                _(
+                    "a d{sides} never shows what {mark}{on} explodes on; to explode on "
+                    "{top} and count dice {on}, write {count}d{sides}{mark}{top}{on}",
+                    sides=t.sides,
+                    mark=mark,
+                    on=t.explode.text(),
+                    top=t.top,
+                    count=t.count,
+                )
             )
         if len(hit) == len(after) and not t.explode_once:
-            raise p.fail(f"{what} would explode forever: every face explodes; explode on fewer faces")
+            raise p.fail(
+                _("{what} would explode forever: every face explodes; explode on fewer faces", what=what)
+            )
     if t.minimum is not None and t.maximum is not None and t.minimum > t.maximum:
-        raise p.fail(f"{what}: the minimum mi{t.minimum} is above the maximum ma{t.maximum}")
+        raise p.fail(
+            _(
+                "{what}: the minimum mi{low} is above the maximum ma{high}",
+                what=what,
+                low=t.minimum,
+                high=t.maximum,
+            )
+        )
     if t.keep and t.explode and not t.compound:
         # Explosions add dice: keep or drop counts the dice there are (2d6!kh3 keeps up to 3).
         if not 1 <= t.keep_n <= MAX_DICE:
-            raise p.fail(f"{t.keep}{t.keep_n}: keep or drop 1 to {MAX_DICE} dice")
+            raise p.fail(
+                _("{keep}{n}: keep or drop 1 to {most} dice", keep=t.keep, n=t.keep_n, most=MAX_DICE)
+            )
     elif t.keep:
         keeps = t.keep[0] == "k"
         if keeps and not 1 <= t.keep_n <= t.count:
             raise p.fail(
-                f"{t.keep}{t.keep_n} keeps {t.keep_n} of {words.count(t.count, 'die')}; keep 1 to {t.count}"
+                n_(
+                    "{keep}{k} keeps {k} of {n} die; keep 1 to {n}",
+                    "{keep}{k} keeps {k} of {n} dice; keep 1 to {n}",
+                    t.count,
+                    keep=t.keep,
+                    k=t.keep_n,
+                )
             )
         if not keeps and not 1 <= t.keep_n < t.count:
             raise p.fail(
-                f"{t.keep}{t.keep_n} drops {t.keep_n} of {words.count(t.count, 'die')}; drop 1 to {t.count - 1}"
+                n_(
+                    "{keep}{k} drops {k} of {n} die; drop 1 to {most}",
+                    "{keep}{k} drops {k} of {n} dice; drop 1 to {most}",
+                    t.count,
+                    keep=t.keep,
+                    k=t.keep_n,
+                    most=t.count - 1,
+                )
             )
 
 
@@ -810,8 +953,11 @@ def _refuse_loose_counts(p: _Parser, node: Node, top: bool) -> None:
         if node.success and not top:
             what = node.text()
             raise p.fail(
-                f"{what} inside a sum is ambiguous: write ({what}) to use its count of successes, "
-                "or compare last to check a total (1d20+5>=15 checks 1d20+5 against 15)"
+                _(
+                    "{what} inside a sum is ambiguous: write ({what}) to use its count of successes, "
+                    "or compare last to check a total (1d20+5>=15 checks 1d20+5 against 15)",
+                    what=what,
+                )
             )
     elif isinstance(node, Negate):
         _refuse_loose_counts(p, node.operand, False)
@@ -856,9 +1002,9 @@ def parse(text: str, semantics: int = SEMANTICS) -> Formula:
     an import rolls the same few again and again)."""
     src = text.strip()
     if not src:
-        raise NotationError(text, "it is empty")
+        raise NotationError(text, _("it is empty"))
     if len(src) > MAX_LENGTH:
-        raise NotationError(text[:40] + "...", f"it is longer than {MAX_LENGTH} characters")
+        raise NotationError(text[:40] + "...", _("it is longer than {most} characters", most=MAX_LENGTH))
     return _Parser(src, semantics).formula()
 
 

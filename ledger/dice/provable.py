@@ -40,9 +40,9 @@ from typing import Any, Literal
 
 import msgspec
 
-from ledger import words
 from ledger.dice.sources import Dice, committed_face
 from ledger.errors import LedgerError, RunCommand, StoreError, TamperError, named
+from ledger.i18n import _, n_
 from ledger.log.events import (
     ActionRevealed,
     ActionSealed,
@@ -91,7 +91,7 @@ def check_seeding(text: str) -> str:
     given = check_client_seed(text)
     if not given:
         raise LedgerError(
-            "`client_seed` is empty; the players' client seed is the text they choose",
+            _("`client_seed` is empty; the players' client seed is the text they choose"),
             field="client_seed",
         )
     return given
@@ -119,7 +119,9 @@ def new_seed(store: Store, client_seed: str, branch: str) -> str:
         mark_branch(store, branch)
         store.put_seed(SEED_STREAM + commitment, json.dumps(record).encode())
     except StoreError as e:
-        raise StoreError(f"{e.message}; the dice seed could not be kept, nothing was recorded") from e
+        raise StoreError(
+            _("{problem}; the dice seed could not be kept, nothing was recorded", problem=e.message)
+        ) from e
     return commitment
 
 
@@ -159,7 +161,9 @@ def load_seed(store: Store, commitment: str, branch: str | None = None) -> tuple
     record = json.loads(raw)
     seed = bytes.fromhex(record["seed"])
     if commitment_of(seed) != commitment:
-        raise StoreError(f"the seed kept for dice commitment {commitment[:16]} does not match it")
+        raise StoreError(
+            _("the seed kept for dice commitment {commitment} does not match it", commitment=commitment[:16])
+        )
     if branch is not None and record.get("branch", branch) != branch:
         return None  # drawn for another branch (seeds kept before branches were noted serve any)
     return seed, str(record.get("client_seed", ""))
@@ -370,15 +374,33 @@ class DiceReport(msgspec.Struct):
 
     def line(self, *, spell: Callable[[str], str] = named) -> str:
         """One line of counts; ``spell`` names an input (``seed``) in the reader's words."""
-        parts = [f"{words.count(self.proven, 'die')} proven"]
+        parts = [n_("{n} die proven", "{n} dice proven", self.proven)]
         for n, what in (
-            (self.pending, "pending (commitment not revealed)"),
-            (self.physical, "physical"),
-            (self.seeded, f"seeded ({spell('seed')}, not provable)"),
-            (self.unproven, "virtual without a commitment"),
+            (
+                self.pending,
+                n_(
+                    "{n} pending (commitment not revealed)",
+                    "{n} pending (commitment not revealed)",
+                    self.pending,
+                ),
+            ),
+            (self.physical, n_("{n} physical", "{n} physical", self.physical)),
+            (
+                self.seeded,
+                n_(
+                    "{n} seeded ({seed}, not provable)",
+                    "{n} seeded ({seed}, not provable)",
+                    self.seeded,
+                    seed=spell("seed"),
+                ),
+            ),
+            (
+                self.unproven,
+                n_("{n} virtual without a commitment", "{n} virtual without a commitment", self.unproven),
+            ),
         ):
             if n:
-                parts.append(f"{n} {what}")
+                parts.append(what)
         return ", ".join(parts)
 
 
@@ -389,15 +411,28 @@ def drawn_under(
     name (``told``: "its dice", "its sealed dice"), of their own branch, their first die
     the number that comes next."""
     if nonce is None or open_ is None or commitment != open_.commitment:
-        raise TamperError(name, env.v, f"{told} name commitment {commitment[:16]}, which is not the open one")
+        raise TamperError(
+            name,
+            env.v,
+            _(
+                "{told} name commitment {commitment}, which is not the open one",
+                told=told,
+                commitment=commitment[:16],
+            ),
+        )
     if env.campaign != open_.branch:
-        raise TamperError(name, env.v, "its dice were drawn under another branch's commitment")
+        raise TamperError(name, env.v, _("its dice were drawn under another branch's commitment"))
     if nonce != open_.next_nonce:
         raise TamperError(
             name,
             env.v,
-            f"its first die is number {nonce} under commitment {commitment[:16]}, "
-            f"where {open_.next_nonce} comes next (a gap or a repeat)",
+            _(
+                "its first die is number {nonce} under commitment {commitment}, "
+                "where {next} comes next (a gap or a repeat)",
+                nonce=nonce,
+                commitment=commitment[:16],
+                next=open_.next_nonce,
+            ),
         )
     return open_
 
@@ -425,7 +460,11 @@ def check(
         if problem is not None:
             raise TamperError(name, env.v, problem)
         if commitment in known:
-            raise TamperError(name, env.v, f"it opens dice commitment {commitment[:16]} a second time")
+            raise TamperError(
+                name,
+                env.v,
+                _("it opens dice commitment {commitment} a second time", commitment=commitment[:16]),
+            )
         made = Commitment(commitment, env.campaign, client_seed, env.v)
         known[commitment] = made
         return made
@@ -435,7 +474,7 @@ def check(
     for env in envelopes:
         ev = env.event
         if isinstance(ev, ActionSealed) and ev.dice is not None:
-            open_ = drawn_under(name, env, open_, ev.dice, ev.nonce, "its sealed dice")
+            open_ = drawn_under(name, env, open_, ev.dice, ev.nonce, _("its sealed dice"))
             open_.next_nonce += ev.drawn
             sealed[env.v] = (open_, env)
             report.pending += ev.drawn
@@ -453,7 +492,13 @@ def check(
                 or len(how.sides) != held.drawn
             ):
                 raise TamperError(
-                    name, env.v, f"its revealed dice are not the {held.drawn} drawn at version {ev.sealed}"
+                    name,
+                    env.v,
+                    _(
+                        "its revealed dice are not the {drawn} drawn at version {version}",
+                        drawn=held.drawn,
+                        version=ev.sealed,
+                    ),
                 )
             report.pending -= held.drawn
             made.rolls.append((msgspec.structs.replace(at, decision=how), 0))
@@ -469,9 +514,15 @@ def check(
             if open_ is not None:
                 open_.closed = "replaced"
                 report.warnings.append(
-                    f"version {env.v} opens dice commitment {ev.commitment[:16]} while "
-                    f"{open_.commitment[:16]} (v{open_.opened}) was open and never revealed: "
-                    "its dice can never be proven"
+                    _(
+                        "version {version} opens dice commitment {commitment} while "
+                        "{open} (v{opened}) was open and never revealed: "
+                        "its dice can never be proven",
+                        version=env.v,
+                        commitment=ev.commitment[:16],
+                        open=open_.commitment[:16],
+                        opened=open_.opened,
+                    )
                 )
             open_ = opening(env, ev.commitment, ev.client_seed)
         elif isinstance(ev, DiceSeeded):
@@ -496,14 +547,16 @@ def check(
             raise TamperError(
                 name,
                 env.v,
-                f"the roll it shows [{','.join(map(str, ev.result.faces()[:20]))}] is not the dice its "
-                "decision draws under the commitment",
+                _(
+                    "the roll it shows [{faces}] is not the dice its decision draws under the commitment",
+                    faces=",".join(map(str, ev.result.faces()[:20])),
+                ),
             )
         if how.manual:
             report.physical += len(how.faces)
             report.marks[env.v] = "physical"
             if how.commitment is not None or how.nonce is not None:
-                raise TamperError(name, env.v, "its physical dice carry a dice nonce")
+                raise TamperError(name, env.v, _("its physical dice carry a dice nonce"))
             continue
         if how.commitment is None:
             if seeded:
@@ -513,16 +566,19 @@ def check(
                 raise TamperError(
                     name,
                     env.v,
-                    f"its virtual dice were drawn while dice commitment {open_.commitment[:16]} was open, "
-                    "but not derived from it",
+                    _(
+                        "its virtual dice were drawn while dice commitment {commitment} was open, "
+                        "but not derived from it",
+                        commitment=open_.commitment[:16],
+                    ),
                 )
             else:
                 report.unproven += len(how.faces)
                 report.marks[env.v] = "unproven"
             continue
-        open_ = drawn_under(name, env, open_, how.commitment, how.nonce, "its dice")
+        open_ = drawn_under(name, env, open_, how.commitment, how.nonce, _("its dice"))
         if len(how.sides) != len(how.faces):
-            raise TamperError(name, env.v, "its dice record a number of sides for each face, and do not")
+            raise TamperError(name, env.v, _("its dice record a number of sides for each face, and do not"))
         open_.next_nonce += len(how.faces)
         open_.rolls.append((env, 0))
     for made in known.values():
@@ -551,7 +607,7 @@ def _prove(name: str, made: Commitment, report: DiceReport) -> None:
             "state": state,
         }
     )
-    for env, _ in made.rolls:
+    for env, _nonce in made.rolls:
         how = env.decision
         if made.seed is None:
             report.pending += len(how.faces)
@@ -559,14 +615,26 @@ def _prove(name: str, made: Commitment, report: DiceReport) -> None:
             continue
         for i, (face, sides) in enumerate(zip(how.faces, how.sides, strict=True)):
             if not 1 <= sides <= 2**32:
-                raise TamperError(name, env.v, f"its die {i + 1} records {words.count(sides, 'side')}")
+                raise TamperError(
+                    name,
+                    env.v,
+                    n_("its die {i} records {n} side", "its die {i} records {n} sides", sides, i=i + 1),
+                )
             want = committed_face(made.seed, made.client_seed, env.campaign, how.nonce + i, sides)
             if face != want:
                 raise TamperError(
                     name,
                     env.v,
-                    f"its die {i + 1} (nonce {how.nonce + i}, d{sides}) records {face}, but the revealed "
-                    f"seed of commitment {made.commitment[:16]} gives {want}",
+                    _(
+                        "its die {i} (nonce {nonce}, d{sides}) records {face}, but the revealed "
+                        "seed of commitment {commitment} gives {want}",
+                        i=i + 1,
+                        nonce=how.nonce + i,
+                        sides=sides,
+                        face=face,
+                        commitment=made.commitment[:16],
+                        want=want,
+                    ),
                 )
         report.proven += len(how.faces)
         report.marks[env.v] = "proven"
@@ -577,14 +645,18 @@ def seeding_problem(ev: DiceSeeded, open_commitment: str | None, drawn: int) -> 
     ``open_commitment`` with ``drawn`` dice drawn under it; None when it could have."""
     shown = ev.commitment[:16]
     if open_commitment is None or ev.commitment != open_commitment:
-        return f"it seeds dice commitment {shown}, which is not the open one"
+        return _("it seeds dice commitment {commitment}, which is not the open one", commitment=shown)
     if drawn:
-        return (
-            f"it seeds dice commitment {shown} after {drawn} of its dice {words.plural(drawn, 'was')} drawn "
-            "(a client seed comes before the first die)"
+        return n_(
+            "it seeds dice commitment {commitment} after {n} of its dice was drawn "
+            "(a client seed comes before the first die)",
+            "it seeds dice commitment {commitment} after {n} of its dice were drawn "
+            "(a client seed comes before the first die)",
+            drawn,
+            commitment=shown,
         )
     if not _recorded_as_given(check_seeding, ev.client_seed):
-        return "its client seed is not one line of 1 to 200 visible characters, trimmed, in NFC"
+        return _("its client seed is not one line of 1 to 200 visible characters, trimmed, in NFC")
     return None
 
 
@@ -600,9 +672,12 @@ def opening_problem(commitment: str, client_seed: str) -> str | None:
     """Why the ledger could not have opened a commitment ``commitment`` with ``client_seed``
     (its sha256 as 64 lowercase hex digits; a client seed it takes); None when it could."""
     if not HEX64.fullmatch(commitment):
-        return f"its dice commitment {commitment[:16]!r} is not a sha256 in 64 lowercase hex digits"
+        return _(
+            "its dice commitment {commitment!r} is not a sha256 in 64 lowercase hex digits",
+            commitment=commitment[:16],
+        )
     if not _recorded_as_given(check_client_seed, client_seed):
-        return "its client seed is not one line of at most 200 visible characters, in NFC"
+        return _("its client seed is not one line of at most 200 visible characters, in NFC")
     return None
 
 
@@ -611,9 +686,9 @@ def reveal_problem(ev: DiceRevealed, open_commitment: str | None) -> str | None:
     reveals only the open commitment, with the seed that hashes to it."""
     shown = ev.commitment[:16]
     if open_commitment is None or ev.commitment != open_commitment:
-        return f"it reveals dice commitment {shown}, which is not the open one"
+        return _("it reveals dice commitment {commitment}, which is not the open one", commitment=shown)
     if not HEX64.fullmatch(ev.seed) or commitment_of(bytes.fromhex(ev.seed)) != ev.commitment:
-        return f"the seed it reveals does not hash to dice commitment {shown}"
+        return _("the seed it reveals does not hash to dice commitment {commitment}", commitment=shown)
     return None
 
 
@@ -644,15 +719,21 @@ def refuse_foreign(status: DiceStatus) -> LedgerError:
     shown = (status.commitment or "")[:16]
     if status.lost:
         return LedgerError(
-            f"the seed of the open dice commitment {shown} is missing from this ledger's seed table "
-            "(ledger_seeds), so no die is drawn, proven or unproven",
+            _(
+                "the seed of the open dice commitment {commitment} is missing from this ledger's seed table "
+                "(ledger_seeds), so no die is drawn, proven or unproven",
+                commitment=shown,
+            ),
             fix=RunCommand(
-                text="restore the ledger from a backup, or open a new commitment with `dice commit`",
+                text=_("restore the ledger from a backup, or open a new commitment with `dice commit`"),
                 command="dice commit",
             ),
         )
     return LedgerError(
-        f"the open dice commitment {shown} was made by the ledger this campaign was imported from, "
-        "which holds its seed",
-        fix=RunCommand(text="open one here with `dice commit`", command="dice commit"),
+        _(
+            "the open dice commitment {commitment} was made by the ledger this campaign was imported from, "
+            "which holds its seed",
+            commitment=shown,
+        ),
+        fix=RunCommand(text=_("open one here with `dice commit`"), command="dice commit"),
     )

@@ -46,6 +46,7 @@ from ledger.dice.notation import (
     parse,
 )
 from ledger.errors import FacesError, NotationError
+from ledger.i18n import _, n_
 from ledger.log.events import DiceGroup, Die, RollResult
 
 __all__ = [
@@ -118,13 +119,21 @@ class Faces(Dice):
     def roll(self, sides: int) -> int:
         if self.used >= len(self.faces):
             raise FacesError(
-                f"too few faces: the roll needs more than the {len(self.faces)} given; "
-                "pass one face per die rolled, re-rolls and explosions included"
+                _(
+                    "too few faces: the roll needs more than the {given} given; "
+                    "pass one face per die rolled, re-rolls and explosions included",
+                    given=len(self.faces),
+                )
             )
         face = self.faces[self.used]
         if not 1 <= face <= sides:
             raise FacesError(
-                f"face {face} (position {self.used + 1}) is not on a d{sides}; use a value from 1 to {sides}"
+                _(
+                    "face {face} (position {at}) is not on a d{sides}; use a value from 1 to {sides}",
+                    face=face,
+                    at=self.used + 1,
+                    sides=sides,
+                )
             )
         self.used += 1
         return face
@@ -135,7 +144,13 @@ class Faces(Dice):
             self.roll(3)  # refuses: too few faces
         face = self.faces[self.used]
         if face not in (-1, 0, 1):
-            raise FacesError(f"face {face} (position {self.used + 1}) is not on a Fate die; use -1, 0 or 1")
+            raise FacesError(
+                _(
+                    "face {face} (position {at}) is not on a Fate die; use -1, 0 or 1",
+                    face=face,
+                    at=self.used + 1,
+                )
+            )
         self.used += 1
         return face + 2
 
@@ -144,8 +159,12 @@ class Faces(Dice):
         if self.used < len(self.faces):
             extra = self.faces[self.used :]
             raise FacesError(
-                f"too many faces: the roll used {self.used} of {len(self.faces)}, "
-                f"leaving {','.join(map(str, extra))}; pass exactly the dice rolled"
+                _(
+                    "too many faces: the roll used {used} of {given}, leaving {extra}; pass exactly the dice rolled",
+                    used=self.used,
+                    given=len(self.faces),
+                    extra=",".join(map(str, extra)),
+                )
             )
 
 
@@ -153,13 +172,18 @@ def parse_faces(text: str) -> list[int]:
     """Parse ``--faces 3,5,6`` (commas or spaces; Fate dice as ``-1,0,1``)."""
     parts = [p for p in re.split(r"[,\s]+", text.strip()) if p]
     if not parts:
-        raise FacesError("`faces` is empty; give the faces rolled, e.g. `faces` 3,5,6", field="faces")
+        raise FacesError(_("`faces` is empty; give the faces rolled, e.g. `faces` 3,5,6"), field="faces")
     if len(parts) > MAX_FACES_INPUT:
-        raise FacesError(f"`faces` gives {len(parts)} faces; at most {MAX_FACES_INPUT}", field="faces")
+        raise FacesError(
+            _("`faces` gives {given} faces; at most {most}", given=len(parts), most=MAX_FACES_INPUT),
+            field="faces",
+        )
     faces = []
     for part in parts:
         if not re.fullmatch(r"-?\d{1,4}", part):
-            raise FacesError(f"`faces` has {part!r}, not a whole number; e.g. `faces` 3,5,6", field="faces")
+            raise FacesError(
+                _("`faces` has {part!r}, not a whole number; e.g. `faces` 3,5,6", part=part), field="faces"
+            )
         faces.append(int(part))
     return faces
 
@@ -275,7 +299,7 @@ class _Evaluation:
             if node.op == "*":
                 return left * right
             if right == 0:
-                raise NotationError(node.text(), "it divides by zero")
+                raise NotationError(node.text(), _("it divides by zero"))
             return Fraction(left) / right if exact else math.floor(Fraction(left) / right)
         group = roll_group(node, self.dice, sign)
         self.groups.append(group)
@@ -298,7 +322,7 @@ def roll_group(term: DiceTerm, dice: Dice, sign: int = 1) -> DiceGroup:
 
     def draw(explodes: int | None, rerolls: int | None) -> int:
         if len(faces) >= MAX_DICE:
-            raise NotationError(term.text(), f"rerolls and explosions passed {MAX_DICE} dice")
+            raise NotationError(term.text(), _("rerolls and explosions passed {most} dice", most=MAX_DICE))
         if plain:
             faces.append(Die(sides, roll(sides), explodes=explodes, rerolls=rerolls))
         else:
@@ -324,7 +348,7 @@ def roll_group(term: DiceTerm, dice: Dice, sign: int = 1) -> DiceGroup:
 
     explode = term.explode
     units: list[list[int]] = []
-    for _ in range(count):
+    for _unit in range(count):
         i = one(None)
         if explode is None:
             units.append([i])
@@ -471,14 +495,15 @@ def _refuse_newer(formula: Formula, semantics: int) -> None:
         if (term.keep and term.keep[0] == "k" and term.keep_n > term.count) or (
             term.keep and term.keep[0] == "d" and term.keep_n >= term.count
         ):
-            newer = f"{term.keep}{term.keep_n} after an explosion"
+            newer = _("{keep}{n} after an explosion", keep=term.keep, n=term.keep_n)
         elif term.explode_once or term.rerolls or term.sort:
             newer = term.text(with_label=False)
     if _has_newer_node(formula.root):
-        newer = "a pool {...} or a function"
+        newer = _("a pool {{...}} or a function")
     if newer:
         raise NotationError(
-            formula.text, f"{newer} is newer than notation rules {semantics}, which it claims"
+            formula.text,
+            _("{form} is newer than notation rules {rules}, which it claims", form=newer, rules=semantics),
         )
 
 
@@ -506,8 +531,12 @@ def recompute(result: RollResult) -> RollResult:
     else:
         raise NotationError(
             result.notation,
-            f"it was rolled under notation rules {result.semantics}, newer than this ledger's "
-            f"({SEMANTICS}); upgrade campaign-ledger to read it",
+            _(
+                "it was rolled under notation rules {rules}, newer than this ledger's "
+                "({ours}); upgrade campaign-ledger to read it",
+                rules=result.semantics,
+                ours=SEMANTICS,
+            ),
         )
     faces.finish()
     return again
@@ -555,9 +584,13 @@ def render(result: RollResult) -> str:
     groups = iter(result.groups)
     shown = _shown(formula.root, groups)
     if result.target is not None:
-        what = f"{result.total}, {'success' if result.successes else 'failure'}"
+        what = (
+            _("{total}, success", total=result.total)
+            if result.successes
+            else _("{total}, failure", total=result.total)
+        )
     elif result.successes is not None:
-        what = f"{result.successes} success{'' if result.successes == 1 else 'es'}"
+        what = n_("{n} success", "{n} successes", result.successes)
     else:
         what = str(result.total)
     return f"{result.notation} = {what}  {shown}"

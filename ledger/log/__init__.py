@@ -6,6 +6,6 @@ SQLite and PostgreSQL), ``state`` (the campaign state every system shares, and t
 fold), ``snapshots`` (folded states kept every few hundred versions) and ``records``
 (what the ledger hands out: a campaign, a tip, a recorded action, a log entry).
 
-It may import ``ledger.errors``, ``ledger.words``, ``ledger.text`` and the systems registry
+It may import ``ledger.errors``, ``ledger.i18n``, ``ledger.text`` and the systems registry
 (``ledger.systems``) only: it never rolls, decides or checks an import.
 """

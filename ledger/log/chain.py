@@ -14,6 +14,7 @@ import hashlib
 import uuid
 from datetime import UTC, datetime
 
+from ledger.i18n import _
 from ledger.log.events import Envelope, encoder
 
 GENESIS = "0" * 64
@@ -36,10 +37,10 @@ def check(state: bytes) -> str | None:
     """Return the problem with stored bytes, or None when the hash holds."""
     end = len(state) - _TAIL_LEN
     if end < 0 or type(state) is not bytes or not state.startswith(_TAIL_PREFIX, end):
-        return "stored event has no chain hash at its end"
+        return _("stored event has no chain hash at its end")
     stored = state[end + len(_TAIL_PREFIX) : -2]
     if hashlib.sha256(memoryview(state)[:end]).hexdigest().encode() != stored:
-        return "hash does not match the stored bytes (the event was edited)"
+        return _("hash does not match the stored bytes (the event was edited)")
     return None
 
 

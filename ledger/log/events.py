@@ -12,11 +12,14 @@ type never changes, a tag is never reused or renamed.
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from typing import Any, ClassVar, Generic, TypeVar, Union
 
 import msgspec
 
+from ledger import i18n
+from ledger.i18n import _
 from ledger.systems import get_system, system_names
 
 FORMAT = 1
@@ -39,9 +42,94 @@ class Event(msgspec.Struct, frozen=True, tag_field="kind", kw_only=True, gc=Fals
     def summary(self) -> str:
         return str(self.__struct_config__.tag)
 
+    def stored_summary(self) -> str:
+        """The summary as an event that names this one stores it (an undo's, a reveal's
+        ``what``): in English whatever the language of the moment, as the log stays
+        language-neutral; :func:`retold` says it again in the reader's language)."""
+        with i18n.using(i18n.LANGUAGES[0]):
+            return self.summary()
+
     @property
     def kind(self) -> str:
         return str(self.__struct_config__.tag)
+
+
+_FIELD = re.compile(r"\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*)[^{}]*\}")
+
+
+@cache
+def _templates() -> tuple[tuple[re.Pattern[str], str, tuple[str, ...]], ...]:
+    """Every sentence of the catalogs as a pattern its English reads by (a field matches any
+    text), with the sentence and its fields, the longest wording first: what :func:`retold`
+    tries a stored sentence against. The sentences are those of a catalog of another language
+    (the same in each), read once."""
+    found: list[tuple[int, re.Pattern[str], str, tuple[str, ...]]] = []
+    others = [lang for lang in i18n.LANGUAGES if lang != i18n.LANGUAGES[0]]
+    catalog = getattr(i18n.CATALOG.translations(others[0]), "_catalog", {}) if others else {}
+    for msgid in catalog:
+        if not isinstance(msgid, str) or not msgid or "\x04" in msgid:
+            continue  # the header, a plural's forms, a sentence with a context
+        pattern, fields, literal, at = "", [], 0, 0
+        for match in _FIELD.finditer(msgid):
+            text = msgid[at : match.start()]
+            pattern += re.escape(text)
+            literal += len(text)
+            token = match.group(0)
+            if token in ("{{", "}}"):
+                pattern += re.escape(token[0])
+                literal += 1
+            elif match.group(1) in fields:
+                pattern += f"(?P={match.group(1)})"
+            else:
+                fields.append(match.group(1))
+                pattern += f"(?P<{match.group(1)}>.*?)"
+            at = match.end()
+        pattern += re.escape(msgid[at:])
+        literal += len(msgid) - at
+        lead = len(msgid) if not fields else msgid.find("{")
+        if literal >= 8 or lead >= 3:  # enough words of its own not to read a text by chance
+            found.append((literal, re.compile(pattern, re.DOTALL), msgid, tuple(fields)))
+    found.sort(key=lambda t: -t[0])
+    return tuple((p, m, f) for _n, p, m, f in found)
+
+
+def retold(text: str) -> str:
+    """A sentence stored as the log words it in English (an undo's or a reveal's ``what``,
+    :meth:`Event.stored_summary`) said again in the language of the moment: the catalog
+    sentence it reads as, its fields kept as they were written (a fragment such as
+    ``, success`` said again too). A text that reads as none is shown as stored."""
+    lang = i18n.language()
+    if lang == i18n.LANGUAGES[0] or not text:
+        return text
+    for pattern, msgid, fields in _templates():
+        found = pattern.fullmatch(text)
+        if found is None:
+            continue
+        said = i18n.CATALOG.say(lang, None, msgid, None, None)
+        return _FIELD.sub(
+            lambda match, found=found, fields=fields: _refilled(match, found, fields, lang), said
+        )
+    return text
+
+
+def _refilled(match: re.Match[str], found: re.Match[str], fields: tuple[str, ...], lang: str) -> str:
+    """A field of a sentence said again: the text it was written with (a fragment of a
+    catalog sentence, ``, success``, said again in ``lang``)."""
+    token = match.group(0)
+    if token in ("{{", "}}"):
+        return token[0]
+    given = found.group(match.group(1)) if match.group(1) in fields else token
+    for fragment in _fragments():  # a field may end in one (``6, failure``)
+        if given.endswith(fragment):
+            return given[: -len(fragment)] + i18n.CATALOG.say(lang, None, fragment, None, None)
+    return given
+
+
+@cache
+def _fragments() -> tuple[str, ...]:
+    """The catalogs' sentences that are a fragment of another (``, success``): said again in
+    a stored sentence's fields."""
+    return tuple(m for _p, m, f in _templates() if not f and m[:1] in (",", " ", ";") and m.strip())
 
 
 def _opening(
@@ -61,7 +149,7 @@ class LedgerCreated(Event, frozen=True, tag="ledger.created"):
     application: str = "campaign-ledger"
 
     def summary(self) -> str:
-        return f"ledger created (format {self.format})"
+        return _("ledger created (format {format})", format=self.format)
 
 
 class CampaignRegistered(Event, frozen=True, tag="campaign.registered"):
@@ -80,8 +168,10 @@ class CampaignRegistered(Event, frozen=True, tag="campaign.registered"):
 
     def summary(self) -> str:
         if self.parent_id:
-            return f"campaign {self.name!r} forked at version {self.parent_version}"
-        return f"campaign {self.name!r} ({self.system}) registered"
+            return _(
+                "campaign {name!r} forked at version {version}", name=self.name, version=self.parent_version
+            )
+        return _("campaign {name!r} ({system}) registered", name=self.name, system=self.system)
 
 
 # --- campaign streams ----------------------------------------------------
@@ -104,8 +194,14 @@ class CampaignStarted(Event, frozen=True, tag="campaign.started"):
         return _opening(self.commitment, self.client_seed)
 
     def summary(self) -> str:
-        seeded = f", seed {self.seed}" if self.seed is not None else ""
-        return f"campaign {self.name!r} started ({self.system}{seeded})"
+        if self.seed is not None:
+            return _(
+                "campaign {name!r} started ({system}, seed {seed})",
+                name=self.name,
+                system=self.system,
+                seed=self.seed,
+            )
+        return _("campaign {name!r} started ({system})", name=self.name, system=self.system)
 
 
 class BranchForked(Event, frozen=True, tag="branch.forked"):
@@ -131,11 +227,19 @@ class BranchForked(Event, frozen=True, tag="branch.forked"):
         holds under ``parent_id``, or None when it holds none (an imported fork whose
         parent is elsewhere, or a forged one): the recorded name is then only a claim."""
         if parent is None:
-            return (
-                f"forked {self.name!r} at version {self.at} from a campaign this ledger "
-                f"does not hold (recorded as {self.parent_name!r})"
+            return _(
+                "forked {name!r} at version {version} from a campaign this ledger "
+                "does not hold (recorded as {parent!r})",
+                name=self.name,
+                version=self.at,
+                parent=self.parent_name,
             )
-        return f"forked {self.name!r} from {parent!r} at version {self.at}"
+        return _(
+            "forked {name!r} from {parent!r} at version {version}",
+            name=self.name,
+            parent=parent,
+            version=self.at,
+        )
 
 
 class CharacterAdded(Event, frozen=True, tag="character.added"):
@@ -144,7 +248,9 @@ class CharacterAdded(Event, frozen=True, tag="character.added"):
 
     def summary(self) -> str:
         extra = " ".join(f"{k}={v}" for k, v in self.attrs.items())
-        return f"character {self.name} joins" + (f" ({extra})" if extra else "")
+        if extra:
+            return _("character {name} joins ({attributes})", name=self.name, attributes=extra)
+        return _("character {name} joins", name=self.name)
 
 
 class Die(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
@@ -211,19 +317,27 @@ class Rolled(Event, frozen=True, tag="dice.rolled"):
 
     def summary(self) -> str:
         faces = ",".join(str(f) for f in self.result.faces())
-        label = f" {self.label}:" if self.label else ""
-        how = " (physical dice)" if self.manual else ""
+        how = _(" (physical dice)") if self.manual else ""
         verdict = ""
         if self.result.target is not None:
-            verdict = ", success" if self.result.successes else ", failure"
-        return f"rolled{label} {self.result.notation} = {self.result.total}{verdict} [{faces}]{how}"
+            verdict = _(", success") if self.result.successes else _(", failure")
+        fields = {"notation": self.result.notation, "total": self.result.total, "faces": faces}
+        if self.label:
+            return _(
+                "rolled {label}: {notation} = {total}{verdict} [{faces}]{how}",
+                label=self.label,
+                verdict=verdict,
+                how=how,
+                **fields,
+            )
+        return _("rolled {notation} = {total}{verdict} [{faces}]{how}", verdict=verdict, how=how, **fields)
 
 
 class Noted(Event, frozen=True, tag="note"):
     text: str
 
     def summary(self) -> str:
-        return f"note: {self.text}"
+        return _("note: {text}", text=self.text)
 
 
 class ActionUndone(Event, frozen=True, tag="action.undone"):
@@ -239,10 +353,15 @@ class ActionUndone(Event, frozen=True, tag="action.undone"):
     """The undone action's first event, as the log words it."""
 
     def summary(self) -> str:
-        what = f": {self.what}" if self.what else ""
-        return (
-            f"undo v{self.first}-{self.last}{what}" if self.last > self.first else f"undo v{self.first}{what}"
-        )
+        if self.last > self.first:
+            if self.what:
+                return _(
+                    "undo v{first}-{last}: {what}", first=self.first, last=self.last, what=retold(self.what)
+                )
+            return _("undo v{first}-{last}", first=self.first, last=self.last)
+        if self.what:
+            return _("undo v{first}: {what}", first=self.first, what=retold(self.what))
+        return _("undo v{first}", first=self.first)
 
 
 class ActionRedone(Event, frozen=True, tag="action.redone"):
@@ -255,8 +374,9 @@ class ActionRedone(Event, frozen=True, tag="action.redone"):
     what: str = ""
 
     def summary(self) -> str:
-        what = f": {self.what}" if self.what else ""
-        return f"redo{what} (back to version {self.target})"
+        if self.what:
+            return _("redo: {what} (back to version {target})", what=retold(self.what), target=self.target)
+        return _("redo (back to version {target})", target=self.target)
 
 
 class DiceCommitted(Event, frozen=True, tag="dice.committed"):
@@ -271,8 +391,13 @@ class DiceCommitted(Event, frozen=True, tag="dice.committed"):
         return self.commitment, self.client_seed
 
     def summary(self) -> str:
-        seed = f", client seed {self.client_seed!r}" if self.client_seed else ""
-        return f"dice committed: {self.commitment[:16]}{seed}"
+        if self.client_seed:
+            return _(
+                "dice committed: {commitment}, client seed {seed!r}",
+                commitment=self.commitment[:16],
+                seed=self.client_seed,
+            )
+        return _("dice committed: {commitment}", commitment=self.commitment[:16])
 
 
 class DiceRevealed(Event, frozen=True, tag="dice.revealed"):
@@ -283,7 +408,7 @@ class DiceRevealed(Event, frozen=True, tag="dice.revealed"):
     """The 32-byte server seed, as 64 hex digits."""
 
     def summary(self) -> str:
-        return f"dice revealed: {self.commitment[:16]}, seed {self.seed}"
+        return _("dice revealed: {commitment}, seed {seed}", commitment=self.commitment[:16], seed=self.seed)
 
 
 class DiceSeeded(Event, frozen=True, tag="dice.seeded"):
@@ -296,7 +421,11 @@ class DiceSeeded(Event, frozen=True, tag="dice.seeded"):
     client_seed: str
 
     def summary(self) -> str:
-        return f"dice seeded: {self.commitment[:16]}, client seed {self.client_seed!r}"
+        return _(
+            "dice seeded: {commitment}, client seed {seed!r}",
+            commitment=self.commitment[:16],
+            seed=self.client_seed,
+        )
 
 
 class ActionSealed(Event, frozen=True, kw_only=True, tag="action.sealed"):
@@ -327,9 +456,11 @@ class ActionSealed(Event, frozen=True, kw_only=True, tag="action.sealed"):
 
     def summary(self) -> str:
         if self.visibility == "whisper":
-            return f"whispered to {', '.join(self.to)}, sealed"
-        what = f" {self.label}" if self.label else ""
-        return f"rolled{what}, sealed ({self.visibility})"
+            return _("whispered to {names}, sealed", names=", ".join(self.to))
+        shown = {"private": _("private"), "blind": _("blind")}.get(self.visibility, self.visibility)
+        if self.label:
+            return _("rolled {label}, sealed ({visibility})", label=self.label, visibility=shown)
+        return _("rolled, sealed ({visibility})", visibility=shown)
 
 
 class ActionRevealed(Event, frozen=True, tag="action.revealed"):
@@ -351,8 +482,9 @@ class ActionRevealed(Event, frozen=True, tag="action.revealed"):
     action was undone by then (an undone roll is revealed, never played)."""
 
     def summary(self) -> str:
-        what = f": {self.what}" if self.what else ""
-        return f"revealed v{self.sealed}{what}"
+        if self.what:
+            return _("revealed v{version}: {what}", version=self.sealed, what=retold(self.what))
+        return _("revealed v{version}", version=self.sealed)
 
 
 RESETS = (ActionUndone, ActionRedone)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from ledger.errors import Input, RunCommand, TamperError, VersionError
+from ledger.i18n import _
 from ledger.log.events import Envelope, Event
 from ledger.log.state import CampaignState
 
@@ -43,7 +44,9 @@ class Campaign(msgspec.Struct, frozen=True):
         for stream, lo, hi in self.lineage:
             if version > lo and (hi is None or version <= hi):
                 return stream
-        raise VersionError(f"version {version} is outside campaign {self.name!r}")
+        raise VersionError(
+            _("version {version} is outside campaign {name!r}", version=version, name=self.name)
+        )
 
 
 class Recorded(msgspec.Struct, frozen=True):
@@ -103,8 +106,8 @@ def unreadable(name: str, version: int, error: Exception) -> TamperError:
     return TamperError(
         name,
         version,
-        f"the stored event cannot be read ({first})",
-        fix=RunCommand(text="verify the whole ledger", command="verify", options=(Input("all"),)),
+        _("the stored event cannot be read ({first})", first=first),
+        fix=RunCommand(text=_("verify the whole ledger"), command="verify", options=(Input("all"),)),
     )
 
 

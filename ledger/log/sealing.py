@@ -20,6 +20,7 @@ from typing import Any, Union
 
 import msgspec
 
+from ledger.i18n import _
 from ledger.log.events import (
     CORE_EVENTS,
     ActionRedone,
@@ -116,7 +117,9 @@ def decode(content: str, system: str) -> Sealed:
     try:
         found = _decoder(system).decode(content)
     except msgspec.DecodeError as e:
-        raise ValueError(f"its revealed content cannot be read ({str(e).splitlines()[0]})") from None
+        raise ValueError(
+            _("its revealed content cannot be read ({value})", value=str(e).splitlines()[0])
+        ) from None
     return Sealed(found.decision, list(found.events))
 
 
@@ -139,11 +142,11 @@ def reveal_problem(sealed: ActionSealed, content: str, salt: str) -> str | None:
     """Why a reveal does not open a sealed action (None: it does): the salt is not one the
     ledger draws, or ``SALT:CONTENT`` does not hash to the commitment recorded at roll time."""
     if len(salt) != _SALT_HEX or any(ch not in "0123456789abcdef" for ch in salt):
-        return f"its salt is not {_SALT_HEX} hex digits"
+        return _("its salt is not {salt_hex} hex digits", salt_hex=_SALT_HEX)
     if commitment_of(salt, content) != sealed.commitment:
-        return (
-            f"its content and salt do not hash to the commitment {sealed.commitment[:16]} "
-            "the sealed action recorded when it was made"
+        return _(
+            "its content and salt do not hash to the commitment {commitment} the sealed action recorded when it was made",
+            commitment=sealed.commitment[:16],
         )
     return None
 

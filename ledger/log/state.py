@@ -7,6 +7,7 @@ from typing import Any
 import msgspec
 from msgspec.structs import replace
 
+from ledger.i18n import N_, _
 from ledger.log.events import (
     ActionRevealed,
     BranchForked,
@@ -118,9 +119,9 @@ SUBJECT_FIELDS = ("character", "who")
 """The fields by which an event names the character it is about."""
 
 
-PARTY = "the party"
+PARTY = N_("the party")
 """Whose the party's action is (``Decision.party``), told in a log or a journal."""
-PARTY_BY = "the party (seat {seat})"
+PARTY_BY = N_("the party (seat {seat})")
 """Whose the party's action is, with the seat that issued it."""
 
 
@@ -138,7 +139,7 @@ def told_as(event: Event, actor: str | None, party: bool = False, seat: str | No
 
 def told_party(seat: str | None = None) -> str:
     """The party, as its action is told: with the seat that issued it, when one did."""
-    return PARTY if seat is None else PARTY_BY.format(seat=seat)
+    return _(PARTY) if seat is None else _(PARTY_BY, seat=seat)
 
 
 def told_on(event: Event, day: int | None) -> int | None:

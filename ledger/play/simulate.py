@@ -13,6 +13,7 @@ import msgspec
 
 from ledger.campaign import Ledger
 from ledger.errors import DuplicateNameError, LedgerError
+from ledger.i18n import _
 from ledger.log.events import CampaignRegistered, CampaignStarted
 from ledger.systems import get_system, system_names
 
@@ -28,7 +29,9 @@ class SimulationPlan(msgspec.Struct, frozen=True):
 
 def plan(system: str, campaigns: int, seed: int, prefix: str | None = None) -> SimulationPlan:
     if campaigns < 1:
-        raise LedgerError(f"`campaigns` must be at least 1, got {campaigns}", field="campaigns")
+        raise LedgerError(
+            _("`campaigns` must be at least 1, got {count}", count=campaigns), field="campaigns"
+        )
     stem = prefix or f"sim-{system}-{seed}"
     names = tuple(f"{stem}-{i:05d}" for i in range(1, campaigns + 1))
     seeds = tuple(random.Random(f"{seed}:{system}:{i}").getrandbits(62) for i in range(1, campaigns + 1))
@@ -45,7 +48,11 @@ def check_simulator(system: str) -> None:
     get_system(system)
     if system not in simulators():
         raise LedgerError(
-            f"the {system} system has no simulator yet; simulate one of: {', '.join(simulators())}"
+            _(
+                "the {system} system has no simulator yet; simulate one of: {systems}",
+                system=system,
+                systems=", ".join(simulators()),
+            )
         )
 
 
@@ -104,7 +111,7 @@ class Simulator:
     def play(self, name: str, seed: int) -> None:
         """Play campaign ``name`` and record it whole (refused if the name is taken)."""
         if name in {c.name for c in self.ledger.campaigns()}:
-            raise DuplicateNameError(f"a campaign named {name!r} exists; choose another name")
+            raise DuplicateNameError(_("a campaign named {name!r} exists; choose another name", name=name))
         scratch = self._fresh_scratch()
         _play(scratch, self.system, name, seed, self.days)
         self._played += 1
@@ -149,7 +156,10 @@ def still_to_simulate(ledger: Any, run: SimulationPlan) -> list[tuple[str, int]]
         started = ledger.envelope(camp, 1).event if camp.parent_id is None else None
         if camp.system != run.system or not isinstance(started, CampaignStarted) or started.seed != seed:
             raise DuplicateNameError(
-                f"campaign {name!r} exists already and is not part of this run; use another `seed` or `prefix`",
+                _(
+                    "campaign {name!r} exists already and is not part of this run; use another `seed` or `prefix`",
+                    name=name,
+                ),
                 field="prefix",
             )
     return todo

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from ledger.errors import PluginError, UnknownSystemError
+from ledger.i18n import _
 
 if TYPE_CHECKING:
     import duckdb
@@ -465,11 +466,11 @@ def get_system(name: str) -> System:
     try:
         system = point.load()
     except ImportError as e:
-        raise PluginError(name, point.value, f"it does not import ({e})") from e
+        raise PluginError(name, point.value, _("it does not import ({problem})", problem=e)) from e
     if not isinstance(system, System):
-        raise PluginError(name, point.value, f"it is a {type(system).__name__}, not a System")
+        raise PluginError(name, point.value, _("it is a {kind}, not a System", kind=type(system).__name__))
     if system.name != name:
-        raise PluginError(name, point.value, f"it calls itself {system.name!r}")
+        raise PluginError(name, point.value, _("it calls itself {name!r}", name=system.name))
     _loaded[name] = system
     return system
 

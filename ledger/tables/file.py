@@ -8,6 +8,13 @@ of a keyed table msgspec shows as ``[...]`` is found and named), the problem (wi
 value given, the keys or the choices allowed) and a :class:`~ledger.errors.Fix` naming
 the table to edit. What a type cannot say (a class naming a weapon the file lacks) the
 system checks after decoding.
+
+A user-facing text of a table (a row's text, a table's title or name) may be written in one
+language or in several: a plain string, or a TOML inline table by language,
+``{ en = "Ruins", es = "Ruinas" }`` (:data:`Words`; either or both, only the languages the
+ledger speaks, each a non-empty string). :func:`said` picks the one to show in the language
+of the moment (:func:`ledger.i18n.localized`); :func:`every` gives all of them, the words a
+player may type for it in either language (``browse.Table.aliases``).
 """
 
 from __future__ import annotations
@@ -16,27 +23,62 @@ import json
 import re
 import types
 import typing
-from typing import Any, TypeVar
+from collections.abc import Mapping
+from typing import Annotated, Any, Literal, TypeVar
 
 import msgspec
 
 from ledger.errors import EditTable, GiveOption, Input, LedgerError, Other, TableError
+from ledger.i18n import LANGUAGES, _, localized
 
 T = TypeVar("T")
 
 _AT = re.compile(r"^(?P<problem>.*?)(?: - at `(?P<at>[^`]*)`(?: in `(?P<within>[^`]*)`)?)?$", re.DOTALL)
 _SEGMENT = re.compile(r"\.([^.\[]+)|\[(\d+|\.\.\.)\]")
 _BARE = re.compile(r"[A-Za-z0-9_-]+")
-_WORDS = (
-    ("Object contains unknown field", "unknown key"),
-    ("Object missing required field", "missing key"),
-    ("`object`", "a table"),
-    ("`array`", "a list"),
-    ("`str`", "text"),
-    ("`int`", "a whole number"),
-    ("`float`", "a number"),
-    ("`bool`", "true or false"),
-)
+Language = Literal.__getitem__(LANGUAGES)  # type: ignore[attr-defined]
+"""A language key of a text written in several (``en``, ``es``): the languages the ledger speaks."""
+Words = (
+    str | Annotated[dict[Language, Annotated[str, msgspec.Meta(min_length=1)]], msgspec.Meta(min_length=1)]
+)  # type: ignore[valid-type]
+"""A text a table file writes in one language (a string) or in several (``{ en = "...", es =
+"..." }``): a table's type for a row's text, a title or a name."""
+
+
+def said(value: str | Mapping[str, str]) -> str:
+    """A :data:`Words` value in the language of the moment (else English, else the first)."""
+    return localized(value)
+
+
+def every(value: str | Mapping[str, str]) -> tuple[str, ...]:
+    """Every language's text of a :data:`Words` value, each once: what a player may type."""
+    if isinstance(value, str):
+        return (value,)
+    return tuple(dict.fromkeys(v for v in value.values() if isinstance(v, str) and v))
+
+
+def _words() -> tuple[tuple[str, str], ...]:
+    """msgspec's words and the table file's, in the language of the moment: each of
+    msgspec's phrases a refusal may hold, with its replacement."""
+    return (
+        ("Object contains unknown field", _("unknown key")),
+        ("Object missing required field", _("missing key")),
+        ("`str | object`", _("text, or a table of texts by language")),
+        ("`object`", _("a table")),
+        ("`array`", _("a list")),
+        ("`str`", _("text")),
+        ("`int`", _("a whole number")),
+        ("`float`", _("a number")),
+        ("`bool`", _("true or false")),
+        ("Invalid enum value", _("Invalid enum value")),
+        ("Expected ", _("Expected ")),
+        (" of length ", _(" of length ")),
+        (" of at least length ", _(" of at least length ")),
+        (" of at most length ", _(" of at most length ")),
+        (" that's a multiple of ", _(" that's a multiple of ")),
+        (" matching regex ", _(" matching regex ")),
+        (", got ", _(", got ")),
+    )
 
 
 def decode(data: bytes | str, kind: type[T], file: str) -> T:
@@ -48,7 +90,8 @@ def decode(data: bytes | str, kind: type[T], file: str) -> T:
         raise _refusal(data, kind, file, str(e)) from None
     except msgspec.DecodeError as e:
         raise TableError(
-            _one_line(f"table file {file!r} is not valid TOML ({e})"), fix=Other(text="fix the syntax")
+            _one_line(_("table file {file!r} is not valid TOML ({problem})", file=file, problem=e)),
+            fix=Other(text=_("fix the syntax")),
         ) from None
 
 
@@ -64,14 +107,19 @@ def check_stored(
     system's ``load_tables`` stores a file's tables with, given the typed tables and the
     source to name), and required to be exactly what that stores. A one-line TableError
     naming the first problem otherwise."""
-    fix = Other(text="import an export the ledger wrote, unedited")
+    fix = Other(text=_("import an export the ledger wrote, unedited"))
     try:
         typed = msgspec.convert(data, kind)
     except msgspec.ValidationError as e:
         problem = _one_line(_worded(str(e)))[:200]
-        raise TableError(f"{STORED} are not {system} tables ({problem})", fix=fix) from None
+        raise TableError(
+            _("the stored tables are not {system} tables ({problem})", system=system, problem=problem),
+            fix=fix,
+        ) from None
     if store(typed, STORED) != data:
-        raise TableError(f"{STORED} are not tables the ledger stores (a table was edited)", fix=fix)
+        raise TableError(
+            _("the stored tables are not tables the ledger stores (a table was edited)"), fix=fix
+        )
 
 
 def settings(given: typing.Mapping[str, Any], kind: type[Any], system: str) -> dict[str, Any]:
@@ -82,10 +130,15 @@ def settings(given: typing.Mapping[str, Any], kind: type[Any], system: str) -> d
     for key, value in given.items():
         if key not in known:
             raise LedgerError(
-                f"the {system} system has no setting {key!r}; its settings are {', '.join(known)}",
+                _(
+                    "the {system} system has no setting {key!r}; its settings are {settings}",
+                    system=system,
+                    key=key,
+                    settings=", ".join(known),
+                ),
                 field="settings",
                 fix=GiveOption(
-                    text="give `settings` KEY=VALUE with one of them",
+                    text=_("give `settings` KEY=VALUE with one of them"),
                     inputs=(Input("settings", "KEY=VALUE"),),
                 ),
             )
@@ -98,10 +151,11 @@ def settings(given: typing.Mapping[str, Any], kind: type[Any], system: str) -> d
             if problem.startswith("Invalid enum value"):
                 words += _choices(_field_kind(kind, key))
             raise LedgerError(
-                f"the setting {key}={value!r} is refused: {words}",
+                _("the setting {key}={value!r} is refused: {problem}", key=key, value=value, problem=words),
                 field="settings",
                 fix=GiveOption(
-                    text=f"give `settings` {key}=VALUE", inputs=(Input("settings", f"{key}=VALUE"),)
+                    text=_("give `settings` {key}=VALUE", key=key),
+                    inputs=(Input("settings", f"{key}=VALUE"),),
                 ),
             ) from None
     return dict(given)
@@ -115,11 +169,11 @@ def _refusal(data: bytes | str, kind: type[Any], file: str, error: str) -> Table
     if within is not None:
         words = _bad_key(place, words)
     elif problem.startswith("Object contains unknown field"):
-        words += f"; use any of {', '.join(place.fields())}"
+        words += _("; use any of {names}", names=", ".join(place.fields()))
     elif problem.startswith("Invalid enum value"):
         words += _choices(place.kind)
     elif problem.startswith("Expected") and ", got " not in problem and _scalar(place.value):
-        words += f", got {_shown(place.value)}"
+        words += _(", got {value}", value=_shown(place.value))
     keys = place.keys
     if not keys:
         key = re.search(r"`([^`]+)`", problem)
@@ -127,19 +181,31 @@ def _refusal(data: bytes | str, kind: type[Any], file: str, error: str) -> Table
         if problem.startswith("Object contains unknown field"):
             known = ", ".join(place.fields())
             return TableError(
-                _one_line(f"{file}: unknown section `{table}`; use any of {known}"),
-                fix=EditTable(text=f"rename or remove {toml_key(table)}", table=toml_key(table)),
+                _one_line(
+                    _(
+                        "{file}: unknown section `{table}`; use any of {names}",
+                        file=file,
+                        table=table,
+                        names=known,
+                    )
+                ),
+                fix=EditTable(
+                    text=_("rename or remove {table}", table=toml_key(table)), table=toml_key(table)
+                ),
             )
         if not problem.startswith("Object missing required field"):
-            return TableError(_one_line(f"{file}: {words}"), fix=Other(text="fix the table file"))
+            return TableError(_one_line(f"{file}: {words}"), fix=Other(text=_("fix the table file")))
         written = place.value if isinstance(place.value, dict) else {}
         missing = [
             f.encode_name for f in msgspec.structs.fields(kind) if f.required and f.encode_name not in written
         ]
         tables = ", ".join(f"[{toml_key(name)}]" for name in missing or [table])
         return TableError(
-            _one_line(f"{file}: missing {tables}"),
-            fix=EditTable(text=f"add {tables} to the table file", table=toml_key((missing or [table])[0])),
+            _one_line(_("{file}: missing {tables}", file=file, tables=tables)),
+            fix=EditTable(
+                text=_("add {tables} to the table file", tables=tables),
+                table=toml_key((missing or [table])[0]),
+            ),
         )
     shown = _dotted(keys)
     named = [k for k in keys if isinstance(k, str)]
@@ -147,7 +213,7 @@ def _refusal(data: bytes | str, kind: type[Any], file: str, error: str) -> Table
     table = _dotted(holder) or _dotted(keys[:1])
     return TableError(
         _one_line(f"{file}: {shown}: {words}"),
-        fix=EditTable(text=f"fix {shown} in the table file", table=table),
+        fix=EditTable(text=_("fix {place} in the table file", place=shown), table=table),
     )
 
 
@@ -157,12 +223,19 @@ def _bad_key(place: _Place, words: str) -> str:
     key_kind = args[0] if args else Any
     table = place.value if isinstance(place.value, dict) else {}
     key = next((k for k in table if not _fits(k, key_kind)), None)
-    named = f"key `{key}`: " if key is not None else "a key: "
-    return named + words + _choices(_unwrapped(key_kind, key))
+    if key is not None and _unwrapped(key_kind, key) == Language:
+        return _(
+            "key `{key}` is no language the ledger speaks; write the text in any of {languages}",
+            key=key,
+            languages=", ".join(LANGUAGES),
+        )
+    if key is not None:
+        return _("key `{key}`: {problem}", key=key, problem=words + _choices(_unwrapped(key_kind, key)))
+    return _("a key: {problem}", problem=words + _choices(_unwrapped(key_kind, key)))
 
 
 def _worded(problem: str) -> str:
-    for theirs, ours in _WORDS:
+    for theirs, ours in _words():
         problem = problem.replace(theirs, ours)
     return problem[:1].lower() + problem[1:]
 
@@ -170,8 +243,9 @@ def _worded(problem: str) -> str:
 def _choices(kind: Any) -> str:
     """``; use any of n, ne, se`` for a Literal, else nothing."""
     if typing.get_origin(kind) is typing.Literal:
-        return "; use any of " + ", ".join(
-            _shown(c) if isinstance(c, bool) else str(c) for c in typing.get_args(kind)
+        return _(
+            "; use any of {names}",
+            names=", ".join(_shown(c) if isinstance(c, bool) else str(c) for c in typing.get_args(kind)),
         )
     return ""
 

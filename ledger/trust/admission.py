@@ -36,12 +36,12 @@ from typing import IO, Any
 
 import msgspec
 
-from ledger import words
 from ledger.deciding.action import CORE_RULES, PARTY_RULES, actor_in, decide_command, drawn, recorded_rules
 from ledger.deciding.commands import Command, stable_commands
 from ledger.dice import provable as fairness
 from ledger.dice import sources as dice_mod
 from ledger.errors import ImportFileError, LedgerError, RunCommand, TamperError
+from ledger.i18n import _, n_
 from ledger.log import chain
 from ledger.log.events import (
     DICE_EVENTS,
@@ -83,8 +83,13 @@ from ledger.text import (
 from ledger.trust import canonical, sharing, unsealing
 
 EXPORT_FORMAT = "campaign-ledger-export"
-EXPORT_FILE = RunCommand(text="use a file from `export`", command="export")
-"""The fix of an import file that is no export."""
+
+
+def export_file() -> RunCommand:
+    """The fix of an import file that is no export."""
+    return RunCommand(text=_("use a file from `export`"), command="export")
+
+
 MAX_HEADER = 64 * 1024
 MAX_DEPTH = 64
 """Deepest nesting of arrays and objects in one line."""
@@ -132,32 +137,41 @@ def read_header(data: IO[bytes]) -> tuple[Header, dict[str, Any]]:
     line = data.readline(MAX_HEADER + 1)
     raw = line.rstrip(b"\r\n")
     if not raw.strip():
-        raise ImportFileError("the import file has no export header", fix=EXPORT_FILE)
+        raise ImportFileError(_("the import file has no export header"), fix=export_file())
     if len(raw) > MAX_HEADER or too_deep(raw, 4):
-        raise ImportFileError("the import file's header is too long or too deeply nested", fix=EXPORT_FILE)
+        raise ImportFileError(
+            _("the import file's header is too long or too deeply nested"), fix=export_file()
+        )
     try:
         header = msgspec.json.decode(raw, type=Header)
         fields = msgspec.json.decode(raw, type=dict[str, Any])
     except (msgspec.DecodeError, RecursionError) as e:
         shown = str(e).splitlines()[0] if str(e) else type(e).__name__
         raise ImportFileError(
-            f"the import file has no valid export header ({shown})", fix=EXPORT_FILE
+            _("the import file has no valid export header ({shown})", shown=shown), fix=export_file()
         ) from None
     if header.format != EXPORT_FORMAT:
-        raise ImportFileError("the import file is not a campaign-ledger export", fix=EXPORT_FILE)
+        raise ImportFileError(_("the import file is not a campaign-ledger export"), fix=export_file())
     problem = canonical.header_problem(raw, fields)
     if problem is not None:
-        raise ImportFileError(f"line 1 of the import file, its header, {problem}", fix=EXPORT_FILE)
+        raise ImportFileError(
+            _("line 1 of the import file, its header, {problem}", problem=problem), fix=export_file()
+        )
     if header.version > FORMAT:
         raise ImportFileError(
-            f"the export is from a newer format ({header.version}); upgrade campaign-ledger"
+            _(
+                "the export is from a newer format ({version}); upgrade campaign-ledger",
+                version=header.version,
+            )
         )
     if header.version < 1:
-        raise ImportFileError(f"the export header names format {header.version}", fix=EXPORT_FILE)
+        raise ImportFileError(
+            _("the export header names format {version}", version=header.version), fix=export_file()
+        )
     if not UUID_RE.fullmatch(header.campaign_id):
-        raise ImportFileError("the export header's campaign_id is not a campaign id", fix=EXPORT_FILE)
+        raise ImportFileError(_("the export header's campaign_id is not a campaign id"), fix=export_file())
     if not 1 <= header.head < MAX_INT or not re.fullmatch(r"[0-9a-f]{64}", header.head_hash):
-        raise ImportFileError("the export header's head is malformed", fix=EXPORT_FILE)
+        raise ImportFileError(_("the export header's head is malformed"), fix=export_file())
     return header, fields
 
 
@@ -175,9 +189,11 @@ def lines(data: IO[bytes]) -> Iterator[bytes]:
             raise LineTooLong(v + 1)
         if not raw.strip():
             raise ImportFileError(
-                f"line {v + 2} of the import file is blank, and no export holds a blank line "
-                "(one event a line, after the header)",
-                fix=EXPORT_FILE,
+                _(
+                    "line {value} of the import file is blank, and no export holds a blank line (one event a line, after the header)",
+                    value=v + 2,
+                ),
+                fix=export_file(),
             )
         v += 1
         yield raw
@@ -226,12 +242,25 @@ class Replayed(dice_mod.Dice):
 
     def roll(self, sides: int) -> int:
         if self.used >= len(self.faces):
-            raise Refusal("its command draws more dice than it records")
+            raise Refusal(_("its command draws more dice than it records"))
         face = self.faces[self.used]
         if not 1 <= face <= sides:
-            raise Refusal(f"its recorded face {face} (die {self.used + 1}) is not on a d{sides}")
+            raise Refusal(
+                _(
+                    "its recorded face {face} (die {value}) is not on a d{sides}",
+                    face=face,
+                    value=self.used + 1,
+                    sides=sides,
+                )
+            )
         if self.sides and (self.used >= len(self.sides) or self.sides[self.used] != sides):
-            raise Refusal(f"its die {self.used + 1} is recorded with other sides than the d{sides} it rolls")
+            raise Refusal(
+                _(
+                    "its die {value} is recorded with other sides than the d{sides} it rolls",
+                    value=self.used + 1,
+                    sides=sides,
+                )
+            )
         self.used += 1
         return face
 
@@ -243,14 +272,14 @@ class Admission:
         self,
         name: str,
         system: System,
-        prefix: str = "import refused: ",
+        prefix: str | None = None,
         homes: frozenset[str] = frozenset(),
         *,
         lines: bool = True,
         share: int = sharing.SHARE,
     ) -> None:
         self.name = name
-        self.prefix = prefix
+        self.prefix = _("import refused: ") if prefix is None else prefix
         self.lines = lines
         """Whether the events are the lines of a file after its header (an import), whose
         line a refusal of what its bytes spell names."""
@@ -357,17 +386,21 @@ class Admission:
             self.partner.send(raw)
         if too_deep(raw, MAX_DEPTH):
             raise self.refuse(
-                v, f"the event nests deeper than {MAX_DEPTH} levels; no event of the ledger does"
+                v,
+                _(
+                    "the event nests deeper than {max_depth} levels; no event of the ledger does",
+                    max_depth=MAX_DEPTH,
+                ),
             )
         if env is None:
             try:
                 env = self.decode(raw)
             except (msgspec.DecodeError, RecursionError) as e:
                 shown = str(e).splitlines()[0] if str(e) else type(e).__name__
-                raise self.refuse(v, f"the event cannot be read ({shown})") from None
+                raise self.refuse(v, _("the event cannot be read ({shown})", shown=shown)) from None
         if env.v != v or env.prev != self.prev:
             self.settle()
-            raise self.refuse(v, "events are missing, inserted or reordered")
+            raise self.refuse(v, _("events are missing, inserted or reordered"))
         try:
             self._check(env, v)
         except Refusal as e:
@@ -378,8 +411,11 @@ class Admission:
         # ledger's one spelling of what they decode to, or two readers could differ.
         spelled = canonical.problem(raw, env)
         if spelled is not None:
-            where = f"line {v + 1} of the file: " if self.lines else "the stored event: "
-            raise self.refuse(v, f"{where}{spelled}")
+            if self.lines:
+                said = _("line {line} of the file: {problem}", line=v + 1, problem=spelled)
+            else:
+                said = _("the stored event: {problem}", problem=spelled)
+            raise self.refuse(v, said)
         self.raws.append(raw)
         self.actions.append(env.action)
         self.action_last[env.action] = v
@@ -392,9 +428,9 @@ class Admission:
         """The file holds every event up to the head its header records."""
         v = self.version
         if not v:
-            raise ImportFileError("the import file has no events")
+            raise ImportFileError(_("the import file has no events"))
         if header.head != v or header.head_hash != self.prev:
-            raise self.refuse(v, "the file ends before its recorded head (truncated)")
+            raise self.refuse(v, _("the file ends before its recorded head (truncated)"))
 
     def finish(self) -> None:
         """Checks once every event is read: the last action, and the sheet of the head
@@ -412,7 +448,12 @@ class Admission:
             pass  # a sheet may refuse a state (no character yet); it does so in one line
         except Exception as e:
             raise self.refuse(
-                v, f"the {self.system.name} sheet cannot be built from it ({type(e).__name__})"
+                v,
+                _(
+                    "the {system} sheet cannot be built from it ({error})",
+                    system=self.system.name,
+                    error=type(e).__name__,
+                ),
             ) from None
 
     # --- the checks --------------------------------------------------------------
@@ -420,9 +461,9 @@ class Admission:
     def _check(self, env: Envelope[Any], v: int) -> None:
         ev = env.event
         if isinstance(ev, _REGISTRY_EVENTS):
-            raise Refusal(f"a {ev.kind} event belongs to the registry, not to a campaign")
+            raise Refusal(_("a {kind} event belongs to the registry, not to a campaign", kind=ev.kind))
         if (v == 1) != isinstance(ev, CampaignStarted):
-            raise Refusal("a campaign starts with its campaign.started event, and only there")
+            raise Refusal(_("a campaign starts with its campaign.started event, and only there"))
         if env.action != self.action:
             self._close_action()
             self.before = self.state
@@ -432,9 +473,9 @@ class Admission:
             self.undo_cursor = v - 1
             last = self.action_last.get(env.action)
             if v > 1 and last is not None and last >= v - 64:  # among the 64 events before
-                raise Refusal("its action id was used by an earlier action")
+                raise Refusal(_("its action id was used by an earlier action"))
         elif (type(ev) if isinstance(ev, RESETS) else None) is not self.action_kind:
-            raise Refusal("an undo or redo shares its action with other events")
+            raise Refusal(_("an undo or redo shares its action with other events"))
         self.action_envs.append(env)
         self._envelope(env, v)
         self._meaning(env, v)
@@ -446,14 +487,16 @@ class Admission:
                 walk(env.decision, "decision", text=False, checks=checks)
             seat = env.decision.seat  # a device's label, checked as the ledger checks a name
             if seat is not None and check_name(seat, "seat") != seat:
-                raise Refusal("its seat is not written as the ledger writes a name (Unicode NFC)")
+                raise Refusal(_("its seat is not written as the ledger writes a name (Unicode NFC)"))
         state = self._fold(env)
         if v == 1 and env.day is not None:
-            raise Refusal("the start of a campaign has no day")
+            raise Refusal(_("the start of a campaign has no day"))
         if v > 1 and env.day != state.core.day:
-            raise Refusal(f"its day {env.day} is not the day the rules give ({state.core.day})")
+            raise Refusal(
+                _("its day {day} is not the day the rules give ({day2})", day=env.day, day2=state.core.day)
+            )
         if env.day is not None and not 0 <= env.day <= MAX_DAY:
-            raise Refusal(f"its day {env.day} is outside 0 to {MAX_DAY}")
+            raise Refusal(_("its day {day} is outside 0 to {max_day}", day=env.day, max_day=MAX_DAY))
         if env.actor is not None:
             if env.actor not in self.actor_names:  # a table has a few players, each checked once
                 check_name(env.actor, "actor")
@@ -466,22 +509,22 @@ class Admission:
         # The campaign id, the action id and the day of the time stamp are each checked
         # where they change (the id at a fork, the action at each action, the date daily).
         if env.campaign != self.campaign_id and not UUID_RE.fullmatch(env.campaign):
-            raise Refusal("its campaign id is malformed")
+            raise Refusal(_("its campaign id is malformed"))
         if v > 1 and not isinstance(ev, BranchForked) and env.campaign != self.campaign_id:
             if not (env.campaign in self.homes and self.campaign_id not in self.homes):
-                raise Refusal("its campaign id changes without a fork")
+                raise Refusal(_("its campaign id changes without a fork"))
             # A campaign an older ledger imported keeps the id its events were sealed
             # with; what it recorded after the import carries the id of its stream.
             self.switched = v
         if isinstance(ev, BranchForked) and env.campaign == self.campaign_id:
-            raise Refusal("a fork keeps the campaign id of its parent")
+            raise Refusal(_("a fork keeps the campaign id of its parent"))
         self.campaign_id = env.campaign
         if isinstance(ev, BranchForked) and ev.parent_id not in self.ids:
             self.parents_elsewhere.append((v, ev.parent_id, ev.at, env.prev))
         self.ids.add(env.campaign)
         if env.action != self.action_checked:
             if not ACTION_RE.fullmatch(env.action):
-                raise Refusal("its action id is malformed")
+                raise Refusal(_("its action id is malformed"))
             self.action_checked = env.action
         at = env.at
         if (
@@ -494,12 +537,16 @@ class Admission:
             )
         ):
             if not AT_RE.fullmatch(at) or not real_instant(at):
-                raise Refusal(f"its time {at[:40]!r} is not a time the ledger writes")
+                raise Refusal(_("its time {at!r} is not a time the ledger writes", at=at[:40]))
             self.date_checked = at[:10]
         expected = v if isinstance(ev, RESETS) else self.last_reset
         if env.last_reset != expected:
             raise Refusal(
-                f"its last_reset {env.last_reset} is not the latest undo or redo at or before it ({expected})"
+                _(
+                    "its last_reset {last_reset} is not the latest undo or redo at or before it ({expected})",
+                    last_reset=env.last_reset,
+                    expected=expected,
+                )
             )
         self.last_reset = expected
 
@@ -518,21 +565,29 @@ class Admission:
             check_name(ev.name, "fork")
             check_name(ev.parent_name, "parent campaign")
             if ev.at != v - 1:
-                raise Refusal(f"the fork says it continues version {ev.at}, not {v - 1}")
+                raise Refusal(
+                    _("the fork says it continues version {at}, not {value}", at=ev.at, value=v - 1)
+                )
             if not UUID_RE.fullmatch(ev.parent_id) or ev.parent_id == env.campaign:
-                raise Refusal("the fork's parent id is malformed")
+                raise Refusal(_("the fork's parent id is malformed"))
         elif isinstance(ev, CharacterAdded):
             check_name(ev.name, "character")
             if ev.name in core.characters:
-                raise Refusal(f"character {ev.name!r} already exists")
+                raise Refusal(_("character {name!r} already exists", name=ev.name))
             check_distinct(ev.name, core.characters, "character")
             for key, value in ev.attrs.items():
-                check_text(key, "an attribute key", ATTR_KEY_LIMIT)
-                check_text(value, "an attribute value", MAX_TEXT)
+                check_text(key, _("an attribute key"), ATTR_KEY_LIMIT)
+                check_text(value, _("an attribute value"), MAX_TEXT)
         elif isinstance(ev, Noted):
-            text = check_text(ev.text, "a note", NOTE_LIMIT)
+            text = check_text(ev.text, _("a note"), NOTE_LIMIT)
             if not text or text != ev.text:
-                raise Refusal(f"a note is one trimmed line of 1 to {words.count(NOTE_LIMIT, 'character')}")
+                raise Refusal(
+                    n_(
+                        "a note is one trimmed line of 1 to {n} character",
+                        "a note is one trimmed line of 1 to {n} characters",
+                        NOTE_LIMIT,
+                    )
+                )
         elif isinstance(ev, Rolled):
             self._rolled(ev)
         elif isinstance(ev, ActionSealed):
@@ -547,8 +602,12 @@ class Admission:
             self._redecide_revealed(ev, v)
             if ev.folded != unsealing.live_at(self._env, v - 1, ev.sealed):
                 raise Refusal(
-                    f"it says version {ev.sealed} was {'live' if ev.folded else 'undone'} at the reveal, "
-                    "which it was not"
+                    _("it says version {sealed} was live at the reveal, which it was not", sealed=ev.sealed)
+                    if ev.folded
+                    else _(
+                        "it says version {sealed} was undone at the reveal, which it was not",
+                        sealed=ev.sealed,
+                    )
                 )
             self.revealed.add(ev.sealed)
         elif isinstance(ev, ActionUndone):
@@ -562,12 +621,12 @@ class Admission:
         if len(label) <= LABEL_LIMIT and label.isascii() and label.isprintable():
             trimmed = label.strip()  # what check_text gives for printable ASCII
         else:
-            trimmed = check_text(label, "a roll's label", LABEL_LIMIT)
+            trimmed = check_text(label, _("a roll's label"), LABEL_LIMIT)
         if trimmed != label:
-            raise Refusal("a roll's label is trimmed")
+            raise Refusal(_("a roll's label is trimmed"))
         p, truncated = dice_mod.chance(ev.result)
         if ev.p_success != p or (ev.p_truncated is True) != truncated or ev.p_truncated is False:
-            raise Refusal("the roll's chance of success is not what its notation gives")
+            raise Refusal(_("the roll's chance of success is not what its notation gives"))
 
     def _dice(self, env: Envelope[Any]) -> None:
         """The open commitment and its dice drawn: a commitment opens as a sha256 with a
@@ -593,8 +652,11 @@ class Admission:
                     raise Refusal(problem)
                 if commitment in self.opened:
                     raise Refusal(
-                        f"it opens dice commitment {commitment[:16]} a second time "
-                        f"(version {self.opened[commitment]} opened it)"
+                        _(
+                            "it opens dice commitment {commitment} a second time (version {opened} opened it)",
+                            commitment=commitment[:16],
+                            opened=self.opened[commitment],
+                        )
                     )
                 self.opened[commitment] = env.v
             self.dice_open, self.dice_drawn, self.dice_client = commitment, 0, client_seed
@@ -611,22 +673,34 @@ class Admission:
         try:
             return evolve(self.state, env, self.system)
         except LedgerError as e:
-            raise Refusal(f"the {self.system.name} rules refuse it ({e})") from None
+            raise Refusal(
+                _("the {name} rules refuse it ({problem})", name=self.system.name, problem=e)
+            ) from None
         except Exception as e:
-            raise Refusal(f"the {self.system.name} rules cannot fold it ({type(e).__name__})") from None
+            raise Refusal(
+                _(
+                    "the {system} rules cannot fold it ({error})",
+                    system=self.system.name,
+                    error=type(e).__name__,
+                )
+            ) from None
 
     def _started(self, ev: CampaignStarted) -> None:
         check_name(ev.name, "campaign")
         if ev.system != self.system.name:
             raise Refusal(
-                f"the header says {self.system.name} but the campaign was started as {ev.system[:40]!r}"
+                _(
+                    "the header says {name} but the campaign was started as {system!r}",
+                    name=self.system.name,
+                    system=ev.system[:40],
+                )
             )
         if ev.seed is not None and not 0 <= ev.seed < MAX_SEED:
-            raise Refusal(f"its seed {ev.seed} is outside 0 to 2**63-1")
+            raise Refusal(_("its seed {seed} is outside 0 to 2**63-1", seed=ev.seed))
         if self.system.rules.load_tables is None and (ev.tables or ev.tables_source is not None):
-            raise Refusal(f"the {self.system.name} system has no tables")
+            raise Refusal(_("the {name} system has no tables", name=self.system.name))
         if ev.tables_source is not None:
-            check_text(ev.tables_source, "the tables' source", 4096)
+            check_text(ev.tables_source, _("the tables' source"), 4096)
         if ev.tables and self.system.rules.check_tables is not None:
             try:
                 self.system.rules.check_tables(dict(ev.tables))
@@ -634,7 +708,7 @@ class Admission:
                 raise Refusal(e.message) from None
         if ev.settings:
             if self.system.rules.check_settings is None:
-                raise Refusal(f"the {self.system.name} system takes no settings")
+                raise Refusal(_("the {name} system takes no settings", name=self.system.name))
             try:
                 self.system.rules.check_settings(dict(ev.settings))
             except LedgerError as e:
@@ -649,7 +723,9 @@ class Admission:
                 and actor not in after.characters
                 and actor != before.last_actor
             ):
-                raise Refusal(f"it is recorded under {actor!r}, who is no character of the campaign", v)
+                raise Refusal(
+                    _("it is recorded under {actor!r}, who is no character of the campaign", actor=actor), v
+                )
         self.action_actors = []
         if self.action_envs:
             if self.partner is None or self.action_index % self.share == 0:
@@ -659,7 +735,12 @@ class Admission:
                 problem = check(self.before, self.state)
                 if problem is not None:
                     raise Refusal(
-                        f"the {self.system.name} rules cannot reach its state: {problem}", self.version
+                        _(
+                            "the {name} rules cannot reach its state: {problem}",
+                            name=self.system.name,
+                            problem=problem,
+                        ),
+                        self.version,
                     )
         self.action_envs = []
         self._keep_state()
@@ -704,12 +785,12 @@ class Admission:
         first = envs[0]
         for env in envs[1:]:
             if env.decision is not None:
-                raise Refusal("only the first event of an action records its decision", env.v)
+                raise Refusal(_("only the first event of an action records its decision"), env.v)
         how = first.decision
         if how is None:
             return  # recorded before decisions were kept: the checks above are all there is
         if isinstance(first.event, _NO_COMMAND):
-            raise Refusal(f"a {first.event.kind} event records a command", first.v)
+            raise Refusal(_("a {kind} event records a command", kind=first.event.kind), first.v)
         ruled = self.ruled.get(how.rules)
         if ruled is None:
             ruled = self.ruled[how.rules] = self._rules(how.rules, first.v)
@@ -719,13 +800,18 @@ class Admission:
             kind = command_class(how.command, self.system)
             if kind is None:
                 raise Refusal(
-                    f"it names {how.command[:60]!r}, which is no command of {self.system.name}", first.v
+                    _(
+                        "it names {command!r}, which is no command of {name}",
+                        command=how.command[:60],
+                        name=self.system.name,
+                    ),
+                    first.v,
                 )
             self.command_kinds[how.command] = kind
         try:
             command = msgspec.convert(how.args, kind)
         except msgspec.ValidationError as e:
-            raise Refusal(f"its command cannot be read ({e})", first.v) from None
+            raise Refusal(_("its command cannot be read ({problem})", problem=e), first.v) from None
         seed = self.before.core.seed
         seeded = not how.manual and seed is not None
         dice: dice_mod.Dice = (
@@ -736,14 +822,22 @@ class Admission:
         party = command.by_party()
         if how.party and core_rules < PARTY_RULES:
             raise Refusal(
-                f"it marks {how.command} as the party's action under core rules version {core_rules}, "
-                "which recorded none as the party's",
+                _(
+                    "it marks {command} as the party's action under core rules version {core_rules}, which recorded none as the party's",
+                    command=how.command,
+                    core_rules=core_rules,
+                ),
                 first.v,
             )
         if how.party and not party:
-            raise Refusal(f"it records {how.command} as the party's action, which is a character's", first.v)
+            raise Refusal(
+                _("it records {command} as the party's action, which is a character's", command=how.command),
+                first.v,
+            )
         if not how.party and party and core_rules >= PARTY_RULES:
-            raise Refusal(f"it records {how.command}, the party's action, as a character's", first.v)
+            raise Refusal(
+                _("it records {command}, the party's action, as a character's", command=how.command), first.v
+            )
         try:
             events = decide_command(system, self.before, command, dice, core_rules)
             # The party's action is recorded under no character (one recorded under core rules
@@ -752,13 +846,20 @@ class Admission:
         except Refusal as e:
             raise Refusal(str(e), first.v) from None
         except LedgerError as e:
-            raise Refusal(f"its command is refused on the state before it ({e})", first.v) from None
+            raise Refusal(
+                _("its command is refused on the state before it ({problem})", problem=e), first.v
+            ) from None
         except Exception as e:
-            raise Refusal(f"its command cannot be decided ({type(e).__name__})", first.v) from None
+            raise Refusal(
+                _("its command cannot be decided ({name})", name=type(e).__name__), first.v
+            ) from None
         faces = drawn(dice) if seeded else how.faces[: dice.used] if isinstance(dice, Replayed) else ()
         if faces != how.faces:
-            what = "the campaign's seeded dice" if seeded else "its command"
-            raise Refusal(f"its recorded faces are not the faces {what} drew", first.v)
+            if seeded:
+                raise Refusal(
+                    _("its recorded faces are not the faces the campaign's seeded dice drew"), first.v
+                )
+            raise Refusal(_("its recorded faces are not the faces its command drew"), first.v)
         for k, env in enumerate(envs):
             if k >= len(events) or events[k] != env.event:
                 try:
@@ -767,12 +868,19 @@ class Admission:
                     )  # a roll that disagrees with its own dice says so
                 except Refusal as e:
                     raise Refusal(str(e), env.v) from None
-                raise Refusal("the event is not what its command decides on its recorded dice", env.v)
+                raise Refusal(_("the event is not what its command decides on its recorded dice"), env.v)
             want = env.event.name if isinstance(env.event, CharacterAdded) else who
             if env.actor != want:
-                raise Refusal(f"it is recorded under {env.actor!r}, not {want!r} as its command was", env.v)
+                raise Refusal(
+                    _(
+                        "it is recorded under {actor!r}, not {want!r} as its command was",
+                        actor=env.actor,
+                        want=want,
+                    ),
+                    env.v,
+                )
         if len(events) > len(envs):
-            raise Refusal("its command decides an event the file does not record here", envs[-1].v + 1)
+            raise Refusal(_("its command decides an event the file does not record here"), envs[-1].v + 1)
         self.redecided += 1
 
     def _redecide_revealed(self, ev: ActionRevealed, v: int) -> None:
@@ -781,11 +889,17 @@ class Admission:
         content = unsealing.content_of(ev, self.system.name)
         how = content.decision
         if how is None:
-            raise Refusal("its revealed content keeps no decision")
+            raise Refusal(_("its revealed content keeps no decision"))
         system, core_rules = self._rules(how.rules, v)
         kind = command_class(how.command, self.system)
         if kind is None:
-            raise Refusal(f"its revealed command {how.command[:60]!r} is no command of {self.system.name}")
+            raise Refusal(
+                _(
+                    "its revealed command {command!r} is no command of {name}",
+                    command=how.command[:60],
+                    name=self.system.name,
+                )
+            )
         dice = Replayed(how.faces, how.manual, how.sides)
         try:
             command = msgspec.convert(how.args, kind)
@@ -793,12 +907,19 @@ class Admission:
         except Refusal:
             raise
         except LedgerError as e:
-            raise Refusal(f"its revealed command is refused on the state before it ({e})") from None
+            raise Refusal(
+                _("its revealed command is refused on the state before it ({problem})", problem=e)
+            ) from None
         except Exception as e:
-            raise Refusal(f"its revealed command cannot be decided ({type(e).__name__})") from None
+            raise Refusal(
+                _("its revealed command cannot be decided ({name})", name=type(e).__name__)
+            ) from None
         if dice.used != len(how.faces) or events != content.events:
             raise Refusal(
-                f"its revealed events are not what its command decides with its faces at version {ev.sealed}"
+                _(
+                    "its revealed events are not what its command decides with its faces at version {sealed}",
+                    sealed=ev.sealed,
+                )
             )
 
     def _rules(self, rules: str, v: int) -> tuple[System, int]:
@@ -812,14 +933,21 @@ class Admission:
             raise Refusal(e.message, v) from None
         if core > CORE_RULES:
             raise Refusal(
-                f"recorded by rules version {core} of the core commands; this ledger knows up to "
-                f"{CORE_RULES}: upgrade campaign-ledger",
+                _(
+                    "recorded by rules version {core} of the core commands; this ledger knows up to {core_rules}: upgrade campaign-ledger",
+                    core=core,
+                    core_rules=CORE_RULES,
+                ),
                 v,
             )
         if version > known:
             raise Refusal(
-                f"recorded by rules version {version} of {name}; this ledger knows up to {known}: "
-                "upgrade campaign-ledger",
+                _(
+                    "recorded by rules version {version} of {name}; this ledger knows up to {known}: upgrade campaign-ledger",
+                    version=version,
+                    name=name,
+                    known=known,
+                ),
                 v,
             )
         if version == known:
@@ -827,8 +955,12 @@ class Admission:
         older = self.system.rules.older_rules.get(version)
         if older is None:
             raise Refusal(
-                f"recorded by rules version {version} of {name}, which this ledger no longer decides "
-                f"(it keeps {', '.join(map(str, sorted({known, *self.system.rules.older_rules})))})",
+                _(
+                    "recorded by rules version {version} of {name}, which this ledger no longer decides (it keeps {value})",
+                    version=version,
+                    name=name,
+                    value=", ".join(map(str, sorted({known, *self.system.rules.older_rules}))),
+                ),
                 v,
             )
         rules = msgspec.structs.replace(self.system.rules, decide=older)
@@ -839,16 +971,23 @@ class Admission:
     def _undone(self, ev: ActionUndone, v: int) -> None:
         last = self._last_effective(self.undo_cursor)
         if last is None:
-            raise Refusal("it undoes an action, but there is nothing to undo before it")
+            raise Refusal(_("it undoes an action, but there is nothing to undo before it"))
         first = last.v
         while first > 1 and self.actions[first - 2] == last.action:
             first -= 1
-        what = (last if first == last.v else self._env(first)).event.summary()
+        what = (last if first == last.v else self._env(first)).event.stored_summary()
         expected = ActionUndone(undone=last.action, first=first, last=last.v, target=first - 1, what=what)
         if ev != expected:
             raise Refusal(
-                f"the undo records target {ev.target} (v{ev.first}-{ev.last}) where the ledger "
-                f"would have undone v{first}-{last.v} back to version {first - 1}"
+                _(
+                    "the undo records target {target} (v{first}-{last}) where the ledger would have undone v{first2}-{version} back to version {value}",
+                    target=ev.target,
+                    first=ev.first,
+                    last=ev.last,
+                    first2=first,
+                    version=last.v,
+                    value=first - 1,
+                )
             )
         self.undo_cursor = first - 1
 
@@ -863,12 +1002,16 @@ class Admission:
             u -= 1
         stack = redoable(trailing)
         if not stack:
-            raise Refusal("it redoes an action, but there is nothing to redo before it")
+            raise Refusal(_("it redoes an action, but there is nothing to redo before it"))
         top = stack[-1]
         expected = ActionRedone(redone=top.undone, target=top.last, what=top.what)
         if ev != expected:
             raise Refusal(
-                f"the redo records target {ev.target} where the ledger would have gone back to version {top.last}"
+                _(
+                    "the redo records target {target} where the ledger would have gone back to version {last}",
+                    target=ev.target,
+                    last=top.last,
+                )
             )
 
     def _last_effective(self, v: int) -> Envelope[Any] | None:
@@ -971,11 +1114,11 @@ def walk(
         if text:
             check_text(value, where, MAX_TEXT)
         elif len(value) > MAX_TEXT:
-            raise Refusal(f"{where} holds text over {MAX_TEXT} characters")
+            raise Refusal(_("{where} holds text over {max_text} characters", where=where, max_text=MAX_TEXT))
         return
     if kind is int:
         if not -MAX_INT <= value <= MAX_INT:
-            raise Refusal(f"{where} holds {value}, beyond +-2**53")
+            raise Refusal(_("{where} holds {value}, beyond +-2**53", where=where, value=value))
         return
     if kind is bool or value is None:
         return
@@ -1004,7 +1147,7 @@ def walk(
     if kind is dict:
         for key, item in value.items():
             if not (type(key) is str and len(key) <= MAX_TEXT and key.isascii() and key.isprintable()):
-                walk(key, f"{where} key", text=text, rolls=rolls, checks=checks)
+                walk(key, _("{where} key", where=where), text=text, rolls=rolls, checks=checks)
             of = type(item)
             if of is str:
                 if len(item) <= MAX_TEXT and item.isascii() and item.isprintable():
@@ -1027,18 +1170,20 @@ def walk(
         if text:
             check_text(value, where, MAX_TEXT)
         elif len(value) > MAX_TEXT:
-            raise Refusal(f"{where} holds text over {MAX_TEXT} characters")
+            raise Refusal(_("{where} holds text over {max_text} characters", where=where, max_text=MAX_TEXT))
     elif isinstance(value, bool) or value is None or value is msgspec.UNSET:
         return
     elif isinstance(value, int):
         if not -MAX_INT <= value <= MAX_INT:
-            raise Refusal(f"{where} holds {value}, beyond +-2**53")
+            raise Refusal(_("{where} holds {value}, beyond +-2**53", where=where, value=value))
     elif isinstance(value, float):
         if not math.isfinite(value) or not -MAX_INT <= value <= MAX_INT:
-            raise Refusal(f"{where} holds {value}, not a number the ledger records")
+            raise Refusal(
+                _("{where} holds {value}, not a number the ledger records", where=where, value=value)
+            )
     elif isinstance(value, dict):
         for key, item in value.items():
-            walk(key, f"{where} key", text=text, rolls=rolls, checks=checks)
+            walk(key, _("{where} key", where=where), text=text, rolls=rolls, checks=checks)
             walk(item, f"{where}.{key}", text=text, rolls=rolls, checks=checks)
     elif isinstance(value, list | tuple):
         for item in value:
@@ -1050,7 +1195,7 @@ def walk(
         for field in fields:
             walk(getattr(value, field), field, text=text, rolls=rolls, checks=checks)
     else:  # pragma: no cover - the decoder yields only the types above
-        raise Refusal(f"{where} holds a {type(value).__name__}")
+        raise Refusal(_("{where} holds a {name}", where=where, name=type(value).__name__))
 
 
 _UNSET = msgspec.UNSET
@@ -1068,10 +1213,25 @@ def check_roll(result: RollResult) -> None:
     try:
         again = dice_mod.recompute(result)
     except LedgerError as e:
-        raise Refusal(f"the roll {result.notation[:40]!r} cannot have been rolled ({e})") from None
+        raise Refusal(
+            _(
+                "the roll {notation!r} cannot have been rolled ({problem})",
+                notation=result.notation[:40],
+                problem=e,
+            )
+        ) from None
     if again != result:
         faces = ",".join(map(str, result.faces()[:20]))
-        shown = words.count(again.successes, "success") if again.successes is not None else str(again.total)
+        if again.successes is not None:
+            shown = n_("{n} success", "{n} successes", again.successes)
+        else:
+            shown = str(again.total)
         raise Refusal(
-            f"the roll {result.notation!r} [{faces}] records {result.total} but its dice give {shown}"
+            _(
+                "the roll {notation!r} [{faces}] records {total} but its dice give {shown}",
+                notation=result.notation,
+                faces=faces,
+                total=result.total,
+                shown=shown,
+            )
         )

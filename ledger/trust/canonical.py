@@ -23,6 +23,7 @@ from typing import Any
 
 import msgspec
 
+from ledger.i18n import _
 from ledger.log.events import Envelope, encoder
 
 _WHITESPACE = b" \t\r\n"
@@ -59,9 +60,12 @@ def _slow_problem(raw: bytes, env: Envelope[Any]) -> str | None:
     try:
         tree = json.loads(raw, object_pairs_hook=_pairs)
     except _Twice as e:
-        return f"it holds the key {_shown(e.key)} twice in one object, and the ledger writes each key once"
+        return _(
+            "it holds the key {key} twice in one object, and the ledger writes each key once",
+            key=_shown(e.key),
+        )
     except (ValueError, RecursionError):
-        return "it is not JSON as the ledger writes it"
+        return _("it is not JSON as the ledger writes it")
     spelled = msgspec.json.encode(tree)
     if spelled != raw:
         return _spelling(raw, spelled)
@@ -70,7 +74,7 @@ def _slow_problem(raw: bytes, env: Envelope[Any]) -> str | None:
     except _Unwritten as e:
         return str(e)
     if msgspec.json.encode(expected) != raw:
-        return "its fields are not written as the ledger writes them (their order or their form)"
+        return _("its fields are not written as the ledger writes them (their order or their form)")
     return None
 
 
@@ -79,18 +83,21 @@ def _spelling(raw: bytes, spelled: bytes) -> str:
     at = next((i for i, (a, b) in enumerate(zip(raw, spelled, strict=False)) if a != b), len(spelled))
     byte = raw[at : at + 1]
     if byte and byte in _WHITESPACE:
-        return f"it holds whitespace between its values (byte {at + 1}), which the ledger never writes"
+        return _(
+            "it holds whitespace between its values (byte {byte}), which the ledger never writes", byte=at + 1
+        )
     if byte == b"\\" or spelled[at : at + 1] == b"\\":
         shown = "".join(c if c.isprintable() else "?" for c in raw[at : at + 6].decode("utf-8", "replace"))
-        return (
-            f"it escapes a character ('{shown}' at byte {at + 1}) that the ledger writes as it is, "
-            "or writes one it escapes"
+        return _(
+            "it escapes a character ('{shown}' at byte {byte}) that the ledger writes as it is, or writes one it escapes",
+            shown=shown,
+            byte=at + 1,
         )
-    return f"it spells a value otherwise than the ledger writes it (byte {at + 1})"
+    return _("it spells a value otherwise than the ledger writes it (byte {byte})", byte=at + 1)
 
 
 def _in(where: str) -> str:
-    return f" (in {where!r})" if where else ""
+    return _(" (in {where!r})", where=where) if where else ""
 
 
 class _Unwritten(Exception):
@@ -110,11 +117,18 @@ def _as_written(value: Any, built: Any, tree: Any, where: str) -> Any:
             if key not in built and key != config.tag_field:
                 if key in names:
                     raise _Unwritten(
-                        f"it writes the field {_shown(key)}{_in(where)} at its default, which the ledger leaves out"
+                        _(
+                            "it writes the field {field}{where} at its default, which the ledger leaves out",
+                            field=_shown(key),
+                            where=_in(where),
+                        )
                     )
                 raise _Unwritten(
-                    f"it holds a field {_shown(key)}{_in(where)}, which no event of the ledger has "
-                    "(a newer campaign-ledger's export: upgrade to read it)"
+                    _(
+                        "it holds a field {field}{where}, which no event of the ledger has (a newer campaign-ledger's export: upgrade to read it)",
+                        field=_shown(key),
+                        where=_in(where),
+                    )
                 )
         kept: dict[str, Any] = {}
         for key, item in built.items():
@@ -125,7 +139,11 @@ def _as_written(value: Any, built: Any, tree: Any, where: str) -> Any:
                 continue  # an older ledger's event, written before the field was
             else:
                 raise _Unwritten(
-                    f"it leaves out the field {_shown(key)}{_in(where)}, which the ledger writes"
+                    _(
+                        "it leaves out the field {field}{where}, which the ledger writes",
+                        field=_shown(key),
+                        where=_in(where),
+                    )
                 )
         return kept
     if isinstance(value, list | tuple) and isinstance(built, list | tuple) and isinstance(tree, list):
@@ -147,14 +165,14 @@ def header_problem(raw: bytes, fields: Mapping[str, Any]) -> str | None:
     try:
         json.loads(raw, object_pairs_hook=_pairs)
     except _Twice as e:
-        return f"holds the field {_shown(e.key)} twice"
+        return _("holds the field {key} twice", key=_shown(e.key))
     except (ValueError, RecursionError):
-        return "is not JSON as `export` writes it"
+        return _("is not JSON as `export` writes it")
     extra = [k for k in fields if k not in HEADER_FIELDS + SIGNATURE_FIELDS]
     if extra:
-        return f"holds a field {_shown(extra[0])}, which no export header has"
+        return _("holds a field {field}, which no export header has", field=_shown(extra[0]))
     order = HEADER_FIELDS + (SIGNATURE_FIELDS if any(k in fields for k in SIGNATURE_FIELDS) else ())
     expected = {k: fields.get(k) for k in order}
     if json.dumps(expected).encode() != raw:
-        return "is not written as `export` writes it (its fields' order, spaces or escapes)"
+        return _("is not written as `export` writes it (its fields' order, spaces or escapes)")
     return None

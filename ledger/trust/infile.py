@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from ledger.errors import ImportFileError
+from ledger.i18n import _
 from ledger.trust import outfile
 
 STDIN = "-"
@@ -39,7 +40,13 @@ def opened(path: str) -> Iterator[IO[bytes]]:
     except OSError as e:
         raise _cannot_read(path, e) from e
     if kind in ("a folder", "a socket"):
-        raise ImportFileError(f"{path} is {kind}, not an export; give the file `export` wrote, or pipe it in")
+        raise ImportFileError(
+            _(
+                "{path} is {kind}, not an export; give the file `export` wrote, or pipe it in",
+                path=path,
+                kind=outfile.kind_said(kind),
+            )
+        )
     try:
         data = open(path, "rb")  # noqa: SIM115 (closed by the with below)
     except OSError as e:
@@ -102,4 +109,6 @@ class Kept(io.RawIOBase):
 
 
 def _cannot_read(path: str, e: OSError) -> ImportFileError:
-    return ImportFileError(f"cannot read {path}: {e.strerror or e}; check the path and its permissions")
+    return ImportFileError(
+        _("cannot read {path}: {value}; check the path and its permissions", path=path, value=e.strerror or e)
+    )

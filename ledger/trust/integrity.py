@@ -20,6 +20,7 @@ import msgspec
 
 from ledger.dice import provable as fairness
 from ledger.errors import DuplicateNameError, ImportFileError, LedgerError, TamperError
+from ledger.i18n import _
 from ledger.log import chain, sealing, snapshots
 from ledger.log.events import (
     FORMAT,
@@ -130,7 +131,7 @@ def verify_dice_file(
 ) -> tuple[admission.Header, fairness.DiceReport]:
     """Prove the virtual dice of an export from the file alone (its chain is checked by
     ``ledger verify FILE`` first)."""
-    header, _ = admission.read_header(data)
+    header, __ = admission.read_header(data)
     decode = envelope_decoder(get_system(header.system).name).decode
 
     def envelopes() -> Iterator[Envelope[Any]]:
@@ -138,7 +139,9 @@ def verify_dice_file(
             try:
                 yield decode(raw)
             except msgspec.DecodeError as e:
-                raise TamperError(header.name, v, f"the event cannot be read ({e})") from None
+                raise TamperError(
+                    header.name, v, _("the event cannot be read ({problem})", problem=e)
+                ) from None
 
     return header, fairness.check(header.name, envelopes())
 
@@ -181,8 +184,9 @@ class _SnapshotCheck:
             raise TamperError(
                 self.c.name,
                 self.wrong,
-                "the snapshot cached at this version disagrees with the log; the events are intact, "
-                "delete the rows of the ledger_snapshots table (a cache) and verify again",
+                _(
+                    "the snapshot cached at this version disagrees with the log; the events are intact, delete the rows of the ledger_snapshots table (a cache) and verify again"
+                ),
             )
 
 
@@ -213,20 +217,20 @@ def _verify_stream(
     try:
         for v, topic, state in rows:
             if v != expected:
-                raise fail(expected, f"the event is missing (next stored is {v})")
+                raise fail(expected, _("the event is missing (next stored is {version})", version=v))
             problem = chain.check(state)
             if problem:
                 raise fail(v, problem)
             try:
                 env = decode(state)
             except msgspec.DecodeError as e:
-                raise fail(v, f"the event cannot be read ({e})") from e
+                raise fail(v, _("the event cannot be read ({problem})", problem=e)) from e
             if env.v != v:
-                raise fail(v, f"the event says it is version {env.v} (rows moved)")
+                raise fail(v, _("the event says it is version {version} (rows moved)", version=env.v))
             if env.prev != prev:
-                raise fail(v, "it does not follow the event before it (rows removed, inserted or swapped)")
+                raise fail(v, _("it does not follow the event before it (rows removed, inserted or swapped)"))
             if topic != env.event.kind:
-                raise fail(v, f"stored kind {topic!r} differs from the event's")
+                raise fail(v, _("stored kind {topic!r} differs from the event's", topic=topic))
             if c is not None:
                 last_reset = _check_reset(name, env, last_reset)
             if meaning is not None:
@@ -246,14 +250,20 @@ def _check_reset(name: str, env: Envelope[Any], last_reset: int) -> int:
     if isinstance(env.event, RESETS):
         if not 0 < env.event.target < env.v:
             raise TamperError(
-                name, env.v, f"its undo or redo target {env.event.target} is not an earlier version"
+                name,
+                env.v,
+                _("its undo or redo target {target} is not an earlier version", target=env.event.target),
             )
         last_reset = env.v
     if env.last_reset != last_reset:
         raise TamperError(
             name,
             env.v,
-            f"its last_reset {env.last_reset} is not the latest undo or redo before it ({last_reset})",
+            _(
+                "its last_reset {last_reset} is not the latest undo or redo before it ({expected})",
+                last_reset=env.last_reset,
+                expected=last_reset,
+            ),
         )
     return last_reset
 
@@ -347,7 +357,7 @@ def events_of(raws: Iterator[bytes], carried: list[bytes]) -> Iterator[bytes]:
             continue
         if carried:
             raise ImportFileError(
-                "an event follows the sealed contents at the end of the file; no export is so"
+                _("an event follows the sealed contents at the end of the file; no export is so")
             )
         yield raw
 
@@ -361,17 +371,19 @@ def carried_rows(admit: admission.Admission, carried: list[bytes]) -> list[tuple
             found = msgspec.json.decode(raw, type=sealing.Carried)
         except msgspec.DecodeError as e:
             raise ImportFileError(
-                f"line {i} of the import file is no sealed content ({str(e)[:80]})"
+                _("line {i} of the import file is no sealed content ({value})", i=i, value=str(e)[:80])
             ) from None
         env = admit.decode(admit.raws[found.sealed - 1]) if 1 <= found.sealed <= admit.version else None
         ev = env.event if env is not None else None
         if not isinstance(ev, ActionSealed) or ev.commitment != found.commitment:
             raise admit.refuse(
-                found.sealed, "the sealed content the file carries for it names another commitment"
+                found.sealed, _("the sealed content the file carries for it names another commitment")
             )
         problem = sealing.reveal_problem(ev, found.content, found.salt)
         if problem is not None:
-            raise admit.refuse(found.sealed, f"the sealed content the file carries for it: {problem}")
+            raise admit.refuse(
+                found.sealed, _("the sealed content the file carries for it: {problem}", problem=problem)
+            )
         rows.append((found.commitment, msgspec.json.encode(sealing.Kept(found.content, found.salt))))
     return rows
 
@@ -424,7 +436,10 @@ def import_campaign(
         except admission.LineTooLong as e:
             raise admit.refuse(
                 e.version,
-                f"the event is longer than {admission.MAX_LINE // (1024 * 1024)} MiB; no event of the ledger is",
+                _(
+                    "the event is longer than {value} MiB; no event of the ledger is",
+                    value=admission.MAX_LINE // (1024 * 1024),
+                ),
             ) from None
         finally:
             if admit.partner is not None:
@@ -449,16 +464,19 @@ def import_campaign(
     held_campaigns = registry.all()
     names = [c.name for c in held_campaigns]
     if new_name in names:  # the name refused as registering it would, before a seed row is written
-        raise DuplicateNameError(f"a campaign named {new_name!r} exists; choose another name")
+        raise DuplicateNameError(
+            _("a campaign named {new_name!r} exists; choose another name", new_name=new_name)
+        )
     check_distinct(new_name, names, "campaign")
     _known_commitments(registry, admit, held_campaigns)
     held = {c.id for c in held_campaigns}
     copy = admit.campaign_id in held or registry.store.head(admit.campaign_id) > 0
     if copy and admit.switched is not None:
         raise LedgerError(
-            f"this ledger holds the campaign the file continues from version {admit.switched}, where an "
-            "older ledger changed its id without a fork; import the file into a ledger that does not "
-            "hold the campaign"
+            _(
+                "this ledger holds the campaign the file continues from version {switched}, where an older ledger changed its id without a fork; import the file into a ledger that does not hold the campaign",
+                switched=admit.switched,
+            )
         )
     cid = str(uuid.uuid4()) if copy else admit.campaign_id
     seeded_dice = admit.state.core.seed is not None
@@ -492,7 +510,7 @@ def import_campaign(
             prev=admit.prev,
             event=opening,
         )
-        raw, _ = chain.seal(env)
+        raw, __ = chain.seal(env)
         rows.append((cid, env.v, opening.kind, raw))
     if admit.opened:  # a fresh commitment opens only where the file opened one
         fairness.mark_branch(registry.store, cid)  # its dice commitments are in its log
@@ -536,9 +554,11 @@ def check_fork_parents(store: Store, held: list[Campaign], admit: admission.Admi
         if not rows or chain.stored_hash(bytes(rows[0].state)) != prev:
             raise admit.refuse(
                 v,
-                f"the fork names as its parent campaign {parent.name!r}, which this ledger holds and whose "
-                f"version {at} is not the event the fork continues: a fork's parent is the campaign whose "
-                "history comes before it",
+                _(
+                    "the fork names as its parent campaign {name!r}, which this ledger holds and whose version {at} is not the event the fork continues: a fork's parent is the campaign whose history comes before it",
+                    name=parent.name,
+                    at=at,
+                ),
             )
 
 
@@ -561,6 +581,8 @@ def _known_commitments(
         ):
             raise admit.refuse(
                 v,
-                f"it opens dice commitment {commitment[:16]}, which this ledger already holds "
-                "for another campaign (a commitment opens once)",
+                _(
+                    "it opens dice commitment {commitment}, which this ledger already holds for another campaign (a commitment opens once)",
+                    commitment=commitment[:16],
+                ),
             )

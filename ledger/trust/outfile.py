@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, TypeVar
 
 from ledger.errors import OutputExistsError, OutputPathError, OutputWriteError
+from ledger.i18n import _
 
 if TYPE_CHECKING:
     from ledger.log.store import Store
@@ -42,9 +43,9 @@ def ledger_files(store: Store) -> dict[Path, str]:
     if store.kind != "sqlite":
         return {}
     main = Path(store.target)
-    files = {main: "the ledger file"}
+    files = {main: _("the ledger file")}
     for suffix in ("-wal", "-shm", "-journal"):
-        files[main.with_name(main.name + suffix)] = f"the ledger's {suffix[1:]} file"
+        files[main.with_name(main.name + suffix)] = _("the ledger's {kind} file", kind=suffix[1:])
     return files
 
 
@@ -62,9 +63,9 @@ def default_warehouse(store: Store) -> Path:
 def warehouse_files(path: Path) -> dict[Path, str]:
     """A warehouse's file, its write-ahead log and its spill folder, with what each is."""
     return {
-        path: "the warehouse",
-        path.with_name(path.name + ".wal"): "the warehouse's write-ahead log",
-        path.with_name(path.name + ".tmp"): "the warehouse's spill folder",
+        path: _("the warehouse"),
+        path.with_name(path.name + ".wal"): _("the warehouse's write-ahead log"),
+        path.with_name(path.name + ".tmp"): _("the warehouse's spill folder"),
     }
 
 
@@ -124,29 +125,52 @@ def not_a_file(path: Path, *, follow_symlinks: bool = False) -> str | None:
     return "a device"
 
 
+def kind_said(kind: str) -> str:
+    """What :func:`not_a_file` found (``a folder``), in the language of the moment."""
+    words = {
+        "a symlink": _("a symlink"),
+        "a folder": _("a folder"),
+        "a named pipe (fifo)": _("a named pipe (fifo)"),
+        "a socket": _("a socket"),
+        "a device": _("a device"),
+    }
+    return words.get(kind, kind)
+
+
 def check_target(path: Path, protected: Mapping[Path, str], *, field: str = "output") -> None:
     """Refuse a target that is one of ``protected``, a symlink, or anything but a regular
     file (a folder, a device, a fifo, a socket: :func:`not_a_file`); a missing file is fine."""
     found = clash(path, protected)
     if found is not None:
         raise OutputPathError(
-            f"{path} would overwrite {found[1]} {found[0]}; it was left as it is: write to another file",
+            _(
+                "{path} would overwrite {what} {file}; it was left as it is: write to another file",
+                path=path,
+                what=found[1],
+                file=found[0],
+            ),
             str(path),
             field=field,
         )
     try:
         kind = not_a_file(path)
     except OSError as e:
-        raise OutputWriteError(f"cannot look at {path}: {e.strerror}; choose another file", str(path)) from e
+        raise OutputWriteError(
+            _("cannot look at {path}: {reason}; choose another file", path=path, reason=e.strerror), str(path)
+        ) from e
     if kind == "a symlink":
         raise OutputPathError(
-            f"{path} is a symlink; it was left as it is: give the file itself, or another file",
+            _("{path} is a symlink; it was left as it is: give the file itself, or another file", path=path),
             str(path),
             field=field,
         )
     if kind is not None:
         raise OutputPathError(
-            f"{path} is {kind}, not a regular file; it was left as it is: give a file's name",
+            _(
+                "{path} is {kind}, not a regular file; it was left as it is: give a file's name",
+                path=path,
+                kind=kind_said(kind),
+            ),
             str(path),
             field=field,
         )
@@ -168,12 +192,20 @@ def write_file(
     check_target(target, protected, field=field)
     if not replace and os.path.lexists(target):
         raise OutputExistsError(
-            f"{target} exists; it was left as it is: allow replacing it, or choose another file", str(target)
+            _(
+                "{target} exists; it was left as it is: allow replacing it, or choose another file",
+                target=target,
+            ),
+            str(target),
         )
     folder = target.parent
     if not folder.is_dir():
         raise OutputWriteError(
-            f"cannot write {target}: the folder {folder} does not exist; create it or choose another file",
+            _(
+                "cannot write {target}: the folder {folder} does not exist; create it or choose another file",
+                target=target,
+                folder=folder,
+            ),
             str(target),
         )
     tmp = folder / f".{target.name}.{secrets.token_hex(6)}.tmp"
@@ -208,9 +240,14 @@ def write_text(path: str | Path, text: str, *, protected: Mapping[Path, str], re
 
 def _cannot_write(target: Path, e: OSError) -> OutputWriteError:
     reason = e.strerror or str(e)
-    kept = "the old file was left as it is" if target.exists() else "nothing was written"
-    fix = "free some space or choose another file" if e.errno in STORAGE_ERRNOS else "choose another file"
-    return OutputWriteError(f"cannot write {target}: {reason}; {kept}: {fix}", str(target))
+    kept = _("the old file was left as it is") if target.exists() else _("nothing was written")
+    fix = (
+        _("free some space or choose another file") if e.errno in STORAGE_ERRNOS else _("choose another file")
+    )
+    return OutputWriteError(
+        _("cannot write {path}: {reason}; {kept}: {fix}", path=target, reason=reason, kept=kept, fix=fix),
+        str(target),
+    )
 
 
 def _sync_folder(folder: Path) -> None:

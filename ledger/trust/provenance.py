@@ -39,6 +39,7 @@ from ledger.errors import (
     SignatureError,
     StoreError,
 )
+from ledger.i18n import _
 from ledger.text import check_name
 from ledger.trust import admission
 from ledger.trust.integrity import import_campaign
@@ -78,8 +79,8 @@ def parse_key(text: str) -> bytes:
         body = body[len(KEY_PREFIX) :]
     if len(body) != 64 or any(ch not in "0123456789abcdefABCDEF" for ch in body):
         raise PublicKeyError(
-            "a public key is ed25519: followed by 64 hex digits",
-            fix=RunCommand(text="as `key show` prints it; check what you pasted", command="key show"),
+            _("a public key is ed25519: followed by 64 hex digits"),
+            fix=RunCommand(text=_("as `key show` prints it; check what you pasted"), command="key show"),
         )
     return bytes.fromhex(body)
 
@@ -99,7 +100,7 @@ def statement(header: Mapping[str, Any]) -> bytes:
         body = json.dumps(fields, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False)
     except (TypeError, ValueError, RecursionError) as e:
         raise SignatureError(
-            "the export header holds a value that cannot be signed", fix=admission.EXPORT_FILE
+            _("the export header holds a value that cannot be signed"), fix=admission.export_file()
         ) from e
     return CONTEXT + body.encode()
 
@@ -130,16 +131,19 @@ class Signer(msgspec.Struct, frozen=True):
         """One line: whose signature, and what to do about an unknown one (a :class:`Fix`
         that ``word`` says in the reader's words; its own text by default)."""
         if self.status == "own":
-            return f"signed by this ledger's key {self.fingerprint}"
+            return _("signed by this ledger's key {fingerprint}", fingerprint=self.fingerprint)
         if self.status == "trusted":
-            return f"signed by trusted key {self.name!r} ({self.fingerprint})"
+            return _(
+                "signed by trusted key {name!r} ({fingerprint})", name=self.name, fingerprint=self.fingerprint
+            )
         if self.status == "unknown":
             source = file if file else self.key
-            return (
-                f"signed by an unknown key {self.fingerprint}; if it is the sender's, "
-                f"{word(trust_fix(source))}"
+            return _(
+                "signed by an unknown key {fingerprint}; if it is the sender's, {fix}",
+                fingerprint=self.fingerprint,
+                fix=word(trust_fix(source)),
             )
-        return "unsigned: its chain is whole, but nothing says who exported it"
+        return _("unsigned: its chain is whole, but nothing says who exported it")
 
     def as_dict(self) -> dict[str, Any]:
         return {"status": self.status, "key": self.key, "fingerprint": self.fingerprint, "name": self.name}
@@ -148,10 +152,13 @@ class Signer(msgspec.Struct, frozen=True):
 # --- the key table --------------------------------------------------------------------
 
 
-def trust_fix(source: str, before: str = "") -> Fix:
-    """Trusting the key of ``source`` (a file or key) under a name: the fix of an unknown signer."""
+def trust_fix(source: str, if_sender: bool = False) -> Fix:
+    """Trusting the key of ``source`` (a file or key) under a name: the fix of an unknown signer
+    (``if_sender``: worded as what to do if the key is the sender's)."""
     return RunCommand(
-        text=f"{before}trust it with `key trust`",
+        text=_("if it is the sender's, trust it with `key trust`")
+        if if_sender
+        else _("trust it with `key trust`"),
         command="key trust",
         arguments=(source,),
         options=(Input("name", "NAME"),),
@@ -195,15 +202,17 @@ def signing_key(store: Store, *, create: bool = True) -> Ed25519PrivateKey | Non
         store.put_key(SIGNING_STREAM, 1, "key.signing", json.dumps(record).encode())
     except StoreError as e:
         raise StoreError(
-            f"{e.message}; the ledger's signing key is made on first export",
+            _("{problem}; the ledger's signing key is made on first export", problem=e.message),
             e.path,
             fix=GiveOption(
-                text="so export with `unsigned` until it can be written", inputs=(Input("unsigned"),)
+                text=_("so export with `unsigned` until it can be written"), inputs=(Input("unsigned"),)
             ),
         ) from e
     found = _read_signing(store)  # this call's key, or that of the writer that won a race
     if found is None:
-        raise StoreError(f"the signing key could not be stored in {store.describe()}; try again")
+        raise StoreError(
+            _("the signing key could not be stored in {value}; try again", value=store.describe())
+        )
     return found[0]
 
 
@@ -247,11 +256,11 @@ def trusted_keys(store: Store) -> list[TrustedKey]:
 
 
 def _append_trust(store: Store, record: dict[str, Any]) -> None:
-    for _ in range(50):
+    for __ in range(50):
         version = len(store.key_records(TRUSTED_STREAM)) + 1
         if store.put_key(TRUSTED_STREAM, version, "key.trusted", json.dumps(record).encode()):
             return
-    raise LedgerError("the ledger's key list is busy; try again")
+    raise LedgerError(_("the ledger's key list is busy; try again"))
 
 
 def trust(store: Store, key: str, name: str) -> TrustedKey:
@@ -260,13 +269,15 @@ def trust(store: Store, key: str, name: str) -> TrustedKey:
     check_name(name, "key")
     own = own_key(store, create=False)
     if own is not None and own.key == key:
-        raise PublicKeyError(f"key {fingerprint(key)} is this ledger's own; it is always known")
+        raise PublicKeyError(
+            _("key {value} is this ledger's own; it is always known", value=fingerprint(key))
+        )
     for k in trusted_keys(store):
         if k.name == name and k.key != key:
             raise PublicKeyError(
-                f"the name {name!r} is given to key {k.fingerprint}",
+                _("the name {name!r} is given to key {fingerprint}", name=name, fingerprint=k.fingerprint),
                 fix=RunCommand(
-                    text="choose another `name` or `key forget` first",
+                    text=_("choose another `name` or `key forget` first"),
                     command="key forget",
                     arguments=(name,),
                 ),
@@ -287,8 +298,8 @@ def forget(store: Store, who: str) -> TrustedKey:
             return k
     names = ", ".join(repr(k.name) for k in trusted_keys(store)) or "none"
     raise PublicKeyError(
-        f"no trusted key named or fingerprinted {who!r} (trusted: {names})",
-        fix=RunCommand(text="see `key list`", command="key list"),
+        _("no trusted key named or fingerprinted {who!r} (trusted: {names})", who=who, names=names),
+        fix=RunCommand(text=_("see `key list`"), command="key list"),
     )
 
 
@@ -318,7 +329,7 @@ def sign(store: Store, header: dict[str, Any]) -> dict[str, Any]:
     """The header with this ledger's public key and its signature over :func:`statement`."""
     key = signing_key(store)
     if key is None:  # pragma: no cover - signing_key makes one or raises
-        raise StoreError(f"{store.describe()} has no signing key")
+        raise StoreError(_("{store} has no signing key", store=store.describe()))
     signed = {k: v for k, v in header.items() if k not in (SIGNED_BY, SIGNATURE)}
     signed[SIGNED_BY] = key_text(_public_raw(key))
     signed[SIGNATURE] = key.sign(statement(signed)).hex()
@@ -331,9 +342,8 @@ def check_signature(header: Mapping[str, Any]) -> str | None:
     signer, signature = header.get(SIGNED_BY), header.get(SIGNATURE)
     if signer is None and signature is None:
         return None
-    refused = (
-        "the export's signature does not match its header: the file was edited after it was signed; "
-        "nothing was recorded, ask its sender for a fresh export"
+    refused = _(
+        "the export's signature does not match its header: the file was edited after it was signed; nothing was recorded, ask its sender for a fresh export"
     )
     if not isinstance(signer, str) or not isinstance(signature, str):
         raise SignatureError(refused)
@@ -361,19 +371,23 @@ def check_header(
         source = file if file else "FILE"
         if signer.status == "unsigned":
             raise SignatureError(
-                "refused: the export is unsigned and `require_signed` is set",
+                _("refused: the export is unsigned and `require_signed` is set"),
                 field="require_signed",
                 fix=DropOption(
-                    text="ask its sender to export it again with a current campaign-ledger, or drop `require_signed`",
+                    text=_(
+                        "ask its sender to export it again with a current campaign-ledger, or drop `require_signed`"
+                    ),
                     inputs=("require_signed",),
                 ),
             )
         raise SignatureError(
-            f"refused: the export is signed by an unknown key {signer.fingerprint} and `require_signed` "
-            "is set",
+            _(
+                "refused: the export is signed by an unknown key {fingerprint} and `require_signed` is set",
+                fingerprint=signer.fingerprint,
+            ),
             signer.fingerprint,
             field="require_signed",
-            fix=trust_fix(source, "if it is the sender's, "),
+            fix=trust_fix(source, if_sender=True),
         )
     return signer
 
@@ -402,15 +416,21 @@ def read_header(path: str) -> dict[str, Any]:
         with open(path, "rb") as f:
             line = f.readline(MAX_HEADER + 1)
     except OSError as e:
-        raise PublicKeyError(f"cannot read {path}: {e.strerror}; check the path") from e
+        raise PublicKeyError(
+            _("cannot read {path}: {strerror}; check the path", path=path, strerror=e.strerror)
+        ) from e
     if len(line) > MAX_HEADER:
-        raise PublicKeyError(f"{path} is not a campaign-ledger export (its first line is too long)")
+        raise PublicKeyError(
+            _("{path} is not a campaign-ledger export (its first line is too long)", path=path)
+        )
     try:
         header = json.loads(line)
     except (ValueError, UnicodeDecodeError, RecursionError):
         header = None
     if not isinstance(header, dict) or header.get("format") != admission.EXPORT_FORMAT:
-        raise PublicKeyError(f"{path} is not a campaign-ledger export", fix=admission.EXPORT_FILE)
+        raise PublicKeyError(
+            _("{path} is not a campaign-ledger export", path=path), fix=admission.export_file()
+        )
     return header
 
 
@@ -424,23 +444,29 @@ def key_from(source: str) -> tuple[str, str | None]:
         except PublicKeyError:
             shown = source if source.isprintable() and len(source) <= 80 else "FILE_OR_KEY"
             raise PublicKeyError(
-                f"{shown!r} is neither an export file nor a public key (ed25519: followed by 64 hex digits)",
+                _(
+                    "{shown!r} is neither an export file nor a public key (ed25519: followed by 64 hex digits)",
+                    shown=shown,
+                ),
                 fix=RunCommand(
-                    text="as `key show` prints a key; check the path or what you pasted", command="key show"
+                    text=_("as `key show` prints a key; check the path or what you pasted"),
+                    command="key show",
                 ),
             ) from None
     try:
         with path.open("rb") as f:
             head = f.read(200)
     except OSError as e:
-        raise PublicKeyError(f"cannot read {source}: {e.strerror}; check the path") from e
+        raise PublicKeyError(
+            _("cannot read {source}: {strerror}; check the path", source=source, strerror=e.strerror)
+        ) from e
     text = head.decode("ascii", "replace").strip()
     if not text.startswith("{"):
         return key_text(parse_key(text)), None
     header = read_header(source)
     key = check_signature(header)
     if key is None:
-        raise PublicKeyError(f"{source} is unsigned; there is no key in it to trust")
+        raise PublicKeyError(_("{source} is unsigned; there is no key in it to trust", source=source))
     name = header.get("name")
     return key, name if isinstance(name, str) else None
 
@@ -484,7 +510,7 @@ def verify_file(
     registry = book.registry if book is not None else None
     camp = import_campaign(registry, data, signer=signer, dry_run=True)
     data.seek(0)
-    header, _ = admission.read_header(data)
+    header, __ = admission.read_header(data)
     return FileReport(
         path,
         camp.name,

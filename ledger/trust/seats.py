@@ -30,10 +30,10 @@ from typing import TYPE_CHECKING, Literal
 import msgspec
 
 from ledger.errors import DuplicateNameError, GiveOption, Input, LedgerError, RunCommand
+from ledger.i18n import _, n_
 from ledger.log import chain
 from ledger.log.store import SEATS_TABLE, Store
 from ledger.text import check_name
-from ledger.words import count
 
 if TYPE_CHECKING:
     from ledger.campaign import Ledger
@@ -108,10 +108,10 @@ class UnknownSeatError(LedgerError):
     """No seat has that label."""
 
     def __init__(self, label: str, known: list[str]) -> None:
-        hint = f"seats: {', '.join(known)}" if known else "none was invited yet"
+        hint = _("seats: {labels}", labels=", ".join(known)) if known else _("none was invited yet")
         super().__init__(
-            f"no seat is labelled {label!r} ({hint})",
-            fix=RunCommand(text="list them with `table seats`", command="table seats"),
+            _("no seat is labelled {label!r} ({hint})", label=label, hint=hint),
+            fix=RunCommand(text=_("list them with `table seats`"), command="table seats"),
         )
         self.label = label
 
@@ -121,8 +121,14 @@ class SeatElsewhereError(LedgerError):
 
     def __init__(self, label: str, campaigns: list[str]) -> None:
         super().__init__(
-            f"seats labelled {label!r} sit at the tables of {count(len(campaigns), 'campaign')} ({', '.join(campaigns)})",
-            fix=GiveOption(text="say which with `campaign` NAME", inputs=(Input("campaign"),)),
+            n_(
+                "seats labelled {label!r} sit at the tables of {n} campaign ({campaigns})",
+                "seats labelled {label!r} sit at the tables of {n} campaigns ({campaigns})",
+                len(campaigns),
+                label=label,
+                campaigns=", ".join(campaigns),
+            ),
+            fix=GiveOption(text=_("say which with `campaign` NAME"), inputs=(Input("campaign"),)),
         )
         self.label = label
 
@@ -132,7 +138,7 @@ class LinkUsedError(LedgerError):
 
     def __init__(self) -> None:
         super().__init__(
-            "this invitation link was used already: it seats one device; ask the GM for a new link"
+            _("this invitation link was used already: it seats one device; ask the GM for a new link")
         )
 
 
@@ -221,26 +227,28 @@ class Seats:
         """A new seat and its link's secret (shown once: only its sha256 is kept)."""
 
         if role not in ROLES:
-            raise LedgerError(f"a seat's role is gm, player or watch, not {role!r}", field="role")
+            raise LedgerError(
+                _("a seat's role is gm, player or watch, not {role!r}", role=role), field="role"
+            )
         if (role == "player") != (character is not None):
             raise LedgerError(
-                "a player's seat names its character, and only a player's does", field="character"
+                _("a player's seat names its character, and only a player's does"), field="character"
             )
         wanted = check_name(label, "seat") if label is not None else None
         secret = secrets.token_urlsafe(SECRET_BYTES)
-        for _ in range(50):
+        for __ in range(50):
             self.refresh()
             chosen = wanted or self._free_label(campaign_id, character or role)
             if (campaign_id, chosen) in self._seats:
                 raise DuplicateNameError(
-                    f"this campaign's table has a seat labelled {chosen!r} already",
-                    fix=GiveOption(text="choose another `label`", inputs=(Input("label"),)),
+                    _("this campaign's table has a seat labelled {chosen!r} already", chosen=chosen),
+                    fix=GiveOption(text=_("choose another `label`"), inputs=(Input("label"),)),
                 )
             seat = Seat(chosen, campaign_id, role, character, invited=chain.now(), reusable=reusable)
             if self._append(_Invited(seat, digest(secret))):
                 self.refresh()
                 return self._seats[seat.key], secret
-        raise LedgerError("the seats table is busy; try again")
+        raise LedgerError(_("the seats table is busy; try again"))
 
     def _free_label(self, campaign_id: str, base: str) -> str:
         label, n = base, 1
@@ -253,7 +261,7 @@ class Seats:
         """End a seat at once: its link and every device it seated open nothing from now
         on, in every process. ``campaign_id`` says whose seat, when several campaigns'
         tables have one labelled ``label`` (``names`` names the campaigns in the refusal)."""
-        for _ in range(50):
+        for __ in range(50):
             self.refresh()
             found = [
                 s for s in self._seats.values() if s.label == label and campaign_id in (None, s.campaign)
@@ -269,7 +277,7 @@ class Seats:
             if self._append(_Revoked(label, chain.now(), seat.campaign)):
                 self.refresh()
                 return self._seats[seat.key]
-        raise LedgerError("the seats table is busy; try again")
+        raise LedgerError(_("the seats table is busy; try again"))
 
     # --- a device at the table -------------------------------------------------------------
 
@@ -308,7 +316,7 @@ class Seats:
         """Seat a device with a link: the seat, and the device's own secret (for its
         cookie; shown once, only its sha256 kept). The link opens nothing from then on,
         unless the seat is reusable, whose link is every device's secret."""
-        for _ in range(50):
+        for __ in range(50):
             seat = self.invitation(secret)
             if seat.reusable:
                 return seat, secret
@@ -316,7 +324,7 @@ class Seats:
             if self._append(_Joined(seat.campaign, seat.label, digest(secret), digest(device), chain.now())):
                 self.refresh()
                 return self._seats[seat.key], device
-        raise LedgerError("the seats table is busy; try again")
+        raise LedgerError(_("the seats table is busy; try again"))
 
     def current(self, key: SeatKey) -> Seat | None:
         """The seat ``key`` (campaign id, label) as the store holds it now (None when revoked)."""
@@ -330,7 +338,7 @@ class Seats:
         """Offer every seat of the parent that holds a seat at the fork: a player's only
         when their character is one of the fork's ``characters``. The seats offered."""
         there = set(characters)
-        for _ in range(50):
+        for __ in range(50):
             self.refresh()
             offered = [
                 s
@@ -345,7 +353,7 @@ class Seats:
             if self._append(_Offered(parent_id, fork_id, tuple(s.label for s in offered), chain.now())):
                 self.refresh()
                 return offered
-        raise LedgerError("the seats table is busy; try again")
+        raise LedgerError(_("the seats table is busy; try again"))
 
     def offers(self, key: SeatKey | None = None) -> dict[SeatKey, tuple[Seat, list[str]]]:
         """Each seat that holds (or the seat ``key``), and the forks (campaign ids) it was
@@ -364,30 +372,36 @@ class Seats:
         """Seat the device of ``seat`` at the fork it was offered (``fork`` names it): a
         seat there with the same role, character and label, and the device's secret
         (shown once, only its sha256 kept). One device takes an offer."""
-        for _ in range(50):
+        for __ in range(50):
             self.refresh()
             if self.current(seat.key) is None:
                 raise UnknownLinkError()
             if fork_id not in self._offers.get(seat.key, []):
-                raise LedgerError(f"seat {seat.label!r} was offered no seat at {fork!r}", field="fork")
+                raise LedgerError(
+                    _("seat {label!r} was offered no seat at {fork!r}", label=seat.label, fork=fork),
+                    field="fork",
+                )
             if (fork_id, seat.label) in self._seats:
                 raise OfferTakenError(
-                    f"seat {seat.label!r} at {fork!r} was taken already, from another device; "
-                    "ask the GM for a link to it"
+                    _(
+                        "seat {label!r} at {fork!r} was taken already, from another device; ask the GM for a link to it",
+                        label=seat.label,
+                        fork=fork,
+                    )
                 )
             device = secrets.token_urlsafe(SECRET_BYTES)
             taken = Seat(seat.label, fork_id, seat.role, seat.character, invited=chain.now())
             if self._append(_Invited(taken, None, digest(device))):
                 self.refresh()
                 return self._seats[taken.key], device
-        raise LedgerError("the seats table is busy; try again")
+        raise LedgerError(_("the seats table is busy; try again"))
 
 
 class UnknownLinkError(LedgerError):
     """A secret that opens no seat: unknown, or its seat revoked."""
 
     def __init__(self) -> None:
-        super().__init__("the seat's secret is unknown or was revoked; ask the GM for a new link")
+        super().__init__(_("the seat's secret is unknown or was revoked; ask the GM for a new link"))
 
 
 def seats_of(book: Ledger) -> Seats:

@@ -33,6 +33,8 @@ import threading
 from collections.abc import Callable, Iterator
 from typing import IO, TYPE_CHECKING, TypeVar
 
+from ledger.i18n import _
+
 if TYPE_CHECKING:
     from ledger.trust.admission import Admission
 
@@ -142,7 +144,7 @@ class Partner:
         if not self.pid:
             return 1
         pid, self.pid = self.pid, 0
-        _, status = os.waitpid(pid, 0)
+        __, status = os.waitpid(pid, 0)
         return os.waitstatus_to_exitcode(status)
 
 
@@ -168,11 +170,11 @@ def _frames(stream: IO[bytes]) -> Iterator[bytes]:
         if not head:
             return
         if len(head) < _FRAME:
-            raise EOFError("the admission stopped in the middle of an event")
+            raise EOFError(_("the admission stopped in the middle of an event"))
         size = int.from_bytes(head, "little")
         raw = read(size)
         if len(raw) < size:
-            raise EOFError("the admission stopped in the middle of an event")
+            raise EOFError(_("the admission stopped in the middle of an event"))
         yield raw
 
 

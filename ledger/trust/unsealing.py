@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ledger.i18n import _
 from ledger.log import sealing
 from ledger.log.events import ActionRevealed, ActionSealed, Envelope
 from ledger.log.sealing import live_at
@@ -21,22 +22,24 @@ _HEX64 = re.compile(r"[0-9a-f]{64}")
 def sealed_problem(ev: ActionSealed, characters: tuple[str, ...]) -> str | None:
     """Why the ledger could not have recorded ``ev`` (None: it could)."""
     if not _HEX64.fullmatch(ev.commitment):
-        return "its sealed commitment is not a sha256 in hex"
+        return _("its sealed commitment is not a sha256 in hex")
     if ev.visibility not in (sealing.PRIVATE, sealing.BLIND, sealing.WHISPER):
-        return f"its visibility {ev.visibility[:20]!r} is none of private, blind, whisper"
+        return _(
+            "its visibility {visibility!r} is none of private, blind, whisper", visibility=ev.visibility[:20]
+        )
     if (ev.visibility == sealing.WHISPER) != bool(ev.to):
-        return "a whisper, and only a whisper, names recipients"
+        return _("a whisper, and only a whisper, names recipients")
     for name in ev.to:
         if name not in characters:
-            return f"it whispers to {name[:40]!r}, no character of the campaign"
-    if ev.label and check_text(ev.label, "a sealed action's label", LABEL_LIMIT) != ev.label:
-        return "its label is not written as the ledger writes one"
+            return _("it whispers to {name!r}, no character of the campaign", name=name[:40])
+    if ev.label and check_text(ev.label, _("a sealed action's label"), LABEL_LIMIT) != ev.label:
+        return _("its label is not written as the ledger writes one")
     if ev.seat is not None and check_name(ev.seat, "seat") != ev.seat:
-        return "its seat is not written as the ledger writes a name"
+        return _("its seat is not written as the ledger writes a name")
     if ev.drawn < 0 or (ev.dice is None) != (ev.nonce is None) or (ev.dice is None and ev.drawn):
-        return "its sealed dice are not recorded as the ledger records them"
+        return _("its sealed dice are not recorded as the ledger records them")
     if ev.dice is not None and not _HEX64.fullmatch(ev.dice):
-        return "its dice commitment is not a sha256 in hex"
+        return _("its dice commitment is not a sha256 in hex")
     return None
 
 
@@ -50,9 +53,9 @@ def revealed_problem(
 ) -> str | None:
     """Why a reveal does not open the sealed action it names (None: it does)."""
     if sealed_env is None or not isinstance(sealed_env.event, ActionSealed) or not 0 < ev.sealed < env.v:
-        return f"it reveals version {ev.sealed}, which is no sealed action before it"
+        return _("it reveals version {sealed}, which is no sealed action before it", sealed=ev.sealed)
     if ev.sealed in revealed:
-        return f"version {ev.sealed} was revealed already"
+        return _("version {sealed} was revealed already", sealed=ev.sealed)
     problem = sealing.reveal_problem(sealed_env.event, ev.content, ev.salt)
     if problem is not None:
         return problem
@@ -61,12 +64,16 @@ def revealed_problem(
     except ValueError as e:
         return str(e)
     if not content.events:
-        return "its revealed content holds no event"
+        return _("its revealed content holds no event")
     if ev.actor != sealed_env.actor:
-        return f"it names {ev.actor!r} as the roller, where the sealed action was recorded under {sealed_env.actor!r}"
+        return _(
+            "it names {actor!r} as the roller, where the sealed action was recorded under {sealed_actor!r}",
+            actor=ev.actor,
+            sealed_actor=sealed_env.actor,
+        )
     how = content.decision
     if how is not None and how.command != sealed_env.event.command:
-        return f"its revealed command {how.command[:40]!r} is not the one sealed"
-    if ev.what and ev.what != content.events[0].summary():
-        return "what it says it reveals is not its content"
+        return _("its revealed command {command!r} is not the one sealed", command=how.command[:40])
+    if ev.what and ev.what != content.events[0].stored_summary():
+        return _("what it says it reveals is not its content")
     return None

@@ -8,6 +8,7 @@ from typing import Any
 import msgspec
 
 from ledger.errors import LedgerError, RunCommand
+from ledger.i18n import _
 from ledger.systems.crawl import events as ev
 
 CAP = 20
@@ -103,10 +104,16 @@ class Crawl(msgspec.Struct, frozen=True):
 def not_stored(where: str, value: object) -> LedgerError:
     """A campaign's stored tables hold ``value`` where a table or a name should be: tables no
     ledger wrote (an import checks them since; a campaign kept by an older ledger may not)."""
-    what = {list: "a list", dict: "a table", str: "text", bool: "true or false"}.get(type(value), "a number")
+    what = {list: _("a list"), dict: _("a table"), str: _("text"), bool: _("true or false")}.get(
+        type(value), _("a number")
+    )
     return LedgerError(
-        f"the campaign's stored tables hold {what} where {where} should be; they are not tables the ledger writes",
-        fix=RunCommand(text="verify the campaign, and start it again from a table file", command="verify"),
+        _(
+            "the campaign's stored tables hold {what} where {where} should be; they are not tables the ledger writes",
+            what=what,
+            where=where,
+        ),
+        fix=RunCommand(text=_("verify the campaign, and start it again from a table file"), command="verify"),
     )
 
 
@@ -114,8 +121,8 @@ def stored_table(tables: object, name: str) -> dict[str, Any]:
     """One table of a campaign's stored tables (empty when missing), refused in one line
     when the stored value is no table."""
     if not isinstance(tables, dict):
-        raise not_stored("the tables", tables)
+        raise not_stored(_("the tables"), tables)
     found = tables.get(name, {})
     if not isinstance(found, dict):
-        raise not_stored(f"the {name} table", found)
+        raise not_stored(_("the {name} table", name=name), found)
     return found

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ledger.i18n import _
 from ledger.projections.crawl.game import CAP, CHAPTER_DAYS, GOD_CHAPTER, stored_table
 from ledger.projections.crawl.views import chapter_name, map_entries
 from ledger.systems import ReportHooks, Track
@@ -31,9 +32,9 @@ def charts(found: list[dict[str, Any]]) -> list[dict[str, Any]]:
         return [i for i, t in enumerate(found) if t["name"] in names]
 
     return [
-        {"title": "Health and Energy", "series": series("health", "energy")},
-        {"title": "Hunger streak (days without a meal)", "series": series("hunger streak"), "bars": True},
-        {"title": "Bits", "series": series("bits")},
+        {"title": _("Health and Energy"), "series": series("health", "energy")},
+        {"title": _("Hunger streak (days without a meal)"), "series": series("hunger streak"), "bars": True},
+        {"title": _("Bits"), "series": series("bits")},
     ]
 
 

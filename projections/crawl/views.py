@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ledger.i18n import N_, _
 from ledger.projections.crawl.game import (
     CHAPTER_DAYS,
     DIRECTIONS,
@@ -16,10 +17,15 @@ from ledger.projections.crawl.game import (
     stored_table,
 )
 from ledger.systems import Ask, Control, Form, SheetField, SheetLayout, SheetSection
+from ledger.systems.crawl import terms
 
 
 def chapter_name(tables: dict[str, Any], chapter: int) -> str:
-    return str(stored_table(stored_table(tables, "chapters"), str(chapter)).get("name", f"chapter {chapter}"))
+    return str(
+        stored_table(stored_table(tables, "chapters"), str(chapter)).get(
+            "name", _("chapter {chapter}", chapter=chapter)
+        )
+    )
 
 
 def calendar(state: Any) -> dict[str, Any]:
@@ -87,39 +93,54 @@ def sheet(state: Any, actor: str | None = None, *, expected: Upcoming) -> dict[s
         "hunger_streak": g.hunger_streak,
         "techniques": {str(n): {"successes": s, "mastered": s >= 6} for n, s in sorted(g.techniques.items())},
         "inventory": list(g.inventory),
+        "carrying": terms.names(g.inventory),
         "weapon": _weapon(g, state.core.tables),
-        "position": {"q": g.q, "r": g.r, "terrain": g.here.terrain},
+        "position": {
+            "q": g.q,
+            "r": g.r,
+            "terrain": g.here.terrain,
+            "name": terms.word(g.here.terrain) if g.here.terrain else None,
+        },
         "meals_today": g.meals,
         "phase": g.phase,
         "expected": expected(g, state.core.tables) if g.alive else [],
         "fight": fight,
         "chapters_open": list(g.chapters),
-        "next_chapter": cal["next"],
+        "next_chapter": {**cal["next"], "name": terms.word(cal["next"]["name"])} if cal["next"] else None,
         "cause_of_death": g.cause,
-        "status": "alive" if g.alive else f"dead ({g.cause})",
-        "who": state.core.characters[0] if state.core.characters else "the explorer",
-        "mastery": [f"{n}: {s}/6" + (" mastered" if s >= 6 else "") for n, s in sorted(g.techniques.items())],
+        "status": _("alive") if g.alive else _("dead ({cause})", cause=terms.cause(g.cause or "")),
+        "who": state.core.characters[0] if state.core.characters else _("the explorer"),
+        "mastery": [
+            _("{number}: {uses}/6 mastered", number=n, uses=s)
+            if s >= 6
+            else _("{number}: {uses}/6", number=n, uses=s)
+            for n, s in sorted(g.techniques.items())
+        ],
     }
 
 
 STEPS = (
-    ("move", "Move", (Ask(field="direction", label="direction", choices=tuple(DIRECTIONS)),)),
-    ("terrain", "Terrain", (Ask(field="choose", label="choose"),)),
-    ("event", "Explore", (Ask(field="repeat", label="repeat", choices=("shift", "pass")),)),
-    ("eat", "Eat", (Ask(field="food", label="food", choices=("bar", "fruit", "tavern"), default="bar"),)),
+    ("move", N_("Move"), (Ask(field="direction", label=N_("direction"), choices=tuple(DIRECTIONS)),)),
+    ("terrain", N_("Terrain"), (Ask(field="choose", label=N_("choose")),)),
+    ("event", N_("Explore"), (Ask(field="repeat", label=N_("repeat"), choices=("shift", "pass")),)),
+    (
+        "eat",
+        N_("Eat"),
+        (Ask(field="food", label=N_("food"), choices=("bar", "fruit", "tavern"), default="bar"),),
+    ),
     (
         "sleep",
-        "Sleep",
-        (Ask(field="where", label="where", choices=("wild", "town", "hotel"), default="wild"),),
+        N_("Sleep"),
+        (Ask(field="where", label=N_("where"), choices=("wild", "town", "hotel"), default="wild"),),
     ),
-    ("buy", "Buy", (Ask(field="item", label="item", pick="@tables.shop"),)),
-    ("quest", "Quest", ()),
-    ("fight", "Fight", ()),
-    ("attack", "Attack", (Ask(field="weapon", label="weapon", pick="inventory"),)),
-    ("technique", "Technique", (Ask(field="number", label="number", pick="techniques"),)),
-    ("escape", "Escape", ()),
-    ("hide", "Hide", ()),
-    ("loot", "Loot", ()),
+    ("buy", N_("Buy"), (Ask(field="item", label=N_("item"), pick="@tables.shop"),)),
+    ("quest", N_("Quest"), ()),
+    ("fight", N_("Fight"), ()),
+    ("attack", N_("Attack"), (Ask(field="weapon", label=N_("weapon"), pick="inventory"),)),
+    ("technique", N_("Technique"), (Ask(field="number", label=N_("number"), pick="techniques"),)),
+    ("escape", N_("Escape"), ()),
+    ("hide", N_("Hide"), ()),
+    ("loot", N_("Loot"), ()),
 )
 """Each step of the day by its name in the day's order, its command and what it asks."""
 
@@ -133,56 +154,59 @@ CONTROLS = tuple(
 what comes next."""
 
 FORMS = tuple(
-    Form(command=f"crawl.{kind}", name=f"crawl {name}", group="The day", sheet=True)
+    Form(command=f"crawl.{kind}", name=f"crawl {name}", group=N_("The day"), sheet=True)
     for name, kind, _ in STEPS
 )
 """Each step of the day by its name on the command line: the sheet offers them all."""
 
 SHEET = SheetLayout(
-    title=("{who} in {campaign}, day {day}: {status}",),
+    title=(N_("{who} in {campaign}, day {day}: {status}"),),
     headline=(
-        SheetField("health", "Health", max=20),
-        SheetField("energy", "Energy", max=20),
-        SheetField("attack", "Attack", show="{weapon.attack} with {weapon.name}"),
-        SheetField("defense", "Defense"),
+        SheetField("health", N_("Health"), max=20),
+        SheetField("energy", N_("Energy"), max=20),
+        SheetField("attack", N_("Attack"), show=N_("{weapon.attack} with {weapon.shown}")),
+        SheetField("defense", N_("Defense")),
     ),
     sections=(
         SheetSection(
-            "Supplies",
+            N_("Supplies"),
             (
-                SheetField("food.bar", "bars"),
-                SheetField("food.fruit", "fruit"),
-                SheetField("bits", "bits"),
-                SheetField("arrows", "arrows"),
+                SheetField("food.bar", N_("bars")),
+                SheetField("food.fruit", N_("fruit")),
+                SheetField("bits", N_("bits")),
+                SheetField("arrows", N_("arrows")),
             ),
         ),
         SheetSection(
-            "Hunger", (SheetField("hunger_streak", "streak"), SheetField("meals_today", "meals today"))
+            N_("Hunger"),
+            (SheetField("hunger_streak", N_("streak")), SheetField("meals_today", N_("meals today"))),
         ),
-        SheetSection("Gear", (SheetField("inventory", "carrying"), SheetField("mastery", "techniques"))),
         SheetSection(
-            "Where",
+            N_("Gear"), (SheetField("carrying", N_("carrying")), SheetField("mastery", N_("techniques")))
+        ),
+        SheetSection(
+            N_("Where"),
             (
-                SheetField("position", "at", show="({position.q}, {position.r}) {position.terrain}"),
-                SheetField("chapters_open", "chapters open"),
+                SheetField("position", N_("at"), show="({position.q}, {position.r}) {position.name}"),
+                SheetField("chapters_open", N_("chapters open")),
                 SheetField(
-                    "next_chapter", "next chapter", show="day {next_chapter.day}, {next_chapter.name}"
+                    "next_chapter", N_("next chapter"), show=N_("day {next_chapter.day}, {next_chapter.name}")
                 ),
             ),
         ),
         SheetSection(
-            "Fighting",
+            N_("Fighting"),
             (
                 SheetField("fight.enemy", ""),
-                SheetField("fight.health", "Health"),
-                SheetField("fight.attack", "Attack"),
-                SheetField("fight.defense", "Defense"),
-                SheetField("fight.esc", "ESC"),
-                SheetField("fight.effects", "effects"),
+                SheetField("fight.health", N_("Health")),
+                SheetField("fight.attack", N_("Attack")),
+                SheetField("fight.defense", N_("Defense")),
+                SheetField("fight.esc", N_("ESC")),
+                SheetField("fight.effects", N_("effects")),
             ),
             when="fight",
         ),
-        SheetSection("Next", (SheetField("expected", ""),), when="expected"),
+        SheetSection(N_("Next"), (SheetField("expected", ""),), when="expected"),
     ),
     controls=CONTROLS,
 )
@@ -198,18 +222,19 @@ def _weapon(g: Crawl, tables: dict[str, Any]) -> dict[str, Any]:
             continue
         attack = item.get("attack", 0)
         if type(attack) is not int:
-            raise not_stored(f"the attack of item {name!r}", attack)
+            raise not_stored(_("the attack of item {name!r}", name=name), attack)
         if attack > bonus:
             best, bonus = name, item["attack"]
-    return {"name": best, "attack": g.attack + bonus}
+    return {"name": best, "attack": g.attack + bonus, "shown": terms.word(best)}
 
 
 def journal(state: Any) -> list[dict[str, Any]]:
     g: Crawl = state.game
-    rows: list[tuple[int, int, str]] = [(d, 0, text) for d, text in g.journal]
-    rows += [(d, 1, f"note: {text}") for d, text in g.notes]
+    tables = state.core.tables
+    rows: list[tuple[int, int, str]] = [(d, 0, terms.line(text, tables)) for d, text in g.journal]
+    rows += [(d, 1, _("note: {text}", text=text)) for d, text in g.notes]
     if g.today:
-        rows.append((g.day, 0, "; ".join(g.today) + " ..."))
+        rows.append((g.day, 0, terms.line("; ".join(g.today), tables) + " ..."))
     rows.sort(key=lambda row: (row[0], row[1]))
     return [{"day": d, "text": text} for d, _, text in rows]
 
@@ -258,8 +283,9 @@ def terrain_letters(tables: dict[str, Any]) -> dict[str, str]:
     letters: dict[str, str] = {}
     for name in stored_table(tables, "terrain").values():
         if not isinstance(name, str) or not name:
-            raise not_stored("a terrain's name", name)
-        letter = name[0].lower()
+            raise not_stored(_("a terrain's name"), name)
+        shown = terms.word(name)
+        letter = next((ch for ch in shown if ch.isalnum()), name[0]).lower()
         if letter in letters.values():
             letter = letter.upper()
         letters[name] = letter
@@ -291,13 +317,19 @@ def render_map(state: Any, radius: int | None = None) -> str:
         for i, ch in enumerate(cell):
             grid[y][x + i] = ch
     body = "\n".join("".join(line).rstrip() for line in grid)
-    legend_terrain = "  ".join(f"{v}={k}" for k, v in letters.items())
+    legend_terrain = "  ".join(f"{v}={terms.word(k)}" for k, v in letters.items())
     signs = sorted({(e["number"], e["chapter"]) for e in entries if e["icon"] == "divine"})
-    legend_signs = "divine signs: " + "  ".join(f"+{n} {name}" for n, name in signs) + "\n" if signs else ""
-    return (
-        f"{body}\n\n@ you (day {g.day})  . walked  T town  $ treasure  +n divine sign of chapter n  G God  "
-        f"! waiting enemy  # impassable  ? unexplored  o no terrain yet\n{legend_signs}{legend_terrain}"
+    legend_signs = (
+        _("divine signs: {signs}", signs="  ".join(f"+{n} {terms.word(name)}" for n, name in signs)) + "\n"
+        if signs
+        else ""
     )
+    legend = _(
+        "@ you (day {day})  . walked  T town  $ treasure  +n divine sign of chapter n  G God  "
+        "! waiting enemy  # impassable  ? unexplored  o no terrain yet",
+        day=g.day,
+    )
+    return f"{body}\n\n{legend}\n{legend_signs}{legend_terrain}"
 
 
 def _cell(e: dict[str, Any], letters: dict[str, str]) -> str:

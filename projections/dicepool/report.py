@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ledger.i18n import _
 from ledger.systems import ReportHooks, Track
+from ledger.systems.dicepool.model import POOL_NAMES, shown
 
 
 def tracks(sheet: dict[str, Any]) -> dict[str, Track]:
@@ -15,10 +17,13 @@ def tracks(sheet: dict[str, Any]) -> dict[str, Track]:
         return {}
     found: dict[str, Track] = {}
     for name in ("physical", "stun"):
-        found[f"{name} damage"] = (cond.get(name), cond.get("boxes"))
+        found[_("physical damage") if name == "physical" else _("stun damage")] = (
+            cond.get(name),
+            cond.get("boxes"),
+        )
     for name, value in (sheet.get("pools") or {}).items():
         if isinstance(value, dict) and isinstance(value.get("current"), int):
-            found[f"{name} pool"] = (int(value["current"]), value.get("max"))
+            found[_("{pool} pool", pool=shown(name, POOL_NAMES))] = (int(value["current"]), value.get("max"))
     return found
 
 

@@ -25,11 +25,31 @@ from typing import Any
 import msgspec
 from msgspec.structs import replace
 
-from ledger import words
+from ledger import i18n
+from ledger.i18n import N_, _, n_
 from ledger.log.events import CampaignStarted, CharacterAdded, Envelope, Event
 from ledger.systems import Ask, Control, Form, SheetField, SheetLayout, SheetSection
-from ledger.systems.dicepool.events import Attacked, Dodged, Healed, InitiativeRolled, Resisted, Tested
-from ledger.systems.dicepool.model import ATTRIBUTES, MONITOR, NAMES, box_level, tn_modifier
+from ledger.systems.dicepool.events import (
+    Attacked,
+    Dodged,
+    Healed,
+    InitiativeRolled,
+    Resisted,
+    Tested,
+    boxes_text,
+)
+from ledger.systems.dicepool.model import (
+    ATTRIBUTE_NAMES,
+    ATTRIBUTES,
+    EXCHANGE_WORDS,
+    MONITOR,
+    STATUS_NAMES,
+    box_level,
+    level_text,
+    shown,
+    skill_or_attribute,
+    tn_modifier,
+)
 
 MAX_RATING = 30
 
@@ -294,7 +314,7 @@ def evolve(state: DicepoolState, event: Event, env: Envelope[Any]) -> DicepoolSt
 
 
 def _level_text(level: str | None) -> str | None:
-    return f"{level} ({NAMES[level]})" if level else None
+    return level_text(level) if level else None
 
 
 def exchange_view(exchange: Exchange | None) -> dict[str, Any] | None:
@@ -316,7 +336,7 @@ def exchange_view(exchange: Exchange | None) -> dict[str, Any] | None:
         "resisted": exchange.resisted,
         "net": exchange.net,
         "staged": (
-            f"{exchange.base_level} -> {exchange.level or 'no wound'}" if exchange.base_level else None
+            f"{exchange.base_level} -> {exchange.level or _('no wound')}" if exchange.base_level else None
         ),
         "wound": _level_text(exchange.level),
         "boxes": exchange.boxes,
@@ -370,9 +390,22 @@ def sheet(state: Any, actor: str | None) -> dict[str, Any]:
         for who in game.characters.values()
     }
     data["last_exchange"] = exchange_view(game.last)
+    if name is not None:
+        data["status_text"] = shown(data["status"], STATUS_NAMES)
+        data["attribute_text"] = ", ".join(
+            f"{shown(k, ATTRIBUTE_NAMES)} {v}" for k, v in data["attributes"].items()
+        ) or _("none")
+        data["skill_text"] = ", ".join(f"{skill_or_attribute(k)} {v}" for k, v in data["skills"].items())
     if len(data["party"]) > 1:
         data["party_lines"] = [
-            f"{n} {p['physical']}P/{p['stun']}S pool {p['combat_pool']}" for n, p in data["party"].items()
+            _(
+                "{who} {physical}P/{stun}S pool {pool}",
+                who=n,
+                physical=p["physical"],
+                stun=p["stun"],
+                pool=p["combat_pool"],
+            )
+            for n, p in data["party"].items()
         ]
     if data.get("condition", {}).get("overflow"):
         data["overflow"] = data["condition"]["overflow"]
@@ -407,8 +440,8 @@ CONTROLS = (
     Control(
         command="dicepool.Attack",
         on="weapon",
-        label="attack with {weapon}",
-        detail="combat pool {pools.combat.current}",
+        label=N_("attack with {weapon}"),
+        detail=N_("combat pool {pools.combat.current}"),
         options=(
             Ask(field="target", label="target", pick="@others"),
             Ask(field="range", label="range", choices=RANGES),
@@ -421,7 +454,7 @@ CONTROLS = (
     Control(
         command="dicepool.Dodge",
         on="pools.combat",
-        label="dodge the attack",
+        label=N_("dodge the attack"),
         where={"last_exchange.status": ("open",)},
         options=(
             Ask(field="pool", label="pool", low=1, high=30),
@@ -431,7 +464,7 @@ CONTROLS = (
     Control(
         command="dicepool.Resist",
         on="pools.combat",
-        label="resist the damage",
+        label=N_("resist the damage"),
         where={"last_exchange.status": ("open",)},
         options=(POOL, Ask(field="stun", label="stun")),
     ),
@@ -440,18 +473,18 @@ CONTROLS = (
 while an attack is open, a dodge and the resistance test."""
 
 FORMS = (
-    Form(command="dicepool.Test", name="dicepool test", group="Rolls", sheet=True),
-    Form(command="dicepool.Dodge", name="dicepool dodge", group="Fight", sheet=True),
+    Form(command="dicepool.Test", name=N_("dicepool test"), group=N_("Rolls"), sheet=True),
+    Form(command="dicepool.Dodge", name=N_("dicepool dodge"), group=N_("Fight"), sheet=True),
     Form(
         command="dicepool.Initiative",
-        name="dicepool initiative",
-        group="Fight",
+        name=N_("dicepool initiative"),
+        group=N_("Fight"),
         asks=(Ask(field="only", label="only", pick="@characters"),),
     ),
     Form(
         command="dicepool.Attack",
-        name="dicepool attack",
-        group="Fight",
+        name=N_("dicepool attack"),
+        group=N_("Fight"),
         asks=(
             Ask(field="weapon", label="weapon", pick="@tables.weapons"),
             Ask(field="target", label="target", pick="@others"),
@@ -467,8 +500,8 @@ FORMS = (
     ),
     Form(
         command="dicepool.Resist",
-        name="dicepool resist",
-        group="Fight",
+        name=N_("dicepool resist"),
+        group=N_("Fight"),
         asks=(
             Ask(field="damage", label="damage"),
             Ask(field="armor", label="armor", low=0),
@@ -479,8 +512,8 @@ FORMS = (
     ),
     Form(
         command="dicepool.Heal",
-        name="dicepool heal",
-        group="Healing",
+        name=N_("dicepool heal"),
+        group=N_("Healing"),
         asks=(
             Ask(field="boxes", label="boxes", low=1, high=10),
             Ask(field="track", label="track", choices=("physical", "stun"), default="physical"),
@@ -489,38 +522,43 @@ FORMS = (
     ),
     Form(
         command="dicepool.Join",
-        name="dicepool join",
-        group="Party",
+        name=N_("dicepool join"),
+        group=N_("Party"),
         asks=(Ask(field="name", label="name"), Ask(field="attrs", label="attr")),
     ),
 )
 """The dicepool commands a runner's sheet does not hold, by what the party is doing."""
 
 SHEET = SheetLayout(
-    title=("{name} ({status}), {campaign}, combat turn {turn}", "{campaign} (dicepool), combat turn {turn}"),
+    title=(
+        N_("{name} ({status_text}), {campaign}, combat turn {turn}"),
+        N_("{campaign} (dicepool), combat turn {turn}"),
+    ),
     headline=(
-        SheetField("condition.physical", "Physical", max="condition.boxes"),
-        SheetField("condition.stun", "Stun", max="condition.boxes"),
-        SheetField("pools.combat", "Combat pool"),
-        SheetField("wound_level", "wound"),
+        SheetField("condition.physical", N_("Physical"), max="condition.boxes"),
+        SheetField("condition.stun", N_("Stun"), max="condition.boxes"),
+        SheetField("pools.combat", N_("Combat pool")),
+        SheetField("wound_level", N_("wound")),
     ),
     sections=(
-        SheetSection("Attributes", (SheetField("attributes", ""),), when="name"),
-        SheetSection("Skills", (SheetField("skills", ""),), when="skills"),
+        SheetSection(N_("Attributes"), (SheetField("attributes", "", show="{attribute_text}"),), when="name"),
+        SheetSection(N_("Skills"), (SheetField("skills", "", show="{skill_text}"),), when="skills"),
         SheetSection(
-            "Combat",
+            N_("Combat"),
             (
-                SheetField("weapon", "weapon"),
-                SheetField("armor", "armor", show="ballistic {armor.ballistic}, impact {armor.impact}"),
-                SheetField("tn_modifier", "TN modifier", show="+{tn_modifier}"),
-                SheetField("overflow", "overflow boxes"),
-                SheetField("initiative", "initiative"),
+                SheetField("weapon", N_("weapon")),
+                SheetField(
+                    "armor", N_("armor"), show=N_("ballistic {armor.ballistic}, impact {armor.impact}")
+                ),
+                SheetField("tn_modifier", N_("TN modifier"), show="+{tn_modifier}"),
+                SheetField("overflow", N_("overflow boxes")),
+                SheetField("initiative", N_("initiative")),
             ),
             when="name",
         ),
-        SheetSection("Ignored attributes", (SheetField("ignored", ""),), when="ignored"),
-        SheetSection("Party", (SheetField("party_lines", ""),), when="party_lines"),
-        SheetSection("Last exchange", (SheetField("exchange_line", ""),), when="exchange_line"),
+        SheetSection(N_("Ignored attributes"), (SheetField("ignored", ""),), when="ignored"),
+        SheetSection(N_("Party"), (SheetField("party_lines", ""),), when="party_lines"),
+        SheetSection(N_("Last exchange"), (SheetField("exchange_line", ""),), when="exchange_line"),
     ),
     controls=CONTROLS,
 )
@@ -529,14 +567,37 @@ SHEET = SheetLayout(
 
 def exchange_text(x: dict[str, Any]) -> str:
     parts = [
-        f"#{x['exchange']} {x['attacker']} -> {x['target'] or '?'}: {words.count(x['attacker_successes'], 'success')}"
+        n_(
+            "#{number} {attacker} -> {target}: {n} success",
+            "#{number} {attacker} -> {target}: {n} successes",
+            x["attacker_successes"],
+            number=x["exchange"],
+            attacker=x["attacker"],
+            target=x["target"] or "?",
+        )
     ]
     if x["dodged"] is not None:
-        parts.append(f"{x['dodged']} dodged ({x['remaining']} left)")
+        parts.append(_("{dodged} dodged ({remaining} left)", dodged=x["dodged"], remaining=x["remaining"]))
     if x["resisted"] is not None:
-        parts.append(f"{x['damage']} vs armor {x['armor']} = power {x['power']}, {x['resisted']} resisted")
         parts.append(
-            f"net {x['net']:+d}, staged {x['staged']}: {words.count(x['boxes'], x['track'] + ' box')}"
+            _(
+                "{damage} vs armor {armor} = power {power}, {resisted} resisted",
+                damage=x["damage"],
+                armor=x["armor"],
+                power=x["power"],
+                resisted=x["resisted"],
+            )
         )
-    parts.append(x["status"])
+        parts.append(
+            _(
+                "net {net}, staged {staged}: {boxes}",
+                net=f"{x['net']:+d}",
+                staged=x["staged"],
+                boxes=boxes_text(x["boxes"], x["track"]),
+            )
+        )
+    status = x["status"]
+    parts.append(
+        i18n.translate(EXCHANGE_WORDS[status], "dicepool exchange") if status in EXCHANGE_WORDS else status
+    )
     return "; ".join(parts)

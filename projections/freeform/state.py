@@ -7,6 +7,7 @@ from typing import Any
 import msgspec
 from msgspec.structs import replace
 
+from ledger.i18n import N_, n_
 from ledger.log.events import CampaignStarted, Envelope, Event, Noted, Rolled
 from ledger.systems import Control, SheetField, SheetLayout, SheetSection
 
@@ -54,29 +55,37 @@ def sheet(state: Any, actor: str | None) -> dict[str, Any]:
         "last_roll": game.last_roll.summary() if game.last_roll else None,
         "last_notation": game.last_roll.result.notation if game.last_roll else None,
         "last_label": game.last_roll.label if game.last_roll else None,
-        "character_lines": [
-            f"{name}"
-            + (" (" + ", ".join(f"{k}={v}" for k, v in c["attrs"].items()) + ")" if c["attrs"] else "")
-            + f": {c['rolls']} roll{'' if c['rolls'] == 1 else 's'}"
-            + (f", average {c['average']:g}" if c["average"] is not None else "")
-            for name, c in chars.items()
-        ],
+        "character_lines": [_character_line(name, c) for name, c in chars.items()],
     }
 
 
+def _character_line(name: str, c: dict[str, Any]) -> str:
+    """``Ana (str=3): 2 rolls, average 7.5``: who plays, and their rolls."""
+    who = name + (" (" + ", ".join(f"{k}={v}" for k, v in c["attrs"].items()) + ")" if c["attrs"] else "")
+    if c["average"] is None:
+        return n_("{who}: {n} roll", "{who}: {n} rolls", c["rolls"], who=who)
+    return n_(
+        "{who}: {n} roll, average {average:g}",
+        "{who}: {n} rolls, average {average:g}",
+        c["rolls"],
+        who=who,
+        average=float(c["average"]),
+    )
+
+
 SHEET = SheetLayout(
-    title=("{campaign} (freeform)",),
-    headline=(SheetField("rolls", "rolls"), SheetField("notes", "notes")),
+    title=(N_("{campaign} (freeform)"),),
+    headline=(SheetField("rolls", N_("rolls")), SheetField("notes", N_("notes"))),
     sections=(
-        SheetSection("Characters", (SheetField("character_lines", ""),), when="character_lines"),
-        SheetSection("Last roll", (SheetField("last_roll", ""),), when="last_roll"),
+        SheetSection(N_("Characters"), (SheetField("character_lines", ""),), when="character_lines"),
+        SheetSection(N_("Last roll"), (SheetField("last_roll", ""),), when="last_roll"),
     ),
     controls=(
         Control(
             command="core.Roll",
             on="last_roll",
             args={"notation": "{last_notation}", "label": "{last_label}"},
-            label="roll {last_notation} again",
+            label=N_("roll {last_notation} again"),
         ),
     ),
 )

@@ -9,6 +9,22 @@
   var t0 = performance.now();
   var Draw = window.LedgerDraw;
   var D = JSON.parse(document.getElementById("report-data").textContent);
+  /* The report's words in its language (projections/report.py puts them in, each under its
+     English; English needs none): t("day {day}", {day: 3}) is "día 3" in Spanish. */
+  var WORDS = JSON.parse(document.getElementById("report-data").getAttribute("data-words") || "{}");
+  var DEC = WORDS["."] || ".";
+  function t(text, fields) {
+    var found = WORDS[text] || text;
+    return fields ? found.replace(/\{(\w+)\}/g, function (m, k) { return k in fields ? fields[k] : m; }) : found;
+  }
+  /* a count and its noun in agreement, as the language agrees them: counted(2, "{n} roll", "{n} rolls") */
+  function counted(n, one, many, fields) {
+    var forms = WORDS[one + "|" + many] || [one, many];
+    var f = fields || {};
+    f.n = n;
+    return t(n === 1 ? forms[0] : forms[1], f);
+  }
+  function num(text) { return String(text).replace(".", DEC); }
   var P = D.pool;
   var steps = D.steps;
   var current = -1;
@@ -19,36 +35,33 @@
     return String(s).replace(/[&<>"]/g, function (c) { return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c]; });
   }
   function label(key) { return String(key).replace(/_/g, " "); }
-  function fmt(n) { return n === null || n === undefined ? "-" : (Math.round(n * 100) / 100).toString(); }
-  function signed(n) { return n === null || n === undefined ? "-" : (n > 0 ? "+" : "") + n.toFixed(2); }
+  function fmt(n) { return n === null || n === undefined ? "-" : num((Math.round(n * 100) / 100).toString()); }
+  function signed(n) { return n === null || n === undefined ? "-" : (n > 0 ? "+" : "") + num(n.toFixed(2)); }
   function hasDays() { return Object.keys(D.days).length > 0; }
   function when(step) {
-    return (step.day !== null && step.day !== undefined ? "day " + step.day + " \u00b7 " : "") + "v" + step.v;
+    return (step.day !== null && step.day !== undefined ? t("day {day}", { day: step.day }) + " \u00b7 " : "") + "v" + step.v;
   }
 
   /* --- the header and the footer --- */
   function header() {
     $("title").textContent = D.campaign;
-    var parent = D.parent ? " \u00b7 forked from " + D.parent.name + " at v" + D.parent.at : "";
+    var parent = D.parent ? " \u00b7 " + t("forked from {name} at v{version}", { name: D.parent.name, version: D.parent.at }) : "";
     $("subtitle").textContent = D.system + ": " + D.description + parent;
     var last = steps[steps.length - 1] || { day: null, v: 0 };
     var pills = [];
-    if (last.day !== null) pills.push("<b>" + esc(last.day) + "</b> days");
-    pills.push("<b>" + D.chain.head + "</b> events");
-    pills.push("<b>" + steps.length + "</b> actions");
+    if (last.day !== null) pills.push(t("<b>{n}</b> days", { n: esc(last.day) }));
+    pills.push(t("<b>{n}</b> events", { n: D.chain.head }));
+    pills.push(t("<b>{n}</b> actions", { n: steps.length }));
     if (D.characters.length) pills.push(esc(D.characters.join(", ")));
     var undone = D.log.filter(function (r) { return r.status === "undone"; }).length;
-    if (undone) pills.push("<b>" + undone + "</b> undone");
+    if (undone) pills.push(t("<b>{n}</b> undone", { n: undone }));
     $("summary").innerHTML = pills.map(function (p) { return '<span class="pill">' + p + "</span>"; }).join("");
     $("chain").innerHTML =
-      "<div>Chain head: event <b>v" + D.chain.head + "</b>, sha256 <code id=\"head-hash\">" + esc(D.chain.hash) + "</code></div>" +
-      "<div>Each event's hash covers its stored bytes, which include the previous event's hash, so this one hash seals the whole branch. " +
-      "To check it, run <code>" + esc(D.chain.verify) + "</code> on the ledger (it re-hashes every event and prints the head) " +
-      "or import the export with <code>ledger import FILE</code> (refused if any byte was edited); the head it reports must equal the hash above.</div>";
+      "<div>" + t("Chain head: event <b>v{head}</b>, sha256 {hash}", { head: D.chain.head, hash: "<code id=\"head-hash\">" + esc(D.chain.hash) + "</code>" }) + "</div>" +
+      "<div>" + t("Each event's hash covers its stored bytes, which include the previous event's hash, so this one hash seals the whole branch. To check it, run {verify} on the ledger (it re-hashes every event and prints the head) or import the export with {import} (refused if any byte was edited); the head it reports must equal the hash above.",
+      { verify: "<code>" + esc(D.chain.verify) + "</code>", "import": "<code>ledger import FILE</code>" }) + "</div>";
   }
 
-  /* a count and its noun in agreement: "1 roll", "2 rolls", "1 success", "3 successes" */
-  function counted(n, one, many) { return n + " " + (n === 1 ? one : many || one + "s"); }
 
   /* --- the sheet --- */
   function sheet(step) {
@@ -59,7 +72,7 @@
     }).join("") : "";
     $("sheet-when").textContent = when(step);
     var box = Draw.clear($("sheet"));
-    if (who === null) { box.appendChild(Draw.el("p", { "class": "empty", text: "no sheet yet" })); return; }
+    if (who === null) { box.appendChild(Draw.el("p", { "class": "empty", text: t("no sheet yet") })); return; }
     box.setAttribute("data-who", who);
     var laid = step.views ? step.views[who] : null;
     if (laid !== null && laid !== undefined) {
@@ -87,7 +100,7 @@
       var every = steps.map(mapOf);
       mapFrame = (D.map_kind === "hex" ? Draw.hexExtent(every) : Draw.zoneExtent(every)) || false;
     }
-    var label = (D.map_kind === "hex" ? "hex map at " : "the Zone at ") + when(step);
+    var label = D.map_kind === "hex" ? t("hex map at {when}", { when: when(step) }) : t("the Zone at {when}", { when: when(step) });
     if (D.map_kind === "hex") Draw.hexMap($("map"), mapOf(step), { legend: D.legend, extent: mapFrame || null, label: label });
     else Draw.zoneMap($("map"), mapOf(step), { extent: mapFrame || null, label: label });
   }
@@ -143,7 +156,7 @@
       t.values.forEach(function (v) { if (v !== null && v > top) top = v; });
     });
     top = niceMax(top);
-    var f = frame(top, stepTicks(n).map(function (t) { return [x(t[0]), t[1]]; }), hasDays() ? "day" : "version", chart.bars ? "days" : "value");
+    var f = frame(top, stepTicks(n).map(function (t) { return [x(t[0]), t[1]]; }), hasDays() ? t("day") : t("version"), chart.bars ? t("days") : t("value"));
     var body = [];
     series.forEach(function (t, k) {
       var color = COLORS[k % COLORS.length];
@@ -180,10 +193,10 @@
       line.setAttribute("x1", x.toFixed(1));
       line.setAttribute("x2", x.toFixed(1));
       var chart = D.charts[+el.getAttribute("data-chart")];
-      el.querySelector(".now").textContent = "at " + when(steps[i]) + ": " + chart.series.map(function (k) {
-        var t = D.tracks[k];
-        return t.name + (showWho(t, chart) ? " (" + t.character + ")" : "") + " " + fmt(t.values[i]);
-      }).join(", ");
+      el.querySelector(".now").textContent = t("at {when}: {values}", { when: when(steps[i]), values: chart.series.map(function (k) {
+        var track = D.tracks[k];
+        return track.name + (showWho(track, chart) ? " (" + track.character + ")" : "") + " " + fmt(track.values[i]);
+      }).join(", ") });
     });
   }
 
@@ -195,35 +208,37 @@
     var top = niceMax(Math.max(pts[n - 1].s, pts[n - 1].e + pts[n - 1].sd, 1));
     var ticks = [], count = Math.min(6, n);
     for (var k = 0; k < count; k++) { var i = Math.round(k * (n - 1) / (count - 1 || 1)); ticks.push([x(i), String(i + 1)]); }
-    var f = frame(top, ticks, "roll number", "successes");
+    var f = frame(top, ticks, t("roll number"), t("successes"));
     var upper = pts.map(function (p, i) { return x(i).toFixed(1) + "," + f.y(p.e + p.sd).toFixed(1); });
     var lower = pts.map(function (p, i) { return x(i).toFixed(1) + "," + f.y(Math.max(0, p.e - p.sd)).toFixed(1); }).reverse();
     var exp = pts.map(function (p, i) { return (i ? "L" : "M") + x(i).toFixed(1) + " " + f.y(p.e).toFixed(1); }).join("");
     var got = pts.map(function (p, i) { return (i ? "L" : "M") + x(i).toFixed(1) + " " + f.y(p.s).toFixed(1); }).join("");
     var marks = pts.map(function (p, i) {
       return '<circle r="2.4" cx="' + x(i).toFixed(1) + '" cy="' + f.y(p.s).toFixed(1) + '" fill="' + (p.ok ? "#3f8f4e" : "#c0392b") + '"><title>' +
-        esc("#" + (i + 1) + " " + p.purpose + (p.who ? " (" + p.who + ")" : "") + ": p=" + p.p + ", " + (p.ok ? "success" : "failure") + ", v" + p.v) + "</title></circle>";
+        esc("#" + (i + 1) + " " + p.purpose + (p.who ? " (" + p.who + ")" : "") + ": p=" + num(p.p) + ", " + (p.ok ? t("success") : t("failure")) + ", v" + p.v) + "</title></circle>";
     }).join("");
     var A = R.every, luckClass = A.luck > 0 ? "pos" : A.luck < 0 ? "neg" : "";
-    var actors = R.actors.length > 1 ? '<table class="mini"><tr><th>who</th><th>rolls</th><th>successes</th><th>expected</th><th>luck</th></tr>' +
+    var actors = R.actors.length > 1 ? '<table class="mini"><tr><th>' + t("who") + "</th><th>" + t("rolls") + "</th><th>" + t("successes") + "</th><th>" + t("expected") + "</th><th>" + t("luck") + "</th></tr>" +
       R.actors.map(function (a) {
-        return "<tr><td>" + esc(a.who || "-") + "</td><td>" + a.rolls + "</td><td>" + a.successes + "</td><td>" + a.expected + "</td><td>" + signed(a.luck) + "</td></tr>";
+        return "<tr><td>" + esc(a.who || "-") + "</td><td>" + a.rolls + "</td><td>" + a.successes + "</td><td>" + num(a.expected) + "</td><td>" + signed(a.luck) + "</td></tr>";
       }).join("") + "</table>" : "";
     $("rolls").innerHTML =
-      '<div><span class="luck ' + luckClass + '" id="luck-total">' + signed(A.luck) + '</span> <span class="muted">luck index over every die thrown, ' +
-      counted(A.rolls, "roll") + " (" + A.undone + " undone): " + counted(A.successes, "success", "successes") + " where " + A.expected +
-      " were expected</span></div>" +
-      '<div class="muted small" id="luck-kept">kept luck ' + signed(R.luck) + " over the " + counted(n, "roll") + " that stayed: " +
-      counted(R.successes, "success", "successes") + " where " + R.expected + " were expected (the chart)</div>" +
-      '<div class="chart"><svg viewBox="0 0 ' + W + " " + H + '" role="img" aria-label="successes against expectation">' + f.svg +
+      '<div><span class="luck ' + luckClass + '" id="luck-total">' + signed(A.luck) + '</span> <span class="muted">' +
+      t("luck index over every die thrown, {rolls} ({undone} undone): {successes} where {expected} were expected", {
+        rolls: counted(A.rolls, "{n} roll", "{n} rolls"), undone: A.undone,
+        successes: counted(A.successes, "{n} success", "{n} successes"), expected: num(A.expected) }) + "</span></div>" +
+      '<div class="muted small" id="luck-kept">' +
+      t("kept luck {luck} over the {rolls} that stayed: {successes} where {expected} were expected (the chart)", {
+        luck: signed(R.luck), rolls: counted(n, "{n} roll", "{n} rolls"),
+        successes: counted(R.successes, "{n} success", "{n} successes"), expected: num(R.expected) }) + "</div>" +
+      '<div class="chart"><svg viewBox="0 0 ' + W + " " + H + '" role="img" aria-label="' + esc(t("successes against expectation")) + '">' + f.svg +
       '<polygon points="' + upper.concat(lower).join(" ") + '" fill="#2d6fb5" opacity=".13"/>' +
       '<path d="' + exp + '" fill="none" stroke="#2d6fb5" stroke-width="2" stroke-dasharray="5 3"/>' +
       '<path d="' + got + '" fill="none" stroke="#b5542d" stroke-width="2"/>' + marks +
       '<line class="cursor" id="roll-cursor" x1="0" x2="0" y1="' + Y0 + '" y2="' + Y1 + '"/></svg>' +
-      '<div class="legend"><span><i style="background:#b5542d"></i>successes so far</span><span><i style="background:#2d6fb5"></i>expected (sum of p), band: one standard deviation</span></div>' +
+      '<div class="legend"><span><i style="background:#b5542d"></i>' + t("successes so far") + '</span><span><i style="background:#2d6fb5"></i>' + t("expected (sum of p), band: one standard deviation") + "</span></div>" +
       '<div class="now" id="roll-now"></div></div>' +
-      '<p class="muted small">Luck index = (successes - sum of p) / sqrt(sum of p(1-p)), with p the exact probability of success of each roll, recorded when it was rolled. ' +
-      "About 0 is average luck; beyond +2 or -2 is rare.</p>" + actors;
+      '<p class="muted small">' + t("Luck index = (successes - sum of p) / sqrt(sum of p(1-p)), with p the exact probability of success of each roll, recorded when it was rolled. About 0 is average luck; beyond +2 or -2 is rare.") + "</p>" + actors;
     rollsX = x;
   }
   var rollsX = null;
@@ -236,8 +251,9 @@
     var x = k < 0 ? X0 : rollsX(k);
     cursor.setAttribute("x1", x.toFixed(1));
     cursor.setAttribute("x2", x.toFixed(1));
-    $("roll-now").textContent = k < 0 ? "at " + when(steps[i]) + ": no roll yet" :
-      "at " + when(steps[i]) + ": " + (k + 1) + " rolls, " + pts[k].s + " successes, " + fmt(pts[k].e) + " expected, luck index " + signed(pts[k].luck);
+    $("roll-now").textContent = k < 0 ? t("at {when}: no roll yet", { when: when(steps[i]) }) :
+      t("at {when}: {rolls} rolls, {successes} successes, {expected} expected, luck index {luck}",
+        { when: when(steps[i]), rolls: k + 1, successes: pts[k].s, expected: fmt(pts[k].e), luck: signed(pts[k].luck) });
   }
 
   /* --- journal and log --- */
@@ -247,10 +263,10 @@
   var byV = {};
   D.log.forEach(function (r, k) { byV[r.v] = k; });
   function logRow(r, step, action) {
-    var badge = r.status === "undone" ? '<span class="badge undone">undone</span>' : r.status === "reset" ? '<span class="badge reset">' + (r.kind === "action.redone" ? "redo" : "undo") + "</span>" :
-      r.status === "fork" ? '<span class="badge fork">fork</span>' : "";
-    var forks = r.forks.map(function (n) { return '<span class="badge fork">branch ' + esc(n) + " forks here</span>"; }).join("");
-    if (r.dice) badge += '<span class="badge dice ' + esc(r.dice) + '">' + esc(r.dice) + " dice</span>";
+    var badge = r.status === "undone" ? '<span class="badge undone">' + t("undone") + "</span>" : r.status === "reset" ? '<span class="badge reset">' + (r.kind === "action.redone" ? t("redo") : t("undo")) + "</span>" :
+      r.status === "fork" ? '<span class="badge fork">' + t("fork") + "</span>" : "";
+    var forks = r.forks.map(function (n) { return '<span class="badge fork">' + t("branch {name} forks here", { name: esc(n) }) + "</span>"; }).join("");
+    if (r.dice) badge += '<span class="badge dice ' + esc(r.dice) + '">' + t("{kind} dice", { kind: esc(r.dice) }) + "</span>";
     var cls = "row " + r.status + (r.v > step.v ? " future" : "") + (r.action === action && r.v <= step.v && inSegments(r.v, step.segments) ? " current" : "");
     return '<div data-v="' + r.v + '" class="' + cls + '"><span class="v">' + r.v + "</span><span>" + (r.day === null ? "" : r.day) + "</span><span>" + esc(r.actor || "") +
       '</span><span class="text">' + esc(r.text) + "</span><span>" + badge + forks + "</span></div>";
@@ -268,26 +284,26 @@
     var rows = [];
     for (var k = lo; k < hi; k++) rows.push(logRow(D.log[k], step, action));
     var box = $("log");
-    box.innerHTML = '<div class="row head"><span>v</span><span>day</span><span>who</span><span>event</span><span></span></div>' + rows.join("");
-    $("log-more").textContent = wholeLog ? "only around this step" : "whole log (" + D.log.length + " events)";
-    $("log-range").textContent = lo > 0 || hi < D.log.length ? "showing v" + D.log[lo].v + " to v" + D.log[hi - 1].v + " of " + D.log.length + " events" : "";
+    box.innerHTML = '<div class="row head"><span>v</span><span>' + t("day") + "</span><span>" + t("who") + "</span><span>" + t("event") + "</span><span></span></div>" + rows.join("");
+    $("log-more").textContent = wholeLog ? t("only around this step") : t("whole log ({n} events)", { n: D.log.length });
+    $("log-range").textContent = lo > 0 || hi < D.log.length ? t("showing v{from} to v{to} of {n} events", { from: D.log[lo].v, to: D.log[hi - 1].v, n: D.log.length }) : "";
     var target = box.querySelector(".row.current");
     if (target) box.scrollTop = Math.max(0, target.offsetTop - box.clientHeight / 2);
   }
   function journal(step) {
     var items;
     if (step.journal) {
-      items = step.journal.map(function (i) { var row = P[i]; return [row.day !== undefined && row.day !== null ? "day " + row.day : "v" + row.version, row.text]; });
+      items = step.journal.map(function (i) { var row = P[i]; return [row.day !== undefined && row.day !== null ? t("day {day}", { day: row.day }) : "v" + row.version, row.text]; });
     } else {
       items = D.log.filter(function (r) {
         return r.v <= step.v && inSegments(r.v, step.segments) && r.kind !== "campaign.started" && r.kind !== "branch.forked";
-      }).map(function (r) { return [r.day !== null ? "day " + r.day : "v" + r.v, (r.actor ? r.actor + ": " : "") + r.text]; });
+      }).map(function (r) { return [r.day !== null ? t("day {day}", { day: r.day }) : "v" + r.v, (r.actor ? r.actor + ": " : "") + r.text]; });
     }
-    $("journal-when").textContent = "as of " + when(step);
+    $("journal-when").textContent = t("as of {when}", { when: when(step) });
     var box = $("journal");
     box.innerHTML = items.length ? items.map(function (it, k) {
       return "<li" + (k === items.length - 1 ? ' class="latest"' : "") + '><span class="when">' + esc(it[0]) + "</span><span>" + esc(it[1]) + "</span></li>";
-    }).join("") : '<li class="empty">nothing yet</li>';
+    }).join("") : '<li class="empty">' + t("nothing yet") + "</li>";
     box.scrollTop = box.scrollHeight;
   }
 
@@ -300,7 +316,7 @@
     $("slider").value = i;
     $("day-input").value = step.day === null ? "" : step.day;
     $("step-label").innerHTML = "<b>" + esc(when(step)) + "</b> \u00b7 " + esc(step.actor ? step.actor + ": " : "") + esc(step.what) +
-      ' <span class="muted">(' + (i + 1) + " of " + steps.length + ")</span>";
+      ' <span class="muted">(' + t("{i} of {n}", { i: i + 1, n: steps.length }) + ")</span>";
     sheet(step);
     if (D.map_kind) drawMap(step);
     journal(step);

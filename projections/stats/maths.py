@@ -10,6 +10,8 @@ from typing import Any
 
 import msgspec
 
+from ledger.i18n import _
+
 FLAG_P = 0.01
 """Dice whose chi-square p-value falls below this are flagged unfair."""
 STRONG_P = 0.001
@@ -32,7 +34,7 @@ def _gamma_series(a: float, x: float) -> float:
     """Regularized lower incomplete gamma P(a, x) by its power series (x < a + 1)."""
     term = total = 1.0 / a
     n = a
-    for _ in range(10_000):
+    for _step in range(10_000):
         n += 1
         term *= x / n
         total += term
@@ -119,15 +121,15 @@ def fairness(size: int, counts: Sequence[int]) -> Fairness:
             dof,
             None,
             False,
-            f"too few throws to judge ({throws}; need at least {need})",
+            _("too few throws to judge ({throws}; need at least {need})", throws=throws, need=need),
         )
     p = chi2_sf(chi2, dof)
     if p < STRONG_P:
-        verdict = "unfair: a fair die gives faces this uneven less than 1 time in 1000"
+        verdict = _("unfair: a fair die gives faces this uneven less than 1 time in 1000")
     elif p < FLAG_P:
-        verdict = "suspicious: a fair die gives faces this uneven less than 1 time in 100"
+        verdict = _("suspicious: a fair die gives faces this uneven less than 1 time in 100")
     else:
-        verdict = "consistent with a fair die"
+        verdict = _("consistent with a fair die")
     return Fairness(size, throws, tuple(counts), chi2, dof, p, p < FLAG_P, verdict)
 
 
@@ -159,7 +161,7 @@ def kaplan_meier(lives: Sequence[tuple[int, bool]]) -> list[dict[str, Any]]:
         if died:
             deaths_on[day] = deaths_on.get(day, 0) + 1
     at_risk, s, curve = len(lives), 1.0, []
-    for day in range(min(0, min(d for d, _ in lives)), last + 1):
+    for day in range(min(0, min(d for d, _life in lives)), last + 1):
         dead = deaths_on.get(day, 0)
         if at_risk:
             s *= 1 - dead / at_risk

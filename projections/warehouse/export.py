@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 import msgspec
 
 from ledger.errors import WarehouseError, WarehouseStorageError
+from ledger.i18n import _
 from ledger.projections.warehouse.loading import Warehouse, open_warehouse
 from ledger.projections.warehouse.paths import first_line, sweep, warehouse_path
 from ledger.projections.warehouse.query import sql_str
@@ -72,8 +73,12 @@ def _check_holds_no_own_file(out: Path, own: Mapping[Path, str]) -> None:
             continue
         if where.is_relative_to(root):
             raise WarehouseError(
-                f"{out} holds {what} {file}; it was left as it is: give the Parquet export a folder of "
-                "its own (new or empty)",
+                _(
+                    "{out} holds {what} {file}; it was left as it is: give the Parquet export a folder of its own (new or empty)",
+                    out=out,
+                    what=what,
+                    file=file,
+                ),
             )
 
 
@@ -83,7 +88,7 @@ def _export_target(out: Path, ledger_id: str) -> dict[str, dict[str, int] | None
     replaces; refuses a file, another ledger's export, and a folder that holds anything
     else, which is never touched."""
     if out.exists() and not out.is_dir():
-        raise WarehouseError(f"{out} is a file; give a folder for the Parquet tables")
+        raise WarehouseError(_("{out} is a file; give a folder for the Parquet tables", out=out))
     if not out.exists():
         return {}
     mark_file = out / EXPORT_MARK
@@ -92,17 +97,26 @@ def _export_target(out: Path, ledger_id: str) -> dict[str, dict[str, int] | None
             mark = msgspec.json.decode(mark_file.read_bytes(), type=Mark)
         except (OSError, msgspec.DecodeError) as e:
             raise WarehouseError(
-                f"{mark_file} cannot be read ({first_line(e)}); the folder was left as it is: choose another folder",
+                _(
+                    "{mark_file} cannot be read ({first_line}); the folder was left as it is: choose another folder",
+                    mark_file=mark_file,
+                    first_line=first_line(e),
+                ),
             ) from e
         if mark.ledger != ledger_id:
             raise WarehouseError(
-                f"{out} holds another ledger's Parquet export; it was left as it is: choose another folder",
+                _(
+                    "{out} holds another ledger's Parquet export; it was left as it is: choose another folder",
+                    out=out,
+                ),
             )
         for t in mark.tables:
             if _TABLE_NAME.fullmatch(t) and (out / t).is_symlink():
                 raise WarehouseError(
-                    f"{out / t} is a symlink, not a table folder an export wrote; the folder was left as it "
-                    "is: remove the symlink, or choose another folder",
+                    _(
+                        "{link} is a symlink, not a table folder an export wrote; the folder was left as it is: remove the symlink, or choose another folder",
+                        link=out / t,
+                    ),
                 )
         earlier: dict[str, dict[str, int] | None] = {}
         for t in mark.tables:
@@ -115,8 +129,10 @@ def _export_target(out: Path, ledger_id: str) -> dict[str, dict[str, int] | None
         return earlier
     if any(p for p in out.iterdir() if not p.name.startswith(f".{EXPORT_MARK}-")):
         raise WarehouseError(
-            f"{out} is not empty and holds no Parquet export of this ledger; it was left as it is: "
-            "give a new or empty folder",
+            _(
+                "{out} is not empty and holds no Parquet export of this ledger; it was left as it is: give a new or empty folder",
+                out=out,
+            ),
         )
     return {}
 
@@ -139,8 +155,11 @@ def _check_only_written(out: Path, table: str, written: dict[str, int] | None) -
             )
             if not ours:
                 raise WarehouseError(
-                    f"{path} was not written by an export of this ledger (or was changed since); the folder "
-                    f"was left as it is: move it out of {out}, or choose another folder",
+                    _(
+                        "{path} was not written by an export of this ledger (or was changed since); the folder was left as it is: move it out of {out}, or choose another folder",
+                        path=path,
+                        out=out,
+                    ),
                 )
 
 
@@ -184,7 +203,11 @@ def export_parquet(ledger: Ledger, directory: str, *, warehouse: str | None = No
         return _export_parquet(wh, ledger, out)
     except OSError as e:
         raise WarehouseStorageError(
-            f"cannot write the Parquet export in {out}: {e.strerror or e}; free some space, or choose another folder"
+            _(
+                "cannot write the Parquet export in {out}: {reason}; free some space, or choose another folder",
+                out=out,
+                reason=e.strerror or e,
+            )
         ) from e
 
 
@@ -215,8 +238,10 @@ def _export_parquet(wh: Warehouse, ledger: Ledger, out: Path) -> list[str]:
             there = out / name
             if os.path.lexists(there) and (name not in earlier or there.is_symlink()):
                 raise WarehouseError(
-                    f"{there} was not written by an export of this ledger; the folder was left as it is: "
-                    "remove it, or choose another folder",
+                    _(
+                        "{there} was not written by an export of this ledger; the folder was left as it is: remove it, or choose another folder",
+                        there=there,
+                    ),
                 )
         files = {f: n for name in written for f, n in _files_of(stage, name).items()}
         (out / EXPORT_MARK).unlink(missing_ok=True)  # from here until the end, no export is whole

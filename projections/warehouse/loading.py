@@ -35,6 +35,7 @@ import msgspec
 
 from ledger.errors import Fix, Input, RunCommand, WarehouseError, WarehouseStorageError
 from ledger.facts import Fact, FactQuery, RollFact, field_defaults
+from ledger.i18n import _
 from ledger.log.events import (
     CORE_EVENTS,
     CampaignRegistered,
@@ -152,8 +153,11 @@ def _insert_facts(con: duckdb.DuckDBPyConnection, query: FactQuery, system: str 
     table = layout_for(frozenset(() if system is None else (system,))).by_name.get(cls.table)
     if table is None:
         raise WarehouseError(
-            f"a fact query writes {cls.__name__} (table {cls.table!r}), a fact type no installed system "
-            "declares; add it to the system's fact_types"
+            _(
+                "a fact query writes {name} (table {table!r}), a fact type no installed system declares; add it to the system's fact_types",
+                name=cls.__name__,
+                table=cls.table,
+            )
         )
     own = set(cls.__struct_fields__)
     select = []
@@ -283,7 +287,10 @@ class Warehouse:
             check_warehouse_path(self.ledger, target)
         if target.parent and not target.parent.exists():
             raise WarehouseError(
-                f"folder {target.parent} does not exist; create it or choose another `warehouse`",
+                _(
+                    "folder {parent} does not exist; create it or choose another `warehouse`",
+                    parent=target.parent,
+                ),
                 field="warehouse",
             )
         if path is None and not target.exists():
@@ -320,7 +327,9 @@ class Warehouse:
                     con.close()
                 self._swap_in(fresh)
         except OSError as e:
-            raise WarehouseStorageError(f"cannot make warehouse {self.path}: {e.strerror}") from e
+            raise WarehouseStorageError(
+                _("cannot make warehouse {path}: {strerror}", path=self.path, strerror=e.strerror)
+            ) from e
 
     @contextlib.contextmanager
     def _beside(self) -> Iterator[Path]:
@@ -350,7 +359,11 @@ class Warehouse:
 
         if isinstance(e, duckdb.Error) and any(os.strerror(n) in str(e) for n in outfile.STORAGE_ERRNOS):
             return WarehouseStorageError(
-                f"cannot write warehouse {self.path}: {first_line(e)}; free some space, or choose another `warehouse`"
+                _(
+                    "cannot write warehouse {path}: {first_line}; free some space, or choose another `warehouse`",
+                    path=self.path,
+                    first_line=first_line(e),
+                )
             )
         return None
 
@@ -362,14 +375,21 @@ class Warehouse:
         if full is not None:
             return full
         if "lock" in str(e).lower():
-            return WarehouseError(f"warehouse {target} is in use by another process; try again")
+            return WarehouseError(
+                _("warehouse {target} is in use by another process; try again", target=target)
+            )
         if isinstance(e, duckdb.IOException) and "not a valid" in str(e):
             return WarehouseError(
-                f"warehouse {target} is not a DuckDB database ({first_line(e)}); "
-                "remove it if it is a damaged warehouse, or choose another `warehouse`",
+                _(
+                    "warehouse {target} is not a DuckDB database ({first_line}); remove it if it is a damaged warehouse, or choose another `warehouse`",
+                    target=target,
+                    first_line=first_line(e),
+                ),
                 field="warehouse",
             )
-        return WarehouseError(f"cannot open warehouse {target}: {first_line(e)}")
+        return WarehouseError(
+            _("cannot open warehouse {target}: {first_line}", target=target, first_line=first_line(e))
+        )
 
     def _meta(self, con: duckdb.DuckDBPyConnection) -> dict[str, str] | None:
         """The warehouse's marker table (which ledger, which layout, how far), or None when the
@@ -389,8 +409,10 @@ class Warehouse:
             ).fetchall()
             if names:
                 raise WarehousePathError(
-                    f"{self.path} is a DuckDB database but not a ledger warehouse (it has no warehouse_meta "
-                    "table); it was left as it is: choose another `warehouse`",
+                    _(
+                        "{path} is a DuckDB database but not a ledger warehouse (it has no warehouse_meta table); it was left as it is: choose another `warehouse`",
+                        path=self.path,
+                    ),
                     self.path,
                     field="warehouse",
                 ) from None
@@ -398,8 +420,11 @@ class Warehouse:
         meta: dict[str, str] = dict(rows)
         if meta and meta.get("ledger") != self._ledger_id():
             raise WarehousePathError(
-                f"warehouse {self.path} was built from another ledger ({meta.get('store')}); it was left "
-                "as it is: choose another `warehouse`, or remove it to build this ledger's there",
+                _(
+                    "warehouse {path} was built from another ledger ({get}); it was left as it is: choose another `warehouse`, or remove it to build this ledger's there",
+                    path=self.path,
+                    get=meta.get("store"),
+                ),
                 self.path,
                 field="warehouse",
             )
@@ -594,7 +619,7 @@ class Warehouse:
         # sealed with), as runs of consecutive rows.
         firsts: list[int] = []
         streams: list[str] = []
-        for i, (_, stream, _) in enumerate(rows, start=1):
+        for i, (_position, stream, _version) in enumerate(rows, start=1):
             if not streams or stream != streams[-1]:
                 firsts.append(i)
                 streams.append(stream)
@@ -754,9 +779,17 @@ class Warehouse:
             v = _HEAD.decode(stored[2]).v
             if (stored[1], v) != (stream, version):
                 raise WarehouseError(
-                    f"event {position} was staged out of place ({stream} v{version}, stored as "
-                    f"{stored[1]} v{v})",
-                    fix=RunCommand(text="report it and run `warehouse rebuild`", command="warehouse rebuild"),
+                    _(
+                        "event {position} was staged out of place ({stream} v{version}, stored as {value} v{v})",
+                        position=position,
+                        stream=stream,
+                        version=version,
+                        value=stored[1],
+                        v=v,
+                    ),
+                    fix=RunCommand(
+                        text=_("report it and run `warehouse rebuild`"), command="warehouse rebuild"
+                    ),
                 )
         if len(found) != len(sample):
             raise self._unreadable(rows, None)
@@ -775,12 +808,22 @@ class Warehouse:
                 info = self._streams.get(stream)
                 name = info.name if info else stream
                 return WarehouseError(
-                    f"event {position} of campaign {name!r} cannot be read ({problem})",
+                    _(
+                        "event {position} of campaign {name!r} cannot be read ({problem})",
+                        position=position,
+                        name=name,
+                        problem=problem,
+                    ),
                     fix=_verify_campaign(name),
                 )
         reason = first_line(cause) if cause else "DuckDB read another number of events than were stored"
         return WarehouseError(
-            f"events {rows[0][0]}-{rows[-1][0]} cannot be loaded ({reason})",
+            _(
+                "events {value}-{value2} cannot be loaded ({reason})",
+                value=rows[0][0],
+                value2=rows[-1][0],
+                reason=reason,
+            ),
             fix=RunCommand(text="verify the whole ledger", command="verify", options=(Input("all"),)),
         )
 
@@ -834,7 +877,12 @@ class Warehouse:
                 env = decoders[info.system](state)
             except msgspec.DecodeError as e:
                 raise WarehouseError(
-                    f"event {position} of campaign {info.name!r} cannot be read ({e})",
+                    _(
+                        "event {position} of campaign {name!r} cannot be read ({e})",
+                        position=position,
+                        name=info.name,
+                        e=e,
+                    ),
                     fix=_verify_campaign(info.name),
                 ) from e
             if type(env.event) in _CORE_TYPES:
@@ -843,8 +891,15 @@ class Warehouse:
                 facts = hook(env)
             except Exception as e:
                 raise WarehouseError(
-                    f"the {info.system} system cannot turn event {env.v} ({env.event.kind}) of "
-                    f"{info.name!r} into statistics ({type(e).__name__}: {e}); report it, the log itself is intact"
+                    _(
+                        "the {system} system cannot turn event {v} ({kind}) of {name!r} into statistics ({name2}: {e}); report it, the log itself is intact",
+                        system=info.system,
+                        v=env.v,
+                        kind=env.event.kind,
+                        name=info.name,
+                        name2=type(e).__name__,
+                        e=e,
+                    )
                 ) from e
             common = (
                 position,
@@ -951,7 +1006,8 @@ class Warehouse:
         parent = self.path.parent if str(self.path.parent) else Path(".")
         if not parent.is_dir():
             raise WarehouseError(
-                f"folder {parent} does not exist; create it or choose another `warehouse`", field="warehouse"
+                _("folder {parent} does not exist; create it or choose another `warehouse`", parent=parent),
+                field="warehouse",
             )
         with self._beside() as fresh:
             self._streams = {}

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ledger.errors import Fix, RunCommand, WarehouseError
+from ledger.i18n import _
 from ledger.trust import outfile
 
 if TYPE_CHECKING:
@@ -72,8 +73,13 @@ def check_warehouse_path(ledger: Ledger, path: Path) -> None:
             found = outfile.clash(own, ledger_files)
             if found is not None:
                 raise WarehousePathError(
-                    f"warehouse {path} would overwrite {found[1]} {found[0]}; give `warehouse` a file of "
-                    f"its own, e.g. {main}.duckdb",
+                    _(
+                        "warehouse {path} would overwrite {what} {file}; give `warehouse` a file of its own, e.g. {main}.duckdb",
+                        path=path,
+                        what=found[1],
+                        file=found[0],
+                        main=main,
+                    ),
                     path,
                     field="warehouse",
                 )
@@ -81,13 +87,19 @@ def check_warehouse_path(ledger: Ledger, path: Path) -> None:
         kind = outfile.not_a_file(path, follow_symlinks=True)
     except OSError as e:
         raise WarehousePathError(
-            f"cannot look at warehouse {path}: {e.strerror}; choose another `warehouse`",
+            _(
+                "cannot look at warehouse {path}: {strerror}; choose another `warehouse`",
+                path=path,
+                strerror=e.strerror,
+            ),
             path,
             field="warehouse",
         ) from e
     if kind is not None:
         raise WarehousePathError(
-            f"warehouse {path} is {kind}, not a file; choose another `warehouse`", path, field="warehouse"
+            _("warehouse {path} is {kind}, not a file; choose another `warehouse`", path=path, kind=kind),
+            path,
+            field="warehouse",
         )
     if not path.exists():
         return
@@ -96,12 +108,20 @@ def check_warehouse_path(ledger: Ledger, path: Path) -> None:
             head = f.read(12)
     except OSError as e:
         raise WarehousePathError(
-            f"cannot read warehouse {path}: {e.strerror}; choose another `warehouse`", path, field="warehouse"
+            _(
+                "cannot read warehouse {path}: {strerror}; choose another `warehouse`",
+                path=path,
+                strerror=e.strerror,
+            ),
+            path,
+            field="warehouse",
         ) from e
     if head[8:12] != _DUCKDB_MAGIC:
         raise WarehousePathError(
-            f"{path} is not a DuckDB database, so not a warehouse of this ledger; it was left as it is: "
-            "choose another `warehouse`, or remove the file if it is a damaged warehouse",
+            _(
+                "{path} is not a DuckDB database, so not a warehouse of this ledger; it was left as it is: choose another `warehouse`, or remove the file if it is a damaged warehouse",
+                path=path,
+            ),
             path,
             field="warehouse",
         )

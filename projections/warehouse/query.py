@@ -29,8 +29,8 @@ try:
 except ImportError:  # not POSIX: the process's own bound is not held (process_memory_bound)
     resource = None  # type: ignore[assignment]
 
-from ledger import words
 from ledger.errors import WarehouseError, named
+from ledger.i18n import _, n_
 from ledger.projections.warehouse.paths import (
     REBUILD,
     WarehousePathError,
@@ -84,13 +84,16 @@ class QueryLimits(msgspec.Struct, frozen=True):
     def __post_init__(self) -> None:
         if not (0 < self.timeout <= 86_400):  # also refuses NaN
             raise WarehouseError(
-                f"`timeout` must be between 0 and 86400 seconds, got {self.timeout}", field="timeout"
+                _("`timeout` must be between 0 and 86400 seconds, got {timeout}", timeout=self.timeout),
+                field="timeout",
             )
         for name in ("memory_mb", "threads", "headroom_mb"):
             if getattr(self, name) < 1:
-                raise WarehouseError(f"query {name} must be at least 1, got {getattr(self, name)}")
+                raise WarehouseError(
+                    _("query {name} must be at least 1, got {given}", name=name, given=getattr(self, name))
+                )
         if self.temp_mb < 0:
-            raise WarehouseError(f"query temp_mb must be 0 or more, got {self.temp_mb}")
+            raise WarehouseError(_("query temp_mb must be 0 or more, got {temp_mb}", temp_mb=self.temp_mb))
 
 
 def read_only_connection(wh: Warehouse, limits: QueryLimits | None = None) -> duckdb.DuckDBPyConnection:
@@ -109,7 +112,7 @@ def read_only_connection(wh: Warehouse, limits: QueryLimits | None = None) -> du
 
     check_warehouse_path(wh.ledger, wh.path)
     if not wh.path.exists():
-        raise WarehouseError(f"no warehouse at {wh.path}", fix=REBUILD)
+        raise WarehouseError(_("no warehouse at {path}", path=wh.path), fix=REBUILD)
     config = duckdb_config(enable_external_access=False, python_enable_replacements=False)
     if limits is not None:
         config.update(
@@ -124,7 +127,7 @@ def read_only_connection(wh: Warehouse, limits: QueryLimits | None = None) -> du
     try:
         if wh._meta(con) is None:
             raise WarehousePathError(
-                f"{wh.path} is an empty DuckDB database, not a warehouse yet",
+                _("{path} is an empty DuckDB database, not a warehouse yet", path=wh.path),
                 wh.path,
                 fix=REBUILD,
             )
@@ -205,12 +208,18 @@ def left_out_note(
     if exact and not left_out:
         return None
     if exact:
-        more = f"{words.count(left_out, 'more row')} {words.plural(left_out, 'was')} left out"
+        more = n_("{n} more row was left out", "{n} more rows were left out", left_out)
     elif left_out:
-        more = f"at least {words.count(left_out, 'more row')} {words.plural(left_out, 'was')} left out"
+        more = n_("at least {n} more row was left out", "at least {n} more rows were left out", left_out)
     else:
-        more = "more rows may have been left out (counting them failed)"
-    return f"{words.count(shown, 'row')} shown; {more}: {spell('limit')} N shows more, {spell('limit')} 0 every row"
+        more = _("more rows may have been left out (counting them failed)")
+    return n_(
+        "{n} row shown; {more}: {limit} N shows more, {limit} 0 every row",
+        "{n} rows shown; {more}: {limit} N shows more, {limit} 0 every row",
+        shown,
+        more=more,
+        limit=spell("limit"),
+    )
 
 
 class QueryStream:
@@ -252,9 +261,12 @@ class QueryStream:
             total += held
             if total > MAX_RESULT_BYTES:
                 raise WarehouseError(
-                    f"the result holds more than {MAX_RESULT_BYTES // (1024 * 1024)} MiB, more than `query` "
-                    f"gives, past its first {sent} rows; narrow it: fewer rows (WHERE, {named('limit')}) or "
-                    "fewer or shorter columns"
+                    _(
+                        "the result holds more than {mib} MiB, more than `query` gives, past its first {sent} rows; narrow it: fewer rows (WHERE, {limit}) or fewer or shorter columns",
+                        mib=MAX_RESULT_BYTES // (1024 * 1024),
+                        sent=sent,
+                        limit=named("limit"),
+                    )
                 )
             # A page of wide rows: fetch fewer at a time, so that one page stays near PAGE_BYTES.
             rows = max(1, min(PAGE_ROWS, PAGE_BYTES * len(page) // max(held, 1)))
@@ -313,37 +325,50 @@ class _Guard:
         if _TOO_BIG in str(e):
             column = str(e).split(_TOO_BIG, 1)[1].split("\n", 1)[0].strip()
             raise WarehouseError(
-                f"a value of column {column!r} holds more than {MAX_ELEMENTS:,} elements, more than `query` "
-                "prints; count or slice it in SQL (len(x), x[1:100])"
+                _(
+                    "a value of column {column!r} holds more than {max_elements:,} elements, more than `query` prints; count or slice it in SQL (len(x), x[1:100])",
+                    column=column,
+                    max_elements=MAX_ELEMENTS,
+                )
             ) from e
         if _TOO_LONG in str(e):
             column = str(e).split(_TOO_LONG, 1)[1].split("\n", 1)[0].strip()
             raise WarehouseError(
-                f"a value of column {column!r} holds more than {MAX_VALUE_BYTES // (1024 * 1024)} MiB, more than "
-                "`query` gives; take a part of it in SQL (left(x, 1000), strlen(x))"
+                _(
+                    "a value of column {column!r} holds more than {mib} MiB, more than `query` gives; take a part of it in SQL (left(x, 1000), strlen(x))",
+                    column=column,
+                    mib=MAX_VALUE_BYTES // (1024 * 1024),
+                )
             ) from e
         if isinstance(e, duckdb.InterruptException) or self.fired:
             raise WarehouseError(
-                f"the query ran past its time limit of {self.limits.timeout:g} s and was stopped; "
-                "narrow it, or give `timeout` SECONDS",
+                _(
+                    "the query ran past its time limit of {timeout:g} s and was stopped; narrow it, or give `timeout` SECONDS",
+                    timeout=self.limits.timeout,
+                ),
                 field="timeout",
             ) from e
         if isinstance(e, duckdb.OutOfMemoryException):
             raise out_of_memory(self.limits, first_line(e)) from e
         if isinstance(e, duckdb.PermissionException) or _names_a_file(e):
             raise WarehouseError(
-                "`query` cannot read files or reach the network (external access is off); "
-                "query the warehouse tables, e.g. SELECT * FROM rolls"
+                _(
+                    "`query` cannot read files or reach the network (external access is off); query the warehouse tables, e.g. SELECT * FROM rolls"
+                )
             ) from e
-        raise WarehouseError(f"query failed: {first_line(e)}") from e
+        raise WarehouseError(_("query failed: {first_line}", first_line=first_line(e))) from e
 
 
 def out_of_memory(limits: QueryLimits, reason: str) -> WarehouseError:
     """The refusal of a query that needs more memory than its limits give."""
     return WarehouseError(
-        f"the query needs more memory than `query` allows ({limits.memory_mb} MB, "
-        f"{limits.memory_mb + limits.headroom_mb} MB for the whole query, spilling at most "
-        f"{limits.temp_mb} MB to disk): {reason}; narrow it"
+        _(
+            "the query needs more memory than `query` allows ({memory_mb} MB, {whole_mb} MB for the whole query, spilling at most {temp_mb} MB to disk): {reason}; narrow it",
+            memory_mb=limits.memory_mb,
+            whole_mb=limits.memory_mb + limits.headroom_mb,
+            temp_mb=limits.temp_mb,
+            reason=reason,
+        )
     )
 
 
@@ -367,11 +392,12 @@ def check_query_text(sql: str, limit: int) -> str:
     """The checks of :func:`check_query` that need no parser: the limit, and a query at all."""
     if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
         raise WarehouseError(
-            f"`limit` must be a whole number of rows, 0 for every row; got {limit!r}", field="limit"
+            _("`limit` must be a whole number of rows, 0 for every row; got {limit!r}", limit=limit),
+            field="limit",
         )
     text = sql.strip().rstrip(";").strip()
     if not text:
-        raise WarehouseError('the query is empty; give a SELECT, e.g. "SELECT count(*) FROM rolls"')
+        raise WarehouseError(_('the query is empty; give a SELECT, e.g. "SELECT count(*) FROM rolls"'))
     return text
 
 
@@ -387,13 +413,15 @@ def check_query(sql: str, limit: int = DEFAULT_LIMIT, con: duckdb.DuckDBPyConnec
     try:
         statements = (con if con is not None else duckdb).extract_statements(text)
     except duckdb.Error as e:
-        raise WarehouseError(f"the query cannot be parsed: {first_line(e)}") from e
+        raise WarehouseError(_("the query cannot be parsed: {first_line}", first_line=first_line(e))) from e
     if len(statements) != 1:
-        raise WarehouseError(f"give one statement, not {len(statements)}; run them one at a time")
+        raise WarehouseError(
+            _("give one statement, not {count}; run them one at a time", count=len(statements))
+        )
     kind = statements[0].type
     if kind != duckdb.StatementType.SELECT:
         name = str(kind).rsplit(".", 1)[-1]
-        raise WarehouseError(f"`query` is read-only: {name} statements are refused; use SELECT")
+        raise WarehouseError(_("`query` is read-only: {name} statements are refused; use SELECT", name=name))
     return text
 
 

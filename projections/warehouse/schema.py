@@ -25,6 +25,7 @@ import msgspec
 
 from ledger.errors import LedgerError, WarehouseError
 from ledger.facts import FACT_TYPES, Fact, RollFact
+from ledger.i18n import _
 from ledger.systems import get_system, system_names
 
 COMMON: tuple[tuple[str, str], ...] = (
@@ -217,13 +218,21 @@ def build_schema(systems: Sequence[SystemFacts]) -> Schema:
                 continue
             if not (isinstance(cls, type) and issubclass(cls, Fact)) or not cls.table:
                 raise WarehouseError(
-                    f"the {name} system declares {getattr(cls, '__name__', cls)!r} as a fact type, which is no "
-                    "Fact with a table; fix the system's fact_types"
+                    _(
+                        "the {name} system declares {kind!r} as a fact type, which is no Fact with a table; fix the system's fact_types",
+                        name=name,
+                        kind=getattr(cls, "__name__", cls),
+                    )
                 )
             if cls.table in owner:
                 raise WarehouseError(
-                    f"the {name} system's {cls.__name__} writes table {cls.table!r}, which {owner[cls.table]} "
-                    "writes already; give it a table of its own"
+                    _(
+                        "the {name} system's {fact} writes table {table!r}, which {owner} writes already; give it a table of its own",
+                        name=name,
+                        fact=cls.__name__,
+                        table=cls.table,
+                        owner=owner[cls.table],
+                    )
                 )
             owner[cls.table] = f"the {name} system"
             classes.append(cls)

@@ -19,11 +19,13 @@ from ledger.projections.yearzero.game import (
     YZState,
     rot_interval,
 )
+from ledger.projections.yearzero.vocabulary import remember_tables
 from ledger.systems.yearzero import events as ev
 
 
 def initial(started: CampaignStarted) -> YZState:
     tables = started.tables
+    remember_tables(tables)
     settings = {**tables.get("settings", {}), **started.settings}
     zone = tables.get("zone")
     ark = str(zone.get("ark", "")).strip().upper() if isinstance(zone, dict) else ""
@@ -417,4 +419,7 @@ def _still_pushable(rolls: dict[str, PendingRoll], env: Envelope[Any]) -> dict[s
 
 
 def day(state: YZState | None) -> int | None:
-    return state.day if state is not None else None
+    if state is None:
+        return None
+    remember_tables(state.tables)  # a log or a journal read in another language: its table texts
+    return state.day

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ledger.i18n import _
 from ledger.projections.yearzero.views import zone_view
 from ledger.projections.yearzero.vocabulary import split_sector
 from ledger.systems import ReportHooks, Track
@@ -27,7 +28,7 @@ def tracks(sheet: dict[str, Any]) -> dict[str, Track]:
 
 def charts(found: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Every character's Rot on one chart (the attributes get a chart per character)."""
-    return [{"title": "Rot points", "series": [i for i, t in enumerate(found) if t["name"] == "rot"]}]
+    return [{"title": _("Rot points"), "series": [i for i, t in enumerate(found) if t["name"] == "rot"]}]
 
 
 HOOKS = ReportHooks(map=zone_map, map_kind="zone", tracks=tracks, charts=charts)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ledger.i18n import N_, _, p_
 from ledger.projections.yearzero.game import Character, YZState
 from ledger.projections.yearzero.vocabulary import (
     ATTRIBUTES,
@@ -12,6 +13,13 @@ from ledger.projections.yearzero.vocabulary import (
     SLOTS,
     TRAUMA,
     clock,
+    condition_word,
+    remember_tables,
+    said,
+    slot_word,
+    table_text,
+    term,
+    trauma_word,
 )
 from ledger.systems import Ask, Control, Form, SheetField, SheetLayout, SheetSection
 
@@ -61,6 +69,10 @@ def character_sheet(c: Character, game: YZState) -> dict[str, Any]:
     return {
         **built,
         "status": _status(built),
+        "skill_text": ", ".join(f"{term(k)} {v}" for k, v in built["skills"].items()),
+        "skill_rows": {k: {"name": term(k), "level": v} for k, v in built["skills"].items()},
+        "condition_text": ", ".join(condition_word(k) for k in built["conditions"])
+        or p_("yearzero conditions", "none"),
         "gear_lines": [_gear_line(name, item) for name, item in built["gear"].items()],
         "injury_lines": [_injury_line(injury) for injury in built["critical_injuries"]],
     }
@@ -68,6 +80,7 @@ def character_sheet(c: Character, game: YZState) -> dict[str, Any]:
 
 def sheet(state: Any, actor: str | None) -> dict[str, Any]:
     game: YZState = state.game
+    remember_tables(game.tables)  # a table's texts in the reader's language
     name = actor if actor in game.characters else state.core.last_actor
     if name not in game.characters:
         name = game.order[-1] if game.order else None
@@ -90,23 +103,33 @@ def sheet(state: Any, actor: str | None) -> dict[str, Any]:
 
 def _status(built: dict[str, Any]) -> str:
     if built["dead"]:
-        return f"DEAD: {built['death_cause']}"
-    return "broken by " + ", ".join(built["broken_by"]) if built["broken"] else "ok"
+        return _("DEAD: {cause}", cause=said(built["death_cause"] or ""))
+    if built["broken"]:
+        return _("broken by {kinds}", kinds=", ".join(trauma_word(k) for k in built["broken_by"]))
+    return _("ok")
 
 
 def _gear_line(name: str, item: dict[str, Any]) -> str:
-    mark = " destroyed" if item["destroyed"] else (" broken" if item["broken"] else "")
-    worn = " (worn)" if item["worn"] else ""
-    return f"{name} {item['kind']} +{item['bonus']}/{item['max_bonus']}{mark}{worn}"
+    fields = dict(name=name, kind=slot_word(item["kind"]), bonus=item["bonus"], most=item["max_bonus"])
+    if item["destroyed"]:
+        line = _("{name} {kind} +{bonus}/{most} destroyed", **fields)
+    elif item["broken"]:
+        line = _("{name} {kind} +{bonus}/{most} broken", **fields)
+    else:
+        line = _("{name} {kind} +{bonus}/{most}", **fields)
+    return _("{item} (worn)", item=line) if item["worn"] else line
 
 
 def _injury_line(injury: dict[str, Any]) -> str:
-    dies = (
-        f" LETHAL, dies {injury['deadline']}" if injury["lethal"] and injury["deadline"] is not None else ""
-    )
-    heals = f", heals {injury['heals']}" if injury["heals"] is not None else ""
-    effect = f". {injury['effect']}" if injury["effect"] else ""
-    return f"{injury['name']}{dies}{heals}{effect}"
+    line = table_text("critical_injuries", "name", injury["name"])
+    if injury["lethal"] and injury["deadline"] is not None:
+        line = _("{injury} LETHAL, dies {deadline}", injury=line, deadline=injury["deadline"])
+    if injury["heals"] is not None:
+        line = _("{injury}, heals {heals}", injury=line, heals=injury["heals"])
+    if injury["effect"]:
+        effect = table_text("critical_injuries", "effect", injury["effect"])
+        line = _("{injury}. {effect}", injury=line, effect=effect)
+    return line
 
 
 ROLL_OPTIONS = (
@@ -121,13 +144,19 @@ WORN = ("armor", "shield", "suit")
 CONTROLS = (
     *(Control(command="yearzero.Roll", on=a, args={"what": a}, options=ROLL_OPTIONS) for a in ATTRIBUTES),
     Control(
-        command="yearzero.Roll", on="skills", each="skills", args={"what": "{key}"}, options=ROLL_OPTIONS
+        command="yearzero.Roll",
+        on="skills",
+        each="skill_rows",
+        label="{value.name}",
+        detail="{value.level}",
+        args={"what": "{key}"},
+        options=ROLL_OPTIONS,
     ),
     Control(
         command="yearzero.Roll",
         on="skills",
-        label="another skill",
-        detail="level 0",
+        label=N_("another skill"),
+        detail=N_("level 0"),
         options=(Ask(field="what", label="skill", choices=tuple(BASIC_SKILLS)), *ROLL_OPTIONS),
     ),
     Control(
@@ -148,7 +177,7 @@ CONTROLS = (
         each="gear",
         where={"kind": WORN, "worn": (False,), "destroyed": (False,)},
         args={"item": "{key}"},
-        label="wear {key}",
+        label=N_("wear {key}"),
     ),
     Control(
         command="yearzero.Wear",
@@ -156,21 +185,21 @@ CONTROLS = (
         each="gear",
         where={"kind": WORN, "worn": (True,)},
         args={"off": "{value.kind}"},
-        label="take off {key}",
+        label=N_("take off {key}"),
     ),
-    Control(command="yearzero.Push", label="push the roll", when="can_push"),
+    Control(command="yearzero.Push", label=N_("push the roll"), when="can_push"),
 )
 """What a mutant taps on the sheet: an attribute or a skill rolls it, an item of gear
 rolls with it, armor is put on or taken off; after a roll of one's own, a push."""
 
 ROOM = (Ask(field="everyone", label="all"),)
 FORMS = (
-    Form(command="yearzero.Roll", name="yz roll", group="Rolls", sheet=True),
-    Form(command="yearzero.Push", name="yz push", group="Rolls", sheet=True),
+    Form(command="yearzero.Roll", name="yz roll", group=N_("Rolls"), sheet=True),
+    Form(command="yearzero.Push", name="yz push", group=N_("Rolls"), sheet=True),
     Form(
         command="yearzero.Enter",
         name="yz enter",
-        group="Travel",
+        group=N_("Travel"),
         asks=(
             Ask(field="sector", label="sector"),
             Ask(field="rot_level", label="rot-level", low=0, high=3),
@@ -180,7 +209,7 @@ FORMS = (
     Form(
         command="yearzero.Explore",
         name="yz explore",
-        group="Travel",
+        group=N_("Travel"),
         asks=(
             Ask(
                 field="terrain", label="terrain", choices=("open", "typical", "difficult"), default="typical"
@@ -192,25 +221,25 @@ FORMS = (
     Form(
         command="yearzero.Tick",
         name="yz tick",
-        group="Travel",
+        group=N_("Travel"),
         asks=(Ask(field="minutes", label="hours", scale=60),),
     ),
     Form(
         command="yearzero.Eat",
         name="yz eat",
-        group="Food, water and rest",
+        group=N_("Food, water and rest"),
         asks=(Ask(field="contaminated", label="contaminated"), *ROOM),
     ),
     Form(
         command="yearzero.Drink",
         name="yz drink",
-        group="Food, water and rest",
+        group=N_("Food, water and rest"),
         asks=(Ask(field="contaminated", label="contaminated"), *ROOM),
     ),
     Form(
         command="yearzero.Sleep",
         name="yz sleep",
-        group="Food, water and rest",
+        group=N_("Food, water and rest"),
         asks=(
             Ask(field="hours", label="hours", low=1, high=24),
             Ask(field="watch", label="watch", pick="@characters"),
@@ -219,24 +248,24 @@ FORMS = (
     Form(
         command="yearzero.Rest",
         name="yz rest",
-        group="Food, water and rest",
+        group=N_("Food, water and rest"),
         asks=(
             Ask(field="hours", label="hours", low=1, high=24),
             Ask(field="intimacy", label="intimacy", pick="@characters"),
         ),
     ),
-    Form(command="yearzero.Booze", name="yz booze", group="Food, water and rest"),
-    Form(command="yearzero.Wash", name="yz wash", group="Food, water and rest"),
+    Form(command="yearzero.Booze", name="yz booze", group=N_("Food, water and rest")),
+    Form(command="yearzero.Wash", name="yz wash", group=N_("Food, water and rest")),
     Form(
         command="yearzero.Initiative",
         name="yz initiative",
-        group="Fight",
+        group=N_("Fight"),
         asks=(Ask(field="ambush", label="ambush"),),
     ),
     Form(
         command="yearzero.Heal",
         name="yz heal",
-        group="Fight",
+        group=N_("Fight"),
         asks=(
             Ask(field="target", label="target", pick="@characters"),
             Ask(field="item", label="item", pick="gear", where={"kind": ("gear",), "destroyed": (False,)}),
@@ -247,7 +276,7 @@ FORMS = (
     Form(
         command="yearzero.Damage",
         name="yz damage",
-        group="Harm",
+        group=N_("Harm"),
         asks=(
             Ask(field="kind", label="kind", choices=tuple(sorted(TRAUMA))),
             Ask(field="amount", label="amount", low=1, high=20),
@@ -257,23 +286,23 @@ FORMS = (
     Form(
         command="yearzero.Rot",
         name="yz rot",
-        group="Harm",
+        group=N_("Harm"),
         asks=(Ask(field="points", label="points", low=1, high=20), Ask(field="source", label="source")),
     ),
-    Form(command="yearzero.Critical", name="yz critical", group="Harm"),
+    Form(command="yearzero.Critical", name="yz critical", group=N_("Harm")),
     Form(
         command="yearzero.Cold",
         name="yz cold",
-        group="Harm",
+        group=N_("Harm"),
         asks=(
             Ask(field="item", label="item", pick="gear", where={"kind": ("gear",), "destroyed": (False,)}),
         ),
     ),
-    Form(command="yearzero.Warm", name="yz warm", group="Harm", asks=ROOM),
+    Form(command="yearzero.Warm", name="yz warm", group=N_("Harm"), asks=ROOM),
     Form(
         command="yearzero.Wear",
         name="yz armor",
-        group="Gear",
+        group=N_("Gear"),
         asks=(
             Ask(field="item", label="item", pick="gear", where={"kind": WORN}),
             Ask(field="off", label="off", choices=SLOTS),
@@ -282,7 +311,7 @@ FORMS = (
     Form(
         command="yearzero.Repair",
         name="yz repair",
-        group="Gear",
+        group=N_("Gear"),
         asks=(
             Ask(field="item", label="item", pick="gear"),
             Ask(field="tool", label="tool", pick="gear", where={"kind": ("gear",), "destroyed": (False,)}),
@@ -294,23 +323,32 @@ FORMS = (
 
 SHEET = SheetLayout(
     title=(
-        "{name}  {time.text}  at {position}  [{status}]",
-        "{campaign} (yearzero) {time.text}: no characters yet",
+        N_("{name}  {time.text}  at {position}  [{status}]"),
+        N_("{campaign} (yearzero) {time.text}: no characters yet"),
     ),
-    headline=tuple(SheetField(a, a.capitalize()) for a in ATTRIBUTES),
+    headline=(
+        # the attributes' names, as the sheet labels them (the catalog gives them in Spanish
+        # as the rules do: Fortaleza, Destreza, Intelecto, Empatía)
+        SheetField("strength", N_("Strength")),
+        SheetField("agility", N_("Agility")),
+        SheetField("wits", N_("Wits")),
+        SheetField("empathy", N_("Empathy")),
+    ),
     sections=(
         SheetSection(
-            "Mutant",
+            N_("Mutant"),
             (
-                SheetField("mutation_points", "mutation points"),
-                SheetField("rot", "Rot", show="{rot.total} ({rot.permanent} permanent)"),
+                SheetField("mutation_points", N_("mutation points")),
+                SheetField("rot", N_("Rot"), show=N_("{rot.total} ({rot.permanent} permanent)")),
             ),
         ),
-        SheetSection("Skills", (SheetField("skills", ""),), when="skills"),
-        SheetSection("Gear", (SheetField("gear_lines", ""),), when="gear_lines"),
-        SheetSection("Conditions", (SheetField("conditions", ""),), when="name"),
-        SheetSection("Critical injuries", (SheetField("injury_lines", ""),), when="injury_lines"),
-        SheetSection("Party", (SheetField("party", ""),), when="name"),
+        # the skills and conditions by their names in the reader's language, each row still
+        # the data's own (its controls, a page's slot)
+        SheetSection(N_("Skills"), (SheetField("skills", "", show="{skill_text}"),), when="skills"),
+        SheetSection(N_("Gear"), (SheetField("gear_lines", ""),), when="gear_lines"),
+        SheetSection(N_("Conditions"), (SheetField("conditions", "", show="{condition_text}"),), when="name"),
+        SheetSection(N_("Critical injuries"), (SheetField("injury_lines", ""),), when="injury_lines"),
+        SheetSection(N_("Party"), (SheetField("party", ""),), when="name"),
     ),
     controls=CONTROLS,
 )

@@ -2,10 +2,22 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+from ledger.i18n import _
 from ledger.projections.yearzero.game import YZState
-from ledger.projections.yearzero.vocabulary import clock, split_sector
+from ledger.projections.yearzero.vocabulary import clock, said, split_sector
+
+_MADE_PERMANENT = re.compile(r"^(?P<cause>.*), (?P<n>\d+) made permanent$")
+
+
+def _source(text: str) -> str:
+    """A Rot history entry's source (as the fold words it, in English) in the reader's language."""
+    m = _MADE_PERMANENT.match(text)
+    if m:
+        return _("{cause}, {n} made permanent", cause=said(m["cause"]), n=int(m["n"]))
+    return said(text)
 
 
 def rot_view(game: YZState) -> dict[str, Any]:
@@ -28,18 +40,38 @@ def rot_view(game: YZState) -> dict[str, Any]:
 
 
 def render_rot(data: dict[str, Any]) -> str:
-    lines = [f"Rot at {data['time']['text']}"]
+    lines = [_("Rot at {time}", time=data["time"]["text"])]
     for n, r in data["characters"].items():
-        lines.append(f"  {n:<12} {r['total']:>3} total {r['permanent']:>3} permanent  " + "#" * r["total"])
+        lines.append(
+            _(
+                "  {name:<12} {total:>3} total {permanent:>3} permanent  {bar}",
+                name=n,
+                total=r["total"],
+                permanent=r["permanent"],
+                bar="#" * r["total"],
+            )
+        )
     if data["history"]:
-        lines.append("History:")
+        lines.append(_("History:"))
         for h in data["history"][-15:]:
             lines.append(
-                f"  {h['time']}  {h['character']:<12} {h['change']:+d} -> {h['total']} "
-                f"({h['permanent']} perm.)  {h['source']}"
+                _(
+                    "  {time}  {name:<12} {change:+d} -> {total} ({permanent} perm.)  {source}",
+                    time=h["time"],
+                    name=h["character"],
+                    change=h["change"],
+                    total=h["total"],
+                    permanent=h["permanent"],
+                    source=_source(h["source"]),
+                )
             )
     if data["sectors"]:
-        lines.append("Last sectors: " + "  ".join(f"{s['sector']}:{s['rot_level']}" for s in data["sectors"]))
+        lines.append(
+            _(
+                "Last sectors: {sectors}",
+                sectors="  ".join(f"{s['sector']}:{s['rot_level']}" for s in data["sectors"]),
+            )
+        )
     return "\n".join(lines)
 
 
@@ -68,7 +100,7 @@ def _column_name(col: int) -> str:
 def render_zone(data: dict[str, Any]) -> str:
     cells = {split_sector(n): (n, s) for n, s in data["sectors"].items() if split_sector(n)}
     if not cells:
-        return "no sectors visited yet"
+        return _("no sectors visited yet")
     cols = [c for c, _ in cells]
     rows = [r for _, r in cells]
     c0, c1 = max(min(cols) - 1, 0), max(cols) + 1
@@ -85,9 +117,13 @@ def render_zone(data: dict[str, Any]) -> str:
             mark = "@" if name == data["position"] else ("A" if name == data["ark"] else " ")
             row += f" {mark}{'E' if s['explored'] else '?'}{s['rot_level']} "
         lines.append(row.rstrip())
-    lines.append("@ party  A the Ark  E explored  ? entered only  digit: Rot level")
+    lines.append(_("@ party  A the Ark  E explored  ? entered only  digit: Rot level"))
     lines.append(
-        f"{data['time']['text']}: the party is in {data['position'] or '-'}; path "
-        + " > ".join(data["path"][-10:])
+        _(
+            "{time}: the party is in {position}; path {path}",
+            time=data["time"]["text"],
+            position=data["position"] or "-",
+            path=" > ".join(data["path"][-10:]),
+        )
     )
     return "\n".join(lines)

@@ -14,108 +14,311 @@
    Only a command that names the state it acts on (an undo, a correction: a form marked
    `seen`) is sent with the version this page saw; a roll, a check or a note never is, so
    players tapping at once are all recorded. Text from the ledger is only ever set as
-   textContent (draw.js builds every node). Every sentence the page says is in WORDS. */
+   textContent (draw.js builds every node). Every sentence the page says is in WORDS or
+   marked where it is said, each through _(), n_() or p_(): the server's page catalog
+   (ledger/locale/<lang>/LC_MESSAGES/page.po, served as /static/words.<lang>.js before this
+   script) in the seat's language, English where it has none. The seat picks its language
+   on the page (remembered in localStorage and in a cookie, sent with every request), else
+   the browser's. */
 (function () {
   "use strict";
   var D = window.LedgerDraw, el = D.el, clear = D.clear;
+
+  /* --- the page's words, in the seat's language --- */
+  var L = window.LedgerWords || { lang: "en", plural_forms: "", messages: {}, languages: { en: "English" } };
+  var LANG = L.lang || "en";
+  var STORE = "ledger-lang", COOKIE = "ledger_lang";
+  function fill(text, values) {
+    if (!values) return text; /* a template kept to fill later (WORDS, say()) */
+    return text.replace(/\{(\w+)\}/g, function (m, k) { return values && values[k] !== undefined ? String(values[k]) : ""; });
+  }
+  /* The catalog's plural rule (its Plural-Forms, a C expression of n) read as data: no
+     eval, which the page's Content-Security-Policy forbids anyway. */
+  function pluralRule(forms) {
+    var m = /plural\s*=\s*([^;]*)/.exec(forms || ""), toks = m ? m[1].match(/\d+|n|&&|\|\||[=!<>]=|[<>!?:%()*\/+-]/g) || [] : [], i = 0;
+    var BIN = { "||": 1, "&&": 2, "==": 3, "!=": 3, "<": 4, ">": 4, "<=": 4, ">=": 4, "+": 5, "-": 5, "*": 6, "/": 6, "%": 6 };
+    function apply(op, a, b) {
+      switch (op) {
+        case "||": return a || b ? 1 : 0;
+        case "&&": return a && b ? 1 : 0;
+        case "==": return a === b ? 1 : 0;
+        case "!=": return a !== b ? 1 : 0;
+        case "<": return a < b ? 1 : 0;
+        case ">": return a > b ? 1 : 0;
+        case "<=": return a <= b ? 1 : 0;
+        case ">=": return a >= b ? 1 : 0;
+        case "+": return a + b;
+        case "-": return a - b;
+        case "*": return a * b;
+        case "/": return b ? Math.floor(a / b) : 0;
+        default: return b ? a % b : 0;
+      }
+    }
+    function primary() {
+      var t = toks[i++];
+      if (t === "(") { var e = ternary(); i++; return e; }
+      if (t === "!") { var a = primary(); return function (n) { return a(n) ? 0 : 1; }; }
+      if (t === "n") return function (n) { return n; };
+      var k = +t || 0;
+      return function () { return k; };
+    }
+    function binary(min) {
+      var left = primary();
+      while (i < toks.length && BIN[toks[i]] >= min) {
+        var op = toks[i++];
+        left = (function (l, r, o) { return function (n) { return apply(o, l(n), r(n)); }; })(left, binary(BIN[op] + 1), op);
+      }
+      return left;
+    }
+    function ternary() {
+      var c = binary(1);
+      if (toks[i] !== "?") return c;
+      i++;
+      var a = ternary();
+      i++;
+      var b = ternary();
+      return function (n) { return c(n) ? a(n) : b(n); };
+    }
+    if (!toks.length) return function (n) { return n === 1 ? 0 : 1; };
+    var rule = ternary();
+    return function (n) { return +rule(n) || 0; };
+  }
+  var PLURAL = pluralRule(L.plural_forms);
+  /* A number with a fraction as the seat's language writes it (1,5 in Spanish); whole
+     numbers as they are. */
+  function num(x, places) {
+    if (typeof x !== "number") return String(x);
+    var text = places === undefined ? String(x) : x.toFixed(places);
+    if (LANG === "en" || LANG === "qps" || text.indexOf(".") < 0) return text;
+    var sep = (1.5).toLocaleString(LANG).charAt(1);
+    return text.replace(".", sep);
+  }
+  function _(text, values) {
+    var t = L.messages[text];
+    return fill(typeof t === "string" && t ? t : text, values);
+  }
+  function n_(one, many, n, values) {
+    var t = L.messages[one], v = Object.assign({ n: num(n) }, values || {});
+    var count = Math.floor(n) === n ? n : 2;
+    var form = Array.isArray(t) ? t[Math.min(PLURAL(count), t.length - 1)] : null;
+    return fill(form || (count === 1 ? one : many), v);
+  }
+  function p_(context, text, values) {
+    var t = L.messages[context + "\u0004" + text];
+    return fill(typeof t === "string" && t ? t : text, values);
+  }
+
   var campaign = decodeURIComponent(location.pathname.split("/")[2] || "");
   var API = "/api/c/" + encodeURIComponent(campaign);
   var WORDS = {
-    connecting: "connecting",
-    live: "live",
-    reconnecting: "reconnecting…",
-    closed: "server gone: retrying",
-    closedLong: "The table's server does not answer: this page tries again by itself and catches up when it is back.",
-    revoked: "seat revoked",
-    replaced: "open elsewhere",
-    noCampaign: "There is no campaign in this address: open your invitation link.",
-    relink: "{message} (open your invitation link again)",
-    sending: "{label}…",
-    recorded: "Recorded as v{version}.",
-    refused: "Refused: {message}",
-    onSheet: "“{label}” on the sheet",
-    inGroup: "“{label}” ({group})",
-    field: "“{name}”",
-    stale: "Someone acted first, so nothing was done: the table moved on to v{head}. Look again and tap again.",
-    lost: "No answer from the server: the action may not be recorded. Look at the log before you tap again.",
-    youRolled: "{who}: {text}",
-    successes: "{n} successes",
-    oneSuccess: "1 success",
-    noSuccess: "no success",
-    total: "total {n}",
-    success: "success",
-    failure: "failure",
-    against: "{total} vs {target}: {verdict}",
-    gm: "GM",
-    watching: "watching",
-    seatOf: "{who} ({label})",
-    undo: "Undo",
-    redo: "Redo",
-    undoLast: "Undo: {what}",
-    redoLast: "Redo: {what}",
-    nothingToUndo: "nothing to undo",
-    nothingToRedo: "nothing undone",
-    now: "now, v{head}",
-    at: "{day}v{v} · {what} ({i} of {n})",
-    dayPart: "day {day} · ",
-    past: "You are looking at v{v}: the table is at v{head}. Controls come back with “Back to now”.",
-    required: "{label} is needed.",
-    wholeMinutes: "{label}: {value} is not a whole number of {unit}.",
-    confirm: "This cannot be taken back from your seat: only the GM can undo it. Send it?",
-    gmValue: "That choice is the GM's to make: ask the GM.",
-    mine: "{who}'s recent rolls",
-    ourRolls: "Recent rolls",
-    noRolls: "No roll yet.",
-    nobody: "Nobody plays yet.",
-    more: "More to do",
-    wholeSheet: "the whole sheet",
-    pending: "pending: the seed is revealed by the GM",
-    asGm: "acting as {who}",
-    actAs: "act as {who}",
-    seats: "{n} seats",
-    roles: { gm: "GM", player: "player", watch: "watcher" },
-    seatLine: "{label} · {role}",
-    seatOf2: "{label} · {role}, {who}",
-    thisPage: "this page",
-    joined: "joined",
-    notJoined: "link not used yet",
-    reusable: "any screen",
-    revoke: "Revoke",
-    revokeSure: "Revoke {label}: tap again",
-    revoked2: "{label} was revoked: its devices open nothing more.",
-    invitedWho: "A seat for {who}",
-    invitedLabel: "A seat for {who}, labelled “{label}”",
-    invitedAs: { gm: "a GM", watch: "a watcher" },
-    invitedOnce: "Scan it with the phone's camera, or send the link. It seats one device.",
-    invitedMany: "Scan it with each screen's camera, or open the link. It seats any number of screens.",
-    invitedJoined: "{label} has joined the table.",
-    qrOf: "QR code of the invitation link for {label}",
-    copy: "Copy the link",
-    copied: "Copied",
-    offered: "The GM forked the campaign: “{name}”. Play on there as {who}?",
-    offeredSeat: "The GM forked the campaign: “{name}”. Follow the table there?",
-    takeOffer: "Go to “{name}”",
-    later: "Later",
-    forkTaking: "Forked “{name}” at v{at}: taking the table along…",
-    openCommitment: "open commitment ",
-    commitment: "commitment ",
-    playersSeed: "players' seed ",
-    drawn: "dice drawn ",
-    seed: "seed ",
-    verified: "verified \u2713",
-    mismatch: "does not match",
-    none: "(none)",
+    connecting: _("connecting"),
+    live: _("live"),
+    reconnecting: _("reconnecting…"),
+    closed: _("server gone: retrying"),
+    closedLong: _("The table's server does not answer: this page tries again by itself and catches up when it is back."),
+    revoked: _("seat revoked"),
+    replaced: _("open elsewhere"),
+    noCampaign: _("There is no campaign in this address: open your invitation link."),
+    relink: _("{message} (open your invitation link again)"),
+    sending: _("{label}…"),
+    recorded: _("Recorded as v{version}."),
+    refused: _("Refused: {message}"),
+    onSheet: _("“{label}” on the sheet"),
+    inGroup: _("“{label}” ({group})"),
+    field: _("“{name}”"),
+    stale: _("Someone acted first, so nothing was done: the table moved on to v{head}. Look again and tap again."),
+    lost: _("No answer from the server: the action may not be recorded. Look at the log before you tap again."),
+    youRolled: _("{who}: {text}"),
+    noSuccess: _("no success"),
+    total: _("total {n}"),
+    success: _("success"),
+    failure: _("failure"),
+    against: _("{total} vs {target}: {verdict}"),
+    gm: _("GM"),
+    watching: _("watching"),
+    seatOf: _("{who} ({label})"),
+    undo: _("Undo"),
+    redo: _("Redo"),
+    undoLast: _("Undo: {what}"),
+    redoLast: _("Redo: {what}"),
+    nothingToUndo: _("nothing to undo"),
+    nothingToRedo: _("nothing undone"),
+    now: _("now, v{head}"),
+    at: _("{day}v{v} · {what} ({i} of {n})"),
+    dayPart: _("day {day} · "),
+    past: _("You are looking at v{v}: the table is at v{head}. Controls come back with “Back to now”."),
+    required: _("{label} is needed."),
+    wholeMinutes: _("{label}: {value} is not a whole number of {unit}."),
+    confirm: _("This cannot be taken back from your seat: only the GM can undo it. Send it?"),
+    gmValue: _("That choice is the GM's to make: ask the GM."),
+    mine: _("{who}'s recent rolls"),
+    ourRolls: _("Recent rolls"),
+    noRolls: _("No roll yet."),
+    nobody: _("Nobody plays yet."),
+    more: _("More to do"),
+    wholeSheet: _("the whole sheet"),
+    pending: _("pending: the seed is revealed by the GM"),
+    asGm: _("acting as {who}"),
+    actAs: _("act as {who}"),
+    roles: { gm: _("GM"), player: _("player"), watch: _("watcher") },
+    seatLine: _("{label} · {role}"),
+    seatOf2: _("{label} · {role}, {who}"),
+    thisPage: _("this page"),
+    joined: _("joined"),
+    notJoined: _("link not used yet"),
+    reusable: _("any screen"),
+    revoke: _("Revoke"),
+    revokeSure: _("Revoke {label}: tap again"),
+    revoked2: _("{label} was revoked: its devices open nothing more."),
+    invitedWho: _("A seat for {who}"),
+    invitedLabel: _("A seat for {who}, labelled “{label}”"),
+    invitedAs: { gm: _("a GM"), watch: _("a watcher") },
+    invitedOnce: _("Scan it with the phone's camera, or send the link. It seats one device."),
+    invitedMany: _("Scan it with each screen's camera, or open the link. It seats any number of screens."),
+    invitedJoined: _("{label} has joined the table."),
+    qrOf: _("QR code of the invitation link for {label}"),
+    copy: _("Copy the link"),
+    copied: _("Copied"),
+    offered: _("The GM forked the campaign: “{name}”. Play on there as {who}?"),
+    offeredSeat: _("The GM forked the campaign: “{name}”. Follow the table there?"),
+    takeOffer: _("Go to “{name}”"),
+    later: _("Later"),
+    forkTaking: _("Forked “{name}” at v{at}: taking the table along…"),
+    openCommitment: _("open commitment "),
+    commitment: _("commitment "),
+    playersSeed: _("players' seed "),
+    drawn: _("dice drawn "),
+    seed: _("seed "),
+    verified: _("verified \u2713"),
+    mismatch: _("does not match"),
+    none: _("(none)"),
     anyChoice: "—",
-    unit: "{label} (in {unit})",
-    sealed: "sealed",
-    sealedFor: { private: "sealed: the roller and the GM", blind: "sealed: the GM only", whisper: "whisper" },
-    reveal: "Reveal",
-    revealAll: "Reveal all sealed rolls",
-    rollMode: "Roll mode"
+    unit: _("{label} (in {unit})"),
+    sealed: _("sealed"),
+    sealedFor: { private: _("sealed: the roller and the GM"), blind: _("sealed: the GM only"), whisper: _("whisper") },
+    reveal: _("Reveal"),
+    revealAll: _("Reveal all sealed rolls"),
+    rollMode: _("Roll mode")
   };
-  function say(key, values) {
-    return WORDS[key].replace(/\{(\w+)\}/g, function (_, k) { return values && values[k] !== undefined ? String(values[k]) : ""; });
+  /* The words of the page's own HTML, by its data-i18n names: an element's text (its first
+     text, before any field inside it), its aria-label, placeholder or title. */
+  var STATIC = {
+    pageTitle: _("campaign-ledger table"),
+    theTable: _("The table"),
+    theTableAria: _("the table"),
+    rollModeAria: _("roll mode"),
+    connection: _("connection"),
+    language: _("language"),
+    tracks: _("tracks"),
+    gameMaster: _("game master"),
+    timeFork: _("Time · Fork"),
+    timeTravel: _("time travel"),
+    previousDay: _("previous day"),
+    previousAction: _("previous action"),
+    actionShown: _("the action the table shows"),
+    nextAction: _("next action"),
+    nextDay: _("next day"),
+    backToNow: _("Back to now"),
+    forkAs: _("Fork as"),
+    newBranch: _("the new branch"),
+    forkHelp: _("A new branch of the campaign from the point shown; every seat is offered a place there"),
+    fork: _("Fork"),
+    seatsOffered: _("seats offered at a fork"),
+    whoseSheet: _("whose sheet"),
+    recentRollsAria: _("recent rolls"),
+    moreActions: _("more actions"),
+    diceBox: _("dice box"),
+    dice: _("Dice"),
+    notation: _("Notation"),
+    label: _("Label"),
+    climb: _("climb"),
+    roll: _("Roll"),
+    realDice: _("I rolled real dice"),
+    faces: _("faces"),
+    "public": _("public: everyone sees it"),
+    "private": _("private: me and the GM"),
+    blind: _("blind: the GM only"),
+    whatNext: _("what comes next"),
+    map: _("Map"),
+    seats: _("Seats"),
+    inviteSeat: _("Invite a seat"),
+    who: _("Who"),
+    invitePlayer: _("a player, for one character"),
+    inviteWatcher: _("a watcher: reads the table, records nothing"),
+    inviteGm: _("a GM: may do everything"),
+    character: _("Character"),
+    seatLabel: _("Seat label"),
+    characterName: _("the character's name"),
+    reusable: _("One link for any number of screens (a shared screen)"),
+    invite: _("Invite"),
+    inviteLink: _("the invitation link"),
+    seatsOfTable: _("the seats of this table"),
+    provable: _("Provable dice"),
+    playersSeedLabel: _("Players' seed"),
+    chosenByPlayers: _("chosen by the players"),
+    seedButton: _("Seed"),
+    nextSeed: _("Next players' seed"),
+    theSame: _("(the same)"),
+    log: _("The log"),
+    logNote: _("newest first; undone actions struck through"),
+    sheetTab: _("Sheet"),
+    tableTab: _("Table"),
+    logTab: _("Log"),
+    cancel: _("Cancel")
+  };
+  function staticWords() {
+    document.documentElement.lang = LANG;
+    Array.prototype.forEach.call(document.querySelectorAll("[data-i18n]"), function (node) {
+      var text = STATIC[node.getAttribute("data-i18n")] || WORDS[node.getAttribute("data-i18n")];
+      if (!text) return;
+      var first = Array.prototype.filter.call(node.childNodes, function (c) { return c.nodeType === 3 && c.nodeValue.trim(); })[0];
+      if (!node.children.length) node.textContent = text;
+      else if (first) first.nodeValue = first.nodeValue.replace(first.nodeValue.trim(), text);
+    });
+    [["aria", "aria-label"], ["placeholder", "placeholder"], ["title", "title"]].forEach(function (pair) {
+      Array.prototype.forEach.call(document.querySelectorAll("[data-i18n-" + pair[0] + "]"), function (node) {
+        var text = STATIC[node.getAttribute("data-i18n-" + pair[0])];
+        if (text) node.setAttribute(pair[1], text);
+      });
+    });
   }
+  /* The language picker: the seat's choice, kept in this browser (localStorage, and a
+     cookie the server reads for the page and its first reads), the page read again in it. */
+  function remember(lang) {
+    try { localStorage.setItem(STORE, lang); } catch (e) { /* private mode: the cookie keeps it */ }
+    document.cookie = COOKIE + "=" + encodeURIComponent(lang) + "; path=/; max-age=31536000; samesite=lax";
+  }
+  function languagePicker() {
+    var pick = $("lang"), names = L.languages || {};
+    if (!pick) return;
+    clear(pick);
+    Object.keys(names).forEach(function (code) {
+      pick.appendChild(el("option", { value: code, text: code.toUpperCase(), title: names[code], "aria-label": names[code] }));
+    });
+    if (!names[LANG]) pick.appendChild(el("option", { value: LANG, text: LANG.toUpperCase() }));
+    pick.value = LANG;
+    pick.addEventListener("change", function () {
+      remember(pick.value);
+      location.reload();
+    });
+  }
+  /* The seat's choice, when this browser holds one the page was not served in: kept as
+     the cookie too, and the page read again in it (once). */
+  function chosenElsewhere() {
+    var kept = null;
+    try { kept = localStorage.getItem(STORE); } catch (e) { kept = null; }
+    if (!kept || kept === LANG || !(L.languages || {})[kept]) return false;
+    if (document.cookie.indexOf(COOKIE + "=" + kept) >= 0) return false; /* the server chose otherwise: no loop */
+    try {
+      if (sessionStorage.getItem(STORE) === kept) return false; /* read again once already: cookies are off */
+      sessionStorage.setItem(STORE, kept);
+    } catch (e) { return false; }
+    remember(kept);
+    location.reload();
+    return true;
+  }
+  var DICE_STATES = { physical: _("physical"), proven: _("proven"), pending: p_("dice", "pending"), unproven: _("unproven") };
+  function say(key, values) { return fill(WORDS[key], values); }
   var S = {
     table: null, seat: null, entries: {}, versions: [], byAction: {}, head: 0, who: null, at: null,
     steps: [], revealed: {}, verified: {}, commitments: [], seeded: {}, source: null, lost: false,
@@ -175,6 +378,8 @@
     return String(Date.now()) + "-" + Math.random().toString(16).slice(2);
   }
   function request(method, path, body) {
+    /* the seat's language goes with the cookie (and the browser's Accept-Language), as with
+       the reads the page's answer preloads: the same request, so the preloaded answer serves */
     var init = { method: method, credentials: "same-origin", headers: { Accept: "application/json" } };
     if (body !== undefined) {
       init.headers["Content-Type"] = "application/json";
@@ -186,7 +391,7 @@
         var data = null;
         try { data = raw ? JSON.parse(raw) : null; } catch (e) { data = null; }
         if (!answer.ok) {
-          var err = new Error(data && data.error ? data.error.message : "the server answered " + answer.status);
+          var err = new Error(data && data.error ? data.error.message : _("the server answered {status}", { status: answer.status }));
           err.status = answer.status;
           err.body = data;
           throw err;
@@ -207,7 +412,7 @@
     var mine = seat.character;
     $("title").textContent = mine || t.campaign;
     $("subtitle").textContent = (mine ? t.campaign + " \u00b7 " : "") + t.system;
-    document.title = (mine ? mine + " \u00b7 " : "") + t.campaign + " \u00b7 live table";
+    document.title = _("{name} \u00b7 live table", { name: (mine ? mine + " \u00b7 " : "") + t.campaign });
     $("seat").textContent = seat.role === "gm" ? say("seatOf", { who: WORDS.gm, label: seat.label }) :
       seat.character ? seat.label : say("seatOf", { who: WORDS.watching, label: seat.label });
   }
@@ -241,7 +446,7 @@
     return found.every(function (f) { return typeof f === "number"; }) ? found : [];
   }
   function dice(list, big) {
-    return el("span", { "class": "faces" + (big ? " big" : ""), "aria-label": "dice faces " + list.join(", ") },
+    return el("span", { "class": "faces" + (big ? " big" : ""), "aria-label": _("dice faces {faces}", { faces: list.join(", ") }) },
       list.map(function (f) { return el("span", { "class": "die", text: f }); }));
   }
   function entryNode(e) {
@@ -253,8 +458,8 @@
         (S.at !== null && e.version > S.at ? " future" : ""),
       "data-version": e.version, "data-kind": e.kind, "data-undone": e.undone ? "1" : "0"
     }, [
-      el("span", { "class": "v", text: "v" + e.version, "data-day": e.day === null || e.day === undefined ? "" : "day " + e.day }),
-      el("span", { "class": "day", text: e.day === null || e.day === undefined ? "" : "day " + e.day }),
+      el("span", { "class": "v", text: "v" + e.version, "data-day": e.day === null || e.day === undefined ? "" : _("day {day}", { day: e.day }) }),
+      el("span", { "class": "day", text: e.day === null || e.day === undefined ? "" : _("day {day}", { day: e.day }) }),
       el("span", { "class": "text" }, [
         e.who ? el("b", { "class": "who", text: e.who + ": " }) : null,
         el("span", { "class": "summary", text: e.summary })
@@ -262,9 +467,9 @@
       el("span", { "class": "marks" }, [
         shown.length ? dice(shown) : null,
         state ? el("span", { "class": "badge dice " + state, "data-dice": state,
-          title: proven ? "the revealed seed hashes to the commitment" : "", text: state + (proven ? " \u2713" : "") }) : null,
-        e.undone ? el("span", { "class": "badge undone", text: "undone" }) : null,
-        e.decision && e.decision.seat ? el("span", { "class": "seat-of muted", text: "by " + e.decision.seat }) : null
+          title: proven ? _("the revealed seed hashes to the commitment") : "", text: (DICE_STATES[state] || state) + (proven ? " \u2713" : "") }) : null,
+        e.undone ? el("span", { "class": "badge undone", text: _("undone") }) : null,
+        e.decision && e.decision.seat ? el("span", { "class": "seat-of muted", text: _("by {seat}", { seat: e.decision.seat }) }) : null
       ].concat(e.kind === "action.sealed" ? sealedMarks(e) : []))
     ]);
   }
@@ -440,7 +645,7 @@
   var retry = null;
   function follow() {
     if (S.source) S.source.close();
-    var source = new EventSource(API + "/stream?after=" + S.head);
+    var source = new EventSource(API + "/stream?after=" + S.head + "&lang=" + encodeURIComponent(LANG));
     S.source = source;
     source.onopen = function () {
       live("live");
@@ -691,8 +896,9 @@
     tracks(S.at === null || isGM() ? data : null);
     var luck = data.luck_index;
     if (luck && luck.judged) {
-      box.appendChild(D.kv("Luck", el("span", { "class": "val", text: (luck.luck === null ? "-" : luck.luck.toFixed(2)) +
-        " (" + luck.successes + " of " + luck.judged + " judged rolls, " + luck.expected.toFixed(1) + " expected)" }), "luck_index"));
+      box.appendChild(D.kv(_("Luck"), el("span", { "class": "val", text: n_(
+        "{luck} ({successes} of {n} judged roll, {expected} expected)", "{luck} ({successes} of {n} judged rolls, {expected} expected)",
+        luck.judged, { luck: luck.luck === null ? "-" : num(luck.luck, 2), successes: luck.successes, expected: num(luck.expected, 1) }) }), "luck_index"));
     }
     $("mine-title").textContent = mine ? say("mine", { who: mine }) : WORDS.ourRolls;
     forms(data);
@@ -703,7 +909,7 @@
     var box = clear($("now-box"));
     if (S.at !== null) box.appendChild(el("p", { "class": "past", text: say("past", { v: S.at, head: S.head }) }));
     if (follow.length) box.appendChild(group("now", follow));
-    if (hints.length) box.appendChild(el("ul", { "class": "hints", "aria-label": "now" }, hints.map(function (h) { return el("li", { text: h }); })));
+    if (hints.length) box.appendChild(el("ul", { "class": "hints", "aria-label": _("now") }, hints.map(function (h) { return el("li", { text: h }); })));
     /* a result whose control is gone from the sheet (a weapon unjammed, a panic rolled)
        stays in sight here, where the sheet begins */
     var slot = S.lastSlot, card = slot && S.cards[slot];
@@ -794,14 +1000,14 @@
       if (shown !== null && shown !== undefined) node.value = f.scale > 1 ? String(shown / f.scale) : String(shown);
     } else {
       node = el("input", { id: id, name: f.field, type: "text", maxlength: 10000, autocomplete: "off",
-        placeholder: f.type === "list" ? "a, b, c" : f.type === "pairs" ? "key=value, key=value" : "" });
+        placeholder: f.type === "list" ? _("a, b, c") : f.type === "pairs" ? _("key=value, key=value") : "" });
       if (typeof shown === "string") node.value = shown;
     }
     var row = el("div", { "class": "field" }, [el("label", { "for": id, text: label + (f.required ? "" : "") }), node,
       f.help ? el("p", { "class": "help", text: f.help }) : null]);
     if ((f.type === "integer") && f.scale === 1 && !f.choices) {
-      var less = el("button", { type: "button", "class": "step", "aria-label": f.label + " one less", text: "\u2212" });
-      var more = el("button", { type: "button", "class": "step", "aria-label": f.label + " one more", text: "+" });
+      var less = el("button", { type: "button", "class": "step", "aria-label": _("{label}: one less", { label: f.label }), text: "\u2212" });
+      var more = el("button", { type: "button", "class": "step", "aria-label": _("{label}: one more", { label: f.label }), text: "+" });
       less.addEventListener("click", function () { bump(node, -1, f); });
       more.addEventListener("click", function () { bump(node, 1, f); });
       row.insertBefore(el("div", { "class": "stepper" }, [less, node, more]), row.children[1]);
@@ -879,7 +1085,7 @@
       if (raw === "") { if (f.required) problem = say("required", { label: f.label }); return; }
       if (f.type === "integer" || f.type === "number") {
         var n = Number(raw) * (f.scale || 1);
-        if (f.type === "integer" && Math.round(n) !== n) { problem = say("wholeMinutes", { label: f.label, value: raw, unit: f.scale > 1 ? "minutes" : f.label }); return; }
+        if (f.type === "integer" && Math.round(n) !== n) { problem = say("wholeMinutes", { label: f.label, value: raw, unit: f.scale > 1 ? _("minutes") : f.label }); return; }
         args[f.field] = n;
       } else if (f.type === "list") {
         args[f.field] = raw.split(",").map(function (x) { return x.trim(); }).filter(Boolean);
@@ -959,11 +1165,14 @@
     }
     return null;
   }
+  /* A d100 roll's level of success (its stable key) in words. */
+  var LEVELS = { fumble: p_("d100 level", "fumble"), failure: p_("d100 level", "failure"), success: p_("d100 level", "success"),
+    special: p_("d100 level", "special"), critical: p_("d100 level", "critical") };
   function said(ev) {
     if (typeof ev.successes === "number") {
-      return { text: ev.successes === 0 ? WORDS.noSuccess : ev.successes === 1 ? WORDS.oneSuccess : say("successes", { n: ev.successes }), good: ev.successes > 0 };
+      return { text: ev.successes === 0 ? WORDS.noSuccess : n_("{n} success", "{n} successes", ev.successes), good: ev.successes > 0 };
     }
-    if (typeof ev.level === "string") return { text: ev.level.toUpperCase(), good: /success|special|critical/.test(ev.level) };
+    if (typeof ev.level === "string") return { text: (LEVELS[ev.level] || ev.level).toUpperCase(), good: /success|special|critical/.test(ev.level) };
     if (typeof ev.success === "boolean") {
       var verdict = ev.success ? WORDS.success : WORDS.failure;
       return { text: typeof ev.total === "number" && typeof ev.target === "number" ? say("against", { total: ev.total, target: ev.target, verdict: verdict }) : verdict, good: ev.success };
@@ -1167,7 +1376,7 @@
   }
   function seatList(list) {
     var ul = clear($("seat-list")), held = list.filter(function (s) { return !s.revoked; });
-    ul.setAttribute("aria-label", say("seats", { n: held.length }));
+    ul.setAttribute("aria-label", n_("{n} seat", "{n} seats", held.length));
     held.forEach(function (s) {
       var role = WORDS.roles[s.role] || s.role;
       var line = s.character ? say("seatOf2", { label: s.label, role: role, who: s.character }) : say("seatLine", { label: s.label, role: role });
@@ -1397,6 +1606,9 @@
   }
 
   function start() {
+    if (chosenElsewhere()) return;
+    staticWords();
+    languagePicker();
     layout();
     if (!campaign) { notice(WORDS.noCampaign); return; }
     var early = request("GET", API + "/sheet"); /* a player's own sheet, asked with the table, not after it */

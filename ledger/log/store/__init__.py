@@ -26,7 +26,6 @@ from ledger.log.store.common import (
     DEFAULT_FILE,
     EVENTS_TABLE,
     KEYS_TABLE,
-    NEW_LEDGER,
     PAGE,
     REQUESTS_TABLE,
     SEALED_TABLE,
@@ -37,6 +36,7 @@ from ledger.log.store.common import (
     ClaimTaken,
     VersionConflict,
     is_postgres,
+    new_ledger,
     resolve_target,
 )
 from ledger.log.store.front import Store
@@ -48,7 +48,6 @@ __all__ = [
     "DEFAULT_FILE",
     "EVENTS_TABLE",
     "KEYS_TABLE",
-    "NEW_LEDGER",
     "PAGE",
     "REQUESTS_TABLE",
     "SEALED_TABLE",
@@ -61,5 +60,6 @@ __all__ = [
     "VersionConflict",
     "check_sqlite_file",
     "is_postgres",
+    "new_ledger",
     "resolve_target",
 ]

@@ -11,14 +11,18 @@ from urllib.parse import urlparse
 import msgspec
 
 from ledger.errors import RunCommand
+from ledger.i18n import _
 
 if TYPE_CHECKING:
     from ledger.log.store.sqlite import SQLiteReads
 
-NEW_LEDGER = RunCommand(
-    text="check `target`, or start one with `new`", command="new", arguments=("SYSTEM", "NAME")
-)
-"""The fix of a target that holds no ledger."""
+
+def new_ledger() -> RunCommand:
+    """The fix of a target that holds no ledger."""
+    return RunCommand(
+        text=_("check `target`, or start one with `new`"), command="new", arguments=("SYSTEM", "NAME")
+    )
+
 
 DEFAULT_FILE = "campaigns.ledger"
 EVENTS_TABLE = "ledger_events"
@@ -109,8 +113,13 @@ def describe(target: str) -> str:
     """The target as a message names it (never its password)."""
     if is_postgres(target):
         u = urlparse(target)
-        return f"PostgreSQL database {u.path.lstrip('/') or 'postgres'} at {u.hostname}:{u.port or 5432}"
-    return f"ledger file {target}"
+        return _(
+            "PostgreSQL database {name} at {host}:{port}",
+            name=u.path.lstrip("/") or "postgres",
+            host=u.hostname,
+            port=u.port or 5432,
+        )
+    return _("ledger file {path}", path=target)
 
 
 def reason(e: BaseException) -> str:
@@ -118,13 +127,15 @@ def reason(e: BaseException) -> str:
     text = str(e).strip() or type(e).__name__
     low = text.lower()
     if "readonly" in low or "read-only" in low:
-        return "it is read-only; use a writable file or folder"
+        return _("it is read-only; use a writable file or folder")
     if "disk is full" in low or "database or disk is full" in low:
-        return "the disk is full; free space and try again (nothing was recorded)"
+        return _("the disk is full; free space and try again (nothing was recorded)")
     if "disk i/o error" in low:
-        return "the disk refused the write (full, over a size limit or failing); free space and try again (nothing was recorded)"
+        return _(
+            "the disk refused the write (full, over a size limit or failing); free space and try again (nothing was recorded)"
+        )
     if "locked" in low:
-        return "another process holds it locked; try again"
+        return _("another process holds it locked; try again")
     if "unable to open" in low:
-        return "the file cannot be opened; check the path and its folder's permissions"
+        return _("the file cannot be opened; check the path and its folder's permissions")
     return text.splitlines()[0]

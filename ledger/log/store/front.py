@@ -9,6 +9,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from ledger.errors import StoreError
+from ledger.i18n import _
 from ledger.log.store.common import (
     ACTING_STREAM,
     CURRENT_STREAM,
@@ -69,7 +70,9 @@ class Store:
             else:
                 opened = open_sqlite(target, create=create, read_only=read_only)
         except _es().PersistenceError as e:
-            raise StoreError(f"cannot open {self.describe()}: {reason(e)}") from e
+            raise StoreError(
+                _("cannot open {store}: {reason}", store=self.describe(), reason=reason(e))
+            ) from e
         self._opened(opened)
 
     def _opened(self, opened: Opened) -> None:
@@ -88,7 +91,9 @@ class Store:
             try:
                 parts.datastore, parts.recorder, parts.tables = make()
             except _es().PersistenceError as e:
-                raise StoreError(f"cannot open {self.describe()}: {reason(e)}") from e
+                raise StoreError(
+                    _("cannot open {store}: {reason}", store=self.describe(), reason=reason(e))
+                ) from e
         return parts
 
     @property
@@ -179,7 +184,9 @@ class Store:
                 raise ClaimTaken(claim.stream) from e
             raise VersionConflict(str(e)) from e
         except _es().PersistenceError as e:
-            raise StoreError(f"cannot write to {self.describe()}: {reason(e)}") from e
+            raise StoreError(
+                _("cannot write to {store}: {reason}", store=self.describe(), reason=reason(e))
+            ) from e
         if claim is not None:
             claim.taken = True
 
@@ -215,7 +222,9 @@ class Store:
         try:
             return self.recorder.select_events(stream, gt=gt, lte=lte, desc=desc, limit=limit)  # type: ignore[no-any-return]
         except _es().PersistenceError as e:
-            raise StoreError(f"cannot read {self.describe()}: {reason(e)}") from e
+            raise StoreError(
+                _("cannot read {store}: {reason}", store=self.describe(), reason=reason(e))
+            ) from e
 
     def scan(self, stream: str, gt: int = 0, lte: int | None = None) -> Iterator[StoredEvent]:
         """Every event of a stream in version order, a page at a time."""
@@ -234,7 +243,9 @@ class Store:
         try:
             yield from self.recorder.select_states(stream, gt, lte)
         except _es().PersistenceError as e:
-            raise StoreError(f"cannot read {self.describe()}: {reason(e)}") from e
+            raise StoreError(
+                _("cannot read {store}: {reason}", store=self.describe(), reason=reason(e))
+            ) from e
 
     def rows(
         self, stream: str, gt: int = 0, lte: int | None = None
@@ -244,7 +255,9 @@ class Store:
         try:
             yield from self.recorder.select_rows(stream, gt, lte)
         except _es().PersistenceError as e:
-            raise StoreError(f"cannot read {self.describe()}: {reason(e)}") from e
+            raise StoreError(
+                _("cannot read {store}: {reason}", store=self.describe(), reason=reason(e))
+            ) from e
 
     def first(self, stream: str) -> bytes | None:
         """The stored bytes of a stream's first event (None: the stream is empty)."""
@@ -263,7 +276,9 @@ class Store:
         try:
             return self.recorder.select_marked(stream, gt, lte, marker, limit)  # type: ignore[no-any-return]
         except _es().PersistenceError as e:
-            raise StoreError(f"cannot read {self.describe()}: {reason(e)}") from e
+            raise StoreError(
+                _("cannot read {store}: {reason}", store=self.describe(), reason=reason(e))
+            ) from e
 
     # --- every stream in the order it was recorded: followers -------------------------
 
@@ -272,7 +287,9 @@ class Store:
         try:
             return self.recorder.select_notifications(start, limit)  # type: ignore[no-any-return]
         except _es().PersistenceError as e:
-            raise StoreError(f"cannot read {self.describe()}: {reason(e)}") from e
+            raise StoreError(
+                _("cannot read {store}: {reason}", store=self.describe(), reason=reason(e))
+            ) from e
 
     def states_after(self, position: int, limit: int) -> list[tuple[int, str, bytes]]:
         """Up to ``limit`` (notification id, stream, state) rows after ``position``,
@@ -284,10 +301,15 @@ class Store:
         except _es().PersistenceError as e:
             if "lock timeout" in str(e):
                 raise StoreError(
-                    f"cannot follow {self.describe()}: a write has held the event table for "
-                    "longer than the lock timeout (a bulk import?); try again when it ends"
+                    _(
+                        "cannot follow {store}: a write has held the event table for "
+                        "longer than the lock timeout (a bulk import?); try again when it ends",
+                        store=self.describe(),
+                    )
                 ) from e
-            raise StoreError(f"cannot read {self.describe()}: {reason(e)}") from e
+            raise StoreError(
+                _("cannot read {store}: {reason}", store=self.describe(), reason=reason(e))
+            ) from e
 
     def max_notification_id(self) -> int:
         if self._reads is not None:
@@ -295,7 +317,9 @@ class Store:
         try:
             return self.recorder.max_notification_id() or 0  # type: ignore[no-any-return]
         except _es().PersistenceError as e:
-            raise StoreError(f"cannot read {self.describe()}: {reason(e)}") from e
+            raise StoreError(
+                _("cannot read {store}: {reason}", store=self.describe(), reason=reason(e))
+            ) from e
 
     def listen(self, heard: Callable[[str | None], None]) -> AppendListener | None:
         """On PostgreSQL, an :class:`~ledger.log.store.listener.AppendListener` telling
@@ -349,7 +373,9 @@ class Store:
         except _es().IntegrityError:
             return False
         except _es().PersistenceError as e:
-            raise StoreError(f"cannot write to {self.describe()}: {reason(e)}") from e
+            raise StoreError(
+                _("cannot write to {store}: {reason}", store=self.describe(), reason=reason(e))
+            ) from e
         return True
 
     def key_records(self, stream: str, *, last: bool = False) -> Sequence[StoredEvent]:
@@ -361,7 +387,9 @@ class Store:
                 return self.keys.select_events(stream, desc=True, limit=1)  # type: ignore[no-any-return]
             return self.keys.select_events(stream)  # type: ignore[no-any-return]
         except _es().PersistenceError as e:
-            raise StoreError(f"cannot read {self.describe()}: {reason(e)}") from e
+            raise StoreError(
+                _("cannot read {store}: {reason}", store=self.describe(), reason=reason(e))
+            ) from e
 
     # --- the current campaign and each campaign's acting character: this ledger's choices
 
@@ -372,7 +400,7 @@ class Store:
 
     def use_campaign(self, campaign_id: str) -> None:
         """Make a campaign current: one more row on the current-campaign stream."""
-        self._choose(CURRENT_STREAM, "campaign.used", campaign_id, "the current campaign")
+        self._choose(CURRENT_STREAM, "campaign.used", campaign_id, _("the current campaign"))
 
     def acting_character(self, campaign_id: str) -> str | None:
         """The character last chosen to act in a campaign on this ledger, if any."""
@@ -381,17 +409,19 @@ class Store:
 
     def act_as(self, campaign_id: str, name: str) -> None:
         """Choose the acting character of a campaign: one more row on its stream."""
-        self._choose(ACTING_STREAM + campaign_id, "character.acting", name, "the acting character")
+        self._choose(ACTING_STREAM + campaign_id, "character.acting", name, _("the acting character"))
 
     def _choose(self, stream: str, topic: str, value: str, what: str) -> None:
         """One more row on a stream of this ledger's choices (the last row is the choice),
         retried while another writer takes the same version."""
-        for _ in range(50):
+        for __ in range(50):
             rows = self.key_records(stream, last=True)
             version = rows[0].originator_version + 1 if rows else 1
             if self.put_key(stream, version, topic, value.encode()):
                 return
-        raise StoreError(f"cannot record {what} in {self.describe()}: it is busy; try again")
+        raise StoreError(
+            _("cannot record {what} in {store}: it is busy; try again", what=what, store=self.describe())
+        )
 
     # --- dice seeds: secret until revealed, never in the log or an export ---------
 
@@ -402,15 +432,25 @@ class Store:
             self.seeds.insert_events([_es().StoredEvent(stream, 1, "dice.seed", state)])
         except _es().IntegrityError:
             if not exist_ok:
-                raise StoreError(f"the seed table of {self.describe()} already holds {stream}") from None
+                raise StoreError(
+                    _(
+                        "the seed table of {store} already holds {stream}",
+                        store=self.describe(),
+                        stream=stream,
+                    )
+                ) from None
         except _es().PersistenceError as e:
-            raise StoreError(f"cannot write to {self.describe()}: {reason(e)}") from e
+            raise StoreError(
+                _("cannot write to {store}: {reason}", store=self.describe(), reason=reason(e))
+            ) from e
 
     def seed_record(self, stream: str) -> bytes | None:
         try:
             rows = self.seeds.select_events(stream, limit=1)
         except _es().PersistenceError as e:
-            raise StoreError(f"cannot read {self.describe()}: {reason(e)}") from e
+            raise StoreError(
+                _("cannot read {store}: {reason}", store=self.describe(), reason=reason(e))
+            ) from e
         return bytes(rows[0].state) if rows else None
 
     # --- the live table's seats and answered requests (never exported) -------------
@@ -423,7 +463,9 @@ class Store:
         except _es().IntegrityError:
             return False
         except _es().PersistenceError as e:
-            raise StoreError(f"cannot write to {self.describe()}: {reason(e)}") from e
+            raise StoreError(
+                _("cannot write to {store}: {reason}", store=self.describe(), reason=reason(e))
+            ) from e
         return True
 
     def put_private_rows(self, table: str, rows: Sequence[tuple[str, int, str, bytes]]) -> bool:
@@ -436,7 +478,9 @@ class Store:
         except _es().IntegrityError:
             return False
         except _es().PersistenceError as e:
-            raise StoreError(f"cannot write to {self.describe()}: {reason(e)}") from e
+            raise StoreError(
+                _("cannot write to {store}: {reason}", store=self.describe(), reason=reason(e))
+            ) from e
         return True
 
     def private_records(self, table: str, stream: str, gt: int | None = None) -> Sequence[StoredEvent]:
@@ -446,7 +490,9 @@ class Store:
         try:
             return self._private(table).select_events(stream, gt=gt)  # type: ignore[no-any-return]
         except _es().PersistenceError as e:
-            raise StoreError(f"cannot read {self.describe()}: {reason(e)}") from e
+            raise StoreError(
+                _("cannot read {store}: {reason}", store=self.describe(), reason=reason(e))
+            ) from e
 
     def _private(self, table: str) -> Any:
         return {SEATS_TABLE: self.seats, REQUESTS_TABLE: self.requests, SEALED_TABLE: self.sealed}[table]

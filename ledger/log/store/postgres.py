@@ -28,14 +28,15 @@ from psycopg.errors import LockNotAvailable
 from psycopg.rows import DictRow, dict_row
 
 from ledger.errors import GiveOption, Input, StoreError
+from ledger.i18n import _
 from ledger.log.store.common import (
     EVENTS_TABLE,
-    NEW_LEDGER,
     PAGE,
     PRIVATE_TABLES,
     Claim,
     Opened,
     describe,
+    new_ledger,
     reason,
 )
 from ledger.log.store.listener import LISTEN_CACHE, LISTEN_CLASS, Subscription
@@ -66,7 +67,8 @@ def connection_params(target: str) -> tuple[dict[str, Any], str]:
     schema = parse_qs(u.query).get("schema", [""])[0]
     if schema and not schema.replace("_", "").isalnum():
         raise StoreError(
-            f"schema {schema!r} in `db` is not a plain name; use letters, digits and _", field="db"
+            _("schema {schema!r} in `db` is not a plain name; use letters, digits and _", schema=schema),
+            field="db",
         )
     params = {
         "dbname": unquote(u.path.lstrip("/")) or "postgres",
@@ -87,11 +89,11 @@ def open_postgres(target: str, *, create: bool, read_only: bool) -> Opened:
     except psycopg.OperationalError as e:
         first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         raise StoreError(
-            f"cannot reach {describe(target)}: {first}",
-            fix=GiveOption(text="start the server or fix `target`", inputs=(Input("target"),)),
+            _("cannot reach {store}: {reason}", store=describe(target), reason=first),
+            fix=GiveOption(text=_("start the server or fix `target`"), inputs=(Input("target"),)),
         ) from e
     except psycopg.Error as e:
-        raise StoreError(f"cannot open {describe(target)}: {reason(e)}") from e
+        raise StoreError(_("cannot open {store}: {reason}", store=describe(target), reason=reason(e))) from e
     datastore = _datastore(params, schema)
     recorder = LedgerPostgresRecorder(datastore, events_table_name=EVENTS_TABLE)
     recorder.listen_params = params
@@ -108,12 +110,18 @@ def open_postgres(target: str, *, create: bool, read_only: bool) -> Opened:
                     "SELECT to_regclass(%s)", (f'"{schema or "public"}"."{EVENTS_TABLE}"',)
                 ).fetchone()
             except psycopg.Error as e:
-                raise StoreError(f"cannot open {describe(target)}: {reason(e)}") from e
+                raise StoreError(
+                    _("cannot open {store}: {reason}", store=describe(target), reason=reason(e))
+                ) from e
             if found is None or found[0] is None:
                 raise StoreError(
-                    f"no ledger in {describe(target)} (schema {schema or 'public'})",
+                    _(
+                        "no ledger in {store} (schema {schema})",
+                        store=describe(target),
+                        schema=schema or "public",
+                    ),
                     path=describe(target),
-                    fix=NEW_LEDGER,
+                    fix=new_ledger(),
                 )
             if read_only:
                 return opened
@@ -130,7 +138,9 @@ def open_postgres(target: str, *, create: bool, read_only: bool) -> Opened:
             finally:
                 setup.execute("SELECT pg_advisory_unlock(hashtext(%s))", (lock,))
         except (psycopg.Error, PersistenceError) as e:
-            raise StoreError(f"cannot open {describe(target)}: {reason(e)}") from e
+            raise StoreError(
+                _("cannot open {store}: {reason}", store=describe(target), reason=reason(e))
+            ) from e
     return opened
 
 

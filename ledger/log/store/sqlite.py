@@ -17,12 +17,13 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from ledger.errors import GiveOption, Input, NotALedgerError, RunCommand, StoreError
+from ledger.i18n import _
 from ledger.log.store.common import (
     EVENTS_TABLE,
-    NEW_LEDGER,
     PRIVATE_TABLES,
     Opened,
     describe,
+    new_ledger,
     reason,
 )
 
@@ -35,14 +36,14 @@ def open_sqlite(target: str, *, create: bool, read_only: bool) -> Opened:
     when it is not a ledger; read-only when asked, or when it cannot be written."""
     path = Path(target)
     if not path.exists() and not path.is_dir() and not (create and not read_only):
-        raise StoreError(f"no ledger at {path}", path=str(path), fix=NEW_LEDGER)
+        raise StoreError(_("no ledger at {path}", path=path), path=str(path), fix=new_ledger())
     tables = check_sqlite_file(path)
     if not read_only and tables and not _writable(path):
         read_only = True  # read-only media or permissions: reads work, writes are refused
     if read_only and not tables:
         raise StoreError(
-            f"{path} is empty: not a ledger yet",
-            fix=RunCommand(text="start one with `new`", command="new", arguments=("SYSTEM", "NAME")),
+            _("{path} is empty: not a ledger yet", path=path),
+            fix=RunCommand(text=_("start one with `new`"), command="new", arguments=("SYSTEM", "NAME")),
         )
     name = _read_only_uri(path) if read_only else str(path)
     reads = SQLiteReads(name, target)
@@ -64,7 +65,7 @@ def open_sqlite(target: str, *, create: bool, read_only: bool) -> Opened:
             if table not in tables:
                 kept.create_table()
     except PersistenceError as e:
-        raise StoreError(f"cannot write {describe(target)}: {reason(e)}") from e
+        raise StoreError(_("cannot write {store}: {reason}", store=describe(target), reason=reason(e))) from e
     return Opened(datastore, recorder, private, read_only=False, reads=reads)
 
 
@@ -90,7 +91,9 @@ class SQLiteReads:
                     )
                 return self._conn.execute(sql, params).fetchall()
         except sqlite3.Error as e:
-            raise StoreError(f"cannot read {describe(self.target)}: {reason(e)}") from e
+            raise StoreError(
+                _("cannot read {store}: {reason}", store=describe(self.target), reason=reason(e))
+            ) from e
 
     def max_notification_id(self) -> int:
         return self._rows(f"SELECT MAX(rowid) FROM {EVENTS_TABLE}", ())[0][0] or 0  # type: ignore[no-any-return]
@@ -129,7 +132,9 @@ def synchronous(datastore: SQLiteDatastore, level: str, target: str) -> None:
         with datastore.get_connection(commit=True) as conn, conn.cursor() as curs:
             curs.execute(f"PRAGMA synchronous={level}")
     except (PersistenceError, sqlite3.Error) as e:
-        raise StoreError(f"cannot write to {describe(target)}: {reason(e)}") from e
+        raise StoreError(
+            _("cannot write to {store}: {reason}", store=describe(target), reason=reason(e))
+        ) from e
 
 
 def flush_log(target: str) -> None:
@@ -144,7 +149,9 @@ def flush_log(target: str) -> None:
     except FileNotFoundError:
         return  # no log: every commit went into the file itself
     except OSError as e:
-        raise StoreError(f"cannot write to {describe(target)}: {reason(e)}") from e
+        raise StoreError(
+            _("cannot write to {store}: {reason}", store=describe(target), reason=reason(e))
+        ) from e
 
 
 # --- the recorder ---------------------------------------------------------------------
@@ -190,32 +197,35 @@ def check_sqlite_file(path: Path) -> set[str]:
     """Refuse, without touching it, a file that is not a ledger; return its tables."""
     if path.is_dir():
         raise NotALedgerError(
-            f"{path} is a folder", fix=GiveOption(text="give `db` a file path", inputs=(Input("db"),))
+            _("{path} is a folder", path=path),
+            fix=GiveOption(text=_("give `db` a file path"), inputs=(Input("db"),)),
         )
     if not path.exists():
         parent = path.parent if str(path.parent) else Path(".")
         if not parent.exists():
             raise StoreError(
-                f"folder {parent} does not exist",
-                fix=GiveOption(text="create it or choose another `db`", inputs=(Input("db"),)),
+                _("folder {path} does not exist", path=parent),
+                fix=GiveOption(text=_("create it or choose another `db`"), inputs=(Input("db"),)),
             )
         if not os.access(parent, os.W_OK):
             raise StoreError(
-                f"folder {parent} is read-only",
-                fix=GiveOption(text="choose a writable `db` location", inputs=(Input("db"),)),
+                _("folder {path} is read-only", path=parent),
+                fix=GiveOption(text=_("choose a writable `db` location"), inputs=(Input("db"),)),
             )
         return set()
     try:
         with path.open("rb") as f:
             header = f.read(100)
     except OSError as e:
-        raise StoreError(f"cannot read {path}: {e.strerror}; check its permissions") from e
+        raise StoreError(
+            _("cannot read {path}: {reason}; check its permissions", path=path, reason=e.strerror)
+        ) from e
     if not header:
         return set()  # an empty file: a new ledger
     if header[: len(_SQLITE_HEADER)] != _SQLITE_HEADER:
         raise NotALedgerError(
-            f"{path} is not a campaign-ledger file (not SQLite)",
-            fix=GiveOption(text="check `db`, nothing was changed", inputs=(Input("db"),)),
+            _("{path} is not a campaign-ledger file (not SQLite)", path=path),
+            fix=GiveOption(text=_("check `db`, nothing was changed"), inputs=(Input("db"),)),
         )
     _check_length(path, header)
     try:
@@ -231,12 +241,20 @@ def check_sqlite_file(path: Path) -> set[str]:
             conn.close()
     except sqlite3.DatabaseError as e:
         raise NotALedgerError(
-            f"{path} is damaged or truncated ({e}); restore it from a backup or export, nothing was changed"
+            _(
+                "{path} is damaged or truncated ({problem}); restore it from a backup or export, nothing was changed",
+                path=path,
+                problem=e,
+            )
         ) from e
     if tables and EVENTS_TABLE not in tables:
         raise NotALedgerError(
-            f"{path} is another application's SQLite database (no {EVENTS_TABLE} table)",
-            fix=GiveOption(text="choose another `db`, nothing was changed", inputs=(Input("db"),)),
+            _(
+                "{path} is another application's SQLite database (no {table} table)",
+                path=path,
+                table=EVENTS_TABLE,
+            ),
+            fix=GiveOption(text=_("choose another `db`, nothing was changed"), inputs=(Input("db"),)),
         )
     return tables
 
@@ -245,7 +263,7 @@ def _check_length(path: Path, header: bytes) -> None:
     """Refuse a file shorter than the pages its header counts (a cut-off copy)."""
     if len(header) < 100:
         raise NotALedgerError(
-            f"{path} is truncated (its header is cut off); restore it from a backup or export"
+            _("{path} is truncated (its header is cut off); restore it from a backup or export", path=path)
         )
     wal = path.with_name(path.name + "-wal")
     if wal.exists() and wal.stat().st_size > 0:
@@ -255,6 +273,11 @@ def _check_length(path: Path, header: bytes) -> None:
     pages = int.from_bytes(header[28:32], "big")
     if pages and path.stat().st_size < page_size * pages:
         raise NotALedgerError(
-            f"{path} is truncated ({path.stat().st_size} bytes of {page_size * pages}); "
-            "restore it from a backup or export, nothing was changed"
+            _(
+                "{path} is truncated ({size} bytes of {expected}); "
+                "restore it from a backup or export, nothing was changed",
+                path=path,
+                size=path.stat().st_size,
+                expected=page_size * pages,
+            )
         )

@@ -15,8 +15,10 @@ from typing import Any
 from ledger.deciding.decider import Draft
 from ledger.dice.sources import Dice
 from ledger.errors import Fix, Other, ReadTable, RuleError
+from ledger.i18n import _
 from ledger.projections.crawl.game import Crawl
 from ledger.systems.crawl import events as ev
+from ledger.systems.crawl import terms
 from ledger.systems.crawl.model import TECHNIQUES
 from ledger.systems.crawl.outcomes import setting, starve
 from ledger.systems.crawl.tables import sources
@@ -125,12 +127,23 @@ def _strike(d: Draft[Crawl], weapon: str, bonus: int, technique: int | None, arr
 
 def attack(d: Draft[Crawl], weapon: str | None, dice: Dice) -> None:
     owned = weapons(d.game, d.tables)
-    name = weapon or best_weapon(d.game, d.tables, bows=True)
+    name = terms.read_or_keep(terms.readings(owned), weapon) or best_weapon(d.game, d.tables, bows=True)
     if name not in owned:
-        raise RuleError(f"no weapon {name!r} in your inventory; use one of {', '.join(owned)}")
+        raise RuleError(
+            _(
+                "no weapon {weapon!r} in your inventory; use one of {weapons}",
+                weapon=weapon if weapon else name,
+                weapons=", ".join(terms.names(owned)),
+            )
+        )
     arrows = 1 if owned[name].get("bow") else 0
     if arrows and d.game.arrows < 1:
-        raise RuleError(f"the {name} needs arrows and you have none; attack with another weapon")
+        raise RuleError(
+            _(
+                "the {weapon} needs arrows and you have none; attack with another weapon",
+                weapon=terms.word(name),
+            )
+        )
     if not _strike(d, name, 0, None, arrows):
         enemy_turn(d, dice)
 
@@ -143,32 +156,58 @@ def p_training(needed: int, dice_count: int) -> float:
 
 def check_technique(g: Crawl, n: int, tables: dict[str, Any] | None = None) -> dict[str, Any]:
     if n not in TECHNIQUES:
-        raise RuleError(f"there is no technique {n}; techniques are numbered 1 to 7")
+        raise RuleError(_("there is no technique {number}; techniques are numbered 1 to 7", number=n))
     tech = TECHNIQUES[n]
+    name = terms.technique(n)
     if n not in g.techniques:
-        known = ", ".join(map(str, sorted(g.techniques))) or "none yet"
-        where, table = _where(tables, "technique", n, "a quest, a ruin or a divine chapter teaches it")
+        known = ", ".join(map(str, sorted(g.techniques))) or _("none yet")
+        where, table = _where(tables, "technique", n, _("a quest, a ruin or a divine chapter teaches it"))
         raise RuleError(
-            f"technique {n} ({tech['name']}) is not known (known: {known}); learn it first: {where}",
+            _(
+                "technique {number} ({name}) is not known (known: {known}); learn it first: {where}",
+                number=n,
+                name=name,
+                known=known,
+                where=where,
+            ),
             fix=_see(table),
         )
     assert g.fight is not None
     if tech.get("robots") and not g.fight.foe.robot:
-        raise RuleError(f"technique {n} ({tech['name']}) only affects robots; {g.fight.foe.name} is not one")
+        raise RuleError(
+            _(
+                "technique {number} ({name}) only affects robots; {foe} is not one",
+                number=n,
+                name=name,
+                foe=terms.word(g.fight.foe.name),
+            )
+        )
     missing = [i for i in tech.get("needs", ()) if i not in g.inventory]
     if missing:
-        found = [_where(tables, "item", item, "found in ruins or on the road") for item in missing]
+        found = [_where(tables, "item", item, _("found in ruins or on the road")) for item in missing]
         raise RuleError(
-            f"technique {n} ({tech['name']}) needs {' and '.join(missing)}; "
-            f"get it first: {'; '.join(where for where, _ in found)}",
-            fix=_see(next((table for _, table in found if table), None)),
+            _(
+                "technique {number} ({name}) needs {items}; get it first: {where}",
+                number=n,
+                name=name,
+                items=_(" and ").join(terms.names(missing)),
+                where="; ".join(where for where, _table in found),
+            ),
+            fix=_see(next((table for _where_, table in found if table), None)),
         )
     if n >= 5 and n in g.fight.effects:
-        raise RuleError(f"technique {n} ({tech['name']}) is already active for this combat")
+        raise RuleError(
+            _("technique {number} ({name}) is already active for this combat", number=n, name=name)
+        )
     if g.energy < tech["cost"]:
         raise RuleError(
-            f"technique {n} costs {tech['cost']} Energy and you have {g.energy}",
-            fix=Other(text="attack (or escape) now: food and sleep bring Energy back"),
+            _(
+                "technique {number} costs {cost} Energy and you have {energy}",
+                number=n,
+                cost=tech["cost"],
+                energy=g.energy,
+            ),
+            fix=Other(text=_("attack (or escape) now: food and sleep bring Energy back")),
         )
     return tech
 
@@ -179,19 +218,19 @@ def _where(tables: dict[str, Any] | None, key: str, value: object, otherwise: st
     if not found:
         return otherwise, None
     if found == ["shop"]:
-        return f"a town's shop sells {value}", "shop"
+        return _("a town's shop sells {item}", item=terms.word(str(value))), "shop"
     places = []
     for place in found:
-        table, _, roll = place.partition(" ")
-        places.append(f"{table} on a {roll}" if roll else "a town's shop")
-    return f"it comes from {', '.join(places)}", found[0].partition(" ")[0]
+        table, _sep, roll = place.partition(" ")
+        places.append(_("{table} on a {roll}", table=table, roll=roll) if roll else _("a town's shop"))
+    return _("it comes from {places}", places=", ".join(places)), found[0].partition(" ")[0]
 
 
 def _see(table: str | None) -> Fix | None:
     """Read the table that gives what is missing (None when no table does)."""
     if table is None:
         return None
-    return ReadTable(text=f"see the {table} table", table=table)
+    return ReadTable(text=_("see the {table} table", table=table), table=table)
 
 
 def technique(d: Draft[Crawl], n: int, dice: Dice) -> None:
@@ -248,7 +287,7 @@ def escape(d: Draft[Crawl], dice: Dice) -> None:
     assert g.fight is not None
     foe = g.fight.foe
     if g.energy < 2:
-        raise RuleError(f"escaping costs 2 Energy and you have {g.energy}; fight on")
+        raise RuleError(_("escaping costs 2 Energy and you have {energy}; fight on", energy=g.energy))
     esc = max(0, foe.esc - (2 if 5 in g.fight.effects else 0))
     face = dice.roll(6)
     success = face > esc

@@ -8,12 +8,17 @@ from __future__ import annotations
 
 import msgspec
 
-from ledger import words
+from ledger.i18n import _, n_
 from ledger.log.events import Event
+from ledger.systems.crawl import terms
 
 
 def _physical(manual: bool) -> str:
-    return " (physical dice)" if manual else ""
+    return _(" (physical dice)") if manual else ""
+
+
+def _bits(n: int) -> str:
+    return n_("{n} bit", "{n} bits", n)
 
 
 class Foe(msgspec.Struct, frozen=True, kw_only=True):
@@ -40,8 +45,21 @@ class Moved(Event, frozen=True, tag="crawl.moved"):
     revisit: bool = False
 
     def summary(self) -> str:
-        again = " (revisit)" if self.revisit else ""
-        return f"day {self.day}: moved {self.direction} to ({self.q},{self.r}){again}"
+        if self.revisit:
+            return _(
+                "day {day}: moved {direction} to ({q},{r}) (revisit)",
+                day=self.day,
+                direction=terms.word_of(terms.DIRECTIONS, self.direction),
+                q=self.q,
+                r=self.r,
+            )
+        return _(
+            "day {day}: moved {direction} to ({q},{r})",
+            day=self.day,
+            direction=terms.word_of(terms.DIRECTIONS, self.direction),
+            q=self.q,
+            r=self.r,
+        )
 
 
 class ChapterOpened(Event, frozen=True, tag="crawl.chapter_opened"):
@@ -50,7 +68,7 @@ class ChapterOpened(Event, frozen=True, tag="crawl.chapter_opened"):
     day: int
 
     def summary(self) -> str:
-        return f"divine chapter {self.chapter} opens: {self.name}"
+        return _("divine chapter {chapter} opens: {name}", chapter=self.chapter, name=terms.word(self.name))
 
 
 class TerrainRolled(Event, frozen=True, tag="crawl.terrain_rolled"):
@@ -68,7 +86,13 @@ class TerrainRolled(Event, frozen=True, tag="crawl.terrain_rolled"):
     """The faces were physical dice (``--faces``); False in events recorded before the mark."""
 
     def summary(self) -> str:
-        return f"terrain {self.variant} {list(self.dice)}: {self.terrain}{_physical(self.manual)}"
+        return _(
+            "terrain {variant} {dice}: {terrain}{physical}",
+            variant=self.variant,
+            dice=list(self.dice),
+            terrain=terms.word(self.terrain),
+            physical=_physical(self.manual),
+        )
 
 
 class TableRolled(Event, frozen=True, tag="crawl.table_rolled"):
@@ -90,8 +114,16 @@ class TableRolled(Event, frozen=True, tag="crawl.table_rolled"):
     """The faces were physical dice (``--faces``)."""
 
     def summary(self) -> str:
-        rep = f" (repeated: {self.choice})" if self.repeated else ""
-        return f"{self.table} {list(self.dice)} = {self.total}{rep}: {self.text}{_physical(self.manual)}"
+        rep = _(" (repeated: {choice})", choice=terms.choice(self.choice)) if self.repeated else ""
+        return _(
+            "{table} {dice} = {total}{repeated}: {text}{physical}",
+            table=self.table,
+            dice=list(self.dice),
+            total=self.total,
+            repeated=rep,
+            text=terms.table_text(self.table, self.row, self.text),
+            physical=_physical(self.manual),
+        )
 
 
 class Changed(Event, frozen=True, tag="crawl.changed"):
@@ -112,12 +144,16 @@ class Changed(Event, frozen=True, tag="crawl.changed"):
     energy_now: int = 0
 
     def summary(self) -> str:
-        parts = [f"{k} {v:+d}" for k, v in self._deltas().items() if v]
+        parts = [
+            _("{what} {change:+d}", what=terms.delta(k), change=v) for k, v in self._deltas().items() if v
+        ]
         if self.item:
-            parts.append(f"gets {self.item}")
+            parts.append(_("gets {item}", item=terms.word(self.item)))
         if self.technique:
-            parts.append(f"learns technique {self.technique}")
-        return f"{self.cause}: {', '.join(parts) or 'no change'}"
+            parts.append(_("learns technique {number}", number=self.technique))
+        return _(
+            "{cause}: {changes}", cause=terms.cause(self.cause), changes=", ".join(parts) or _("no change")
+        )
 
     def _deltas(self) -> dict[str, int]:
         return {
@@ -140,8 +176,10 @@ class IconPlaced(Event, frozen=True, tag="crawl.icon_placed"):
     number: int | None = None
 
     def summary(self) -> str:
-        num = f" {self.number}" if self.number is not None else ""
-        return f"icon {self.icon or 'removed'}{num} at ({self.q},{self.r})"
+        icon = terms.word(self.icon) if self.icon else _("removed")
+        if self.number is not None:
+            return _("icon {icon} {number} at ({q},{r})", icon=icon, number=self.number, q=self.q, r=self.r)
+        return _("icon {icon} at ({q},{r})", icon=icon, q=self.q, r=self.r)
 
 
 class EnemyMet(Event, frozen=True, tag="crawl.enemy_met"):
@@ -149,15 +187,18 @@ class EnemyMet(Event, frozen=True, tag="crawl.enemy_met"):
     waiting: bool = False
 
     def summary(self) -> str:
-        how = "waiting " if self.waiting else ""
-        return f"meets {how}{self.foe.name} (Health {self.foe.health})"
+        if self.waiting:
+            return _(
+                "meets waiting {foe} (Health {health})", foe=terms.word(self.foe.name), health=self.foe.health
+            )
+        return _("meets {foe} (Health {health})", foe=terms.word(self.foe.name), health=self.foe.health)
 
 
 class CombatStarted(Event, frozen=True, tag="crawl.combat_started"):
     foe: str
 
     def summary(self) -> str:
-        return f"fights {self.foe}"
+        return _("fights {foe}", foe=terms.word(self.foe))
 
 
 class EnemyStruck(Event, frozen=True, tag="crawl.enemy_struck"):
@@ -183,10 +224,17 @@ class EnemyStruck(Event, frozen=True, tag="crawl.enemy_struck"):
 
     def summary(self) -> str:
         if self.stunned:
-            return f"{self.foe} is stunned and loses its turn"
-        return (
-            f"{self.foe} attacks [{self.face}] {self.attack} vs Defense {self.defense}: "
-            f"{self.damage} damage, Health {self.health}{_physical(self.manual)}"
+            return _("{foe} is stunned and loses its turn", foe=terms.word(self.foe))
+        return _(
+            "{foe} attacks [{face}] {attack} vs Defense {defense}: "
+            "{damage} damage, Health {health}{physical}",
+            foe=terms.word(self.foe),
+            face=self.face,
+            attack=self.attack,
+            defense=self.defense,
+            damage=self.damage,
+            health=self.health,
+            physical=_physical(self.manual),
         )
 
 
@@ -203,10 +251,15 @@ class PlayerStruck(Event, frozen=True, tag="crawl.player_struck"):
     technique: int | None = None
 
     def summary(self) -> str:
-        how = f"technique {self.technique}" if self.technique else self.weapon
-        return (
-            f"hits {self.foe} with {how}: {self.attack} vs Defense {self.defense}, "
-            f"{self.damage} damage, its Health {self.foe_health}"
+        how = _("technique {number}", number=self.technique) if self.technique else terms.word(self.weapon)
+        return _(
+            "hits {foe} with {how}: {attack} vs Defense {defense}, {damage} damage, its Health {health}",
+            foe=terms.word(self.foe),
+            how=how,
+            attack=self.attack,
+            defense=self.defense,
+            damage=self.damage,
+            health=self.foe_health,
         )
 
 
@@ -227,9 +280,26 @@ class TechniqueRolled(Event, frozen=True, tag="crawl.technique_rolled"):
     """The faces were physical dice (``--faces``)."""
 
     def summary(self) -> str:
-        roll = f" {list(self.dice)} needs {self.needed} or less" if self.needed else ""
-        ok = "succeeds" if self.success else "fails (-2 Defense until your next turn)"
-        return f"technique {self.number}{roll} {ok}; Energy {self.energy}{_physical(self.manual)}"
+        roll = (
+            _(" {dice} needs {needed} or less", dice=list(self.dice), needed=self.needed)
+            if self.needed
+            else ""
+        )
+        if self.success:
+            return _(
+                "technique {number}{roll} succeeds; Energy {energy}{physical}",
+                number=self.number,
+                roll=roll,
+                energy=self.energy,
+                physical=_physical(self.manual),
+            )
+        return _(
+            "technique {number}{roll} fails (-2 Defense until your next turn); Energy {energy}{physical}",
+            number=self.number,
+            roll=roll,
+            energy=self.energy,
+            physical=_physical(self.manual),
+        )
 
 
 class EscapeRolled(Event, frozen=True, tag="crawl.escape_rolled"):
@@ -245,8 +315,19 @@ class EscapeRolled(Event, frozen=True, tag="crawl.escape_rolled"):
     """The die was a physical die (``--faces``)."""
 
     def summary(self) -> str:
-        ok = "escapes" if self.success else "fails to escape"
-        return f"escape [{self.face}] vs ESC {self.esc}: {ok}{_physical(self.manual)}"
+        if self.success:
+            return _(
+                "escape [{face}] vs ESC {esc}: escapes{physical}",
+                face=self.face,
+                esc=self.esc,
+                physical=_physical(self.manual),
+            )
+        return _(
+            "escape [{face}] vs ESC {esc}: fails to escape{physical}",
+            face=self.face,
+            esc=self.esc,
+            physical=_physical(self.manual),
+        )
 
 
 class Escaped(Event, frozen=True, tag="crawl.escaped"):
@@ -264,8 +345,11 @@ class Escaped(Event, frozen=True, tag="crawl.escaped"):
     health: int
 
     def summary(self) -> str:
-        return (
-            f"escaped from {self.foe.name}: Energy -{self.energy_cost}, Health -{self.health_cost} (hunger)"
+        return _(
+            "escaped from {foe}: Energy -{energy}, Health -{health} (hunger)",
+            foe=terms.word(self.foe.name),
+            energy=self.energy_cost,
+            health=self.health_cost,
         )
 
 
@@ -274,7 +358,7 @@ class EnemyDefeated(Event, frozen=True, tag="crawl.enemy_defeated"):
     god: bool = False
 
     def summary(self) -> str:
-        return f"defeats {self.foe}"
+        return _("defeats {foe}", foe=terms.word(self.foe))
 
 
 class Bought(Event, frozen=True, tag="crawl.bought"):
@@ -284,14 +368,20 @@ class Bought(Event, frozen=True, tag="crawl.bought"):
     town: int
 
     def summary(self) -> str:
-        return f"buys {self.item} for {words.count(self.price, 'bit')} in town {self.town} ({self.bits} left)"
+        return _(
+            "buys {item} for {price} in town {town} ({bits} left)",
+            item=terms.word(self.item),
+            price=_bits(self.price),
+            town=self.town,
+            bits=self.bits,
+        )
 
 
 class QuestTaken(Event, frozen=True, tag="crawl.quest_taken"):
     town: int
 
     def summary(self) -> str:
-        return f"takes the quest of town {self.town}"
+        return _("takes the quest of town {town}", town=self.town)
 
 
 class Ate(Event, frozen=True, tag="crawl.ate"):
@@ -304,10 +394,22 @@ class Ate(Event, frozen=True, tag="crawl.ate"):
     meal: int = 1
 
     def summary(self) -> str:
-        paid = f" for {words.count(self.cost, 'bit')}" if self.cost else ""
-        return (
-            f"eats {self.food}{paid}: Health +{self.health_gain} Energy +{self.energy_gain} "
-            f"(meal {self.meal})"
+        food = terms.word_of(terms.FOODS, self.food)
+        if self.cost:
+            return _(
+                "eats {food} for {price}: Health +{health} Energy +{energy} (meal {meal})",
+                food=food,
+                price=_bits(self.cost),
+                health=self.health_gain,
+                energy=self.energy_gain,
+                meal=self.meal,
+            )
+        return _(
+            "eats {food}: Health +{health} Energy +{energy} (meal {meal})",
+            food=food,
+            health=self.health_gain,
+            energy=self.energy_gain,
+            meal=self.meal,
         )
 
 
@@ -329,8 +431,16 @@ class Starved(Event, frozen=True, tag="crawl.starved"):
     cost: int | None = None
 
     def summary(self) -> str:
-        asked = f" (the streak asked {self.cost})" if self.cost is not None and self.cost != self.loss else ""
-        return f"no meal: day {self.streak} of the hunger streak, Health -{self.loss}{asked}"
+        if self.cost is not None and self.cost != self.loss:
+            return _(
+                "no meal: day {streak} of the hunger streak, Health -{loss} (the streak asked {cost})",
+                streak=self.streak,
+                loss=self.loss,
+                cost=self.cost,
+            )
+        return _(
+            "no meal: day {streak} of the hunger streak, Health -{loss}", streak=self.streak, loss=self.loss
+        )
 
 
 class Slept(Event, frozen=True, tag="crawl.slept"):
@@ -342,14 +452,19 @@ class Slept(Event, frozen=True, tag="crawl.slept"):
     cost: int = 0
 
     def summary(self) -> str:
-        return f"sleeps ({self.where}): Health +{self.health_gain} Energy +{self.energy_gain}"
+        return _(
+            "sleeps ({where}): Health +{health} Energy +{energy}",
+            where=terms.word_of(terms.NIGHTS, self.where),
+            health=self.health_gain,
+            energy=self.energy_gain,
+        )
 
 
 class Hid(Event, frozen=True, tag="crawl.hid"):
     foe: str
 
     def summary(self) -> str:
-        return f"hides from {self.foe}: no meal, no sleep"
+        return _("hides from {foe}: no meal, no sleep", foe=terms.word(self.foe))
 
 
 class DayEnded(Event, frozen=True, tag="crawl.day_ended"):
@@ -361,7 +476,12 @@ class DayEnded(Event, frozen=True, tag="crawl.day_ended"):
     line: str
 
     def summary(self) -> str:
-        return f"day {self.day} ends ({self.how}): {self.line}"
+        return _(
+            "day {day} ends ({how}): {line}",
+            day=self.day,
+            how=terms.how(self.how),
+            line=terms.line(self.line),
+        )
 
 
 class Died(Event, frozen=True, tag="crawl.died"):
@@ -369,7 +489,7 @@ class Died(Event, frozen=True, tag="crawl.died"):
     day: int
 
     def summary(self) -> str:
-        return f"dies on day {self.day}: {self.cause}"
+        return _("dies on day {day}: {cause}", day=self.day, cause=terms.cause(self.cause))
 
 
 EVENTS: tuple[type[Event], ...] = (

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
+from ledger.i18n import _
 from ledger.log.state import CampaignState
 from ledger.projections.crawl.game import CAP, Crawl
 
@@ -24,15 +25,22 @@ def check_state(before: CampaignState, after: CampaignState) -> str | None:
     if not isinstance(g, Crawl):
         return None
     if isinstance(was, Crawl) and not was.alive and replace(g, notes=was.notes) != was:  # a note is no act
-        return f"the explorer acts after dying ({was.cause or 'dead'})"
+        return _("the explorer acts after dying ({cause})", cause=was.cause or _("dead"))
     for name in TRACKS:
         value = getattr(g, name)
         if not 0 <= value <= CAP:
-            return f"{name.capitalize()} {value} is outside 0 to {CAP}"
+            return _(
+                "{track} {value} is outside 0 to {cap}", track=_(name.capitalize()), value=value, cap=CAP
+            )
     for name in COUNTS:
         value = getattr(g, name)
         if value < 0:
-            return f"{name.replace('_', ' ')} {value} is below zero"
+            return _("{count} {value} is below zero", count=name.replace("_", " "), value=value)
     if g.meals > MEALS_A_DAY:
-        return f"{g.meals} meals on day {g.day}, more than the {MEALS_A_DAY} a day allows"
+        return _(
+            "{meals} meals on day {day}, more than the {most} a day allows",
+            meals=g.meals,
+            day=g.day,
+            most=MEALS_A_DAY,
+        )
     return None

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from ledger.deciding.authority import OWN, Authority, Reach
 from ledger.deciding.commands import Command
 from ledger.errors import GameOverError, OutOfOrderError
+from ledger.i18n import _
 from ledger.systems.crawl.model import MEALS, NIGHTS, TECHNIQUES
 
 if TYPE_CHECKING:
@@ -189,25 +190,37 @@ def require(g: Crawl, command: Command) -> None:
     """Refuse a command that the day's order does not allow now."""
     name = NAMES[type(command)]
     if not g.alive:
+        from ledger.systems.crawl.terms import cause  # lazy: only a dead party's refusal words it
+
         raise GameOverError(
-            f"the explorer died on day {g.day} ({g.cause}); the campaign is over: "
-            "undo, fork from an earlier day or start a new campaign"
+            _(
+                "the explorer died on day {day} ({cause}); the campaign is over: "
+                "undo, fork from an earlier day or start a new campaign",
+                day=g.day,
+                cause=cause(g.cause or ""),
+            )
         )
     if name in allowed(g):
         return
     why = ""
     if name == "eat" and g.meals >= 3 and g.phase == "camp":
-        why = " (at most 3 rations a day; 3 eaten today)"
+        why = _(" (at most 3 rations a day; 3 eaten today)")
     elif name in ("buy", "quest") and g.phase == "camp" and not in_town(g):
-        why = " (only in a town)"
+        why = _(" (only in a town)")
     elif name in ("buy", "quest") and g.phase == "camp" and g.town_step > 0:
-        why = " (a town's order is trade, quest, eat, sleep)"
+        why = _(" (a town's order is trade, quest, eat, sleep)")
     elif name == "quest" and g.phase == "camp":
-        why = " (one quest per town; this town's is done)"
+        why = _(" (one quest per town; this town's is done)")
     elif name == "escape" and g.phase == "combat":
-        why = " (a waiting enemy cannot be escaped again)"
+        why = _(" (a waiting enemy cannot be escaped again)")
     elif name == "loot" and g.phase == "camp":
-        why = " (loot right after a win, once)"
+        why = _(" (loot right after a win, once)")
     raise OutOfOrderError(
-        f"{name} is out of the day's order{why}: expected {' or '.join(allowed(g))} on day {g.day}"
+        _(
+            "{command} is out of the day's order{why}: expected {expected} on day {day}",
+            command=name,
+            why=why,
+            expected=_(" or ").join(allowed(g)),
+            day=g.day,
+        )
     )

@@ -9,8 +9,10 @@ import msgspec
 from ledger.deciding.decider import Draft
 from ledger.dice.sources import Dice
 from ledger.errors import LedgerError, RunCommand
+from ledger.i18n import _
 from ledger.projections.crawl.game import CAP, Crawl, key, neighbour, stored_table
 from ledger.systems.crawl import events as ev
+from ledger.systems.crawl import terms
 
 REPEATABLE = ("events.", "ruins")
 """Tables whose repeated results follow the repetition rule."""
@@ -55,10 +57,14 @@ def foe_from(tables: dict[str, Any], name: str) -> ev.Foe:
         )
     except msgspec.ValidationError as e:
         raise LedgerError(
-            f"the campaign's stored tables give enemy {name!r} a value no table file can ({e}); "
-            "they are not tables the ledger writes",
+            _(
+                "the campaign's stored tables give enemy {name!r} a value no table file can ({problem}); "
+                "they are not tables the ledger writes",
+                name=name,
+                problem=e,
+            ),
             fix=RunCommand(
-                text="verify the campaign, and start it again from a table file", command="verify"
+                text=_("verify the campaign, and start it again from a table file"), command="verify"
             ),
         ) from None
 
@@ -78,7 +84,7 @@ def roll_table(
         if row is not None and str(row) not in rows:
             row, choice = None, "pass"
     outcome = rows.get(str(row)) if row is not None else None
-    text = outcome["text"] if outcome else "a repeated result: the hex is a pass-through"
+    text = terms.recorded(outcome["text"]) if outcome else terms.FIXED_TEXTS[2]
     d.emit(
         ev.TableRolled(
             table=table, dice=faces, total=total, row=row, text=text, repeated=repeated, choice=choice
@@ -167,7 +173,11 @@ def chapter_event(d: Draft[Crawl], chapter: int, dice: Dice, face: int | None = 
         outcome = rows[str(face)]
         d.emit(
             ev.TableRolled(
-                table=f"chapter.{chapter}", dice=(face,), total=face, row=face, text=outcome["text"]
+                table=f"chapter.{chapter}",
+                dice=(face,),
+                total=face,
+                row=face,
+                text=terms.recorded(outcome["text"]),
             )
         )
     if outcome:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ledger import words
+from ledger.i18n import N_, _, n_
 from ledger.projections.crawl.game import CHAPTER_DAYS, GOD_CHAPTER
 from ledger.projections.stats.reports import Scope, rate, rows
 from ledger.projections.stats.tables import dict_table
@@ -46,15 +46,20 @@ def hunger(con: duckdb.DuckDBPyConnection, scope: Scope) -> dict[str, Any]:
 
 def render_hunger(value: dict[str, Any]) -> list[str]:
     return [
-        f"  longest {words.count(value['longest'], 'day')} ({value['longest_in']}), mean longest "
-        f"{value['mean_longest']}, hungry days {value['hungry_day_share']:.1%}",
+        _(
+            "  longest {days} ({campaign}), mean longest {mean}, hungry days {share:.1%}",
+            days=n_("{n} day", "{n} days", value["longest"]),
+            campaign=value["longest_in"],
+            mean=value["mean_longest"],
+            share=value["hungry_day_share"],
+        ),
         dict_table(value.get("by_longest", [])),
     ]
 
 
 REPORTS = {
     "hunger": StatsReport(
-        title="Hunger streaks",
+        title=N_("Hunger streaks"),
         run=hunger,
         render=render_hunger,
         empty=lambda value: not value.get("campaigns"),
@@ -72,8 +77,12 @@ def deaths_before_god(con: duckdb.DuckDBPyConnection) -> list[str]:
     if not row or not row[1]:
         return []
     return [
-        f"{words.count(row[0], 'character')} died before facing God on day {GOD_DAY} "
-        f"({words.count(row[1], 'death')} in all)"
+        _(
+            "{characters} died before facing God on day {day} ({deaths} in all)",
+            characters=n_("{n} character", "{n} characters", row[0]),
+            day=GOD_DAY,
+            deaths=n_("{n} death", "{n} deaths", row[1]),
+        )
     ]
 
 

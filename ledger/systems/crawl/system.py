@@ -14,16 +14,16 @@ from typing import Any
 
 import msgspec
 
-from ledger import words
 from ledger.deciding.decider import Decider, Draft
 from ledger.dice.sources import Dice
 from ledger.errors import EditTable, Other, RuleError
+from ledger.i18n import N_, _, n_
 from ledger.log.events import Event
 from ledger.projections.crawl import report as rep
 from ledger.projections.crawl import state as proj
 from ledger.projections.crawl.state import CHAPTER_DAYS, DIRECTIONS, GOD_CHAPTER, Crawl
 from ledger.systems import Play, ReadModel, Rules, System
-from ledger.systems.crawl import combat
+from ledger.systems.crawl import combat, terms
 from ledger.systems.crawl import events as ev
 from ledger.systems.crawl import stats as crawl_stats
 from ledger.systems.crawl.facts import FACTS_SQL, facts
@@ -88,16 +88,28 @@ decider = Decider("crawl", proj.evolve, before=_in_order, mark=_physical)
 
 @decider.on(Move)
 def _move(d: Draft[Crawl], c: Move) -> None:
-    if c.direction not in DIRECTIONS:
+    direction = terms.read_or_keep(terms.DIRECTION_WORDS, c.direction) or ""
+    if direction not in DIRECTIONS:
         raise RuleError(
-            f"direction {c.direction!r} is not a hex direction; use one of {', '.join(DIRECTIONS)}"
+            _(
+                "direction {direction!r} is not a hex direction; use one of {choices}",
+                direction=c.direction,
+                choices=", ".join(terms.names_of(terms.DIRECTIONS)),
+            )
         )
-    q, r = proj.neighbour(d.game.q, d.game.r, c.direction)
+    q, r = proj.neighbour(d.game.q, d.game.r, direction)
     target = d.game.hexes.get(proj.key(q, r))
     if target is not None and target.icon == "impassable":
-        raise RuleError(f"the hex to the {c.direction} ({q},{r}) is impassable; choose another direction")
+        raise RuleError(
+            _(
+                "the hex to the {direction} ({q},{r}) is impassable; choose another direction",
+                direction=terms.word_of(terms.DIRECTIONS, direction),
+                q=q,
+                r=r,
+            )
+        )
     day = d.game.day + 1
-    d.emit(ev.Moved(day=day, direction=c.direction, q=q, r=r, revisit=bool(target and target.visits)))
+    d.emit(ev.Moved(day=day, direction=direction, q=q, r=r, revisit=bool(target and target.visits)))
     chapter = CHAPTER_DAYS.get(day)
     if chapter is not None:
         d.emit(ev.ChapterOpened(chapter=chapter, name=proj.chapter_name(d.tables, chapter), day=day))
@@ -109,13 +121,16 @@ def _terrain(d: Draft[Crawl], c: Terrain) -> None:
     if setting(d, "terrain", "d6") != "3d6":
         if c.choose is not None:
             raise RuleError(
-                f"a terrain to keep ({c.choose!r}) is for the 3d6 terrain variant; this campaign rolls 1d6",
-                fix=Other(text="roll the terrain without choosing one"),
+                _(
+                    "a terrain to keep ({terrain!r}) is for the 3d6 terrain variant; this campaign rolls 1d6",
+                    terrain=c.choose,
+                ),
+                fix=Other(text=_("roll the terrain without choosing one")),
             )
         face = d.dice.roll(6)
         name = terrain[str(face)]
         if not isinstance(name, str):
-            raise proj.not_stored(f"the terrain of a {face}", name)
+            raise proj.not_stored(_("the terrain of a {face}", face=face), name)
         d.emit(ev.TerrainRolled(q=d.game.q, r=d.game.r, dice=(face,), face=face, terrain=name))
         return
     faces = tuple(d.dice.roll(6) for _ in range(3))
@@ -123,12 +138,17 @@ def _terrain(d: Draft[Crawl], c: Terrain) -> None:
     options = [terrain[str(f)] for f in faces] + [t for t, n in counts.items() if n >= 2]
     for face, name in zip(faces, options, strict=False):
         if not isinstance(name, str):
-            raise proj.not_stored(f"the terrain of a {face}", name)
+            raise proj.not_stored(_("the terrain of a {face}", face=face), name)
     options = list(dict.fromkeys(options))
-    choice = c.choose or _default_choice(faces, counts, terrain)
+    chosen = terms.read_or_keep(terms.readings(terrain.values()), c.choose)
+    choice = chosen or _default_choice(faces, counts, terrain)
     if choice not in options:
         raise RuleError(
-            f"terrain {choice!r} is not on the dice nor set by a neighbour pair; choose one of {', '.join(options)}"
+            _(
+                "terrain {terrain!r} is not on the dice nor set by a neighbour pair; choose one of {choices}",
+                terrain=c.choose if c.choose else choice,
+                choices=", ".join(terms.names(options)),
+            )
         )
     face = int(next(k for k, v in terrain.items() if v == choice))
     d.emit(
@@ -161,8 +181,16 @@ def _default_choice(faces: tuple[int, ...], counts: dict[str, int], terrain: dic
 
 @decider.on(Explore)
 def _explore(d: Draft[Crawl], c: Explore) -> None:
-    if c.repeat not in (None, "shift", "pass"):
-        raise RuleError(f"a repeated result is shifted or passed, not {c.repeat!r}; choose shift or pass")
+    repeat = terms.read_or_keep(terms.REPEAT_WORDS, c.repeat)
+    if repeat not in (None, "shift", "pass"):
+        raise RuleError(
+            _(
+                "a repeated result is shifted or passed, not {repeat!r}; choose {shift} or {pass_}",
+                repeat=c.repeat,
+                shift=terms.word_of(terms.REPEATS, "shift"),
+                pass_=terms.word_of(terms.REPEATS, "pass"),
+            )
+        )
     g, dice = d.game, d.dice
     here = g.here
     if g.chapter_today is not None:
@@ -180,9 +208,9 @@ def _explore(d: Draft[Crawl], c: Explore) -> None:
         chapter_event(d, GOD_CHAPTER, dice)
     elif here.visits <= 1:
         rows = d.tables["events"][here.terrain]
-        outcome = roll_table(d, f"events.{here.terrain}", rows, 2, dice, c.repeat)
+        outcome = roll_table(d, f"events.{here.terrain}", rows, 2, dice, repeat)
         if outcome:
-            apply_outcome(d, outcome, outcome["text"], dice, c.repeat)
+            apply_outcome(d, outcome, terms.recorded(outcome["text"]), dice, repeat)
     else:
         _revisit(d, dice)
 
@@ -201,7 +229,7 @@ def _divine_icon(d: Draft[Crawl], chapter: int, dice: Dice) -> None:
                 dice=(face,),
                 total=face,
                 row=None,
-                text="the divine sign is silent (closed chapter, even roll)",
+                text=terms.FIXED_TEXTS[0],
                 choice="nothing",
             )
         )
@@ -217,7 +245,7 @@ def _revisit(d: Draft[Crawl], dice: Dice) -> None:
                 dice=(face,),
                 total=face,
                 row=None,
-                text="a familiar hex, nothing happens",
+                text=terms.FIXED_TEXTS[1],
                 choice="nothing",
             )
         )
@@ -229,23 +257,38 @@ def _revisit(d: Draft[Crawl], dice: Dice) -> None:
 
 @decider.on(Eat)
 def _eat(d: Draft[Crawl], c: Eat) -> None:
-    if c.food not in MEALS:
-        raise RuleError(f"food {c.food!r} is not on the menu; eat bar, fruit or tavern")
+    food = terms.read_or_keep(terms.FOOD_WORDS, c.food) or ""
+    if food not in MEALS:
+        raise RuleError(
+            _(
+                "food {food!r} is not on the menu; eat {bar}, {fruit} or {tavern}",
+                food=food,
+                bar=terms.word("bar"),
+                fruit=terms.word("fruit"),
+                tavern=terms.word("tavern"),
+            )
+        )
     g = d.game
-    health, energy, cost = MEALS[c.food]
-    if c.food == "tavern":
+    health, energy, cost = MEALS[food]
+    if food == "tavern":
         if not in_town(g):
-            raise RuleError("a tavern meal needs a town; eat a bar or fruit from your pack")
+            raise RuleError(_("a tavern meal needs a town; eat a bar or fruit from your pack"))
         if g.bits < cost:
             raise RuleError(
-                f"a tavern meal costs {words.count(cost, 'bit')} and you have {g.bits}; eat from your pack"
+                _(
+                    "a tavern meal costs {price} and you have {bits}; eat from your pack",
+                    price=n_("{n} bit", "{n} bits", cost),
+                    bits=g.bits,
+                )
             )
-    elif getattr(g, c.food) < 1:
-        raise RuleError(f"no {c.food} left in your pack; eat something else or sleep hungry")
+    elif getattr(g, food) < 1:
+        raise RuleError(
+            _("no {food} left in your pack; eat something else or sleep hungry", food=terms.word(food))
+        )
     new_health, new_energy = capped(g.health, health), capped(g.energy, energy)
     d.emit(
         ev.Ate(
-            food=c.food,
+            food=food,
             health_gain=new_health - g.health,
             energy_gain=new_energy - g.energy,
             health=new_health,
@@ -258,15 +301,30 @@ def _eat(d: Draft[Crawl], c: Eat) -> None:
 
 @decider.on(Sleep)
 def _sleep(d: Draft[Crawl], c: Sleep) -> None:
-    if c.where not in NIGHTS:
-        raise RuleError(f"cannot sleep {c.where!r}; sleep wild, town or hotel")
+    where = terms.read_or_keep(terms.NIGHT_WORDS, c.where) or ""
+    if where not in NIGHTS:
+        raise RuleError(
+            _(
+                "cannot sleep {where!r}; sleep {wild}, {town} or {hotel}",
+                where=where,
+                wild=terms.word("wild"),
+                town=terms.word("town"),
+                hotel=terms.word("hotel"),
+            )
+        )
     g = d.game
-    health, energy, cost = NIGHTS[c.where]
-    if c.where != "wild" and not in_town(g):
-        raise RuleError(f"sleeping {c.where} needs a town; sleep wild")
+    health, energy, cost = NIGHTS[where]
+    if where != "wild" and not in_town(g):
+        raise RuleError(
+            _("sleeping {where} needs a town; sleep {wild}", where=terms.word(where), wild=terms.word("wild"))
+        )
     if g.bits < cost:
         raise RuleError(
-            f"the hotel costs {words.count(cost, 'bit')} and you have {g.bits}; sleep in town for free"
+            _(
+                "the hotel costs {price} and you have {bits}; sleep in town for free",
+                price=n_("{n} bit", "{n} bits", cost),
+                bits=g.bits,
+            )
         )
     ate = g.meals > 0
     streak = 0 if ate else g.hunger_streak + 1
@@ -276,7 +334,7 @@ def _sleep(d: Draft[Crawl], c: Sleep) -> None:
     new_health, new_energy = capped(g.health, health), capped(g.energy, energy)
     d.emit(
         ev.Slept(
-            where=c.where,
+            where=where,
             health_gain=new_health - g.health,
             energy_gain=new_energy - g.energy,
             health=new_health,
@@ -298,20 +356,32 @@ def _starve(d: Draft[Crawl], streak: int) -> bool:
 @decider.on(Buy)
 def _buy(d: Draft[Crawl], c: Buy) -> None:
     shop = d.tables["shop"]
-    if c.item not in shop:
-        raise RuleError(f"the shop sells no {c.item!r}; it sells {', '.join(sorted(shop))}")
-    row = shop[c.item]
+    item = terms.read_or_keep(terms.readings(shop), c.item) or ""
+    if item not in shop:
+        raise RuleError(
+            _(
+                "the shop sells no {item!r}; it sells {wares}",
+                item=c.item,
+                wares=", ".join(sorted(terms.names(shop))),
+            )
+        )
+    row = shop[item]
     if d.game.bits < row["price"]:
         raise RuleError(
-            f"{c.item} costs {words.count(row['price'], 'bit')} and you have {d.game.bits}; buy something cheaper"
+            _(
+                "{item} costs {price} and you have {bits}; buy something cheaper",
+                item=terms.word(item),
+                price=n_("{n} bit", "{n} bits", row["price"]),
+                bits=d.game.bits,
+            )
         )
     d.emit(
         ev.Bought(
-            item=c.item, price=row["price"], bits=d.game.bits - row["price"], town=d.game.here.number or 0
+            item=item, price=row["price"], bits=d.game.bits - row["price"], town=d.game.here.number or 0
         )
     )
     goods = {k: v for k, v in row.items() if k != "price"}
-    apply_outcome(d, goods, f"bought {c.item}", _NO_DICE)
+    apply_outcome(d, goods, f"bought {item}", _NO_DICE)
 
 
 @decider.on(Quest)
@@ -361,8 +431,8 @@ def _escape(d: Draft[Crawl], _c: Escape) -> None:
 class _NoDice(Dice):
     def roll(self, sides: int) -> int:
         raise RuleError(
-            "a shop item cannot call for dice (a ruin, a divine chapter)",
-            fix=EditTable(text="give the [shop] items goods only", table="shop"),
+            _("a shop item cannot call for dice (a ruin, a divine chapter)"),
+            fix=EditTable(text=_("give the [shop] items goods only"), table="shop"),
         )
 
 
@@ -381,7 +451,7 @@ def sheet(state: Any, actor: str | None = None) -> dict[str, Any]:
 def _system() -> System:
     return System(
         name="crawl",
-        description="a solo hex-crawl: one hex a day, hunger, towns, divine chapters, combat",
+        description=N_("a solo hex-crawl: one hex a day, hunger, towns, divine chapters, combat"),
         rules=Rules(
             initial=proj.initial,
             evolve=proj.evolve,

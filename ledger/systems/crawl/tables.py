@@ -21,6 +21,8 @@ import msgspec
 from msgspec import UNSET, Meta, UnsetType, field
 
 from ledger.errors import EditTable, Other, TableError
+from ledger.i18n import _, n_
+from ledger.systems.crawl import terms
 from ledger.systems.crawl.model import TECHNIQUES
 from ledger.tables import file as tablefile
 from ledger.tables.browse import Row, Table, effects, ranged_rows
@@ -37,6 +39,12 @@ Face = Literal["1", "2", "3", "4", "5", "6"]
 """A row of a 1d6 table."""
 Total = Literal["2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12"]
 """A row of a 2d6 events table."""
+Language = Literal["en", "es"]
+"""A language a table text may be written in (``ledger.i18n.LANGUAGES``)."""
+Text = (
+    str | Annotated[dict[Language, Annotated[str, Meta(min_length=1, max_length=2000)]], Meta(min_length=1)]
+)
+"""A row's text: plain, or ``{ en = "...", es = "..." }`` (one language or more)."""
 _FACES = {f"r{n}": str(n) for n in range(1, 7)}
 _CHAPTERS = {f"c{n}": str(n) for n in range(1, 6)}
 
@@ -44,7 +52,7 @@ _CHAPTERS = {f"c{n}": str(n) for n in range(1, 6)}
 class Outcome(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True, kw_only=True):
     """What a table row does: its text, then any changes, finds and signs."""
 
-    text: str
+    text: Text
     health: Change | UnsetType = UNSET
     energy: Change | UnsetType = UNSET
     bits: Change | UnsetType = UNSET
@@ -185,17 +193,23 @@ def load_tables(path: str | None) -> tuple[dict[str, Any], str]:
         text = file.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise TableError(
-            f"table file {source!r} does not exist", fix=Other(text="give a path to a TOML file")
+            _("table file {source!r} does not exist", source=source),
+            fix=Other(text=_("give a path to a TOML file")),
         ) from None
     except UnicodeDecodeError as e:
         raise TableError(
-            f"table file {source!r} is not UTF-8 text ({e.reason} at byte {e.start})",
-            fix=Other(text="save it as UTF-8"),
+            _(
+                "table file {source!r} is not UTF-8 text ({reason} at byte {byte})",
+                source=source,
+                reason=e.reason,
+                byte=e.start,
+            ),
+            fix=Other(text=_("save it as UTF-8")),
         ) from None
     except OSError as e:
         raise TableError(
-            f"table file {source!r} cannot be read ({e.strerror})",
-            fix=Other(text="give a path to a TOML file"),
+            _("table file {source!r} cannot be read ({reason})", source=source, reason=e.strerror),
+            fix=Other(text=_("give a path to a TOML file")),
         ) from None
     return stored(decode(text, source), msgspec.toml.decode(text)), "sample" if path is None else source
 
@@ -239,13 +253,21 @@ def check(tables: CrawlTables, problems: _Problems) -> None:
     names = list(msgspec.to_builtins(tables.terrain).values())
     twice = sorted({n for n in names if names.count(n) > 1})
     if twice:
-        problems.fail("terrain", f"names {twice[0]!r} more than once", "give six different terrains")
+        problems.fail(
+            "terrain",
+            _("names {name!r} more than once", name=twice[0]),
+            _("give six different terrains"),
+        )
     enemies, items = tables.enemies, tables.items
     if "god" not in enemies:
-        problems.fail("enemies", "has no god", "add [enemies.god], the foe of the third divine chapter")
+        problems.fail("enemies", _("has no god"), _("add [enemies.god], the foe of the third divine chapter"))
     for name in tables.events:
         if name != "default" and name not in names:
-            problems.fail(f"events.{toml_key(name)}", "names no terrain", f"name one of {', '.join(names)}")
+            problems.fail(
+                f"events.{toml_key(name)}",
+                _("names no terrain"),
+                _("name one of {names}", names=", ".join(names)),
+            )
     default = tables.events.get("default", {})
     for name in names:
         rows = tables.events.get(name, {})
@@ -253,48 +275,58 @@ def check(tables: CrawlTables, problems: _Problems) -> None:
             if total not in rows and total not in default:
                 problems.fail(
                     f"events.{toml_key(name)}",
-                    f"has no row {total}, nor has [events.default]",
-                    f"give row {total}",
+                    _("has no row {total}, nor has [events.default]", total=total),
+                    _("give row {total}", total=total),
                 )
     for table, where, outcome in _outcomes(tables):
         _refers(problems, table, where, outcome, enemies, items)
     for name, ware in tables.shop.items():
         where = f"shop.{toml_key(name)}"
         if ware.enemy is not UNSET:
-            problems.fail(f"{where}.enemy", "brings an enemy", "sell goods only", where)
+            problems.fail(f"{where}.enemy", _("brings an enemy"), _("sell goods only"), where)
         _refers(problems, where, where, ware, enemies, items)
     for name in tables.encounters:
         if name not in names:
             problems.fail(
-                f"encounters.{toml_key(name)}", "names no terrain", f"name one of {', '.join(names)}"
+                f"encounters.{toml_key(name)}",
+                _("names no terrain"),
+                _("name one of {names}", names=", ".join(names)),
             )
     for name in names:
         rows = tables.encounters.get(name)
         if rows is None:
             problems.fail(
                 f"encounters.{toml_key(name)}",
-                "is missing",
-                "give rows 1, 3 and 5 with enemy names",
+                _("is missing"),
+                _("give rows 1, 3 and 5 with enemy names"),
                 "encounters",
             )
             continue
         for face in ("1", "3", "5"):
             if face not in rows:
-                problems.fail(f"encounters.{toml_key(name)}", f"has no row {face}", "give rows 1, 3 and 5")
+                problems.fail(
+                    f"encounters.{toml_key(name)}",
+                    _("has no row {face}", face=face),
+                    _("give rows 1, 3 and 5"),
+                )
         for face, enemy in rows.items():
             if enemy not in enemies:
                 problems.fail(
                     f"encounters.{toml_key(name)}.{face}",
-                    f"names enemy {enemy!r}, which is not in [enemies] ({', '.join(enemies)})",
-                    f"name one of [enemies] or add [enemies.{toml_key(enemy)}]",
+                    _(
+                        "names enemy {enemy!r}, which is not in [enemies] ({enemies})",
+                        enemy=enemy,
+                        enemies=", ".join(enemies),
+                    ),
+                    _("name one of [enemies] or add [enemies.{key}]", key=toml_key(enemy)),
                     f"encounters.{toml_key(name)}",
                 )
     for n, item in enumerate(tables.start.inventory):
         if item not in items:
             problems.fail(
                 f"start.inventory[{n}]",
-                f"is {item!r}, which is not in [items] ({', '.join(items)})",
-                "list names from [items]",
+                _("is {item!r}, which is not in [items] ({items})", item=item, items=", ".join(items)),
+                _("list names from [items]"),
                 "start",
             )
 
@@ -330,15 +362,23 @@ def _refers(
     if outcome.enemy is not UNSET and outcome.enemy not in enemies:
         problems.fail(
             f"{where}.enemy",
-            f"names enemy {outcome.enemy!r}, which is not in [enemies] ({', '.join(enemies)})",
-            f"name one of [enemies] or add [enemies.{toml_key(outcome.enemy)}]",
+            _(
+                "names enemy {enemy!r}, which is not in [enemies] ({enemies})",
+                enemy=outcome.enemy,
+                enemies=", ".join(enemies),
+            ),
+            _("name one of [enemies] or add [enemies.{key}]", key=toml_key(outcome.enemy)),
             table,
         )
     if outcome.item is not UNSET and outcome.item not in items:
         problems.fail(
             f"{where}.item",
-            f"gives item {outcome.item!r}, which is not in [items] ({', '.join(items)})",
-            f"name one of [items] or add [items.{toml_key(outcome.item)}]",
+            _(
+                "gives item {item!r}, which is not in [items] ({items})",
+                item=outcome.item,
+                items=", ".join(items),
+            ),
+            _("name one of [items] or add [items.{key}]", key=toml_key(outcome.item)),
             table,
         )
 
@@ -350,13 +390,15 @@ def stored(tables: CrawlTables, written: Mapping[str, Any]) -> dict[str, Any]:
     names = list(msgspec.to_builtins(tables.terrain).values())
     events = written["events"]
 
+    plain = tables.sample
+
     def terrain_events(name: str) -> dict[str, Any]:
         rows = {**tables.events.get("default", {}), **tables.events.get(name, {})}
         raw = {**events.get("default", {}), **events.get(name, {})}
-        return {total: _as_written(rows[total], raw[total]) for total in get_args(Total)}
+        return {total: _as_written(rows[total], raw[total], plain) for total in get_args(Total)}
 
     def table(rows: Rows | Chapter, raw: Mapping[str, Any]) -> dict[str, Any]:
-        return {face: _as_written(outcome, raw[face]) for face, outcome in _faces(rows)}
+        return {face: _as_written(outcome, raw[face], plain) for face, outcome in _faces(rows)}
 
     chapters: dict[str, Any] = {}
     for number in range(1, 6):
@@ -377,14 +419,19 @@ def stored(tables: CrawlTables, written: Mapping[str, Any]) -> dict[str, Any]:
         "encounters": {name: dict(tables.encounters[name]) for name in names},
         "enemies": {name: msgspec.to_builtins(enemy) for name, enemy in tables.enemies.items()},
         "items": {name: msgspec.to_builtins(item) for name, item in tables.items.items()},
-        "shop": {name: _as_written(ware, written["shop"][name]) for name, ware in tables.shop.items()},
+        "shop": {name: _as_written(ware, written["shop"][name], plain) for name, ware in tables.shop.items()},
         "chapters": chapters,
     }
 
 
-def _as_written(outcome: Outcome, raw: Mapping[str, Any]) -> dict[str, Any]:
-    """An outcome as plain data, its keys in the order the file wrote them."""
+def _as_written(outcome: Outcome, raw: Mapping[str, Any], plain: bool = False) -> dict[str, Any]:
+    """An outcome as plain data, its keys in the order the file wrote them. Its text as
+    written (one language or a map of several), but ``plain``: the sample tables, whose
+    texts the ledger itself says in every language it speaks (:mod:`ledger.systems.crawl.terms`),
+    keep storing their English, as their campaigns always have."""
     built = msgspec.to_builtins(outcome)
+    if plain and "text" in built:
+        built["text"] = terms.recorded(built["text"])
     return {key: built[key] for key in raw}
 
 
@@ -395,7 +442,7 @@ def listing(data: dict[str, Any]) -> list[Any]:
         if isinstance(value, str):
             return value, {}
         more = effects(value)
-        return value.get("text", "") + (f" ({more})" if more else ""), {
+        return _shown(value.get("text", "")) + (f" ({more})" if more else ""), {
             k: v for k, v in value.items() if k != "text"
         }
 
@@ -403,40 +450,40 @@ def listing(data: dict[str, Any]) -> list[Any]:
     out = [
         Table(
             "terrain",
-            "Terrain of a blank hex",
-            ranged_rows(data["terrain"], "1d6", lambda v: (v, {})),
+            _("Terrain of a blank hex"),
+            ranged_rows(data["terrain"], "1d6", lambda v: (terms.word(v), {})),
             "1d6",
-            "this campaign rolls 3d6 and keeps one (the neighbours variant)" if variant else "",
+            _("this campaign rolls 3d6 and keeps one (the neighbours variant)") if variant else "",
         )
     ]
     for terrain, rows in data["events"].items():
         out.append(
             Table(
                 f"events.{terrain}",
-                f"Events on a new {terrain} hex",
+                _("Events on a new {terrain} hex", terrain=terms.word(terrain)),
                 ranged_rows(rows, "2d6", outcome),
                 "2d6",
             )
         )
-    out.append(Table("ruins", "Ruins", ranged_rows(data["ruins"], "1d6", outcome), "1d6"))
+    out.append(Table("ruins", _("Ruins"), ranged_rows(data["ruins"], "1d6", outcome), "1d6"))
     for terrain, rows in data["encounters"].items():
         out.append(
             Table(
                 f"encounters.{terrain}",
-                f"Enemies met again on an empty {terrain} hex",
-                ranged_rows(rows, "1d6", lambda v: (v, {"enemy": v})),
+                _("Enemies met again on an empty {terrain} hex", terrain=terms.word(terrain)),
+                ranged_rows(rows, "1d6", lambda v: (terms.word(v), {"enemy": v})),
                 "1d6",
             )
         )
-    out.append(Table("rewards", "Loot after a fight", ranged_rows(data["rewards"], "1d6", outcome), "1d6"))
-    out.append(Table("quests", "A town's quest", ranged_rows(data["quests"], "1d6", outcome), "1d6"))
+    out.append(Table("rewards", _("Loot after a fight"), ranged_rows(data["rewards"], "1d6", outcome), "1d6"))
+    out.append(Table("quests", _("A town's quest"), ranged_rows(data["quests"], "1d6", outcome), "1d6"))
     for number, chapter in data["chapters"].items():
         rows = {k: v for k, v in chapter.items() if k.isdigit()}
         if rows:
             out.append(
                 Table(
                     f"chapters.{number}",
-                    f"Divine chapter {number}: {chapter['name']}",
+                    _("Divine chapter {number}: {name}", number=number, name=terms.word(chapter["name"])),
                     ranged_rows(rows, "1d6", outcome),
                     "1d6",
                 )
@@ -444,11 +491,15 @@ def listing(data: dict[str, Any]) -> list[Any]:
     out.append(
         Table(
             "shop",
-            "A town's shop: stock and prices",
+            _("A town's shop: stock and prices"),
             tuple(
                 Row(
                     name,
-                    f"{item['price']} {'bit' if item['price'] == 1 else 'bits'}: {_bought(item)}",
+                    _(
+                        "{price}: {bought}",
+                        price=n_("{n} bit", "{n} bits", item["price"]),
+                        bought=_bought(item),
+                    ),
                     dict(item),
                 )
                 for name, item in data["shop"].items()
@@ -458,12 +509,27 @@ def listing(data: dict[str, Any]) -> list[Any]:
     out.append(
         Table(
             "enemies",
-            "Enemies",
+            _("Enemies"),
             tuple(
                 Row(
                     name,
-                    f"Health {e['health']}, Attack {e['attack']}, Defense {e['defense']}, ESC {e['esc']}"
-                    + (", robot" if e.get("robot") else ""),
+                    (
+                        _(
+                            "Health {health}, Attack {attack}, Defense {defense}, ESC {esc}, robot",
+                            health=e["health"],
+                            attack=e["attack"],
+                            defense=e["defense"],
+                            esc=e["esc"],
+                        )
+                        if e.get("robot")
+                        else _(
+                            "Health {health}, Attack {attack}, Defense {defense}, ESC {esc}",
+                            health=e["health"],
+                            attack=e["attack"],
+                            defense=e["defense"],
+                            esc=e["esc"],
+                        )
+                    ),
                     dict(e),
                 )
                 for name, e in data["enemies"].items()
@@ -473,22 +539,28 @@ def listing(data: dict[str, Any]) -> list[Any]:
     out.append(
         Table(
             "items",
-            "Items",
-            tuple(Row(name, effects(item) or "no bonus", dict(item)) for name, item in data["items"].items()),
+            _("Items"),
+            tuple(
+                Row(name, effects(item) or _("no bonus"), dict(item)) for name, item in data["items"].items()
+            ),
         )
     )
     out.append(
         Table(
             "techniques",
-            "Techniques (used in combat by number)",
+            _("Techniques (used in combat by number)"),
             tuple(
                 Row(
                     str(n),
-                    f"{t['name']}: {t['cost']} Energy"
-                    + (f", +{t['bonus']} damage" if "bonus" in t else "")
-                    + (f", +{t['arrow']} Attack with every arrow" if "arrow" in t else "")
-                    + (", robots only" if t.get("robots") else "")
-                    + (f", needs {' and '.join(t['needs'])}" if "needs" in t else ""),
+                    _("{name}: {cost} Energy", name=terms.technique(n), cost=t["cost"])
+                    + (_(", +{bonus} damage", bonus=t["bonus"]) if "bonus" in t else "")
+                    + (_(", +{arrow} Attack with every arrow", arrow=t["arrow"]) if "arrow" in t else "")
+                    + (_(", robots only") if t.get("robots") else "")
+                    + (
+                        _(", needs {items}", items=_(" and ").join(terms.names(t["needs"])))
+                        if "needs" in t
+                        else ""
+                    ),
                     {k: list(v) if isinstance(v, tuple) else v for k, v in t.items()},
                 )
                 for n, t in TECHNIQUES.items()
@@ -500,7 +572,13 @@ def listing(data: dict[str, Any]) -> list[Any]:
 
 def _bought(item: dict[str, Any]) -> str:
     more = effects(item, skip=("text", "price"))
-    return item.get("text", "") + (f" ({more})" if more else "")
+    return _shown(item.get("text", "")) + (f" ({more})" if more else "")
+
+
+def _shown(text: Any) -> str:
+    """A row's text in the reader's language: as the file wrote it in that language, or the
+    sample's own words for it."""
+    return terms.row_text(text)
 
 
 def sources(data: dict[str, Any], key: str, value: object) -> list[str]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import unicodedata
 
 from ledger.errors import RuleError
-from ledger.i18n import N_, NAMES, Readings, _, translate
+from ledger.i18n import LANGUAGES, N_, NAMES, Readings, _, p_, translate, using
 
 CHARACTERISTICS = ("TAM", "CON", "FUE", "INT", "EDU", "DES", "CAR", "POD")
 POINTS = ("hp", "valor", "fatigue", "luck")
@@ -78,64 +78,75 @@ STATES = {
 }
 """A character's states (``state``, ``conditions`` on the sheet)."""
 
-SKILL_NAMES = {
-    "Actuar": N_("Perform"),
-    "Apostar": N_("Gamble"),
-    "Arrojar": N_("Throw"),
-    "Arte": N_("Art"),
-    "Arte Marcial": N_("Martial Arts"),
-    "Artesanía": N_("Craft"),
-    "Artimañas": N_("Sleight of Hand"),
-    "Camuflar": N_("Camouflage"),
-    "Charlatanería": N_("Fast Talk"),
-    "Ciencia": N_("Science"),
-    "Conducir": N_("Drive"),
-    "Conocimiento": N_("Knowledge"),
-    "Disfraz": N_("Disguise"),
-    "Divisar": N_("Spot"),
-    "Enseñar": N_("Teach"),
-    "Esconderse": N_("Hide"),
-    "Escuchar": N_("Listen"),
-    "Esquivar": N_("Dodge"),
-    "Estatus": N_("Status"),
-    "Explosivos": N_("Demolition"),
-    "Idioma": N_("Language"),
-    "Investigar": N_("Research"),
-    "Lanzar": N_("Sling"),
-    "Literatura": N_("Literature"),
-    "Mando": N_("Command"),
-    "Manitas": N_("Fine Manipulation"),
-    "Medicina": N_("Medicine"),
-    "Montar": N_("Ride"),
-    "Nadar": N_("Swim"),
-    "Navegar": N_("Navigate"),
-    "Perspicacia": N_("Insight"),
-    "Persuadir": N_("Persuade"),
-    "Pilotar": N_("Pilot"),
-    "Primeros auxilios": N_("First Aid"),
-    "Psicoterapia": N_("Psychotherapy"),
-    "Rastrear": N_("Track"),
-    "Regatear": N_("Bargain"),
-    "Reparar": N_("Repair"),
-    "Saltar": N_("Jump"),
-    "Sentir": N_("Sense"),
-    "Tecnología": N_("Technology"),
-    "Trepar": N_("Climb"),
-    "Valuar": N_("Appraise"),
-    "Volar": N_("Fly"),
-    "Pelea": N_("Brawl"),
-    "Armas cortas": N_("Handgun"),
-    "Armas de fuego": N_("Firearms"),
-    "Resistencia": N_("Stamina"),
-    "Fuerza": N_("Strength"),
-    "Idea": N_("Idea"),
-    "Conocimientos Generales": N_("General Knowledge"),
-    "Agilidad": N_("Agility"),
-    "Carisma": N_("Charisma"),
-}
+SKILL_CONTEXT = "d100 skill"
+"""The catalog context of the skills' names (one English word, another sense elsewhere)."""
+
+
+def _skill_names() -> dict[str, str]:
+    """The sample's skills and tests by their table names, in the English editions' words
+    (marked for the catalog under :data:`SKILL_CONTEXT`; the Spanish ones are the catalog's)."""
+    with using(LANGUAGES[0]):
+        return {
+            "Actuar": p_("d100 skill", "Perform"),
+            "Apostar": p_("d100 skill", "Gamble"),
+            "Arrojar": p_("d100 skill", "Throw"),
+            "Arte": p_("d100 skill", "Art"),
+            "Arte Marcial": p_("d100 skill", "Martial Arts"),
+            "Artesanía": p_("d100 skill", "Craft"),
+            "Artimañas": p_("d100 skill", "Sleight of Hand"),
+            "Camuflar": p_("d100 skill", "Camouflage"),
+            "Charlatanería": p_("d100 skill", "Fast Talk"),
+            "Ciencia": p_("d100 skill", "Science"),
+            "Conducir": p_("d100 skill", "Drive"),
+            "Conocimiento": p_("d100 skill", "Knowledge"),
+            "Disfraz": p_("d100 skill", "Disguise"),
+            "Divisar": p_("d100 skill", "Spot"),
+            "Enseñar": p_("d100 skill", "Teach"),
+            "Esconderse": p_("d100 skill", "Hide"),
+            "Escuchar": p_("d100 skill", "Listen"),
+            "Esquivar": p_("d100 skill", "Dodge"),
+            "Estatus": p_("d100 skill", "Status"),
+            "Explosivos": p_("d100 skill", "Demolition"),
+            "Idioma": p_("d100 skill", "Language"),
+            "Investigar": p_("d100 skill", "Research"),
+            "Lanzar": p_("d100 skill", "Sling"),
+            "Literatura": p_("d100 skill", "Literature"),
+            "Mando": p_("d100 skill", "Command"),
+            "Manitas": p_("d100 skill", "Fine Manipulation"),
+            "Medicina": p_("d100 skill", "Medicine"),
+            "Montar": p_("d100 skill", "Ride"),
+            "Nadar": p_("d100 skill", "Swim"),
+            "Navegar": p_("d100 skill", "Navigate"),
+            "Perspicacia": p_("d100 skill", "Insight"),
+            "Persuadir": p_("d100 skill", "Persuade"),
+            "Pilotar": p_("d100 skill", "Pilot"),
+            "Primeros auxilios": p_("d100 skill", "First Aid"),
+            "Psicoterapia": p_("d100 skill", "Psychotherapy"),
+            "Rastrear": p_("d100 skill", "Track"),
+            "Regatear": p_("d100 skill", "Bargain"),
+            "Reparar": p_("d100 skill", "Repair"),
+            "Saltar": p_("d100 skill", "Jump"),
+            "Sentir": p_("d100 skill", "Sense"),
+            "Tecnología": p_("d100 skill", "Technology"),
+            "Trepar": p_("d100 skill", "Climb"),
+            "Valuar": p_("d100 skill", "Appraise"),
+            "Volar": p_("d100 skill", "Fly"),
+            "Pelea": p_("d100 skill", "Brawl"),
+            "Armas cortas": p_("d100 skill", "Handgun"),
+            "Armas de fuego": p_("d100 skill", "Firearms"),
+            "Resistencia": p_("d100 skill", "Stamina roll"),
+            "Fuerza": p_("d100 skill", "Effort roll"),
+            "Idea": p_("d100 skill", "Idea roll"),
+            "Conocimientos Generales": p_("d100 skill", "Know roll"),
+            "Agilidad": p_("d100 skill", "Agility roll"),
+            "Carisma": p_("d100 skill", "Charisma roll"),
+        }
+
+
+SKILL_NAMES = _skill_names()
 """The sample's skills and tests (named in Spanish, as the rules name them), each with the
 English editions' name: a player may type either (a table's own skill as it is written)."""
-SKILLS = Readings(terms=SKILL_NAMES)
+SKILLS = Readings(terms=SKILL_NAMES, context=SKILL_CONTEXT)
 
 
 ACTIONS = {"Apuntar": N_("Aim"), "Salir": N_("Withdraw")}
@@ -148,13 +159,14 @@ def skill(name: str) -> str:
     """A skill, test or round action recorded by its table name, in the reader's language
     (``Trepar``: Climb, Trepar); a specialisation keeps its own words (``Arte (Pintura)``:
     Art (Pintura)); a table's own skill as it is written."""
-    english = SKILL_NAMES.get(name) or ACTIONS.get(name)
-    if english:
-        return translate(english)
+    if name in SKILL_NAMES:
+        return translate(SKILL_NAMES[name], SKILL_CONTEXT)
+    if name in ACTIONS:
+        return translate(ACTIONS[name])
     family, sep, rest = name.partition(" (")
     english = SKILL_NAMES.get(family)
     if english and sep:
-        return f"{translate(english)} ({rest}"
+        return f"{translate(english, SKILL_CONTEXT)} ({rest}"
     return name
 
 

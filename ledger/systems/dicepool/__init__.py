@@ -2,10 +2,11 @@
 what ``ledger --help`` shows of it (its command group, ``ledger.cli.dicepool``), published
 without importing the rest."""
 
+from ledger.i18n import N_
 from ledger.systems import SystemHelp
 
 HELP = SystemHelp(
     name="dicepool",
     command="dicepool",
-    summary="The dicepool system: target numbers, pools, damage staging.",
+    summary=N_("The dicepool system: target numbers, pools, damage staging."),
 )

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ledger import words
 from ledger.deciding.decider import Draft
 from ledger.errors import ChooseCharacter, CreateCharacter, GiveOption, Input, Other, RuleError
+from ledger.i18n import _, n_
 from ledger.projections.dicepool.state import Character, DicepoolState, Exchange
 from ledger.systems.dicepool import tables as tables_mod
 from ledger.systems.dicepool.checks import (
@@ -46,8 +46,9 @@ from ledger.systems.dicepool.events import (
     InitiativeRolled,
     Modifier,
     Resisted,
+    boxes_text,
 )
-from ledger.systems.dicepool.model import BOXES
+from ledger.systems.dicepool.model import BOXES, RANGE_NAMES, TRACK_NAMES, read, shown, skill_or_attribute
 from ledger.systems.dicepool.tables import MELEE, RANGE_CLASSES, RANGE_TN
 from ledger.text import check_text
 
@@ -70,9 +71,9 @@ def _target(game: DicepoolState, attacker: Character, name: str | None) -> str |
     target = character(game, name, acting=False)
     if target.name == attacker.name:
         raise RuleError(
-            f"{attacker.name} cannot attack themself",
+            _("{who} cannot attack themself", who=attacker.name),
             fix=GiveOption(
-                system="dicepool", text="name another target", inputs=(Input("target", "CHARACTER"),)
+                system="dicepool", text=_("name another target"), inputs=(Input("target", "CHARACTER"),)
             ),
         )
     return target.name
@@ -81,30 +82,42 @@ def _target(game: DicepoolState, attacker: Character, name: str | None) -> str |
 def _range(tables: dict[str, Any], command: Attack, arm: dict[str, Any] | None) -> tuple[str, str]:
     """(range class, class after the scope): "las miras telescópicas [...] reducen la clase de alcance"."""
     if command.range is not None and command.distance is not None:
-        raise RuleError("give a range class or a distance, not both")
+        raise RuleError(_("give a range class or a distance, not both"))
+    named = read(command.range, RANGE_NAMES) if command.range is not None else None
     if command.distance is not None:
         if arm is None:
             raise RuleError(
-                "a distance needs a weapon to look up its range class",
-                fix=GiveOption(system="dicepool", text="name the weapon", inputs=(Input("weapon", "NAME"),)),
+                _("a distance needs a weapon to look up its range class"),
+                fix=GiveOption(
+                    system="dicepool", text=_("name the weapon"), inputs=(Input("weapon", "NAME"),)
+                ),
             )
         if command.distance < 0:
-            raise RuleError(f"a distance of {command.distance} m is negative; give meters from 0")
+            raise RuleError(_("a distance of {m} m is negative; give meters from 0", m=command.distance))
         found = tables_mod.range_class(tables, str(arm["class"]), command.distance)
-    elif command.range in RANGE_CLASSES:
-        found = command.range
+    elif named in RANGE_CLASSES:
+        found = named
     else:
         raise RuleError(
-            f"a ranged attack needs a range class ({', '.join(RANGE_CLASSES)}) or a distance in meters, "
-            f"got {command.range!r}",
+            _(
+                "a ranged attack needs a range class ({classes}) or a distance in meters, got {got!r}",
+                classes=", ".join(shown(c, RANGE_NAMES) for c in RANGE_CLASSES),
+                got=command.range,
+            ),
             fix=GiveOption(
                 system="dicepool",
-                text="give the range or the distance",
+                text=_("give the range or the distance"),
                 inputs=(Input("range", "CLASS"), Input("distance", "METERS")),
             ),
         )
     if not 0 <= command.scope <= MAX_SCOPE:
-        raise RuleError(f"scope level {command.scope} is out of range; a scope level is 0 to {MAX_SCOPE}")
+        raise RuleError(
+            _(
+                "scope level {level} is out of range; a scope level is 0 to {most}",
+                level=command.scope,
+                most=MAX_SCOPE,
+            )
+        )
     closer = RANGE_CLASSES[max(0, RANGE_CLASSES.index(found) - command.scope)]
     return found, closer
 
@@ -113,20 +126,27 @@ def _burst(command: Attack, arm: dict[str, Any] | None) -> list[Modifier]:
     """Recoil: +1 TN per round of a burst beyond the weapon's compensation."""
     rounds = command.burst
     if rounds < 1:
-        raise RuleError(f"a burst of {rounds} fires no rounds; give 1 or more")
+        raise RuleError(_("a burst of {rounds} fires no rounds; give 1 or more", rounds=rounds))
     if rounds == 1:
         return []
     most = int(arm.get("burst", 1)) if arm else 1
     if rounds > most and arm is None:
         raise RuleError(
-            f"a burst of {rounds} needs a weapon",
-            fix=GiveOption(system="dicepool", text="name the weapon", inputs=(Input("weapon", "NAME"),)),
+            _("a burst of {rounds} needs a weapon", rounds=rounds),
+            fix=GiveOption(system="dicepool", text=_("name the weapon"), inputs=(Input("weapon", "NAME"),)),
         )
     if rounds > most and arm is not None:
         raise RuleError(
-            f"a burst of {rounds}: the {arm['name']} fires at most {most}",
+            _(
+                "a burst of {rounds}: the {weapon} fires at most {most}",
+                rounds=rounds,
+                weapon=arm["name"],
+                most=most,
+            ),
             fix=GiveOption(
-                system="dicepool", text=f"fire {most} rounds or fewer", inputs=(Input("burst", str(most)),)
+                system="dicepool",
+                text=_("fire {most} rounds or fewer", most=most),
+                inputs=(Input("burst", str(most)),),
             ),
         )
     recoil = max(0, rounds - int(arm.get("recoil_comp", 0) if arm else 0))
@@ -144,20 +164,23 @@ def _skill(command: Attack, arm: dict[str, Any] | None, who: Character, tables: 
     skill = command.skill or (str(arm["skill"]) if arm else None)
     if skill is None:
         raise RuleError(
-            "an attack needs a skill or a weapon that names its skill",
+            _("an attack needs a skill or a weapon that names its skill"),
             fix=GiveOption(
                 system="dicepool",
-                text="name the skill or the weapon",
+                text=_("name the skill or the weapon"),
                 inputs=(Input("skill", "SKILL"), Input("weapon", "NAME")),
             ),
         )
     found = resolve_skill(who, skill, tables)
     if found.how == "attribute":
         raise RuleError(
-            f"attack with a combat skill, not the attribute {found.used}",
+            _(
+                "attack with a combat skill, not the attribute {attribute}",
+                attribute=skill_or_attribute(found.used),
+            ),
             fix=GiveOption(
                 system="dicepool",
-                text="name a combat skill such as pistols",
+                text=_("name a combat skill such as pistols"),
                 inputs=(Input("skill", "pistols"),),
             ),
         )
@@ -173,8 +196,8 @@ def _base_tn(
         return RANGE_TN[closer], range_class, closer
     if command.range or command.distance is not None or command.scope:
         raise RuleError(
-            "a melee attack has no range or scope",
-            fix=Other(text="leave out the range, distance and scope"),
+            _("a melee attack has no range or scope"),
+            fix=Other(text=_("leave out the range, distance and scope")),
         )
     return MELEE_TN, None, None
 
@@ -189,8 +212,8 @@ def decide_attack(draft: Draft[DicepoolState], command: Attack) -> None:
     melee = command.melee or (arm is not None and arm["class"] == MELEE)
     if command.melee and arm is not None and arm["class"] != MELEE:
         raise RuleError(
-            f"the {arm['name']} is a ranged weapon",
-            fix=Other(text="attack with it at range, or pick a melee weapon"),
+            _("the {weapon} is a ranged weapon", weapon=arm["name"]),
+            fix=Other(text=_("attack with it at range, or pick a melee weapon")),
         )
     found = _skill(command, arm, who, tables)
     target = _target(game, who, command.target)
@@ -229,8 +252,12 @@ def _refuse_open(exchange: Exchange | None) -> None:
     if exchange is not None:
         target = exchange.target or "TARGET"
         raise RuleError(
-            f"{exchange.attacker}'s attack (exchange {exchange.number}) is still open",
-            fix=run("resolve it first (or undo it)", "resist", (Input("as", target),)),
+            _(
+                "{attacker}'s attack (exchange {number}) is still open",
+                attacker=exchange.attacker,
+                number=exchange.number,
+            ),
+            fix=run(_("resolve it first (or undo it)"), "resist", (Input("as", target),)),
         )
 
 
@@ -241,16 +268,26 @@ def _open_for(game: DicepoolState, who: Character, verb: str) -> Exchange | None
     exchange = game.open_exchange
     if exchange is None:
         return None
+    dodge = verb == "dodge"
     if exchange.attacker == who.name:
         others = tuple(n for n in game.characters if n != who.name)
         raise RuleError(
-            f"{who.name} made this attack and cannot {verb} it",
-            fix=ChooseCharacter(text=f"{verb} as the target", characters=others),
+            _("{who} made this attack and cannot dodge it", who=who.name)
+            if dodge
+            else _("{who} made this attack and cannot resist it", who=who.name),
+            fix=ChooseCharacter(
+                text=_("dodge as the target") if dodge else _("resist as the target"), characters=others
+            ),
         )
     if exchange.target is not None and exchange.target != who.name:
         raise RuleError(
-            f"the open attack is aimed at {exchange.target}",
-            fix=ChooseCharacter(text=f"{verb} as {exchange.target}", characters=(exchange.target,)),
+            _("the open attack is aimed at {target}", target=exchange.target),
+            fix=ChooseCharacter(
+                text=_("dodge as {target}", target=exchange.target)
+                if dodge
+                else _("resist as {target}", target=exchange.target),
+                characters=(exchange.target,),
+            ),
         )
     return exchange
 
@@ -260,18 +297,28 @@ def decide_dodge(draft: Draft[DicepoolState], command: Dodge) -> None:
     who = character(game, command.actor)
     exchange = _open_for(game, who, "dodge")
     if exchange is None:
-        raise RuleError("there is no open attack to dodge; a dodge answers an attack")
+        raise RuleError(_("there is no open attack to dodge; a dodge answers an attack"))
     if exchange.dodged is not None:
-        raise RuleError(f"{who.name} already dodged this attack", fix=run("resist it now", "resist"))
+        raise RuleError(
+            _("{who} already dodged this attack", who=who.name), fix=run(_("resist it now"), "resist")
+        )
     left = who.pool_left("combat")
     if not 1 <= command.pool <= left:
         raise RuleError(
-            f"a dodge spends 1 to {words.count(left, 'combat pool die')}, not {command.pool} "
-            f"({who.name} has {left} left this turn)"
+            n_(
+                "a dodge spends 1 to {n} combat pool die, not {pool} ({who} has {n} left this turn)",
+                "a dodge spends 1 to {n} combat pool dice, not {pool} ({who} has {n} left this turn)",
+                left,
+                pool=command.pool,
+                who=who.name,
+            )
         )
     if not 2 <= command.tn <= 30:
         raise RuleError(
-            f"a dodge TN of {command.tn} is out of range; a dodge is TN 4 unless the GM says otherwise (2-30)"
+            _(
+                "a dodge TN of {tn} is out of range; a dodge is TN 4 unless the GM says otherwise (2-30)",
+                tn=command.tn,
+            )
         )
     count = dice_count(0, command.pool, command.dice)
     dice = draft.dice
@@ -304,30 +351,38 @@ def _incoming(command: Resist, exchange: Exchange | None) -> tuple[int, str, boo
     if exchange is not None:
         if command.against is not None:
             raise RuleError(
-                f"the open attack already gives {words.count(exchange.remaining, 'success')}",
-                fix=Other(text="leave out the attacker's successes"),
+                n_(
+                    "the open attack already gives {n} success",
+                    "the open attack already gives {n} successes",
+                    exchange.remaining,
+                ),
+                fix=Other(text=_("leave out the attacker's successes")),
             )
         text = command.damage or exchange.damage
         if text is None:
             raise RuleError(
-                "the attack named no weapon",
+                _("the attack named no weapon"),
                 fix=GiveOption(
-                    system="dicepool", text="give its damage code, e.g. 9L", inputs=(Input("damage", "CODE"),)
+                    system="dicepool",
+                    text=_("give its damage code, e.g. 9L"),
+                    inputs=(Input("damage", "CODE"),),
                 ),
             )
         return exchange.remaining, text, command.stun or exchange.stun, exchange.melee, exchange.number
     if command.against is None or command.damage is None:
         raise RuleError(
-            "there is no open attack",
+            _("there is no open attack"),
             fix=GiveOption(
                 system="dicepool",
-                text="give the damage code and the attacker's successes left after any dodge",
+                text=_("give the damage code and the attacker's successes left after any dodge"),
                 inputs=(Input("damage", "CODE"), Input("against", "N")),
                 every=True,
             ),
         )
     if not 0 <= command.against <= MAX_DICE:
-        raise RuleError(f"{command.against} attacker successes is out of range; give 0 to {MAX_DICE}")
+        raise RuleError(
+            _("{n} attacker successes is out of range; give 0 to {most}", n=command.against, most=MAX_DICE)
+        )
     return command.against, command.damage, command.stun, False, None
 
 
@@ -341,16 +396,24 @@ def decide_resist(draft: Draft[DicepoolState], command: Resist) -> None:
         command.armor if command.armor is not None else (who.armor_impact if melee else who.armor_ballistic)
     )
     if not 0 <= armor <= 30:
-        raise RuleError(f"an armor of {armor} is out of range; give 0 to 30")
+        raise RuleError(_("an armor of {armor} is out of range; give 0 to 30", armor=armor))
     if who.unconscious and command.pool:
         raise RuleError(
-            f"{who.name} is unconscious and resists with Body alone",
-            fix=GiveOption(system="dicepool", text="resist without pool dice", inputs=(Input("pool", "0"),)),
+            _("{who} is unconscious and resists with Body alone", who=who.name),
+            fix=GiveOption(
+                system="dicepool", text=_("resist without pool dice"), inputs=(Input("pool", "0"),)
+            ),
         )
     left = who.pool_left("combat")
     if not 0 <= command.pool <= left:
         raise RuleError(
-            f"{who.name} has {words.count(left, 'combat pool die')} left this turn, not {command.pool}"
+            n_(
+                "{who} has {n} combat pool die left this turn, not {pool}",
+                "{who} has {n} combat pool dice left this turn, not {pool}",
+                left,
+                who=who.name,
+                pool=command.pool,
+            )
         )
     body = who.attribute("body")
     count = dice_count(body, command.pool, command.dice)
@@ -397,11 +460,19 @@ def decide_initiative(draft: Draft[DicepoolState], command: Initiative) -> None:
     for name in names:
         if name not in game.characters:
             raise RuleError(
-                f"no character named {name!r}; the party is {', '.join(game.characters) or 'empty'}"
+                _(
+                    "no character named {name!r}; the party is {party}",
+                    name=name,
+                    party=", ".join(game.characters),
+                )
+                if game.characters
+                else _("no character named {name!r}; the party is empty", name=name)
             )
     ready = [game.characters[n] for n in dict.fromkeys(names) if game.characters[n].status == "active"]
     if not ready:
-        raise RuleError("nobody can act this combat turn", fix=CreateCharacter(text="add one to the party"))
+        raise RuleError(
+            _("nobody can act this combat turn"), fix=CreateCharacter(text=_("add one to the party"))
+        )
     entries = []
     for who in ready:
         faces = roll_initiative(who.initiative_dice, draft.dice)
@@ -424,23 +495,41 @@ def decide_initiative(draft: Draft[DicepoolState], command: Initiative) -> None:
 
 
 def decide_heal(draft: Draft[DicepoolState], command: Heal) -> None:
-    reason = check_text(command.reason, "the reason", 200)
+    reason = check_text(command.reason, _("the reason"), 200)
     who = character(game_of(draft), command.actor, acting=False)
-    if command.track not in TRACKS:
-        raise RuleError(f"{command.track!r} is not a track; use physical or stun")
-    marked = who.physical if command.track == "physical" else who.stun
-    if not 1 <= command.boxes <= marked:
+    track = read(command.track, TRACK_NAMES) or command.track
+    if track not in TRACKS:
         raise RuleError(
-            f"{who.name} has {words.count(marked, command.track + ' box')} marked, not {command.boxes}; heal 1 to {marked}"
-            if marked
-            else f"{who.name} has no {command.track} boxes to heal"
+            _(
+                "{track!r} is not a track; use {physical} or {stun}",
+                track=command.track,
+                physical=shown("physical", TRACK_NAMES),
+                stun=shown("stun", TRACK_NAMES),
+            )
         )
-    physical = who.physical - command.boxes if command.track == "physical" else who.physical
-    stun = who.stun - command.boxes if command.track == "stun" else who.stun
+    marked = who.physical if track == "physical" else who.stun
+    if not 1 <= command.boxes <= marked:
+        if not marked:
+            raise RuleError(
+                _("{who} has no physical boxes to heal", who=who.name)
+                if track == "physical"
+                else _("{who} has no stun boxes to heal", who=who.name)
+            )
+        raise RuleError(
+            _(
+                "{who} has {marked} marked, not {boxes}; heal 1 to {n}",
+                who=who.name,
+                marked=boxes_text(marked, track),
+                boxes=command.boxes,
+                n=marked,
+            )
+        )
+    physical = who.physical - command.boxes if track == "physical" else who.physical
+    stun = who.stun - command.boxes if track == "stun" else who.stun
     draft.emit(
         Healed(
             character=who.name,
-            track=command.track,
+            track=track,
             boxes=command.boxes,
             physical=physical,
             stun=stun,

@@ -14,6 +14,7 @@ import re
 import msgspec
 
 from ledger.errors import RuleError
+from ledger.i18n import _
 from ledger.systems.dicepool.model import LEVELS, MONITOR
 
 WORDS = {
@@ -49,20 +50,33 @@ def parse_damage(text: str, strength: int | None = None) -> DamageCode:
     level = WORDS.get(m.group("level").lower()) if m else None
     if m is None or level is None:
         raise RuleError(
-            f"damage code {text!r} is not power + wound level; use e.g. 9L, 6G or STR+1L "
-            "(S suave 1 box, L leve 3, G grave 6, M mortal 10)"
+            _(
+                "damage code {code!r} is not power + wound level; use e.g. 9L, 6G or STR+1L "
+                "(S suave 1 box, L leve 3, G grave 6, M mortal 10)",
+                code=text,
+            )
         )
     power_text = m.group("power").upper().replace(" ", "")
     if power_text.startswith("STR"):
         if strength is None:
             raise RuleError(
-                f"damage code {text!r} uses the attacker's Strength; give the attacker a strength"
+                _(
+                    "damage code {code!r} uses the attacker's Strength; give the attacker a strength",
+                    code=text,
+                )
             )
         power = strength + int(power_text[3:] or 0)
     else:
         power = int(power_text)
     if not 1 <= power <= MAX_POWER:
-        raise RuleError(f"damage code {text!r} has power {power}; use 1 to {MAX_POWER}")
+        raise RuleError(
+            _(
+                "damage code {code!r} has power {power}; use 1 to {most}",
+                code=text,
+                power=power,
+                most=MAX_POWER,
+            )
+        )
     return DamageCode(power, level)
 
 

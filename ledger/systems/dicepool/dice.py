@@ -11,9 +11,9 @@ from __future__ import annotations
 from fractions import Fraction
 from math import comb
 
-from ledger import words
 from ledger.dice.sources import Dice, Faces
 from ledger.errors import FacesError, RuleError
+from ledger.i18n import _, n_, p_
 from ledger.systems.dicepool.events import Modifier, PoolDie, Roll
 
 MIN_TN = 2
@@ -28,7 +28,11 @@ def final_tn(base: int, modifiers: list[Modifier]) -> int:
     tn = base + sum(m.value for m in modifiers)
     if tn > MAX_TN:
         raise RuleError(
-            f"the target number comes to {tn}; at most {MAX_TN} can be rolled, check the modifiers"
+            _(
+                "the target number comes to {tn}; at most {most} can be rolled, check the modifiers",
+                tn=tn,
+                most=MAX_TN,
+            )
         )
     return max(MIN_TN, tn)
 
@@ -54,7 +58,15 @@ def p_at_least(dice: int, needed: int, p: Fraction) -> Fraction:
 
 def check_count(dice: int, what: str) -> None:
     if not 0 <= dice <= MAX_DICE:
-        raise RuleError(f"{what} rolls {words.count(dice, 'die')}; roll 0 to {MAX_DICE}")
+        raise RuleError(
+            n_(
+                "{what} rolls {n} die; roll 0 to {most}",
+                "{what} rolls {n} dice; roll 0 to {most}",
+                dice,
+                what=what,
+                most=MAX_DICE,
+            )
+        )
 
 
 def roll_die(tn: int, dice: Dice, index: int) -> PoolDie:
@@ -63,8 +75,15 @@ def roll_die(tn: int, dice: Dice, index: int) -> PoolDie:
     while faces[-1] == SIDES and sum(faces) < tn:
         if isinstance(dice, Faces) and dice.used >= len(dice.faces):
             raise FacesError(
-                f"die {index + 1} shows a 6 at TN {tn}, so the rule of six re-rolls it and adds the "
-                f"result: give its re-roll face right after the 6 (got {words.count(len(dice.faces), 'face')})"
+                n_(
+                    "die {i} shows a 6 at TN {tn}, so the rule of six re-rolls it and adds the "
+                    "result: give its re-roll face right after the 6 (got {n} face)",
+                    "die {i} shows a 6 at TN {tn}, so the rule of six re-rolls it and adds the "
+                    "result: give its re-roll face right after the 6 (got {n} faces)",
+                    len(dice.faces),
+                    i=index + 1,
+                    tn=tn,
+                )
             )
         faces.append(dice.roll(SIDES))
     return PoolDie(faces=tuple(faces), total=sum(faces))
@@ -79,7 +98,7 @@ def test(
     needed: int = 1,
 ) -> Roll:
     """Roll ``count`` dice against the modified TN; the odds are fixed before rolling."""
-    check_count(count, "the test")
+    check_count(count, _("the test"))
     tn = final_tn(base_tn, modifiers)
     p = p_at_least(count, needed, p_die(tn))
     rolled = tuple(roll_die(tn, dice, i) for i in range(count))
@@ -96,5 +115,5 @@ def test(
 
 def roll_initiative(count: int, dice: Dice) -> tuple[int, ...]:
     """Initiative dice: plain d6s, no rule of six ("excepto en iniciativa")."""
-    check_count(count, "initiative")
+    check_count(count, p_("dicepool check", "initiative"))
     return tuple(dice.roll(SIDES) for _ in range(count))

@@ -10,10 +10,16 @@ Characters join through the core ``character.added`` event (see
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
+from typing import Any
+
 import msgspec
 
-from ledger import words
+from ledger import i18n
+from ledger.i18n import _, n_
 from ledger.log.events import Event
+from ledger.systems.dicepool.model import POOL_NAMES, RANGE_NAMES, shown, skill_or_attribute
 
 
 class PoolDie(msgspec.Struct, frozen=True):
@@ -29,18 +35,58 @@ class PoolDie(msgspec.Struct, frozen=True):
 
 
 class Modifier(msgspec.Struct, frozen=True):
-    """One step from the base target number to the final one."""
+    """One step from the base target number to the final one. ``reason`` is stored in
+    English (the rules' words, or the English text of a table's modifier); it is put into
+    the reader's words where it is shown (:func:`reason_text`)."""
 
     reason: str
     value: int
 
 
+_RELATED = re.compile(r"defaulting to related skill (?P<x>\S+)")
+_ATTRIBUTE = re.compile(r"defaulting to attribute (?P<x>\S+)")
+_RECOIL = re.compile(r"recoil, (?P<x>\d+)-round burst")
+_NUMBER = re.compile(r"modifier (?P<x>[+-]\d+)")
+
+
+def reason_text(reason: str, tables: Mapping[str, Any] | None = None) -> str:
+    """A modifier's stored reason in the reader's words: the rules' own reasons, and a
+    modifier of the campaign's table in the language its text gives (``tables``)."""
+    if reason == "wounds":
+        return _("wounds")
+    if reason == "armor":
+        return _("armor")
+    if m := _RELATED.fullmatch(reason):
+        return _("defaulting to related skill {skill}", skill=skill_or_attribute(m["x"]))
+    if m := _ATTRIBUTE.fullmatch(reason):
+        return _("defaulting to attribute {attribute}", attribute=skill_or_attribute(m["x"]))
+    if m := _RECOIL.fullmatch(reason):
+        return _("recoil, {rounds}-round burst", rounds=int(m["x"]))
+    if m := _NUMBER.fullmatch(reason):
+        return _("modifier {value}", value=m["x"])
+    modifiers = (tables or {}).get("modifiers") or {}
+    for entry in modifiers.values() if isinstance(modifiers, Mapping) else ():
+        text = entry.get("text") if isinstance(entry, Mapping) else None
+        if isinstance(text, Mapping) and i18n.localized(text, "en") == reason:
+            return i18n.localized(text)
+    return reason
+
+
 def successes(n: int) -> str:
-    return words.count(n, "success")
+    return n_("{n} success", "{n} successes", n)
 
 
-def _boxes(n: int, track: str) -> str:
-    return words.count(n, f"{track} box")
+def boxes_text(n: int, track: str) -> str:
+    if track == "physical":
+        return n_("{n} physical box", "{n} physical boxes", n)
+    if track == "stun":
+        return n_("{n} stun box", "{n} stun boxes", n)
+    return n_("{n} {track} box", "{n} {track} boxes", n, track=track)
+
+
+def pool_text(n: int, pool: str) -> str:
+    """`` +2 combat pool``: pool dice added to a test."""
+    return _(" +{n} {pool} pool", n=n, pool=shown(pool, POOL_NAMES))
 
 
 class Roll(msgspec.Struct, frozen=True, kw_only=True):
@@ -70,13 +116,22 @@ class Defaulting(msgspec.Struct, frozen=True, kw_only=True):
     rating: int
 
     def text(self) -> str:
+        wanted, used = skill_or_attribute(self.wanted), skill_or_attribute(self.used)
         if self.how == "related":
-            return (
-                f"{self.wanted}, defaulting to related skill {self.used} {self.rating} (TN+2, half the pool)"
+            return _(
+                "{wanted}, defaulting to related skill {used} {rating} (TN+2, half the pool)",
+                wanted=wanted,
+                used=used,
+                rating=self.rating,
             )
         if self.how == "default-attribute":
-            return f"{self.wanted}, defaulting to attribute {self.used} {self.rating} (TN+4, no pool)"
-        return f"{self.used} {self.rating}"
+            return _(
+                "{wanted}, defaulting to attribute {used} {rating} (TN+4, no pool)",
+                wanted=wanted,
+                used=used,
+                rating=self.rating,
+            )
+        return f"{used} {self.rating}"
 
 
 class Tested(Event, frozen=True, tag="dicepool.tested"):
@@ -88,10 +143,14 @@ class Tested(Event, frozen=True, tag="dicepool.tested"):
     manual: bool = False
 
     def summary(self) -> str:
-        spent = f" +{self.pool_used} {self.pool} pool" if self.pool_used else ""
-        return (
-            f"{self.character} tests {self.defaulting.text()}{spent} at TN {self.roll.tn}: "
-            f"{successes(self.roll.successes)} [{self.roll.faces()}]"
+        return _(
+            "{who} tests {what}{spent} at TN {tn}: {successes} [{faces}]",
+            who=self.character,
+            what=self.defaulting.text(),
+            spent=pool_text(self.pool_used, self.pool) if self.pool_used else "",
+            tn=self.roll.tn,
+            successes=successes(self.roll.successes),
+            faces=self.roll.faces(),
         )
 
 
@@ -117,15 +176,40 @@ class Attacked(Event, frozen=True, tag="dicepool.attacked"):
     manual: bool = False
 
     def summary(self) -> str:
-        at = f" {self.target}" if self.target else ""
-        how = "melee" if self.melee else f"{self.effective_class} range"
-        weapon = f" with {self.weapon}" if self.weapon else ""
-        spent = f" +{self.pool_used} pool" if self.pool_used else ""
-        outcome = "" if self.hit else " (miss)"
-        return (
-            f"{self.attacker} attacks{at}{weapon} ({how}, {self.defaulting.text()}{spent}) at TN "
-            f"{self.roll.tn}: {successes(self.roll.successes)} [{self.roll.faces()}]{outcome}"
+        how = (
+            _("melee")
+            if self.melee
+            else _("{range} range", range=shown(str(self.effective_class), RANGE_NAMES))
         )
+        fields = {
+            "attacker": self.attacker,
+            "target": self.target,
+            "weapon": self.weapon,
+            "how": how,
+            "what": self.defaulting.text(),
+            "spent": _(" +{n} pool", n=self.pool_used) if self.pool_used else "",
+            "tn": self.roll.tn,
+            "successes": successes(self.roll.successes),
+            "faces": self.roll.faces(),
+        }
+        if self.target and self.weapon:
+            line = _(
+                "{attacker} attacks {target} with {weapon} ({how}, {what}{spent}) at TN {tn}: {successes} [{faces}]",
+                **fields,
+            )
+        elif self.target:
+            line = _(
+                "{attacker} attacks {target} ({how}, {what}{spent}) at TN {tn}: {successes} [{faces}]",
+                **fields,
+            )
+        elif self.weapon:
+            line = _(
+                "{attacker} attacks with {weapon} ({how}, {what}{spent}) at TN {tn}: {successes} [{faces}]",
+                **fields,
+            )
+        else:
+            line = _("{attacker} attacks ({how}, {what}{spent}) at TN {tn}: {successes} [{faces}]", **fields)
+        return line if self.hit else _("{attack} (miss)", attack=line)
 
 
 class Dodged(Event, frozen=True, tag="dicepool.dodged"):
@@ -138,12 +222,20 @@ class Dodged(Event, frozen=True, tag="dicepool.dodged"):
     manual: bool = False
 
     def summary(self) -> str:
-        result = (
-            "dodges clear" if self.remaining <= 0 else f"{successes(self.remaining)} left to the attacker"
-        )
-        return (
-            f"{self.character} dodges with {words.count(self.pool_used, 'pool die')} at TN {self.roll.tn}: "
-            f"{successes(self.roll.successes)} [{self.roll.faces()}], {result}"
+        fields = {
+            "who": self.character,
+            "dice": n_("{n} pool die", "{n} pool dice", self.pool_used),
+            "tn": self.roll.tn,
+            "successes": successes(self.roll.successes),
+            "faces": self.roll.faces(),
+        }
+        if self.remaining <= 0:
+            return _("{who} dodges with {dice} at TN {tn}: {successes} [{faces}], dodges clear", **fields)
+        return n_(
+            "{who} dodges with {dice} at TN {tn}: {successes} [{faces}], {n} success left to the attacker",
+            "{who} dodges with {dice} at TN {tn}: {successes} [{faces}], {n} successes left to the attacker",
+            self.remaining,
+            **fields,
         )
 
 
@@ -175,11 +267,29 @@ class Resisted(Event, frozen=True, tag="dicepool.resisted"):
     manual: bool = False
 
     def summary(self) -> str:
-        wound = f"{self.level} wound, {_boxes(self.boxes, self.track)}" if self.level else "no wound"
-        return (
-            f"{self.character} resists {self.damage} (armor {self.armor}, power {self.power}) with "
-            f"{words.count(len(self.roll.dice), 'die')}: {successes(self.roll.successes)} [{self.roll.faces()}]; "
-            f"net {self.net:+d} stages {self.base_level} to {self.level or 'nothing'}: {wound}"
+        fields = {
+            "who": self.character,
+            "damage": self.damage,
+            "armor": self.armor,
+            "power": self.power,
+            "dice": n_("{n} die", "{n} dice", len(self.roll.dice)),
+            "successes": successes(self.roll.successes),
+            "faces": self.roll.faces(),
+            "net": f"{self.net:+d}",
+            "base": self.base_level,
+        }
+        if self.level:
+            return _(
+                "{who} resists {damage} (armor {armor}, power {power}) with {dice}: {successes} [{faces}]; "
+                "net {net} stages {base} to {level}: {level} wound, {boxes}",
+                level=self.level,
+                boxes=boxes_text(self.boxes, self.track),
+                **fields,
+            )
+        return _(
+            "{who} resists {damage} (armor {armor}, power {power}) with {dice}: {successes} [{faces}]; "
+            "net {net} stages {base} to nothing: no wound",
+            **fields,
         )
 
 
@@ -200,7 +310,7 @@ class InitiativeRolled(Event, frozen=True, tag="dicepool.initiative"):
 
     def summary(self) -> str:
         order = ", ".join(f"{e.character} {e.score}" for e in self.entries)
-        return f"combat turn {self.turn}: initiative {order}; pools refreshed"
+        return _("combat turn {turn}: initiative {order}; pools refreshed", turn=self.turn, order=order)
 
 
 class Healed(Event, frozen=True, tag="dicepool.healed"):
@@ -214,8 +324,10 @@ class Healed(Event, frozen=True, tag="dicepool.healed"):
     reason: str = ""
 
     def summary(self) -> str:
-        why = f" ({self.reason})" if self.reason else ""
-        return f"{self.character} heals {_boxes(self.boxes, self.track)}{why}"
+        boxes = boxes_text(self.boxes, self.track)
+        if self.reason:
+            return _("{who} heals {boxes} ({reason})", who=self.character, boxes=boxes, reason=self.reason)
+        return _("{who} heals {boxes}", who=self.character, boxes=boxes)
 
 
 EVENTS: tuple[type[Event], ...] = (Tested, Attacked, Dodged, Resisted, InitiativeRolled, Healed)

@@ -3,9 +3,10 @@ import on the state after each action, behind deciding the action again."""
 
 from __future__ import annotations
 
+from ledger.i18n import _
 from ledger.log.state import CampaignState
 from ledger.projections.dicepool.state import DicepoolState
-from ledger.systems.dicepool.model import MONITOR
+from ledger.systems.dicepool.model import MONITOR, TRACK_NAMES, shown
 
 
 def check_state(_before: CampaignState, after: CampaignState) -> str | None:
@@ -17,7 +18,13 @@ def check_state(_before: CampaignState, after: CampaignState) -> str | None:
         for track in ("physical", "stun"):
             value = getattr(c, track)
             if not 0 <= value <= MONITOR:
-                return f"{c.name}'s {track} damage {value} is outside 0 to {MONITOR} boxes"
+                return _(
+                    "{who}'s {track} damage {value} is outside 0 to {boxes} boxes",
+                    who=c.name,
+                    track=shown(track, TRACK_NAMES),
+                    value=value,
+                    boxes=MONITOR,
+                )
         if c.overflow < 0:
-            return f"{c.name}'s overflow {c.overflow} is below zero"
+            return _("{who}'s overflow {overflow} is below zero", who=c.name, overflow=c.overflow)
     return None

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ledger.deciding.decider import Decider
+from ledger.i18n import N_, _
 from ledger.projections import sheets
 from ledger.projections.dicepool import report as rep
 from ledger.projections.dicepool import state as proj
@@ -58,15 +59,21 @@ def demo(book: Any, echo: Callable[[str], None]) -> None:
     if SAMPLE_NAME not in names:
         with Path(SAMPLE_LOG).open("rb") as data:
             book.import_(data, SAMPLE_NAME)
-    echo(f"dicepool: {SAMPLE_NAME} (a street firefight, chain verified on import)")
+    echo(_("dicepool: {name} (a street firefight, chain verified on import)", name=SAMPLE_NAME))
     log = book.log(SAMPLE_NAME, show_all=True)
     first_wound = next(e.version for e in log if e.kind == "dicepool.resisted")
     example = proj.exchange_view(book.state(SAMPLE_NAME, at=first_wound).game.last)
     if example is not None:
-        echo(f"  the rules' worked example (v{first_wound}): {proj.exchange_text(example)}")
+        echo(
+            _(
+                "  the rules' worked example (v{version}): {exchange}",
+                version=first_wound,
+                exchange=proj.exchange_text(example),
+            )
+        )
     for entry in log[-10:]:
         who = f" {entry.actor}:" if entry.actor else ""
-        mark = " [undone]" if entry.undone else ""
+        mark = _(" [undone]") if entry.undone else ""
         echo(f"  v{entry.version}{who} {entry.summary}{mark}")
     state = book.state(SAMPLE_NAME)
     target = state.game.last.target if state.game.last else None
@@ -75,7 +82,7 @@ def demo(book: Any, echo: Callable[[str], None]) -> None:
 
 SYSTEM = System(
     name="dicepool",
-    description="d6 pools against target numbers: rule of six, combat pool, damage staging",
+    description=N_("d6 pools against target numbers: rule of six, combat pool, damage staging"),
     rules=Rules(
         initial=proj.initial,
         evolve=proj.evolve,

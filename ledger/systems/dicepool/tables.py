@@ -21,9 +21,11 @@ from typing import Annotated, Any
 
 import msgspec
 
+from ledger import i18n
 from ledger.errors import EditTable, Other, RuleError, TableError
+from ledger.i18n import _
 from ledger.systems.dicepool.damage import parse_damage
-from ledger.systems.dicepool.model import ATTRIBUTES
+from ledger.systems.dicepool.model import ATTRIBUTE_NAMES, ATTRIBUTES, RANGE_NAMES, shown, skill_or_attribute
 from ledger.tables import file as tablefile
 from ledger.tables.browse import Row, Table
 
@@ -56,11 +58,16 @@ class Ranges(msgspec.Struct, forbid_unknown_fields=True):
     extreme: Meters
 
 
+Text = str | dict[str, str]
+"""A text in one language, or in several: ``{ en = "...", es = "..." }``."""
+
+
 class Modifier(msgspec.Struct, forbid_unknown_fields=True):
-    """A situational modifier to the target number."""
+    """A situational modifier to the target number; its text in one language or several
+    (the English one, else the first given, is what a roll records as its reason)."""
 
     tn: Annotated[int, msgspec.Meta(ge=-20, le=20)]
-    text: str | msgspec.UnsetType = msgspec.UNSET
+    text: Text | msgspec.UnsetType = msgspec.UNSET
 
 
 class Weapon(msgspec.Struct, forbid_unknown_fields=True):
@@ -99,8 +106,10 @@ class TableFile(msgspec.Struct, forbid_unknown_fields=True):
 
 def _refused(where: str, problem: str) -> TableError:
     """A file that gives none of the sections."""
-    fix = Other(text="give one or more of the sections " + ", ".join(f"[{s}]" for s in SECTIONS))
-    return TableError(f"table file {where!r}: {problem}", fix=fix)
+    fix = Other(
+        text=_("give one or more of the sections {sections}", sections=", ".join(f"[{s}]" for s in SECTIONS))
+    )
+    return TableError(_("table file {file!r}: {problem}", file=where, problem=problem), fix=fix)
 
 
 def _read(path: Path | Traversable, where: str) -> TableFile:
@@ -108,12 +117,13 @@ def _read(path: Path | Traversable, where: str) -> TableFile:
         data = path.read_bytes()
     except FileNotFoundError:
         raise TableError(
-            f"table file {where!r} does not exist", fix=Other(text="give the path of a TOML file")
+            _("table file {file!r} does not exist", file=where),
+            fix=Other(text=_("give the path of a TOML file")),
         ) from None
     except OSError as e:
         raise TableError(
-            f"table file {where!r} cannot be read ({e.strerror})",
-            fix=Other(text="give the path of a readable TOML file"),
+            _("table file {file!r} cannot be read ({problem})", file=where, problem=e.strerror),
+            fix=Other(text=_("give the path of a readable TOML file")),
         ) from None
     return tablefile.decode(data, TableFile, where)
 
@@ -123,8 +133,8 @@ def _read(path: Path | Traversable, where: str) -> TableFile:
 
 def _bad(where: str, table: str, problem: str) -> TableError:
     return TableError(
-        f"table file {where!r} [{table}]: {problem}",
-        fix=EditTable(text=f"fix the [{table}] table", table=table),
+        _("table file {file!r} [{table}]: {problem}", file=where, table=table, problem=problem),
+        fix=EditTable(text=_("fix the [{table}] table", table=table), table=table),
     )
 
 
@@ -134,27 +144,52 @@ def check(
     weapons: dict[str, Weapon],
     rules: Rules,
     where: str,
+    modifiers: dict[str, Modifier] | None = None,
 ) -> None:
-    """The cross-checks of a complete set of tables: choices, bands, classes, damage codes."""
+    """The cross-checks of a complete set of tables: choices, bands, classes, damage codes,
+    the languages a text is given in."""
     for name, skill in skills.items():
         if skill.attribute not in ATTRIBUTES:
             raise _bad(
                 where,
                 f"skills.{name}",
-                f"attribute must be one of {', '.join(ATTRIBUTES)}, got {skill.attribute!r}",
+                _(
+                    "attribute must be one of {choices}, got {got!r}",
+                    choices=", ".join(ATTRIBUTES),
+                    got=skill.attribute,
+                ),
             )
+    for name, mod in (modifiers or {}).items():
+        if isinstance(mod.text, dict):
+            unknown = [lang for lang in mod.text if lang not in i18n.LANGUAGES]
+            if unknown or not mod.text or not all(mod.text.values()):
+                raise _bad(
+                    where,
+                    f"modifiers.{name}",
+                    _(
+                        "text in several languages gives each by its code ({languages}); got {got}",
+                        languages=", ".join(i18n.LANGUAGES),
+                        got=", ".join(mod.text) or _("none"),
+                    ),
+                )
     for name, bands in ranges.items():
         bounds = [getattr(bands, cls) for cls in RANGE_CLASSES]
         if bounds != sorted(set(bounds)):
             raise _bad(
-                where, f"ranges.{name}", f"short < medium < long < extreme (meters) is required, got {bounds}"
+                where,
+                f"ranges.{name}",
+                _("short < medium < long < extreme (meters) is required, got {bounds}", bounds=bounds),
             )
     for name, arm in weapons.items():
         if arm.weapon_class != MELEE and arm.weapon_class not in ranges:
             raise _bad(
                 where,
                 f"weapons.{name}",
-                f"class must be 'melee' or a [ranges] class ({', '.join(ranges)}), got {arm.weapon_class!r}",
+                _(
+                    "class must be 'melee' or a [ranges] class ({classes}), got {got!r}",
+                    classes=", ".join(ranges),
+                    got=arm.weapon_class,
+                ),
             )
         try:
             parse_damage(arm.damage, strength=1)
@@ -164,7 +199,11 @@ def check(
         raise _bad(
             where,
             "rules",
-            f"wound_modifiers must be one of {', '.join(WOUND_MODIFIERS)}, got {rules.wound_modifiers!r}",
+            _(
+                "wound_modifiers must be one of {choices}, got {got!r}",
+                choices=", ".join(WOUND_MODIFIERS),
+                got=rules.wound_modifiers,
+            ),
         )
 
 
@@ -179,7 +218,7 @@ def load_tables(path: str | None) -> tuple[dict[str, Any], str]:
         own = _read(Path(path), path)
         given = own.given()
         if not given:
-            raise _refused(path, "has no known section")
+            raise _refused(path, _("has no known section"))
         merged = msgspec.structs.replace(merged, **{s: getattr(own, s) for s in given})
         kept = [s for s in SECTIONS if s not in given]
         source = f"{path} ({', '.join(given)})" + (f"; samples for {', '.join(kept)}" if kept else "")
@@ -190,6 +229,7 @@ def load_tables(path: str | None) -> tuple[dict[str, Any], str]:
         sections["weapons"],
         sections["rules"],
         path or "samples/dicepool",
+        sections["modifiers"],
     )
     plain = msgspec.to_builtins(merged)
     return {section: plain[section] for section in SECTIONS}, source
@@ -202,8 +242,8 @@ def check_stored(data: dict[str, Any]) -> None:
     def store(tables: TableFile, source: str) -> dict[str, Any]:
         missing = [s for s in SECTIONS if s not in tables.given()]
         if missing:
-            raise TableError(f"{source} have no [{'], ['.join(missing)}]")
-        check(tables.skills, tables.ranges, tables.weapons, tables.rules, source)  # type: ignore[arg-type]
+            raise TableError(_("{source} have no [{missing}]", source=source, missing="], [".join(missing)))
+        check(tables.skills, tables.ranges, tables.weapons, tables.rules, source, tables.modifiers)  # type: ignore[arg-type]
         plain = msgspec.to_builtins(tables)
         return {section: plain[section] for section in SECTIONS}
 
@@ -217,7 +257,12 @@ def range_class(tables: dict[str, Any], weapon_class: str, meters: int) -> str:
         if meters <= bands[cls]:
             return cls
     raise RuleError(
-        f"{meters} m is beyond the extreme range of a {weapon_class} ({bands['extreme']} m); move closer"
+        _(
+            "{m} m is beyond the extreme range of a {weapon_class} ({most} m); move closer",
+            m=meters,
+            weapon_class=weapon_class,
+            most=bands["extreme"],
+        )
     )
 
 
@@ -225,7 +270,13 @@ def weapon(tables: dict[str, Any], name: str) -> dict[str, Any]:
     weapons = tables.get("weapons", {})
     key = name.strip().lower().replace(" ", "_").replace("-", "_")
     if key not in weapons:
-        raise RuleError(f"unknown weapon {name!r}; choose one of: {', '.join(sorted(weapons))}")
+        raise RuleError(
+            _(
+                "unknown weapon {name!r}; choose one of: {choices}",
+                name=name,
+                choices=", ".join(sorted(weapons)),
+            )
+        )
     return {"key": key, **weapons[key]}
 
 
@@ -235,16 +286,21 @@ def modifier(tables: dict[str, Any], text: str) -> tuple[str, int]:
     if re.fullmatch(r"[+-]?[0-9]{1,3}", raw):
         value = int(raw)
         if not -20 <= value <= 20:
-            raise RuleError(f"a modifier of {text!r} is out of range; use -20 to +20")
+            raise RuleError(_("a modifier of {text!r} is out of range; use -20 to +20", text=text))
         return f"modifier {value:+d}", value
     mods = tables.get("modifiers", {})
     key = raw.lower().replace(" ", "_").replace("-", "_")
     if key not in mods:
         raise RuleError(
-            f"unknown modifier {text!r}; give a number like +2 or one of: {', '.join(sorted(mods))}"
+            _(
+                "unknown modifier {text!r}; give a number like +2 or one of: {choices}",
+                text=text,
+                choices=", ".join(sorted(mods)),
+            )
         )
     entry = mods[key]
-    return str(entry.get("text") or key), int(entry["tn"])
+    said = entry.get("text")
+    return (i18n.localized(said, i18n.LANGUAGES[0]) if said else key), int(entry["tn"])
 
 
 def skill_entry(tables: dict[str, Any], skill: str) -> dict[str, Any] | None:
@@ -256,32 +312,38 @@ def listing(data: dict[str, Any]) -> list[Any]:
     """The dicepool reference tables: skills, weapons, ranges and situational modifiers."""
 
     def skill(s: dict[str, Any]) -> str:
-        related = s.get("related") or []
-        return s.get("attribute", "") + (f"; defaults from {', '.join(related)}" if related else "")
+        related = [skill_or_attribute(r) for r in s.get("related") or []]
+        attribute = shown(str(s.get("attribute", "")), ATTRIBUTE_NAMES)
+        if related:
+            return _("{attribute}; defaults from {related}", attribute=attribute, related=", ".join(related))
+        return attribute
+
+    def weapon(w: dict[str, Any]) -> str:
+        return _(
+            "{name}: {weapon_class}, {skill}, damage {damage}",
+            name=w["name"],
+            weapon_class=w["class"],
+            skill=skill_or_attribute(str(w["skill"])),
+            damage=w["damage"],
+        )
+
+    def modifier(m: dict[str, Any]) -> str:
+        return _("{tn} TN: {text}", tn=f"{m['tn']:+d}", text=i18n.localized(m.get("text", "")))
+
+    def bands(r: dict[str, Any]) -> str:
+        return ", ".join(f"{shown(k, RANGE_NAMES)} {v}" for k, v in r.items())
 
     return [
-        Table("skills", "Skills", tuple(Row(n, skill(s), dict(s)) for n, s in data["skills"].items())),
-        Table(
-            "weapons",
-            "Weapons",
-            tuple(
-                Row(n, f"{w['name']}: {w['class']}, {w['skill']}, damage {w['damage']}", dict(w))
-                for n, w in data["weapons"].items()
-            ),
-        ),
+        Table("skills", _("Skills"), tuple(Row(n, skill(s), dict(s)) for n, s in data["skills"].items())),
+        Table("weapons", _("Weapons"), tuple(Row(n, weapon(w), dict(w)) for n, w in data["weapons"].items())),
         Table(
             "ranges",
-            "Ranges in meters (short, medium, long, extreme)",
-            tuple(
-                Row(n, ", ".join(f"{k} {v}" for k, v in r.items()), dict(r))
-                for n, r in data["ranges"].items()
-            ),
+            _("Ranges in meters (short, medium, long, extreme)"),
+            tuple(Row(n, bands(r), dict(r)) for n, r in data["ranges"].items()),
         ),
         Table(
             "modifiers",
-            "Situational modifiers to the target number",
-            tuple(
-                Row(n, f"{m['tn']:+d} TN: {m.get('text', '')}", dict(m)) for n, m in data["modifiers"].items()
-            ),
+            _("Situational modifiers to the target number"),
+            tuple(Row(n, modifier(m), dict(m)) for n, m in data["modifiers"].items()),
         ),
     ]

@@ -25,7 +25,7 @@ def simulate(ledger: Any, name: str, seed: int, days: int) -> None:
     batch = ledger.batch(name)
     for who in party:
         batch.execute(AddCharacter(name=who), name)
-    for _ in range(rng.randint(30, 120)):
+    for __ in range(rng.randint(30, 120)):
         who = rng.choice(party)
         if rng.random() < 0.08:
             batch.execute(Note(text=rng.choice(NOTES)), name, actor=who)

@@ -6,12 +6,20 @@ from typing import Any, NoReturn
 
 from ledger.deciding.decider import Decider
 from ledger.errors import Other, RuleError
+from ledger.i18n import N_, _
 from ledger.projections.freeform import state as proj
 from ledger.systems import Play, ReadModel, Rules, System
 from ledger.systems.freeform.play import simulate
 
+
+def advice() -> Other:
+    """What a freeform campaign takes instead: the commands every campaign takes (in the
+    language of the moment; :data:`ADVICE` is it in English)."""
+    return Other(text=_("roll dice, write a note or add a character: a freeform campaign takes only those"))
+
+
 ADVICE = Other(text="roll dice, write a note or add a character: a freeform campaign takes only those")
-"""What a freeform campaign takes instead: the commands every campaign takes."""
+"""What a freeform campaign takes instead, in English."""
 
 
 class CoreOnly(Decider):
@@ -19,14 +27,21 @@ class CoreOnly(Decider):
     the commands every campaign takes as the fix."""
 
     def refuse(self, command: Any) -> NoReturn:
-        raise RuleError(f"the {self.system} system has no command {type(command).__name__}", fix=ADVICE)
+        raise RuleError(
+            _(
+                "the {system} system has no command {command}",
+                system=self.system,
+                command=type(command).__name__,
+            ),
+            fix=advice(),
+        )
 
 
 decider = CoreOnly("freeform", proj.evolve)
 
 SYSTEM = System(
     name="freeform",
-    description="any game: generic dice rolls, characters and notes",
+    description=N_("any game: generic dice rolls, characters and notes"),
     rules=Rules(
         initial=proj.initial,
         evolve=proj.evolve,

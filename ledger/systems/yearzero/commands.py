@@ -31,6 +31,7 @@ from ledger.errors import (
     RuleError,
     RunCommand,
 )
+from ledger.i18n import N_, _, translate
 from ledger.log.events import CharacterAdded
 from ledger.projections.yearzero.characters import parse_attrs
 from ledger.projections.yearzero.fold import evolve
@@ -43,8 +44,14 @@ from ledger.projections.yearzero.vocabulary import (
     SPECIALIST_SKILLS,
     TRAUMA,
     attribute_name,
-    skill_name,
+    read_rollable,
+    read_trauma,
+    slot_word,
     split_sector,
+    stored_key,
+    term,
+    term_name,
+    trauma_word,
 )
 from ledger.systems.yearzero import engine as eng
 from ledger.systems.yearzero import events as ev
@@ -59,7 +66,7 @@ EVERYONE = When(field="everyone", value=True, reach=Reach.PARTY)
 CONTAMINATED = When(field="contaminated", value=True, confirm=True)
 """Contaminated grub or water: a Rot point, which may chain into damage and a critical injury."""
 _CREATE = RunCommand(
-    text="create it with `character create`",
+    text=N_("create it with `character create`"),
     command="character create",
     arguments=("NAME",),
     options=tuple(Input(attribute, "N") for attribute in ("strength", "agility", "wits", "empathy")),
@@ -222,28 +229,35 @@ class Warm(Command, frozen=True):
 def _run(doing: str, command: str, *arguments: str) -> RunCommand:
     """The fix of ``doing`` something the yearzero command ``command`` does, given ``arguments``."""
     return RunCommand(
-        text=f"{doing} with `{command}`", command=command, arguments=arguments, system="yearzero"
+        text=_("{doing} with `{command}`", doing=doing, command=command),
+        command=command,
+        arguments=arguments,
+        system="yearzero",
     )
 
 
 def actor_of(d: YZDraft, command: Command) -> str:
     if command.actor is None or command.actor not in d.game.characters:
         if d.game.order:
-            fix = ChooseCharacter(text="say which character acts", characters=tuple(alive(d)))
+            fix = ChooseCharacter(text=_("say which character acts"), characters=tuple(alive(d)))
         else:
-            fix = errors.CreateCharacter(text="create a character first")
-        raise RuleError("no character is acting", fix=fix)
+            fix = errors.CreateCharacter(text=_("create a character first"))
+        raise RuleError(_("no character is acting"), fix=fix)
     return command.actor
 
 
 def able(d: YZDraft, name: str) -> Character:
     c = living(d, name)
     if c.broken:
-        kinds = ", ".join(KIND_OF[a] for a in ATTRIBUTES if a in c.broken)
+        kinds = ", ".join(trauma_word(KIND_OF[a]) for a in ATTRIBUTES if a in c.broken)
         raise RuleError(
-            f"{name} is broken by {kinds} and cannot roll skills; a broken character may only make "
-            "one maneuver a turn",
-            fix=_run("heal them, or wait until they get up", "tick"),
+            _(
+                "{name} is broken by {kinds} and cannot roll skills; a broken character may only make "
+                "one maneuver a turn",
+                name=name,
+                kinds=kinds,
+            ),
+            fix=_run(_("heal them, or wait until they get up"), "tick"),
         )
     return c
 
@@ -256,43 +270,51 @@ def find_item(d: YZDraft, name: str, item: str) -> tuple[str, Item]:
     owners = [(n, c.gear[item]) for n, c in d.game.characters.items() if item in c.gear]
     if len(owners) == 1:
         return owners[0]
-    have = ", ".join(char(d, name).gear) or "none"
+    have = ", ".join(char(d, name).gear) or _("none")
     if owners:
-        owner_names = tuple(n for n, _ in owners)
+        owner_names = tuple(n for n, _owned in owners)
         raise RuleError(
-            f"several characters own {item!r} ({', '.join(owner_names)})",
-            fix=ChooseCharacter(text="act as its owner", characters=owner_names),
+            _("several characters own {item!r} ({owners})", item=item, owners=", ".join(owner_names)),
+            fix=ChooseCharacter(text=_("act as its owner"), characters=owner_names),
         )
     raise RuleError(
-        f"{name} has no item {item!r} (gear: {have})",
-        fix=Other(text="give the character the item as its attribute gear.NAME=BONUS"),
+        _("{name} has no item {item!r} (gear: {have})", name=name, item=item, have=have),
+        fix=Other(text=_("give the character the item as its attribute gear.NAME=BONUS")),
     )
 
 
 def usable_gear(d: YZDraft, name: str, gear: int | None, item: str | None) -> tuple[int, str | None]:
     if gear is not None and item is not None:
         raise RuleError(
-            "a roll takes a gear bonus or an item, not both",
+            _("a roll takes a gear bonus or an item, not both"),
             fix=GiveOption(
                 system="yearzero",
-                text="give the gear bonus or the item",
+                text=_("give the gear bonus or the item"),
                 inputs=(Input("gear", "N"), Input("item", "NAME")),
                 exclusive=True,
             ),
         )
     if item is None:
         if gear is not None and not 0 <= gear <= 10:
-            raise RuleError(f"a gear bonus of {gear} is out of range; a gear bonus is 0 to 10")
+            raise RuleError(_("a gear bonus of {gear} is out of range; a gear bonus is 0 to 10", gear=gear))
         return gear or 0, None
     found = char(d, name).gear.get(item)
     if found is None:
-        have = ", ".join(char(d, name).gear) or "none"
-        raise RuleError(f"{name} has no item {item!r} (gear: {have}); use one of theirs")
+        have = ", ".join(char(d, name).gear) or _("none")
+        raise RuleError(
+            _(
+                "{name} has no item {item!r} (gear: {have}); use one of theirs",
+                name=name,
+                item=item,
+                have=have,
+            )
+        )
     if found.destroyed:
-        raise RuleError(f"{item} is destroyed for good; use another item")
+        raise RuleError(_("{item} is destroyed for good; use another item", item=item))
     if found.bonus <= 0:
         raise RuleError(
-            f"{item} is broken (bonus 0) and does not work", fix=_run("repair it", "repair", item)
+            _("{item} is broken (bonus 0) and does not work", item=item),
+            fix=_run(_("repair it"), "repair", item),
         )
     return found.bonus, item
 
@@ -314,26 +336,37 @@ def make_roll(
 ) -> ev.Rolled:
     c = able(d, name)
     if not 0 <= helpers <= 3:
-        raise RuleError(f"{helpers} helpers is not allowed; at most 3 people can help (0 to 3)")
+        raise RuleError(
+            _("{helpers} helpers is not allowed; at most 3 people can help (0 to 3)", helpers=helpers)
+        )
     if helpers and skill in SPECIALIST_SKILLS:
         raise RuleError(
-            f"nobody can help with the specialist skill {skill}", fix=Other(text="roll it without helpers")
+            _("nobody can help with the specialist skill {skill}", skill=term(skill)),
+            fix=Other(text=_("roll it without helpers")),
         )
     if skill in SPECIALIST_SKILLS and c.skills.get(skill, 0) == 0 and skill_level is None:
-        raise RuleError(f"{name} does not have the specialist skill {skill}; only its specialists roll it")
+        raise RuleError(
+            _(
+                "{name} does not have the specialist skill {skill}; only its specialists roll it",
+                name=name,
+                skill=term(skill),
+            )
+        )
     if base is not None and not 0 <= base <= 20:
-        raise RuleError(f"{base} base dice is out of range; give 0 to 20 base dice")
+        raise RuleError(_("{base} base dice is out of range; give 0 to 20 base dice", base=base))
     if skill_level is not None and not 0 <= skill_level <= 10:
-        raise RuleError(f"{skill_level} skill dice is out of range; give 0 to 10 skill dice")
+        raise RuleError(_("{level} skill dice is out of range; give 0 to 10 skill dice", level=skill_level))
     if not -10 <= modifier <= 10:
-        raise RuleError(f"a modifier of {modifier:+d} is out of range; use -10 to +10")
+        raise RuleError(_("a modifier of {modifier:+d} is out of range; use -10 to +10", modifier=modifier))
     gear_dice, item = usable_gear(d, name, gear, item)
     base_dice = c.current[attribute] if base is None else base
     level = (c.skills.get(skill, 0) if skill else 0) if skill_level is None else skill_level
     net = level + helpers + modifier
     skill_dice, negative = max(net, 0), max(-net, 0)
     if base_dice + skill_dice + gear_dice + negative > MAX_DICE:
-        raise RuleError(f"that roll needs more than {MAX_DICE} dice; check its base, skill and gear dice")
+        raise RuleError(
+            _("that roll needs more than {most} dice; check its base, skill and gear dice", most=MAX_DICE)
+        )
     dice = ev.Pool(
         base=d6(d, base_dice), skill=d6(d, skill_dice), gear=d6(d, gear_dice), negative=d6(d, negative)
     )
@@ -412,41 +445,77 @@ def _above(value: str) -> bool:
         return False  # parse_attrs names it
 
 
+def _created() -> RunCommand:
+    """The creation's fix, worded in the language of the moment."""
+    return msgspec.structs.replace(_CREATE, text=translate(_CREATE.text))
+
+
+def _stored_keys(attrs: dict[str, str]) -> dict[str, str]:
+    """The attributes as stored: a skill or an attribute named in words the stored keys were
+    never read in (``skill.hacer_un_trato``, ``Destreza`` already was) stored by its key
+    (``skill.make_a_deal``), so a campaign replays alike in every language."""
+    out: dict[str, str] = {}
+    for raw, value in attrs.items():
+        prefix, dot, rest = raw.strip().partition(".")
+        if dot and prefix.lower() == "skill":
+            key = stored_key("skill", rest)
+            out[f"skill.{key}" if key else raw] = value
+        elif not dot:
+            key = stored_key("attribute", raw)
+            out[key or raw] = value
+        else:
+            out[raw] = value
+    return out
+
+
 @decider.on(CreateCharacter)
 def create_character(d: YZDraft, cmd: CreateCharacter) -> None:
     check_name(cmd.name, "character")  # the command holds the name in NFC already
     attrs = check_attrs(cmd.attrs)
     if cmd.name in d.game.characters:
-        raise DuplicateNameError(f"character {cmd.name!r} already exists; pick another name")
-    _, problems = parse_attrs(cmd.name, attrs)
+        raise DuplicateNameError(_("character {name!r} already exists; pick another name", name=cmd.name))
+    attrs = _stored_keys(attrs)
+    _c, problems = parse_attrs(cmd.name, attrs)
     high = [f"{k}={v}" for k, v in attrs.items() if attribute_name(k.strip().lower()) and _above(v)]
     if problems or high:
         raise RuleError(
-            f"cannot read {', '.join([*problems, *high])}; use strength/agility/wits/empathy=1..{MAX_ATTRIBUTE}, "
-            "skill.NAME=0..5 (a Year Zero skill), gear.NAME=0..10, armor./shield./suit.NAME=0..10",
-            fix=_CREATE,
+            _(
+                "cannot read {attrs}; use strength/agility/wits/empathy=1..{most}, "
+                "skill.NAME=0..5 (a Year Zero skill), gear.NAME=0..10, armor./shield./suit.NAME=0..10",
+                attrs=", ".join([*problems, *high]),
+                most=MAX_ATTRIBUTE,
+            ),
+            fix=_created(),
         )
     keys = {attribute_name(k) for k in attrs}
     missing = [a for a in ATTRIBUTES if a not in keys]
     if missing:
-        raise RuleError(f"give every attribute; missing {', '.join(missing)}", fix=_CREATE)
+        raise RuleError(
+            _("give every attribute; missing {attributes}", attributes=", ".join(term(a) for a in missing)),
+            fix=_created(),
+        )
     d.emit(CharacterAdded(name=cmd.name, attrs=attrs))
 
 
 @decider.on(Roll)
 def roll(d: YZDraft, cmd: Roll) -> None:
     name = actor_of(d, cmd)
-    skill = skill_name(cmd.what)
-    attribute = SKILLS[skill] if skill else attribute_name(cmd.what)
+    key = read_rollable(cmd.what)
+    skill = key if key in SKILLS else None
+    attribute = SKILLS[skill] if skill else key
     if attribute is None:
         raise RuleError(
-            f"{cmd.what!r} is neither a skill nor an attribute; use one of {', '.join(ATTRIBUTES)} "
-            f"or {', '.join(SKILLS)}"
+            _(
+                "{what!r} is neither a skill nor an attribute; use one of {attributes} or {skills}",
+                what=cmd.what,
+                attributes=", ".join(term(a) for a in ATTRIBUTES),
+                skills=", ".join(term(k) for k in SKILLS),
+            )
         )
     if skill is None and cmd.skill:
         raise RuleError(
-            "an attribute roll has no skill dice",
-            fix=Other(text="roll a skill, or the attribute without skill dice"),
+            _("an attribute roll has no skill dice"),
+            fix=Other(text=_("roll a skill, or the attribute without skill dice")),
         )
     make_roll(
         d,
@@ -468,15 +537,26 @@ def push(d: YZDraft, cmd: Push) -> None:
     name = cmd.actor or (d.game.pending.character if d.game.pending is not None else None)
     p = d.game.rolls.get(name) if name is not None else None
     if p is None:
-        whose = f"{name} has" if name is not None else "there is"
         others = tuple(k for k, v in d.game.rolls.items() if not v.pushed)
+        if name is not None:
+            message = _(
+                "{name} has no roll to push; a push must come right after the character's own roll, "
+                "before that character or the party does anything else",
+                name=name,
+            )
+        else:
+            message = _(
+                "there is no roll to push; a push must come right after the character's own roll, "
+                "before that character or the party does anything else"
+            )
         raise RuleError(
-            f"{whose} no roll to push; a push must come right after the character's own roll, "
-            "before that character or the party does anything else",
-            fix=ChooseCharacter(text=f"act as {' or '.join(others)}", characters=others) if others else None,
+            message,
+            fix=ChooseCharacter(text=_("act as {names}", names=_(" or ").join(others)), characters=others)
+            if others
+            else None,
         )
     if p.pushed:
-        raise RuleError("that roll was already pushed; a roll can be pushed only once")
+        raise RuleError(_("that roll was already pushed; a roll can be pushed only once"))
     c = living(d, name)
     old = p.dice
     base = tuple(f if f in (1, 6) else d.dice.roll(6) for f in old.base)
@@ -536,11 +616,18 @@ def _roll_outcome(d: YZDraft, purpose: str, name: str, target: str | None, succe
 def damage(d: YZDraft, cmd: Damage) -> None:
     name = actor_of(d, cmd)
     living(d, name)
-    if cmd.kind not in TRAUMA:
-        raise RuleError(f"unknown trauma {cmd.kind!r}; use damage, fatigue, confusion or doubt")
+    kind = cmd.kind if cmd.kind in TRAUMA else read_trauma(cmd.kind)
+    if kind is None:
+        raise RuleError(
+            _(
+                "unknown trauma {kind!r}; use {kinds}",
+                kind=cmd.kind,
+                kinds=_("damage, fatigue, confusion or doubt"),
+            )
+        )
     if not 1 <= cmd.amount <= 20:
-        raise RuleError(f"trauma of {cmd.amount} is out of range; give 1 to 20 points")
-    hurt(d, name, cmd.kind, cmd.amount, "attack" if cmd.armor else "harm", armor=cmd.armor)
+        raise RuleError(_("trauma of {amount} is out of range; give 1 to 20 points", amount=cmd.amount))
+    hurt(d, name, kind, cmd.amount, "attack" if cmd.armor else "harm", armor=cmd.armor)
 
 
 @decider.on(Wear)
@@ -549,22 +636,29 @@ def wear(d: YZDraft, cmd: Wear) -> None:
     c = living(d, name)
     if cmd.off is not None:
         if cmd.off not in SLOTS:
-            raise RuleError(f"there is no slot {cmd.off!r} to take off; use armor, shield or suit")
+            raise RuleError(
+                _("there is no slot {slot!r} to take off; use armor, shield or suit", slot=cmd.off)
+            )
         if cmd.off not in c.worn:
-            raise RuleError(f"{name} wears no {cmd.off}")
+            raise RuleError(_("{name} wears no {slot}", name=name, slot=slot_word(cmd.off)))
         d.emit(ev.Worn(character=name, slot=cmd.off))
         return
     if cmd.item is None:
-        raise RuleError("name the armor, shield or rot suit to wear, or the slot to take off")
+        raise RuleError(_("name the armor, shield or rot suit to wear, or the slot to take off"))
     item = c.gear.get(cmd.item)
     if item is None or item.kind == "gear":
-        worn = [n for n, i in c.gear.items() if i.kind != "gear"] or ["none"]
+        worn = [n for n, i in c.gear.items() if i.kind != "gear"] or [_("none")]
         raise RuleError(
-            f"{name} has no armor, shield or rot suit {cmd.item!r} (have: {', '.join(worn)})",
-            fix=Other(text="give the character one as its attribute armor.NAME=RATING"),
+            _(
+                "{name} has no armor, shield or rot suit {item!r} (have: {worn})",
+                name=name,
+                item=cmd.item,
+                worn=", ".join(worn),
+            ),
+            fix=Other(text=_("give the character one as its attribute armor.NAME=RATING")),
         )
     if item.destroyed:
-        raise RuleError(f"{cmd.item} is destroyed for good")
+        raise RuleError(_("{item} is destroyed for good", item=cmd.item))
     d.emit(ev.Worn(character=name, slot=item.kind, item=cmd.item))
 
 
@@ -593,7 +687,7 @@ def eat(d: YZDraft, cmd: Eat | Drink) -> None:
 
 def _hours(hours: int) -> int:
     if not 1 <= hours <= 24:
-        raise RuleError(f"{hours} hours is out of range; give 1 to 24")
+        raise RuleError(_("{hours} hours is out of range; give 1 to 24", hours=hours))
     return hours
 
 
@@ -602,7 +696,9 @@ def sleep(d: YZDraft, cmd: Sleep) -> None:
     hours = _hours(cmd.hours)
     unknown = [w for w in cmd.watch if w not in d.game.characters]
     if unknown:
-        raise RuleError(f"nobody named {', '.join(unknown)} can keep watch; use a party member's name")
+        raise RuleError(
+            _("nobody named {names} can keep watch; use a party member's name", names=", ".join(unknown))
+        )
     sleepers = tuple(n for n in alive(d) if n not in cmd.watch)
     kept = tuple(n for n in sleepers if hours >= 8 or (hours >= 4 and char(d, n).slept))
     d.emit(ev.Rested(characters=sleepers, hours=hours, sleep=True, sleep_kept=kept))
@@ -617,11 +713,13 @@ def rest(d: YZDraft, cmd: Rest) -> None:
     unknown = [w for w in cmd.intimacy if w not in alive(d)]
     if unknown:
         raise RuleError(
-            f"no living character named {', '.join(unknown)} for a moment of intimacy; "
-            "use a party member's name"
+            _(
+                "no living character named {names} for a moment of intimacy; use a party member's name",
+                names=", ".join(unknown),
+            )
         )
     if len(cmd.intimacy) == 1:
-        raise RuleError("a moment of intimacy needs two mutants; name both")
+        raise RuleError(_("a moment of intimacy needs two mutants; name both"))
     d.emit(ev.Rested(characters=tuple(alive(d)), hours=hours, sleep=False, intimacy=cmd.intimacy))
     eng.advance(d, hours * 60, "rest")
     if hours >= 4:
@@ -646,9 +744,9 @@ def rot(d: YZDraft, cmd: Rot) -> None:
     name = actor_of(d, cmd)
     living(d, name)
     if not 1 <= cmd.points <= 20:
-        raise RuleError(f"{cmd.points} Rot points is out of range; give 1 to 20")
-    source = check_text(cmd.source, "the Rot source", 200) or "exposure"
-    for _ in range(cmd.points):
+        raise RuleError(_("{points} Rot points is out of range; give 1 to 20", points=cmd.points))
+    source = check_text(cmd.source, _("the Rot source"), 200) or "exposure"
+    for _point in range(cmd.points):
         gain_rot(d, name, source)
 
 
@@ -658,30 +756,51 @@ def enter(d: YZDraft, cmd: Enter) -> None:
     here = d.game.position
     where = split_sector(sector)
     if where is None:
-        raise RuleError(f"sector {cmd.sector!r} is not a map sector; use letters then a number, e.g. F8")
+        raise RuleError(
+            _("sector {sector!r} is not a map sector; use letters then a number, e.g. F8", sector=cmd.sector)
+        )
     if sector == here:
-        raise RuleError(f"the party is already in {sector}")
+        raise RuleError(_("the party is already in {sector}", sector=sector))
     if here:
         hx, hy = split_sector(here) or (0, 0)
         if max(abs(hx - where[0]), abs(hy - where[1])) != 1:
-            raise RuleError(f"{sector} is not next to {here}; move one sector at a time (diagonals allowed)")
+            raise RuleError(
+                _(
+                    "{sector} is not next to {here}; move one sector at a time (diagonals allowed)",
+                    sector=sector,
+                    here=here,
+                )
+            )
     if not d.game.order:
-        raise RuleError("the party has nobody yet", fix=errors.CreateCharacter(text="add characters first"))
+        raise RuleError(
+            _("the party has nobody yet"), fix=errors.CreateCharacter(text=_("add characters first"))
+        )
     if not alive(d):
-        raise RuleError("nobody in the party is alive; the Zone has claimed them all")
+        raise RuleError(_("nobody in the party is alive; the Zone has claimed them all"))
     known = d.game.sectors.get(sector)
     face = None
     if known is not None:
         if cmd.rot_level is not None and cmd.rot_level != known.rot_level:
             raise RuleError(
-                f"{sector} has Rot level {known.rot_level}, not {cmd.rot_level}",
-                fix=Other(text="enter it without a Rot level"),
+                _(
+                    "{sector} has Rot level {level}, not {given}",
+                    sector=sector,
+                    level=known.rot_level,
+                    given=cmd.rot_level,
+                ),
+                fix=Other(text=_("enter it without a Rot level")),
             )
         level = known.rot_level
     elif cmd.rot_level is not None:
         if str(cmd.rot_level) not in d.game.tables.get("rot_levels", {}):
             levels = ", ".join(sorted(d.game.tables.get("rot_levels", {})))
-            raise RuleError(f"Rot level {cmd.rot_level} is not in the tables; use one of {levels}")
+            raise RuleError(
+                _(
+                    "Rot level {level} is not in the tables; use one of {levels}",
+                    level=cmd.rot_level,
+                    levels=levels,
+                )
+            )
         level = cmd.rot_level
     else:
         face = d.dice.roll(6)
@@ -713,13 +832,15 @@ TERRAIN = {"open": 120, "typical": 240, "difficult": 480}
 def explore(d: YZDraft, cmd: Explore) -> None:
     sector = d.game.sectors.get(d.game.position)
     if sector is None or not d.game.position:
-        raise RuleError("the party is in no sector", fix=_run("enter one", "enter", "SECTOR"))
+        raise RuleError(_("the party is in no sector"), fix=_run(_("enter one"), "enter", "SECTOR"))
     if sector.explored:
-        raise RuleError(f"{d.game.position} is already explored; passing through it takes an hour")
+        raise RuleError(
+            _("{sector} is already explored; passing through it takes an hour", sector=d.game.position)
+        )
     if cmd.terrain not in TERRAIN:
-        raise RuleError(f"terrain {cmd.terrain!r}: use open, typical or difficult")
+        raise RuleError(_("terrain {terrain!r}: use open, typical or difficult", terrain=cmd.terrain))
     if cmd.hurry and cmd.stunt:
-        raise RuleError("a hurried crossing cannot also use a stunt; choose one of the two")
+        raise RuleError(_("a hurried crossing cannot also use a stunt; choose one of the two"))
     minutes = TERRAIN[cmd.terrain]
     if cmd.stunt:
         minutes //= 2
@@ -746,12 +867,16 @@ def wash(d: YZDraft, cmd: Wash) -> None:
     name = actor_of(d, cmd)
     c = living(d, name)
     if d.game.rot_level_here() != 0:
-        raise RuleError(f"{d.game.position} is not Rot-free; wash in the Ark or another Rot-free refuge")
+        raise RuleError(
+            _("{sector} is not Rot-free; wash in the Ark or another Rot-free refuge", sector=d.game.position)
+        )
     if c.washed:
-        raise RuleError(f"{name} already washed since coming back; washing works once per return")
+        raise RuleError(
+            _("{name} already washed since coming back; washing works once per return", name=name)
+        )
     temporary = c.rot - c.permanent_rot
     if temporary <= 0:
-        raise RuleError(f"{name} has no Rot that washing can remove")
+        raise RuleError(_("{name} has no Rot that washing can remove", name=name))
     eng.lose_rot(d, name, (temporary + 1) // 2, "washing")
 
 
@@ -760,12 +885,23 @@ def repair(d: YZDraft, cmd: Repair) -> None:
     name = actor_of(d, cmd)
     _owner, item = find_item(d, name, cmd.item)
     if item.destroyed:
-        raise RuleError(f"{cmd.item} is destroyed for good and cannot be repaired")
+        raise RuleError(_("{item} is destroyed for good and cannot be repaired", item=cmd.item))
     if item.bonus >= item.max_bonus:
-        raise RuleError(f"{cmd.item} is not damaged (bonus {item.bonus} of {item.max_bonus})")
+        raise RuleError(
+            _(
+                "{item} is not damaged (bonus {bonus} of {most})",
+                item=cmd.item,
+                bonus=item.bonus,
+                most=item.max_bonus,
+            )
+        )
     if char(d, name).skills.get("jury_rig", 0) == 0:
         raise RuleError(
-            f"{name} cannot repair: it takes the Jury-Rig skill (a Gearhead's); add skill.jury_rig"
+            _(
+                "{name} cannot repair: it takes the {skill} skill (a Gearhead's); add skill.jury_rig",
+                name=name,
+                skill=term_name("jury_rig"),
+            )
         )
     rolled = make_roll(
         d,
@@ -793,7 +929,12 @@ def critical(d: YZDraft, cmd: Critical) -> None:
 @decider.on(Tick)
 def tick(d: YZDraft, cmd: Tick) -> None:
     if cmd.minutes <= 0:
-        raise RuleError(f"time only moves forward; give a positive number of hours, got {cmd.minutes / 60:g}")
+        raise RuleError(
+            _(
+                "time only moves forward; give a positive number of hours, got {hours}",
+                hours=f"{cmd.minutes / 60:g}",
+            )
+        )
     eng.advance(d, cmd.minutes, "time passes")
 
 
@@ -819,20 +960,30 @@ def heal(d: YZDraft, cmd: Heal) -> None:
     name = actor_of(d, cmd)
     target = cmd.target
     if target not in d.game.characters:
-        raise RuleError(f"no character named {target!r}; heal a party member")
+        raise RuleError(_("no character named {target!r}; heal a party member", target=target))
     t = char(d, target)
     if t.dead:
-        raise RuleError(f"{target} is dead; nobody can heal them")
+        raise RuleError(_("{target} is dead; nobody can heal them", target=target))
     lethal = [i for i in t.injuries if i.lethal]
     modifier = cmd.modifier
     if lethal:
         if any(name in i.tried_by for i in lethal):
-            raise RuleError(f"{name} already tried to save {target}; each healer rolls only once")
+            raise RuleError(
+                _(
+                    "{name} already tried to save {target}; each healer rolls only once",
+                    name=name,
+                    target=target,
+                )
+            )
         if name == target:
             modifier -= 2
     elif not t.broken and not any(i.heals_at is not None for i in t.injuries):
         raise RuleError(
-            f"{target} has nothing a Heal roll can treat (not broken, no critical injury healing)"
+            _(
+                "{target} has nothing a {skill} roll can treat (not broken, no critical injury healing)",
+                target=target,
+                skill=term_name("heal"),
+            )
         )
     rolled = make_roll(
         d,
@@ -896,7 +1047,7 @@ def warm(d: YZDraft, cmd: Warm) -> None:
     names = alive(d) if cmd.everyone else [actor_of(d, cmd)]
     cold_ones = [n for n in names if char(d, n).has("hypothermic")]
     if not cold_ones:
-        raise RuleError("nobody here is hypothermic")
+        raise RuleError(_("nobody here is hypothermic"))
     for name in cold_ones:
         d.emit(ev.Hypothermia(character=name, warm=True, at=now(d)))
     eng.check_getups(d)
@@ -909,11 +1060,11 @@ def _push_v1(d: YZDraft, cmd: Push) -> None:
     """A push under rules version 1: right after the roll it re-rolls, by whoever rolled it."""
     p = d.game.pending
     if p is None or p.action != d.game.last_action:
-        raise RuleError("there is no roll to push; a push must come right after the roll it re-rolls")
+        raise RuleError(_("there is no roll to push; a push must come right after the roll it re-rolls"))
     if (cmd.actor or p.character) != p.character:
         raise RuleError(
-            f"only {p.character} can push their own roll",
-            fix=ChooseCharacter(text=f"act as {p.character}", characters=(p.character,)),
+            _("only {name} can push their own roll", name=p.character),
+            fix=ChooseCharacter(text=_("act as {names}", names=p.character), characters=(p.character,)),
         )
     push(d, cmd)
 

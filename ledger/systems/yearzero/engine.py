@@ -20,9 +20,11 @@ from msgspec.structs import replace
 
 from ledger.deciding.decider import Draft
 from ledger.errors import ChooseCharacter, RuleError, Setting
+from ledger.i18n import _
 from ledger.projections.yearzero.game import Character, YZState
-from ledger.projections.yearzero.vocabulary import ATTRIBUTES, DAY, TRAUMA
+from ledger.projections.yearzero.vocabulary import ATTRIBUTES, DAY, TRAUMA, said
 from ledger.systems.yearzero import events as ev
+from ledger.systems.yearzero.tables import english
 
 YZDraft = Draft[YZState]
 """A yearzero command being decided."""
@@ -57,9 +59,21 @@ def setting(game: YZState, key: str) -> int:
         value = lo - 1
     if isinstance(raw, bool) or not lo <= value <= hi:
         raise RuleError(
-            f"the campaign's setting {key}={raw!r} is not a whole number from {lo} to {hi}",
+            _(
+                "the campaign's setting {key}={raw!r} is not a whole number from {lo} to {hi}",
+                key=key,
+                raw=raw,
+                lo=lo,
+                hi=hi,
+            ),
             fix=Setting(
-                text=f"start the campaign again with {key} set to a whole number from {lo} to {hi}", key=key
+                text=_(
+                    "start the campaign again with {key} set to a whole number from {lo} to {hi}",
+                    key=key,
+                    lo=lo,
+                    hi=hi,
+                ),
+                key=key,
             ),
         )
     return value
@@ -103,7 +117,7 @@ def move_clock(d: YZDraft, minute: int) -> None:
 def _binomial(n: int) -> tuple[Fraction, ...]:
     """P(k sixes on n d6), k = 0..n."""
     dist = [Fraction(1)]
-    for _ in range(n):
+    for _die in range(n):
         nxt = [Fraction(0)] * (len(dist) + 1)
         for k, p in enumerate(dist):
             nxt[k] += p * Fraction(5, 6)
@@ -130,8 +144,8 @@ def living(d: YZDraft, name: str) -> Character:
     c = char(d, name)
     if c.dead:
         raise RuleError(
-            f"{name} is dead ({c.death_cause})",
-            fix=ChooseCharacter(text="act as another character", characters=tuple(alive(d))),
+            _("{name} is dead ({cause})", name=name, cause=said(c.death_cause or "")),
+            fix=ChooseCharacter(text=_("act as another character"), characters=tuple(alive(d))),
         )
     return c
 
@@ -204,16 +218,16 @@ def critical(d: YZDraft, name: str) -> None:
             character=name,
             faces=(faces[0], faces[1]),
             result=result,
-            name=str(row["name"]),
+            name=english(row["name"]),
             lethal=lethal,
             instant=instant,
             deadline_at=deadline,
             heals_at=now(d) + heal_days * DAY if heal_days else None,
-            effect=str(row.get("effect", "")),
+            effect=english(row.get("effect", "")),
         )
     )
     if instant:
-        d.emit(ev.Died(character=name, cause=f"critical injury: {row['name']}", at=now(d)))
+        d.emit(ev.Died(character=name, cause=f"critical injury: {english(row['name'])}", at=now(d)))
 
 
 # --- Rot -----------------------------------------------------------------------------
@@ -376,8 +390,11 @@ def advance(d: YZDraft, minutes: int, activity: str) -> None:
     limit = setting(d.game, "max_hours") * 60
     if minutes > limit:
         raise RuleError(
-            f"{minutes / 60:g} hours is more than one advance allows ({limit // 60}); "
-            "advance in smaller steps"
+            _(
+                "{hours} hours is more than one advance allows ({most}); advance in smaller steps",
+                hours=f"{minutes / 60:g}",
+                most=limit // 60,
+            )
         )
     start = now(d)
     end = start + minutes

@@ -12,22 +12,39 @@ from __future__ import annotations
 
 import msgspec
 
+from ledger.i18n import _, n_
 from ledger.log.events import Event
+from ledger.projections.yearzero.vocabulary import (
+    condition_word,
+    said,
+    slot_word,
+    table_text,
+    term,
+    term_name,
+    trauma_word,
+    word,
+)
 
 
 def _faces(faces: tuple[int, ...]) -> str:
     return ",".join(map(str, faces)) or "-"
 
 
-def _count(n: float, one: str, many: str) -> str:
-    return f"{n:g} {one if n == 1 else many}"
+def _hours(n: float) -> str:
+    return n_("{n} hour", "{n} hours", int(n) if float(n).is_integer() else n)
 
 
 def _outcome(successes: int) -> str:
     if successes < 1:
-        return "failure"
-    stunts = f", {_count(successes - 1, 'stunt', 'stunts')}" if successes > 1 else ""
-    return _count(successes, "success", "successes") + stunts
+        return _("failure")
+    done = n_("{n} success", "{n} successes", successes)
+    if successes > 1:
+        return _("{successes}, {stunts}", successes=done, stunts=n_("{n} stunt", "{n} stunts", successes - 1))
+    return done
+
+
+def _injury(name: str) -> str:
+    return table_text("critical_injuries", "name", name)
 
 
 class Pool(msgspec.Struct, frozen=True, kw_only=True):
@@ -44,10 +61,16 @@ class Pool(msgspec.Struct, frozen=True, kw_only=True):
         return max(0, sixes - sum(1 for f in self.negative if f == 6))
 
     def shown(self) -> str:
-        text = f"base [{_faces(self.base)}] skill [{_faces(self.skill)}] gear [{_faces(self.gear)}]"
+        base, skill, gear = _faces(self.base), _faces(self.skill), _faces(self.gear)
         if self.negative:
-            text += f" negative [{_faces(self.negative)}]"
-        return text
+            return _(
+                "base [{base}] skill [{skill}] gear [{gear}] negative [{negative}]",
+                base=base,
+                skill=skill,
+                gear=gear,
+                negative=_faces(self.negative),
+            )
+        return _("base [{base}] skill [{skill}] gear [{gear}]", base=base, skill=skill, gear=gear)
 
 
 class Rolled(Event, frozen=True, kw_only=True, tag="yz.rolled"):
@@ -73,8 +96,13 @@ class Rolled(Event, frozen=True, kw_only=True, tag="yz.rolled"):
         return self.successes >= 1
 
     def summary(self) -> str:
-        what = self.skill or self.attribute
-        return f"{self.character} rolls {what}: {self.dice.shown()} = {_outcome(self.successes)}"
+        return _(
+            "{character} rolls {what}: {dice} = {outcome}",
+            character=self.character,
+            what=term(self.skill or self.attribute),
+            dice=self.dice.shown(),
+            outcome=_outcome(self.successes),
+        )
 
 
 class Pushed(Event, frozen=True, kw_only=True, tag="yz.pushed"):
@@ -107,11 +135,20 @@ class Pushed(Event, frozen=True, kw_only=True, tag="yz.pushed"):
         return self.successes >= 1
 
     def summary(self) -> str:
-        outcome = _outcome(self.successes)
-        gear = f", {self.item} bonus {self.item_bonus_after}" if self.item and self.gear_damage else ""
-        return (
-            f"{self.character} pushes: {self.dice.shown()} = {outcome}; "
-            f"{self.trauma} trauma to {self.attribute}, +{self.mutation_points} MP{gear}"
+        gear = (
+            _(", {item} bonus {bonus}", item=self.item, bonus=self.item_bonus_after)
+            if self.item and self.gear_damage
+            else ""
+        )
+        return _(
+            "{character} pushes: {dice} = {outcome}; {trauma} trauma to {attribute}, +{points} MP{gear}",
+            character=self.character,
+            dice=self.dice.shown(),
+            outcome=_outcome(self.successes),
+            trauma=self.trauma,
+            attribute=term(self.attribute),
+            points=self.mutation_points,
+            gear=gear,
         )
 
 
@@ -127,10 +164,16 @@ class Settled(Event, frozen=True, kw_only=True, tag="yz.settled"):
 
     def summary(self) -> str:
         if self.purpose != "repair":
-            return f"{self.character}'s failed {self.purpose} roll stands"
+            return _(
+                "{character}'s failed {purpose} roll stands",
+                character=self.character,
+                purpose=word(self.purpose),
+            )
         if self.destroyed:
-            return f"{self.character}'s failed repair destroys {self.item}"
-        return f"{self.item} stays at bonus {self.bonus_after} for good (failed repair)"
+            return _("{character}'s failed repair destroys {item}", character=self.character, item=self.item)
+        return _(
+            "{item} stays at bonus {bonus} for good (failed repair)", item=self.item, bonus=self.bonus_after
+        )
 
 
 class Repaired(Event, frozen=True, kw_only=True, tag="yz.repaired"):
@@ -139,7 +182,12 @@ class Repaired(Event, frozen=True, kw_only=True, tag="yz.repaired"):
     bonus_after: int
 
     def summary(self) -> str:
-        return f"{self.character} repairs {self.item} (bonus {self.bonus_after})"
+        return _(
+            "{character} repairs {item} (bonus {bonus})",
+            character=self.character,
+            item=self.item,
+            bonus=self.bonus_after,
+        )
 
 
 class Initiative(Event, frozen=True, kw_only=True, tag="yz.initiative"):
@@ -150,8 +198,16 @@ class Initiative(Event, frozen=True, kw_only=True, tag="yz.initiative"):
     total: int = 0
 
     def summary(self) -> str:
-        bonus = " +3 ambush" if self.ambush else ""
-        return f"{self.character} initiative {self.face} + Agility {self.agility}{bonus} = {self.total}"
+        fields = dict(
+            character=self.character,
+            face=self.face,
+            name=term_name("agility"),
+            agility=self.agility,
+            total=self.total,
+        )
+        if self.ambush:
+            return _("{character} initiative {face} + {name} {agility} +3 ambush = {total}", **fields)
+        return _("{character} initiative {face} + {name} {agility} = {total}", **fields)
 
 
 class ArmorRolled(Event, frozen=True, kw_only=True, tag="yz.armor_rolled"):
@@ -163,9 +219,14 @@ class ArmorRolled(Event, frozen=True, kw_only=True, tag="yz.armor_rolled"):
     rating_after: int
 
     def summary(self) -> str:
-        return (
-            f"{self.character}'s {self.slot} {self.item} [{_faces(self.faces)}] stops {self.stopped}, "
-            f"rating {self.rating_after}"
+        return _(
+            "{character}'s {slot} {item} [{faces}] stops {stopped}, rating {rating}",
+            character=self.character,
+            slot=slot_word(self.slot),
+            item=self.item,
+            faces=_faces(self.faces),
+            stopped=self.stopped,
+            rating=self.rating_after,
         )
 
 
@@ -178,8 +239,13 @@ class Worn(Event, frozen=True, kw_only=True, tag="yz.worn"):
 
     def summary(self) -> str:
         if self.item is None:
-            return f"{self.character} takes off the {self.slot}"
-        return f"{self.character} wears {self.item} as {self.slot}"
+            return _("{character} takes off the {slot}", character=self.character, slot=slot_word(self.slot))
+        return _(
+            "{character} wears {item} as {slot}",
+            character=self.character,
+            item=self.item,
+            slot=slot_word(self.slot),
+        )
 
 
 class Trauma(Event, frozen=True, kw_only=True, tag="yz.trauma"):
@@ -196,7 +262,15 @@ class Trauma(Event, frozen=True, kw_only=True, tag="yz.trauma"):
     at: int | None = None
 
     def summary(self) -> str:
-        return f"{self.character} suffers {self.amount} {self.trauma} ({self.cause}), {self.attribute} {self.after}"
+        return _(
+            "{character} suffers {amount} {trauma} ({cause}), {attribute} {after}",
+            character=self.character,
+            amount=self.amount,
+            trauma=trauma_word(self.trauma),
+            cause=said(self.cause),
+            attribute=term(self.attribute),
+            after=self.after,
+        )
 
 
 class Broken(Event, frozen=True, kw_only=True, tag="yz.broken"):
@@ -207,7 +281,12 @@ class Broken(Event, frozen=True, kw_only=True, tag="yz.broken"):
     """Game minute from which the character gets up alone, if nothing blocks it."""
 
     def summary(self) -> str:
-        return f"{self.character} is broken ({self.attribute} 0); up in {_count(self.getup_face, 'hour', 'hours')} at best"
+        return _(
+            "{character} is broken ({attribute} 0); up in {hours} at best",
+            character=self.character,
+            attribute=term(self.attribute),
+            hours=_hours(self.getup_face),
+        )
 
 
 class CriticalInjury(Event, frozen=True, kw_only=True, tag="yz.critical"):
@@ -223,8 +302,12 @@ class CriticalInjury(Event, frozen=True, kw_only=True, tag="yz.critical"):
     effect: str = ""
 
     def summary(self) -> str:
-        lethal = " (lethal)" if self.lethal else ""
-        return f"{self.character} critical injury {self.result} [{_faces(self.faces)}]: {self.name}{lethal}"
+        fields = dict(
+            character=self.character, result=self.result, faces=_faces(self.faces), name=_injury(self.name)
+        )
+        if self.lethal:
+            return _("{character} critical injury {result} [{faces}]: {name} (lethal)", **fields)
+        return _("{character} critical injury {result} [{faces}]: {name}", **fields)
 
 
 class Healed(Event, frozen=True, kw_only=True, tag="yz.healed"):
@@ -245,12 +328,25 @@ class Healed(Event, frozen=True, kw_only=True, tag="yz.healed"):
     def summary(self) -> str:
         parts = []
         if self.saved:
-            parts.append(f"saved from {', '.join(self.saved)}")
+            parts.append(_("saved from {injuries}", injuries=", ".join(_injury(n) for n in self.saved)))
         if self.restored:
-            parts.append(f"back on their feet with {self.attribute} {self.restored}")
+            parts.append(
+                _(
+                    "back on their feet with {attribute} {restored}",
+                    attribute=term(self.attribute or ""),
+                    restored=self.restored,
+                )
+            )
         if self.halved:
-            parts.append(f"healing time halved for {', '.join(self.halved)}")
-        return f"{self.healer} heals {self.character}: " + ("; ".join(parts) or "no effect")
+            parts.append(
+                _("healing time halved for {injuries}", injuries=", ".join(_injury(n) for n in self.halved))
+            )
+        return _(
+            "{healer} heals {character}: {effects}",
+            healer=self.healer,
+            character=self.character,
+            effects="; ".join(parts) or _("no effect"),
+        )
 
 
 class HealAttempted(Event, frozen=True, kw_only=True, tag="yz.heal_attempted"):
@@ -261,7 +357,12 @@ class HealAttempted(Event, frozen=True, kw_only=True, tag="yz.heal_attempted"):
     injury: str
 
     def summary(self) -> str:
-        return f"{self.healer} fails to save {self.character} from {self.injury}"
+        return _(
+            "{healer} fails to save {character} from {injury}",
+            healer=self.healer,
+            character=self.character,
+            injury=_injury(self.injury),
+        )
 
 
 class InjuryHealed(Event, frozen=True, kw_only=True, tag="yz.injury_healed"):
@@ -270,7 +371,7 @@ class InjuryHealed(Event, frozen=True, kw_only=True, tag="yz.injury_healed"):
     at: int
 
     def summary(self) -> str:
-        return f"{self.character}'s {self.name} has healed"
+        return _("{character}'s {injury} has healed", character=self.character, injury=_injury(self.name))
 
 
 class Died(Event, frozen=True, kw_only=True, tag="yz.died"):
@@ -279,7 +380,7 @@ class Died(Event, frozen=True, kw_only=True, tag="yz.died"):
     at: int
 
     def summary(self) -> str:
-        return f"{self.character} dies: {self.cause}"
+        return _("{character} dies: {cause}", character=self.character, cause=said(self.cause))
 
 
 class Recovered(Event, frozen=True, kw_only=True, tag="yz.recovered"):
@@ -291,7 +392,14 @@ class Recovered(Event, frozen=True, kw_only=True, tag="yz.recovered"):
     at: int | None = None
 
     def summary(self) -> str:
-        return f"{self.character} recovers {self.amount} {self.attribute} ({self.cause}), now {self.after}"
+        return _(
+            "{character} recovers {amount} {attribute} ({cause}), now {after}",
+            character=self.character,
+            amount=self.amount,
+            attribute=term(self.attribute),
+            cause=said(self.cause),
+            after=self.after,
+        )
 
 
 class Consumed(Event, frozen=True, kw_only=True, tag="yz.consumed"):
@@ -305,8 +413,10 @@ class Consumed(Event, frozen=True, kw_only=True, tag="yz.consumed"):
     contaminated: bool = False
 
     def summary(self) -> str:
-        dirty = " contaminated" if self.contaminated else ""
-        return f"{self.character} has a{dirty} ration of {self.resource} ({self.use})"
+        fields = dict(character=self.character, resource=word(self.resource), use=word(self.use))
+        if self.contaminated:
+            return _("{character} has a contaminated ration of {resource} ({use})", **fields)
+        return _("{character} has a ration of {resource} ({use})", **fields)
 
 
 class Rested(Event, frozen=True, kw_only=True, tag="yz.rested"):
@@ -321,8 +431,10 @@ class Rested(Event, frozen=True, kw_only=True, tag="yz.rested"):
     """Sleepers whose sleep goes beyond the day's need: each keeps the Wits resource."""
 
     def summary(self) -> str:
-        what = "sleep" if self.sleep else "rest"
-        return f"{', '.join(self.characters) or 'nobody'} {what} {_count(self.hours, 'hour', 'hours')}"
+        who = ", ".join(self.characters) or _("nobody")
+        if self.sleep:
+            return _("{characters} sleep {hours}", characters=who, hours=_hours(self.hours))
+        return _("{characters} rest {hours}", characters=who, hours=_hours(self.hours))
 
 
 class ConditionChanged(Event, frozen=True, kw_only=True, tag="yz.condition"):
@@ -332,7 +444,10 @@ class ConditionChanged(Event, frozen=True, kw_only=True, tag="yz.condition"):
     at: int | None = None
 
     def summary(self) -> str:
-        return f"{self.character} {'is now' if self.active else 'is no longer'} {self.condition}"
+        condition = condition_word(self.condition)
+        if self.active:
+            return _("{character} is now {condition}", character=self.character, condition=condition)
+        return _("{character} is no longer {condition}", character=self.character, condition=condition)
 
 
 class DayEnded(Event, frozen=True, kw_only=True, tag="yz.day_ended"):
@@ -343,7 +458,7 @@ class DayEnded(Event, frozen=True, kw_only=True, tag="yz.day_ended"):
     slept: tuple[str, ...] = ()
 
     def summary(self) -> str:
-        return f"day {self.day} ends"
+        return _("day {day} ends", day=self.day)
 
 
 class TimePassed(Event, frozen=True, kw_only=True, tag="yz.time"):
@@ -353,7 +468,12 @@ class TimePassed(Event, frozen=True, kw_only=True, tag="yz.time"):
 
     def summary(self) -> str:
         hours = (self.end - self.start) / 60
-        return f"{_count(hours, 'hour passes', 'hours pass')} ({self.activity})"
+        n = int(hours) if hours.is_integer() else hours
+        return _(
+            "{time} ({activity})",
+            time=n_("{n} hour passes", "{n} hours pass", n),
+            activity=said(self.activity),
+        )
 
 
 class Boozed(Event, frozen=True, kw_only=True, tag="yz.boozed"):
@@ -364,9 +484,12 @@ class Boozed(Event, frozen=True, kw_only=True, tag="yz.boozed"):
     wears_off_at: int
 
     def summary(self) -> str:
-        return (
-            f"{self.character} drinks booze: heals {self.damage} damage and {self.doubt} doubt "
-            f"for {_count(self.face, 'hour', 'hours')}"
+        return _(
+            "{character} drinks booze: heals {damage} damage and {doubt} doubt for {hours}",
+            character=self.character,
+            damage=self.damage,
+            doubt=self.doubt,
+            hours=_hours(self.face),
         )
 
 
@@ -375,7 +498,7 @@ class BoozeWoreOff(Event, frozen=True, kw_only=True, tag="yz.booze_wore_off"):
     at: int
 
     def summary(self) -> str:
-        return f"{self.character}'s booze wears off"
+        return _("{character}'s booze wears off", character=self.character)
 
 
 class Hypothermia(Event, frozen=True, kw_only=True, tag="yz.cold"):
@@ -386,7 +509,9 @@ class Hypothermia(Event, frozen=True, kw_only=True, tag="yz.cold"):
     at: int | None = None
 
     def summary(self) -> str:
-        return f"{self.character} is warm again" if self.warm else f"{self.character} is freezing"
+        if self.warm:
+            return _("{character} is warm again", character=self.character)
+        return _("{character} is freezing", character=self.character)
 
 
 class RotGained(Event, frozen=True, kw_only=True, tag="yz.rot"):
@@ -406,10 +531,19 @@ class RotGained(Event, frozen=True, kw_only=True, tag="yz.rot"):
 
     def summary(self) -> str:
         if self.absorbed:
-            return f"{self.character}'s rot suit {self.suit} absorbs a Rot point ({self.source})"
-        return (
-            f"{self.character} gains a Rot point ({self.source}), total {self.total}; "
-            f"rot roll [{_faces(self.rot_faces)}] = {self.damage} damage"
+            return _(
+                "{character}'s rot suit {suit} absorbs a Rot point ({source})",
+                character=self.character,
+                suit=self.suit,
+                source=said(self.source),
+            )
+        return _(
+            "{character} gains a Rot point ({source}), total {total}; rot roll [{faces}] = {damage} damage",
+            character=self.character,
+            source=said(self.source),
+            total=self.total,
+            faces=_faces(self.rot_faces),
+            damage=self.damage,
         )
 
 
@@ -426,9 +560,16 @@ class RotLost(Event, frozen=True, kw_only=True, tag="yz.rot_lost"):
     at: int | None = None
 
     def summary(self) -> str:
-        return (
-            f"{self.character} loses {self.lost} Rot ({self.cause}) [{_faces(self.faces)}], "
-            f"{self.permanent_gained} permanent; total {self.total} ({self.permanent} permanent)"
+        return _(
+            "{character} loses {lost} Rot ({cause}) [{faces}], {gained} permanent; "
+            "total {total} ({permanent} permanent)",
+            character=self.character,
+            lost=self.lost,
+            cause=said(self.cause),
+            faces=_faces(self.faces),
+            gained=self.permanent_gained,
+            total=self.total,
+            permanent=self.permanent,
         )
 
 
@@ -444,8 +585,14 @@ class SectorEntered(Event, frozen=True, kw_only=True, tag="yz.entered"):
     next_rot_at: int | None = None
 
     def summary(self) -> str:
-        how = f", {self.minutes} min" if self.minutes else ""
-        return f"the party enters {self.sector} (Rot level {self.rot_level}{how})"
+        if self.minutes:
+            return _(
+                "the party enters {sector} (Rot level {level}, {minutes} min)",
+                sector=self.sector,
+                level=self.rot_level,
+                minutes=self.minutes,
+            )
+        return _("the party enters {sector} (Rot level {level})", sector=self.sector, level=self.rot_level)
 
 
 class SectorExplored(Event, frozen=True, kw_only=True, tag="yz.explored"):
@@ -457,8 +604,10 @@ class SectorExplored(Event, frozen=True, kw_only=True, tag="yz.explored"):
     terrain: str = "typical"
 
     def summary(self) -> str:
-        how = " in a hurry" if self.hurry else ""
-        return f"the party explores {self.sector}{how} ({self.minutes // 60}h{self.minutes % 60:02d})"
+        fields = dict(sector=self.sector, hours=self.minutes // 60, minutes=self.minutes % 60)
+        if self.hurry:
+            return _("the party explores {sector} in a hurry ({hours}h{minutes:02d})", **fields)
+        return _("the party explores {sector} ({hours}h{minutes:02d})", **fields)
 
 
 EVENTS: tuple[type[Event], ...] = (

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ledger.i18n import N_
 from ledger.projections.stats.reports import Scope, rows
 from ledger.projections.stats.tables import dict_table
+from ledger.projections.yearzero.vocabulary import term
 from ledger.systems import StatsReport
 
 if TYPE_CHECKING:
@@ -36,8 +38,14 @@ def rot(con: duckdb.DuckDBPyConnection, scope: Scope) -> list[dict[str, Any]]:
     return rows(con, sql, params)
 
 
+def _pushes_shown(found: list[dict[str, Any]]) -> list[str]:
+    """The pushes table as read: each attribute by its name in the reader's language (the
+    data, ``stats --json``, keeps the keys)."""
+    return [dict_table([{**row, "attribute": term(str(row["attribute"]))} for row in found])]
+
+
 REPORTS = {
-    "pushes": StatsReport(title="Pushes and their cost", run=pushes, render=lambda v: [dict_table(v)]),
-    "rot": StatsReport(title="Rot over time", run=rot, render=lambda v: [dict_table(v)]),
+    "pushes": StatsReport(title=N_("Pushes and their cost"), run=pushes, render=_pushes_shown),
+    "rot": StatsReport(title=N_("Rot over time"), run=rot, render=lambda v: [dict_table(v)]),
 }
 """Year Zero's reports (``ReadModel.reports``)."""

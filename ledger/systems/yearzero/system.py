@@ -14,8 +14,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from ledger import words
 from ledger.errors import UnknownCampaignError
+from ledger.i18n import N_, _, n_
 from ledger.projections import sheets
 from ledger.projections.yearzero import report as rep
 from ledger.projections.yearzero import state as proj
@@ -50,8 +50,12 @@ def demo(ledger: Any, echo: Callable[[str], None]) -> None:
     state = ledger.state(SAMPLE_NAME)
     game: proj.YZState = state.game
     echo(
-        f"yearzero: {SAMPLE_NAME!r}, a week in the Zone, {words.count(state.core.version, 'event')}, "
-        f"now {proj.clock(game.minute)['text']}"
+        _(
+            "yearzero: {name!r}, a week in the Zone, {events}, now {time}",
+            name=SAMPLE_NAME,
+            events=n_("{n} event", "{n} events", state.core.version),
+            time=proj.clock(game.minute)["text"],
+        )
     )
     for name in game.order:
         echo(sheets.text(sheets.view(proj.SHEET, proj.sheet(state, name))))
@@ -62,14 +66,20 @@ def demo(ledger: Any, echo: Callable[[str], None]) -> None:
     alt = ledger.state(FORK_NAME).game
     alive = [n for n, c in alt.characters.items() if not c.dead]
     echo(
-        f"fork {FORK_NAME!r} (the party turns back on day 2): {proj.clock(alt.minute)['text']}, "
-        f"alive: {', '.join(alive) or 'nobody'}"
+        _(
+            "fork {name!r} (the party turns back on day 2): {time}, alive: {alive}",
+            name=FORK_NAME,
+            time=proj.clock(alt.minute)["text"],
+            alive=", ".join(alive) or _("nobody"),
+        )
     )
 
 
 SYSTEM = System(
     name="yearzero",
-    description="Mutant: Year Zero: base/skill/gear dice, pushing, trauma, gear damage, conditions, Rot, Zone",
+    description=N_(
+        "Mutant: Year Zero: base/skill/gear dice, pushing, trauma, gear damage, conditions, Rot, Zone"
+    ),
     rules=Rules(
         initial=proj.initial,
         evolve=proj.evolve,

@@ -17,9 +17,16 @@ from typing import Annotated, Any
 import msgspec
 from msgspec import UNSET, Meta, UnsetType
 
-from ledger import words
 from ledger.errors import EditTable, TableError
-from ledger.projections.yearzero.vocabulary import SKILLS, SPECIALIST_SKILLS, split_sector
+from ledger.i18n import _, localized, n_
+from ledger.projections.yearzero.vocabulary import (
+    SKILLS,
+    SPECIALIST_SKILLS,
+    remember_tables,
+    split_sector,
+    table_text,
+    term,
+)
 from ledger.tables import browse
 from ledger.tables import file as tablefile
 
@@ -28,6 +35,13 @@ SAMPLE = resources.files("ledger.samples") / "yearzero" / "tables.toml"
 Hour = Annotated[int, Meta(ge=0, le=23)]
 Level = Annotated[int, Meta(ge=0, le=99)]
 Numbered = Annotated[str, Meta(pattern="^[0-9]+$")]
+Text = str | dict[str, str]
+"""A text of a table in one language, or in several (``{ en = "...", es = "..." }``)."""
+
+
+def english(text: Any) -> str:
+    """The text an event records of a table's text: its English (else its first language)."""
+    return localized(text, "en") if isinstance(text, dict) else str(text)
 
 
 class Table(msgspec.Struct, forbid_unknown_fields=True):
@@ -50,11 +64,13 @@ class Zone(Table, kw_only=True):
 
     def __post_init__(self) -> None:
         if split_sector(self.ark) is None:
-            raise ValueError(f'ark should be a sector like "F8" (letters then a number), got {self.ark!r}')
+            raise ValueError(
+                _('ark should be a sector like "F8" (letters then a number), got {ark!r}', ark=self.ark)
+            )
 
 
 class RotLevel(Table, kw_only=True):
-    name: str | UnsetType = UNSET
+    name: Text | UnsetType = UNSET
     minutes_per_point: Annotated[int, Meta(ge=0, le=60 * 24 * 365)]
     """Minutes between Rot points while the party stays (0: no Rot)."""
 
@@ -62,18 +78,18 @@ class RotLevel(Table, kw_only=True):
 class Injury(Table, kw_only=True):
     """A row of the 2d6 critical injuries."""
 
-    name: str
+    name: Text
     lethal: bool | UnsetType = UNSET
     instant: bool | UnsetType = UNSET
     deadline_minutes: Annotated[int, Meta(ge=1, le=60 * 24 * 30)] | UnsetType = UNSET
     heal_days: Annotated[int, Meta(ge=0, le=365)] | UnsetType = UNSET
-    effect: str | UnsetType = UNSET
+    effect: Text | UnsetType = UNSET
 
     def __post_init__(self) -> None:
-        if not self.name.strip():
-            raise ValueError("name should be a non-empty text")
+        if not english(self.name).strip():
+            raise ValueError(_("name should be a non-empty text"))
         if self.lethal is True and self.instant is not True and self.deadline_minutes is UNSET:
-            raise ValueError("a lethal injury that does not kill at once needs deadline_minutes")
+            raise ValueError(_("a lethal injury that does not kill at once needs deadline_minutes"))
 
 
 class Tables(Table, kw_only=True):
@@ -93,11 +109,39 @@ def load_tables(path: str | None) -> tuple[dict[str, Any], str]:
     try:
         text = source.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise TableError(f"tables file {str(source)!r} does not exist; give an existing TOML file") from None
+        raise TableError(
+            _("tables file {file!r} does not exist; give an existing TOML file", file=str(source))
+        ) from None
     except UnicodeDecodeError as e:
-        raise TableError(f"tables file {str(source)!r} is not UTF-8 text ({e}); save it as UTF-8") from None
+        raise TableError(
+            _(
+                "tables file {file!r} is not UTF-8 text ({problem}); save it as UTF-8",
+                file=str(source),
+                problem=e,
+            )
+        ) from None
     tables = decode(text, str(source))
-    return msgspec.to_builtins(tables), "sample" if path is None else str(source)
+    data = msgspec.to_builtins(tables)
+    remember_tables(data)
+    if path is None:
+        # A campaign keeps the sample's texts in English, as it always has (the sample logs
+        # stay as they are); they read in Spanish from the sample file (sample_texts).
+        data = in_english(data)
+    return data, "sample" if path is None else str(source)
+
+
+def in_english(data: Any) -> Any:
+    """Stored tables with every text given in several languages kept in English alone."""
+    if isinstance(data, dict):
+        if data and all(isinstance(k, str) and len(k) == 2 for k in data) and "en" in data:
+            return str(data["en"])
+        return {k: in_english(v) for k, v in data.items()}
+    return data
+
+
+def sample_texts() -> None:
+    """Keep the sample tables' texts in every language they give (:func:`remember_tables`)."""
+    load_tables(None)
 
 
 def check_stored(data: dict[str, Any]) -> None:
@@ -122,8 +166,14 @@ def decode(text: str, source: str) -> Tables:
 def _fail(source: str, where: str, expected: str, got: Any) -> TableError:
     table = where.strip("[]").split(".")[0]
     return TableError(
-        f"tables file {source!r}: {where} should be {expected}, got {got!r}",
-        fix=EditTable(text=f"fix {where} of the tables file", table=table),
+        _(
+            "tables file {file!r}: {where} should be {expected}, got {got!r}",
+            file=source,
+            where=where,
+            expected=expected,
+            got=got,
+        ),
+        fix=EditTable(text=_("fix {where} of the tables file", where=where), table=table),
     )
 
 
@@ -131,14 +181,16 @@ def _check(tables: Tables, source: str) -> None:
     """What one entry cannot say alone: every row of each die, levels that exist."""
     missing = [str(n) for n in range(2, 13) if str(n) not in tables.critical_injuries]
     if missing:
-        raise _fail(source, "[critical_injuries]", "rows 2 to 12", f"missing {', '.join(missing)}")
+        raise _fail(
+            source, "[critical_injuries]", _("rows 2 to 12"), _("missing {rows}", rows=", ".join(missing))
+        )
     if "0" not in tables.rot_levels:
-        raise _fail(source, "[rot_levels]", "a table with at least level 0", sorted(tables.rot_levels))
+        raise _fail(source, "[rot_levels]", _("a table with at least level 0"), sorted(tables.rot_levels))
     if sorted(tables.sector_rot) != [str(n) for n in range(1, 7)]:
-        raise _fail(source, "[sector_rot]", "rows 1 to 6", sorted(tables.sector_rot))
+        raise _fail(source, "[sector_rot]", _("rows 1 to 6"), sorted(tables.sector_rot))
     for key, level in tables.sector_rot.items():
         if str(level) not in tables.rot_levels:
-            raise _fail(source, f"sector_rot.{key}", "a level listed in [rot_levels]", level)
+            raise _fail(source, f"sector_rot.{key}", _("a level listed in [rot_levels]"), level)
 
 
 def listing(data: dict[str, Any]) -> list[Any]:
@@ -147,62 +199,86 @@ def listing(data: dict[str, Any]) -> list[Any]:
 
     def rot(value: Any) -> tuple[str, dict[str, Any]]:
         name = levels.get(str(value), {}).get("name", "")
-        return f"Rot level {value}" + (f" ({name})" if name else ""), {"rot_level": value}
+        if name:
+            return _("Rot level {level} ({name})", level=value, name=shown("rot_levels", "name", name)), {
+                "rot_level": value
+            }
+        return _("Rot level {level}", level=value), {"rot_level": value}
 
     def injury(value: Any) -> tuple[str, dict[str, Any]]:
         if value.get("instant"):
-            when = "dies at once"
+            when = _("dies at once")
         elif value.get("lethal"):
-            when = f"lethal in {value.get('deadline_minutes')} minutes unless healed"
+            when = _("lethal in {minutes} minutes unless healed", minutes=value.get("deadline_minutes"))
         else:
-            when = "not lethal"
-        heal = f", heals in {words.count(value['heal_days'], 'day')}" if value.get("heal_days") else ""
-        return f"{value['name']}: {when}{heal}. {value.get('effect', '')}".strip(), dict(value)
+            when = _("not lethal")
+        name = shown("critical_injuries", "name", value["name"])
+        effect = shown("critical_injuries", "effect", value.get("effect", ""))
+        if value.get("heal_days"):
+            days = n_("{n} day", "{n} days", value["heal_days"])
+            line = _(
+                "{name}: {when}, heals in {days}. {effect}", name=name, when=when, days=days, effect=effect
+            )
+        else:
+            line = _("{name}: {when}. {effect}", name=name, when=when, effect=effect)
+        return line.strip(), dict(value)
 
     def every(minutes: int) -> str:
         if not minutes:
-            return "no Rot"
-        for unit, size in (("day", 1440), ("hour", 60), ("minute", 1)):
-            if minutes % size == 0:
-                n = minutes // size
-                return f"a Rot point every {unit}" if n == 1 else f"a Rot point every {n} {unit}s"
-        return f"a Rot point every {minutes} minutes"
+            return _("no Rot")
+        if minutes % 1440 == 0:
+            return n_("a Rot point every day", "a Rot point every {n} days", minutes // 1440)
+        if minutes % 60 == 0:
+            return n_("a Rot point every hour", "a Rot point every {n} hours", minutes // 60)
+        return n_("a Rot point every minute", "a Rot point every {n} minutes", minutes)
+
+    def level_line(level: str, row: dict[str, Any]) -> str:
+        name = (
+            shown("rot_levels", "name", row["name"]) if row.get("name") else _("level {level}", level=level)
+        )
+        return _("{name}: {every}", name=name, every=every(row["minutes_per_point"]))
+
+    def skill_line(skill: str, attribute: str) -> str:
+        if skill in SPECIALIST_SKILLS:
+            return _("{attribute} (specialist: nobody can help)", attribute=term(attribute))
+        return term(attribute)
 
     return [
         browse.Table(
-            "sector_rot", "A sector's Rot level", browse.ranged_rows(data["sector_rot"], "1d6", rot), "1d6"
+            "sector_rot", _("A sector's Rot level"), browse.ranged_rows(data["sector_rot"], "1d6", rot), "1d6"
         ),
         browse.Table(
             "critical_injuries",
-            "Critical injuries",
+            _("Critical injuries"),
             browse.ranged_rows(data["critical_injuries"], "2d6", injury),
             "2d6",
         ),
         browse.Table(
             "rot_levels",
-            "Rot levels",
-            tuple(
-                browse.Row(
-                    level,
-                    f"{row.get('name', f'level {level}')}: {every(row['minutes_per_point'])}",
-                    dict(row),
-                )
-                for level, row in levels.items()
-            ),
+            _("Rot levels"),
+            tuple(browse.Row(level, level_line(level, row), dict(row)) for level, row in levels.items()),
         ),
         browse.Table(
             "skills",
-            "Skills and their attributes",
+            _("Skills and their attributes"),
             tuple(
                 browse.Row(
                     skill,
-                    attribute + (" (specialist: nobody can help)" if skill in SPECIALIST_SKILLS else ""),
+                    skill_line(skill, attribute),
                     {"attribute": attribute, "specialist": skill in SPECIALIST_SKILLS},
                 )
                 for skill, attribute in SKILLS.items()
             ),
         ),
     ]
+
+
+def shown(table: str, field: str, value: Any) -> str:
+    """A table's text in the reader's language: the one it gives in that language, or the
+    one its row gives in the sample tables (:func:`table_text`), else as it is."""
+    if isinstance(value, dict):
+        return localized(value)
+    return table_text(table, field, str(value)) if value else ""
 
 
 def check_settings(given: dict[str, Any]) -> dict[str, Any]:

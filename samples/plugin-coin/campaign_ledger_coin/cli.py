@@ -16,7 +16,8 @@ import click
 
 from campaign_ledger_coin.commands import Flip
 from campaign_ledger_coin.events import FACES
-from campaign_ledger_coin.state import render_sheet, sheet
+from campaign_ledger_coin.i18n import FACE_NAMES, _
+from campaign_ledger_coin.state import render_sheet, sheet, streak_text
 from ledger.cli.plugin import Ctx, SystemGroup, common, emit, pass_ctx, recorded_json
 
 CALL = "coin flip --call heads|tails"
@@ -37,10 +38,10 @@ def demo(book: Any, echo: Callable[[str], None]) -> None:
     echo(f"  $ ledger new coin {DEMO}")
     for call, face in PLAYED:
         echo(f"  $ ledger coin flip --call {call} --faces {face}")
-    echo("  $ ledger undo        (the last flip is taken back)")
+    echo(_("  $ ledger undo        (the last flip is taken back)"))
     echo("  $ ledger log --all")
     for e in book.log(DEMO, show_all=True):
-        mark = "  [undone]" if e.undone else ""
+        mark = _("  [undone]") if e.undone else ""
         echo(f"    v{e.version:<3} {e.summary}{mark}")
     echo("  $ ledger sheet")
     for line in render_sheet(sheet(book.state(DEMO), None)).splitlines():
@@ -50,7 +51,8 @@ def demo(book: Any, echo: Callable[[str], None]) -> None:
 @click.group(
     "coin",
     cls=SystemGroup,
-    short_help="The coin system (sample plugin): call heads or tails, flip.",
+    short_help=_("The coin system (sample plugin): call heads or tails, flip."),
+    help=_("The coin system (sample plugin): call heads or tails, flip a coin."),
     first_steps=(CALL,),
     hints=lambda _state: [CALL],
     demo=demo,
@@ -59,13 +61,26 @@ def group() -> None:
     """The coin system (sample plugin): call heads or tails, flip a coin."""
 
 
-@group.command("flip")
-@click.option("--call", type=click.Choice(FACES), required=True, help="The face you call.")
+class FaceChoice(click.Choice):
+    """heads or tails, typed in either language (``--call cara``); the command gets the key."""
+
+    def __init__(self) -> None:
+        super().__init__(FACES)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str):
+            found = FACE_NAMES.read(value)
+            value = next(iter(found)) if len(found) == 1 else value
+        return super().convert(value, param, ctx)
+
+
+@group.command("flip", help=_("Call heads or tails and flip: the call wins when it names the face (1 in 2)."))
+@click.option("--call", type=FaceChoice(), required=True, help=_("The face you call."))
 @click.option(
     "--faces",
-    type=click.Choice(FACES),
+    type=FaceChoice(),
     default=None,
-    help="A physical coin: the face it fell on (default: the ledger's dice flip it).",
+    help=_("A physical coin: the face it fell on (default: the ledger's dice flip it)."),
 )
 @common
 @pass_ctx
@@ -74,11 +89,11 @@ def flip(c: Ctx, call: str, faces: str | None) -> None:
     die = None if faces is None else [FACES.index(faces) + 1]  # the face of the d2 the rules roll
     rec = c.ledger.execute(Flip(call=call), c.campaign, faces=die, actor=c.actor)
     game = rec.state.game
-    run = f"{game.streak} {game.streak_face} in a row"
+    run = streak_text(game.streak, game.streak_face)
     emit(
         c,
         {**recorded_json(rec), "streak": game.streak, "streak_face": game.streak_face},
-        lambda: "\n".join([*(e.event.summary() for e in rec.envelopes), f"streak: {run}"]),
+        lambda: "\n".join([*(e.event.summary() for e in rec.envelopes), _("streak: {run}", run=run)]),
     )
 
 

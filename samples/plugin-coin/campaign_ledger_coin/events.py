@@ -7,6 +7,7 @@ a field's type never changes (docs/schema.md).
 
 from __future__ import annotations
 
+from campaign_ledger_coin.i18n import _, face
 from ledger.log.events import Event
 
 FACES = ("heads", "tails")
@@ -26,9 +27,14 @@ class Flipped(Event, frozen=True, kw_only=True, tag="coin.flipped"):
         return self.call == self.face
 
     def summary(self) -> str:
-        how = " (physical coin)" if self.manual else ""
-        verdict = "won" if self.won else "lost"
-        return f"flip: called {self.call}, {self.face}: {verdict}{how}"
+        words = {"call": face(self.call), "face": face(self.face)}
+        if self.manual:
+            if self.won:
+                return _("flip: called {call}, {face}: won (physical coin)", **words)
+            return _("flip: called {call}, {face}: lost (physical coin)", **words)
+        if self.won:
+            return _("flip: called {call}, {face}: won", **words)
+        return _("flip: called {call}, {face}: lost", **words)
 
 
 EVENTS: tuple[type[Event], ...] = (Flipped,)

@@ -13,6 +13,7 @@ import msgspec
 from msgspec.structs import replace
 
 from campaign_ledger_coin.events import FACES, Flipped
+from campaign_ledger_coin.i18n import N_, _, face, n_
 from ledger.facts import DieFace, Fact, RollFact
 from ledger.log.events import CampaignStarted, Envelope, Event
 from ledger.systems import Control, Form, SheetField, SheetLayout, SheetSection
@@ -72,19 +73,21 @@ def sheet(state: Any, _actor: str | None) -> dict[str, Any]:
 
 
 SHEET = SheetLayout(
-    title=("{campaign} (coin): flips {flips}, calls won {won}",),
+    title=(N_("{campaign} (coin): flips {flips}, calls won {won}"),),
     headline=(
-        SheetField("flips", "flips"),
-        SheetField("won", "calls won", max="flips"),
-        SheetField("streak", "streak", show="{streak} {streak_face} in a row"),
+        SheetField("flips", N_("flips")),
+        SheetField("won", N_("calls won"), max="flips"),
+        SheetField("streak", N_("streak"), show=N_("{streak} {streak_face} in a row")),
     ),
     sections=(
-        SheetSection("Call", (SheetField("calls", ""),)),
-        SheetSection("Faces", (SheetField("heads", "heads"), SheetField("tails", "tails"))),
-        SheetSection("Last flip", (SheetField("last", ""),), when="last"),
+        SheetSection(N_("Call"), (SheetField("calls", ""),)),
+        SheetSection(N_("Faces"), (SheetField("heads", N_("heads")), SheetField("tails", N_("tails")))),
+        SheetSection(N_("Last flip"), (SheetField("last", ""),), when="last"),
     ),
     controls=(
-        Control(command="coin.Flip", on="calls", each="calls", args={"call": "{key}"}, label="call {key}"),
+        Control(
+            command="coin.Flip", on="calls", each="calls", args={"call": "{key}"}, label=N_("call {key}")
+        ),
     ),
 )
 """How the sheet reads (``ledger sheet``, the report, the live table), and what a player
@@ -93,15 +96,29 @@ taps on it: a call, heads or tails, flips the coin."""
 
 def render_sheet(data: dict[str, Any]) -> str:
     if not data["flips"]:
-        return f"{data['campaign']} (coin): no flip yet"
-    run = f"{data['streak']} {data['streak_face']} in a row"
+        return _("{campaign} (coin): no flip yet", campaign=data["campaign"])
     return "\n".join(
         [
-            f"{data['campaign']} (coin): flips {data['flips']}, calls won {data['won']}",
-            f"heads {data['heads']}, tails {data['tails']}; streak: {run}",
-            f"last: {data['last']}",
+            _(
+                "{campaign} (coin): flips {flips}, calls won {won}",
+                campaign=data["campaign"],
+                flips=data["flips"],
+                won=data["won"],
+            ),
+            _(
+                "heads {heads}, tails {tails}; streak: {run}",
+                heads=data["heads"],
+                tails=data["tails"],
+                run=streak_text(data["streak"], data["streak_face"]),
+            ),
+            _("last: {flip}", flip=data["last"]),
         ]
     )
+
+
+def streak_text(streak: int, streak_face: str | None) -> str:
+    """``3 heads in a row``."""
+    return n_("{n} {face} in a row", "{n} {face} in a row", streak, face=face(streak_face or ""))
 
 
 def facts(env: Envelope[Any]) -> list[Fact]:
@@ -121,5 +138,5 @@ def facts(env: Envelope[Any]) -> list[Fact]:
     ]
 
 
-FORMS = (Form(command="coin.Flip", name="coin flip", group="Flip", sheet=True),)
+FORMS = (Form(command="coin.Flip", name=N_("coin flip"), group=N_("Flip"), sheet=True),)
 """The coin's one command, by its name on the command line: the sheet's calls offer it."""

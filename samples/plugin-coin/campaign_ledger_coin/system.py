@@ -13,6 +13,7 @@ from __future__ import annotations
 from campaign_ledger_coin import state as proj
 from campaign_ledger_coin.commands import Flip
 from campaign_ledger_coin.events import EVENTS, FACES, Flipped
+from campaign_ledger_coin.i18n import N_, _, face
 from campaign_ledger_coin.play import autoplay
 from ledger.deciding.decider import Decider, Draft
 from ledger.errors import GiveOption, Input, RuleError
@@ -23,22 +24,30 @@ decider = Decider("coin", proj.evolve)
 
 @decider.on(Flip)
 def _flip(draft: Draft[proj.CoinState], command: Flip) -> None:
-    if command.call not in FACES:
+    call = command.call  # a stable key: the command line reads the words (cli.FaceChoice)
+    if call not in FACES:
         raise RuleError(
-            f"a call is heads or tails, not {command.call!r}",
+            _(
+                "a call is {heads} or {tails}, not {call!r}",
+                heads=face("heads"),
+                tails=face("tails"),
+                call=command.call,
+            ),
             fix=GiveOption(
-                system="coin", text="call heads or tails", inputs=(Input("call", "heads (or tails)"),)
+                system="coin",
+                text=_("call {heads} or {tails}", heads=face("heads"), tails=face("tails")),
+                inputs=(Input("call", "heads (or tails)"),),
             ),
         )
     # A d2 through the campaign's dice: derived under its dice commitment, seeded, or
     # the physical coin's face given as it fell (1 heads, 2 tails).
-    face = FACES[draft.dice.roll(2) - 1]
-    draft.emit(Flipped(call=command.call, face=face, manual=draft.dice.manual))
+    fell = FACES[draft.dice.roll(2) - 1]
+    draft.emit(Flipped(call=call, face=fell, manual=draft.dice.manual))
 
 
 SYSTEM = System(
     name="coin",
-    description="sample plugin: call heads or tails, flip a coin",
+    description=N_("sample plugin: call heads or tails, flip a coin"),
     rules=Rules(
         events=EVENTS,
         initial=proj.initial,
