@@ -445,14 +445,14 @@ def _readable(data: dict[str, Any]) -> dict[str, Any]:
                 "{number}: {amount} ({cause}), first aid given",
                 number=w["number"],
                 amount=w["amount"],
-                cause=w["cause"],
+                cause=model.cause(w["cause"]),
             )
             if w["first_aid"]
             else _(
                 "{number}: {amount} ({cause}), no first aid yet",
                 number=w["number"],
                 amount=w["amount"],
-                cause=w["cause"],
+                cause=model.cause(w["cause"]),
             )
             for w in data["wounds"]
         ],

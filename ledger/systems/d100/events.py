@@ -196,7 +196,7 @@ class Fatigued(Event, frozen=True, tag="d100.fatigued"):
             "{who} loses {amount} fatigue ({cause}): {fatigue}",
             who=self.who,
             amount=self.amount,
-            cause=self.cause,
+            cause=model.cause(self.cause),
             fatigue=self.fatigue_after,
         )
         return _("{text}, exhausted", text=text) if self.fatigue_after == 0 else text

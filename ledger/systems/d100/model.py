@@ -231,6 +231,17 @@ OPTIONS = {"run": N_("run"), "half-run": N_("half-run"), "actions": N_("actions"
 """A combat round's options (``RoundDeclared.option``)."""
 
 
+CAUSES = {"wound": N_("wound"), "horror": N_("horror"), "exertion": N_("exertion")}
+"""The causes a command records when none is given (``--cause``'s defaults)."""
+
+
+def cause(text: str) -> str:
+    """A recorded cause in the reader's language: a default one translated, a given one
+    as the player wrote it."""
+    english = CAUSES.get(text)
+    return translate(english) if english else text
+
+
 def option(key: str) -> str:
     english = OPTIONS.get(key)
     return translate(english) if english else key
