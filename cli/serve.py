@@ -7,11 +7,14 @@ import ipaddress
 import logging
 import socket
 import sys
+from typing import Any
 
 import click
 
 from ledger import docs
+from ledger.cli import systems as on_cli
 from ledger.cli.options import CommandHelpLater, Ctx, common, pass_ctx
+from ledger.cli.root import cli
 from ledger.i18n import N_, _
 from ledger.log.store import resolve_target
 
@@ -177,7 +180,7 @@ def serve(
             err=True,
         )
     # lazy: `ledger serve --help` imports no web framework (tests/test_web_cli.py)
-    from ledger.web import announce
+    from ledger.web import announce, commands
     from ledger.web.app import create_app
     from ledger.web.server import serve as run
 
@@ -213,6 +216,7 @@ def serve(
         sys.stdout.flush()
         app.state.table.shared_url = shared
 
+    commands.install(command_line())
     app = create_app(target)
     run(
         app,
@@ -226,3 +230,26 @@ def serve(
         closing=app.state.table.feeds.close,
         stopped=lambda: announce.withdraw(target),
     )
+
+
+class TableCommandLine:
+    """The command line as the live table reads it (ledger.web.commands.CommandLine): its
+    root group, each system's group and name, and its hints."""
+
+    @property
+    def root(self) -> click.Group:
+        return cli
+
+    def command_name(self, system: str) -> str:
+        return on_cli.command_name(system)
+
+    def system_group(self, system: str) -> click.Command | None:
+        return on_cli.system_group(system)
+
+    def hints(self, system: Any, state: Any) -> list[str]:
+        return on_cli.hints(system, state)
+
+
+def command_line() -> TableCommandLine:
+    """The command line the live table names its forms, help and hints by."""
+    return TableCommandLine()

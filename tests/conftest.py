@@ -89,3 +89,15 @@ class Session:
 @pytest.fixture
 def ledger_cli(db: str) -> Session:
     return Session(db)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _the_table_reads_the_command_line() -> Iterator[None]:
+    """The live table's apps made in these tests read the command line, as `ledger serve`
+    makes them (ledger.web.commands)."""
+    from ledger.cli.serve import command_line
+    from ledger.web import commands
+
+    commands.install(command_line())
+    yield
+    commands.install(None)

@@ -34,6 +34,7 @@ ARGUMENTS = {
     "d20 assign": ["fue=14"],
     "yz tick": ["1"],
     "yz rot": ["1"],
+    "crawl technique": ["1"],
 }
 """What a command needs on the command line to act, where a placeholder does not do."""
 MUTANT = {"strength": "3", "agility": "4", "wits": "3", "empathy": "2"}
@@ -53,6 +54,9 @@ def placeholder(param: click.Parameter) -> str:
         return str(kind.choices[0])
     if isinstance(kind, click.types.IntParamType | click.types.FloatParamType):
         return "1"
+    words = getattr(getattr(kind, "words", None), "terms", None)  # a game word in any language
+    if words:
+        return str(next(iter(words)))
     return "x"
 
 

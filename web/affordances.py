@@ -6,7 +6,7 @@ words, naming the page's own buttons.
 
 A form's name is the command's name on the command line (``yz tick``), and its help and
 each field's are the command line's own (the command's first line of help, each option's
-help), read from the system's command group; a field the command line asks in other units
+help), read from the system's command group (the command line installed, ledger.web.commands); a field the command line asks in other units
 than the command records (hours for minutes) says so in the form (``Ask.scale``).
 """
 
@@ -22,12 +22,11 @@ import click
 import msgspec
 
 from ledger import i18n
-from ledger.cli import systems as on_cli
-from ledger.cli.main import cli
 from ledger.deciding.commands import Introduction, stable_commands
 from ledger.i18n import N_
 from ledger.projections import sheets
 from ledger.systems import Ask, Form, System, get_system
+from ledger.web import commands as on_cli
 
 CORE_FORMS = (
     Form(command="core.Note", name="note", group=N_("Notes"), asks=(Ask(field="text", label="text"),)),
@@ -71,12 +70,12 @@ def cli_command(system: str, name: str) -> click.Command | None:
     if first == on_cli.command_name(system):
         group = on_cli.system_group(system)
     else:
-        group, rest = cli, [first, *rest]
+        group, rest = on_cli.root(), [first, *rest]
     found: click.Command | None = group
     for word in rest:
         if not isinstance(found, click.Group):
             return None
-        found = found.commands.get(word)
+        found = found.get_command(click.Context(found), word)  # a lazy command loads here
     return found
 
 
