@@ -16,31 +16,45 @@ import click
 from ledger.cli.options import Ctx, common, emit, faces_option, pass_ctx, run_command
 from ledger.cli.systems import SystemGroup
 from ledger.errors import LedgerError
+from ledger.i18n import N_, _
 from ledger.systems.d100 import commands as cmd
 from ledger.systems.d100 import events as ev
-from ledger.systems.d100 import roll
+from ledger.systems.d100 import model, roll
 
 LEVELS = ["success", "special", "critical"]
 
 
 @click.group(
-    "d100", cls=SystemGroup, short_help="The d100 system: percentile skills, luck, hit/valor/fatigue points."
+    "d100",
+    cls=SystemGroup,
+    short_help=N_("The d100 system: percentile skills, luck, hit/valor/fatigue points."),
+    help=N_(
+        "The d100 system: percentile tests, luck, hit/valor/fatigue points, combat rounds.\n"
+        "\n"
+        "Characters join with `ledger d100 character NAME TAM=12 ... skill.Trepar=40`\n"
+        "(validated) or `ledger character add NAME --attr TAM=12 ...`."
+    ),
 )
 def group() -> None:
-    """The d100 system: percentile tests, luck, hit/valor/fatigue points, combat rounds.
-
-    Characters join with `ledger d100 character NAME TAM=12 ... skill.Trepar=40`
-    (validated) or `ledger character add NAME --attr TAM=12 ...`.
-    """
+    pass
 
 
 def _line(event: Any) -> str:
     if isinstance(event, ev.Tested):
-        mods = f" ({', '.join(event.modifiers)})" if event.modifiers else ""
-        return (
-            f"{event.who}: {event.skill} target {event.target}{mods}: rolled {event.face} -> "
-            f"{event.level.upper()}  [critical <={event.critical_at}, special <={event.special_at}, "
-            f"fumble >={event.fumble_at}; p(success) {event.p_success:.2f}]"
+        target = _("{skill} target {target}", skill=model.tested(event.skill), target=event.target)
+        if event.modifiers:
+            target = f"{target} ({', '.join(model.modifier(m) for m in event.modifiers)})"
+        return _(
+            "{who}: {tested}: rolled {face} -> {level}  [critical <={critical}, special <={special}, "
+            "fumble >={fumble}; p(success) {p:.2f}]",
+            who=event.who,
+            tested=target,
+            face=event.face,
+            level=model.level(event.level).upper(),
+            critical=event.critical_at,
+            special=event.special_at,
+            fumble=event.fumble_at,
+            p=event.p_success,
         )
     return str(event.summary())
 
@@ -53,56 +67,64 @@ luck_option = click.option(
     "--luck",
     "use_luck",
     is_flag=True,
-    help="Luck declared before rolling: a failure is bought (roll - target) if affordable.",
+    help=N_("Luck declared before rolling: a failure is bought (roll - target) if affordable."),
 )
 """``--luck`` on every roll that may spend luck."""
 
 
-@group.command("character")
+@group.command(
+    "character",
+    help=N_(
+        "Create character NAME: TAM= CON= FUE= INT= EDU= DES= CAR= POD=, skill.NAME=N,\nand optionally hp= valor= fatigue= luck= instead of the derived values."
+    ),
+)
 @click.argument("name")
 @click.argument("values", nargs=-1, metavar="KEY=VALUE...")
 @common
 @pass_ctx
 def character(c: Ctx, name: str, values: tuple[str, ...]) -> None:
-    """Create character NAME: TAM= CON= FUE= INT= EDU= DES= CAR= POD=, skill.NAME=N,
-    and optionally hp= valor= fatigue= luck= instead of the derived values."""
     chars: dict[str, int] = {}
     skills: dict[str, int] = {}
     points: dict[str, int] = {}
     for item in values:
         key, sep, raw = item.partition("=")
         if not sep or not re.fullmatch(r"-?\d{1,4}", raw.strip()):
-            raise LedgerError(f"{item!r} is not KEY=NUMBER; e.g. DES=12 or skill.Trepar=40")
+            raise LedgerError(_("{item!r} is not KEY=NUMBER; e.g. DES=12 or skill.Trepar=40", item=item))
         value = int(raw)
         if key.lower().startswith("skill."):
             skills[key[6:].replace("_", " ").strip()] = value
         elif key.lower() in ("hp", "valor", "fatigue", "luck"):
             points[key.lower()] = value
         else:
-            chars[key.strip().upper()] = value
+            chars[model.characteristic_key(key.strip()) or key.strip().upper()] = value
     run_command(
         c, cmd.CreateCharacter(name=name, characteristics=chars, skills=skills, points=points), text=_text
     )
 
 
-@group.command("test")
+@group.command(
+    "test",
+    help=N_("Roll d100 under SKILL (a skill, Idea/Resistencia/..., or a characteristic with --times)."),
+)
 @click.argument("skill")
-@click.option("--target", type=int, default=None, help="The director's target instead of the skill value.")
-@click.option("--double", is_flag=True, help="Easy: the target is doubled.")
-@click.option("--half", is_flag=True, help="Hard: the target is halved (rounded up).")
+@click.option(
+    "--target", type=int, default=None, help=N_("The director's target instead of the skill value.")
+)
+@click.option("--double", is_flag=True, help=N_("Easy: the target is doubled."))
+@click.option("--half", is_flag=True, help=N_("Hard: the target is halved (rounded up)."))
 @click.option(
     "--times",
     type=int,
     default=None,
-    help="Test a characteristic (TAM...POD) times N; a luck test is `POD --times 4`.",
+    help=N_("Test a characteristic (TAM...POD) times N; a luck test is `POD --times 4`."),
 )
 @click.option(
     "--attack",
     type=click.Choice(["melee", "ranged"]),
     default=None,
-    help="The roll is an attack (ranged attacks use the DES given up with `steady`).",
+    help=N_("The roll is an attack (ranged attacks use the DES given up with `steady`)."),
 )
-@click.option("--aimed", is_flag=True, help="Aimed attack: half target unless the character aimed first.")
+@click.option("--aimed", is_flag=True, help=N_("Aimed attack: half target unless the character aimed first."))
 @luck_option
 @faces_option
 @common
@@ -119,7 +141,6 @@ def test(
     use_luck: bool,
     faces: str | None,
 ) -> None:
-    """Roll d100 under SKILL (a skill, Idea/Resistencia/..., or a characteristic with --times)."""
     run_command(
         c,
         cmd.Test(
@@ -137,46 +158,47 @@ def test(
     )
 
 
-@group.command("luck")
+@group.command("luck", help=N_("Spend luck (roll minus target) to turn the last failed roll into a success."))
 @common
 @pass_ctx
 def luck(c: Ctx) -> None:
-    """Spend luck (roll minus target) to turn the last failed roll into a success."""
     run_command(c, cmd.SpendLuck(), text=_text)
 
 
-@group.command("refund")
+@group.command("refund", help=N_("The director returns the luck last spent (the roll was not needed)."))
 @common
 @pass_ctx
 def refund(c: Ctx) -> None:
-    """The director returns the luck last spent (the roll was not needed)."""
     run_command(c, cmd.RefundLuck(), text=_text)
 
 
-@group.command("award")
+@group.command(
+    "award", help=N_("The director gives POINTS luck (between adventures, at milestones, as a reward).")
+)
 @click.argument("points", type=int)
-@click.option("--reason", default="", help="Why (a milestone, the end of an adventure...).")
+@click.option("--reason", default="", help=N_("Why (a milestone, the end of an adventure...)."))
 @common
 @pass_ctx
 def award(c: Ctx, points: int, reason: str) -> None:
-    """The director gives POINTS luck (between adventures, at milestones, as a reward)."""
     run_command(c, cmd.AwardLuck(points=points, reason=reason), text=_text)
 
 
-@group.command("damage")
+@group.command("damage", help=N_("The character loses AMOUNT hit points (one wound)."))
 @click.argument("amount", type=int)
-@click.option("--cause", default="wound", help="What caused the wound.")
+@click.option("--cause", default="wound", help=N_("What caused the wound."))
 @common
 @pass_ctx
 def damage(c: Ctx, amount: int, cause: str) -> None:
-    """The character loses AMOUNT hit points (one wound)."""
     run_command(c, cmd.Damage(amount=amount, cause=cause), text=_text)
 
 
-@group.command("heal")
+@group.command(
+    "heal",
+    help=N_("First aid (1d3, once per wound) or medicine (1d6, once a week): skill roll, then the die."),
+)
 @click.argument("method", type=click.Choice(["firstaid", "medicine"]))
-@click.option("--patient", default=None, help="Who is treated (default: the acting character).")
-@click.option("--wound", type=int, default=None, help="Wound number for first aid (default: the latest).")
+@click.option("--patient", default=None, help=N_("Who is treated (default: the acting character)."))
+@click.option("--wound", type=int, default=None, help=N_("Wound number for first aid (default: the latest)."))
 @luck_option
 @faces_option
 @common
@@ -184,80 +206,89 @@ def damage(c: Ctx, amount: int, cause: str) -> None:
 def heal(
     c: Ctx, method: str, patient: str | None, wound: int | None, use_luck: bool, faces: str | None
 ) -> None:
-    """First aid (1d3, once per wound) or medicine (1d6, once a week): skill roll, then the die."""
     run_command(c, cmd.Heal(method=method, patient=patient, wound=wound, luck=use_luck), faces, text=_text)
 
 
-@group.command("horror")
+@group.command("horror", help=N_("The character loses AMOUNT valor points; at 0, panic."))
 @click.argument("amount", type=int)
-@click.option("--cause", default="horror", help="What the character witnessed.")
+@click.option("--cause", default="horror", help=N_("What the character witnessed."))
 @common
 @pass_ctx
 def horror(c: Ctx, amount: int, cause: str) -> None:
-    """The character loses AMOUNT valor points; at 0, panic."""
     run_command(c, cmd.Horror(amount=amount, cause=cause), text=_text)
 
 
-@group.command("therapy")
-@click.option("--patient", default=None, help="Who is treated (default: the acting character).")
+@group.command("therapy", help=N_("Psychotherapy: skill roll, then 1d6 valor back; once a day per patient."))
+@click.option("--patient", default=None, help=N_("Who is treated (default: the acting character)."))
 @luck_option
 @faces_option
 @common
 @pass_ctx
 def therapy(c: Ctx, patient: str | None, use_luck: bool, faces: str | None) -> None:
-    """Psychotherapy: skill roll, then 1d6 valor back; once a day per patient."""
     run_command(c, cmd.Therapy(patient=patient, luck=use_luck), faces, text=_text)
 
 
-@group.command("fatigue")
+@group.command("fatigue", help=N_("The character loses AMOUNT fatigue points; at 0, exhausted."))
 @click.argument("amount", type=int)
-@click.option("--cause", default="exertion", help="Running, lifting, a fatiguing attack...")
+@click.option("--cause", default="exertion", help=N_("Running, lifting, a fatiguing attack..."))
 @common
 @pass_ctx
 def fatigue(c: Ctx, amount: int, cause: str) -> None:
-    """The character loses AMOUNT fatigue points; at 0, exhausted."""
     run_command(c, cmd.Fatigue(amount=amount, cause=cause), text=_text)
 
 
 def _minutes(text: str) -> int:
     m = re.fullmatch(r"\s*(\d{1,6})\s*(m|min|h|d|w)?\s*", text.lower())
     if not m:
-        raise LedgerError(f"rest time {text!r} is not understood; use minutes (90) or 2h, 3d, 1w")
+        raise LedgerError(
+            _("rest time {text!r} is not understood; use minutes (90) or 2h, 3d, 1w", text=text)
+        )
     unit = {"m": 1, "min": 1, None: 1, "h": 60, "d": 1440, "w": 10080}[m.group(2)]
     return int(m.group(1)) * unit
 
 
-@group.command("rest")
+@group.command(
+    "rest",
+    help=N_(
+        "Rest TIME (minutes, or 2h, 3d, 1w): game time passes and any combat ends.\n\n1 fatigue per 15 minutes; valor per full day; hit points per full week."
+    ),
+)
 @click.argument("time")
-@click.option("--all", "everyone", is_flag=True, help="The whole party rests (default: the actor).")
+@click.option("--all", "everyone", is_flag=True, help=N_("The whole party rests (default: the actor)."))
 @faces_option
 @common
 @pass_ctx
 def rest(c: Ctx, time: str, everyone: bool, faces: str | None) -> None:
-    """Rest TIME (minutes, or 2h, 3d, 1w): game time passes and any combat ends.
-
-    1 fatigue per 15 minutes; valor per full day; hit points per full week.
-    """
     run_command(c, cmd.Rest(minutes=_minutes(time), everyone=everyone), faces, text=_text)
 
 
-@group.command("round")
-@click.option("--run", "option", flag_value="run", help="Run at most (30 m): no actions.")
+@group.command(
+    "round",
+    help=N_(
+        "Declare the character's intentions for a combat round (costs 1 fatigue).\n\nActions by DES: 6-10 two, 11-15 three, 16-18 four; one attack per round."
+    ),
+)
+@click.option("--run", "option", flag_value="run", help=N_("Run at most (30 m): no actions."))
 @click.option(
-    "--half-run", "option", flag_value="half-run", help="Run half: one action (DES 10-) or two (DES 11+)."
+    "--half-run", "option", flag_value="half-run", help=N_("Run half: one action (DES 10-) or two (DES 11+).")
 )
 @click.option(
     "--act",
     "actions",
     multiple=True,
     metavar="ACTION",
-    help="An action (a skill, Apuntar, Salir...); repeatable.",
+    help=N_("An action (a skill, Apuntar, Salir...); repeatable."),
 )
-@click.option("--attack", "attacks", multiple=True, metavar="SKILL", help="An attack with SKILL; repeatable.")
 @click.option(
-    "--defend", type=click.Choice(["esquivar", "bloquear"]), default=None, help="How the character defends."
+    "--attack", "attacks", multiple=True, metavar="SKILL", help=N_("An attack with SKILL; repeatable.")
 )
-@click.option("--multi-attack-weapon", is_flag=True, help="The weapon allows several attacks a round.")
+@click.option(
+    "--defend",
+    metavar="esquivar|bloquear",
+    default=None,
+    help=N_("How the character defends."),
+)
+@click.option("--multi-attack-weapon", is_flag=True, help=N_("The weapon allows several attacks a round."))
 @common
 @pass_ctx
 def round_(
@@ -268,10 +299,6 @@ def round_(
     defend: str | None,
     multi_attack_weapon: bool,
 ) -> None:
-    """Declare the character's intentions for a combat round (costs 1 fatigue).
-
-    Actions by DES: 6-10 two, 11-15 three, 16-18 four; one attack per round.
-    """
     run_command(
         c,
         cmd.DeclareRound(
@@ -285,54 +312,56 @@ def round_(
     )
 
 
-@group.command("aim")
+@group.command(
+    "aim", help=N_("Use the declared Apuntar action: the next aimed attack is at its normal target.")
+)
 @common
 @pass_ctx
 def aim(c: Ctx) -> None:
-    """Use the declared Apuntar action: the next aimed attack is at its normal target."""
     run_command(c, cmd.Aim(), text=_text)
 
 
-@group.command("steady")
+@group.command(
+    "steady",
+    help=N_("Give up POINTS of DES for +10 each on the next ranged attack (lost if attacked first)."),
+)
 @click.argument("points", type=int)
 @common
 @pass_ctx
 def steady(c: Ctx, points: int) -> None:
-    """Give up POINTS of DES for +10 each on the next ranged attack (lost if attacked first)."""
     run_command(c, cmd.Steady(points=points), text=_text)
 
 
-@group.command("dodge")
+@group.command("dodge", help=N_("Roll Esquivar: an equal or better success level cancels the melee attack."))
 @click.option(
     "--against",
     type=click.Choice(LEVELS),
     default=None,
-    help="Success level of the attack (default: the last melee attack recorded).",
+    help=N_("Success level of the attack (default: the last melee attack recorded)."),
 )
 @luck_option
 @faces_option
 @common
 @pass_ctx
 def dodge(c: Ctx, against: str | None, use_luck: bool, faces: str | None) -> None:
-    """Roll Esquivar: an equal or better success level cancels the melee attack."""
     run_command(c, cmd.Dodge(against=against, luck=use_luck), faces, text=_text)
 
 
-@group.command("endcombat")
+@group.command("endcombat", help=N_("End the combat (resting also ends it)."))
 @common
 @pass_ctx
 def endcombat(c: Ctx) -> None:
-    """End the combat (resting also ends it)."""
     run_command(c, cmd.EndCombat(), text=_text)
 
 
-@group.command("odds")
+@group.command("odds", help=N_("Exact chances of each success level for TARGET (no campaign needed)."))
 @click.argument("target", type=int)
-@click.option("--skill", type=int, default=None, help="Skill points for the fumble value (default: TARGET).")
+@click.option(
+    "--skill", type=int, default=None, help=N_("Skill points for the fumble value (default: TARGET).")
+)
 @common
 @pass_ctx
 def odds(c: Ctx, target: int, skill: int | None) -> None:
-    """Exact chances of each success level for TARGET (no campaign needed)."""
     counts = roll.chances(target, target if skill is None else skill)
     data = {
         "target": target,
@@ -343,9 +372,10 @@ def odds(c: Ctx, target: int, skill: int | None) -> None:
     emit(
         c,
         data,
-        lambda: (
-            "  ".join(f"{k} {v}%" for k, v in reversed(counts.items()))
-            + f"  (success {data['p_success']:.2f})"
+        lambda: _(
+            "{levels}  (success {p:.2f})",
+            levels="  ".join(f"{model.level(k)} {v}%" for k, v in reversed(counts.items())),
+            p=data["p_success"],
         ),
     )
 

@@ -86,7 +86,7 @@ def test_des_12_declares_three_actions(ledger: Invoke) -> None:
     out = ledger(
         "d100", "round", "--act", "Divisar", "--act", "Escuchar", "--attack", "Pelea", "--as", "Bruno"
     ).output
-    assert out.strip() == "Bruno round 1 (actions): attack Pelea, Divisar, Escuchar"
+    assert out.strip() == "Bruno round 1 (actions): attack Brawl, Spot, Listen"
 
 
 def test_heal_twice_and_rest_units(ledger: Invoke) -> None:
@@ -167,7 +167,7 @@ def test_undo_gives_the_luck_back(ledger: Invoke) -> None:
 def test_core_character_add_joins_the_party(ledger: Invoke) -> None:
     ledger("character", "add", "Eva", *[f"--attr={a}" for a in ANA], "--attr", "skill.Esquivar=55")
     out = ledger("d100", "dodge", "--against", "special", "--faces", "27", "--as", "Eva").output
-    assert "Esquivar target 55" in out and "cancels the special attack" in out
+    assert "Dodge target 55" in out and "cancels the special attack" in out
 
 
 def test_sample_log_matches_the_rules_today(tmp_path: Path) -> None:
@@ -193,7 +193,7 @@ def test_a_refusal_words_its_fix_as_the_command_to_type(ledger: Invoke) -> None:
     assert result.exit_code == 1
     assert "Ana has no roll to spend luck on; roll with `ledger d100 test SKILL`" in result.output
     result = ledger("d100", "test", "POD", "--faces", "8", ok=False)
-    assert "a test of POD needs a multiple (a luck test is POD times 4); pass --times N" in result.output
+    assert "a test of POW needs a multiple (a luck test is POW times 4); pass --times N" in result.output
     ledger("d100", "fatigue", "21")
     result = ledger("d100", "test", "Trepar", "--faces", "8", ok=False)
     assert "Ana is exhausted (fatigue 0) and cannot roll; rest with `ledger d100 rest 15`" in result.output

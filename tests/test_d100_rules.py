@@ -422,7 +422,7 @@ def test_incomplete_core_character_is_shown_and_refused(book: Ledger) -> None:
 
 
 def test_create_character_validation(book: Ledger) -> None:
-    with pytest.raises(RuleError, match="missing characteristics POD"):
+    with pytest.raises(RuleError, match="missing characteristics POW"):
         run(book, c.CreateCharacter(name="X", characteristics={k: 10 for k in CHARS if k != "POD"}))
     with pytest.raises(RuleError, match="no skill named 'Volar alto'"):
         run(book, c.CreateCharacter(name="X", characteristics=CHARS, skills={"Volar alto": 5}))

@@ -101,7 +101,7 @@ def test_creation_refuses_an_assignment_with_other_values(book: Ledger) -> None:
     ):
         make(book, assign=wrong)
     assert head(book) == before
-    with pytest.raises(RuleError, match="give each of fue, des, con, int, sab, car exactly once"):
+    with pytest.raises(RuleError, match="give each of STR, DEX, CON, INT, WIS, CHA exactly once"):
         make(book, assign={"fue": 18, "des": 15})
 
 

@@ -40,7 +40,7 @@ def ledger(tmp_path: Path) -> Invoke:
 
 def test_create_and_sheet_json(ledger: Invoke) -> None:
     out = ledger("d20", "create", "Ripley", "--class", "marine", "--assign", ASSIGN, "--faces", SEVEN).output
-    assert "Ripley created: marine, FUE 18 DES 15 CON 13 INT 12 SAB 9 CAR 8, PV 11, PC 10, DEF 13" in out
+    assert "Ripley created: marine, STR 18 DEX 15 CON 13 INT 12 WIS 9 CHA 8, HP 11, CP 10, DEF 13" in out
     data = json.loads(ledger("sheet", "--json").output)
     for key in ("attributes", "hp", "calm", "def", "mov", "level", "usage", "traumas", "jammed", "alive"):
         assert key in data
@@ -62,7 +62,7 @@ def test_push_check_and_panic_flow(ledger: Invoke) -> None:
     out = ledger(
         "d20", "check", "des", "--dc", "hard", "--skill", "precision", "--push", "--faces", "3,17"
     ).output
-    assert "d20 [3/17]+2 = 19 vs 14: success (pushed: 1 PC spent)" in out
+    assert "d20 [3/17]+2 = 19 vs 14: success (pushed: 1 CP spent)" in out
     pushed = json.loads(
         ledger("d20", "check", "des", "--dc", "11", "--push", "--faces", "8,2", "--json").output
     )
@@ -71,7 +71,7 @@ def test_push_check_and_panic_flow(ledger: Invoke) -> None:
     assert "PANIC ROLL DUE" in ledger("sheet").output
     refused = ledger("d20", "check", "des", "--dc", "11", "--push", "--faces", "3,17", code=1)
     assert "no calm points left to push" in refused.output
-    assert "recovers d4 [2] PC, PC 2" in ledger("d20", "panic", "--faces", "2,2").output
+    assert "recovers d4 [2] CP, CP 2" in ledger("d20", "panic", "--faces", "2,2").output
 
 
 def test_usage_attack_and_unjam(ledger: Invoke) -> None:
@@ -99,8 +99,8 @@ def test_usage_attack_and_unjam(ledger: Invoke) -> None:
 def test_damage_death_and_rest(ledger: Invoke) -> None:
     ledger("d20", "create", "Ripley", "--assign", ASSIGN, "--faces", SEVEN)
     ledger("d20", "create", "Ash", "--class", "scientist", "--faces", SEVEN)
-    assert "PV 8, PC 9" in ledger("d20", "damage", "3", "--as", "Ripley").output
-    assert "a day of rest (day 1): Ripley PV 9 PC 10" in ledger("d20", "rest").output
+    assert "HP 8, CP 9" in ledger("d20", "damage", "3", "--as", "Ripley").output
+    assert "a day of rest (day 1): Ripley HP 9 CP 10" in ledger("d20", "rest").output
     assert "dead" in ledger("d20", "damage", "50", "--as", "Ash").output
     assert (
         "Ash is dead"
@@ -142,7 +142,7 @@ def test_demo_shows_the_sample(tmp_path: Path) -> None:
         demo(book, lines.append)
     text = "\n".join(lines)
     assert len(lines) < 60
-    assert "Claustrofobia" in text and "alive: False" in text and "long burst" in text
+    assert "Claustrophobia" in text and "alive: False" in text and "long burst" in text
 
 
 def test_own_tables_file_and_bad_one(ledger: Invoke, tmp_path: Path) -> None:

@@ -182,7 +182,7 @@ def test_a_fumbled_shot_jams_the_weapon_and_a_jammed_weapon_cannot_fire() -> Non
 def test_a_lethal_wound_kills_and_the_dead_do_not_act() -> None:
     (wound,) = when(given(RIPLEY), TakeDamage(amount=40, actor="Ripley"))
     assert wound == Damaged(who="Ripley", amount=40, hp_after=0, calm_lost=1, calm_after=9, died=True)
-    with pytest.raises(GameOverError, match=r"Ripley is dead \(0 PV\)") as refused:
+    with pytest.raises(GameOverError, match=r"Ripley is dead \(0 HP\)") as refused:
         when(given(RIPLEY, wound), Check(attribute="des", dc="11", actor="Ripley"), [15])
     assert refused.value.fix is not None and refused.value.fix.action == "choose_character"
 
@@ -205,10 +205,10 @@ def test_a_fumbled_stress_check_brings_panic_and_a_high_panic_roll_a_trauma() ->
             manual=True,
             sides=6,
             face=5,
-            result=TABLES["panic"]["results"]["5"],
+            result=TABLES["panic"]["results"]["5"]["en"],
             trauma_sides=10,
             trauma_face=3,
-            trauma=TABLES["traumas"]["results"]["3"],
+            trauma=TABLES["traumas"]["results"]["3"]["en"],
             new_trauma=True,
             recovered_face=2,
             calm_after=2,
@@ -366,8 +366,8 @@ def test_therapy_treats_the_trauma_chosen_by_its_number() -> None:
     (again,) = when(given(RIPLEY, fumbled, first), Stress(difficulty=20, actor="Ripley"), [1, 1])
     (second,) = when(given(RIPLEY, fumbled, first, again), Panic(actor="Ripley"), [6, 5, 2])
     assert (first.trauma, second.trauma) == (
-        TABLES["traumas"]["results"]["3"],
-        TABLES["traumas"]["results"]["5"],
+        TABLES["traumas"]["results"]["3"]["en"],
+        TABLES["traumas"]["results"]["5"]["en"],
     )
     traumatised = given(RIPLEY, fumbled, first, again, second)
     (therapy,) = when(traumatised, Treat(trauma=1, actor="Ripley"), [16])

@@ -13,9 +13,11 @@ from typing import Any
 import msgspec
 from msgspec.structs import replace
 
+from ledger.i18n import N_, _
 from ledger.log.events import CampaignStarted, CharacterAdded, Envelope, Event
 from ledger.systems import Ask, Control, Form, SheetField, SheetLayout, SheetSection
 from ledger.systems.d100 import events as ev
+from ledger.systems.d100 import model
 from ledger.systems.d100.model import CHARACTERISTICS, POINTS, ceil_div, fold
 
 MINUTES_PER_DAY = 24 * 60
@@ -114,8 +116,11 @@ def parse_attrs(name: str, attrs: dict[str, str], tables: dict[str, Any]) -> Inv
         if value is None:
             problems.append(f"{key}={raw!r} is not a whole number")
             continue
+        read = model.CHARACTERISTIC_READINGS.read(key)
         if key.upper() in CHARACTERISTICS:
             chars[key.upper()] = value
+        elif len(read) == 1:  # DEX=12, as the English editions write it
+            chars[next(iter(read))] = value
         elif key.lower().startswith("skill."):
             skills[key[6:].strip()] = value
         elif key.lower() in POINTS:
@@ -428,17 +433,44 @@ def _readable(data: dict[str, Any]) -> dict[str, Any]:
     test, the rest of the party, the conditions beyond "ok"."""
     t = data["last_test"]
     return {
-        "skills_shown": data["trained"] or "base values only",
+        "skills_shown": data["trained"] or _("base values only"),
+        "skill_text": ", ".join(f"{model.skill(k)} {v}" for k, v in data["trained"].items())
+        or _("base values only"),
+        "characteristic_names": [
+            f"{model.characteristic(k)} {v}" for k, v in data["characteristics"].items()
+        ],
+        "state_name": model.state(data["state"]),
         "wound_lines": [
-            f"{w['number']}: {w['amount']} ({w['cause']}), "
-            + ("first aid given" if w["first_aid"] else "no first aid yet")
+            _(
+                "{number}: {amount} ({cause}), first aid given",
+                number=w["number"],
+                amount=w["amount"],
+                cause=model.cause(w["cause"]),
+            )
+            if w["first_aid"]
+            else _(
+                "{number}: {amount} ({cause}), no first aid yet",
+                number=w["number"],
+                amount=w["amount"],
+                cause=model.cause(w["cause"]),
+            )
             for w in data["wounds"]
         ],
-        "last_test_line": f"{t['skill']} {t['face']} vs {t['target']} -> {t['level']}" if t else None,
+        "last_test_line": _(
+            "{skill} {face} vs {target} -> {level}",
+            skill=model.tested(t["skill"]),
+            face=t["face"],
+            target=t["target"],
+            level=model.level(t["level"]),
+        )
+        if t
+        else None,
         "others": [
-            f"{n} ({p['state']}, hp {p['hp']})" for n, p in data["party"].items() if n != data["name"]
+            _("{who} ({state}, hp {hp})", who=n, state=model.state(p["state"]), hp=p["hp"])
+            for n, p in data["party"].items()
+            if n != data["name"]
         ],
-        "shown_conditions": [c for c in data["conditions"] if c != "ok"],
+        "shown_conditions": [model.state(c) for c in data["conditions"] if c != "ok"],
         "round": data["combat"]["round"] if data["combat"]["in_combat"] else None,
     }
 
@@ -457,7 +489,7 @@ WHO = Ask(field="patient", label="patient", pick="@characters")
 CONTROLS = (
     Control(
         command="d100.Test",
-        on="characteristics",
+        on="characteristic_names",
         each="characteristics",
         args={"skill": "{key}"},
         options=(Ask(field="times", label="times", default=5, low=1, high=10), LUCK),
@@ -472,19 +504,19 @@ CONTROLS = (
     Control(
         command="d100.Test",
         on="skills_shown",
-        label="another skill",
+        label=N_("another skill"),
         options=(Ask(field="skill", label="skill", pick="skills"), *TEST_OPTIONS),
     ),
     Control(
         command="d100.Test",
         on="skills_shown",
-        label="a named test",
+        label=N_("a named test"),
         options=(Ask(field="skill", label="skill", pick="@tables.tests"), LUCK),
     ),
     Control(
         command="d100.SpendLuck",
         on="luck",
-        label="spend luck",
+        label=N_("spend luck"),
         where={"last_test.level": ("failure",), "last_test.luck_spent": (0,)},
     ),
 )
@@ -492,18 +524,18 @@ CONTROLS = (
 tests it; after a failed roll, luck to spend."""
 
 FORMS = (
-    Form(command="d100.Test", name="d100 test", group="Rolls", sheet=True),
-    Form(command="d100.SpendLuck", name="d100 luck", group="Luck", sheet=True),
+    Form(command="d100.Test", name="d100 test", group=N_("Rolls"), sheet=True),
+    Form(command="d100.SpendLuck", name="d100 luck", group=N_("Luck"), sheet=True),
     Form(
         command="d100.Dodge",
         name="d100 dodge",
-        group="Fight",
+        group=N_("Fight"),
         asks=(Ask(field="against", label="against", choices=("success", "special", "critical")), LUCK),
     ),
     Form(
         command="d100.DeclareRound",
         name="d100 round",
-        group="Fight",
+        group=N_("Fight"),
         asks=(
             Ask(field="option", label="option", choices=("actions", "half-run", "run"), default="actions"),
             Ask(field="actions", label="act", pick="skills"),
@@ -512,36 +544,36 @@ FORMS = (
             Ask(field="multi_attack_weapon", label="multi-attack-weapon"),
         ),
     ),
-    Form(command="d100.Aim", name="d100 aim", group="Fight"),
+    Form(command="d100.Aim", name="d100 aim", group=N_("Fight")),
     Form(
         command="d100.Steady",
         name="d100 steady",
-        group="Fight",
+        group=N_("Fight"),
         asks=(Ask(field="points", label="points", low=1, high=20),),
     ),
-    Form(command="d100.EndCombat", name="d100 endcombat", group="Fight"),
+    Form(command="d100.EndCombat", name="d100 endcombat", group=N_("Fight")),
     Form(
         command="d100.Damage",
         name="d100 damage",
-        group="Harm",
+        group=N_("Harm"),
         asks=(Ask(field="amount", label="amount", low=1, high=100), Ask(field="cause", label="cause")),
     ),
     Form(
         command="d100.Horror",
         name="d100 horror",
-        group="Harm",
+        group=N_("Harm"),
         asks=(Ask(field="amount", label="amount", low=1, high=100), Ask(field="cause", label="cause")),
     ),
     Form(
         command="d100.Fatigue",
         name="d100 fatigue",
-        group="Harm",
+        group=N_("Harm"),
         asks=(Ask(field="amount", label="amount", low=1, high=100), Ask(field="cause", label="cause")),
     ),
     Form(
         command="d100.Heal",
         name="d100 heal",
-        group="Healing and rest",
+        group=N_("Healing and rest"),
         asks=(
             Ask(field="method", label="method", choices=("firstaid", "medicine"), default="firstaid"),
             WHO,
@@ -549,44 +581,44 @@ FORMS = (
             LUCK,
         ),
     ),
-    Form(command="d100.Therapy", name="d100 therapy", group="Healing and rest", asks=(WHO, LUCK)),
+    Form(command="d100.Therapy", name="d100 therapy", group=N_("Healing and rest"), asks=(WHO, LUCK)),
     Form(
         command="d100.Rest",
         name="d100 rest",
-        group="Healing and rest",
+        group=N_("Healing and rest"),
         asks=(Ask(field="minutes", label="time", low=1), Ask(field="everyone", label="all")),
     ),
     Form(
         command="d100.AwardLuck",
         name="d100 award",
-        group="Luck",
+        group=N_("Luck"),
         asks=(Ask(field="points", label="points", low=1, high=100), Ask(field="reason", label="reason")),
     ),
-    Form(command="d100.RefundLuck", name="d100 refund", group="Luck", seen=True),
+    Form(command="d100.RefundLuck", name="d100 refund", group=N_("Luck"), seen=True),
 )
 """The d100 commands an investigator's sheet does not hold, by what the party is doing.
 A refund names the luck last spent: it is sent with the version its director saw."""
 
 SHEET = SheetLayout(
     title=(
-        "{name}  [{state}]  day {clock.day} {clock.time}  combat round {round}",
-        "{name}  [{state}]  day {clock.day} {clock.time}",
-        "{campaign} (d100): no characters yet; add one first",
+        N_("{name}  [{state_name}]  day {clock.day} {clock.time}  combat round {round}"),
+        N_("{name}  [{state_name}]  day {clock.day} {clock.time}"),
+        N_("{campaign} (d100): no characters yet; add one first"),
     ),
     headline=(
-        SheetField("hp", "hp"),
-        SheetField("valor", "valor"),
-        SheetField("fatigue", "fatigue"),
-        SheetField("luck", "luck"),
+        SheetField("hp", model.POINT_NAMES["hp"]),
+        SheetField("valor", model.POINT_NAMES["valor"]),
+        SheetField("fatigue", model.POINT_NAMES["fatigue"]),
+        SheetField("luck", model.POINT_NAMES["luck"]),
     ),
     sections=(
-        SheetSection("Characteristics", (SheetField("characteristics", ""),), when="name"),
-        SheetSection("Conditions", (SheetField("shown_conditions", ""),), when="shown_conditions"),
-        SheetSection("Wounds", (SheetField("wound_lines", ""),), when="wound_lines"),
-        SheetSection("Skills", (SheetField("skills_shown", ""),), when="name"),
-        SheetSection("Last test", (SheetField("last_test_line", ""),), when="last_test_line"),
-        SheetSection("Party", (SheetField("others", ""),), when="others"),
-        SheetSection("Problems", (SheetField("problems", ""),), when="problems"),
+        SheetSection(N_("Characteristics"), (SheetField("characteristic_names", ""),), when="name"),
+        SheetSection(N_("Conditions"), (SheetField("shown_conditions", ""),), when="shown_conditions"),
+        SheetSection(N_("Wounds"), (SheetField("wound_lines", ""),), when="wound_lines"),
+        SheetSection(N_("Skills"), (SheetField("skills_shown", "", show="{skill_text}"),), when="name"),
+        SheetSection(N_("Last test"), (SheetField("last_test_line", ""),), when="last_test_line"),
+        SheetSection(N_("Party"), (SheetField("others", ""),), when="others"),
+        SheetSection(N_("Problems"), (SheetField("problems", ""),), when="problems"),
     ),
     controls=CONTROLS,
 )

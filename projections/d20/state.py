@@ -8,8 +8,10 @@ from typing import Any
 import msgspec
 from msgspec.structs import replace
 
+from ledger.i18n import N_, _, p_
 from ledger.log.events import CampaignStarted, Envelope, Event
 from ledger.systems import Ask, Control, Form, SheetField, SheetLayout, SheetSection
+from ledger.systems.d20 import model
 from ledger.systems.d20.events import (
     Attacked,
     Carried,
@@ -77,6 +79,10 @@ class D20State(msgspec.Struct, frozen=True):
 
 
 def initial(started: CampaignStarted) -> D20State:
+    for table in ("panic", "traumas"):
+        found = started.tables.get(table)
+        if isinstance(found, dict) and isinstance(found.get("results"), dict):
+            model.remember(table, found["results"])
     return D20State(tables=started.tables)
 
 
@@ -295,6 +301,11 @@ def die_name(sides: int) -> str:
     return f"d{sides}" if sides else "exhausted"
 
 
+def die_words(sides: int) -> str:
+    """A usage die as the reader's language writes it (``d8``, ``exhausted``, ``agotado``)."""
+    return f"d{sides}" if sides else p_("usage die", "exhausted")
+
+
 def hero_sheet(hero: Hero, tables: dict[str, Any]) -> dict[str, Any]:
     level = tables["levels"][min(hero.level, len(tables["levels"])) - 1]
     return {
@@ -345,29 +356,43 @@ def sheet(state: Any, actor: str | None) -> dict[str, Any]:
     }
     hero = game.heroes.get(who) if who else None
     if hero is None:
-        return {**head, "hint": "no d20 character yet; create one first"}
+        return {**head, "hint": _("no d20 character yet; create one first")}
     data = {**head, **hero_sheet(hero, game.tables)}
     return {**data, **_readable(data)}
 
 
 def _readable(data: dict[str, Any]) -> dict[str, Any]:
-    """What the sheet's layout words: attributes with their modifiers, what is carried,
-    the flags that need a roll, the rest of the crew."""
+    """What the sheet's layout words, in the reader's language: the class, attributes with
+    their modifiers, skills and talents, the usage dice, what is carried, the flags that
+    need a roll, the traumas, the rest of the crew."""
     carrying = data["carrying"]
     flags = [
-        f"jammed: {', '.join(data['jammed'])}" if data["jammed"] else "",
-        f"empty: {', '.join(data['empty'])}" if data["empty"] else "",
-        "exposed (attacks against have advantage)" if data["exposed"] else "",
-        "PANIC ROLL DUE (roll on the panic table)" if data["panic_due"] else "",
-        "OVERLOADED: disadvantage on physical actions" if carrying["overloaded"] else "",
+        _("jammed: {weapons}", weapons=", ".join(model.names(data["jammed"]))) if data["jammed"] else "",
+        _("empty: {weapons}", weapons=", ".join(model.names(data["empty"]))) if data["empty"] else "",
+        _("exposed (attacks against have advantage)") if data["exposed"] else "",
+        _("PANIC ROLL DUE (roll on the panic table)") if data["panic_due"] else "",
+        _("OVERLOADED: disadvantage on physical actions") if carrying["overloaded"] else "",
     ]
+    living = {"alive": _("alive"), "dead": _("dead")}
     return {
-        "status": "alive" if data["alive"] else "DEAD",
-        "scores": [f"{k.upper()} {a['score']} ({a['mod']:+d})" for k, a in data["attributes"].items()],
-        "carried": data["weapons"] + data["items"],
+        "class_name": model.name(data["class"]),
+        "status": _("alive") if data["alive"] else _("DEAD"),
+        "scores": [
+            f"{model.attribute_name(k)} {a['score']} ({a['mod']:+d})" for k, a in data["attributes"].items()
+        ],
+        "skill_names": model.names(data["skills"]),
+        "talent_names": model.names(data["talents"]),
+        "usage_dice": {model.name(r): die_words(s) for r, s in _usage_of(data).items()},
+        "carried": model.names(data["weapons"] + data["items"]),
         "flags": [f for f in flags if f],
-        "others": [f"{n} ({s})" for n, s in data["crew"].items() if n != data["name"]],
+        "trauma_texts": [model.reading_any("traumas", t) for t in data["traumas"]],
+        "others": [f"{n} ({living.get(s, s)})" for n, s in data["crew"].items() if n != data["name"]],
     }
+
+
+def _usage_of(data: dict[str, Any]) -> dict[str, int]:
+    """The usage dice's sides, from the sheet's words for them (``d8``, ``exhausted``)."""
+    return {r: int(d[1:]) if d.startswith("d") else 0 for r, d in data["usage"].items()}
 
 
 ATTRIBUTE_NAMES = ("fue", "des", "con", "int", "sab", "car")
@@ -401,7 +426,7 @@ CONTROLS = (
     ),
     Control(
         command="d20.Check",
-        on="skills",
+        on="skill_names",
         each="skills",
         args={"skill": "{key}"},
         options=(Ask(field="attribute", label="attribute", choices=ATTRIBUTE_NAMES), *CHECK_OPTIONS),
@@ -409,45 +434,47 @@ CONTROLS = (
     Control(
         command="d20.Attack", on="carried", each="weapons", args={"weapon": "{key}"}, options=ATTACK_OPTIONS
     ),
-    Control(command="d20.Use", on="usage", each="usage", args={"resource": "{key}"}),
+    Control(command="d20.Use", on="usage_dice", each="usage", args={"resource": "{key}"}),
     Control(
         command="d20.Unjam",
         on="flags",
         each="jammed",
         args={"weapon": "{key}"},
-        label="unjam {key}",
+        label=N_("unjam {key}"),
         options=(Ask(field="push", label="push"),),
     ),
-    Control(command="d20.Reload", on="flags", each="empty", args={"weapon": "{key}"}, label="reload {key}"),
-    Control(command="d20.Panic", on="flags", label="panic roll", when="panic_due"),
+    Control(
+        command="d20.Reload", on="flags", each="empty", args={"weapon": "{key}"}, label=N_("reload {key}")
+    ),
+    Control(command="d20.Panic", on="flags", label=N_("panic roll"), when="panic_due"),
 )
 """What a crew member taps on the sheet: an attribute or a skill checks it, a weapon
 attacks with it, a usage die is rolled; a jammed or emptied weapon, a panic roll due."""
 
 FORMS = (
-    Form(command="d20.Check", name="d20 check", group="Rolls", sheet=True),
-    Form(command="d20.Attack", name="d20 attack", group="Fight", sheet=True),
-    Form(command="d20.Use", name="d20 usage", group="Gear", sheet=True),
-    Form(command="d20.Unjam", name="d20 unjam", group="Fight", sheet=True),
-    Form(command="d20.Reload", name="d20 reload", group="Fight", sheet=True),
-    Form(command="d20.Panic", name="d20 panic", group="Stress and harm", sheet=True),
-    Form(command="d20.RollInitiative", name="d20 initiative", group="Fight"),
+    Form(command="d20.Check", name="d20 check", group=N_("Rolls"), sheet=True),
+    Form(command="d20.Attack", name="d20 attack", group=N_("Fight"), sheet=True),
+    Form(command="d20.Use", name="d20 usage", group=N_("Gear"), sheet=True),
+    Form(command="d20.Unjam", name="d20 unjam", group=N_("Fight"), sheet=True),
+    Form(command="d20.Reload", name="d20 reload", group=N_("Fight"), sheet=True),
+    Form(command="d20.Panic", name="d20 panic", group=N_("Stress and harm"), sheet=True),
+    Form(command="d20.RollInitiative", name="d20 initiative", group=N_("Fight")),
     Form(
         command="d20.Stress",
         name="d20 stress",
-        group="Stress and harm",
+        group=N_("Stress and harm"),
         asks=(Ask(field="difficulty", label="difficulty", choices=(11, 14, 17, 20), default=11), *ADVANTAGE),
     ),
     Form(
         command="d20.TakeDamage",
         name="d20 damage",
-        group="Stress and harm",
+        group=N_("Stress and harm"),
         asks=(Ask(field="amount", label="amount", low=1, high=100), Ask(field="cause", label="cause")),
     ),
     Form(
         command="d20.Heal",
         name="d20 heal",
-        group="Rest and healing",
+        group=N_("Rest and healing"),
         asks=(
             Ask(field="target", label="on", pick="@characters"),
             Ask(field="kit", label="kit"),
@@ -457,17 +484,17 @@ FORMS = (
     Form(
         command="d20.Treat",
         name="d20 therapy",
-        group="Rest and healing",
+        group=N_("Rest and healing"),
         asks=(
             Ask(field="trauma", label="trauma", default=1, low=1, high=20),
             Ask(field="push", label="push"),
         ),
     ),
-    Form(command="d20.Rest", name="d20 rest", group="Rest and healing"),
+    Form(command="d20.Rest", name="d20 rest", group=N_("Rest and healing")),
     Form(
         command="d20.Supply",
         name="d20 supply",
-        group="Gear",
+        group=N_("Gear"),
         asks=(
             Ask(field="resource", label="resource", pick="usage"),
             Ask(field="die", label="die", choices=("d12", "d10", "d8", "d6", "d4"), default="d6"),
@@ -476,13 +503,13 @@ FORMS = (
     Form(
         command="d20.Carry",
         name="d20 carry",
-        group="Gear",
+        group=N_("Gear"),
         asks=(Ask(field="items", label="items", pick="carried"), Ask(field="drop", label="drop")),
     ),
     Form(
         command="d20.Create",
         name="d20 create",
-        group="Party",
+        group=N_("Party"),
         asks=(
             Ask(field="name", label="name"),
             Ask(field="cls", label="class", pick="@tables.classes"),
@@ -493,7 +520,7 @@ FORMS = (
     Form(
         command="d20.Assign",
         name="d20 assign",
-        group="Party",
+        group=N_("Party"),
         asks=(Ask(field="assign", label="values"),),
     ),
 )
@@ -501,40 +528,44 @@ FORMS = (
 
 SHEET = SheetLayout(
     title=(
-        "{name}: {class}, level {level} ({status}), day {day}",
-        "{campaign} (d20, day {day}): {hint}",
+        N_("{name}: {class_name}, level {level} ({status}), day {day}"),
+        N_("{campaign} (d20, day {day}): {hint}"),
     ),
     headline=(
-        SheetField("hp", "PV"),
-        SheetField("calm", "PC"),
-        SheetField("def", "DEF"),
-        SheetField("mov", "MOV"),
-        SheetField("atq", "ATQ", show="+{atq}"),
-        SheetField("ins", "INS", show="+{ins}"),
+        SheetField("hp", model.HP),
+        SheetField("calm", model.CALM),
+        SheetField("def", model.DEF),
+        SheetField("mov", model.MOV),
+        SheetField("atq", model.ATK, show="+{atq}"),
+        SheetField("ins", model.INS, show="+{ins}"),
     ),
     sections=(
-        SheetSection("Attributes", (SheetField("scores", ""),), when="name"),
-        SheetSection("Skills", (SheetField("skills", ""), SheetField("talents", "talents")), when="name"),
-        SheetSection("Usage dice", (SheetField("usage", ""),), when="usage"),
+        SheetSection(N_("Attributes"), (SheetField("scores", ""),), when="name"),
         SheetSection(
-            "Carrying",
+            N_("Skills"),
+            (SheetField("skill_names", ""), SheetField("talent_names", N_("talents"))),
+            when="name",
+        ),
+        SheetSection(N_("Usage dice"), (SheetField("usage_dice", ""),), when="usage"),
+        SheetSection(
+            N_("Carrying"),
             (
                 SheetField("carrying.items", "", max="carrying.capacity"),
                 SheetField("carried", ""),
             ),
             when="name",
         ),
-        SheetSection("Needs attention", (SheetField("flags", ""),), when="flags"),
-        SheetSection("Traumas", (SheetField("traumas", ""),), when="traumas"),
+        SheetSection(N_("Needs attention"), (SheetField("flags", ""),), when="flags"),
+        SheetSection(N_("Traumas"), (SheetField("trauma_texts", ""),), when="traumas"),
         SheetSection(
-            "Money",
+            N_("Money"),
             (
-                SheetField("money", "", show="{money} acciones"),
-                SheetField("income", "income", show="{income} a month"),
+                SheetField("money", "", show=N_("{money} shares")),
+                SheetField("income", N_("income"), show=N_("{income} a month")),
             ),
             when="name",
         ),
-        SheetSection("Crew", (SheetField("others", ""),), when="others"),
+        SheetSection(N_("Crew"), (SheetField("others", ""),), when="others"),
     ),
     controls=CONTROLS,
 )

@@ -15,6 +15,7 @@ import msgspec
 from ledger.deciding.authority import OWN, Authority, Reach, When
 from ledger.deciding.commands import Command, Introduction
 from ledger.errors import RuleError
+from ledger.i18n import _
 from ledger.systems.d100.model import POINTS
 
 LUCK = When(field="luck", value=True, confirm=True)
@@ -40,7 +41,9 @@ class CreateCharacter(Introduction, frozen=True):
         points: dict[str, int] = {}
         for key, raw in attrs.items():
             if not re.fullmatch(r"-?\d{1,4}", str(raw).strip()):
-                raise RuleError(f"{key}={raw!r} is not KEY=NUMBER; e.g. DES=12 or skill.Trepar=40")
+                raise RuleError(
+                    _("{key}={raw!r} is not KEY=NUMBER; e.g. DES=12 or skill.Trepar=40", key=key, raw=raw)
+                )
             value = int(raw)
             if key.lower().startswith("skill."):
                 skills[key[6:].replace("_", " ").strip()] = value

@@ -6,9 +6,10 @@ from collections.abc import Callable
 from importlib import resources
 from typing import Any
 
-from ledger import words
+from ledger.i18n import _, n_
 from ledger.projections import sheets
 from ledger.projections.d100.state import SHEET, sheet
+from ledger.systems.d100 import model
 
 SAMPLE = resources.files("ledger.samples") / "d100" / "campaign.jsonl"
 NAME = "la-casa-ibarra"
@@ -28,10 +29,17 @@ def demo(ledger: Any, echo: Callable[[str], None]) -> None:
     if NAME not in {c.name for c in ledger.campaigns()}:
         with SAMPLE.open("rb") as data:
             ledger.import_(data, NAME)
-        echo(f"imported the d100 sample {NAME!r} (chain verified)")
+        echo(_("imported the d100 sample {name!r} (chain verified)", name=NAME))
     camp = ledger.campaign(NAME)
     entries = ledger.log(NAME)
-    echo(f"{NAME}: {words.count(len(entries), 'event')}; the scenes and the rolls that decided them:")
+    echo(
+        n_(
+            "{name}: {n} event; the scenes and the rolls that decided them:",
+            "{name}: {n} events; the scenes and the rolls that decided them:",
+            len(entries),
+            name=NAME,
+        )
+    )
     for e in entries:
         if e.kind in SHOWN or (
             e.kind == "d100.tested" and e.event.level in ("fumble", "special", "critical")
@@ -43,6 +51,10 @@ def demo(ledger: Any, echo: Callable[[str], None]) -> None:
     before = ledger.state(camp, day=0)
     bruno = sheet(before, "Bruno")
     echo(
-        f"time travel: at the end of day 0 Bruno was {bruno['state']} "
-        f"(valor {bruno['valor']['current']}/{bruno['valor']['max']})"
+        _(
+            "time travel: at the end of day 0 Bruno was {state} (valor {current}/{max})",
+            state=model.state(bruno["state"]),
+            current=bruno["valor"]["current"],
+            max=bruno["valor"]["max"],
+        )
     )

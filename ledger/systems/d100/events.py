@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import msgspec
 
+from ledger.i18n import _, n_
 from ledger.log.events import Event
+from ledger.systems.d100 import model
 
 
 class Tested(Event, frozen=True, tag="d100.tested"):
@@ -34,8 +36,16 @@ class Tested(Event, frozen=True, tag="d100.tested"):
     manual: bool = False
 
     def summary(self) -> str:
-        mods = f" ({', '.join(self.modifiers)})" if self.modifiers else ""
-        return f"{self.who} {self.skill} {self.target}{mods}: rolled {self.face}, {self.level}"
+        what = f"{model.tested(self.skill)} {self.target}"
+        if self.modifiers:
+            what = f"{what} ({', '.join(model.modifier(m) for m in self.modifiers)})"
+        return _(
+            "{who} {what}: rolled {face}, {level}",
+            who=self.who,
+            what=what,
+            face=self.face,
+            level=model.level(self.level),
+        )
 
 
 class LuckSpent(Event, frozen=True, tag="d100.luck_spent"):
@@ -46,7 +56,13 @@ class LuckSpent(Event, frozen=True, tag="d100.luck_spent"):
     luck_after: int
 
     def summary(self) -> str:
-        return f"{self.who} spends {self.points} luck: {self.face} over {self.target} becomes a success"
+        return _(
+            "{who} spends {points} luck: {face} over {target} becomes a success",
+            who=self.who,
+            points=self.points,
+            face=self.face,
+            target=self.target,
+        )
 
 
 class LuckRefunded(Event, frozen=True, tag="d100.luck_refunded"):
@@ -55,7 +71,12 @@ class LuckRefunded(Event, frozen=True, tag="d100.luck_refunded"):
     luck_after: int
 
     def summary(self) -> str:
-        return f"{self.who} gets {self.points} luck back (luck {self.luck_after})"
+        return _(
+            "{who} gets {points} luck back (luck {luck})",
+            who=self.who,
+            points=self.points,
+            luck=self.luck_after,
+        )
 
 
 class LuckAwarded(Event, frozen=True, tag="d100.luck_awarded"):
@@ -65,7 +86,12 @@ class LuckAwarded(Event, frozen=True, tag="d100.luck_awarded"):
     reason: str = ""
 
     def summary(self) -> str:
-        return f"{self.who} is awarded {self.points} luck (luck {self.luck_after})"
+        return _(
+            "{who} is awarded {points} luck (luck {luck})",
+            who=self.who,
+            points=self.points,
+            luck=self.luck_after,
+        )
 
 
 class Wounded(Event, frozen=True, tag="d100.wounded"):
@@ -78,8 +104,14 @@ class Wounded(Event, frozen=True, tag="d100.wounded"):
     died: bool = False
 
     def summary(self) -> str:
-        end = ", dies" if self.died else f", {self.state}"
-        return f"{self.who} takes {self.amount} damage (wound {self.wound}): hp {self.hp_after}{end}"
+        return _(
+            "{who} takes {amount} damage (wound {wound}): hp {hp}, {state}",
+            who=self.who,
+            amount=self.amount,
+            wound=self.wound,
+            hp=self.hp_after,
+            state=_("dies") if self.died else model.state(self.state),
+        )
 
 
 class Treated(Event, frozen=True, tag="d100.treated"):
@@ -97,11 +129,21 @@ class Treated(Event, frozen=True, tag="d100.treated"):
     manual: bool = False
 
     def summary(self) -> str:
-        what = "first aid" if self.method == "firstaid" else "medicine"
-        on = f" on wound {self.wound}" if self.wound is not None else ""
+        what = _("first aid") if self.method == "firstaid" else _("medicine")
+        if self.wound is not None:
+            what = _("{what} on wound {wound}", what=what, wound=self.wound)
         if not self.success:
-            return f"{self.healer}'s {what}{on} fails for {self.patient}"
-        return f"{self.healer}'s {what}{on} heals {self.patient} {self.amount} (hp {self.hp_after})"
+            return _(
+                "{healer}'s {what} fails for {patient}", healer=self.healer, what=what, patient=self.patient
+            )
+        return _(
+            "{healer}'s {what} heals {patient} {amount} (hp {hp})",
+            healer=self.healer,
+            what=what,
+            patient=self.patient,
+            amount=self.amount,
+            hp=self.hp_after,
+        )
 
 
 class Horrified(Event, frozen=True, tag="d100.horrified"):
@@ -112,8 +154,13 @@ class Horrified(Event, frozen=True, tag="d100.horrified"):
     panic: bool
 
     def summary(self) -> str:
-        end = ", panics" if self.panic else ""
-        return f"{self.who} loses {self.amount} valor (valor {self.valor_after}){end}"
+        text = _(
+            "{who} loses {amount} valor (valor {valor})",
+            who=self.who,
+            amount=self.amount,
+            valor=self.valor_after,
+        )
+        return _("{text}, panics", text=text) if self.panic else text
 
 
 class TherapyGiven(Event, frozen=True, tag="d100.therapy"):
@@ -128,8 +175,14 @@ class TherapyGiven(Event, frozen=True, tag="d100.therapy"):
 
     def summary(self) -> str:
         if not self.success:
-            return f"{self.healer}'s psychotherapy fails for {self.patient}"
-        return f"{self.healer}'s psychotherapy gives {self.patient} {self.amount} valor ({self.valor_after})"
+            return _("{healer}'s psychotherapy fails for {patient}", healer=self.healer, patient=self.patient)
+        return _(
+            "{healer}'s psychotherapy gives {patient} {amount} valor ({valor})",
+            healer=self.healer,
+            patient=self.patient,
+            amount=self.amount,
+            valor=self.valor_after,
+        )
 
 
 class Fatigued(Event, frozen=True, tag="d100.fatigued"):
@@ -139,8 +192,14 @@ class Fatigued(Event, frozen=True, tag="d100.fatigued"):
     fatigue_after: int
 
     def summary(self) -> str:
-        end = ", exhausted" if self.fatigue_after == 0 else ""
-        return f"{self.who} loses {self.amount} fatigue ({self.cause}): {self.fatigue_after}{end}"
+        text = _(
+            "{who} loses {amount} fatigue ({cause}): {fatigue}",
+            who=self.who,
+            amount=self.amount,
+            cause=model.cause(self.cause),
+            fatigue=self.fatigue_after,
+        )
+        return _("{text}, exhausted", text=text) if self.fatigue_after == 0 else text
 
 
 class Recovery(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -152,11 +211,11 @@ class Recovery(msgspec.Struct, frozen=True, omit_defaults=True):
 
     def gains(self) -> str:
         parts = [
-            f"+{n} {what}"
+            f"+{n} {model.point(what)}"
             for what, n in (("fatigue", self.fatigue), ("valor", self.valor), ("hp", self.hp))
             if n
         ]
-        return " ".join(parts) or "nothing to recover"
+        return " ".join(parts) or _("nothing to recover")
 
 
 class Rested(Event, frozen=True, tag="d100.rested"):
@@ -166,7 +225,9 @@ class Rested(Event, frozen=True, tag="d100.rested"):
 
     def summary(self) -> str:
         got = "; ".join(f"{r.who} {r.gains()}" for r in self.recoveries)
-        return f"rest {self.minutes} min" + (f": {got}" if got else "")
+        if got:
+            return _("rest {minutes} min: {recovered}", minutes=self.minutes, recovered=got)
+        return _("rest {minutes} min", minutes=self.minutes)
 
 
 class RoundDeclared(Event, frozen=True, tag="d100.round_declared"):
@@ -181,8 +242,19 @@ class RoundDeclared(Event, frozen=True, tag="d100.round_declared"):
     fatigue_after: int
 
     def summary(self) -> str:
-        acts = ", ".join([*(f"attack {a}" for a in self.attacks), *self.actions]) or "no actions"
-        return f"{self.who} round {self.round} ({self.option}): {acts}"
+        acts = ", ".join(
+            [
+                *(_("attack {skill}", skill=model.skill(a)) for a in self.attacks),
+                *map(model.skill, self.actions),
+            ]
+        ) or _("no actions")
+        return _(
+            "{who} round {round} ({option}): {actions}",
+            who=self.who,
+            round=self.round,
+            option=model.option(self.option),
+            actions=acts,
+        )
 
 
 class Aimed(Event, frozen=True, tag="d100.aimed"):
@@ -190,7 +262,7 @@ class Aimed(Event, frozen=True, tag="d100.aimed"):
     round: int
 
     def summary(self) -> str:
-        return f"{self.who} aims (round {self.round})"
+        return _("{who} aims (round {round})", who=self.who, round=self.round)
 
 
 class Steadied(Event, frozen=True, tag="d100.steadied"):
@@ -199,7 +271,13 @@ class Steadied(Event, frozen=True, tag="d100.steadied"):
     bonus: int
 
     def summary(self) -> str:
-        return f"{self.who} gives up {self.points} DES for +{self.bonus} on the next ranged attack"
+        return _(
+            "{who} gives up {points} {dex} for +{bonus} on the next ranged attack",
+            who=self.who,
+            points=self.points,
+            dex=model.characteristic("DES"),
+            bonus=self.bonus,
+        )
 
 
 class DodgeResolved(Event, frozen=True, tag="d100.dodge_resolved"):
@@ -210,15 +288,26 @@ class DodgeResolved(Event, frozen=True, tag="d100.dodge_resolved"):
     attacker: str | None = None
 
     def summary(self) -> str:
-        what = "cancels" if self.cancelled else "does not stop"
-        return f"{self.who}'s dodge ({self.dodge}) {what} the {self.against} attack"
+        if self.cancelled:
+            return _(
+                "{who}'s dodge ({dodge}) cancels the {against} attack",
+                who=self.who,
+                dodge=model.level(self.dodge),
+                against=model.level(self.against),
+            )
+        return _(
+            "{who}'s dodge ({dodge}) does not stop the {against} attack",
+            who=self.who,
+            dodge=model.level(self.dodge),
+            against=model.level(self.against),
+        )
 
 
 class CombatEnded(Event, frozen=True, tag="d100.combat_ended"):
     rounds: int
 
     def summary(self) -> str:
-        return f"combat ends after {self.rounds} round(s)"
+        return n_("combat ends after {n} round(s)", "combat ends after {n} round(s)", self.rounds)
 
 
 EVENTS: tuple[type[Event], ...] = (

@@ -3,6 +3,7 @@ on the state after each action, behind deciding the action again."""
 
 from __future__ import annotations
 
+from ledger.i18n import _
 from ledger.log.state import CampaignState
 from ledger.projections.d100.state import D100State
 
@@ -15,8 +16,10 @@ def check_state(_before: CampaignState, after: CampaignState) -> str | None:
         return None
     for inv in g.characters.values():
         if not 0 <= inv.hp <= inv.hp_max:
-            return f"{inv.name}'s hit points {inv.hp} are outside 0 to {inv.hp_max}"
+            return _(
+                "{who}'s hit points {hp} are outside 0 to {max}", who=inv.name, hp=inv.hp, max=inv.hp_max
+            )
         last = inv.last_test
         if last is not None and not 1 <= last.face <= 100:
-            return f"{inv.name}'s last test shows {last.face}, which is not on a d100"
+            return _("{who}'s last test shows {face}, which is not on a d100", who=inv.name, face=last.face)
     return None

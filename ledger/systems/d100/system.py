@@ -25,13 +25,14 @@ from ledger.errors import (
     RunCommand,
     Undo,
 )
+from ledger.i18n import N_, _, translate
 from ledger.log.events import CharacterAdded, Event
 from ledger.projections.d100 import state as proj
 from ledger.projections.d100.state import MINUTES_PER_DAY, MINUTES_PER_WEEK, D100State, Investigator
 from ledger.systems import Play, ReadModel, Rules, System
 from ledger.systems.d100 import commands as cmd
 from ledger.systems.d100 import events as ev
-from ledger.systems.d100 import roll
+from ledger.systems.d100 import model, roll
 from ledger.systems.d100.demo import demo
 from ledger.systems.d100.facts import FACTS_SQL, facts
 from ledger.systems.d100.invariants import check_state
@@ -45,7 +46,11 @@ MAX_POINTS = 999
 MAX_REST = 52 * MINUTES_PER_WEEK
 FORBIDDEN_IN_COMBAT = ("medicina", "psicoterapia", "ciencia")
 SPECIAL_ACTIONS = {"apuntar": "Apuntar", "salir": "Salir"}
-END_COMBAT = RunCommand(text="end it first with `endcombat`", command="endcombat", system="d100")
+
+
+def END_COMBAT() -> RunCommand:
+    return RunCommand(text=_("end it first with `endcombat`"), command="endcombat", system="d100")
+
 
 # --- helpers ----------------------------------------------------------------------
 
@@ -62,28 +67,31 @@ def _emit(draft: Draft[D100State], *events: Event) -> None:
         draft.emit(event)
 
 
-FLEE = _run("flee with `round`", "round", options=(Input("run"),))
+def FLEE() -> RunCommand:
+    return _run(_("flee with `round`"), "round", options=(Input("run"),))
 
 
-def _character(game: D100State, name: str | None, what: str = "the actor") -> Investigator:
+def _character(game: D100State, name: str | None, what: str = N_("the actor")) -> Investigator:
     if name is None:
         if not game.characters:
             raise RuleError(
-                f"no character to act as ({what})",
-                fix=_run("add one with `character`", "character", "NAME", "..."),
+                _("no character to act as ({what})", what=translate(what)),
+                fix=_run(_("add one with `character`"), "character", "NAME", "..."),
             )
         raise RuleError(
-            f"no character to act as ({what})",
-            fix=ChooseCharacter(text="say who acts", characters=tuple(game.characters)),
+            _("no character to act as ({what})", what=translate(what)),
+            fix=ChooseCharacter(text=_("say who acts"), characters=tuple(game.characters)),
         )
     inv = game.characters.get(name)
     if inv is None:
         known = ", ".join(game.characters) or "none yet"
-        raise RuleError(f"no character named {name!r} (characters: {known}); check the name")
+        raise RuleError(
+            _("no character named {name!r} (characters: {known}); check the name", name=name, known=known)
+        )
     if inv.problems:
         raise RuleError(
-            f"{name}'s sheet is incomplete ({'; '.join(inv.problems)})",
-            fix=Undo(text="undo the addition, or add the character again with the d100 character command"),
+            _("{name}'s sheet is incomplete ({problems})", name=name, problems="; ".join(inv.problems)),
+            fix=Undo(text=_("undo the addition, or add the character again with the d100 character command")),
         )
     return inv
 
@@ -92,23 +100,31 @@ def _able(inv: Investigator, doing: str, *, panic_ok: bool = False) -> None:
     """Refuse an action the character's state forbids."""
     state = proj.state_of(inv)
     if state == "dead":
-        raise GameOverError(f"{inv.name} is dead and cannot {doing}")
+        raise GameOverError(_("{who} is dead and cannot {doing}", who=inv.name, doing=translate(doing)))
     if state in ("dying", "unconscious"):
         raise RuleError(
-            f"{inv.name} is {state} (hp {inv.hp}) and cannot {doing}; first aid can bring them back"
+            _(
+                "{who} is {state} (hp {hp}) and cannot {doing}; first aid can bring them back",
+                who=inv.name,
+                state=model.state(state),
+                hp=inv.hp,
+                doing=translate(doing),
+            )
         )
     if inv.valor <= 0 and not panic_ok:
-        raise RuleError(f"{inv.name} is in panic (valor 0) and can only flee", fix=FLEE)
+        raise RuleError(_("{who} is in panic (valor 0) and can only flee", who=inv.name), fix=FLEE())
     if inv.fatigue <= 0:
         raise RuleError(
-            f"{inv.name} is exhausted (fatigue 0) and cannot {doing}",
-            fix=_run("rest with `rest`", "rest", "15"),
+            _("{who} is exhausted (fatigue 0) and cannot {doing}", who=inv.name, doing=translate(doing)),
+            fix=_run(_("rest with `rest`"), "rest", "15"),
         )
 
 
 def _positive(value: int, what: str, top: int = MAX_POINTS) -> int:
     if not 1 <= value <= top:
-        raise RuleError(f"{what} must be from 1 to {top}, got {value!r}")
+        raise RuleError(
+            _("{what} must be from 1 to {top}, got {value!r}", what=translate(what), top=top, value=value)
+        )
     return value
 
 
@@ -127,27 +143,44 @@ def _amount(notation: str, dice: Dice) -> tuple[int, tuple[int, ...]]:
 def _resolve_skill(inv: Investigator, game: D100State, c: cmd.Test) -> tuple[str, int]:
     """(name, value) of what is tested: a skill, a named test or a characteristic."""
     name = check_text(c.skill, "skill name", 64)  # a specialisation, Arte (Pintura), is kept as typed
-    if name.upper() in CHARACTERISTICS:
+    key = name.upper() if name.upper() in CHARACTERISTICS else model.characteristic_key(name)
+    if key is not None:
         if c.times is None:
             raise RuleError(
-                f"a test of {name.upper()} needs a multiple (a luck test is POD times 4)",
-                fix=GiveOption(system="d100", text="give the multiple", inputs=(Input("times", "N"),)),
+                _(
+                    "a test of {characteristic} needs a multiple (a luck test is {pow} times 4)",
+                    characteristic=model.characteristic(key),
+                    pow=model.characteristic("POD"),
+                ),
+                fix=GiveOption(system="d100", text=_("give the multiple"), inputs=(Input("times", "N"),)),
             )
-        times = _positive(c.times, "the multiple", 10)
-        return f"{name.upper()}x{times}", inv.characteristics[name.upper()] * times
+        times = _positive(c.times, N_("the multiple"), 10)
+        return f"{key}x{times}", inv.characteristics[key] * times
     if c.times is not None:
         raise RuleError(
-            f"a multiple applies to a characteristic ({', '.join(CHARACTERISTICS)}), not {name!r}",
-            fix=DropOption(system="d100", text="test the skill without a multiple", inputs=("times",)),
+            _(
+                "a multiple applies to a characteristic ({characteristics}), not {name!r}",
+                characteristics=", ".join(model.characteristic(k) for k in CHARACTERISTICS),
+                name=name,
+            ),
+            fix=DropOption(system="d100", text=_("test the skill without a multiple"), inputs=("times",)),
         )
-    for test, spec in game.tables.get("tests", {}).items():
-        if fold(test) == fold(name):
-            return test, inv.characteristics[spec["characteristic"]] * int(spec["times"])
-    found = proj.find_skill(inv, game.tables, name)
+    tests = game.tables.get("tests", {})
+    for wanted in (name, model.skill_key(name)):
+        for test, spec in tests.items():
+            if fold(test) == fold(wanted):
+                return test, inv.characteristics[spec["characteristic"]] * int(spec["times"])
+    found = proj.find_skill(inv, game.tables, name) or proj.find_skill(
+        inv, game.tables, model.skill_key(name)
+    )
     if found is None:
         raise RuleError(
-            f"no skill or test named {name!r}; use a skill of the character's sheet, a test "
-            f"({', '.join(game.tables.get('tests', {}))}) or a characteristic with a multiple"
+            _(
+                "no skill or test named {name!r}; use a skill of the character's sheet, a test "
+                "({tests}) or a characteristic with a multiple",
+                name=name,
+                tests=", ".join(tests),
+            )
         )
     return found
 
@@ -158,7 +191,9 @@ def _target(inv: Investigator, value: int, c: cmd.Test) -> tuple[int, list[str]]
     target = value
     if c.target is not None:
         if not 0 <= c.target <= MAX_POINTS:
-            raise RuleError(f"the target must be from 0 to {MAX_POINTS}, got {c.target}")
+            raise RuleError(
+                _("the target must be from 0 to {top}, got {target}", top=MAX_POINTS, target=c.target)
+            )
         target = c.target
         mods.append(f"target {c.target}")
     if c.attack == "ranged" and inv.steady:
@@ -166,7 +201,7 @@ def _target(inv: Investigator, value: int, c: cmd.Test) -> tuple[int, list[str]]
         mods.append(f"steady +{10 * inv.steady}")
     if c.double and c.half:
         raise RuleError(
-            "a doubled and a halved target cannot both apply; pick the one the director asked for"
+            _("a doubled and a halved target cannot both apply; pick the one the director asked for")
         )
     if c.double:
         target *= 2
@@ -177,10 +212,10 @@ def _target(inv: Investigator, value: int, c: cmd.Test) -> tuple[int, list[str]]
     if c.aimed:
         if c.attack is None:
             raise RuleError(
-                "an aimed roll is an attack",
+                _("an aimed roll is an attack"),
                 fix=GiveOption(
                     system="d100",
-                    text="say the attack is melee or ranged",
+                    text=_("say the attack is melee or ranged"),
                     inputs=(Input("attack", "melee"), Input("attack", "ranged")),
                 ),
             )
@@ -226,14 +261,23 @@ def _luck_problem(inv: Investigator, game: D100State, face: int, target: int, le
     """(cost, why luck cannot buy this roll or "") for a failed roll."""
     cost = face - max(target, 0)
     if level == roll.FUMBLE and not game.tables.get("rules", {}).get("luck_buys_fumble", False):
-        return cost, (
-            f"{inv.name}'s roll of {face} is a fumble, which luck cannot buy off "
-            "in this campaign (tables: [rules] luck_buys_fumble = false)"
+        return cost, _(
+            "{who}'s roll of {face} is a fumble, which luck cannot buy off "
+            "in this campaign (tables: [rules] luck_buys_fumble = false)",
+            who=inv.name,
+            face=face,
         )
     if cost > inv.luck:
         return (
             cost,
-            f"{inv.name} needs {cost} luck ({face} - {target}) but has {inv.luck}; the roll stays failed",
+            _(
+                "{who} needs {cost} luck ({face} - {target}) but has {luck}; the roll stays failed",
+                who=inv.name,
+                cost=cost,
+                face=face,
+                target=target,
+                luck=inv.luck,
+            ),
         )
     return cost, ""
 
@@ -274,31 +318,58 @@ def _create(draft: Draft[D100State], c: cmd.CreateCharacter) -> None:
     state, game = draft.state, draft.game
     check_name(c.name, "character")  # the command holds the name in NFC already
     if c.name in state.core.characters:
-        raise DuplicateNameError(f"character {c.name!r} already exists; pick another name")
-    chars = {k.upper(): v for k, v in c.characteristics.items()}
+        raise DuplicateNameError(_("character {name!r} already exists; pick another name", name=c.name))
+    chars = {(model.characteristic_key(k) or k.upper()): v for k, v in c.characteristics.items()}
     unknown = [k for k in chars if k not in CHARACTERISTICS]
     if unknown:
-        raise RuleError(f"unknown characteristic {unknown[0]!r}; use {', '.join(CHARACTERISTICS)}")
+        raise RuleError(
+            _(
+                "unknown characteristic {name!r}; use {known}",
+                name=unknown[0],
+                known=", ".join(model.characteristic(k) for k in CHARACTERISTICS),
+            )
+        )
     missing = [k for k in CHARACTERISTICS if k not in chars]
     if missing:
-        raise RuleError(f"missing characteristics {', '.join(missing)}; give all eight, e.g. DES=12")
+        raise RuleError(
+            _(
+                "missing characteristics {missing}; give all eight, e.g. {example}=12",
+                missing=", ".join(model.characteristic(k) for k in missing),
+                example=model.characteristic("DES"),
+            )
+        )
     for k, v in chars.items():
         _positive(v, k, 100)
     attrs = {k: str(chars[k]) for k in CHARACTERISTICS}
     probe = Investigator(name=c.name, characteristics=chars)
     for name, value in c.skills.items():
-        found = proj.find_skill(probe, game.tables, check_text(name, "skill name", 64))
+        typed = check_text(name, "skill name", 64)
+        found = proj.find_skill(probe, game.tables, typed) or proj.find_skill(
+            probe, game.tables, model.skill_key(typed)
+        )
         if found is None:
-            raise RuleError(f"no skill named {name!r} in the campaign's skill list; check the spelling")
+            raise RuleError(
+                _("no skill named {name!r} in the campaign's skill list; check the spelling", name=name)
+            )
         if not 0 <= value <= 200:
-            raise RuleError(f"skill {found[0]} must be from 0 to 200, got {value}")
+            raise RuleError(
+                _("skill {skill} must be from 0 to 200, got {value}", skill=found[0], value=value)
+            )
         attrs[f"skill.{found[0]}"] = str(value)
     for point, value in c.points.items():
         if point not in POINTS:
-            raise RuleError(f"unknown point {point!r}; use {', '.join(POINTS)}")
+            raise RuleError(_("unknown point {point!r}; use {known}", point=point, known=", ".join(POINTS)))
         low = 0 if point == "luck" else 1
         if not low <= value <= MAX_POINTS:
-            raise RuleError(f"{point} must be from {low} to {MAX_POINTS}, got {value}")
+            raise RuleError(
+                _(
+                    "{point} must be from {low} to {top}, got {value}",
+                    point=point,
+                    low=low,
+                    top=MAX_POINTS,
+                    value=value,
+                )
+            )
         attrs[point] = str(value)
     _emit(draft, CharacterAdded(name=c.name, attrs=attrs))
 
@@ -307,9 +378,9 @@ def _create(draft: Draft[D100State], c: cmd.CreateCharacter) -> None:
 def _test(draft: Draft[D100State], c: cmd.Test) -> None:
     game, dice = draft.game, draft.dice
     inv = _character(game, c.actor)
-    _able(inv, "roll")
+    _able(inv, N_("roll"))
     if c.attack is not None and c.attack not in ("melee", "ranged"):
-        raise RuleError(f"an attack is melee or ranged, not {c.attack!r}")
+        raise RuleError(_("an attack is melee or ranged, not {attack!r}", attack=c.attack))
     skill, value = _resolve_skill(inv, game, c)
     target, mods = _target(inv, value, c)
     purpose = "attack" if c.attack else "test"
@@ -326,20 +397,35 @@ def _spend_luck(draft: Draft[D100State], c: cmd.SpendLuck) -> None:
     last = inv.last_test
     if last is None:
         raise RuleError(
-            f"{inv.name} has no roll to spend luck on",
-            fix=_run("roll with `test`", "test", "SKILL"),
+            _("{who} has no roll to spend luck on", who=inv.name),
+            fix=_run(_("roll with `test`"), "test", "SKILL"),
         )
     if last.luck_spent:
-        raise RuleError(f"{inv.name} already spent {last.luck_spent} luck on the last roll")
+        raise RuleError(
+            _(
+                "{who} already spent {luck_spent} luck on the last roll",
+                who=inv.name,
+                luck_spent=last.luck_spent,
+            )
+        )
     if roll.is_success(last.level):
         raise RuleError(
-            f"{inv.name}'s last roll ({last.face} vs {last.target}) is a {last.level}; "
-            "luck only turns a failed roll into a success"
+            _(
+                "{who}'s last roll ({face} vs {target}) is a {level}; luck only turns a failed roll into a success",
+                who=inv.name,
+                face=last.face,
+                target=last.target,
+                level=model.level(last.level),
+            )
         )
     if last.purpose not in ("test", "attack"):
         raise RuleError(
-            f"{inv.name}'s last roll ({last.skill}) already had its effect; declare luck before such rolls",
-            fix=GiveOption(system="d100", text="declare luck with the roll", inputs=(Input("luck"),)),
+            _(
+                "{who}'s last roll ({skill}) already had its effect; declare luck before such rolls",
+                who=inv.name,
+                skill=last.skill,
+            ),
+            fix=GiveOption(system="d100", text=_("declare luck with the roll"), inputs=(Input("luck"),)),
         )
     cost, problem = _luck_problem(inv, game, last.face, last.target, last.level)
     if problem:
@@ -357,7 +443,7 @@ def _refund(draft: Draft[D100State], c: cmd.RefundLuck) -> None:
     game = draft.game
     inv = _character(game, c.actor)
     if not inv.refundable:
-        raise RuleError(f"{inv.name} has no luck spending to refund (a refund follows luck spent)")
+        raise RuleError(_("{who} has no luck spending to refund (a refund follows luck spent)", who=inv.name))
     _emit(draft, ev.LuckRefunded(who=inv.name, points=inv.refundable, luck_after=inv.luck + inv.refundable))
 
 
@@ -365,7 +451,7 @@ def _refund(draft: Draft[D100State], c: cmd.RefundLuck) -> None:
 def _award(draft: Draft[D100State], c: cmd.AwardLuck) -> None:
     game = draft.game
     inv = _character(game, c.actor)
-    _positive(c.points, "the luck awarded")
+    _positive(c.points, N_("the luck awarded"))
     _emit(
         draft,
         ev.LuckAwarded(
@@ -382,8 +468,8 @@ def _damage(draft: Draft[D100State], c: cmd.Damage) -> None:
     game = draft.game
     inv = _character(game, c.actor)
     if inv.dead:
-        raise GameOverError(f"{inv.name} is already dead")
-    _positive(c.amount, "damage")
+        raise GameOverError(_("{who} is already dead", who=inv.name))
+    _positive(c.amount, N_("damage"))
     died = inv.hp <= 0
     hp = max(0, inv.hp - c.amount)
     after = Investigator(
@@ -407,17 +493,17 @@ def _damage(draft: Draft[D100State], c: cmd.Damage) -> None:
 @decider.on(cmd.Heal)
 def _heal(draft: Draft[D100State], c: cmd.Heal) -> None:
     game, dice = draft.game, draft.dice
-    healer = _character(game, c.actor, "the healer")
-    patient = _character(game, c.patient or c.actor, "the patient")
-    _able(healer, "heal")
+    healer = _character(game, c.actor, N_("the healer"))
+    patient = _character(game, c.patient or c.actor, N_("the patient"))
+    _able(healer, N_("heal"))
     if patient.dead:
-        raise GameOverError(f"{patient.name} is dead; no skill heals the dead")
+        raise GameOverError(_("{patient} is dead; no skill heals the dead", patient=patient.name))
     if c.method == "firstaid":
         events = _first_aid(game, healer, patient, c.wound, dice, c.luck)
     elif c.method == "medicine":
         events = _medicine(game, healer, patient, dice, c.luck)
     else:
-        raise RuleError(f"heal with firstaid or medicine, not {c.method!r}")
+        raise RuleError(_("heal with firstaid or medicine, not {method!r}", method=c.method))
     _emit(draft, *events)
 
 
@@ -430,15 +516,25 @@ def _first_aid(
     luck: bool,
 ) -> list[Event]:
     if not patient.wounds:
-        raise RuleError(f"{patient.name} has no wounds to give first aid to")
+        raise RuleError(_("{patient} has no wounds to give first aid to", patient=patient.name))
     number = wound_no if wound_no is not None else patient.wounds[-1].number
     wound = next((w for w in patient.wounds if w.number == number), None)
     if wound is None:
-        raise RuleError(f"{patient.name} has no wound {number}; wounds are 1 to {len(patient.wounds)}")
+        raise RuleError(
+            _(
+                "{patient} has no wound {number}; wounds are 1 to {count}",
+                patient=patient.name,
+                number=number,
+                count=len(patient.wounds),
+            )
+        )
     if wound.first_aid:
         raise RuleError(
-            f"wound {number} of {patient.name} already had first aid (once per wound); "
-            "use medicine, or choose another wound"
+            _(
+                "wound {number} of {patient} already had first aid (once per wound); use medicine, or choose another wound",
+                number=number,
+                patient=patient.name,
+            )
         )
     rolled, level = _skill_roll(healer, game, "Primeros auxilios", dice, "firstaid", luck)
     if not roll.is_success(level):
@@ -477,14 +573,18 @@ def _medicine(
     game: D100State, healer: Investigator, patient: Investigator, dice: Dice, luck: bool
 ) -> list[Event]:
     if game.in_combat:
-        raise RuleError("medicine cannot be used in combat", fix=END_COMBAT)
+        raise RuleError(_("medicine cannot be used in combat"), fix=END_COMBAT())
     last = patient.medicine_minute
     if last is not None and game.clock - last < MINUTES_PER_WEEK:
         wait = last + MINUTES_PER_WEEK - game.clock
         raise RuleError(
-            f"{patient.name} had medicine on day {last // MINUTES_PER_DAY}; it can be repeated "
-            f"after a week ({wait} more minutes of game time)",
-            fix=_run("let the time pass with `rest`", "rest", str(wait)),
+            _(
+                "{patient} had medicine on day {day}; it can be repeated after a week ({wait} more minutes of game time)",
+                patient=patient.name,
+                day=last // MINUTES_PER_DAY,
+                wait=wait,
+            ),
+            fix=_run(_("let the time pass with `rest`"), "rest", str(wait)),
         )
     rolled, level = _skill_roll(healer, game, "Medicina", dice, "medicine", luck)
     if not roll.is_success(level):
@@ -522,8 +622,8 @@ def _horror(draft: Draft[D100State], c: cmd.Horror) -> None:
     game = draft.game
     inv = _character(game, c.actor)
     if inv.dead:
-        raise GameOverError(f"{inv.name} is dead")
-    _positive(c.amount, "valor lost")
+        raise GameOverError(_("{who} is dead", who=inv.name))
+    _positive(c.amount, N_("valor lost"))
     valor = max(0, inv.valor - c.amount)
     _emit(
         draft,
@@ -540,18 +640,24 @@ def _horror(draft: Draft[D100State], c: cmd.Horror) -> None:
 @decider.on(cmd.Therapy)
 def _therapy(draft: Draft[D100State], c: cmd.Therapy) -> None:
     game, dice = draft.game, draft.dice
-    healer = _character(game, c.actor, "the therapist")
-    patient = _character(game, c.patient or c.actor, "the patient")
-    _able(healer, "give psychotherapy")
+    healer = _character(game, c.actor, N_("the therapist"))
+    patient = _character(game, c.patient or c.actor, N_("the patient"))
+    _able(healer, N_("give psychotherapy"))
     if patient.dead:
-        raise GameOverError(f"{patient.name} is dead")
+        raise GameOverError(_("{patient} is dead", patient=patient.name))
     if game.in_combat:
-        raise RuleError("psychotherapy cannot be used in combat", fix=END_COMBAT)
+        raise RuleError(_("psychotherapy cannot be used in combat"), fix=END_COMBAT())
     today = game.clock // MINUTES_PER_DAY
     if patient.therapy_day == today:
         raise RuleError(
-            f"{patient.name} already had psychotherapy on day {today}; it cannot be repeated the same day",
-            fix=_run("advance time with `rest`", "rest", str(MINUTES_PER_DAY - game.clock % MINUTES_PER_DAY)),
+            _(
+                "{patient} already had psychotherapy on day {today}; it cannot be repeated the same day",
+                patient=patient.name,
+                today=today,
+            ),
+            fix=_run(
+                _("advance time with `rest`"), "rest", str(MINUTES_PER_DAY - game.clock % MINUTES_PER_DAY)
+            ),
         )
     rolled, level = _skill_roll(healer, game, "Psicoterapia", dice, "therapy", c.luck)
     if not roll.is_success(level):
@@ -586,8 +692,8 @@ def _fatigue(draft: Draft[D100State], c: cmd.Fatigue) -> None:
     game = draft.game
     inv = _character(game, c.actor)
     if inv.dead:
-        raise GameOverError(f"{inv.name} is dead")
-    _positive(c.amount, "fatigue lost")
+        raise GameOverError(_("{who} is dead", who=inv.name))
+    _positive(c.amount, N_("fatigue lost"))
     _emit(
         draft,
         ev.Fatigued(
@@ -603,12 +709,12 @@ def _recovery(game: D100State, inv: Investigator, minutes: int, dice: Dice) -> e
     rec = game.tables.get("recovery", {})
     fatigue = min(minutes // 15, inv.fatigue_max - inv.fatigue)
     valor, hp, faces = 0, 0, []
-    for _ in range(minutes // MINUTES_PER_DAY):
+    for _day in range(minutes // MINUTES_PER_DAY):
         if inv.valor + valor >= inv.valor_max:
             break
         got, rolled = _amount(str(rec.get("valor_per_day", "0")), dice)
         valor, faces = valor + got, [*faces, *rolled]
-    for _ in range(minutes // MINUTES_PER_WEEK):
+    for _week in range(minutes // MINUTES_PER_WEEK):
         if inv.hp <= 0 or inv.hp + hp >= inv.hp_max:
             break
         got, rolled = _amount(str(rec.get("hp_per_week", "0")), dice)
@@ -625,7 +731,7 @@ def _recovery(game: D100State, inv: Investigator, minutes: int, dice: Dice) -> e
 @decider.on(cmd.Rest)
 def _rest(draft: Draft[D100State], c: cmd.Rest) -> None:
     game, dice = draft.game, draft.dice
-    _positive(c.minutes, "rest minutes", MAX_REST)
+    _positive(c.minutes, N_("rest minutes"), MAX_REST)
     if c.everyone:
         resting = [i for i in game.characters.values() if not i.dead and not i.problems]
     else:
@@ -657,11 +763,13 @@ def _check_attacks(inv: Investigator, game: D100State, attacks: list[str], multi
     if len(attacks) == 2 and len(martial) == 1 and has_martial:
         return
     raise RuleError(
-        f"{len(attacks)} attacks in one round: only one is allowed, unless the weapon allows several "
-        "or one of two is with a trained Arte Marcial",
+        _(
+            "{count} attacks in one round: only one is allowed, unless the weapon allows several or one of two is with a trained Arte Marcial",
+            count=len(attacks),
+        ),
         fix=GiveOption(
             system="d100",
-            text="declare a weapon that allows several attacks",
+            text=_("declare a weapon that allows several attacks"),
             inputs=(Input("multi_attack_weapon"),),
         ),
     )
@@ -672,35 +780,49 @@ def _round(draft: Draft[D100State], c: cmd.DeclareRound) -> None:
     game = draft.game
     inv = _character(game, c.actor)
     if c.option not in ("actions", "half-run", "run"):
-        raise RuleError(f"round option must be actions, half-run or run, not {c.option!r}")
-    _able(inv, "take part in the round", panic_ok=c.option == "run")
+        raise RuleError(_("round option must be actions, half-run or run, not {option!r}", option=c.option))
+    _able(inv, N_("take part in the round"), panic_ok=c.option == "run")
     if inv.valor <= 0 and c.option != "run":
-        raise RuleError(f"{inv.name} is in panic and can only flee", fix=FLEE)
-    actions = [SPECIAL_ACTIONS.get(fold(a), check_text(a, "an action", 200)) for a in c.actions]
+        raise RuleError(_("{who} is in panic and can only flee", who=inv.name), fix=FLEE())
+    actions = [
+        SPECIAL_ACTIONS.get(fold(a), model.action_key(check_text(a, "an action", 200))) for a in c.actions
+    ]
     attacks = []
     for a in c.attacks:
-        found = proj.find_skill(inv, game.tables, check_text(a, "attack skill", 64))
+        typed = check_text(a, "attack skill", 64)
+        found = proj.find_skill(inv, game.tables, typed) or proj.find_skill(
+            inv, game.tables, model.skill_key(typed)
+        )
         if found is None:
-            raise RuleError(f"no attack skill named {a!r}; use a skill of the character's sheet (Pelea, say)")
+            raise RuleError(
+                _("no attack skill named {a!r}; use a skill of the character's sheet (Pelea, say)", a=a)
+            )
         attacks.append(found[0])
     for a in actions:
         if fold(a).split(" (")[0] in FORBIDDEN_IN_COMBAT:
             raise RuleError(
-                f"{a} cannot be used in combat (medicina, psicoterapia and ciencia are forbidden)"
+                _("{a} cannot be used in combat (medicina, psicoterapia and ciencia are forbidden)", a=a)
             )
         if not a:
-            raise RuleError("an empty action was declared; name each action")
+            raise RuleError(_("an empty action was declared; name each action"))
     _check_attacks(inv, game, attacks, c.multi_attack_weapon)
     des = inv.characteristics["DES"]
     limit = action_limit(des, c.option)
     used = len(actions) + len(attacks)
     if used > limit:
         raise RuleError(
-            f"{inv.name} declares {used} actions but DES {des} allows {limit} "
-            f"with option {c.option!r}; declare fewer"
+            _(
+                "{who} declares {used} actions but DES {des} allows {limit} with option {option!r}; declare fewer",
+                who=inv.name,
+                used=used,
+                des=des,
+                limit=limit,
+                option=c.option,
+            )
         )
-    if c.defense is not None and c.defense not in ("esquivar", "bloquear"):
-        raise RuleError(f"the defence must be esquivar or bloquear, not {c.defense!r}")
+    defense = None if c.defense is None else model.defense_key(c.defense)
+    if defense is not None and defense not in ("esquivar", "bloquear"):
+        raise RuleError(_("the defence must be esquivar or bloquear, not {defense!r}", defense=c.defense))
     number = game.round if game.in_combat and inv.declared_round != game.round else game.round + 1
     _emit(
         draft,
@@ -710,7 +832,7 @@ def _round(draft: Draft[D100State], c: cmd.DeclareRound) -> None:
             option=c.option,
             actions=tuple(actions),
             attacks=tuple(attacks),
-            defense=c.defense,
+            defense=defense,
             limit=limit,
             fatigue_after=max(0, inv.fatigue - 1),
         ),
@@ -721,18 +843,18 @@ def _round(draft: Draft[D100State], c: cmd.DeclareRound) -> None:
 def _aim(draft: Draft[D100State], c: cmd.Aim) -> None:
     game = draft.game
     inv = _character(game, c.actor)
-    _able(inv, "aim")
+    _able(inv, N_("aim"))
     if not game.in_combat or inv.declared_round != game.round:
         raise RuleError(
-            f"{inv.name} has not declared this round",
+            _("{who} has not declared this round", who=inv.name),
             fix=_run(
-                "declare it with `round`",
+                _("declare it with `round`"),
                 "round",
                 options=(Input("act", "Apuntar"), Input("attack", "SKILL")),
             ),
         )
     if inv.aiming:
-        raise RuleError(f"{inv.name} is already aiming; the next action is the aimed attack")
+        raise RuleError(_("{who} is already aiming; the next action is the aimed attack", who=inv.name))
     _emit(draft, ev.Aimed(who=inv.name, round=game.round))
 
 
@@ -740,10 +862,16 @@ def _aim(draft: Draft[D100State], c: cmd.Aim) -> None:
 def _steady(draft: Draft[D100State], c: cmd.Steady) -> None:
     game = draft.game
     inv = _character(game, c.actor)
-    _able(inv, "take aim")
+    _able(inv, N_("take aim"))
     des = inv.characteristics["DES"]
     if inv.steady:
-        raise RuleError(f"{inv.name} already gave up {inv.steady} DES for the next ranged attack")
+        raise RuleError(
+            _(
+                "{who} already gave up {steady} DES for the next ranged attack",
+                who=inv.name,
+                steady=inv.steady,
+            )
+        )
     _positive(c.points, "DES points given up", max(1, des - 1))
     _emit(draft, ev.Steadied(who=inv.name, points=c.points, bonus=10 * c.points))
 
@@ -752,25 +880,32 @@ def _steady(draft: Draft[D100State], c: cmd.Steady) -> None:
 def _dodge(draft: Draft[D100State], c: cmd.Dodge) -> None:
     game, dice = draft.game, draft.dice
     inv = _character(game, c.actor)
-    _able(inv, "dodge", panic_ok=True)
+    _able(inv, N_("dodge"), panic_ok=True)
     attacker = None
     against = c.against
     if against is None:
         last = game.last_attack
         if last is None or last.who == inv.name:
             raise RuleError(
-                "no attack to dodge",
+                _("no attack to dodge"),
                 fix=GiveOption(
                     system="d100",
-                    text="give the attack's success level",
+                    text=_("give the attack's success level"),
                     inputs=(Input("against", "special"),),
                 ),
             )
         if last.kind != "melee":
-            raise RuleError(f"{last.who}'s last attack is ranged; dodge works against melee attacks only")
+            raise RuleError(
+                _("{who}'s last attack is ranged; dodge works against melee attacks only", who=last.who)
+            )
         attacker, against = last.who, last.level
     if against not in roll.SUCCESSES:
-        raise RuleError(f"the attack is a {against}: only a success, special or critical needs dodging")
+        raise RuleError(
+            _(
+                "the attack is a {against}: only a success, special or critical needs dodging",
+                against=model.level(against),
+            )
+        )
     rolled, level = _skill_roll(inv, game, "Esquivar", dice, "dodge", c.luck)
     cancelled = roll.is_success(level) and roll.rank(level) >= roll.rank(against)
     _emit(
@@ -784,7 +919,7 @@ def _dodge(draft: Draft[D100State], c: cmd.Dodge) -> None:
 def _end_combat(draft: Draft[D100State], _c: cmd.EndCombat) -> None:
     game = draft.game
     if not game.in_combat:
-        raise RuleError("there is no combat to end; a combat starts with the first round declared")
+        raise RuleError(_("there is no combat to end; a combat starts with the first round declared"))
     _emit(draft, ev.CombatEnded(rounds=game.round))
 
 

@@ -18,6 +18,7 @@ from typing import Annotated, Any, Literal
 from msgspec import Meta, Struct
 
 from ledger.errors import TableError
+from ledger.i18n import _
 from ledger.systems.d100.model import POINTS, fold
 from ledger.tables import file as tablefile
 from ledger.tables.browse import Row, Table
@@ -81,9 +82,13 @@ def load_tables(path: str | None) -> tuple[dict[str, Any], str]:
     try:
         data = file.read_bytes()
     except FileNotFoundError:
-        raise TableError(f"tables file {str(file)!r} does not exist; give an existing TOML file") from None
+        raise TableError(
+            _("tables file {file!r} does not exist; give an existing TOML file", file=str(file))
+        ) from None
     except OSError as e:
-        raise TableError(f"tables file {str(file)!r} cannot be read ({e}); check the file") from None
+        raise TableError(
+            _("tables file {file!r} cannot be read ({e}); check the file", file=str(file), e=e)
+        ) from None
     tables = validate(decode(data, TableFile, where), where)
     return tables, (str(file) if path is not None else "samples/d100/tables.toml")
 
@@ -96,7 +101,9 @@ def check_stored(data: dict[str, Any]) -> None:
 
 def _need(cond: bool, where: str, problem: str) -> None:
     if not cond:
-        raise TableError(f"{where}: {problem}; see samples/d100/tables.toml for the layout")
+        raise TableError(
+            _("{where}: {problem}; see samples/d100/tables.toml for the layout", where=where, problem=problem)
+        )
 
 
 def validate(data: TableFile, where: str = "tables") -> dict[str, Any]:

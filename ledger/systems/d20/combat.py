@@ -7,7 +7,9 @@ from typing import Any
 from ledger.deciding.decider import Draft
 from ledger.dice.sources import Dice
 from ledger.errors import DropOption, GiveOption, Input, RuleError
+from ledger.i18n import _, n_
 from ledger.projections.d20.state import D20State, Hero
+from ledger.systems.d20 import model
 from ledger.systems.d20.commands import Attack, Reload, TakeDamage, Unjam
 from ledger.systems.d20.crew import game, hero_for, level_row, push_calm, roll_for, run, skill_points
 from ledger.systems.d20.dice import step_down, usage_roll
@@ -25,15 +27,29 @@ POINT_BLANK = 2
 """Metres: closer than this is point-blank."""
 
 
+def weapon_key(state: Any, name: str) -> str:
+    """The weapon's key, its name typed in either language (``rifle de pulsos``, ``pulse rifle``)."""
+    weapons: dict[str, Any] = game(state).tables["weapons"]
+    key = model.key_of(weapons, name, _("weapon"))
+    if key is None:
+        known = ", ".join(model.names(weapons))
+        raise RuleError(_("unknown weapon {name!r}; use one of {known}", name=name, known=known))
+    return key
+
+
 def weapon_row(state: Any, hero: Hero, name: str) -> dict[str, Any]:
     weapons: dict[str, Any] = game(state).tables["weapons"]
-    if name not in weapons:
-        raise RuleError(f"unknown weapon {name!r}; use one of {', '.join(weapons)}")
+    name = weapon_key(state, name)
     if name != "unarmed" and name not in hero.weapons:
-        carried = ", ".join(hero.weapons) or "none"
+        carried = ", ".join(model.names(hero.weapons)) or _("none")
         raise RuleError(
-            f"{hero.name} does not carry a {name} (weapons: {carried})",
-            fix=run("pick it up with `carry`", "carry", name),
+            _(
+                "{who} does not carry a {weapon} (weapons: {carried})",
+                who=hero.name,
+                weapon=model.name(name),
+                carried=carried,
+            ),
+            fix=run(_("pick it up with `carry`"), "carry", name),
         )
     return weapons[name]
 
@@ -42,38 +58,45 @@ def range_band(weapon: dict[str, Any], band: str | None, distance: float | None)
     """The range band given, or the one the distance in metres falls in."""
     if band is not None and distance is not None:
         raise RuleError(
-            "both a range band and a distance were given",
+            _("both a range band and a distance were given"),
             fix=DropOption(
-                system="d20", text="give the range band or the distance", inputs=("range", "distance")
+                system="d20", text=_("give the range band or the distance"), inputs=("range", "distance")
             ),
         )
     if band is not None:
         if band not in RANGES:
-            raise RuleError(f"unknown range {band!r}; use one of {', '.join(RANGES)}")
+            raise RuleError(
+                _("unknown range {band!r}; use one of {known}", band=band, known=", ".join(RANGES))
+            )
         return band
     if distance is None:
         return "optimal"
     if distance < 0:
-        raise RuleError(f"distance {distance!r} is negative; give metres to the target")
+        raise RuleError(_("distance {distance!r} is negative; give metres to the target", distance=distance))
     if distance > 2 * weapon["range"]:
         raise RuleError(
-            f"the target at {distance:g} m is out of range (twice the weapon's {weapon['range']} m); "
-            "get closer"
+            _(
+                "the target at {distance:g} m is out of range (twice the weapon's {range} m); get closer",
+                distance=distance,
+                range=weapon["range"],
+            )
         )
     if distance < POINT_BLANK:
         return "point-blank"
     return "optimal" if distance <= weapon["range"] else "extreme"
 
 
-def _mode(cmd: Attack, weapon: dict[str, Any]) -> str:
+def _mode(cmd: Attack, name: str, weapon: dict[str, Any]) -> str:
     if cmd.mode is None:
         return "short" if weapon["autofire"] else "single"
     if cmd.mode not in MODES:
-        raise RuleError(f"unknown fire mode {cmd.mode!r}; use one of {', '.join(MODES)}")
+        raise RuleError(
+            _("unknown fire mode {mode!r}; use one of {known}", mode=cmd.mode, known=", ".join(MODES))
+        )
     if not weapon["autofire"]:
         raise RuleError(
-            f"the {cmd.weapon} has no automatic fire",
-            fix=DropOption(system="d20", text="fire it without a fire mode", inputs=("mode",)),
+            _("the {weapon} has no automatic fire", weapon=model.name(name)),
+            fix=DropOption(system="d20", text=_("fire it without a fire mode"), inputs=("mode",)),
         )
     return cmd.mode
 
@@ -82,30 +105,32 @@ def _check_ranged(hero: Hero, name: str, weapon: dict[str, Any]) -> int:
     """The ammunition usage die, refusing a jammed, empty or dry weapon."""
     if name in hero.jammed:
         raise RuleError(
-            f"the {name} is jammed",
-            fix=run("clear it with `unjam`", "unjam", weapon=name),
+            _("the {weapon} is jammed", weapon=model.name(name)),
+            fix=run(_("clear it with `unjam`"), "unjam", weapon=name),
         )
     if name in hero.empty:
         raise RuleError(
-            f"the {name}'s magazine is empty after full auto",
-            fix=run("reload it with `reload`", "reload", weapon=name),
+            _("the {weapon}'s magazine is empty after full auto", weapon=model.name(name)),
+            fix=run(_("reload it with `reload`"), "reload", weapon=name),
         )
     ammo = hero.usage.get(weapon["ammo"], 0)
     if not ammo:
         raise RuleError(
-            f"{hero.name} has no {weapon['ammo']} left",
-            fix=run("resupply with `supply`", "supply", weapon["ammo"], "d6"),
+            _("{who} has no {ammo} left", who=hero.name, ammo=model.name(weapon["ammo"])),
+            fix=run(_("resupply with `supply`"), "supply", weapon["ammo"], "d6"),
         )
     return ammo
 
 
 def _split(cmd: Attack, mode: str) -> int:
     if not 1 <= cmd.split <= 10:
-        raise RuleError(f"fire split among {cmd.split} targets: give 1 to 10 targets to share the fire")
+        raise RuleError(
+            _("fire split among {split} targets: give 1 to 10 targets to share the fire", split=cmd.split)
+        )
     if cmd.split > 1 and mode not in ("long", "full"):
         raise RuleError(
-            "covering fire on several targets needs a long burst or full auto",
-            fix=GiveOption(system="d20", text="fire a long burst", inputs=(Input("mode", "long"),)),
+            _("covering fire on several targets needs a long burst or full auto"),
+            fix=GiveOption(system="d20", text=_("fire a long burst"), inputs=(Input("mode", "long"),)),
         )
     return cmd.split
 
@@ -121,30 +146,37 @@ def share(damage: int, targets: int) -> tuple[int, ...]:
 def attack(draft: Draft[D20State], cmd: Attack) -> None:
     state, dice = draft.state, draft.dice
     hero = hero_for(state, cmd.actor)
-    weapon = weapon_row(state, hero, cmd.weapon)
+    name = weapon_key(state, cmd.weapon)
+    weapon = weapon_row(state, hero, name)
     melee = weapon["kind"] == "melee"
     if cmd.cover == "total":
-        raise RuleError("a target in total cover cannot be attacked; wait until it shows itself")
+        raise RuleError(_("a target in total cover cannot be attacked; wait until it shows itself"))
     if cmd.cover not in (None, "none", "partial"):
-        raise RuleError(f"unknown cover {cmd.cover!r}; use partial or total")
+        raise RuleError(_("unknown cover {cover!r}; use partial or total", cover=cmd.cover))
     if not 1 <= cmd.defense <= 40:
-        raise RuleError(f"the target's DEF {cmd.defense} is not from 1 to 40; give the target's DEF")
+        raise RuleError(
+            _(
+                "the target's {def_} {defense} is not from 1 to 40; give the target's {def_}",
+                def_=model.translate(model.DEF),
+                defense=cmd.defense,
+            )
+        )
     mode, band, ammo = "single", None, None
     if melee:
         if cmd.mode or cmd.range or cmd.distance is not None:
             raise RuleError(
-                f"the {cmd.weapon} is a melee weapon, with no fire mode or range",
+                _("the {weapon} is a melee weapon, with no fire mode or range", weapon=model.name(name)),
                 fix=DropOption(
                     system="d20",
-                    text="attack without a fire mode, range or distance",
+                    text=_("attack without a fire mode, range or distance"),
                     inputs=("mode", "range", "distance"),
                     every=True,
                 ),
             )
     else:
-        mode = _mode(cmd, weapon)
+        mode = _mode(cmd, name, weapon)
         band = range_band(weapon, cmd.range, cmd.distance)
-        ammo = _check_ranged(hero, cmd.weapon, weapon)
+        ammo = _check_ranged(hero, name, weapon)
     targets = _split(cmd, mode)
     defense = cmd.defense + COVER_BONUS.get(cmd.cover or "", 0) + (RUNNING_BONUS if cmd.running else 0)
     bonus = hero.modifiers["fue" if melee else "des"]
@@ -160,11 +192,12 @@ def attack(draft: Draft[D20State], cmd: Attack) -> None:
         extra_adv=int(mode in ("long", "full")) + int(band == "point-blank"),
         extra_dis=int(band == "extreme"),
     )
-    draft.emit(_attacked(cmd, hero, weapon, mode, band, defense, roll, ammo, targets, dice))
+    draft.emit(_attacked(cmd, name, hero, weapon, mode, band, defense, roll, ammo, targets, dice))
 
 
 def _attacked(
     cmd: Attack,
+    name: str,
     hero: Hero,
     weapon: dict[str, Any],
     mode: str,
@@ -192,7 +225,7 @@ def _attacked(
         after = step_down(ammo)
     return Attacked(
         who=hero.name,
-        weapon=cmd.weapon,
+        weapon=name,
         melee=melee,
         mode=mode,
         range=band,
@@ -219,14 +252,43 @@ def _attacked(
 
 
 def _single(items: tuple[str, ...], given: str | None, what: str) -> str:
+    """The one weapon ``what`` (jammed, empty) that ``given`` names, or the only one."""
+    shown = ", ".join(model.names(items))
     if given is not None:
+        given = model.key_of(items, given, _("weapon")) or given
         if given not in items:
-            raise RuleError(f"the {given} is not {what} ({', '.join(items) or 'none is'}); check the name")
+            if what == "jammed":
+                message = _(
+                    "the {weapon} is not jammed ({jammed}); check the name",
+                    weapon=given,
+                    jammed=shown or _("none is"),
+                )
+            else:
+                message = _(
+                    "the {weapon} is not empty ({empty}); check the name",
+                    weapon=given,
+                    empty=shown or _("none is"),
+                )
+            raise RuleError(message)
         return given
     if len(items) != 1:
+        if what == "jammed":
+            message = n_(
+                "{n} weapon is jammed ({weapons})",
+                "{n} weapons are jammed ({weapons})",
+                len(items),
+                weapons=shown or "-",
+            )
+        else:
+            message = n_(
+                "{n} weapon is empty ({weapons})",
+                "{n} weapons are empty ({weapons})",
+                len(items),
+                weapons=shown or "-",
+            )
         raise RuleError(
-            f"{len(items)} weapons are {what} ({', '.join(items) or '-'})",
-            fix=GiveOption(system="d20", text="name the weapon", inputs=(Input("weapon", "NAME"),)),
+            message,
+            fix=GiveOption(system="d20", text=_("name the weapon"), inputs=(Input("weapon", "NAME"),)),
         )
     return items[0]
 
@@ -253,8 +315,13 @@ def reload(draft: Draft[D20State], cmd: Reload) -> None:
     sides = hero.usage.get(resource, 0)
     if not sides:
         raise RuleError(
-            f"{hero.name} has no {resource} left to reload the {name}",
-            fix=run("resupply first with `supply`", "supply", resource, "d6"),
+            _(
+                "{who} has no {ammo} left to reload the {weapon}",
+                who=hero.name,
+                ammo=model.name(resource),
+                weapon=model.name(name),
+            ),
+            fix=run(_("resupply first with `supply`"), "supply", resource, "d6"),
         )
     draft.emit(usage_roll(hero.name, resource, sides, dice, reason="reload"))
     draft.emit(Reloaded(who=hero.name, weapon=name))
@@ -264,7 +331,9 @@ def take_damage(draft: Draft[D20State], cmd: TakeDamage) -> None:
     """Each wound costs 1 PC; 0 PV is death; 0 PC makes the panic roll due."""
     hero = hero_for(draft.state, cmd.actor)
     if not 1 <= cmd.amount <= 1000:
-        raise RuleError(f"damage {cmd.amount} is not 1 to 1000; give the points of damage taken")
+        raise RuleError(
+            _("damage {amount} is not 1 to 1000; give the points of damage taken", amount=cmd.amount)
+        )
     hp = max(0, hero.hp - cmd.amount)
     lost = 1 if hero.calm > 0 else 0
     calm = hero.calm - lost

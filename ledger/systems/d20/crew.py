@@ -6,7 +6,9 @@ from typing import Any
 
 from ledger.dice.sources import Dice
 from ledger.errors import ChooseCharacter, DropOption, GameOverError, Input, RuleError, RunCommand
+from ledger.i18n import _
 from ledger.projections.d20.state import D20State, Hero
+from ledger.systems.d20 import model
 from ledger.systems.d20.dice import mode_of, roll_d20
 from ledger.systems.d20.events import D20Roll
 from ledger.systems.d20.tables import ATTRIBUTES
@@ -26,8 +28,8 @@ def run(said: str, command: str, *arguments: str, **options: str) -> RunCommand:
 def create_first(who: str | None = None) -> RunCommand:
     """Create the character (``who``, or one to be named) before it acts."""
     if who is None:
-        return run("create one with `create`", "create", "NAME")
-    return run("create it with `create`", "create", who)
+        return run(_("create one with `create`"), "create", "NAME")
+    return run(_("create it with `create`"), "create", who)
 
 
 def game(state: Any) -> D20State:
@@ -37,15 +39,15 @@ def game(state: Any) -> D20State:
 def hero_for(state: Any, who: str | None, *, alive: bool = True) -> Hero:
     """The acting character's sheet, refusing when there is none or they are dead."""
     if who is None:
-        raise RuleError("no character to act", fix=create_first())
+        raise RuleError(_("no character to act"), fix=create_first())
     hero = game(state).heroes.get(who)
     if hero is None:
-        raise RuleError(f"{who!r} has no d20 sheet yet", fix=create_first(who))
+        raise RuleError(_("{who!r} has no d20 sheet yet", who=who), fix=create_first(who))
     if alive and not hero.alive:
         living = tuple(n for n, h in game(state).heroes.items() if h.alive)
         raise GameOverError(
-            f"{who} is dead (0 PV)",
-            fix=ChooseCharacter(text="act as another character", characters=living),
+            _("{who} is dead (0 {hp})", who=who, hp=model.translate(model.HP)),
+            fix=ChooseCharacter(text=_("act as another character"), characters=living),
         )
     return hero
 
@@ -57,9 +59,11 @@ def level_row(state: Any, hero: Hero) -> dict[str, int]:
 
 
 def attribute(name: str) -> str:
-    key = name.strip().lower()
+    """The attribute's key, its name typed in either language (``FUE``, ``STR``, ``fuerza``)."""
+    key = model.read(model.ATTRIBUTES, name, _("attribute"))
     if key not in ATTRIBUTES:
-        raise RuleError(f"unknown attribute {name!r}; use one of {', '.join(ATTRIBUTES)}")
+        known = ", ".join(model.attribute_name(a) for a in ATTRIBUTES)
+        raise RuleError(_("unknown attribute {name!r}; use one of {known}", name=name, known=known))
     return key
 
 
@@ -71,19 +75,36 @@ def difficulty(state: Any, text: str) -> int:
         return table[key]
     if key.isdigit() and 1 <= int(key) <= 40:
         return int(key)
-    names = ", ".join(f"{k} ({v})" for k, v in table.items())
+    named = model.key_of(table, text.strip(), _("difficulty"))
+    if named is not None:
+        return table[named]
+    names = ", ".join(f"{model.name(k)} ({v})" for k, v in table.items())
     raise RuleError(
-        f"difficulty {text!r} is neither a number from 1 to 40 nor a named one; use one of {names}"
+        _(
+            "difficulty {text!r} is neither a number from 1 to 40 nor a named one; use one of {names}",
+            text=text,
+            names=names,
+        )
     )
 
 
-def skill_points(state: Any, hero: Hero, skill: str | None) -> int:
+def skill_key(state: Any, skill: str | None) -> str | None:
+    """The skill's key, its name typed in either language (``sigilo``, ``stealth``)."""
     if skill is None:
+        return None
+    skills = game(state).tables["skills"]
+    key = model.key_of(skills, skill.strip(), _("skill"))
+    if key is None:
+        known = ", ".join(model.names(skills))
+        raise RuleError(_("unknown skill {skill!r}; use one of {known}", skill=skill, known=known))
+    return key
+
+
+def skill_points(state: Any, hero: Hero, skill: str | None) -> int:
+    key = skill_key(state, skill)
+    if key is None:
         return 0
-    if skill not in game(state).tables["skills"]:
-        known = ", ".join(game(state).tables["skills"])
-        raise RuleError(f"unknown skill {skill!r}; use one of {known}")
-    return 1 if skill in hero.skills else 0
+    return 1 if key in hero.skills else 0
 
 
 def check_push(hero: Hero, push: bool, adv: bool) -> None:
@@ -91,13 +112,17 @@ def check_push(hero: Hero, push: bool, adv: bool) -> None:
         return
     if adv:
         raise RuleError(
-            "pushing buys advantage the roll already has",
-            fix=DropOption(system="d20", text="push or take advantage, not both", inputs=("push", "adv")),
+            _("pushing buys advantage the roll already has"),
+            fix=DropOption(system="d20", text=_("push or take advantage, not both"), inputs=("push", "adv")),
         )
     if hero.calm < 1:
         raise RuleError(
-            f"{hero.name} has no calm points left to push (PC 0)",
-            fix=DropOption(system="d20", text="roll without pushing", inputs=("push",)),
+            _(
+                "{who} has no calm points left to push ({calm} 0)",
+                who=hero.name,
+                calm=model.translate(model.CALM),
+            ),
+            fix=DropOption(system="d20", text=_("roll without pushing"), inputs=("push",)),
         )
 
 

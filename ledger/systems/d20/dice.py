@@ -9,6 +9,7 @@ from itertools import product
 from typing import Any
 
 from ledger.dice.sources import Dice
+from ledger.i18n import _
 from ledger.systems.d20.events import D20Roll, UsageRolled
 
 NORMAL, ADVANTAGE, DISADVANTAGE = "normal", "advantage", "disadvantage"
@@ -106,13 +107,24 @@ def check_d20_roll(roll: Any) -> None:
     from ledger.trust.admission import Refusal, Replayed
 
     if roll.mode not in (NORMAL, ADVANTAGE, DISADVANTAGE):
-        raise Refusal(f"a d20 roll's mode {roll.mode[:20]!r} is none of the d20 system's")
+        raise Refusal(_("a d20 roll's mode {mode!r} is none of the d20 system's", mode=roll.mode[:20]))
     try:
         again = roll_d20(Replayed(roll.faces, roll.manual), roll.modifier, roll.target, roll.mode)
     except Refusal:
-        raise Refusal(f"the d20 roll {list(roll.faces)} cannot have been rolled {roll.mode}") from None
+        raise Refusal(
+            _("the d20 roll {faces} cannot have been rolled {mode}", faces=list(roll.faces), mode=roll.mode)
+        ) from None
     if again != roll:
         raise Refusal(
-            f"the d20 roll {list(roll.faces)}{roll.modifier:+d} vs {roll.target} records total {roll.total}, "
-            f"success {roll.success}, but its dice give total {again.total}, success {again.success}"
+            _(
+                "the d20 roll {faces}{modifier:+d} vs {target} records total {total}, success {success}, "
+                "but its dice give total {again_total}, success {again_success}",
+                faces=list(roll.faces),
+                modifier=roll.modifier,
+                target=roll.target,
+                total=roll.total,
+                success=roll.success,
+                again_total=again.total,
+                again_success=again.success,
+            )
         )

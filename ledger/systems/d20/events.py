@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import msgspec
 
+from ledger.i18n import N_, _, p_, translate
 from ledger.log.events import Event
+from ledger.systems.d20 import model
 
 
 class D20Roll(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
@@ -31,9 +33,20 @@ class D20Roll(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
 
     def text(self) -> str:
         dice = "/".join(map(str, self.faces))
-        nat = f" {self.natural}" if self.natural else ""
-        verdict = "success" if self.success else "failure"
-        return f"d20 [{dice}]{self.modifier:+d} = {self.total} vs {self.target}: {verdict}{nat}"
+        if self.natural == "critical":
+            verdict = _("success critical")
+        elif self.natural == "fumble":
+            verdict = _("failure fumble")
+        else:
+            verdict = _("success") if self.success else _("failure")
+        return _(
+            "d20 [{dice}]{modifier:+d} = {total} vs {target}: {verdict}",
+            dice=dice,
+            modifier=self.modifier,
+            total=self.total,
+            target=self.target,
+            verdict=verdict,
+        )
 
 
 class Created(Event, frozen=True, kw_only=True, tag="d20.created"):
@@ -61,8 +74,16 @@ class Created(Event, frozen=True, kw_only=True, tag="d20.created"):
     usage: dict[str, int] = msgspec.field(default_factory=dict)
 
     def summary(self) -> str:
-        attrs = " ".join(f"{k.upper()} {v}" for k, v in self.attributes.items())
-        return f"{self.who} created: {self.cls}, {attrs}, PV {self.hp}, PC {self.calm}, DEF {self.defense}"
+        return _(
+            "{who} created: {cls}, {attributes}, {hp_} {hp}, {cp_} {calm}, {def_} {defense}",
+            who=self.who,
+            cls=model.name(self.cls),
+            attributes=_scores(self.attributes),
+            **_abbreviations(),
+            hp=self.hp,
+            calm=self.calm,
+            defense=self.defense,
+        )
 
 
 class Reassigned(Event, frozen=True, kw_only=True, tag="d20.reassigned"):
@@ -77,8 +98,15 @@ class Reassigned(Event, frozen=True, kw_only=True, tag="d20.reassigned"):
     mov: int
 
     def summary(self) -> str:
-        attrs = " ".join(f"{k.upper()} {v}" for k, v in self.attributes.items())
-        return f"{self.who} reassigns: {attrs}, PV {self.hp}, PC {self.calm}, DEF {self.defense}"
+        return _(
+            "{who} reassigns: {attributes}, {hp_} {hp}, {cp_} {calm}, {def_} {defense}",
+            who=self.who,
+            attributes=_scores(self.attributes),
+            **_abbreviations(),
+            hp=self.hp,
+            calm=self.calm,
+            defense=self.defense,
+        )
 
 
 class Checked(Event, frozen=True, kw_only=True, tag="d20.checked"):
@@ -96,10 +124,19 @@ class Checked(Event, frozen=True, kw_only=True, tag="d20.checked"):
     panic_due: bool = False
 
     def summary(self) -> str:
-        what = ("INS " if self.instinct else "") + self.attribute.upper()
-        skill = f" + {self.skill}" if self.skill else ""
-        push = " (pushed: 1 PC spent)" if self.pushed else ""
-        return f"{self.who} {self.purpose} {what}{skill}: {self.roll.text()}{push}"
+        what = model.attribute_name(self.attribute)
+        if self.instinct:
+            what = _("{ins} {attribute}", ins=translate(model.INS), attribute=what)
+        if self.skill:
+            what = _("{attribute} + {skill}", attribute=what, skill=model.name(self.skill))
+        text = _(
+            "{who} {purpose} {what}: {roll}",
+            who=self.who,
+            purpose=_purpose(self.purpose),
+            what=what,
+            roll=self.roll.text(),
+        )
+        return _pushed(text, self.pushed)
 
 
 class Initiative(Event, frozen=True, kw_only=True, tag="d20.initiative"):
@@ -110,7 +147,13 @@ class Initiative(Event, frozen=True, kw_only=True, tag="d20.initiative"):
     total: int
 
     def summary(self) -> str:
-        return f"{self.who} initiative d20 [{self.face}]{self.modifier:+d} = {self.total}"
+        return _(
+            "{who} initiative d20 [{face}]{modifier:+d} = {total}",
+            who=self.who,
+            face=self.face,
+            modifier=self.modifier,
+            total=self.total,
+        )
 
 
 class UsageRolled(Event, frozen=True, kw_only=True, tag="d20.usage"):
@@ -124,8 +167,15 @@ class UsageRolled(Event, frozen=True, kw_only=True, tag="d20.usage"):
     reason: str = "use"
 
     def summary(self) -> str:
-        after = f"d{self.after}" if self.after else "exhausted"
-        return f"{self.who} uses {self.resource}: d{self.sides} [{self.face}] -> {after}"
+        after = f"d{self.after}" if self.after else p_("usage die", "exhausted")
+        return _(
+            "{who} uses {resource}: d{sides} [{face}] -> {after}",
+            who=self.who,
+            resource=model.name(self.resource),
+            sides=self.sides,
+            face=self.face,
+            after=after,
+        )
 
 
 class Supplied(Event, frozen=True, kw_only=True, tag="d20.supplied"):
@@ -134,7 +184,12 @@ class Supplied(Event, frozen=True, kw_only=True, tag="d20.supplied"):
     sides: int
 
     def summary(self) -> str:
-        return f"{self.who} resupplies {self.resource} to d{self.sides}"
+        return _(
+            "{who} resupplies {resource} to d{sides}",
+            who=self.who,
+            resource=model.name(self.resource),
+            sides=self.sides,
+        )
 
 
 class Attacked(Event, frozen=True, kw_only=True, tag="d20.attacked"):
@@ -168,26 +223,28 @@ class Attacked(Event, frozen=True, kw_only=True, tag="d20.attacked"):
     emptied: bool = False
 
     def summary(self) -> str:
-        mode = (
-            f" {self.mode} burst"
-            if self.mode in ("short", "long")
-            else (" full auto" if self.mode == "full" else "")
-        )
-        out = f"{self.who} attacks with {self.weapon}{mode}: {self.roll.text()}"
+        weapon = model.name(self.weapon)
+        if self.mode in model.MODES:
+            weapon = _("{weapon} {mode}", weapon=weapon, mode=translate(model.MODES[self.mode]))
+        parts = [_("{who} attacks with {weapon}: {roll}", who=self.who, weapon=weapon, roll=self.roll.text())]
         if self.hit:
-            crit = (
-                " (critical: maximum + 1)" if self.critical else f" [{','.join(map(str, self.damage_faces))}]"
-            )
-            out += f"; {self.damage} damage{crit}"
-        if self.split:
-            out += f" split {'/'.join(map(str, self.split))}"
+            if self.critical:
+                hit = _("{damage} damage (critical: maximum + 1)", damage=self.damage)
+            else:
+                faces = ",".join(map(str, self.damage_faces))
+                hit = _("{damage} damage [{faces}]", damage=self.damage, faces=faces)
+            if self.split:
+                hit = _("{hit} split {shares}", hit=hit, shares="/".join(map(str, self.split)))
+            parts.append(hit)
+        elif self.split:
+            parts[0] = _("{hit} split {shares}", hit=parts[0], shares="/".join(map(str, self.split)))
         if self.jammed:
-            out += "; the weapon jams"
+            parts.append(_("the weapon jams"))
         if self.exposed:
-            out += "; exposed: attacks against them have advantage next round"
+            parts.append(_("exposed: attacks against them have advantage next round"))
         if self.emptied:
-            out += "; magazine empty"
-        return out
+            parts.append(_("magazine empty"))
+        return "; ".join(parts)
 
 
 class Reloaded(Event, frozen=True, kw_only=True, tag="d20.reloaded"):
@@ -195,7 +252,7 @@ class Reloaded(Event, frozen=True, kw_only=True, tag="d20.reloaded"):
     weapon: str
 
     def summary(self) -> str:
-        return f"{self.who} reloads the {self.weapon}"
+        return _("{who} reloads the {weapon}", who=self.who, weapon=model.name(self.weapon))
 
 
 class Unjammed(Event, frozen=True, kw_only=True, tag="d20.unjammed"):
@@ -206,8 +263,14 @@ class Unjammed(Event, frozen=True, kw_only=True, tag="d20.unjammed"):
     calm_after: int | None = None
 
     def summary(self) -> str:
-        fixed = "fixed" if self.roll.success else "still jammed"
-        return f"{self.who} clears the {self.weapon}: {self.roll.text()} ({fixed})"
+        fixed = _("fixed") if self.roll.success else _("still jammed")
+        return _(
+            "{who} clears the {weapon}: {roll} ({fixed})",
+            who=self.who,
+            weapon=model.name(self.weapon),
+            roll=self.roll.text(),
+            fixed=fixed,
+        )
 
 
 class Damaged(Event, frozen=True, kw_only=True, tag="d20.damaged"):
@@ -221,11 +284,18 @@ class Damaged(Event, frozen=True, kw_only=True, tag="d20.damaged"):
     cause: str = "wound"
 
     def summary(self) -> str:
-        out = f"{self.who} takes {self.amount} damage: PV {self.hp_after}, PC {self.calm_after}"
+        out = _(
+            "{who} takes {amount} damage: {hp_} {hp}, {cp_} {calm}",
+            who=self.who,
+            amount=self.amount,
+            **_abbreviations(),
+            hp=self.hp_after,
+            calm=self.calm_after,
+        )
         if self.died:
-            out += "; dead"
-        elif self.panic_due:
-            out += "; panic roll due"
+            return _("{text}; dead", text=out)
+        if self.panic_due:
+            return _("{text}; panic roll due", text=out)
         return out
 
 
@@ -240,9 +310,28 @@ class Stressed(Event, frozen=True, kw_only=True, tag="d20.stressed"):
     panic_due: bool = False
 
     def summary(self) -> str:
-        loss = f"; loses d{self.loss_sides} [{self.loss_face}] PC" if self.loss_face is not None else ""
-        due = "; panic roll due" if self.panic_due else ""
-        return f"{self.who} stress {self.difficulty}+: {self.roll.text()}{loss}, PC {self.calm_after}{due}"
+        cp = translate(model.CALM)
+        if self.loss_face is not None:
+            out = _(
+                "{who} stress {difficulty}+: {roll}; loses d{sides} [{face}] {cp_}, {cp_} {calm}",
+                who=self.who,
+                difficulty=self.difficulty,
+                roll=self.roll.text(),
+                sides=self.loss_sides,
+                face=self.loss_face,
+                cp_=cp,
+                calm=self.calm_after,
+            )
+        else:
+            out = _(
+                "{who} stress {difficulty}+: {roll}, {cp_} {calm}",
+                who=self.who,
+                difficulty=self.difficulty,
+                roll=self.roll.text(),
+                cp_=cp,
+                calm=self.calm_after,
+            )
+        return _("{text}; panic roll due", text=out) if self.panic_due else out
 
 
 class Panicked(Event, frozen=True, kw_only=True, tag="d20.panicked"):
@@ -259,10 +348,30 @@ class Panicked(Event, frozen=True, kw_only=True, tag="d20.panicked"):
     calm_after: int
 
     def summary(self) -> str:
-        out = f"{self.who} panics: d{self.sides} [{self.face}] {self.result.split(':')[0]}"
+        result = model.head(model.reading("panic", self.face, self.result))
+        out = _(
+            "{who} panics: d{sides} [{face}] {result}",
+            who=self.who,
+            sides=self.sides,
+            face=self.face,
+            result=result,
+        )
         if self.trauma:
-            out += f"; trauma d{self.trauma_sides} [{self.trauma_face}] {self.trauma.split(':')[0]}"
-        return out + f"; recovers d4 [{self.recovered_face}] PC, PC {self.calm_after}"
+            trauma = model.head(model.reading("traumas", self.trauma_face, self.trauma))
+            out = _(
+                "{text}; trauma d{sides} [{face}] {trauma}",
+                text=out,
+                sides=self.trauma_sides,
+                face=self.trauma_face,
+                trauma=trauma,
+            )
+        return _(
+            "{text}; recovers d4 [{face}] {cp_}, {cp_} {calm}",
+            text=out,
+            face=self.recovered_face,
+            cp_=translate(model.CALM),
+            calm=self.calm_after,
+        )
 
 
 class Healed(Event, frozen=True, kw_only=True, tag="d20.healed"):
@@ -280,8 +389,31 @@ class Healed(Event, frozen=True, kw_only=True, tag="d20.healed"):
     hp_after: int
 
     def summary(self) -> str:
-        gain = f", +{self.face} PV (d{self.sides})" if self.face is not None else ""
-        return f"{self.who} {self.method} on {self.target}: {self.roll.text()}{gain}, PV {self.hp_after}"
+        hp = translate(model.HP)
+        method = _purpose(self.method)
+        if self.face is not None:
+            text = _(
+                "{who} {method} on {target}: {roll}, +{face} {hp_} (d{sides}), {hp_} {hp}",
+                who=self.who,
+                method=method,
+                target=self.target,
+                roll=self.roll.text(),
+                face=self.face,
+                sides=self.sides,
+                hp_=hp,
+                hp=self.hp_after,
+            )
+        else:
+            text = _(
+                "{who} {method} on {target}: {roll}, {hp_} {hp}",
+                who=self.who,
+                method=method,
+                target=self.target,
+                roll=self.roll.text(),
+                hp_=hp,
+                hp=self.hp_after,
+            )
+        return text
 
 
 class Rested(Event, frozen=True, kw_only=True, tag="d20.rested"):
@@ -290,8 +422,12 @@ class Rested(Event, frozen=True, kw_only=True, tag="d20.rested"):
     """For each living character: (PV after, PC after)."""
 
     def summary(self) -> str:
-        who = ", ".join(f"{n} PV {hp} PC {pc}" for n, (hp, pc) in self.recovered.items())
-        return f"a day of rest (day {self.day}): {who}"
+        marks = _abbreviations()
+        who = ", ".join(
+            _("{who} {hp_} {hp} {cp_} {calm}", who=n, hp_=marks["hp_"], hp=hp, cp_=marks["cp_"], calm=pc)
+            for n, (hp, pc) in self.recovered.items()
+        )
+        return _("a day of rest (day {day}): {crew}", day=self.day, crew=who)
 
 
 class Therapy(Event, frozen=True, kw_only=True, tag="d20.therapy"):
@@ -303,9 +439,13 @@ class Therapy(Event, frozen=True, kw_only=True, tag="d20.therapy"):
     day: int
 
     def summary(self) -> str:
-        cured = "recovered" if self.roll.success else "not recovered"
-        return (
-            f"{self.who} six months of therapy for {self.trauma.split(':')[0]}: {self.roll.text()} ({cured})"
+        cured = _("recovered") if self.roll.success else _("not recovered")
+        return _(
+            "{who} six months of therapy for {trauma}: {roll} ({cured})",
+            who=self.who,
+            trauma=model.head(_trauma(self.trauma)),
+            roll=self.roll.text(),
+            cured=cured,
         )
 
 
@@ -316,7 +456,53 @@ class Carried(Event, frozen=True, kw_only=True, tag="d20.carried"):
     change: str
 
     def summary(self) -> str:
-        return f"{self.who} {self.change}; carries {len(self.items)}"
+        change = self.change
+        if change.startswith("drops "):
+            items = ", ".join(model.names(change[len("drops ") :].split(", ")))
+            text = _("{who} drops {items}", who=self.who, items=items)
+        elif change.startswith("picks up "):
+            items = ", ".join(model.names(change[len("picks up ") :].split(", ")))
+            text = _("{who} picks up {items}", who=self.who, items=items)
+        else:
+            text = f"{self.who} {change}"
+        return _("{text}; carries {count}", text=text, count=len(self.items))
+
+
+def _scores(attributes: dict[str, int]) -> str:
+    """``STR 18 DEX 15 ...`` (``FUE 18 DES 15 ...``)."""
+    return " ".join(f"{model.attribute_name(k)} {v}" for k, v in attributes.items())
+
+
+def _abbreviations() -> dict[str, str]:
+    """The sheet's abbreviations a summary names: ``hp_`` (HP, PV), ``cp_`` (CP, PC), ``def_``."""
+    return {"hp_": translate(model.HP), "cp_": translate(model.CALM), "def_": translate(model.DEF)}
+
+
+PURPOSES = {
+    "check": N_("check"),
+    "initiative": N_("initiative"),
+    "unjam": N_("unjam"),
+    "first-aid": N_("first-aid"),
+    "repair": N_("repair"),
+    "therapy": N_("therapy"),
+}
+"""What a d20 roll was for (``Checked.purpose``, ``Healed.method``), in words."""
+
+
+def _purpose(key: str) -> str:
+    english = PURPOSES.get(key)
+    return translate(english) if english else key
+
+
+def _pushed(text: str, pushed: bool) -> str:
+    if not pushed:
+        return text
+    return _("{text} (pushed: 1 {cp_} spent)", text=text, cp_=translate(model.CALM))
+
+
+def _trauma(text: str) -> str:
+    """A recorded trauma in the reader's language (found by its text among the tables' rows)."""
+    return model.reading_any("traumas", text)
 
 
 EVENTS: tuple[type[Event], ...] = (

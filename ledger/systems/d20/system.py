@@ -12,11 +12,12 @@ from typing import Any
 
 from ledger.deciding.decider import Decider, Draft
 from ledger.errors import DropOption, DuplicateNameError, EditTable, RuleError
+from ledger.i18n import _, n_
 from ledger.log.events import CharacterAdded
 from ledger.projections.d20 import state as proj
 from ledger.projections.d20.state import D20State, Hero
 from ledger.systems import Play, ReadModel, Rules, System
-from ledger.systems.d20 import combat
+from ledger.systems.d20 import combat, model
 from ledger.systems.d20.commands import (
     Assign,
     Attack,
@@ -46,6 +47,7 @@ from ledger.systems.d20.crew import (
     push_calm,
     roll_for,
     run,
+    skill_key,
     skill_points,
 )
 from ledger.systems.d20.dice import check_d20_roll, usage_roll
@@ -87,8 +89,8 @@ def modifier(tables: dict[str, Any], score: int) -> int:
         if band["min"] <= score <= band["max"]:
             return int(band["mod"])
     raise RuleError(
-        f"score {score} is outside the modifiers table (3 to 18)",
-        fix=EditTable(text="give every score 3 to 18 a modifier", table="modifiers"),
+        _("score {score} is outside the modifiers table (3 to 18)", score=score),
+        fix=EditTable(text=_("give every score 3 to 18 a modifier"), table="modifiers"),
     )
 
 
@@ -116,24 +118,55 @@ def assignment(given: dict[str, int] | None, kept: list[int]) -> dict[str, int]:
     placed = {attribute(k): v for k, v in given.items()}
     if set(placed) != set(ATTRIBUTES) or len(given) != len(ATTRIBUTES):
         raise RuleError(
-            f"the assignment names {', '.join(given)}; give each of {', '.join(ATTRIBUTES)} exactly once"
+            _(
+                "the assignment names {given}; give each of {attributes} exactly once",
+                given=", ".join(given),
+                attributes=", ".join(model.attribute_name(a) for a in ATTRIBUTES),
+            )
         )
     values = sorted(placed.values(), reverse=True)
     if values != sorted(kept, reverse=True):
         raise RuleError(
-            f"the assignment uses {values!r} but the kept rolls are {sorted(kept, reverse=True)!r}; "
-            "assign exactly those six values"
+            _(
+                "the assignment uses {values!r} but the kept rolls are {kept!r}; assign exactly those six values",
+                values=values,
+                kept=sorted(kept, reverse=True),
+            )
         )
     return {k: placed[k] for k in ATTRIBUTES}
 
 
 def _choose(chosen: tuple[str, ...] | None, options: list[str], count: int, what: str) -> tuple[str, ...]:
-    picked = tuple(chosen) if chosen is not None else tuple(options[:count])
+    """``count`` different keys of ``options`` (``what``: talents or skills), each typed in
+    either language."""
+    one = _("talent") if what == "talents" else _("skill")
+    picked = (
+        tuple(model.key_of(options, p, one) or p for p in chosen)
+        if chosen is not None
+        else tuple(options[:count])
+    )
     if len(picked) != count or len(set(picked)) != count:
-        raise RuleError(f"the {what} chosen are {list(picked)!r}; choose exactly {count} different {what}")
+        if what == "talents":
+            message = n_(
+                "the talents chosen are {chosen!r}; choose exactly {n} different talent",
+                "the talents chosen are {chosen!r}; choose exactly {n} different talents",
+                count,
+                chosen=list(picked),
+            )
+        else:
+            message = n_(
+                "the skills chosen are {chosen!r}; choose exactly {n} different skill",
+                "the skills chosen are {chosen!r}; choose exactly {n} different skills",
+                count,
+                chosen=list(picked),
+            )
+        raise RuleError(message)
     for p in picked:
         if p not in options:
-            raise RuleError(f"unknown {what[:-1]} {p!r}; choose from {', '.join(options)}")
+            known = ", ".join(model.names(options))
+            if what == "talents":
+                raise RuleError(_("unknown talent {name!r}; choose from {known}", name=p, known=known))
+            raise RuleError(_("unknown skill {name!r}; choose from {known}", name=p, known=known))
     return picked
 
 
@@ -141,12 +174,12 @@ def _name(state: Any, cmd: Create) -> str:
     """The character's name."""
     if cmd.name is None:
         if cmd.actor is None:
-            raise RuleError("give the character's name", fix=create_first())
+            raise RuleError(_("give the character's name"), fix=create_first())
         name = cmd.actor
     else:
         name = check_name(cmd.name.strip(), "character")
     if name in game(state).heroes:
-        raise DuplicateNameError(f"{name!r} already has a d20 sheet; pick another name")
+        raise DuplicateNameError(_("{name!r} already has a d20 sheet; pick another name", name=name))
     return name
 
 
@@ -159,16 +192,20 @@ def create(draft: Draft[D20State], cmd: Create) -> None:
     tables = game(state).tables
     name = _name(state, cmd)
     cls_name = cmd.cls if cmd.cls is not None else next(iter(tables["classes"]))
+    cls_name = model.key_of(tables["classes"], cls_name, _("class")) or cls_name
     if cls_name not in tables["classes"]:
-        raise RuleError(f"unknown class {cls_name!r}; choose one of {', '.join(tables['classes'])}")
+        known = ", ".join(model.names(tables["classes"]))
+        raise RuleError(_("unknown class {name!r}; choose one of {known}", name=cls_name, known=known))
     cls = tables["classes"][cls_name]
     talents = _choose(cmd.talents, list(cls["talents"]), 2, "talents")
     suggested = cls["skills"] + [s for s in tables["skills"] if s not in cls["skills"]]
     skills = _choose(cmd.skills, suggested, 3, "skills")
     if cmd.assign is not None and not dice.manual and state.core.seed is None:
         raise RuleError(
-            "an assignment at creation needs dice known in advance (physical dice, or a seeded campaign)",
-            fix=run("create without it, then place the rolls with `assign`", "assign", "fue=..,des=..,..."),
+            _("an assignment at creation needs dice known in advance (physical dice, or a seeded campaign)"),
+            fix=run(
+                _("create without it, then place the rolls with `assign`"), "assign", "fue=..,des=..,..."
+            ),
         )
     rolls = tuple((dice.roll(6), dice.roll(6), dice.roll(6)) for _ in range(7))
     totals = [sum(r) for r in rolls]
@@ -209,7 +246,7 @@ def assign(draft: Draft[D20State], cmd: Assign) -> None:
     state = draft.state
     hero = hero_for(state, cmd.actor)
     if hero.acted:
-        raise RuleError(f"{hero.name} has already acted; attributes are placed before play begins")
+        raise RuleError(_("{who} has already acted; attributes are placed before play begins", who=hero.name))
     tables = game(state).tables
     attributes = assignment(cmd.assign, sorted(hero.attributes.values(), reverse=True))
     stats = derived(tables, tables["classes"][hero.cls], attributes)
@@ -237,12 +274,13 @@ def check(draft: Draft[D20State], cmd: Check) -> None:
     target = difficulty(state, cmd.dc)
     if cmd.instinct and cmd.skill:
         raise RuleError(
-            "an INS check adds the INS bonus, not a skill",
+            _("an INS check adds the INS bonus, not a skill"),
             fix=DropOption(
-                system="d20", text="check a skill or the instinct, not both", inputs=("skill", "ins")
+                system="d20", text=_("check a skill or the instinct, not both"), inputs=("skill", "ins")
             ),
         )
-    points = skill_points(state, hero, cmd.skill)
+    skill = skill_key(state, cmd.skill)
+    points = skill_points(state, hero, skill)
     bonus = level_row(state, hero)["ins"] if cmd.instinct else points
     roll = roll_for(
         dice,
@@ -260,7 +298,7 @@ def check(draft: Draft[D20State], cmd: Check) -> None:
         Checked(
             who=hero.name,
             attribute=attr,
-            skill=cmd.skill,
+            skill=skill,
             skill_points=points,
             instinct=cmd.instinct,
             roll=roll,
@@ -287,17 +325,23 @@ def initiative(draft: Draft[D20State], cmd: RollInitiative) -> None:
 def use(draft: Draft[D20State], cmd: Use) -> None:
     hero = hero_for(draft.state, cmd.actor)
     resource = cmd.resource.strip()
+    resource = model.key_of(hero.usage, resource, _("resource")) or resource
     if resource not in hero.usage:
-        known = ", ".join(hero.usage) or "none"
+        known = ", ".join(model.names(hero.usage)) or _("none")
         raise RuleError(
-            f"{hero.name} has no {resource!r} (resources: {known})",
-            fix=run("add it with `supply`", "supply", resource, "d6"),
+            _(
+                "{who} has no {resource!r} (resources: {known})",
+                who=hero.name,
+                resource=resource,
+                known=known,
+            ),
+            fix=run(_("add it with `supply`"), "supply", resource, "d6"),
         )
     sides = hero.usage[resource]
     if not sides:
         raise RuleError(
-            f"{hero.name}'s {resource} is exhausted",
-            fix=run("resupply with `supply`", "supply", resource, "d6"),
+            _("{who}'s {resource} is exhausted", who=hero.name, resource=model.name(resource)),
+            fix=run(_("resupply with `supply`"), "supply", resource, "d6"),
         )
     draft.emit(usage_roll(hero.name, resource, sides, draft.dice))
 
@@ -307,7 +351,8 @@ def supply(draft: Draft[D20State], cmd: Supply) -> None:
     hero = hero_for(draft.state, cmd.actor)
     resource = check_text(cmd.resource, "resource name", 40)
     if not resource:
-        raise RuleError("name the resource to supply (torches, say), with its usage die")
+        raise RuleError(_("name the resource to supply (torches, say), with its usage die"))
+    resource = model.key_of(hero.usage, resource, _("resource")) or resource
     sides = die_sides(cmd.die, "supply", USAGE_DICE)
     draft.emit(Supplied(who=hero.name, resource=resource, sides=sides))
 
@@ -321,7 +366,9 @@ def stress(draft: Draft[D20State], cmd: Stress) -> None:
     state, dice = draft.state, draft.dice
     hero = hero_for(state, cmd.actor)
     if cmd.difficulty not in STRESS_LOSS:
-        raise RuleError(f"stress difficulty {cmd.difficulty} is not one of 11, 14, 17, 20")
+        raise RuleError(
+            _("stress difficulty {difficulty} is not one of 11, 14, 17, 20", difficulty=cmd.difficulty)
+        )
     modifier_ = level_row(state, hero)["ins"] + hero.modifiers["sab"]
     roll = roll_for(dice, hero, modifier_, cmd.difficulty, adv=cmd.adv, dis=cmd.dis, push=cmd.push)
     calm = hero.calm - 1 if cmd.push else hero.calm
@@ -351,7 +398,14 @@ def panic(draft: Draft[D20State], cmd: Panic) -> None:
     hero = hero_for(state, cmd.actor)
     if not hero.panic_due:
         raise RuleError(
-            f"{hero.name} has no panic roll due (PC {hero.calm}); it comes at 0 PC or a fumbled INS SAB check"
+            _(
+                "{who} has no panic roll due ({cp} {calm}); it comes at 0 {cp} or a fumbled {ins} {wis} check",
+                who=hero.name,
+                calm=hero.calm,
+                cp=model.translate(model.CALM),
+                ins=model.translate(model.INS),
+                wis=model.attribute_name("sab"),
+            )
         )
     table = game(state).tables["panic"]
     face = dice.roll(table["die"])
@@ -359,7 +413,7 @@ def panic(draft: Draft[D20State], cmd: Panic) -> None:
     if face >= table["trauma_from"]:
         traumas = game(state).tables["traumas"]
         t_face = dice.roll(traumas["die"])
-        text = traumas["results"][str(t_face)]
+        text = model.recorded(traumas["results"][str(t_face)])
         trauma = {
             "trauma_sides": traumas["die"],
             "trauma_face": t_face,
@@ -373,7 +427,7 @@ def panic(draft: Draft[D20State], cmd: Panic) -> None:
             manual=dice.manual,
             sides=table["die"],
             face=face,
-            result=table["results"][str(face)],
+            result=model.recorded(table["results"][str(face)]),
             recovered_face=back,
             calm_after=min(hero.calm_max, hero.calm + back),
             **trauma,
@@ -387,9 +441,16 @@ def treat(draft: Draft[D20State], cmd: Treat) -> None:
     state, dice = draft.state, draft.dice
     hero = hero_for(state, cmd.actor)
     if not hero.traumas:
-        raise RuleError(f"{hero.name} has no trauma to treat")
+        raise RuleError(_("{who} has no trauma to treat", who=hero.name))
     if not 1 <= cmd.trauma <= len(hero.traumas):
-        raise RuleError(f"trauma {cmd.trauma} does not exist; {hero.name} has 1 to {len(hero.traumas)}")
+        raise RuleError(
+            _(
+                "trauma {trauma} does not exist; {who} has 1 to {count}",
+                trauma=cmd.trauma,
+                who=hero.name,
+                count=len(hero.traumas),
+            )
+        )
     modifier_ = level_row(state, hero)["ins"] + hero.modifiers["sab"]
     roll = roll_for(dice, hero, modifier_, THERAPY_TARGET, push=cmd.push)
     draft.emit(
@@ -412,7 +473,7 @@ def rest(draft: Draft[D20State], cmd: Rest) -> None:
     """A day of rest for the whole crew: PV and PC back as many as the level."""
     crew = [h for h in draft.game.heroes.values() if h.alive]
     if not crew:
-        raise RuleError("no living character to rest", fix=create_first())
+        raise RuleError(_("no living character to rest"), fix=create_first())
     recovered = {h.name: _rested(h) for h in crew}
     draft.emit(Rested(day=draft.game.day + 1, recovered=recovered))
 
@@ -429,7 +490,15 @@ def heal(draft: Draft[D20State], cmd: Heal) -> None:
     healer = hero_for(state, cmd.actor)
     patient = hero_for(state, cmd.target or healer.name)
     if patient.hp >= patient.hp_max:
-        raise RuleError(f"{patient.name} is unhurt (PV {patient.hp}/{patient.hp_max}); nothing to heal")
+        raise RuleError(
+            _(
+                "{who} is unhurt ({hp} {current}/{max}); nothing to heal",
+                who=patient.name,
+                hp=model.translate(model.HP),
+                current=patient.hp,
+                max=patient.hp_max,
+            )
+        )
     method, skill = ("repair", "technology") if patient.synthetic else ("first-aid", "precision")
     modifier_ = healer.modifiers["int"] + skill_points(state, healer, skill)
     roll = roll_for(dice, healer, modifier_, HEAL_TARGET, push=cmd.push)
@@ -460,13 +529,21 @@ def carry(draft: Draft[D20State], cmd: Carry) -> None:
     hero = hero_for(draft.state, cmd.actor)
     items = [t for t in (check_text(i, "item name", 80) for i in cmd.items) if t]
     if not items:
-        raise RuleError("name the items to carry (a medkit, say)")
+        raise RuleError(_("name the items to carry (a medkit, say)"))
     held = list(hero.carried)
+    weapons = game(draft.state).tables["weapons"]
+    items = [model.key_of(held if cmd.drop else weapons, i, _("item")) or i for i in items]
     for item in items:
         if cmd.drop:
             if item not in held:
+                carried = ", ".join(model.names(held)) or _("nothing")
                 raise RuleError(
-                    f"{hero.name} does not carry {item!r}; carried: {', '.join(held) or 'nothing'}"
+                    _(
+                        "{who} does not carry {item!r}; carried: {carried}",
+                        who=hero.name,
+                        item=item,
+                        carried=carried,
+                    )
                 )
             held.remove(item)
         else:

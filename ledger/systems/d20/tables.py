@@ -24,6 +24,8 @@ import msgspec
 from msgspec import Meta, Struct
 
 from ledger.errors import Other, TableError
+from ledger.i18n import LANGUAGES, N_, _, localized, translate
+from ledger.systems.d20 import model
 from ledger.tables.browse import Row, Table, ranged_rows
 from ledger.tables.file import decode
 
@@ -65,11 +67,15 @@ class Weapon(Struct, forbid_unknown_fields=True):
     autofire: bool = False
 
 
+Text = str | dict[str, str]
+"""A text in one language, or in several: ``{ en = "...", es = "..." }``."""
+
+
 class CharacterClass(Struct, forbid_unknown_fields=True):
     endurance: str
     """The endurance die (``d10``)."""
-    talents: Annotated[dict[str, str], Meta(min_length=1)]
-    label: str | None = None
+    talents: Annotated[dict[str, Text], Meta(min_length=1)]
+    label: Text | None = None
     money: Annotated[int, Meta(ge=0, le=10_000_000)] = 0
     armor: Annotated[int, Meta(ge=0, le=20)] = 0
     synthetic: bool = False
@@ -79,10 +85,10 @@ class CharacterClass(Struct, forbid_unknown_fields=True):
     """Starting supplies: resource -> usage die (``d8``)."""
 
 
-RolledEntries = dict[str, str | int]
-"""A rolled table's entries by face (``1 = "..."``), with its ``die`` (and panic's
-``trauma_from``) allowed among them."""
-Named = Annotated[dict[str, str], Meta(min_length=1)]
+RolledEntries = dict[str, str | int | dict[str, str]]
+"""A rolled table's entries by face (``1 = "..."``, or ``1 = { en = "...", es = "..." }``),
+with its ``die`` (and panic's ``trauma_from``) allowed among them."""
+Named = Annotated[dict[str, Text], Meta(min_length=1)]
 
 
 class TableFile(Struct, forbid_unknown_fields=True):
@@ -117,7 +123,7 @@ class Rolled(Struct):
     """A rolled table as read: its die and entries (and panic's trauma threshold)."""
 
     die: object
-    results: dict[str, str | int]
+    results: dict[str, str | int | dict[str, str]]
     trauma_from: object = None
 
 
@@ -128,7 +134,7 @@ class Sections(Struct):
     levels: list[Level]
     income_per_level: int
     difficulties: dict[str, int]
-    skills: dict[str, str]
+    skills: dict[str, Text]
     classes: dict[str, CharacterClass]
     weapons: dict[str, Weapon]
     panic: Rolled
@@ -147,7 +153,9 @@ def load_tables(path: str | None) -> tuple[dict[str, Any], str]:
         user = _read(Path(path))
         given = user.given()
         if not given:
-            raise TableError(f"{path} has none of the d20 tables; add a section such as [weapons]")
+            raise TableError(
+                _("{path} has none of the d20 tables; add a section such as [weapons]", path=path)
+            )
         for section in given:
             _take(raw, user, section, path)
         sample -= set(given) if not user.sample else set()
@@ -158,7 +166,7 @@ def load_tables(path: str | None) -> tuple[dict[str, Any], str]:
     except TableError as e:
         if path is None:
             raise
-        raise TableError(f"{path}: {e.message}", fix=e.fix) from None
+        raise TableError(_("{path}: {message}", path=path, message=e.message), fix=e.fix) from None
     tables["sample"] = sorted(sample)
     return tables, source
 
@@ -167,9 +175,11 @@ def _read(path: Path | Any) -> TableFile:
     try:
         data = path.read_bytes()
     except FileNotFoundError as e:
-        raise TableError(f"table file {str(path)!r} does not exist; check the path") from e
+        raise TableError(_("table file {file!r} does not exist; check the path", file=str(path))) from e
     except OSError as e:
-        raise TableError(f"table file {str(path)!r} cannot be read ({e}); check the file") from e
+        raise TableError(
+            _("table file {file!r} cannot be read ({e}); check the file", file=str(path), e=e)
+        ) from e
     return decode(data, TableFile, str(path))
 
 
@@ -179,13 +189,15 @@ def _take(raw: Sections, data: TableFile, section: str, origin: object) -> None:
         setattr(raw, section, _rolled(data, section))
     elif section == "levels":
         if data.levels is None:
-            raise TableError("[[levels]]: the file sets income_per_level but lists no levels; add them")
+            raise TableError(_("[[levels]]: the file sets income_per_level but lists no levels; add them"))
         raw.levels = data.levels
         raw.income_per_level = 500 if data.income_per_level is None else data.income_per_level
     else:
         value = getattr(data, section)
         if value is None:
-            raise TableError(f"{origin}: section [{section}] is missing; add it")
+            raise TableError(
+                _("{origin}: section [{section}] is missing; add it", origin=origin, section=section)
+            )
         setattr(raw, section, value)
 
 
@@ -231,11 +243,13 @@ def _parsed_samples() -> Sections:
 def normalise(raw: Sections) -> dict[str, Any]:
     """Checked, JSON-ready tables; one-line TableError on the first problem."""
     weapons = _weapons(raw.weapons)
+    for skill, text in raw.skills.items():
+        _text(text, f"skill {skill!r}")
     return {
         "modifiers": _modifiers(raw.modifiers),
         **_levels(raw.levels, raw.income_per_level),
         "difficulties": dict(raw.difficulties),
-        "skills": dict(raw.skills),
+        "skills": {k: _plain(v) for k, v in raw.skills.items()},
         "weapons": weapons,
         "classes": _classes(raw.classes, raw.skills, weapons),
         "panic": _panic(raw.panic),
@@ -262,7 +276,7 @@ def check_stored(data: dict[str, Any]) -> None:
     """A campaign's stored tables, read back into the sections a table file gives (each
     die written as the file writes it) and judged by :func:`normalise`, which must store
     them exactly so (``Rules.check_tables``); a one-line TableError otherwise."""
-    fix = Other(text="import an export the ledger wrote, unedited")
+    fix = Other(text=_("import an export the ledger wrote, unedited"))
     try:
         stored = msgspec.convert(data, _Stored)
         weapons = {
@@ -305,25 +319,43 @@ def check_stored(data: dict[str, Any]) -> None:
         )
         again = {**normalise(raw), "sample": stored.sample}
     except TableError as e:
-        raise TableError(f"the stored tables: {e.message}", fix=fix) from None
+        raise TableError(_("the stored tables: {message}", message=e.message), fix=fix) from None
     except (msgspec.ValidationError, KeyError, TypeError, AttributeError) as e:
         shown = str(e).splitlines()[0][:200] if str(e) else type(e).__name__
-        raise TableError(f"the stored tables are not d20 tables ({shown})", fix=fix) from None
+        raise TableError(_("the stored tables are not d20 tables ({shown})", shown=shown), fix=fix) from None
     if again != data:
-        raise TableError("the stored tables are not tables the ledger stores (a table was edited)", fix=fix)
+        raise TableError(
+            _("the stored tables are not tables the ledger stores (a table was edited)"), fix=fix
+        )
 
 
 def die_sides(text: object, where: str, allowed: tuple[int, ...]) -> int:
     m = _DIE.match(str(text).strip().lower())
     if not m or int(m.group(1)) not in allowed:
         shown = ", ".join(f"d{s}" for s in allowed)
-        raise TableError(f'{where}: die {text!r} is not one of {shown}; write e.g. "d{allowed[1]}"')
+        raise TableError(
+            _(
+                '{where}: die {text!r} is not one of {shown}; write e.g. "d{example}"',
+                where=where,
+                text=text,
+                shown=shown,
+                example=allowed[1],
+            )
+        )
     return int(m.group(1))
 
 
 def _int(value: object, where: str, lo: int, hi: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise TableError(f"{where}: expected a whole number from {lo} to {hi}, got {value!r}")
+        raise TableError(
+            _(
+                "{where}: expected a whole number from {lo} to {hi}, got {value!r}",
+                where=where,
+                lo=lo,
+                hi=hi,
+                value=value,
+            )
+        )
     return value
 
 
@@ -332,7 +364,10 @@ def _modifiers(bands: list[Band]) -> list[dict[str, int]]:
     covered = sorted(score for b in bands for score in range(b.min, b.max + 1))
     if covered != list(range(3, 19)):
         raise TableError(
-            f"[[modifiers]] bands cover scores {covered!r}; every score 3 to 18 must be in exactly one band"
+            _(
+                "[[modifiers]] bands cover scores {covered!r}; every score 3 to 18 must be in exactly one band",
+                covered=covered,
+            )
         )
     return sorted(rows, key=lambda b: b["min"])
 
@@ -340,7 +375,9 @@ def _modifiers(bands: list[Band]) -> list[dict[str, int]]:
 def _levels(levels: list[Level], income: int) -> dict[str, Any]:
     numbers = [row.level for row in levels]
     if numbers != list(range(1, len(levels) + 1)):
-        raise TableError(f"[[levels]] has levels {numbers!r}; list levels 1, 2, 3... in order")
+        raise TableError(
+            _("[[levels]] has levels {numbers!r}; list levels 1, 2, 3... in order", numbers=numbers)
+        )
     return {"levels": [msgspec.to_builtins(row) for row in levels], "income_per_level": income}
 
 
@@ -350,7 +387,9 @@ def _weapons(weapons: dict[str, Weapon]) -> dict[str, dict[str, Any]]:
         where = f"weapon {name!r}"
         m = _DAMAGE.match(row.damage.strip().lower())
         if not m or not 1 <= int(m.group(1)) <= 10 or int(m.group(2)) not in (2, 3, *TABLE_DICE):
-            raise TableError(f'{where}: damage {row.damage!r} is not dice like "1d8"; fix it')
+            raise TableError(
+                _('{where}: damage {damage!r} is not dice like "1d8"; fix it', where=where, damage=row.damage)
+            )
         weapon: dict[str, Any] = {
             "kind": row.kind,
             "count": int(m.group(1)),
@@ -359,13 +398,17 @@ def _weapons(weapons: dict[str, Weapon]) -> dict[str, dict[str, Any]]:
         }
         if row.kind == "ranged":
             if row.range is None:
-                raise TableError(f"{where}: a ranged weapon needs range = METRES (its optimal range)")
+                raise TableError(
+                    _("{where}: a ranged weapon needs range = METRES (its optimal range)", where=where)
+                )
             weapon["range"] = row.range
             if row.ammo is None or not row.ammo.strip():
-                raise TableError(f'{where}: a ranged weapon needs ammo = "RESOURCE" (its usage die)')
+                raise TableError(
+                    _('{where}: a ranged weapon needs ammo = "RESOURCE" (its usage die)', where=where)
+                )
             weapon["ammo"] = row.ammo.strip()
         elif row.autofire:
-            raise TableError(f"{where}: a melee weapon cannot have autofire; drop it")
+            raise TableError(_("{where}: a melee weapon cannot have autofire; drop it", where=where))
         out[name] = weapon
     return out
 
@@ -377,16 +420,30 @@ def _classes(
     for name, row in classes.items():
         where = f"class {name!r}"
         if len(row.talents) < 2:
-            raise TableError(f"{where}: lists {len(row.talents)} talent(s); list at least two to choose from")
+            raise TableError(
+                _(
+                    "{where}: lists {count} talent(s); list at least two to choose from",
+                    where=where,
+                    count=len(row.talents),
+                )
+            )
         for w in row.weapons:
             if w not in weapons:
-                raise TableError(f"{where}: weapon {w!r} is not in [weapons]; add it or fix the name")
+                raise TableError(
+                    _("{where}: weapon {w!r} is not in [weapons]; add it or fix the name", where=where, w=w)
+                )
         for s in row.skills:
             if s not in skills:
-                raise TableError(f"{where}: skill {s!r} is not in [skills]; add it or fix the name")
+                raise TableError(
+                    _("{where}: skill {s!r} is not in [skills]; add it or fix the name", where=where, s=s)
+                )
         usage = {k: die_sides(v, f"{where} usage {k!r}", USAGE_DICE) for k, v in row.usage.items()}
+        for talent, text in row.talents.items():
+            _text(text, f"{where} talent {talent!r}")
+        if row.label is not None:
+            _text(row.label, f"{where} label")
         out[name] = {
-            "label": name if row.label is None else row.label,
+            "label": name if row.label is None else _plain(row.label),
             "endurance": die_sides(row.endurance, f"{where} endurance", TABLE_DICE),
             "money": row.money,
             "armor": row.armor,
@@ -394,7 +451,7 @@ def _classes(
             "weapons": list(row.weapons),
             "skills": list(row.skills),
             "usage": usage,
-            "talents": dict(row.talents),
+            "talents": {k: _plain(v) for k, v in row.talents.items()},
         }
     return out
 
@@ -404,15 +461,70 @@ def _roll_table(table: Rolled, name: str) -> dict[str, Any]:
     results = table.results
     if not results:
         raise TableError(
-            f"[{name}]: expected a non-empty table of entries; a d{sides} table needs entries 1 to {sides}"
+            _(
+                "[{name}]: expected a non-empty table of entries; a d{sides} table needs entries 1 to {sides}",
+                name=name,
+                sides=sides,
+            )
         )
     keys = sorted(results, key=lambda k: int(k) if k.isdigit() else -1)
     if keys != [str(i) for i in range(1, sides + 1)]:
-        raise TableError(f"[{name}] has entries {keys!r}; a d{sides} table needs entries 1 to {sides}")
+        raise TableError(
+            _(
+                "[{name}] has entries {keys!r}; a d{sides} table needs entries 1 to {sides}",
+                name=name,
+                keys=keys,
+                sides=sides,
+            )
+        )
     for k in keys:
-        if not isinstance(results[k], str):
-            raise TableError(f"[{name}] entry {k} is {results[k]!r}; write the result as text in quotes")
-    return {"die": sides, "results": {k: str(results[k]) for k in keys}}
+        if not isinstance(results[k], str | dict):
+            raise TableError(
+                _(
+                    "[{name}] entry {k} is {entry!r}; write the result as text in quotes",
+                    name=name,
+                    k=k,
+                    entry=results[k],
+                )
+            )
+        _text(results[k], f"[{name}] entry {k}")
+    stored = {k: _plain(results[k]) for k in keys}
+    model.remember(name, stored)
+    return {"die": sides, "results": stored}
+
+
+def _text(value: object, where: str) -> None:
+    """A text in several languages names only languages the ledger speaks, each with text."""
+    if isinstance(value, dict):
+        if not value:
+            raise TableError(
+                _('{where}: an empty text; write it as "..." or {{ en = "...", es = "..." }}', where=where)
+            )
+        for lang, text in value.items():
+            if lang not in LANGUAGES:
+                raise TableError(
+                    _(
+                        "{where}: language {lang!r} is none of {languages}; name the text's language",
+                        where=where,
+                        lang=lang,
+                        languages=", ".join(LANGUAGES),
+                    )
+                )
+            if not isinstance(text, str) or not text.strip():
+                raise TableError(
+                    _("{where}: the {lang} text is empty; write it in quotes", where=where, lang=lang)
+                )
+
+
+def _plain(value: Text) -> Text:
+    """A text as stored: a string as it is, several languages as a plain dict."""
+    return dict(value) if isinstance(value, dict) else str(value)
+
+
+def sample_texts() -> dict[str, dict[str, Any]]:
+    """The sample rolled tables' entries (panic, traumas), by row, as the files give them."""
+    samples = _parsed_samples()
+    return {"panic": dict(samples.panic.results), "traumas": dict(samples.traumas.results)}
 
 
 def _panic(table: Rolled) -> dict[str, Any]:
@@ -427,32 +539,40 @@ def listing(data: dict[str, Any]) -> list[Any]:
     def rolled(name: str, title: str) -> Any:
         table = data[name]
         dice = f"1d{table['die']}"
-        return Table(name, title, ranged_rows(table["results"], dice, lambda v: (v, {})), dice)
+        return Table(name, title, ranged_rows(table["results"], dice, lambda v: (localized(v), {})), dice)
 
     def weapon(w: dict[str, Any]) -> str:
-        return f"{w['kind']}, {w['count']}d{w['sides']} damage" + (", autofire" if w.get("autofire") else "")
+        dice = f"{w['count']}d{w['sides']}"
+        kind = translate(KINDS.get(w["kind"], w["kind"]))
+        if w.get("autofire"):
+            return _("{kind}, {dice} damage, autofire", kind=kind, dice=dice)
+        return _("{kind}, {dice} damage", kind=kind, dice=dice)
 
     def cls(c: dict[str, Any]) -> str:
-        return (
-            f"{c.get('label', '')}: endurance {c.get('endurance')}, armor {c.get('armor')}, "
-            f"weapons {', '.join(c.get('weapons', []))}, skills {', '.join(c.get('skills', []))}, "
-            f"talents {', '.join(c.get('talents', {}))}"
+        return _(
+            "{label}: endurance {endurance}, armor {armor}, weapons {weapons}, skills {skills}, talents {talents}",
+            label=localized(c.get("label", "")),
+            endurance=c.get("endurance"),
+            armor=c.get("armor"),
+            weapons=", ".join(model.names(c.get("weapons", []))),
+            skills=", ".join(model.names(c.get("skills", []))),
+            talents=", ".join(model.names(c.get("talents", {}))),
         )
 
     return [
-        rolled("panic", "Panic"),
-        rolled("traumas", "Traumas"),
-        Table("classes", "Classes", tuple(Row(n, cls(c), dict(c)) for n, c in data["classes"].items())),
-        Table("skills", "Skills", tuple(Row(n, text) for n, text in data["skills"].items())),
-        Table("weapons", "Weapons", tuple(Row(n, weapon(w), dict(w)) for n, w in data["weapons"].items())),
+        rolled("panic", _("Panic")),
+        rolled("traumas", _("Traumas")),
+        Table("classes", _("Classes"), tuple(Row(n, cls(c), dict(c)) for n, c in data["classes"].items())),
+        Table("skills", _("Skills"), tuple(Row(n, localized(text)) for n, text in data["skills"].items())),
+        Table("weapons", _("Weapons"), tuple(Row(n, weapon(w), dict(w)) for n, w in data["weapons"].items())),
         Table(
             "difficulties",
-            "Difficulties (target on 1d20)",
+            _("Difficulties (target on 1d20)"),
             tuple(Row(n, str(t), {"target": t}) for n, t in data["difficulties"].items()),
         ),
         Table(
             "modifiers",
-            "Attribute modifiers",
+            _("Attribute modifiers"),
             tuple(
                 Row(
                     f"{m['min']}" if m["min"] == m["max"] else f"{m['min']}-{m['max']}",
@@ -464,10 +584,18 @@ def listing(data: dict[str, Any]) -> list[Any]:
         ),
         Table(
             "levels",
-            "Levels",
+            _("Levels"),
             tuple(
-                Row(str(lv["level"]), f"attack {lv['atq']:+d}, instinct {lv['ins']:+d}", dict(lv))
+                Row(
+                    str(lv["level"]),
+                    _("attack {atq:+d}, instinct {ins:+d}", atq=lv["atq"], ins=lv["ins"]),
+                    dict(lv),
+                )
                 for lv in data["levels"]
             ),
         ),
     ]
+
+
+KINDS = {"melee": N_("melee"), "ranged": N_("ranged")}
+"""A weapon's kind, in words."""
