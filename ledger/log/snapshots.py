@@ -71,8 +71,8 @@ def _imported(path: Path, module: str) -> tuple[str, ...]:
     """Every module name an import statement of this source names, wherever it stands (a
     function's own imports too): ``from a.b import c`` names ``a.b`` and ``a.b.c``. Read
     with two regular expressions rather than a parse, to stay cheap: a line in a string that
-    looks like an import only adds a module to the fingerprint. ``from ledger import words``
-    names ``ledger.words`` alone: a top-level package's ``__init__`` is its facade (the
+    looks like an import only adds a module to the fingerprint. ``from ledger import i18n``
+    names ``ledger.i18n`` alone: a top-level package's ``__init__`` is its facade (the
     ledger's imports every part of it), not code of the fold."""
     try:
         source = _source(path)
