@@ -53,7 +53,8 @@ SQLite scanner). JSON and Parquet are built in."""
 
 
 QUIET_ENGINE: Mapping[str, Any] = {"async_threads": 0}
-"""What DuckDB 2 is also told (1.4 knows no such setting): no threads of asynchronous I/O.
+"""What DuckDB 2 is also told (it is given to 2 and later, where it was measured): no threads
+of asynchronous I/O.
 DuckDB 2 starts eight of them with every database, for remote files the warehouse never
 reads, and joins them when it closes; a warm ``stats`` or ``query`` (two databases) made
 and joined 9 or 18 threads for one small page. On a loaded machine each waits its turn for
