@@ -15,7 +15,7 @@ from tests.conftest import Session
 def report_data(s: Session, page: Path) -> dict[str, Any]:
     s("report", "-o", str(page))
     found = re.search(
-        r'<script type="application/json" id="report-data">(.*?)</script>', page.read_text(), re.S
+        r'<script type="application/json"[^>]*id="report-data"[^>]*>(.*?)</script>', page.read_text(), re.S
     )
     assert found is not None
     data: dict[str, Any] = json.loads(found.group(1))

@@ -112,7 +112,7 @@ def test_a_tap_on_the_sheet_rolls_blind_from_its_options_and_a_rest_stays_public
         ana.tab("Sheet")
         page = ana.page
         button = page.locator("#me button.control").filter(
-            has=page.locator(".label", has_text=re.compile(r"^SAB "))
+            has=page.locator(".label", has_text=re.compile(r"^WIS "))
         )
         slot, before = button.first.get_attribute("data-answer"), None
         ana.press(button.first)
@@ -125,7 +125,7 @@ def test_a_tap_on_the_sheet_rolls_blind_from_its_options_and_a_rest_stays_public
         for seat in (ana, gm):
             seat.tab("Log")
             seat.seen("rolled check SAB, sealed (blind)")
-        result = gm.page.locator("#log .sealed-result", has_text="Ana check SAB").first
+        result = gm.page.locator("#log .sealed-result", has_text="Ana check WIS").first
         result.wait_for(timeout=LIVE)
         told = result.inner_text()
         ana.page.wait_for_timeout(500)

@@ -107,7 +107,7 @@ def _messages(lang: str) -> tuple[dict[str, str | list[str]], str]:
     """The page catalog of ``lang`` from its compiled form (the ``.mo`` Babel writes): each
     translated sentence by its key (``msgid``, or ``context\\x04msgid``), a plural's forms
     as a list, and the catalog's plural rule (``Plural-Forms``)."""
-    from babel.messages.mofile import read_mo
+    from babel.messages.mofile import read_mo  # lazy: once per language the page is asked in
 
     source = _po(i18n.LANGUAGES[1] if lang == i18n.PSEUDO else lang)
     if not source.exists():

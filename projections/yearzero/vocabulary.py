@@ -394,10 +394,11 @@ def table_text(table: str, field: str, recorded: str) -> str:
     that language when its table gives it, else the text as recorded."""
     if not _SAMPLE_READ:
         _SAMPLE_READ.append(True)
-        from ledger.systems.yearzero.tables import (
-            sample_texts,
-        )  # lazy: the sample tables, once, when a result is read
+        # lazy: the sample tables' file (trusted package data), read once when a result is
+        import tomllib  # read; the fold imports no rules module (ledger.systems.yearzero.tables)
+        from importlib import resources
 
-        sample_texts()
+        sample = resources.files("ledger.samples") / "yearzero" / "tables.toml"
+        remember_tables(tomllib.loads(sample.read_text(encoding="utf-8")))
     found = _TABLE_TEXTS.get((table, field, recorded))
     return i18n.localized(found) if found else recorded

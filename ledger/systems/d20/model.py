@@ -236,6 +236,7 @@ def _samples() -> None:
     if _LOADED:
         return
     _LOADED.append(True)
+    # lazy: the sample tables' files are read once, when a recorded text is first shown
     import tomllib
     from importlib import resources
 

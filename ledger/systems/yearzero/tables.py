@@ -125,7 +125,7 @@ def load_tables(path: str | None) -> tuple[dict[str, Any], str]:
     remember_tables(data)
     if path is None:
         # A campaign keeps the sample's texts in English, as it always has (the sample logs
-        # stay as they are); they read in Spanish from the sample file (sample_texts).
+        # stay as they are); they read in Spanish from the sample file (vocabulary.table_text).
         data = in_english(data)
     return data, "sample" if path is None else str(source)
 
@@ -137,11 +137,6 @@ def in_english(data: Any) -> Any:
             return str(data["en"])
         return {k: in_english(v) for k, v in data.items()}
     return data
-
-
-def sample_texts() -> None:
-    """Keep the sample tables' texts in every language they give (:func:`remember_tables`)."""
-    load_tables(None)
 
 
 def check_stored(data: dict[str, Any]) -> None:
