@@ -61,6 +61,31 @@ WORD = re.compile(r"[A-Za-z][A-Za-z']+")
 
 
 @cache
+def table_keys() -> frozenset[str]:
+    """The keys of the sample tables (``bar``, ``pipe``, ``hard``): identifiers a player types
+    to name a row, the same in every language, not sentences."""
+    import tomllib
+
+    keys: set[str] = set()
+
+    def walk(value: object) -> None:
+        if isinstance(value, dict):
+            for key, inner in value.items():
+                keys.update(w.lower() for w in WORD.findall(str(key)))
+                walk(inner)
+
+    for path in (ROOT / "samples").glob("*/*.toml"):
+        walk(tomllib.loads(path.read_text(encoding="utf-8")))
+    return frozenset(keys)
+
+
+def typed(commands: list[str]) -> set[str]:
+    """The words a user typed in ``commands`` (names, labels, table names): shown back as
+    typed, in any language."""
+    return {w.lower() for command in commands for w in WORD.findall(command)}
+
+
+@cache
 def vocabulary() -> frozenset[str]:
     from babel.messages.pofile import read_po
 
@@ -93,7 +118,7 @@ def strip_translated(text: str) -> str:
 def untranslated(text: str, allowed: set[str] = frozenset()) -> list[str]:  # type: ignore[assignment]
     """The lines of ``text`` that show a word of the ledger's vocabulary outside any
     translated sentence, each with the words that gave it away."""
-    vocab = vocabulary()
+    vocab, keys = vocabulary(), table_keys()
     found = []
     for line in text.splitlines():
         rest = strip_translated(line)
@@ -103,7 +128,7 @@ def untranslated(text: str, allowed: set[str] = frozenset()) -> list[str]:  # ty
         words = [
             w
             for w in WORD.findall(rest)
-            if not w.isupper() and w.lower() in vocab and w.lower() not in allowed
+            if not w.isupper() and w.lower() in vocab and w.lower() not in allowed and w.lower() not in keys
         ]
         if words:
             found.append(f"{line.strip()}   <- {', '.join(sorted(set(words)))}")

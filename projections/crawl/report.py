@@ -9,6 +9,7 @@ from ledger.i18n import _
 from ledger.projections.crawl.game import CAP, CHAPTER_DAYS, GOD_CHAPTER, stored_table
 from ledger.projections.crawl.views import chapter_name, map_entries
 from ledger.systems import ReportHooks, Track
+from ledger.systems.crawl import terms
 
 METERS = {"health": CAP, "energy": CAP}
 """Health and Energy never exceed the cap: the sheet draws them as bars out of it."""
@@ -41,12 +42,18 @@ def charts(found: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def divine_signs(tables: dict[str, Any]) -> dict[str, str]:
     """The chapters whose divine sign a hex can hold, number -> name (the legend names
     them; God's chapter has God's own icon)."""
-    return {str(c): chapter_name(tables, c) for c in CHAPTER_DAYS.values() if c != GOD_CHAPTER}
+    return {str(c): terms.word(chapter_name(tables, c)) for c in CHAPTER_DAYS.values() if c != GOD_CHAPTER}
 
 
 def legend(tables: dict[str, Any]) -> dict[str, Any]:
-    """The terrains in table order (each its colour) and the divine signs' chapters."""
-    return {"terrains": list(stored_table(tables, "terrain").values()), "divine_signs": divine_signs(tables)}
+    """The terrains in table order (each its colour), each terrain's name in the reader's
+    language, and the divine signs' chapters."""
+    terrains = list(stored_table(tables, "terrain").values())
+    return {
+        "terrains": terrains,
+        "names": {t: terms.word(t) for t in terrains if isinstance(t, str)},
+        "divine_signs": divine_signs(tables),
+    }
 
 
 HOOKS = ReportHooks(

@@ -273,9 +273,9 @@ def map_entries(state: Any) -> list[dict[str, Any]]:
 def _icon_chapter(tables: dict[str, Any], h: Hex) -> str | None:
     """The name of the divine chapter whose icon (a sign, or God's) the hex holds."""
     if h.icon == "divine" and h.number is not None:
-        return chapter_name(tables, h.number)
+        return terms.word(chapter_name(tables, h.number))
     if h.icon == "god":
-        return chapter_name(tables, GOD_CHAPTER)
+        return terms.word(chapter_name(tables, GOD_CHAPTER))
     return None
 
 

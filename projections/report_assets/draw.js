@@ -204,7 +204,7 @@
     entries.forEach(function (e) {
       var c = centre(e.q, e.r);
       var days = e.days || [];
-      var tip = "(" + e.q + "," + e.r + ") " + (e.terrain || _("unexplored")) + (e.icon ? ", " + e.icon + (e.number ? " " + e.number : "") : "") +
+      var tip = "(" + e.q + "," + e.r + ") " + (e.terrain ? (opts.legend && opts.legend.names && opts.legend.names[e.terrain]) || e.terrain : _("unexplored")) + (e.icon ? ", " + e.icon + (e.number ? " " + e.number : "") : "") +
         (e.chapter ? " (" + e.chapter + ")" : "") + (e.enemy ? ", " + e.enemy : "") + (days.length ? ", " + _("walked on step {steps}", { steps: days.join(", ") }) : "");
       hexes.appendChild(svg("polygon", {
         "class": e.terrain ? "hex" : "hex unknown", points: corners(c[0], c[1], SIZE - 0.6), fill: e.terrain ? colorOf(e.terrain) : null,
@@ -248,7 +248,8 @@
   function hexLegend(box, legend) {
     clear(box);
     var colorOf = colorsFor(legend);
-    Object.keys(colorOf.known).forEach(function (t) { box.appendChild(swatch(colorOf(t), t)); });
+    var names = (legend && legend.names) || {};
+    Object.keys(colorOf.known).forEach(function (t) { box.appendChild(swatch(colorOf(t), names[t] || t)); });
     box.appendChild(swatch("#e7e2d6", _("unexplored"), true));
     Object.keys(ICONS).forEach(function (k) { box.appendChild(mark(k, _(ICON_NAMES[k]))); });
     var signs = (legend && legend.divine_signs) || {};
