@@ -22,7 +22,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po, write_po
 
 ROOT = Path(__file__).resolve().parent.parent
-KEYWORDS = ["-k", "_", "-k", "n_:1,2", "-k", "p_:1c,2", "-k", "N_", "-k", "np_:1c,2,3"]
+KEYWORDS = ["-k", "_", "-k", "n_:1,2", "-k", "p_:1c,2", "-k", "N_", "-k", "np_:1c,2,3", "-k", "NP_:1c,2"]
 DOMAINS = [
     # (domain, mapping file, input dirs, locale dir)
     ("ledger", "babel.cfg", ["."], ROOT / "ledger" / "locale"),

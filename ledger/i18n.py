@@ -345,6 +345,12 @@ def localized(value: str | Mapping[str, str], lang: str | None = None) -> str:
     return next(iter(value.values()), "")
 
 
+def NP_(context: str, msgid: str) -> str:
+    """:func:`N_` for a word whose sense needs a context; put into words with
+    ``translate(msgid, context)``."""
+    return msgid
+
+
 def N_(msgid: str) -> str:
     """Mark ``msgid`` for the catalogs where it is written; it is put into words where it is
     shown (:func:`translate`)."""

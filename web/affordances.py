@@ -23,7 +23,7 @@ import msgspec
 
 from ledger import i18n
 from ledger.deciding.commands import Introduction, stable_commands
-from ledger.i18n import N_
+from ledger.i18n import N_, NP_
 from ledger.projections import sheets
 from ledger.systems import Ask, Form, System, get_system
 from ledger.web import commands as on_cli
@@ -175,11 +175,74 @@ def page_label(system_name: str, name: str) -> str:
     """A command's button on the page: its one name without the system's group (``yz
     armor``: ``Armor``; ``character add``: ``Character add``)."""
     if name in SHOWN:
-        return SHOWN[name]
+        return i18n.translate(SHOWN[name])
     words = name.split()
     if len(words) > 1 and words[0] == on_cli.command_name(system_name):
         words = words[1:]
-    return " ".join(words).capitalize()
+    return i18n.translate(" ".join(words).capitalize(), BUTTON)
+
+
+BUTTON = "button"
+"""The context of a command's button in the catalogs (:data:`BUTTONS`)."""
+BUTTONS = (
+    NP_("button", "Aim"),
+    NP_("button", "Armor"),
+    NP_("button", "Assign"),
+    NP_("button", "Attack"),
+    NP_("button", "Award"),
+    NP_("button", "Booze"),
+    NP_("button", "Buy"),
+    NP_("button", "Carry"),
+    NP_("button", "Check"),
+    NP_("button", "Cold"),
+    NP_("button", "Create"),
+    NP_("button", "Critical"),
+    NP_("button", "Damage"),
+    NP_("button", "Dodge"),
+    NP_("button", "Drink"),
+    NP_("button", "Eat"),
+    NP_("button", "Endcombat"),
+    NP_("button", "Enter"),
+    NP_("button", "Escape"),
+    NP_("button", "Event"),
+    NP_("button", "Explore"),
+    NP_("button", "Fatigue"),
+    NP_("button", "Fight"),
+    NP_("button", "Heal"),
+    NP_("button", "Hide"),
+    NP_("button", "Horror"),
+    NP_("button", "Initiative"),
+    NP_("button", "Join"),
+    NP_("button", "Loot"),
+    NP_("button", "Luck"),
+    NP_("button", "Move"),
+    NP_("button", "Panic"),
+    NP_("button", "Push"),
+    NP_("button", "Quest"),
+    NP_("button", "Refund"),
+    NP_("button", "Reload"),
+    NP_("button", "Repair"),
+    NP_("button", "Resist"),
+    NP_("button", "Rest"),
+    NP_("button", "Roll"),
+    NP_("button", "Rot"),
+    NP_("button", "Round"),
+    NP_("button", "Sleep"),
+    NP_("button", "Steady"),
+    NP_("button", "Stress"),
+    NP_("button", "Supply"),
+    NP_("button", "Technique"),
+    NP_("button", "Terrain"),
+    NP_("button", "Test"),
+    NP_("button", "Therapy"),
+    NP_("button", "Tick"),
+    NP_("button", "Unjam"),
+    NP_("button", "Usage"),
+    NP_("button", "Warm"),
+    NP_("button", "Wash"),
+)
+"""The built-in systems' command buttons, each as the page names it (a plugin's are in its
+own catalog, under the same context)."""
 
 
 def forms(system_name: str) -> tuple[dict[str, Any], ...]:

@@ -144,9 +144,31 @@ STEPS = (
 )
 """Each step of the day by its name in the day's order, its command and what it asks."""
 
+STEP_LABELS = {
+    "move": N_("move"),
+    "terrain": N_("terrain"),
+    "event": N_("event"),
+    "eat": N_("eat"),
+    "sleep": N_("sleep"),
+    "buy": N_("buy"),
+    "quest": N_("quest"),
+    "fight": N_("fight"),
+    "attack": N_("attack"),
+    "technique": N_("technique"),
+    "escape": N_("escape"),
+    "hide": N_("hide"),
+    "loot": N_("loot"),
+}
+"""Each step's control on the sheet, as the day's order names it."""
+
 CONTROLS = tuple(
     Control(
-        command=f"crawl.{kind}", on="expected", each="allowed", where={"": (name,)}, label=name, options=asks
+        command=f"crawl.{kind}",
+        on="expected",
+        each="allowed",
+        where={"": (name,)},
+        label=STEP_LABELS[name],
+        options=asks,
     )
     for name, kind, asks in STEPS
 )

@@ -27,7 +27,14 @@ def N_(msgid: str) -> str:
     return msgid
 
 
+def NP_(context: str, msgid: str) -> str:
+    """:func:`N_` with a context (the live page's buttons are under ``button``)."""
+    return msgid
+
+
 FACE_WORDS = {"heads": N_("heads"), "tails": N_("tails")}
+BUTTONS = (NP_("button", "Flip"),)
+"""The coin's command as the live page's button names it (ledger.web.affordances)."""
 """The coin's faces: each stable key (what is stored) and its English name."""
 
 FACE_NAMES = Readings(FACE_WORDS, catalog=CATALOG)
