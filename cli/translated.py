@@ -131,8 +131,16 @@ def shown(command: click.Command, ctx: click.Context | None = None) -> Iterator[
                 param.help = text  # type: ignore[attr-defined]
 
 
+USAGE_WORDS = (N_("[OPTIONS]"), N_("COMMAND [ARGS]..."))
+"""The placeholders of a usage line (``ledger [OPTIONS] COMMAND [ARGS]...``)."""
+
+
 class Translated(click.Command):
     """A command whose help is shown in the language of the moment."""
+
+    def collect_usage_pieces(self, ctx: click.Context) -> list[str]:
+        pieces = super().collect_usage_pieces(ctx)
+        return [i18n.translate(p) if p in USAGE_WORDS else p for p in pieces]
 
     def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         with shown(self, ctx):

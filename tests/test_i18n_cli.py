@@ -44,7 +44,7 @@ def flat(text: str) -> str:
 
 
 SPANISH_HELP = (
-    "Uso: ledger [OPTIONS] COMMAND [ARGS]...",
+    "Uso: ledger [OPCIONES] ORDEN [ARGUMENTOS]...",
     "Lleva una campaña de rol de mesa",
     "Opciones:",
     "Órdenes:",
@@ -64,7 +64,7 @@ def test_the_help_in_spanish_with_lang_es_clicks_words_included() -> None:
 
 def test_a_commands_help_in_spanish_its_options_and_arguments_too() -> None:
     out = ok("--lang", "es", "roll", "--help")
-    assert out.startswith("Uso: ledger roll [OPTIONS] NOTATION...")
+    assert out.startswith("Uso: ledger roll [OPCIONES] NOTATION...")
     assert "Tira los dados de NOTATION" in out
     assert "Dados físicos: las caras obtenidas" in out  # --faces
     assert "Tirada sellada solo para el DJ" in out  # --blind

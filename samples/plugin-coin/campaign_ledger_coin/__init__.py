@@ -7,10 +7,11 @@ shows of the system, published too, so that the help lists the system without im
 it.
 """
 
+from campaign_ledger_coin.i18n import N_  # the coin's catalog, which says its help line
 from ledger.systems import SystemHelp
 
 HELP = SystemHelp(
     name="coin",
     command="coin",
-    summary="The coin system (sample plugin): call heads or tails, flip.",
+    summary=N_("The coin system (sample plugin): call heads or tails, flip."),
 )
