@@ -17,8 +17,8 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from types import MappingProxyType
 
-from ledger.errors import DuplicateNameError, InvalidNameError, InvalidTextError, LedgerError
-from ledger.i18n import _, p_
+from ledger.errors import DuplicateNameError, InvalidNameError, InvalidTextError, LedgerError, RuleError
+from ledger.i18n import NAMES, Readings, _, p_
 
 NAME_LIMIT = 64
 NOTE_LIMIT = 500
@@ -293,3 +293,25 @@ def check_attrs(attrs: dict[str, str], what: str = "`attrs`", field: str = "attr
             )
         checked[k] = check_text(str(value), _("{what} {key} value", what=what, key=k), MAX_TEXT, field=field)
     return checked
+
+
+def read_term(readings: Readings, text: str, what: str) -> str | None:
+    """The key of the game term ``text`` names in ``readings`` (in any language the ledger
+    speaks, or a short form); None when it names none; a RuleError when two languages read
+    it as two different terms, naming both readings (``what`` says what was typed: a skill,
+    a difficulty)."""
+    found = readings.read(text)
+    if len(found) > 1:
+        both = ", ".join(
+            _("{key} ({language})", key=key, language=NAMES.get(lang, lang) or _("short form"))
+            for key, lang in sorted(found.items())
+        )
+        raise RuleError(
+            _(
+                "{what} {text!r} reads two ways between the languages: {both}; type one of those",
+                what=what,
+                text=text,
+                both=both,
+            )
+        )
+    return next(iter(found), None)

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import unicodedata
 
-from ledger.errors import RuleError
-from ledger.i18n import LANGUAGES, N_, NAMES, Readings, _, p_, translate, using
+from ledger.i18n import LANGUAGES, N_, Readings, _, p_, translate, using
+from ledger.text import read_term
 
 CHARACTERISTICS = ("TAM", "CON", "FUE", "INT", "EDU", "DES", "CAR", "POD")
 POINTS = ("hp", "valor", "fatigue", "luck")
@@ -257,24 +257,8 @@ def point(key: str) -> str:
     return translate(english) if english else key
 
 
-def read(readings: Readings, text: str, what: str) -> str | None:
-    """The key ``text`` names in ``readings``; None when it names none; RuleError when two
-    languages read it as two different terms (naming both readings)."""
-    found = readings.read(text)
-    if len(found) > 1:
-        both = ", ".join(
-            _("{key} ({language})", key=key, language=NAMES.get(lang, lang) or _("short form"))
-            for key, lang in sorted(found.items())
-        )
-        raise RuleError(
-            _(
-                "{what} {text!r} reads two ways between the languages: {both}; type one of those",
-                what=what,
-                text=text,
-                both=both,
-            )
-        )
-    return next(iter(found), None)
+read = read_term
+"""A term typed in any language (:func:`ledger.text.read_term`)."""
 
 
 def characteristic_key(text: str) -> str | None:

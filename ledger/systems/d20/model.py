@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from ledger.errors import RuleError
-from ledger.i18n import LANGUAGES, N_, NAMES, Readings, _, localized, translate
+from ledger.i18n import LANGUAGES, N_, Readings, localized, translate
+from ledger.text import read_term
 
 ATTRIBUTE_NAMES = {
     "fue": N_("STR"),
@@ -142,24 +142,8 @@ def names(keys: Iterable[str]) -> list[str]:
     return [name(k) for k in keys]
 
 
-def read(readings: Readings, text: str, what: str) -> str | None:
-    """The key ``text`` names in ``readings``; None when it names none; RuleError when two
-    languages read it as two different terms (naming both readings)."""
-    found = readings.read(text)
-    if len(found) > 1:
-        both = ", ".join(
-            _("{key} ({language})", key=key, language=NAMES.get(lang, lang) or _("short form"))
-            for key, lang in sorted(found.items())
-        )
-        raise RuleError(
-            _(
-                "{what} {text!r} reads two ways between the languages: {both}; type one of those",
-                what=what,
-                text=text,
-                both=both,
-            )
-        )
-    return next(iter(found), None)
+read = read_term
+"""A term typed in any language (:func:`ledger.text.read_term`)."""
 
 
 def readings(keys: Iterable[str]) -> Readings:
