@@ -48,12 +48,13 @@ RECORDING = (
 """What records, imports or exports, and what only an older roll's rules need."""
 
 
-def run(tmp_path: Path, *args: str) -> tuple[str, dict[str, Any]]:
-    """The command's output, and what the probe saw."""
-    env = {**os.environ, "LEDGER_DB": str(tmp_path / "t.ledger")}
-    env["LEDGER_WAREHOUSE"] = str(tmp_path / "t.duckdb")
+def probed(
+    tmp_path: Path, probe: str, args: tuple[str, ...], env: dict[str, str]
+) -> tuple[str, dict[str, Any]]:
+    """The output of one command line run under ``probe``, and what the probe saw (its
+    last line)."""
     done = subprocess.run(
-        [sys.executable, "-c", PROBE, *args],
+        [sys.executable, "-c", probe, *args],
         env=env,
         cwd=tmp_path,
         capture_output=True,
@@ -65,6 +66,13 @@ def run(tmp_path: Path, *args: str) -> tuple[str, dict[str, Any]]:
     seen = json.loads(last)
     assert seen["code"] == 0, (args, output, done.stderr)
     return output, seen
+
+
+def run(tmp_path: Path, *args: str) -> tuple[str, dict[str, Any]]:
+    """The command's output, and what the probe saw."""
+    env = {**os.environ, "LEDGER_DB": str(tmp_path / "t.ledger")}
+    env["LEDGER_WAREHOUSE"] = str(tmp_path / "t.duckdb")
+    return probed(tmp_path, PROBE, args, env)
 
 
 def systems_loaded(modules: list[str]) -> list[str]:
@@ -278,19 +286,7 @@ def catalogs_loaded(tmp_path: Path, *args: str, lang: str | None = None) -> tupl
     env["LEDGER_DB"] = str(tmp_path / "t.ledger")
     if lang is not None:
         env["LEDGER_LANG"] = lang
-    done = subprocess.run(
-        [sys.executable, "-c", CATALOG_PROBE, *args],
-        env=env,
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr
-    output, _, last = done.stdout.rstrip("\n").rpartition("\n")
-    seen = json.loads(last)
-    assert seen["code"] == 0, (args, output, done.stderr)
-    return output, seen
+    return probed(tmp_path, CATALOG_PROBE, args, env)
 
 
 @pytest.mark.parametrize("how", ["--lang", "LEDGER_LANG"])
