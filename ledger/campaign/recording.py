@@ -9,6 +9,7 @@ store and the history; loaded only when something is recorded.
 
 from __future__ import annotations
 
+import itertools
 import random
 import time
 import warnings
@@ -45,6 +46,12 @@ if TYPE_CHECKING:
     from ledger.dice.sources import Dice
 
 MAX_ATTEMPTS = 50
+"""How many times an action is decided and tried before it is refused with
+:class:`ConflictError`."""
+
+PATIENCE = 1.0
+"""Seconds an action that lost a race may wait for the campaign's head to stand still
+(:meth:`Recording.wait_quiet`); after them it races the other writer at every try."""
 
 TAIL = 16
 """How many of a campaign's last events are checked before the first append to it."""
@@ -153,6 +160,7 @@ class Recording:
             check_command_text(action.command)
         seat = check_seat(seat)
         lost: int | None = None
+        patience = time.monotonic() + PATIENCE
         for attempt in range(MAX_ATTEMPTS):
             # The head this ledger last saw is tried first without reading the store:
             # if another writer appended since, the append conflicts on its version
@@ -199,7 +207,10 @@ class Recording:
                 if expected is not None:
                     raise StaleVersionError(c.name, expected, self.history.head(c)) from None
                 lost = tip.version
-                backoff(attempt)
+                if time.monotonic() < patience:
+                    self.wait_quiet(c, lost + 1, patience)
+                else:  # waited long enough for a pause: race the other writer
+                    backoff(attempt)
                 continue
             self.history.remember(c, drafted.tip)
             return Recorded(c, drafted.envelopes[0].action, drafted.envelopes, drafted.tip.state)
@@ -211,6 +222,22 @@ class Recording:
                 attempts=MAX_ATTEMPTS,
             )
         )
+
+    def wait_quiet(self, c: Campaign, taken: int, until: float) -> None:
+        """After a race lost for version ``taken``, back off until the campaign's head (read
+        alone: one small read, nothing folded) stands still across a back-off, so that no
+        other writer is in the middle of a run of appends, or until ``until`` (the action's
+        :data:`PATIENCE` is spent: it then races the other writer at every try). Folding
+        what the other writer appends and deciding again while it still appends would
+        mostly lose again, and take the processors from it (docs/scaling.md)."""
+        stream = c.lineage[-1][0]
+        seen = taken
+        for wake in itertools.count():
+            backoff(wake)
+            head = self.store.head(stream)
+            if head == seen or time.monotonic() >= until:
+                return
+            seen = head
 
     def draft(
         self,
