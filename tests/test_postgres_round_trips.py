@@ -64,6 +64,8 @@ def test_a_roll_after_another_writer_reads_what_is_new_once(
         other.roll("1d6", "Tomb", label="meanwhile")
         sent = _sent(monkeypatch)
         rec = book.roll("1d20", "Tomb")
-        assert sent == ["INSERT", "SELECT", "INSERT"]  # refused, what is new, accepted
+        # refused, the head alone (it stood still: nobody else is appending), what is new,
+        # accepted
+        assert sent == ["INSERT", "SELECT", "SELECT", "INSERT"]
         assert rec.envelopes[0].v == 4
         book.verify("Tomb")

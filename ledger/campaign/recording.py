@@ -227,14 +227,15 @@ class Recording:
         """After a race lost for version ``taken``, back off until the campaign's head (read
         alone: one small read, nothing folded) stands still across a back-off, so that no
         other writer is in the middle of a run of appends, or until ``until`` (the action's
-        :data:`PATIENCE` is spent: it then races the other writer at every try). Folding
-        what the other writer appends and deciding again while it still appends would
-        mostly lose again, and take the processors from it (docs/scaling.md)."""
-        stream = c.lineage[-1][0]
+        :data:`PATIENCE` is spent: it then races the other writer at every try). Reading and
+        folding what the other writer appends, deciding again and sending an append while
+        it still appends would mostly lose again, and take the processors from it: folding
+        at each look measured 0.69-0.78x of one writer, the head alone 0.85-0.96x
+        (docs/scaling.md)."""
         seen = taken
         for wake in itertools.count():
             backoff(wake)
-            head = self.store.head(stream)
+            head = self.history.head(c)
             if head == seen or time.monotonic() >= until:
                 return
             seen = head
