@@ -3,7 +3,8 @@ appends before it tries again, and races it anyway once its patience is spent.""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -27,8 +28,11 @@ def counting_reads(monkeypatch: pytest.MonkeyPatch, book: Ledger) -> list[int]:
     return reads
 
 
-def other_writer(book: Ledger, runs: int) -> tuple[Callable[[int], None], list[int]]:
-    """A back-off during which ``book`` appends, for the first ``runs`` back-offs."""
+def other_writer(
+    monkeypatch: pytest.MonkeyPatch, book: Ledger, me: Ledger, runs: int
+) -> tuple[list[int], list[int]]:
+    """Back-offs during which ``book`` appends (the first ``runs`` of them), and the reads of
+    what is new ``me`` makes meanwhile: the back-offs taken and the reads, as they come."""
     woken: list[int] = []
 
     def backoff(attempt: int) -> None:
@@ -36,19 +40,25 @@ def other_writer(book: Ledger, runs: int) -> tuple[Callable[[int], None], list[i
         if len(woken) <= runs:
             book.roll("1d20", "Race", label=f"other {len(woken)}")
 
-    return backoff, woken
+    monkeypatch.setattr(recording, "backoff", backoff)
+    return woken, counting_reads(monkeypatch, me)
+
+
+@contextlib.contextmanager
+def stale_writer(target: str) -> Iterator[tuple[Ledger, Ledger]]:
+    """Two ledgers on one campaign: the second remembers a head the first has moved past."""
+    with Ledger(target) as other, Ledger(target) as me:
+        other.new_campaign("freeform", "Race")
+        me.roll("1d20", "Race", label="mine 1")  # v2: this ledger remembers the head
+        other.roll("1d20", "Race", label="other 0")  # v3: the head it remembers is stale
+        yield other, me
 
 
 def test_a_lost_race_waits_for_the_other_writers_run_to_end(
     target: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    with Ledger(target) as other, Ledger(target) as me:
-        other.new_campaign("freeform", "Race")
-        me.roll("1d20", "Race", label="mine 1")  # v2: this ledger remembers the head
-        other.roll("1d20", "Race", label="other 0")  # v3: the head it remembers is stale
-        backoff, woken = other_writer(other, runs=3)
-        monkeypatch.setattr(recording, "backoff", backoff)
-        reads = counting_reads(monkeypatch, me)
+    with stale_writer(target) as (other, me):
+        woken, reads = other_writer(monkeypatch, other, me, runs=3)
         recorded = me.roll("1d20", "Race", label="mine 2")
         # it lost v3, then saw the head move at each of three back-offs and stand still at
         # the fourth; only then did it read what was new, once, and record after the run
@@ -63,14 +73,9 @@ def test_a_lost_race_waits_for_the_other_writers_run_to_end(
 def test_a_writer_that_never_pauses_is_raced_once_patience_is_spent(
     target: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    with Ledger(target) as other, Ledger(target) as me:
-        other.new_campaign("freeform", "Race")
-        me.roll("1d20", "Race", label="mine 1")
-        other.roll("1d20", "Race", label="other 0")
+    with stale_writer(target) as (other, me):
         monkeypatch.setattr(recording, "PATIENCE", 0.0)  # spent at the first lost race
-        backoff, woken = other_writer(other, runs=10**6)  # appends at every back-off
-        monkeypatch.setattr(recording, "backoff", backoff)
-        reads = counting_reads(monkeypatch, me)
+        woken, reads = other_writer(monkeypatch, other, me, runs=10**6)  # at every back-off
         recorded = me.roll("1d20", "Race", label="mine 2")
         # no waiting on the head: one back-off, then it read what was new and won
         assert len(woken) == 1
