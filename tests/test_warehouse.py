@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import struct
 import subprocess
 import sys
 from pathlib import Path
@@ -388,6 +389,38 @@ def test_cli_warehouse_status_and_rebuild(ledger_cli: Session, db: str) -> None:
     status = ledger_cli("warehouse", "status").output
     assert "applied up to event 4 of 4 (0 behind)" in status
     assert re.search(r"^  rolls +1$", status, re.M)
+
+
+def _header_checksum(block: bytes | bytearray) -> int:
+    """DuckDB's checksum of its main header (after the checksum's own 8 bytes): 5381, xor
+    each little-endian 64-bit word times 0xbf58476d1ce4e5b9."""
+    result = 5381
+    for (word,) in struct.iter_unpack("<Q", block):
+        result ^= (word * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+    return result
+
+
+def test_a_warehouse_another_duckdb_wrote_is_refused_naming_the_way_back(
+    ledger_cli: Session, db: str
+) -> None:
+    ledger_cli("new", "freeform", "c")
+    ledger_cli("roll", "1d6")
+    ledger_cli("stats")  # the warehouse, written by the DuckDB installed
+    path = Path(db + ".duckdb")
+    data = bytearray(path.read_bytes())
+    assert data[8:12] == b"DUCK"
+    data[12:20] = (999).to_bytes(8, "little")  # the storage version of a DuckDB to come
+    data[0:8] = _header_checksum(data[8:4096]).to_bytes(8, "little")  # sealed as DuckDB seals it
+    path.write_bytes(bytes(data))
+    for command in (("stats",), ("warehouse", "rebuild"), ("warehouse", "status")):
+        result = ledger_cli(*command, ok=False)
+        assert result.exit_code == 1
+        assert result.stderr.count("\n") == 1
+        assert "was written by another version of DuckDB" in result.stderr
+        assert "remove the file and run `ledger warehouse rebuild`" in result.stderr
+    assert path.read_bytes() == bytes(data)  # nothing replaced what it cannot read
+    path.unlink()
+    assert ledger_cli("warehouse", "rebuild").output.startswith(f"rebuilt {db}.duckdb from 4 events")
 
 
 def test_a_damaged_warehouse_file_is_refused_in_one_line(ledger_cli: Session, db: str) -> None:

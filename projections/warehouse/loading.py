@@ -391,6 +391,17 @@ class Warehouse:
                 ),
                 field="warehouse",
             )
+        if isinstance(e, duckdb.IOException) and "version number" in str(e):
+            return WarehouseError(
+                _(
+                    "warehouse {target} was written by another version of DuckDB than the one installed "
+                    "({first_line}); install that version again, or remove the file and run "
+                    "`ledger warehouse rebuild`",
+                    target=target,
+                    first_line=first_line(e),
+                ),
+                field="warehouse",
+            )
         return WarehouseError(
             _("cannot open warehouse {target}: {first_line}", target=target, first_line=first_line(e))
         )
