@@ -409,7 +409,7 @@ def test_a_warehouse_another_duckdb_wrote_is_refused_naming_the_way_back(
     path = Path(db + ".duckdb")
     data = bytearray(path.read_bytes())
     assert data[8:12] == b"DUCK"
-    data[12:20] = (999).to_bytes(8, "little")  # the storage version of a DuckDB to come
+    data[12:20] = (5000).to_bytes(8, "little")  # the storage version of a DuckDB to come
     data[0:8] = _header_checksum(data[8:4096]).to_bytes(8, "little")  # sealed as DuckDB seals it
     path.write_bytes(bytes(data))
     for command in (("stats",), ("warehouse", "rebuild"), ("warehouse", "status")):

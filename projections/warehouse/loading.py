@@ -26,6 +26,7 @@ import itertools
 import os
 import shutil
 import tempfile
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
 from pathlib import Path
@@ -218,6 +219,14 @@ def _installed() -> str:
     return ",".join(system_names())
 
 
+def _read_installed() -> None:
+    """Read the installed systems' names into their cache, in a thread while DuckDB opens
+    (it lets go of the interpreter meanwhile): the marker's check then waits for neither.
+    A failure here is met again, and told, when the check reads them itself."""
+    with contextlib.suppress(Exception):
+        system_names()
+
+
 _CORE_TYPES = frozenset(CORE_EVENTS)
 _CORE_KINDS = frozenset(str(t.__struct_config__.tag) for t in CORE_EVENTS)
 _ENCODER = msgspec.json.Encoder()
@@ -298,10 +307,14 @@ class Warehouse:
             )
         if path is None and not target.exists():
             self._lay_out_new()
+        reading = threading.Thread(target=_read_installed, name="installed systems", daemon=True)
+        reading.start()
         try:
             con = duckdb.connect(str(target), config=duckdb_config())
         except duckdb.Error as e:
             raise self._cannot_open(target, e) from e
+        finally:
+            reading.join()
         try:
             self._ensure_schema(con)
         except duckdb.Error as e:
