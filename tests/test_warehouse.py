@@ -417,7 +417,7 @@ def test_a_warehouse_another_duckdb_wrote_is_refused_naming_the_way_back(
         assert result.exit_code == 1
         assert result.stderr.count("\n") == 1
         assert "was written by another version of DuckDB" in result.stderr
-        assert "remove the file and run `ledger warehouse rebuild`" in result.stderr
+        assert "or remove the file and rebuild it; run `ledger warehouse rebuild`" in result.stderr
     assert path.read_bytes() == bytes(data)  # nothing replaced what it cannot read
     path.unlink()
     assert ledger_cli("warehouse", "rebuild").output.startswith(f"rebuilt {db}.duckdb from 4 events")

@@ -44,6 +44,7 @@ from ledger.log.events import (
     envelope_decoder,
 )
 from ledger.projections.warehouse.paths import (
+    REBUILD,
     REBUILD_MARK,
     SCRATCH_PREFIX,
     WarehousePathError,
@@ -408,12 +409,11 @@ class Warehouse:
             return WarehouseError(
                 _(
                     "warehouse {target} was written by another version of DuckDB than the one installed "
-                    "({first_line}); install that version again, or remove the file and run "
-                    "`ledger warehouse rebuild`",
+                    "({first_line}); install that version again, or remove the file and rebuild it",
                     target=target,
                     first_line=first_line(e),
                 ),
-                field="warehouse",
+                fix=REBUILD,
             )
         return WarehouseError(
             _("cannot open warehouse {target}: {first_line}", target=target, first_line=first_line(e))
